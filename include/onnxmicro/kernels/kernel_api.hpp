@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: MIT
+// The contract every kernel implements. A kernel is a type, named after its op and the opset version its
+// semantics start at (Conv_11), declaring:
+//
+//   struct Relu_14 : KernelDefaults {
+//     static constexpr std::string_view kDomain = "";        // "" = ai.onnx
+//     static constexpr std::string_view kOpType = "Relu";
+//     static constexpr int kSinceVersion = 14;               // first opset version it implements
+//     static constexpr int kUntilVersion = kOpenEnded;       // first version it does NOT implement
+//     static constexpr int kInPlaceInput = 0;                // optional: output 0 may share input 0's buffer
+//     static Status prepare(PrepareContext& ctx);            // checks, output dtypes/shapes, state, scratch
+//     static Status run(RunContext& ctx);                    // computes; never allocates
+//   };
+//
+// prepare() runs once per shape binding: it validates dtypes, shapes and attributes (returning a Status whose
+// message names the input/attribute and expected vs actual; the session prefixes node, op, domain and
+// opset), sets every output's dtype and shape, and precomputes everything run() needs into a state object.
+// run() only computes. Kernel files live in kernels/<family>/<op>.hpp, one op per file.
+#pragma once
+#include <cstdint>
+#include <string_view>
+
+#include "onnxmicro/core/memory.hpp"
+#include "onnxmicro/core/tensor.hpp"
+#include "onnxmicro/model/graph.hpp"
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// kUntilVersion of a kernel whose semantics have not changed since kSinceVersion.
+constexpr int kOpenEnded = 1 << 30;
+
+/// Defaults a kernel type inherits and may hide.
+struct KernelDefaults {
+  static constexpr int kUntilVersion = kOpenEnded;
+  /// Input whose buffer output 0 may reuse when that input dies at this node (-1: none). run() must then
+  /// work when input and output alias (elementwise ops, or a copy skipped when pointers are equal).
+  static constexpr int kInPlaceInput = -1;
+  /// False for kernels that must not be evaluated at prepare time even when all inputs are constant.
+  static constexpr bool kFoldable = true;
+  /// False for kernels whose outputs depend only on input shapes/dtypes (Shape, Size): the session folds them
+  /// as soon as shapes are known, passing input views whose data pointer is null.
+  static constexpr bool kNeedsInputData = true;
+};
+
+/// What prepare() knows about an input or output.
+struct TensorInfo {
+  bool present = false;         ///< false for an omitted optional input/output
+  std::string_view name;        ///< tensor name in the model
+  DataType dtype = DataType::undefined;
+  Shape shape;
+  /// True when the value is known at prepare time (initializer, Constant, or folded); then const_data
+  /// points to its elements (nullptr only when it has zero elements).
+  bool is_constant = false;
+  const void* const_data = nullptr;
+};
+
+/// Handed to a kernel's prepare().
+class PrepareContext {
+ public:
+  PrepareContext(const model::Node& node, Span<TensorInfo> inputs, Span<TensorInfo> outputs,
+                 MetadataAllocator& allocator) noexcept
+      : node_(node), inputs_(inputs), outputs_(outputs), allocator_(allocator) {}
+
+  const model::Node& node() const noexcept { return node_; }
+  std::int64_t opset_version() const noexcept { return node_.opset_version; }
+
+  /// Number of input slots written in the node (omitted optional inputs count, as not present).
+  int input_count() const noexcept { return static_cast<int>(inputs_.size()); }
+  bool has_input(int i) const noexcept { return i >= 0 && i < input_count() && inputs_[i].present; }
+  /// Precondition: i < input_count(). Check has_input() for optional inputs.
+  const TensorInfo& input(int i) const noexcept { return inputs_[i]; }
+  int output_count() const noexcept { return static_cast<int>(outputs_.size()); }
+  bool has_output(int i) const noexcept { return i >= 0 && i < output_count() && outputs_[i].present; }
+  /// Declares output i's dtype and shape (every present output must be set).
+  void set_output(int i, DataType dtype, const Shape& shape) noexcept {
+    if (i < 0 || i >= output_count()) return;
+    outputs_[i].dtype = dtype;
+    outputs_[i].shape = shape;
+  }
+  const TensorInfo& output(int i) const noexcept { return outputs_[i]; }
+
+  // ---- attributes (errors name the attribute, expected and actual type) ----
+
+  /// Finds attribute `name`; false when absent.
+  bool find_attribute(std::string_view name, proto::Attribute& out) const noexcept {
+    return node_.proto.find_attribute(name, out);
+  }
+  bool has_attribute(std::string_view name) const noexcept {
+    proto::Attribute a;
+    return find_attribute(name, a);
+  }
+  /// INT attribute, or `default_value` when absent.
+  Status attribute(std::string_view name, std::int64_t& value, std::int64_t default_value) const noexcept {
+    return read_scalar(name, proto::AttributeType::int_, &value, default_value, false);
+  }
+  Status required_attribute(std::string_view name, std::int64_t& value) const noexcept {
+    return read_scalar(name, proto::AttributeType::int_, &value, 0, true);
+  }
+  /// FLOAT attribute, or `default_value` when absent.
+  Status attribute(std::string_view name, float& value, float default_value) const noexcept {
+    proto::Attribute a;
+    if (!find_attribute(name, a)) {
+      value = default_value;
+      return {};
+    }
+    ONNXMICRO_RETURN_IF_ERROR(expect_type(a, proto::AttributeType::float_));
+    value = a.f;
+    return {};
+  }
+  Status required_attribute(std::string_view name, float& value) const noexcept {
+    proto::Attribute a;
+    if (!find_attribute(name, a)) return missing(name, proto::AttributeType::float_);
+    ONNXMICRO_RETURN_IF_ERROR(expect_type(a, proto::AttributeType::float_));
+    value = a.f;
+    return {};
+  }
+  /// STRING attribute, or `default_value` when absent. The view points into the model bytes.
+  Status attribute(std::string_view name, std::string_view& value, std::string_view default_value) const noexcept {
+    proto::Attribute a;
+    if (!find_attribute(name, a)) {
+      value = default_value;
+      return {};
+    }
+    ONNXMICRO_RETURN_IF_ERROR(expect_type(a, proto::AttributeType::string));
+    value = std::string_view(reinterpret_cast<const char*>(a.s.data()), a.s.size());
+    return {};
+  }
+  /// INTS attribute copied into `values` (capacity `capacity`); `count` = number read, `present` whether
+  /// the attribute exists. Fails when the list is longer than `capacity`.
+  Status attribute_ints(std::string_view name, std::int64_t* values, std::size_t capacity, std::size_t& count,
+                        bool& present) const noexcept {
+    proto::Attribute a;
+    count = 0;
+    present = find_attribute(name, a);
+    if (!present) return {};
+    ONNXMICRO_RETURN_IF_ERROR(expect_type(a, proto::AttributeType::ints));
+    for (std::int64_t v : a.ints()) {
+      if (count == capacity) {
+        return Status(StatusCode::unsupported) << "attribute '" << name << "' has more than "
+                                               << static_cast<unsigned long long>(capacity) << " values";
+      }
+      values[count++] = v;
+    }
+    return {};
+  }
+  /// FLOATS attribute copied into `values`, as attribute_ints.
+  Status attribute_floats(std::string_view name, float* values, std::size_t capacity, std::size_t& count,
+                          bool& present) const noexcept {
+    proto::Attribute a;
+    count = 0;
+    present = find_attribute(name, a);
+    if (!present) return {};
+    ONNXMICRO_RETURN_IF_ERROR(expect_type(a, proto::AttributeType::floats));
+    for (float v : a.floats()) {
+      if (count == capacity) {
+        return Status(StatusCode::unsupported) << "attribute '" << name << "' has more than "
+                                               << static_cast<unsigned long long>(capacity) << " values";
+      }
+      values[count++] = v;
+    }
+    return {};
+  }
+  /// Checks that attribute `a` has type `expected`; the error names both.
+  static Status expect_type(const proto::Attribute& a, proto::AttributeType expected) noexcept {
+    if (a.type == expected) return {};
+    return Status(StatusCode::invalid_model) << "attribute '" << a.name << "' has type "
+                                             << proto::attribute_type_name(a.type) << ", expected "
+                                             << proto::attribute_type_name(expected);
+  }
+
+  // ---- memory ----
+
+  /// Allocates the node's state object (value-initialised, trivially destructible), kept for run().
+  template <typename State>
+  Status allocate_state(State*& state) noexcept {
+    ONNXMICRO_RETURN_IF_ERROR(allocator_.allocate_object(state));
+    state_ = state;
+    return {};
+  }
+  /// Allocates persistent memory for the node (packed weights, tables) that lives as long as the session.
+  template <typename T>
+  Status allocate_persistent(std::size_t count, Span<T>& out) noexcept {
+    return allocator_.allocate_array(count, out);
+  }
+  /// Asks for `bytes` of scratch memory, available to run() through RunContext::scratch(). Placed in the
+  /// arena and live only while this node runs.
+  void request_scratch(std::size_t bytes) noexcept { scratch_bytes_ = bytes; }
+
+  void* state() const noexcept { return state_; }
+  std::size_t scratch_bytes() const noexcept { return scratch_bytes_; }
+
+  // ---- helpers for common checks ----
+
+  /// Error for input i having dtype not in the kernel's supported list; names input and dtype.
+  Status unsupported_input_dtype(int i) const noexcept {
+    return Status(StatusCode::unsupported) << "input " << i << " '" << inputs_[i].name << "' has dtype "
+                                           << dtype_name(inputs_[i].dtype) << ", which this kernel does not support";
+  }
+  /// Fails unless input i is known at prepare time (an initializer, a Constant, a folded value, or a graph
+  /// input whose value the caller bound with SessionOptions::input_values). Use it for inputs that decide
+  /// output shapes (Reshape's shape, Unsqueeze's axes). The session reacts by binding the graph input's value
+  /// when the caller supplied one; otherwise the error tells the user what to do.
+  Status require_constant_input(int i) noexcept {
+    if (inputs_[i].is_constant) return {};
+    missing_constant_input_ = i;
+    return Status(StatusCode::unsupported)
+           << "input " << i << " '" << inputs_[i].name
+           << "' decides the output shape, so its value must be known at prepare time: make it a constant or bind "
+              "it with SessionOptions::input_values (fully dynamic shapes: TODO(#4))";
+  }
+  /// The input index require_constant_input() failed on, or -1.
+  int missing_constant_input() const noexcept { return missing_constant_input_; }
+
+  /// Fails unless input i exists (for required inputs).
+  Status require_input(int i) const noexcept {
+    if (has_input(i)) return {};
+    return Status(StatusCode::invalid_model) << "required input " << i << " is missing";
+  }
+  /// Fails unless inputs a and b have the same dtype.
+  Status require_same_dtype(int a, int b) const noexcept {
+    if (inputs_[a].dtype == inputs_[b].dtype) return {};
+    return Status(StatusCode::invalid_model)
+           << "input " << b << " '" << inputs_[b].name << "' has dtype " << dtype_name(inputs_[b].dtype)
+           << ", expected " << dtype_name(inputs_[a].dtype) << " (same as input " << a << " '"
+           << inputs_[a].name << "')";
+  }
+
+ private:
+  Status missing(std::string_view name, proto::AttributeType type) const noexcept {
+    return Status(StatusCode::invalid_model)
+           << "required attribute '" << name << "' (" << proto::attribute_type_name(type) << ") is missing";
+  }
+  Status read_scalar(std::string_view name, proto::AttributeType type, std::int64_t* value,
+                     std::int64_t default_value, bool required) const noexcept {
+    proto::Attribute a;
+    if (!find_attribute(name, a)) {
+      if (required) return missing(name, type);
+      *value = default_value;
+      return {};
+    }
+    ONNXMICRO_RETURN_IF_ERROR(expect_type(a, type));
+    *value = a.i;
+    return {};
+  }
+
+  const model::Node& node_;
+  Span<TensorInfo> inputs_;
+  Span<TensorInfo> outputs_;
+  MetadataAllocator& allocator_;
+  void* state_ = nullptr;
+  std::size_t scratch_bytes_ = 0;
+  int missing_constant_input_ = -1;
+};
+
+/// Handed to a kernel's run(). Everything here was fixed by prepare(); run() must not allocate.
+class RunContext {
+ public:
+  RunContext() noexcept = default;
+  RunContext(Span<const ConstTensorView> inputs, Span<const TensorView> outputs, void* state, void* scratch,
+             std::size_t scratch_bytes) noexcept
+      : inputs_(inputs), outputs_(outputs), state_(state), scratch_(scratch), scratch_bytes_(scratch_bytes) {}
+
+  int input_count() const noexcept { return static_cast<int>(inputs_.size()); }
+  bool has_input(int i) const noexcept {
+    return i >= 0 && i < input_count() && inputs_[i].dtype != DataType::undefined;
+  }
+  const ConstTensorView& input(int i) const noexcept { return inputs_[i]; }
+  int output_count() const noexcept { return static_cast<int>(outputs_.size()); }
+  bool has_output(int i) const noexcept {
+    return i >= 0 && i < output_count() && outputs_[i].dtype != DataType::undefined;
+  }
+  const TensorView& output(int i) const noexcept { return outputs_[i]; }
+  /// The state allocated in prepare().
+  template <typename State>
+  State& state() const noexcept {
+    return *static_cast<State*>(state_);
+  }
+  void* scratch() const noexcept { return scratch_; }
+  std::size_t scratch_bytes() const noexcept { return scratch_bytes_; }
+
+ private:
+  Span<const ConstTensorView> inputs_;
+  Span<const TensorView> outputs_;
+  void* state_ = nullptr;
+  void* scratch_ = nullptr;
+  std::size_t scratch_bytes_ = 0;
+};
+
+using PrepareFunction = Status (*)(PrepareContext&);
+using RunFunction = Status (*)(RunContext&);
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END

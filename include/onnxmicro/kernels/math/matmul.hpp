@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: MIT
+// MatMul: numpy.matmul. A 1-D A is a row vector and a 1-D B a column vector (the added axis is dropped from
+// the output); leading (batch) axes broadcast numpy-style. Versions 1, 9 and 13 compute the same thing and
+// only widened the dtype list (9: int32/int64/uint32/uint64, 13: bfloat16), so one kernel serves every
+// version. Integers wrap around on overflow like numpy; float16/bfloat16 are computed in float32.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "onnxmicro/kernels/common/conv_pool_util.hpp"
+#include "onnxmicro/kernels/kernel_api.hpp"
+#include "onnxmicro/kernels/math/gemm.hpp"
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace detail {
+
+/// Implementation of MatMul (every version).
+struct MatMulImpl {
+  using RunContext = kernels::RunContext;
+  static constexpr int kA = 0;
+  static constexpr int kB = 1;
+  static constexpr int kY = 0;
+
+  struct State {
+    void (*compute)(const State&, RunContext&) noexcept;
+    std::int64_t m, n, k;
+    /// Output batch axes, with each input's element stride per axis (0 where the input broadcasts).
+    int batch_rank;
+    std::int64_t batch_dims[kMaxRank];
+    std::int64_t a_batch_stride[kMaxRank];
+    std::int64_t b_batch_stride[kMaxRank];
+    std::int64_t batch_count;
+    /// B is one matrix shared by every batch: A's batch axes fold into M and one GEMM does everything.
+    bool fold_batch;
+    std::int64_t a_elements, b_elements, y_elements;
+    std::size_t a_offset, b_offset, y_offset;  ///< scratch for the float copies of half-type tensors
+  };
+
+  static Status prepare(kernels::PrepareContext& ctx) noexcept {
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kA));
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kB));
+    const kernels::TensorInfo& a = ctx.input(kA);
+    const kernels::TensorInfo& b = ctx.input(kB);
+    if (!blocked_gemm::is_matrix_dtype(a.dtype)) return ctx.unsupported_input_dtype(kA);
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kA, kB));
+    const Shape& sa = a.shape;
+    const Shape& sb = b.shape;
+    if (sa.rank() < 1 || sb.rank() < 1) {
+      const int bad = sa.rank() < 1 ? kA : kB;
+      return Status(StatusCode::invalid_model)
+             << "input " << bad << " '" << ctx.input(bad).name << "' is a scalar; MatMul needs rank >= 1";
+    }
+    const int ra = sa.rank(), rb = sb.rank();
+    const std::int64_t m = ra >= 2 ? sa[ra - 2] : 1;
+    const std::int64_t k = sa[ra - 1];
+    const std::int64_t kb = rb >= 2 ? sb[rb - 2] : sb[0];
+    const std::int64_t n = rb >= 2 ? sb[rb - 1] : 1;
+    if (k != kb) {
+      return Status(StatusCode::invalid_model)
+             << "inner dimensions differ: input 0 '" << a.name << "' " << sa << " has K=" << static_cast<long long>(k)
+             << ", input 1 '" << b.name << "' " << sb << " has K=" << static_cast<long long>(kb);
+    }
+
+    State* state = nullptr;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
+    state->m = m;
+    state->n = n;
+    state->k = k;
+
+    // Batch axes, right-aligned; strides are in elements of each input.
+    const int a_batch = ra > 2 ? ra - 2 : 0;
+    const int b_batch = rb > 2 ? rb - 2 : 0;
+    const int batch_rank = a_batch > b_batch ? a_batch : b_batch;
+    state->batch_rank = batch_rank;
+    std::int64_t a_stride = m * k, b_stride = k * n;
+    state->batch_count = 1;
+    bool b_single = true;
+    for (int i = batch_rank - 1; i >= 0; --i) {
+      const int ia = i - (batch_rank - a_batch);
+      const int ib = i - (batch_rank - b_batch);
+      const std::int64_t da = ia >= 0 ? sa[ia] : 1;
+      const std::int64_t db = ib >= 0 ? sb[ib] : 1;
+      if (da != db && da != 1 && db != 1) {
+        return Status(StatusCode::invalid_model)
+               << "batch axes do not broadcast: input 0 '" << a.name << "' " << sa << " and input 1 '" << b.name << "' "
+               << sb << " (axis " << i << " of the batch: " << static_cast<long long>(da) << " vs "
+               << static_cast<long long>(db) << ")";
+      }
+      state->batch_dims[i] = da == 1 ? db : da;
+      state->a_batch_stride[i] = da == 1 ? 0 : a_stride;
+      state->b_batch_stride[i] = db == 1 ? 0 : b_stride;
+      a_stride *= da;
+      b_stride *= db;
+      state->batch_count *= state->batch_dims[i];
+      b_single = b_single && db == 1;
+    }
+    state->fold_batch = b_single;
+
+    Shape y;
+    {
+      std::int64_t dims[kMaxRank] = {};
+      int rank = 0;
+      for (int i = 0; i < batch_rank; ++i) dims[rank++] = state->batch_dims[i];
+      if (ra >= 2) dims[rank++] = m;
+      if (rb >= 2) dims[rank++] = n;
+      ONNXMICRO_RETURN_IF_ERROR(y.assign(dims, static_cast<std::size_t>(rank)));
+    }
+    ctx.set_output(kY, a.dtype, y);
+    state->a_elements = sa.element_count();
+    state->b_elements = sb.element_count();
+    state->y_elements = y.element_count();
+
+    switch (a.dtype) {
+      case DataType::float32: return plan<float>(ctx, *state);
+      case DataType::float64: return plan<double>(ctx, *state);
+      case DataType::float16: return plan<float16_t>(ctx, *state);
+      case DataType::bfloat16: return plan<bfloat16_t>(ctx, *state);
+      case DataType::int32: return plan<std::int32_t>(ctx, *state);
+      case DataType::int64: return plan<std::int64_t>(ctx, *state);
+      case DataType::uint32: return plan<std::uint32_t>(ctx, *state);
+      case DataType::uint64: return plan<std::uint64_t>(ctx, *state);
+      default: return ctx.unsupported_input_dtype(kA);
+    }
+  }
+
+  static Status run(RunContext& ctx) noexcept {
+    const State& state = ctx.state<State>();
+    state.compute(state, ctx);
+    return {};
+  }
+
+ private:
+  template <typename T>
+  static Status plan(kernels::PrepareContext& ctx, State& state) noexcept {
+    using Acc = blocked_gemm::Accumulator<T>;
+    if constexpr (!blocked_gemm::kSameRepresentation<T>) {
+      conv_pool::ScratchLayout layout;
+      state.a_offset = layout.reserve<Acc>(state.a_elements);
+      state.b_offset = layout.reserve<Acc>(state.b_elements);
+      state.y_offset = layout.reserve<Acc>(state.y_elements);
+      ctx.request_scratch(layout.bytes());
+    }
+    state.compute = &compute<T>;
+    return {};
+  }
+
+  template <typename T>
+  static void compute(const State& state, RunContext& ctx) noexcept {
+    using Acc = blocked_gemm::Accumulator<T>;
+    const T* a_data = static_cast<const T*>(ctx.input(kA).data);
+    const T* b_data = static_cast<const T*>(ctx.input(kB).data);
+    T* y_data = static_cast<T*>(ctx.output(kY).data);
+    const Acc* a = reinterpret_cast<const Acc*>(a_data);
+    const Acc* b = reinterpret_cast<const Acc*>(b_data);
+    Acc* y = reinterpret_cast<Acc*>(y_data);
+    if constexpr (!blocked_gemm::kSameRepresentation<T>) {
+      Acc* a_converted = conv_pool::scratch_at<Acc>(ctx.scratch(), state.a_offset);
+      Acc* b_converted = conv_pool::scratch_at<Acc>(ctx.scratch(), state.b_offset);
+      blocked_gemm::to_accumulator(a_data, a_converted, state.a_elements);
+      blocked_gemm::to_accumulator(b_data, b_converted, state.b_elements);
+      a = a_converted;
+      b = b_converted;
+      y = conv_pool::scratch_at<Acc>(ctx.scratch(), state.y_offset);
+    }
+    for (std::int64_t i = 0; i < state.y_elements; ++i) y[i] = Acc(0);
+    const std::int64_t m = state.m, n = state.n, k = state.k;
+    if (state.fold_batch) {
+      // Every batch uses the same B; A's batches are contiguous (broadcast A axes are size 1 here), so the
+      // whole product is one (batch * M) x K by K x N multiply.
+      blocked_gemm::accumulate<Acc>(state.batch_count * m, n, k, a, k, 1, b, n, y, n);
+    } else {
+      std::int64_t index[kMaxRank] = {};
+      std::int64_t a_offset = 0, b_offset = 0;
+      for (std::int64_t batch = 0; batch < state.batch_count; ++batch) {
+        blocked_gemm::accumulate<Acc>(m, n, k, a + a_offset, k, 1, b + b_offset, n, y + batch * m * n, n);
+        for (int axis = state.batch_rank - 1; axis >= 0; --axis) {  // odometer over the output batch axes
+          a_offset += state.a_batch_stride[axis];
+          b_offset += state.b_batch_stride[axis];
+          if (++index[axis] < state.batch_dims[axis]) break;
+          a_offset -= state.a_batch_stride[axis] * state.batch_dims[axis];
+          b_offset -= state.b_batch_stride[axis] * state.batch_dims[axis];
+          index[axis] = 0;
+        }
+      }
+    }
+    if constexpr (!blocked_gemm::kSameRepresentation<T>) {
+      for (std::int64_t i = 0; i < state.y_elements; ++i) y_data[i] = conv_pool::narrow<T>(y[i]);
+    }
+  }
+};
+
+}  // namespace detail
+
+namespace kernels {
+
+// MatMul-1 (also 9 and 13, which only added dtypes): numpy matmul with 1-D operands and batch broadcasting.
+struct MatMul_1 : KernelDefaults {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "MatMul";
+  static constexpr int kSinceVersion = 1;
+  static Status prepare(PrepareContext& ctx) noexcept { return detail::MatMulImpl::prepare(ctx); }
+  static Status run(RunContext& ctx) noexcept { return detail::MatMulImpl::run(ctx); }
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END

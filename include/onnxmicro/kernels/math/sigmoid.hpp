@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: MIT
+// Sigmoid: y = 1 / (1 + exp(-x)). Versions 1 (with the ignored legacy `consumed_inputs`), 6 and 13
+// (bfloat16 added) compute the same thing: one kernel serves all.
+#pragma once
+#include <cmath>
+
+#include "onnxmicro/kernels/common/elementwise.hpp"
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// The function of Sigmoid, on compute types (float for float16/bfloat16).
+struct SigmoidOp {
+  using Params = NoParams;
+  template <typename C>
+  static C apply(C x, const Params&) noexcept {
+    // exp of a non-positive argument only: no overflow, and full relative precision for large |x|.
+    if (x >= C(0)) return C(1) / (C(1) + std::exp(-x));
+    const C e = std::exp(x);
+    return e / (C(1) + e);
+  }
+};
+
+// Opset 1+: unchanged semantics (6 dropped consumed_inputs, 13 added bfloat16).
+struct Sigmoid_1 : KernelDefaults, UnaryElementwise<SigmoidOp, FloatTypes> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Sigmoid";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kInPlaceInput = 0;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END

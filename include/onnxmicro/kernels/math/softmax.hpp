@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: MIT
+// Softmax: y = exp(x - max) / sum(exp(x - max)), numerically stable (the max is subtracted first). Up to
+// opset 12 the input is seen as a 2-D matrix [prod(dims[:axis]), prod(dims[axis:])] normalised per row;
+// from opset 13 the normalisation runs along `axis` only. A NaN anywhere in a slice makes the slice NaN.
+#pragma once
+#include <cmath>
+
+#include "onnxmicro/kernels/common/elementwise.hpp"
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// What Softmax_1 and Softmax_13 share: the input viewed as [outer, length, inner], normalised along length.
+struct SoftmaxCommon {
+  static constexpr int kInput = 0;
+  static constexpr int kOutput = 0;
+
+  using Function = void (*)(const void* x, void* y, std::int64_t outer, std::int64_t length, std::int64_t inner,
+                            void* scratch) noexcept;
+  struct State {
+    Function compute;
+    std::int64_t outer;
+    std::int64_t length;
+    std::int64_t inner;
+  };
+
+  /// Validates the input, reads `axis` (default `default_axis`, accepted range [-rank, max_axis]), and
+  /// returns the axis normalised to >= 0.
+  static Status prepare_axis(PrepareContext& ctx, std::int64_t default_axis, int max_axis_offset, int& axis) noexcept {
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInput));
+    const int rank = ctx.input(kInput).shape.rank();
+    if (!ctx.input(kInput).shape.is_static()) {
+      return Status(StatusCode::unsupported) << "input 0 '" << ctx.input(kInput).name << "' has shape "
+                                             << ctx.input(kInput).shape << "; shapes must be known (TODO(#4))";
+    }
+    std::int64_t requested = 0;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("axis", requested, default_axis));
+    const std::int64_t normalised = requested < 0 ? requested + rank : requested;
+    const int max_axis = rank - 1 + max_axis_offset;
+    if (normalised < 0 || normalised > max_axis) {
+      return Status(StatusCode::invalid_model)
+             << "attribute 'axis' is " << static_cast<long long>(requested) << ", expected a value in [" << -rank
+             << ", " << max_axis << "] for input 0 '" << ctx.input(kInput).name << "' of shape "
+             << ctx.input(kInput).shape;
+    }
+    axis = static_cast<int>(normalised);
+    return {};
+  }
+
+  /// Picks the loop for the input dtype, asks for scratch, sets the output; `outer/length/inner` in state.
+  static Status finish_prepare(PrepareContext& ctx, State& state) noexcept {
+    std::size_t scratch = 0;
+    const bool supported = visit_dtype(ctx.input(kInput).dtype, FloatTypes{}, [&](auto tag) noexcept {
+      using T = typename decltype(tag)::type;
+      state.compute = &compute<T>;
+      // Per-position running max and sum when the softmax axis is not the innermost one.
+      if (state.inner > 1) scratch = 2 * static_cast<std::size_t>(state.inner) * sizeof(compute_t<T>);
+    });
+    if (!supported) return ctx.unsupported_input_dtype(kInput);
+    if (scratch > 0) ctx.request_scratch(scratch);
+    ctx.set_output(kOutput, ctx.input(kInput).dtype, ctx.input(kInput).shape);
+    return {};
+  }
+
+  static Status run(RunContext& ctx) noexcept {
+    const State& state = ctx.state<State>();
+    state.compute(ctx.input(kInput).data, ctx.output(kOutput).data, state.outer, state.length, state.inner,
+                  ctx.scratch());
+    return {};
+  }
+
+  static std::int64_t product(const Shape& shape, int begin, int end) noexcept {
+    std::int64_t n = 1;
+    for (int i = begin; i < end; ++i) n *= shape[i];
+    return n;
+  }
+
+  // y may alias x: every x element is read before the y element at the same position is written, and
+  // nothing at another position is read after that.
+  template <typename T>
+  static void compute(const void* x, void* y, std::int64_t outer, std::int64_t length, std::int64_t inner,
+                      void* scratch) noexcept {
+    using C = compute_t<T>;
+    // float/double keep exp(x - max) in y and rescale it; 16-bit floats recompute it so that the division
+    // sees the unrounded value.
+    constexpr bool kKeepExp = std::is_same_v<C, T>;
+    if (outer == 0 || length == 0 || inner == 0) return;
+    const T* in = static_cast<const T*>(x);
+    T* out = static_cast<T*>(y);
+    const std::int64_t block = length * inner;
+    for (std::int64_t o = 0; o < outer; ++o) {
+      const T* xb = in + o * block;
+      T* yb = out + o * block;
+      if (inner == 1) {
+        C max = load_element(xb[0]);
+        for (std::int64_t k = 1; k < length; ++k) {
+          const C v = load_element(xb[k]);
+          max = v > max ? v : max;  // a NaN makes the sum, hence the slice, NaN
+        }
+        C sum = 0;
+        for (std::int64_t k = 0; k < length; ++k) {
+          const C e = std::exp(load_element(xb[k]) - max);
+          if constexpr (kKeepExp) yb[k] = e;
+          sum += e;
+        }
+        const C scale = C(1) / sum;
+        for (std::int64_t k = 0; k < length; ++k) {
+          if constexpr (kKeepExp) {
+            yb[k] *= scale;
+          } else {
+            yb[k] = store_element<T>(std::exp(load_element(xb[k]) - max) * scale);
+          }
+        }
+        continue;
+      }
+      C* max = static_cast<C*>(scratch);
+      C* sum = max + inner;
+      for (std::int64_t i = 0; i < inner; ++i) {
+        max[i] = load_element(xb[i]);
+        sum[i] = 0;
+      }
+      for (std::int64_t k = 1; k < length; ++k) {
+        const T* row = xb + k * inner;
+        for (std::int64_t i = 0; i < inner; ++i) {
+          const C v = load_element(row[i]);
+          max[i] = v > max[i] ? v : max[i];
+        }
+      }
+      for (std::int64_t k = 0; k < length; ++k) {
+        const T* row = xb + k * inner;
+        T* out_row = yb + k * inner;
+        for (std::int64_t i = 0; i < inner; ++i) {
+          const C e = std::exp(load_element(row[i]) - max[i]);
+          if constexpr (kKeepExp) out_row[i] = e;
+          sum[i] += e;
+        }
+      }
+      for (std::int64_t i = 0; i < inner; ++i) sum[i] = C(1) / sum[i];
+      for (std::int64_t k = 0; k < length; ++k) {
+        const T* row = xb + k * inner;
+        T* out_row = yb + k * inner;
+        for (std::int64_t i = 0; i < inner; ++i) {
+          if constexpr (kKeepExp) {
+            out_row[i] *= sum[i];
+          } else {
+            out_row[i] = store_element<T>(std::exp(load_element(row[i]) - max[i]) * sum[i]);
+          }
+        }
+      }
+    }
+  }
+};
+
+// Opset 1-12: the input is coerced to 2-D at `axis` (default 1; opset 11 allowed negative axes, accepted
+// here for every version) and each row of prod(dims[axis:]) elements is normalised.
+struct Softmax_1 : KernelDefaults {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Softmax";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kUntilVersion = 13;
+  static constexpr int kInPlaceInput = 0;
+
+  static Status prepare(PrepareContext& ctx) noexcept {
+    int axis = 0;
+    // axis == rank is allowed here: it makes rows of one element.
+    ONNXMICRO_RETURN_IF_ERROR(SoftmaxCommon::prepare_axis(ctx, 1, 1, axis));
+    SoftmaxCommon::State* state = nullptr;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
+    const Shape& shape = ctx.input(SoftmaxCommon::kInput).shape;
+    state->outer = SoftmaxCommon::product(shape, 0, axis);
+    state->length = SoftmaxCommon::product(shape, axis, shape.rank());
+    state->inner = 1;
+    return SoftmaxCommon::finish_prepare(ctx, *state);
+  }
+  static Status run(RunContext& ctx) noexcept { return SoftmaxCommon::run(ctx); }
+};
+
+// Opset 13+: normalised along `axis` only (default -1); the other dimensions are independent slices.
+struct Softmax_13 : KernelDefaults {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Softmax";
+  static constexpr int kSinceVersion = 13;
+  static constexpr int kInPlaceInput = 0;
+
+  static Status prepare(PrepareContext& ctx) noexcept {
+    int axis = 0;
+    ONNXMICRO_RETURN_IF_ERROR(SoftmaxCommon::prepare_axis(ctx, -1, 0, axis));
+    SoftmaxCommon::State* state = nullptr;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
+    const Shape& shape = ctx.input(SoftmaxCommon::kInput).shape;
+    state->outer = SoftmaxCommon::product(shape, 0, axis);
+    state->length = shape[axis];
+    state->inner = SoftmaxCommon::product(shape, axis + 1, shape.rank());
+    return SoftmaxCommon::finish_prepare(ctx, *state);
+  }
+  static Status run(RunContext& ctx) noexcept { return SoftmaxCommon::run(ctx); }
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END

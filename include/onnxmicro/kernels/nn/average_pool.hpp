@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: MIT
+// AveragePool: the mean of each (dilated) window over the spatial axes of (N, C, D1, ..., Dn). Padding is
+// excluded from the divisor unless count_include_pad = 1 (7+); then the divisor counts the taps inside the
+// input and the explicit pads, but not the extra room ceil_mode adds past the end pad (as onnx's reference
+// and onnxruntime). float16/bfloat16 are averaged in float32.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "onnxmicro/kernels/common/conv_pool_util.hpp"
+#include "onnxmicro/kernels/kernel_api.hpp"
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace detail {
+
+/// Implementation shared by every AveragePool version; the version-specific attributes are gated on the
+/// node's opset (count_include_pad: 7, ceil_mode: 10, dilations: 19).
+struct AveragePoolImpl {
+  using RunContext = kernels::RunContext;
+  static constexpr int kX = 0;
+  static constexpr int kY = 0;
+
+  struct State {
+    void (*compute)(const State&, RunContext&) noexcept;
+    conv_pool::WindowGeometry geometry;
+    std::int64_t planes;  ///< N * C
+    std::int64_t in_spatial, out_spatial;
+    bool count_include_pad;
+  };
+
+  static Status prepare(kernels::PrepareContext& ctx) noexcept {
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kX));
+    const kernels::TensorInfo& x = ctx.input(kX);
+    State* state = nullptr;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
+    switch (x.dtype) {
+      case DataType::float32: state->compute = &compute<float>; break;
+      case DataType::float64: state->compute = &compute<double>; break;
+      case DataType::float16: state->compute = &compute<float16_t>; break;
+      case DataType::bfloat16: state->compute = &compute<bfloat16_t>; break;  // opset 22
+      default: return ctx.unsupported_input_dtype(kX);
+    }
+    conv_pool::WindowRules rules;
+    rules.dilations_since = 19;
+    rules.ceil_mode_since = 10;
+    ONNXMICRO_RETURN_IF_ERROR(conv_pool::parse_window(ctx, x.shape, rules, state->geometry));
+
+    std::int64_t count_include_pad = 0;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("count_include_pad", count_include_pad, 0));
+    if (count_include_pad != 0 && count_include_pad != 1) {
+      return Status(StatusCode::invalid_model)
+             << "attribute 'count_include_pad' is " << static_cast<long long>(count_include_pad) << ", expected 0 or 1";
+    }
+    if (count_include_pad != 0 && ctx.opset_version() < 7) {
+      return Status(StatusCode::invalid_model) << "attribute 'count_include_pad' is only defined from opset 7";
+    }
+
+    const conv_pool::WindowGeometry& g = state->geometry;
+    state->planes = x.shape[0] * x.shape[1];
+    state->in_spatial = g.input_size();
+    state->out_spatial = g.output_size();
+    state->count_include_pad = count_include_pad == 1;
+    ctx.set_output(kY, x.dtype, conv_pool::window_output_shape(x.shape, x.shape[1], g));
+    return {};
+  }
+
+  static Status run(RunContext& ctx) noexcept {
+    const State& state = ctx.state<State>();
+    state.compute(state, ctx);
+    return {};
+  }
+
+ private:
+  /// Divisor with count_include_pad: taps inside the input or the explicit pads.
+  static std::int64_t padded_tap_count(const conv_pool::WindowGeometry& g,
+                                       const conv_pool::WindowPlacement& w) noexcept {
+    std::int64_t count = 1;
+    for (int d = 0; d < g.rank; ++d) {
+      std::int64_t first = 0, last = 0;
+      conv_pool::valid_taps(w.start[d], g.dilation[d], g.kernel[d], -g.pad_begin[d], g.input[d] + g.pad_end[d], first,
+                            last);
+      count *= last - first;
+    }
+    return count;
+  }
+
+  template <typename T>
+  static void compute(const State& s, RunContext& ctx) noexcept {
+    using C = conv_pool::ComputeType<T>;
+    const conv_pool::WindowGeometry& g = s.geometry;
+    const T* x = static_cast<const T*>(ctx.input(kX).data);
+    T* y = static_cast<T*>(ctx.output(kY).data);
+    for (std::int64_t plane = 0; plane < s.planes; ++plane) {
+      const T* x_plane = x + plane * s.in_spatial;
+      T* y_plane = y + plane * s.out_spatial;
+      conv_pool::for_each_window(g, [&](std::int64_t o, const conv_pool::WindowPlacement& w) {
+        C sum = C(0);
+        if (w.inside > 0) {
+          conv_pool::visit_window(g, w, [&](std::int64_t offset) { sum += conv_pool::widen(x_plane[offset]); });
+        }
+        const std::int64_t divisor = s.count_include_pad ? padded_tap_count(g, w) : w.inside;
+        y_plane[o] = conv_pool::narrow<T>(sum / static_cast<C>(divisor));
+      });
+    }
+  }
+};
+
+}  // namespace detail
+
+namespace kernels {
+
+// AveragePool-1: kernel_shape, strides, pads, auto_pad; padding never counts in the divisor.
+struct AveragePool_1 : KernelDefaults {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "AveragePool";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kUntilVersion = 7;
+  static Status prepare(PrepareContext& ctx) noexcept { return detail::AveragePoolImpl::prepare(ctx); }
+  static Status run(RunContext& ctx) noexcept { return detail::AveragePoolImpl::run(ctx); }
+};
+
+// AveragePool-7: adds count_include_pad.
+struct AveragePool_7 : KernelDefaults {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "AveragePool";
+  static constexpr int kSinceVersion = 7;
+  static constexpr int kUntilVersion = 10;
+  static Status prepare(PrepareContext& ctx) noexcept { return detail::AveragePoolImpl::prepare(ctx); }
+  static Status run(RunContext& ctx) noexcept { return detail::AveragePoolImpl::run(ctx); }
+};
+
+// AveragePool-10: adds ceil_mode. 11 only re-documented SAME padding as out = ceil(in / stride), which every
+// version computes here.
+struct AveragePool_10 : KernelDefaults {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "AveragePool";
+  static constexpr int kSinceVersion = 10;
+  static constexpr int kUntilVersion = 19;
+  static Status prepare(PrepareContext& ctx) noexcept { return detail::AveragePoolImpl::prepare(ctx); }
+  static Status run(RunContext& ctx) noexcept { return detail::AveragePoolImpl::run(ctx); }
+};
+
+// AveragePool-19: adds dilations; 22 added bfloat16.
+struct AveragePool_19 : KernelDefaults {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "AveragePool";
+  static constexpr int kSinceVersion = 19;
+  static Status prepare(PrepareContext& ctx) noexcept { return detail::AveragePoolImpl::prepare(ctx); }
+  static Status run(RunContext& ctx) noexcept { return detail::AveragePoolImpl::run(ctx); }
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END

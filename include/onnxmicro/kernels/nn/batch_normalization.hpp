@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: MIT
+// BatchNormalization: Y = (X - mean) / sqrt(var + epsilon) * scale + B per channel (axis 1) of
+// X = (N, C, D1, ..., Dn). Inference mode uses the given mean/var. Training mode (training_mode = 1, opset
+// 14+) normalises with the batch statistics (population variance over N and D1..Dn) and outputs
+// running_mean = mean * momentum + batch_mean * (1 - momentum), likewise running_var. The legacy training
+// outputs of versions 1-9 (mean, var, saved_mean, saved_var) are not supported. float16/bfloat16 are computed
+// in float32.
+#pragma once
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+
+#include "onnxmicro/kernels/common/conv_pool_util.hpp"
+#include "onnxmicro/kernels/kernel_api.hpp"
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace detail {
+
+/// Implementation shared by every BatchNormalization version.
+struct BatchNormalizationImpl {
+  using RunContext = kernels::RunContext;
+  static constexpr int kX = 0;
+  static constexpr int kScale = 1;
+  static constexpr int kBias = 2;
+  static constexpr int kMean = 3;
+  static constexpr int kVar = 4;
+  static constexpr int kY = 0;
+  static constexpr int kRunningMean = 1;
+  static constexpr int kRunningVar = 2;
+
+  /// What changes between versions.
+  struct Rules {
+    bool spatial_attr;       ///< 1-8: `spatial` (0: one parameter per channel *and* spatial position)
+    bool training_attr;      ///< 14+: `training_mode`
+    bool free_param_dtypes;  ///< 15+: scale/B may differ in dtype from X (mean/var may since 14)
+  };
+
+  struct State {
+    void (*compute)(const State&, RunContext&) noexcept;
+    std::int64_t batch;        ///< N
+    std::int64_t channels;     ///< C (1 for a 1-D X)
+    std::int64_t inner;        ///< elements per (n, c): product of D1..Dn
+    std::int64_t params;       ///< elements of each parameter: C, or C * inner when spatial = 0
+    std::int64_t param_inner;  ///< consecutive X elements sharing one parameter: inner, or 1 when spatial = 0
+    float epsilon, momentum;
+    bool training;
+    bool write_running_mean, write_running_var;
+    DataType scale_dtype, bias_dtype, mean_dtype, var_dtype;
+    std::size_t scale_offset, bias_offset, mean_offset, var_offset;  ///< scratch, params values each
+  };
+
+  static Status prepare(kernels::PrepareContext& ctx, const Rules& rules) noexcept {
+    for (int i = kX; i <= kVar; ++i) ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(i));
+    const kernels::TensorInfo& x = ctx.input(kX);
+    State* state = nullptr;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
+    switch (x.dtype) {
+      case DataType::float32: state->compute = &compute<float>; break;
+      case DataType::float64: state->compute = &compute<double>; break;
+      case DataType::float16: state->compute = &compute<float16_t>; break;
+      case DataType::bfloat16: state->compute = &compute<bfloat16_t>; break;
+      default: return ctx.unsupported_input_dtype(kX);
+    }
+    for (int i = kScale; i <= kVar; ++i) {
+      if (!conv_pool::is_loadable_floating(ctx.input(i).dtype)) return ctx.unsupported_input_dtype(i);
+    }
+    if (rules.free_param_dtypes) {
+      ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kScale, kBias));
+    } else {
+      ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kScale));
+      ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kBias));
+    }
+    if (!rules.training_attr) ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kMean));
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kMean, kVar));
+
+    const Shape& xs = x.shape;
+    if (xs.rank() < 1) {
+      return Status(StatusCode::invalid_model) << "input 0 '" << x.name << "' (X) is a scalar, expected (N, C, ...)";
+    }
+    state->batch = xs[0];
+    state->channels = xs.rank() >= 2 ? xs[1] : 1;  // a 1-D X of N values has one channel (opset 9+)
+    state->inner = 1;
+    for (int i = 2; i < xs.rank(); ++i) state->inner *= xs[i];
+
+    std::int64_t spatial = 1;
+    if (rules.spatial_attr) {
+      ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("spatial", spatial, 1));
+      if (spatial != 0 && spatial != 1) {
+        return Status(StatusCode::invalid_model)
+               << "attribute 'spatial' is " << static_cast<long long>(spatial) << ", expected 0 or 1";
+      }
+    }
+    state->params = spatial ? state->channels : state->channels * state->inner;
+    state->param_inner = spatial ? state->inner : 1;
+    static constexpr const char* kNames[] = {"X", "scale", "B", "mean", "var"};
+    for (int i = kScale; i <= kVar; ++i) {
+      const Shape& p = ctx.input(i).shape;
+      const bool ok = spatial ? (p.rank() == 1 && p[0] == state->channels) : p.element_count() == state->params;
+      if (!ok) {
+        Status status(StatusCode::invalid_model);
+        status << "input " << i << " '" << ctx.input(i).name << "' (" << kNames[i] << ") has shape " << p
+               << ", expected ";
+        if (spatial) {
+          status << "[" << static_cast<long long>(state->channels) << "] (one value per channel of X " << xs << ")";
+        } else {
+          status << static_cast<long long>(state->params) << " elements (C x D1 x ... x Dn of X " << xs
+                 << ", spatial = 0)";
+        }
+        return status;
+      }
+    }
+
+    float epsilon = 1e-5f, momentum = 0.9f;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("epsilon", epsilon, 1e-5f));
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("momentum", momentum, 0.9f));
+    state->epsilon = epsilon;
+    state->momentum = momentum;
+
+    const bool extra_outputs = ctx.has_output(1) || ctx.has_output(2) || ctx.has_output(3) || ctx.has_output(4);
+    if (rules.training_attr) {
+      std::int64_t training_mode = 0;
+      ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("training_mode", training_mode, 0));
+      if (training_mode != 0 && training_mode != 1) {
+        return Status(StatusCode::invalid_model)
+               << "attribute 'training_mode' is " << static_cast<long long>(training_mode) << ", expected 0 or 1";
+      }
+      state->training = training_mode == 1;
+      if (!state->training && extra_outputs) {
+        return Status(StatusCode::invalid_model)
+               << "outputs running_mean/running_var are only produced with training_mode = 1";
+      }
+    } else if (extra_outputs) {
+      // Versions 1-9 signal training by asking for mean/var/saved_mean/saved_var; only inference is supported.
+      return Status(StatusCode::unsupported)
+             << "training-mode outputs (mean, var, saved_mean, saved_var) of BatchNormalization before opset 14 "
+                "are not supported; only output 0 (Y) may be used";
+    }
+    state->write_running_mean = state->training && ctx.has_output(kRunningMean);
+    state->write_running_var = state->training && ctx.has_output(kRunningVar);
+
+    state->scale_dtype = ctx.input(kScale).dtype;
+    state->bias_dtype = ctx.input(kBias).dtype;
+    state->mean_dtype = ctx.input(kMean).dtype;
+    state->var_dtype = ctx.input(kVar).dtype;
+    conv_pool::ScratchLayout layout;
+    state->scale_offset = layout.reserve<double>(state->params);
+    state->bias_offset = layout.reserve<double>(state->params);
+    state->mean_offset = layout.reserve<double>(state->params);
+    state->var_offset = layout.reserve<double>(state->params);
+    ctx.request_scratch(layout.bytes());
+
+    ctx.set_output(kY, x.dtype, xs);
+    if (state->write_running_mean) ctx.set_output(kRunningMean, state->mean_dtype, ctx.input(kMean).shape);
+    if (state->write_running_var) ctx.set_output(kRunningVar, state->var_dtype, ctx.input(kVar).shape);
+    return {};
+  }
+
+  static Status run(RunContext& ctx) noexcept {
+    const State& state = ctx.state<State>();
+    state.compute(state, ctx);
+    return {};
+  }
+
+ private:
+  template <typename T>
+  static void compute(const State& s, RunContext& ctx) noexcept {
+    using C = conv_pool::ComputeType<T>;
+    void* scratch = ctx.scratch();
+    // Parameters are read in double (whatever their dtypes) and folded into y = x * a + b per parameter.
+    double* a = conv_pool::scratch_at<double>(scratch, s.scale_offset);
+    double* b = conv_pool::scratch_at<double>(scratch, s.bias_offset);
+    double* mean = conv_pool::scratch_at<double>(scratch, s.mean_offset);
+    double* var = conv_pool::scratch_at<double>(scratch, s.var_offset);
+    conv_pool::load_floating(s.scale_dtype, ctx.input(kScale).data, a, s.params);
+    conv_pool::load_floating(s.bias_dtype, ctx.input(kBias).data, b, s.params);
+    conv_pool::load_floating(s.mean_dtype, ctx.input(kMean).data, mean, s.params);
+    conv_pool::load_floating(s.var_dtype, ctx.input(kVar).data, var, s.params);
+    const T* x = static_cast<const T*>(ctx.input(kX).data);
+    T* y = static_cast<T*>(ctx.output(kY).data);
+
+    if (s.training) {
+      // Batch statistics per channel (params == channels here), two passes for a stable variance. The
+      // running statistics are written first, while mean/var still hold the inputs.
+      const double count = static_cast<double>(s.batch * s.inner);
+      for (std::int64_t c = 0; c < s.channels; ++c) {
+        double sum = 0.0;
+        for (std::int64_t n = 0; n < s.batch; ++n) {
+          const T* row = x + (n * s.channels + c) * s.inner;
+          for (std::int64_t i = 0; i < s.inner; ++i) sum += static_cast<double>(conv_pool::widen(row[i]));
+        }
+        const double batch_mean = count > 0 ? sum / count : 0.0;
+        double squares = 0.0;
+        for (std::int64_t n = 0; n < s.batch; ++n) {
+          const T* row = x + (n * s.channels + c) * s.inner;
+          for (std::int64_t i = 0; i < s.inner; ++i) {
+            const double d = static_cast<double>(conv_pool::widen(row[i])) - batch_mean;
+            squares += d * d;
+          }
+        }
+        const double batch_var = count > 0 ? squares / count : 0.0;
+        const double momentum = static_cast<double>(s.momentum);
+        mean[c] = mean[c] * momentum + batch_mean * (1.0 - momentum);  // now the running mean
+        var[c] = var[c] * momentum + batch_var * (1.0 - momentum);     // now the running var
+        const double inv = 1.0 / std::sqrt(batch_var + static_cast<double>(s.epsilon));
+        a[c] = a[c] * inv;
+        b[c] = b[c] - batch_mean * a[c];
+      }
+      if (s.write_running_mean) conv_pool::store_floating(s.mean_dtype, mean, ctx.output(kRunningMean).data, s.params);
+      if (s.write_running_var) conv_pool::store_floating(s.var_dtype, var, ctx.output(kRunningVar).data, s.params);
+    } else {
+      for (std::int64_t p = 0; p < s.params; ++p) {
+        a[p] = a[p] / std::sqrt(var[p] + static_cast<double>(s.epsilon));
+        b[p] = b[p] - mean[p] * a[p];
+      }
+    }
+
+    for (std::int64_t n = 0; n < s.batch; ++n) {
+      const T* x_n = x + n * s.params * s.param_inner;
+      T* y_n = y + n * s.params * s.param_inner;
+      for (std::int64_t p = 0; p < s.params; ++p) {
+        const C scale = static_cast<C>(a[p]);
+        const C shift = static_cast<C>(b[p]);
+        const T* src = x_n + p * s.param_inner;
+        T* dst = y_n + p * s.param_inner;
+        for (std::int64_t i = 0; i < s.param_inner; ++i)
+          dst[i] = conv_pool::narrow<T>(conv_pool::widen(src[i]) * scale + shift);
+      }
+    }
+  }
+};
+
+}  // namespace detail
+
+namespace kernels {
+
+// BatchNormalization-1 (also 6 and 7): inference with per-channel (spatial = 1) or per-activation
+// (spatial = 0) parameters. 6 dropped consumed_inputs and 7 dropped is_test, neither of which changes
+// inference; training outputs are not supported.
+struct BatchNormalization_1 : KernelDefaults {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "BatchNormalization";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kUntilVersion = 9;
+  static Status prepare(PrepareContext& ctx) noexcept {
+    return detail::BatchNormalizationImpl::prepare(ctx, {/*spatial_attr=*/true, /*training_attr=*/false,
+                                                         /*free_param_dtypes=*/false});
+  }
+  static Status run(RunContext& ctx) noexcept { return detail::BatchNormalizationImpl::run(ctx); }
+};
+
+// BatchNormalization-9: `spatial` removed (parameters are always per channel); X may be 1-D (one channel).
+struct BatchNormalization_9 : KernelDefaults {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "BatchNormalization";
+  static constexpr int kSinceVersion = 9;
+  static constexpr int kUntilVersion = 14;
+  static Status prepare(PrepareContext& ctx) noexcept {
+    return detail::BatchNormalizationImpl::prepare(ctx, {/*spatial_attr=*/false, /*training_attr=*/false,
+                                                         /*free_param_dtypes=*/false});
+  }
+  static Status run(RunContext& ctx) noexcept { return detail::BatchNormalizationImpl::run(ctx); }
+};
+
+// BatchNormalization-14: training_mode attribute with outputs running_mean/running_var; mean/var may have
+// their own float dtype (U).
+struct BatchNormalization_14 : KernelDefaults {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "BatchNormalization";
+  static constexpr int kSinceVersion = 14;
+  static constexpr int kUntilVersion = 15;
+  static Status prepare(PrepareContext& ctx) noexcept {
+    return detail::BatchNormalizationImpl::prepare(ctx, {/*spatial_attr=*/false, /*training_attr=*/true,
+                                                         /*free_param_dtypes=*/false});
+  }
+  static Status run(RunContext& ctx) noexcept { return detail::BatchNormalizationImpl::run(ctx); }
+};
+
+// BatchNormalization-15: scale/B may have their own float dtype too (T1), independent of X (T) and
+// mean/var (T2).
+struct BatchNormalization_15 : KernelDefaults {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "BatchNormalization";
+  static constexpr int kSinceVersion = 15;
+  static Status prepare(PrepareContext& ctx) noexcept {
+    return detail::BatchNormalizationImpl::prepare(ctx, {/*spatial_attr=*/false, /*training_attr=*/true,
+                                                         /*free_param_dtypes=*/true});
+  }
+  static Status run(RunContext& ctx) noexcept { return detail::BatchNormalizationImpl::run(ctx); }
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END

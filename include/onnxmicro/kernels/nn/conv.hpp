@@ -1,0 +1,345 @@
+// SPDX-License-Identifier: MIT
+// Conv: N-dimensional convolution (1D/2D/3D/...) with pads, strides, dilations, groups (depthwise included),
+// auto_pad and an optional bias. Versions 1, 11 and 22 compute the same thing: 11 only documented that
+// kernel_shape is inferred from W and that SAME pads give ceil(in / stride) outputs (what every version
+// computes here), 22 added bfloat16. So one kernel serves every version.
+//
+// Method: per (image, group), the input patch of each output position is gathered into a column matrix
+// (im2col, a tile of output positions at a time, in scratch) and multiplied by the group's weights with the
+// blocked GEMM; a 1x1 stride-1 unpadded kernel uses the input as the column matrix directly. float16/bfloat16
+// are converted to float32 while gathering and rounded once when stored.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "onnxmicro/kernels/common/conv_pool_util.hpp"
+#include "onnxmicro/kernels/kernel_api.hpp"
+#include "onnxmicro/kernels/math/gemm.hpp"
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace detail {
+
+/// Implementation of Conv (every version).
+struct ConvImpl {
+  using RunContext = kernels::RunContext;
+  static constexpr int kX = 0;
+  static constexpr int kW = 1;
+  static constexpr int kB = 2;
+  static constexpr int kY = 0;
+
+  /// Bytes of one im2col tile we aim for: big enough for a wide GEMM, small enough to stay cache friendly
+  /// and modest on small targets (a layer narrower than this uses exactly what it needs).
+  static constexpr std::int64_t kColumnTileBytes = 256 * 1024;
+  /// Fewest output positions per tile (GEMM columns), whatever the tile bytes.
+  static constexpr std::int64_t kMinTileColumns = 32;
+
+  struct State {
+    void (*compute)(const State&, RunContext&) noexcept;
+    conv_pool::WindowGeometry geometry;
+    std::int64_t batch, in_channels, out_channels, group;
+    std::int64_t group_in_channels, group_out_channels;  ///< C / group, M / group
+    std::int64_t in_spatial, out_spatial, kernel_size;
+    std::int64_t column_rows;  ///< group_in_channels * kernel_size: the GEMM depth
+    std::int64_t tile;         ///< output positions per im2col tile
+    bool pointwise;            ///< 1x1 kernel, unit strides, no pads: the input is the column matrix
+    bool has_bias;
+    const void* converted_weights;  ///< W in the compute type, made at prepare (half types, constant W)
+    bool weights_in_scratch;        ///< half types with a non-constant W: converted at run into scratch
+    std::size_t column_offset, weights_offset, accumulator_offset;
+  };
+
+  static Status prepare(kernels::PrepareContext& ctx) noexcept {
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kX));
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kW));
+    const kernels::TensorInfo& x = ctx.input(kX);
+    const kernels::TensorInfo& w = ctx.input(kW);
+    switch (x.dtype) {
+      case DataType::float32:
+      case DataType::float64:
+      case DataType::float16:
+      case DataType::bfloat16: break;
+      default: return ctx.unsupported_input_dtype(kX);
+    }
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kW));
+    const bool has_bias = ctx.has_input(kB);
+    if (has_bias) ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kB));
+    if (x.shape.rank() < 3) {
+      return Status(StatusCode::invalid_model)
+             << "input 0 '" << x.name << "' (X) has shape " << x.shape << ", expected rank >= 3 (N, C, spatial...)";
+    }
+    if (w.shape.rank() != x.shape.rank()) {
+      return Status(StatusCode::invalid_model)
+             << "input 1 '" << w.name << "' (W) has shape " << w.shape << ", expected rank " << x.shape.rank()
+             << " like input 0 " << x.shape << " (M, C/group, kernel...)";
+    }
+    for (int i = 2; i < w.shape.rank(); ++i) {
+      if (w.shape[i] < 1) {
+        return Status(StatusCode::invalid_model)
+               << "input 1 '" << w.name << "' (W) has shape " << w.shape << ": kernel dims must be >= 1";
+      }
+    }
+    std::int64_t group = 1;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("group", group, 1));
+    const std::int64_t channels = x.shape[1];
+    const std::int64_t out_channels = w.shape[0];
+    if (group < 1) {
+      return Status(StatusCode::invalid_model)
+             << "attribute 'group' is " << static_cast<long long>(group) << ", expected >= 1";
+    }
+    if (channels % group != 0) {
+      return Status(StatusCode::invalid_model)
+             << "input 0 '" << x.name << "' has " << static_cast<long long>(channels)
+             << " channels, not divisible by group = " << static_cast<long long>(group);
+    }
+    if (out_channels % group != 0) {
+      return Status(StatusCode::invalid_model)
+             << "input 1 '" << w.name << "' (W) has " << static_cast<long long>(out_channels)
+             << " output channels (dim 0), not divisible by group = " << static_cast<long long>(group);
+    }
+    if (w.shape[1] != channels / group) {
+      return Status(StatusCode::invalid_model)
+             << "input 1 '" << w.name << "' (W) has shape " << w.shape << ": dim 1 is "
+             << static_cast<long long>(w.shape[1]) << ", expected C / group = " << static_cast<long long>(channels)
+             << " / " << static_cast<long long>(group) << " = " << static_cast<long long>(channels / group);
+    }
+    if (has_bias) {
+      const Shape& b = ctx.input(kB).shape;
+      if (b.rank() != 1 || b[0] != out_channels) {
+        return Status(StatusCode::invalid_model)
+               << "input 2 '" << ctx.input(kB).name << "' (B) has shape " << b << ", expected ["
+               << static_cast<long long>(out_channels) << "] (one bias per output channel)";
+      }
+    }
+
+    State* state = nullptr;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
+    conv_pool::WindowRules rules;
+    rules.dilations_since = 1;
+    rules.ceil_mode_since = 0;
+    rules.weight_kernel = w.shape.data() + 2;
+    ONNXMICRO_RETURN_IF_ERROR(conv_pool::parse_window(ctx, x.shape, rules, state->geometry));
+    const conv_pool::WindowGeometry& g = state->geometry;
+
+    state->batch = x.shape[0];
+    state->in_channels = channels;
+    state->out_channels = out_channels;
+    state->group = group;
+    state->group_in_channels = channels / group;
+    state->group_out_channels = out_channels / group;
+    state->in_spatial = g.input_size();
+    state->out_spatial = g.output_size();
+    state->kernel_size = g.kernel_size();
+    state->column_rows = state->group_in_channels * state->kernel_size;
+    state->has_bias = has_bias;
+    bool pointwise = !g.has_padding();
+    for (int i = 0; i < g.rank; ++i) pointwise = pointwise && g.kernel[i] == 1 && g.stride[i] == 1;
+    state->pointwise = pointwise;
+
+    Shape y = conv_pool::window_output_shape(x.shape, out_channels, g);
+    std::int64_t y_count = 0;
+    ONNXMICRO_RETURN_IF_ERROR(y.checked_element_count(y_count));
+    ctx.set_output(kY, x.dtype, y);
+
+    switch (x.dtype) {
+      case DataType::float32: return plan<float>(ctx, *state);
+      case DataType::float64: return plan<double>(ctx, *state);
+      case DataType::float16: return plan<float16_t>(ctx, *state);
+      case DataType::bfloat16: return plan<bfloat16_t>(ctx, *state);
+      default: return ctx.unsupported_input_dtype(kX);
+    }
+  }
+
+  static Status run(RunContext& ctx) noexcept {
+    const State& state = ctx.state<State>();
+    state.compute(state, ctx);
+    return {};
+  }
+
+ private:
+  template <typename T>
+  static Status plan(kernels::PrepareContext& ctx, State& state) noexcept {
+    using Acc = conv_pool::ComputeType<T>;
+    constexpr bool kHalf = conv_pool::kIsHalf<T>;
+    conv_pool::ScratchLayout layout;
+    const bool direct = state.pointwise && !kHalf;
+    if (direct) {
+      state.tile = state.out_spatial;
+    } else {
+      const std::int64_t row_bytes = state.column_rows * static_cast<std::int64_t>(sizeof(Acc));
+      std::int64_t tile = row_bytes > 0 ? kColumnTileBytes / row_bytes : state.out_spatial;
+      if (tile < kMinTileColumns) tile = kMinTileColumns;
+      if (tile > 16) tile -= tile % 16;  // whole register tiles of the GEMM
+      if (tile > state.out_spatial) tile = state.out_spatial;
+      if (tile < 1) tile = 1;
+      state.tile = tile;
+      state.column_offset = layout.reserve<Acc>(state.column_rows * tile);
+    }
+    if constexpr (kHalf) {
+      state.accumulator_offset = layout.reserve<Acc>(state.group_out_channels * state.tile);
+      const kernels::TensorInfo& w = ctx.input(kW);
+      const std::int64_t w_count = w.shape.element_count();
+      if (w.is_constant && w_count > 0) {
+        Span<Acc> converted;
+        ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(w_count), converted));
+        conv_pool::load_floating(w.dtype, w.const_data, converted.data(), w_count);
+        state.converted_weights = converted.data();
+      } else {
+        state.weights_in_scratch = true;
+        state.weights_offset = layout.reserve<Acc>(w_count);
+      }
+    }
+    ctx.request_scratch(layout.bytes());
+    state.compute = &compute<T>;
+    return {};
+  }
+
+  /// Fills `count` columns (output positions first..first+count) of the column matrix of one group:
+  /// row (c, tap) holds the input value each output position sees through that kernel tap, 0 in padding.
+  template <typename T, typename Acc>
+  static void im2col(const State& s, const T* x, std::int64_t first, std::int64_t count, Acc* col) noexcept {
+    const conv_pool::WindowGeometry& g = s.geometry;
+    const int last = g.rank - 1;
+    std::int64_t tap[conv_pool::kMaxSpatialRank] = {};
+    std::int64_t start_index[conv_pool::kMaxSpatialRank] = {};
+    {
+      std::int64_t rest = first;
+      for (int d = last; d >= 0; --d) {
+        start_index[d] = rest % g.output[d];
+        rest /= g.output[d];
+      }
+    }
+    for (std::int64_t row = 0; row < s.column_rows; ++row) {
+      const std::int64_t channel = row / s.kernel_size;
+      const T* plane = x + channel * s.in_spatial;
+      Acc* dst = col + row * count;
+      std::int64_t out[conv_pool::kMaxSpatialRank];
+      for (int d = 0; d <= last; ++d) out[d] = start_index[d];
+      std::int64_t done = 0;
+      while (done < count) {
+        std::int64_t run_length = g.output[last] - out[last];
+        if (run_length > count - done) run_length = count - done;
+        // Input row (all axes but the last) this run of output positions reads through the tap.
+        bool inside = true;
+        std::int64_t base = 0;
+        for (int d = 0; d < last; ++d) {
+          const std::int64_t coordinate = out[d] * g.stride[d] + tap[d] * g.dilation[d] - g.pad_begin[d];
+          inside = inside && coordinate >= 0 && coordinate < g.input[d];
+          base = base * g.input[d] + coordinate;
+        }
+        Acc* segment = dst + done;
+        if (!inside) {
+          for (std::int64_t q = 0; q < run_length; ++q) segment[q] = Acc(0);
+        } else {
+          const T* line = plane + base * g.input[last];
+          const std::int64_t stride = g.stride[last];
+          const std::int64_t start = out[last] * stride + tap[last] * g.dilation[last] - g.pad_begin[last];
+          std::int64_t lo = 0, hi = 0;  // positions whose input coordinate is inside the line
+          conv_pool::valid_taps(start, stride, run_length, 0, g.input[last], lo, hi);
+          for (std::int64_t q = 0; q < lo; ++q) segment[q] = Acc(0);
+          if (stride == 1) {
+            for (std::int64_t q = lo; q < hi; ++q) segment[q] = conv_pool::widen(line[start + q]);
+          } else {
+            for (std::int64_t q = lo; q < hi; ++q) segment[q] = conv_pool::widen(line[start + q * stride]);
+          }
+          for (std::int64_t q = hi; q < run_length; ++q) segment[q] = Acc(0);
+        }
+        done += run_length;
+        out[last] += run_length;
+        for (int d = last; d > 0 && out[d] == g.output[d]; --d) {  // carry into the outer axes
+          out[d] = 0;
+          ++out[d - 1];
+        }
+      }
+      for (int d = last; d >= 0; --d) {  // next kernel tap (wraps into the next channel)
+        if (++tap[d] < g.kernel[d]) break;
+        tap[d] = 0;
+      }
+    }
+  }
+
+  template <typename T>
+  static void compute(const State& s, RunContext& ctx) noexcept {
+    using Acc = conv_pool::ComputeType<T>;
+    constexpr bool kHalf = conv_pool::kIsHalf<T>;
+    const T* x = static_cast<const T*>(ctx.input(kX).data);
+    const T* bias = s.has_bias ? static_cast<const T*>(ctx.input(kB).data) : nullptr;
+    T* y = static_cast<T*>(ctx.output(kY).data);
+    void* scratch = ctx.scratch();
+
+    const Acc* weights = nullptr;
+    if constexpr (kHalf) {
+      if (s.weights_in_scratch) {
+        Acc* converted = conv_pool::scratch_at<Acc>(scratch, s.weights_offset);
+        conv_pool::load_floating(ctx.input(kW).dtype, ctx.input(kW).data, converted, s.out_channels * s.column_rows);
+        weights = converted;
+      } else {
+        weights = static_cast<const Acc*>(s.converted_weights);
+      }
+    } else {
+      weights = static_cast<const Acc*>(ctx.input(kW).data);
+    }
+    Acc* col = s.pointwise && !kHalf ? nullptr : conv_pool::scratch_at<Acc>(scratch, s.column_offset);
+    Acc* accumulator = kHalf ? conv_pool::scratch_at<Acc>(scratch, s.accumulator_offset) : nullptr;
+
+    const std::int64_t mg = s.group_out_channels;
+    for (std::int64_t n = 0; n < s.batch; ++n) {
+      for (std::int64_t grp = 0; grp < s.group; ++grp) {
+        const T* x_group = x + (n * s.in_channels + grp * s.group_in_channels) * s.in_spatial;
+        T* y_group = y + (n * s.out_channels + grp * mg) * s.out_spatial;
+        const Acc* w_group = weights + grp * mg * s.column_rows;
+        const T* b_group = bias ? bias + grp * mg : nullptr;
+        if constexpr (!kHalf) {
+          if (s.pointwise) {
+            fill_bias(b_group, mg, s.out_spatial, y_group, s.out_spatial);
+            blocked_gemm::accumulate<Acc>(mg, s.out_spatial, s.group_in_channels, w_group, s.column_rows, 1, x_group,
+                                          s.in_spatial, y_group, s.out_spatial);
+            continue;
+          }
+        }
+        for (std::int64_t first = 0; first < s.out_spatial; first += s.tile) {
+          const std::int64_t count = s.out_spatial - first < s.tile ? s.out_spatial - first : s.tile;
+          im2col(s, x_group, first, count, col);
+          if constexpr (kHalf) {
+            fill_bias(b_group, mg, count, accumulator, count);
+            blocked_gemm::accumulate<Acc>(mg, count, s.column_rows, w_group, s.column_rows, 1, col, count, accumulator,
+                                          count);
+            for (std::int64_t m = 0; m < mg; ++m)
+              for (std::int64_t q = 0; q < count; ++q)
+                y_group[m * s.out_spatial + first + q] = conv_pool::narrow<T>(accumulator[m * count + q]);
+          } else {
+            fill_bias(b_group, mg, count, y_group + first, s.out_spatial);
+            blocked_gemm::accumulate<Acc>(mg, count, s.column_rows, w_group, s.column_rows, 1, col, count,
+                                          y_group + first, s.out_spatial);
+          }
+        }
+      }
+    }
+  }
+
+  /// Starts each of `rows` output rows (`cols` wide, row stride ld) at its channel's bias, or 0.
+  template <typename T>
+  static void fill_bias(const T* bias, std::int64_t rows, std::int64_t cols, conv_pool::ComputeType<T>* dst,
+                        std::int64_t ld) noexcept {
+    using Acc = conv_pool::ComputeType<T>;
+    for (std::int64_t r = 0; r < rows; ++r) {
+      const Acc value = bias ? conv_pool::widen(bias[r]) : Acc(0);
+      for (std::int64_t q = 0; q < cols; ++q) dst[r * ld + q] = value;
+    }
+  }
+};
+
+}  // namespace detail
+
+namespace kernels {
+
+// Conv-1 (also 11, which only clarified kernel_shape inference and SAME padding, and 22, which added bfloat16).
+struct Conv_1 : KernelDefaults {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Conv";
+  static constexpr int kSinceVersion = 1;
+  static Status prepare(PrepareContext& ctx) noexcept { return detail::ConvImpl::prepare(ctx); }
+  static Status run(RunContext& ctx) noexcept { return detail::ConvImpl::run(ctx); }
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END

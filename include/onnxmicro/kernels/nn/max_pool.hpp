@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: MIT
+// MaxPool: the maximum of each (dilated) window over the spatial axes of (N, C, D1, ..., Dn); padding never
+// wins. Optional output 1 (8+) holds each maximum's int64 position in X flattened over (N, C, D1..Dn), the
+// spatial part row-major (storage_order 0) or column-major (storage_order 1). The first maximum in row-major
+// window order wins ties; NaN inputs are skipped. A window lying entirely in padding yields the lowest value
+// of the type and index -1.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+
+#include "onnxmicro/kernels/common/conv_pool_util.hpp"
+#include "onnxmicro/kernels/kernel_api.hpp"
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace detail {
+
+/// Implementation shared by every MaxPool version; the version-specific attributes are gated on the node's
+/// opset (storage_order and Indices: 8, ceil_mode and dilations: 10).
+struct MaxPoolImpl {
+  using RunContext = kernels::RunContext;
+  static constexpr int kX = 0;
+  static constexpr int kY = 0;
+  static constexpr int kIndices = 1;
+
+  struct State {
+    void (*compute)(const State&, RunContext&) noexcept;
+    conv_pool::WindowGeometry geometry;
+    std::int64_t planes;  ///< N * C
+    std::int64_t in_spatial, out_spatial;
+    bool write_indices;
+    bool column_major;  ///< storage_order = 1
+  };
+
+  static Status prepare(kernels::PrepareContext& ctx) noexcept {
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kX));
+    const kernels::TensorInfo& x = ctx.input(kX);
+    State* state = nullptr;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
+    switch (x.dtype) {
+      case DataType::float32: state->compute = &compute<float>; break;
+      case DataType::float64: state->compute = &compute<double>; break;
+      case DataType::float16: state->compute = &compute<float16_t>; break;
+      case DataType::bfloat16: state->compute = &compute<bfloat16_t>; break;  // opset 22
+      case DataType::int8: state->compute = &compute<std::int8_t>; break;     // opset 12
+      case DataType::uint8: state->compute = &compute<std::uint8_t>; break;   // opset 12
+      default: return ctx.unsupported_input_dtype(kX);
+    }
+    conv_pool::WindowRules rules;
+    rules.dilations_since = 10;
+    rules.ceil_mode_since = 10;
+    ONNXMICRO_RETURN_IF_ERROR(conv_pool::parse_window(ctx, x.shape, rules, state->geometry));
+
+    std::int64_t storage_order = 0;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("storage_order", storage_order, 0));
+    if (storage_order != 0 && storage_order != 1) {
+      return Status(StatusCode::invalid_model)
+             << "attribute 'storage_order' is " << static_cast<long long>(storage_order) << ", expected 0 or 1";
+    }
+    if (storage_order != 0 && ctx.opset_version() < 8) {
+      return Status(StatusCode::invalid_model) << "attribute 'storage_order' is only defined from opset 8";
+    }
+    const bool indices = ctx.has_output(kIndices);
+    if (indices && ctx.opset_version() < 8) {
+      return Status(StatusCode::invalid_model) << "output 1 (Indices) is only defined from opset 8";
+    }
+
+    const conv_pool::WindowGeometry& g = state->geometry;
+    state->planes = x.shape[0] * x.shape[1];
+    state->in_spatial = g.input_size();
+    state->out_spatial = g.output_size();
+    state->write_indices = indices;
+    state->column_major = storage_order == 1;
+    const Shape y = conv_pool::window_output_shape(x.shape, x.shape[1], g);
+    ctx.set_output(kY, x.dtype, y);
+    if (indices) ctx.set_output(kIndices, DataType::int64, y);
+    return {};
+  }
+
+  static Status run(RunContext& ctx) noexcept {
+    const State& state = ctx.state<State>();
+    state.compute(state, ctx);
+    return {};
+  }
+
+ private:
+  /// Spatial row-major offset -> column-major offset (storage_order 1).
+  static std::int64_t column_major_offset(const conv_pool::WindowGeometry& g, std::int64_t offset) noexcept {
+    std::int64_t coordinates[conv_pool::kMaxSpatialRank];
+    for (int d = g.rank - 1; d >= 0; --d) {
+      coordinates[d] = offset % g.input[d];
+      offset /= g.input[d];
+    }
+    std::int64_t result = 0;
+    for (int d = g.rank - 1; d >= 0; --d) result = result * g.input[d] + coordinates[d];
+    return result;
+  }
+
+  template <typename T>
+  static void compute(const State& s, RunContext& ctx) noexcept {
+    using C = conv_pool::ComputeType<T>;
+    const conv_pool::WindowGeometry& g = s.geometry;
+    const T* x = static_cast<const T*>(ctx.input(kX).data);
+    T* y = static_cast<T*>(ctx.output(kY).data);
+    std::int64_t* indices = s.write_indices ? static_cast<std::int64_t*>(ctx.output(kIndices).data) : nullptr;
+    for (std::int64_t plane = 0; plane < s.planes; ++plane) {
+      const T* x_plane = x + plane * s.in_spatial;
+      T* y_plane = y + plane * s.out_spatial;
+      if (indices == nullptr) {
+        conv_pool::for_each_window(g, [&](std::int64_t o, const conv_pool::WindowPlacement& w) {
+          C best = std::numeric_limits<C>::lowest();
+          if (w.inside > 0) {
+            conv_pool::visit_window(g, w, [&](std::int64_t offset) {
+              const C v = conv_pool::widen(x_plane[offset]);
+              best = v > best ? v : best;  // NaN compares false and never wins
+            });
+          }
+          y_plane[o] = conv_pool::narrow<T>(best);
+        });
+        continue;
+      }
+      std::int64_t* i_plane = indices + plane * s.out_spatial;
+      conv_pool::for_each_window(g, [&](std::int64_t o, const conv_pool::WindowPlacement& w) {
+        C best = std::numeric_limits<C>::lowest();
+        std::int64_t best_offset = -1;
+        if (w.inside > 0) {
+          conv_pool::visit_window(g, w, [&](std::int64_t offset) {
+            const C v = conv_pool::widen(x_plane[offset]);
+            if ((v > best || best_offset < 0) && v == v) {  // first maximum wins; NaN never does
+              best = v;
+              best_offset = offset;
+            }
+          });
+        }
+        y_plane[o] = conv_pool::narrow<T>(best);
+        i_plane[o] = best_offset < 0
+                         ? -1
+                         : plane * s.in_spatial + (s.column_major ? column_major_offset(g, best_offset) : best_offset);
+      });
+    }
+  }
+};
+
+}  // namespace detail
+
+namespace kernels {
+
+// MaxPool-1: kernel_shape, strides, pads, auto_pad; output Y only.
+struct MaxPool_1 : KernelDefaults {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "MaxPool";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kUntilVersion = 8;
+  static Status prepare(PrepareContext& ctx) noexcept { return detail::MaxPoolImpl::prepare(ctx); }
+  static Status run(RunContext& ctx) noexcept { return detail::MaxPoolImpl::run(ctx); }
+};
+
+// MaxPool-8: adds the optional Indices output and storage_order.
+struct MaxPool_8 : KernelDefaults {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "MaxPool";
+  static constexpr int kSinceVersion = 8;
+  static constexpr int kUntilVersion = 10;
+  static Status prepare(PrepareContext& ctx) noexcept { return detail::MaxPoolImpl::prepare(ctx); }
+  static Status run(RunContext& ctx) noexcept { return detail::MaxPoolImpl::run(ctx); }
+};
+
+// MaxPool-10: adds ceil_mode and dilations. 11 only re-documented SAME padding as out = ceil(in / stride)
+// (what every version computes here), 12 added int8/uint8, 22 bfloat16.
+struct MaxPool_10 : KernelDefaults {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "MaxPool";
+  static constexpr int kSinceVersion = 10;
+  static Status prepare(PrepareContext& ctx) noexcept { return detail::MaxPoolImpl::prepare(ctx); }
+  static Status run(RunContext& ctx) noexcept { return detail::MaxPoolImpl::run(ctx); }
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END

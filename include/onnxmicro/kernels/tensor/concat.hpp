@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: MIT
+// Concat: joins inputs of equal rank along `axis`; every other dim must match. Elements move as raw bits (any
+// fixed-size dtype, including the packed sub-byte types). Opset 13 only added bfloat16.
+#pragma once
+#include <cstdint>
+
+#include "onnxmicro/kernels/common/shape_util.hpp"
+#include "onnxmicro/kernels/kernel_api.hpp"
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// Shared implementation of every Concat version; they differ only in how 'axis' is read.
+struct ConcatBase : KernelDefaults {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Concat";
+  static constexpr int kOutput = 0;
+
+  struct State {
+    std::int64_t outer;      ///< product of the dims before the axis
+    std::int64_t out_chunk;  ///< elements of the output per outer index (axis dim x inner)
+    std::size_t element_bits;
+  };
+
+  static Status prepare_with_axis(PrepareContext& ctx, std::int64_t axis_value, bool allow_negative) noexcept {
+    if (ctx.input_count() < 1) return Status(StatusCode::invalid_model) << "Concat needs at least one input";
+    for (int i = 0; i < ctx.input_count(); ++i) ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(i));
+    const TensorInfo& first = ctx.input(0);
+    std::size_t bits = 0;
+    ONNXMICRO_RETURN_IF_ERROR(shape_util::input_element_bits(ctx, 0, bits));
+    const int rank = first.shape.rank();
+    if (rank == 0) {
+      return Status(StatusCode::invalid_model) << "input 0 '" << first.name << "' is a scalar; Concat needs rank >= 1";
+    }
+    int axis = 0;
+    ONNXMICRO_RETURN_IF_ERROR(shape_util::normalize_axis(axis_value, rank, "attribute 'axis'", allow_negative, axis));
+
+    Shape out = first.shape;
+    for (int i = 1; i < ctx.input_count(); ++i) {
+      ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(0, i));
+      const TensorInfo& in = ctx.input(i);
+      bool compatible = in.shape.rank() == rank;
+      for (int d = 0; compatible && d < rank; ++d) compatible = d == axis || in.shape[d] == first.shape[d];
+      if (!compatible) {
+        return Status(StatusCode::invalid_model)
+               << "input " << i << " '" << in.name << "' has shape " << in.shape << ", incompatible with input 0 '"
+               << first.name << "' of shape " << first.shape << " for concatenation along axis " << axis
+               << " (all dims but the axis must match)";
+      }
+      out[axis] += in.shape[axis];
+    }
+    std::size_t bytes = 0;
+    ONNXMICRO_RETURN_IF_ERROR(checked_byte_size(first.dtype, out, bytes));
+    ctx.set_output(kOutput, first.dtype, out);
+
+    State* state = nullptr;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
+    state->outer = shape_util::dims_product(out, 0, axis);
+    state->out_chunk = shape_util::dims_product(out, axis, rank);
+    state->element_bits = bits;
+    return {};
+  }
+
+  static Status run(RunContext& ctx) noexcept {
+    const State& state = ctx.state<State>();
+    void* dst = ctx.output(kOutput).data;
+    if (state.outer == 0) return {};
+    // Output row `o` is row `o` of input 0, then of input 1, ...; rows are contiguous in every tensor.
+    std::int64_t offset_in_row = 0;
+    for (int i = 0; i < ctx.input_count(); ++i) {
+      const ConstTensorView& in = ctx.input(i);
+      const std::int64_t chunk = in.element_count() / state.outer;
+      for (std::int64_t o = 0; o < state.outer; ++o) {
+        shape_util::copy_elements(dst, o * state.out_chunk + offset_in_row, in.data, o * chunk, chunk,
+                                  state.element_bits);
+      }
+      offset_in_row += chunk;
+    }
+    if (state.element_bits < 8) shape_util::clear_padding_bits(dst, state.outer * state.out_chunk, state.element_bits);
+    return {};
+  }
+};
+
+// Opset 1: 'axis' is optional and defaults to 1.
+struct Concat_1 : ConcatBase {
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kUntilVersion = 4;
+  static Status prepare(PrepareContext& ctx) noexcept {
+    std::int64_t axis = 1;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("axis", axis, 1));
+    return prepare_with_axis(ctx, axis, false);
+  }
+};
+
+// Opset 4: 'axis' becomes required (and more dtypes); it is still non-negative.
+struct Concat_4 : ConcatBase {
+  static constexpr int kSinceVersion = 4;
+  static constexpr int kUntilVersion = 11;
+  static Status prepare(PrepareContext& ctx) noexcept {
+    std::int64_t axis = 0;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("axis", axis));
+    return prepare_with_axis(ctx, axis, false);
+  }
+};
+
+// Opset 11: negative 'axis' counts from the back (opset 13 only adds bfloat16).
+struct Concat_11 : ConcatBase {
+  static constexpr int kSinceVersion = 11;
+  static Status prepare(PrepareContext& ctx) noexcept {
+    std::int64_t axis = 0;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("axis", axis));
+    return prepare_with_axis(ctx, axis, true);
+  }
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END

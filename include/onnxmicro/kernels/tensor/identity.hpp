@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: MIT
+// Identity: y = x. Versions 1, 13 (bfloat16), 19 (float8), 21 (int4/uint4) and 23+ (float4, ...) only widened
+// the dtype list; 14 and 16 added sequence and optional inputs, which this kernel does not take yet (the
+// runtime has tensor values only). One kernel serves every version. Registered in MathKernels (its owner's
+// kernel list), not TensorKernels.
+#pragma once
+#include <cstring>
+
+#include "onnxmicro/kernels/kernel_api.hpp"
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+// Opset 1+: a copy of the input tensor (skipped when the output shares the input's buffer).
+struct Identity_1 : KernelDefaults {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Identity";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kInPlaceInput = 0;
+  static constexpr int kInput = 0;
+  static constexpr int kOutput = 0;
+
+  static Status prepare(PrepareContext& ctx) noexcept {
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInput));
+    const TensorInfo& input = ctx.input(kInput);
+    // Any dtype with a fixed storage size (sub-byte types are packed bytes); string tensors are views into
+    // other memory and need their own copy rule.
+    if (input.dtype == DataType::string || (dtype_size(input.dtype) == 0 && !is_sub_byte(input.dtype))) {
+      return ctx.unsupported_input_dtype(kInput);
+    }
+    ctx.set_output(kOutput, input.dtype, input.shape);
+    return {};
+  }
+
+  static Status run(RunContext& ctx) noexcept {
+    const ConstTensorView& input = ctx.input(kInput);
+    const TensorView& output = ctx.output(kOutput);
+    const std::size_t bytes = input.byte_size();
+    if (output.data != input.data && bytes > 0) std::memcpy(output.data, input.data, bytes);
+    return {};
+  }
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END

@@ -1,0 +1,459 @@
+// SPDX-License-Identifier: MIT
+// Model: parses and validates a model's bytes into a model::Graph at load time, so that every structural
+// problem is reported before anything runs. Errors name the node (name, op, domain, opset) and the tensor.
+#pragma once
+#include <cstdint>
+#include <string_view>
+
+#include "onnxmicro/core/memory.hpp"
+#include "onnxmicro/model/graph.hpp"
+#include "onnxmicro/model/name_table.hpp"
+#include "onnxmicro/proto/onnx_views.hpp"
+
+ONNXMICRO_NAMESPACE_BEGIN
+
+/// How a Model is loaded.
+struct LoadOptions {
+  /// Where graph tables go. nullptr: the Model owns a heap-backed allocator (hosted builds only).
+  MetadataAllocator* metadata_allocator = nullptr;
+  /// Directory external data paths are resolved against (the model file's directory).
+  std::string_view base_directory;
+};
+
+/// A loaded, validated model. The bytes it was loaded from must outlive it. Immutable after load(), so one
+/// Model may be shared by several sessions on several threads.
+class Model {
+ public:
+  Model() noexcept = default;
+  Model(const Model&) = delete;
+  Model& operator=(const Model&) = delete;
+
+  /// Parses `bytes`, builds the graph and validates it: undefined tensor names, duplicate outputs, cycles,
+  /// initializer size != shape x dtype, unknown dtypes, missing opset import for a node's domain.
+  Status load(ByteSpan bytes, const LoadOptions& options = LoadOptions()) noexcept;
+
+  bool loaded() const noexcept { return loaded_; }
+  const proto::Model& proto() const noexcept { return proto_; }
+  const model::Graph& graph() const noexcept { return graph_; }
+  Span<const model::OpsetImport> opset_imports() const noexcept { return opset_imports_; }
+  /// The imported version of `domain` ("" or "ai.onnx" for the default domain), or -1 when not imported.
+  std::int64_t opset_version(std::string_view domain) const noexcept;
+  std::string_view base_directory() const noexcept { return base_directory_; }
+  /// Bytes of metadata the graph tables use.
+  std::size_t metadata_bytes() const noexcept { return metadata_bytes_; }
+
+  /// Describes a node for messages: "node 'conv1' (Conv, domain ai.onnx, opset 11)".
+  static Status& describe_node(Status& status, const model::Node& node) noexcept;
+
+ private:
+  bool loaded_ = false;
+  proto::Model proto_;
+  model::Graph graph_;
+  Span<model::OpsetImport> opset_imports_;
+  std::string_view base_directory_;
+  std::size_t metadata_bytes_ = 0;
+#if ONNXMICRO_HAS_HEAP
+  ChunkAllocator owned_allocator_;
+#endif
+};
+
+// ---- implementation ---------------------------------------------------------------------------------------
+
+inline Status& Model::describe_node(Status& status, const model::Node& node) noexcept {
+  status << "node '";
+  if (node.name.empty())
+    status << "#" << node.index;
+  else
+    status << node.name;
+  return status << "' (" << node.op_type << ", domain " << model::display_domain(node.domain) << ", opset "
+                << static_cast<long long>(node.opset_version) << ")";
+}
+
+inline std::int64_t Model::opset_version(std::string_view domain) const noexcept {
+  domain = model::normalize_domain(domain);
+  for (const model::OpsetImport& o : opset_imports_)
+    if (o.domain == domain) return o.version;
+  return -1;
+}
+
+namespace detail {
+
+/// Fills `value`'s declared dtype/shape from a ValueInfo; errors name the tensor.
+inline Status apply_value_info(const proto::ValueInfo& info, const char* where, model::Value& value) noexcept {
+  if (!info.has_type) return {};
+  const proto::Type& type = info.type;
+  value.type_kind = type.kind;
+  if (type.kind != proto::Type::Kind::tensor) return {};
+  if (type.elem_type != 0) {
+    if (!is_known_dtype(type.elem_type)) {
+      return Status(StatusCode::invalid_model) << where << " '" << info.name << "' has unknown elem_type "
+                                               << type.elem_type;
+    }
+    value.dtype = static_cast<DataType>(type.elem_type);
+  }
+  if (!type.has_shape) return {};
+  int rank = 0;
+  for (const proto::Dimension& d : type.shape.dims()) {
+    if (rank == kMaxRank) {
+      return Status(StatusCode::limit_exceeded) << where << " '" << info.name << "' has rank above "
+                                                << "ONNXMICRO_MAX_RANK (" << kMaxRank << ")";
+    }
+    model::DeclaredDim& dim = value.declared_dims[rank++];
+    if (d.has_value) {
+      if (d.value < 0) {
+        return Status(StatusCode::invalid_model) << where << " '" << info.name << "' dim " << (rank - 1)
+                                                 << " is negative (" << static_cast<long long>(d.value) << ")";
+      }
+      dim.value = d.value;
+      dim.param = std::string_view();
+    } else {
+      dim.value = Shape::kUnknownDim;
+      dim.param = d.param;
+    }
+  }
+  value.has_declared_shape = true;
+  value.declared_rank = rank;
+  return {};
+}
+
+/// Builds and validates one graph's tables.
+class GraphBuilder {
+ public:
+  GraphBuilder(const proto::Graph& graph, Span<const model::OpsetImport> opsets, MetadataAllocator& allocator) noexcept
+      : graph_(graph), opsets_(opsets), allocator_(allocator) {}
+
+  Status build(model::Graph& out) noexcept {
+    out.name = graph_.name;
+    if (graph_.has_sparse_initializers) {
+      return Status(StatusCode::unsupported) << "graph '" << graph_.name
+                                             << "' has sparse_initializer entries, which are not supported yet";
+    }
+    // Pass 1: counts, so every table is allocated exactly once.
+    std::size_t input_count = graph_.inputs().size();
+    std::size_t initializer_count = graph_.initializers().size();
+    std::size_t node_count = 0, slot_count = 0, output_names = 0;
+    for (const proto::Node& n : graph_.nodes()) {
+      ++node_count;
+      std::size_t ins = n.inputs().size(), outs = n.outputs().size();
+      slot_count += ins + outs;
+      output_names += outs;
+    }
+    if (node_count > 0x7fffffff || slot_count > 0x7fffffff) {
+      return Status(StatusCode::limit_exceeded) << "graph has too many nodes";
+    }
+    std::size_t value_capacity = input_count + initializer_count + output_names;
+    ONNXMICRO_RETURN_IF_ERROR(allocator_.allocate_array(value_capacity, values_));
+    ONNXMICRO_RETURN_IF_ERROR(names_.init(value_capacity, allocator_));
+    Span<model::Node> nodes;
+    ONNXMICRO_RETURN_IF_ERROR(allocator_.allocate_array(node_count, nodes));
+    Span<model::ValueId> slots;
+    ONNXMICRO_RETURN_IF_ERROR(allocator_.allocate_array(slot_count, slots));
+
+    // Initializers first: an input that is also an initializer is a constant with a default (IR >= 4).
+    Span<model::ValueId> initializer_ids;
+    ONNXMICRO_RETURN_IF_ERROR(allocator_.allocate_array(initializer_count, initializer_ids));
+    std::size_t k = 0;
+    for (const proto::Tensor& t : graph_.initializers()) {
+      model::ValueId id;
+      ONNXMICRO_RETURN_IF_ERROR(add_initializer(t, id));
+      initializer_ids[k++] = id;
+    }
+    // Graph inputs.
+    std::size_t real_inputs = 0;
+    for (const proto::ValueInfo& info : graph_.inputs()) {
+      if (info.name.empty()) return Status(StatusCode::invalid_model) << "a graph input has an empty name";
+      std::int32_t existing = names_.find(info.name);
+      if (existing >= 0) {
+        if (values_[existing].kind != model::ValueKind::initializer) {
+          return Status(StatusCode::invalid_model) << "graph input '" << info.name << "' is declared twice";
+        }
+        ONNXMICRO_RETURN_IF_ERROR(check_initializer_matches_input(info, values_[existing]));
+        continue;
+      }
+      model::Value& v = new_value(info.name, model::ValueKind::graph_input);
+      ONNXMICRO_RETURN_IF_ERROR(apply_value_info(info, "graph input", v));
+      if (v.type_kind == proto::Type::Kind::tensor && v.dtype == DataType::undefined) {
+        return Status(StatusCode::invalid_model) << "graph input '" << info.name << "' has no element type";
+      }
+      ++real_inputs;
+    }
+    ONNXMICRO_RETURN_IF_ERROR(allocator_.allocate_array(real_inputs, out.inputs));
+    k = 0;
+    for (const proto::ValueInfo& info : graph_.inputs()) {
+      std::int32_t id = names_.find(info.name);
+      if (values_[id].kind == model::ValueKind::graph_input) out.inputs[k++] = id;
+    }
+
+    // Nodes: create every output value first (so node order need not be topological), then resolve inputs.
+    std::size_t slot = 0, index = 0;
+    for (const proto::Node& pn : graph_.nodes()) {
+      model::Node& node = nodes[index];
+      node.index = static_cast<std::int32_t>(index);
+      node.name = pn.name;
+      node.op_type = pn.op_type;
+      node.domain = model::normalize_domain(pn.domain);
+      node.proto = pn;
+      node.opset_version = -1;
+      for (const model::OpsetImport& o : opsets_)
+        if (o.domain == node.domain) node.opset_version = o.version;
+      if (node.opset_version < 0) {
+        Status s(StatusCode::invalid_model);
+        s << "node '";
+        if (node.name.empty())
+          s << "#" << node.index;
+        else
+          s << node.name;
+        return s << "' (" << node.op_type << ", domain " << model::display_domain(node.domain)
+                 << "): the model has no opset_import for domain '" << model::display_domain(node.domain) << "'";
+      }
+      if (node.op_type.empty()) {
+        Status s(StatusCode::invalid_model);
+        return Model::describe_node(s, node) << ": op_type is empty";
+      }
+      std::size_t ins = pn.inputs().size(), outs = pn.outputs().size();
+      node.inputs = slots.subspan(slot, ins);
+      slot += ins;
+      node.outputs = slots.subspan(slot, outs);
+      slot += outs;
+      std::size_t o = 0;
+      for (std::string_view name : pn.outputs()) {
+        if (name.empty()) {
+          node.outputs[o++] = model::kNoValue;
+          continue;
+        }
+        std::int32_t existing = names_.find(name);
+        if (existing >= 0) {
+          Status s(StatusCode::invalid_model);
+          Model::describe_node(s, node) << ": output '" << name << "' is already ";
+          const model::Value& v = values_[existing];
+          if (v.kind == model::ValueKind::graph_input) return s << "a graph input";
+          if (v.kind == model::ValueKind::initializer) return s << "an initializer";
+          s << "produced by ";
+          return Model::describe_node(s, nodes[v.producer]) << " (duplicate output name)";
+        }
+        model::Value& v = new_value(name, model::ValueKind::intermediate);
+        v.producer = node.index;
+        node.outputs[o++] = static_cast<model::ValueId>(value_count_ - 1);
+      }
+      ++index;
+    }
+    for (model::Node& node : nodes) {
+      std::size_t i = 0;
+      for (std::string_view name : node.proto.inputs()) {
+        if (name.empty()) {
+          node.inputs[i++] = model::kNoValue;
+          continue;
+        }
+        std::int32_t id = names_.find(name);
+        if (id < 0) {
+          Status s(StatusCode::invalid_model);
+          return Model::describe_node(s, node) << ": input " << static_cast<unsigned long long>(i) << " '" << name
+                                               << "' is not a graph input, an initializer or any node's output";
+        }
+        node.inputs[i++] = id;
+      }
+    }
+    // Declared types of intermediates.
+    for (const proto::ValueInfo& info : graph_.value_infos()) {
+      std::int32_t id = names_.find(info.name);
+      if (id < 0) continue;  // value_info for a name nobody uses is harmless
+      if (values_[id].kind != model::ValueKind::intermediate) continue;
+      ONNXMICRO_RETURN_IF_ERROR(apply_value_info(info, "value_info", values_[id]));
+    }
+    // Graph outputs.
+    std::size_t output_count = graph_.outputs().size();
+    ONNXMICRO_RETURN_IF_ERROR(allocator_.allocate_array(output_count, out.outputs));
+    k = 0;
+    for (const proto::ValueInfo& info : graph_.outputs()) {
+      std::int32_t id = names_.find(info.name);
+      if (id < 0) {
+        return Status(StatusCode::invalid_model) << "graph output '" << info.name
+                                                 << "' is not produced by any node, input or initializer";
+      }
+      model::Value& v = values_[id];
+      v.is_graph_output = true;
+      ONNXMICRO_RETURN_IF_ERROR(apply_value_info(info, "graph output", v));
+      out.outputs[k++] = id;
+    }
+    ONNXMICRO_RETURN_IF_ERROR(sort_topologically(nodes));
+    out.values = values_.subspan(0, value_count_);
+    out.nodes = nodes;
+    out.initializers = initializer_ids;
+    return {};
+  }
+
+ private:
+  model::Value& new_value(std::string_view name, model::ValueKind kind) noexcept {
+    model::Value& v = values_[value_count_];
+    v.name = name;
+    v.kind = kind;
+    names_.insert(name, static_cast<std::int32_t>(value_count_));
+    ++value_count_;
+    return v;
+  }
+
+  Status add_initializer(const proto::Tensor& t, model::ValueId& id) noexcept {
+    if (t.name.empty()) return Status(StatusCode::invalid_model) << "an initializer has an empty name";
+    if (names_.find(t.name) >= 0) {
+      return Status(StatusCode::invalid_model) << "initializer '" << t.name << "' is defined twice";
+    }
+    if (!is_known_dtype(t.data_type)) {
+      return Status(StatusCode::invalid_model) << "initializer '" << t.name << "' has "
+                                               << (t.data_type == 0 ? "UNDEFINED" : "unknown") << " data_type "
+                                               << t.data_type;
+    }
+    std::int64_t count = 0;
+    Status st = t.element_count(count);
+    if (!st.ok()) return Status(st.code()) << "initializer '" << t.name << "': " << st.message_view();
+    DataType dtype = static_cast<DataType>(t.data_type);
+    if (t.data_location != proto::DataLocation::external && dtype != DataType::string) {
+      Shape shape;
+      (void)shape.assign(t.dims, static_cast<std::size_t>(t.rank));
+      if (t.has_raw_data) {
+        std::size_t expected_bytes = byte_size_of(dtype, count);
+        if (t.raw_data.size() != expected_bytes) {
+          return Status(StatusCode::invalid_model)
+                 << "initializer '" << t.name << "' of shape " << shape << " and dtype " << dtype_name(dtype)
+                 << " needs " << static_cast<unsigned long long>(expected_bytes) << " bytes of raw_data, it has "
+                 << static_cast<unsigned long long>(t.raw_data.size());
+        }
+      } else if (t.stored_element_count() != static_cast<std::size_t>(count)) {
+        return Status(StatusCode::invalid_model)
+               << "initializer '" << t.name << "' of shape " << shape << " and dtype " << dtype_name(dtype)
+               << " needs " << static_cast<long long>(count) << " elements, its data field holds "
+               << static_cast<unsigned long long>(t.stored_element_count());
+      }
+    }
+    model::Value& v = new_value(t.name, model::ValueKind::initializer);
+    v.dtype = dtype;
+    v.initializer = t;
+    v.has_declared_shape = true;
+    v.declared_rank = t.rank;
+    for (int i = 0; i < t.rank; ++i) v.declared_dims[i].value = t.dims[i];
+    id = static_cast<model::ValueId>(value_count_ - 1);
+    return {};
+  }
+
+  static Status check_initializer_matches_input(const proto::ValueInfo& info, const model::Value& init) noexcept {
+    if (!info.has_type || info.type.kind != proto::Type::Kind::tensor || info.type.elem_type == 0) return {};
+    if (info.type.elem_type != static_cast<std::int32_t>(init.dtype)) {
+      return Status(StatusCode::invalid_model)
+             << "graph input '" << info.name << "' is declared "
+             << (is_known_dtype(info.type.elem_type) ? dtype_name(static_cast<DataType>(info.type.elem_type))
+                                                      : "unknown")
+             << " but its initializer is " << dtype_name(init.dtype);
+    }
+    return {};
+  }
+
+  // Keeps the model's order when it is already topological (the usual case); otherwise Kahn's algorithm.
+  Status sort_topologically(Span<model::Node> nodes) noexcept {
+    bool ordered = true;
+    for (const model::Node& n : nodes) {
+      for (model::ValueId id : n.inputs)
+        if (id >= 0 && values_[id].producer >= n.index) ordered = false;
+    }
+    if (ordered) return {};
+    std::size_t count = nodes.size();
+    Span<std::int32_t> pending, order;
+    Span<model::Node> sorted;
+    ONNXMICRO_RETURN_IF_ERROR(allocator_.allocate_array(count, pending));
+    ONNXMICRO_RETURN_IF_ERROR(allocator_.allocate_array(count, order));
+    ONNXMICRO_RETURN_IF_ERROR(allocator_.allocate_array(count, sorted));
+    for (std::size_t i = 0; i < count; ++i) {
+      for (model::ValueId id : nodes[i].inputs)
+        if (id >= 0 && values_[id].producer >= 0) ++pending[i];
+    }
+    std::size_t head = 0, tail = 0;
+    for (std::size_t i = 0; i < count; ++i)
+      if (pending[i] == 0) order[tail++] = static_cast<std::int32_t>(i);
+    while (head < tail) {
+      const model::Node& n = nodes[order[head++]];
+      for (model::ValueId out : n.outputs) {
+        if (out < 0) continue;
+        for (std::size_t j = 0; j < count; ++j)
+          for (model::ValueId in : nodes[j].inputs)
+            if (in == out && --pending[j] == 0) order[tail++] = static_cast<std::int32_t>(j);
+      }
+    }
+    if (tail != count) {
+      for (std::size_t i = 0; i < count; ++i) {
+        if (pending[i] > 0) {
+          Status s(StatusCode::invalid_model);
+          return Model::describe_node(s, nodes[i]) << " is part of a cycle (or depends on one): the graph has "
+                                                   << static_cast<unsigned long long>(count - tail)
+                                                   << " nodes that can never run";
+        }
+      }
+    }
+    for (std::size_t i = 0; i < count; ++i) {
+      sorted[i] = nodes[order[i]];
+      sorted[i].index = static_cast<std::int32_t>(i);
+    }
+    for (std::size_t i = 0; i < count; ++i) {
+      nodes[i] = sorted[i];
+      for (model::ValueId out : nodes[i].outputs)
+        if (out >= 0) values_[out].producer = static_cast<std::int32_t>(i);
+    }
+    return {};
+  }
+
+  const proto::Graph& graph_;
+  Span<const model::OpsetImport> opsets_;
+  MetadataAllocator& allocator_;
+  Span<model::Value> values_;
+  std::size_t value_count_ = 0;
+  NameTable names_;
+};
+
+}  // namespace detail
+
+inline Status Model::load(ByteSpan bytes, const LoadOptions& options) noexcept {
+  loaded_ = false;
+  MetadataAllocator* allocator = options.metadata_allocator;
+#if ONNXMICRO_HAS_HEAP
+  if (allocator == nullptr) {
+    owned_allocator_.reset();
+    allocator = &owned_allocator_;
+  }
+#endif
+  if (allocator == nullptr) {
+    return Status(StatusCode::invalid_argument)
+           << "LoadOptions::metadata_allocator is required when ONNXMICRO_HAS_HEAP is 0";
+  }
+  std::size_t used_before = allocator->used_bytes();
+  base_directory_ = options.base_directory;
+  ONNXMICRO_RETURN_IF_ERROR(proto::Model::parse(bytes, proto_));
+  if (!proto_.has_graph) return Status(StatusCode::invalid_model) << "the model has no graph";
+
+  std::size_t opset_count = proto_.opset_imports().size();
+  if (opset_count == 0) {
+    return Status(StatusCode::invalid_model) << "the model has no opset_import (IR version "
+                                             << static_cast<long long>(proto_.ir_version) << ")";
+  }
+  ONNXMICRO_RETURN_IF_ERROR(allocator->allocate_array(opset_count, opset_imports_));
+  std::size_t k = 0;
+  for (const proto::OperatorSetId& o : proto_.opset_imports()) {
+    std::string_view domain = model::normalize_domain(o.domain);
+    for (std::size_t j = 0; j < k; ++j) {
+      if (opset_imports_[j].domain == domain) {
+        return Status(StatusCode::invalid_model) << "opset_import lists domain '" << model::display_domain(domain)
+                                                 << "' twice";
+      }
+    }
+    if (o.version < 1) {
+      return Status(StatusCode::invalid_model) << "opset_import of domain '" << model::display_domain(domain)
+                                               << "' has version " << static_cast<long long>(o.version);
+    }
+    opset_imports_[k].domain = domain;
+    opset_imports_[k].version = o.version;
+    ++k;
+  }
+  detail::GraphBuilder builder(proto_.graph, opset_imports_, *allocator);
+  ONNXMICRO_RETURN_IF_ERROR(builder.build(graph_));
+  metadata_bytes_ = allocator->used_bytes() - used_before;
+  loaded_ = true;
+  return {};
+}
+
+ONNXMICRO_NAMESPACE_END

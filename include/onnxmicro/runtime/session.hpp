@@ -1,0 +1,806 @@
+// SPDX-License-Identifier: MIT
+// Session: resolves every node to a kernel for the model's opset imports, infers shapes, folds constants,
+// plans one arena, then runs. prepare() does all the allocating and checking; run() allocates nothing.
+#pragma once
+#include <cstdint>
+#include <string_view>
+
+#include "onnxmicro/kernels/kernel_set.hpp"
+#include "onnxmicro/model/loader.hpp"
+#include "onnxmicro/runtime/planner.hpp"
+
+#if ONNXMICRO_HAS_HEAP
+#include <cstdlib>
+#endif
+#include <cstring>
+
+ONNXMICRO_NAMESPACE_BEGIN
+
+/// Shape to bind to a graph input with symbolic or unknown dims (by input name).
+struct InputShape {
+  std::string_view name;
+  Shape shape;
+};
+
+/// The value of a graph input, known before prepare (see SessionOptions::input_values).
+struct InputValue {
+  std::string_view name;
+  ConstTensorView value;
+};
+
+/// Where a node executes. Only cpu exists today; the OpenCL backend will add its own.
+enum class Placement : std::uint8_t { cpu = 0 };
+
+struct SessionOptions {
+  /// Caller-provided arena (aligned to ONNXMICRO_TENSOR_ALIGNMENT). nullptr: the session owns a heap arena.
+  /// prepare() fails with out_of_memory naming the bytes needed when it is too small.
+  void* arena = nullptr;
+  std::size_t arena_bytes = 0;
+  /// Where kernel state, packed weights and folded constants go. nullptr: a session-owned heap allocator.
+  MetadataAllocator* metadata_allocator = nullptr;
+  /// Shapes for graph inputs whose declared shapes have symbolic/unknown dims (or to override nothing else).
+  Span<const InputShape> input_shapes;
+  /// Values of graph inputs, offered for inputs that decide shapes (Reshape's shape, Unsqueeze's axes, ...).
+  /// prepare() binds only the ones a kernel needs at prepare time (treated as constants; set_input() then
+  /// only accepts the same value) and leaves the rest as ordinary inputs. Copied: need not outlive prepare().
+  Span<const InputValue> input_values;
+};
+
+/// Per-node facts after prepare(), for reports (which kernel, placement, folded or not).
+struct NodeReport {
+  const model::Node* node = nullptr;
+  const KernelEntry* kernel = nullptr;
+  Placement placement = Placement::cpu;
+  bool folded = false;  ///< computed once at prepare time (all inputs constant)
+};
+
+class Session {
+ public:
+  Session() noexcept = default;
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+  ~Session();
+
+  /// Resolves kernels (error names node, op, domain, opset and the versions the registry has), decodes
+  /// initializers, runs each kernel's prepare in order (shape/dtype inference), folds all-constant nodes,
+  /// plans the arena. `model` must outlive the session.
+  Status prepare(const Model& model, KernelRegistry registry, const SessionOptions& options = SessionOptions()) noexcept;
+
+  /// Arena bytes the current plan needs (valid after prepare; also after a prepare that failed with
+  /// out_of_memory because the caller's arena was too small).
+  std::size_t required_arena_bytes() const noexcept { return required_arena_bytes_; }
+
+  std::size_t input_count() const noexcept;
+  std::size_t output_count() const noexcept;
+  std::string_view input_name(std::size_t index) const noexcept;
+  std::string_view output_name(std::size_t index) const noexcept;
+  /// Index of the graph input / output called `name`; fails naming the known names when absent.
+  Status input_index(std::string_view name, std::size_t& index) const noexcept;
+  Status output_index(std::string_view name, std::size_t& index) const noexcept;
+
+  /// Copies `value` into the input's arena slot. Fails with a message naming the input and the expected vs
+  /// actual dtype or shape (the shape must equal the prepared one; call prepare again for a new shape).
+  Status set_input(std::size_t index, const ConstTensorView& value) noexcept;
+  Status set_input(std::string_view name, const ConstTensorView& value) noexcept;
+  /// True when input `index` was bound to a value at prepare time (SessionOptions::input_values).
+  bool input_bound_at_prepare(std::size_t index) const noexcept;
+  /// The input's arena slot, to be filled in place instead of set_input (dtype and shape as prepared); an
+  /// empty view (dtype undefined) for inputs bound at prepare time.
+  TensorView input(std::size_t index) const noexcept;
+
+  /// Runs every node once. Allocates nothing. Errors name the node.
+  Status run() noexcept;
+
+  /// Output `index` after run(): points into the arena (or at a constant), valid until the next run/prepare.
+  ConstTensorView output(std::size_t index) const noexcept;
+
+  const MemoryPlan& plan() const noexcept { return plan_; }
+  Span<const NodeReport> node_reports() const noexcept { return reports_; }
+  const Model* model() const noexcept { return model_; }
+
+ private:
+  struct NodeRuntime;
+  struct ValueRuntime;
+  void release() noexcept;
+  Status prepare_pass(const SessionOptions& options, Span<unsigned char> bind_value, bool& retry) noexcept;
+  Status bind_input_value(const model::Value& value, const SessionOptions& options, MetadataAllocator& allocator,
+                          ValueRuntime& rt) noexcept;
+  bool offer_bindings(model::ValueId needed, const SessionOptions& options, Span<unsigned char> bind_value) noexcept;
+
+  const Model* model_ = nullptr;
+  KernelRegistry registry_;
+  MemoryPlan plan_;
+  Span<NodeRuntime> nodes_;
+  Span<ValueRuntime> values_;
+  Span<NodeReport> reports_;
+  unsigned char* arena_ = nullptr;
+  std::size_t arena_capacity_ = 0;
+  bool owns_arena_ = false;
+  void* arena_allocation_ = nullptr;
+  std::size_t required_arena_bytes_ = 0;
+  bool prepared_ = false;
+  MetadataAllocator* metadata_ = nullptr;
+#if ONNXMICRO_HAS_HEAP
+  ChunkAllocator owned_metadata_;
+#endif
+};
+
+// ---- implementation ---------------------------------------------------------------------------------------
+
+struct Session::ValueRuntime {
+  kernels::TensorInfo info;
+  std::int32_t buffer = -1;  ///< planned buffer, -1 for constants
+  std::int32_t first_use = -1;
+  std::int32_t last_use = -1;
+  void* data = nullptr;  ///< where the value lives after planning (arena slot or constant data)
+};
+
+struct Session::NodeRuntime {
+  const KernelEntry* kernel = nullptr;
+  void* state = nullptr;
+  std::size_t scratch_bytes = 0;
+  std::int32_t scratch_buffer = -1;
+  bool folded = false;
+  Span<kernels::TensorInfo> input_infos;
+  Span<kernels::TensorInfo> output_infos;
+  Span<ConstTensorView> inputs;
+  Span<TensorView> outputs;
+  void* scratch = nullptr;
+};
+
+namespace detail {
+
+/// A failed kernel or planning status, prefixed with the node's identity.
+inline Status node_error(const model::Node& node, const Status& cause) noexcept {
+  Status s(cause.code());
+  Model::describe_node(s, node) << ": " << cause.message_view();
+  return s;
+}
+
+/// Lists the version ranges a registry has for an op: " [1,13) [13,inf)" or " none".
+inline Status& describe_available_versions(Status& s, KernelRegistry registry, std::string_view domain,
+                                           std::string_view op_type) noexcept {
+  bool any = false;
+  for (const KernelEntry& e : registry) {
+    if (e.domain != domain || e.op_type != op_type) continue;
+    any = true;
+    s << " [" << e.since_version << ",";
+    if (e.until_version >= kernels::kOpenEnded)
+      s << "newest]";
+    else
+      s << e.until_version << ")";
+  }
+  if (!any) s << " none";
+  return s;
+}
+
+/// Zero-size tensors still get a valid, aligned pointer.
+inline void* empty_tensor_storage() noexcept {
+  alignas(ONNXMICRO_TENSOR_ALIGNMENT) static unsigned char storage[ONNXMICRO_TENSOR_ALIGNMENT];
+  return storage;
+}
+
+}  // namespace detail
+
+inline Session::~Session() { release(); }
+
+inline void Session::release() noexcept {
+#if ONNXMICRO_HAS_HEAP
+  if (owns_arena_ && arena_ != nullptr) std::free(arena_allocation_);
+  arena_allocation_ = nullptr;
+#endif
+  arena_ = nullptr;
+  arena_capacity_ = 0;
+  owns_arena_ = false;
+  prepared_ = false;
+  nodes_ = Span<NodeRuntime>();
+  values_ = Span<ValueRuntime>();
+  reports_ = Span<NodeReport>();
+  plan_ = MemoryPlan();
+}
+
+inline std::size_t Session::input_count() const noexcept {
+  return model_ == nullptr ? 0 : model_->graph().inputs.size();
+}
+inline std::size_t Session::output_count() const noexcept {
+  return model_ == nullptr ? 0 : model_->graph().outputs.size();
+}
+inline std::string_view Session::input_name(std::size_t index) const noexcept {
+  if (index >= input_count()) return {};
+  return model_->graph().values[model_->graph().inputs[index]].name;
+}
+inline std::string_view Session::output_name(std::size_t index) const noexcept {
+  if (index >= output_count()) return {};
+  return model_->graph().values[model_->graph().outputs[index]].name;
+}
+
+inline Status Session::input_index(std::string_view name, std::size_t& index) const noexcept {
+  for (std::size_t i = 0; i < input_count(); ++i) {
+    if (input_name(i) == name) {
+      index = i;
+      return {};
+    }
+  }
+  Status s(StatusCode::invalid_argument);
+  s << "the model has no input '" << name << "'; its inputs are:";
+  for (std::size_t i = 0; i < input_count(); ++i) s << " '" << input_name(i) << "'";
+  return s;
+}
+inline Status Session::output_index(std::string_view name, std::size_t& index) const noexcept {
+  for (std::size_t i = 0; i < output_count(); ++i) {
+    if (output_name(i) == name) {
+      index = i;
+      return {};
+    }
+  }
+  Status s(StatusCode::invalid_argument);
+  s << "the model has no output '" << name << "'; its outputs are:";
+  for (std::size_t i = 0; i < output_count(); ++i) s << " '" << output_name(i) << "'";
+  return s;
+}
+
+inline Status Session::prepare(const Model& model, KernelRegistry registry, const SessionOptions& options) noexcept {
+  release();
+  required_arena_bytes_ = 0;
+  if (!model.loaded()) return Status(StatusCode::invalid_argument) << "prepare() needs a loaded Model";
+  model_ = &model;
+  registry_ = registry;
+  metadata_ = options.metadata_allocator;
+#if ONNXMICRO_HAS_HEAP
+  if (metadata_ == nullptr) {
+    owned_metadata_.reset();
+    metadata_ = &owned_metadata_;
+  }
+#endif
+  if (metadata_ == nullptr) {
+    return Status(StatusCode::invalid_argument)
+           << "SessionOptions::metadata_allocator is required when ONNXMICRO_HAS_HEAP is 0";
+  }
+  for (const InputShape& bound : options.input_shapes) {
+    std::size_t ignored;
+    ONNXMICRO_RETURN_IF_ERROR(input_index(bound.name, ignored));
+  }
+  for (const InputValue& bound : options.input_values) {
+    std::size_t ignored;
+    ONNXMICRO_RETURN_IF_ERROR(input_index(bound.name, ignored));
+  }
+  // A pass that finds a shape-deciding input fed by graph inputs whose values the caller offered binds them
+  // and starts over; each retry binds at least one more input, so this ends.
+  Span<unsigned char> bind_value;
+  ONNXMICRO_RETURN_IF_ERROR(metadata_->allocate_array(input_count(), bind_value));
+  for (;;) {
+    bool retry = false;
+    Status st = prepare_pass(options, bind_value, retry);
+    if (st.ok() || !retry) return st;
+    release();
+  }
+}
+
+inline bool Session::input_bound_at_prepare(std::size_t index) const noexcept {
+  if (!prepared_ || index >= input_count()) return false;
+  return values_[model_->graph().inputs[index]].info.is_constant;
+}
+
+inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned char> bind_value,
+                                    bool& retry) noexcept {
+  MetadataAllocator& allocator = *metadata_;
+  const Model& model = *model_;
+  KernelRegistry registry = registry_;
+  const model::Graph& graph = model.graph();
+  const std::size_t node_count = graph.nodes.size();
+  const std::int32_t end_step = static_cast<std::int32_t>(node_count);
+  ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(graph.values.size(), values_));
+  ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(node_count, nodes_));
+  ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(node_count, reports_));
+
+  // 1. Every node gets its kernel before anything else, so a missing kernel is reported up front.
+  for (std::size_t i = 0; i < node_count; ++i) {
+    const model::Node& node = graph.nodes[i];
+    const KernelEntry* entry = find_kernel(registry, node.domain, node.op_type, node.opset_version);
+    if (entry == nullptr) {
+      Status s(StatusCode::unsupported);
+      Model::describe_node(s, node) << ": no kernel in this build implements " << node.op_type << " at opset "
+                                    << static_cast<long long>(node.opset_version)
+                                    << "; versions this build has:";
+      return detail::describe_available_versions(s, registry, node.domain, node.op_type);
+    }
+    nodes_[i].kernel = entry;
+    reports_[i].node = &node;
+    reports_[i].kernel = entry;
+  }
+
+  // 2. Constants and graph inputs.
+  const bool little_endian = detail::host_is_little_endian();
+  for (std::size_t id = 0; id < graph.values.size(); ++id) {
+    const model::Value& value = graph.values[id];
+    ValueRuntime& rt = values_[id];
+    rt.info.present = true;
+    rt.info.name = value.name;
+    rt.info.dtype = value.dtype;
+    if (value.kind == model::ValueKind::initializer) {
+      const proto::Tensor& tensor = value.initializer;
+      ONNXMICRO_RETURN_IF_ERROR(rt.info.shape.assign(tensor.dims, static_cast<std::size_t>(tensor.rank)));
+      if (tensor.data_location == proto::DataLocation::external) {
+        return Status(StatusCode::unsupported) << "initializer '" << value.name
+                                               << "' uses external data, which this build cannot load yet";
+      }
+      std::size_t bytes = 0;
+      Status st = checked_byte_size(value.dtype, rt.info.shape, bytes);
+      if (!st.ok()) return Status(st.code()) << "initializer '" << value.name << "': " << st.message_view();
+      rt.info.is_constant = true;
+      if (bytes == 0) {
+        rt.info.const_data = detail::empty_tensor_storage();
+      } else if (tensor.has_raw_data && little_endian && tensor.raw_data.size() == bytes &&
+                 reinterpret_cast<std::uintptr_t>(tensor.raw_data.data()) % dtype_size(value.dtype) == 0) {
+        rt.info.const_data = tensor.raw_data.data();  // zero-copy: the weights stay in the model bytes
+      } else {
+        void* storage = allocator.allocate(bytes, ONNXMICRO_TENSOR_ALIGNMENT);
+        if (storage == nullptr) {
+          return Status(StatusCode::out_of_memory) << "metadata allocator exhausted decoding initializer '"
+                                                   << value.name << "' (" << static_cast<unsigned long long>(bytes)
+                                                   << " bytes)";
+        }
+        ONNXMICRO_RETURN_IF_ERROR(tensor.decode_to(storage, bytes));
+        rt.info.const_data = storage;
+      }
+      rt.data = const_cast<void*>(rt.info.const_data);
+    } else if (value.kind == model::ValueKind::graph_input) {
+      if (value.type_kind != proto::Type::Kind::tensor) {
+        return Status(StatusCode::unsupported) << "graph input '" << value.name
+                                               << "' is not a tensor (sequence/optional/map inputs are not "
+                                                  "supported yet)";
+      }
+      std::size_t input_position = 0;
+      ONNXMICRO_RETURN_IF_ERROR(input_index(value.name, input_position));
+      if (bind_value[input_position]) {
+        ONNXMICRO_RETURN_IF_ERROR(bind_input_value(value, options, allocator, rt));
+        continue;
+      }
+      const InputShape* bound = nullptr;
+      for (const InputShape& b : options.input_shapes)
+        if (b.name == value.name) bound = &b;
+      if (bound != nullptr) {
+        if (value.has_declared_shape) {
+          if (bound->shape.rank() != value.declared_rank) {
+            return Status(StatusCode::invalid_argument)
+                   << "input '" << value.name << "': bound shape " << bound->shape << " has rank "
+                   << bound->shape.rank() << ", the model declares rank " << value.declared_rank;
+          }
+          for (int d = 0; d < value.declared_rank; ++d) {
+            std::int64_t fixed = value.declared_dims[d].value;
+            if (fixed >= 0 && bound->shape[d] != fixed) {
+              return Status(StatusCode::invalid_argument)
+                     << "input '" << value.name << "': bound shape " << bound->shape << " has dim " << d << " = "
+                     << static_cast<long long>(bound->shape[d]) << ", the model fixes it to "
+                     << static_cast<long long>(fixed);
+            }
+          }
+        }
+        for (int d = 0; d < bound->shape.rank(); ++d) {
+          if (bound->shape[d] < 0) {
+            return Status(StatusCode::invalid_argument) << "input '" << value.name << "': bound shape "
+                                                        << bound->shape << " has a negative dim";
+          }
+        }
+        rt.info.shape = bound->shape;
+      } else {
+        if (!value.has_declared_shape) {
+          return Status(StatusCode::invalid_argument)
+                 << "input '" << value.name
+                 << "' has no declared shape: bind one with SessionOptions::input_shapes";
+        }
+        rt.info.shape.resize(value.declared_rank);
+        for (int d = 0; d < value.declared_rank; ++d) {
+          const model::DeclaredDim& dim = value.declared_dims[d];
+          if (dim.value < 0) {
+            Status s(StatusCode::invalid_argument);
+            s << "input '" << value.name << "' dim " << d;
+            if (!dim.param.empty()) s << " ('" << dim.param << "')";
+            return s << " is not fixed by the model: bind it with SessionOptions::input_shapes";
+          }
+          rt.info.shape[d] = dim.value;
+        }
+      }
+      rt.first_use = 0;
+      rt.last_use = 0;
+    }
+  }
+
+  // 3. Kernels' prepare in execution order: dtype/shape inference, state, folding of all-constant nodes.
+  for (std::size_t i = 0; i < node_count; ++i) {
+    const model::Node& node = graph.nodes[i];
+    NodeRuntime& nr = nodes_[i];
+    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(node.inputs.size(), nr.input_infos));
+    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(node.outputs.size(), nr.output_infos));
+    bool all_constant = true;
+    for (std::size_t k = 0; k < node.inputs.size(); ++k) {
+      model::ValueId id = node.inputs[k];
+      if (id == model::kNoValue) continue;
+      nr.input_infos[k] = values_[id].info;
+      if (!values_[id].info.is_constant) all_constant = false;
+    }
+    for (std::size_t k = 0; k < node.outputs.size(); ++k) {
+      model::ValueId id = node.outputs[k];
+      if (id == model::kNoValue) continue;
+      nr.output_infos[k].present = true;
+      nr.output_infos[k].name = graph.values[id].name;
+    }
+    kernels::PrepareContext ctx(node, nr.input_infos, nr.output_infos, allocator);
+    Status st = nr.kernel->prepare(ctx);
+    if (!st.ok()) {
+      int missing = ctx.missing_constant_input();
+      if (missing >= 0 && static_cast<std::size_t>(missing) < node.inputs.size()) {
+        retry = offer_bindings(node.inputs[missing], options, bind_value);
+      }
+      return detail::node_error(node, st);
+    }
+    nr.state = ctx.state();
+    nr.scratch_bytes = ctx.scratch_bytes();
+    for (std::size_t k = 0; k < node.outputs.size(); ++k) {
+      model::ValueId id = node.outputs[k];
+      if (id == model::kNoValue) continue;
+      const kernels::TensorInfo& out = nr.output_infos[k];
+      const model::Value& declared = graph.values[id];
+      if (out.dtype == DataType::undefined || !out.shape.is_static()) {
+        return detail::node_error(node, Status(StatusCode::internal)
+                                            << "the kernel did not set the dtype and shape of output "
+                                            << static_cast<unsigned long long>(k) << " '" << declared.name << "'");
+      }
+      if (declared.dtype != DataType::undefined && declared.dtype != out.dtype) {
+        return detail::node_error(node, Status(StatusCode::invalid_model)
+                                            << "output " << static_cast<unsigned long long>(k) << " '"
+                                            << declared.name << "' is declared " << dtype_name(declared.dtype)
+                                            << " but the op produces " << dtype_name(out.dtype));
+      }
+      ValueRuntime& rt = values_[id];
+      rt.info.dtype = out.dtype;
+      rt.info.shape = out.shape;
+    }
+    if (nr.kernel->foldable && (all_constant || !nr.kernel->needs_input_data)) {
+      // Computed once here; at run time the node is skipped and its outputs are constants.
+      ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(node.inputs.size(), nr.inputs));
+      ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(node.outputs.size(), nr.outputs));
+      for (std::size_t k = 0; k < node.inputs.size(); ++k) {
+        model::ValueId id = node.inputs[k];
+        if (id == model::kNoValue) continue;
+        // Shape-only kernels see a null data pointer for inputs whose values are not known yet.
+        nr.inputs[k] = ConstTensorView(values_[id].info.dtype, values_[id].info.shape, values_[id].info.const_data);
+      }
+      for (std::size_t k = 0; k < node.outputs.size(); ++k) {
+        model::ValueId id = node.outputs[k];
+        if (id == model::kNoValue) continue;
+        ValueRuntime& rt = values_[id];
+        std::size_t bytes = 0;
+        Status size_status = checked_byte_size(rt.info.dtype, rt.info.shape, bytes);
+        if (!size_status.ok()) return detail::node_error(node, size_status);
+        void* storage = bytes == 0 ? detail::empty_tensor_storage()
+                                   : allocator.allocate(bytes, ONNXMICRO_TENSOR_ALIGNMENT);
+        if (storage == nullptr) {
+          return detail::node_error(node, Status(StatusCode::out_of_memory)
+                                              << "metadata allocator exhausted folding output '" << rt.info.name
+                                              << "' (" << static_cast<unsigned long long>(bytes) << " bytes)");
+        }
+        nr.outputs[k] = TensorView{rt.info.dtype, rt.info.shape, storage};
+        rt.info.is_constant = true;
+        rt.info.const_data = storage;
+        rt.data = storage;
+      }
+      void* scratch = nullptr;
+      if (nr.scratch_bytes > 0) {
+        scratch = allocator.allocate(nr.scratch_bytes, ONNXMICRO_TENSOR_ALIGNMENT);
+        if (scratch == nullptr) {
+          return detail::node_error(node, Status(StatusCode::out_of_memory)
+                                              << "metadata allocator exhausted for scratch while folding");
+        }
+      }
+      kernels::RunContext run_ctx(nr.inputs, nr.outputs, nr.state, scratch, nr.scratch_bytes);
+      Status run_status = nr.kernel->run(run_ctx);
+      if (!run_status.ok()) return detail::node_error(node, run_status);
+      nr.folded = true;
+      reports_[i].folded = true;
+      continue;
+    }
+    for (std::size_t k = 0; k < node.outputs.size(); ++k) {
+      model::ValueId id = node.outputs[k];
+      if (id == model::kNoValue) continue;
+      values_[id].first_use = static_cast<std::int32_t>(i);
+      values_[id].last_use = static_cast<std::int32_t>(i);
+    }
+  }
+
+  // 4. Lifetimes over the execution order.
+  for (std::size_t i = 0; i < node_count; ++i) {
+    if (nodes_[i].folded) continue;
+    for (model::ValueId id : graph.nodes[i].inputs) {
+      if (id == model::kNoValue || values_[id].info.is_constant) continue;
+      if (values_[id].last_use < static_cast<std::int32_t>(i)) values_[id].last_use = static_cast<std::int32_t>(i);
+    }
+  }
+  for (model::ValueId id : graph.outputs) {
+    if (!values_[id].info.is_constant) values_[id].last_use = end_step;
+  }
+
+  // 5. Buffers: one per non-constant value, except outputs that reuse a dying input in place; one per scratch.
+  std::size_t buffer_count = 0;
+  for (const ValueRuntime& rt : values_)
+    if (!rt.info.is_constant && rt.first_use >= 0) ++buffer_count;
+  for (const NodeRuntime& nr : nodes_)
+    if (!nr.folded && nr.scratch_bytes > 0) ++buffer_count;
+  Span<PlannedBuffer> buffers;
+  Span<std::int32_t> order;
+  ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(buffer_count, buffers));
+  ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(buffer_count, order));
+  std::size_t used = 0;
+  auto new_buffer = [&](const ValueRuntime& rt, std::int32_t& index) -> Status {
+    std::size_t bytes = 0;
+    ONNXMICRO_RETURN_IF_ERROR(checked_byte_size(rt.info.dtype, rt.info.shape, bytes));
+    index = static_cast<std::int32_t>(used);
+    buffers[used].size = bytes;
+    buffers[used].first_use = rt.first_use;
+    buffers[used].last_use = rt.last_use;
+    ++used;
+    return {};
+  };
+  for (model::ValueId id : graph.inputs) {
+    if (values_[id].info.is_constant) continue;  // bound at prepare: lives in metadata, not the arena
+    Status st = new_buffer(values_[id], values_[id].buffer);
+    if (!st.ok()) return Status(st.code()) << "input '" << values_[id].info.name << "': " << st.message_view();
+  }
+  for (std::size_t i = 0; i < node_count; ++i) {
+    NodeRuntime& nr = nodes_[i];
+    if (nr.folded) continue;
+    const model::Node& node = graph.nodes[i];
+    for (std::size_t k = 0; k < node.outputs.size(); ++k) {
+      model::ValueId id = node.outputs[k];
+      if (id == model::kNoValue) continue;
+      ValueRuntime& out = values_[id];
+      int in_place = nr.kernel->in_place_input;
+      if (k == 0 && in_place >= 0 && static_cast<std::size_t>(in_place) < node.inputs.size()) {
+        model::ValueId in_id = node.inputs[in_place];
+        if (in_id != model::kNoValue) {
+          ValueRuntime& in = values_[in_id];
+          const model::Value& in_value = graph.values[in_id];
+          bool dies_here = in.last_use == static_cast<std::int32_t>(i);
+          if (!in.info.is_constant && in_value.kind == model::ValueKind::intermediate && !in_value.is_graph_output &&
+              dies_here && in.buffer >= 0 &&
+              byte_size_of(in.info.dtype, in.info.shape.element_count()) ==
+                  byte_size_of(out.info.dtype, out.info.shape.element_count())) {
+            out.buffer = in.buffer;
+            PlannedBuffer& shared = buffers[in.buffer];
+            if (shared.last_use < out.last_use) shared.last_use = out.last_use;
+            continue;
+          }
+        }
+      }
+      Status st = new_buffer(out, out.buffer);
+      if (!st.ok()) return detail::node_error(node, st);
+    }
+    if (nr.scratch_bytes > 0) {
+      nr.scratch_buffer = static_cast<std::int32_t>(used);
+      buffers[used].size = nr.scratch_bytes;
+      buffers[used].first_use = static_cast<std::int32_t>(i);
+      buffers[used].last_use = static_cast<std::int32_t>(i);
+      ++used;
+    }
+  }
+  buffers = buffers.subspan(0, used);
+  plan_arena(buffers, order, ONNXMICRO_TENSOR_ALIGNMENT, plan_);
+  required_arena_bytes_ = plan_.arena_bytes;
+
+  // 6. The arena: the caller's, or our own.
+  if (options.arena != nullptr) {
+    if (reinterpret_cast<std::uintptr_t>(options.arena) % ONNXMICRO_TENSOR_ALIGNMENT != 0) {
+      return Status(StatusCode::invalid_argument) << "SessionOptions::arena must be aligned to "
+                                                  << ONNXMICRO_TENSOR_ALIGNMENT << " bytes";
+    }
+    if (options.arena_bytes < required_arena_bytes_) {
+      return Status(StatusCode::out_of_memory)
+             << "the arena is too small: this model needs " << static_cast<unsigned long long>(required_arena_bytes_)
+             << " bytes, SessionOptions::arena_bytes is " << static_cast<unsigned long long>(options.arena_bytes);
+    }
+    arena_ = static_cast<unsigned char*>(options.arena);
+    arena_capacity_ = options.arena_bytes;
+  } else if (required_arena_bytes_ > 0) {
+#if ONNXMICRO_HAS_HEAP
+    arena_allocation_ = std::malloc(required_arena_bytes_ + ONNXMICRO_TENSOR_ALIGNMENT);
+    if (arena_allocation_ == nullptr) {
+      return Status(StatusCode::out_of_memory) << "could not allocate an arena of "
+                                               << static_cast<unsigned long long>(required_arena_bytes_) << " bytes";
+    }
+    arena_ = reinterpret_cast<unsigned char*>(
+        align_up(reinterpret_cast<std::uintptr_t>(arena_allocation_), ONNXMICRO_TENSOR_ALIGNMENT));
+    arena_capacity_ = required_arena_bytes_;
+    owns_arena_ = true;
+#else
+    return Status(StatusCode::invalid_argument)
+           << "SessionOptions::arena is required in a build without heap: this model needs "
+           << static_cast<unsigned long long>(required_arena_bytes_) << " bytes";
+#endif
+  }
+
+  // 7. Bind every view to its final address, so run() only calls kernels.
+  for (ValueRuntime& rt : values_) {
+    if (rt.buffer >= 0) {
+      std::size_t offset = buffers[rt.buffer].offset;
+      rt.data = buffers[rt.buffer].size == 0 ? detail::empty_tensor_storage() : arena_ + offset;
+    }
+  }
+  for (std::size_t i = 0; i < node_count; ++i) {
+    NodeRuntime& nr = nodes_[i];
+    if (nr.folded) continue;
+    const model::Node& node = graph.nodes[i];
+    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(node.inputs.size(), nr.inputs));
+    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(node.outputs.size(), nr.outputs));
+    for (std::size_t k = 0; k < node.inputs.size(); ++k) {
+      model::ValueId id = node.inputs[k];
+      if (id == model::kNoValue) continue;
+      nr.inputs[k] = ConstTensorView(values_[id].info.dtype, values_[id].info.shape, values_[id].data);
+    }
+    for (std::size_t k = 0; k < node.outputs.size(); ++k) {
+      model::ValueId id = node.outputs[k];
+      if (id == model::kNoValue) continue;
+      nr.outputs[k] = TensorView{values_[id].info.dtype, values_[id].info.shape, values_[id].data};
+    }
+    if (nr.scratch_buffer >= 0) nr.scratch = arena_ + buffers[nr.scratch_buffer].offset;
+  }
+  prepared_ = true;
+  return {};
+}
+
+inline Status Session::bind_input_value(const model::Value& value, const SessionOptions& options,
+                                        MetadataAllocator& allocator, ValueRuntime& rt) noexcept {
+  const InputValue* bound = nullptr;
+  for (const InputValue& b : options.input_values)
+    if (b.name == value.name) bound = &b;
+  if (bound == nullptr) return Status(StatusCode::internal) << "no value offered for input '" << value.name << "'";
+  const ConstTensorView& v = bound->value;
+  if (v.dtype != value.dtype) {
+    return Status(StatusCode::invalid_argument) << "input '" << value.name << "': expected dtype "
+                                                << dtype_name(value.dtype) << ", got " << dtype_name(v.dtype);
+  }
+  if (value.has_declared_shape) {
+    bool matches = v.shape.rank() == value.declared_rank;
+    for (int d = 0; matches && d < value.declared_rank; ++d) {
+      std::int64_t fixed = value.declared_dims[d].value;
+      if (fixed >= 0 && v.shape[d] != fixed) matches = false;
+    }
+    if (!matches) {
+      Status s(StatusCode::invalid_argument);
+      s << "input '" << value.name << "': value of shape " << v.shape << " contradicts the declared shape [";
+      for (int d = 0; d < value.declared_rank; ++d) {
+        if (d) s << ",";
+        if (value.declared_dims[d].value >= 0)
+          s << static_cast<long long>(value.declared_dims[d].value);
+        else
+          s << (value.declared_dims[d].param.empty() ? std::string_view("?") : value.declared_dims[d].param);
+      }
+      return s << "]";
+    }
+  }
+  std::size_t bytes = 0;
+  Status size_status = checked_byte_size(v.dtype, v.shape, bytes);
+  if (!size_status.ok()) return Status(size_status.code()) << "input '" << value.name << "': " << size_status.message_view();
+  void* storage = bytes == 0 ? detail::empty_tensor_storage() : allocator.allocate(bytes, ONNXMICRO_TENSOR_ALIGNMENT);
+  if (storage == nullptr) {
+    return Status(StatusCode::out_of_memory) << "metadata allocator exhausted binding input '" << value.name << "'";
+  }
+  if (bytes > 0) {
+    if (v.data == nullptr) return Status(StatusCode::invalid_argument) << "input '" << value.name << "': data is null";
+    std::memcpy(storage, v.data, bytes);
+  }
+  rt.info.shape = v.shape;
+  rt.info.is_constant = true;
+  rt.info.const_data = storage;
+  rt.data = storage;
+  return {};
+}
+
+// Marks for binding every graph input that `needed` depends on and whose value the caller offered; true when
+// at least one new input was marked (worth another pass).
+inline bool Session::offer_bindings(model::ValueId needed, const SessionOptions& options,
+                                    Span<unsigned char> bind_value) noexcept {
+  const model::Graph& graph = model_->graph();
+  // Walk up the producers without a stack: ValueRuntime::buffer is free to use as a mark here (the next pass
+  // rebuilds values_): -1 unvisited, -2 to visit, -3 visited.
+  constexpr std::int32_t kUnvisited = -1, kToVisit = -2, kVisited = -3;
+  for (ValueRuntime& rt : values_) rt.buffer = kUnvisited;
+  values_[needed].buffer = kToVisit;
+  bool marked = false;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (std::size_t id = 0; id < values_.size(); ++id) {
+      if (values_[id].buffer != kToVisit) continue;
+      values_[id].buffer = kVisited;
+      const model::Value& value = graph.values[id];
+      if (value.kind == model::ValueKind::graph_input) {
+        std::size_t position = 0;
+        if (!input_index(value.name, position).ok() || bind_value[position]) continue;
+        for (const InputValue& offered : options.input_values) {
+          if (offered.name == value.name) {
+            bind_value[position] = 1;
+            marked = true;
+          }
+        }
+      } else if (value.producer >= 0) {
+        for (model::ValueId in : graph.nodes[value.producer].inputs) {
+          if (in != model::kNoValue && values_[in].buffer == kUnvisited) {
+            values_[in].buffer = kToVisit;
+            changed = true;
+          }
+        }
+      }
+    }
+  }
+  return marked;
+}
+
+inline Status Session::set_input(std::size_t index, const ConstTensorView& value) noexcept {
+  if (!prepared_) return Status(StatusCode::invalid_argument) << "set_input() before a successful prepare()";
+  if (index >= input_count()) {
+    return Status(StatusCode::invalid_argument) << "input index " << static_cast<unsigned long long>(index)
+                                                << " is out of range: the model has "
+                                                << static_cast<unsigned long long>(input_count()) << " inputs";
+  }
+  const ValueRuntime& rt = values_[model_->graph().inputs[index]];
+  if (value.dtype != rt.info.dtype) {
+    return Status(StatusCode::invalid_argument) << "input '" << rt.info.name << "': expected dtype "
+                                                << dtype_name(rt.info.dtype) << ", got " << dtype_name(value.dtype);
+  }
+  if (value.shape != rt.info.shape) {
+    return Status(StatusCode::invalid_argument) << "input '" << rt.info.name << "': expected shape "
+                                                << rt.info.shape << ", got " << value.shape
+                                                << " (prepare again with SessionOptions::input_shapes to change it)";
+  }
+  std::size_t bytes = byte_size_of(rt.info.dtype, rt.info.shape.element_count());
+  if (bytes > 0) {
+    if (value.data == nullptr) {
+      return Status(StatusCode::invalid_argument) << "input '" << rt.info.name << "': data is null";
+    }
+    if (rt.info.is_constant) {
+      // Bound at prepare: shapes (and folded values) were computed from it, so only that value is valid.
+      if (std::memcmp(rt.data, value.data, bytes) != 0) {
+        return Status(StatusCode::invalid_argument)
+               << "input '" << rt.info.name
+               << "' was bound at prepare time because it decides shapes; this value differs: prepare again with "
+                  "the new value in SessionOptions::input_values";
+      }
+      return {};
+    }
+    if (value.data != rt.data) std::memcpy(rt.data, value.data, bytes);
+  }
+  return {};
+}
+
+inline Status Session::set_input(std::string_view name, const ConstTensorView& value) noexcept {
+  std::size_t index = 0;
+  ONNXMICRO_RETURN_IF_ERROR(input_index(name, index));
+  return set_input(index, value);
+}
+
+inline TensorView Session::input(std::size_t index) const noexcept {
+  if (!prepared_ || index >= input_count()) return TensorView();
+  const ValueRuntime& rt = values_[model_->graph().inputs[index]];
+  if (rt.info.is_constant) return TensorView();
+  return TensorView{rt.info.dtype, rt.info.shape, rt.data};
+}
+
+inline Status Session::run() noexcept {
+  if (!prepared_) return Status(StatusCode::invalid_argument) << "run() before a successful prepare()";
+  const model::Graph& graph = model_->graph();
+  for (std::size_t i = 0; i < nodes_.size(); ++i) {
+    NodeRuntime& nr = nodes_[i];
+    if (nr.folded) continue;
+    kernels::RunContext ctx(nr.inputs, nr.outputs, nr.state, nr.scratch, nr.scratch_bytes);
+    Status st = nr.kernel->run(ctx);
+    if (!st.ok()) return detail::node_error(graph.nodes[i], st);
+  }
+  return {};
+}
+
+inline ConstTensorView Session::output(std::size_t index) const noexcept {
+  if (!prepared_ || index >= output_count()) return ConstTensorView();
+  const ValueRuntime& rt = values_[model_->graph().outputs[index]];
+  return ConstTensorView(rt.info.dtype, rt.info.shape, rt.data);
+}
+
+ONNXMICRO_NAMESPACE_END

@@ -1,0 +1,913 @@
+// SPDX-License-Identifier: MIT
+// End-to-end tests of the `onnxmicro` CLI: each case writes the models and tensor files it needs (built
+// byte by byte here, independently of the CLI's readers), runs the built CLI as a child process and checks
+// its exit code, stdout, stderr and output files exactly.
+//
+//   onnxmicro_cli_tests CASE PATH_TO_CLI WORK_DIR     (one ctest per CASE; see tests/cli/CMakeLists.txt)
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "json_writer.hpp"
+#include "kernel_report.hpp"
+#include "proto_encoder.hpp"
+
+extern char** environ;
+
+namespace {
+
+using onnxmicro_cli::ProtoEncoder;
+using Bytes = std::vector<unsigned char>;
+
+// ---- test context and expectations ---------------------------------------------------------------------------
+
+struct Context {
+  std::string cli;
+  std::string dir;
+  int failures = 0;
+  std::string path(const std::string& name) const { return dir + "/" + name; }
+};
+
+void fail(Context& ctx, const std::string& what) {
+  ++ctx.failures;
+  std::cerr << "FAILED: " << what << "\n";
+}
+
+void expect_eq(Context& ctx, const std::string& what, const std::string& actual, const std::string& expected) {
+  if (actual == expected) return;
+  fail(ctx, what + "\n--- expected ---\n" + expected + "\n--- actual ---\n" + actual + "\n----------------");
+}
+
+void expect_true(Context& ctx, const std::string& what, bool condition) {
+  if (!condition) fail(ctx, what);
+}
+
+// ---- running the CLI -------------------------------------------------------------------------------------------
+
+struct Result {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+  std::string command;
+};
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+Bytes read_bytes(const std::string& path) {
+  std::string text = read_text(path);
+  return Bytes(text.begin(), text.end());
+}
+
+void write_bytes(const std::string& path, const Bytes& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  if (!out) {
+    std::cerr << "cannot write " << path << "\n";
+    std::exit(2);
+  }
+}
+
+// Runs the CLI with stdin from /dev/null and stdout/stderr captured to files (no pipes: no deadlock on large
+// output). A run that takes more than 60 s is killed and reported as a hang (exit_code -2); a crash is
+// reported as exit_code -1 with the signal in `err`.
+Result run_cli(const Context& ctx, const std::vector<std::string>& args) {
+  Result result;
+  result.command = "onnxmicro";
+  for (const std::string& a : args) result.command += " " + a;
+  const std::string out_path = ctx.path("stdout.txt");
+  const std::string err_path = ctx.path("stderr.txt");
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  std::vector<char*> argv;
+  argv.push_back(const_cast<char*>(ctx.cli.c_str()));
+  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  int spawn_error = posix_spawn(&pid, ctx.cli.c_str(), &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (spawn_error != 0) {
+    result.err = std::string("cannot start the CLI: ") + std::strerror(spawn_error);
+    return result;
+  }
+  int status = 0;
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  for (;;) {
+    pid_t done = waitpid(pid, &status, WNOHANG);
+    if (done == pid) break;
+    if (std::chrono::steady_clock::now() > deadline) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      result.exit_code = -2;
+      result.err = "HANG: killed after 60 s";
+      return result;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  result.out = read_text(out_path);
+  result.err = read_text(err_path);
+  if (WIFEXITED(status)) {
+    result.exit_code = WEXITSTATUS(status);
+  } else if (WIFSIGNALED(status)) {
+    result.err += "\nCRASH: killed by signal " + std::to_string(WTERMSIG(status));
+  }
+  return result;
+}
+
+std::string describe(const Result& r) {
+  return "[" + r.command + "] exit " + std::to_string(r.exit_code) + "\nstdout:\n" + r.out + "\nstderr:\n" + r.err;
+}
+
+void expect_success(Context& ctx, const Result& r, const std::string& expected_stdout) {
+  if (r.exit_code != 0 || !r.err.empty()) {
+    fail(ctx, "expected exit 0 and no stderr: " + describe(r));
+    return;
+  }
+  expect_eq(ctx, "stdout of [" + r.command + "]", r.out, expected_stdout);
+}
+
+// A failure: exit 1, nothing on stdout, exactly one stderr line "onnxmicro: error: " + expected_message.
+void expect_error(Context& ctx, const Result& r, const std::string& expected_message) {
+  const std::string expected = "onnxmicro: error: " + expected_message + "\n";
+  if (r.exit_code != 1 || !r.out.empty() || r.err != expected) {
+    fail(ctx, "expected exit 1 with the single stderr line\n" + expected + describe(r));
+  }
+}
+
+// Like expect_error, for messages that embed text from another component (the library's parser): checks the
+// start of the line and that it is one line.
+void expect_error_prefix(Context& ctx, const Result& r, const std::string& expected_prefix) {
+  const std::string prefix = "onnxmicro: error: " + expected_prefix;
+  bool one_line = !r.err.empty() && r.err.back() == '\n' && r.err.find('\n') == r.err.size() - 1;
+  if (r.exit_code != 1 || !r.out.empty() || !one_line || r.err.compare(0, prefix.size(), prefix) != 0) {
+    fail(ctx, "expected exit 1 with one stderr line starting with\n" + prefix + "\n" + describe(r));
+  }
+}
+
+void expect_usage_error(Context& ctx, const Result& r, const std::string& expected_first_line) {
+  const std::string first = "onnxmicro: error: " + expected_first_line + "\n";
+  if (r.exit_code != 2 || !r.out.empty() || r.err.compare(0, first.size(), first) != 0 ||
+      r.err.find("usage: onnxmicro") == std::string::npos) {
+    fail(ctx, "expected exit 2, first stderr line\n" + first + "and a usage line: " + describe(r));
+  }
+}
+
+// ---- building ONNX protobuf messages (field numbers from onnx.proto) ------------------------------------------
+
+constexpr std::int32_t kFloat = 1;
+constexpr std::int32_t kInt64 = 7;
+constexpr std::int32_t kBool = 9;
+
+struct Dim {
+  std::int64_t value = -1;  // >= 0: fixed
+  std::string param;        // symbolic name; empty with value < 0: unknown
+};
+Dim fixed(std::int64_t v) { return Dim{v, ""}; }
+Dim symbolic(const std::string& name) { return Dim{-1, name}; }
+Dim unknown() { return Dim{}; }
+
+// TypeProto with tensor_type (1): elem_type (1), shape (2) of dims (1) with dim_value (1) / dim_param (2).
+ProtoEncoder tensor_type(std::int32_t elem_type, const std::vector<Dim>* dims) {
+  ProtoEncoder tensor;
+  tensor.int_field(1, elem_type);
+  if (dims != nullptr) {
+    ProtoEncoder shape;
+    for (const Dim& d : *dims) {
+      ProtoEncoder dim;
+      if (d.value >= 0) dim.int_field(1, d.value);
+      if (!d.param.empty()) dim.string_field(2, d.param);
+      shape.message_field(1, dim);
+    }
+    tensor.message_field(2, shape);
+  }
+  ProtoEncoder type;
+  type.message_field(1, tensor);
+  return type;
+}
+
+// ValueInfoProto: name (1), type (2).
+ProtoEncoder value_info(const std::string& name, const ProtoEncoder& type) {
+  ProtoEncoder v;
+  v.string_field(1, name);
+  v.message_field(2, type);
+  return v;
+}
+ProtoEncoder tensor_value(const std::string& name, std::int32_t elem_type, const std::vector<Dim>& dims) {
+  return value_info(name, tensor_type(elem_type, &dims));
+}
+
+// NodeProto: input (1), output (2), name (3), op_type (4), attribute (5), domain (7).
+ProtoEncoder node(const std::string& op_type, const std::vector<std::string>& inputs,
+                  const std::vector<std::string>& outputs, const std::string& name, const std::string& domain = "",
+                  const std::vector<ProtoEncoder>& attributes = {}) {
+  ProtoEncoder n;
+  for (const std::string& i : inputs) n.string_field(1, i);
+  for (const std::string& o : outputs) n.string_field(2, o);
+  if (!name.empty()) n.string_field(3, name);
+  n.string_field(4, op_type);
+  for (const ProtoEncoder& a : attributes) n.message_field(5, a);
+  if (!domain.empty()) n.string_field(7, domain);
+  return n;
+}
+
+// GraphProto: node (1), name (2), initializer (5), input (11), output (12).
+ProtoEncoder graph(const std::string& name, const std::vector<ProtoEncoder>& nodes,
+                   const std::vector<ProtoEncoder>& inputs, const std::vector<ProtoEncoder>& outputs,
+                   const std::vector<ProtoEncoder>& initializers = {}) {
+  ProtoEncoder g;
+  for (const ProtoEncoder& n : nodes) g.message_field(1, n);
+  g.string_field(2, name);
+  for (const ProtoEncoder& t : initializers) g.message_field(5, t);
+  for (const ProtoEncoder& i : inputs) g.message_field(11, i);
+  for (const ProtoEncoder& o : outputs) g.message_field(12, o);
+  return g;
+}
+
+// AttributeProto of type GRAPH: name (1), g (6), type (20) = 5.
+ProtoEncoder graph_attribute(const std::string& name, const ProtoEncoder& g) {
+  ProtoEncoder a;
+  a.string_field(1, name);
+  a.message_field(6, g);
+  a.int_field(20, 5);
+  return a;
+}
+
+// ModelProto: ir_version (1), producer_name (2), producer_version (3), graph (7), opset_import (8) of
+// OperatorSetIdProto: domain (1), version (2).
+Bytes model(std::int64_t ir_version, const std::string& producer, const std::string& producer_version,
+            const std::vector<std::pair<std::string, std::int64_t>>& opsets, const ProtoEncoder& g) {
+  ProtoEncoder m;
+  m.int_field(1, ir_version);
+  m.string_field(2, producer);
+  m.string_field(3, producer_version);
+  m.message_field(7, g);
+  for (const auto& [domain, version] : opsets) {
+    ProtoEncoder opset;
+    if (!domain.empty()) opset.string_field(1, domain);
+    opset.int_field(2, version);
+    m.message_field(8, opset);
+  }
+  return m.take();
+}
+
+Bytes le_floats(const std::vector<float>& values) {
+  Bytes out(values.size() * 4);
+  if (!values.empty()) std::memcpy(out.data(), values.data(), out.size());  // the tests run on little-endian hosts
+  return out;
+}
+Bytes le_int64s(const std::vector<std::int64_t>& values) {
+  Bytes out(values.size() * 8);
+  if (!values.empty()) std::memcpy(out.data(), values.data(), out.size());
+  return out;
+}
+
+// TensorProto: dims (1), data_type (2), name (8), raw_data (9).
+ProtoEncoder raw_tensor(const std::string& name, std::int32_t dtype, const std::vector<std::int64_t>& dims,
+                        const Bytes& raw) {
+  ProtoEncoder t;
+  for (std::int64_t d : dims) t.int_field(1, d);
+  t.int_field(2, dtype);
+  t.string_field(8, name);
+  t.bytes_field(9, raw.data(), raw.size());
+  return t;
+}
+
+// A .npy version 1.0 file, header padded with spaces and '\n' to a multiple of 64 bytes, as NumPy writes it.
+Bytes npy(const std::string& descr, const std::string& shape, const Bytes& data, bool fortran = false) {
+  std::string header =
+      "{'descr': '" + descr + "', 'fortran_order': " + (fortran ? "True" : "False") + ", 'shape': " + shape + ", }";
+  while ((10 + header.size() + 1) % 64 != 0) header += ' ';
+  header += '\n';
+  Bytes out = {0x93,
+               'N',
+               'U',
+               'M',
+               'P',
+               'Y',
+               1,
+               0,
+               static_cast<unsigned char>(header.size() & 0xff),
+               static_cast<unsigned char>(header.size() >> 8)};
+  out.insert(out.end(), header.begin(), header.end());
+  out.insert(out.end(), data.begin(), data.end());
+  return out;
+}
+
+Bytes hex(const std::string& text) {
+  Bytes out;
+  for (std::size_t i = 0; i + 1 < text.size(); i += 2) {
+    out.push_back(static_cast<unsigned char>(std::stoi(text.substr(i, 2), nullptr, 16)));
+  }
+  return out;
+}
+
+// ---- the models ------------------------------------------------------------------------------------------------
+
+// y = Relu(x), x and y of `dtype` with dims [N,3] (N symbolic), opset 13.
+std::string write_relu_model(const Context& ctx, const std::string& file, std::int32_t dtype = kFloat,
+                             const std::string& x = "x", const std::string& y = "y") {
+  std::vector<Dim> dims = {symbolic("N"), fixed(3)};
+  Bytes bytes = model(8, "onnxmicro-cli-tests", "1.0", {{"", 13}},
+                      graph("relu_graph", {node("Relu", {x}, {y}, "relu")}, {tensor_value(x, dtype, dims)},
+                            {tensor_value(y, dtype, dims)}));
+  write_bytes(ctx.path(file), bytes);
+  return ctx.path(file);
+}
+
+// Everything inspect reports: symbolic/unknown/no-shape inputs, an initializer listed as an input (IR < 4
+// style), raw, typed and external initializers, two domains, and an If whose branches hold more nodes.
+std::string write_inspect_model(const Context& ctx) {
+  std::vector<ProtoEncoder> initializers;
+  initializers.push_back(raw_tensor("w", kFloat, {2, 2}, le_floats({1, 2, 3, 4})));
+  ProtoEncoder b;  // int64_data (7), packed
+  b.int_field(1, 3);
+  b.int_field(2, kInt64);
+  const std::int64_t b_values[] = {1, -2, 3};
+  b.packed_ints(7, b_values, 3);
+  b.string_field(8, "b");
+  initializers.push_back(b);
+  ProtoEncoder ext;  // external_data (13) entries key (1) / value (2), data_location (14) = EXTERNAL
+  ext.int_field(1, 4);
+  ext.int_field(2, kFloat);
+  ext.string_field(8, "ext");
+  for (auto [key, value] :
+       {std::pair<const char*, const char*>{"location", "weights.bin"}, {"offset", "0"}, {"length", "16"}}) {
+    ProtoEncoder entry;
+    entry.string_field(1, key);
+    entry.string_field(2, value);
+    ext.message_field(13, entry);
+  }
+  ext.int_field(14, 1);
+  initializers.push_back(ext);
+  write_bytes(ctx.path("weights.bin"), le_floats({0.5f, 1.5f, 2.5f, 3.5f}));
+
+  ProtoEncoder float_type = tensor_type(kFloat, nullptr);
+  ProtoEncoder then_branch =
+      graph("then", {node("Relu", {"h"}, {"t_out"}, "then_relu")}, {}, {value_info("t_out", float_type)});
+  ProtoEncoder else_branch =
+      graph("else", {node("Identity", {"h"}, {"e_out"}, "else_identity")}, {}, {value_info("e_out", float_type)});
+  std::vector<ProtoEncoder> nodes = {
+      node("Relu", {"image"}, {"a"}, "relu1"),
+      node("Relu", {"a"}, {"a2"}, "relu2"),
+      node("Add", {"a2", "a2"}, {"s"}, "add"),
+      node("Custom", {"s"}, {"c"}, "custom", "com.example"),
+      node("Hardmax", {"c"}, {"h"}, "hardmax"),
+      node("If", {"flag"}, {"out"}, "cond", "",
+           {graph_attribute("then_branch", then_branch), graph_attribute("else_branch", else_branch)}),
+  };
+  std::vector<ProtoEncoder> inputs = {
+      tensor_value("image", kFloat, {symbolic("batch"), fixed(3), unknown(), fixed(8)}),
+      tensor_value("flag", kBool, {}),
+      tensor_value("w", kFloat, {fixed(2), fixed(2)}),
+      value_info("extra", tensor_type(kInt64, nullptr)),
+  };
+  std::vector<ProtoEncoder> outputs = {tensor_value("out", kFloat, {symbolic("batch"), unknown()})};
+  Bytes bytes = model(9, "onnxmicro-cli-tests", "2.1", {{"", 17}, {"com.example", 1}},
+                      graph("inspect_graph", nodes, inputs, outputs, initializers));
+  write_bytes(ctx.path("inspect.onnx"), bytes);
+  return ctx.path("inspect.onnx");
+}
+
+// One supported node (Relu) and three whose ops no build has (custom domain), one of them unnamed.
+std::string write_unsupported_model(const Context& ctx) {
+  std::vector<Dim> dims = {fixed(2)};
+  std::vector<ProtoEncoder> nodes = {
+      node("Relu", {"x"}, {"r"}, "relu"),
+      node("Frobnicate", {"r"}, {"f1"}, "frob1", "com.example"),
+      node("Frobnicate", {"f1"}, {"f2"}, "", "com.example"),
+      node("Twist", {"f2"}, {"y"}, "twist", "com.example"),
+  };
+  Bytes bytes =
+      model(8, "onnxmicro-cli-tests", "1.0", {{"", 13}, {"com.example", 2}},
+            graph("unsupported_graph", nodes, {tensor_value("x", kFloat, dims)}, {tensor_value("y", kFloat, dims)}));
+  write_bytes(ctx.path("unsupported.onnx"), bytes);
+  return ctx.path("unsupported.onnx");
+}
+
+// Input "x" float [2,3] as a TensorProto with raw_data.
+const std::vector<float> kReluInput = {-1.5f, 0.0f, 2.25f, -3.0f, 3.0f, -0.5f};
+// Expected output_0.pb for it, written out by hand: dims 2 (08 02), dims 3 (08 03), data_type FLOAT (10 01),
+// name "y" (42 01 79), raw_data of 24 bytes (4a 18): 0, 0, 2.25 (0x40100000), 0, 3 (0x40400000), 0.
+const char kReluOutputHex[] =
+    "080208031001420179"
+    "4a18"
+    "00000000"
+    "00000000"
+    "00001040"
+    "00000000"
+    "00004040"
+    "00000000";
+
+// ---- cases -----------------------------------------------------------------------------------------------------
+
+void case_version(Context& ctx) {
+  expect_success(ctx, run_cli(ctx, {"--version"}), "onnxmicro " ONNXMICRO_EXPECTED_VERSION "\n");
+}
+
+void case_help(Context& ctx) {
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+           {"--help"}, {"-h"}, {"inspect", "--help"}, {"check", "--help"}, {"run", "--help"}, {"plan", "--help"}}) {
+    Result r = run_cli(ctx, args);
+    std::string first_word =
+        args[0] == "--help" || args[0] == "-h" ? "usage: onnxmicro [" : "usage: onnxmicro " + args[0];
+    if (r.exit_code != 0 || !r.err.empty() || r.out.compare(0, first_word.size(), first_word) != 0) {
+      fail(ctx, "help should start with '" + first_word + "': " + describe(r));
+    }
+  }
+}
+
+void case_usage_errors(Context& ctx) {
+  expect_usage_error(ctx, run_cli(ctx, {}), "no command given");
+  expect_usage_error(ctx, run_cli(ctx, {"frobnicate"}), "unknown command 'frobnicate'");
+  expect_usage_error(ctx, run_cli(ctx, {"--frobnicate"}), "unknown option '--frobnicate'");
+  expect_usage_error(ctx, run_cli(ctx, {"inspect"}), "missing MODEL");
+  expect_usage_error(ctx, run_cli(ctx, {"inspect", "m.onnx", "--yaml"}), "unknown option '--yaml' for 'inspect'");
+  expect_usage_error(ctx, run_cli(ctx, {"check", "a.onnx", "b.onnx"}), "unexpected argument 'b.onnx' (one MODEL only)");
+  expect_usage_error(ctx, run_cli(ctx, {"run", "m.onnx", "--inputs"}), "--inputs needs at least one FILE");
+  expect_usage_error(ctx, run_cli(ctx, {"run", "m.onnx", "--input", "x.pb"}), "--input expects NAME=FILE, got 'x.pb'");
+  expect_usage_error(ctx, run_cli(ctx, {"run", "m.onnx", "--output-dir"}), "--output-dir needs DIR");
+  expect_usage_error(ctx, run_cli(ctx, {"run", "m.onnx", "--fast"}), "unknown option '--fast' for 'run'");
+  expect_usage_error(ctx, run_cli(ctx, {"plan", "m.onnx", "--json"}), "unknown option '--json' for 'plan'");
+}
+
+void case_inspect_text(Context& ctx) {
+  std::string path = write_inspect_model(ctx);
+  expect_success(ctx, run_cli(ctx, {"inspect", path}),
+                 "model: " + path +
+                     "\n"
+                     "ir_version: 9\n"
+                     "producer: onnxmicro-cli-tests 2.1\n"
+                     "opset_imports: ai.onnx@17, com.example@1\n"
+                     "inputs: 3\n"
+                     "  image: float [batch,3,?,8]\n"
+                     "  flag: bool []\n"
+                     "  extra: int64 (shape not declared)\n"
+                     "outputs: 1\n"
+                     "  out: float [batch,?]\n"
+                     "initializers: 3 (56 bytes)\n"
+                     "external_data: 1\n"
+                     "  ext: location=weights.bin offset=0 length=16\n"
+                     "ops: 8 nodes, 6 distinct\n"
+                     "  ai.onnx:Add@17        1\n"
+                     "  ai.onnx:Hardmax@17    1\n"
+                     "  ai.onnx:Identity@17   1\n"
+                     "  ai.onnx:If@17         1\n"
+                     "  ai.onnx:Relu@17       3\n"
+                     "  com.example:Custom@1  1\n");
+}
+
+void case_inspect_json(Context& ctx) {
+  std::string path = write_inspect_model(ctx);
+  expect_success(ctx, run_cli(ctx, {"inspect", "--json", path}),
+                 "{\n"
+                 "  \"ir_version\": 9,\n"
+                 "  \"producer_name\": \"onnxmicro-cli-tests\",\n"
+                 "  \"producer_version\": \"2.1\",\n"
+                 "  \"opset_imports\": [\n"
+                 "    {\"domain\": \"\", \"version\": 17},\n"
+                 "    {\"domain\": \"com.example\", \"version\": 1}\n"
+                 "  ],\n"
+                 "  \"inputs\": [\n"
+                 "    {\"name\": \"image\", \"dtype\": \"float\", \"shape\": [\"batch\", 3, \"?\", 8]},\n"
+                 "    {\"name\": \"flag\", \"dtype\": \"bool\", \"shape\": []},\n"
+                 "    {\"name\": \"extra\", \"dtype\": \"int64\", \"shape\": null}\n"
+                 "  ],\n"
+                 "  \"outputs\": [\n"
+                 "    {\"name\": \"out\", \"dtype\": \"float\", \"shape\": [\"batch\", \"?\"]}\n"
+                 "  ],\n"
+                 "  \"initializers\": {\"count\": 3, \"bytes\": 56},\n"
+                 "  \"external_data\": [\n"
+                 "    {\"name\": \"ext\", \"location\": \"weights.bin\", \"offset\": 0, \"length\": 16}\n"
+                 "  ],\n"
+                 "  \"ops\": [\n"
+                 "    {\"domain\": \"\", \"op_type\": \"Add\", \"version\": 17, \"count\": 1},\n"
+                 "    {\"domain\": \"\", \"op_type\": \"Hardmax\", \"version\": 17, \"count\": 1},\n"
+                 "    {\"domain\": \"\", \"op_type\": \"Identity\", \"version\": 17, \"count\": 1},\n"
+                 "    {\"domain\": \"\", \"op_type\": \"If\", \"version\": 17, \"count\": 1},\n"
+                 "    {\"domain\": \"\", \"op_type\": \"Relu\", \"version\": 17, \"count\": 3},\n"
+                 "    {\"domain\": \"com.example\", \"op_type\": \"Custom\", \"version\": 1, \"count\": 1}\n"
+                 "  ]\n"
+                 "}\n");
+}
+
+void case_json_escaping(Context& ctx) {
+  using onnxmicro_cli::JsonWriter;
+  expect_eq(ctx, "quote plain", JsonWriter::quote("abc"), "\"abc\"");
+  expect_eq(ctx, "quote specials", JsonWriter::quote("a\"b\\c\nd\te\x01"), "\"a\\\"b\\\\c\\nd\\te\\u0001\"");
+  expect_eq(ctx, "quote valid UTF-8", JsonWriter::quote("\xc3\xa9\xe2\x82\xac"), "\"\xc3\xa9\xe2\x82\xac\"");
+  expect_eq(ctx, "quote invalid UTF-8",
+            JsonWriter::quote("a\xff"
+                              "b\xc3"),
+            "\"a\xef\xbf\xbd"
+            "b\xef\xbf\xbd\"");
+  expect_eq(ctx, "quote overlong", JsonWriter::quote("\xc0\xaf"), "\"\xef\xbf\xbd\xef\xbf\xbd\"");
+}
+
+void case_odd_names(Context& ctx) {
+  // Names are bytes from the model: a newline, a tab and invalid UTF-8 must not break lines or the JSON.
+  std::string path = write_relu_model(ctx, "odd.onnx", kFloat, "x\n\xff", "y\t\"\xc3\xa9");
+  Result r = run_cli(ctx, {"inspect", path});
+  expect_true(ctx, "inspect of odd names succeeds: " + describe(r), r.exit_code == 0 && r.err.empty());
+  expect_true(ctx, "input line sanitised: " + r.out, r.out.find("\n  x ?: float [N,3]\n") != std::string::npos);
+  expect_true(ctx, "output line sanitised: " + r.out,
+              r.out.find("\n  y \"\xc3\xa9: float [N,3]\n") != std::string::npos);
+  r = run_cli(ctx, {"inspect", "--json", path});
+  expect_true(
+      ctx, "JSON escapes the input name: " + r.out,
+      r.out.find("{\"name\": \"x\\n\xef\xbf\xbd\", \"dtype\": \"float\", \"shape\": [\"N\", 3]}") != std::string::npos);
+  expect_true(ctx, "JSON escapes the output name: " + r.out,
+              r.out.find("{\"name\": \"y\\t\\\"\xc3\xa9\", \"dtype\"") != std::string::npos);
+  expect_error(ctx, run_cli(ctx, {"run", path}), "wrong number of inputs: the model has 1 input ('x ?'), got 0 files");
+}
+
+void case_inspect_errors(Context& ctx) {
+  expect_error(ctx, run_cli(ctx, {"inspect", ctx.path("missing.onnx")}),
+               "cannot open model '" + ctx.path("missing.onnx") + "': no such file or directory");
+  expect_error(ctx, run_cli(ctx, {"inspect", ctx.dir}),
+               "cannot open model '" + ctx.dir + "': is a directory, expected a file");
+  std::string relu = write_relu_model(ctx, "relu.onnx");
+  Bytes bytes = read_bytes(relu);
+  for (std::size_t cut : {bytes.size() / 2, bytes.size() - 1, std::size_t{3}}) {
+    Bytes truncated(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(cut));
+    write_bytes(ctx.path("truncated.onnx"), truncated);
+    expect_error_prefix(ctx, run_cli(ctx, {"inspect", ctx.path("truncated.onnx")}),
+                        "cannot load model '" + ctx.path("truncated.onnx") + "': invalid_model: ");
+    expect_error_prefix(ctx, run_cli(ctx, {"inspect", "--json", ctx.path("truncated.onnx")}),
+                        "cannot load model '" + ctx.path("truncated.onnx") + "': invalid_model: ");
+  }
+}
+
+void case_check_supported(Context& ctx) {
+  std::string relu = write_relu_model(ctx, "relu.onnx");
+  expect_success(ctx, run_cli(ctx, {"check", relu}),
+                 "ok: every node has a kernel in this build (1 node, 1 distinct op)\n");
+}
+
+void case_check_unsupported(Context& ctx) {
+  std::string path = write_unsupported_model(ctx);
+  Result r = run_cli(ctx, {"check", path});
+  expect_true(ctx, "check of unsupported ops exits 1 with nothing on stderr: " + describe(r),
+              r.exit_code == 1 && r.err.empty());
+  expect_eq(ctx, "check report", r.out,
+            "unsupported node 'frob1' (Frobnicate, domain com.example, opset 2); kernels in this build: none\n"
+            "unsupported node '#2' (Frobnicate, domain com.example, opset 2); kernels in this build: none\n"
+            "unsupported node 'twist' (Twist, domain com.example, opset 2); kernels in this build: none\n"
+            "3 of 4 nodes have no kernel in this build:\n"
+            "  com.example:Frobnicate@2: 2 nodes; kernels in this build: none\n"
+            "  com.example:Twist@2: 1 node; kernels in this build: none\n");
+}
+
+void case_check_kernel_ranges(Context& ctx) {
+  // check's "kernels in this build" text, from a registry made up here (unordered, several domains).
+  // Rows are filled by field name: KernelEntry gains fields as the runtime grows.
+  auto entry = [](std::string_view domain, std::string_view op_type, int since, int until) {
+    onnxmicro::KernelEntry e{};
+    e.domain = domain;
+    e.op_type = op_type;
+    e.since_version = since;
+    e.until_version = until;
+    return e;
+  };
+  const int open = onnxmicro::kernels::kOpenEnded;
+  const onnxmicro::KernelEntry entries[] = {entry("", "Foo", 6, 13), entry("", "Foo", 14, open), entry("", "Foo", 1, 6),
+                                            entry("com.x", "Foo", 2, 3), entry("", "Bar", 7, open)};
+  onnxmicro::KernelRegistry registry(entries, 5);
+  expect_eq(ctx, "Foo ranges", onnxmicro_cli::kernel_version_ranges(registry, "", "Foo"), "[1,6) [6,13) [14,inf)");
+  expect_eq(ctx, "com.x Foo ranges", onnxmicro_cli::kernel_version_ranges(registry, "com.x", "Foo"), "[2,3)");
+  expect_eq(ctx, "Bar ranges", onnxmicro_cli::kernel_version_ranges(registry, "", "Bar"), "[7,inf)");
+  expect_eq(ctx, "no kernels", onnxmicro_cli::kernel_version_ranges(registry, "", "Baz"), "none");
+}
+
+void case_check_errors(Context& ctx) {
+  expect_error(ctx, run_cli(ctx, {"check", ctx.path("missing.onnx")}),
+               "cannot open model '" + ctx.path("missing.onnx") + "': no such file or directory");
+  write_bytes(ctx.path("garbage.onnx"), Bytes{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01});
+  expect_error_prefix(ctx, run_cli(ctx, {"check", ctx.path("garbage.onnx")}),
+                      "cannot load model '" + ctx.path("garbage.onnx") + "': invalid_model: ");
+}
+
+void case_run_pb(Context& ctx) {
+  std::string relu = write_relu_model(ctx, "relu.onnx");
+  write_bytes(ctx.path("x.pb"), raw_tensor("x", kFloat, {2, 3}, le_floats(kReluInput)).take());
+  expect_success(ctx, run_cli(ctx, {"run", relu, "--inputs", ctx.path("x.pb"), "--output-dir", ctx.path("out")}), "");
+  expect_true(ctx, "output_0.pb equals the hand-written TensorProto",
+              read_bytes(ctx.path("out/output_0.pb")) == hex(kReluOutputHex));
+  expect_true(ctx, "only one output file", read_text(ctx.path("out/output_1.pb")).empty());
+
+  // Two outputs declared in the opposite order of the nodes that make them: files follow graph-output order.
+  std::vector<Dim> dims = {symbolic("N"), fixed(3)};
+  Bytes two = model(
+      8, "onnxmicro-cli-tests", "1.0", {{"", 13}},
+      graph("two_outputs", {node("Relu", {"x"}, {"a"}, "first"), node("Relu", {"a"}, {"b"}, "second")},
+            {tensor_value("x", kFloat, dims)}, {tensor_value("b", kFloat, dims), tensor_value("a", kFloat, dims)}));
+  write_bytes(ctx.path("two.onnx"), two);
+  expect_success(
+      ctx, run_cli(ctx, {"run", ctx.path("two.onnx"), "--inputs", ctx.path("x.pb"), "--output-dir", ctx.path("two")}),
+      "");
+  std::string named_b = kReluOutputHex, named_a = kReluOutputHex;
+  named_b.replace(named_b.find("420179"), 6, "420162");  // name "b"
+  named_a.replace(named_a.find("420179"), 6, "420161");  // name "a"
+  expect_true(ctx, "output_0.pb is graph output 0 ('b')", read_bytes(ctx.path("two/output_0.pb")) == hex(named_b));
+  expect_true(ctx, "output_1.pb is graph output 1 ('a')", read_bytes(ctx.path("two/output_1.pb")) == hex(named_a));
+}
+
+void case_run_pb_typed(Context& ctx) {
+  // The same input stored in float_data (4), packed, with dims packed too: readers must accept both layouts.
+  std::string relu = write_relu_model(ctx, "relu.onnx");
+  ProtoEncoder x;
+  const std::int64_t dims[] = {2, 3};
+  x.packed_ints(1, dims, 2);
+  x.int_field(2, kFloat);
+  x.packed_floats(4, kReluInput.data(), kReluInput.size());
+  x.string_field(8, "x");
+  write_bytes(ctx.path("x.pb"), x.take());
+  expect_success(
+      ctx, run_cli(ctx, {"run", relu, "--input", "x=" + ctx.path("x.pb"), "--output-dir=" + ctx.path("out")}), "");
+  expect_true(ctx, "output_0.pb equals the hand-written TensorProto",
+              read_bytes(ctx.path("out/output_0.pb")) == hex(kReluOutputHex));
+}
+
+void case_run_npy(Context& ctx) {
+  std::string relu = write_relu_model(ctx, "relu.onnx");
+  write_bytes(ctx.path("x.npy"), npy("<f4", "(2, 3)", le_floats(kReluInput)));
+  expect_success(ctx, run_cli(ctx, {"run", relu, "--input", "x=" + ctx.path("x.npy"), "--output-dir", ctx.path("out")}),
+                 "");
+  expect_true(ctx, "output_0.pb from .npy input equals the hand-written TensorProto",
+              read_bytes(ctx.path("out/output_0.pb")) == hex(kReluOutputHex));
+  // The same file through --inputs, printed instead of written.
+  expect_success(ctx, run_cli(ctx, {"run", relu, "--inputs", ctx.path("x.npy"), "--print"}),
+                 "y: float [2,3]\n[0, 0, 2.25, 0, 3, 0]\n");
+}
+
+void case_run_npy_int64(Context& ctx) {
+  std::string relu = write_relu_model(ctx, "relu_i64.onnx", kInt64);
+  write_bytes(ctx.path("x.npy"), npy("<i8", "(1, 3)", le_int64s({-5, 7, 0})));
+  expect_success(ctx,
+                 run_cli(ctx, {"run", relu, "--inputs", ctx.path("x.npy"), "--output-dir", ctx.path("out"), "--print"}),
+                 "y: int64 [1,3]\n[0, 7, 0]\n");
+  // dims 1, 3; data_type INT64 (10 07); name "y"; raw_data 24 bytes: 0, 7, 0.
+  expect_true(ctx, "int64 output_0.pb",
+              read_bytes(ctx.path("out/output_0.pb")) == hex("080108031007420179"
+                                                             "4a18"
+                                                             "0000000000000000"
+                                                             "0700000000000000"
+                                                             "0000000000000000"));
+}
+
+void case_run_print_truncation(Context& ctx) {
+  std::string relu = write_relu_model(ctx, "relu.onnx");
+  std::vector<float> values;
+  for (int i = 0; i < 27; ++i) values.push_back(static_cast<float>(i % 2 == 0 ? i : -i) * 0.5f);
+  write_bytes(ctx.path("x.npy"), npy("<f4", "(9, 3)", le_floats(values)));
+  expect_success(ctx, run_cli(ctx, {"run", relu, "--inputs", ctx.path("x.npy"), "--print"}),
+                 "y: float [9,3]\n"
+                 "[0, 0, 1, 0, 2, 0, 3, 0, 4, 0, 5, 0, 6, 0, 7, 0, 8, 0, 9, 0, ...]\n");
+  expect_success(ctx, run_cli(ctx, {"run", relu, "--inputs", ctx.path("x.npy"), "--print-all"}),
+                 "y: float [9,3]\n"
+                 "[0, 0, 1, 0, 2, 0, 3, 0, 4, 0, 5, 0, 6, 0, 7, 0, 8, 0, 9, 0, 10, 0, 11, 0, 12, 0, 13]\n");
+}
+
+void case_run_bad_model(Context& ctx) {
+  std::string relu = write_relu_model(ctx, "relu.onnx");
+  write_bytes(ctx.path("x.pb"), raw_tensor("x", kFloat, {2, 3}, le_floats(kReluInput)).take());
+  Bytes bytes = read_bytes(relu);
+  write_bytes(ctx.path("truncated.onnx"),
+              Bytes(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(bytes.size() / 2)));
+  expect_error_prefix(ctx, run_cli(ctx, {"run", ctx.path("truncated.onnx"), "--inputs", ctx.path("x.pb")}),
+                      "cannot load model '" + ctx.path("truncated.onnx") + "': invalid_model: ");
+  expect_error(ctx, run_cli(ctx, {"run", ctx.path("nope.onnx"), "--inputs", ctx.path("x.pb")}),
+               "cannot open model '" + ctx.path("nope.onnx") + "': no such file or directory");
+  // A model with an op no build has: the session's error, on one line.
+  std::string unsupported = write_unsupported_model(ctx);
+  write_bytes(ctx.path("x2.pb"), raw_tensor("x", kFloat, {2}, le_floats({1, -1})).take());
+  expect_error_prefix(ctx, run_cli(ctx, {"run", unsupported, "--inputs", ctx.path("x2.pb")}),
+                      "cannot prepare '" + unsupported + "': unsupported: ");
+}
+
+void case_run_bad_inputs(Context& ctx) {
+  std::string relu = write_relu_model(ctx, "relu.onnx");
+  std::string x = ctx.path("x.pb");
+  write_bytes(x, raw_tensor("x", kFloat, {2, 3}, le_floats(kReluInput)).take());
+  const std::string out = ctx.path("out");
+
+  expect_error(ctx, run_cli(ctx, {"run", relu, "--inputs", ctx.path("missing.pb"), "--output-dir", out}),
+               "cannot read '" + ctx.path("missing.pb") + "': no such file or directory");
+  expect_error(ctx, run_cli(ctx, {"run", relu, "--inputs", ctx.dir, "--output-dir", out}),
+               "cannot read '" + ctx.dir + "': is a directory, expected a file");
+  expect_error(ctx, run_cli(ctx, {"run", relu, "--inputs", x, x, "--output-dir", out}),
+               "wrong number of inputs: the model has 1 input ('x'), got 2 files");
+  expect_error(ctx, run_cli(ctx, {"run", relu, "--output-dir", out}),
+               "wrong number of inputs: the model has 1 input ('x'), got 0 files");
+  expect_error(ctx, run_cli(ctx, {"run", relu, "--input", "z=" + x}),
+               "the model has no input named 'z' (its inputs: 'x')");
+  expect_error(ctx, run_cli(ctx, {"run", relu, "--inputs", x, "--input", "x=" + x}), "input 'x' is given twice");
+
+  // dtype and shape mismatches against the declared input (float [N,3]).
+  write_bytes(ctx.path("i64.npy"), npy("<i8", "(2, 3)", le_int64s({1, 2, 3, 4, 5, 6})));
+  expect_error(ctx, run_cli(ctx, {"run", relu, "--inputs", ctx.path("i64.npy")}),
+               "input 'x': '" + ctx.path("i64.npy") + "' holds int64 data, the model declares float");
+  write_bytes(ctx.path("x24.pb"), raw_tensor("x", kFloat, {2, 4}, le_floats({1, 2, 3, 4, 5, 6, 7, 8})).take());
+  expect_error(ctx, run_cli(ctx, {"run", relu, "--inputs", ctx.path("x24.pb")}),
+               "input 'x': '" + ctx.path("x24.pb") + "' has shape [2,4], the model declares [N,3]");
+
+  // Malformed TensorProto files: truncated, garbage, data shorter than the dims say.
+  Bytes good = read_bytes(x);
+  write_bytes(ctx.path("cut.pb"), Bytes(good.begin(), good.end() - 5));
+  expect_error_prefix(ctx, run_cli(ctx, {"run", relu, "--inputs", ctx.path("cut.pb")}),
+                      "'" + ctx.path("cut.pb") + "' is not a valid onnx TensorProto: ");
+  write_bytes(ctx.path("garbage.pb"), Bytes{0x0f, 0xff, 0xff, 0xff});
+  expect_error_prefix(ctx, run_cli(ctx, {"run", relu, "--inputs", ctx.path("garbage.pb")}),
+                      "'" + ctx.path("garbage.pb") + "' is not a valid onnx TensorProto: ");
+  write_bytes(ctx.path("short.pb"), raw_tensor("x", kFloat, {2, 3}, le_floats({1, 2, 3})).take());
+  expect_error(ctx, run_cli(ctx, {"run", relu, "--inputs", ctx.path("short.pb")}),
+               "'" + ctx.path("short.pb") + "': dims [2,3] describe 6 elements but the tensor stores 3");
+  Bytes odd = le_floats(kReluInput);
+  odd.pop_back();
+  write_bytes(ctx.path("odd.pb"), raw_tensor("x", kFloat, {2, 3}, odd).take());
+  expect_error(ctx, run_cli(ctx, {"run", relu, "--inputs", ctx.path("odd.pb")}),
+               "'" + ctx.path("odd.pb") + "': raw_data has 23 bytes, not a whole number of float elements");
+  write_bytes(ctx.path("huge.pb"), raw_tensor("x", kFloat, {1000000000, 3}, le_floats({1, 2, 3})).take());
+  expect_error(
+      ctx, run_cli(ctx, {"run", relu, "--inputs", ctx.path("huge.pb")}),
+      "'" + ctx.path("huge.pb") + "': dims [1000000000,3] describe 3000000000 elements but the tensor stores 3");
+
+  // Malformed .npy files.
+  write_bytes(ctx.path("fortran.npy"), npy("<f4", "(2, 3)", le_floats(kReluInput), true));
+  expect_error(
+      ctx, run_cli(ctx, {"run", relu, "--inputs", ctx.path("fortran.npy")}),
+      "'" + ctx.path("fortran.npy") + "': .npy arrays in Fortran order are not supported (save a C-ordered array)");
+  write_bytes(ctx.path("big_endian.npy"), npy(">f4", "(2, 3)", le_floats(kReluInput)));
+  expect_error(
+      ctx, run_cli(ctx, {"run", relu, "--inputs", ctx.path("big_endian.npy")}),
+      "'" + ctx.path("big_endian.npy") +
+          "': .npy dtype '>f4' is not supported (<f4 <f8 <f2 <i8 <i4 <i2 <i1 |u1 <u2 <u4 <u8 |b1, little-endian)");
+  write_bytes(ctx.path("short.npy"), npy("<f4", "(2, 3)", le_floats({1, 2, 3})));
+  expect_error(ctx, run_cli(ctx, {"run", relu, "--inputs", ctx.path("short.npy")}),
+               "'" + ctx.path("short.npy") + "': shape [2,3] of <f4 needs 24 data bytes, the file has 12");
+  Bytes npy_bytes = npy("<f4", "(2, 3)", le_floats(kReluInput));
+  write_bytes(ctx.path("cut.npy"), Bytes(npy_bytes.begin(), npy_bytes.begin() + 40));
+  expect_error(
+      ctx, run_cli(ctx, {"run", relu, "--inputs", ctx.path("cut.npy")}),
+      "'" + ctx.path("cut.npy") + "' is not a valid .npy file: header length 118 runs past the end of the file");
+  write_bytes(ctx.path("bad_header.npy"), npy("<f4", "[2, 3]", le_floats(kReluInput)));
+  expect_error(ctx, run_cli(ctx, {"run", relu, "--inputs", ctx.path("bad_header.npy")}),
+               "'" + ctx.path("bad_header.npy") +
+                   "' is not a valid .npy file: header 'shape' must be a tuple of non-negative integers");
+
+  // An output directory that is a file.
+  expect_error(ctx, run_cli(ctx, {"run", relu, "--inputs", x, "--output-dir", x}),
+               "output directory '" + x + "' exists and is not a directory");
+}
+
+void case_run_sequence_input(Context& ctx) {
+  // seq: sequence(tensor(float)) -> SequenceLength -> n: int64 scalar.
+  ProtoEncoder element = tensor_type(kFloat, nullptr);
+  ProtoEncoder sequence;  // TypeProto.Sequence: elem_type (1)
+  sequence.message_field(1, element);
+  ProtoEncoder seq_type;  // TypeProto.sequence_type (4)
+  seq_type.message_field(4, sequence);
+  Bytes bytes = model(8, "onnxmicro-cli-tests", "1.0", {{"", 13}},
+                      graph("sequence_graph", {node("SequenceLength", {"seq"}, {"n"}, "length")},
+                            {value_info("seq", seq_type)}, {tensor_value("n", kInt64, {})}));
+  write_bytes(ctx.path("sequence.onnx"), bytes);
+  // SequenceProto: name (1), elem_type (2) = TENSOR, tensor_values (3).
+  ProtoEncoder seq;
+  seq.string_field(1, "seq");
+  seq.int_field(2, 1);
+  seq.message_field(3, raw_tensor("", kFloat, {2}, le_floats({1, 2})));
+  write_bytes(ctx.path("seq.pb"), seq.take());
+  expect_error(
+      ctx, run_cli(ctx, {"run", ctx.path("sequence.onnx"), "--inputs", ctx.path("seq.pb")}),
+      "input 'seq' is a sequence (onnx SequenceProto): unsupported, the runtime only takes tensor inputs for now");
+
+  // A sequence output: refused before anything runs.
+  Bytes construct = model(8, "onnxmicro-cli-tests", "1.0", {{"", 13}},
+                          graph("construct_graph", {node("SequenceConstruct", {"x"}, {"seq"}, "construct")},
+                                {tensor_value("x", kFloat, {fixed(2)})}, {value_info("seq", seq_type)}));
+  write_bytes(ctx.path("construct.onnx"), construct);
+  write_bytes(ctx.path("x.pb"), raw_tensor("x", kFloat, {2}, le_floats({1, 2})).take());
+  expect_error(
+      ctx, run_cli(ctx, {"run", ctx.path("construct.onnx"), "--inputs", ctx.path("x.pb")}),
+      "output 'seq' is a sequence (onnx SequenceProto): unsupported, the runtime only produces tensor outputs for now");
+}
+
+void case_plan(Context& ctx) {
+  std::string relu = write_relu_model(ctx, "relu.onnx");
+  write_bytes(ctx.path("x.pb"), raw_tensor("x", kFloat, {2, 3}, le_floats(kReluInput)).take());
+  Result r = run_cli(ctx, {"plan", relu, "--inputs", ctx.path("x.pb")});
+  if (r.exit_code != 0 || !r.err.empty()) {
+    fail(ctx, "plan should succeed: " + describe(r));
+    return;
+  }
+  // The numbers belong to the planner; check the report's structure and that the 24-byte input fits.
+  std::istringstream lines(r.out);
+  std::string line;
+  std::map<std::string, long long> fields;
+  std::size_t buffer_rows = 0;
+  bool in_table = false;
+  while (std::getline(lines, line)) {
+    if (in_table) {
+      ++buffer_rows;
+      continue;
+    }
+    if (line.rfind("  buffer", 0) == 0) {
+      in_table = true;
+      continue;
+    }
+    std::size_t colon = line.find(": ");
+    if (colon == std::string::npos) continue;
+    std::string key = line.substr(0, colon);
+    if (key != "model") fields[key] = std::atoll(line.c_str() + colon + 2);
+  }
+  expect_true(ctx, "plan names the model: " + r.out, r.out.rfind("model: " + relu + "\n", 0) == 0);
+  for (const char* key : {"metadata_bytes", "required_arena_bytes", "arena_bytes", "lower_bound_bytes", "buffers"}) {
+    expect_true(ctx, std::string("plan prints ") + key + ": " + r.out, fields.count(key) == 1);
+  }
+  expect_true(ctx, "the arena holds the [2,3] float input: " + r.out, fields["required_arena_bytes"] >= 24);
+  expect_true(ctx, "metadata_bytes > 0: " + r.out, fields["metadata_bytes"] > 0);
+  expect_true(ctx, "one table row per buffer: " + r.out,
+              static_cast<long long>(buffer_rows) == fields["buffers"] && buffer_rows >= 1);
+  expect_error(ctx, run_cli(ctx, {"plan", ctx.path("missing.onnx")}),
+               "cannot open model '" + ctx.path("missing.onnx") + "': no such file or directory");
+}
+
+const std::map<std::string, std::function<void(Context&)>>& cases() {
+  static const std::map<std::string, std::function<void(Context&)>> table = {
+      {"version", case_version},
+      {"help", case_help},
+      {"usage_errors", case_usage_errors},
+      {"inspect_text", case_inspect_text},
+      {"inspect_json", case_inspect_json},
+      {"json_escaping", case_json_escaping},
+      {"inspect_errors", case_inspect_errors},
+      {"odd_names", case_odd_names},
+      {"check_supported", case_check_supported},
+      {"check_unsupported", case_check_unsupported},
+      {"check_kernel_ranges", case_check_kernel_ranges},
+      {"check_errors", case_check_errors},
+      {"run_pb", case_run_pb},
+      {"run_pb_typed", case_run_pb_typed},
+      {"run_npy", case_run_npy},
+      {"run_npy_int64", case_run_npy_int64},
+      {"run_print_truncation", case_run_print_truncation},
+      {"run_bad_model", case_run_bad_model},
+      {"run_bad_inputs", case_run_bad_inputs},
+      {"run_sequence_input", case_run_sequence_input},
+      {"plan", case_plan},
+  };
+  return table;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc == 2 && std::string(argv[1]) == "--list") {
+    for (const auto& entry : cases()) std::cout << entry.first << "\n";
+    return 0;
+  }
+  if (argc != 4 || cases().count(argv[1]) == 0) {
+    std::cerr << "usage: onnxmicro_cli_tests CASE PATH_TO_CLI WORK_DIR   (cases: onnxmicro_cli_tests --list)\n";
+    return 2;
+  }
+  Context ctx;
+  ctx.cli = argv[2];
+  ctx.dir = argv[3];
+  // A fresh work directory per case, so cases can run in parallel and never see each other's files.
+  std::error_code ec;
+  std::filesystem::remove_all(ctx.dir, ec);
+  std::filesystem::create_directories(ctx.dir, ec);
+  if (ec) {
+    std::cerr << "cannot create " << ctx.dir << ": " << ec.message() << "\n";
+    return 2;
+  }
+  cases().at(argv[1])(ctx);
+  if (ctx.failures == 0) {
+    std::cout << "PASSED: " << argv[1] << "\n";
+    return 0;
+  }
+  std::cerr << ctx.failures << " check(s) failed in " << argv[1] << "\n";
+  return 1;
+}

@@ -1,0 +1,42 @@
+# SPDX-License-Identifier: MIT
+# Installs the library component of the configured build tree BUILD_DIR into a fresh PREFIX and checks the
+# result: the CMake package files and every header of SOURCE_DIR/include, nothing missing. Setup step of the
+# find_package consumer test. (Only the library's component: the tools' install rules are not under test here.)
+# Usage: cmake -DBUILD_DIR=... -DPREFIX=... -DSOURCE_DIR=... [-DCONFIG=...] -P check_install_tree.cmake
+file(REMOVE_RECURSE "${PREFIX}")
+set(config_args "")
+if(CONFIG)
+  set(config_args --config "${CONFIG}")
+endif()
+execute_process(COMMAND "${CMAKE_COMMAND}" --install "${BUILD_DIR}" --prefix "${PREFIX}" ${config_args}
+                        --component onnxmicro_development RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "cmake --install ${BUILD_DIR} --prefix ${PREFIX} --component onnxmicro_development: ${rc}")
+endif()
+
+file(GLOB_RECURSE package_files RELATIVE "${PREFIX}" "${PREFIX}/*.cmake")
+foreach(required onnxmicroConfig.cmake onnxmicroConfigVersion.cmake onnxmicroTargets.cmake)
+  set(hit "")
+  foreach(f IN LISTS package_files)
+    if(f MATCHES "(^|/)${required}$")
+      set(hit "${f}")
+    endif()
+  endforeach()
+  if(NOT hit)
+    message(FATAL_ERROR "${required} was not installed under ${PREFIX} (found: ${package_files})")
+  endif()
+endforeach()
+
+file(GLOB_RECURSE headers RELATIVE "${SOURCE_DIR}/include" "${SOURCE_DIR}/include/*.hpp")
+file(GLOB_RECURSE installed RELATIVE "${PREFIX}" "${PREFIX}/*.hpp")
+set(missing "")
+foreach(h IN LISTS headers)
+  if(NOT EXISTS "${PREFIX}/include/${h}")
+    list(APPEND missing "${h}")
+  endif()
+endforeach()
+if(missing)
+  message(FATAL_ERROR "headers not installed under ${PREFIX}/include: ${missing}")
+endif()
+list(LENGTH headers n)
+message(STATUS "installed ${n} headers and the CMake package into ${PREFIX}")

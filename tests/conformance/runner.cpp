@@ -1,0 +1,1060 @@
+// SPDX-License-Identifier: MIT
+// onnxmicro_conformance: runs ONNX backend test cases (DIR/<suite>/<case>/model.onnx with
+// test_data_set_*/input_K.pb and output_K.pb, as tests/conformance/generate_data.py writes them) through
+// onnxmicro with every kernel of the build, and compares each output with numpy.allclose semantics.
+//
+// Each case is one of:
+//   pass         every output matches
+//   fail         an output differs, or loading/preparing/running returned an error although a kernel was
+//                found for every node
+//   unsupported  some node (subgraphs included) has no kernel in this build for its op and opset, or the
+//                case needs something the runner cannot feed yet (sequence/optional/map/string values)
+// Unsupported cases do not fail the run: kernel coverage grows op by op. The exit code is non-zero when a
+// case fails that allowlist.txt does not list, or when a listed case passes (the entry is stale).
+//
+// Each case runs in a forked child (POSIX), so a crash or a hang in one kernel is reported as that case's
+// failure instead of ending the run; --no-fork runs in-process (for a debugger).
+#include <onnxmicro/onnxmicro.hpp>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <new>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#if defined(__unix__) || defined(__APPLE__)
+#include <sys/wait.h>
+#include <unistd.h>
+#include <csignal>
+#define ONNXMICRO_CONFORMANCE_CAN_FORK 1
+#else
+#define ONNXMICRO_CONFORMANCE_CAN_FORK 0
+#endif
+
+// Every operator new in this process is counted, so each case proves that Session::run() never allocates
+// (the library's only other heap use, malloc for the arena and metadata, happens in prepare()).
+namespace {
+std::size_t g_heap_allocations = 0;
+std::size_t heap_allocation_count() { return g_heap_allocations; }
+}  // namespace
+
+void* operator new(std::size_t size) {
+  ++g_heap_allocations;
+  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+  throw std::bad_alloc();
+}
+void* operator new[](std::size_t size) { return operator new(size); }
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+
+namespace {
+
+namespace om = onnxmicro;
+namespace fs = std::filesystem;
+
+// ---- options ---------------------------------------------------------------------------------------------
+
+const char* const kUsage =
+    "usage: onnxmicro_conformance [options]\n"
+    "  --data DIR            test data root holding <suite>/<case>/ (default: $ONNXMICRO_CONFORMANCE_DATA or\n"
+    "                        ./onnx-data); made by tests/conformance/generate_data.py\n"
+    "  --suite NAME[,NAME]   suites to run: node, simple, pytorch-converted, pytorch-operator, light, or any\n"
+    "                        directory under --data (e.g. --data tests --suite models); default node\n"
+    "  --filter SUBSTR       only cases whose name contains SUBSTR (repeatable: any of them)\n"
+    "  --allowlist FILE      known failures, 'case_name  # reason' per line\n"
+    "  --results-json FILE   write one entry per case (suite, name, status, reason) to FILE\n"
+    "  --rtol X --atol X     tolerances of |actual - expected| <= atol + rtol * |expected| (1e-3, 1e-5)\n"
+    "  --list-unsupported    print one line per unsupported case (default: only a summary of missing kernels)\n"
+    "  --verbose             also print passing cases and timings\n"
+    "  --no-fork             run cases in this process (a crash then ends the run)\n"
+    "  --timeout SECONDS     per case, when forking (default 120; 0: none)\n";
+
+struct Options {
+  std::string data_dir;
+  std::vector<std::string> suites;
+  std::vector<std::string> filters;
+  std::string allowlist_path;
+  std::string results_json_path;
+  double rtol = 1e-3;
+  double atol = 1e-5;
+  bool list_unsupported = false;
+  bool verbose = false;
+  bool fork_cases = ONNXMICRO_CONFORMANCE_CAN_FORK != 0;
+  unsigned timeout_seconds = 120;
+};
+
+std::vector<std::string> split_commas(const std::string& text) {
+  std::vector<std::string> parts;
+  std::string current;
+  for (char c : text) {
+    if (c == ',') {
+      if (!current.empty()) parts.push_back(current);
+      current.clear();
+    } else {
+      current += c;
+    }
+  }
+  if (!current.empty()) parts.push_back(current);
+  return parts;
+}
+
+// Returns false (after printing why) on a bad command line.
+bool parse_options(int argc, char** argv, Options& options) {
+  const char* env_data = std::getenv("ONNXMICRO_CONFORMANCE_DATA");
+  options.data_dir = env_data != nullptr ? env_data : "onnx-data";
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    auto value = [&](const char* name) -> const char* {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "onnxmicro_conformance: %s needs a value\n%s", name, kUsage);
+        return nullptr;
+      }
+      return argv[++i];
+    };
+    auto number = [&](const char* name, double& out) -> bool {
+      const char* v = value(name);
+      if (v == nullptr) return false;
+      char* end = nullptr;
+      out = std::strtod(v, &end);
+      if (end == v || *end != '\0' || !(out >= 0)) {
+        std::fprintf(stderr, "onnxmicro_conformance: %s expects a non-negative number, got '%s'\n", name, v);
+        return false;
+      }
+      return true;
+    };
+    if (arg == "--data") {
+      const char* v = value("--data");
+      if (v == nullptr) return false;
+      options.data_dir = v;
+    } else if (arg == "--suite") {
+      const char* v = value("--suite");
+      if (v == nullptr) return false;
+      for (const std::string& s : split_commas(v)) options.suites.push_back(s);
+    } else if (arg == "--filter") {
+      const char* v = value("--filter");
+      if (v == nullptr) return false;
+      options.filters.push_back(v);
+    } else if (arg == "--allowlist") {
+      const char* v = value("--allowlist");
+      if (v == nullptr) return false;
+      options.allowlist_path = v;
+    } else if (arg == "--results-json") {
+      const char* v = value("--results-json");
+      if (v == nullptr) return false;
+      options.results_json_path = v;
+    } else if (arg == "--rtol") {
+      if (!number("--rtol", options.rtol)) return false;
+    } else if (arg == "--atol") {
+      if (!number("--atol", options.atol)) return false;
+    } else if (arg == "--timeout") {
+      double seconds = 0;
+      if (!number("--timeout", seconds)) return false;
+      options.timeout_seconds = static_cast<unsigned>(seconds);
+    } else if (arg == "--list-unsupported") {
+      options.list_unsupported = true;
+    } else if (arg == "--verbose" || arg == "-v") {
+      options.verbose = true;
+    } else if (arg == "--no-fork") {
+      options.fork_cases = false;
+    } else if (arg == "--help" || arg == "-h") {
+      std::fputs(kUsage, stdout);
+      std::exit(0);
+    } else {
+      std::fprintf(stderr, "onnxmicro_conformance: unknown option '%s'\n%s", arg.c_str(), kUsage);
+      return false;
+    }
+  }
+  if (options.suites.empty()) options.suites.push_back("node");
+  return true;
+}
+
+// ---- results ---------------------------------------------------------------------------------------------
+
+enum class Outcome { pass, fail, unsupported };
+
+const char* outcome_name(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::pass: return "pass";
+    case Outcome::fail: return "fail";
+    case Outcome::unsupported: return "unsupported";
+  }
+  return "?";
+}
+
+struct CaseResult {
+  Outcome outcome = Outcome::pass;
+  std::string reason;
+  std::vector<std::string> missing_kernels;  ///< "Op (domain, opset N)" for unsupported cases
+};
+
+CaseResult make_result(Outcome outcome, std::string reason) {
+  CaseResult r;
+  r.outcome = outcome;
+  r.reason = std::move(reason);
+  return r;
+}
+
+std::string status_text(const om::Status& status) {
+  return std::string(om::status_code_name(status.code())) + ": " + std::string(status.message_view());
+}
+
+std::string shape_text(const om::Shape& shape) {
+  std::string s = "[";
+  for (int i = 0; i < shape.rank(); ++i) {
+    if (i) s += ",";
+    s += std::to_string(static_cast<long long>(shape[i]));
+  }
+  return s + "]";
+}
+
+std::string number_text(double v) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.9g", v);
+  return buffer;
+}
+
+// ---- buffers and tensor files ----------------------------------------------------------------------------
+
+/// Heap bytes aligned for any element type (decoded tensors are read as float, int64, double, ...).
+class AlignedBytes {
+ public:
+  void resize(std::size_t bytes) { storage_.assign(bytes / sizeof(std::max_align_t) + 1, std::max_align_t{}); }
+  unsigned char* data() { return reinterpret_cast<unsigned char*>(storage_.data()); }
+  const unsigned char* data() const { return reinterpret_cast<const unsigned char*>(storage_.data()); }
+
+ private:
+  std::vector<std::max_align_t> storage_;
+};
+
+bool read_file(const fs::path& path, std::vector<unsigned char>& out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  out.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  return true;
+}
+
+/// A TensorProto file decoded into dense little-endian elements.
+struct LoadedTensor {
+  std::vector<unsigned char> file;  ///< the proto bytes (the Tensor view points into them)
+  om::proto::Tensor proto;
+  om::DataType dtype = om::DataType::undefined;
+  om::Shape shape;
+  AlignedBytes data;
+  std::size_t bytes = 0;
+
+  om::ConstTensorView view() const { return om::ConstTensorView(dtype, shape, data.data()); }
+};
+
+/// Reads and decodes a TensorProto file. On failure `why` says what and the outcome to report.
+bool load_tensor(const fs::path& path, LoadedTensor& out, CaseResult& why) {
+  if (!read_file(path, out.file)) {
+    why = make_result(Outcome::fail, "cannot read " + path.string());
+    return false;
+  }
+  om::ByteSpan bytes(out.file.data(), out.file.size());
+  om::Status status = om::proto::Tensor::parse(bytes, 0, out.proto);
+  if (!status.ok()) {
+    why = make_result(Outcome::fail, path.filename().string() + ": Tensor::parse: " + status_text(status));
+    return false;
+  }
+  if (!om::is_known_dtype(out.proto.data_type)) {
+    why = make_result(Outcome::unsupported,
+                      path.filename().string() + ": unknown dtype " + std::to_string(out.proto.data_type));
+    return false;
+  }
+  out.dtype = static_cast<om::DataType>(out.proto.data_type);
+  if (out.dtype == om::DataType::string) {
+    // Strings have no fixed-size element: feeding them needs the runtime's string layout, not defined yet.
+    why = make_result(Outcome::unsupported, path.filename().string() + ": string tensors are not fed yet");
+    return false;
+  }
+  status = out.shape.assign(out.proto.dims, static_cast<std::size_t>(out.proto.rank));
+  if (status.ok()) status = om::checked_byte_size(out.dtype, out.shape, out.bytes);
+  if (!status.ok()) {
+    why = make_result(Outcome::unsupported, path.filename().string() + ": " + status_text(status));
+    return false;
+  }
+  out.data.resize(out.bytes);
+  if (out.bytes != 0) status = out.proto.decode_to(out.data.data(), out.bytes);
+  if (!status.ok()) {
+    why = make_result(Outcome::fail, path.filename().string() + ": decode_to: " + status_text(status));
+    return false;
+  }
+  return true;
+}
+
+// ---- element conversion for comparison ------------------------------------------------------------------
+
+template <typename T>
+T load_as(const unsigned char* p) {
+  T v;
+  std::memcpy(&v, p, sizeof(T));
+  return v;
+}
+
+/// Element i of a densely packed sub-byte buffer (om::dtype_bits(dtype) bits each, from the lowest bits of
+/// the first byte up; a 6-bit element may straddle two bytes).
+unsigned packed_element(const unsigned char* data, std::size_t i, int bits) {
+  const std::size_t first_bit = i * static_cast<std::size_t>(bits);
+  unsigned window = data[first_bit / 8];
+  if (first_bit % 8 + static_cast<std::size_t>(bits) > 8) window |= static_cast<unsigned>(data[first_bit / 8 + 1]) << 8;
+  return (window >> (first_bit % 8)) & ((1u << bits) - 1u);
+}
+
+/// 8-, 6- and 4-bit float formats (ONNX float8e4m3fn/fnuz, float8e5m2/fnuz, float4e2m1) to double.
+double minifloat_to_double(unsigned bits, int exponent_bits, int mantissa_bits, int bias, bool ieee_inf_nan, bool fnuz,
+                           bool e4m3fn) {
+  const int total = 1 + exponent_bits + mantissa_bits;
+  const unsigned sign = (bits >> (total - 1)) & 1u;
+  const unsigned exponent = (bits >> mantissa_bits) & ((1u << exponent_bits) - 1u);
+  const unsigned mantissa = bits & ((1u << mantissa_bits) - 1u);
+  if (fnuz && sign == 1 && exponent == 0 && mantissa == 0) return std::nan("");  // 0x80 is NaN, no -0
+  const unsigned max_exponent = (1u << exponent_bits) - 1u;
+  if (ieee_inf_nan && exponent == max_exponent) {
+    if (mantissa != 0) return std::nan("");
+    return sign ? -HUGE_VAL : HUGE_VAL;
+  }
+  if (e4m3fn && exponent == max_exponent && mantissa == (1u << mantissa_bits) - 1u) return std::nan("");
+  double value;
+  if (exponent == 0) {
+    value = std::ldexp(static_cast<double>(mantissa), 1 - bias - mantissa_bits);
+  } else {
+    value = std::ldexp(static_cast<double>(mantissa | (1u << mantissa_bits)),
+                       static_cast<int>(exponent) - bias - mantissa_bits);
+  }
+  return sign ? -value : value;
+}
+
+/// Element i of a dense buffer of a floating (or float-like) dtype, as double.
+double float_element(om::DataType dtype, const unsigned char* data, std::size_t i) {
+  switch (dtype) {
+    case om::DataType::float32: return load_as<float>(data + 4 * i);
+    case om::DataType::float64: return load_as<double>(data + 8 * i);
+    case om::DataType::float16: return om::float16_t::from_bits(load_as<std::uint16_t>(data + 2 * i)).to_float();
+    case om::DataType::bfloat16: return om::bfloat16_t::from_bits(load_as<std::uint16_t>(data + 2 * i)).to_float();
+    case om::DataType::float8e4m3fn: return minifloat_to_double(data[i], 4, 3, 7, false, false, true);
+    case om::DataType::float8e4m3fnuz: return minifloat_to_double(data[i], 4, 3, 8, false, true, false);
+    case om::DataType::float8e5m2: return minifloat_to_double(data[i], 5, 2, 15, true, false, false);
+    case om::DataType::float8e5m2fnuz: return minifloat_to_double(data[i], 5, 2, 16, false, true, false);
+    case om::DataType::float8e8m0: return data[i] == 0xff ? std::nan("") : std::ldexp(1.0, data[i] - 127);
+    case om::DataType::float4e2m1: return minifloat_to_double(packed_element(data, i, 4), 2, 1, 1, false, false, false);
+    case om::DataType::float6e2m3: return minifloat_to_double(packed_element(data, i, 6), 2, 3, 1, false, false, false);
+    case om::DataType::float6e3m2: return minifloat_to_double(packed_element(data, i, 6), 3, 2, 3, false, false, false);
+    default: return 0;
+  }
+}
+
+bool is_float_like(om::DataType dtype) {
+  switch (dtype) {
+    case om::DataType::float32:
+    case om::DataType::float64:
+    case om::DataType::float16:
+    case om::DataType::bfloat16:
+    case om::DataType::float8e4m3fn:
+    case om::DataType::float8e4m3fnuz:
+    case om::DataType::float8e5m2:
+    case om::DataType::float8e5m2fnuz:
+    case om::DataType::float8e8m0:
+    case om::DataType::float4e2m1:
+    case om::DataType::float6e2m3:
+    case om::DataType::float6e3m2: return true;
+    default: return false;
+  }
+}
+
+/// Element i of an integer or bool buffer, widened (uint64 values above INT64_MAX compare by bits).
+long long integer_element(om::DataType dtype, const unsigned char* data, std::size_t i) {
+  switch (dtype) {
+    case om::DataType::int8: return load_as<std::int8_t>(data + i);
+    case om::DataType::uint8: return data[i];
+    case om::DataType::boolean: return data[i] != 0;
+    case om::DataType::int16: return load_as<std::int16_t>(data + 2 * i);
+    case om::DataType::uint16: return load_as<std::uint16_t>(data + 2 * i);
+    case om::DataType::int32: return load_as<std::int32_t>(data + 4 * i);
+    case om::DataType::uint32: return load_as<std::uint32_t>(data + 4 * i);
+    case om::DataType::int64: return load_as<std::int64_t>(data + 8 * i);
+    case om::DataType::uint64: return static_cast<long long>(load_as<std::uint64_t>(data + 8 * i));
+    case om::DataType::int4:
+    case om::DataType::int2: {
+      const int bits = om::dtype_bits(dtype);
+      const long long value = packed_element(data, i, bits);
+      return value >= (1LL << (bits - 1)) ? value - (1LL << bits) : value;  // sign-extend
+    }
+    case om::DataType::uint4:
+    case om::DataType::uint2: return packed_element(data, i, om::dtype_bits(dtype));
+    default: return 0;
+  }
+}
+
+/// numpy.isclose(actual, expected, rtol, atol, equal_nan=True).
+bool is_close(double actual, double expected, double rtol, double atol) {
+  if (std::isnan(actual) || std::isnan(expected)) return std::isnan(actual) && std::isnan(expected);
+  if (std::isinf(actual) || std::isinf(expected)) return actual == expected;
+  return std::fabs(actual - expected) <= atol + rtol * std::fabs(expected);
+}
+
+std::string index_text(const om::Shape& shape, std::size_t flat) {
+  std::vector<long long> index(static_cast<std::size_t>(shape.rank()));
+  for (int d = shape.rank() - 1; d >= 0; --d) {
+    long long extent = shape[d] > 0 ? shape[d] : 1;
+    index[static_cast<std::size_t>(d)] = static_cast<long long>(flat % static_cast<std::size_t>(extent));
+    flat /= static_cast<std::size_t>(extent);
+  }
+  std::string s = "[";
+  for (std::size_t d = 0; d < index.size(); ++d) s += (d ? "," : "") + std::to_string(index[d]);
+  return s + "]";
+}
+
+/// Compares one output; returns "" when it matches, else what differs.
+std::string compare_output(const om::ConstTensorView& actual, const LoadedTensor& expected, double rtol, double atol) {
+  if (actual.dtype != expected.dtype) {
+    return std::string("dtype ") + om::dtype_name(actual.dtype) + ", expected " + om::dtype_name(expected.dtype);
+  }
+  if (actual.shape != expected.shape) {
+    return "shape " + shape_text(actual.shape) + ", expected " + shape_text(expected.shape);
+  }
+  const std::size_t count = static_cast<std::size_t>(expected.shape.element_count());
+  if (count == 0) return "";
+  if (actual.data == nullptr) return "output data is null";
+  const auto* got = static_cast<const unsigned char*>(actual.data);
+  const unsigned char* want = expected.data.data();
+  std::size_t mismatches = 0;
+  std::size_t worst = 0;
+  double worst_excess = -1;
+  std::string worst_text;
+  const om::DataType dtype = expected.dtype;
+  for (std::size_t i = 0; i < count; ++i) {
+    bool close;
+    double excess;  // how far past the tolerance, to report the worst element
+    std::string text;
+    if (is_float_like(dtype)) {
+      // numpy.testing.assert_allclose widens bfloat16's rtol to two bfloat16 ULPs; so does the ONNX runner.
+      double element_rtol = dtype == om::DataType::bfloat16 ? std::max(rtol, 1.0 / 64) : rtol;
+      double a = float_element(dtype, got, i);
+      double e = float_element(dtype, want, i);
+      close = is_close(a, e, element_rtol, atol);
+      excess = std::isfinite(a - e) ? std::fabs(a - e) - (atol + element_rtol * std::fabs(e)) : HUGE_VAL;
+      text = number_text(a) + ", expected " + number_text(e);
+    } else if (dtype == om::DataType::complex64 || dtype == om::DataType::complex128) {
+      double ar, ai, er, ei;
+      if (dtype == om::DataType::complex64) {
+        ar = load_as<float>(got + 8 * i), ai = load_as<float>(got + 8 * i + 4);
+        er = load_as<float>(want + 8 * i), ei = load_as<float>(want + 8 * i + 4);
+      } else {
+        ar = load_as<double>(got + 16 * i), ai = load_as<double>(got + 16 * i + 8);
+        er = load_as<double>(want + 16 * i), ei = load_as<double>(want + 16 * i + 8);
+      }
+      double diff = std::hypot(ar - er, ai - ei);
+      double tolerance = atol + rtol * std::hypot(er, ei);
+      close = diff <= tolerance || (std::isnan(ar + ai) && std::isnan(er + ei));
+      excess = std::isfinite(diff) ? diff - tolerance : HUGE_VAL;
+      text = "(" + number_text(ar) + "," + number_text(ai) + "), expected (" + number_text(er) + "," + number_text(ei) +
+             ")";
+    } else {
+      long long a = integer_element(dtype, got, i);
+      long long e = integer_element(dtype, want, i);
+      close = a == e;
+      excess = close ? 0 : 1;
+      text = std::to_string(a) + ", expected " + std::to_string(e);
+    }
+    if (!close) {
+      ++mismatches;
+      if (excess > worst_excess) {
+        worst_excess = excess;
+        worst = i;
+        worst_text = text;
+      }
+    }
+  }
+  if (mismatches == 0) return "";
+  return std::to_string(mismatches) + " of " + std::to_string(count) + " elements differ; worst at " +
+         index_text(expected.shape, worst) + ": got " + worst_text;
+}
+
+// ---- kernel coverage -------------------------------------------------------------------------------------
+
+/// Resolves the opset of a domain in the scope being walked (the model's imports, or a function's).
+struct OpsetScope {
+  const om::Model* model = nullptr;
+  const om::proto::Function* function = nullptr;
+
+  std::int64_t version(std::string_view domain) const {
+    if (function == nullptr) return model->opset_version(domain);
+    for (om::proto::OperatorSetId id : function->opset_imports()) {
+      if (om::model::normalize_domain(id.domain) == domain) return id.version;
+    }
+    return model->opset_version(domain);
+  }
+};
+
+/// Finds a model-local function (FunctionProto) called `op_type` in `domain`.
+bool find_local_function(const om::Model& model, std::string_view domain, std::string_view op_type,
+                         om::proto::Function& out) {
+  for (om::proto::Function function : model.proto().functions()) {
+    if (om::model::normalize_domain(function.domain) == domain && function.name == op_type) {
+      out = function;
+      return true;
+    }
+  }
+  return false;
+}
+
+constexpr int kMaxWalkDepth = 64;  // the loader has already bounded nesting; this only guards the recursion
+
+/// Adds "Op (domain, opset N)" to `missing` for every node of `nodes`, of their subgraphs and of the
+/// model-local functions they call, that no kernel of `registry` implements.
+void collect_missing_kernels(const om::Model& model, om::KernelRegistry registry,
+                             const om::proto::RepeatedField<om::proto::Node>& nodes, const OpsetScope& scope, int depth,
+                             std::set<std::string>& missing) {
+  if (depth > kMaxWalkDepth) return;
+  for (om::proto::Node node : nodes) {
+    const std::string_view domain = om::model::normalize_domain(node.domain);
+    const std::int64_t version = scope.version(domain);
+    if (om::find_kernel(registry, domain, node.op_type, version) == nullptr) {
+      om::proto::Function function;
+      if (find_local_function(model, domain, node.op_type, function)) {
+        OpsetScope inner{&model, &function};
+        collect_missing_kernels(model, registry, function.nodes(), inner, depth + 1, missing);
+      } else {
+        missing.insert(std::string(node.op_type) + " (" + std::string(om::model::display_domain(domain)) + ", opset " +
+                       std::to_string(static_cast<long long>(version)) + ")");
+      }
+    }
+    for (om::proto::Attribute attribute : node.attributes()) {
+      if (attribute.type == om::proto::AttributeType::graph) {
+        om::proto::Graph body = om::proto::Graph::unchecked(attribute.g);
+        collect_missing_kernels(model, registry, body.nodes(), scope, depth + 1, missing);
+      } else if (attribute.type == om::proto::AttributeType::graphs) {
+        for (om::ByteSpan bytes : attribute.graphs()) {
+          om::proto::Graph body = om::proto::Graph::unchecked(bytes);
+          collect_missing_kernels(model, registry, body.nodes(), scope, depth + 1, missing);
+        }
+      }
+    }
+  }
+}
+
+const char* type_kind_name(om::proto::Type::Kind kind) {
+  switch (kind) {
+    case om::proto::Type::Kind::tensor: return "tensor";
+    case om::proto::Type::Kind::sequence: return "sequence";
+    case om::proto::Type::Kind::map: return "map";
+    case om::proto::Type::Kind::optional: return "optional";
+    case om::proto::Type::Kind::sparse_tensor: return "sparse tensor";
+    case om::proto::Type::Kind::unknown: return "unknown";
+  }
+  return "?";
+}
+
+/// Why a graph input/output cannot be fed or compared by this runner ("" when it can).
+std::string unsupported_value(const om::proto::ValueInfo& value, const char* role) {
+  if (!value.has_type) return "";
+  const om::proto::Type& type = value.type;
+  if (type.kind != om::proto::Type::Kind::tensor) {
+    return std::string(role) + " '" + std::string(value.name) + "' is a " + type_kind_name(type.kind) +
+           " (the runner feeds and compares tensors only)";
+  }
+  if (type.elem_type == static_cast<std::int32_t>(om::DataType::string)) {
+    return std::string(role) + " '" + std::string(value.name) + "' is a string tensor (not fed yet)";
+  }
+  return "";
+}
+
+bool is_initializer(const om::Model& model, std::string_view name) {
+  for (om::model::ValueId id : model.graph().initializers) {
+    if (model.graph().values[static_cast<std::size_t>(id)].name == name) return true;
+  }
+  return false;
+}
+
+std::vector<fs::path> sorted_subdirectories(const fs::path& dir, std::string_view prefix) {
+  std::vector<fs::path> result;
+  std::error_code error;
+  for (fs::directory_iterator it(dir, error), end; !error && it != end; it.increment(error)) {
+    if (!it->is_directory(error)) continue;
+    std::string name = it->path().filename().string();
+    if (name.compare(0, prefix.size(), prefix) == 0) result.push_back(it->path());
+  }
+  std::sort(result.begin(), result.end());
+  return result;
+}
+
+// ---- one case --------------------------------------------------------------------------------------------
+
+/// Runs every data set of the case in `dir`. Never throws or exits; every problem becomes the result.
+CaseResult run_case(const fs::path& dir, const Options& options) {
+  const om::KernelRegistry registry = om::AllKernels::registry();
+  const fs::path model_path = dir / "model.onnx";
+  std::error_code error;
+  if (!fs::exists(model_path, error)) return make_result(Outcome::unsupported, "no model.onnx (download-only case)");
+
+  om::ModelBytes bytes;
+  om::Status status = om::ModelBytes::from_file(model_path.string().c_str(), bytes);
+  if (!status.ok()) return make_result(Outcome::fail, "ModelBytes::from_file: " + status_text(status));
+  om::Model model;
+  om::LoadOptions load_options;
+  load_options.base_directory = bytes.directory();
+  status = model.load(bytes.bytes(), load_options);
+  if (!status.ok()) {
+    return make_result(status.code() == om::StatusCode::unsupported ? Outcome::unsupported : Outcome::fail,
+                       "Model::load: " + status_text(status));
+  }
+
+  // Coverage first: a node without a kernel makes the case unsupported, whatever else happens.
+  std::set<std::string> missing;
+  collect_missing_kernels(model, registry, model.proto().graph.nodes(), OpsetScope{&model, nullptr}, 0, missing);
+  if (!missing.empty()) {
+    CaseResult result = make_result(Outcome::unsupported, "no kernel for");
+    for (const std::string& op : missing) {
+      result.reason += (result.missing_kernels.empty() ? " " : ", ") + op;
+      result.missing_kernels.push_back(op);
+    }
+    return result;
+  }
+
+  std::vector<om::proto::ValueInfo> graph_inputs;
+  std::vector<om::proto::ValueInfo> graph_outputs;
+  for (om::proto::ValueInfo value : model.proto().graph.inputs()) graph_inputs.push_back(value);
+  for (om::proto::ValueInfo value : model.proto().graph.outputs()) graph_outputs.push_back(value);
+  for (const om::proto::ValueInfo& value : graph_inputs) {
+    std::string why = unsupported_value(value, "input");
+    if (!why.empty() && !is_initializer(model, value.name)) return make_result(Outcome::unsupported, why);
+  }
+  for (const om::proto::ValueInfo& value : graph_outputs) {
+    std::string why = unsupported_value(value, "output");
+    if (!why.empty()) return make_result(Outcome::unsupported, why);
+  }
+
+  const std::vector<fs::path> data_sets = sorted_subdirectories(dir, "test_data_set_");
+  if (data_sets.empty()) return make_result(Outcome::fail, "no test_data_set_* directory");
+  for (const fs::path& data_set : data_sets) {
+    const std::string where = data_set.filename().string() + ": ";
+    // input_K.pb feeds model.graph.input[K], as in onnx.backend.test.runner (the data writer emits one file
+    // per graph input, in order; initializers are never listed before real inputs in these suites).
+    std::vector<LoadedTensor> inputs;
+    std::vector<std::string_view> input_names;
+    for (std::size_t k = 0;; ++k) {
+      const fs::path path = data_set / ("input_" + std::to_string(k) + ".pb");
+      if (!fs::exists(path, error)) break;
+      if (k >= graph_inputs.size()) {
+        return make_result(Outcome::fail, where + path.filename().string() + " has no graph input to feed");
+      }
+      inputs.emplace_back();
+      CaseResult why;
+      if (!load_tensor(path, inputs.back(), why)) return make_result(why.outcome, where + why.reason);
+      input_names.push_back(graph_inputs[k].name);
+    }
+    std::vector<om::InputShape> shapes;
+    for (std::size_t k = 0; k < inputs.size(); ++k) {
+      if (is_initializer(model, input_names[k])) {
+        return make_result(Outcome::unsupported, where + "input_" + std::to_string(k) + ".pb overrides initializer '" +
+                                                     std::string(input_names[k]) + "'");
+      }
+      om::InputShape bound;
+      bound.name = input_names[k];
+      bound.shape = inputs[k].shape;
+      shapes.push_back(bound);
+    }
+
+    // Every input's value is offered; the session binds only those that decide shapes (Reshape's shape...).
+    std::vector<om::InputValue> values;
+    for (std::size_t k = 0; k < inputs.size(); ++k) values.push_back(om::InputValue{input_names[k], inputs[k].view()});
+
+    om::Session session;
+    om::SessionOptions session_options;
+    session_options.input_shapes = om::Span<const om::InputShape>(shapes.data(), shapes.size());
+    session_options.input_values = om::Span<const om::InputValue>(values.data(), values.size());
+    status = session.prepare(model, registry, session_options);
+    if (!status.ok()) {
+      // The session resolves kernels itself; if it finds one missing that the walk above did not (a
+      // function it does not expand, say), that is still a coverage gap, not a wrong result.
+      bool missing_kernel = status.code() == om::StatusCode::unsupported &&
+                            status.message_view().find("no kernel") != std::string_view::npos;
+      return make_result(missing_kernel ? Outcome::unsupported : Outcome::fail,
+                         where + "Session::prepare: " + status_text(status));
+    }
+    for (std::size_t k = 0; k < inputs.size(); ++k) {
+      std::size_t index = 0;
+      status = session.input_index(input_names[k], index);
+      if (status.ok()) status = session.set_input(index, inputs[k].view());
+      if (!status.ok()) {
+        return make_result(Outcome::fail,
+                           where + "set_input(input_" + std::to_string(k) + ".pb): " + status_text(status));
+      }
+    }
+    const std::size_t allocations_before = heap_allocation_count();
+    status = session.run();
+    const std::size_t run_allocations = heap_allocation_count() - allocations_before;
+    if (!status.ok()) return make_result(Outcome::fail, where + "Session::run: " + status_text(status));
+    if (run_allocations != 0) {
+      return make_result(Outcome::fail, where + "Session::run allocated on the heap " +
+                                            std::to_string(run_allocations) + " times (it must never allocate)");
+    }
+
+    std::string differences;
+    for (std::size_t k = 0;; ++k) {
+      const fs::path path = data_set / ("output_" + std::to_string(k) + ".pb");
+      if (!fs::exists(path, error)) break;
+      if (k >= graph_outputs.size()) {
+        return make_result(Outcome::fail, where + path.filename().string() + " has no graph output");
+      }
+      LoadedTensor expected;
+      CaseResult why;
+      if (!load_tensor(path, expected, why)) return make_result(why.outcome, where + why.reason);
+      std::size_t index = 0;
+      status = session.output_index(graph_outputs[k].name, index);
+      if (!status.ok()) return make_result(Outcome::fail, where + "output_index: " + status_text(status));
+      std::string difference = compare_output(session.output(index), expected, options.rtol, options.atol);
+      if (!difference.empty()) {
+        if (!differences.empty()) differences += "; ";
+        differences += "output " + std::to_string(k) + " '" + std::string(graph_outputs[k].name) + "': " + difference;
+      }
+    }
+    if (!differences.empty()) return make_result(Outcome::fail, where + differences);
+  }
+  return make_result(Outcome::pass, "");
+}
+
+// ---- process isolation -----------------------------------------------------------------------------------
+
+std::string one_line(std::string text) {
+  std::replace(text.begin(), text.end(), '\n', ' ');
+  return text;
+}
+
+std::string serialize(const CaseResult& result) {
+  std::string text = std::string(outcome_name(result.outcome)) + "\n" + one_line(result.reason) + "\n";
+  for (const std::string& op : result.missing_kernels) text += one_line(op) + "\n";
+  return text;
+}
+
+CaseResult deserialize(const std::string& text) {
+  std::vector<std::string> lines;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    lines.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  if (lines.size() < 2) return make_result(Outcome::fail, "child process sent a truncated result");
+  CaseResult result;
+  result.outcome = lines[0] == "pass"          ? Outcome::pass
+                   : lines[0] == "unsupported" ? Outcome::unsupported
+                                               : Outcome::fail;
+  result.reason = lines[1];
+  result.missing_kernels.assign(lines.begin() + 2, lines.end());
+  return result;
+}
+
+#if ONNXMICRO_CONFORMANCE_CAN_FORK
+CaseResult run_case_in_child(const fs::path& dir, const Options& options) {
+  int fds[2];
+  if (pipe(fds) != 0) return run_case(dir, options);
+  std::fflush(stdout);
+  std::fflush(stderr);
+  const pid_t pid = fork();
+  if (pid < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    return run_case(dir, options);
+  }
+  if (pid == 0) {
+    close(fds[0]);
+    alarm(options.timeout_seconds);  // SIGALRM's default action ends a hung case
+    const std::string text = serialize(run_case(dir, options));
+    std::size_t written = 0;
+    while (written < text.size()) {
+      ssize_t n = write(fds[1], text.data() + written, text.size() - written);
+      if (n <= 0) break;
+      written += static_cast<std::size_t>(n);
+    }
+    _exit(0);
+  }
+  close(fds[1]);
+  std::string text;
+  char buffer[4096];
+  for (;;) {
+    ssize_t n = read(fds[0], buffer, sizeof buffer);
+    if (n > 0) {
+      text.append(buffer, static_cast<std::size_t>(n));
+    } else if (n == 0 || errno != EINTR) {
+      break;
+    }
+  }
+  close(fds[0]);
+  int wait_status = 0;
+  while (waitpid(pid, &wait_status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFSIGNALED(wait_status)) {
+    const int signal_number = WTERMSIG(wait_status);
+    if (signal_number == SIGALRM) {
+      return make_result(Outcome::fail, "timed out after " + std::to_string(options.timeout_seconds) + " s");
+    }
+    const char* description = strsignal(signal_number);
+    return make_result(Outcome::fail, "crashed: signal " + std::to_string(signal_number) + " (" +
+                                          (description ? description : "?") + ")");
+  }
+  if (!WIFEXITED(wait_status) || WEXITSTATUS(wait_status) != 0 || text.empty()) {
+    return make_result(Outcome::fail, "child process ended without a result (exit status " +
+                                          std::to_string(WIFEXITED(wait_status) ? WEXITSTATUS(wait_status) : -1) + ")");
+  }
+  return deserialize(text);
+}
+#endif
+
+CaseResult run_case_isolated(const fs::path& dir, const Options& options) {
+#if ONNXMICRO_CONFORMANCE_CAN_FORK
+  if (options.fork_cases) return run_case_in_child(dir, options);
+#endif
+  return run_case(dir, options);
+}
+
+// ---- allowlist -------------------------------------------------------------------------------------------
+
+struct AllowlistEntry {
+  std::string reason;
+  int line = 0;
+  bool matched = false;
+};
+
+std::string trim(const std::string& text) {
+  const char* space = " \t\r\n";
+  std::size_t first = text.find_first_not_of(space);
+  if (first == std::string::npos) return "";
+  return text.substr(first, text.find_last_not_of(space) - first + 1);
+}
+
+/// Reads 'case_name  # reason' lines; blank lines and lines starting with '#' are comments. Node cases are
+/// named by their directory (test_abs), other suites' as suite/directory (an unprefixed name matches in any
+/// suite). Returns false (after printing why) when the file is malformed.
+bool read_allowlist(const std::string& path, std::map<std::string, AllowlistEntry>& entries) {
+  std::ifstream in(path);
+  if (!in) {
+    std::fprintf(stderr, "onnxmicro_conformance: cannot read allowlist %s\n", path.c_str());
+    return false;
+  }
+  std::string line;
+  int number = 0;
+  bool ok = true;
+  while (std::getline(in, line)) {
+    ++number;
+    std::string content = line;
+    std::string reason;
+    std::size_t hash = line.find('#');
+    if (hash != std::string::npos) {
+      content = line.substr(0, hash);
+      reason = trim(line.substr(hash + 1));
+    }
+    content = trim(content);
+    if (content.empty()) continue;
+    if (content.find_first_of(" \t") != std::string::npos || reason.empty()) {
+      std::fprintf(stderr, "%s:%d: expected 'case_name  # reason', got '%s'\n", path.c_str(), number, line.c_str());
+      ok = false;
+      continue;
+    }
+    if (entries.count(content) != 0) {
+      std::fprintf(stderr, "%s:%d: '%s' is listed twice (first on line %d)\n", path.c_str(), number, content.c_str(),
+                   entries[content].line);
+      ok = false;
+      continue;
+    }
+    entries[content] = AllowlistEntry{reason, number, false};
+  }
+  return ok;
+}
+
+// ---- results file ----------------------------------------------------------------------------------------
+
+std::string json_string(const std::string& text) {
+  std::string out = "\"";
+  for (unsigned char c : text) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (c < 0x20) {
+          char escaped[8];
+          std::snprintf(escaped, sizeof escaped, "\\u%04x", c);
+          out += escaped;
+        } else {
+          out += static_cast<char>(c);
+        }
+    }
+  }
+  return out + "\"";
+}
+
+struct RecordedCase {
+  std::string suite;
+  std::string name;
+  std::string display_name;
+  CaseResult result;
+  bool allowlisted = false;
+  double milliseconds = 0;
+};
+
+bool write_results_json(const std::string& path, const Options& options, const std::vector<RecordedCase>& cases) {
+  std::ofstream out(path);
+  if (!out) return false;
+  out << "{\n  \"data\": " << json_string(options.data_dir) << ",\n  \"rtol\": " << number_text(options.rtol)
+      << ",\n  \"atol\": " << number_text(options.atol) << ",\n  \"cases\": [\n";
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const RecordedCase& c = cases[i];
+    out << "    {\"suite\": " << json_string(c.suite) << ", \"name\": " << json_string(c.name)
+        << ", \"status\": " << json_string(outcome_name(c.result.outcome))
+        << ", \"reason\": " << json_string(c.result.reason)
+        << ", \"allowlisted\": " << (c.allowlisted ? "true" : "false")
+        << ", \"milliseconds\": " << number_text(c.milliseconds) << "}" << (i + 1 < cases.size() ? ",\n" : "\n");
+  }
+  out << "  ]\n}\n";
+  return static_cast<bool>(out);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options options;
+  if (!parse_options(argc, argv, options)) return 2;
+
+  std::map<std::string, AllowlistEntry> allowlist;
+  if (!options.allowlist_path.empty() && !read_allowlist(options.allowlist_path, allowlist)) return 2;
+
+  // Collect the cases first, so a missing suite is reported before anything runs.
+  struct PendingCase {
+    std::string suite;
+    fs::path dir;
+  };
+  std::vector<PendingCase> pending;
+  for (const std::string& suite : options.suites) {
+    const fs::path suite_dir = fs::path(options.data_dir) / suite;
+    std::error_code error;
+    if (!fs::is_directory(suite_dir, error)) {
+      std::fprintf(stderr,
+                   "onnxmicro_conformance: no suite directory %s (generate it with "
+                   "tests/conformance/generate_data.py -o %s)\n",
+                   suite_dir.string().c_str(), options.data_dir.c_str());
+      return 2;
+    }
+    for (const fs::path& dir : sorted_subdirectories(suite_dir, "")) {
+      const std::string name = dir.filename().string();
+      bool selected = options.filters.empty();
+      for (const std::string& filter : options.filters) selected = selected || name.find(filter) != std::string::npos;
+      if (selected) pending.push_back({suite, dir});
+    }
+  }
+  if (pending.empty()) {
+    std::fprintf(stderr, "onnxmicro_conformance: no case matched under %s\n", options.data_dir.c_str());
+    return 2;
+  }
+
+  std::vector<RecordedCase> recorded;
+  std::map<std::string, int> missing_kernel_cases;
+  int passed = 0, failed = 0, unsupported = 0, allowlisted_failures = 0, unexpected_failures = 0, stale = 0;
+  const auto run_start = std::chrono::steady_clock::now();
+  for (const PendingCase& pending_case : pending) {
+    RecordedCase c;
+    c.suite = pending_case.suite;
+    c.name = pending_case.dir.filename().string();
+    c.display_name = options.suites.size() > 1 ? c.suite + "/" + c.name : c.name;
+    const auto start = std::chrono::steady_clock::now();
+    c.result = run_case_isolated(pending_case.dir, options);
+    c.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    AllowlistEntry* entry = nullptr;
+    for (const std::string& key : {c.name, c.suite + "/" + c.name}) {
+      auto it = allowlist.find(key);
+      if (it != allowlist.end()) entry = &it->second;
+    }
+    if (entry != nullptr) entry->matched = true;
+    c.allowlisted = entry != nullptr;
+    const char* name = c.display_name.c_str();
+    switch (c.result.outcome) {
+      case Outcome::pass:
+        ++passed;
+        if (entry != nullptr) {
+          ++stale;
+          std::printf("STALE %s: passes now; remove it from the allowlist (line %d)\n", name, entry->line);
+        } else if (options.verbose) {
+          std::printf("PASS  %s (%.1f ms)\n", name, c.milliseconds);
+        }
+        break;
+      case Outcome::fail:
+        ++failed;
+        if (entry != nullptr) {
+          ++allowlisted_failures;
+          std::printf("XFAIL %s: %s [allowlisted: %s]\n", name, c.result.reason.c_str(), entry->reason.c_str());
+        } else {
+          ++unexpected_failures;
+          std::printf("FAIL  %s: %s\n", name, c.result.reason.c_str());
+        }
+        break;
+      case Outcome::unsupported:
+        ++unsupported;
+        for (const std::string& op : c.result.missing_kernels) {
+          // Count per op, without the opset, so the summary ranks the kernels worth writing next.
+          ++missing_kernel_cases[op.substr(0, op.find(' '))];
+        }
+        if (options.list_unsupported || options.verbose) {
+          std::printf("UNSUPPORTED %s: %s\n", name, c.result.reason.c_str());
+        }
+        if (entry != nullptr) {
+          std::printf("note: %s is allowlisted (line %d) but unsupported now, not failing: %s\n", name, entry->line,
+                      c.result.reason.c_str());
+        }
+        break;
+    }
+    recorded.push_back(std::move(c));
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - run_start).count();
+
+  if (!missing_kernel_cases.empty()) {
+    std::vector<std::pair<int, std::string>> ranked;
+    for (const auto& [op, count] : missing_kernel_cases) ranked.push_back({-count, op});
+    std::sort(ranked.begin(), ranked.end());
+    const std::size_t shown = options.list_unsupported ? ranked.size() : std::min<std::size_t>(ranked.size(), 25);
+    std::printf("missing kernels (%zu ops) by cases they block:", ranked.size());
+    for (std::size_t i = 0; i < shown; ++i)
+      std::printf(" %s %d%s", ranked[i].second.c_str(), -ranked[i].first, i + 1 < shown ? "," : "");
+    std::printf(shown < ranked.size() ? ", ... (--list-unsupported for all)\n" : "\n");
+  }
+  for (const auto& [key, entry] : allowlist) {
+    // A shared allowlist names cases of every suite; only entries of the suites run here can be checked.
+    const std::size_t slash = key.find('/');
+    const std::string entry_suite = slash == std::string::npos ? "node" : key.substr(0, slash);
+    const bool suite_ran =
+        std::find(options.suites.begin(), options.suites.end(), entry_suite) != options.suites.end();
+    if (!entry.matched && options.filters.empty() && suite_ran) {
+      std::printf("note: allowlist line %d names '%s', which is not a case of the selected suites\n", entry.line,
+                  key.c_str());
+    }
+  }
+  if (!options.results_json_path.empty() && !write_results_json(options.results_json_path, options, recorded)) {
+    std::fprintf(stderr, "onnxmicro_conformance: cannot write %s\n", options.results_json_path.c_str());
+    return 2;
+  }
+  if (!allowlist.empty() || stale != 0) {
+    std::printf("allowlist: %d known failures, %d stale entries\n", allowlisted_failures, stale);
+  }
+  std::printf("time: %.1f s\n", seconds);
+  std::printf("conformance: %d passed, %d failed, %d unsupported (of %zu cases)\n", passed, failed, unsupported,
+              recorded.size());
+  std::printf("%d passed, %d failed\n", passed, failed);
+  return unexpected_failures != 0 || stale != 0 ? 1 : 0;
+}

@@ -1,0 +1,432 @@
+// SPDX-License-Identifier: MIT
+// Conv beyond the ONNX node suite (which only has small 2-D, group-1 float cases): groups and depthwise,
+// 1-D and 3-D, dilations with asymmetric pads, SAME/VALID auto_pad, the 1x1 direct path, several im2col
+// tiles, float64/float16/bfloat16, constant weights, version resolution, and every attribute/shape check.
+// Expected values come from a direct seven-loop convolution in double written here.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "onnxmicro/onnxmicro.hpp"
+#include "support/proto_writer.hpp"
+
+namespace {
+
+namespace om = onnxmicro;
+using om::DataType;
+using om::Status;
+using om::StatusCode;
+using onnxmicro_test::ProtoWriter;
+
+// ---- harness: one node in a model, run through Model + Session -------------------------------------------
+
+struct Value {
+  std::string name;
+  DataType dtype = DataType::undefined;  ///< undefined: an omitted optional input
+  std::vector<std::int64_t> dims;
+  std::vector<unsigned char> bytes;
+  bool initializer = false;
+
+  template <typename T>
+  std::vector<T> as() const {
+    std::vector<T> out(bytes.size() / sizeof(T));
+    if (!out.empty()) std::memcpy(out.data(), bytes.data(), out.size() * sizeof(T));
+    return out;
+  }
+};
+
+template <typename T>
+Value value(std::string name, std::vector<std::int64_t> dims, const std::vector<T>& values,
+            DataType dtype = om::dtype_of<T>::value) {
+  Value v{std::move(name), dtype, std::move(dims), {}, false};
+  v.bytes.resize(values.size() * sizeof(T));
+  if (!values.empty()) std::memcpy(v.bytes.data(), values.data(), v.bytes.size());
+  return v;
+}
+[[maybe_unused]] Value constant(Value v) {
+  v.initializer = true;
+  return v;
+}
+
+struct Outcome {
+  Status status;
+  std::vector<Value> outputs;
+};
+
+Outcome run_node(const std::string& op, int opset, const std::vector<Value>& inputs,
+                 const std::vector<std::pair<std::string, DataType>>& outputs,
+                 const std::vector<ProtoWriter>& attributes = {}) {
+  std::vector<std::string> names;
+  std::vector<ProtoWriter> graph_inputs, initializers, graph_outputs;
+  for (const Value& v : inputs) {
+    names.push_back(v.dtype == DataType::undefined ? "" : v.name);
+    if (v.dtype == DataType::undefined) continue;
+    if (v.initializer) {
+      initializers.push_back(onnxmicro_test::make_tensor_raw(v.name, v.dtype, v.dims, v.bytes.data(), v.bytes.size()));
+    } else {
+      graph_inputs.push_back(onnxmicro_test::make_value_info(v.name, v.dtype, v.dims));
+    }
+  }
+  std::vector<std::string> output_names;
+  for (const auto& o : outputs) {
+    output_names.push_back(o.first);
+    ProtoWriter info;
+    info.string_field(1, o.first).message_field(2, onnxmicro_test::make_tensor_type(o.second, {}, false));
+    graph_outputs.push_back(info);
+  }
+  ProtoWriter node = onnxmicro_test::make_node(op, names, output_names, attributes);
+  std::vector<unsigned char> bytes =
+      onnxmicro_test::make_model(onnxmicro_test::make_graph("g", {node}, graph_inputs, graph_outputs, initializers),
+                                 opset)
+          .bytes();
+  Outcome outcome;
+  om::Model model;
+  outcome.status = model.load(om::ByteSpan(bytes.data(), bytes.size()));
+  if (!outcome.status.ok()) return outcome;
+  om::Session session;
+  outcome.status = session.prepare(model, om::AllKernels::registry());
+  if (!outcome.status.ok()) return outcome;
+  for (const Value& v : inputs) {
+    if (v.dtype == DataType::undefined || v.initializer) continue;
+    om::Shape shape;
+    EXPECT_TRUE(shape.assign(v.dims.data(), v.dims.size()).ok());
+    outcome.status = session.set_input(v.name, om::ConstTensorView(v.dtype, shape, v.bytes.data()));
+    if (!outcome.status.ok()) return outcome;
+  }
+  outcome.status = session.run();
+  if (!outcome.status.ok()) return outcome;
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    om::ConstTensorView y = session.output(i);
+    Value out{outputs[i].first, y.dtype, {}, {}, false};
+    for (int d = 0; d < y.shape.rank(); ++d) out.dims.push_back(y.shape[d]);
+    const auto* p = static_cast<const unsigned char*>(y.data);
+    out.bytes.assign(p, p + y.byte_size());
+    outcome.outputs.push_back(out);
+  }
+  return outcome;
+}
+
+[[maybe_unused]] std::vector<float> pattern(std::size_t count, float scale = 1.0f, int seed = 1) {
+  std::vector<float> v(count);
+  std::uint32_t state = 2463534242u + static_cast<std::uint32_t>(seed);
+  for (float& x : v) {
+    state ^= state << 13;
+    state ^= state >> 17;
+    state ^= state << 5;
+    x = scale * (static_cast<float>(state % 2001) / 1000.0f - 1.0f);
+  }
+  return v;
+}
+
+[[maybe_unused]] std::int64_t count_of(const std::vector<std::int64_t>& dims) {
+  std::int64_t n = 1;
+  for (std::int64_t d : dims) n *= d;
+  return n;
+}
+
+// ---- independent reference: direct convolution over explicit pads ---------------------------------------
+
+struct ConvSpec {
+  std::vector<std::int64_t> x_dims, w_dims;
+  std::int64_t group = 1;
+  std::vector<std::int64_t> strides, dilations, pads;  // empty: defaults; pads as [begins..., ends...]
+  bool bias = false;
+};
+
+std::vector<std::int64_t> conv_output_dims(const ConvSpec& s) {
+  const std::size_t rank = s.x_dims.size() - 2;
+  std::vector<std::int64_t> y = {s.x_dims[0], s.w_dims[0]};
+  for (std::size_t i = 0; i < rank; ++i) {
+    const std::int64_t stride = s.strides.empty() ? 1 : s.strides[i];
+    const std::int64_t dilation = s.dilations.empty() ? 1 : s.dilations[i];
+    const std::int64_t pads = s.pads.empty() ? 0 : s.pads[i] + s.pads[i + rank];
+    y.push_back((s.x_dims[i + 2] + pads - (dilation * (s.w_dims[i + 2] - 1) + 1)) / stride + 1);
+  }
+  return y;
+}
+
+std::vector<double> reference_conv(const ConvSpec& s, const std::vector<double>& x, const std::vector<double>& w,
+                                   const std::vector<double>& b) {
+  const std::size_t rank = s.x_dims.size() - 2;
+  const std::vector<std::int64_t> y_dims = conv_output_dims(s);
+  const std::int64_t channels = s.x_dims[1], out_channels = s.w_dims[0];
+  const std::int64_t cg = channels / s.group, mg = out_channels / s.group;
+  std::vector<double> y(static_cast<std::size_t>(count_of(y_dims)));
+  std::int64_t out_spatial = 1, in_spatial = 1, kernel = 1;
+  for (std::size_t i = 0; i < rank; ++i) {
+    out_spatial *= y_dims[i + 2];
+    in_spatial *= s.x_dims[i + 2];
+    kernel *= s.w_dims[i + 2];
+  }
+  for (std::int64_t n = 0; n < s.x_dims[0]; ++n) {
+    for (std::int64_t m = 0; m < out_channels; ++m) {
+      const std::int64_t g = m / mg;
+      for (std::int64_t o = 0; o < out_spatial; ++o) {
+        std::vector<std::int64_t> oi(rank);
+        for (std::int64_t r = o, d = static_cast<std::int64_t>(rank) - 1; d >= 0; --d) {
+          oi[static_cast<std::size_t>(d)] = r % y_dims[static_cast<std::size_t>(d) + 2];
+          r /= y_dims[static_cast<std::size_t>(d) + 2];
+        }
+        double sum = s.bias ? b[static_cast<std::size_t>(m)] : 0.0;
+        for (std::int64_t c = 0; c < cg; ++c) {
+          for (std::int64_t k = 0; k < kernel; ++k) {
+            std::vector<std::int64_t> ki(rank);
+            for (std::int64_t r = k, d = static_cast<std::int64_t>(rank) - 1; d >= 0; --d) {
+              ki[static_cast<std::size_t>(d)] = r % s.w_dims[static_cast<std::size_t>(d) + 2];
+              r /= s.w_dims[static_cast<std::size_t>(d) + 2];
+            }
+            bool inside = true;
+            std::int64_t offset = 0;
+            for (std::size_t d = 0; d < rank; ++d) {
+              const std::int64_t stride = s.strides.empty() ? 1 : s.strides[d];
+              const std::int64_t dilation = s.dilations.empty() ? 1 : s.dilations[d];
+              const std::int64_t pad = s.pads.empty() ? 0 : s.pads[d];
+              const std::int64_t coordinate = oi[d] * stride + ki[d] * dilation - pad;
+              inside = inside && coordinate >= 0 && coordinate < s.x_dims[d + 2];
+              offset = offset * s.x_dims[d + 2] + coordinate;
+            }
+            if (!inside) continue;
+            const double xv = x[static_cast<std::size_t>((n * channels + g * cg + c) * in_spatial + offset)];
+            const double wv = w[static_cast<std::size_t>((m * cg + c) * kernel + k)];
+            sum += xv * wv;
+          }
+        }
+        y[static_cast<std::size_t>((n * out_channels + m) * out_spatial + o)] = sum;
+      }
+    }
+  }
+  return y;
+}
+
+std::vector<ProtoWriter> conv_attributes(const ConvSpec& s) {
+  std::vector<ProtoWriter> a;
+  if (s.group != 1) a.push_back(onnxmicro_test::make_attribute_int("group", s.group));
+  if (!s.strides.empty()) a.push_back(onnxmicro_test::make_attribute_ints("strides", s.strides));
+  if (!s.dilations.empty()) a.push_back(onnxmicro_test::make_attribute_ints("dilations", s.dilations));
+  if (!s.pads.empty()) a.push_back(onnxmicro_test::make_attribute_ints("pads", s.pads));
+  return a;
+}
+
+// Runs a float32 Conv of `spec` and compares with the reference.
+void expect_conv_matches_reference(const ConvSpec& spec, bool constant_weights = false) {
+  const std::vector<float> x = pattern(static_cast<std::size_t>(count_of(spec.x_dims)), 1.0f, 1);
+  const std::vector<float> w = pattern(static_cast<std::size_t>(count_of(spec.w_dims)), 0.5f, 2);
+  const std::vector<float> b = pattern(static_cast<std::size_t>(spec.w_dims[0]), 1.0f, 3);
+  std::vector<Value> inputs = {value("x", spec.x_dims, x), value("w", spec.w_dims, w)};
+  if (constant_weights) inputs[1] = constant(inputs[1]);
+  if (spec.bias) inputs.push_back(value("b", {spec.w_dims[0]}, b));
+  Outcome r = run_node("Conv", 11, inputs, {{"y", DataType::float32}}, conv_attributes(spec));
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  EXPECT_EQ(r.outputs[0].dims, conv_output_dims(spec));
+  const std::vector<double> expected =
+      reference_conv(spec, std::vector<double>(x.begin(), x.end()), std::vector<double>(w.begin(), w.end()),
+                     std::vector<double>(b.begin(), b.end()));
+  const std::vector<float> got = r.outputs[0].as<float>();
+  ASSERT_EQ(got.size(), expected.size());
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    ASSERT_NEAR(got[i], expected[i], 1e-4 + 1e-4 * std::fabs(expected[i])) << "element " << i;
+  }
+}
+
+TEST(Conv, GroupedWithDilationsAndAsymmetricPadsMatchesReference) {
+  expect_conv_matches_reference({{2, 4, 9, 11}, {6, 2, 3, 2}, 2, {2, 1}, {2, 3}, {1, 2, 0, 1}, true});
+}
+
+TEST(Conv, DepthwiseStridedMatchesReference) {
+  expect_conv_matches_reference({{1, 8, 10, 7}, {8, 1, 3, 3}, 8, {2, 2}, {}, {1, 1, 1, 1}, true});
+}
+
+TEST(Conv, DepthwiseWithChannelMultiplierMatchesReference) {
+  expect_conv_matches_reference({{1, 3, 6, 6}, {6, 1, 3, 3}, 3, {}, {}, {1, 1, 1, 1}, false});
+}
+
+TEST(Conv, OneDimensionalMatchesReference) {
+  expect_conv_matches_reference({{2, 3, 17}, {4, 3, 3}, 1, {2}, {}, {2, 1}, true});
+}
+
+TEST(Conv, ThreeDimensionalMatchesReference) {
+  expect_conv_matches_reference({{1, 2, 5, 6, 7}, {3, 2, 2, 3, 2}, 1, {1, 2, 1}, {2, 1, 1}, {1, 0, 1, 0, 1, 1}, true});
+}
+
+TEST(Conv, PointwiseDirectPathMatchesReference) {
+  expect_conv_matches_reference({{2, 16, 7, 5}, {24, 16, 1, 1}, 1, {}, {}, {}, true});
+  expect_conv_matches_reference({{1, 8, 6, 6}, {12, 4, 1, 1}, 2, {}, {}, {}, false});
+}
+
+TEST(Conv, ManyIm2colTilesAndRaggedGemmEdgesMatchReference) {
+  // 64 input channels x 3x3 taps: each tile holds fewer output positions than the 37 x 41 image, and 21
+  // output channels leave a partial row tile.
+  expect_conv_matches_reference({{1, 64, 37, 41}, {21, 64, 3, 3}, 1, {}, {}, {1, 1, 1, 1}, true}, true);
+}
+
+TEST(Conv, AutoPadSameUpperAndLowerSplitTheOddPixel) {
+  // 1-D, input 5, kernel 2, stride 1: total pad 1 goes to the end (UPPER) or the beginning (LOWER).
+  const std::vector<float> x = {1, 2, 3, 4, 5};
+  const std::vector<float> w = {1, 10};
+  Outcome upper = run_node("Conv", 11, {value("x", {1, 1, 5}, x), value("w", {1, 1, 2}, w)}, {{"y", DataType::float32}},
+                           {onnxmicro_test::make_attribute_string("auto_pad", "SAME_UPPER")});
+  ASSERT_TRUE(upper.status.ok()) << upper.status.message();
+  EXPECT_EQ(upper.outputs[0].as<float>(), (std::vector<float>{21, 32, 43, 54, 5}));
+  Outcome lower = run_node("Conv", 11, {value("x", {1, 1, 5}, x), value("w", {1, 1, 2}, w)}, {{"y", DataType::float32}},
+                           {onnxmicro_test::make_attribute_string("auto_pad", "SAME_LOWER")});
+  ASSERT_TRUE(lower.status.ok()) << lower.status.message();
+  EXPECT_EQ(lower.outputs[0].as<float>(), (std::vector<float>{10, 21, 32, 43, 54}));
+  // Stride 2: out = ceil(5 / 2) = 3, total pad (3 - 1) * 2 + 2 - 5 = 1.
+  Outcome strided =
+      run_node("Conv", 11, {value("x", {1, 1, 5}, x), value("w", {1, 1, 2}, w)}, {{"y", DataType::float32}},
+               {onnxmicro_test::make_attribute_string("auto_pad", "SAME_UPPER"),
+                onnxmicro_test::make_attribute_ints("strides", {2})});
+  ASSERT_TRUE(strided.status.ok()) << strided.status.message();
+  EXPECT_EQ(strided.outputs[0].as<float>(), (std::vector<float>{21, 43, 5}));
+}
+
+TEST(Conv, AutoPadValidIgnoresPads) {
+  const std::vector<float> x = {1, 2, 3, 4, 5};
+  Outcome r = run_node("Conv", 11, {value("x", {1, 1, 5}, x), value("w", {1, 1, 2}, std::vector<float>{1, 1})},
+                       {{"y", DataType::float32}},
+                       {onnxmicro_test::make_attribute_string("auto_pad", "VALID"),
+                        onnxmicro_test::make_attribute_ints("pads", {3, 3})});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  EXPECT_EQ(r.outputs[0].as<float>(), (std::vector<float>{3, 5, 7, 9}));
+}
+
+TEST(Conv, Float64MatchesReference) {
+  const ConvSpec spec{{1, 3, 6, 7}, {4, 3, 3, 3}, 1, {2, 1}, {}, {1, 1, 1, 1}, true};
+  const std::vector<float> xf = pattern(126, 1.0f, 4), wf = pattern(108, 1.0f, 5), bf = pattern(4, 1.0f, 6);
+  const std::vector<double> x(xf.begin(), xf.end()), w(wf.begin(), wf.end()), b(bf.begin(), bf.end());
+  Outcome r = run_node("Conv", 11, {value("x", spec.x_dims, x), value("w", spec.w_dims, w), value("b", {4}, b)},
+                       {{"y", DataType::float64}}, conv_attributes(spec));
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  const std::vector<double> expected = reference_conv(spec, x, w, b);
+  const std::vector<double> got = r.outputs[0].as<double>();
+  ASSERT_EQ(got.size(), expected.size());
+  for (std::size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], expected[i], 1e-12);
+}
+
+// float16/bfloat16: inputs are rounded to the type, the reference runs on the rounded values in double, and
+// the result must be that value rounded once (one half-type ulp of slack for float32 accumulation order).
+template <typename Half>
+void expect_half_conv_matches_reference(DataType dtype, bool constant_weights, int opset) {
+  const ConvSpec spec{{1, 3, 6, 6}, {4, 3, 3, 3}, 1, {1, 2}, {}, {1, 1, 1, 1}, true};
+  std::vector<Half> x, w, b;
+  std::vector<double> xd, wd, bd;
+  for (float v : pattern(108, 1.0f, 7)) x.push_back(Half::from_float(v)), xd.push_back(x.back().to_float());
+  for (float v : pattern(108, 0.5f, 8)) w.push_back(Half::from_float(v)), wd.push_back(w.back().to_float());
+  for (float v : pattern(4, 1.0f, 9)) b.push_back(Half::from_float(v)), bd.push_back(b.back().to_float());
+  std::vector<Value> inputs = {value("x", spec.x_dims, x, dtype), value("w", spec.w_dims, w, dtype),
+                               value("b", {4}, b, dtype)};
+  if (constant_weights) inputs[1] = constant(inputs[1]);
+  Outcome r = run_node("Conv", opset, inputs, {{"y", dtype}}, conv_attributes(spec));
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  ASSERT_EQ(r.outputs[0].dtype, dtype);
+  const std::vector<double> expected = reference_conv(spec, xd, wd, bd);
+  const std::vector<Half> got = r.outputs[0].as<Half>();
+  ASSERT_EQ(got.size(), expected.size());
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    const double ulp = std::fabs(expected[i]) * (dtype == DataType::float16 ? 1.0 / 1024 : 1.0 / 128) + 1e-3;
+    EXPECT_NEAR(got[i].to_float(), expected[i], ulp) << "element " << i;
+  }
+}
+
+TEST(Conv, Float16ComputesInFloatAndRoundsOnce) {
+  expect_half_conv_matches_reference<om::float16_t>(DataType::float16, false, 11);
+  expect_half_conv_matches_reference<om::float16_t>(DataType::float16, true, 11);  // converted at prepare
+}
+
+TEST(Conv, Bfloat16ComputesInFloatAndRoundsOnce) {
+  expect_half_conv_matches_reference<om::bfloat16_t>(DataType::bfloat16, false, 22);
+}
+
+TEST(Conv, EveryOpsetVersionResolvesToTheKernel) {
+  for (int opset : {1, 11, 22, 23}) {
+    Outcome r =
+        run_node("Conv", opset,
+                 {value("x", {1, 1, 3}, std::vector<float>{1, 2, 3}), value("w", {1, 1, 1}, std::vector<float>{2})},
+                 {{"y", DataType::float32}});
+    ASSERT_TRUE(r.status.ok()) << "opset " << opset << ": " << r.status.message();
+    EXPECT_EQ(r.outputs[0].as<float>(), (std::vector<float>{2, 4, 6}));
+  }
+}
+
+// ---- validation --------------------------------------------------------------------------------------------
+
+Status conv_status(std::vector<std::int64_t> x_dims, std::vector<std::int64_t> w_dims,
+                   const std::vector<ProtoWriter>& attributes, DataType dtype = DataType::float32,
+                   std::vector<std::int64_t> b_dims = {}) {
+  std::vector<Value> inputs;
+  const std::size_t xn = static_cast<std::size_t>(count_of(x_dims)), wn = static_cast<std::size_t>(count_of(w_dims));
+  if (dtype == DataType::int32) {
+    inputs = {value("x", x_dims, std::vector<std::int32_t>(xn)), value("w", w_dims, std::vector<std::int32_t>(wn))};
+  } else {
+    inputs = {value("x", x_dims, std::vector<float>(xn)), value("w", w_dims, std::vector<float>(wn))};
+  }
+  if (!b_dims.empty())
+    inputs.push_back(value("b", b_dims, std::vector<float>(static_cast<std::size_t>(count_of(b_dims)))));
+  return run_node("Conv", 11, inputs, {{"y", dtype}}, attributes).status;
+}
+
+void expect_error(const Status& status, StatusCode code, const std::string& fragment) {
+  EXPECT_EQ(status.code(), code) << status.message();
+  EXPECT_NE(std::string(status.message()).find(fragment), std::string::npos)
+      << "message '" << status.message() << "' lacks '" << fragment << "'";
+}
+
+TEST(ConvValidation, WeightChannelsMustBeInputChannelsOverGroup) {
+  expect_error(conv_status({1, 4, 5, 5}, {2, 4, 3, 3}, {onnxmicro_test::make_attribute_int("group", 2)}),
+               StatusCode::invalid_model, "dim 1 is 4, expected C / group = 4 / 2 = 2");
+}
+
+TEST(ConvValidation, GroupMustDivideChannelsAndBePositive) {
+  expect_error(conv_status({1, 3, 5, 5}, {2, 1, 3, 3}, {onnxmicro_test::make_attribute_int("group", 2)}),
+               StatusCode::invalid_model, "3 channels, not divisible by group = 2");
+  expect_error(conv_status({1, 4, 5, 5}, {3, 2, 3, 3}, {onnxmicro_test::make_attribute_int("group", 2)}),
+               StatusCode::invalid_model, "3 output channels (dim 0), not divisible by group = 2");
+  expect_error(conv_status({1, 4, 5, 5}, {2, 4, 3, 3}, {onnxmicro_test::make_attribute_int("group", 0)}),
+               StatusCode::invalid_model, "'group' is 0, expected >= 1");
+}
+
+TEST(ConvValidation, AttributeListsMustMatchTheSpatialRank) {
+  expect_error(conv_status({1, 1, 5, 5}, {1, 1, 3, 3}, {onnxmicro_test::make_attribute_ints("strides", {1})}),
+               StatusCode::invalid_model, "'strides' has 1 values, expected 2");
+  expect_error(conv_status({1, 1, 5, 5}, {1, 1, 3, 3}, {onnxmicro_test::make_attribute_ints("pads", {1, 1})}),
+               StatusCode::invalid_model, "'pads' has 2 values, expected 4");
+  expect_error(conv_status({1, 1, 5, 5}, {1, 1, 3, 3}, {onnxmicro_test::make_attribute_ints("dilations", {1, 1, 1})}),
+               StatusCode::invalid_model, "'dilations' has 3 values, expected 2");
+}
+
+TEST(ConvValidation, StridesDilationsMustBePositiveAndPadsNonNegative) {
+  expect_error(conv_status({1, 1, 5, 5}, {1, 1, 3, 3}, {onnxmicro_test::make_attribute_ints("strides", {1, 0})}),
+               StatusCode::invalid_model, "'strides'[1] is 0, expected >= 1");
+  expect_error(conv_status({1, 1, 5, 5}, {1, 1, 3, 3}, {onnxmicro_test::make_attribute_ints("dilations", {-1, 1})}),
+               StatusCode::invalid_model, "'dilations'[0] is -1, expected >= 1");
+  expect_error(conv_status({1, 1, 5, 5}, {1, 1, 3, 3}, {onnxmicro_test::make_attribute_ints("pads", {0, 0, -1, 0})}),
+               StatusCode::invalid_model, "'pads'[2] is -1, expected >= 0");
+}
+
+TEST(ConvValidation, KernelShapeMustAgreeWithWeights) {
+  expect_error(conv_status({1, 1, 5, 5}, {1, 1, 3, 3}, {onnxmicro_test::make_attribute_ints("kernel_shape", {3, 2})}),
+               StatusCode::invalid_model, "'kernel_shape'[1] is 2 but input 1 (W) has spatial dim 3");
+}
+
+TEST(ConvValidation, AutoPadMustBeAKnownValue) {
+  expect_error(conv_status({1, 1, 5, 5}, {1, 1, 3, 3}, {onnxmicro_test::make_attribute_string("auto_pad", "SAME")}),
+               StatusCode::invalid_model, "'auto_pad' is 'SAME'");
+}
+
+TEST(ConvValidation, RanksShapesAndDtypes) {
+  expect_error(conv_status({1, 1, 5, 5}, {1, 1, 3}, {}), StatusCode::invalid_model, "expected rank 4");
+  expect_error(conv_status({1, 5}, {1, 5}, {}), StatusCode::invalid_model, "expected rank >= 3");
+  expect_error(conv_status({1, 1, 2, 2}, {1, 1, 3, 3}, {}), StatusCode::invalid_argument,
+               "smaller than the dilated kernel 3");
+  expect_error(conv_status({1, 2, 5, 5}, {3, 2, 3, 3}, {}, DataType::float32, {2}), StatusCode::invalid_model,
+               "expected [3] (one bias per output channel)");
+  expect_error(conv_status({1, 1, 5, 5}, {1, 1, 3, 3}, {}, DataType::int32), StatusCode::unsupported,
+               "has dtype int32, which this kernel does not support");
+}
+
+}  // namespace

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: MIT
+#include "inputs.hpp"
+
+#include <string_view>
+
+#include "cli_support.hpp"
+
+namespace onnxmicro_cli {
+namespace {
+
+using onnxmicro::proto::Type;
+
+// A non-tensor kind with its article and the onnx message its test data uses.
+const char* kind_name(Type::Kind kind) {
+  switch (kind) {
+    case Type::Kind::sequence: return "a sequence (onnx SequenceProto)";
+    case Type::Kind::optional: return "an optional (onnx OptionalProto)";
+    case Type::Kind::map: return "a map (onnx MapProto)";
+    case Type::Kind::sparse_tensor: return "a sparse tensor (onnx SparseTensorProto)";
+    default: return "a tensor";
+  }
+}
+
+bool is_supported_kind(Type::Kind kind) { return kind == Type::Kind::tensor || kind == Type::Kind::unknown; }
+
+std::string quoted_list(const onnxmicro::model::Graph& graph, onnxmicro::Span<const onnxmicro::model::ValueId> ids) {
+  std::string out;
+  for (onnxmicro::model::ValueId id : ids) {
+    if (!out.empty()) out += ", ";
+    out += "'" + printable(graph.values[static_cast<std::size_t>(id)].name) + "'";
+  }
+  return out;
+}
+
+std::string count_text(std::size_t n, const char* noun) { return std::to_string(n) + " " + noun + (n == 1 ? "" : "s"); }
+
+}  // namespace
+
+OptionResult parse_input_option(const Args& args, std::size_t& i, InputArgs& out, std::string& error) {
+  std::string name, value;
+  bool has_value = false;
+  split_option(args[i], name, value, has_value);
+  if (name == "--inputs") {
+    std::size_t before = out.positional.size();
+    if (has_value) out.positional.push_back(value);
+    while (i + 1 < args.size() && args[i + 1].rfind("--", 0) != 0) out.positional.push_back(args[++i]);
+    if (out.positional.size() == before) {
+      error = "--inputs needs at least one FILE";
+      return OptionResult::error;
+    }
+    return OptionResult::consumed;
+  }
+  if (name == "--input") {
+    if (!has_value) {
+      if (i + 1 >= args.size()) {
+        error = "--input needs NAME=FILE";
+        return OptionResult::error;
+      }
+      value = args[++i];
+    }
+    std::size_t equals = value.find('=');
+    if (equals == std::string::npos || equals == 0 || equals + 1 == value.size()) {
+      error = "--input expects NAME=FILE, got '" + printable(value) + "'";
+      return OptionResult::error;
+    }
+    out.named.emplace_back(value.substr(0, equals), value.substr(equals + 1));
+    return OptionResult::consumed;
+  }
+  return OptionResult::not_mine;
+}
+
+std::string declared_shape_text(const onnxmicro::model::Value& value) {
+  if (!value.has_declared_shape) return "(no declared shape)";
+  std::string out = "[";
+  for (int i = 0; i < value.declared_rank; ++i) {
+    if (i) out += ',';
+    const onnxmicro::model::DeclaredDim& d = value.declared_dims[i];
+    out += d.value >= 0 ? std::to_string(d.value) : (d.param.empty() ? std::string("?") : printable(d.param));
+  }
+  return out + "]";
+}
+
+bool bind_inputs(const onnxmicro::Model& model, const InputArgs& args, bool require_all, BoundInputs& out,
+                 std::string& error) {
+  const onnxmicro::model::Graph& graph = model.graph();
+  const std::size_t input_count = graph.inputs.size();
+  const std::size_t given = args.positional.size() + args.named.size();
+  auto wrong_count = [&]() {
+    return "wrong number of inputs: the model has " + count_text(input_count, "input") +
+           (input_count ? " (" + quoted_list(graph, graph.inputs) + ")" : std::string()) + ", got " +
+           count_text(given, "file");
+  };
+  if (args.positional.size() > input_count) {
+    error = wrong_count();
+    return false;
+  }
+  std::vector<std::string> files(input_count);
+  for (std::size_t k = 0; k < args.positional.size(); ++k) files[k] = args.positional[k];
+  for (const auto& [name, path] : args.named) {
+    std::size_t k = 0;
+    while (k < input_count && graph.values[static_cast<std::size_t>(graph.inputs[k])].name != name) ++k;
+    if (k == input_count) {
+      error = "the model has no input named '" + printable(name) + "'" +
+              (input_count ? " (its inputs: " + quoted_list(graph, graph.inputs) + ")" : " (it has no inputs)");
+      return false;
+    }
+    if (!files[k].empty()) {
+      error = "input '" + printable(name) + "' is given twice";
+      return false;
+    }
+    files[k] = path;
+  }
+  if (require_all) {
+    for (std::size_t k = 0; k < input_count; ++k) {
+      if (!files[k].empty()) continue;
+      if (args.named.empty()) {
+        error = wrong_count();
+      } else {
+        const std::string name = printable(graph.values[static_cast<std::size_t>(graph.inputs[k])].name);
+        error = "input '" + name + "' has no file (use --inputs or --input " + name + "=FILE)";
+      }
+      return false;
+    }
+  }
+
+  for (std::size_t k = 0; k < input_count; ++k) {
+    if (files[k].empty()) continue;
+    const onnxmicro::model::Value& value = graph.values[static_cast<std::size_t>(graph.inputs[k])];
+    const std::string name = printable(value.name);
+    if (!is_supported_kind(value.type_kind)) {
+      // TODO(#4): read SequenceProto / OptionalProto files once the session accepts such inputs.
+      error = "input '" + name + "' is " + kind_name(value.type_kind) +
+              ": unsupported, the runtime only takes tensor inputs for now";
+      return false;
+    }
+    HostTensor tensor;
+    if (!read_tensor_file(files[k], tensor, error)) return false;
+    if (value.dtype != onnxmicro::DataType::undefined && value.dtype != tensor.dtype) {
+      error = "input '" + name + "': '" + files[k] + "' holds " + onnxmicro::dtype_name(tensor.dtype) +
+              " data, the model declares " + onnxmicro::dtype_name(value.dtype);
+      return false;
+    }
+    if (value.has_declared_shape) {
+      bool matches = value.declared_rank == tensor.shape.rank();
+      for (int i = 0; matches && i < value.declared_rank; ++i) {
+        std::int64_t declared = value.declared_dims[i].value;
+        if (declared >= 0 && declared != tensor.shape[i]) matches = false;
+      }
+      if (!matches) {
+        error = "input '" + name + "': '" + files[k] + "' has shape " + format_shape(tensor.shape) +
+                ", the model declares " + declared_shape_text(value);
+        return false;
+      }
+    }
+    out.shapes.push_back(onnxmicro::InputShape{value.name, tensor.shape});
+    out.tensors.push_back(std::move(tensor));
+  }
+  return true;
+}
+
+bool check_output_kinds(const onnxmicro::Model& model, std::string& error) {
+  const onnxmicro::model::Graph& graph = model.graph();
+  for (onnxmicro::model::ValueId id : graph.outputs) {
+    const onnxmicro::model::Value& value = graph.values[static_cast<std::size_t>(id)];
+    if (is_supported_kind(value.type_kind)) continue;
+    // TODO(#4): write SequenceProto / OptionalProto output files once the session produces them.
+    error = "output '" + printable(value.name) + "' is " + kind_name(value.type_kind) +
+            ": unsupported, the runtime only produces tensor outputs for now";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace onnxmicro_cli

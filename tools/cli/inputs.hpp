@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: MIT
+// Model inputs from the command line (--inputs FILE..., --input NAME=FILE), read and checked against the
+// model's declared graph inputs, shared by `run` and `plan`.
+#pragma once
+#include <cstddef>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "commands.hpp"
+#include "tensor_io.hpp"
+
+namespace onnxmicro_cli {
+
+/// Input files named on the command line.
+struct InputArgs {
+  std::vector<std::string> positional;                     ///< --inputs: k-th file for the k-th graph input
+  std::vector<std::pair<std::string, std::string>> named;  ///< --input NAME=FILE
+  bool empty() const noexcept { return positional.empty() && named.empty(); }
+};
+
+enum class OptionResult { not_mine, consumed, error };
+
+/// Parses --inputs / --input starting at args[i]; on `consumed`, i is the last argument used. On `error`,
+/// `error` says what is wrong with the command line.
+OptionResult parse_input_option(const Args& args, std::size_t& i, InputArgs& out, std::string& error);
+
+/// Input tensors read from files, in the order they were bound.
+struct BoundInputs {
+  std::vector<HostTensor> tensors;
+  /// Shapes for SessionOptions::input_shapes; names point into the model bytes.
+  std::vector<onnxmicro::InputShape> shapes;
+};
+
+/// Reads the files of `args` and checks each against its graph input (kind, dtype, declared dims).
+/// With `require_all`, every graph input (those that are not initializers) must get exactly one file.
+bool bind_inputs(const onnxmicro::Model& model, const InputArgs& args, bool require_all, BoundInputs& out,
+                 std::string& error);
+
+/// Fails with an "unsupported" message when a graph output is a sequence, optional or map, which the
+/// runtime cannot produce yet.
+bool check_output_kinds(const onnxmicro::Model& model, std::string& error);
+
+/// "[batch,3,224,224]" for a declared shape, "?" for unnamed unknown dims.
+std::string declared_shape_text(const onnxmicro::model::Value& value);
+
+}  // namespace onnxmicro_cli

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: MIT
+// `onnxmicro plan MODEL [--inputs ...]`: the arena plan a session makes for the model, and metadata sizes.
+#include <iomanip>
+#include <iostream>
+#include <vector>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cli_support.hpp"
+#include "commands.hpp"
+#include "inputs.hpp"
+
+namespace onnxmicro_cli {
+namespace {
+
+constexpr const char kUsage[] = "usage: onnxmicro plan MODEL [--inputs FILE...] [--input NAME=FILE]...";
+constexpr const char kHelp[] =
+    "usage: onnxmicro plan MODEL [--inputs FILE...] [--input NAME=FILE]...\n"
+    "\n"
+    "Prepares a session for MODEL and prints the memory it needs: the model's metadata bytes (graph\n"
+    "tables), required_arena_bytes, the plan's arena_bytes and lower_bound_bytes (the most bytes live at\n"
+    "one step), and every arena buffer with its size, offset and lifetime (the first and last execution\n"
+    "step that use it). Input files (as for 'run') bind symbolic input dims; without them the declared\n"
+    "input shapes are used.\n"
+    "\n"
+    "Options:\n"
+    "  --inputs FILE...     one file per graph input, in graph order\n"
+    "  --input NAME=FILE    the file for the input called NAME\n"
+    "  -h, --help           show this help\n";
+
+}  // namespace
+
+int plan_command(const Args& args) {
+  for (const std::string& arg : args) {
+    if (is_help_flag(arg)) {
+      std::cout << kHelp;
+      return kExitSuccess;
+    }
+  }
+  std::string model_path;
+  InputArgs inputs;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    std::string error;
+    OptionResult result = parse_input_option(args, i, inputs, error);
+    if (result == OptionResult::error) return usage_error("plan", kUsage, error);
+    if (result == OptionResult::consumed) continue;
+    if (args[i].rfind("-", 0) == 0 && args[i].size() > 1) {
+      return usage_error("plan", kUsage, "unknown option '" + printable(args[i]) + "' for 'plan'");
+    }
+    if (!model_path.empty()) {
+      return usage_error("plan", kUsage,
+                         "unexpected argument '" + printable(args[i]) + "' (input files follow --inputs)");
+    }
+    model_path = args[i];
+  }
+  if (model_path.empty()) return usage_error("plan", kUsage, "missing MODEL");
+
+  std::string error;
+  auto loaded = std::make_unique<LoadedModel>();
+  BoundInputs bound;
+  if (!load_model(model_path, *loaded, error) ||
+      !bind_inputs(loaded->model, inputs, /*require_all=*/false, bound, error)) {
+    print_error(error);
+    return kExitFailure;
+  }
+  onnxmicro::SessionOptions options;
+  options.input_shapes = onnxmicro::Span<const onnxmicro::InputShape>(bound.shapes.data(), bound.shapes.size());
+  // Offer every value: the session binds only inputs that decide shapes (e.g. Reshape's shape).
+  std::vector<onnxmicro::InputValue> values;
+  for (std::size_t k = 0; k < bound.tensors.size(); ++k) {
+    values.push_back(onnxmicro::InputValue{bound.shapes[k].name, bound.tensors[k].view()});
+  }
+  options.input_values = onnxmicro::Span<const onnxmicro::InputValue>(values.data(), values.size());
+  onnxmicro::Session session;
+  onnxmicro::Status status = session.prepare(loaded->model, onnxmicro::AllKernels::registry(), options);
+  if (!status.ok()) {
+    print_error("cannot prepare '" + model_path + "': " + describe_status(status));
+    return kExitFailure;
+  }
+
+  const onnxmicro::MemoryPlan& plan = session.plan();
+  std::ostream& out = std::cout;
+  out << "model: " << printable(model_path) << '\n';
+  out << "metadata_bytes: " << loaded->model.metadata_bytes() << '\n';
+  out << "required_arena_bytes: " << session.required_arena_bytes() << '\n';
+  out << "arena_bytes: " << plan.arena_bytes << '\n';
+  out << "lower_bound_bytes: " << plan.lower_bound_bytes << '\n';
+  out << "buffers: " << plan.buffers.size() << '\n';
+  if (!plan.buffers.empty()) {
+    out << "  " << std::setw(6) << "buffer" << std::setw(14) << "size" << std::setw(14) << "offset"
+        << "  lifetime (steps)\n";
+    for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
+      const onnxmicro::PlannedBuffer& b = plan.buffers[i];
+      out << "  " << std::setw(6) << i << std::setw(14) << b.size << std::setw(14) << b.offset << "  " << b.first_use
+          << ".." << b.last_use << '\n';
+    }
+  }
+  return kExitSuccess;
+}
+
+}  // namespace onnxmicro_cli

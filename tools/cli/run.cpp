@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: MIT
+// `onnxmicro run MODEL --inputs IN_0.pb ... [--output-dir DIR] [--print]`: one inference from files.
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cli_support.hpp"
+#include "commands.hpp"
+#include "inputs.hpp"
+#include "tensor_io.hpp"
+
+namespace onnxmicro_cli {
+namespace {
+
+constexpr const char kUsage[] =
+    "usage: onnxmicro run MODEL [--inputs FILE...] [--input NAME=FILE]... [--output-dir DIR] [--print]";
+constexpr const char kHelp[] =
+    "usage: onnxmicro run MODEL [--inputs FILE...] [--input NAME=FILE]... [--output-dir DIR] [--print]\n"
+    "\n"
+    "Runs MODEL once with this build's kernels. Each input file is a serialized onnx TensorProto (.pb, as\n"
+    "in the ONNX test data) or a NumPy .npy array (little-endian f4 f8 f2 i8 i4 i2 i1 u1 u2 u4 u8 b1, C\n"
+    "order); its shape binds the input's symbolic dims.\n"
+    "\n"
+    "Options:\n"
+    "  --inputs FILE...     one file per graph input that is not an initializer, in graph order\n"
+    "  --input NAME=FILE    the file for the input called NAME (may be repeated, mixed with --inputs)\n"
+    "  --output-dir DIR     write DIR/output_0.pb, output_1.pb, ... (TensorProto with dims, data_type,\n"
+    "                       name = the graph output name, raw_data), in graph-output order; DIR is created\n"
+    "  --print              print each output: name, dtype, shape and the first 20 values\n"
+    "  --print-all          print every value\n"
+    "  -h, --help           show this help\n"
+    "Without --output-dir, the outputs are printed.\n"
+    "\n"
+    "Sequence and optional inputs/outputs (SequenceProto/OptionalProto files) are not supported yet.\n";
+
+constexpr std::size_t kPrintedValues = 20;
+
+}  // namespace
+
+int run_command(const Args& args) {
+  for (const std::string& arg : args) {
+    if (is_help_flag(arg)) {
+      std::cout << kHelp;
+      return kExitSuccess;
+    }
+  }
+  std::string model_path;
+  std::string output_dir;
+  bool print = false;
+  bool print_all = false;
+  InputArgs inputs;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    std::string error;
+    OptionResult result = parse_input_option(args, i, inputs, error);
+    if (result == OptionResult::error) return usage_error("run", kUsage, error);
+    if (result == OptionResult::consumed) continue;
+    std::string name, value;
+    bool has_value = false;
+    split_option(args[i], name, value, has_value);
+    if (name == "--output-dir") {
+      if (!has_value) {
+        if (i + 1 >= args.size()) return usage_error("run", kUsage, "--output-dir needs DIR");
+        value = args[++i];
+      }
+      if (value.empty()) return usage_error("run", kUsage, "--output-dir needs DIR");
+      output_dir = value;
+    } else if (args[i] == "--print") {
+      print = true;
+    } else if (args[i] == "--print-all") {
+      print = print_all = true;
+    } else if (args[i].rfind("-", 0) == 0 && args[i].size() > 1) {
+      return usage_error("run", kUsage, "unknown option '" + printable(args[i]) + "' for 'run'");
+    } else if (model_path.empty()) {
+      model_path = args[i];
+    } else {
+      return usage_error("run", kUsage,
+                         "unexpected argument '" + printable(args[i]) + "' (input files follow --inputs)");
+    }
+  }
+  if (model_path.empty()) return usage_error("run", kUsage, "missing MODEL");
+  if (output_dir.empty()) print = true;
+
+  std::string error;
+  auto loaded = std::make_unique<LoadedModel>();
+  if (!load_model(model_path, *loaded, error)) {
+    print_error(error);
+    return kExitFailure;
+  }
+  BoundInputs bound;
+  if (!bind_inputs(loaded->model, inputs, /*require_all=*/true, bound, error) ||
+      !check_output_kinds(loaded->model, error)) {
+    print_error(error);
+    return kExitFailure;
+  }
+
+  onnxmicro::SessionOptions options;
+  options.input_shapes = onnxmicro::Span<const onnxmicro::InputShape>(bound.shapes.data(), bound.shapes.size());
+  // Offer every value: the session binds only inputs that decide shapes (e.g. Reshape's shape).
+  std::vector<onnxmicro::InputValue> values;
+  for (std::size_t k = 0; k < bound.tensors.size(); ++k) {
+    values.push_back(onnxmicro::InputValue{bound.shapes[k].name, bound.tensors[k].view()});
+  }
+  options.input_values = onnxmicro::Span<const onnxmicro::InputValue>(values.data(), values.size());
+  onnxmicro::Session session;
+  onnxmicro::Status status = session.prepare(loaded->model, onnxmicro::AllKernels::registry(), options);
+  if (!status.ok()) {
+    print_error("cannot prepare '" + model_path + "': " + describe_status(status));
+    return kExitFailure;
+  }
+  for (std::size_t k = 0; k < bound.tensors.size(); ++k) {
+    status = session.set_input(bound.shapes[k].name, bound.tensors[k].view());
+    if (!status.ok()) {
+      print_error("cannot set input '" + printable(bound.shapes[k].name) + "': " + describe_status(status));
+      return kExitFailure;
+    }
+  }
+  status = session.run();
+  if (!status.ok()) {
+    print_error("run failed: " + describe_status(status));
+    return kExitFailure;
+  }
+
+  const std::size_t output_count = session.output_count();
+  if (!output_dir.empty()) {
+    if (!make_directories(output_dir, error)) {
+      print_error(error);
+      return kExitFailure;
+    }
+    for (std::size_t i = 0; i < output_count; ++i) {
+      std::vector<unsigned char> bytes;
+      const std::string path = output_dir + "/output_" + std::to_string(i) + ".pb";
+      if (!encode_tensor_proto(std::string(session.output_name(i)), session.output(i), bytes, error) ||
+          !write_file(path, bytes, error)) {
+        print_error(error);
+        return kExitFailure;
+      }
+    }
+  }
+  if (print) {
+    for (std::size_t i = 0; i < output_count; ++i) {
+      print_tensor(std::cout, std::string(session.output_name(i)), session.output(i), print_all ? 0 : kPrintedValues);
+    }
+  }
+  return kExitSuccess;
+}
+
+}  // namespace onnxmicro_cli

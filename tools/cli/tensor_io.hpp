@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: MIT
+// Tensor files of the CLI: reading serialized onnx TensorProto (.pb) and NumPy (.npy) files into host
+// memory, writing TensorProto files, and printing tensor values.
+#pragma once
+#include <cstddef>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include <onnxmicro/onnxmicro.hpp>
+
+namespace onnxmicro_cli {
+
+/// A tensor held by the CLI: dense, row-major, little-endian elements (the layout of raw_data).
+struct HostTensor {
+  onnxmicro::DataType dtype = onnxmicro::DataType::undefined;
+  onnxmicro::Shape shape;
+  std::vector<unsigned char> data;
+  std::string name;  ///< the TensorProto's name, empty for .npy
+
+  onnxmicro::ConstTensorView view() const noexcept {
+    return onnxmicro::ConstTensorView(dtype, shape, data.empty() ? nullptr : data.data());
+  }
+};
+
+/// Reads a tensor file: .npy when it starts with NumPy's magic, otherwise a serialized onnx TensorProto.
+/// Errors name the file and what is wrong with it.
+bool read_tensor_file(const std::string& path, HostTensor& out, std::string& error);
+
+/// Parses a serialized onnx TensorProto (raw_data or any typed data field).
+bool parse_tensor_proto(const std::vector<unsigned char>& bytes, const std::string& path, HostTensor& out,
+                        std::string& error);
+
+/// Parses a NumPy .npy file (format versions 1-3, little-endian numeric dtypes, C order only).
+bool parse_npy(const std::vector<unsigned char>& bytes, const std::string& path, HostTensor& out, std::string& error);
+
+/// Serializes `value` as an onnx TensorProto with dims, data_type, name and raw_data, in field-number order
+/// with unpacked dims, exactly as the official protobuf library writes it. Fails for dtypes without a fixed
+/// element layout (string).
+bool encode_tensor_proto(const std::string& name, const onnxmicro::ConstTensorView& value,
+                         std::vector<unsigned char>& out, std::string& error);
+
+/// Writes "name: dtype shape" and, on the next line, the values in brackets. Past `max_values` values
+/// (0: no limit) the list ends with "...".
+void print_tensor(std::ostream& out, const std::string& name, const onnxmicro::ConstTensorView& value,
+                  std::size_t max_values);
+
+/// Formats one element of `dtype` stored at `element` (shortest round-trip text for floats).
+std::string format_element(onnxmicro::DataType dtype, const void* data, std::size_t index);
+
+}  // namespace onnxmicro_cli
