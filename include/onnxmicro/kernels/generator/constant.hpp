@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Constant: outputs the tensor held in its attribute. prepare() decodes the attribute once into persistent
-// memory and sets the output; run() copies it out. The session folds Constant nodes at prepare time (they have no
-// inputs), so run() normally executes once. Sparse tensors and strings are not supported yet.
+// Constant: outputs the tensor held in its attribute. prepare() sets the output and points the state at the
+// value (raw_data in the model bytes, or a decoded copy in persistent memory); run() copies it out. The session
+// folds Constant nodes at prepare time (they have no inputs), so run() normally executes once. Sparse tensors and
+// strings are not supported yet.
 #pragma once
 #include <cstdint>
 #include <cstring>
@@ -105,6 +106,13 @@ struct ConstantBase : KernelDefaults {
   }
 
  private:
+  static bool host_is_little_endian() noexcept {
+    const std::uint16_t probe = 1;
+    unsigned char first = 0;
+    std::memcpy(&first, &probe, 1);
+    return first == 1;
+  }
+
   /// Copies `bytes` into fresh persistent memory and records it in the state.
   static Status store(PrepareContext& ctx, const void* data, std::size_t bytes, State& state) noexcept {
     void* dst = nullptr;
@@ -155,6 +163,14 @@ struct ConstantBase : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(shape.assign(tensor.dims, static_cast<std::size_t>(tensor.rank)));
     std::size_t bytes = 0;
     ONNXMICRO_RETURN_IF_ERROR(checked_byte_size(dtype, shape, bytes));
+    if (tensor.has_raw_data && tensor.raw_data.size() == bytes && host_is_little_endian()) {
+      // raw_data is already the little-endian element bytes: run() copies straight from the model bytes (which
+      // outlive the session), so a large Constant costs no metadata memory.
+      state.data = tensor.raw_data.data();
+      state.bytes = bytes;
+      ctx.set_output(kOutput, dtype, shape);
+      return {};
+    }
     void* dst = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(allocate(ctx, bytes, state, dst));
     if (bytes != 0) {

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: MIT
+// And: y = a and b elementwise on bool tensors.
+// Versions: 1 broadcasts with the legacy `broadcast`/`axis` attributes; 7 switched to numpy broadcasting.
+#pragma once
+#include "onnxmicro/kernels/common/elementwise.hpp"
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+struct AndOp {
+  static bool apply(bool a, bool b) noexcept { return a && b; }
+};
+
+// Opset 1-6: legacy broadcasting (attribute broadcast=1 repeats input B over input A at `axis`).
+struct And_1 : KernelDefaults, BinaryElementwise<AndOp, TypeList<bool>, BinaryBroadcast::legacy> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "And";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kUntilVersion = 7;
+};
+
+// Opset 7+: numpy (multidirectional) broadcasting.
+struct And_7 : KernelDefaults, BinaryElementwise<AndOp, TypeList<bool>> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "And";
+  static constexpr int kSinceVersion = 7;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END

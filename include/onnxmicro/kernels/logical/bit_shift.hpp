@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: MIT
+// BitShift: z = x << y or x >> y (attribute `direction` "LEFT"/"RIGHT") elementwise, numpy broadcasting.
+// Versions: 11 accepts unsigned integers only; 28 added signed integers (right shift sign-extends, left shift
+// drops bits past the sign bit) and defined shifts by a negative amount or >= the bit width: the sign fill
+// alone (-1 for a right shift of a negative x, else 0). Unsigned values give the same results in both, so one
+// body serves both versions with different dtype lists.
+#pragma once
+#include <type_traits>
+
+#include "onnxmicro/kernels/logical/broadcast_binary.hpp"
+#include "onnxmicro/kernels/logical/type_lists.hpp"
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// The two shifts on one integer type, without C++ undefined behaviour for any operand.
+struct BitShiftOp {
+  template <typename T>
+  static constexpr bool shift_in_range(T amount) noexcept {
+    if constexpr (std::is_signed_v<T>) {
+      if (amount < 0) return false;
+    }
+    return static_cast<std::uint64_t>(amount) < sizeof(T) * 8u;
+  }
+  struct Left {
+    template <typename T>
+    static T apply(T x, T amount) noexcept {
+      if (!shift_in_range(amount)) return T(0);
+      // Shift the unsigned pattern: shifting a negative signed value left is undefined before C++20.
+      return static_cast<T>(static_cast<wrapping_t<T>>(static_cast<std::make_unsigned_t<T>>(x)) << amount);
+    }
+  };
+  struct Right {
+    template <typename T>
+    static T apply(T x, T amount) noexcept {
+      const bool negative = std::is_signed_v<T> && x < T(0);
+      if (!shift_in_range(amount)) return negative ? static_cast<T>(-1) : T(0);
+      // ~(~x >> n) sign-extends without relying on implementation-defined >> of negative values.
+      if (negative) return static_cast<T>(~(~x >> amount));
+      return static_cast<T>(x >> amount);
+    }
+  };
+};
+
+/// Shared body of BitShift_11/28; `Types` is the version's dtype list.
+template <typename Types>
+struct BitShiftBody {
+  static constexpr int kInputX = 0;
+  static constexpr int kInputY = 1;
+  static constexpr int kOutput = 0;
+  using State = BinaryPlanState;
+
+  static Status prepare(PrepareContext& ctx) noexcept {
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInputX));
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInputY));
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kInputX, kInputY));
+    proto::Attribute attribute;
+    if (!ctx.find_attribute("direction", attribute)) {
+      return Status(StatusCode::invalid_model) << "required attribute 'direction' (string) is missing";
+    }
+    std::string_view direction;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("direction", direction, ""));
+    const bool left = direction == "LEFT";
+    if (!left && direction != "RIGHT") {
+      return Status(StatusCode::invalid_model)
+             << "attribute 'direction' is \"" << direction << "\", expected \"LEFT\" or \"RIGHT\"";
+    }
+    State* state = nullptr;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
+    const DataType dtype = ctx.input(kInputX).dtype;
+    const bool supported = visit_dtype(dtype, Types{}, [&](auto tag) noexcept {
+      using T = typename decltype(tag)::type;
+      state->compute = left ? &run_broadcast_binary<T, T, T, BitShiftOp::Left>
+                            : &run_broadcast_binary<T, T, T, BitShiftOp::Right>;
+    });
+    if (!supported) return ctx.unsupported_input_dtype(kInputX);
+    Shape output;
+    ONNXMICRO_RETURN_IF_ERROR(plan_broadcast_binary(ctx, kInputX, kInputY, output, state->plan));
+    ctx.set_output(kOutput, dtype, output);
+    return {};
+  }
+
+  static Status run(RunContext& ctx) noexcept {
+    const State& state = ctx.state<State>();
+    state.compute(state.plan, ctx.input(kInputX).data, ctx.input(kInputY).data, ctx.output(kOutput).data);
+    return {};
+  }
+};
+
+// Opset 11-27: unsigned integers only.
+struct BitShift_11 : KernelDefaults, BitShiftBody<UnsignedIntegerTypes> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "BitShift";
+  static constexpr int kSinceVersion = 11;
+  static constexpr int kUntilVersion = 28;
+  static constexpr int kInPlaceInput = 0;
+};
+
+// Opset 28+: signed integers too, with defined out-of-range shift amounts.
+struct BitShift_28 : KernelDefaults, BitShiftBody<IntegerTypes> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "BitShift";
+  static constexpr int kSinceVersion = 28;
+  static constexpr int kInPlaceInput = 0;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END

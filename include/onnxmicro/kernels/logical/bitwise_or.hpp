@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: MIT
+// BitwiseOr: y = a | b (bitwise OR) elementwise on integer tensors, numpy broadcasting.
+// Versions: 18 introduced it, unchanged since.
+#pragma once
+#include "onnxmicro/kernels/common/elementwise.hpp"
+#include "onnxmicro/kernels/logical/type_lists.hpp"
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+struct BitwiseOrOp {
+  template <typename C>
+  static C apply(C a, C b) noexcept {
+    return static_cast<C>(a | b);
+  }
+};
+
+// Opset 18+.
+struct BitwiseOr_18 : KernelDefaults, BinaryElementwise<BitwiseOrOp, IntegerTypes> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "BitwiseOr";
+  static constexpr int kSinceVersion = 18;
+  static constexpr int kInPlaceInput = 0;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: MIT
+// Asinh: y = arsinh(x). Versions 9 and 22 (bfloat16 added) compute the same thing: one kernel serves all.
+#pragma once
+#include <cmath>
+
+#include "onnxmicro/kernels/common/elementwise.hpp"
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// The function of Asinh, on compute types (float for float16/bfloat16).
+struct AsinhOp {
+  using Params = NoParams;
+  template <typename C>
+  static C apply(C x, const Params&) noexcept {
+    return std::asinh(x);
+  }
+};
+
+// Opset 9+: unchanged semantics (22 added bfloat16).
+struct Asinh_9 : KernelDefaults, UnaryElementwise<AsinhOp, FloatTypes> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Asinh";
+  static constexpr int kSinceVersion = 9;
+  static constexpr int kInPlaceInput = 0;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: MIT
+// Cos: y = cos(x). Versions 7 and 22 (bfloat16 added) compute the same thing: one kernel serves all.
+#pragma once
+#include <cmath>
+
+#include "onnxmicro/kernels/common/elementwise.hpp"
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// The function of Cos, on compute types (float for float16/bfloat16).
+struct CosOp {
+  using Params = NoParams;
+  template <typename C>
+  static C apply(C x, const Params&) noexcept {
+    return std::cos(x);
+  }
+};
+
+// Opset 7+: unchanged semantics (22 added bfloat16).
+struct Cos_7 : KernelDefaults, UnaryElementwise<CosOp, FloatTypes> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Cos";
+  static constexpr int kSinceVersion = 7;
+  static constexpr int kInPlaceInput = 0;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: MIT
+// Log: y = ln(x) (NaN below 0, -inf at 0, as IEEE). Versions 1 (with the ignored legacy `consumed_inputs`), 6 and
+// 13 (bfloat16 added) compute the same thing: one kernel serves all.
+#pragma once
+#include <cmath>
+
+#include "onnxmicro/kernels/common/elementwise.hpp"
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// The function of Log, on compute types (float for float16/bfloat16).
+struct LogOp {
+  using Params = NoParams;
+  template <typename C>
+  static C apply(C x, const Params&) noexcept {
+    return std::log(x);
+  }
+};
+
+// Opset 1+: unchanged semantics (6 dropped consumed_inputs, 13 added bfloat16).
+struct Log_1 : KernelDefaults, UnaryElementwise<LogOp, FloatTypes> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Log";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kInPlaceInput = 0;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END

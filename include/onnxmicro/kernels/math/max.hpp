@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: MIT
+// Max: y = the largest of x0, x1, ... elementwise over one or more inputs; NaN propagates (numpy's
+// maximum, the reference's behaviour).
+// Versions: 1 (with `consumed_inputs`, ignored) and 6 required equal input shapes; 8 added numpy
+// broadcasting over all inputs; 12 (integers) and 13 (bfloat16) only widened the dtype list. So two kernels
+// cover every version; both accept every numeric dtype.
+#pragma once
+#include <type_traits>
+
+#include "onnxmicro/kernels/math/sum.hpp"
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+struct MaxOp {
+  template <typename C>
+  static C apply(C a, C b) noexcept {
+    if constexpr (std::is_floating_point_v<C>) {
+      if (a != a) return a;  // NaN wins
+      if (b != b) return b;
+    }
+    return a < b ? b : a;
+  }
+};
+
+// Opset 1-7: every input has the same shape.
+struct Max_1 : KernelDefaults, VariadicElementwise<MaxOp, NumericTypes, false> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Max";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kUntilVersion = 8;
+};
+
+// Opset 8+: numpy broadcasting over all inputs.
+struct Max_8 : KernelDefaults, VariadicElementwise<MaxOp, NumericTypes, true> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Max";
+  static constexpr int kSinceVersion = 8;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: MIT
+// Reciprocal: y = 1 / x (+-inf at +-0, as IEEE). Versions 1 (with the ignored legacy `consumed_inputs`), 6 and 13
+// (bfloat16 added) compute the same thing: one kernel serves all.
+#pragma once
+#include <cmath>
+
+#include "onnxmicro/kernels/common/elementwise.hpp"
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// The function of Reciprocal, on compute types (float for float16/bfloat16).
+struct ReciprocalOp {
+  using Params = NoParams;
+  template <typename C>
+  static C apply(C x, const Params&) noexcept {
+    return C(1) / x;
+  }
+};
+
+// Opset 1+: unchanged semantics (6 dropped consumed_inputs, 13 added bfloat16).
+struct Reciprocal_1 : KernelDefaults, UnaryElementwise<ReciprocalOp, FloatTypes> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Reciprocal";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kInPlaceInput = 0;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END

@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: MIT
+// ArgMax: int64 index of the largest element along `axis` (default 0), keepdims (default 1). The shared body
+// is in arg_extremum.hpp.
+#pragma once
+#include "onnxmicro/kernels/reduction/arg_extremum.hpp"
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+// Opset 1-11: ties give the first index (negative axis from opset 11).
+struct ArgMax_1 : KernelDefaults, ArgExtremumKernel<true> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "ArgMax";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kUntilVersion = 12;
+};
+
+// Opset 12: select_last_index added (ties may give the last index); bfloat16 from opset 13.
+struct ArgMax_12 : KernelDefaults, ArgExtremumKernel<true> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "ArgMax";
+  static constexpr int kSinceVersion = 12;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: MIT
+// ReduceProd: the product of the elements over the given axes (all axes when none are given). Empty set: 1.
+// The shared engine (axes, keepdims, noop_with_empty_axes, iteration) is in reduce_common.hpp.
+#pragma once
+#include "onnxmicro/kernels/reduction/reduce_common.hpp"
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// How ReduceProd reduces one slice.
+struct ReduceProdOp {
+  using Types = ReduceBaseTypes;
+  static bool allows(DataType dtype, std::int64_t opset) noexcept {
+    return reduce_base_dtype_allowed(dtype, opset);
+  }
+  template <typename T>
+  static T reduce(const T* base, const ReducePlan& plan) noexcept {
+    reduce_ops::sum_t<T> acc = 1;
+    for_each_reduced(base, plan, [&](T v) noexcept {
+      acc = reduce_ops::mul(acc, static_cast<reduce_ops::sum_t<T>>(load_element(v)));
+    });
+    return store_element<T>(acc);
+  }
+};
+
+// Opset 1-17: axes from the `axes` attribute (negative axes from 11, bfloat16 from 13).
+struct ReduceProd_1 : KernelDefaults, ReduceKernel<ReduceProdOp, false> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "ReduceProd";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kUntilVersion = 18;
+};
+
+// Opset 18: axes moved to optional input 1 (must be constant), noop_with_empty_axes added.
+struct ReduceProd_18 : KernelDefaults, ReduceKernel<ReduceProdOp, true> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "ReduceProd";
+  static constexpr int kSinceVersion = 18;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: MIT
+// ReduceSum: the sum of the elements over the given axes (all axes when none are given). Empty set: 0.
+// The shared engine (axes, keepdims, noop_with_empty_axes, iteration) is in reduce_common.hpp.
+#pragma once
+#include "onnxmicro/kernels/reduction/reduce_common.hpp"
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// How ReduceSum reduces one slice.
+struct ReduceSumOp {
+  using Types = ReduceBaseTypes;
+  static bool allows(DataType dtype, std::int64_t opset) noexcept {
+    return reduce_base_dtype_allowed(dtype, opset);
+  }
+  template <typename T>
+  static T reduce(const T* base, const ReducePlan& plan) noexcept {
+    return store_element<T>(reduce_ops::plain_sum(base, plan));
+  }
+};
+
+// Opset 1-12: axes from the `axes` attribute (negative axes from opset 11 on).
+struct ReduceSum_1 : KernelDefaults, ReduceKernel<ReduceSumOp, false> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "ReduceSum";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kUntilVersion = 13;
+};
+
+// Opset 13: axes moved to optional input 1 (must be constant), noop_with_empty_axes added; bfloat16.
+struct ReduceSum_13 : KernelDefaults, ReduceKernel<ReduceSumOp, true> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "ReduceSum";
+  static constexpr int kSinceVersion = 13;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
