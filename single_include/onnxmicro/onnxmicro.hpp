@@ -82,7 +82,6 @@
 #ifndef ONNXMICRO_MAX_OPSET
 #define ONNXMICRO_MAX_OPSET 23
 #endif
-
 // end of file onnxmicro/core/config.hpp
 // #include "onnxmicro/core/version.hpp"
 // begin of file onnxmicro/core/version.hpp
@@ -125,7 +124,7 @@ constexpr bool version_compatible(Version required) noexcept {
 ONNXMICRO_NAMESPACE_END
 
 /// Fails compilation when the headers are older than the version a program needs.
-#define ONNXMICRO_REQUIRE_VERSION(major, minor, patch)                                     \
+#define ONNXMICRO_REQUIRE_VERSION(major, minor, patch)                                      \
   static_assert(::onnxmicro::version_compatible(::onnxmicro::Version{major, minor, patch}), \
                 "onnxmicro headers are older than this program requires")
 // end of file onnxmicro/core/version.hpp
@@ -293,10 +292,10 @@ inline Status ok_status() noexcept { return Status(); }
 ONNXMICRO_NAMESPACE_END
 
 /// Returns from the enclosing function when `expr` yields a failed Status.
-#define ONNXMICRO_RETURN_IF_ERROR(expr)                          \
-  do {                                                           \
-    ::onnxmicro::Status onnxmicro_status_ = (expr);              \
-    if (!onnxmicro_status_.ok()) return onnxmicro_status_;      \
+#define ONNXMICRO_RETURN_IF_ERROR(expr)                    \
+  do {                                                     \
+    ::onnxmicro::Status onnxmicro_status_ = (expr);        \
+    if (!onnxmicro_status_.ok()) return onnxmicro_status_; \
   } while (false)
 // end of file onnxmicro/core/status.hpp
 // #include "onnxmicro/core/dtype.hpp"
@@ -385,12 +384,25 @@ constexpr const char* dtype_name(DataType t) noexcept {
 /// Bytes of one element; 0 for string (not stored in tensors yet) and for sub-byte types (see dtype_bits()).
 constexpr std::size_t dtype_size(DataType t) noexcept {
   switch (t) {
-    case DataType::float32: case DataType::int32: case DataType::uint32: return 4;
-    case DataType::uint8: case DataType::int8: case DataType::boolean: return 1;
-    case DataType::float8e4m3fn: case DataType::float8e4m3fnuz: case DataType::float8e5m2:
-    case DataType::float8e5m2fnuz: case DataType::float8e8m0: return 1;
-    case DataType::uint16: case DataType::int16: case DataType::float16: case DataType::bfloat16: return 2;
-    case DataType::int64: case DataType::uint64: case DataType::float64: case DataType::complex64: return 8;
+    case DataType::float32:
+    case DataType::int32:
+    case DataType::uint32: return 4;
+    case DataType::uint8:
+    case DataType::int8:
+    case DataType::boolean: return 1;
+    case DataType::float8e4m3fn:
+    case DataType::float8e4m3fnuz:
+    case DataType::float8e5m2:
+    case DataType::float8e5m2fnuz:
+    case DataType::float8e8m0: return 1;
+    case DataType::uint16:
+    case DataType::int16:
+    case DataType::float16:
+    case DataType::bfloat16: return 2;
+    case DataType::int64:
+    case DataType::uint64:
+    case DataType::float64:
+    case DataType::complex64: return 8;
     case DataType::complex128: return 16;
     default: return 0;
   }
@@ -400,9 +412,13 @@ constexpr std::size_t dtype_size(DataType t) noexcept {
 /// Elements are packed densely from the lowest bits of the first byte.
 constexpr int dtype_bits(DataType t) noexcept {
   switch (t) {
-    case DataType::int4: case DataType::uint4: case DataType::float4e2m1: return 4;
-    case DataType::int2: case DataType::uint2: return 2;
-    case DataType::float6e2m3: case DataType::float6e3m2: return 6;
+    case DataType::int4:
+    case DataType::uint4:
+    case DataType::float4e2m1: return 4;
+    case DataType::int2:
+    case DataType::uint2: return 2;
+    case DataType::float6e2m3:
+    case DataType::float6e3m2: return 6;
     default: return 0;
   }
 }
@@ -479,7 +495,7 @@ inline float16_t float16_t::from_float(float f) noexcept {
   std::memcpy(&u, &f, 4);
   std::uint32_t sign = (u >> 16) & 0x8000u;
   std::uint32_t abs = u & 0x7fffffffu;
-  if (abs > 0x7f800000u) return float16_t{static_cast<std::uint16_t>(sign | 0x7e00u)};  // NaN
+  if (abs > 0x7f800000u) return float16_t{static_cast<std::uint16_t>(sign | 0x7e00u)};   // NaN
   if (abs >= 0x47800000u) return float16_t{static_cast<std::uint16_t>(sign | 0x7c00u)};  // overflow -> inf
   if (abs < 0x38800000u) {  // result is subnormal or zero: round to nearest even on the shifted mantissa
     if (abs < 0x33000000u) return float16_t{static_cast<std::uint16_t>(sign)};
@@ -499,20 +515,60 @@ inline float16_t float16_t::from_float(float f) noexcept {
 }
 
 /// Maps a C++ element type to its DataType (compile-time dispatch in kernels).
-template <typename T> struct dtype_of;
-template <> struct dtype_of<float> { static constexpr DataType value = DataType::float32; };
-template <> struct dtype_of<double> { static constexpr DataType value = DataType::float64; };
-template <> struct dtype_of<float16_t> { static constexpr DataType value = DataType::float16; };
-template <> struct dtype_of<bfloat16_t> { static constexpr DataType value = DataType::bfloat16; };
-template <> struct dtype_of<std::int8_t> { static constexpr DataType value = DataType::int8; };
-template <> struct dtype_of<std::uint8_t> { static constexpr DataType value = DataType::uint8; };
-template <> struct dtype_of<std::int16_t> { static constexpr DataType value = DataType::int16; };
-template <> struct dtype_of<std::uint16_t> { static constexpr DataType value = DataType::uint16; };
-template <> struct dtype_of<std::int32_t> { static constexpr DataType value = DataType::int32; };
-template <> struct dtype_of<std::uint32_t> { static constexpr DataType value = DataType::uint32; };
-template <> struct dtype_of<std::int64_t> { static constexpr DataType value = DataType::int64; };
-template <> struct dtype_of<std::uint64_t> { static constexpr DataType value = DataType::uint64; };
-template <> struct dtype_of<bool> { static constexpr DataType value = DataType::boolean; };
+template <typename T>
+struct dtype_of;
+template <>
+struct dtype_of<float> {
+  static constexpr DataType value = DataType::float32;
+};
+template <>
+struct dtype_of<double> {
+  static constexpr DataType value = DataType::float64;
+};
+template <>
+struct dtype_of<float16_t> {
+  static constexpr DataType value = DataType::float16;
+};
+template <>
+struct dtype_of<bfloat16_t> {
+  static constexpr DataType value = DataType::bfloat16;
+};
+template <>
+struct dtype_of<std::int8_t> {
+  static constexpr DataType value = DataType::int8;
+};
+template <>
+struct dtype_of<std::uint8_t> {
+  static constexpr DataType value = DataType::uint8;
+};
+template <>
+struct dtype_of<std::int16_t> {
+  static constexpr DataType value = DataType::int16;
+};
+template <>
+struct dtype_of<std::uint16_t> {
+  static constexpr DataType value = DataType::uint16;
+};
+template <>
+struct dtype_of<std::int32_t> {
+  static constexpr DataType value = DataType::int32;
+};
+template <>
+struct dtype_of<std::uint32_t> {
+  static constexpr DataType value = DataType::uint32;
+};
+template <>
+struct dtype_of<std::int64_t> {
+  static constexpr DataType value = DataType::int64;
+};
+template <>
+struct dtype_of<std::uint64_t> {
+  static constexpr DataType value = DataType::uint64;
+};
+template <>
+struct dtype_of<bool> {
+  static constexpr DataType value = DataType::boolean;
+};
 
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/core/dtype.hpp
@@ -582,8 +638,7 @@ class Shape {
   Status assign(const std::int64_t* dims, std::size_t rank) noexcept {
     if (rank > static_cast<std::size_t>(kMaxRank)) {
       return Status(StatusCode::limit_exceeded)
-             << "rank " << static_cast<unsigned long long>(rank) << " exceeds ONNXMICRO_MAX_RANK (" << kMaxRank
-             << ")";
+             << "rank " << static_cast<unsigned long long>(rank) << " exceeds ONNXMICRO_MAX_RANK (" << kMaxRank << ")";
     }
     rank_ = static_cast<int>(rank);
     for (std::size_t i = 0; i < rank; ++i) dims_[i] = dims[i];
@@ -600,9 +655,7 @@ class Shape {
   constexpr std::int64_t& operator[](int i) noexcept { return dims_[i]; }
   constexpr const std::int64_t* data() const noexcept { return dims_; }
   constexpr std::int64_t* data() noexcept { return dims_; }
-  constexpr Span<const std::int64_t> dims() const noexcept {
-    return {dims_, static_cast<std::size_t>(rank_)};
-  }
+  constexpr Span<const std::int64_t> dims() const noexcept { return {dims_, static_cast<std::size_t>(rank_)}; }
 
   /// True when every dim is known (>= 0).
   constexpr bool is_static() const noexcept {
@@ -666,8 +719,8 @@ inline Status Shape::checked_element_count(std::int64_t& count) const noexcept {
   for (int i = 0; i < rank_; ++i) {
     std::uint64_t d = static_cast<std::uint64_t>(dims_[i]);
     if (n > limit / d) {
-      return Status(StatusCode::limit_exceeded) << "shape " << *this << " has more than "
-                                                << static_cast<unsigned long long>(limit) << " elements";
+      return Status(StatusCode::limit_exceeded)
+             << "shape " << *this << " has more than " << static_cast<unsigned long long>(limit) << " elements";
     }
     n *= d;
   }
@@ -770,7 +823,6 @@ constexpr std::size_t align_up(std::size_t value, std::size_t alignment) noexcep
 /// Status naming the bytes wanted (see allocate_array()). Allocations are never freed individually.
 class MetadataAllocator {
  public:
-  virtual ~MetadataAllocator() = default;
   virtual void* allocate(std::size_t bytes, std::size_t alignment) noexcept = 0;
   /// Bytes handed out so far (including alignment padding).
   virtual std::size_t used_bytes() const noexcept = 0;
@@ -786,8 +838,8 @@ class MetadataAllocator {
       return {};
     }
     if (count > static_cast<std::size_t>(-1) / sizeof(T)) {
-      return Status(StatusCode::limit_exceeded) << "metadata array of " << static_cast<unsigned long long>(count)
-                                                << " elements overflows";
+      return Status(StatusCode::limit_exceeded)
+             << "metadata array of " << static_cast<unsigned long long>(count) << " elements overflows";
     }
     void* p = allocate(count * sizeof(T), alignof(T));
     if (p == nullptr) {
@@ -808,6 +860,11 @@ class MetadataAllocator {
     out = one.data();
     return {};
   }
+
+ protected:
+  // Not virtual and not public: allocators are never deleted through this interface, and a virtual
+  // destructor would make every build emit operator delete (and so pull free/malloc into heap-free firmware).
+  ~MetadataAllocator() = default;
 };
 
 /// Bump allocator over a caller-provided buffer (no heap at all).
@@ -844,7 +901,7 @@ class ChunkAllocator final : public MetadataAllocator {
   ChunkAllocator() noexcept = default;
   ChunkAllocator(const ChunkAllocator&) = delete;
   ChunkAllocator& operator=(const ChunkAllocator&) = delete;
-  ~ChunkAllocator() override { reset(); }
+  ~ChunkAllocator() { reset(); }
 
   void* allocate(std::size_t bytes, std::size_t alignment) noexcept override {
     if (head_ != nullptr) {
@@ -901,7 +958,14 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace proto {
 
-enum class WireType : std::uint8_t { varint = 0, fixed64 = 1, length_delimited = 2, start_group = 3, end_group = 4, fixed32 = 5 };
+enum class WireType : std::uint8_t {
+  varint = 0,
+  fixed64 = 1,
+  length_delimited = 2,
+  start_group = 3,
+  end_group = 4,
+  fixed32 = 5
+};
 
 /// Why a wire read failed (`none` = it did not). WireReader::describe_error() turns it into text.
 enum class WireError : std::uint8_t {
@@ -986,9 +1050,9 @@ class WireReader {
   std::size_t base_ = 0;
   // Details of the last error (and the field being read) for describe_error().
   std::size_t error_offset_ = 0;
-  std::uint64_t error_length_ = 0;     ///< declared length, or payload size for packed_size_mismatch
-  std::size_t error_available_ = 0;    ///< bytes that were left
-  std::uint32_t current_field_ = 0;    ///< field of the last tag read (0: none)
+  std::uint64_t error_length_ = 0;   ///< declared length, or payload size for packed_size_mismatch
+  std::size_t error_available_ = 0;  ///< bytes that were left
+  std::uint32_t current_field_ = 0;  ///< field of the last tag read (0: none)
   std::uint8_t error_wire_type_ = 0;
 };
 
@@ -1189,12 +1253,12 @@ inline Status& WireReader::describe_error(WireError error, Status& s) const noex
       s << "invalid wire type " << static_cast<unsigned>(error_wire_type_) << " at byte " << at;
       break;
     case WireError::truncated_fixed32:
-      s << "fixed32 truncated at byte " << at << " (4 bytes needed, " << static_cast<unsigned long long>(error_available_)
-        << " left)";
+      s << "fixed32 truncated at byte " << at << " (4 bytes needed, "
+        << static_cast<unsigned long long>(error_available_) << " left)";
       break;
     case WireError::truncated_fixed64:
-      s << "fixed64 truncated at byte " << at << " (8 bytes needed, " << static_cast<unsigned long long>(error_available_)
-        << " left)";
+      s << "fixed64 truncated at byte " << at << " (8 bytes needed, "
+        << static_cast<unsigned long long>(error_available_) << " left)";
       break;
     case WireError::truncated_length: s << "length prefix truncated at byte " << at; break;
     case WireError::length_past_end:
@@ -1613,17 +1677,19 @@ struct Tensor {
   /// byte size may not exceed ONNXMICRO_MAX_TENSOR_BYTES, limit_exceeded otherwise).
   Status element_count(std::int64_t& count) const noexcept;
   /// Number of elements actually stored in the typed field or raw_data (raw: bytes / element size; complex
-  /// values count once). SIZE_MAX when raw_data is not a whole number of elements. Sub-byte types (two per
-  /// byte): the dims' count when the stored bytes are exactly the packed size, else 2 x bytes. 0 for an
-  /// unknown dtype with raw_data.
+  /// values count once). SIZE_MAX when raw_data is not a whole number of elements. Packed sub-byte types
+  /// (dtype_bits() < 8, in raw_data, or in int32_data one byte per entry for 4- and 2-bit types): the dims'
+  /// count when the stored bytes are exactly byte_size_of() of it, else as many elements as the bytes hold.
+  /// 0 for an unknown dtype with raw_data.
   std::size_t stored_element_count() const noexcept;
 
   /// Decodes the stored (non-external) data of a fixed-size dtype into `dst` (exactly
   /// byte_size_of(dtype, element_count) bytes, in the host's byte order: raw_data is copied as is on
   /// little-endian hosts and byte-swapped per element component on big-endian ones). Handles raw_data and
   /// every typed field: float_data (float, complex64), int32_data (int32, int16, int8, uint16, uint8, bool,
-  /// float16/bfloat16/float8 bit patterns, and for int4/uint4/float4e2m1 one packed byte per entry, two
-  /// elements, low nibble first), int64_data, uint64_data (uint32, uint64), double_data (double, complex128).
+  /// float16/bfloat16/float8 bit patterns; for 4- and 2-bit types one packed byte per entry, first element in
+  /// the lowest bits; for float6 types one 6-bit element per entry, packed here into the LSB-first bitstream
+  /// raw_data uses), int64_data, uint64_data (uint32, uint64), double_data (double, complex128).
   /// Fails, naming the tensor, when the stored count differs from the dims' count, the dtype is
   /// string/undefined/unknown, the field does not match the dtype, or the data is external.
   Status decode_to(void* dst, std::size_t dst_bytes) const noexcept;
@@ -1634,8 +1700,21 @@ struct Tensor {
 
 /// AttributeProto.AttributeType.
 enum class AttributeType : std::int32_t {
-  undefined = 0, float_ = 1, int_ = 2, string = 3, tensor = 4, graph = 5, sparse_tensor = 11, type_proto = 13,
-  floats = 6, ints = 7, strings = 8, tensors = 9, graphs = 10, sparse_tensors = 12, type_protos = 14,
+  undefined = 0,
+  float_ = 1,
+  int_ = 2,
+  string = 3,
+  tensor = 4,
+  graph = 5,
+  sparse_tensor = 11,
+  type_proto = 13,
+  floats = 6,
+  ints = 7,
+  strings = 8,
+  tensors = 9,
+  graphs = 10,
+  sparse_tensors = 12,
+  type_protos = 14,
 };
 
 /// Name of an attribute type as in the ONNX spec ("INT", "FLOATS", ...).
@@ -1884,7 +1963,8 @@ struct ProtoViewParser {
   /// A path too long for the message buffer loses its outer steps ("...") rather than the error itself.
   static bool nested_failure(Ctx& c, const char* field, std::size_t index = kSingular) noexcept {
     constexpr std::string_view kElided = "...";
-    if (c.error->message_view().substr(0, kElided.size()) == kElided) return false;
+    const std::string_view existing = c.error->message_view();
+    if (existing.size() >= kElided.size() && std::string_view(existing.data(), kElided.size()) == kElided) return false;
     char step[96];
     std::size_t n = 0;
     for (const char* p = field; *p != '\0' && n < 60; ++p) step[n++] = *p;
@@ -1917,8 +1997,9 @@ struct ProtoViewParser {
     std::size_t close = m.find("): ");
     if (close == std::string_view::npos) return;
     Status rebuilt(status.code());
-    rebuilt.append(m.substr(1, close - 1));  // the type, without "(" and ")"
-    rebuilt.append(m.substr(close + 1));
+    // Views built by hand: string_view::substr may throw, which drags abort() into bare-metal images.
+    rebuilt.append(std::string_view(m.data() + 1, close - 1));  // the type, without "(" and ")"
+    rebuilt.append(std::string_view(m.data() + close + 1, m.size() - close - 1));
     status = rebuilt;
   }
 
@@ -2269,7 +2350,8 @@ struct ProtoViewParser {
           }
           break;
         case 2:
-          if (f.type == WireType::varint) out.data_type = static_cast<std::int32_t>(static_cast<std::uint32_t>(f.scalar));
+          if (f.type == WireType::varint)
+            out.data_type = static_cast<std::int32_t>(static_cast<std::uint32_t>(f.scalar));
           break;
         case 3:
           if (ld) {
@@ -2279,10 +2361,10 @@ struct ProtoViewParser {
             }
           }
           break;
-        case 4:   // float_data
-        case 10:  // double_data
-        case 5:   // int32_data
-        case 7:   // int64_data
+        case 4:     // float_data
+        case 10:    // double_data
+        case 5:     // int32_data
+        case 7:     // int64_data
         case 11: {  // uint64_data
           const WireType element = f.number == 4    ? WireType::fixed32
                                    : f.number == 10 ? WireType::fixed64
@@ -2345,8 +2427,8 @@ struct ProtoViewParser {
       }
       if (rank > static_cast<std::size_t>(ONNXMICRO_MAX_RANK)) {
         failure(*c, StatusCode::limit_exceeded, kType, out.name)
-            << "rank " << static_cast<unsigned long long>(rank) << " exceeds ONNXMICRO_MAX_RANK ("
-            << ONNXMICRO_MAX_RANK << ")";
+            << "rank " << static_cast<unsigned long long>(rank) << " exceeds ONNXMICRO_MAX_RANK (" << ONNXMICRO_MAX_RANK
+            << ")";
         return false;
       }
       for (int i = 0; i < out.rank; ++i) {
@@ -2866,15 +2948,13 @@ struct ProtoViewParser {
         if (!scan<true>(f.payload, depth, &c, t)) return nested_failure(c, field, index);
         return true;
       }
-      case 4:
-        return scan_sparse_tensor(f.payload, depth, c) || nested_failure(c, field, index);
+      case 4: return scan_sparse_tensor(f.payload, depth, c) || nested_failure(c, field, index);
       case 5: {
         proto::Sequence s;
         if (!scan<true>(f.payload, depth, &c, s)) return nested_failure(c, field, index);
         return true;
       }
-      case 6:
-        return scan_map(f.payload, depth, c) || nested_failure(c, field, index);
+      case 6: return scan_map(f.payload, depth, c) || nested_failure(c, field, index);
       case 7: {
         proto::Optional o;
         if (!scan<true>(f.payload, depth, &c, o)) return nested_failure(c, field, index);
@@ -2916,8 +2996,8 @@ struct ProtoViewParser {
   static bool scan(ByteSpan bytes, int depth, Ctx* c, proto::Optional& out) noexcept {
     static_assert(kValidate, "OptionalProto has no unchecked view");
     constexpr const char* kType = "OptionalProto";
-    static constexpr const char* kFieldNames[] = {"tensor_value", "sparse_tensor_value", "sequence_value",
-                                                  "map_value", "optional_value"};
+    static constexpr const char* kFieldNames[] = {"tensor_value", "sparse_tensor_value", "sequence_value", "map_value",
+                                                  "optional_value"};
     out = proto::Optional();
     out.bytes = bytes;
     if (!depth_ok(*c, depth, kType)) return false;
@@ -2941,9 +3021,8 @@ struct ProtoViewParser {
       }
     }
     // elem_type 1..5 (tensor, sparse tensor, sequence, map, optional) is stored in field 3..7.
-    const std::uint32_t field = (out.elem_type >= 1 && out.elem_type <= 5)
-                                    ? static_cast<std::uint32_t>(out.elem_type) + 2
-                                    : last_value_field;
+    const std::uint32_t field =
+        (out.elem_type >= 1 && out.elem_type <= 5) ? static_cast<std::uint32_t>(out.elem_type) + 2 : last_value_field;
     if (field >= 3 && field <= 7 && present[field - 3]) {
       out.has_value = true;
       out.value = values[field - 3];
@@ -2962,6 +3041,12 @@ inline bool host_is_little_endian() noexcept {
   std::memcpy(&first, &probe, 1);
   return first == 1;
 #endif
+}
+
+/// True when each int32_data entry of `dtype` is one packed byte (4- and 2-bit types) rather than one element
+/// (every other type, float6 included).
+constexpr bool int32_entry_is_packed_byte(DataType dtype) noexcept {
+  return dtype_bits(dtype) == 4 || dtype_bits(dtype) == 2;
 }
 
 /// Stores the low `width` (4 or 8) bytes of `bits` as a value in host byte order.
@@ -3013,7 +3098,9 @@ inline OperatorSetId OperatorSetId::unchecked(ByteSpan bytes) noexcept {
 inline Status Dimension::parse(ByteSpan bytes, int depth, Dimension& out) noexcept {
   return detail::ProtoViewParser::parse_top(bytes, depth, out);
 }
-inline Dimension Dimension::unchecked(ByteSpan bytes) noexcept { return detail::ProtoViewParser::unchecked<Dimension>(bytes); }
+inline Dimension Dimension::unchecked(ByteSpan bytes) noexcept {
+  return detail::ProtoViewParser::unchecked<Dimension>(bytes);
+}
 
 inline Status TensorShape::parse(ByteSpan bytes, int depth, TensorShape& out) noexcept {
   return detail::ProtoViewParser::parse_top(bytes, depth, out);
@@ -3031,7 +3118,9 @@ inline Type Type::unchecked(ByteSpan bytes) noexcept { return detail::ProtoViewP
 inline Status ValueInfo::parse(ByteSpan bytes, int depth, ValueInfo& out) noexcept {
   return detail::ProtoViewParser::parse_top(bytes, depth, out);
 }
-inline ValueInfo ValueInfo::unchecked(ByteSpan bytes) noexcept { return detail::ProtoViewParser::unchecked<ValueInfo>(bytes); }
+inline ValueInfo ValueInfo::unchecked(ByteSpan bytes) noexcept {
+  return detail::ProtoViewParser::unchecked<ValueInfo>(bytes);
+}
 
 inline Status Tensor::parse(ByteSpan bytes, int depth, Tensor& out) noexcept {
   return detail::ProtoViewParser::parse_top(bytes, depth, out);
@@ -3071,9 +3160,13 @@ inline Graph Graph::unchecked(ByteSpan bytes) noexcept { return detail::ProtoVie
 inline Status Function::parse(ByteSpan bytes, int depth, Function& out) noexcept {
   return detail::ProtoViewParser::parse_top(bytes, depth, out);
 }
-inline Function Function::unchecked(ByteSpan bytes) noexcept { return detail::ProtoViewParser::unchecked<Function>(bytes); }
+inline Function Function::unchecked(ByteSpan bytes) noexcept {
+  return detail::ProtoViewParser::unchecked<Function>(bytes);
+}
 
-inline Status Model::parse(ByteSpan bytes, Model& out) noexcept { return detail::ProtoViewParser::parse_top(bytes, 0, out); }
+inline Status Model::parse(ByteSpan bytes, Model& out) noexcept {
+  return detail::ProtoViewParser::parse_top(bytes, 0, out);
+}
 
 inline Status Sequence::parse(ByteSpan bytes, int depth, Sequence& out) noexcept {
   return detail::ProtoViewParser::parse_top(bytes, depth, out);
@@ -3111,7 +3204,7 @@ inline Status Tensor::element_count(std::int64_t& count) const noexcept {
   const std::uint64_t limit = static_cast<std::uint64_t>(ONNXMICRO_MAX_TENSOR_BYTES);
   const DataType dtype = is_known_dtype(data_type) ? static_cast<DataType>(data_type) : DataType::undefined;
   // Bytes per element for the limit: strings and unknown types count one byte each (their real size is
-  // unknown, and the count must stay bounded all the same); sub-byte types count one and are halved below.
+  // unknown, and the count must stay bounded all the same); packed sub-byte types count their bits.
   const std::uint64_t element_bytes = dtype_size(dtype) == 0 ? 1 : dtype_size(dtype);
   bool has_zero = false;
   for (int i = 0; i < rank; ++i) {
@@ -3133,7 +3226,13 @@ inline Status Tensor::element_count(std::int64_t& count) const noexcept {
     n *= d;
   }
   std::uint64_t bytes_needed = 0;
-  if (n != 0) bytes_needed = is_sub_byte(dtype) ? (n + 1) / 2 : (n > limit / element_bytes ? 0 : n * element_bytes);
+  if (n != 0) {
+    if (is_sub_byte(dtype)) {
+      bytes_needed = (n * static_cast<std::uint64_t>(dtype_bits(dtype)) + 7) / 8;  // n <= 2^40: no overflow
+    } else {
+      bytes_needed = n > limit / element_bytes ? 0 : n * element_bytes;
+    }
+  }
   if (n == 0 || bytes_needed == 0 || bytes_needed > limit) {
     Status s(StatusCode::limit_exceeded);
     detail::describe_tensor(s, *this) << " is larger than ONNXMICRO_MAX_TENSOR_BYTES ("
@@ -3146,13 +3245,13 @@ inline Status Tensor::element_count(std::int64_t& count) const noexcept {
 
 inline std::size_t Tensor::stored_element_count() const noexcept {
   const DataType dtype = is_known_dtype(data_type) ? static_cast<DataType>(data_type) : DataType::undefined;
-  // Sub-byte types hold two elements per byte; the dims say whether the last byte is half used.
-  auto sub_byte_count = [this](std::size_t bytes_stored) -> std::size_t {
+  // Packed sub-byte types: the dims say how much of the last byte is used.
+  auto sub_byte_count = [this, dtype](std::size_t bytes_stored) -> std::size_t {
     std::int64_t count = 0;
-    if (element_count(count).ok() && static_cast<std::size_t>((count + 1) / 2) == bytes_stored) {
+    if (element_count(count).ok() && byte_size_of(dtype, count) == bytes_stored) {
       return static_cast<std::size_t>(count);
     }
-    return bytes_stored * 2;
+    return bytes_stored * 8 / static_cast<std::size_t>(dtype_bits(dtype));
   };
   const bool is_complex = dtype == DataType::complex64 || dtype == DataType::complex128;
   if (has_raw_data) {
@@ -3169,7 +3268,7 @@ inline std::size_t Tensor::stored_element_count() const noexcept {
     }
     case 5: {
       const std::size_t n = int32_data().size();
-      return is_sub_byte(dtype) ? sub_byte_count(n) : n;
+      return detail::int32_entry_is_packed_byte(dtype) ? sub_byte_count(n) : n;
     }
     case 6: return string_data().size();
     case 7: return int64_data().size();
@@ -3244,9 +3343,15 @@ inline Status Tensor::decode_to(void* dst, std::size_t dst_bytes) const noexcept
   std::size_t values_per_element = 1;
   switch (dtype) {
     case DataType::float32: expected_field = 4; break;
-    case DataType::complex64: expected_field = 4; values_per_element = 2; break;
+    case DataType::complex64:
+      expected_field = 4;
+      values_per_element = 2;
+      break;
     case DataType::float64: expected_field = 10; break;
-    case DataType::complex128: expected_field = 10; values_per_element = 2; break;
+    case DataType::complex128:
+      expected_field = 10;
+      values_per_element = 2;
+      break;
     case DataType::int64: expected_field = 7; break;
     case DataType::uint32:
     case DataType::uint64: expected_field = 11; break;
@@ -3266,7 +3371,7 @@ inline Status Tensor::decode_to(void* dst, std::size_t dst_bytes) const noexcept
     return s;
   }
   const std::size_t expected_values =
-      is_sub_byte(dtype) ? need : static_cast<std::size_t>(count) * values_per_element;
+      detail::int32_entry_is_packed_byte(dtype) ? need : static_cast<std::size_t>(count) * values_per_element;
   std::size_t stored_values = 0;
   switch (typed_data_field) {
     case 4: stored_values = float_data().size(); break;
@@ -3277,8 +3382,9 @@ inline Status Tensor::decode_to(void* dst, std::size_t dst_bytes) const noexcept
   }
   if (stored_values != expected_values) {
     Status s = error(StatusCode::invalid_model);
-    s << detail::ProtoViewParser::tensor_field_name(typed_data_field) << " holds " << static_cast<unsigned long long>(stored_values)
-      << " values, the dims need " << static_cast<unsigned long long>(expected_values);
+    s << detail::ProtoViewParser::tensor_field_name(typed_data_field) << " holds "
+      << static_cast<unsigned long long>(stored_values) << " values, the dims need "
+      << static_cast<unsigned long long>(expected_values);
     return s;
   }
 
@@ -3325,7 +3431,28 @@ inline Status Tensor::decode_to(void* dst, std::size_t dst_bytes) const noexcept
         }
       }
       break;
-    default: {  // int32_data: an int32 per element (per packed byte for sub-byte types), keep the low bits
+    default: {  // int32_data: an int32 per element (per packed byte for 4/2-bit types), keep the low bits
+      if (dtype_bits(dtype) == 6) {
+        // One 6-bit element per entry, packed into an LSB-first bitstream (4 elements in 3 bytes).
+        std::memset(out, 0, need);
+        std::size_t bit = 0;
+        std::size_t index = 0;
+        for (std::int64_t v : int32_data()) {
+          if (v < 0 || v > 63) {
+            Status s = error(StatusCode::invalid_model);
+            s << "int32_data[" << static_cast<unsigned long long>(index) << "] = " << static_cast<long long>(v)
+              << " does not fit the 6 bits of " << dtype_name(dtype);
+            return s;
+          }
+          const auto value = static_cast<unsigned>(v);
+          const std::size_t shift = bit % 8;
+          out[bit / 8] = static_cast<unsigned char>(out[bit / 8] | ((value << shift) & 0xffu));
+          if (shift > 2) out[bit / 8 + 1] = static_cast<unsigned char>(out[bit / 8 + 1] | (value >> (8 - shift)));
+          bit += 6;
+          ++index;
+        }
+        break;
+      }
       const std::size_t width = is_sub_byte(dtype) ? 1 : dtype_size(dtype);
       for (std::int64_t v : int32_data()) {
         const auto bits = static_cast<std::uint32_t>(static_cast<std::uint64_t>(v));
@@ -3475,13 +3602,13 @@ inline Status ModelBytes::copy(const void* data, std::size_t size, ModelBytes& o
     return {};
   }
   if (data == nullptr) {
-    return Status(StatusCode::invalid_argument) << "ModelBytes::copy: data is null but size is "
-                                                << static_cast<unsigned long long>(size);
+    return Status(StatusCode::invalid_argument)
+           << "ModelBytes::copy: data is null but size is " << static_cast<unsigned long long>(size);
   }
   void* buffer = std::malloc(size);
   if (buffer == nullptr) {
-    return Status(StatusCode::out_of_memory) << "cannot allocate " << static_cast<unsigned long long>(size)
-                                             << " bytes to copy the model";
+    return Status(StatusCode::out_of_memory)
+           << "cannot allocate " << static_cast<unsigned long long>(size) << " bytes to copy the model";
   }
   std::memcpy(buffer, data, size);
   ModelBytes result;
@@ -3506,9 +3633,9 @@ inline Status ModelBytes::set_directory(const char* path) noexcept {
     dir = end == 0 ? std::string_view("/") : p.substr(0, end);
   }
   if (dir.size() >= sizeof directory_) {
-    return Status(StatusCode::limit_exceeded) << "model file directory longer than "
-                                              << static_cast<unsigned long long>(sizeof directory_ - 1)
-                                              << " bytes: '" << path << "'";
+    return Status(StatusCode::limit_exceeded)
+           << "model file directory longer than " << static_cast<unsigned long long>(sizeof directory_ - 1)
+           << " bytes: '" << path << "'";
   }
   std::memcpy(directory_, dir.data(), dir.size());
   directory_[dir.size()] = '\0';
@@ -3522,8 +3649,8 @@ inline Status ModelBytes::read_all(int fd, const char* path, std::size_t size_hi
   std::size_t capacity = (size_hint > 0 && size_hint < static_cast<std::size_t>(-1)) ? size_hint + 1 : 65536;
   auto* buffer = static_cast<unsigned char*>(std::malloc(capacity));
   if (buffer == nullptr) {
-    return Status(StatusCode::out_of_memory) << "cannot allocate " << static_cast<unsigned long long>(capacity)
-                                             << " bytes to read '" << path << "'";
+    return Status(StatusCode::out_of_memory)
+           << "cannot allocate " << static_cast<unsigned long long>(capacity) << " bytes to read '" << path << "'";
   }
   std::size_t used = 0;
   while (true) {
@@ -3584,8 +3711,8 @@ inline Status ModelBytes::from_file(const char* path, ModelBytes& out) noexcept 
   if (S_ISREG(info.st_mode)) {
     if (info.st_size < 0 || static_cast<unsigned long long>(info.st_size) > static_cast<std::size_t>(-1)) {
       ::close(fd);
-      return Status(StatusCode::limit_exceeded) << "'" << path << "' is too large to map ("
-                                                << static_cast<long long>(info.st_size) << " bytes)";
+      return Status(StatusCode::limit_exceeded)
+             << "'" << path << "' is too large to map (" << static_cast<long long>(info.st_size) << " bytes)";
     }
     const auto size = static_cast<std::size_t>(info.st_size);
     if (size == 0) {  // mmap rejects length 0: an empty file is simply empty bytes
@@ -3868,8 +3995,8 @@ inline Status apply_value_info(const proto::ValueInfo& info, const char* where, 
   if (type.kind != proto::Type::Kind::tensor) return {};
   if (type.elem_type != 0) {
     if (!is_known_dtype(type.elem_type)) {
-      return Status(StatusCode::invalid_model) << where << " '" << info.name << "' has unknown elem_type "
-                                               << type.elem_type;
+      return Status(StatusCode::invalid_model)
+             << where << " '" << info.name << "' has unknown elem_type " << type.elem_type;
     }
     value.dtype = static_cast<DataType>(type.elem_type);
   }
@@ -3907,8 +4034,8 @@ class GraphBuilder {
   Status build(model::Graph& out) noexcept {
     out.name = graph_.name;
     if (graph_.has_sparse_initializers) {
-      return Status(StatusCode::unsupported) << "graph '" << graph_.name
-                                             << "' has sparse_initializer entries, which are not supported yet";
+      return Status(StatusCode::unsupported)
+             << "graph '" << graph_.name << "' has sparse_initializer entries, which are not supported yet";
     }
     // Pass 1: counts, so every table is allocated exactly once.
     std::size_t input_count = graph_.inputs().size();
@@ -4049,8 +4176,8 @@ class GraphBuilder {
     for (const proto::ValueInfo& info : graph_.outputs()) {
       std::int32_t id = names_.find(info.name);
       if (id < 0) {
-        return Status(StatusCode::invalid_model) << "graph output '" << info.name
-                                                 << "' is not produced by any node, input or initializer";
+        return Status(StatusCode::invalid_model)
+               << "graph output '" << info.name << "' is not produced by any node, input or initializer";
       }
       model::Value& v = values_[id];
       v.is_graph_output = true;
@@ -4080,32 +4207,30 @@ class GraphBuilder {
       return Status(StatusCode::invalid_model) << "initializer '" << t.name << "' is defined twice";
     }
     if (!is_known_dtype(t.data_type)) {
-      return Status(StatusCode::invalid_model) << "initializer '" << t.name << "' has "
-                                               << (t.data_type == 0 ? "UNDEFINED" : "unknown") << " data_type "
-                                               << t.data_type;
+      return Status(StatusCode::invalid_model)
+             << "initializer '" << t.name << "' has " << (t.data_type == 0 ? "UNDEFINED" : "unknown") << " data_type "
+             << t.data_type;
     }
     std::int64_t count = 0;
     Status st = t.element_count(count);
     if (!st.ok()) return Status(st.code()) << "initializer '" << t.name << "': " << st.message_view();
     DataType dtype = static_cast<DataType>(t.data_type);
     if (t.data_location != proto::DataLocation::external && dtype != DataType::string) {
-      std::size_t stored = t.stored_element_count();
-      std::size_t expected = static_cast<std::size_t>(count);
-      if (is_sub_byte(dtype) && t.has_raw_data) {
-        expected = byte_size_of(dtype, count);
-        stored = t.raw_data.size();
-      }
-      if (stored != expected) {
-        Shape shape;
-        (void)shape.assign(t.dims, static_cast<std::size_t>(t.rank));
+      Shape shape;
+      (void)shape.assign(t.dims, static_cast<std::size_t>(t.rank));
+      if (t.has_raw_data) {
+        std::size_t expected_bytes = byte_size_of(dtype, count);
+        if (t.raw_data.size() != expected_bytes) {
+          return Status(StatusCode::invalid_model)
+                 << "initializer '" << t.name << "' of shape " << shape << " and dtype " << dtype_name(dtype)
+                 << " needs " << static_cast<unsigned long long>(expected_bytes) << " bytes of raw_data, it has "
+                 << static_cast<unsigned long long>(t.raw_data.size());
+        }
+      } else if (t.stored_element_count() != static_cast<std::size_t>(count)) {
         return Status(StatusCode::invalid_model)
-               << "initializer '" << t.name << "' of shape " << shape << " and dtype " << dtype_name(dtype)
-               << " needs " << static_cast<long long>(count) << " elements but its "
-               << (t.has_raw_data ? "raw_data holds " : "data holds ") << static_cast<unsigned long long>(stored)
-               << (t.has_raw_data && !is_sub_byte(dtype) ? " elements (" : "")
-               << (t.has_raw_data && !is_sub_byte(dtype) ? static_cast<unsigned long long>(t.raw_data.size())
-                                                         : 0ULL)
-               << (t.has_raw_data && !is_sub_byte(dtype) ? " bytes)" : "");
+               << "initializer '" << t.name << "' of shape " << shape << " and dtype " << dtype_name(dtype) << " needs "
+               << static_cast<long long>(count) << " elements, its data field holds "
+               << static_cast<unsigned long long>(t.stored_element_count());
       }
     }
     model::Value& v = new_value(t.name, model::ValueKind::initializer);
@@ -4124,7 +4249,7 @@ class GraphBuilder {
       return Status(StatusCode::invalid_model)
              << "graph input '" << info.name << "' is declared "
              << (is_known_dtype(info.type.elem_type) ? dtype_name(static_cast<DataType>(info.type.elem_type))
-                                                      : "unknown")
+                                                     : "unknown")
              << " but its initializer is " << dtype_name(init.dtype);
     }
     return {};
@@ -4164,9 +4289,9 @@ class GraphBuilder {
       for (std::size_t i = 0; i < count; ++i) {
         if (pending[i] > 0) {
           Status s(StatusCode::invalid_model);
-          return Model::describe_node(s, nodes[i]) << " is part of a cycle (or depends on one): the graph has "
-                                                   << static_cast<unsigned long long>(count - tail)
-                                                   << " nodes that can never run";
+          return Model::describe_node(s, nodes[i])
+                 << " is part of a cycle (or depends on one): the graph has "
+                 << static_cast<unsigned long long>(count - tail) << " nodes that can never run";
         }
       }
     }
@@ -4212,8 +4337,8 @@ inline Status Model::load(ByteSpan bytes, const LoadOptions& options) noexcept {
 
   std::size_t opset_count = proto_.opset_imports().size();
   if (opset_count == 0) {
-    return Status(StatusCode::invalid_model) << "the model has no opset_import (IR version "
-                                             << static_cast<long long>(proto_.ir_version) << ")";
+    return Status(StatusCode::invalid_model)
+           << "the model has no opset_import (IR version " << static_cast<long long>(proto_.ir_version) << ")";
   }
   ONNXMICRO_RETURN_IF_ERROR(allocator->allocate_array(opset_count, opset_imports_));
   std::size_t k = 0;
@@ -4221,8 +4346,8 @@ inline Status Model::load(ByteSpan bytes, const LoadOptions& options) noexcept {
     std::string_view domain = model::normalize_domain(o.domain);
     for (std::size_t j = 0; j < k; ++j) {
       if (opset_imports_[j].domain == domain) {
-        return Status(StatusCode::invalid_model) << "opset_import lists domain '" << model::display_domain(domain)
-                                                 << "' twice";
+        return Status(StatusCode::invalid_model)
+               << "opset_import lists domain '" << model::display_domain(domain) << "' twice";
       }
     }
     if (o.version < 1) {
@@ -4284,8 +4409,8 @@ struct KernelDefaults {
 
 /// What prepare() knows about an input or output.
 struct TensorInfo {
-  bool present = false;         ///< false for an omitted optional input/output
-  std::string_view name;        ///< tensor name in the model
+  bool present = false;   ///< false for an omitted optional input/output
+  std::string_view name;  ///< tensor name in the model
   DataType dtype = DataType::undefined;
   Shape shape;
   /// True when the value is known at prepare time (initializer, Constant, or folded); then const_data
@@ -4376,8 +4501,8 @@ class PrepareContext {
     ONNXMICRO_RETURN_IF_ERROR(expect_type(a, proto::AttributeType::ints));
     for (std::int64_t v : a.ints()) {
       if (count == capacity) {
-        return Status(StatusCode::unsupported) << "attribute '" << name << "' has more than "
-                                               << static_cast<unsigned long long>(capacity) << " values";
+        return Status(StatusCode::unsupported)
+               << "attribute '" << name << "' has more than " << static_cast<unsigned long long>(capacity) << " values";
       }
       values[count++] = v;
     }
@@ -4393,8 +4518,8 @@ class PrepareContext {
     ONNXMICRO_RETURN_IF_ERROR(expect_type(a, proto::AttributeType::floats));
     for (float v : a.floats()) {
       if (count == capacity) {
-        return Status(StatusCode::unsupported) << "attribute '" << name << "' has more than "
-                                               << static_cast<unsigned long long>(capacity) << " values";
+        return Status(StatusCode::unsupported)
+               << "attribute '" << name << "' has more than " << static_cast<unsigned long long>(capacity) << " values";
       }
       values[count++] = v;
     }
@@ -4403,9 +4528,9 @@ class PrepareContext {
   /// Checks that attribute `a` has type `expected`; the error names both.
   static Status expect_type(const proto::Attribute& a, proto::AttributeType expected) noexcept {
     if (a.type == expected) return {};
-    return Status(StatusCode::invalid_model) << "attribute '" << a.name << "' has type "
-                                             << proto::attribute_type_name(a.type) << ", expected "
-                                             << proto::attribute_type_name(expected);
+    return Status(StatusCode::invalid_model)
+           << "attribute '" << a.name << "' has type " << proto::attribute_type_name(a.type) << ", expected "
+           << proto::attribute_type_name(expected);
   }
 
   // ---- memory ----
@@ -4461,8 +4586,8 @@ class PrepareContext {
     if (inputs_[a].dtype == inputs_[b].dtype) return {};
     return Status(StatusCode::invalid_model)
            << "input " << b << " '" << inputs_[b].name << "' has dtype " << dtype_name(inputs_[b].dtype)
-           << ", expected " << dtype_name(inputs_[a].dtype) << " (same as input " << a << " '"
-           << inputs_[a].name << "')";
+           << ", expected " << dtype_name(inputs_[a].dtype) << " (same as input " << a << " '" << inputs_[a].name
+           << "')";
   }
 
  private:
@@ -4470,8 +4595,8 @@ class PrepareContext {
     return Status(StatusCode::invalid_model)
            << "required attribute '" << name << "' (" << proto::attribute_type_name(type) << ") is missing";
   }
-  Status read_scalar(std::string_view name, proto::AttributeType type, std::int64_t* value,
-                     std::int64_t default_value, bool required) const noexcept {
+  Status read_scalar(std::string_view name, proto::AttributeType type, std::int64_t* value, std::int64_t default_value,
+                     bool required) const noexcept {
     proto::Attribute a;
     if (!find_attribute(name, a)) {
       if (required) return missing(name, type);
@@ -4579,8 +4704,8 @@ template <typename K>
 constexpr KernelEntry make_kernel_entry() noexcept {
   static_assert(K::kSinceVersion >= 1, "a kernel's kSinceVersion must be >= 1");
   static_assert(K::kSinceVersion < K::kUntilVersion, "a kernel's version range is empty");
-  return KernelEntry{K::kDomain,      K::kOpType,         K::kSinceVersion, K::kUntilVersion, K::kInPlaceInput,
-                     K::kFoldable,    K::kNeedsInputData, &K::prepare,      &K::run};
+  return KernelEntry{K::kDomain,   K::kOpType,         K::kSinceVersion, K::kUntilVersion, K::kInPlaceInput,
+                     K::kFoldable, K::kNeedsInputData, &K::prepare,      &K::run};
 }
 
 template <typename A, typename B>
@@ -4658,8 +4783,7 @@ template <int Min, int Max, typename Acc, typename K, typename... Rest>
 struct FilterByOpset<Min, Max, Acc, K, Rest...> {
   // Default-domain kernels are kept when their range meets [Min, Max]; other domains are always kept
   // (their versions count differently).
-  static constexpr bool keep =
-      !K::kDomain.empty() || (K::kSinceVersion <= Max && K::kUntilVersion > Min);
+  static constexpr bool keep = !K::kDomain.empty() || (K::kSinceVersion <= Max && K::kUntilVersion > Min);
   using next = std::conditional_t<keep, typename AppendKernel<Acc, K>::type, Acc>;
   using type = typename FilterByOpset<Min, Max, next, Rest...>::type;
 };
@@ -4692,9 +4816,10 @@ ONNXMICRO_NAMESPACE_END
 // Every kernel of the generator family, as one KernelSet. Add a new kernel here after writing its file.
 // #include "onnxmicro/kernels/generator/constant.hpp"
 // begin of file onnxmicro/kernels/generator/constant.hpp
-// Constant: outputs the tensor held in its attribute. prepare() decodes the attribute once into persistent
-// memory and sets the output; run() copies it out. The session folds Constant nodes at prepare time (they have no
-// inputs), so run() normally executes once. Sparse tensors and strings are not supported yet.
+// Constant: outputs the tensor held in its attribute. prepare() sets the output and points the state at the
+// value (raw_data in the model bytes, or a decoded copy in persistent memory); run() copies it out. The session
+// folds Constant nodes at prepare time (they have no inputs), so run() normally executes once. Sparse tensors and
+// strings are not supported yet.
 
 // #include "onnxmicro/kernels/common/shape_util.hpp"
 // begin of file onnxmicro/kernels/common/shape_util.hpp
@@ -4717,9 +4842,9 @@ inline Status normalize_axis(std::int64_t axis, int rank, std::string_view what,
            << ", but negative axes are only allowed from opset 11 on; expected a value in [0, " << rank - 1 << "]";
   }
   if (axis < -static_cast<std::int64_t>(rank) || axis >= rank) {
-    return Status(StatusCode::invalid_model) << what << " is " << static_cast<long long>(axis)
-                                             << ", expected a value in [" << -rank << ", " << rank - 1
-                                             << "] for rank " << rank;
+    return Status(StatusCode::invalid_model)
+           << what << " is " << static_cast<long long>(axis) << ", expected a value in [" << -rank << ", " << rank - 1
+           << "] for rank " << rank;
   }
   out = static_cast<int>(axis < 0 ? axis + rank : axis);
   return {};
@@ -4743,18 +4868,19 @@ inline Status read_constant_ints(PrepareContext& ctx, int index, std::string_vie
   ONNXMICRO_RETURN_IF_ERROR(ctx.require_constant_input(index));
   const TensorInfo& info = ctx.input(index);
   if (info.dtype != DataType::int64 && info.dtype != DataType::int32) {
-    return Status(StatusCode::invalid_model) << "input " << index << " '" << info.name << "' (" << role
-                                             << ") has dtype " << dtype_name(info.dtype) << ", expected int64";
+    return Status(StatusCode::invalid_model)
+           << "input " << index << " '" << info.name << "' (" << role << ") has dtype " << dtype_name(info.dtype)
+           << ", expected int64 (or int32)";
   }
   if (info.shape.rank() > 1) {
-    return Status(StatusCode::invalid_model) << "input " << index << " '" << info.name << "' (" << role
-                                             << ") must be 1-D, got shape " << info.shape;
+    return Status(StatusCode::invalid_model)
+           << "input " << index << " '" << info.name << "' (" << role << ") must be 1-D, got shape " << info.shape;
   }
   std::int64_t n = info.shape.element_count();
   if (n < 0 || static_cast<std::uint64_t>(n) > capacity) {
     return Status(StatusCode::limit_exceeded)
-           << "input " << index << " '" << info.name << "' (" << role << ") has "
-           << static_cast<long long>(n) << " values, more than the " << static_cast<unsigned long long>(capacity)
+           << "input " << index << " '" << info.name << "' (" << role << ") has " << static_cast<long long>(n)
+           << " values, more than the " << static_cast<unsigned long long>(capacity)
            << " supported (ONNXMICRO_MAX_RANK)";
   }
   // memcpy: constant data need not be aligned for its dtype (it may point into the model bytes).
@@ -4803,10 +4929,10 @@ inline Status input_element_bits(const PrepareContext& ctx, int index, std::size
   const TensorInfo& info = ctx.input(index);
   bits = element_bits(info.dtype);
   if (bits != 0) return {};
-  return Status(StatusCode::unsupported)
-         << "input " << index << " '" << info.name << "' has dtype " << dtype_name(info.dtype)
-         << (info.dtype == DataType::string ? "; string tensors are not supported yet"
-                                             : ", which has no fixed element size");
+  return Status(StatusCode::unsupported) << "input " << index << " '" << info.name << "' has dtype "
+                                         << dtype_name(info.dtype)
+                                         << (info.dtype == DataType::string ? "; string tensors are not supported yet"
+                                                                            : ", which has no fixed element size");
 }
 
 /// Copies `bytes` from `src` to `dst` unless they are the same buffer (in-place Reshape/Squeeze/...).
@@ -4894,7 +5020,7 @@ struct ConstantBase : KernelDefaults {
   static constexpr int kOutput = 0;
 
   struct State {
-    const void* data;   ///< decoded elements (persistent memory); nullptr when empty
+    const void* data;  ///< decoded elements (persistent memory); nullptr when empty
     std::size_t bytes;
   };
 
@@ -4907,20 +5033,20 @@ struct ConstantBase : KernelDefaults {
  protected:
   /// Which value attributes a version accepts.
   enum Accepts : unsigned {
-    kValue = 1u,              ///< 'value' (TENSOR), every version
-    kSparseValue = 2u,        ///< 'sparse_value', opset 11+
+    kValue = 1u,                 ///< 'value' (TENSOR), every version
+    kSparseValue = 2u,           ///< 'sparse_value', opset 11+
     kValueScalarsAndLists = 4u,  ///< 'value_float(s)', 'value_int(s)', 'value_string(s)', opset 12+
   };
 
   static constexpr bool accepted(std::string_view name, unsigned accepts) noexcept {
-    return name == "value" ? (accepts & kValue) != 0
+    return name == "value"          ? (accepts & kValue) != 0
            : name == "sparse_value" ? (accepts & kSparseValue) != 0
                                     : (accepts & kValueScalarsAndLists) != 0;
   }
 
   static Status prepare_accepting(PrepareContext& ctx, unsigned accepts) noexcept {
-    static constexpr const char* kNames[] = {"value",       "sparse_value", "value_float",  "value_floats",
-                                             "value_int",   "value_ints",   "value_string", "value_strings"};
+    static constexpr const char* kNames[] = {"value",     "sparse_value", "value_float",  "value_floats",
+                                             "value_int", "value_ints",   "value_string", "value_strings"};
     int found = 0;
     const char* which = nullptr;
     proto::Attribute attribute;
@@ -4980,6 +5106,13 @@ struct ConstantBase : KernelDefaults {
   }
 
  private:
+  static bool host_is_little_endian() noexcept {
+    const std::uint16_t probe = 1;
+    unsigned char first = 0;
+    std::memcpy(&first, &probe, 1);
+    return first == 1;
+  }
+
   /// Copies `bytes` into fresh persistent memory and records it in the state.
   static Status store(PrepareContext& ctx, const void* data, std::size_t bytes, State& state) noexcept {
     void* dst = nullptr;
@@ -5016,8 +5149,8 @@ struct ConstantBase : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(PrepareContext::expect_type(attribute, proto::AttributeType::tensor));
     const proto::Tensor tensor = proto::Tensor::unchecked(attribute.t);
     if (!is_known_dtype(tensor.data_type)) {
-      return Status(StatusCode::unsupported)
-             << "attribute 'value' has data_type " << static_cast<int>(tensor.data_type) << ", which this build does not know";
+      return Status(StatusCode::unsupported) << "attribute 'value' has data_type " << static_cast<int>(tensor.data_type)
+                                             << ", which this build does not know";
     }
     const DataType dtype = static_cast<DataType>(tensor.data_type);
     if (dtype == DataType::string) {
@@ -5030,6 +5163,14 @@ struct ConstantBase : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(shape.assign(tensor.dims, static_cast<std::size_t>(tensor.rank)));
     std::size_t bytes = 0;
     ONNXMICRO_RETURN_IF_ERROR(checked_byte_size(dtype, shape, bytes));
+    if (tensor.has_raw_data && tensor.raw_data.size() == bytes && host_is_little_endian()) {
+      // raw_data is already the little-endian element bytes: run() copies straight from the model bytes (which
+      // outlive the session), so a large Constant costs no metadata memory.
+      state.data = tensor.raw_data.data();
+      state.bytes = bytes;
+      ctx.set_output(kOutput, dtype, shape);
+      return {};
+    }
     void* dst = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(allocate(ctx, bytes, state, dst));
     if (bytes != 0) {
@@ -5076,15 +5217,14 @@ using GeneratorKernels = KernelSet<Constant_1, Constant_11, Constant_12>;
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/generator/generator_kernels.hpp
-// #include "onnxmicro/kernels/math/math_kernels.hpp"
-// begin of file onnxmicro/kernels/math/math_kernels.hpp
-// Every kernel of the math family, as one KernelSet. Add a new kernel here after writing its file.
-// #include "onnxmicro/kernels/math/add.hpp"
-// begin of file onnxmicro/kernels/math/add.hpp
-// Add: y = a + b elementwise. Integers wrap around like numpy.
-// Versions: 1 and 6 broadcast only with the legacy `broadcast`/`axis` attributes (1 also had
-// `consumed_inputs`, ignored); 7 switched to numpy broadcasting; 13 (bfloat16) and 14 (8/16-bit integers)
-// only widened the dtype list, so two kernels cover every version; both accept every numeric dtype.
+// #include "onnxmicro/kernels/logical/logical_kernels.hpp"
+// begin of file onnxmicro/kernels/logical/logical_kernels.hpp
+// Every kernel of the comparison/logical/bitwise family, as one KernelSet. Add a new kernel here after writing
+// its file.
+// #include "onnxmicro/kernels/logical/and.hpp"
+// begin of file onnxmicro/kernels/logical/and.hpp
+// And: y = a and b elementwise on bool tensors.
+// Versions: 1 broadcasts with the legacy `broadcast`/`axis` attributes; 7 switched to numpy broadcasting.
 // #include "onnxmicro/kernels/common/elementwise.hpp"
 // begin of file onnxmicro/kernels/common/elementwise.hpp
 // Building blocks for elementwise kernels: per-dtype dispatch at prepare time, the compute type of each
@@ -5108,8 +5248,7 @@ ONNXMICRO_NAMESPACE_END
 //                           static Status parse(const PrepareContext&, Params&) noexcept>;
 //           template <typename C> static C apply(C x, const Params&) noexcept;
 //   binary: template <typename C> static R apply(C a, C b) noexcept;   // R = C, or bool (output dtype bool)
-// where C = compute_t<T>: T itself, or float for float16/bfloat16 (and T is available to apply() only
-// through C, so integer ops see the real integer type).
+// where C = compute_t<T>: T itself (so integer ops see the real integer type), or float for float16/bfloat16.
 
 // #include "onnxmicro/kernels/common/broadcast.hpp"
 // begin of file onnxmicro/kernels/common/broadcast.hpp
@@ -5477,7 +5616,11 @@ enum class BinaryBroadcast : std::uint8_t {
 };
 
 /// Body of a binary elementwise kernel (see the file comment). Both inputs have the same dtype; the output
-/// has it too, or bool when Op::apply returns bool.
+/// has it too, or bool when Op::apply returns bool. When the output has A's dtype, run() is correct with the
+/// output aliasing input A of the same byte size (what the session requires before sharing a buffer, for
+/// kInPlaceInput = 0): A then spans the whole output, so both advance in step and each element is read
+/// before it is written; B aliases nothing or is A itself (Add(x, x)). Kernels with a bool output must not
+/// declare kInPlaceInput: a smaller, broadcast A could then have the output's byte size.
 template <typename Op, typename Types, BinaryBroadcast kMode = BinaryBroadcast::numpy>
 struct BinaryElementwise {
   static constexpr int kInputA = 0;
@@ -5629,6 +5772,1194 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
+struct AndOp {
+  static bool apply(bool a, bool b) noexcept { return a && b; }
+};
+
+// Opset 1-6: legacy broadcasting (attribute broadcast=1 repeats input B over input A at `axis`).
+struct And_1 : KernelDefaults, BinaryElementwise<AndOp, TypeList<bool>, BinaryBroadcast::legacy> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "And";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kUntilVersion = 7;
+};
+
+// Opset 7+: numpy (multidirectional) broadcasting.
+struct And_7 : KernelDefaults, BinaryElementwise<AndOp, TypeList<bool>> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "And";
+  static constexpr int kSinceVersion = 7;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/logical/and.hpp
+// #include "onnxmicro/kernels/logical/bit_shift.hpp"
+// begin of file onnxmicro/kernels/logical/bit_shift.hpp
+// BitShift: z = x << y or x >> y (attribute `direction` "LEFT"/"RIGHT") elementwise, numpy broadcasting.
+// Versions: 11 accepts unsigned integers only; 28 added signed integers (right shift sign-extends, left shift
+// drops bits past the sign bit) and defined shifts by a negative amount or >= the bit width: the sign fill
+// alone (-1 for a right shift of a negative x, else 0). Unsigned values give the same results in both, so one
+// body serves both versions with different dtype lists.
+
+// #include "onnxmicro/kernels/logical/broadcast_binary.hpp"
+// begin of file onnxmicro/kernels/logical/broadcast_binary.hpp
+// A broadcast loop for binary kernels that BinaryElementwise (common/elementwise.hpp) cannot express: operands
+// of different dtypes (Pow since opset 12), or an operation chosen by an attribute at prepare time (Mod's
+// fmod, BitShift's direction). The kernel keeps a BinaryPlanState and picks `compute` in prepare():
+//
+//   state->compute = &run_broadcast_binary<A, B, Out, MyOp>;   // MyOp::apply(A, B) -> Out, on raw elements
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// What run() of a custom binary kernel needs: the broadcast plan and the per-dtype loop.
+struct BinaryPlanState {
+  BroadcastPlan<2> plan;
+  void (*compute)(const BroadcastPlan<2>& plan, const void* a, const void* b, void* y) noexcept = nullptr;
+};
+
+/// y = Op::apply(a, b) over `plan`. Safe when `y` aliases an operand that spans the whole output (both then
+/// advance in step and each element is read before it is written).
+template <typename A, typename B, typename Out, typename Op>
+void run_broadcast_binary(const BroadcastPlan<2>& plan, const void* a, const void* b, void* y) noexcept {
+  const A* a_base = static_cast<const A*>(a);
+  const B* b_base = static_cast<const B*>(b);
+  Out* y_base = static_cast<Out*>(y);
+  const std::int64_t a_step = plan.inner_stride(0);
+  const std::int64_t b_step = plan.inner_stride(1);
+  plan.for_each_row([&](const std::int64_t* offsets, std::int64_t out_offset, std::int64_t n) noexcept {
+    const A* ra = a_base + offsets[0];
+    const B* rb = b_base + offsets[1];
+    Out* ry = y_base + out_offset;
+    for (std::int64_t i = 0; i < n; ++i) ry[i] = Op::apply(ra[i * a_step], rb[i * b_step]);
+  });
+}
+
+/// Numpy-broadcasts inputs `a` and `b` of `ctx` (both must be present) and plans the iteration; `output`
+/// receives the broadcast shape.
+inline Status plan_broadcast_binary(const PrepareContext& ctx, int a, int b, Shape& output,
+                                    BroadcastPlan<2>& plan) noexcept {
+  ONNXMICRO_RETURN_IF_ERROR(broadcast_input_shapes(ctx, {a, b}, output));
+  return make_broadcast_plan({&ctx.input(a).shape, &ctx.input(b).shape}, output, plan);
+}
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/logical/broadcast_binary.hpp
+// #include "onnxmicro/kernels/logical/type_lists.hpp"
+// begin of file onnxmicro/kernels/logical/type_lists.hpp
+// Dtype lists of the comparison, logical and bitwise kernels (common/elementwise.hpp has the numeric ones).
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// Every integer dtype: what the bitwise ops accept.
+using IntegerTypes = TypeList<std::int8_t, std::int16_t, std::int32_t, std::int64_t, std::uint8_t, std::uint16_t,
+                              std::uint32_t, std::uint64_t>;
+/// bool plus every numeric dtype: what Equal and Where accept.
+using BoolAndNumericTypes =
+    TypeList<bool, float, double, float16_t, bfloat16_t, std::int8_t, std::int16_t, std::int32_t, std::int64_t,
+             std::uint8_t, std::uint16_t, std::uint32_t, std::uint64_t>;
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/logical/type_lists.hpp
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// The two shifts on one integer type, without C++ undefined behaviour for any operand.
+struct BitShiftOp {
+  template <typename T>
+  static constexpr bool shift_in_range(T amount) noexcept {
+    if constexpr (std::is_signed_v<T>) {
+      if (amount < 0) return false;
+    }
+    return static_cast<std::uint64_t>(amount) < sizeof(T) * 8u;
+  }
+  struct Left {
+    template <typename T>
+    static T apply(T x, T amount) noexcept {
+      if (!shift_in_range(amount)) return T(0);
+      // Shift the unsigned pattern: shifting a negative signed value left is undefined before C++20.
+      return static_cast<T>(static_cast<wrapping_t<T>>(static_cast<std::make_unsigned_t<T>>(x)) << amount);
+    }
+  };
+  struct Right {
+    template <typename T>
+    static T apply(T x, T amount) noexcept {
+      const bool negative = std::is_signed_v<T> && x < T(0);
+      if (!shift_in_range(amount)) return negative ? static_cast<T>(-1) : T(0);
+      // ~(~x >> n) sign-extends without relying on implementation-defined >> of negative values.
+      if (negative) return static_cast<T>(~(~x >> amount));
+      return static_cast<T>(x >> amount);
+    }
+  };
+};
+
+/// Shared body of BitShift_11/28; `Types` is the version's dtype list.
+template <typename Types>
+struct BitShiftBody {
+  static constexpr int kInputX = 0;
+  static constexpr int kInputY = 1;
+  static constexpr int kOutput = 0;
+  using State = BinaryPlanState;
+
+  static Status prepare(PrepareContext& ctx) noexcept {
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInputX));
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInputY));
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kInputX, kInputY));
+    proto::Attribute attribute;
+    if (!ctx.find_attribute("direction", attribute)) {
+      return Status(StatusCode::invalid_model) << "required attribute 'direction' (string) is missing";
+    }
+    std::string_view direction;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("direction", direction, ""));
+    const bool left = direction == "LEFT";
+    if (!left && direction != "RIGHT") {
+      return Status(StatusCode::invalid_model)
+             << "attribute 'direction' is \"" << direction << "\", expected \"LEFT\" or \"RIGHT\"";
+    }
+    State* state = nullptr;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
+    const DataType dtype = ctx.input(kInputX).dtype;
+    const bool supported = visit_dtype(dtype, Types{}, [&](auto tag) noexcept {
+      using T = typename decltype(tag)::type;
+      state->compute = left ? &run_broadcast_binary<T, T, T, BitShiftOp::Left>
+                            : &run_broadcast_binary<T, T, T, BitShiftOp::Right>;
+    });
+    if (!supported) return ctx.unsupported_input_dtype(kInputX);
+    Shape output;
+    ONNXMICRO_RETURN_IF_ERROR(plan_broadcast_binary(ctx, kInputX, kInputY, output, state->plan));
+    ctx.set_output(kOutput, dtype, output);
+    return {};
+  }
+
+  static Status run(RunContext& ctx) noexcept {
+    const State& state = ctx.state<State>();
+    state.compute(state.plan, ctx.input(kInputX).data, ctx.input(kInputY).data, ctx.output(kOutput).data);
+    return {};
+  }
+};
+
+// Opset 11-27: unsigned integers only.
+struct BitShift_11 : KernelDefaults, BitShiftBody<UnsignedIntegerTypes> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "BitShift";
+  static constexpr int kSinceVersion = 11;
+  static constexpr int kUntilVersion = 28;
+  static constexpr int kInPlaceInput = 0;
+};
+
+// Opset 28+: signed integers too, with defined out-of-range shift amounts.
+struct BitShift_28 : KernelDefaults, BitShiftBody<IntegerTypes> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "BitShift";
+  static constexpr int kSinceVersion = 28;
+  static constexpr int kInPlaceInput = 0;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/logical/bit_shift.hpp
+// #include "onnxmicro/kernels/logical/bitwise_and.hpp"
+// begin of file onnxmicro/kernels/logical/bitwise_and.hpp
+// BitwiseAnd: y = a & b (bitwise AND) elementwise on integer tensors, numpy broadcasting.
+// Versions: 18 introduced it, unchanged since.
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+struct BitwiseAndOp {
+  template <typename C>
+  static C apply(C a, C b) noexcept {
+    return static_cast<C>(a & b);
+  }
+};
+
+// Opset 18+.
+struct BitwiseAnd_18 : KernelDefaults, BinaryElementwise<BitwiseAndOp, IntegerTypes> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "BitwiseAnd";
+  static constexpr int kSinceVersion = 18;
+  static constexpr int kInPlaceInput = 0;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/logical/bitwise_and.hpp
+// #include "onnxmicro/kernels/logical/bitwise_or.hpp"
+// begin of file onnxmicro/kernels/logical/bitwise_or.hpp
+// BitwiseOr: y = a | b (bitwise OR) elementwise on integer tensors, numpy broadcasting.
+// Versions: 18 introduced it, unchanged since.
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+struct BitwiseOrOp {
+  template <typename C>
+  static C apply(C a, C b) noexcept {
+    return static_cast<C>(a | b);
+  }
+};
+
+// Opset 18+.
+struct BitwiseOr_18 : KernelDefaults, BinaryElementwise<BitwiseOrOp, IntegerTypes> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "BitwiseOr";
+  static constexpr int kSinceVersion = 18;
+  static constexpr int kInPlaceInput = 0;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/logical/bitwise_or.hpp
+// #include "onnxmicro/kernels/logical/bitwise_xor.hpp"
+// begin of file onnxmicro/kernels/logical/bitwise_xor.hpp
+// BitwiseXor: y = a ^ b (bitwise XOR) elementwise on integer tensors, numpy broadcasting.
+// Versions: 18 introduced it, unchanged since.
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+struct BitwiseXorOp {
+  template <typename C>
+  static C apply(C a, C b) noexcept {
+    return static_cast<C>(a ^ b);
+  }
+};
+
+// Opset 18+.
+struct BitwiseXor_18 : KernelDefaults, BinaryElementwise<BitwiseXorOp, IntegerTypes> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "BitwiseXor";
+  static constexpr int kSinceVersion = 18;
+  static constexpr int kInPlaceInput = 0;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/logical/bitwise_xor.hpp
+// #include "onnxmicro/kernels/logical/equal.hpp"
+// begin of file onnxmicro/kernels/logical/equal.hpp
+// Equal: y = (a == b) elementwise, bool output.
+// Versions: 1 broadcasts with the legacy `broadcast`/`axis` attributes; 7 switched to numpy broadcasting;
+// 11 (floats, 8/16-bit and unsigned integers), 13 (bfloat16) and 19 (string) only widened the dtype list, so
+// two kernels cover every version. Strings are not stored in tensors yet, so they are rejected (TODO(#4)).
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+struct EqualOp {
+  template <typename C>
+  static bool apply(C a, C b) noexcept {
+    return a == b;  // NaN == NaN is false, as in numpy
+  }
+};
+
+// Opset 1-6: legacy broadcasting (attribute broadcast=1 repeats input B over input A at `axis`).
+struct Equal_1 : KernelDefaults, BinaryElementwise<EqualOp, BoolAndNumericTypes, BinaryBroadcast::legacy> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Equal";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kUntilVersion = 7;
+};
+
+// Opset 7+: numpy (multidirectional) broadcasting.
+struct Equal_7 : KernelDefaults, BinaryElementwise<EqualOp, BoolAndNumericTypes> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Equal";
+  static constexpr int kSinceVersion = 7;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/logical/equal.hpp
+// #include "onnxmicro/kernels/logical/greater.hpp"
+// begin of file onnxmicro/kernels/logical/greater.hpp
+// Greater: y = (a > b) elementwise, bool output; any comparison with NaN is false.
+// Versions: 1 broadcasts with the legacy `broadcast`/`axis` attributes; 7 switched to numpy broadcasting;
+// 9 (integers) and 13 (bfloat16) only widened the dtype list, so two kernels cover every version.
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+struct GreaterOp {
+  template <typename C>
+  static bool apply(C a, C b) noexcept {
+    return a > b;
+  }
+};
+
+// Opset 1-6: legacy broadcasting (attribute broadcast=1 repeats input B over input A at `axis`).
+struct Greater_1 : KernelDefaults, BinaryElementwise<GreaterOp, NumericTypes, BinaryBroadcast::legacy> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Greater";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kUntilVersion = 7;
+};
+
+// Opset 7+: numpy (multidirectional) broadcasting.
+struct Greater_7 : KernelDefaults, BinaryElementwise<GreaterOp, NumericTypes> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Greater";
+  static constexpr int kSinceVersion = 7;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/logical/greater.hpp
+// #include "onnxmicro/kernels/logical/greater_or_equal.hpp"
+// begin of file onnxmicro/kernels/logical/greater_or_equal.hpp
+// GreaterOrEqual: y = (a >= b) elementwise, bool output; any comparison with NaN is false.
+// Versions: 12 introduced it with numpy broadcasting; 16 only added bfloat16, so one kernel covers every version.
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+struct GreaterOrEqualOp {
+  template <typename C>
+  static bool apply(C a, C b) noexcept {
+    return a >= b;
+  }
+};
+
+// Opset 12+: numpy (multidirectional) broadcasting.
+struct GreaterOrEqual_12 : KernelDefaults, BinaryElementwise<GreaterOrEqualOp, NumericTypes> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "GreaterOrEqual";
+  static constexpr int kSinceVersion = 12;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/logical/greater_or_equal.hpp
+// #include "onnxmicro/kernels/logical/less.hpp"
+// begin of file onnxmicro/kernels/logical/less.hpp
+// Less: y = (a < b) elementwise, bool output; any comparison with NaN is false.
+// Versions: 1 broadcasts with the legacy `broadcast`/`axis` attributes; 7 switched to numpy broadcasting;
+// 9 (integers) and 13 (bfloat16) only widened the dtype list, so two kernels cover every version.
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+struct LessOp {
+  template <typename C>
+  static bool apply(C a, C b) noexcept {
+    return a < b;
+  }
+};
+
+// Opset 1-6: legacy broadcasting (attribute broadcast=1 repeats input B over input A at `axis`).
+struct Less_1 : KernelDefaults, BinaryElementwise<LessOp, NumericTypes, BinaryBroadcast::legacy> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Less";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kUntilVersion = 7;
+};
+
+// Opset 7+: numpy (multidirectional) broadcasting.
+struct Less_7 : KernelDefaults, BinaryElementwise<LessOp, NumericTypes> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Less";
+  static constexpr int kSinceVersion = 7;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/logical/less.hpp
+// #include "onnxmicro/kernels/logical/less_or_equal.hpp"
+// begin of file onnxmicro/kernels/logical/less_or_equal.hpp
+// LessOrEqual: y = (a <= b) elementwise, bool output; any comparison with NaN is false.
+// Versions: 12 introduced it with numpy broadcasting; 16 only added bfloat16, so one kernel covers every version.
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+struct LessOrEqualOp {
+  template <typename C>
+  static bool apply(C a, C b) noexcept {
+    return a <= b;
+  }
+};
+
+// Opset 12+: numpy (multidirectional) broadcasting.
+struct LessOrEqual_12 : KernelDefaults, BinaryElementwise<LessOrEqualOp, NumericTypes> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "LessOrEqual";
+  static constexpr int kSinceVersion = 12;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/logical/less_or_equal.hpp
+// #include "onnxmicro/kernels/logical/or.hpp"
+// begin of file onnxmicro/kernels/logical/or.hpp
+// Or: y = a or b elementwise on bool tensors.
+// Versions: 1 broadcasts with the legacy `broadcast`/`axis` attributes; 7 switched to numpy broadcasting.
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+struct OrOp {
+  static bool apply(bool a, bool b) noexcept { return a || b; }
+};
+
+// Opset 1-6: legacy broadcasting (attribute broadcast=1 repeats input B over input A at `axis`).
+struct Or_1 : KernelDefaults, BinaryElementwise<OrOp, TypeList<bool>, BinaryBroadcast::legacy> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Or";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kUntilVersion = 7;
+};
+
+// Opset 7+: numpy (multidirectional) broadcasting.
+struct Or_7 : KernelDefaults, BinaryElementwise<OrOp, TypeList<bool>> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Or";
+  static constexpr int kSinceVersion = 7;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/logical/or.hpp
+// #include "onnxmicro/kernels/logical/xor.hpp"
+// begin of file onnxmicro/kernels/logical/xor.hpp
+// Xor: y = a exclusive or b elementwise on bool tensors.
+// Versions: 1 broadcasts with the legacy `broadcast`/`axis` attributes; 7 switched to numpy broadcasting.
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+struct XorOp {
+  static bool apply(bool a, bool b) noexcept { return a != b; }
+};
+
+// Opset 1-6: legacy broadcasting (attribute broadcast=1 repeats input B over input A at `axis`).
+struct Xor_1 : KernelDefaults, BinaryElementwise<XorOp, TypeList<bool>, BinaryBroadcast::legacy> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Xor";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kUntilVersion = 7;
+};
+
+// Opset 7+: numpy (multidirectional) broadcasting.
+struct Xor_7 : KernelDefaults, BinaryElementwise<XorOp, TypeList<bool>> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Xor";
+  static constexpr int kSinceVersion = 7;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/logical/xor.hpp
+// #include "onnxmicro/kernels/tensor/where.hpp"
+// begin of file onnxmicro/kernels/tensor/where.hpp
+// Where: output = condition ? X : Y elementwise, numpy broadcasting over all three inputs.
+// Versions: 9 introduced it; 16 only added bfloat16, so one kernel covers every version. Elements are only
+// copied, so the kernel works on element sizes, not dtypes. Strings and complex128 are not supported yet.
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+// Opset 9+.
+struct Where_9 : KernelDefaults {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Where";
+  static constexpr int kSinceVersion = 9;
+  static constexpr int kInputCondition = 0;
+  static constexpr int kInputX = 1;
+  static constexpr int kInputY = 2;
+  static constexpr int kOutput = 0;
+
+  struct State {
+    BroadcastPlan<3> plan;
+    void (*compute)(const BroadcastPlan<3>& plan, const bool* condition, const void* x, const void* y,
+                    void* out) noexcept;
+  };
+
+  static Status prepare(PrepareContext& ctx) noexcept {
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInputCondition));
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInputX));
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInputY));
+    const TensorInfo& condition = ctx.input(kInputCondition);
+    if (condition.dtype != DataType::boolean) {
+      return Status(StatusCode::invalid_model) << "input 0 '" << condition.name << "' has dtype "
+                                               << dtype_name(condition.dtype) << ", expected bool";
+    }
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kInputX, kInputY));
+    State* state = nullptr;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
+    const DataType dtype = ctx.input(kInputX).dtype;
+    switch (dtype) {
+      case DataType::string:
+      case DataType::complex128:
+      case DataType::undefined: return ctx.unsupported_input_dtype(kInputX);
+      default: break;
+    }
+    if (is_sub_byte(dtype)) return ctx.unsupported_input_dtype(kInputX);
+    switch (dtype_size(dtype)) {
+      case 1: state->compute = &compute<std::uint8_t>; break;
+      case 2: state->compute = &compute<std::uint16_t>; break;
+      case 4: state->compute = &compute<std::uint32_t>; break;
+      case 8: state->compute = &compute<std::uint64_t>; break;
+      default: return ctx.unsupported_input_dtype(kInputX);
+    }
+    Shape output;
+    ONNXMICRO_RETURN_IF_ERROR(broadcast_input_shapes(ctx, {kInputCondition, kInputX, kInputY}, output));
+    ONNXMICRO_RETURN_IF_ERROR(make_broadcast_plan(
+        {&condition.shape, &ctx.input(kInputX).shape, &ctx.input(kInputY).shape}, output, state->plan));
+    ctx.set_output(kOutput, dtype, output);
+    return {};
+  }
+
+  static Status run(RunContext& ctx) noexcept {
+    const State& state = ctx.state<State>();
+    state.compute(state.plan, static_cast<const bool*>(ctx.input(kInputCondition).data), ctx.input(kInputX).data,
+                  ctx.input(kInputY).data, ctx.output(kOutput).data);
+    return {};
+  }
+
+ private:
+  // Bits is an unsigned integer of the element size: values are moved, never interpreted.
+  template <typename Bits>
+  static void compute(const BroadcastPlan<3>& plan, const bool* condition, const void* x, const void* y,
+                      void* out) noexcept {
+    const Bits* x_base = static_cast<const Bits*>(x);
+    const Bits* y_base = static_cast<const Bits*>(y);
+    Bits* out_base = static_cast<Bits*>(out);
+    const std::int64_t c_step = plan.inner_stride(0);
+    const std::int64_t x_step = plan.inner_stride(1);
+    const std::int64_t y_step = plan.inner_stride(2);
+    plan.for_each_row([&](const std::int64_t* offsets, std::int64_t out_offset, std::int64_t n) noexcept {
+      const bool* rc = condition + offsets[0];
+      const Bits* rx = x_base + offsets[1];
+      const Bits* ry = y_base + offsets[2];
+      Bits* ro = out_base + out_offset;
+      for (std::int64_t i = 0; i < n; ++i) ro[i] = rc[i * c_step] ? rx[i * x_step] : ry[i * y_step];
+    });
+  }
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/tensor/where.hpp
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+using LogicalKernels = KernelSet<                             //
+    Equal_1, Equal_7,                                         //
+    Greater_1, Greater_7, GreaterOrEqual_12,                  //
+    Less_1, Less_7, LessOrEqual_12,                           //
+    And_1, And_7, Or_1, Or_7, Xor_1, Xor_7,                   //
+    BitwiseAnd_18, BitwiseOr_18, BitwiseXor_18,               //
+    BitShift_11, BitShift_28,                                 //
+    Where_9>;  // tensor family (tensor/where.hpp); listed here because tensor_kernels.hpp has another owner
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/logical/logical_kernels.hpp
+// #include "onnxmicro/kernels/math/binary_kernels.hpp"
+// begin of file onnxmicro/kernels/math/binary_kernels.hpp
+// The binary and variadic math kernels (Pow, Mod, PRelu, Max, Min, Sum, Mean), as one KernelSet. Add a new
+// kernel here after writing its file.
+// #include "onnxmicro/kernels/math/max.hpp"
+// begin of file onnxmicro/kernels/math/max.hpp
+// Max: y = the largest of x0, x1, ... elementwise over one or more inputs; NaN propagates (numpy's
+// maximum, the reference's behaviour).
+// Versions: 1 (with `consumed_inputs`, ignored) and 6 required equal input shapes; 8 added numpy
+// broadcasting over all inputs; 12 (integers) and 13 (bfloat16) only widened the dtype list. So two kernels
+// cover every version; both accept every numeric dtype.
+
+// #include "onnxmicro/kernels/math/sum.hpp"
+// begin of file onnxmicro/kernels/math/sum.hpp
+// Sum: y = x0 + x1 + ... elementwise over one or more inputs, and VariadicElementwise, the body shared with
+// Max, Min and Mean (math/max.hpp, min.hpp, mean.hpp).
+// Versions: 1 (with `consumed_inputs`, ignored) and 6 required equal input shapes; 8 added numpy
+// broadcasting over all inputs; 13 only added bfloat16. So two kernels cover every version.
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// Body of a variadic elementwise kernel: y = Op(...Op(Op(x0, x1), x2)..., xn-1), every input of one dtype,
+/// broadcast together (kBroadcast, opset >= 8) or of one shape. Op::apply(C, C) -> C works on compute types;
+/// 16-bit floats round after every step, like numpy applying the binary op input by input. kMean divides by
+/// the input count at the end. run() folds input after input into the output buffer, so it allocates nothing;
+/// the output must not alias an input (no kInPlaceInput).
+template <typename Op, typename Types, bool kBroadcast, bool kMean = false>
+struct VariadicElementwise {
+  static constexpr int kOutput = 0;
+
+  struct State {
+    /// plans[0] iterates (x0, x1) onto y, or (x0, x0) for one input; plans[i] (i >= 1) iterates (y, xi+1).
+    Span<BroadcastPlan<2>> plans;
+    void (*combine)(const BroadcastPlan<2>& plan, const void* a, const void* b, void* y) noexcept;
+    void (*copy_first)(const BroadcastPlan<2>& plan, const void* a, const void* b, void* y) noexcept;
+    void (*divide)(void* y, std::int64_t count, std::int64_t divisor) noexcept;
+  };
+
+  static Status prepare(PrepareContext& ctx) noexcept {
+    const int count = ctx.input_count();
+    if (count < 1) return Status(StatusCode::invalid_model) << "expected at least 1 input, got 0";
+    for (int i = 0; i < count; ++i) {
+      ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(i));
+      ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(0, i));
+    }
+    State* state = nullptr;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
+    const bool supported = visit_dtype(ctx.input(0).dtype, Types{}, [&](auto tag) noexcept {
+      using T = typename decltype(tag)::type;
+      state->combine = &run_broadcast_binary<T, T, T, Step<T>>;
+      state->copy_first = &run_broadcast_binary<T, T, T, First<T>>;
+      state->divide = &divide<T>;
+    });
+    if (!supported) return ctx.unsupported_input_dtype(0);
+
+    // The output shape: numpy broadcast of every input, or the common shape before opset 8.
+    Shape output = ctx.input(0).shape;
+    for (int i = 1; i < count; ++i) {
+      const TensorInfo& input = ctx.input(i);
+      if constexpr (kBroadcast) {
+        const BroadcastOperand operands[2] = {{&output, "broadcast of inputs 0 to", i - 1, ""},
+                                              {&input.shape, "input", i, input.name}};
+        Shape merged;
+        ONNXMICRO_RETURN_IF_ERROR(broadcast_shapes(Span<const BroadcastOperand>(operands, 2), merged));
+        output = merged;
+      } else if (!(input.shape == output)) {
+        return Status(StatusCode::invalid_model)
+               << "input " << i << " '" << input.name << "' has shape " << input.shape << ", expected " << output
+               << " (same as input 0 '" << ctx.input(0).name << "': broadcasting needs opset 8)";
+      }
+    }
+
+    const int plan_count = count == 1 ? 1 : count - 1;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(plan_count), state->plans));
+    const Shape* first_pair[2] = {&ctx.input(0).shape, &ctx.input(count == 1 ? 0 : 1).shape};
+    ONNXMICRO_RETURN_IF_ERROR(make_broadcast_plan(first_pair, output, state->plans[0]));
+    for (int i = 2; i < count; ++i) {
+      const Shape* pair[2] = {&output, &ctx.input(i).shape};
+      ONNXMICRO_RETURN_IF_ERROR(make_broadcast_plan(pair, output, state->plans[static_cast<std::size_t>(i - 1)]));
+    }
+    ctx.set_output(kOutput, ctx.input(0).dtype, output);
+    return {};
+  }
+
+  static Status run(RunContext& ctx) noexcept {
+    const State& state = ctx.state<State>();
+    const int count = ctx.input_count();
+    void* y = ctx.output(kOutput).data;
+    if (count == 1) {
+      state.copy_first(state.plans[0], ctx.input(0).data, ctx.input(0).data, y);
+    } else {
+      state.combine(state.plans[0], ctx.input(0).data, ctx.input(1).data, y);
+      for (int i = 2; i < count; ++i)
+        state.combine(state.plans[static_cast<std::size_t>(i - 1)], y, ctx.input(i).data, y);
+    }
+    if constexpr (kMean) state.divide(y, ctx.output(kOutput).element_count(), count);
+    return {};
+  }
+
+ private:
+  template <typename T>
+  struct Step {
+    static T apply(T a, T b) noexcept { return store_element<T>(Op::apply(load_element(a), load_element(b))); }
+  };
+  template <typename T>
+  struct First {
+    static T apply(T a, T) noexcept { return a; }
+  };
+  template <typename T>
+  static void divide(void* y, std::int64_t count, std::int64_t divisor) noexcept {
+    T* values = static_cast<T*>(y);
+    using C = compute_t<T>;
+    const C d = static_cast<C>(divisor);
+    for (std::int64_t i = 0; i < count; ++i) values[i] = store_element<T>(load_element(values[i]) / d);
+  }
+};
+
+struct SumOp {
+  template <typename C>
+  static C apply(C a, C b) noexcept {
+    return a + b;
+  }
+};
+
+// Opset 1-7: every input has the same shape.
+struct Sum_1 : KernelDefaults, VariadicElementwise<SumOp, FloatTypes, false> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Sum";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kUntilVersion = 8;
+};
+
+// Opset 8+: numpy broadcasting over all inputs.
+struct Sum_8 : KernelDefaults, VariadicElementwise<SumOp, FloatTypes, true> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Sum";
+  static constexpr int kSinceVersion = 8;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/math/sum.hpp
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+struct MaxOp {
+  template <typename C>
+  static C apply(C a, C b) noexcept {
+    if constexpr (std::is_floating_point_v<C>) {
+      if (a != a) return a;  // NaN wins
+      if (b != b) return b;
+    }
+    return a < b ? b : a;
+  }
+};
+
+// Opset 1-7: every input has the same shape.
+struct Max_1 : KernelDefaults, VariadicElementwise<MaxOp, NumericTypes, false> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Max";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kUntilVersion = 8;
+};
+
+// Opset 8+: numpy broadcasting over all inputs.
+struct Max_8 : KernelDefaults, VariadicElementwise<MaxOp, NumericTypes, true> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Max";
+  static constexpr int kSinceVersion = 8;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/math/max.hpp
+// #include "onnxmicro/kernels/math/mean.hpp"
+// begin of file onnxmicro/kernels/math/mean.hpp
+// Mean: y = (x0 + x1 + ...) / n elementwise over one or more inputs (summed input by input, then divided).
+// Versions: 1 (with `consumed_inputs`, ignored) and 6 required equal input shapes; 8 added numpy
+// broadcasting over all inputs; 13 only added bfloat16. So two kernels cover every version.
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+// Opset 1-7: every input has the same shape.
+struct Mean_1 : KernelDefaults, VariadicElementwise<SumOp, FloatTypes, false, true> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Mean";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kUntilVersion = 8;
+};
+
+// Opset 8+: numpy broadcasting over all inputs.
+struct Mean_8 : KernelDefaults, VariadicElementwise<SumOp, FloatTypes, true, true> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Mean";
+  static constexpr int kSinceVersion = 8;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/math/mean.hpp
+// #include "onnxmicro/kernels/math/min.hpp"
+// begin of file onnxmicro/kernels/math/min.hpp
+// Min: y = the smallest of x0, x1, ... elementwise over one or more inputs; NaN propagates (numpy's
+// minimum, the reference's behaviour).
+// Versions: 1 (with `consumed_inputs`, ignored) and 6 required equal input shapes; 8 added numpy
+// broadcasting over all inputs; 12 (integers) and 13 (bfloat16) only widened the dtype list. So two kernels
+// cover every version; both accept every numeric dtype.
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+struct MinOp {
+  template <typename C>
+  static C apply(C a, C b) noexcept {
+    if constexpr (std::is_floating_point_v<C>) {
+      if (a != a) return a;  // NaN wins
+      if (b != b) return b;
+    }
+    return b < a ? b : a;
+  }
+};
+
+// Opset 1-7: every input has the same shape.
+struct Min_1 : KernelDefaults, VariadicElementwise<MinOp, NumericTypes, false> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Min";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kUntilVersion = 8;
+};
+
+// Opset 8+: numpy broadcasting over all inputs.
+struct Min_8 : KernelDefaults, VariadicElementwise<MinOp, NumericTypes, true> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Min";
+  static constexpr int kSinceVersion = 8;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/math/min.hpp
+// #include "onnxmicro/kernels/math/mod.hpp"
+// begin of file onnxmicro/kernels/math/mod.hpp
+// Mod: elementwise remainder with numpy broadcasting. Attribute `fmod`: 0 (default) takes the divisor's sign
+// like Python's % (a - floor(a / b) * b), 1 takes the dividend's sign like C's fmod (a - trunc(a / b) * b).
+// Versions: 10 introduced it, with floats requiring fmod=1; 13 only added bfloat16; 28 allowed fmod=0 on
+// floats (with numpy's special cases: a zero result carries b's sign, x % ±inf keeps x when signs agree,
+// else gives b). Integer division by zero gives 0, as numpy does, instead of trapping.
+#include <cmath>
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// The two remainders on raw elements (16-bit floats compute in float32).
+struct ModOp {
+  /// Sign of the divisor (fmod=0).
+  struct Floor {
+    template <typename T>
+    static T apply(T a, T b) noexcept {
+      if constexpr (std::is_integral_v<T>) {
+        if (b == T(0)) return T(0);
+        if constexpr (std::is_signed_v<T>) {
+          if (b == T(-1)) return T(0);  // INT_MIN % -1 overflows in C++
+          T r = static_cast<T>(a % b);
+          if (r != T(0) && ((r < T(0)) != (b < T(0)))) r = static_cast<T>(r + b);
+          return r;
+        } else {
+          return static_cast<T>(a % b);
+        }
+      } else {
+        using C = compute_t<T>;
+        const C x = load_element(a);
+        const C y = load_element(b);
+        C r = std::fmod(x, y);  // NaN for x = ±inf, y = ±0 or NaN operands; x for y = ±inf
+        if (r != C(0)) {
+          if ((r < C(0)) != (y < C(0))) r += y;
+        } else {
+          r = std::copysign(C(0), y);
+        }
+        return store_element<T>(r);
+      }
+    }
+  };
+  /// Sign of the dividend (fmod=1).
+  struct Truncate {
+    template <typename T>
+    static T apply(T a, T b) noexcept {
+      if constexpr (std::is_integral_v<T>) {
+        if (b == T(0)) return T(0);
+        if constexpr (std::is_signed_v<T>) {
+          if (b == T(-1)) return T(0);
+        }
+        return static_cast<T>(a % b);
+      } else {
+        return store_element<T>(std::fmod(load_element(a), load_element(b)));
+      }
+    }
+  };
+};
+
+/// Shared body of Mod_10 and Mod_28; kFloatFloorMod says whether floats accept fmod=0.
+template <bool kFloatFloorMod>
+struct ModBody {
+  static constexpr int kInputA = 0;
+  static constexpr int kInputB = 1;
+  static constexpr int kOutput = 0;
+  using State = BinaryPlanState;
+
+  static Status prepare(PrepareContext& ctx) noexcept {
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInputA));
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInputB));
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kInputA, kInputB));
+    std::int64_t fmod = 0;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("fmod", fmod, 0));
+    if (fmod != 0 && fmod != 1) {
+      return Status(StatusCode::invalid_model)
+             << "attribute 'fmod' is " << static_cast<long long>(fmod) << ", expected 0 or 1";
+    }
+    const DataType dtype = ctx.input(kInputA).dtype;
+    if (!kFloatFloorMod && fmod == 0 && is_floating(dtype)) {
+      return Status(StatusCode::invalid_model)
+             << "attribute 'fmod' is 0 but input 0 '" << ctx.input(kInputA).name << "' has dtype "
+             << dtype_name(dtype) << ": before opset 28 floating-point Mod requires fmod=1";
+    }
+    State* state = nullptr;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
+    const bool supported = visit_dtype(dtype, NumericTypes{}, [&](auto tag) noexcept {
+      using T = typename decltype(tag)::type;
+      state->compute = fmod == 0 ? &run_broadcast_binary<T, T, T, ModOp::Floor>
+                                 : &run_broadcast_binary<T, T, T, ModOp::Truncate>;
+    });
+    if (!supported) return ctx.unsupported_input_dtype(kInputA);
+    Shape output;
+    ONNXMICRO_RETURN_IF_ERROR(plan_broadcast_binary(ctx, kInputA, kInputB, output, state->plan));
+    ctx.set_output(kOutput, dtype, output);
+    return {};
+  }
+
+  static Status run(RunContext& ctx) noexcept {
+    const State& state = ctx.state<State>();
+    state.compute(state.plan, ctx.input(kInputA).data, ctx.input(kInputB).data, ctx.output(kOutput).data);
+    return {};
+  }
+};
+
+// Opset 10-27: floating-point inputs require fmod=1.
+struct Mod_10 : KernelDefaults, ModBody<false> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Mod";
+  static constexpr int kSinceVersion = 10;
+  static constexpr int kUntilVersion = 28;
+  static constexpr int kInPlaceInput = 0;
+};
+
+// Opset 28+: floating-point inputs accept fmod=0 too.
+struct Mod_28 : KernelDefaults, ModBody<true> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Mod";
+  static constexpr int kSinceVersion = 28;
+  static constexpr int kInPlaceInput = 0;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/math/mod.hpp
+// #include "onnxmicro/kernels/math/pow.hpp"
+// begin of file onnxmicro/kernels/math/pow.hpp
+// Pow: z = x ^ y elementwise; the output has x's dtype.
+// Versions: 1 broadcasts with the legacy `broadcast`/`axis` attributes; 7 switched to numpy broadcasting;
+// 12 let the exponent's dtype differ from the base's and added integer bases; 13 (bfloat16 base) and 15
+// (bfloat16 exponent) only widened the dtype lists. Like the reference (numpy power, cast to x's dtype):
+// integer ^ integer is exact (wrapping on overflow), anything involving a float computes in floating point
+// and converts to the base dtype (truncating, saturating for integer bases).
+#include <limits>
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// Pow on one compute type: the opset 1-11 body, where base and exponent share a float dtype.
+struct PowOp {
+  template <typename C>
+  static C apply(C a, C b) noexcept {
+    return std::pow(a, b);
+  }
+};
+
+/// Pow on a base of type B and an exponent of type E (any dtypes), giving a B.
+struct MixedPowOp {
+  template <typename B, typename E>
+  static B apply(B base, E exponent) noexcept {
+    if constexpr (std::is_integral_v<B> && std::is_integral_v<E>) {
+      return integer_pow(base, exponent);
+    } else {
+      // float32 (or 16-bit float) with a 16-bit float or small exponent stays in float; anything wider
+      // computes in double, as numpy's type promotion does.
+      using C = std::conditional_t<!std::is_same_v<compute_t<B>, double> && !std::is_same_v<compute_t<E>, double> &&
+                                       std::is_floating_point_v<compute_t<B>> &&
+                                       (std::is_floating_point_v<compute_t<E>> || sizeof(E) <= 2),
+                                   float, double>;
+      const C result = std::pow(static_cast<C>(load_element(base)), static_cast<C>(load_element(exponent)));
+      if constexpr (std::is_integral_v<B>) {
+        return saturating_cast<B>(result);
+      } else {
+        return store_element<B>(static_cast<compute_t<B>>(result));
+      }
+    }
+  }
+
+  /// base ^ exponent by squaring, wrapping modulo 2^bits. A negative exponent gives the truncated 1/base^-e
+  /// (0 unless |base| is 1), where numpy refuses.
+  template <typename B, typename E>
+  static B integer_pow(B base, E exponent) noexcept {
+    if constexpr (std::is_signed_v<E>) {
+      if (exponent < 0) {
+        if (base == B(1)) return B(1);
+        if constexpr (std::is_signed_v<B>) {
+          if (base == B(-1)) return (exponent % 2 == 0) ? B(1) : B(-1);
+        }
+        return B(0);
+      }
+    }
+    auto remaining = static_cast<std::make_unsigned_t<E>>(exponent);
+    B result = 1;
+    B factor = base;
+    while (remaining != 0) {
+      if (remaining & 1u) result = wrapping_mul(result, factor);
+      factor = wrapping_mul(factor, factor);
+      remaining = static_cast<std::make_unsigned_t<E>>(remaining >> 1);
+    }
+    return result;
+  }
+
+  /// Float to integer without undefined behaviour: truncates, saturates out-of-range values, NaN gives 0.
+  template <typename I, typename F>
+  static I saturating_cast(F value) noexcept {
+    if (value != value) return I(0);
+    if (value <= static_cast<F>(std::numeric_limits<I>::min())) return std::numeric_limits<I>::min();
+    // max() of a 64-bit type rounds up to 2^63 in floating point, so compare with >=.
+    if (value >= static_cast<F>(std::numeric_limits<I>::max())) return std::numeric_limits<I>::max();
+    return static_cast<I>(value);
+  }
+};
+
+/// Base dtypes of Pow since opset 12.
+using PowBaseTypes = TypeList<float, double, float16_t, bfloat16_t, std::int32_t, std::int64_t>;
+
+// Opset 1-6: legacy broadcasting (attribute broadcast=1 repeats input Y over input X at `axis`).
+struct Pow_1 : KernelDefaults, BinaryElementwise<PowOp, FloatTypes, BinaryBroadcast::legacy> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Pow";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kUntilVersion = 7;
+  static constexpr int kInPlaceInput = 0;
+};
+
+// Opset 7-11: numpy broadcasting; base and exponent share one float dtype.
+struct Pow_7 : KernelDefaults, BinaryElementwise<PowOp, FloatTypes> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Pow";
+  static constexpr int kSinceVersion = 7;
+  static constexpr int kUntilVersion = 12;
+  static constexpr int kInPlaceInput = 0;
+};
+
+// Opset 12+: the exponent may have any numeric dtype; integer bases.
+struct Pow_12 : KernelDefaults {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Pow";
+  static constexpr int kSinceVersion = 12;
+  static constexpr int kInPlaceInput = 0;
+  static constexpr int kInputX = 0;
+  static constexpr int kInputY = 1;
+  static constexpr int kOutput = 0;
+  using State = BinaryPlanState;
+
+  static Status prepare(PrepareContext& ctx) noexcept {
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInputX));
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInputY));
+    State* state = nullptr;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
+    const DataType base_dtype = ctx.input(kInputX).dtype;
+    const DataType exponent_dtype = ctx.input(kInputY).dtype;
+    bool exponent_supported = false;
+    const bool base_supported = visit_dtype(base_dtype, PowBaseTypes{}, [&](auto base_tag) noexcept {
+      using B = typename decltype(base_tag)::type;
+      exponent_supported = visit_dtype(exponent_dtype, NumericTypes{}, [&](auto exponent_tag) noexcept {
+        state->compute = &run_broadcast_binary<B, typename decltype(exponent_tag)::type, B, MixedPowOp>;
+      });
+    });
+    if (!base_supported) return ctx.unsupported_input_dtype(kInputX);
+    if (!exponent_supported) return ctx.unsupported_input_dtype(kInputY);
+    Shape output;
+    ONNXMICRO_RETURN_IF_ERROR(plan_broadcast_binary(ctx, kInputX, kInputY, output, state->plan));
+    ctx.set_output(kOutput, base_dtype, output);
+    return {};
+  }
+
+  static Status run(RunContext& ctx) noexcept {
+    const State& state = ctx.state<State>();
+    state.compute(state.plan, ctx.input(kInputX).data, ctx.input(kInputY).data, ctx.output(kOutput).data);
+    return {};
+  }
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/math/pow.hpp
+// #include "onnxmicro/kernels/math/prelu.hpp"
+// begin of file onnxmicro/kernels/math/prelu.hpp
+// PRelu: y = x < 0 ? slope * x : x elementwise; slope broadcasts onto x (unidirectional: y has x's shape).
+// Versions: 1 (with `consumed_inputs`, ignored) and 6 shared a size-1 slope across channels; 7 defined slope
+// as unidirectionally broadcastable to x, which includes that case; 9 (int32/int64/uint32/uint64) and 16
+// (bfloat16) only widened the dtype list, so one kernel serves every version.
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+struct PReluOp {
+  template <typename C>
+  static C apply(C x, C slope) noexcept {
+    if constexpr (std::is_unsigned_v<C>) {
+      (void)slope;
+      return x;  // never negative
+    } else if constexpr (std::is_integral_v<C>) {
+      return x < C(0) ? wrapping_mul(slope, x) : x;
+    } else {
+      return x < C(0) ? slope * x : x;  // NaN stays NaN
+    }
+  }
+};
+
+/// Dtypes of PRelu since opset 16.
+using PReluTypes =
+    TypeList<float, double, float16_t, bfloat16_t, std::int32_t, std::int64_t, std::uint32_t, std::uint64_t>;
+
+// Opset 1+.
+struct PRelu_1 : KernelDefaults, BinaryElementwise<PReluOp, PReluTypes> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "PRelu";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kInPlaceInput = 0;
+  using Body = BinaryElementwise<PReluOp, PReluTypes>;
+
+  static Status prepare(PrepareContext& ctx) noexcept {
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInputA));
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInputB));
+    // Unidirectional: slope must broadcast to x's shape without growing it.
+    Shape output;
+    ONNXMICRO_RETURN_IF_ERROR(broadcast_input_shapes(ctx, {kInputA, kInputB}, output));
+    const TensorInfo& x = ctx.input(kInputA);
+    const TensorInfo& slope = ctx.input(kInputB);
+    if (!(output == x.shape)) {
+      return Status(StatusCode::invalid_model)
+             << "input 1 '" << slope.name << "' (slope) has shape " << slope.shape
+             << ", which does not broadcast unidirectionally to input 0 '" << x.name << "' shape " << x.shape;
+    }
+    return Body::prepare(ctx);
+  }
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/math/prelu.hpp
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+using BinaryMathKernels = KernelSet<  //
+    Pow_1, Pow_7, Pow_12,             //
+    Mod_10, Mod_28,                   //
+    PRelu_1,                          //
+    Max_1, Max_8, Min_1, Min_8,       //
+    Sum_1, Sum_8, Mean_1, Mean_8>;
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/math/binary_kernels.hpp
+// #include "onnxmicro/kernels/math/math_kernels.hpp"
+// begin of file onnxmicro/kernels/math/math_kernels.hpp
+// Every kernel of the math family, as one KernelSet. Add a new kernel here after writing its file.
+// #include "onnxmicro/kernels/math/add.hpp"
+// begin of file onnxmicro/kernels/math/add.hpp
+// Add: y = a + b elementwise. Integers wrap around like numpy.
+// Versions: 1 and 6 broadcast only with the legacy `broadcast`/`axis` attributes (1 also had
+// `consumed_inputs`, ignored); 7 switched to numpy broadcasting; 13 (bfloat16) and 14 (8/16-bit integers)
+// only widened the dtype list, so two kernels cover every version; both accept every numeric dtype.
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
 /// The arithmetic of Add, on compute types (float for float16/bfloat16).
 struct AddOp {
   template <typename C>
@@ -5647,6 +6978,7 @@ struct Add_1 : KernelDefaults, BinaryElementwise<AddOp, NumericTypes, BinaryBroa
   static constexpr std::string_view kOpType = "Add";
   static constexpr int kSinceVersion = 1;
   static constexpr int kUntilVersion = 7;
+  static constexpr int kInPlaceInput = 0;
 };
 
 // Opset 7+: numpy (multidirectional) broadcasting.
@@ -5654,6 +6986,7 @@ struct Add_7 : KernelDefaults, BinaryElementwise<AddOp, NumericTypes> {
   static constexpr std::string_view kDomain = "";
   static constexpr std::string_view kOpType = "Add";
   static constexpr int kSinceVersion = 7;
+  static constexpr int kInPlaceInput = 0;
 };
 
 }  // namespace kernels
@@ -5664,7 +6997,6 @@ ONNXMICRO_NAMESPACE_END
 // Clip: y = min(max(x, min), max), so max wins when min > max; NaN stays NaN. Bounds come from attributes
 // up to opset 10 and from optional scalar inputs from opset 11 on, when they can also change at run time.
 #include <cfloat>
-#include <limits>
 
 
 ONNXMICRO_NAMESPACE_BEGIN
@@ -5877,6 +7209,7 @@ struct Div_1 : KernelDefaults, BinaryElementwise<DivOp, NumericTypes, BinaryBroa
   static constexpr std::string_view kOpType = "Div";
   static constexpr int kSinceVersion = 1;
   static constexpr int kUntilVersion = 7;
+  static constexpr int kInPlaceInput = 0;
 };
 
 // Opset 7+: numpy (multidirectional) broadcasting.
@@ -5884,6 +7217,7 @@ struct Div_7 : KernelDefaults, BinaryElementwise<DivOp, NumericTypes> {
   static constexpr std::string_view kDomain = "";
   static constexpr std::string_view kOpType = "Div";
   static constexpr int kSinceVersion = 7;
+  static constexpr int kInPlaceInput = 0;
 };
 
 }  // namespace kernels
@@ -5967,6 +7301,7 @@ struct Mul_1 : KernelDefaults, BinaryElementwise<MulOp, NumericTypes, BinaryBroa
   static constexpr std::string_view kOpType = "Mul";
   static constexpr int kSinceVersion = 1;
   static constexpr int kUntilVersion = 7;
+  static constexpr int kInPlaceInput = 0;
 };
 
 // Opset 7+: numpy (multidirectional) broadcasting.
@@ -5974,6 +7309,7 @@ struct Mul_7 : KernelDefaults, BinaryElementwise<MulOp, NumericTypes> {
   static constexpr std::string_view kDomain = "";
   static constexpr std::string_view kOpType = "Mul";
   static constexpr int kSinceVersion = 7;
+  static constexpr int kInPlaceInput = 0;
 };
 
 }  // namespace kernels
@@ -6049,7 +7385,6 @@ ONNXMICRO_NAMESPACE_END
 // begin of file onnxmicro/kernels/math/sigmoid.hpp
 // Sigmoid: y = 1 / (1 + exp(-x)). Versions 1 (with the ignored legacy `consumed_inputs`), 6 and 13
 // (bfloat16 added) compute the same thing: one kernel serves all.
-#include <cmath>
 
 
 ONNXMICRO_NAMESPACE_BEGIN
@@ -6305,6 +7640,7 @@ struct Sub_1 : KernelDefaults, BinaryElementwise<SubOp, NumericTypes, BinaryBroa
   static constexpr std::string_view kOpType = "Sub";
   static constexpr int kSinceVersion = 1;
   static constexpr int kUntilVersion = 7;
+  static constexpr int kInPlaceInput = 0;
 };
 
 // Opset 7+: numpy (multidirectional) broadcasting.
@@ -6312,6 +7648,7 @@ struct Sub_7 : KernelDefaults, BinaryElementwise<SubOp, NumericTypes> {
   static constexpr std::string_view kDomain = "";
   static constexpr std::string_view kOpType = "Sub";
   static constexpr int kSinceVersion = 7;
+  static constexpr int kInPlaceInput = 0;
 };
 
 }  // namespace kernels
@@ -6412,9 +7749,9 @@ ONNXMICRO_NAMESPACE_END
 // Gemm: Y = alpha * op(A) * op(B) + beta * C, op = optional transpose (transA/transB), C broadcast to (M, N).
 // Also holds the blocked matrix-multiply core (detail::blocked_gemm) that MatMul and Conv use.
 //
-// Versions: 1 (C required; `broadcast` attribute decides whether C may broadcast), 6 (same semantics; the
-// version that dropped legacy attributes elsewhere), 7 (no `broadcast`: C always broadcasts unidirectionally),
-// 9 (integer dtypes), 11 (C optional), 13 (bfloat16).
+// Versions: 1 (C required; the `broadcast` attribute decides whether C may broadcast), 6 (only dropped the
+// legacy "C can be in place" note), 7 (no `broadcast`: C always broadcasts unidirectionally), 9 (integer
+// dtypes), 11 (C optional), 13 (bfloat16).
 
 // #include "onnxmicro/kernels/common/conv_pool_util.hpp"
 // begin of file onnxmicro/kernels/common/conv_pool_util.hpp
@@ -6615,9 +7952,9 @@ inline Status read_axis_ints(const kernels::PrepareContext& ctx, std::string_vie
   }
   for (int i = 0; i < expected; ++i) {
     if (values[i] < minimum) {
-      return Status(StatusCode::invalid_model) << "attribute '" << name << "'[" << i << "] is "
-                                               << static_cast<long long>(values[i]) << ", expected >= "
-                                               << static_cast<long long>(minimum);
+      return Status(StatusCode::invalid_model)
+             << "attribute '" << name << "'[" << i << "] is " << static_cast<long long>(values[i])
+             << ", expected >= " << static_cast<long long>(minimum);
     }
   }
   return {};
@@ -6627,9 +7964,9 @@ inline Status read_axis_ints(const kernels::PrepareContext& ctx, std::string_vie
 inline Status reject_before(const kernels::PrepareContext& ctx, std::string_view name, bool non_default,
                             int since) noexcept {
   if (!non_default || ctx.opset_version() >= since) return {};
-  return Status(StatusCode::invalid_model) << "attribute '" << name << "' is only defined from opset " << since
-                                           << ", but the node's opset is "
-                                           << static_cast<long long>(ctx.opset_version());
+  return Status(StatusCode::invalid_model)
+         << "attribute '" << name << "' is only defined from opset " << since << ", but the node's opset is "
+         << static_cast<long long>(ctx.opset_version());
 }
 
 }  // namespace window_detail
@@ -6691,8 +8028,8 @@ inline Status parse_window(const kernels::PrepareContext& ctx, const Shape& x, c
   if (rules.ceil_mode_since > 0) {
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("ceil_mode", ceil_mode, 0));
     if (ceil_mode != 0 && ceil_mode != 1) {
-      return Status(StatusCode::invalid_model) << "attribute 'ceil_mode' is " << static_cast<long long>(ceil_mode)
-                                               << ", expected 0 or 1";
+      return Status(StatusCode::invalid_model)
+             << "attribute 'ceil_mode' is " << static_cast<long long>(ceil_mode) << ", expected 0 or 1";
     }
     ONNXMICRO_RETURN_IF_ERROR(window_detail::reject_before(ctx, "ceil_mode", ceil_mode != 0, rules.ceil_mode_since));
   }
@@ -6709,8 +8046,8 @@ inline Status parse_window(const kernels::PrepareContext& ctx, const Shape& x, c
   } else if (auto_pad == "SAME_LOWER") {
     g.auto_pad = AutoPad::same_lower;
   } else {
-    return Status(StatusCode::invalid_model) << "attribute 'auto_pad' is '" << auto_pad
-                                             << "', expected NOTSET, VALID, SAME_UPPER or SAME_LOWER";
+    return Status(StatusCode::invalid_model)
+           << "attribute 'auto_pad' is '" << auto_pad << "', expected NOTSET, VALID, SAME_UPPER or SAME_LOWER";
   }
 
   // pads are read only with NOTSET; with auto_pad set they are ignored, as onnx's shape inference does.
@@ -6726,8 +8063,8 @@ inline Status parse_window(const kernels::PrepareContext& ctx, const Shape& x, c
   for (int i = 0; i < rank; ++i) {
     if (g.kernel[i] > kLimit || g.stride[i] > kLimit || g.dilation[i] > kLimit || g.pad_begin[i] > kLimit ||
         g.pad_end[i] > kLimit || g.input[i] > (std::int64_t{1} << 40)) {
-      return Status(StatusCode::limit_exceeded) << "window attributes of spatial axis " << i
-                                                << " exceed 2^31 - 1 (kernel, stride, dilation or pads)";
+      return Status(StatusCode::limit_exceeded)
+             << "window attributes of spatial axis " << i << " exceed 2^31 - 1 (kernel, stride, dilation or pads)";
     }
     const std::int64_t in = g.input[i];
     const std::int64_t s = g.stride[i];
@@ -6811,8 +8148,7 @@ inline void for_each_window(const WindowGeometry& g, PerWindow&& per_window) noe
     }
     for (std::int64_t o = 0; o < g.output[inner]; ++o) {
       w.start[inner] = o * g.stride[inner] - g.pad_begin[inner];
-      valid_taps(w.start[inner], g.dilation[inner], g.kernel[inner], 0, g.input[inner], w.first[inner],
-                 w.last[inner]);
+      valid_taps(w.start[inner], g.dilation[inner], g.kernel[inner], 0, g.input[inner], w.first[inner], w.last[inner]);
       w.inside = outer_inside * (w.last[inner] - w.first[inner]);
       per_window(output_offset++, static_cast<const WindowPlacement&>(w));
     }
@@ -6918,17 +8254,15 @@ inline void vector_tile(std::int64_t depth, const T* a, std::int64_t a_row, std:
 /// Columns [0, n) of rows [0, m): full register tiles, then narrower vector tiles; returns the columns done
 /// (the rest, fewer than one vector, is left to the scalar path).
 template <typename T>
-inline std::int64_t vector_columns(std::int64_t m, std::int64_t n, std::int64_t depth, const T* a,
-                                   std::int64_t a_row, std::int64_t a_col, const T* b, std::int64_t ldb, T* c,
-                                   std::int64_t ldc) noexcept {
+inline std::int64_t vector_columns(std::int64_t m, std::int64_t n, std::int64_t depth, const T* a, std::int64_t a_row,
+                                   std::int64_t a_col, const T* b, std::int64_t ldb, T* c, std::int64_t ldc) noexcept {
   constexpr std::int64_t kLanes = kVectorBytes / static_cast<std::int64_t>(sizeof(T));
   constexpr std::int64_t kColumns = tile_columns<T>();
   std::int64_t j0 = 0;
   for (; j0 + kColumns <= n; j0 += kColumns) {
     std::int64_t i0 = 0;
     for (; i0 + kTileRows <= m; i0 += kTileRows) {
-      vector_tile<T, kTileRows, kTileVectors>(depth, a + i0 * a_row, a_row, a_col, b + j0, ldb, c + i0 * ldc + j0,
-                                              ldc);
+      vector_tile<T, kTileRows, kTileVectors>(depth, a + i0 * a_row, a_row, a_col, b + j0, ldb, c + i0 * ldc + j0, ldc);
     }
     for (; i0 < m; ++i0) {
       vector_tile<T, 1, kTileVectors>(depth, a + i0 * a_row, a_row, a_col, b + j0, ldb, c + i0 * ldc + j0, ldc);
@@ -7034,11 +8368,12 @@ inline void accumulate(std::int64_t m, std::int64_t n, std::int64_t k, const T* 
       for (; j0 + kColumns <= n; j0 += kColumns) {
         std::int64_t i0 = 0;
         for (; i0 + kTileRows <= m; i0 += kTileRows) {
-          scalar_tile<T, kTileRows, kColumns>(depth, a_p + i0 * a_row, a_row, a_col, b_p + j0, ldb,
-                                              c + i0 * ldc + j0, ldc);
+          scalar_tile<T, kTileRows, kColumns>(depth, a_p + i0 * a_row, a_row, a_col, b_p + j0, ldb, c + i0 * ldc + j0,
+                                              ldc);
         }
-        if (i0 < m) edge_columns<T>(m - i0, kColumns, depth, a_p + i0 * a_row, a_row, a_col, b_p + j0, ldb,
-                                    c + i0 * ldc + j0, ldc);
+        if (i0 < m)
+          edge_columns<T>(m - i0, kColumns, depth, a_p + i0 * a_row, a_row, a_col, b_p + j0, ldb, c + i0 * ldc + j0,
+                          ldc);
       }
     }
     if (j0 < n) edge_columns<T>(m, n - j0, depth, a_p, a_row, a_col, b_p + j0, ldb, c + j0, ldc);
@@ -7084,8 +8419,14 @@ constexpr bool kSameRepresentation = sizeof(T) == sizeof(Accumulator<T>) && !con
 /// Element dtypes Gemm (9+) and MatMul (9+) accept.
 constexpr bool is_matrix_dtype(DataType dtype) noexcept {
   switch (dtype) {
-    case DataType::float32: case DataType::float64: case DataType::float16: case DataType::bfloat16:
-    case DataType::int32: case DataType::int64: case DataType::uint32: case DataType::uint64: return true;
+    case DataType::float32:
+    case DataType::float64:
+    case DataType::float16:
+    case DataType::bfloat16:
+    case DataType::int32:
+    case DataType::int64:
+    case DataType::uint32:
+    case DataType::uint64: return true;
     default: return false;
   }
 }
@@ -7114,8 +8455,8 @@ struct GemmImpl {
 
   /// What changes between versions.
   struct Rules {
-    bool c_optional;        ///< 11+
-    bool broadcast_attr;    ///< 1 and 6: C broadcasts only when broadcast=1
+    bool c_optional;      ///< 11+
+    bool broadcast_attr;  ///< 1 and 6: C broadcasts only when broadcast=1
   };
 
   struct State {
@@ -7123,10 +8464,10 @@ struct GemmImpl {
     std::int64_t m, n, k;
     bool trans_a, trans_b;
     float alpha, beta;
-    bool use_c;                       ///< C present and beta != 0
-    std::int64_t c_row_stride;        ///< 0 when C broadcasts along rows
-    std::int64_t c_col_stride;        ///< 0 when C broadcasts along columns
-    const void* packed_b;             ///< op(B) as a dense K x N accumulator matrix, made at prepare (or null)
+    bool use_c;                                ///< C present and beta != 0
+    std::int64_t c_row_stride;                 ///< 0 when C broadcasts along rows
+    std::int64_t c_col_stride;                 ///< 0 when C broadcasts along columns
+    const void* packed_b;                      ///< op(B) as a dense K x N accumulator matrix, made at prepare (or null)
     std::size_t a_offset, b_offset, y_offset;  ///< scratch sub-buffers (see prepare)
     bool a_in_scratch, b_in_scratch, y_in_scratch;
   };
@@ -7142,12 +8483,12 @@ struct GemmImpl {
     const bool has_c = ctx.has_input(kC);
     if (has_c) ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kA, kC));
     if (a.shape.rank() != 2) {
-      return Status(StatusCode::invalid_model) << "input 0 '" << a.name << "' (A) has shape " << a.shape
-                                               << ", expected rank 2";
+      return Status(StatusCode::invalid_model)
+             << "input 0 '" << a.name << "' (A) has shape " << a.shape << ", expected rank 2";
     }
     if (b.shape.rank() != 2) {
-      return Status(StatusCode::invalid_model) << "input 1 '" << b.name << "' (B) has shape " << b.shape
-                                               << ", expected rank 2";
+      return Status(StatusCode::invalid_model)
+             << "input 1 '" << b.name << "' (B) has shape " << b.shape << ", expected rank 2";
     }
     std::int64_t trans_a = 0, trans_b = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("transA", trans_a, 0));
@@ -7181,8 +8522,7 @@ struct GemmImpl {
     state->use_c = has_c && beta != 0.0f;  // beta = 0 ignores C entirely (also its NaNs), as onnx's reference
     if (has_c) {
       const Shape& c = ctx.input(kC).shape;
-      ONNXMICRO_RETURN_IF_ERROR(
-          c_strides(ctx, c, m, n, broadcast != 0, state->c_row_stride, state->c_col_stride));
+      ONNXMICRO_RETURN_IF_ERROR(c_strides(ctx, c, m, n, broadcast != 0, state->c_row_stride, state->c_col_stride));
     }
     ctx.set_output(kY, a.dtype, Shape{m, n});
 
@@ -7214,8 +8554,8 @@ struct GemmImpl {
     const bool fits = c.rank() <= 2 && (rows == 1 || rows == m) && (cols == 1 || cols == n);
     if (!fits) {
       return Status(StatusCode::invalid_model) << "input 2 '" << ctx.input(kC).name << "' (C) has shape " << c
-                                               << ", which does not broadcast to the output [" << static_cast<long long>(m)
-                                               << "," << static_cast<long long>(n) << "]";
+                                               << ", which does not broadcast to the output ["
+                                               << static_cast<long long>(m) << "," << static_cast<long long>(n) << "]";
     }
     if (!broadcast && !(c.rank() == 2 && rows == m && cols == n)) {
       return Status(StatusCode::invalid_model) << "input 2 '" << ctx.input(kC).name << "' (C) has shape " << c
@@ -7352,8 +8692,8 @@ struct GemmImpl {
 
 namespace kernels {
 
-// Gemm-1/6: C required; the `broadcast` attribute (default 0) must be 1 for C to broadcast. Version 6 only
-// dropped legacy attributes of other ops; the computation is the same.
+// Gemm-1 (also 6, which only dropped the legacy in-place note on C): C required; the `broadcast` attribute
+// (default 0) must be 1 for C to broadcast.
 struct Gemm_1 : KernelDefaults {
   static constexpr std::string_view kDomain = "";
   static constexpr std::string_view kOpType = "Gemm";
@@ -7435,8 +8775,8 @@ struct MatMulImpl {
     const Shape& sb = b.shape;
     if (sa.rank() < 1 || sb.rank() < 1) {
       const int bad = sa.rank() < 1 ? kA : kB;
-      return Status(StatusCode::invalid_model) << "input " << bad << " '" << ctx.input(bad).name
-                                               << "' is a scalar; MatMul needs rank >= 1";
+      return Status(StatusCode::invalid_model)
+             << "input " << bad << " '" << ctx.input(bad).name << "' is a scalar; MatMul needs rank >= 1";
     }
     const int ra = sa.rank(), rb = sb.rank();
     const std::int64_t m = ra >= 2 ? sa[ra - 2] : 1;
@@ -7470,8 +8810,8 @@ struct MatMulImpl {
       const std::int64_t db = ib >= 0 ? sb[ib] : 1;
       if (da != db && da != 1 && db != 1) {
         return Status(StatusCode::invalid_model)
-               << "batch axes do not broadcast: input 0 '" << a.name << "' " << sa << " and input 1 '" << b.name
-               << "' " << sb << " (axis " << i << " of the batch: " << static_cast<long long>(da) << " vs "
+               << "batch axes do not broadcast: input 0 '" << a.name << "' " << sa << " and input 1 '" << b.name << "' "
+               << sb << " (axis " << i << " of the batch: " << static_cast<long long>(da) << " vs "
                << static_cast<long long>(db) << ")";
       }
       state->batch_dims[i] = da == 1 ? db : da;
@@ -7602,6 +8942,1907 @@ using MatMulKernels = KernelSet<Gemm_1, Gemm_7, Gemm_11, MatMul_1>;
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/math/matmul_kernels.hpp
+// #include "onnxmicro/kernels/math/softmax_family_kernels.hpp"
+// begin of file onnxmicro/kernels/math/softmax_family_kernels.hpp
+// The softmax-like and scan/selection math ops: LogSoftmax, Hardmax, CumSum, TopK.
+// #include "onnxmicro/kernels/math/cum_sum.hpp"
+// begin of file onnxmicro/kernels/math/cum_sum.hpp
+// CumSum: running sums along the axis given by input 1 (a constant int32/int64 scalar). exclusive=1 leaves the
+// current element out (the first sum is 0); reverse=1 runs from the end of the axis. Integers wrap modulo
+// 2^bits like numpy; float16/bfloat16 accumulate in float32 and round each output once.
+
+// #include "onnxmicro/kernels/reduction/axis_slices.hpp"
+// begin of file onnxmicro/kernels/reduction/axis_slices.hpp
+// The [outer, length, inner] view of a tensor around one axis, shared by the kernels that work along a single
+// axis (ArgMax/ArgMin, LogSoftmax, Hardmax, CumSum, TopK): element (o, k, i) sits at (o * length + k) * inner + i.
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// A tensor seen as [outer, length, inner] around an axis.
+struct AxisSlices {
+  std::int64_t outer = 1;
+  std::int64_t length = 1;
+  std::int64_t inner = 1;
+};
+
+namespace axis_slices {
+
+/// Fails with `unsupported` unless input `index` has a fully known shape (dynamic shapes: TODO(#4)).
+inline Status require_static_shape(const PrepareContext& ctx, int index) noexcept {
+  const TensorInfo& info = ctx.input(index);
+  if (info.shape.is_static()) return {};
+  return Status(StatusCode::unsupported) << "input " << index << " '" << info.name << "' has shape " << info.shape
+                                         << "; shapes must be known at prepare time (TODO(#4))";
+}
+
+/// Checks `axis` (as written in the model; `what` names it in errors) against `shape`: accepted range is
+/// [-rank, rank - 1 + extra_high] (extra_high = 1 for the opset 1-12 "coerce to 2-D" ops, where axis == rank
+/// is legal), negatives only when `allow_negative`. Returns it normalised to >= 0.
+inline Status normalize(std::int64_t axis, const Shape& shape, std::string_view what, bool allow_negative,
+                        int extra_high, int& out) noexcept {
+  const int rank = shape.rank();
+  const int high = rank - 1 + extra_high;
+  if (axis < 0 && !allow_negative) {
+    return Status(StatusCode::invalid_model) << what << " is " << static_cast<long long>(axis)
+                                             << ", but negative axes are only allowed from opset 11 on; expected a "
+                                                "value in [0, "
+                                             << high << "] for shape " << shape;
+  }
+  const std::int64_t normalised = axis < 0 ? axis + rank : axis;
+  if (normalised < 0 || normalised > high) {
+    return Status(StatusCode::invalid_model)
+           << what << " is " << static_cast<long long>(axis) << ", expected a value in [" << -rank << ", " << high
+           << "] for shape " << shape;
+  }
+  out = static_cast<int>(normalised);
+  return {};
+}
+
+/// Product of dims [begin, end).
+inline std::int64_t product(const Shape& shape, int begin, int end) noexcept {
+  std::int64_t n = 1;
+  for (int i = begin; i < end; ++i) n *= shape[i];
+  return n;
+}
+
+/// Slices along `axis` (opset 13+ LogSoftmax/Hardmax, ArgMax, CumSum, TopK).
+inline AxisSlices along(const Shape& shape, int axis) noexcept {
+  AxisSlices s;
+  s.outer = product(shape, 0, axis);
+  s.length = shape[axis];
+  s.inner = product(shape, axis + 1, shape.rank());
+  return s;
+}
+
+/// Rows of the 2-D coercion at `axis` (opset 1-12 LogSoftmax/Hardmax): [prod(dims[:axis]), prod(dims[axis:])].
+inline AxisSlices coerced_2d(const Shape& shape, int axis) noexcept {
+  AxisSlices s;
+  s.outer = product(shape, 0, axis);
+  s.length = product(shape, axis, shape.rank());
+  s.inner = 1;
+  return s;
+}
+
+}  // namespace axis_slices
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/reduction/axis_slices.hpp
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+// Opset 11: first version (float/double/int32/int64/uint32/uint64); opset 14 adds float16 and bfloat16.
+struct CumSum_11 : KernelDefaults {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "CumSum";
+  static constexpr int kSinceVersion = 11;
+  static constexpr int kInPlaceInput = 0;
+  static constexpr int kInput = 0;
+  static constexpr int kAxisInput = 1;
+  static constexpr int kOutput = 0;
+
+  using Types =
+      TypeList<float, double, float16_t, bfloat16_t, std::int32_t, std::int64_t, std::uint32_t, std::uint64_t>;
+
+  struct State {
+    AxisSlices slices;
+    bool exclusive;
+    bool reverse;
+    void (*compute)(const void* x, void* y, const AxisSlices& s, bool exclusive, bool reverse) noexcept;
+  };
+
+  static Status prepare(PrepareContext& ctx) noexcept {
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInput));
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kAxisInput));
+    ONNXMICRO_RETURN_IF_ERROR(axis_slices::require_static_shape(ctx, kInput));
+    const TensorInfo& input = ctx.input(kInput);
+    State* state = nullptr;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
+    // float16/bfloat16: added in opset 14.
+    if ((input.dtype == DataType::float16 || input.dtype == DataType::bfloat16) && ctx.opset_version() < 14) {
+      return ctx.unsupported_input_dtype(kInput);
+    }
+    const bool supported = visit_dtype(
+        input.dtype, Types{}, [&](auto tag) noexcept { state->compute = &compute<typename decltype(tag)::type>; });
+    if (!supported) return ctx.unsupported_input_dtype(kInput);
+    std::int64_t exclusive = 0, reverse = 0;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("exclusive", exclusive, 0));
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("reverse", reverse, 0));
+    state->exclusive = exclusive != 0;
+    state->reverse = reverse != 0;
+
+    // The axis decides the iteration plan made here, so it must be known now.
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_constant_input(kAxisInput));
+    const TensorInfo& axis_info = ctx.input(kAxisInput);
+    if (axis_info.dtype != DataType::int32 && axis_info.dtype != DataType::int64) {
+      return Status(StatusCode::invalid_model) << "input 1 '" << axis_info.name << "' (axis) has dtype "
+                                               << dtype_name(axis_info.dtype) << ", expected int32 or int64";
+    }
+    if (axis_info.shape.rank() > 1 || axis_info.shape.element_count() != 1) {
+      return Status(StatusCode::invalid_model)
+             << "input 1 '" << axis_info.name << "' (axis) must be a scalar, got shape " << axis_info.shape;
+    }
+    std::int64_t axis_value = 0;
+    if (axis_info.dtype == DataType::int64) {
+      std::memcpy(&axis_value, axis_info.const_data, 8);  // constant data may be unaligned
+    } else {
+      std::int32_t v = 0;
+      std::memcpy(&v, axis_info.const_data, 4);
+      axis_value = v;
+    }
+    if (input.shape.rank() == 0) {
+      return Status(StatusCode::invalid_model) << "input 0 '" << input.name << "' is a scalar; expected rank >= 1";
+    }
+    int axis = 0;
+    ONNXMICRO_RETURN_IF_ERROR(axis_slices::normalize(axis_value, input.shape, "input 1 'axis'", true, 0, axis));
+    state->slices = axis_slices::along(input.shape, axis);
+    ctx.set_output(kOutput, input.dtype, input.shape);
+    return {};
+  }
+
+  static Status run(RunContext& ctx) noexcept {
+    const State& state = ctx.state<State>();
+    state.compute(ctx.input(kInput).data, ctx.output(kOutput).data, state.slices, state.exclusive, state.reverse);
+    return {};
+  }
+
+ private:
+  // y may alias x: each position's input is read before its output is written, and only earlier (in scan
+  // order) positions were written before.
+  template <typename T>
+  static void compute(const void* x, void* y, const AxisSlices& s, bool exclusive, bool reverse) noexcept {
+    using C = compute_t<T>;
+    const T* in = static_cast<const T*>(x);
+    T* out = static_cast<T*>(y);
+    const std::int64_t step = reverse ? -s.inner : s.inner;
+    for (std::int64_t o = 0; o < s.outer; ++o) {
+      for (std::int64_t i = 0; i < s.inner; ++i) {
+        if (s.length == 0) continue;
+        std::int64_t p = o * s.length * s.inner + i + (reverse ? (s.length - 1) * s.inner : 0);
+        C acc = 0;
+        for (std::int64_t k = 0; k < s.length; ++k, p += step) {
+          const C v = load_element(in[p]);
+          const C before = acc;
+          if constexpr (std::is_integral_v<C>) {
+            acc = wrapping_add(acc, v);
+          } else {
+            acc += v;
+          }
+          out[p] = store_element<T>(exclusive ? before : acc);
+        }
+      }
+    }
+  }
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/math/cum_sum.hpp
+// #include "onnxmicro/kernels/math/hardmax.hpp"
+// begin of file onnxmicro/kernels/math/hardmax.hpp
+// Hardmax: 1 at the first position of each slice's maximum, 0 elsewhere (a NaN counts as the maximum, as in
+// numpy's argmax). Up to opset 12 the input is seen as a 2-D matrix [prod(dims[:axis]), prod(dims[axis:])] with
+// one 1 per row; from opset 13 the slices run along `axis` only.
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// What Hardmax_1 and Hardmax_13 share: the input as [outer, length, inner], one 1 per slice along length.
+struct HardmaxCommon {
+  static constexpr int kInput = 0;
+  static constexpr int kOutput = 0;
+
+  struct State {
+    AxisSlices slices;
+    void (*compute)(const void* x, void* y, const AxisSlices& s) noexcept;
+  };
+
+  /// kCoerce2d: the opset 1-12 semantics (default axis 1, axis == rank allowed, rows of prod(dims[axis:])).
+  template <bool kCoerce2d>
+  static Status prepare(PrepareContext& ctx) noexcept {
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInput));
+    ONNXMICRO_RETURN_IF_ERROR(axis_slices::require_static_shape(ctx, kInput));
+    const TensorInfo& input = ctx.input(kInput);
+    State* state = nullptr;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
+    // bfloat16: added in opset 13.
+    if (input.dtype == DataType::bfloat16 && ctx.opset_version() < 13) return ctx.unsupported_input_dtype(kInput);
+    const bool supported = visit_dtype(
+        input.dtype, FloatTypes{}, [&](auto tag) noexcept { state->compute = &compute<typename decltype(tag)::type>; });
+    if (!supported) return ctx.unsupported_input_dtype(kInput);
+    std::int64_t axis_value = 0;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("axis", axis_value, kCoerce2d ? 1 : -1));
+    int axis = 0;
+    // negative axis: allowed from opset 11 (13 defaults to -1)
+    ONNXMICRO_RETURN_IF_ERROR(axis_slices::normalize(axis_value, input.shape, "attribute 'axis'",
+                                                     ctx.opset_version() >= 11, kCoerce2d ? 1 : 0, axis));
+    state->slices = kCoerce2d ? axis_slices::coerced_2d(input.shape, axis) : axis_slices::along(input.shape, axis);
+    ctx.set_output(kOutput, input.dtype, input.shape);
+    return {};
+  }
+
+  static Status run(RunContext& ctx) noexcept {
+    const State& state = ctx.state<State>();
+    state.compute(ctx.input(kInput).data, ctx.output(kOutput).data, state.slices);
+    return {};
+  }
+
+  // y may alias x: a slice's maximum is found before any of its elements is written.
+  template <typename T>
+  static void compute(const void* x, void* y, const AxisSlices& s) noexcept {
+    using C = compute_t<T>;
+    const T* in = static_cast<const T*>(x);
+    T* out = static_cast<T*>(y);
+    const T one = store_element<T>(C(1));
+    const T zero = store_element<T>(C(0));
+    for (std::int64_t o = 0; o < s.outer; ++o) {
+      for (std::int64_t i = 0; i < s.inner; ++i) {
+        if (s.length == 0) continue;
+        const std::int64_t start = o * s.length * s.inner + i;
+        C best = load_element(in[start]);
+        std::int64_t best_index = 0;
+        for (std::int64_t k = 1; k < s.length && best == best; ++k) {
+          const C v = load_element(in[start + k * s.inner]);
+          if (v > best || v != v) {
+            best = v;
+            best_index = k;
+          }
+        }
+        for (std::int64_t k = 0; k < s.length; ++k) out[start + k * s.inner] = k == best_index ? one : zero;
+      }
+    }
+  }
+};
+
+// Opset 1-12: the input is coerced to 2-D at `axis` (default 1; negative axis from 11), one 1 per row.
+struct Hardmax_1 : KernelDefaults {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Hardmax";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kUntilVersion = 13;
+  static constexpr int kInPlaceInput = 0;
+  static Status prepare(PrepareContext& ctx) noexcept { return HardmaxCommon::prepare<true>(ctx); }
+  static Status run(RunContext& ctx) noexcept { return HardmaxCommon::run(ctx); }
+};
+
+// Opset 13: one 1 per slice along `axis` only (default -1); bfloat16 added.
+struct Hardmax_13 : KernelDefaults {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Hardmax";
+  static constexpr int kSinceVersion = 13;
+  static constexpr int kInPlaceInput = 0;
+  static Status prepare(PrepareContext& ctx) noexcept { return HardmaxCommon::prepare<false>(ctx); }
+  static Status run(RunContext& ctx) noexcept { return HardmaxCommon::run(ctx); }
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/math/hardmax.hpp
+// #include "onnxmicro/kernels/math/log_softmax.hpp"
+// begin of file onnxmicro/kernels/math/log_softmax.hpp
+// LogSoftmax: y = x - max - log(sum(exp(x - max))) per slice, numerically stable (the max is subtracted before
+// exp). Up to opset 12 the input is seen as a 2-D matrix [prod(dims[:axis]), prod(dims[axis:])] normalised per
+// row; from opset 13 the normalisation runs along `axis` only. A NaN in a slice makes the slice NaN.
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// What LogSoftmax_1 and LogSoftmax_13 share: the input as [outer, length, inner], normalised along length.
+struct LogSoftmaxCommon {
+  static constexpr int kInput = 0;
+  static constexpr int kOutput = 0;
+
+  struct State {
+    AxisSlices slices;
+    void (*compute)(const void* x, void* y, const AxisSlices& s) noexcept;
+  };
+
+  /// kCoerce2d: the opset 1-12 semantics (default axis 1, axis == rank allowed, rows of prod(dims[axis:])).
+  template <bool kCoerce2d>
+  static Status prepare(PrepareContext& ctx) noexcept {
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInput));
+    ONNXMICRO_RETURN_IF_ERROR(axis_slices::require_static_shape(ctx, kInput));
+    const TensorInfo& input = ctx.input(kInput);
+    State* state = nullptr;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
+    // bfloat16: added in opset 13.
+    if (input.dtype == DataType::bfloat16 && ctx.opset_version() < 13) return ctx.unsupported_input_dtype(kInput);
+    const bool supported = visit_dtype(
+        input.dtype, FloatTypes{}, [&](auto tag) noexcept { state->compute = &compute<typename decltype(tag)::type>; });
+    if (!supported) return ctx.unsupported_input_dtype(kInput);
+    std::int64_t axis_value = 0;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("axis", axis_value, kCoerce2d ? 1 : -1));
+    int axis = 0;
+    // negative axis: allowed from opset 11 (13 defaults to -1)
+    ONNXMICRO_RETURN_IF_ERROR(axis_slices::normalize(axis_value, input.shape, "attribute 'axis'",
+                                                     ctx.opset_version() >= 11, kCoerce2d ? 1 : 0, axis));
+    state->slices = kCoerce2d ? axis_slices::coerced_2d(input.shape, axis) : axis_slices::along(input.shape, axis);
+    ctx.set_output(kOutput, input.dtype, input.shape);
+    return {};
+  }
+
+  static Status run(RunContext& ctx) noexcept {
+    const State& state = ctx.state<State>();
+    state.compute(ctx.input(kInput).data, ctx.output(kOutput).data, state.slices);
+    return {};
+  }
+
+  // y may alias x: each slice is read completely (max, sum) before its elements are written, and each write
+  // reads only the element it replaces.
+  template <typename T>
+  static void compute(const void* x, void* y, const AxisSlices& s) noexcept {
+    using C = compute_t<T>;
+    const T* in = static_cast<const T*>(x);
+    T* out = static_cast<T*>(y);
+    for (std::int64_t o = 0; o < s.outer; ++o) {
+      for (std::int64_t i = 0; i < s.inner; ++i) {
+        const std::int64_t start = o * s.length * s.inner + i;
+        C max = -std::numeric_limits<C>::infinity();
+        for (std::int64_t k = 0; k < s.length; ++k) {
+          const C v = load_element(in[start + k * s.inner]);
+          max = (v > max || v != v) && max == max ? v : max;
+        }
+        C sum = 0;
+        for (std::int64_t k = 0; k < s.length; ++k) sum += std::exp(load_element(in[start + k * s.inner]) - max);
+        const C offset = max + std::log(sum);
+        for (std::int64_t k = 0; k < s.length; ++k) {
+          const std::int64_t p = start + k * s.inner;
+          out[p] = store_element<T>(load_element(in[p]) - offset);
+        }
+      }
+    }
+  }
+};
+
+// Opset 1-12: the input is coerced to 2-D at `axis` (default 1; negative axis from 11) and each row is
+// normalised.
+struct LogSoftmax_1 : KernelDefaults {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "LogSoftmax";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kUntilVersion = 13;
+  static constexpr int kInPlaceInput = 0;
+  static Status prepare(PrepareContext& ctx) noexcept { return LogSoftmaxCommon::prepare<true>(ctx); }
+  static Status run(RunContext& ctx) noexcept { return LogSoftmaxCommon::run(ctx); }
+};
+
+// Opset 13: normalised along `axis` only (default -1); bfloat16 added.
+struct LogSoftmax_13 : KernelDefaults {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "LogSoftmax";
+  static constexpr int kSinceVersion = 13;
+  static constexpr int kInPlaceInput = 0;
+  static Status prepare(PrepareContext& ctx) noexcept { return LogSoftmaxCommon::prepare<false>(ctx); }
+  static Status run(RunContext& ctx) noexcept { return LogSoftmaxCommon::run(ctx); }
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/math/log_softmax.hpp
+// #include "onnxmicro/kernels/math/top_k.hpp"
+// begin of file onnxmicro/kernels/math/top_k.hpp
+// TopK: the k largest (or, from opset 11, smallest) elements along `axis` (default -1) and their int64
+// indices, sorted best first. Equal values keep the lower index first; a NaN ranks above every number (first
+// for largest, last for smallest), which keeps the order total. k must be known at prepare time (it decides
+// the output shape): attribute in opset 1, constant input 1 from opset 10.
+#include <algorithm>
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// What every TopK version shares. Scratch holds one slice's candidate indices.
+struct TopKCommon {
+  static constexpr int kInput = 0;
+  static constexpr int kKInput = 1;
+  static constexpr int kValues = 0;
+  static constexpr int kIndices = 1;
+
+  using Types = TypeList<float, double, float16_t, bfloat16_t, std::int8_t, std::int16_t, std::int32_t, std::int64_t,
+                         std::uint8_t, std::uint16_t, std::uint32_t, std::uint64_t>;
+
+  struct State {
+    AxisSlices slices;
+    std::int64_t k;
+    bool largest;
+    void (*compute)(const void* x, void* values, std::int64_t* indices, const AxisSlices& s, std::int64_t k,
+                    bool largest, std::int64_t* order) noexcept;
+  };
+
+  /// kKFromInput: k is input 1 (opset 10+) rather than attribute `k`; kHasLargest: the `largest`/`sorted`
+  /// attributes and the integer dtypes exist (opset 11+).
+  template <bool kKFromInput, bool kHasLargest>
+  static Status prepare(PrepareContext& ctx) noexcept {
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInput));
+    ONNXMICRO_RETURN_IF_ERROR(axis_slices::require_static_shape(ctx, kInput));
+    const TensorInfo& input = ctx.input(kInput);
+    State* state = nullptr;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
+    const DataType dtype = input.dtype;
+    // Integer types: added in opset 11; bfloat16: added in opset 24.
+    if (!kHasLargest && !(dtype == DataType::float32 || dtype == DataType::float64 || dtype == DataType::float16)) {
+      return ctx.unsupported_input_dtype(kInput);
+    }
+    if (dtype == DataType::bfloat16 && ctx.opset_version() < 24) return ctx.unsupported_input_dtype(kInput);
+    const bool supported = visit_dtype(
+        dtype, Types{}, [&](auto tag) noexcept { state->compute = &compute<typename decltype(tag)::type>; });
+    if (!supported) return ctx.unsupported_input_dtype(kInput);
+
+    std::int64_t axis_value = -1, largest = 1;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("axis", axis_value, -1));
+    if constexpr (kHasLargest) {
+      std::int64_t sorted = 1;
+      ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("largest", largest, 1));
+      // sorted=0 leaves the order unspecified; sorted output is a valid answer for it.
+      ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("sorted", sorted, 1));
+    }
+    state->largest = largest != 0;
+    if (input.shape.rank() == 0) {
+      return Status(StatusCode::invalid_model) << "input 0 '" << input.name << "' is a scalar; expected rank >= 1";
+    }
+    int axis = 0;
+    // The default axis is -1 in every version, so negative values are accepted throughout.
+    ONNXMICRO_RETURN_IF_ERROR(axis_slices::normalize(axis_value, input.shape, "attribute 'axis'", true, 0, axis));
+    state->slices = axis_slices::along(input.shape, axis);
+
+    std::int64_t k = 0;
+    const char* k_name = "attribute 'k'";
+    if constexpr (kKFromInput) {
+      k_name = "input 1 'K'";
+      ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kKInput));
+      ONNXMICRO_RETURN_IF_ERROR(ctx.require_constant_input(kKInput));
+      const TensorInfo& k_info = ctx.input(kKInput);
+      if (k_info.dtype != DataType::int64 || k_info.shape.rank() > 1 || k_info.shape.element_count() != 1) {
+        return Status(StatusCode::invalid_model)
+               << "input 1 '" << k_info.name << "' (K) has dtype " << dtype_name(k_info.dtype) << " and shape "
+               << k_info.shape << ", expected one int64 value";
+      }
+      std::memcpy(&k, k_info.const_data, 8);  // constant data may be unaligned
+    } else {
+      ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("k", k));
+    }
+    if (k < 0 || k > state->slices.length) {
+      return Status(StatusCode::invalid_model)
+             << k_name << " is " << static_cast<long long>(k) << ", expected a value in [0, "
+             << static_cast<long long>(state->slices.length) << "] (the size of axis " << axis << " of shape "
+             << input.shape << ")";
+    }
+    state->k = k;
+    Shape out = input.shape;
+    out[axis] = k;
+    ctx.set_output(kValues, dtype, out);
+    ctx.set_output(kIndices, DataType::int64, out);
+    ctx.request_scratch(static_cast<std::size_t>(state->slices.length) * sizeof(std::int64_t));
+    return {};
+  }
+
+  static Status run(RunContext& ctx) noexcept {
+    const State& state = ctx.state<State>();
+    state.compute(ctx.input(kInput).data, ctx.output(kValues).data,
+                  static_cast<std::int64_t*>(ctx.output(kIndices).data), state.slices, state.k, state.largest,
+                  static_cast<std::int64_t*>(ctx.scratch()));
+    return {};
+  }
+
+  template <typename T>
+  static void compute(const void* x, void* values, std::int64_t* indices, const AxisSlices& s, std::int64_t k,
+                      bool largest, std::int64_t* order) noexcept {
+    using C = compute_t<T>;
+    const T* in = static_cast<const T*>(x);
+    T* out = static_cast<T*>(values);
+    if (k == 0) return;
+    for (std::int64_t o = 0; o < s.outer; ++o) {
+      for (std::int64_t i = 0; i < s.inner; ++i) {
+        const T* slice = in + o * s.length * s.inner + i;
+        for (std::int64_t j = 0; j < s.length; ++j) order[j] = j;
+        // A strict total order: better value first (NaN above every number), then the lower index.
+        auto before = [&](std::int64_t a, std::int64_t b) noexcept {
+          const C va = load_element(slice[a * s.inner]);
+          const C vb = load_element(slice[b * s.inner]);
+          const bool nan_a = va != va, nan_b = vb != vb;
+          if (nan_a != nan_b) return largest ? nan_a : nan_b;
+          if (!nan_a && va != vb) return largest ? va > vb : va < vb;
+          return a < b;
+        };
+        std::partial_sort(order, order + k, order + s.length, before);
+        const std::int64_t out_base = o * k * s.inner + i;
+        for (std::int64_t j = 0; j < k; ++j) {
+          out[out_base + j * s.inner] = slice[order[j] * s.inner];
+          indices[out_base + j * s.inner] = order[j];
+        }
+      }
+    }
+  }
+};
+
+// Opset 1: k is an attribute; float types only.
+struct TopK_1 : KernelDefaults {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "TopK";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kUntilVersion = 10;
+  static Status prepare(PrepareContext& ctx) noexcept { return TopKCommon::prepare<false, false>(ctx); }
+  static Status run(RunContext& ctx) noexcept { return TopKCommon::run(ctx); }
+};
+
+// Opset 10: k moved to input 1 (a 1-element int64 tensor, must be constant).
+struct TopK_10 : KernelDefaults {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "TopK";
+  static constexpr int kSinceVersion = 10;
+  static constexpr int kUntilVersion = 11;
+  static Status prepare(PrepareContext& ctx) noexcept { return TopKCommon::prepare<true, false>(ctx); }
+  static Status run(RunContext& ctx) noexcept { return TopKCommon::run(ctx); }
+};
+
+// Opset 11: `largest` and `sorted` attributes and the integer types added; bfloat16 from opset 24.
+struct TopK_11 : KernelDefaults {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "TopK";
+  static constexpr int kSinceVersion = 11;
+  static Status prepare(PrepareContext& ctx) noexcept { return TopKCommon::prepare<true, true>(ctx); }
+  static Status run(RunContext& ctx) noexcept { return TopKCommon::run(ctx); }
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/math/top_k.hpp
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+using SoftmaxFamilyKernels =
+    KernelSet<LogSoftmax_1, LogSoftmax_13, Hardmax_1, Hardmax_13, CumSum_11, TopK_1, TopK_10, TopK_11>;
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/math/softmax_family_kernels.hpp
+// #include "onnxmicro/kernels/math/unary_kernels.hpp"
+// begin of file onnxmicro/kernels/math/unary_kernels.hpp
+// The unary math and activation kernels: elementwise functions of one tensor (Abs ... Atanh, Erf, IsNaN, IsInf,
+// Not, BitwiseNot, Elu ... Shrink).
+// #include "onnxmicro/kernels/logical/not.hpp"
+// begin of file onnxmicro/kernels/logical/not.hpp
+// Not: y = logical not of a bool tensor (opset 1, unchanged since).
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// The function of Not, on bool.
+struct NotOp {
+  using Params = NoParams;
+  static bool apply(bool x, const Params&) noexcept { return !x; }
+};
+
+// Opset 1+: the first version.
+struct Not_1 : KernelDefaults, UnaryElementwise<NotOp, TypeList<bool>> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Not";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kInPlaceInput = 0;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/logical/not.hpp
+// #include "onnxmicro/kernels/math/abs.hpp"
+// begin of file onnxmicro/kernels/math/abs.hpp
+// Abs: y = |x|. Versions 1 (floats, with the ignored legacy `consumed_inputs`), 6 (integers added) and 13
+// (bfloat16 added) compute the same thing: one kernel serves all. Signed integers wrap like numpy
+// (|INT_MIN| = INT_MIN), without signed-overflow UB.
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// The function of Abs, on compute types (float for float16/bfloat16).
+struct AbsOp {
+  using Params = NoParams;
+  template <typename C>
+  static C apply(C x, const Params&) noexcept {
+    if constexpr (std::is_floating_point_v<C>) {
+      return std::fabs(x);  // clears the sign of -0 and NaN too
+    } else if constexpr (std::is_signed_v<C>) {
+      return x < C(0) ? wrapping_sub(C(0), x) : x;
+    } else {
+      return x;
+    }
+  }
+};
+
+// Opset 1+: unchanged semantics (6 dropped consumed_inputs and added integers, 13 added bfloat16).
+struct Abs_1 : KernelDefaults, UnaryElementwise<AbsOp, NumericTypes> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Abs";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kInPlaceInput = 0;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/math/abs.hpp
+// #include "onnxmicro/kernels/math/acos.hpp"
+// begin of file onnxmicro/kernels/math/acos.hpp
+// Acos: y = arccos(x) (NaN outside [-1, 1]). Versions 7 and 22 (bfloat16 added) compute the same thing: one kernel
+// serves all.
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// The function of Acos, on compute types (float for float16/bfloat16).
+struct AcosOp {
+  using Params = NoParams;
+  template <typename C>
+  static C apply(C x, const Params&) noexcept {
+    return std::acos(x);
+  }
+};
+
+// Opset 7+: unchanged semantics (22 added bfloat16).
+struct Acos_7 : KernelDefaults, UnaryElementwise<AcosOp, FloatTypes> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Acos";
+  static constexpr int kSinceVersion = 7;
+  static constexpr int kInPlaceInput = 0;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/math/acos.hpp
+// #include "onnxmicro/kernels/math/acosh.hpp"
+// begin of file onnxmicro/kernels/math/acosh.hpp
+// Acosh: y = arcosh(x) (NaN below 1). Versions 9 and 22 (bfloat16 added) compute the same thing: one kernel serves
+// all.
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// The function of Acosh, on compute types (float for float16/bfloat16).
+struct AcoshOp {
+  using Params = NoParams;
+  template <typename C>
+  static C apply(C x, const Params&) noexcept {
+    return std::acosh(x);
+  }
+};
+
+// Opset 9+: unchanged semantics (22 added bfloat16).
+struct Acosh_9 : KernelDefaults, UnaryElementwise<AcoshOp, FloatTypes> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Acosh";
+  static constexpr int kSinceVersion = 9;
+  static constexpr int kInPlaceInput = 0;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/math/acosh.hpp
+// #include "onnxmicro/kernels/math/asin.hpp"
+// begin of file onnxmicro/kernels/math/asin.hpp
+// Asin: y = arcsin(x) (NaN outside [-1, 1]). Versions 7 and 22 (bfloat16 added) compute the same thing: one kernel
+// serves all.
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// The function of Asin, on compute types (float for float16/bfloat16).
+struct AsinOp {
+  using Params = NoParams;
+  template <typename C>
+  static C apply(C x, const Params&) noexcept {
+    return std::asin(x);
+  }
+};
+
+// Opset 7+: unchanged semantics (22 added bfloat16).
+struct Asin_7 : KernelDefaults, UnaryElementwise<AsinOp, FloatTypes> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Asin";
+  static constexpr int kSinceVersion = 7;
+  static constexpr int kInPlaceInput = 0;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/math/asin.hpp
+// #include "onnxmicro/kernels/math/asinh.hpp"
+// begin of file onnxmicro/kernels/math/asinh.hpp
+// Asinh: y = arsinh(x). Versions 9 and 22 (bfloat16 added) compute the same thing: one kernel serves all.
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// The function of Asinh, on compute types (float for float16/bfloat16).
+struct AsinhOp {
+  using Params = NoParams;
+  template <typename C>
+  static C apply(C x, const Params&) noexcept {
+    return std::asinh(x);
+  }
+};
+
+// Opset 9+: unchanged semantics (22 added bfloat16).
+struct Asinh_9 : KernelDefaults, UnaryElementwise<AsinhOp, FloatTypes> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Asinh";
+  static constexpr int kSinceVersion = 9;
+  static constexpr int kInPlaceInput = 0;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/math/asinh.hpp
+// #include "onnxmicro/kernels/math/atan.hpp"
+// begin of file onnxmicro/kernels/math/atan.hpp
+// Atan: y = arctan(x). Versions 7 and 22 (bfloat16 added) compute the same thing: one kernel serves all.
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// The function of Atan, on compute types (float for float16/bfloat16).
+struct AtanOp {
+  using Params = NoParams;
+  template <typename C>
+  static C apply(C x, const Params&) noexcept {
+    return std::atan(x);
+  }
+};
+
+// Opset 7+: unchanged semantics (22 added bfloat16).
+struct Atan_7 : KernelDefaults, UnaryElementwise<AtanOp, FloatTypes> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Atan";
+  static constexpr int kSinceVersion = 7;
+  static constexpr int kInPlaceInput = 0;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/math/atan.hpp
+// #include "onnxmicro/kernels/math/atanh.hpp"
+// begin of file onnxmicro/kernels/math/atanh.hpp
+// Atanh: y = artanh(x) (NaN outside [-1, 1], +-inf at +-1). Versions 9 and 22 (bfloat16 added) compute the same
+// thing: one kernel serves all.
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// The function of Atanh, on compute types (float for float16/bfloat16).
+struct AtanhOp {
+  using Params = NoParams;
+  template <typename C>
+  static C apply(C x, const Params&) noexcept {
+    return std::atanh(x);
+  }
+};
+
+// Opset 9+: unchanged semantics (22 added bfloat16).
+struct Atanh_9 : KernelDefaults, UnaryElementwise<AtanhOp, FloatTypes> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Atanh";
+  static constexpr int kSinceVersion = 9;
+  static constexpr int kInPlaceInput = 0;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/math/atanh.hpp
+// #include "onnxmicro/kernels/math/bitwise_not.hpp"
+// begin of file onnxmicro/kernels/math/bitwise_not.hpp
+// BitwiseNot: y = ~x on every integer type (opset 18, unchanged since).
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// The function of BitwiseNot, on the integer types.
+struct BitwiseNotOp {
+  using Params = NoParams;
+  template <typename C>
+  static C apply(C x, const Params&) noexcept {
+    return static_cast<C>(~x);  // ~ promotes small types to int; the cast keeps the low bits
+  }
+};
+
+/// Every integer dtype.
+using BitwiseIntegerTypes = TypeList<std::int8_t, std::int16_t, std::int32_t, std::int64_t, std::uint8_t, std::uint16_t,
+                                     std::uint32_t, std::uint64_t>;
+
+// Opset 18+: the first version.
+struct BitwiseNot_18 : KernelDefaults, UnaryElementwise<BitwiseNotOp, BitwiseIntegerTypes> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "BitwiseNot";
+  static constexpr int kSinceVersion = 18;
+  static constexpr int kInPlaceInput = 0;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/math/bitwise_not.hpp
+// #include "onnxmicro/kernels/math/ceil.hpp"
+// begin of file onnxmicro/kernels/math/ceil.hpp
+// Ceil: y = the smallest integer >= x. Versions 1 (with the ignored legacy `consumed_inputs`), 6 and 13 (bfloat16
+// added) compute the same thing: one kernel serves all.
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// The function of Ceil, on compute types (float for float16/bfloat16).
+struct CeilOp {
+  using Params = NoParams;
+  template <typename C>
+  static C apply(C x, const Params&) noexcept {
+    return std::ceil(x);
+  }
+};
+
+// Opset 1+: unchanged semantics (6 dropped consumed_inputs, 13 added bfloat16).
+struct Ceil_1 : KernelDefaults, UnaryElementwise<CeilOp, FloatTypes> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Ceil";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kInPlaceInput = 0;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/math/ceil.hpp
+// #include "onnxmicro/kernels/math/celu.hpp"
+// begin of file onnxmicro/kernels/math/celu.hpp
+// Celu: y = max(0, x) + min(0, alpha * (exp(x / alpha) - 1)) (attribute alpha, default 1, must not be 0).
+// Version 12 allowed float only; 28 added float16, bfloat16 and double. Same formula: one kernel serves both.
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// The function of Celu, on compute types (float for float16/bfloat16).
+struct CeluOp {
+  struct Params {
+    float alpha;
+    static Status parse(const PrepareContext& ctx, Params& params) noexcept {
+      ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("alpha", params.alpha, 1.0f));
+      if (params.alpha == 0.0f) {
+        return Status(StatusCode::invalid_model) << "attribute 'alpha' is 0, expected a non-zero value (x / alpha)";
+      }
+      return {};
+    }
+  };
+  template <typename C>
+  static C apply(C x, const Params& params) noexcept {
+    // For x >= 0 the min() term is 0 when alpha > 0; computing both terms keeps negative alpha exact too.
+    if (x != x) return x;  // NaN propagates like numpy's maximum/minimum
+    const C alpha = static_cast<C>(params.alpha);
+    const C positive = x > C(0) ? x : C(0);
+    const C curve = alpha * std::expm1(x / alpha);
+    const C negative = curve < C(0) ? curve : C(0);
+    return positive + negative;
+  }
+};
+
+// Opset 12+: unchanged semantics (28 added float16, bfloat16 and double).
+struct Celu_12 : KernelDefaults, UnaryElementwise<CeluOp, FloatTypes> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Celu";
+  static constexpr int kSinceVersion = 12;
+  static constexpr int kInPlaceInput = 0;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/math/celu.hpp
+// #include "onnxmicro/kernels/math/cos.hpp"
+// begin of file onnxmicro/kernels/math/cos.hpp
+// Cos: y = cos(x). Versions 7 and 22 (bfloat16 added) compute the same thing: one kernel serves all.
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// The function of Cos, on compute types (float for float16/bfloat16).
+struct CosOp {
+  using Params = NoParams;
+  template <typename C>
+  static C apply(C x, const Params&) noexcept {
+    return std::cos(x);
+  }
+};
+
+// Opset 7+: unchanged semantics (22 added bfloat16).
+struct Cos_7 : KernelDefaults, UnaryElementwise<CosOp, FloatTypes> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Cos";
+  static constexpr int kSinceVersion = 7;
+  static constexpr int kInPlaceInput = 0;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/math/cos.hpp
+// #include "onnxmicro/kernels/math/cosh.hpp"
+// begin of file onnxmicro/kernels/math/cosh.hpp
+// Cosh: y = cosh(x). Versions 9 and 22 (bfloat16 added) compute the same thing: one kernel serves all.
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// The function of Cosh, on compute types (float for float16/bfloat16).
+struct CoshOp {
+  using Params = NoParams;
+  template <typename C>
+  static C apply(C x, const Params&) noexcept {
+    return std::cosh(x);
+  }
+};
+
+// Opset 9+: unchanged semantics (22 added bfloat16).
+struct Cosh_9 : KernelDefaults, UnaryElementwise<CoshOp, FloatTypes> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Cosh";
+  static constexpr int kSinceVersion = 9;
+  static constexpr int kInPlaceInput = 0;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/math/cosh.hpp
+// #include "onnxmicro/kernels/math/elu.hpp"
+// begin of file onnxmicro/kernels/math/elu.hpp
+// Elu: y = x for x >= 0, alpha * (exp(x) - 1) otherwise (attribute alpha, default 1). Versions 1 (with the
+// ignored legacy `consumed_inputs`), 6 and 22 (bfloat16 added) compute the same thing: one kernel serves all.
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// The function of Elu, on compute types (float for float16/bfloat16).
+struct EluOp {
+  struct Params {
+    float alpha;
+    static Status parse(const PrepareContext& ctx, Params& params) noexcept {
+      return ctx.attribute("alpha", params.alpha, 1.0f);
+    }
+  };
+  template <typename C>
+  static C apply(C x, const Params& params) noexcept {
+    // expm1 keeps the relative precision of exp(x) - 1 for x near 0; NaN takes the x branch.
+    return x < C(0) ? static_cast<C>(params.alpha) * std::expm1(x) : x;
+  }
+};
+
+// Opset 1+: unchanged semantics (6 dropped consumed_inputs, 22 added bfloat16).
+struct Elu_1 : KernelDefaults, UnaryElementwise<EluOp, FloatTypes> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Elu";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kInPlaceInput = 0;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/math/elu.hpp
+// #include "onnxmicro/kernels/math/erf.hpp"
+// begin of file onnxmicro/kernels/math/erf.hpp
+// Erf: y = erf(x), the Gauss error function. Version 9 also allows integers (the result, in [-1, 1], is
+// truncated back to the integer type like the ONNX reference's astype: 0, or +-1 once erf rounds to +-1 in
+// double); version 13 dropped them and added bfloat16. The formula is the same, so one kernel serves both.
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// The function of Erf, on compute types (float for float16/bfloat16, the integer type itself for integers).
+struct ErfOp {
+  using Params = NoParams;
+  template <typename C>
+  static C apply(C x, const Params&) noexcept {
+    if constexpr (std::is_floating_point_v<C>) {
+      return std::erf(x);
+    } else {
+      return static_cast<C>(std::erf(static_cast<double>(x)));  // in [-1, 1]: the conversion is defined
+    }
+  }
+};
+
+// Opset 9+: same formula (13 dropped the integer types and added bfloat16).
+struct Erf_9 : KernelDefaults, UnaryElementwise<ErfOp, NumericTypes> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Erf";
+  static constexpr int kSinceVersion = 9;
+  static constexpr int kInPlaceInput = 0;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/math/erf.hpp
+// #include "onnxmicro/kernels/math/exp.hpp"
+// begin of file onnxmicro/kernels/math/exp.hpp
+// Exp: y = exp(x). Versions 1 (with the ignored legacy `consumed_inputs`), 6 and 13 (bfloat16 added) compute the
+// same thing: one kernel serves all.
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// The function of Exp, on compute types (float for float16/bfloat16).
+struct ExpOp {
+  using Params = NoParams;
+  template <typename C>
+  static C apply(C x, const Params&) noexcept {
+    return std::exp(x);
+  }
+};
+
+// Opset 1+: unchanged semantics (6 dropped consumed_inputs, 13 added bfloat16).
+struct Exp_1 : KernelDefaults, UnaryElementwise<ExpOp, FloatTypes> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Exp";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kInPlaceInput = 0;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/math/exp.hpp
+// #include "onnxmicro/kernels/math/floor.hpp"
+// begin of file onnxmicro/kernels/math/floor.hpp
+// Floor: y = the largest integer <= x. Versions 1 (with the ignored legacy `consumed_inputs`), 6 and 13 (bfloat16
+// added) compute the same thing: one kernel serves all.
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// The function of Floor, on compute types (float for float16/bfloat16).
+struct FloorOp {
+  using Params = NoParams;
+  template <typename C>
+  static C apply(C x, const Params&) noexcept {
+    return std::floor(x);
+  }
+};
+
+// Opset 1+: unchanged semantics (6 dropped consumed_inputs, 13 added bfloat16).
+struct Floor_1 : KernelDefaults, UnaryElementwise<FloorOp, FloatTypes> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Floor";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kInPlaceInput = 0;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/math/floor.hpp
+// #include "onnxmicro/kernels/math/gelu.hpp"
+// begin of file onnxmicro/kernels/math/gelu.hpp
+// Gelu (opset 20, unchanged since): y = 0.5 * x * (1 + erf(x / sqrt(2))), or with attribute
+// approximate = "tanh": y = 0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x^3))).
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// The function of Gelu, on compute types (float for float16/bfloat16).
+struct GeluOp {
+  struct Params {
+    bool tanh_approximation;
+    static Status parse(const PrepareContext& ctx, Params& params) noexcept {
+      std::string_view approximate;
+      ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("approximate", approximate, "none"));
+      if (approximate != "none" && approximate != "tanh") {
+        return Status(StatusCode::invalid_model)
+               << "attribute 'approximate' is '" << approximate << "', expected 'none' or 'tanh'";
+      }
+      params.tanh_approximation = approximate == "tanh";
+      return {};
+    }
+  };
+  template <typename C>
+  static C apply(C x, const Params& params) noexcept {
+    // Both forms avoid 1 + f(x) for negative x, where it cancels (float loses ~5 digits at x = -3.5):
+    // 1 + erf(z) = erfc(-z), and 1 + tanh(u) = 2 / (1 + exp(-2u)).
+    if (params.tanh_approximation) {
+      const C sqrt_2_over_pi = C(0.79788456080286535587989211986876);
+      const C u = sqrt_2_over_pi * (x + C(0.044715) * x * x * x);
+      return x / (C(1) + std::exp(C(-2) * u));  // exp overflow to inf gives the right limit, -0
+    }
+    const C one_over_sqrt_2 = C(0.70710678118654752440084436210485);
+    return C(0.5) * x * std::erfc(-x * one_over_sqrt_2);
+  }
+};
+
+// Opset 20+: the first version.
+struct Gelu_20 : KernelDefaults, UnaryElementwise<GeluOp, FloatTypes> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Gelu";
+  static constexpr int kSinceVersion = 20;
+  static constexpr int kInPlaceInput = 0;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/math/gelu.hpp
+// #include "onnxmicro/kernels/math/hard_sigmoid.hpp"
+// begin of file onnxmicro/kernels/math/hard_sigmoid.hpp
+// HardSigmoid: y = max(0, min(1, alpha * x + beta)) (attributes alpha, default 0.2, and beta, default 0.5).
+// Versions 1 (with the ignored legacy `consumed_inputs`), 6 and 22 (bfloat16 added) compute the same thing: one
+// kernel serves all. Also defines hard_sigmoid(), shared with HardSwish.
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// max(0, min(1, alpha * x + beta)); NaN stays NaN (as numpy's clip), which std::min/std::max would not keep.
+template <typename C>
+inline C hard_sigmoid(C x, C alpha, C beta) noexcept {
+  const C v = alpha * x + beta;
+  if (v < C(0)) return C(0);
+  if (v > C(1)) return C(1);
+  return v;
+}
+
+/// The function of HardSigmoid, on compute types (float for float16/bfloat16).
+struct HardSigmoidOp {
+  struct Params {
+    float alpha;
+    float beta;
+    static Status parse(const PrepareContext& ctx, Params& params) noexcept {
+      ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("alpha", params.alpha, 0.2f));
+      return ctx.attribute("beta", params.beta, 0.5f);
+    }
+  };
+  template <typename C>
+  static C apply(C x, const Params& params) noexcept {
+    return hard_sigmoid(x, static_cast<C>(params.alpha), static_cast<C>(params.beta));
+  }
+};
+
+// Opset 1+: unchanged semantics (6 dropped consumed_inputs, 22 added bfloat16).
+struct HardSigmoid_1 : KernelDefaults, UnaryElementwise<HardSigmoidOp, FloatTypes> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "HardSigmoid";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kInPlaceInput = 0;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/math/hard_sigmoid.hpp
+// #include "onnxmicro/kernels/math/hard_swish.hpp"
+// begin of file onnxmicro/kernels/math/hard_swish.hpp
+// HardSwish: y = x * max(0, min(1, x / 6 + 0.5)). Versions 14 and 22 (bfloat16 added) compute the same thing:
+// one kernel serves both.
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// The function of HardSwish, on compute types (float for float16/bfloat16).
+struct HardSwishOp {
+  using Params = NoParams;
+  template <typename C>
+  static C apply(C x, const Params&) noexcept {
+    return x * hard_sigmoid(x, C(1) / C(6), C(0.5));
+  }
+};
+
+// Opset 14+: unchanged semantics (22 added bfloat16).
+struct HardSwish_14 : KernelDefaults, UnaryElementwise<HardSwishOp, FloatTypes> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "HardSwish";
+  static constexpr int kSinceVersion = 14;
+  static constexpr int kInPlaceInput = 0;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/math/hard_swish.hpp
+// #include "onnxmicro/kernels/math/is_inf.hpp"
+// begin of file onnxmicro/kernels/math/is_inf.hpp
+// IsInf: y[i] = true where x[i] is +inf (when attribute detect_positive, default 1) or -inf (when
+// detect_negative, default 1); bool output, same shape. Versions 10 and 20 (float16, bfloat16 and the float8
+// types added) compute the same thing: one kernel serves both.
+#include <utility>
+
+// #include "onnxmicro/kernels/math/is_nan.hpp"
+// begin of file onnxmicro/kernels/math/is_nan.hpp
+// IsNaN: y[i] = true where x[i] is NaN (bool output, same shape). Versions 9, 13 (bfloat16 added) and 20 (the
+// float8 types added) compute the same thing: one kernel serves all. Also defines FloatClassKernel, the body
+// shared with IsInf.
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// What kind of value a floating-point element is; all IsNaN and IsInf need to know.
+enum class FloatClass : std::uint8_t { finite, nan, positive_infinity, negative_infinity };
+
+/// Classifies a float or double.
+template <typename C>
+inline FloatClass classify_float(C x) noexcept {
+  if (std::isnan(x)) return FloatClass::nan;
+  if (std::isinf(x)) return x > C(0) ? FloatClass::positive_infinity : FloatClass::negative_infinity;
+  return FloatClass::finite;
+}
+
+/// Classifies one float8 element from its bits. e4m3fn has NaN (S.1111.111) but no infinity; the *fnuz types
+/// have a single NaN (0x80, "negative zero") and no infinity; e5m2 follows IEEE (exponent all ones).
+template <DataType kFloat8>
+inline FloatClass classify_float8(std::uint8_t bits) noexcept {
+  const std::uint8_t magnitude = bits & 0x7fu;
+  if constexpr (kFloat8 == DataType::float8e4m3fn) {
+    return magnitude == 0x7fu ? FloatClass::nan : FloatClass::finite;
+  } else if constexpr (kFloat8 == DataType::float8e5m2) {
+    if (magnitude > 0x7cu) return FloatClass::nan;
+    if (magnitude == 0x7cu) return (bits & 0x80u) ? FloatClass::negative_infinity : FloatClass::positive_infinity;
+    return FloatClass::finite;
+  } else {  // float8e4m3fnuz, float8e5m2fnuz
+    return bits == 0x80u ? FloatClass::nan : FloatClass::finite;
+  }
+}
+
+/// Body of a kernel mapping each floating-point element of input 0 to a bool (output 0, same shape) through
+/// Pred, a struct with `using Params = ...` (as UnaryElementwise's Op::Params) and
+/// `static bool apply(FloatClass c, const Params&) noexcept`. Accepts float, double, float16, bfloat16 and the
+/// four float8 types. No in-place run: the output's element size differs from the input's.
+template <typename Pred>
+struct FloatClassKernel {
+  static constexpr int kInput = 0;
+  static constexpr int kOutput = 0;
+  using Params = typename Pred::Params;
+
+  struct State {
+    Params params;
+    void (*compute)(const void* x, bool* y, std::int64_t count, const Params& params) noexcept;
+  };
+
+  static Status prepare(PrepareContext& ctx) noexcept {
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInput));
+    State* state = nullptr;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
+    ONNXMICRO_RETURN_IF_ERROR(Params::parse(ctx, state->params));
+    const DataType dtype = ctx.input(kInput).dtype;
+    switch (dtype) {
+      case DataType::float8e4m3fn: state->compute = &compute_float8<DataType::float8e4m3fn>; break;
+      case DataType::float8e4m3fnuz: state->compute = &compute_float8<DataType::float8e4m3fnuz>; break;
+      case DataType::float8e5m2: state->compute = &compute_float8<DataType::float8e5m2>; break;
+      case DataType::float8e5m2fnuz: state->compute = &compute_float8<DataType::float8e5m2fnuz>; break;
+      default:
+        if (!visit_dtype(dtype, FloatTypes{},
+                         [&](auto tag) noexcept { state->compute = &compute<typename decltype(tag)::type>; })) {
+          return ctx.unsupported_input_dtype(kInput);
+        }
+    }
+    ctx.set_output(kOutput, DataType::boolean, ctx.input(kInput).shape);
+    return {};
+  }
+
+  static Status run(RunContext& ctx) noexcept {
+    const State& state = ctx.state<State>();
+    state.compute(ctx.input(kInput).data, static_cast<bool*>(ctx.output(kOutput).data),
+                  ctx.input(kInput).element_count(), state.params);
+    return {};
+  }
+
+  template <typename T>
+  static void compute(const void* x, bool* y, std::int64_t count, const Params& params) noexcept {
+    const T* in = static_cast<const T*>(x);
+    const Params local = params;
+    for (std::int64_t i = 0; i < count; ++i) y[i] = Pred::apply(classify_float(load_element(in[i])), local);
+  }
+  template <DataType kFloat8>
+  static void compute_float8(const void* x, bool* y, std::int64_t count, const Params& params) noexcept {
+    const std::uint8_t* in = static_cast<const std::uint8_t*>(x);
+    const Params local = params;
+    for (std::int64_t i = 0; i < count; ++i) y[i] = Pred::apply(classify_float8<kFloat8>(in[i]), local);
+  }
+};
+
+/// The predicate of IsNaN.
+struct IsNaNPredicate {
+  using Params = NoParams;
+  static bool apply(FloatClass c, const Params&) noexcept { return c == FloatClass::nan; }
+};
+
+// Opset 9+: unchanged semantics (13 added bfloat16, 20 the float8 types).
+struct IsNaN_9 : KernelDefaults, FloatClassKernel<IsNaNPredicate> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "IsNaN";
+  static constexpr int kSinceVersion = 9;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/math/is_nan.hpp
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// The predicate of IsInf.
+struct IsInfPredicate {
+  struct Params {
+    bool detect_positive;
+    bool detect_negative;
+    static Status parse(const PrepareContext& ctx, Params& params) noexcept {
+      std::int64_t positive = 1, negative = 1;
+      ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("detect_positive", positive, 1));
+      ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("detect_negative", negative, 1));
+      for (auto [name, value] : {std::pair<const char*, std::int64_t>{"detect_positive", positive},
+                                 std::pair<const char*, std::int64_t>{"detect_negative", negative}}) {
+        if (value != 0 && value != 1) {
+          return Status(StatusCode::invalid_model)
+                 << "attribute '" << name << "' is " << static_cast<long long>(value) << ", expected 0 or 1";
+        }
+      }
+      params.detect_positive = positive != 0;
+      params.detect_negative = negative != 0;
+      return {};
+    }
+  };
+  static bool apply(FloatClass c, const Params& params) noexcept {
+    return (c == FloatClass::positive_infinity && params.detect_positive) ||
+           (c == FloatClass::negative_infinity && params.detect_negative);
+  }
+};
+
+// Opset 10+: unchanged semantics (20 added float16, bfloat16 and the float8 types).
+struct IsInf_10 : KernelDefaults, FloatClassKernel<IsInfPredicate> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "IsInf";
+  static constexpr int kSinceVersion = 10;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/math/is_inf.hpp
+// #include "onnxmicro/kernels/math/log.hpp"
+// begin of file onnxmicro/kernels/math/log.hpp
+// Log: y = ln(x) (NaN below 0, -inf at 0, as IEEE). Versions 1 (with the ignored legacy `consumed_inputs`), 6 and
+// 13 (bfloat16 added) compute the same thing: one kernel serves all.
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// The function of Log, on compute types (float for float16/bfloat16).
+struct LogOp {
+  using Params = NoParams;
+  template <typename C>
+  static C apply(C x, const Params&) noexcept {
+    return std::log(x);
+  }
+};
+
+// Opset 1+: unchanged semantics (6 dropped consumed_inputs, 13 added bfloat16).
+struct Log_1 : KernelDefaults, UnaryElementwise<LogOp, FloatTypes> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Log";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kInPlaceInput = 0;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/math/log.hpp
+// #include "onnxmicro/kernels/math/mish.hpp"
+// begin of file onnxmicro/kernels/math/mish.hpp
+// Mish: y = x * tanh(softplus(x)) = x * tanh(ln(1 + exp(x))). Versions 18 and 22 (bfloat16 added) compute the
+// same thing: one kernel serves both.
+
+// #include "onnxmicro/kernels/math/softplus.hpp"
+// begin of file onnxmicro/kernels/math/softplus.hpp
+// Softplus: y = ln(exp(x) + 1). Versions 1 and 22 (bfloat16 added) compute the same thing: one kernel serves
+// both. Also defines softplus(), shared with Mish.
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// ln(1 + exp(x)) without overflow: for x > 0 it is x + ln(1 + exp(-x)), so exp never sees a positive argument
+/// (the naive form gives inf from x ~ 89 in float). NaN stays NaN.
+template <typename C>
+inline C softplus(C x) noexcept {
+  return x > C(0) ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x));
+}
+
+/// The function of Softplus, on compute types (float for float16/bfloat16).
+struct SoftplusOp {
+  using Params = NoParams;
+  template <typename C>
+  static C apply(C x, const Params&) noexcept {
+    return softplus(x);
+  }
+};
+
+// Opset 1+: unchanged semantics (22 added bfloat16).
+struct Softplus_1 : KernelDefaults, UnaryElementwise<SoftplusOp, FloatTypes> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Softplus";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kInPlaceInput = 0;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/math/softplus.hpp
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// The function of Mish, on compute types (float for float16/bfloat16).
+struct MishOp {
+  using Params = NoParams;
+  template <typename C>
+  static C apply(C x, const Params&) noexcept {
+    return x * std::tanh(softplus(x));
+  }
+};
+
+// Opset 18+: unchanged semantics (22 added bfloat16).
+struct Mish_18 : KernelDefaults, UnaryElementwise<MishOp, FloatTypes> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Mish";
+  static constexpr int kSinceVersion = 18;
+  static constexpr int kInPlaceInput = 0;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/math/mish.hpp
+// #include "onnxmicro/kernels/math/neg.hpp"
+// begin of file onnxmicro/kernels/math/neg.hpp
+// Neg: y = -x. Versions 1 (floats, with the ignored legacy `consumed_inputs`), 6 (signed integers added) and 13
+// (bfloat16 added) compute the same thing: one kernel serves all. Signed integers wrap like numpy
+// (-INT_MIN = INT_MIN), without signed-overflow UB.
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// The function of Neg, on compute types (float for float16/bfloat16).
+struct NegOp {
+  using Params = NoParams;
+  template <typename C>
+  static C apply(C x, const Params&) noexcept {
+    if constexpr (std::is_floating_point_v<C>) {
+      return -x;
+    } else {
+      return wrapping_sub(C(0), x);
+    }
+  }
+};
+
+/// Neg's dtypes: the floats and the signed integers (the schema has no unsigned ones).
+using NegTypes = TypeList<float, double, float16_t, bfloat16_t, std::int8_t, std::int16_t, std::int32_t, std::int64_t>;
+
+// Opset 1+: unchanged semantics (6 dropped consumed_inputs and added signed integers, 13 added bfloat16).
+struct Neg_1 : KernelDefaults, UnaryElementwise<NegOp, NegTypes> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Neg";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kInPlaceInput = 0;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/math/neg.hpp
+// #include "onnxmicro/kernels/math/reciprocal.hpp"
+// begin of file onnxmicro/kernels/math/reciprocal.hpp
+// Reciprocal: y = 1 / x (+-inf at +-0, as IEEE). Versions 1 (with the ignored legacy `consumed_inputs`), 6 and 13
+// (bfloat16 added) compute the same thing: one kernel serves all.
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// The function of Reciprocal, on compute types (float for float16/bfloat16).
+struct ReciprocalOp {
+  using Params = NoParams;
+  template <typename C>
+  static C apply(C x, const Params&) noexcept {
+    return C(1) / x;
+  }
+};
+
+// Opset 1+: unchanged semantics (6 dropped consumed_inputs, 13 added bfloat16).
+struct Reciprocal_1 : KernelDefaults, UnaryElementwise<ReciprocalOp, FloatTypes> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Reciprocal";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kInPlaceInput = 0;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/math/reciprocal.hpp
+// #include "onnxmicro/kernels/math/round.hpp"
+// begin of file onnxmicro/kernels/math/round.hpp
+// Round: y = x rounded to the nearest integer, halves to the even one (numpy's round; 2.5 -> 2, -1.5 -> -2).
+// Versions 11 and 22 (bfloat16 added) compute the same thing: one kernel serves both.
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// The function of Round, on compute types (float for float16/bfloat16).
+struct RoundOp {
+  using Params = NoParams;
+  template <typename C>
+  static C apply(C x, const Params&) noexcept {
+    // Spelled out instead of std::nearbyint so the result does not depend on the floating-point environment's
+    // rounding mode. x - trunc(x) is exact, so the halfway test is too; -0.5 gives -0 like numpy.
+    const C away = std::round(x);
+    if (std::fabs(x - std::trunc(x)) != C(0.5)) return away;
+    return C(2) * std::round(x / C(2));
+  }
+};
+
+// Opset 11+: unchanged semantics (22 added bfloat16).
+struct Round_11 : KernelDefaults, UnaryElementwise<RoundOp, FloatTypes> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Round";
+  static constexpr int kSinceVersion = 11;
+  static constexpr int kInPlaceInput = 0;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/math/round.hpp
+// #include "onnxmicro/kernels/math/selu.hpp"
+// begin of file onnxmicro/kernels/math/selu.hpp
+// Selu: y = gamma * x for x > 0, gamma * (alpha * exp(x) - alpha) otherwise (attributes alpha, default
+// 1.67326319217681884765625, and gamma, default 1.05070102214813232421875: the float32 values of the
+// self-normalising constants). Versions 1 (with the ignored legacy `consumed_inputs`), 6 and 22 (bfloat16 added)
+// compute the same thing: one kernel serves all.
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// The function of Selu, on compute types (float for float16/bfloat16).
+struct SeluOp {
+  struct Params {
+    float alpha;
+    float gamma;
+    static Status parse(const PrepareContext& ctx, Params& params) noexcept {
+      ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("alpha", params.alpha, 1.67326319217681884765625f));
+      return ctx.attribute("gamma", params.gamma, 1.05070102214813232421875f);
+    }
+  };
+  template <typename C>
+  static C apply(C x, const Params& params) noexcept {
+    const C gamma = static_cast<C>(params.gamma);
+    return x > C(0) ? gamma * x : gamma * (static_cast<C>(params.alpha) * std::expm1(x));  // NaN: exp branch, NaN
+  }
+};
+
+// Opset 1+: unchanged semantics (6 dropped consumed_inputs, 22 added bfloat16).
+struct Selu_1 : KernelDefaults, UnaryElementwise<SeluOp, FloatTypes> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Selu";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kInPlaceInput = 0;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/math/selu.hpp
+// #include "onnxmicro/kernels/math/shrink.hpp"
+// begin of file onnxmicro/kernels/math/shrink.hpp
+// Shrink (opset 9, unchanged since): y = x + bias for x < -lambd, x - bias for x > lambd, 0 otherwise
+// (attributes bias, default 0, and lambd, default 0.5). Integer inputs compute in double and truncate back,
+// as the ONNX reference's astype does (saturating instead of undefined when out of range).
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// The function of Shrink, on compute types (float for float16/bfloat16, the integer type for integers).
+struct ShrinkOp {
+  struct Params {
+    float bias;
+    float lambd;
+    static Status parse(const PrepareContext& ctx, Params& params) noexcept {
+      ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("bias", params.bias, 0.0f));
+      return ctx.attribute("lambd", params.lambd, 0.5f);
+    }
+  };
+  template <typename C>
+  static C apply(C x, const Params& params) noexcept {
+    if constexpr (std::is_floating_point_v<C>) {
+      return shrink(x, static_cast<C>(params.bias), static_cast<C>(params.lambd));
+    } else {
+      return truncate_to<C>(
+          shrink(static_cast<double>(x), static_cast<double>(params.bias), static_cast<double>(params.lambd)));
+    }
+  }
+
+ private:
+  template <typename C>
+  static C shrink(C x, C bias, C lambd) noexcept {
+    if (x < -lambd) return x + bias;
+    if (x > lambd) return x - bias;
+    return C(0);
+  }
+  /// double -> integer by truncation, clamped to the type's range (a plain cast out of range is UB).
+  template <typename I>
+  static I truncate_to(double v) noexcept {
+    const double t = std::trunc(v);
+    // The bounds as doubles: min is a power of two (exact); 2^bits for max is exact and excluded.
+    const double lowest = static_cast<double>(std::numeric_limits<I>::min());
+    const double above_max = -2.0 * static_cast<double>(std::numeric_limits<std::make_signed_t<I>>::min()) *
+                             (std::is_signed_v<I> ? 0.5 : 1.0);
+    if (!(t >= lowest)) return std::numeric_limits<I>::min();  // also NaN (only from a NaN bias or lambd)
+    if (t >= above_max) return std::numeric_limits<I>::max();
+    return static_cast<I>(t);
+  }
+};
+
+// Opset 9+: the first version.
+struct Shrink_9 : KernelDefaults, UnaryElementwise<ShrinkOp, NumericTypes> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Shrink";
+  static constexpr int kSinceVersion = 9;
+  static constexpr int kInPlaceInput = 0;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/math/shrink.hpp
+// #include "onnxmicro/kernels/math/sign.hpp"
+// begin of file onnxmicro/kernels/math/sign.hpp
+// Sign: y = -1, 0 or 1 by the sign of x, like numpy.sign: NaN stays NaN and -0 gives +0. Versions 9 and 13
+// (bfloat16 added) compute the same thing: one kernel serves both.
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// The function of Sign, on compute types (float for float16/bfloat16).
+struct SignOp {
+  using Params = NoParams;
+  template <typename C>
+  static C apply(C x, const Params&) noexcept {
+    if constexpr (std::is_floating_point_v<C>) {
+      if (x > C(0)) return C(1);
+      if (x < C(0)) return C(-1);
+      return x == C(0) ? C(0) : x;  // NaN falls through the comparisons and is returned as is
+    } else if constexpr (std::is_signed_v<C>) {
+      return static_cast<C>((x > C(0)) - (x < C(0)));
+    } else {
+      return static_cast<C>(x != C(0));
+    }
+  }
+};
+
+// Opset 9+: unchanged semantics (13 added bfloat16).
+struct Sign_9 : KernelDefaults, UnaryElementwise<SignOp, NumericTypes> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Sign";
+  static constexpr int kSinceVersion = 9;
+  static constexpr int kInPlaceInput = 0;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/math/sign.hpp
+// #include "onnxmicro/kernels/math/sin.hpp"
+// begin of file onnxmicro/kernels/math/sin.hpp
+// Sin: y = sin(x). Versions 7 and 22 (bfloat16 added) compute the same thing: one kernel serves all.
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// The function of Sin, on compute types (float for float16/bfloat16).
+struct SinOp {
+  using Params = NoParams;
+  template <typename C>
+  static C apply(C x, const Params&) noexcept {
+    return std::sin(x);
+  }
+};
+
+// Opset 7+: unchanged semantics (22 added bfloat16).
+struct Sin_7 : KernelDefaults, UnaryElementwise<SinOp, FloatTypes> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Sin";
+  static constexpr int kSinceVersion = 7;
+  static constexpr int kInPlaceInput = 0;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/math/sin.hpp
+// #include "onnxmicro/kernels/math/sinh.hpp"
+// begin of file onnxmicro/kernels/math/sinh.hpp
+// Sinh: y = sinh(x). Versions 9 and 22 (bfloat16 added) compute the same thing: one kernel serves all.
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// The function of Sinh, on compute types (float for float16/bfloat16).
+struct SinhOp {
+  using Params = NoParams;
+  template <typename C>
+  static C apply(C x, const Params&) noexcept {
+    return std::sinh(x);
+  }
+};
+
+// Opset 9+: unchanged semantics (22 added bfloat16).
+struct Sinh_9 : KernelDefaults, UnaryElementwise<SinhOp, FloatTypes> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Sinh";
+  static constexpr int kSinceVersion = 9;
+  static constexpr int kInPlaceInput = 0;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/math/sinh.hpp
+// #include "onnxmicro/kernels/math/softsign.hpp"
+// begin of file onnxmicro/kernels/math/softsign.hpp
+// Softsign: y = x / (1 + |x|). Versions 1 and 22 (bfloat16 added) compute the same thing: one kernel serves all.
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// The function of Softsign, on compute types (float for float16/bfloat16).
+struct SoftsignOp {
+  using Params = NoParams;
+  template <typename C>
+  static C apply(C x, const Params&) noexcept {
+    return x / (C(1) + std::fabs(x));
+  }
+};
+
+// Opset 1+: unchanged semantics (22 added bfloat16).
+struct Softsign_1 : KernelDefaults, UnaryElementwise<SoftsignOp, FloatTypes> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Softsign";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kInPlaceInput = 0;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/math/softsign.hpp
+// #include "onnxmicro/kernels/math/sqrt.hpp"
+// begin of file onnxmicro/kernels/math/sqrt.hpp
+// Sqrt: y = sqrt(x) (NaN below 0, as IEEE). Versions 1 (with the ignored legacy `consumed_inputs`), 6 and 13
+// (bfloat16 added) compute the same thing: one kernel serves all.
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// The function of Sqrt, on compute types (float for float16/bfloat16).
+struct SqrtOp {
+  using Params = NoParams;
+  template <typename C>
+  static C apply(C x, const Params&) noexcept {
+    return std::sqrt(x);
+  }
+};
+
+// Opset 1+: unchanged semantics (6 dropped consumed_inputs, 13 added bfloat16).
+struct Sqrt_1 : KernelDefaults, UnaryElementwise<SqrtOp, FloatTypes> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Sqrt";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kInPlaceInput = 0;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/math/sqrt.hpp
+// #include "onnxmicro/kernels/math/tan.hpp"
+// begin of file onnxmicro/kernels/math/tan.hpp
+// Tan: y = tan(x). Versions 7 and 22 (bfloat16 added) compute the same thing: one kernel serves all.
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// The function of Tan, on compute types (float for float16/bfloat16).
+struct TanOp {
+  using Params = NoParams;
+  template <typename C>
+  static C apply(C x, const Params&) noexcept {
+    return std::tan(x);
+  }
+};
+
+// Opset 7+: unchanged semantics (22 added bfloat16).
+struct Tan_7 : KernelDefaults, UnaryElementwise<TanOp, FloatTypes> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Tan";
+  static constexpr int kSinceVersion = 7;
+  static constexpr int kInPlaceInput = 0;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/math/tan.hpp
+// #include "onnxmicro/kernels/math/thresholded_relu.hpp"
+// begin of file onnxmicro/kernels/math/thresholded_relu.hpp
+// ThresholdedRelu: y = x for x > alpha, 0 otherwise (attribute alpha, default 1). Versions 10 and 22 (bfloat16
+// added) compute the same thing: one kernel serves both.
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// The function of ThresholdedRelu, on compute types (float for float16/bfloat16).
+struct ThresholdedReluOp {
+  struct Params {
+    float alpha;
+    static Status parse(const PrepareContext& ctx, Params& params) noexcept {
+      return ctx.attribute("alpha", params.alpha, 1.0f);
+    }
+  };
+  template <typename C>
+  static C apply(C x, const Params& params) noexcept {
+    return x > static_cast<C>(params.alpha) ? x : C(0);  // NaN -> 0, like the reference's where(x > alpha)
+  }
+};
+
+// Opset 10+: unchanged semantics (22 added bfloat16).
+struct ThresholdedRelu_10 : KernelDefaults, UnaryElementwise<ThresholdedReluOp, FloatTypes> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "ThresholdedRelu";
+  static constexpr int kSinceVersion = 10;
+  static constexpr int kInPlaceInput = 0;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/math/thresholded_relu.hpp
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// Unary math functions, their logical/bitwise counterparts, and the activations beyond MathKernels'.
+using UnaryMathKernels =
+    KernelSet<Abs_1, Neg_1, Exp_1, Log_1, Sqrt_1, Reciprocal_1, Floor_1, Ceil_1, Round_11, Sign_9, Sin_7, Cos_7, Tan_7,
+              Asin_7, Acos_7, Atan_7, Sinh_9, Cosh_9, Asinh_9, Acosh_9, Atanh_9, Erf_9, IsNaN_9, IsInf_10, Not_1,
+              BitwiseNot_18, Elu_1, Selu_1, Celu_12, HardSigmoid_1, HardSwish_14, Softplus_1, Softsign_1, Mish_18,
+              Gelu_20, ThresholdedRelu_10, Shrink_9>;
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/math/unary_kernels.hpp
 // #include "onnxmicro/kernels/nn/nn_kernels.hpp"
 // begin of file onnxmicro/kernels/nn/nn_kernels.hpp
 // Every kernel of the nn family, as one KernelSet. Add a new kernel here after writing its file.
@@ -7651,8 +10892,8 @@ struct AveragePoolImpl {
     std::int64_t count_include_pad = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("count_include_pad", count_include_pad, 0));
     if (count_include_pad != 0 && count_include_pad != 1) {
-      return Status(StatusCode::invalid_model) << "attribute 'count_include_pad' is "
-                                               << static_cast<long long>(count_include_pad) << ", expected 0 or 1";
+      return Status(StatusCode::invalid_model)
+             << "attribute 'count_include_pad' is " << static_cast<long long>(count_include_pad) << ", expected 0 or 1";
     }
     if (count_include_pad != 0 && ctx.opset_version() < 7) {
       return Status(StatusCode::invalid_model) << "attribute 'count_include_pad' is only defined from opset 7";
@@ -7675,12 +10916,13 @@ struct AveragePoolImpl {
 
  private:
   /// Divisor with count_include_pad: taps inside the input or the explicit pads.
-  static std::int64_t padded_tap_count(const conv_pool::WindowGeometry& g, const conv_pool::WindowPlacement& w) noexcept {
+  static std::int64_t padded_tap_count(const conv_pool::WindowGeometry& g,
+                                       const conv_pool::WindowPlacement& w) noexcept {
     std::int64_t count = 1;
     for (int d = 0; d < g.rank; ++d) {
       std::int64_t first = 0, last = 0;
-      conv_pool::valid_taps(w.start[d], g.dilation[d], g.kernel[d], -g.pad_begin[d], g.input[d] + g.pad_end[d],
-                            first, last);
+      conv_pool::valid_taps(w.start[d], g.dilation[d], g.kernel[d], -g.pad_begin[d], g.input[d] + g.pad_end[d], first,
+                            last);
       count *= last - first;
     }
     return count;
@@ -7781,8 +11023,8 @@ struct BatchNormalizationImpl {
 
   /// What changes between versions.
   struct Rules {
-    bool spatial_attr;   ///< 1-8: `spatial` (0: one parameter per channel *and* spatial position)
-    bool training_attr;  ///< 14+: `training_mode`
+    bool spatial_attr;       ///< 1-8: `spatial` (0: one parameter per channel *and* spatial position)
+    bool training_attr;      ///< 14+: `training_mode`
     bool free_param_dtypes;  ///< 15+: scale/B may differ in dtype from X (mean/var may since 14)
   };
 
@@ -7837,8 +11079,8 @@ struct BatchNormalizationImpl {
     if (rules.spatial_attr) {
       ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("spatial", spatial, 1));
       if (spatial != 0 && spatial != 1) {
-        return Status(StatusCode::invalid_model) << "attribute 'spatial' is " << static_cast<long long>(spatial)
-                                                 << ", expected 0 or 1";
+        return Status(StatusCode::invalid_model)
+               << "attribute 'spatial' is " << static_cast<long long>(spatial) << ", expected 0 or 1";
       }
     }
     state->params = spatial ? state->channels : state->channels * state->inner;
@@ -7872,8 +11114,8 @@ struct BatchNormalizationImpl {
       std::int64_t training_mode = 0;
       ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("training_mode", training_mode, 0));
       if (training_mode != 0 && training_mode != 1) {
-        return Status(StatusCode::invalid_model) << "attribute 'training_mode' is "
-                                                 << static_cast<long long>(training_mode) << ", expected 0 or 1";
+        return Status(StatusCode::invalid_model)
+               << "attribute 'training_mode' is " << static_cast<long long>(training_mode) << ", expected 0 or 1";
       }
       state->training = training_mode == 1;
       if (!state->training && extra_outputs) {
@@ -7973,7 +11215,8 @@ struct BatchNormalizationImpl {
         const C shift = static_cast<C>(b[p]);
         const T* src = x_n + p * s.param_inner;
         T* dst = y_n + p * s.param_inner;
-        for (std::int64_t i = 0; i < s.param_inner; ++i) dst[i] = conv_pool::narrow<T>(conv_pool::widen(src[i]) * scale + shift);
+        for (std::int64_t i = 0; i < s.param_inner; ++i)
+          dst[i] = conv_pool::narrow<T>(conv_pool::widen(src[i]) * scale + shift);
       }
     }
   }
@@ -8065,9 +11308,11 @@ struct ConvImpl {
   static constexpr int kB = 2;
   static constexpr int kY = 0;
 
-  /// Bytes of one im2col tile we aim for: big enough for a wide GEMM, small enough to stay cache friendly
-  /// and modest on small targets (a layer narrower than this uses exactly what it needs).
-  static constexpr std::int64_t kColumnTileBytes = 256 * 1024;
+  /// Bytes of one im2col tile: at most kMaxColumnTileBytes (wide enough for an efficient GEMM, still cache
+  /// friendly), and no more than the layer's own output of one image (at least kMinColumnTileBytes), so small
+  /// layers on small targets do not double their memory for scratch.
+  static constexpr std::int64_t kMaxColumnTileBytes = 256 * 1024;
+  static constexpr std::int64_t kMinColumnTileBytes = 16 * 1024;
   /// Fewest output positions per tile (GEMM columns), whatever the tile bytes.
   static constexpr std::int64_t kMinTileColumns = 32;
 
@@ -8092,25 +11337,28 @@ struct ConvImpl {
     const kernels::TensorInfo& x = ctx.input(kX);
     const kernels::TensorInfo& w = ctx.input(kW);
     switch (x.dtype) {
-      case DataType::float32: case DataType::float64: case DataType::float16: case DataType::bfloat16: break;
+      case DataType::float32:
+      case DataType::float64:
+      case DataType::float16:
+      case DataType::bfloat16: break;
       default: return ctx.unsupported_input_dtype(kX);
     }
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kW));
     const bool has_bias = ctx.has_input(kB);
     if (has_bias) ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kB));
     if (x.shape.rank() < 3) {
-      return Status(StatusCode::invalid_model) << "input 0 '" << x.name << "' (X) has shape " << x.shape
-                                               << ", expected rank >= 3 (N, C, spatial...)";
+      return Status(StatusCode::invalid_model)
+             << "input 0 '" << x.name << "' (X) has shape " << x.shape << ", expected rank >= 3 (N, C, spatial...)";
     }
     if (w.shape.rank() != x.shape.rank()) {
-      return Status(StatusCode::invalid_model) << "input 1 '" << w.name << "' (W) has shape " << w.shape
-                                               << ", expected rank " << x.shape.rank() << " like input 0 "
-                                               << x.shape << " (M, C/group, kernel...)";
+      return Status(StatusCode::invalid_model)
+             << "input 1 '" << w.name << "' (W) has shape " << w.shape << ", expected rank " << x.shape.rank()
+             << " like input 0 " << x.shape << " (M, C/group, kernel...)";
     }
     for (int i = 2; i < w.shape.rank(); ++i) {
       if (w.shape[i] < 1) {
-        return Status(StatusCode::invalid_model) << "input 1 '" << w.name << "' (W) has shape " << w.shape
-                                                 << ": kernel dims must be >= 1";
+        return Status(StatusCode::invalid_model)
+               << "input 1 '" << w.name << "' (W) has shape " << w.shape << ": kernel dims must be >= 1";
       }
     }
     std::int64_t group = 1;
@@ -8118,18 +11366,18 @@ struct ConvImpl {
     const std::int64_t channels = x.shape[1];
     const std::int64_t out_channels = w.shape[0];
     if (group < 1) {
-      return Status(StatusCode::invalid_model) << "attribute 'group' is " << static_cast<long long>(group)
-                                               << ", expected >= 1";
+      return Status(StatusCode::invalid_model)
+             << "attribute 'group' is " << static_cast<long long>(group) << ", expected >= 1";
     }
     if (channels % group != 0) {
-      return Status(StatusCode::invalid_model) << "input 0 '" << x.name << "' has " << static_cast<long long>(channels)
-                                               << " channels, not divisible by group = " << static_cast<long long>(group);
+      return Status(StatusCode::invalid_model)
+             << "input 0 '" << x.name << "' has " << static_cast<long long>(channels)
+             << " channels, not divisible by group = " << static_cast<long long>(group);
     }
     if (out_channels % group != 0) {
-      return Status(StatusCode::invalid_model) << "input 1 '" << w.name << "' (W) has "
-                                               << static_cast<long long>(out_channels)
-                                               << " output channels (dim 0), not divisible by group = "
-                                               << static_cast<long long>(group);
+      return Status(StatusCode::invalid_model)
+             << "input 1 '" << w.name << "' (W) has " << static_cast<long long>(out_channels)
+             << " output channels (dim 0), not divisible by group = " << static_cast<long long>(group);
     }
     if (w.shape[1] != channels / group) {
       return Status(StatusCode::invalid_model)
@@ -8140,9 +11388,9 @@ struct ConvImpl {
     if (has_bias) {
       const Shape& b = ctx.input(kB).shape;
       if (b.rank() != 1 || b[0] != out_channels) {
-        return Status(StatusCode::invalid_model) << "input 2 '" << ctx.input(kB).name << "' (B) has shape " << b
-                                                 << ", expected [" << static_cast<long long>(out_channels)
-                                                 << "] (one bias per output channel)";
+        return Status(StatusCode::invalid_model)
+               << "input 2 '" << ctx.input(kB).name << "' (B) has shape " << b << ", expected ["
+               << static_cast<long long>(out_channels) << "] (one bias per output channel)";
       }
     }
 
@@ -8201,7 +11449,10 @@ struct ConvImpl {
       state.tile = state.out_spatial;
     } else {
       const std::int64_t row_bytes = state.column_rows * static_cast<std::int64_t>(sizeof(Acc));
-      std::int64_t tile = row_bytes > 0 ? kColumnTileBytes / row_bytes : state.out_spatial;
+      std::int64_t budget = state.out_channels * state.out_spatial * static_cast<std::int64_t>(sizeof(Acc));
+      if (budget > kMaxColumnTileBytes) budget = kMaxColumnTileBytes;
+      if (budget < kMinColumnTileBytes) budget = kMinColumnTileBytes;
+      std::int64_t tile = row_bytes > 0 ? budget / row_bytes : state.out_spatial;
       if (tile < kMinTileColumns) tile = kMinTileColumns;
       if (tile > 16) tile -= tile % 16;  // whole register tiles of the GEMM
       if (tile > state.out_spatial) tile = state.out_spatial;
@@ -8305,8 +11556,7 @@ struct ConvImpl {
     if constexpr (kHalf) {
       if (s.weights_in_scratch) {
         Acc* converted = conv_pool::scratch_at<Acc>(scratch, s.weights_offset);
-        conv_pool::load_floating(ctx.input(kW).dtype, ctx.input(kW).data, converted,
-                                 s.out_channels * s.column_rows);
+        conv_pool::load_floating(ctx.input(kW).dtype, ctx.input(kW).data, converted, s.out_channels * s.column_rows);
         weights = converted;
       } else {
         weights = static_cast<const Acc*>(s.converted_weights);
@@ -8327,8 +11577,8 @@ struct ConvImpl {
         if constexpr (!kHalf) {
           if (s.pointwise) {
             fill_bias(b_group, mg, s.out_spatial, y_group, s.out_spatial);
-            blocked_gemm::accumulate<Acc>(mg, s.out_spatial, s.group_in_channels, w_group, s.column_rows, 1,
-                                          x_group, s.in_spatial, y_group, s.out_spatial);
+            blocked_gemm::accumulate<Acc>(mg, s.out_spatial, s.group_in_channels, w_group, s.column_rows, 1, x_group,
+                                          s.in_spatial, y_group, s.out_spatial);
             continue;
           }
         }
@@ -8337,8 +11587,8 @@ struct ConvImpl {
           im2col(s, x_group, first, count, col);
           if constexpr (kHalf) {
             fill_bias(b_group, mg, count, accumulator, count);
-            blocked_gemm::accumulate<Acc>(mg, count, s.column_rows, w_group, s.column_rows, 1, col, count,
-                                          accumulator, count);
+            blocked_gemm::accumulate<Acc>(mg, count, s.column_rows, w_group, s.column_rows, 1, col, count, accumulator,
+                                          count);
             for (std::int64_t m = 0; m < mg; ++m)
               for (std::int64_t q = 0; q < count; ++q)
                 y_group[m * s.out_spatial + first + q] = conv_pool::narrow<T>(accumulator[m * count + q]);
@@ -8408,9 +11658,9 @@ struct FlattenImpl {
     const std::int64_t lowest = negative_axis ? -rank : 0;
     if (axis < lowest || axis > rank) {
       return Status(StatusCode::invalid_model)
-             << "attribute 'axis' is " << static_cast<long long>(axis) << ", expected in [" << static_cast<long long>(lowest)
-             << ", " << static_cast<long long>(rank) << "] for input 0 '" << x.name << "' of shape " << x.shape
-             << (negative_axis ? "" : " (negative axes need opset 11)");
+             << "attribute 'axis' is " << static_cast<long long>(axis) << ", expected in ["
+             << static_cast<long long>(lowest) << ", " << static_cast<long long>(rank) << "] for input 0 '" << x.name
+             << "' of shape " << x.shape << (negative_axis ? "" : " (negative axes need opset 11)");
     }
     if (axis < 0) axis += rank;
     std::int64_t outer = 1, inner = 1;
@@ -8591,8 +11841,8 @@ struct MaxPoolImpl {
     std::int64_t storage_order = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("storage_order", storage_order, 0));
     if (storage_order != 0 && storage_order != 1) {
-      return Status(StatusCode::invalid_model) << "attribute 'storage_order' is "
-                                               << static_cast<long long>(storage_order) << ", expected 0 or 1";
+      return Status(StatusCode::invalid_model)
+             << "attribute 'storage_order' is " << static_cast<long long>(storage_order) << ", expected 0 or 1";
     }
     if (storage_order != 0 && ctx.opset_version() < 8) {
       return Status(StatusCode::invalid_model) << "attribute 'storage_order' is only defined from opset 8";
@@ -8670,9 +11920,9 @@ struct MaxPoolImpl {
           });
         }
         y_plane[o] = conv_pool::narrow<T>(best);
-        i_plane[o] = best_offset < 0 ? -1
-                                     : plane * s.in_spatial +
-                                           (s.column_major ? column_major_offset(g, best_offset) : best_offset);
+        i_plane[o] = best_offset < 0
+                         ? -1
+                         : plane * s.in_spatial + (s.column_major ? column_major_offset(g, best_offset) : best_offset);
       });
     }
   }
@@ -8719,17 +11969,998 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-using NnKernels = KernelSet<Conv_1,                                                              //
-                            MaxPool_1, MaxPool_8, MaxPool_10,                                    //
-                            AveragePool_1, AveragePool_7, AveragePool_10, AveragePool_19,        //
-                            GlobalAveragePool_1,                                                 //
-                            BatchNormalization_1, BatchNormalization_9, BatchNormalization_14,   //
-                            BatchNormalization_15,                                               //
+using NnKernels = KernelSet<Conv_1,                                                             //
+                            MaxPool_1, MaxPool_8, MaxPool_10,                                   //
+                            AveragePool_1, AveragePool_7, AveragePool_10, AveragePool_19,       //
+                            GlobalAveragePool_1,                                                //
+                            BatchNormalization_1, BatchNormalization_9, BatchNormalization_14,  //
+                            BatchNormalization_15,                                              //
                             Flatten_1, Flatten_11>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/nn/nn_kernels.hpp
+// #include "onnxmicro/kernels/reduction/reduction_kernels.hpp"
+// begin of file onnxmicro/kernels/reduction/reduction_kernels.hpp
+// The reduction family: the Reduce* ops (one shared engine, reduce_common.hpp) and ArgMax/ArgMin.
+// #include "onnxmicro/kernels/reduction/arg_max.hpp"
+// begin of file onnxmicro/kernels/reduction/arg_max.hpp
+// ArgMax: int64 index of the largest element along `axis` (default 0), keepdims (default 1). The shared body
+// is in arg_extremum.hpp.
+// #include "onnxmicro/kernels/reduction/arg_extremum.hpp"
+// begin of file onnxmicro/kernels/reduction/arg_extremum.hpp
+// The engine behind ArgMax and ArgMin: the int64 index of the largest/smallest element along `axis`
+// (keepdims, select_last_index). Ties give the first index, or the last with select_last_index (opset 12). A
+// NaN counts as the extreme value, like numpy's argmax/argmin (the first NaN wins).
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// Body of ArgMax (kMax) / ArgMin kernels.
+template <bool kMax>
+struct ArgExtremumKernel {
+  static constexpr int kInput = 0;
+  static constexpr int kOutput = 0;
+  using Types = TypeList<float, double, float16_t, bfloat16_t, std::int8_t, std::int16_t, std::int32_t, std::int64_t,
+                         std::uint8_t, std::uint16_t, std::uint32_t, std::uint64_t>;
+
+  struct State {
+    AxisSlices slices;
+    bool select_last_index;
+    void (*compute)(const void* x, std::int64_t* y, const AxisSlices& s, bool select_last) noexcept;
+  };
+
+  static Status prepare(PrepareContext& ctx) noexcept {
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInput));
+    ONNXMICRO_RETURN_IF_ERROR(axis_slices::require_static_shape(ctx, kInput));
+    const TensorInfo& data = ctx.input(kInput);
+    State* state = nullptr;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
+    // bfloat16: added in opset 13.
+    if (data.dtype == DataType::bfloat16 && ctx.opset_version() < 13) return ctx.unsupported_input_dtype(kInput);
+    const bool supported = visit_dtype(
+        data.dtype, Types{}, [&](auto tag) noexcept { state->compute = &compute<typename decltype(tag)::type>; });
+    if (!supported) return ctx.unsupported_input_dtype(kInput);
+    std::int64_t axis_value = 0, keepdims = 1, select_last = 0;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("axis", axis_value, 0));
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("keepdims", keepdims, 1));
+    if (ctx.opset_version() >= 12) {  // select_last_index: added in opset 12
+      ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("select_last_index", select_last, 0));
+    }
+    if (data.shape.rank() == 0) {
+      return Status(StatusCode::invalid_model) << "input 0 '" << data.name << "' is a scalar; expected rank >= 1";
+    }
+    int axis = 0;
+    // negative axis: allowed from opset 11
+    ONNXMICRO_RETURN_IF_ERROR(
+        axis_slices::normalize(axis_value, data.shape, "attribute 'axis'", ctx.opset_version() >= 11, 0, axis));
+    state->slices = axis_slices::along(data.shape, axis);
+    state->select_last_index = select_last != 0;
+    if (state->slices.length == 0 && state->slices.outer * state->slices.inner != 0) {
+      return Status(StatusCode::invalid_model) << "input 0 '" << data.name << "' has shape " << data.shape << ": axis "
+                                               << axis << " is empty, so there is no index to return";
+    }
+    Shape out = data.shape;
+    if (keepdims != 0) {
+      out[axis] = 1;
+    } else {
+      for (int i = axis; i + 1 < out.rank(); ++i) out[i] = out[i + 1];
+      out.resize(out.rank() - 1);
+    }
+    ctx.set_output(kOutput, DataType::int64, out);
+    return {};
+  }
+
+  static Status run(RunContext& ctx) noexcept {
+    const State& state = ctx.state<State>();
+    state.compute(ctx.input(kInput).data, static_cast<std::int64_t*>(ctx.output(kOutput).data), state.slices,
+                  state.select_last_index);
+    return {};
+  }
+
+  template <typename T>
+  static void compute(const void* x, std::int64_t* y, const AxisSlices& s, bool select_last) noexcept {
+    using C = compute_t<T>;
+    const T* in = static_cast<const T*>(x);
+    for (std::int64_t o = 0; o < s.outer; ++o) {
+      for (std::int64_t i = 0; i < s.inner; ++i) {
+        const T* p = in + o * s.length * s.inner + i;
+        C best = load_element(p[0]);
+        std::int64_t best_index = 0;
+        for (std::int64_t k = 1; k < s.length; ++k) {
+          const C v = load_element(p[k * s.inner]);
+          if (best != best) break;  // NaN already found: it stays the answer
+          const bool better = v != v || (kMax ? v > best : v < best) || (select_last && v == best);
+          if (better) {
+            best = v;
+            best_index = k;
+          }
+        }
+        y[o * s.inner + i] = best_index;
+      }
+    }
+  }
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/reduction/arg_extremum.hpp
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+// Opset 1-11: ties give the first index (negative axis from opset 11).
+struct ArgMax_1 : KernelDefaults, ArgExtremumKernel<true> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "ArgMax";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kUntilVersion = 12;
+};
+
+// Opset 12: select_last_index added (ties may give the last index); bfloat16 from opset 13.
+struct ArgMax_12 : KernelDefaults, ArgExtremumKernel<true> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "ArgMax";
+  static constexpr int kSinceVersion = 12;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/reduction/arg_max.hpp
+// #include "onnxmicro/kernels/reduction/arg_min.hpp"
+// begin of file onnxmicro/kernels/reduction/arg_min.hpp
+// ArgMin: int64 index of the smallest element along `axis` (default 0), keepdims (default 1). The shared body
+// is in arg_extremum.hpp.
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+// Opset 1-11: ties give the first index (negative axis from opset 11).
+struct ArgMin_1 : KernelDefaults, ArgExtremumKernel<false> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "ArgMin";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kUntilVersion = 12;
+};
+
+// Opset 12: select_last_index added (ties may give the last index); bfloat16 from opset 13.
+struct ArgMin_12 : KernelDefaults, ArgExtremumKernel<false> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "ArgMin";
+  static constexpr int kSinceVersion = 12;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/reduction/arg_min.hpp
+// #include "onnxmicro/kernels/reduction/reduce_l1.hpp"
+// begin of file onnxmicro/kernels/reduction/reduce_l1.hpp
+// ReduceL1: the sum of absolute values over the given axes (all axes when none are given). Empty set: 0.
+// The shared engine (axes, keepdims, noop_with_empty_axes, iteration) is in reduce_common.hpp.
+// #include "onnxmicro/kernels/reduction/reduce_common.hpp"
+// begin of file onnxmicro/kernels/reduction/reduce_common.hpp
+// The engine behind every Reduce* kernel. prepare() reads the axes (attribute up to ReduceSum-12 / the others-17,
+// constant input afterwards), computes the output shape (keepdims, noop_with_empty_axes) and a plan: the input's
+// dims split into kept and reduced groups, with size-1 dims dropped and neighbours of the same kind merged, so
+// run() walks each output element's reduced elements with a small odometer. The op only says how one slice
+// reduces (ReduceOp::reduce, see below); a slice with no element gives the op's empty-set value (sum 0,
+// prod 1, max the lowest value, log-sum -inf, ...), as in the ONNX reference.
+//
+//   struct SumOp {
+//     using Types = TypeList<float, ...>;                                  // every dtype of any version
+//     static bool allows(DataType dtype, std::int64_t opset) noexcept;      // dtype list of that opset
+//     template <typename T> static T reduce(const T* base, const ReducePlan& plan) noexcept;
+//   };
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// How run() walks the input: output element o (row-major over the kept groups) reduces the elements at
+/// base(o) + sum(j_r * reduced_strides[r]) for every j_r < reduced_dims[r].
+struct ReducePlan {
+  int kept_rank = 0;
+  int reduced_rank = 0;
+  std::int64_t kept_dims[kMaxRank] = {};
+  std::int64_t kept_strides[kMaxRank] = {};  ///< input element strides
+  std::int64_t reduced_dims[kMaxRank] = {};
+  std::int64_t reduced_strides[kMaxRank] = {};
+  std::int64_t output_count = 1;
+  std::int64_t reduced_count = 1;  ///< elements per slice (0: every slice is the empty set)
+};
+
+/// Calls f(element) for every element of the slice starting at `base`. The innermost reduced group is a tight
+/// strided loop; the outer groups use an odometer.
+template <typename T, typename F>
+inline void for_each_reduced(const T* base, const ReducePlan& plan, F&& f) noexcept {
+  if (plan.reduced_count == 0) return;
+  if (plan.reduced_rank == 0) {
+    f(base[0]);
+    return;
+  }
+  const int last = plan.reduced_rank - 1;
+  const std::int64_t inner_dim = plan.reduced_dims[last];
+  const std::int64_t inner_stride = plan.reduced_strides[last];
+  std::int64_t counter[kMaxRank] = {};
+  std::int64_t offset = 0;
+  for (;;) {
+    const T* p = base + offset;
+    if (inner_stride == 1) {
+      for (std::int64_t j = 0; j < inner_dim; ++j) f(p[j]);
+    } else {
+      for (std::int64_t j = 0; j < inner_dim; ++j) f(p[j * inner_stride]);
+    }
+    int r = last - 1;
+    for (; r >= 0; --r) {
+      offset += plan.reduced_strides[r];
+      if (++counter[r] < plan.reduced_dims[r]) break;
+      offset -= plan.reduced_strides[r] * plan.reduced_dims[r];
+      counter[r] = 0;
+    }
+    if (r < 0) return;
+  }
+}
+
+namespace reduce_detail {
+
+template <typename T>
+constexpr bool is_float_type() noexcept {
+  return std::is_floating_point_v<T> || std::is_same_v<T, float16_t> || std::is_same_v<T, bfloat16_t>;
+}
+
+template <typename T, typename Op>
+void reduce_all(const ReducePlan& plan, const void* x, void* y) noexcept {
+  const T* in = static_cast<const T*>(x);
+  T* out = static_cast<T*>(y);
+  std::int64_t counter[kMaxRank] = {};
+  std::int64_t base = 0;
+  const int last = plan.kept_rank - 1;
+  for (std::int64_t o = 0; o < plan.output_count; ++o) {
+    out[o] = Op::template reduce<T>(in + base, plan);
+    for (int k = last; k >= 0; --k) {
+      base += plan.kept_strides[k];
+      if (++counter[k] < plan.kept_dims[k]) break;
+      base -= plan.kept_strides[k] * plan.kept_dims[k];
+      counter[k] = 0;
+    }
+  }
+}
+
+}  // namespace reduce_detail
+
+/// The dtypes of ReduceSum/Mean/Prod/L1/L2/SumSquare/LogSum/LogSumExp across all their versions.
+using ReduceBaseTypes =
+    TypeList<float, double, float16_t, bfloat16_t, std::int32_t, std::int64_t, std::uint32_t, std::uint64_t>;
+
+/// The common dtype list of the Reduce* ops that did not change it beyond bfloat16 (Sum, Mean, Prod, L1, L2,
+/// SumSquare, and LogSum/LogSumExp before 28): float, double, float16, int32/64, uint32/64; bfloat16 from 13.
+inline bool reduce_base_dtype_allowed(DataType dtype, std::int64_t opset) noexcept {
+  switch (dtype) {
+    case DataType::float32:
+    case DataType::float64:
+    case DataType::float16:
+    case DataType::int32:
+    case DataType::int64:
+    case DataType::uint32:
+    case DataType::uint64: return true;
+    case DataType::bfloat16: return opset >= 13;  // bfloat16: added in opset 13
+    default: return false;
+  }
+}
+
+/// Body of the Reduce* kernels. kAxesInput: axes come from optional input 1 (with noop_with_empty_axes)
+/// instead of the `axes` attribute.
+template <typename Op, bool kAxesInput>
+struct ReduceKernel {
+  static constexpr int kInput = 0;
+  static constexpr int kAxesInputIndex = 1;
+  static constexpr int kOutput = 0;
+
+  struct State {
+    ReducePlan plan;
+    bool copy_input;  ///< noop_with_empty_axes with no axes: output = input
+    void (*compute)(const ReducePlan& plan, const void* x, void* y) noexcept;
+  };
+
+  static Status prepare(PrepareContext& ctx) noexcept {
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInput));
+    ONNXMICRO_RETURN_IF_ERROR(axis_slices::require_static_shape(ctx, kInput));
+    const TensorInfo& data = ctx.input(kInput);
+    const Shape& shape = data.shape;
+    const int rank = shape.rank();
+    State* state = nullptr;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
+    if (!Op::allows(data.dtype, ctx.opset_version())) return ctx.unsupported_input_dtype(kInput);
+    const bool supported = visit_dtype(data.dtype, typename Op::Types{}, [&](auto tag) noexcept {
+      state->compute = &reduce_detail::reduce_all<typename decltype(tag)::type, Op>;
+    });
+    if (!supported) return ctx.unsupported_input_dtype(kInput);
+
+    std::int64_t keepdims = 1;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("keepdims", keepdims, 1));
+    std::int64_t axes[kMaxRank] = {};
+    std::size_t axis_count = 0;
+    bool noop_with_empty_axes = false;
+    const char* axes_name = "attribute 'axes'";
+    if constexpr (kAxesInput) {
+      std::int64_t noop = 0;
+      ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("noop_with_empty_axes", noop, 0));
+      noop_with_empty_axes = noop != 0;
+      if (ctx.has_input(kAxesInputIndex)) {
+        axes_name = "input 1 'axes'";
+        // Shape-deciding: the axes must be known at prepare time.
+        ONNXMICRO_RETURN_IF_ERROR(shape_util_read_axes(ctx, axes, static_cast<std::size_t>(kMaxRank), axis_count));
+      }
+    } else {
+      bool present = false;
+      ONNXMICRO_RETURN_IF_ERROR(
+          ctx.attribute_ints("axes", axes, static_cast<std::size_t>(kMaxRank), axis_count, present));
+    }
+
+    bool reduced[kMaxRank] = {};
+    for (std::size_t i = 0; i < axis_count; ++i) {
+      int axis = 0;
+      // negative axes: allowed from opset 11
+      ONNXMICRO_RETURN_IF_ERROR(axis_slices::normalize(axes[i], shape, axes_name, ctx.opset_version() >= 11, 0, axis));
+      if (reduced[axis]) {
+        Status s = Status(StatusCode::invalid_model) << axes_name << " lists axis " << axis << " twice: ";
+        return append_list(s, axes, axis_count);
+      }
+      reduced[axis] = true;
+    }
+    if (axis_count == 0) {
+      if (noop_with_empty_axes) {
+        state->copy_input = true;
+        ctx.set_output(kOutput, data.dtype, shape);
+        return {};
+      }
+      for (int i = 0; i < rank; ++i) reduced[i] = true;  // no axes: reduce everything
+    }
+
+    Shape out_shape;
+    int out_rank = 0;
+    for (int i = 0; i < rank; ++i) {
+      if (!reduced[i]) {
+        out_shape.resize(out_rank + 1);
+        out_shape[out_rank++] = shape[i];
+      } else if (keepdims != 0) {
+        out_shape.resize(out_rank + 1);
+        out_shape[out_rank++] = 1;
+      }
+    }
+    build_plan(shape, reduced, state->plan);
+    ctx.set_output(kOutput, data.dtype, out_shape);
+    return {};
+  }
+
+  static Status run(RunContext& ctx) noexcept {
+    const State& state = ctx.state<State>();
+    if (state.copy_input) {
+      const ConstTensorView& in = ctx.input(kInput);
+      if (ctx.output(kOutput).data != in.data && in.byte_size() != 0) {
+        std::memcpy(ctx.output(kOutput).data, in.data, in.byte_size());
+      }
+      return {};
+    }
+    state.compute(state.plan, ctx.input(kInput).data, ctx.output(kOutput).data);
+    return {};
+  }
+
+  /// Splits `shape` into merged kept/reduced groups (size-1 dims dropped: they change no offset).
+  static void build_plan(const Shape& shape, const bool* reduced, ReducePlan& plan) noexcept {
+    plan = ReducePlan{};
+    std::int64_t stride = 1;
+    // Walk from the innermost dim out, then reverse, so strides are known as we go.
+    int last_kind = -1;  // 0 kept, 1 reduced
+    for (int i = shape.rank() - 1; i >= 0; --i) {
+      const std::int64_t dim = shape[i];
+      const int kind = reduced[i] ? 1 : 0;
+      if (kind == 1) {
+        plan.reduced_count *= dim;
+      } else {
+        plan.output_count *= dim;
+      }
+      if (dim != 1) {
+        std::int64_t* dims = kind ? plan.reduced_dims : plan.kept_dims;
+        std::int64_t* strides = kind ? plan.reduced_strides : plan.kept_strides;
+        int& count = kind ? plan.reduced_rank : plan.kept_rank;
+        if (kind == last_kind && count > 0 && strides[count - 1] * dims[count - 1] == stride) {
+          dims[count - 1] *= dim;  // contiguous with the group just inside it: merge
+        } else {
+          dims[count] = dim;
+          strides[count] = stride;
+          ++count;
+        }
+        last_kind = kind;
+      }
+      stride *= dim;
+    }
+    reverse(plan.kept_dims, plan.kept_rank);
+    reverse(plan.kept_strides, plan.kept_rank);
+    reverse(plan.reduced_dims, plan.reduced_rank);
+    reverse(plan.reduced_strides, plan.reduced_rank);
+  }
+
+ private:
+  static void reverse(std::int64_t* v, int n) noexcept {
+    for (int i = 0, j = n - 1; i < j; ++i, --j) {
+      const std::int64_t t = v[i];
+      v[i] = v[j];
+      v[j] = t;
+    }
+  }
+  static Status& append_list(Status& s, const std::int64_t* values, std::size_t count) noexcept {
+    s << "[";
+    for (std::size_t i = 0; i < count; ++i) {
+      if (i) s << ",";
+      s << static_cast<long long>(values[i]);
+    }
+    return s << "]";
+  }
+  /// Reads the constant axes input (int64, 0-D or 1-D).
+  static Status shape_util_read_axes(PrepareContext& ctx, std::int64_t* axes, std::size_t capacity,
+                                     std::size_t& count) noexcept {
+    count = 0;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_constant_input(kAxesInputIndex));
+    const TensorInfo& info = ctx.input(kAxesInputIndex);
+    if (info.dtype != DataType::int64) {
+      return Status(StatusCode::invalid_model)
+             << "input 1 '" << info.name << "' (axes) has dtype " << dtype_name(info.dtype) << ", expected int64";
+    }
+    if (info.shape.rank() > 1) {
+      return Status(StatusCode::invalid_model)
+             << "input 1 '" << info.name << "' (axes) must be 1-D, got shape " << info.shape;
+    }
+    const std::int64_t n = info.shape.element_count();
+    if (n < 0 || static_cast<std::uint64_t>(n) > capacity) {
+      return Status(StatusCode::invalid_model)
+             << "input 1 '" << info.name << "' (axes) has " << static_cast<long long>(n)
+             << " values, more than the input rank " << static_cast<long long>(capacity);
+    }
+    // memcpy: constant data may point into the model bytes, unaligned.
+    for (std::int64_t i = 0; i < n; ++i)
+      std::memcpy(&axes[i], static_cast<const unsigned char*>(info.const_data) + i * 8, 8);
+    count = static_cast<std::size_t>(n);
+    return {};
+  }
+};
+
+// ---- the reduce operations ------------------------------------------------------------------------------
+
+namespace reduce_ops {
+
+/// Accumulator of the summing ops: float for 16-bit floats, double for double, T for integers (which wrap
+/// modulo 2^bits like numpy).
+template <typename T>
+using sum_t = std::conditional_t<reduce_detail::is_float_type<T>(), compute_t<T>, T>;
+
+template <typename A>
+constexpr A add(A a, A b) noexcept {
+  if constexpr (std::is_integral_v<A>) {
+    return wrapping_add(a, b);
+  } else {
+    return a + b;
+  }
+}
+template <typename A>
+constexpr A mul(A a, A b) noexcept {
+  if constexpr (std::is_integral_v<A>) {
+    return wrapping_mul(a, b);
+  } else {
+    return a * b;
+  }
+}
+template <typename A>
+constexpr A absolute(A a) noexcept {
+  if constexpr (std::is_unsigned_v<A>) {
+    return a;
+  } else if constexpr (std::is_integral_v<A>) {
+    return a < 0 ? wrapping_sub(A(0), a) : a;
+  } else {
+    return std::fabs(a);
+  }
+}
+
+/// Stores a real result (double or float) into T; integers truncate toward zero like numpy's astype.
+template <typename T, typename R>
+inline T store_real(R value) noexcept {
+  if constexpr (reduce_detail::is_float_type<T>()) {
+    return store_element<T>(static_cast<compute_t<T>>(value));
+  } else {
+    return static_cast<T>(value);
+  }
+}
+
+/// Real-valued accumulator of the ops that end in a division, root or log: compute_t for floats, double for
+/// integers.
+template <typename T>
+using real_t = std::conditional_t<reduce_detail::is_float_type<T>(), compute_t<T>, double>;
+
+template <typename T>
+inline sum_t<T> plain_sum(const T* base, const ReducePlan& plan) noexcept {
+  sum_t<T> acc = 0;
+  for_each_reduced(base, plan, [&](T v) noexcept { acc = add(acc, static_cast<sum_t<T>>(load_element(v))); });
+  return acc;
+}
+
+}  // namespace reduce_ops
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/reduction/reduce_common.hpp
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// How ReduceL1 reduces one slice.
+struct ReduceL1Op {
+  using Types = ReduceBaseTypes;
+  static bool allows(DataType dtype, std::int64_t opset) noexcept { return reduce_base_dtype_allowed(dtype, opset); }
+  template <typename T>
+  static T reduce(const T* base, const ReducePlan& plan) noexcept {
+    reduce_ops::sum_t<T> acc = 0;
+    for_each_reduced(base, plan, [&](T v) noexcept {
+      acc = reduce_ops::add(acc, reduce_ops::absolute(static_cast<reduce_ops::sum_t<T>>(load_element(v))));
+    });
+    return store_element<T>(acc);
+  }
+};
+
+// Opset 1-17: axes from the `axes` attribute (negative axes from 11, bfloat16 from 13).
+struct ReduceL1_1 : KernelDefaults, ReduceKernel<ReduceL1Op, false> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "ReduceL1";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kUntilVersion = 18;
+};
+
+// Opset 18: axes moved to optional input 1 (must be constant), noop_with_empty_axes added.
+struct ReduceL1_18 : KernelDefaults, ReduceKernel<ReduceL1Op, true> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "ReduceL1";
+  static constexpr int kSinceVersion = 18;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/reduction/reduce_l1.hpp
+// #include "onnxmicro/kernels/reduction/reduce_l2.hpp"
+// begin of file onnxmicro/kernels/reduction/reduce_l2.hpp
+// ReduceL2: the square root of the sum of squares over the given axes (all axes when none are given). Empty set: 0.
+// The shared engine (axes, keepdims, noop_with_empty_axes, iteration) is in reduce_common.hpp.
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// How ReduceL2 reduces one slice.
+struct ReduceL2Op {
+  using Types = ReduceBaseTypes;
+  static bool allows(DataType dtype, std::int64_t opset) noexcept { return reduce_base_dtype_allowed(dtype, opset); }
+  template <typename T>
+  static T reduce(const T* base, const ReducePlan& plan) noexcept {
+    using R = reduce_ops::real_t<T>;
+    R acc = 0;
+    for_each_reduced(base, plan, [&](T v) noexcept {
+      const R x = static_cast<R>(load_element(v));
+      acc += x * x;
+    });
+    return reduce_ops::store_real<T>(std::sqrt(acc));
+  }
+};
+
+// Opset 1-17: axes from the `axes` attribute (negative axes from 11, bfloat16 from 13).
+struct ReduceL2_1 : KernelDefaults, ReduceKernel<ReduceL2Op, false> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "ReduceL2";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kUntilVersion = 18;
+};
+
+// Opset 18: axes moved to optional input 1 (must be constant), noop_with_empty_axes added.
+struct ReduceL2_18 : KernelDefaults, ReduceKernel<ReduceL2Op, true> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "ReduceL2";
+  static constexpr int kSinceVersion = 18;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/reduction/reduce_l2.hpp
+// #include "onnxmicro/kernels/reduction/reduce_log_sum.hpp"
+// begin of file onnxmicro/kernels/reduction/reduce_log_sum.hpp
+// ReduceLogSum: the natural log of the sum over the given axes (all axes when none are given). Empty set: log(0) =
+// -inf. The shared engine (axes, keepdims, noop_with_empty_axes, iteration) is in reduce_common.hpp.
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// How ReduceLogSum reduces one slice.
+struct ReduceLogSumOp {
+  using Types = ReduceBaseTypes;
+  static bool allows(DataType dtype, std::int64_t opset) noexcept {
+    return reduce_base_dtype_allowed(dtype, opset) &&
+           (opset < 28 || is_floating(dtype));  // opset 28: integer types dropped
+  }
+  template <typename T>
+  static T reduce(const T* base, const ReducePlan& plan) noexcept {
+    using R = reduce_ops::real_t<T>;
+    R acc = 0;
+    for_each_reduced(base, plan, [&](T v) noexcept { acc += static_cast<R>(load_element(v)); });
+    return reduce_ops::store_real<T>(std::log(acc));
+  }
+};
+
+// Opset 1-17: axes from the `axes` attribute (negative axes from 11, bfloat16 from 13).
+struct ReduceLogSum_1 : KernelDefaults, ReduceKernel<ReduceLogSumOp, false> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "ReduceLogSum";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kUntilVersion = 18;
+};
+
+// Opset 18: axes moved to optional input 1 (must be constant), noop_with_empty_axes added;
+// opset 28 drops the integer types.
+struct ReduceLogSum_18 : KernelDefaults, ReduceKernel<ReduceLogSumOp, true> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "ReduceLogSum";
+  static constexpr int kSinceVersion = 18;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/reduction/reduce_log_sum.hpp
+// #include "onnxmicro/kernels/reduction/reduce_log_sum_exp.hpp"
+// begin of file onnxmicro/kernels/reduction/reduce_log_sum_exp.hpp
+// ReduceLogSumExp: the log(sum(exp(x))), computed as max + log(sum(exp(x - max))) so large inputs do not overflow over
+// the given axes (all axes when none are given). Empty set: -inf. The shared engine (axes, keepdims,
+// noop_with_empty_axes, iteration) is in reduce_common.hpp.
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// How ReduceLogSumExp reduces one slice.
+struct ReduceLogSumExpOp {
+  using Types = ReduceBaseTypes;
+  static bool allows(DataType dtype, std::int64_t opset) noexcept {
+    return reduce_base_dtype_allowed(dtype, opset) &&
+           (opset < 28 || is_floating(dtype));  // opset 28: integer types dropped
+  }
+  template <typename T>
+  static T reduce(const T* base, const ReducePlan& plan) noexcept {
+    using R = reduce_ops::real_t<T>;
+    R max = -std::numeric_limits<R>::infinity();
+    bool nan = false;
+    for_each_reduced(base, plan, [&](T v) noexcept {
+      const R x = static_cast<R>(load_element(v));
+      if (x != x) nan = true;
+      if (x > max) max = x;
+    });
+    if (nan) return reduce_ops::store_real<T>(std::numeric_limits<R>::quiet_NaN());
+    // All -inf (or the empty set): log(0) = -inf; any +inf: +inf. Both would make x - max NaN below.
+    if (std::isinf(max)) return reduce_ops::store_real<T>(max);
+    R sum = 0;
+    for_each_reduced(base, plan, [&](T v) noexcept { sum += std::exp(static_cast<R>(load_element(v)) - max); });
+    return reduce_ops::store_real<T>(max + std::log(sum));
+  }
+};
+
+// Opset 1-17: axes from the `axes` attribute (negative axes from 11, bfloat16 from 13).
+struct ReduceLogSumExp_1 : KernelDefaults, ReduceKernel<ReduceLogSumExpOp, false> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "ReduceLogSumExp";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kUntilVersion = 18;
+};
+
+// Opset 18: axes moved to optional input 1 (must be constant), noop_with_empty_axes added;
+// opset 28 drops the integer types.
+struct ReduceLogSumExp_18 : KernelDefaults, ReduceKernel<ReduceLogSumExpOp, true> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "ReduceLogSumExp";
+  static constexpr int kSinceVersion = 18;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/reduction/reduce_log_sum_exp.hpp
+// #include "onnxmicro/kernels/reduction/reduce_max.hpp"
+// begin of file onnxmicro/kernels/reduction/reduce_max.hpp
+// ReduceMax: the largest element (NaN propagates; bool: any) over the given axes (all axes when none are given). Empty
+// set: -inf, the lowest integer, or false. The shared engine (axes, keepdims, noop_with_empty_axes, iteration) is in
+// reduce_common.hpp.
+// #include "onnxmicro/kernels/reduction/reduce_extremum.hpp"
+// begin of file onnxmicro/kernels/reduction/reduce_extremum.hpp
+// What ReduceMax and ReduceMin share: their dtype lists per opset and the max/min slice loop.
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// ReduceMax/ReduceMin dtypes: the common list, int8/uint8 from opset 12, bool from opset 20.
+inline bool reduce_extremum_dtype_allowed(DataType dtype, std::int64_t opset) noexcept {
+  if (dtype == DataType::int8 || dtype == DataType::uint8) return opset >= 12;  // int8/uint8: added in opset 12
+  if (dtype == DataType::boolean) return opset >= 20;                           // bool: added in opset 20
+  return reduce_base_dtype_allowed(dtype, opset);
+}
+
+namespace reduce_ops {
+
+/// Largest (kMax) or smallest element of a slice. A NaN makes the result NaN (numpy's max/min); bool is
+/// any/all. The empty set gives the identity: -inf/+inf for floats, the lowest/highest integer, false/true.
+template <typename T, bool kMax>
+inline T extremum(const T* base, const ReducePlan& plan) noexcept {
+  using C = compute_t<T>;
+  C acc;
+  if constexpr (std::is_same_v<C, bool>) {
+    acc = !kMax;
+  } else if constexpr (std::is_floating_point_v<C>) {
+    acc = kMax ? -std::numeric_limits<C>::infinity() : std::numeric_limits<C>::infinity();
+  } else {
+    acc = kMax ? std::numeric_limits<C>::lowest() : std::numeric_limits<C>::max();
+  }
+  for_each_reduced(base, plan, [&](T v) noexcept {
+    const C x = load_element(v);
+    if constexpr (std::is_floating_point_v<C>) {
+      if (x != x || (kMax ? x > acc : x < acc)) acc = x;  // once acc is NaN no comparison replaces it
+    } else {
+      if (kMax ? x > acc : x < acc) acc = x;
+    }
+  });
+  return store_element<T>(acc);
+}
+
+}  // namespace reduce_ops
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/reduction/reduce_extremum.hpp
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// How ReduceMax reduces one slice.
+struct ReduceMaxOp {
+  using Types = TypeList<float, double, float16_t, bfloat16_t, std::int8_t, std::int32_t, std::int64_t, std::uint8_t,
+                         std::uint32_t, std::uint64_t, bool>;
+  static bool allows(DataType dtype, std::int64_t opset) noexcept {
+    return reduce_extremum_dtype_allowed(dtype, opset);
+  }
+  template <typename T>
+  static T reduce(const T* base, const ReducePlan& plan) noexcept {
+    return reduce_ops::extremum<T, true>(base, plan);
+  }
+};
+
+// Opset 1-17: axes from the `axes` attribute (negative axes from 11, bfloat16 from 13, int8/uint8 from 12).
+struct ReduceMax_1 : KernelDefaults, ReduceKernel<ReduceMaxOp, false> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "ReduceMax";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kUntilVersion = 18;
+};
+
+// Opset 18: axes moved to optional input 1 (must be constant), noop_with_empty_axes added; bool from 20.
+struct ReduceMax_18 : KernelDefaults, ReduceKernel<ReduceMaxOp, true> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "ReduceMax";
+  static constexpr int kSinceVersion = 18;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/reduction/reduce_max.hpp
+// #include "onnxmicro/kernels/reduction/reduce_mean.hpp"
+// begin of file onnxmicro/kernels/reduction/reduce_mean.hpp
+// ReduceMean: the arithmetic mean of the elements over the given axes (all axes when none are given). Empty set: NaN (0
+// for integers). The shared engine (axes, keepdims, noop_with_empty_axes, iteration) is in reduce_common.hpp.
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// How ReduceMean reduces one slice.
+struct ReduceMeanOp {
+  using Types = ReduceBaseTypes;
+  static bool allows(DataType dtype, std::int64_t opset) noexcept { return reduce_base_dtype_allowed(dtype, opset); }
+  template <typename T>
+  static T reduce(const T* base, const ReducePlan& plan) noexcept {
+    using R = reduce_ops::real_t<T>;
+    R acc = 0;
+    for_each_reduced(base, plan, [&](T v) noexcept { acc += static_cast<R>(load_element(v)); });
+    // Integers: computed in double and truncated, as numpy's mean(...).astype(dtype).
+    if (plan.reduced_count == 0) return reduce_ops::store_real<T>(std::numeric_limits<R>::quiet_NaN());
+    return reduce_ops::store_real<T>(acc / static_cast<R>(plan.reduced_count));
+  }
+};
+
+// Opset 1-17: axes from the `axes` attribute (negative axes from 11, bfloat16 from 13).
+struct ReduceMean_1 : KernelDefaults, ReduceKernel<ReduceMeanOp, false> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "ReduceMean";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kUntilVersion = 18;
+};
+
+// Opset 18: axes moved to optional input 1 (must be constant), noop_with_empty_axes added.
+struct ReduceMean_18 : KernelDefaults, ReduceKernel<ReduceMeanOp, true> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "ReduceMean";
+  static constexpr int kSinceVersion = 18;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/reduction/reduce_mean.hpp
+// #include "onnxmicro/kernels/reduction/reduce_min.hpp"
+// begin of file onnxmicro/kernels/reduction/reduce_min.hpp
+// ReduceMin: the smallest element (NaN propagates; bool: all) over the given axes (all axes when none are given). Empty
+// set: +inf, the highest integer, or true. The shared engine (axes, keepdims, noop_with_empty_axes, iteration) is in
+// reduce_common.hpp.
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// How ReduceMin reduces one slice.
+struct ReduceMinOp {
+  using Types = TypeList<float, double, float16_t, bfloat16_t, std::int8_t, std::int32_t, std::int64_t, std::uint8_t,
+                         std::uint32_t, std::uint64_t, bool>;
+  static bool allows(DataType dtype, std::int64_t opset) noexcept {
+    return reduce_extremum_dtype_allowed(dtype, opset);
+  }
+  template <typename T>
+  static T reduce(const T* base, const ReducePlan& plan) noexcept {
+    return reduce_ops::extremum<T, false>(base, plan);
+  }
+};
+
+// Opset 1-17: axes from the `axes` attribute (negative axes from 11, bfloat16 from 13, int8/uint8 from 12).
+struct ReduceMin_1 : KernelDefaults, ReduceKernel<ReduceMinOp, false> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "ReduceMin";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kUntilVersion = 18;
+};
+
+// Opset 18: axes moved to optional input 1 (must be constant), noop_with_empty_axes added; bool from 20.
+struct ReduceMin_18 : KernelDefaults, ReduceKernel<ReduceMinOp, true> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "ReduceMin";
+  static constexpr int kSinceVersion = 18;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/reduction/reduce_min.hpp
+// #include "onnxmicro/kernels/reduction/reduce_prod.hpp"
+// begin of file onnxmicro/kernels/reduction/reduce_prod.hpp
+// ReduceProd: the product of the elements over the given axes (all axes when none are given). Empty set: 1.
+// The shared engine (axes, keepdims, noop_with_empty_axes, iteration) is in reduce_common.hpp.
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// How ReduceProd reduces one slice.
+struct ReduceProdOp {
+  using Types = ReduceBaseTypes;
+  static bool allows(DataType dtype, std::int64_t opset) noexcept { return reduce_base_dtype_allowed(dtype, opset); }
+  template <typename T>
+  static T reduce(const T* base, const ReducePlan& plan) noexcept {
+    reduce_ops::sum_t<T> acc = 1;
+    for_each_reduced(base, plan, [&](T v) noexcept {
+      acc = reduce_ops::mul(acc, static_cast<reduce_ops::sum_t<T>>(load_element(v)));
+    });
+    return store_element<T>(acc);
+  }
+};
+
+// Opset 1-17: axes from the `axes` attribute (negative axes from 11, bfloat16 from 13).
+struct ReduceProd_1 : KernelDefaults, ReduceKernel<ReduceProdOp, false> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "ReduceProd";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kUntilVersion = 18;
+};
+
+// Opset 18: axes moved to optional input 1 (must be constant), noop_with_empty_axes added.
+struct ReduceProd_18 : KernelDefaults, ReduceKernel<ReduceProdOp, true> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "ReduceProd";
+  static constexpr int kSinceVersion = 18;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/reduction/reduce_prod.hpp
+// #include "onnxmicro/kernels/reduction/reduce_sum.hpp"
+// begin of file onnxmicro/kernels/reduction/reduce_sum.hpp
+// ReduceSum: the sum of the elements over the given axes (all axes when none are given). Empty set: 0.
+// The shared engine (axes, keepdims, noop_with_empty_axes, iteration) is in reduce_common.hpp.
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// How ReduceSum reduces one slice.
+struct ReduceSumOp {
+  using Types = ReduceBaseTypes;
+  static bool allows(DataType dtype, std::int64_t opset) noexcept { return reduce_base_dtype_allowed(dtype, opset); }
+  template <typename T>
+  static T reduce(const T* base, const ReducePlan& plan) noexcept {
+    return store_element<T>(reduce_ops::plain_sum(base, plan));
+  }
+};
+
+// Opset 1-12: axes from the `axes` attribute (negative axes from opset 11 on).
+struct ReduceSum_1 : KernelDefaults, ReduceKernel<ReduceSumOp, false> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "ReduceSum";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kUntilVersion = 13;
+};
+
+// Opset 13: axes moved to optional input 1 (must be constant), noop_with_empty_axes added; bfloat16.
+struct ReduceSum_13 : KernelDefaults, ReduceKernel<ReduceSumOp, true> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "ReduceSum";
+  static constexpr int kSinceVersion = 13;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/reduction/reduce_sum.hpp
+// #include "onnxmicro/kernels/reduction/reduce_sum_square.hpp"
+// begin of file onnxmicro/kernels/reduction/reduce_sum_square.hpp
+// ReduceSumSquare: the sum of squares over the given axes (all axes when none are given). Empty set: 0.
+// The shared engine (axes, keepdims, noop_with_empty_axes, iteration) is in reduce_common.hpp.
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// How ReduceSumSquare reduces one slice.
+struct ReduceSumSquareOp {
+  using Types = ReduceBaseTypes;
+  static bool allows(DataType dtype, std::int64_t opset) noexcept { return reduce_base_dtype_allowed(dtype, opset); }
+  template <typename T>
+  static T reduce(const T* base, const ReducePlan& plan) noexcept {
+    using A = reduce_ops::sum_t<T>;
+    A acc = 0;
+    for_each_reduced(base, plan, [&](T v) noexcept {
+      const A x = static_cast<A>(load_element(v));
+      acc = reduce_ops::add(acc, reduce_ops::mul(x, x));
+    });
+    return store_element<T>(acc);
+  }
+};
+
+// Opset 1-17: axes from the `axes` attribute (negative axes from 11, bfloat16 from 13).
+struct ReduceSumSquare_1 : KernelDefaults, ReduceKernel<ReduceSumSquareOp, false> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "ReduceSumSquare";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kUntilVersion = 18;
+};
+
+// Opset 18: axes moved to optional input 1 (must be constant), noop_with_empty_axes added.
+struct ReduceSumSquare_18 : KernelDefaults, ReduceKernel<ReduceSumSquareOp, true> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "ReduceSumSquare";
+  static constexpr int kSinceVersion = 18;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/reduction/reduce_sum_square.hpp
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+using ReductionKernels =
+    KernelSet<ReduceSum_1, ReduceSum_13, ReduceMean_1, ReduceMean_18, ReduceMax_1, ReduceMax_18, ReduceMin_1,
+              ReduceMin_18, ReduceProd_1, ReduceProd_18, ReduceL1_1, ReduceL1_18, ReduceL2_1, ReduceL2_18,
+              ReduceLogSum_1, ReduceLogSum_18, ReduceLogSumExp_1, ReduceLogSumExp_18, ReduceSumSquare_1,
+              ReduceSumSquare_18, ArgMax_1, ArgMax_12, ArgMin_1, ArgMin_12>;
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/reduction/reduction_kernels.hpp
 // #include "onnxmicro/kernels/tensor/tensor_kernels.hpp"
 // begin of file onnxmicro/kernels/tensor/tensor_kernels.hpp
 // Every kernel of the tensor family, as one KernelSet. Add a new kernel here after writing its file.
@@ -8869,10 +13100,9 @@ inline double decode_minifloat(const MiniFloat& format, std::uint8_t bits) noexc
       break;
     case MiniFloat::Specials::none: break;
   }
-  const double magnitude = exponent == 0
-                               ? std::ldexp(static_cast<double>(mantissa), 1 - format.bias - m)
-                               : std::ldexp(static_cast<double>(mantissa + (1u << m)),
-                                            static_cast<int>(exponent) - format.bias - m);
+  const double magnitude = exponent == 0 ? std::ldexp(static_cast<double>(mantissa), 1 - format.bias - m)
+                                         : std::ldexp(static_cast<double>(mantissa + (1u << m)),
+                                                      static_cast<int>(exponent) - format.bias - m);
   return negative ? -magnitude : magnitude;
 }
 
@@ -8887,14 +13117,16 @@ inline std::uint8_t encode_minifloat(const MiniFloat& format, double x, bool sat
   // NaN: 0x80 for the fnuz kinds; S.1111.111 for e4m3fn; the quiet pattern S.11111.10 for e5m2.
   std::uint8_t nan_bits = static_cast<std::uint8_t>(sign | all_ones);
   if (fnuz) nan_bits = 0x80;
-  if (format.specials == MiniFloat::Specials::ieee) nan_bits = static_cast<std::uint8_t>(nan_bits & ~((1u << (m - 1)) - 1u));
+  if (format.specials == MiniFloat::Specials::ieee)
+    nan_bits = static_cast<std::uint8_t>(nan_bits & ~((1u << (m - 1)) - 1u));
   if (x != x) {
     // float4e2m1 has no NaN; ml_dtypes (the ONNX reference) gives 0b1000 for NaN and 0 for -NaN.
     if (format.specials == MiniFloat::Specials::none) return negative ? 0 : 0x8;
     return nan_bits;
   }
   const auto overflow = [&]() noexcept -> std::uint8_t {
-    if (saturate || format.specials == MiniFloat::Specials::none) return static_cast<std::uint8_t>(sign | format.max_bits);
+    if (saturate || format.specials == MiniFloat::Specials::none)
+      return static_cast<std::uint8_t>(sign | format.max_bits);
     if (format.specials == MiniFloat::Specials::ieee)
       return static_cast<std::uint8_t>(sign | (((1u << e) - 1u) << m));  // inf
     return nan_bits;
@@ -8954,9 +13186,9 @@ inline std::uint8_t encode_e8m0(float f, bool saturate, E8M0Rounding rounding) n
 
 /// One element on its way from the source to the destination dtype.
 union Wide {
-  double f;          ///< float sources (every float format converts to double exactly)
-  std::int64_t i;    ///< integer (but uint64) and bool sources
-  std::uint64_t u;   ///< uint64 sources
+  double f;         ///< float sources (every float format converts to double exactly)
+  std::int64_t i;   ///< integer (but uint64) and bool sources
+  std::uint64_t u;  ///< uint64 sources
 };
 
 /// Which member of Wide a source dtype fills.
@@ -9010,7 +13242,8 @@ void load_packed_integer(const void* src, std::int64_t begin, int count, Wide* o
 }
 
 /// The C++ type a destination dtype is stored as (bit patterns for the non-native float formats).
-template <DataType D> struct Storage { using type = std::uint8_t; };  // float8 kinds, e8m0, bool, packed elements
+// clang-format off
+template <DataType D> struct Storage { using type = std::uint8_t; };  // float8 kinds, e8m0, bool, packed
 template <> struct Storage<DataType::float32> { using type = float; };
 template <> struct Storage<DataType::float64> { using type = double; };
 template <> struct Storage<DataType::float16> { using type = std::uint16_t; };
@@ -9022,6 +13255,13 @@ template <> struct Storage<DataType::int64> { using type = std::int64_t; };
 template <> struct Storage<DataType::uint16> { using type = std::uint16_t; };
 template <> struct Storage<DataType::uint32> { using type = std::uint32_t; };
 template <> struct Storage<DataType::uint64> { using type = std::uint64_t; };
+// clang-format on
+
+/// True for the integer destinations (packed ones included), which keep the low bits of an integer.
+constexpr bool is_integer_destination(DataType d) noexcept {
+  return is_signed_integer(d) || is_unsigned_integer(d) || d == DataType::int4 || d == DataType::uint4 ||
+         d == DataType::int2 || d == DataType::uint2;
+}
 
 /// Converts one wide value of kind K to destination D's storage.
 template <SourceKind K, DataType D>
@@ -9029,34 +13269,52 @@ typename Storage<D>::type convert(const Wide& w, const Options& options) noexcep
   using Out = typename Storage<D>::type;
   if constexpr (K == SourceKind::floating) {
     const double x = w.f;
-    if constexpr (D == DataType::float32) return double_to_float(x);
-    else if constexpr (D == DataType::float64) return x;
-    else if constexpr (D == DataType::float16) return double_to_float16_bits(x);
-    else if constexpr (D == DataType::bfloat16) return double_to_bfloat16_bits(x);
-    else if constexpr (D == DataType::boolean) return static_cast<Out>(x != 0.0 ? 1 : 0);  // NaN is true
-    else if constexpr (D == DataType::float8e4m3fn) return encode_minifloat(kFloat8E4M3FN, x, options.saturate);
-    else if constexpr (D == DataType::float8e4m3fnuz) return encode_minifloat(kFloat8E4M3FNUZ, x, options.saturate);
-    else if constexpr (D == DataType::float8e5m2) return encode_minifloat(kFloat8E5M2, x, options.saturate);
-    else if constexpr (D == DataType::float8e5m2fnuz) return encode_minifloat(kFloat8E5M2FNUZ, x, options.saturate);
-    else if constexpr (D == DataType::float4e2m1) return encode_minifloat(kFloat4E2M1, x, true);
-    else if constexpr (D == DataType::float8e8m0) return encode_e8m0(double_to_float(x), options.saturate, options.e8m0_rounding);
-    else return static_cast<Out>(double_to_integer_bits(x));  // keeps the low bits (packed types: store_block)
+    if constexpr (D == DataType::float32) {
+      return double_to_float(x);
+    } else if constexpr (D == DataType::float64) {
+      return x;
+    } else if constexpr (D == DataType::float16) {
+      return double_to_float16_bits(x);
+    } else if constexpr (D == DataType::bfloat16) {
+      return double_to_bfloat16_bits(x);
+    } else if constexpr (D == DataType::boolean) {
+      return static_cast<Out>(x != 0.0 ? 1 : 0);  // NaN is true
+    } else if constexpr (D == DataType::float8e4m3fn) {
+      return encode_minifloat(kFloat8E4M3FN, x, options.saturate);
+    } else if constexpr (D == DataType::float8e4m3fnuz) {
+      return encode_minifloat(kFloat8E4M3FNUZ, x, options.saturate);
+    } else if constexpr (D == DataType::float8e5m2) {
+      return encode_minifloat(kFloat8E5M2, x, options.saturate);
+    } else if constexpr (D == DataType::float8e5m2fnuz) {
+      return encode_minifloat(kFloat8E5M2FNUZ, x, options.saturate);
+    } else if constexpr (D == DataType::float4e2m1) {
+      return encode_minifloat(kFloat4E2M1, x, true);
+    } else if constexpr (D == DataType::float8e8m0) {
+      return encode_e8m0(double_to_float(x), options.saturate, options.e8m0_rounding);
+    } else {
+      static_assert(is_integer_destination(D), "every destination dtype is handled above");
+      return static_cast<Out>(double_to_integer_bits(x));  // keeps the low bits (packed types: store_block)
+    }
   } else {
     // Integer sources: int64 for every integer dtype but uint64, which keeps its full range.
     using Source = std::conditional_t<K == SourceKind::unsigned64, std::uint64_t, std::int64_t>;
     const Source v = K == SourceKind::unsigned64 ? static_cast<Source>(w.u) : static_cast<Source>(w.i);
-    if constexpr (D == DataType::float32) return static_cast<float>(v);  // rounds once, to nearest even
-    else if constexpr (D == DataType::float64) return static_cast<double>(v);
-    else if constexpr (D == DataType::float16) return double_to_float16_bits(static_cast<double>(v));
-    else if constexpr (D == DataType::bfloat16) return bfloat16_t::from_float(static_cast<float>(v)).bits;
-    else if constexpr (D == DataType::boolean) return static_cast<Out>(v != 0 ? 1 : 0);
-    else if constexpr (D == DataType::float8e4m3fn) return encode_minifloat(kFloat8E4M3FN, static_cast<double>(v), options.saturate);
-    else if constexpr (D == DataType::float8e4m3fnuz) return encode_minifloat(kFloat8E4M3FNUZ, static_cast<double>(v), options.saturate);
-    else if constexpr (D == DataType::float8e5m2) return encode_minifloat(kFloat8E5M2, static_cast<double>(v), options.saturate);
-    else if constexpr (D == DataType::float8e5m2fnuz) return encode_minifloat(kFloat8E5M2FNUZ, static_cast<double>(v), options.saturate);
-    else if constexpr (D == DataType::float4e2m1) return encode_minifloat(kFloat4E2M1, static_cast<double>(v), true);
-    else if constexpr (D == DataType::float8e8m0) return encode_e8m0(static_cast<float>(v), options.saturate, options.e8m0_rounding);
-    else return static_cast<Out>(static_cast<std::uint64_t>(v));  // two's complement: keeps the low bits
+    if constexpr (D == DataType::boolean) {
+      return static_cast<Out>(v != 0 ? 1 : 0);
+    } else if constexpr (is_integer_destination(D)) {
+      return static_cast<Out>(static_cast<std::uint64_t>(v));  // two's complement: keeps the low bits
+    } else if constexpr (D == DataType::float32) {
+      return static_cast<float>(v);  // one rounding, from the exact integer
+    } else if constexpr (D == DataType::bfloat16 || D == DataType::float8e8m0) {
+      Wide through_float;
+      through_float.f = static_cast<double>(static_cast<float>(v));  // like ml_dtypes
+      return convert<SourceKind::floating, D>(through_float, options);
+    } else {
+      // float16, float64, float8, float4: exact below 2^53, far beyond the narrow formats' range.
+      Wide exact;
+      exact.f = static_cast<double>(v);
+      return convert<SourceKind::floating, D>(exact, options);
+    }
   }
 }
 
@@ -9161,10 +13419,10 @@ inline DataType dtype_from_onnx_name(std::string_view name) noexcept {
     DataType dtype;
   };
   static constexpr Entry kNames[] = {
-      {"FLOAT", DataType::float32},   {"UINT8", DataType::uint8},     {"INT8", DataType::int8},
-      {"UINT16", DataType::uint16},   {"INT16", DataType::int16},     {"INT32", DataType::int32},
-      {"INT64", DataType::int64},     {"STRING", DataType::string},   {"BOOL", DataType::boolean},
-      {"FLOAT16", DataType::float16}, {"DOUBLE", DataType::float64},  {"UINT32", DataType::uint32},
+      {"FLOAT", DataType::float32},   {"UINT8", DataType::uint8},       {"INT8", DataType::int8},
+      {"UINT16", DataType::uint16},   {"INT16", DataType::int16},       {"INT32", DataType::int32},
+      {"INT64", DataType::int64},     {"STRING", DataType::string},     {"BOOL", DataType::boolean},
+      {"FLOAT16", DataType::float16}, {"DOUBLE", DataType::float64},    {"UINT32", DataType::uint32},
       {"UINT64", DataType::uint64},   {"BFLOAT16", DataType::bfloat16},
   };
   for (const Entry& entry : kNames) {
@@ -9212,8 +13470,8 @@ struct CastBase : KernelDefaults {
       cast_detail::SourceKind kind = cast_detail::SourceKind::floating;
       state->load = cast_detail::loader_for(in.dtype, kind);
       if (state->load == nullptr) {
-        return Status(StatusCode::unsupported) << "input 0 '" << in.name << "' has dtype " << dtype_name(in.dtype)
-                                               << ", which Cast does not support";
+        return Status(StatusCode::unsupported)
+               << "input 0 '" << in.name << "' has dtype " << dtype_name(in.dtype) << ", which Cast does not support";
       }
       switch (kind) {
         case cast_detail::SourceKind::floating:
@@ -9227,9 +13485,8 @@ struct CastBase : KernelDefaults {
           break;
       }
       if (state->store == nullptr) {
-        return Status(StatusCode::unsupported)
-               << "attribute 'to' is " << static_cast<int>(to) << " (" << dtype_name(to)
-               << "), which Cast does not support";
+        return Status(StatusCode::unsupported) << "attribute 'to' is " << static_cast<int>(to) << " (" << dtype_name(to)
+                                               << "), which Cast does not support";
       }
     }
     ctx.set_output(kOutput, to, in.shape);
@@ -9261,9 +13518,9 @@ struct CastBase : KernelDefaults {
     std::int64_t value = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("to", value));
     if (value < 0 || value > kMaxDataTypeValue || !is_known_dtype(static_cast<std::int32_t>(value))) {
-      return Status(StatusCode::unsupported) << "attribute 'to' is " << static_cast<long long>(value)
-                                             << ", which is not a dtype this build knows (1.." << kMaxDataTypeValue
-                                             << ")";
+      return Status(StatusCode::unsupported)
+             << "attribute 'to' is " << static_cast<long long>(value) << ", which is not a dtype this build knows (1.."
+             << kMaxDataTypeValue << ")";
     }
     to = static_cast<DataType>(value);
     return {};
@@ -9299,8 +13556,8 @@ struct Cast_1 : CastBase {
     std::string_view name(reinterpret_cast<const char*>(attribute.s.data()), attribute.s.size());
     DataType to = cast_detail::dtype_from_onnx_name(name);
     if (to == DataType::undefined) {
-      return Status(StatusCode::invalid_model) << "attribute 'to' is \"" << name
-                                               << "\", expected a TensorProto.DataType name such as \"FLOAT\"";
+      return Status(StatusCode::invalid_model)
+             << "attribute 'to' is \"" << name << "\", expected a TensorProto.DataType name such as \"FLOAT\"";
     }
     return prepare_with(ctx, to, cast_detail::Options());
   }
@@ -9375,8 +13632,8 @@ struct ConcatBase : KernelDefaults {
   static constexpr int kOutput = 0;
 
   struct State {
-    std::int64_t outer;        ///< product of the dims before the axis
-    std::int64_t out_chunk;    ///< elements of the output per outer index (axis dim x inner)
+    std::int64_t outer;      ///< product of the dims before the axis
+    std::int64_t out_chunk;  ///< elements of the output per outer index (axis dim x inner)
     std::size_t element_bits;
   };
 
@@ -9497,9 +13754,9 @@ struct Gather_1 : KernelDefaults {
   static constexpr int kOutput = 0;
 
   struct State {
-    std::int64_t outer;       ///< product of data dims before the axis
-    std::int64_t axis_size;   ///< data dim at the axis
-    std::int64_t inner;       ///< product of data dims after the axis (elements per gathered slice)
+    std::int64_t outer;      ///< product of data dims before the axis
+    std::int64_t axis_size;  ///< data dim at the axis
+    std::int64_t inner;      ///< product of data dims after the axis (elements per gathered slice)
     std::size_t element_bits;
     bool indices_are_int64;
     int axis;
@@ -9681,7 +13938,8 @@ struct ReshapeBase : KernelDefaults {
       }
       if (overflow || known == 0 || input_count % known != 0) {
         Status status = bad_shape(input, requested, count);
-        status << ": " << static_cast<long long>(input_count) << " elements cannot be split into dims whose known part multiplies to ";
+        status << ": " << static_cast<long long>(input_count)
+               << " elements cannot be split into dims whose known part multiplies to ";
         if (overflow) return status << "more than ONNXMICRO_MAX_TENSOR_BYTES";
         return status << static_cast<long long>(known);
       }
@@ -9714,8 +13972,7 @@ struct ReshapeBase : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kShape));
     std::int64_t requested[kMaxRank];
     std::size_t count = 0;
-    ONNXMICRO_RETURN_IF_ERROR(
-        shape_util::read_constant_ints(ctx, kShape, "target shape", requested, kMaxRank, count));
+    ONNXMICRO_RETURN_IF_ERROR(shape_util::read_constant_ints(ctx, kShape, "target shape", requested, kMaxRank, count));
     return prepare_with_shape(ctx, requested, count, allow_zero);
   }
 
@@ -9780,7 +14037,8 @@ ONNXMICRO_NAMESPACE_END
 // #include "onnxmicro/kernels/tensor/shape.hpp"
 // begin of file onnxmicro/kernels/tensor/shape.hpp
 // Shape: the input's dims as a 1-D int64 tensor. Only the input's shape is read, never its data, so any dtype
-// (even string) is accepted. The dims are known at prepare time and kept in the state; run() writes them.
+// (even string) is accepted and the session folds the node at prepare time (kNeedsInputData = false): shape
+// subgraphs (Shape -> Gather -> Concat -> Reshape) become constants. The dims are kept in the state.
 
 
 ONNXMICRO_NAMESPACE_BEGIN
@@ -9790,6 +14048,7 @@ namespace kernels {
 struct ShapeBase : KernelDefaults {
   static constexpr std::string_view kDomain = "";
   static constexpr std::string_view kOpType = "Shape";
+  static constexpr bool kNeedsInputData = false;
   static constexpr int kInput = 0;
   static constexpr int kOutput = 0;
 
@@ -9987,18 +14246,18 @@ struct Transpose_1 : KernelDefaults {
   static constexpr int kOutput = 0;
 
   enum class Plan : std::uint8_t {
-    copy,           ///< the permutation keeps element order: one memcpy
-    batched_2d,     ///< [batch, rows, cols] -> [batch, cols, rows]
-    general,        ///< odometer over the output with per-axis input strides
+    copy,        ///< the permutation keeps element order: one memcpy
+    batched_2d,  ///< [batch, rows, cols] -> [batch, cols, rows]
+    general,     ///< odometer over the output with per-axis input strides
   };
 
   struct State {
     Plan plan;
     std::uint8_t element_bits;
-    int rank;                           ///< rank after simplification
-    std::int64_t out_dims[kMaxRank];    ///< simplified output dims
-    std::int64_t src_strides[kMaxRank]; ///< input element stride of each simplified output axis
-    std::int64_t batch, rows, cols;     ///< batched_2d only (input is [batch, rows, cols])
+    int rank;                            ///< rank after simplification
+    std::int64_t out_dims[kMaxRank];     ///< simplified output dims
+    std::int64_t src_strides[kMaxRank];  ///< input element stride of each simplified output axis
+    std::int64_t batch, rows, cols;      ///< batched_2d only (input is [batch, rows, cols])
   };
 
   static Status prepare(PrepareContext& ctx) noexcept {
@@ -10037,6 +14296,7 @@ struct Transpose_1 : KernelDefaults {
     if (in.element_count() == 0) return {};
     if (state.plan == Plan::copy) {
       std::memcpy(dst, in.data, in.byte_size());
+      if (state.element_bits < 8) shape_util::clear_padding_bits(dst, in.element_count(), state.element_bits);
       return {};
     }
     if (state.element_bits < 8) {
@@ -10236,7 +14496,7 @@ struct UnsqueezeBase : KernelDefaults {
     bool inserted[kMaxRank] = {};
     for (std::size_t k = 0; k < count; ++k) {
       Status what(StatusCode::ok);
-      what << "axes[" << static_cast<unsigned long long>(k) << "]";
+      what << "axes[" << static_cast<unsigned long long>(k) << "] (an axis of the output)";
       int axis = 0;
       ONNXMICRO_RETURN_IF_ERROR(
           shape_util::normalize_axis(axes[k], static_cast<int>(out_rank), what.message_view(), allow_negative, axis));
@@ -10308,14 +14568,14 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-using TensorKernels = KernelSet<                            //
-    Cast_1, Cast_6, Cast_19, Cast_24,                       //
-    Concat_1, Concat_4, Concat_11,                          //
-    Gather_1,                                               //
-    Reshape_1, Reshape_5, Reshape_14,                       //
-    Shape_1, Shape_15,                                      //
-    Squeeze_1, Squeeze_11, Squeeze_13,                      //
-    Transpose_1,                                            //
+using TensorKernels = KernelSet<        //
+    Cast_1, Cast_6, Cast_19, Cast_24,   //
+    Concat_1, Concat_4, Concat_11,      //
+    Gather_1,                           //
+    Reshape_1, Reshape_5, Reshape_14,   //
+    Shape_1, Shape_15,                  //
+    Squeeze_1, Squeeze_11, Squeeze_13,  //
+    Transpose_1,                        //
     Unsqueeze_1, Unsqueeze_11, Unsqueeze_13>;
 
 }  // namespace kernels
@@ -10325,8 +14585,20 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 
 /// Every kernel of every family.
-using AllKernels = MergeKernelSets<kernels::MathKernels, kernels::MatMulKernels, kernels::NnKernels, kernels::TensorKernels,
-                                   kernels::GeneratorKernels>;
+using AllKernels =
+    MergeKernelSets<kernels::MathKernels, kernels::MatMulKernels, kernels::NnKernels, kernels::TensorKernels,
+                    kernels::GeneratorKernels, kernels::LogicalKernels, kernels::BinaryMathKernels,
+                    kernels::UnaryMathKernels, kernels::ReductionKernels, kernels::SoftmaxFamilyKernels>;
+
+/// The AllKernels registry as a plain function, for programs whose many translation units all need every kernel:
+/// AllKernels::registry() instantiates (and compiles) every kernel in each translation unit that calls it, while
+/// this declaration compiles nothing. Define ONNXMICRO_DEFINE_ALL_KERNELS_REGISTRY before including onnxmicro in
+/// exactly one translation unit of the program to provide the definition there.
+KernelRegistry all_kernels_registry() noexcept;
+
+#if defined(ONNXMICRO_DEFINE_ALL_KERNELS_REGISTRY)
+KernelRegistry all_kernels_registry() noexcept { return AllKernels::registry(); }
+#endif
 
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/runtime/all_kernels.hpp
@@ -10505,7 +14777,8 @@ class Session {
   /// Resolves kernels (error names node, op, domain, opset and the versions the registry has), decodes
   /// initializers, runs each kernel's prepare in order (shape/dtype inference), folds all-constant nodes,
   /// plans the arena. `model` must outlive the session.
-  Status prepare(const Model& model, KernelRegistry registry, const SessionOptions& options = SessionOptions()) noexcept;
+  Status prepare(const Model& model, KernelRegistry registry,
+                 const SessionOptions& options = SessionOptions()) noexcept;
 
   /// Arena bytes the current plan needs (valid after prepare; also after a prepare that failed with
   /// out_of_memory because the caller's arena was too small).
@@ -10741,8 +15014,7 @@ inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned
     if (entry == nullptr) {
       Status s(StatusCode::unsupported);
       Model::describe_node(s, node) << ": no kernel in this build implements " << node.op_type << " at opset "
-                                    << static_cast<long long>(node.opset_version)
-                                    << "; versions this build has:";
+                                    << static_cast<long long>(node.opset_version) << "; versions this build has:";
       return detail::describe_available_versions(s, registry, node.domain, node.op_type);
     }
     nodes_[i].kernel = entry;
@@ -10762,8 +15034,8 @@ inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned
       const proto::Tensor& tensor = value.initializer;
       ONNXMICRO_RETURN_IF_ERROR(rt.info.shape.assign(tensor.dims, static_cast<std::size_t>(tensor.rank)));
       if (tensor.data_location == proto::DataLocation::external) {
-        return Status(StatusCode::unsupported) << "initializer '" << value.name
-                                               << "' uses external data, which this build cannot load yet";
+        return Status(StatusCode::unsupported)
+               << "initializer '" << value.name << "' uses external data, which this build cannot load yet";
       }
       std::size_t bytes = 0;
       Status st = checked_byte_size(value.dtype, rt.info.shape, bytes);
@@ -10777,9 +15049,9 @@ inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned
       } else {
         void* storage = allocator.allocate(bytes, ONNXMICRO_TENSOR_ALIGNMENT);
         if (storage == nullptr) {
-          return Status(StatusCode::out_of_memory) << "metadata allocator exhausted decoding initializer '"
-                                                   << value.name << "' (" << static_cast<unsigned long long>(bytes)
-                                                   << " bytes)";
+          return Status(StatusCode::out_of_memory)
+                 << "metadata allocator exhausted decoding initializer '" << value.name << "' ("
+                 << static_cast<unsigned long long>(bytes) << " bytes)";
         }
         ONNXMICRO_RETURN_IF_ERROR(tensor.decode_to(storage, bytes));
         rt.info.const_data = storage;
@@ -10819,16 +15091,15 @@ inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned
         }
         for (int d = 0; d < bound->shape.rank(); ++d) {
           if (bound->shape[d] < 0) {
-            return Status(StatusCode::invalid_argument) << "input '" << value.name << "': bound shape "
-                                                        << bound->shape << " has a negative dim";
+            return Status(StatusCode::invalid_argument)
+                   << "input '" << value.name << "': bound shape " << bound->shape << " has a negative dim";
           }
         }
         rt.info.shape = bound->shape;
       } else {
         if (!value.has_declared_shape) {
           return Status(StatusCode::invalid_argument)
-                 << "input '" << value.name
-                 << "' has no declared shape: bind one with SessionOptions::input_shapes";
+                 << "input '" << value.name << "' has no declared shape: bind one with SessionOptions::input_shapes";
         }
         rt.info.shape.resize(value.declared_rank);
         for (int d = 0; d < value.declared_rank; ++d) {
@@ -10889,9 +15160,9 @@ inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned
       }
       if (declared.dtype != DataType::undefined && declared.dtype != out.dtype) {
         return detail::node_error(node, Status(StatusCode::invalid_model)
-                                            << "output " << static_cast<unsigned long long>(k) << " '"
-                                            << declared.name << "' is declared " << dtype_name(declared.dtype)
-                                            << " but the op produces " << dtype_name(out.dtype));
+                                            << "output " << static_cast<unsigned long long>(k) << " '" << declared.name
+                                            << "' is declared " << dtype_name(declared.dtype) << " but the op produces "
+                                            << dtype_name(out.dtype));
       }
       ValueRuntime& rt = values_[id];
       rt.info.dtype = out.dtype;
@@ -10914,8 +15185,8 @@ inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned
         std::size_t bytes = 0;
         Status size_status = checked_byte_size(rt.info.dtype, rt.info.shape, bytes);
         if (!size_status.ok()) return detail::node_error(node, size_status);
-        void* storage = bytes == 0 ? detail::empty_tensor_storage()
-                                   : allocator.allocate(bytes, ONNXMICRO_TENSOR_ALIGNMENT);
+        void* storage =
+            bytes == 0 ? detail::empty_tensor_storage() : allocator.allocate(bytes, ONNXMICRO_TENSOR_ALIGNMENT);
         if (storage == nullptr) {
           return detail::node_error(node, Status(StatusCode::out_of_memory)
                                               << "metadata allocator exhausted folding output '" << rt.info.name
@@ -10983,6 +15254,7 @@ inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned
     return {};
   };
   for (model::ValueId id : graph.inputs) {
+    if (values_[id].info.is_constant) continue;  // bound at prepare: lives in metadata, not the arena
     Status st = new_buffer(values_[id], values_[id].buffer);
     if (!st.ok()) return Status(st.code()) << "input '" << values_[id].info.name << "': " << st.message_view();
   }
@@ -11030,8 +15302,8 @@ inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned
   // 6. The arena: the caller's, or our own.
   if (options.arena != nullptr) {
     if (reinterpret_cast<std::uintptr_t>(options.arena) % ONNXMICRO_TENSOR_ALIGNMENT != 0) {
-      return Status(StatusCode::invalid_argument) << "SessionOptions::arena must be aligned to "
-                                                  << ONNXMICRO_TENSOR_ALIGNMENT << " bytes";
+      return Status(StatusCode::invalid_argument)
+             << "SessionOptions::arena must be aligned to " << ONNXMICRO_TENSOR_ALIGNMENT << " bytes";
     }
     if (options.arena_bytes < required_arena_bytes_) {
       return Status(StatusCode::out_of_memory)
@@ -11044,8 +15316,8 @@ inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned
 #if ONNXMICRO_HAS_HEAP
     arena_allocation_ = std::malloc(required_arena_bytes_ + ONNXMICRO_TENSOR_ALIGNMENT);
     if (arena_allocation_ == nullptr) {
-      return Status(StatusCode::out_of_memory) << "could not allocate an arena of "
-                                               << static_cast<unsigned long long>(required_arena_bytes_) << " bytes";
+      return Status(StatusCode::out_of_memory)
+             << "could not allocate an arena of " << static_cast<unsigned long long>(required_arena_bytes_) << " bytes";
     }
     arena_ = reinterpret_cast<unsigned char*>(
         align_up(reinterpret_cast<std::uintptr_t>(arena_allocation_), ONNXMICRO_TENSOR_ALIGNMENT));
@@ -11119,7 +15391,8 @@ inline Status Session::bind_input_value(const model::Value& value, const Session
   }
   std::size_t bytes = 0;
   Status size_status = checked_byte_size(v.dtype, v.shape, bytes);
-  if (!size_status.ok()) return Status(size_status.code()) << "input '" << value.name << "': " << size_status.message_view();
+  if (!size_status.ok())
+    return Status(size_status.code()) << "input '" << value.name << "': " << size_status.message_view();
   void* storage = bytes == 0 ? detail::empty_tensor_storage() : allocator.allocate(bytes, ONNXMICRO_TENSOR_ALIGNMENT);
   if (storage == nullptr) {
     return Status(StatusCode::out_of_memory) << "metadata allocator exhausted binding input '" << value.name << "'";
@@ -11177,9 +15450,9 @@ inline bool Session::offer_bindings(model::ValueId needed, const SessionOptions&
 inline Status Session::set_input(std::size_t index, const ConstTensorView& value) noexcept {
   if (!prepared_) return Status(StatusCode::invalid_argument) << "set_input() before a successful prepare()";
   if (index >= input_count()) {
-    return Status(StatusCode::invalid_argument) << "input index " << static_cast<unsigned long long>(index)
-                                                << " is out of range: the model has "
-                                                << static_cast<unsigned long long>(input_count()) << " inputs";
+    return Status(StatusCode::invalid_argument)
+           << "input index " << static_cast<unsigned long long>(index) << " is out of range: the model has "
+           << static_cast<unsigned long long>(input_count()) << " inputs";
   }
   const ValueRuntime& rt = values_[model_->graph().inputs[index]];
   if (value.dtype != rt.info.dtype) {
@@ -11187,9 +15460,9 @@ inline Status Session::set_input(std::size_t index, const ConstTensorView& value
                                                 << dtype_name(rt.info.dtype) << ", got " << dtype_name(value.dtype);
   }
   if (value.shape != rt.info.shape) {
-    return Status(StatusCode::invalid_argument) << "input '" << rt.info.name << "': expected shape "
-                                                << rt.info.shape << ", got " << value.shape
-                                                << " (prepare again with SessionOptions::input_shapes to change it)";
+    return Status(StatusCode::invalid_argument)
+           << "input '" << rt.info.name << "': expected shape " << rt.info.shape << ", got " << value.shape
+           << " (prepare again with SessionOptions::input_shapes to change it)";
   }
   std::size_t bytes = byte_size_of(rt.info.dtype, rt.info.shape.element_count());
   if (bytes > 0) {

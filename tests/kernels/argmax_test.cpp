@@ -72,13 +72,13 @@ class OneNode {
       v.message_field(2, make_tensor_type(output_dtypes[i], {}, false));
       outputs.push_back(v);
     }
-    bytes_ = make_model(make_graph("g", {make_node(op, names, output_names, attributes, "node")}, graph_inputs,
-                                   outputs, initializers),
+    bytes_ = make_model(make_graph("g", {make_node(op, names, output_names, attributes, "node")}, graph_inputs, outputs,
+                                   initializers),
                         opset)
                  .bytes();
     Status st = model_.load(om::ByteSpan(bytes_.data(), bytes_.size()));
     if (!st.ok()) return st;
-    return session_.prepare(model_, om::AllKernels::registry());
+    return session_.prepare(model_, om::all_kernels_registry());
   }
   /// Sets every non-constant input from the values given to prepare() and runs.
   Status run() {
@@ -156,7 +156,8 @@ TEST(ArgMaxArgMin, EveryAxisKeepdimsAndSelectLastIndexMatchReference) {
           Shape want_shape;
           ASSERT_TRUE(want_shape.assign(shape.data(), shape.size()).ok());
           EXPECT_EQ(n.output(0).shape, want_shape);
-          EXPECT_EQ(n.values<std::int64_t>(0), arg_reference(max, last != 0, x, outer, dims[static_cast<std::size_t>(a)], inner))
+          EXPECT_EQ(n.values<std::int64_t>(0),
+                    arg_reference(max, last != 0, x, outer, dims[static_cast<std::size_t>(a)], inner))
               << op << " axis " << axis << " last " << last;
         }
       }

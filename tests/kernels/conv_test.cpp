@@ -89,7 +89,7 @@ Outcome run_node(const std::string& op, int opset, const std::vector<Value>& inp
   outcome.status = model.load(om::ByteSpan(bytes.data(), bytes.size()));
   if (!outcome.status.ok()) return outcome;
   om::Session session;
-  outcome.status = session.prepare(model, om::AllKernels::registry());
+  outcome.status = session.prepare(model, om::all_kernels_registry());
   if (!outcome.status.ok()) return outcome;
   for (const Value& v : inputs) {
     if (v.dtype == DataType::undefined || v.initializer) continue;

@@ -72,13 +72,13 @@ class OneNode {
       v.message_field(2, make_tensor_type(output_dtypes[i], {}, false));
       outputs.push_back(v);
     }
-    bytes_ = make_model(make_graph("g", {make_node(op, names, output_names, attributes, "node")}, graph_inputs,
-                                   outputs, initializers),
+    bytes_ = make_model(make_graph("g", {make_node(op, names, output_names, attributes, "node")}, graph_inputs, outputs,
+                                   initializers),
                         opset)
                  .bytes();
     Status st = model_.load(om::ByteSpan(bytes_.data(), bytes_.size()));
     if (!st.ok()) return st;
-    return session_.prepare(model_, om::AllKernels::registry());
+    return session_.prepare(model_, om::all_kernels_registry());
   }
   /// Sets every non-constant input from the values given to prepare() and runs.
   Status run() {
@@ -167,8 +167,8 @@ TEST(CumSum, IntegersWrapAndAxisMayBeInt32) {
                   .ok());
   ASSERT_TRUE(n.run().ok());
   EXPECT_EQ(n.values<std::int32_t>(0), (std::vector<std::int32_t>{std::numeric_limits<std::int32_t>::max(),
-                                                                   std::numeric_limits<std::int32_t>::min(),
-                                                                   std::numeric_limits<std::int32_t>::min() + 5}));
+                                                                  std::numeric_limits<std::int32_t>::min(),
+                                                                  std::numeric_limits<std::int32_t>::min() + 5}));
 }
 
 TEST(CumSum, Float16OnlyFromOpset14AndAccumulatesInFloat) {
@@ -178,14 +178,15 @@ TEST(CumSum, Float16OnlyFromOpset14AndAccumulatesInFloat) {
   Status st;
   {
     OneNode n;
-    st = n.prepare("CumSum", 11, {input<std::uint16_t>("x", {3}, x, false, DataType::float16),
-                                  constant<std::int64_t>("axis", {}, {0})},
-                   {DataType::float16});
+    st = n.prepare(
+        "CumSum", 11,
+        {input<std::uint16_t>("x", {3}, x, false, DataType::float16), constant<std::int64_t>("axis", {}, {0})},
+        {DataType::float16});
     EXPECT_EQ(st.code(), StatusCode::unsupported) << st.message();
   }
   OneNode n;
-  st = n.prepare("CumSum", 14, {input<std::uint16_t>("x", {3}, x, false, DataType::float16),
-                                constant<std::int64_t>("axis", {}, {0})},
+  st = n.prepare("CumSum", 14,
+                 {input<std::uint16_t>("x", {3}, x, false, DataType::float16), constant<std::int64_t>("axis", {}, {0})},
                  {DataType::float16});
   ASSERT_TRUE(st.ok()) << st.message();
   ASSERT_TRUE(n.run().ok());
@@ -201,14 +202,13 @@ TEST(CumSum, RunsInPlaceInsideAChain) {
                             {make_node("Relu", {"x"}, {"r"}, {}, "relu"),
                              make_node("CumSum", {"r", "axis"}, {"y"}, {make_attribute_int("reverse", 1)}, "cs")},
                             {make_value_info("x", DataType::float32, {2, 3})},
-                            {make_value_info("y", DataType::float32, {2, 3})},
-                            {make_int64_tensor("axis", {}, {1})}),
+                            {make_value_info("y", DataType::float32, {2, 3})}, {make_int64_tensor("axis", {}, {1})}),
                  14)
           .bytes();
   om::Model model;
   ASSERT_TRUE(model.load(om::ByteSpan(bytes.data(), bytes.size())).ok());
   om::Session session;
-  Status st = session.prepare(model, om::AllKernels::registry());
+  Status st = session.prepare(model, om::all_kernels_registry());
   ASSERT_TRUE(st.ok()) << st.message();
   ASSERT_TRUE(session.set_input(0, ConstTensorView(DataType::float32, Shape{2, 3}, x.data())).ok());
   ASSERT_TRUE(session.run().ok());

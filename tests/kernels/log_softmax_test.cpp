@@ -73,13 +73,13 @@ class OneNode {
       v.message_field(2, make_tensor_type(output_dtypes[i], {}, false));
       outputs.push_back(v);
     }
-    bytes_ = make_model(make_graph("g", {make_node(op, names, output_names, attributes, "node")}, graph_inputs,
-                                   outputs, initializers),
+    bytes_ = make_model(make_graph("g", {make_node(op, names, output_names, attributes, "node")}, graph_inputs, outputs,
+                                   initializers),
                         opset)
                  .bytes();
     Status st = model_.load(om::ByteSpan(bytes_.data(), bytes_.size()));
     if (!st.ok()) return st;
-    return session_.prepare(model_, om::AllKernels::registry());
+    return session_.prepare(model_, om::all_kernels_registry());
   }
   /// Sets every non-constant input from the values given to prepare() and runs.
   Status run() {
@@ -165,8 +165,9 @@ TEST(LogSoftmax, Opset1CoercesTo2DAndOpset13UsesOneAxisOnEveryAxis) {
                             {make_attribute_int("axis", axis)});
       ASSERT_TRUE(st.ok()) << st.message();
       ASSERT_TRUE(n.run().ok());
-      const std::vector<double> want = opset == 13 ? log_softmax_ref(x, prod(0, a), kDims[static_cast<std::size_t>(a)], prod(a + 1, 3))
-                                                   : log_softmax_ref(x, prod(0, a), prod(a, 3), 1);
+      const std::vector<double> want =
+          opset == 13 ? log_softmax_ref(x, prod(0, a), kDims[static_cast<std::size_t>(a)], prod(a + 1, 3))
+                      : log_softmax_ref(x, prod(0, a), prod(a, 3), 1);
       const std::vector<float> got = n.values<float>(0);
       ASSERT_EQ(got.size(), want.size());
       for (std::size_t i = 0; i < got.size(); ++i)
@@ -194,7 +195,8 @@ TEST(LogSoftmax, DefaultAxisIs1UpToOpset12AndMinus1From13) {
 
 TEST(LogSoftmax, LargeInputsStayFinite) {
   OneNode n;
-  ASSERT_TRUE(n.prepare("LogSoftmax", 13, {input<float>("x", {3}, {1000.0f, 1001.0f, 1002.0f})}, {DataType::float32}).ok());
+  ASSERT_TRUE(
+      n.prepare("LogSoftmax", 13, {input<float>("x", {3}, {1000.0f, 1001.0f, 1002.0f})}, {DataType::float32}).ok());
   ASSERT_TRUE(n.run().ok());
   const std::vector<double> want = log_softmax_ref({1000.0f, 1001.0f, 1002.0f}, 1, 3, 1);
   const std::vector<float> got = n.values<float>(0);
@@ -215,7 +217,7 @@ TEST(LogSoftmax, RunsInPlaceInsideAChain) {
   om::Model model;
   ASSERT_TRUE(model.load(om::ByteSpan(bytes.data(), bytes.size())).ok());
   om::Session session;
-  ASSERT_TRUE(session.prepare(model, om::AllKernels::registry()).ok());
+  ASSERT_TRUE(session.prepare(model, om::all_kernels_registry()).ok());
   ASSERT_TRUE(session.set_input(0, ConstTensorView(DataType::float32, Shape{2, 3, 4}, x.data())).ok());
   ASSERT_TRUE(session.run().ok());
   std::vector<float> relu = x;
@@ -230,9 +232,9 @@ TEST(LogSoftmax, Float16IsComputedInFloat) {
   std::vector<std::uint16_t> bits;
   for (float v : xf) bits.push_back(om::float16_t::from_float(v).bits);
   OneNode n;
-  ASSERT_TRUE(n.prepare("LogSoftmax", 13, {input<std::uint16_t>("x", {3}, bits, false, DataType::float16)},
-                        {DataType::float16})
-                  .ok());
+  ASSERT_TRUE(
+      n.prepare("LogSoftmax", 13, {input<std::uint16_t>("x", {3}, bits, false, DataType::float16)}, {DataType::float16})
+          .ok());
   ASSERT_TRUE(n.run().ok());
   const std::vector<double> want = log_softmax_ref(xf, 1, 3, 1);
   for (std::size_t i = 0; i < 3; ++i) {
@@ -246,12 +248,14 @@ TEST(LogSoftmax, AxisAndDtypeErrors) {
   Status st;
   {
     OneNode n;
-    st = n.prepare("LogSoftmax", 13, {input("x", kDims, sample())}, {DataType::float32}, {make_attribute_int("axis", 3)});
+    st = n.prepare("LogSoftmax", 13, {input("x", kDims, sample())}, {DataType::float32},
+                   {make_attribute_int("axis", 3)});
     EXPECT_TRUE(contains(st, "attribute 'axis' is 3, expected a value in [-3, 2]")) << st.message();
   }
   {
     OneNode n;  // negative axis only from opset 11
-    st = n.prepare("LogSoftmax", 1, {input("x", kDims, sample())}, {DataType::float32}, {make_attribute_int("axis", -1)});
+    st = n.prepare("LogSoftmax", 1, {input("x", kDims, sample())}, {DataType::float32},
+                   {make_attribute_int("axis", -1)});
     EXPECT_TRUE(contains(st, "negative axes are only allowed from opset 11")) << st.message();
   }
   {
@@ -274,12 +278,13 @@ TEST(Hardmax, Opset1CoercesTo2DAndOpset13UsesOneAxisOnEveryAxis) {
     const int a = axis < 0 ? axis + 3 : axis;
     for (std::int64_t opset : {11, 13}) {
       OneNode n;
-      Status st = n.prepare("Hardmax", opset, {input("x", kDims, x)}, {DataType::float32},
-                            {make_attribute_int("axis", axis)});
+      Status st =
+          n.prepare("Hardmax", opset, {input("x", kDims, x)}, {DataType::float32}, {make_attribute_int("axis", axis)});
       ASSERT_TRUE(st.ok()) << st.message();
       ASSERT_TRUE(n.run().ok());
-      const std::vector<float> want = opset == 13 ? hardmax_ref(x, prod(0, a), kDims[static_cast<std::size_t>(a)], prod(a + 1, 3))
-                                                  : hardmax_ref(x, prod(0, a), prod(a, 3), 1);
+      const std::vector<float> want =
+          opset == 13 ? hardmax_ref(x, prod(0, a), kDims[static_cast<std::size_t>(a)], prod(a + 1, 3))
+                      : hardmax_ref(x, prod(0, a), prod(a, 3), 1);
       EXPECT_EQ(n.values<float>(0), want) << "opset " << opset << " axis " << axis;
     }
   }

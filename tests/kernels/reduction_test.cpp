@@ -74,13 +74,13 @@ class OneNode {
       v.message_field(2, make_tensor_type(output_dtypes[i], {}, false));
       outputs.push_back(v);
     }
-    bytes_ = make_model(make_graph("g", {make_node(op, names, output_names, attributes, "node")}, graph_inputs,
-                                   outputs, initializers),
+    bytes_ = make_model(make_graph("g", {make_node(op, names, output_names, attributes, "node")}, graph_inputs, outputs,
+                                   initializers),
                         opset)
                  .bytes();
     Status st = model_.load(om::ByteSpan(bytes_.data(), bytes_.size()));
     if (!st.ok()) return st;
-    return session_.prepare(model_, om::AllKernels::registry());
+    return session_.prepare(model_, om::all_kernels_registry());
   }
   /// Sets every non-constant input from the values given to prepare() and runs.
   Status run() {
@@ -141,16 +141,42 @@ std::vector<double> reference(Kind kind, const std::vector<double>& x, const std
   for (const std::vector<double>& g : groups) {
     double r = 0;
     switch (kind) {
-      case Kind::sum: for (double v : g) r += v; break;
-      case Kind::mean: for (double v : g) r += v / static_cast<double>(g.size()); break;
-      case Kind::max: r = -INFINITY; for (double v : g) r = std::max(r, v); break;
-      case Kind::min: r = INFINITY; for (double v : g) r = std::min(r, v); break;
-      case Kind::prod: r = 1; for (double v : g) r *= v; break;
-      case Kind::l1: for (double v : g) r += std::fabs(v); break;
-      case Kind::l2: for (double v : g) r += v * v; r = std::sqrt(r); break;
-      case Kind::log_sum: for (double v : g) r += v; r = std::log(r); break;
-      case Kind::log_sum_exp: for (double v : g) r += std::exp(v); r = std::log(r); break;
-      case Kind::sum_square: for (double v : g) r += v * v; break;
+      case Kind::sum:
+        for (double v : g) r += v;
+        break;
+      case Kind::mean:
+        for (double v : g) r += v / static_cast<double>(g.size());
+        break;
+      case Kind::max:
+        r = -INFINITY;
+        for (double v : g) r = std::max(r, v);
+        break;
+      case Kind::min:
+        r = INFINITY;
+        for (double v : g) r = std::min(r, v);
+        break;
+      case Kind::prod:
+        r = 1;
+        for (double v : g) r *= v;
+        break;
+      case Kind::l1:
+        for (double v : g) r += std::fabs(v);
+        break;
+      case Kind::l2:
+        for (double v : g) r += v * v;
+        r = std::sqrt(r);
+        break;
+      case Kind::log_sum:
+        for (double v : g) r += v;
+        r = std::log(r);
+        break;
+      case Kind::log_sum_exp:
+        for (double v : g) r += std::exp(v);
+        r = std::log(r);
+        break;
+      case Kind::sum_square:
+        for (double v : g) r += v * v;
+        break;
     }
     y.push_back(r);
   }
@@ -163,11 +189,16 @@ struct OpCase {
   std::int64_t input_axes_since;  ///< first opset with axes as input 1
 };
 const OpCase kOps[] = {
-    {"ReduceSum", Kind::sum, 13},        {"ReduceMean", Kind::mean, 18},
-    {"ReduceMax", Kind::max, 18},        {"ReduceMin", Kind::min, 18},
-    {"ReduceProd", Kind::prod, 18},      {"ReduceL1", Kind::l1, 18},
-    {"ReduceL2", Kind::l2, 18},          {"ReduceLogSum", Kind::log_sum, 18},
-    {"ReduceLogSumExp", Kind::log_sum_exp, 18}, {"ReduceSumSquare", Kind::sum_square, 18},
+    {"ReduceSum", Kind::sum, 13},
+    {"ReduceMean", Kind::mean, 18},
+    {"ReduceMax", Kind::max, 18},
+    {"ReduceMin", Kind::min, 18},
+    {"ReduceProd", Kind::prod, 18},
+    {"ReduceL1", Kind::l1, 18},
+    {"ReduceL2", Kind::l2, 18},
+    {"ReduceLogSum", Kind::log_sum, 18},
+    {"ReduceLogSumExp", Kind::log_sum_exp, 18},
+    {"ReduceSumSquare", Kind::sum_square, 18},
 };
 
 std::vector<float> test_values(std::size_t n) {
@@ -189,7 +220,8 @@ TEST(Reduce, EveryOpMatchesReferenceOnEveryAxesSubsetInBothAxesForms) {
   const std::vector<std::int64_t> dims = {2, 3, 4};
   const std::vector<float> x = test_values(24);
   const std::vector<double> xd(x.begin(), x.end());
-  const std::vector<std::vector<std::int64_t>> subsets = {{0}, {1}, {2}, {0, 1}, {0, 2}, {1, 2}, {0, 1, 2}, {-1}, {-3, 2}};
+  const std::vector<std::vector<std::int64_t>> subsets = {{0},    {1},       {2},  {0, 1}, {0, 2},
+                                                          {1, 2}, {0, 1, 2}, {-1}, {-3, 2}};
   for (const OpCase& c : kOps) {
     for (const auto& axes : subsets) {
       for (std::int64_t keepdims : {0, 1}) {
@@ -198,13 +230,15 @@ TEST(Reduce, EveryOpMatchesReferenceOnEveryAxesSubsetInBothAxesForms) {
         std::vector<bool> reduced(3, false);
         for (std::int64_t a : axes) reduced[static_cast<std::size_t>(a < 0 ? a + 3 : a)] = true;
         for (int i = 0; i < 3; ++i) {
-          if (!reduced[i]) want_shape.push_back(dims[i]);
-          else if (keepdims) want_shape.push_back(1);
+          if (!reduced[i])
+            want_shape.push_back(dims[i]);
+          else if (keepdims)
+            want_shape.push_back(1);
         }
         Shape expected_shape;
         ASSERT_TRUE(expected_shape.assign(want_shape.data(), want_shape.size()).ok());
-        const std::string what = std::string(c.op) + " keepdims=" + std::to_string(keepdims) + " axes[0]=" +
-                                 std::to_string(axes[0]) + " n=" + std::to_string(axes.size());
+        const std::string what = std::string(c.op) + " keepdims=" + std::to_string(keepdims) +
+                                 " axes[0]=" + std::to_string(axes[0]) + " n=" + std::to_string(axes.size());
         {
           OneNode n;  // attribute form
           Status st = n.prepare(c.op, 11, {input("x", dims, x)}, {DataType::float32},
@@ -216,9 +250,10 @@ TEST(Reduce, EveryOpMatchesReferenceOnEveryAxesSubsetInBothAxesForms) {
         }
         {
           OneNode n;  // input form
-          Status st = n.prepare(c.op, c.input_axes_since,
-                                {input("x", dims, x), constant<std::int64_t>("axes", {static_cast<std::int64_t>(axes.size())}, axes)},
-                                {DataType::float32}, {make_attribute_int("keepdims", keepdims)});
+          Status st = n.prepare(
+              c.op, c.input_axes_since,
+              {input("x", dims, x), constant<std::int64_t>("axes", {static_cast<std::int64_t>(axes.size())}, axes)},
+              {DataType::float32}, {make_attribute_int("keepdims", keepdims)});
           ASSERT_TRUE(st.ok()) << what << ": " << st.message();
           ASSERT_TRUE(n.run().ok()) << what;
           EXPECT_EQ(n.output(0).shape, expected_shape) << what;
@@ -253,9 +288,10 @@ TEST(Reduce, EmptySetGivesTheIdentityOfEachOp) {
     const char* op;
     float value;
   };
-  const Want wants[] = {{"ReduceSum", 0.0f}, {"ReduceProd", 1.0f}, {"ReduceMax", -INFINITY}, {"ReduceMin", INFINITY},
-                        {"ReduceL1", 0.0f},  {"ReduceL2", 0.0f},   {"ReduceLogSum", -INFINITY},
-                        {"ReduceLogSumExp", -INFINITY}, {"ReduceSumSquare", 0.0f}};
+  const Want wants[] = {
+      {"ReduceSum", 0.0f},      {"ReduceProd", 1.0f}, {"ReduceMax", -INFINITY},    {"ReduceMin", INFINITY},
+      {"ReduceL1", 0.0f},       {"ReduceL2", 0.0f},   {"ReduceLogSum", -INFINITY}, {"ReduceLogSumExp", -INFINITY},
+      {"ReduceSumSquare", 0.0f}};
   for (const Want& w : wants) {
     OneNode n;
     Status st = n.prepare(w.op, 18, {input<float>("x", dims, {}), constant<std::int64_t>("axes", {1}, axes)},
@@ -266,8 +302,10 @@ TEST(Reduce, EmptySetGivesTheIdentityOfEachOp) {
     for (float v : n.values<float>(0)) EXPECT_EQ(v, w.value) << w.op;
   }
   OneNode max_int;  // integers: the dtype's lowest value
-  ASSERT_TRUE(max_int.prepare("ReduceMax", 18, {input<std::int32_t>("x", dims, {}), constant<std::int64_t>("axes", {1}, axes)},
-                              {DataType::int32})
+  ASSERT_TRUE(max_int
+                  .prepare("ReduceMax", 18,
+                           {input<std::int32_t>("x", dims, {}), constant<std::int64_t>("axes", {1}, axes)},
+                           {DataType::int32})
                   .ok());
   ASSERT_TRUE(max_int.run().ok());
   for (std::int32_t v : max_int.values<std::int32_t>(0)) EXPECT_EQ(v, std::numeric_limits<std::int32_t>::lowest());
@@ -277,13 +315,15 @@ TEST(Reduce, BoolMaxIsAnyAndMinIsAllFromOpset20Only) {
   const std::vector<std::uint8_t> x = {0, 1, 0, 0, 1, 1};  // [[F,T,F],[F,T,T]]
   auto bools = [&](std::int64_t opset, const char* op, Status& st) {
     OneNode n;
-    st = n.prepare(op, opset, {input<std::uint8_t>("x", {2, 3}, x, false, DataType::boolean),
-                               constant<std::int64_t>("axes", {1}, {1})},
-                   {DataType::boolean}, {make_attribute_int("keepdims", 0)});
+    st = n.prepare(
+        op, opset,
+        {input<std::uint8_t>("x", {2, 3}, x, false, DataType::boolean), constant<std::int64_t>("axes", {1}, {1})},
+        {DataType::boolean}, {make_attribute_int("keepdims", 0)});
     std::vector<std::uint8_t> out;
     if (st.ok() && n.run().ok()) {
       const ConstTensorView v = n.output(0);
-      out.assign(static_cast<const std::uint8_t*>(v.data), static_cast<const std::uint8_t*>(v.data) + v.element_count());
+      out.assign(static_cast<const std::uint8_t*>(v.data),
+                 static_cast<const std::uint8_t*>(v.data) + v.element_count());
     }
     return out;
   };
@@ -336,7 +376,8 @@ TEST(Reduce, IntegerMeanTruncatesAndIntegerSumWraps) {
   EXPECT_EQ(rows.values<std::int32_t>(0), (std::vector<std::int32_t>{1, -1}));  // toward zero, like astype
 
   OneNode sum;
-  ASSERT_TRUE(sum.prepare("ReduceSum", 13, {input<std::uint32_t>("x", {2}, {0xFFFFFFFFu, 2u})}, {DataType::uint32}).ok());
+  ASSERT_TRUE(
+      sum.prepare("ReduceSum", 13, {input<std::uint32_t>("x", {2}, {0xFFFFFFFFu, 2u})}, {DataType::uint32}).ok());
   ASSERT_TRUE(sum.run().ok());
   EXPECT_EQ(sum.values<std::uint32_t>(0), std::vector<std::uint32_t>{1u});
 }
@@ -353,9 +394,9 @@ TEST(Reduce, Float16SumIsComputedInFloatAndRoundedOnce) {
   const std::vector<std::uint16_t> x = {om::float16_t::from_float(2048.0f).bits, om::float16_t::from_float(1.0f).bits,
                                         om::float16_t::from_float(1.0f).bits};
   OneNode n;
-  ASSERT_TRUE(n.prepare("ReduceSum", 13, {input<std::uint16_t>("x", {3}, x, false, DataType::float16)},
-                        {DataType::float16})
-                  .ok());
+  ASSERT_TRUE(
+      n.prepare("ReduceSum", 13, {input<std::uint16_t>("x", {3}, x, false, DataType::float16)}, {DataType::float16})
+          .ok());
   ASSERT_TRUE(n.run().ok());
   std::uint16_t bits = 0;
   std::memcpy(&bits, n.output(0).data, 2);
@@ -369,12 +410,14 @@ TEST(Reduce, AxesErrorsNameTheAxesAndTheRange) {
     st = n.prepare("ReduceSum", 1, {input<float>("x", {2, 2}, {1, 2, 3, 4})}, {DataType::float32},
                    {make_attribute_ints("axes", {-1})});
     EXPECT_EQ(st.code(), StatusCode::invalid_model);
-    EXPECT_TRUE(contains(st, "attribute 'axes' is -1, but negative axes are only allowed from opset 11")) << st.message();
+    EXPECT_TRUE(contains(st, "attribute 'axes' is -1, but negative axes are only allowed from opset 11"))
+        << st.message();
   }
   {
     OneNode n;
-    st = n.prepare("ReduceMean", 18, {input<float>("x", {2, 2}, {1, 2, 3, 4}), constant<std::int64_t>("axes", {1}, {2})},
-                   {DataType::float32});
+    st =
+        n.prepare("ReduceMean", 18, {input<float>("x", {2, 2}, {1, 2, 3, 4}), constant<std::int64_t>("axes", {1}, {2})},
+                  {DataType::float32});
     EXPECT_TRUE(contains(st, "input 1 'axes' is 2, expected a value in [-2, 1]")) << st.message();
   }
   {

@@ -73,13 +73,13 @@ class OneNode {
       v.message_field(2, make_tensor_type(output_dtypes[i], {}, false));
       outputs.push_back(v);
     }
-    bytes_ = make_model(make_graph("g", {make_node(op, names, output_names, attributes, "node")}, graph_inputs,
-                                   outputs, initializers),
+    bytes_ = make_model(make_graph("g", {make_node(op, names, output_names, attributes, "node")}, graph_inputs, outputs,
+                                   initializers),
                         opset)
                  .bytes();
     Status st = model_.load(om::ByteSpan(bytes_.data(), bytes_.size()));
     if (!st.ok()) return st;
-    return session_.prepare(model_, om::AllKernels::registry());
+    return session_.prepare(model_, om::all_kernels_registry());
   }
   /// Sets every non-constant input from the values given to prepare() and runs.
   Status run() {
@@ -176,14 +176,16 @@ TEST(TopK, AllVersionsMatchAStableSortOnEveryAxis) {
 TEST(TopK, NanRanksAboveEveryNumber) {
   const float nan = std::numeric_limits<float>::quiet_NaN();
   OneNode largest;
-  ASSERT_TRUE(largest.prepare("TopK", 11, {input<float>("x", {4}, {1, nan, 3, 2}), constant<std::int64_t>("k", {1}, {2})},
-                              {DataType::float32, DataType::int64})
+  ASSERT_TRUE(largest
+                  .prepare("TopK", 11, {input<float>("x", {4}, {1, nan, 3, 2}), constant<std::int64_t>("k", {1}, {2})},
+                           {DataType::float32, DataType::int64})
                   .ok());
   ASSERT_TRUE(largest.run().ok());
   EXPECT_EQ(largest.values<std::int64_t>(1), (std::vector<std::int64_t>{1, 2}));
   OneNode smallest;
-  ASSERT_TRUE(smallest.prepare("TopK", 11, {input<float>("x", {4}, {1, nan, 3, 2}), constant<std::int64_t>("k", {1}, {4})},
-                               {DataType::float32, DataType::int64}, {make_attribute_int("largest", 0)})
+  ASSERT_TRUE(smallest
+                  .prepare("TopK", 11, {input<float>("x", {4}, {1, nan, 3, 2}), constant<std::int64_t>("k", {1}, {4})},
+                           {DataType::float32, DataType::int64}, {make_attribute_int("largest", 0)})
                   .ok());
   ASSERT_TRUE(smallest.run().ok());
   EXPECT_EQ(smallest.values<std::int64_t>(1), (std::vector<std::int64_t>{0, 3, 2, 1}));
@@ -208,15 +210,17 @@ TEST(TopK, IntegerTypesFromOpset11AndBfloat16From24) {
   }
   {
     OneNode n;
-    st = n.prepare("TopK", 23, {input<std::uint16_t>("x", {2}, {0x3f80, 0x4000}, false, DataType::bfloat16),
-                                constant<std::int64_t>("k", {1}, {1})},
+    st = n.prepare("TopK", 23,
+                   {input<std::uint16_t>("x", {2}, {0x3f80, 0x4000}, false, DataType::bfloat16),
+                    constant<std::int64_t>("k", {1}, {1})},
                    {DataType::bfloat16, DataType::int64});
     EXPECT_EQ(st.code(), StatusCode::unsupported) << st.message();
   }
   {
     OneNode n;
-    ASSERT_TRUE(n.prepare("TopK", 24, {input<std::uint16_t>("x", {2}, {0x3f80, 0x4000}, false, DataType::bfloat16),
-                                       constant<std::int64_t>("k", {1}, {1})},
+    ASSERT_TRUE(n.prepare("TopK", 24,
+                          {input<std::uint16_t>("x", {2}, {0x3f80, 0x4000}, false, DataType::bfloat16),
+                           constant<std::int64_t>("k", {1}, {1})},
                           {DataType::bfloat16, DataType::int64})
                     .ok());
     ASSERT_TRUE(n.run().ok());

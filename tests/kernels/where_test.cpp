@@ -54,7 +54,7 @@ struct Result {
   }
 };
 
-// Builds `op` at `opset` with `inputs` as graph inputs and output "y" declared as (out_dtype, out_dims) — the
+// Builds `op` at `opset` with `inputs` as graph inputs and output "result" declared as (out_dtype, out_dims) — the
 // session rejects a kernel whose output contradicts the declaration — then prepares and runs it once.
 Result run_op(const std::string& op, std::int64_t opset, const std::vector<Tensor>& inputs, DataType out_dtype,
               const std::vector<std::int64_t>& out_dims, const std::vector<ProtoWriter>& attributes = {}) {
@@ -64,15 +64,15 @@ Result run_op(const std::string& op, std::int64_t opset, const std::vector<Tenso
     names.push_back(t.name);
     infos.push_back(onnxmicro_test::make_value_info(t.name, t.dtype, t.dims));
   }
-  ProtoWriter graph = onnxmicro_test::make_graph("g", {onnxmicro_test::make_node(op, names, {"y"}, attributes, "n")},
-                                                 infos, {onnxmicro_test::make_value_info("y", out_dtype, out_dims)});
+  ProtoWriter graph = onnxmicro_test::make_graph("g", {onnxmicro_test::make_node(op, names, {"result"}, attributes, "n")},
+                                                 infos, {onnxmicro_test::make_value_info("result", out_dtype, out_dims)});
   const std::vector<unsigned char> model_bytes = onnxmicro_test::make_model(graph, opset).bytes();
   om::Model model;
   Result r;
   r.status = model.load(om::ByteSpan(model_bytes.data(), model_bytes.size()));
   if (!r.status.ok()) return r;
   om::Session session;
-  r.status = session.prepare(model, om::AllKernels::registry());
+  r.status = session.prepare(model, om::all_kernels_registry());
   if (!r.status.ok()) return r;
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     Shape shape;

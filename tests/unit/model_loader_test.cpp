@@ -59,8 +59,9 @@ TEST(ModelLoader, UndefinedInputNamesTheNodeAndTensor) {
 
 TEST(ModelLoader, DuplicateOutputNamesBothProducers) {
   Loaded m;
-  load(make_model(relu_graph({make_node("Relu", {"x"}, {"y"}, {}, "first"), make_node("Relu", {"x"}, {"y"}, {}, "second")}),
-                  13),
+  load(make_model(
+           relu_graph({make_node("Relu", {"x"}, {"y"}, {}, "first"), make_node("Relu", {"x"}, {"y"}, {}, "second")}),
+           13),
        m);
   ASSERT_FALSE(m.status.ok());
   std::string msg = m.status.message();
@@ -78,8 +79,8 @@ TEST(ModelLoader, OutputThatShadowsAGraphInputIsRejected) {
 
 TEST(ModelLoader, CycleIsReportedWithANodeOnIt) {
   Loaded m;
-  load(make_model(relu_graph({make_node("Add", {"x", "b"}, {"a"}, {}, "n_a"), make_node("Relu", {"a"}, {"b"}, {}, "n_b"),
-                              make_node("Relu", {"a"}, {"y"}, {}, "n_y")}),
+  load(make_model(relu_graph({make_node("Add", {"x", "b"}, {"a"}, {}, "n_a"),
+                              make_node("Relu", {"a"}, {"b"}, {}, "n_b"), make_node("Relu", {"a"}, {"y"}, {}, "n_y")}),
                   13),
        m);
   ASSERT_FALSE(m.status.ok());
@@ -90,8 +91,9 @@ TEST(ModelLoader, CycleIsReportedWithANodeOnIt) {
 
 TEST(ModelLoader, NodesOutOfOrderAreSortedTopologically) {
   Loaded m;
-  load(make_model(relu_graph({make_node("Relu", {"t"}, {"y"}, {}, "second"), make_node("Relu", {"x"}, {"t"}, {}, "first")}),
-                  13),
+  load(make_model(
+           relu_graph({make_node("Relu", {"t"}, {"y"}, {}, "second"), make_node("Relu", {"x"}, {"t"}, {}, "first")}),
+           13),
        m);
   ASSERT_TRUE(m.status.ok()) << m.status.message();
   EXPECT_EQ(m.model.graph().nodes[0].name, "first");
@@ -120,8 +122,9 @@ TEST(ModelLoader, UnknownInitializerDtypeIsRejected) {
 
 TEST(ModelLoader, UnknownGraphInputDtypeIsRejected) {
   Loaded m;
-  ProtoWriter graph = make_graph("g", {make_node("Relu", {"x"}, {"y"})}, {make_value_info("x", static_cast<DataType>(77), {1})},
-                                 {make_value_info("y", DataType::float32, {1})});
+  ProtoWriter graph =
+      make_graph("g", {make_node("Relu", {"x"}, {"y"})}, {make_value_info("x", static_cast<DataType>(77), {1})},
+                 {make_value_info("y", DataType::float32, {1})});
   load(make_model(graph, 13), m);
   ASSERT_FALSE(m.status.ok());
   EXPECT_NE(std::string(m.status.message()).find("graph input 'x' has unknown elem_type 77"), std::string::npos)

@@ -54,9 +54,10 @@ struct Fixture {
 };
 
 ProtoWriter unary_model(std::string_view op, std::int64_t opset, std::vector<std::int64_t> dims = {2, 2}) {
-  return make_model(make_graph("g", {make_node(op, {"x"}, {"y"}, {}, "n0")}, {make_value_info("x", DataType::float32, dims)},
-                               {make_value_info("y", DataType::float32, dims)}),
-                    opset);
+  return make_model(
+      make_graph("g", {make_node(op, {"x"}, {"y"}, {}, "n0")}, {make_value_info("x", DataType::float32, dims)},
+                 {make_value_info("y", DataType::float32, dims)}),
+      opset);
 }
 
 float run_mark(std::int64_t opset) {
@@ -107,7 +108,7 @@ TEST(Session, OpsetRangePresetDropsKernelsOutsideTheRange) {
 TEST(Session, RunsReluAndChecksInputsPrecisely) {
   Fixture f;
   ASSERT_TRUE(f.load(unary_model("Relu", 14)).ok());
-  Status st = f.session.prepare(f.model, onnxmicro::AllKernels::registry());
+  Status st = f.session.prepare(f.model, onnxmicro::all_kernels_registry());
   ASSERT_TRUE(st.ok()) << st.message();
   ASSERT_EQ(f.session.input_count(), 1u);
   EXPECT_EQ(f.session.input_name(0), "x");
@@ -132,30 +133,30 @@ TEST(Session, RunsReluAndChecksInputsPrecisely) {
       << st.message();
   st = f.session.set_input("nope", ConstTensorView(DataType::float32, Shape{2, 2}, x));
   ASSERT_FALSE(st.ok());
-  EXPECT_NE(std::string(st.message()).find("no input 'nope'; its inputs are: 'x'"), std::string::npos)
-      << st.message();
+  EXPECT_NE(std::string(st.message()).find("no input 'nope'; its inputs are: 'x'"), std::string::npos) << st.message();
 }
 
 TEST(Session, SymbolicInputDimMustBeBoundAndBindingIsChecked) {
   Fixture f;
-  ProtoWriter graph = make_graph("g", {make_node("Relu", {"x"}, {"y"})}, {make_value_info("x", DataType::float32, {-1, 3})},
-                                 {make_value_info("y", DataType::float32, {-1, 3})});
+  ProtoWriter graph =
+      make_graph("g", {make_node("Relu", {"x"}, {"y"})}, {make_value_info("x", DataType::float32, {-1, 3})},
+                 {make_value_info("y", DataType::float32, {-1, 3})});
   ASSERT_TRUE(f.load(make_model(graph, 14)).ok());
-  Status st = f.session.prepare(f.model, onnxmicro::AllKernels::registry());
+  Status st = f.session.prepare(f.model, onnxmicro::all_kernels_registry());
   ASSERT_FALSE(st.ok());
   EXPECT_NE(std::string(st.message()).find("input 'x' dim 0"), std::string::npos) << st.message();
 
   onnxmicro::InputShape wrong[] = {{"x", Shape{5, 4}}};
   SessionOptions options;
   options.input_shapes = wrong;
-  st = f.session.prepare(f.model, onnxmicro::AllKernels::registry(), options);
+  st = f.session.prepare(f.model, onnxmicro::all_kernels_registry(), options);
   ASSERT_FALSE(st.ok());
   EXPECT_NE(std::string(st.message()).find("has dim 1 = 4, the model fixes it to 3"), std::string::npos)
       << st.message();
 
   onnxmicro::InputShape right[] = {{"x", Shape{5, 3}}};
   options.input_shapes = right;
-  st = f.session.prepare(f.model, onnxmicro::AllKernels::registry(), options);
+  st = f.session.prepare(f.model, onnxmicro::all_kernels_registry(), options);
   ASSERT_TRUE(st.ok()) << st.message();
   EXPECT_EQ(f.session.output(0).shape, (Shape{5, 3}));
 }
@@ -163,7 +164,7 @@ TEST(Session, SymbolicInputDimMustBeBoundAndBindingIsChecked) {
 TEST(Session, CallerArenaTooSmallNamesTheBytesNeeded) {
   Fixture f;
   ASSERT_TRUE(f.load(unary_model("Relu", 14, {16, 16})).ok());
-  ASSERT_TRUE(f.session.prepare(f.model, onnxmicro::AllKernels::registry()).ok());
+  ASSERT_TRUE(f.session.prepare(f.model, onnxmicro::all_kernels_registry()).ok());
   std::size_t needed = f.session.required_arena_bytes();
   ASSERT_GE(needed, 16u * 16u * 4u);
 
@@ -171,7 +172,7 @@ TEST(Session, CallerArenaTooSmallNamesTheBytesNeeded) {
   SessionOptions options;
   options.arena = arena;
   options.arena_bytes = needed - 16;
-  Status st = f.session.prepare(f.model, onnxmicro::AllKernels::registry(), options);
+  Status st = f.session.prepare(f.model, onnxmicro::all_kernels_registry(), options);
   ASSERT_FALSE(st.ok());
   EXPECT_EQ(st.code(), StatusCode::out_of_memory);
   EXPECT_NE(std::string(st.message()).find("needs " + std::to_string(needed) + " bytes"), std::string::npos)
@@ -179,25 +180,26 @@ TEST(Session, CallerArenaTooSmallNamesTheBytesNeeded) {
   EXPECT_EQ(f.session.required_arena_bytes(), needed);
 
   options.arena_bytes = needed;
-  st = f.session.prepare(f.model, onnxmicro::AllKernels::registry(), options);
+  st = f.session.prepare(f.model, onnxmicro::all_kernels_registry(), options);
   ASSERT_TRUE(st.ok()) << st.message();
   onnxmicro::TensorView slot = f.session.input(0);
   EXPECT_GE(static_cast<unsigned char*>(slot.data), arena);
   EXPECT_LT(static_cast<unsigned char*>(slot.data), arena + needed);
 
   options.arena = arena + 1;
-  st = f.session.prepare(f.model, onnxmicro::AllKernels::registry(), options);
+  st = f.session.prepare(f.model, onnxmicro::all_kernels_registry(), options);
   EXPECT_EQ(st.code(), StatusCode::invalid_argument);
 }
 
 TEST(Session, ElementwiseChainReusesBuffersInPlace) {
   Fixture f;
-  ProtoWriter graph = make_graph("g",
-                                 {make_node("Relu", {"x"}, {"a"}), make_node("Relu", {"a"}, {"b"}),
-                                  make_node("Relu", {"b"}, {"c"}), make_node("Relu", {"c"}, {"y"})},
-                                 {make_value_info("x", DataType::float32, {64})}, {make_value_info("y", DataType::float32, {64})});
+  ProtoWriter graph =
+      make_graph("g",
+                 {make_node("Relu", {"x"}, {"a"}), make_node("Relu", {"a"}, {"b"}), make_node("Relu", {"b"}, {"c"}),
+                  make_node("Relu", {"c"}, {"y"})},
+                 {make_value_info("x", DataType::float32, {64})}, {make_value_info("y", DataType::float32, {64})});
   ASSERT_TRUE(f.load(make_model(graph, 14)).ok());
-  ASSERT_TRUE(f.session.prepare(f.model, onnxmicro::AllKernels::registry()).ok());
+  ASSERT_TRUE(f.session.prepare(f.model, onnxmicro::all_kernels_registry()).ok());
   const onnxmicro::MemoryPlan& plan = f.session.plan();
   EXPECT_TRUE(plan.is_valid());
   // x keeps its own buffer (inputs are never overwritten); a, b, c and y share one buffer.
@@ -214,13 +216,13 @@ TEST(Session, ElementwiseChainReusesBuffersInPlace) {
 TEST(Session, AllConstantNodesAreFoldedAtPrepare) {
   Fixture f;
   ProtoWriter c = make_float_tensor("cv", {2}, {-1.0f, 3.0f});
-  ProtoWriter graph = make_graph("g",
-                                 {make_node("Constant", {}, {"c"}, {make_attribute_tensor("value", c)}, "const"),
-                                  make_node("Relu", {"c"}, {"rc"}, {}, "relu_const"),
-                                  make_node("Add", {"x", "rc"}, {"y"}, {}, "add")},
-                                 {make_value_info("x", DataType::float32, {2})}, {make_value_info("y", DataType::float32, {2})});
+  ProtoWriter graph =
+      make_graph("g",
+                 {make_node("Constant", {}, {"c"}, {make_attribute_tensor("value", c)}, "const"),
+                  make_node("Relu", {"c"}, {"rc"}, {}, "relu_const"), make_node("Add", {"x", "rc"}, {"y"}, {}, "add")},
+                 {make_value_info("x", DataType::float32, {2})}, {make_value_info("y", DataType::float32, {2})});
   ASSERT_TRUE(f.load(make_model(graph, 14)).ok());
-  Status st = f.session.prepare(f.model, onnxmicro::AllKernels::registry());
+  Status st = f.session.prepare(f.model, onnxmicro::all_kernels_registry());
   ASSERT_TRUE(st.ok()) << st.message();
   auto reports = f.session.node_reports();
   ASSERT_EQ(reports.size(), 3u);
@@ -236,11 +238,12 @@ TEST(Session, AllConstantNodesAreFoldedAtPrepare) {
 
 TEST(Session, ShapeDecidingInputIsBoundFromOfferedValues) {
   Fixture f;
-  ProtoWriter graph = make_graph("g", {make_node("Reshape", {"x", "shape"}, {"y"}, {}, "reshape")},
-                                 {make_value_info("x", DataType::float32, {2, 3}), make_value_info("shape", DataType::int64, {2})},
-                                 {make_value_info("y", DataType::float32, {3, 2})});
+  ProtoWriter graph =
+      make_graph("g", {make_node("Reshape", {"x", "shape"}, {"y"}, {}, "reshape")},
+                 {make_value_info("x", DataType::float32, {2, 3}), make_value_info("shape", DataType::int64, {2})},
+                 {make_value_info("y", DataType::float32, {3, 2})});
   ASSERT_TRUE(f.load(make_model(graph, 14)).ok());
-  Status st = f.session.prepare(f.model, onnxmicro::AllKernels::registry());
+  Status st = f.session.prepare(f.model, onnxmicro::all_kernels_registry());
   ASSERT_FALSE(st.ok());
   EXPECT_NE(std::string(st.message()).find("SessionOptions::input_values"), std::string::npos) << st.message();
 
@@ -248,7 +251,7 @@ TEST(Session, ShapeDecidingInputIsBoundFromOfferedValues) {
   onnxmicro::InputValue values[] = {{"shape", ConstTensorView(DataType::int64, Shape{2}, shape)}};
   SessionOptions options;
   options.input_values = values;
-  st = f.session.prepare(f.model, onnxmicro::AllKernels::registry(), options);
+  st = f.session.prepare(f.model, onnxmicro::all_kernels_registry(), options);
   ASSERT_TRUE(st.ok()) << st.message();
   EXPECT_TRUE(f.session.input_bound_at_prepare(1));
   EXPECT_FALSE(f.session.input_bound_at_prepare(0));
@@ -267,22 +270,23 @@ TEST(Session, ShapeDecidingInputIsBoundFromOfferedValues) {
 
 TEST(Session, KernelErrorsArePrefixedWithTheNode) {
   Fixture f;
-  ProtoWriter graph = make_graph("g", {make_node("Add", {"x", "z"}, {"y"}, {}, "adder")},
-                                 {make_value_info("x", DataType::float32, {2, 3}), make_value_info("z", DataType::float32, {4})},
-                                 {make_value_info("y", DataType::float32, {2, 3})});
+  ProtoWriter graph =
+      make_graph("g", {make_node("Add", {"x", "z"}, {"y"}, {}, "adder")},
+                 {make_value_info("x", DataType::float32, {2, 3}), make_value_info("z", DataType::float32, {4})},
+                 {make_value_info("y", DataType::float32, {2, 3})});
   ASSERT_TRUE(f.load(make_model(graph, 14)).ok());
-  Status st = f.session.prepare(f.model, onnxmicro::AllKernels::registry());
+  Status st = f.session.prepare(f.model, onnxmicro::all_kernels_registry());
   ASSERT_FALSE(st.ok());
-  EXPECT_EQ(std::string(st.message()).rfind("node 'adder' (Add, domain ai.onnx, opset 14): ", 0), 0u)
-      << st.message();
+  EXPECT_EQ(std::string(st.message()).rfind("node 'adder' (Add, domain ai.onnx, opset 14): ", 0), 0u) << st.message();
 }
 
 TEST(Session, DeclaredOutputDtypeThatContradictsTheOpIsAnError) {
   Fixture f;
-  ProtoWriter graph = make_graph("g", {make_node("Relu", {"x"}, {"y"}, {}, "r")}, {make_value_info("x", DataType::float32, {2})},
-                                 {make_value_info("y", DataType::int64, {2})});
+  ProtoWriter graph =
+      make_graph("g", {make_node("Relu", {"x"}, {"y"}, {}, "r")}, {make_value_info("x", DataType::float32, {2})},
+                 {make_value_info("y", DataType::int64, {2})});
   ASSERT_TRUE(f.load(make_model(graph, 14)).ok());
-  Status st = f.session.prepare(f.model, onnxmicro::AllKernels::registry());
+  Status st = f.session.prepare(f.model, onnxmicro::all_kernels_registry());
   ASSERT_FALSE(st.ok());
   EXPECT_NE(std::string(st.message()).find("output 0 'y' is declared int64 but the op produces float"),
             std::string::npos)

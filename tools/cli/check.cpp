@@ -69,7 +69,7 @@ int check_command(const Args& args) {
     return kExitFailure;
   }
 
-  const onnxmicro::KernelRegistry registry = onnxmicro::AllKernels::registry();
+  const onnxmicro::KernelRegistry registry = onnxmicro::all_kernels_registry();
   std::uint64_t node_count = 0;
   std::uint64_t unsupported_count = 0;
   std::map<MissingKey, std::uint64_t> missing;

@@ -73,7 +73,7 @@ int plan_command(const Args& args) {
   }
   options.input_values = onnxmicro::Span<const onnxmicro::InputValue>(values.data(), values.size());
   onnxmicro::Session session;
-  onnxmicro::Status status = session.prepare(loaded->model, onnxmicro::AllKernels::registry(), options);
+  onnxmicro::Status status = session.prepare(loaded->model, onnxmicro::all_kernels_registry(), options);
   if (!status.ok()) {
     print_error("cannot prepare '" + model_path + "': " + describe_status(status));
     return kExitFailure;

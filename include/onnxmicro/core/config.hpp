@@ -62,4 +62,3 @@
 #ifndef ONNXMICRO_MAX_OPSET
 #define ONNXMICRO_MAX_OPSET 23
 #endif
-

@@ -88,12 +88,25 @@ constexpr const char* dtype_name(DataType t) noexcept {
 /// Bytes of one element; 0 for string (not stored in tensors yet) and for sub-byte types (see dtype_bits()).
 constexpr std::size_t dtype_size(DataType t) noexcept {
   switch (t) {
-    case DataType::float32: case DataType::int32: case DataType::uint32: return 4;
-    case DataType::uint8: case DataType::int8: case DataType::boolean: return 1;
-    case DataType::float8e4m3fn: case DataType::float8e4m3fnuz: case DataType::float8e5m2:
-    case DataType::float8e5m2fnuz: case DataType::float8e8m0: return 1;
-    case DataType::uint16: case DataType::int16: case DataType::float16: case DataType::bfloat16: return 2;
-    case DataType::int64: case DataType::uint64: case DataType::float64: case DataType::complex64: return 8;
+    case DataType::float32:
+    case DataType::int32:
+    case DataType::uint32: return 4;
+    case DataType::uint8:
+    case DataType::int8:
+    case DataType::boolean: return 1;
+    case DataType::float8e4m3fn:
+    case DataType::float8e4m3fnuz:
+    case DataType::float8e5m2:
+    case DataType::float8e5m2fnuz:
+    case DataType::float8e8m0: return 1;
+    case DataType::uint16:
+    case DataType::int16:
+    case DataType::float16:
+    case DataType::bfloat16: return 2;
+    case DataType::int64:
+    case DataType::uint64:
+    case DataType::float64:
+    case DataType::complex64: return 8;
     case DataType::complex128: return 16;
     default: return 0;
   }
@@ -103,9 +116,13 @@ constexpr std::size_t dtype_size(DataType t) noexcept {
 /// Elements are packed densely from the lowest bits of the first byte.
 constexpr int dtype_bits(DataType t) noexcept {
   switch (t) {
-    case DataType::int4: case DataType::uint4: case DataType::float4e2m1: return 4;
-    case DataType::int2: case DataType::uint2: return 2;
-    case DataType::float6e2m3: case DataType::float6e3m2: return 6;
+    case DataType::int4:
+    case DataType::uint4:
+    case DataType::float4e2m1: return 4;
+    case DataType::int2:
+    case DataType::uint2: return 2;
+    case DataType::float6e2m3:
+    case DataType::float6e3m2: return 6;
     default: return 0;
   }
 }
@@ -182,7 +199,7 @@ inline float16_t float16_t::from_float(float f) noexcept {
   std::memcpy(&u, &f, 4);
   std::uint32_t sign = (u >> 16) & 0x8000u;
   std::uint32_t abs = u & 0x7fffffffu;
-  if (abs > 0x7f800000u) return float16_t{static_cast<std::uint16_t>(sign | 0x7e00u)};  // NaN
+  if (abs > 0x7f800000u) return float16_t{static_cast<std::uint16_t>(sign | 0x7e00u)};   // NaN
   if (abs >= 0x47800000u) return float16_t{static_cast<std::uint16_t>(sign | 0x7c00u)};  // overflow -> inf
   if (abs < 0x38800000u) {  // result is subnormal or zero: round to nearest even on the shifted mantissa
     if (abs < 0x33000000u) return float16_t{static_cast<std::uint16_t>(sign)};
@@ -202,19 +219,59 @@ inline float16_t float16_t::from_float(float f) noexcept {
 }
 
 /// Maps a C++ element type to its DataType (compile-time dispatch in kernels).
-template <typename T> struct dtype_of;
-template <> struct dtype_of<float> { static constexpr DataType value = DataType::float32; };
-template <> struct dtype_of<double> { static constexpr DataType value = DataType::float64; };
-template <> struct dtype_of<float16_t> { static constexpr DataType value = DataType::float16; };
-template <> struct dtype_of<bfloat16_t> { static constexpr DataType value = DataType::bfloat16; };
-template <> struct dtype_of<std::int8_t> { static constexpr DataType value = DataType::int8; };
-template <> struct dtype_of<std::uint8_t> { static constexpr DataType value = DataType::uint8; };
-template <> struct dtype_of<std::int16_t> { static constexpr DataType value = DataType::int16; };
-template <> struct dtype_of<std::uint16_t> { static constexpr DataType value = DataType::uint16; };
-template <> struct dtype_of<std::int32_t> { static constexpr DataType value = DataType::int32; };
-template <> struct dtype_of<std::uint32_t> { static constexpr DataType value = DataType::uint32; };
-template <> struct dtype_of<std::int64_t> { static constexpr DataType value = DataType::int64; };
-template <> struct dtype_of<std::uint64_t> { static constexpr DataType value = DataType::uint64; };
-template <> struct dtype_of<bool> { static constexpr DataType value = DataType::boolean; };
+template <typename T>
+struct dtype_of;
+template <>
+struct dtype_of<float> {
+  static constexpr DataType value = DataType::float32;
+};
+template <>
+struct dtype_of<double> {
+  static constexpr DataType value = DataType::float64;
+};
+template <>
+struct dtype_of<float16_t> {
+  static constexpr DataType value = DataType::float16;
+};
+template <>
+struct dtype_of<bfloat16_t> {
+  static constexpr DataType value = DataType::bfloat16;
+};
+template <>
+struct dtype_of<std::int8_t> {
+  static constexpr DataType value = DataType::int8;
+};
+template <>
+struct dtype_of<std::uint8_t> {
+  static constexpr DataType value = DataType::uint8;
+};
+template <>
+struct dtype_of<std::int16_t> {
+  static constexpr DataType value = DataType::int16;
+};
+template <>
+struct dtype_of<std::uint16_t> {
+  static constexpr DataType value = DataType::uint16;
+};
+template <>
+struct dtype_of<std::int32_t> {
+  static constexpr DataType value = DataType::int32;
+};
+template <>
+struct dtype_of<std::uint32_t> {
+  static constexpr DataType value = DataType::uint32;
+};
+template <>
+struct dtype_of<std::int64_t> {
+  static constexpr DataType value = DataType::int64;
+};
+template <>
+struct dtype_of<std::uint64_t> {
+  static constexpr DataType value = DataType::uint64;
+};
+template <>
+struct dtype_of<bool> {
+  static constexpr DataType value = DataType::boolean;
+};
 
 ONNXMICRO_NAMESPACE_END

@@ -28,7 +28,6 @@ constexpr std::size_t align_up(std::size_t value, std::size_t alignment) noexcep
 /// Status naming the bytes wanted (see allocate_array()). Allocations are never freed individually.
 class MetadataAllocator {
  public:
-  virtual ~MetadataAllocator() = default;
   virtual void* allocate(std::size_t bytes, std::size_t alignment) noexcept = 0;
   /// Bytes handed out so far (including alignment padding).
   virtual std::size_t used_bytes() const noexcept = 0;
@@ -44,8 +43,8 @@ class MetadataAllocator {
       return {};
     }
     if (count > static_cast<std::size_t>(-1) / sizeof(T)) {
-      return Status(StatusCode::limit_exceeded) << "metadata array of " << static_cast<unsigned long long>(count)
-                                                << " elements overflows";
+      return Status(StatusCode::limit_exceeded)
+             << "metadata array of " << static_cast<unsigned long long>(count) << " elements overflows";
     }
     void* p = allocate(count * sizeof(T), alignof(T));
     if (p == nullptr) {
@@ -66,6 +65,11 @@ class MetadataAllocator {
     out = one.data();
     return {};
   }
+
+ protected:
+  // Not virtual and not public: allocators are never deleted through this interface, and a virtual
+  // destructor would make every build emit operator delete (and so pull free/malloc into heap-free firmware).
+  ~MetadataAllocator() = default;
 };
 
 /// Bump allocator over a caller-provided buffer (no heap at all).
@@ -102,7 +106,7 @@ class ChunkAllocator final : public MetadataAllocator {
   ChunkAllocator() noexcept = default;
   ChunkAllocator(const ChunkAllocator&) = delete;
   ChunkAllocator& operator=(const ChunkAllocator&) = delete;
-  ~ChunkAllocator() override { reset(); }
+  ~ChunkAllocator() { reset(); }
 
   void* allocate(std::size_t bytes, std::size_t alignment) noexcept override {
     if (head_ != nullptr) {

@@ -32,8 +32,7 @@ class Shape {
   Status assign(const std::int64_t* dims, std::size_t rank) noexcept {
     if (rank > static_cast<std::size_t>(kMaxRank)) {
       return Status(StatusCode::limit_exceeded)
-             << "rank " << static_cast<unsigned long long>(rank) << " exceeds ONNXMICRO_MAX_RANK (" << kMaxRank
-             << ")";
+             << "rank " << static_cast<unsigned long long>(rank) << " exceeds ONNXMICRO_MAX_RANK (" << kMaxRank << ")";
     }
     rank_ = static_cast<int>(rank);
     for (std::size_t i = 0; i < rank; ++i) dims_[i] = dims[i];
@@ -50,9 +49,7 @@ class Shape {
   constexpr std::int64_t& operator[](int i) noexcept { return dims_[i]; }
   constexpr const std::int64_t* data() const noexcept { return dims_; }
   constexpr std::int64_t* data() noexcept { return dims_; }
-  constexpr Span<const std::int64_t> dims() const noexcept {
-    return {dims_, static_cast<std::size_t>(rank_)};
-  }
+  constexpr Span<const std::int64_t> dims() const noexcept { return {dims_, static_cast<std::size_t>(rank_)}; }
 
   /// True when every dim is known (>= 0).
   constexpr bool is_static() const noexcept {
@@ -116,8 +113,8 @@ inline Status Shape::checked_element_count(std::int64_t& count) const noexcept {
   for (int i = 0; i < rank_; ++i) {
     std::uint64_t d = static_cast<std::uint64_t>(dims_[i]);
     if (n > limit / d) {
-      return Status(StatusCode::limit_exceeded) << "shape " << *this << " has more than "
-                                                << static_cast<unsigned long long>(limit) << " elements";
+      return Status(StatusCode::limit_exceeded)
+             << "shape " << *this << " has more than " << static_cast<unsigned long long>(limit) << " elements";
     }
     n *= d;
   }

@@ -163,8 +163,8 @@ inline Status ok_status() noexcept { return Status(); }
 ONNXMICRO_NAMESPACE_END
 
 /// Returns from the enclosing function when `expr` yields a failed Status.
-#define ONNXMICRO_RETURN_IF_ERROR(expr)                          \
-  do {                                                           \
-    ::onnxmicro::Status onnxmicro_status_ = (expr);              \
-    if (!onnxmicro_status_.ok()) return onnxmicro_status_;      \
+#define ONNXMICRO_RETURN_IF_ERROR(expr)                    \
+  do {                                                     \
+    ::onnxmicro::Status onnxmicro_status_ = (expr);        \
+    if (!onnxmicro_status_.ok()) return onnxmicro_status_; \
   } while (false)

@@ -40,6 +40,6 @@ constexpr bool version_compatible(Version required) noexcept {
 ONNXMICRO_NAMESPACE_END
 
 /// Fails compilation when the headers are older than the version a program needs.
-#define ONNXMICRO_REQUIRE_VERSION(major, minor, patch)                                     \
+#define ONNXMICRO_REQUIRE_VERSION(major, minor, patch)                                      \
   static_assert(::onnxmicro::version_compatible(::onnxmicro::Version{major, minor, patch}), \
                 "onnxmicro headers are older than this program requires")

@@ -45,8 +45,8 @@ struct KernelDefaults {
 
 /// What prepare() knows about an input or output.
 struct TensorInfo {
-  bool present = false;         ///< false for an omitted optional input/output
-  std::string_view name;        ///< tensor name in the model
+  bool present = false;   ///< false for an omitted optional input/output
+  std::string_view name;  ///< tensor name in the model
   DataType dtype = DataType::undefined;
   Shape shape;
   /// True when the value is known at prepare time (initializer, Constant, or folded); then const_data
@@ -137,8 +137,8 @@ class PrepareContext {
     ONNXMICRO_RETURN_IF_ERROR(expect_type(a, proto::AttributeType::ints));
     for (std::int64_t v : a.ints()) {
       if (count == capacity) {
-        return Status(StatusCode::unsupported) << "attribute '" << name << "' has more than "
-                                               << static_cast<unsigned long long>(capacity) << " values";
+        return Status(StatusCode::unsupported)
+               << "attribute '" << name << "' has more than " << static_cast<unsigned long long>(capacity) << " values";
       }
       values[count++] = v;
     }
@@ -154,8 +154,8 @@ class PrepareContext {
     ONNXMICRO_RETURN_IF_ERROR(expect_type(a, proto::AttributeType::floats));
     for (float v : a.floats()) {
       if (count == capacity) {
-        return Status(StatusCode::unsupported) << "attribute '" << name << "' has more than "
-                                               << static_cast<unsigned long long>(capacity) << " values";
+        return Status(StatusCode::unsupported)
+               << "attribute '" << name << "' has more than " << static_cast<unsigned long long>(capacity) << " values";
       }
       values[count++] = v;
     }
@@ -164,9 +164,9 @@ class PrepareContext {
   /// Checks that attribute `a` has type `expected`; the error names both.
   static Status expect_type(const proto::Attribute& a, proto::AttributeType expected) noexcept {
     if (a.type == expected) return {};
-    return Status(StatusCode::invalid_model) << "attribute '" << a.name << "' has type "
-                                             << proto::attribute_type_name(a.type) << ", expected "
-                                             << proto::attribute_type_name(expected);
+    return Status(StatusCode::invalid_model)
+           << "attribute '" << a.name << "' has type " << proto::attribute_type_name(a.type) << ", expected "
+           << proto::attribute_type_name(expected);
   }
 
   // ---- memory ----
@@ -222,8 +222,8 @@ class PrepareContext {
     if (inputs_[a].dtype == inputs_[b].dtype) return {};
     return Status(StatusCode::invalid_model)
            << "input " << b << " '" << inputs_[b].name << "' has dtype " << dtype_name(inputs_[b].dtype)
-           << ", expected " << dtype_name(inputs_[a].dtype) << " (same as input " << a << " '"
-           << inputs_[a].name << "')";
+           << ", expected " << dtype_name(inputs_[a].dtype) << " (same as input " << a << " '" << inputs_[a].name
+           << "')";
   }
 
  private:
@@ -231,8 +231,8 @@ class PrepareContext {
     return Status(StatusCode::invalid_model)
            << "required attribute '" << name << "' (" << proto::attribute_type_name(type) << ") is missing";
   }
-  Status read_scalar(std::string_view name, proto::AttributeType type, std::int64_t* value,
-                     std::int64_t default_value, bool required) const noexcept {
+  Status read_scalar(std::string_view name, proto::AttributeType type, std::int64_t* value, std::int64_t default_value,
+                     bool required) const noexcept {
     proto::Attribute a;
     if (!find_attribute(name, a)) {
       if (required) return missing(name, type);

@@ -49,8 +49,8 @@ template <typename K>
 constexpr KernelEntry make_kernel_entry() noexcept {
   static_assert(K::kSinceVersion >= 1, "a kernel's kSinceVersion must be >= 1");
   static_assert(K::kSinceVersion < K::kUntilVersion, "a kernel's version range is empty");
-  return KernelEntry{K::kDomain,      K::kOpType,         K::kSinceVersion, K::kUntilVersion, K::kInPlaceInput,
-                     K::kFoldable,    K::kNeedsInputData, &K::prepare,      &K::run};
+  return KernelEntry{K::kDomain,   K::kOpType,         K::kSinceVersion, K::kUntilVersion, K::kInPlaceInput,
+                     K::kFoldable, K::kNeedsInputData, &K::prepare,      &K::run};
 }
 
 template <typename A, typename B>
@@ -128,8 +128,7 @@ template <int Min, int Max, typename Acc, typename K, typename... Rest>
 struct FilterByOpset<Min, Max, Acc, K, Rest...> {
   // Default-domain kernels are kept when their range meets [Min, Max]; other domains are always kept
   // (their versions count differently).
-  static constexpr bool keep =
-      !K::kDomain.empty() || (K::kSinceVersion <= Max && K::kUntilVersion > Min);
+  static constexpr bool keep = !K::kDomain.empty() || (K::kSinceVersion <= Max && K::kUntilVersion > Min);
   using next = std::conditional_t<keep, typename AppendKernel<Acc, K>::type, Acc>;
   using type = typename FilterByOpset<Min, Max, next, Rest...>::type;
 };

@@ -86,8 +86,8 @@ inline Status apply_value_info(const proto::ValueInfo& info, const char* where, 
   if (type.kind != proto::Type::Kind::tensor) return {};
   if (type.elem_type != 0) {
     if (!is_known_dtype(type.elem_type)) {
-      return Status(StatusCode::invalid_model) << where << " '" << info.name << "' has unknown elem_type "
-                                               << type.elem_type;
+      return Status(StatusCode::invalid_model)
+             << where << " '" << info.name << "' has unknown elem_type " << type.elem_type;
     }
     value.dtype = static_cast<DataType>(type.elem_type);
   }
@@ -125,8 +125,8 @@ class GraphBuilder {
   Status build(model::Graph& out) noexcept {
     out.name = graph_.name;
     if (graph_.has_sparse_initializers) {
-      return Status(StatusCode::unsupported) << "graph '" << graph_.name
-                                             << "' has sparse_initializer entries, which are not supported yet";
+      return Status(StatusCode::unsupported)
+             << "graph '" << graph_.name << "' has sparse_initializer entries, which are not supported yet";
     }
     // Pass 1: counts, so every table is allocated exactly once.
     std::size_t input_count = graph_.inputs().size();
@@ -267,8 +267,8 @@ class GraphBuilder {
     for (const proto::ValueInfo& info : graph_.outputs()) {
       std::int32_t id = names_.find(info.name);
       if (id < 0) {
-        return Status(StatusCode::invalid_model) << "graph output '" << info.name
-                                                 << "' is not produced by any node, input or initializer";
+        return Status(StatusCode::invalid_model)
+               << "graph output '" << info.name << "' is not produced by any node, input or initializer";
       }
       model::Value& v = values_[id];
       v.is_graph_output = true;
@@ -298,9 +298,9 @@ class GraphBuilder {
       return Status(StatusCode::invalid_model) << "initializer '" << t.name << "' is defined twice";
     }
     if (!is_known_dtype(t.data_type)) {
-      return Status(StatusCode::invalid_model) << "initializer '" << t.name << "' has "
-                                               << (t.data_type == 0 ? "UNDEFINED" : "unknown") << " data_type "
-                                               << t.data_type;
+      return Status(StatusCode::invalid_model)
+             << "initializer '" << t.name << "' has " << (t.data_type == 0 ? "UNDEFINED" : "unknown") << " data_type "
+             << t.data_type;
     }
     std::int64_t count = 0;
     Status st = t.element_count(count);
@@ -319,8 +319,8 @@ class GraphBuilder {
         }
       } else if (t.stored_element_count() != static_cast<std::size_t>(count)) {
         return Status(StatusCode::invalid_model)
-               << "initializer '" << t.name << "' of shape " << shape << " and dtype " << dtype_name(dtype)
-               << " needs " << static_cast<long long>(count) << " elements, its data field holds "
+               << "initializer '" << t.name << "' of shape " << shape << " and dtype " << dtype_name(dtype) << " needs "
+               << static_cast<long long>(count) << " elements, its data field holds "
                << static_cast<unsigned long long>(t.stored_element_count());
       }
     }
@@ -340,7 +340,7 @@ class GraphBuilder {
       return Status(StatusCode::invalid_model)
              << "graph input '" << info.name << "' is declared "
              << (is_known_dtype(info.type.elem_type) ? dtype_name(static_cast<DataType>(info.type.elem_type))
-                                                      : "unknown")
+                                                     : "unknown")
              << " but its initializer is " << dtype_name(init.dtype);
     }
     return {};
@@ -380,9 +380,9 @@ class GraphBuilder {
       for (std::size_t i = 0; i < count; ++i) {
         if (pending[i] > 0) {
           Status s(StatusCode::invalid_model);
-          return Model::describe_node(s, nodes[i]) << " is part of a cycle (or depends on one): the graph has "
-                                                   << static_cast<unsigned long long>(count - tail)
-                                                   << " nodes that can never run";
+          return Model::describe_node(s, nodes[i])
+                 << " is part of a cycle (or depends on one): the graph has "
+                 << static_cast<unsigned long long>(count - tail) << " nodes that can never run";
         }
       }
     }
@@ -428,8 +428,8 @@ inline Status Model::load(ByteSpan bytes, const LoadOptions& options) noexcept {
 
   std::size_t opset_count = proto_.opset_imports().size();
   if (opset_count == 0) {
-    return Status(StatusCode::invalid_model) << "the model has no opset_import (IR version "
-                                             << static_cast<long long>(proto_.ir_version) << ")";
+    return Status(StatusCode::invalid_model)
+           << "the model has no opset_import (IR version " << static_cast<long long>(proto_.ir_version) << ")";
   }
   ONNXMICRO_RETURN_IF_ERROR(allocator->allocate_array(opset_count, opset_imports_));
   std::size_t k = 0;
@@ -437,8 +437,8 @@ inline Status Model::load(ByteSpan bytes, const LoadOptions& options) noexcept {
     std::string_view domain = model::normalize_domain(o.domain);
     for (std::size_t j = 0; j < k; ++j) {
       if (opset_imports_[j].domain == domain) {
-        return Status(StatusCode::invalid_model) << "opset_import lists domain '" << model::display_domain(domain)
-                                                 << "' twice";
+        return Status(StatusCode::invalid_model)
+               << "opset_import lists domain '" << model::display_domain(domain) << "' twice";
       }
     }
     if (o.version < 1) {

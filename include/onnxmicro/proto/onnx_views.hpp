@@ -675,7 +675,8 @@ struct ProtoViewParser {
   /// A path too long for the message buffer loses its outer steps ("...") rather than the error itself.
   static bool nested_failure(Ctx& c, const char* field, std::size_t index = kSingular) noexcept {
     constexpr std::string_view kElided = "...";
-    if (c.error->message_view().substr(0, kElided.size()) == kElided) return false;
+    const std::string_view existing = c.error->message_view();
+    if (existing.size() >= kElided.size() && std::string_view(existing.data(), kElided.size()) == kElided) return false;
     char step[96];
     std::size_t n = 0;
     for (const char* p = field; *p != '\0' && n < 60; ++p) step[n++] = *p;
@@ -708,8 +709,9 @@ struct ProtoViewParser {
     std::size_t close = m.find("): ");
     if (close == std::string_view::npos) return;
     Status rebuilt(status.code());
-    rebuilt.append(m.substr(1, close - 1));  // the type, without "(" and ")"
-    rebuilt.append(m.substr(close + 1));
+    // Views built by hand: string_view::substr may throw, which drags abort() into bare-metal images.
+    rebuilt.append(std::string_view(m.data() + 1, close - 1));  // the type, without "(" and ")"
+    rebuilt.append(std::string_view(m.data() + close + 1, m.size() - close - 1));
     status = rebuilt;
   }
 

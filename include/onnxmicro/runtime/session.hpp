@@ -64,7 +64,8 @@ class Session {
   /// Resolves kernels (error names node, op, domain, opset and the versions the registry has), decodes
   /// initializers, runs each kernel's prepare in order (shape/dtype inference), folds all-constant nodes,
   /// plans the arena. `model` must outlive the session.
-  Status prepare(const Model& model, KernelRegistry registry, const SessionOptions& options = SessionOptions()) noexcept;
+  Status prepare(const Model& model, KernelRegistry registry,
+                 const SessionOptions& options = SessionOptions()) noexcept;
 
   /// Arena bytes the current plan needs (valid after prepare; also after a prepare that failed with
   /// out_of_memory because the caller's arena was too small).
@@ -300,8 +301,7 @@ inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned
     if (entry == nullptr) {
       Status s(StatusCode::unsupported);
       Model::describe_node(s, node) << ": no kernel in this build implements " << node.op_type << " at opset "
-                                    << static_cast<long long>(node.opset_version)
-                                    << "; versions this build has:";
+                                    << static_cast<long long>(node.opset_version) << "; versions this build has:";
       return detail::describe_available_versions(s, registry, node.domain, node.op_type);
     }
     nodes_[i].kernel = entry;
@@ -321,8 +321,8 @@ inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned
       const proto::Tensor& tensor = value.initializer;
       ONNXMICRO_RETURN_IF_ERROR(rt.info.shape.assign(tensor.dims, static_cast<std::size_t>(tensor.rank)));
       if (tensor.data_location == proto::DataLocation::external) {
-        return Status(StatusCode::unsupported) << "initializer '" << value.name
-                                               << "' uses external data, which this build cannot load yet";
+        return Status(StatusCode::unsupported)
+               << "initializer '" << value.name << "' uses external data, which this build cannot load yet";
       }
       std::size_t bytes = 0;
       Status st = checked_byte_size(value.dtype, rt.info.shape, bytes);
@@ -336,9 +336,9 @@ inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned
       } else {
         void* storage = allocator.allocate(bytes, ONNXMICRO_TENSOR_ALIGNMENT);
         if (storage == nullptr) {
-          return Status(StatusCode::out_of_memory) << "metadata allocator exhausted decoding initializer '"
-                                                   << value.name << "' (" << static_cast<unsigned long long>(bytes)
-                                                   << " bytes)";
+          return Status(StatusCode::out_of_memory)
+                 << "metadata allocator exhausted decoding initializer '" << value.name << "' ("
+                 << static_cast<unsigned long long>(bytes) << " bytes)";
         }
         ONNXMICRO_RETURN_IF_ERROR(tensor.decode_to(storage, bytes));
         rt.info.const_data = storage;
@@ -378,16 +378,15 @@ inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned
         }
         for (int d = 0; d < bound->shape.rank(); ++d) {
           if (bound->shape[d] < 0) {
-            return Status(StatusCode::invalid_argument) << "input '" << value.name << "': bound shape "
-                                                        << bound->shape << " has a negative dim";
+            return Status(StatusCode::invalid_argument)
+                   << "input '" << value.name << "': bound shape " << bound->shape << " has a negative dim";
           }
         }
         rt.info.shape = bound->shape;
       } else {
         if (!value.has_declared_shape) {
           return Status(StatusCode::invalid_argument)
-                 << "input '" << value.name
-                 << "' has no declared shape: bind one with SessionOptions::input_shapes";
+                 << "input '" << value.name << "' has no declared shape: bind one with SessionOptions::input_shapes";
         }
         rt.info.shape.resize(value.declared_rank);
         for (int d = 0; d < value.declared_rank; ++d) {
@@ -448,9 +447,9 @@ inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned
       }
       if (declared.dtype != DataType::undefined && declared.dtype != out.dtype) {
         return detail::node_error(node, Status(StatusCode::invalid_model)
-                                            << "output " << static_cast<unsigned long long>(k) << " '"
-                                            << declared.name << "' is declared " << dtype_name(declared.dtype)
-                                            << " but the op produces " << dtype_name(out.dtype));
+                                            << "output " << static_cast<unsigned long long>(k) << " '" << declared.name
+                                            << "' is declared " << dtype_name(declared.dtype) << " but the op produces "
+                                            << dtype_name(out.dtype));
       }
       ValueRuntime& rt = values_[id];
       rt.info.dtype = out.dtype;
@@ -473,8 +472,8 @@ inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned
         std::size_t bytes = 0;
         Status size_status = checked_byte_size(rt.info.dtype, rt.info.shape, bytes);
         if (!size_status.ok()) return detail::node_error(node, size_status);
-        void* storage = bytes == 0 ? detail::empty_tensor_storage()
-                                   : allocator.allocate(bytes, ONNXMICRO_TENSOR_ALIGNMENT);
+        void* storage =
+            bytes == 0 ? detail::empty_tensor_storage() : allocator.allocate(bytes, ONNXMICRO_TENSOR_ALIGNMENT);
         if (storage == nullptr) {
           return detail::node_error(node, Status(StatusCode::out_of_memory)
                                               << "metadata allocator exhausted folding output '" << rt.info.name
@@ -590,8 +589,8 @@ inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned
   // 6. The arena: the caller's, or our own.
   if (options.arena != nullptr) {
     if (reinterpret_cast<std::uintptr_t>(options.arena) % ONNXMICRO_TENSOR_ALIGNMENT != 0) {
-      return Status(StatusCode::invalid_argument) << "SessionOptions::arena must be aligned to "
-                                                  << ONNXMICRO_TENSOR_ALIGNMENT << " bytes";
+      return Status(StatusCode::invalid_argument)
+             << "SessionOptions::arena must be aligned to " << ONNXMICRO_TENSOR_ALIGNMENT << " bytes";
     }
     if (options.arena_bytes < required_arena_bytes_) {
       return Status(StatusCode::out_of_memory)
@@ -604,8 +603,8 @@ inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned
 #if ONNXMICRO_HAS_HEAP
     arena_allocation_ = std::malloc(required_arena_bytes_ + ONNXMICRO_TENSOR_ALIGNMENT);
     if (arena_allocation_ == nullptr) {
-      return Status(StatusCode::out_of_memory) << "could not allocate an arena of "
-                                               << static_cast<unsigned long long>(required_arena_bytes_) << " bytes";
+      return Status(StatusCode::out_of_memory)
+             << "could not allocate an arena of " << static_cast<unsigned long long>(required_arena_bytes_) << " bytes";
     }
     arena_ = reinterpret_cast<unsigned char*>(
         align_up(reinterpret_cast<std::uintptr_t>(arena_allocation_), ONNXMICRO_TENSOR_ALIGNMENT));
@@ -679,7 +678,8 @@ inline Status Session::bind_input_value(const model::Value& value, const Session
   }
   std::size_t bytes = 0;
   Status size_status = checked_byte_size(v.dtype, v.shape, bytes);
-  if (!size_status.ok()) return Status(size_status.code()) << "input '" << value.name << "': " << size_status.message_view();
+  if (!size_status.ok())
+    return Status(size_status.code()) << "input '" << value.name << "': " << size_status.message_view();
   void* storage = bytes == 0 ? detail::empty_tensor_storage() : allocator.allocate(bytes, ONNXMICRO_TENSOR_ALIGNMENT);
   if (storage == nullptr) {
     return Status(StatusCode::out_of_memory) << "metadata allocator exhausted binding input '" << value.name << "'";
@@ -737,9 +737,9 @@ inline bool Session::offer_bindings(model::ValueId needed, const SessionOptions&
 inline Status Session::set_input(std::size_t index, const ConstTensorView& value) noexcept {
   if (!prepared_) return Status(StatusCode::invalid_argument) << "set_input() before a successful prepare()";
   if (index >= input_count()) {
-    return Status(StatusCode::invalid_argument) << "input index " << static_cast<unsigned long long>(index)
-                                                << " is out of range: the model has "
-                                                << static_cast<unsigned long long>(input_count()) << " inputs";
+    return Status(StatusCode::invalid_argument)
+           << "input index " << static_cast<unsigned long long>(index) << " is out of range: the model has "
+           << static_cast<unsigned long long>(input_count()) << " inputs";
   }
   const ValueRuntime& rt = values_[model_->graph().inputs[index]];
   if (value.dtype != rt.info.dtype) {
@@ -747,9 +747,9 @@ inline Status Session::set_input(std::size_t index, const ConstTensorView& value
                                                 << dtype_name(rt.info.dtype) << ", got " << dtype_name(value.dtype);
   }
   if (value.shape != rt.info.shape) {
-    return Status(StatusCode::invalid_argument) << "input '" << rt.info.name << "': expected shape "
-                                                << rt.info.shape << ", got " << value.shape
-                                                << " (prepare again with SessionOptions::input_shapes to change it)";
+    return Status(StatusCode::invalid_argument)
+           << "input '" << rt.info.name << "': expected shape " << rt.info.shape << ", got " << value.shape
+           << " (prepare again with SessionOptions::input_shapes to change it)";
   }
   std::size_t bytes = byte_size_of(rt.info.dtype, rt.info.shape.element_count());
   if (bytes > 0) {

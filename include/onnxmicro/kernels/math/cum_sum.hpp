@@ -21,8 +21,8 @@ struct CumSum_11 : KernelDefaults {
   static constexpr int kAxisInput = 1;
   static constexpr int kOutput = 0;
 
-  using Types = TypeList<float, double, float16_t, bfloat16_t, std::int32_t, std::int64_t, std::uint32_t,
-                         std::uint64_t>;
+  using Types =
+      TypeList<float, double, float16_t, bfloat16_t, std::int32_t, std::int64_t, std::uint32_t, std::uint64_t>;
 
   struct State {
     AxisSlices slices;
@@ -42,9 +42,8 @@ struct CumSum_11 : KernelDefaults {
     if ((input.dtype == DataType::float16 || input.dtype == DataType::bfloat16) && ctx.opset_version() < 14) {
       return ctx.unsupported_input_dtype(kInput);
     }
-    const bool supported = visit_dtype(input.dtype, Types{}, [&](auto tag) noexcept {
-      state->compute = &compute<typename decltype(tag)::type>;
-    });
+    const bool supported = visit_dtype(
+        input.dtype, Types{}, [&](auto tag) noexcept { state->compute = &compute<typename decltype(tag)::type>; });
     if (!supported) return ctx.unsupported_input_dtype(kInput);
     std::int64_t exclusive = 0, reverse = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("exclusive", exclusive, 0));
@@ -60,8 +59,8 @@ struct CumSum_11 : KernelDefaults {
                                                << dtype_name(axis_info.dtype) << ", expected int32 or int64";
     }
     if (axis_info.shape.rank() > 1 || axis_info.shape.element_count() != 1) {
-      return Status(StatusCode::invalid_model) << "input 1 '" << axis_info.name
-                                               << "' (axis) must be a scalar, got shape " << axis_info.shape;
+      return Status(StatusCode::invalid_model)
+             << "input 1 '" << axis_info.name << "' (axis) must be a scalar, got shape " << axis_info.shape;
     }
     std::int64_t axis_value = 0;
     if (axis_info.dtype == DataType::int64) {

@@ -32,9 +32,8 @@ struct LogSoftmaxCommon {
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
     // bfloat16: added in opset 13.
     if (input.dtype == DataType::bfloat16 && ctx.opset_version() < 13) return ctx.unsupported_input_dtype(kInput);
-    const bool supported = visit_dtype(input.dtype, FloatTypes{}, [&](auto tag) noexcept {
-      state->compute = &compute<typename decltype(tag)::type>;
-    });
+    const bool supported = visit_dtype(
+        input.dtype, FloatTypes{}, [&](auto tag) noexcept { state->compute = &compute<typename decltype(tag)::type>; });
     if (!supported) return ctx.unsupported_input_dtype(kInput);
     std::int64_t axis_value = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("axis", axis_value, kCoerce2d ? 1 : -1));

@@ -46,9 +46,8 @@ struct TopKCommon {
       return ctx.unsupported_input_dtype(kInput);
     }
     if (dtype == DataType::bfloat16 && ctx.opset_version() < 24) return ctx.unsupported_input_dtype(kInput);
-    const bool supported = visit_dtype(dtype, Types{}, [&](auto tag) noexcept {
-      state->compute = &compute<typename decltype(tag)::type>;
-    });
+    const bool supported = visit_dtype(
+        dtype, Types{}, [&](auto tag) noexcept { state->compute = &compute<typename decltype(tag)::type>; });
     if (!supported) return ctx.unsupported_input_dtype(kInput);
 
     std::int64_t axis_value = -1, largest = 1;
@@ -76,18 +75,19 @@ struct TopKCommon {
       ONNXMICRO_RETURN_IF_ERROR(ctx.require_constant_input(kKInput));
       const TensorInfo& k_info = ctx.input(kKInput);
       if (k_info.dtype != DataType::int64 || k_info.shape.rank() > 1 || k_info.shape.element_count() != 1) {
-        return Status(StatusCode::invalid_model) << "input 1 '" << k_info.name << "' (K) has dtype "
-                                                 << dtype_name(k_info.dtype) << " and shape " << k_info.shape
-                                                 << ", expected one int64 value";
+        return Status(StatusCode::invalid_model)
+               << "input 1 '" << k_info.name << "' (K) has dtype " << dtype_name(k_info.dtype) << " and shape "
+               << k_info.shape << ", expected one int64 value";
       }
       std::memcpy(&k, k_info.const_data, 8);  // constant data may be unaligned
     } else {
       ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("k", k));
     }
     if (k < 0 || k > state->slices.length) {
-      return Status(StatusCode::invalid_model) << k_name << " is " << static_cast<long long>(k)
-                                               << ", expected a value in [0, " << static_cast<long long>(state->slices.length)
-                                               << "] (the size of axis " << axis << " of shape " << input.shape << ")";
+      return Status(StatusCode::invalid_model)
+             << k_name << " is " << static_cast<long long>(k) << ", expected a value in [0, "
+             << static_cast<long long>(state->slices.length) << "] (the size of axis " << axis << " of shape "
+             << input.shape << ")";
     }
     state->k = k;
     Shape out = input.shape;

@@ -27,9 +27,11 @@ struct ConvImpl {
   static constexpr int kB = 2;
   static constexpr int kY = 0;
 
-  /// Bytes of one im2col tile we aim for: big enough for a wide GEMM, small enough to stay cache friendly
-  /// and modest on small targets (a layer narrower than this uses exactly what it needs).
-  static constexpr std::int64_t kColumnTileBytes = 256 * 1024;
+  /// Bytes of one im2col tile: at most kMaxColumnTileBytes (wide enough for an efficient GEMM, still cache
+  /// friendly), and no more than the layer's own output of one image (at least kMinColumnTileBytes), so small
+  /// layers on small targets do not double their memory for scratch.
+  static constexpr std::int64_t kMaxColumnTileBytes = 256 * 1024;
+  static constexpr std::int64_t kMinColumnTileBytes = 16 * 1024;
   /// Fewest output positions per tile (GEMM columns), whatever the tile bytes.
   static constexpr std::int64_t kMinTileColumns = 32;
 
@@ -166,7 +168,10 @@ struct ConvImpl {
       state.tile = state.out_spatial;
     } else {
       const std::int64_t row_bytes = state.column_rows * static_cast<std::int64_t>(sizeof(Acc));
-      std::int64_t tile = row_bytes > 0 ? kColumnTileBytes / row_bytes : state.out_spatial;
+      std::int64_t budget = state.out_channels * state.out_spatial * static_cast<std::int64_t>(sizeof(Acc));
+      if (budget > kMaxColumnTileBytes) budget = kMaxColumnTileBytes;
+      if (budget < kMinColumnTileBytes) budget = kMinColumnTileBytes;
+      std::int64_t tile = row_bytes > 0 ? budget / row_bytes : state.out_spatial;
       if (tile < kMinTileColumns) tile = kMinTileColumns;
       if (tile > 16) tile -= tile % 16;  // whole register tiles of the GEMM
       if (tile > state.out_spatial) tile = state.out_spatial;

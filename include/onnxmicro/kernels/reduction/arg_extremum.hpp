@@ -33,9 +33,8 @@ struct ArgExtremumKernel {
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
     // bfloat16: added in opset 13.
     if (data.dtype == DataType::bfloat16 && ctx.opset_version() < 13) return ctx.unsupported_input_dtype(kInput);
-    const bool supported = visit_dtype(data.dtype, Types{}, [&](auto tag) noexcept {
-      state->compute = &compute<typename decltype(tag)::type>;
-    });
+    const bool supported = visit_dtype(
+        data.dtype, Types{}, [&](auto tag) noexcept { state->compute = &compute<typename decltype(tag)::type>; });
     if (!supported) return ctx.unsupported_input_dtype(kInput);
     std::int64_t axis_value = 0, keepdims = 1, select_last = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("axis", axis_value, 0));
@@ -53,8 +52,8 @@ struct ArgExtremumKernel {
     state->slices = axis_slices::along(data.shape, axis);
     state->select_last_index = select_last != 0;
     if (state->slices.length == 0 && state->slices.outer * state->slices.inner != 0) {
-      return Status(StatusCode::invalid_model) << "input 0 '" << data.name << "' has shape " << data.shape
-                                               << ": axis " << axis << " is empty, so there is no index to return";
+      return Status(StatusCode::invalid_model) << "input 0 '" << data.name << "' has shape " << data.shape << ": axis "
+                                               << axis << " is empty, so there is no index to return";
     }
     Shape out = data.shape;
     if (keepdims != 0) {

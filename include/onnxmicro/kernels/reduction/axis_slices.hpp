@@ -42,9 +42,9 @@ inline Status normalize(std::int64_t axis, const Shape& shape, std::string_view 
   }
   const std::int64_t normalised = axis < 0 ? axis + rank : axis;
   if (normalised < 0 || normalised > high) {
-    return Status(StatusCode::invalid_model) << what << " is " << static_cast<long long>(axis)
-                                             << ", expected a value in [" << -rank << ", " << high << "] for shape "
-                                             << shape;
+    return Status(StatusCode::invalid_model)
+           << what << " is " << static_cast<long long>(axis) << ", expected a value in [" << -rank << ", " << high
+           << "] for shape " << shape;
   }
   out = static_cast<int>(normalised);
   return {};

@@ -105,8 +105,13 @@ using ReduceBaseTypes =
 /// SumSquare, and LogSum/LogSumExp before 28): float, double, float16, int32/64, uint32/64; bfloat16 from 13.
 inline bool reduce_base_dtype_allowed(DataType dtype, std::int64_t opset) noexcept {
   switch (dtype) {
-    case DataType::float32: case DataType::float64: case DataType::float16: case DataType::int32:
-    case DataType::int64: case DataType::uint32: case DataType::uint64: return true;
+    case DataType::float32:
+    case DataType::float64:
+    case DataType::float16:
+    case DataType::int32:
+    case DataType::int64:
+    case DataType::uint32:
+    case DataType::uint64: return true;
     case DataType::bfloat16: return opset >= 13;  // bfloat16: added in opset 13
     default: return false;
   }
@@ -153,20 +158,19 @@ struct ReduceKernel {
       if (ctx.has_input(kAxesInputIndex)) {
         axes_name = "input 1 'axes'";
         // Shape-deciding: the axes must be known at prepare time.
-        ONNXMICRO_RETURN_IF_ERROR(
-            shape_util_read_axes(ctx, axes, static_cast<std::size_t>(kMaxRank), axis_count));
+        ONNXMICRO_RETURN_IF_ERROR(shape_util_read_axes(ctx, axes, static_cast<std::size_t>(kMaxRank), axis_count));
       }
     } else {
       bool present = false;
-      ONNXMICRO_RETURN_IF_ERROR(ctx.attribute_ints("axes", axes, static_cast<std::size_t>(kMaxRank), axis_count, present));
+      ONNXMICRO_RETURN_IF_ERROR(
+          ctx.attribute_ints("axes", axes, static_cast<std::size_t>(kMaxRank), axis_count, present));
     }
 
     bool reduced[kMaxRank] = {};
     for (std::size_t i = 0; i < axis_count; ++i) {
       int axis = 0;
       // negative axes: allowed from opset 11
-      ONNXMICRO_RETURN_IF_ERROR(
-          axis_slices::normalize(axes[i], shape, axes_name, ctx.opset_version() >= 11, 0, axis));
+      ONNXMICRO_RETURN_IF_ERROR(axis_slices::normalize(axes[i], shape, axes_name, ctx.opset_version() >= 11, 0, axis));
       if (reduced[axis]) {
         Status s = Status(StatusCode::invalid_model) << axes_name << " lists axis " << axis << " twice: ";
         return append_list(s, axes, axis_count);
@@ -269,21 +273,22 @@ struct ReduceKernel {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_constant_input(kAxesInputIndex));
     const TensorInfo& info = ctx.input(kAxesInputIndex);
     if (info.dtype != DataType::int64) {
-      return Status(StatusCode::invalid_model) << "input 1 '" << info.name << "' (axes) has dtype "
-                                               << dtype_name(info.dtype) << ", expected int64";
+      return Status(StatusCode::invalid_model)
+             << "input 1 '" << info.name << "' (axes) has dtype " << dtype_name(info.dtype) << ", expected int64";
     }
     if (info.shape.rank() > 1) {
-      return Status(StatusCode::invalid_model) << "input 1 '" << info.name << "' (axes) must be 1-D, got shape "
-                                               << info.shape;
+      return Status(StatusCode::invalid_model)
+             << "input 1 '" << info.name << "' (axes) must be 1-D, got shape " << info.shape;
     }
     const std::int64_t n = info.shape.element_count();
     if (n < 0 || static_cast<std::uint64_t>(n) > capacity) {
-      return Status(StatusCode::invalid_model) << "input 1 '" << info.name << "' (axes) has "
-                                               << static_cast<long long>(n) << " values, more than the input rank "
-                                               << static_cast<long long>(capacity);
+      return Status(StatusCode::invalid_model)
+             << "input 1 '" << info.name << "' (axes) has " << static_cast<long long>(n)
+             << " values, more than the input rank " << static_cast<long long>(capacity);
     }
     // memcpy: constant data may point into the model bytes, unaligned.
-    for (std::int64_t i = 0; i < n; ++i) std::memcpy(&axes[i], static_cast<const unsigned char*>(info.const_data) + i * 8, 8);
+    for (std::int64_t i = 0; i < n; ++i)
+      std::memcpy(&axes[i], static_cast<const unsigned char*>(info.const_data) + i * 8, 8);
     count = static_cast<std::size_t>(n);
     return {};
   }

@@ -10,9 +10,7 @@ namespace kernels {
 /// How ReduceL2 reduces one slice.
 struct ReduceL2Op {
   using Types = ReduceBaseTypes;
-  static bool allows(DataType dtype, std::int64_t opset) noexcept {
-    return reduce_base_dtype_allowed(dtype, opset);
-  }
+  static bool allows(DataType dtype, std::int64_t opset) noexcept { return reduce_base_dtype_allowed(dtype, opset); }
   template <typename T>
   static T reduce(const T* base, const ReducePlan& plan) noexcept {
     using R = reduce_ops::real_t<T>;

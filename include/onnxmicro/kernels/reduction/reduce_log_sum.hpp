@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// ReduceLogSum: the natural log of the sum over the given axes (all axes when none are given). Empty set: log(0) = -inf.
-// The shared engine (axes, keepdims, noop_with_empty_axes, iteration) is in reduce_common.hpp.
+// ReduceLogSum: the natural log of the sum over the given axes (all axes when none are given). Empty set: log(0) =
+// -inf. The shared engine (axes, keepdims, noop_with_empty_axes, iteration) is in reduce_common.hpp.
 #pragma once
 #include "onnxmicro/kernels/reduction/reduce_common.hpp"
 

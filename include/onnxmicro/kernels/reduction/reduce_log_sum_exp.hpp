@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// ReduceLogSumExp: the log(sum(exp(x))), computed as max + log(sum(exp(x - max))) so large inputs do not overflow over the given axes (all axes when none are given). Empty set: -inf.
-// The shared engine (axes, keepdims, noop_with_empty_axes, iteration) is in reduce_common.hpp.
+// ReduceLogSumExp: the log(sum(exp(x))), computed as max + log(sum(exp(x - max))) so large inputs do not overflow over
+// the given axes (all axes when none are given). Empty set: -inf. The shared engine (axes, keepdims,
+// noop_with_empty_axes, iteration) is in reduce_common.hpp.
 #pragma once
 #include "onnxmicro/kernels/reduction/reduce_common.hpp"
 

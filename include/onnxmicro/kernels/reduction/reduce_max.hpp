@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// ReduceMax: the largest element (NaN propagates; bool: any) over the given axes (all axes when none are given). Empty set: -inf, the lowest integer, or false.
-// The shared engine (axes, keepdims, noop_with_empty_axes, iteration) is in reduce_common.hpp.
+// ReduceMax: the largest element (NaN propagates; bool: any) over the given axes (all axes when none are given). Empty
+// set: -inf, the lowest integer, or false. The shared engine (axes, keepdims, noop_with_empty_axes, iteration) is in
+// reduce_common.hpp.
 #pragma once
 #include "onnxmicro/kernels/reduction/reduce_extremum.hpp"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// ReduceMean: the arithmetic mean of the elements over the given axes (all axes when none are given). Empty set: NaN (0 for integers).
-// The shared engine (axes, keepdims, noop_with_empty_axes, iteration) is in reduce_common.hpp.
+// ReduceMean: the arithmetic mean of the elements over the given axes (all axes when none are given). Empty set: NaN (0
+// for integers). The shared engine (axes, keepdims, noop_with_empty_axes, iteration) is in reduce_common.hpp.
 #pragma once
 #include "onnxmicro/kernels/reduction/reduce_common.hpp"
 
@@ -10,9 +10,7 @@ namespace kernels {
 /// How ReduceMean reduces one slice.
 struct ReduceMeanOp {
   using Types = ReduceBaseTypes;
-  static bool allows(DataType dtype, std::int64_t opset) noexcept {
-    return reduce_base_dtype_allowed(dtype, opset);
-  }
+  static bool allows(DataType dtype, std::int64_t opset) noexcept { return reduce_base_dtype_allowed(dtype, opset); }
   template <typename T>
   static T reduce(const T* base, const ReducePlan& plan) noexcept {
     using R = reduce_ops::real_t<T>;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// ReduceMin: the smallest element (NaN propagates; bool: all) over the given axes (all axes when none are given). Empty set: +inf, the highest integer, or true.
-// The shared engine (axes, keepdims, noop_with_empty_axes, iteration) is in reduce_common.hpp.
+// ReduceMin: the smallest element (NaN propagates; bool: all) over the given axes (all axes when none are given). Empty
+// set: +inf, the highest integer, or true. The shared engine (axes, keepdims, noop_with_empty_axes, iteration) is in
+// reduce_common.hpp.
 #pragma once
 #include "onnxmicro/kernels/reduction/reduce_extremum.hpp"
 

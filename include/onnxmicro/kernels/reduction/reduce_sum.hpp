@@ -10,9 +10,7 @@ namespace kernels {
 /// How ReduceSum reduces one slice.
 struct ReduceSumOp {
   using Types = ReduceBaseTypes;
-  static bool allows(DataType dtype, std::int64_t opset) noexcept {
-    return reduce_base_dtype_allowed(dtype, opset);
-  }
+  static bool allows(DataType dtype, std::int64_t opset) noexcept { return reduce_base_dtype_allowed(dtype, opset); }
   template <typename T>
   static T reduce(const T* base, const ReducePlan& plan) noexcept {
     return store_element<T>(reduce_ops::plain_sum(base, plan));
