@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "onnxmicro/kernels/math/math_kernels.hpp"
+#include "support/kernel_harness.hpp"
 #include "support/proto_writer.hpp"
 
 namespace {
@@ -29,146 +30,23 @@ using onnxmicro_test::ProtoWriter;
 
 // ---- harness: one kernel of MathKernels driven through prepare() and run() -------------------------------
 
-struct TestTensor {
-  DataType dtype = DataType::undefined;  ///< undefined: an omitted optional input
-  Shape shape;
-  std::vector<unsigned char> bytes;
-  std::string name = "X";
-  bool constant = false;  ///< known at prepare time (as an initializer would be)
+using onnxmicro_test::kOmitted;
+using onnxmicro_test::make;
+using onnxmicro_test::NodeResult;
+using onnxmicro_test::TestTensor;
+using onnxmicro_test::values_of;
 
-  TestTensor named(std::string n) const {
-    TestTensor t = *this;
-    t.name = std::move(n);
-    return t;
-  }
-  TestTensor as_constant() const {
-    TestTensor t = *this;
-    t.constant = true;
-    return t;
-  }
-};
-
-template <typename T>
-TestTensor make(DataType dtype, Shape shape, const std::vector<T>& values) {
-  TestTensor t;
-  t.dtype = dtype;
-  t.shape = shape;
-  t.bytes.resize(values.size() * sizeof(T));
-  if (!values.empty()) std::memcpy(t.bytes.data(), values.data(), t.bytes.size());
-  return t;
-}
-template <typename T>
-TestTensor make(Shape shape, const std::vector<T>& values) {
-  return make(om::dtype_of<T>::value, shape, values);
-}
-const TestTensor kOmitted;
-
-template <typename T>
-std::vector<T> values_of(const TestTensor& t) {
-  std::vector<T> out(t.bytes.size() / sizeof(T));
-  if (!out.empty()) std::memcpy(out.data(), t.bytes.data(), t.bytes.size());
-  return out;
-}
-
-// Resolves `op` at `opset` in MathKernels and prepares it; run() may then be called repeatedly.
-class KernelHarness {
+// The harness of tests/support/kernel_harness.hpp, bound to MathKernels.
+class KernelHarness : public onnxmicro_test::KernelHarness {
  public:
   KernelHarness(const std::string& op, int opset, std::vector<TestTensor> node_inputs,
                 const std::vector<ProtoWriter>& attributes = {})
-      : inputs(std::move(node_inputs)) {
-    kernel = om::find_kernel(om::kernels::MathKernels::registry(), "", op, opset);
-    if (kernel == nullptr) {
-      prepare_status = Status(StatusCode::unsupported, "no kernel");
-      return;
-    }
-    std::vector<std::string> names;
-    for (const TestTensor& t : inputs) names.push_back(t.dtype == DataType::undefined ? "" : t.name);
-    encoded_ = onnxmicro_test::make_node(op, names, {"Y"}, attributes);
-    node_.op_type = kernel->op_type;
-    node_.opset_version = opset;
-    EXPECT_TRUE(om::proto::Node::parse(encoded_.span(), 0, node_.proto).ok());
-    infos_.resize(inputs.size());
-    for (std::size_t i = 0; i < inputs.size(); ++i) {
-      infos_[i].present = inputs[i].dtype != DataType::undefined;
-      infos_[i].name = inputs[i].name;
-      infos_[i].dtype = inputs[i].dtype;
-      infos_[i].shape = inputs[i].shape;
-      infos_[i].is_constant = inputs[i].constant;
-      infos_[i].const_data = inputs[i].constant ? inputs[i].bytes.data() : nullptr;
-    }
-    output_info.present = true;
-    prepare_ = std::make_unique<om::kernels::PrepareContext>(
-        node_, om::Span<om::kernels::TensorInfo>(infos_.data(), infos_.size()),
-        om::Span<om::kernels::TensorInfo>(&output_info, 1), allocator_);
-    prepare_status = kernel->prepare(*prepare_);
-  }
-
-  std::size_t scratch_bytes() const { return prepare_ ? prepare_->scratch_bytes() : 0; }
-
-  /// Runs on `inputs` (values may change between runs, dtypes and shapes may not). The output goes to a new
-  /// buffer followed by guard bytes that must survive, or with `in_place` into the buffer of the kernel's
-  /// kInPlaceInput (which must exist), as the session does when that input dies at this node.
-  Status run(TestTensor& output, bool in_place = false) {
-    std::vector<om::ConstTensorView> views;
-    for (const TestTensor& t : inputs) views.emplace_back(t.dtype, t.shape, t.bytes.data());
-    output.dtype = output_info.dtype;
-    output.shape = output_info.shape;
-    const std::size_t bytes = om::byte_size_of(output.dtype, output.shape.element_count());
-    om::TensorView out_view;
-    out_view.dtype = output.dtype;
-    out_view.shape = output.shape;
-    std::vector<unsigned char> aliased;
-    if (in_place) {
-      EXPECT_GE(kernel->in_place_input, 0);
-      if (kernel->in_place_input < 0) return Status(StatusCode::internal, "kernel has no in-place input");
-      aliased = inputs[static_cast<std::size_t>(kernel->in_place_input)].bytes;
-      aliased.resize(std::max(aliased.size(), bytes));
-      views[static_cast<std::size_t>(kernel->in_place_input)].data = aliased.data();
-      out_view.data = aliased.data();
-    } else {
-      output.bytes.assign(bytes + kGuard, 0xCD);
-      out_view.data = output.bytes.data();
-    }
-    std::vector<unsigned char> scratch(scratch_bytes());
-    om::kernels::RunContext run(om::Span<const om::ConstTensorView>(views.data(), views.size()),
-                                om::Span<const om::TensorView>(&out_view, 1), prepare_->state(), scratch.data(),
-                                scratch.size());
-    Status status = kernel->run(run);
-    if (in_place) {
-      output.bytes.assign(aliased.begin(), aliased.begin() + static_cast<std::ptrdiff_t>(bytes));
-    } else {
-      for (std::size_t i = bytes; i < bytes + kGuard; ++i) EXPECT_EQ(output.bytes[i], 0xCD) << "write past the end";
-      output.bytes.resize(bytes);
-    }
-    return status;
-  }
-
-  const om::KernelEntry* kernel = nullptr;
-  Status prepare_status;
-  om::kernels::TensorInfo output_info;
-  std::vector<TestTensor> inputs;
-
- private:
-  static constexpr std::size_t kGuard = 16;
-  ProtoWriter encoded_;
-  om::model::Node node_;
-  std::vector<om::kernels::TensorInfo> infos_;
-  om::ChunkAllocator allocator_;
-  std::unique_ptr<om::kernels::PrepareContext> prepare_;
-};
-
-// Prepares and runs once; the status is the first failure.
-struct NodeResult {
-  Status status;
-  TestTensor output;
+      : onnxmicro_test::KernelHarness(om::kernels::MathKernels::registry(), op, opset, std::move(node_inputs),
+                                      attributes) {}
 };
 NodeResult run_node(const std::string& op, int opset, const std::vector<TestTensor>& inputs,
                     const std::vector<ProtoWriter>& attributes = {}, bool in_place = false) {
-  KernelHarness harness(op, opset, inputs, attributes);
-  NodeResult result;
-  result.status = harness.prepare_status;
-  if (result.status.ok()) result.status = harness.run(result.output, in_place);
-  return result;
+  return onnxmicro_test::run_node(om::kernels::MathKernels::registry(), op, opset, inputs, attributes, in_place);
 }
 
 // ---- references ---------------------------------------------------------------------------------------------
