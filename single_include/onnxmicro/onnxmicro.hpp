@@ -6879,9 +6879,9 @@ ONNXMICRO_NAMESPACE_END
 // #include "onnxmicro/kernels/math/prelu.hpp"
 // begin of file onnxmicro/kernels/math/prelu.hpp
 // PRelu: y = x < 0 ? slope * x : x elementwise; slope broadcasts onto x (unidirectional: y has x's shape).
-// Versions: 1 (with `consumed_inputs`, ignored) and 6 shared a size-1 slope across channels; 7 defined slope
-// as unidirectionally broadcastable to x, which includes that case; 9 (int32/int64/uint32/uint64) and 16
-// (bfloat16) only widened the dtype list, so one kernel serves every version.
+// Versions: 1 (with `consumed_inputs`, ignored) and 6 apply a slope of shape [C] per channel (axis 1, as in
+// Caffe; PyTorch exports rely on it) besides the numpy-broadcastable cases; 7 defined slope as
+// unidirectionally broadcastable to x; 9 (int32/int64/uint32/uint64) and 16 (bfloat16) widened the dtypes.
 
 
 ONNXMICRO_NAMESPACE_BEGIN
@@ -6905,11 +6905,11 @@ struct PReluOp {
 using PReluTypes =
     TypeList<float, double, float16_t, bfloat16_t, std::int32_t, std::int64_t, std::uint32_t, std::uint64_t>;
 
-// Opset 1+.
-struct PRelu_1 : KernelDefaults, BinaryElementwise<PReluOp, PReluTypes> {
+// Opset 7+: slope broadcasts unidirectionally (numpy rules, y has x's shape).
+struct PRelu_7 : KernelDefaults, BinaryElementwise<PReluOp, PReluTypes> {
   static constexpr std::string_view kDomain = "";
   static constexpr std::string_view kOpType = "PRelu";
-  static constexpr int kSinceVersion = 1;
+  static constexpr int kSinceVersion = 7;
   static constexpr int kInPlaceInput = 0;
   using Body = BinaryElementwise<PReluOp, PReluTypes>;
 
@@ -6930,6 +6930,78 @@ struct PRelu_1 : KernelDefaults, BinaryElementwise<PReluOp, PReluTypes> {
   }
 };
 
+// Opset 1 and 6: as 7, plus a slope of shape [C] that applies per channel (axis 1) of x.
+struct PRelu_1 : KernelDefaults {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "PRelu";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kUntilVersion = 7;
+  static constexpr int kInPlaceInput = 0;
+
+  struct ChannelState {
+    void (*compute)(const void* x, const void* slope, void* y, std::int64_t batches, std::int64_t channels,
+                    std::int64_t inner) noexcept;
+  };
+
+  static Status prepare(PrepareContext& ctx) noexcept {
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInputA));
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInputB));
+    if (!is_per_channel(ctx.input(kInputA).shape, ctx.input(kInputB).shape)) return PRelu_7::prepare(ctx);
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kInputA, kInputB));
+    ChannelState* state = nullptr;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
+    switch (ctx.input(kInputA).dtype) {
+      case DataType::float32: state->compute = &per_channel<float>; break;
+      case DataType::float64: state->compute = &per_channel<double>; break;
+      case DataType::float16: state->compute = &per_channel<float16_t>; break;
+      default: return ctx.unsupported_input_dtype(kInputA);
+    }
+    ctx.set_output(kOutput, ctx.input(kInputA).dtype, ctx.input(kInputA).shape);
+    return {};
+  }
+
+  static Status run(RunContext& ctx) noexcept {
+    const Shape& x = ctx.input(kInputA).shape;
+    if (!is_per_channel(x, ctx.input(kInputB).shape)) return PRelu_7::run(ctx);
+    std::int64_t inner = 1;
+    for (int d = 2; d < x.rank(); ++d) inner *= x[d];
+    ctx.state<ChannelState>().compute(ctx.input(kInputA).data, ctx.input(kInputB).data, ctx.output(kOutput).data, x[0],
+                                      x[1], inner);
+    return {};
+  }
+
+ private:
+  static constexpr int kInputA = 0;
+  static constexpr int kInputB = 1;
+  static constexpr int kOutput = 0;
+
+  // The per-channel reading applies only where numpy broadcasting would not (slope [C] against x's last dim).
+  static bool is_per_channel(const Shape& x, const Shape& slope) noexcept {
+    return x.rank() >= 3 && slope.rank() == 1 && slope[0] == x[1] && slope[0] != x[x.rank() - 1] && slope[0] != 1;
+  }
+
+  template <typename T>
+  static void per_channel(const void* x, const void* slope, void* y, std::int64_t batches, std::int64_t channels,
+                          std::int64_t inner) noexcept {
+    const T* in = static_cast<const T*>(x);
+    const T* s = static_cast<const T*>(slope);
+    T* out = static_cast<T*>(y);
+    for (std::int64_t b = 0; b < batches; ++b) {
+      for (std::int64_t c = 0; c < channels; ++c) {
+        const std::int64_t base = (b * channels + c) * inner;
+        for (std::int64_t i = 0; i < inner; ++i) {
+          if constexpr (std::is_same_v<T, float16_t>) {
+            const float v = in[base + i].to_float();
+            out[base + i] = v < 0.0f ? T::from_float(s[c].to_float() * v) : in[base + i];
+          } else {
+            out[base + i] = in[base + i] < T(0) ? s[c] * in[base + i] : in[base + i];
+          }
+        }
+      }
+    }
+  }
+};
+
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/math/prelu.hpp
@@ -6941,6 +7013,7 @@ using BinaryMathKernels = KernelSet<  //
     Pow_1, Pow_7, Pow_12,             //
     Mod_10, Mod_28,                   //
     PRelu_1,                          //
+    PRelu_7,                          //
     Max_1, Max_8, Min_1, Min_8,       //
     Sum_1, Sum_8, Mean_1, Mean_8>;
 
@@ -9175,9 +9248,10 @@ struct HardmaxCommon {
     std::int64_t axis_value = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("axis", axis_value, kCoerce2d ? 1 : -1));
     int axis = 0;
-    // negative axis: allowed from opset 11 (13 defaults to -1)
+    // negative axis: the spec allows it from opset 11, but exporters write -1 at older opsets (PyTorch at 6-10)
+    // and onnxruntime accepts it, so every version does (13 defaults to -1)
     ONNXMICRO_RETURN_IF_ERROR(axis_slices::normalize(axis_value, input.shape, "attribute 'axis'",
-                                                     ctx.opset_version() >= 11, kCoerce2d ? 1 : 0, axis));
+                                                     true, kCoerce2d ? 1 : 0, axis));
     state->slices = kCoerce2d ? axis_slices::coerced_2d(input.shape, axis) : axis_slices::along(input.shape, axis);
     ctx.set_output(kOutput, input.dtype, input.shape);
     return {};
@@ -9276,9 +9350,10 @@ struct LogSoftmaxCommon {
     std::int64_t axis_value = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("axis", axis_value, kCoerce2d ? 1 : -1));
     int axis = 0;
-    // negative axis: allowed from opset 11 (13 defaults to -1)
+    // negative axis: the spec allows it from opset 11, but exporters write -1 at older opsets (PyTorch at 6-10)
+    // and onnxruntime accepts it, so every version does (13 defaults to -1)
     ONNXMICRO_RETURN_IF_ERROR(axis_slices::normalize(axis_value, input.shape, "attribute 'axis'",
-                                                     ctx.opset_version() >= 11, kCoerce2d ? 1 : 0, axis));
+                                                     true, kCoerce2d ? 1 : 0, axis));
     state->slices = kCoerce2d ? axis_slices::coerced_2d(input.shape, axis) : axis_slices::along(input.shape, axis);
     ctx.set_output(kOutput, input.dtype, input.shape);
     return {};

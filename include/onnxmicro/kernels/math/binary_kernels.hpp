@@ -18,6 +18,7 @@ using BinaryMathKernels = KernelSet<  //
     Pow_1, Pow_7, Pow_12,             //
     Mod_10, Mod_28,                   //
     PRelu_1,                          //
+    PRelu_7,                          //
     Max_1, Max_8, Min_1, Min_8,       //
     Sum_1, Sum_8, Mean_1, Mean_8>;
 
