@@ -12,6 +12,8 @@
 //   onnxmicro::ConstTensorView y = session.output(0);
 #pragma once
 
+// Layer order, as in DEVELOPERS.md (each header also includes what it uses).
+// clang-format off
 #include "onnxmicro/core/config.hpp"
 #include "onnxmicro/core/version.hpp"
 #include "onnxmicro/core/status.hpp"
@@ -30,3 +32,4 @@
 #include "onnxmicro/runtime/all_kernels.hpp"
 #include "onnxmicro/runtime/planner.hpp"
 #include "onnxmicro/runtime/session.hpp"
+// clang-format on

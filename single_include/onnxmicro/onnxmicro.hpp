@@ -18,6 +18,8 @@
 //   st = session.run();
 //   onnxmicro::ConstTensorView y = session.output(0);
 
+// Layer order, as in DEVELOPERS.md (each header also includes what it uses).
+// clang-format off
 // #include "onnxmicro/core/config.hpp"
 // begin of file onnxmicro/core/config.hpp
 // Every configuration macro of onnxmicro, defaulted in one place. Define any of them before the first
@@ -3783,7 +3785,7 @@ enum class ValueKind : std::uint8_t {
 /// A symbolic dimension: dim_param name (empty for an unnamed unknown dim) per dim of a declared shape.
 struct DeclaredDim {
   std::int64_t value = Shape::kUnknownDim;  ///< >= 0 when fixed
-  std::string_view param;                    ///< symbolic name when not fixed (may be empty)
+  std::string_view param;                   ///< symbolic name when not fixed (may be empty)
 };
 
 /// One tensor-valued name of the graph.
@@ -3806,14 +3808,14 @@ struct Value {
 
 /// One node, with its opset version already resolved from the model's opset imports.
 struct Node {
-  std::string_view name;      ///< may be empty in the model; messages then use "#index"
+  std::string_view name;  ///< may be empty in the model; messages then use "#index"
   std::string_view op_type;
-  std::string_view domain;    ///< normalised: "" for ai.onnx
+  std::string_view domain;         ///< normalised: "" for ai.onnx
   std::int64_t opset_version = 0;  ///< the model's imported version for `domain`
-  std::int32_t index = 0;     ///< position in Graph::nodes (execution order after validation)
-  Span<ValueId> inputs;       ///< kNoValue for an empty (omitted optional) input name
-  Span<ValueId> outputs;      ///< kNoValue for an empty (omitted optional) output name
-  proto::Node proto;          ///< attributes are read from here
+  std::int32_t index = 0;          ///< position in Graph::nodes (execution order after validation)
+  Span<ValueId> inputs;            ///< kNoValue for an empty (omitted optional) input name
+  Span<ValueId> outputs;           ///< kNoValue for an empty (omitted optional) output name
+  proto::Node proto;               ///< attributes are read from here
 };
 
 /// An opset import: domain (normalised) and version.
@@ -3827,9 +3829,9 @@ struct Graph {
   std::string_view name;
   Span<Value> values;
   Span<Node> nodes;
-  Span<ValueId> inputs;        ///< graph inputs that are not initializers, in declaration order
-  Span<ValueId> outputs;       ///< graph outputs in declaration order
-  Span<ValueId> initializers;  ///< every initializer
+  Span<ValueId> inputs;           ///< graph inputs that are not initializers, in declaration order
+  Span<ValueId> outputs;          ///< graph outputs in declaration order
+  Span<ValueId> initializers;     ///< every initializer
   const Graph* parent = nullptr;  ///< enclosing graph of a subgraph
   int depth = 0;                  ///< 0 for the main graph
 };
@@ -5927,8 +5929,8 @@ struct BitShiftBody {
     const DataType dtype = ctx.input(kInputX).dtype;
     const bool supported = visit_dtype(dtype, Types{}, [&](auto tag) noexcept {
       using T = typename decltype(tag)::type;
-      state->compute = left ? &run_broadcast_binary<T, T, T, BitShiftOp::Left>
-                            : &run_broadcast_binary<T, T, T, BitShiftOp::Right>;
+      state->compute =
+          left ? &run_broadcast_binary<T, T, T, BitShiftOp::Left> : &run_broadcast_binary<T, T, T, BitShiftOp::Right>;
     });
     if (!supported) return ctx.unsupported_input_dtype(kInputX);
     Shape output;
@@ -6287,8 +6289,8 @@ struct Where_9 : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInputY));
     const TensorInfo& condition = ctx.input(kInputCondition);
     if (condition.dtype != DataType::boolean) {
-      return Status(StatusCode::invalid_model) << "input 0 '" << condition.name << "' has dtype "
-                                               << dtype_name(condition.dtype) << ", expected bool";
+      return Status(StatusCode::invalid_model)
+             << "input 0 '" << condition.name << "' has dtype " << dtype_name(condition.dtype) << ", expected bool";
     }
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kInputX, kInputY));
     State* state = nullptr;
@@ -6351,13 +6353,13 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-using LogicalKernels = KernelSet<                             //
-    Equal_1, Equal_7,                                         //
-    Greater_1, Greater_7, GreaterOrEqual_12,                  //
-    Less_1, Less_7, LessOrEqual_12,                           //
-    And_1, And_7, Or_1, Or_7, Xor_1, Xor_7,                   //
-    BitwiseAnd_18, BitwiseOr_18, BitwiseXor_18,               //
-    BitShift_11, BitShift_28,                                 //
+using LogicalKernels = KernelSet<                //
+    Equal_1, Equal_7,                            //
+    Greater_1, Greater_7, GreaterOrEqual_12,     //
+    Less_1, Less_7, LessOrEqual_12,              //
+    And_1, And_7, Or_1, Or_7, Xor_1, Xor_7,      //
+    BitwiseAnd_18, BitwiseOr_18, BitwiseXor_18,  //
+    BitShift_11, BitShift_28,                    //
     Where_9>;  // tensor family (tensor/where.hpp); listed here because tensor_kernels.hpp has another owner
 
 }  // namespace kernels
@@ -6689,15 +6691,15 @@ struct ModBody {
     const DataType dtype = ctx.input(kInputA).dtype;
     if (!kFloatFloorMod && fmod == 0 && is_floating(dtype)) {
       return Status(StatusCode::invalid_model)
-             << "attribute 'fmod' is 0 but input 0 '" << ctx.input(kInputA).name << "' has dtype "
-             << dtype_name(dtype) << ": before opset 28 floating-point Mod requires fmod=1";
+             << "attribute 'fmod' is 0 but input 0 '" << ctx.input(kInputA).name << "' has dtype " << dtype_name(dtype)
+             << ": before opset 28 floating-point Mod requires fmod=1";
     }
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
     const bool supported = visit_dtype(dtype, NumericTypes{}, [&](auto tag) noexcept {
       using T = typename decltype(tag)::type;
-      state->compute = fmod == 0 ? &run_broadcast_binary<T, T, T, ModOp::Floor>
-                                 : &run_broadcast_binary<T, T, T, ModOp::Truncate>;
+      state->compute =
+          fmod == 0 ? &run_broadcast_binary<T, T, T, ModOp::Floor> : &run_broadcast_binary<T, T, T, ModOp::Truncate>;
     });
     if (!supported) return ctx.unsupported_input_dtype(kInputA);
     Shape output;
@@ -9250,8 +9252,8 @@ struct HardmaxCommon {
     int axis = 0;
     // negative axis: the spec allows it from opset 11, but exporters write -1 at older opsets (PyTorch at 6-10)
     // and onnxruntime accepts it, so every version does (13 defaults to -1)
-    ONNXMICRO_RETURN_IF_ERROR(axis_slices::normalize(axis_value, input.shape, "attribute 'axis'",
-                                                     true, kCoerce2d ? 1 : 0, axis));
+    ONNXMICRO_RETURN_IF_ERROR(
+        axis_slices::normalize(axis_value, input.shape, "attribute 'axis'", true, kCoerce2d ? 1 : 0, axis));
     state->slices = kCoerce2d ? axis_slices::coerced_2d(input.shape, axis) : axis_slices::along(input.shape, axis);
     ctx.set_output(kOutput, input.dtype, input.shape);
     return {};
@@ -9352,8 +9354,8 @@ struct LogSoftmaxCommon {
     int axis = 0;
     // negative axis: the spec allows it from opset 11, but exporters write -1 at older opsets (PyTorch at 6-10)
     // and onnxruntime accepts it, so every version does (13 defaults to -1)
-    ONNXMICRO_RETURN_IF_ERROR(axis_slices::normalize(axis_value, input.shape, "attribute 'axis'",
-                                                     true, kCoerce2d ? 1 : 0, axis));
+    ONNXMICRO_RETURN_IF_ERROR(
+        axis_slices::normalize(axis_value, input.shape, "attribute 'axis'", true, kCoerce2d ? 1 : 0, axis));
     state->slices = kCoerce2d ? axis_slices::coerced_2d(input.shape, axis) : axis_slices::along(input.shape, axis);
     ctx.set_output(kOutput, input.dtype, input.shape);
     return {};
@@ -15593,3 +15595,4 @@ inline ConstTensorView Session::output(std::size_t index) const noexcept {
 
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/runtime/session.hpp
+// clang-format on

@@ -1042,8 +1042,7 @@ int main(int argc, char** argv) {
     // A shared allowlist names cases of every suite; only entries of the suites run here can be checked.
     const std::size_t slash = key.find('/');
     const std::string entry_suite = slash == std::string::npos ? "node" : key.substr(0, slash);
-    const bool suite_ran =
-        std::find(options.suites.begin(), options.suites.end(), entry_suite) != options.suites.end();
+    const bool suite_ran = std::find(options.suites.begin(), options.suites.end(), entry_suite) != options.suites.end();
     if (!entry.matched && options.filters.empty() && suite_ran) {
       std::printf("note: allowlist line %d names '%s', which is not a case of the selected suites\n", entry.line,
                   key.c_str());

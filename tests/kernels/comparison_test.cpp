@@ -67,8 +67,9 @@ Result run_op(const std::string& op, std::int64_t opset, const std::vector<Tenso
     names.push_back(t.name);
     infos.push_back(onnxmicro_test::make_value_info(t.name, t.dtype, t.dims));
   }
-  ProtoWriter graph = onnxmicro_test::make_graph("g", {onnxmicro_test::make_node(op, names, {"result"}, attributes, "n")},
-                                                 infos, {onnxmicro_test::make_value_info("result", out_dtype, out_dims)});
+  ProtoWriter graph =
+      onnxmicro_test::make_graph("g", {onnxmicro_test::make_node(op, names, {"result"}, attributes, "n")}, infos,
+                                 {onnxmicro_test::make_value_info("result", out_dtype, out_dims)});
   const std::vector<unsigned char> model_bytes = onnxmicro_test::make_model(graph, opset).bytes();
   om::Model model;
   Result r;
@@ -148,8 +149,8 @@ TEST(Comparison, SixteenBitFloatsCompareByValue) {
 }
 
 TEST(Comparison, EqualOnBoolAndExtremeIntegers) {
-  Result b = run_op("Equal", 11, {bools("a", {2, 2}, {0, 1, 1, 0}), bools("b", {2}, {0, 1})}, DataType::boolean,
-                    {2, 2});
+  Result b =
+      run_op("Equal", 11, {bools("a", {2, 2}, {0, 1, 1, 0}), bools("b", {2}, {0, 1})}, DataType::boolean, {2, 2});
   ASSERT_TRUE(b.status.ok()) << b.status.message();
   EXPECT_EQ(b.values<std::uint8_t>(), (u8{1, 1, 0, 0}));
   const std::uint64_t big = std::numeric_limits<std::uint64_t>::max();
@@ -177,13 +178,15 @@ TEST(Comparison, LegacyBroadcastWithAxis) {
 }
 
 TEST(Comparison, LegacyOpsetNeedsBroadcastAttributeForDifferentShapes) {
-  Result r = run_op("Equal", 1, {tensor<std::int32_t>("a", {2, 2}, {1, 2, 3, 4}), tensor<std::int32_t>("b", {2}, {1, 2})},
-                    DataType::boolean, {2, 2});
+  Result r =
+      run_op("Equal", 1, {tensor<std::int32_t>("a", {2, 2}, {1, 2, 3, 4}), tensor<std::int32_t>("b", {2}, {1, 2})},
+             DataType::boolean, {2, 2});
   ASSERT_FALSE(r.status.ok());
   EXPECT_TRUE(contains(r.status, "attribute 'broadcast' is 0")) << r.status.message();
   // The same model at opset 7 broadcasts numpy-style.
-  Result ok = run_op("Equal", 7, {tensor<std::int32_t>("a", {2, 2}, {1, 2, 3, 4}), tensor<std::int32_t>("b", {2}, {1, 2})},
-                     DataType::boolean, {2, 2});
+  Result ok =
+      run_op("Equal", 7, {tensor<std::int32_t>("a", {2, 2}, {1, 2, 3, 4}), tensor<std::int32_t>("b", {2}, {1, 2})},
+             DataType::boolean, {2, 2});
   ASSERT_TRUE(ok.status.ok()) << ok.status.message();
   EXPECT_EQ(ok.values<std::uint8_t>(), (u8{1, 1, 0, 0}));
 }
@@ -196,14 +199,14 @@ TEST(Comparison, ErrorsNameTheInputs) {
   EXPECT_EQ(dtype.status.code(), StatusCode::unsupported);
   EXPECT_TRUE(contains(dtype.status, "input 0 'a' has dtype bool")) << dtype.status.message();
 
-  Result mixed = run_op("Less", 13, {tensor<float>("a", {2}, {1, 2}), tensor<double>("b", {2}, {1, 2})},
-                        DataType::boolean, {2});
+  Result mixed =
+      run_op("Less", 13, {tensor<float>("a", {2}, {1, 2}), tensor<double>("b", {2}, {1, 2})}, DataType::boolean, {2});
   ASSERT_FALSE(mixed.status.ok());
   EXPECT_TRUE(contains(mixed.status, "input 1 'b' has dtype double, expected float")) << mixed.status.message();
 
-  Result shape = run_op("Equal", 13, {tensor<float>("a", {2, 3}, std::vector<float>(6)),
-                                      tensor<float>("b", {4}, std::vector<float>(4))},
-                        DataType::boolean, {2, 3});
+  Result shape = run_op(
+      "Equal", 13, {tensor<float>("a", {2, 3}, std::vector<float>(6)), tensor<float>("b", {4}, std::vector<float>(4))},
+      DataType::boolean, {2, 3});
   ASSERT_FALSE(shape.status.ok());
   EXPECT_TRUE(contains(shape.status, "cannot be broadcast")) << shape.status.message();
 }

@@ -66,8 +66,9 @@ Result run_op(const std::string& op, std::int64_t opset, const std::vector<Tenso
     names.push_back(t.name);
     infos.push_back(onnxmicro_test::make_value_info(t.name, t.dtype, t.dims));
   }
-  ProtoWriter graph = onnxmicro_test::make_graph("g", {onnxmicro_test::make_node(op, names, {"result"}, attributes, "n")},
-                                                 infos, {onnxmicro_test::make_value_info("result", out_dtype, out_dims)});
+  ProtoWriter graph =
+      onnxmicro_test::make_graph("g", {onnxmicro_test::make_node(op, names, {"result"}, attributes, "n")}, infos,
+                                 {onnxmicro_test::make_value_info("result", out_dtype, out_dims)});
   const std::vector<unsigned char> model_bytes = onnxmicro_test::make_model(graph, opset).bytes();
   om::Model model;
   Result r;
@@ -127,7 +128,8 @@ TEST(Logical, LegacyBroadcastWithAxis) {
                     {2, 3}, {make_attribute_int("broadcast", 1), make_attribute_int("axis", 0)});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.values<std::uint8_t>(), (u8{0, 0, 1, 1, 1, 1}));
-  Result no_attribute = run_op("And", 6, {bools("a", {2, 3}, u8(6)), bools("b", {3}, u8(3))}, DataType::boolean, {2, 3});
+  Result no_attribute =
+      run_op("And", 6, {bools("a", {2, 3}, u8(6)), bools("b", {3}, u8(3))}, DataType::boolean, {2, 3});
   ASSERT_FALSE(no_attribute.status.ok());
   EXPECT_TRUE(contains(no_attribute.status, "attribute 'broadcast' is 0")) << no_attribute.status.message();
 }
@@ -150,20 +152,23 @@ TEST(Bitwise, SignedAndWideOperands) {
   EXPECT_EQ(r.values<std::int8_t>(), (std::vector<std::int8_t>{0x0F, -128, 0x05, 0x2A}));
 
   const std::uint64_t high = 0x8000000000000001ull;
-  Result x = run_op("BitwiseXor", 18,
-                    {tensor<std::uint64_t>("a", {2}, {high, 0}), tensor<std::uint64_t>("b", {1}, {0xFFFFFFFFFFFFFFFFull})},
-                    DataType::uint64, {2});
+  Result x =
+      run_op("BitwiseXor", 18,
+             {tensor<std::uint64_t>("a", {2}, {high, 0}), tensor<std::uint64_t>("b", {1}, {0xFFFFFFFFFFFFFFFFull})},
+             DataType::uint64, {2});
   ASSERT_TRUE(x.status.ok()) << x.status.message();
   EXPECT_EQ(x.values<std::uint64_t>(), (std::vector<std::uint64_t>{0x7FFFFFFFFFFFFFFEull, 0xFFFFFFFFFFFFFFFFull}));
 
-  Result o = run_op("BitwiseOr", 18, {tensor<std::int16_t>("a", {2, 1}, {0x0100, -32768}), tensor<std::int16_t>("b", {2}, {1, 2})},
+  Result o = run_op("BitwiseOr", 18,
+                    {tensor<std::int16_t>("a", {2, 1}, {0x0100, -32768}), tensor<std::int16_t>("b", {2}, {1, 2})},
                     DataType::int16, {2, 2});
   ASSERT_TRUE(o.status.ok()) << o.status.message();
   EXPECT_EQ(o.values<std::int16_t>(), (std::vector<std::int16_t>{0x0101, 0x0102, -32767, -32766}));
 }
 
 TEST(Bitwise, FloatInputIsUnsupportedAndOpset17HasNoKernel) {
-  Result r = run_op("BitwiseOr", 18, {tensor<float>("a", {1}, {1}), tensor<float>("b", {1}, {1})}, DataType::float32, {1});
+  Result r =
+      run_op("BitwiseOr", 18, {tensor<float>("a", {1}, {1}), tensor<float>("b", {1}, {1})}, DataType::float32, {1});
   ASSERT_FALSE(r.status.ok());
   EXPECT_TRUE(contains(r.status, "input 0 'a' has dtype float")) << r.status.message();
   EXPECT_EQ(om::find_kernel(om::kernels::LogicalKernels::registry(), "", "BitwiseAnd", 17), nullptr);
@@ -171,11 +176,13 @@ TEST(Bitwise, FloatInputIsUnsupportedAndOpset17HasNoKernel) {
 
 // A chain whose intermediate dies at the second node: the session lets BitwiseAnd write over it.
 TEST(Bitwise, InPlaceOverADyingInput) {
-  ProtoWriter graph = onnxmicro_test::make_graph(
-      "g", {onnxmicro_test::make_node("BitwiseOr", {"x", "z"}, {"t"}), onnxmicro_test::make_node("BitwiseAnd", {"t", "m"}, {"y"})},
-      {onnxmicro_test::make_value_info("x", DataType::int32, {8}), onnxmicro_test::make_value_info("z", DataType::int32, {8}),
-       onnxmicro_test::make_value_info("m", DataType::int32, {1})},
-      {onnxmicro_test::make_value_info("y", DataType::int32, {8})});
+  ProtoWriter graph = onnxmicro_test::make_graph("g",
+                                                 {onnxmicro_test::make_node("BitwiseOr", {"x", "z"}, {"t"}),
+                                                  onnxmicro_test::make_node("BitwiseAnd", {"t", "m"}, {"y"})},
+                                                 {onnxmicro_test::make_value_info("x", DataType::int32, {8}),
+                                                  onnxmicro_test::make_value_info("z", DataType::int32, {8}),
+                                                  onnxmicro_test::make_value_info("m", DataType::int32, {1})},
+                                                 {onnxmicro_test::make_value_info("y", DataType::int32, {8})});
   const std::vector<unsigned char> bytes = onnxmicro_test::make_model(graph, 18).bytes();
   om::Model model;
   ASSERT_TRUE(model.load(om::ByteSpan(bytes.data(), bytes.size())).ok());
@@ -207,8 +214,9 @@ TEST(BitShift, UnsignedShiftsIncludingTheFullWidth) {
   ASSERT_TRUE(right.status.ok()) << right.status.message();
   EXPECT_EQ(right.values<std::uint8_t>(), (u8{0x40, 0x01, 0, 0}));
   const std::uint64_t top = 1ull << 63;
-  Result wide = run_op("BitShift", 11, {tensor<std::uint64_t>("x", {2}, {1, top}), tensor<std::uint64_t>("n", {1}, {63})},
-                       DataType::uint64, {2}, {make_attribute_string("direction", "LEFT")});
+  Result wide =
+      run_op("BitShift", 11, {tensor<std::uint64_t>("x", {2}, {1, top}), tensor<std::uint64_t>("n", {1}, {63})},
+             DataType::uint64, {2}, {make_attribute_string("direction", "LEFT")});
   ASSERT_TRUE(wide.status.ok()) << wide.status.message();
   EXPECT_EQ(wide.values<std::uint64_t>(), (std::vector<std::uint64_t>{top, 0}));
 }
@@ -234,7 +242,8 @@ TEST(BitShift, DirectionAttributeIsCheckedByName) {
   const Tensor n = tensor<std::uint32_t>("n", {1}, {1});
   Result missing = run_op("BitShift", 11, {x, n}, DataType::uint32, {1});
   ASSERT_FALSE(missing.status.ok());
-  EXPECT_TRUE(contains(missing.status, "required attribute 'direction' (string) is missing")) << missing.status.message();
+  EXPECT_TRUE(contains(missing.status, "required attribute 'direction' (string) is missing"))
+      << missing.status.message();
   Result wrong = run_op("BitShift", 11, {x, n}, DataType::uint32, {1}, {make_attribute_string("direction", "left")});
   ASSERT_FALSE(wrong.status.ok());
   EXPECT_TRUE(contains(wrong.status, "attribute 'direction' is \"left\", expected \"LEFT\" or \"RIGHT\""))

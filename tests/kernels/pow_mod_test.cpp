@@ -63,8 +63,9 @@ Result run_op(const std::string& op, std::int64_t opset, const std::vector<Tenso
     names.push_back(t.name);
     infos.push_back(onnxmicro_test::make_value_info(t.name, t.dtype, t.dims));
   }
-  ProtoWriter graph = onnxmicro_test::make_graph("g", {onnxmicro_test::make_node(op, names, {"result"}, attributes, "n")},
-                                                 infos, {onnxmicro_test::make_value_info("result", out_dtype, out_dims)});
+  ProtoWriter graph =
+      onnxmicro_test::make_graph("g", {onnxmicro_test::make_node(op, names, {"result"}, attributes, "n")}, infos,
+                                 {onnxmicro_test::make_value_info("result", out_dtype, out_dims)});
   const std::vector<unsigned char> model_bytes = onnxmicro_test::make_model(graph, opset).bytes();
   om::Model model;
   Result r;
@@ -99,20 +100,24 @@ using onnxmicro_test::make_attribute_int;
 
 // 7^22 = 3909821048582988049 needs 62 bits: a double-based pow would be off in the low digits.
 TEST(Pow, IntegerPowersAreExactAndWrap) {
-  Result r = run_op("Pow", 15, {tensor<std::int64_t>("x", {3}, {7, -3, 2}), tensor<std::int64_t>("y", {3}, {22, 39, 64})},
-                    DataType::int64, {3});
+  Result r =
+      run_op("Pow", 15, {tensor<std::int64_t>("x", {3}, {7, -3, 2}), tensor<std::int64_t>("y", {3}, {22, 39, 64})},
+             DataType::int64, {3});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.values<std::int64_t>(),
             (std::vector<std::int64_t>{3909821048582988049LL, -4052555153018976267LL, 0}));  // 2^64 wraps to 0
   Result w = run_op("Pow", 15, {tensor<std::int32_t>("x", {2}, {-2, 3}), tensor<std::uint8_t>("y", {2}, {31, 19})},
                     DataType::int32, {2});
   ASSERT_TRUE(w.status.ok()) << w.status.message();
-  EXPECT_EQ(w.values<std::int32_t>(), (std::vector<std::int32_t>{std::numeric_limits<std::int32_t>::min(), 1162261467}));
+  EXPECT_EQ(w.values<std::int32_t>(),
+            (std::vector<std::int32_t>{std::numeric_limits<std::int32_t>::min(), 1162261467}));
 }
 
 TEST(Pow, NegativeIntegerExponentTruncatesTowardZero) {
-  Result r = run_op("Pow", 13, {tensor<std::int32_t>("x", {5}, {2, 1, -1, -1, 0}), tensor<std::int32_t>("y", {5}, {-1, -5, -3, -4, 3})},
-                    DataType::int32, {5});
+  Result r =
+      run_op("Pow", 13,
+             {tensor<std::int32_t>("x", {5}, {2, 1, -1, -1, 0}), tensor<std::int32_t>("y", {5}, {-1, -5, -3, -4, 3})},
+             DataType::int32, {5});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.values<std::int32_t>(), (std::vector<std::int32_t>{0, 1, -1, 1, 0}));
 }
@@ -120,14 +125,16 @@ TEST(Pow, NegativeIntegerExponentTruncatesTowardZero) {
 // numpy: (np.array([10, 7]) ** np.array([0.5, 1.0])).astype(int32) = [3, 7]. 2^40 does not fit int32, where
 // numpy's cast is undefined: the kernel saturates.
 TEST(Pow, IntegerBaseWithFloatExponentTruncates) {
-  Result r = run_op("Pow", 15, {tensor<std::int32_t>("x", {3}, {10, 7, 2}), tensor<float>("y", {3}, {0.5f, 1.0f, 40.0f})},
-                    DataType::int32, {3});
+  Result r =
+      run_op("Pow", 15, {tensor<std::int32_t>("x", {3}, {10, 7, 2}), tensor<float>("y", {3}, {0.5f, 1.0f, 40.0f})},
+             DataType::int32, {3});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.values<std::int32_t>(), (std::vector<std::int32_t>{3, 7, std::numeric_limits<std::int32_t>::max()}));
 }
 
 TEST(Pow, FloatBaseWithIntegerAndHalfExponents) {
-  Result r = run_op("Pow", 15, {tensor<float>("x", {2, 2}, {2.0f, -3.0f, 0.5f, 4.0f}), tensor<std::int16_t>("y", {2}, {3, -2})},
+  Result r = run_op("Pow", 15,
+                    {tensor<float>("x", {2, 2}, {2.0f, -3.0f, 0.5f, 4.0f}), tensor<std::int16_t>("y", {2}, {3, -2})},
                     DataType::float32, {2, 2});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.values<float>(), (std::vector<float>{8.0f, 1.0f / 9.0f, 0.125f, 0.0625f}));
@@ -141,10 +148,12 @@ TEST(Pow, FloatBaseWithIntegerAndHalfExponents) {
 }
 
 TEST(Pow, BeforeOpset12BaseAndExponentShareADtype) {
-  Result r = run_op("Pow", 11, {tensor<float>("x", {1}, {2}), tensor<std::int32_t>("y", {1}, {2})}, DataType::float32, {1});
+  Result r =
+      run_op("Pow", 11, {tensor<float>("x", {1}, {2}), tensor<std::int32_t>("y", {1}, {2})}, DataType::float32, {1});
   ASSERT_FALSE(r.status.ok());
   EXPECT_TRUE(contains(r.status, "input 1 'y' has dtype int32, expected float")) << r.status.message();
-  Result base = run_op("Pow", 15, {tensor<std::int8_t>("x", {1}, {2}), tensor<std::int8_t>("y", {1}, {2})}, DataType::int8, {1});
+  Result base =
+      run_op("Pow", 15, {tensor<std::int8_t>("x", {1}, {2}), tensor<std::int8_t>("y", {1}, {2})}, DataType::int8, {1});
   ASSERT_FALSE(base.status.ok());
   EXPECT_EQ(base.status.code(), StatusCode::unsupported);
   EXPECT_TRUE(contains(base.status, "input 0 'x' has dtype int8")) << base.status.message();
@@ -162,7 +171,8 @@ TEST(Pow, LegacyBroadcast) {
   EXPECT_FLOAT_EQ(y[3], std::sqrt(5.0f));
 }
 
-// ---- Mod -------------------------------------------------------------------------------------------------------------
+// ---- Mod
+// -------------------------------------------------------------------------------------------------------------
 
 // np.mod / np.fmod of int8 [-7, 7, -7, 7, 5, -128] by [3, -3, -3, 3, 0, -1].
 TEST(Mod, IntegerSignRulesAndEdgeCases) {
@@ -174,8 +184,9 @@ TEST(Mod, IntegerSignRulesAndEdgeCases) {
   Result trunc_mod = run_op("Mod", 13, {a, b}, DataType::int8, {6}, {make_attribute_int("fmod", 1)});
   ASSERT_TRUE(trunc_mod.status.ok()) << trunc_mod.status.message();
   EXPECT_EQ(trunc_mod.values<std::int8_t>(), (std::vector<std::int8_t>{-1, 1, -1, 1, 0, 0}));
-  Result unsigned_mod = run_op("Mod", 10, {tensor<std::uint64_t>("a", {2}, {~0ull, 10}), tensor<std::uint64_t>("b", {1}, {7})},
-                               DataType::uint64, {2});
+  Result unsigned_mod =
+      run_op("Mod", 10, {tensor<std::uint64_t>("a", {2}, {~0ull, 10}), tensor<std::uint64_t>("b", {1}, {7})},
+             DataType::uint64, {2});
   ASSERT_TRUE(unsigned_mod.status.ok()) << unsigned_mod.status.message();
   EXPECT_EQ(unsigned_mod.values<std::uint64_t>(), (std::vector<std::uint64_t>{~0ull % 7, 3}));
 }
@@ -198,8 +209,8 @@ TEST(Mod, FloatFloorModFollowsNumpyAtOpset28) {
     }
   }
   // fmod=1 takes the dividend's sign: np.fmod(5.5, -2) = 1.5.
-  Result t = run_op("Mod", 13, {tensor<double>("a", {1}, {5.5}), tensor<double>("b", {1}, {-2.0})}, DataType::float64, {1},
-                    {make_attribute_int("fmod", 1)});
+  Result t = run_op("Mod", 13, {tensor<double>("a", {1}, {5.5}), tensor<double>("b", {1}, {-2.0})}, DataType::float64,
+                    {1}, {make_attribute_int("fmod", 1)});
   ASSERT_TRUE(t.status.ok()) << t.status.message();
   EXPECT_EQ(t.values<double>(), (std::vector<double>{1.5}));
 }

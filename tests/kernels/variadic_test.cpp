@@ -62,8 +62,9 @@ Result run_op(const std::string& op, std::int64_t opset, const std::vector<Tenso
     names.push_back(t.name);
     infos.push_back(onnxmicro_test::make_value_info(t.name, t.dtype, t.dims));
   }
-  ProtoWriter graph = onnxmicro_test::make_graph("g", {onnxmicro_test::make_node(op, names, {"result"}, attributes, "n")},
-                                                 infos, {onnxmicro_test::make_value_info("result", out_dtype, out_dims)});
+  ProtoWriter graph =
+      onnxmicro_test::make_graph("g", {onnxmicro_test::make_node(op, names, {"result"}, attributes, "n")}, infos,
+                                 {onnxmicro_test::make_value_info("result", out_dtype, out_dims)});
   const std::vector<unsigned char> model_bytes = onnxmicro_test::make_model(graph, opset).bytes();
   om::Model model;
   Result r;
@@ -134,8 +135,9 @@ TEST(Variadic, MaxAndMinPropagateNaN) {
 
 TEST(Variadic, ExtremeIntegersCompareExactly) {
   const std::uint64_t big = std::numeric_limits<std::uint64_t>::max();
-  Result max = run_op("Max", 12, {tensor<std::uint64_t>("a", {2}, {big, 1}), tensor<std::uint64_t>("b", {2}, {big - 1, 2})},
-                      DataType::uint64, {2});
+  Result max =
+      run_op("Max", 12, {tensor<std::uint64_t>("a", {2}, {big, 1}), tensor<std::uint64_t>("b", {2}, {big - 1, 2})},
+             DataType::uint64, {2});
   ASSERT_TRUE(max.status.ok()) << max.status.message();
   EXPECT_EQ(max.values<std::uint64_t>(), (std::vector<std::uint64_t>{big, 2}));
   Result min = run_op("Min", 13,
@@ -193,12 +195,13 @@ TEST(Variadic, ErrorsNameTheInputs) {
                         DataType::int32, {1});
   ASSERT_FALSE(dtype.status.ok());
   EXPECT_TRUE(contains(dtype.status, "input 0 'a' has dtype int32")) << dtype.status.message();
-  Result mixed = run_op("Min", 13, {tensor<float>("a", {1}, {1}), tensor<double>("b", {1}, {1})}, DataType::float32, {1});
+  Result mixed =
+      run_op("Min", 13, {tensor<float>("a", {1}, {1}), tensor<double>("b", {1}, {1})}, DataType::float32, {1});
   ASSERT_FALSE(mixed.status.ok());
   EXPECT_TRUE(contains(mixed.status, "input 1 'b' has dtype double, expected float")) << mixed.status.message();
-  Result shape = run_op("Max", 13,
-                        {tensor<float>("a", {2}, {1, 2}), tensor<float>("b", {1}, {1}), tensor<float>("c", {3}, {1, 2, 3})},
-                        DataType::float32, {3});
+  Result shape = run_op(
+      "Max", 13, {tensor<float>("a", {2}, {1, 2}), tensor<float>("b", {1}, {1}), tensor<float>("c", {3}, {1, 2, 3})},
+      DataType::float32, {3});
   ASSERT_FALSE(shape.status.ok());
   EXPECT_TRUE(contains(shape.status, "input 2 'c' with shape [3] cannot be broadcast")) << shape.status.message();
 }
@@ -206,7 +209,8 @@ TEST(Variadic, ErrorsNameTheInputs) {
 // ---- PRelu ----------------------------------------------------------------------------------------------------------
 
 TEST(PRelu, SlopeBroadcastsOntoX) {
-  Result r = run_op("PRelu", 16, {tensor<float>("x", {2, 3}, {-1, -2, 3, -4, 5, -6}), tensor<float>("slope", {3}, {0.5f, 2, -1})},
+  Result r = run_op("PRelu", 16,
+                    {tensor<float>("x", {2, 3}, {-1, -2, 3, -4, 5, -6}), tensor<float>("slope", {3}, {0.5f, 2, -1})},
                     DataType::float32, {2, 3});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.values<float>(), (std::vector<float>{-0.5f, -4, 3, -2, 5, 6}));
@@ -217,8 +221,9 @@ TEST(PRelu, SlopeBroadcastsOntoX) {
 }
 
 TEST(PRelu, SlopeMustNotGrowTheOutput) {
-  Result r = run_op("PRelu", 16, {tensor<float>("x", {3}, {1, 2, 3}), tensor<float>("slope", {2, 3}, std::vector<float>(6))},
-                    DataType::float32, {2, 3});
+  Result r =
+      run_op("PRelu", 16, {tensor<float>("x", {3}, {1, 2, 3}), tensor<float>("slope", {2, 3}, std::vector<float>(6))},
+             DataType::float32, {2, 3});
   ASSERT_FALSE(r.status.ok());
   EXPECT_TRUE(contains(r.status, "input 1 'slope' (slope) has shape [2,3], which does not broadcast unidirectionally"))
       << r.status.message();

@@ -64,8 +64,9 @@ Result run_op(const std::string& op, std::int64_t opset, const std::vector<Tenso
     names.push_back(t.name);
     infos.push_back(onnxmicro_test::make_value_info(t.name, t.dtype, t.dims));
   }
-  ProtoWriter graph = onnxmicro_test::make_graph("g", {onnxmicro_test::make_node(op, names, {"result"}, attributes, "n")},
-                                                 infos, {onnxmicro_test::make_value_info("result", out_dtype, out_dims)});
+  ProtoWriter graph =
+      onnxmicro_test::make_graph("g", {onnxmicro_test::make_node(op, names, {"result"}, attributes, "n")}, infos,
+                                 {onnxmicro_test::make_value_info("result", out_dtype, out_dims)});
   const std::vector<unsigned char> model_bytes = onnxmicro_test::make_model(graph, opset).bytes();
   om::Model model;
   Result r;
@@ -125,7 +126,8 @@ TEST(Where, ByteAndHalfElements) {
 }
 
 TEST(Where, ConditionMustBeBoolAndValuesShareADtype) {
-  Result c = run_op("Where", 16, {tensor<std::int32_t>("c", {1}, {1}), tensor<float>("x", {1}, {1}), tensor<float>("y", {1}, {2})},
+  Result c = run_op("Where", 16,
+                    {tensor<std::int32_t>("c", {1}, {1}), tensor<float>("x", {1}, {1}), tensor<float>("y", {1}, {2})},
                     DataType::float32, {1});
   ASSERT_FALSE(c.status.ok());
   EXPECT_TRUE(contains(c.status, "input 0 'c' has dtype int32, expected bool")) << c.status.message();

@@ -2,7 +2,6 @@
 // `onnxmicro plan MODEL [--inputs ...]`: the arena plan a session makes for the model, and metadata sizes.
 #include <iomanip>
 #include <iostream>
-#include <vector>
 #include <memory>
 #include <string>
 #include <vector>

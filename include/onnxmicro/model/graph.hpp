@@ -37,7 +37,7 @@ enum class ValueKind : std::uint8_t {
 /// A symbolic dimension: dim_param name (empty for an unnamed unknown dim) per dim of a declared shape.
 struct DeclaredDim {
   std::int64_t value = Shape::kUnknownDim;  ///< >= 0 when fixed
-  std::string_view param;                    ///< symbolic name when not fixed (may be empty)
+  std::string_view param;                   ///< symbolic name when not fixed (may be empty)
 };
 
 /// One tensor-valued name of the graph.
@@ -60,14 +60,14 @@ struct Value {
 
 /// One node, with its opset version already resolved from the model's opset imports.
 struct Node {
-  std::string_view name;      ///< may be empty in the model; messages then use "#index"
+  std::string_view name;  ///< may be empty in the model; messages then use "#index"
   std::string_view op_type;
-  std::string_view domain;    ///< normalised: "" for ai.onnx
+  std::string_view domain;         ///< normalised: "" for ai.onnx
   std::int64_t opset_version = 0;  ///< the model's imported version for `domain`
-  std::int32_t index = 0;     ///< position in Graph::nodes (execution order after validation)
-  Span<ValueId> inputs;       ///< kNoValue for an empty (omitted optional) input name
-  Span<ValueId> outputs;      ///< kNoValue for an empty (omitted optional) output name
-  proto::Node proto;          ///< attributes are read from here
+  std::int32_t index = 0;          ///< position in Graph::nodes (execution order after validation)
+  Span<ValueId> inputs;            ///< kNoValue for an empty (omitted optional) input name
+  Span<ValueId> outputs;           ///< kNoValue for an empty (omitted optional) output name
+  proto::Node proto;               ///< attributes are read from here
 };
 
 /// An opset import: domain (normalised) and version.
@@ -81,9 +81,9 @@ struct Graph {
   std::string_view name;
   Span<Value> values;
   Span<Node> nodes;
-  Span<ValueId> inputs;        ///< graph inputs that are not initializers, in declaration order
-  Span<ValueId> outputs;       ///< graph outputs in declaration order
-  Span<ValueId> initializers;  ///< every initializer
+  Span<ValueId> inputs;           ///< graph inputs that are not initializers, in declaration order
+  Span<ValueId> outputs;          ///< graph outputs in declaration order
+  Span<ValueId> initializers;     ///< every initializer
   const Graph* parent = nullptr;  ///< enclosing graph of a subgraph
   int depth = 0;                  ///< 0 for the main graph
 };

@@ -70,8 +70,8 @@ struct BitShiftBody {
     const DataType dtype = ctx.input(kInputX).dtype;
     const bool supported = visit_dtype(dtype, Types{}, [&](auto tag) noexcept {
       using T = typename decltype(tag)::type;
-      state->compute = left ? &run_broadcast_binary<T, T, T, BitShiftOp::Left>
-                            : &run_broadcast_binary<T, T, T, BitShiftOp::Right>;
+      state->compute =
+          left ? &run_broadcast_binary<T, T, T, BitShiftOp::Left> : &run_broadcast_binary<T, T, T, BitShiftOp::Right>;
     });
     if (!supported) return ctx.unsupported_input_dtype(kInputX);
     Shape output;

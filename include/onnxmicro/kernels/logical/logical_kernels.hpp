@@ -20,13 +20,13 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-using LogicalKernels = KernelSet<                             //
-    Equal_1, Equal_7,                                         //
-    Greater_1, Greater_7, GreaterOrEqual_12,                  //
-    Less_1, Less_7, LessOrEqual_12,                           //
-    And_1, And_7, Or_1, Or_7, Xor_1, Xor_7,                   //
-    BitwiseAnd_18, BitwiseOr_18, BitwiseXor_18,               //
-    BitShift_11, BitShift_28,                                 //
+using LogicalKernels = KernelSet<                //
+    Equal_1, Equal_7,                            //
+    Greater_1, Greater_7, GreaterOrEqual_12,     //
+    Less_1, Less_7, LessOrEqual_12,              //
+    And_1, And_7, Or_1, Or_7, Xor_1, Xor_7,      //
+    BitwiseAnd_18, BitwiseOr_18, BitwiseXor_18,  //
+    BitShift_11, BitShift_28,                    //
     Where_9>;  // tensor family (tensor/where.hpp); listed here because tensor_kernels.hpp has another owner
 
 }  // namespace kernels

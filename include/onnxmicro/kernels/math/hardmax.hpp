@@ -37,8 +37,8 @@ struct HardmaxCommon {
     int axis = 0;
     // negative axis: the spec allows it from opset 11, but exporters write -1 at older opsets (PyTorch at 6-10)
     // and onnxruntime accepts it, so every version does (13 defaults to -1)
-    ONNXMICRO_RETURN_IF_ERROR(axis_slices::normalize(axis_value, input.shape, "attribute 'axis'",
-                                                     true, kCoerce2d ? 1 : 0, axis));
+    ONNXMICRO_RETURN_IF_ERROR(
+        axis_slices::normalize(axis_value, input.shape, "attribute 'axis'", true, kCoerce2d ? 1 : 0, axis));
     state->slices = kCoerce2d ? axis_slices::coerced_2d(input.shape, axis) : axis_slices::along(input.shape, axis);
     ctx.set_output(kOutput, input.dtype, input.shape);
     return {};

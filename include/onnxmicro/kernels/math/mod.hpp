@@ -82,15 +82,15 @@ struct ModBody {
     const DataType dtype = ctx.input(kInputA).dtype;
     if (!kFloatFloorMod && fmod == 0 && is_floating(dtype)) {
       return Status(StatusCode::invalid_model)
-             << "attribute 'fmod' is 0 but input 0 '" << ctx.input(kInputA).name << "' has dtype "
-             << dtype_name(dtype) << ": before opset 28 floating-point Mod requires fmod=1";
+             << "attribute 'fmod' is 0 but input 0 '" << ctx.input(kInputA).name << "' has dtype " << dtype_name(dtype)
+             << ": before opset 28 floating-point Mod requires fmod=1";
     }
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
     const bool supported = visit_dtype(dtype, NumericTypes{}, [&](auto tag) noexcept {
       using T = typename decltype(tag)::type;
-      state->compute = fmod == 0 ? &run_broadcast_binary<T, T, T, ModOp::Floor>
-                                 : &run_broadcast_binary<T, T, T, ModOp::Truncate>;
+      state->compute =
+          fmod == 0 ? &run_broadcast_binary<T, T, T, ModOp::Floor> : &run_broadcast_binary<T, T, T, ModOp::Truncate>;
     });
     if (!supported) return ctx.unsupported_input_dtype(kInputA);
     Shape output;
