@@ -56,9 +56,13 @@ int main(int argc, char** argv) {
   om::Status status = model.load(bytes.bytes());
   if (!status.ok()) return report_failure("Model::load", status);
 
-  // 3. Resolve kernels, infer shapes and plan the arena.
+  // 3. Resolve kernels, infer shapes and plan the arena. Only the kernels this model needs (its ops at its opset,
+  //    13) are compiled into the program; onnxmicro::AllKernels would compile every kernel.
+  using HelloKernels = om::KernelSet<om::kernels::Conv_1, om::kernels::Relu_1, om::kernels::MaxPool_10,
+                                     om::kernels::BatchNormalization_9, om::kernels::GlobalAveragePool_1,
+                                     om::kernels::Flatten_11, om::kernels::Gemm_11, om::kernels::Softmax_13>;
   om::Session session;
-  status = session.prepare(model, om::AllKernels::registry());
+  status = session.prepare(model, HelloKernels::registry());
   if (!status.ok()) return report_failure("Session::prepare", status);
 
   std::printf("model: %zu bytes embedded, opset %lld, %zu nodes\n", hello_cnn_model_size,

@@ -151,6 +151,8 @@ def main() -> int:
     parser.add_argument("--atol", type=float, default=1e-5)
     parser.add_argument("--list", action="store_true",
                         help="list every case where the two runtimes disagree (default: the first 40)")
+    parser.add_argument("--require-more-passes", action="store_true",
+                        help="exit 1 unless onnxmicro passes more cases than onnxruntime (needs --results-json)")
     args = parser.parse_args()
     warnings.simplefilter("ignore")
     import onnxruntime
@@ -211,6 +213,14 @@ def main() -> int:
             print(f"\nboth fail ({len(both_fail)}; the expected data may be at fault):")
             for suite, name in (both_fail if args.list else both_fail[:20]):
                 print(f"  {name}: onnxruntime: {theirs[(suite, name)][1]}")
+    if args.require_more_passes:
+        if not ours:
+            sys.exit("compare_onnxruntime: --require-more-passes needs --results-json")
+        ours_passed = sum(1 for s, _ in ours.values() if s == "pass")
+        theirs_passed = sum(1 for s, _ in theirs.values() if s == "pass")
+        verdict = "more" if ours_passed > theirs_passed else "NOT more"
+        print(f"\nonnxmicro passes {ours_passed}, onnxruntime {theirs_passed}: {verdict}")
+        return 0 if ours_passed > theirs_passed else 1
     return 0
 
 

@@ -259,17 +259,89 @@ struct LoadedTensor {
   om::Shape shape;
   AlignedBytes data;
   std::size_t bytes = 0;
+  /// Sequences and optionals: the decoded elements `data`'s ValueRefs point at (sizes fixed once filled).
+  std::vector<LoadedTensor> elements;
 
   om::ConstTensorView view() const { return om::ConstTensorView(dtype, shape, data.data()); }
 };
 
-/// Reads and decodes a TensorProto file. On failure `why` says what and the outcome to report.
-bool load_tensor(const fs::path& path, LoadedTensor& out, CaseResult& why) {
+bool decode_tensor(const fs::path& path, om::ByteSpan bytes, LoadedTensor& out, CaseResult& why);
+
+// SequenceProto/OptionalProto elem_type numbers.
+constexpr std::int32_t kElemTensor = 1, kElemSequence = 3;
+
+/// Decodes a SequenceProto (of tensors) into `out`: dtype sequence, shape [n], data the ValueRefs.
+bool decode_sequence(const fs::path& path, om::ByteSpan bytes, LoadedTensor& out, CaseResult& why) {
+  om::proto::Sequence sequence;
+  om::Status status = om::proto::Sequence::parse(bytes, 0, sequence);
+  if (!status.ok()) {
+    why = make_result(Outcome::fail, path.filename().string() + ": Sequence::parse: " + status_text(status));
+    return false;
+  }
+  if (sequence.elem_type != kElemTensor && sequence.elem_type != 0) {
+    why = make_result(Outcome::unsupported, path.filename().string() + ": a sequence of non-tensors");
+    return false;
+  }
+  out.elements.resize(sequence.tensor_values().size());
+  std::size_t i = 0;
+  for (const om::proto::Tensor& t : sequence.tensor_values()) {
+    if (!decode_tensor(path, t.bytes, out.elements[i++], why)) return false;
+  }
+  out.dtype = om::DataType::sequence;
+  out.shape = om::Shape{static_cast<std::int64_t>(out.elements.size())};
+  out.bytes = out.elements.size() * sizeof(om::ValueRef);
+  out.data.resize(out.bytes);
+  for (std::size_t k = 0; k < out.elements.size(); ++k) {
+    const om::ValueRef ref = om::value_ref_of(out.elements[k].view());
+    std::memcpy(out.data.data() + k * sizeof(om::ValueRef), &ref, sizeof ref);
+  }
+  return true;
+}
+
+/// Decodes an OptionalProto (of a tensor or a sequence) into `out`: dtype optional, shape [0] or [1].
+bool decode_optional(const fs::path& path, om::ByteSpan bytes, LoadedTensor& out, CaseResult& why) {
+  om::proto::Optional optional;
+  om::Status status = om::proto::Optional::parse(bytes, 0, optional);
+  if (!status.ok()) {
+    why = make_result(Outcome::fail, path.filename().string() + ": Optional::parse: " + status_text(status));
+    return false;
+  }
+  out.dtype = om::DataType::optional;
+  if (optional.has_value) {
+    out.elements.resize(1);
+    bool ok =
+        optional.elem_type == kElemSequence ? decode_sequence(path, optional.value, out.elements[0], why)
+        : optional.elem_type == kElemTensor
+            ? decode_tensor(path, optional.value, out.elements[0], why)
+            : (why = make_result(Outcome::unsupported, path.filename().string() + ": an optional of a map or optional"),
+               false);
+    if (!ok) return false;
+  }
+  out.shape = om::Shape{static_cast<std::int64_t>(out.elements.size())};
+  out.bytes = out.elements.size() * sizeof(om::ValueRef);
+  out.data.resize(out.bytes);
+  if (!out.elements.empty()) {
+    const om::ValueRef ref = om::value_ref_of(out.elements[0].view());
+    std::memcpy(out.data.data(), &ref, sizeof ref);
+  }
+  return true;
+}
+
+/// Reads and decodes a TensorProto file (a SequenceProto or OptionalProto for values of those kinds). On
+/// failure `why` says what and the outcome to report.
+bool load_tensor(const fs::path& path, LoadedTensor& out, CaseResult& why,
+                 om::proto::Type::Kind kind = om::proto::Type::Kind::tensor) {
   if (!read_file(path, out.file)) {
     why = make_result(Outcome::fail, "cannot read " + path.string());
     return false;
   }
   om::ByteSpan bytes(out.file.data(), out.file.size());
+  if (kind == om::proto::Type::Kind::sequence) return decode_sequence(path, bytes, out, why);
+  if (kind == om::proto::Type::Kind::optional) return decode_optional(path, bytes, out, why);
+  return decode_tensor(path, bytes, out, why);
+}
+
+bool decode_tensor(const fs::path& path, om::ByteSpan bytes, LoadedTensor& out, CaseResult& why) {
   om::Status status = om::proto::Tensor::parse(bytes, 0, out.proto);
   if (!status.ok()) {
     why = make_result(Outcome::fail, path.filename().string() + ": Tensor::parse: " + status_text(status));
@@ -280,12 +352,8 @@ bool load_tensor(const fs::path& path, LoadedTensor& out, CaseResult& why) {
                       path.filename().string() + ": unknown dtype " + std::to_string(out.proto.data_type));
     return false;
   }
+  // String tensors decode to StringRefs pointing into `file`, which lives as long as this LoadedTensor.
   out.dtype = static_cast<om::DataType>(out.proto.data_type);
-  if (out.dtype == om::DataType::string) {
-    // Strings have no fixed-size element: feeding them needs the runtime's string layout, not defined yet.
-    why = make_result(Outcome::unsupported, path.filename().string() + ": string tensors are not fed yet");
-    return false;
-  }
   status = out.shape.assign(out.proto.dims, static_cast<std::size_t>(out.proto.rank));
   if (status.ok()) status = om::checked_byte_size(out.dtype, out.shape, out.bytes);
   if (!status.ok()) {
@@ -434,6 +502,25 @@ std::string compare_output(const om::ConstTensorView& actual, const LoadedTensor
   const std::size_t count = static_cast<std::size_t>(expected.shape.element_count());
   if (count == 0) return "";
   if (actual.data == nullptr) return "output data is null";
+  if (om::is_value_container(expected.dtype)) {
+    const auto* got_values = static_cast<const om::ValueRef*>(actual.data);
+    for (std::size_t i = 0; i < count; ++i) {
+      std::string difference = compare_output(om::view_of(got_values[i]), expected.elements[i], rtol, atol);
+      if (!difference.empty()) return "element " + std::to_string(i) + ": " + difference;
+    }
+    return "";
+  }
+  if (expected.dtype == om::DataType::string) {
+    const auto* got_strings = static_cast<const om::StringRef*>(actual.data);
+    const auto* want_strings = reinterpret_cast<const om::StringRef*>(expected.data.data());
+    for (std::size_t i = 0; i < count; ++i) {
+      if (got_strings[i].view() != want_strings[i].view()) {
+        return "string element " + std::to_string(i) + " is \"" + std::string(got_strings[i].view()) +
+               "\", expected \"" + std::string(want_strings[i].view()) + "\"";
+      }
+    }
+    return "";
+  }
   const auto* got = static_cast<const unsigned char*>(actual.data);
   const unsigned char* want = expected.data.data();
   std::size_t mismatches = 0;
@@ -568,12 +655,10 @@ const char* type_kind_name(om::proto::Type::Kind kind) {
 std::string unsupported_value(const om::proto::ValueInfo& value, const char* role) {
   if (!value.has_type) return "";
   const om::proto::Type& type = value.type;
-  if (type.kind != om::proto::Type::Kind::tensor) {
+  if (type.kind != om::proto::Type::Kind::tensor && type.kind != om::proto::Type::Kind::sequence &&
+      type.kind != om::proto::Type::Kind::optional) {
     return std::string(role) + " '" + std::string(value.name) + "' is a " + type_kind_name(type.kind) +
            " (the runner feeds and compares tensors only)";
-  }
-  if (type.elem_type == static_cast<std::int32_t>(om::DataType::string)) {
-    return std::string(role) + " '" + std::string(value.name) + "' is a string tensor (not fed yet)";
   }
   return "";
 }
@@ -601,7 +686,7 @@ std::vector<fs::path> sorted_subdirectories(const fs::path& dir, std::string_vie
 
 /// Runs every data set of the case in `dir`. Never throws or exits; every problem becomes the result.
 CaseResult run_case(const fs::path& dir, const Options& options) {
-  const om::KernelRegistry registry = om::AllKernels::registry();
+  const om::KernelRegistry registry = om::all_kernels_registry();
   const fs::path model_path = dir / "model.onnx";
   std::error_code error;
   if (!fs::exists(model_path, error)) return make_result(Outcome::unsupported, "no model.onnx (download-only case)");
@@ -630,9 +715,12 @@ CaseResult run_case(const fs::path& dir, const Options& options) {
     return result;
   }
 
+  // input_K.pb feeds the K-th graph input that is not an initializer, as onnx's backend runner does through
+  // onnxruntime (older models list every weight among the graph inputs, sometimes first).
   std::vector<om::proto::ValueInfo> graph_inputs;
   std::vector<om::proto::ValueInfo> graph_outputs;
-  for (om::proto::ValueInfo value : model.proto().graph.inputs()) graph_inputs.push_back(value);
+  for (om::proto::ValueInfo value : model.proto().graph.inputs())
+    if (!is_initializer(model, value.name)) graph_inputs.push_back(value);
   for (om::proto::ValueInfo value : model.proto().graph.outputs()) graph_outputs.push_back(value);
   for (const om::proto::ValueInfo& value : graph_inputs) {
     std::string why = unsupported_value(value, "input");
@@ -647,8 +735,6 @@ CaseResult run_case(const fs::path& dir, const Options& options) {
   if (data_sets.empty()) return make_result(Outcome::fail, "no test_data_set_* directory");
   for (const fs::path& data_set : data_sets) {
     const std::string where = data_set.filename().string() + ": ";
-    // input_K.pb feeds model.graph.input[K], as in onnx.backend.test.runner (the data writer emits one file
-    // per graph input, in order; initializers are never listed before real inputs in these suites).
     std::vector<LoadedTensor> inputs;
     std::vector<std::string_view> input_names;
     for (std::size_t k = 0;; ++k) {
@@ -659,15 +745,13 @@ CaseResult run_case(const fs::path& dir, const Options& options) {
       }
       inputs.emplace_back();
       CaseResult why;
-      if (!load_tensor(path, inputs.back(), why)) return make_result(why.outcome, where + why.reason);
+      const om::proto::Type::Kind kind =
+          graph_inputs[k].has_type ? graph_inputs[k].type.kind : om::proto::Type::Kind::tensor;
+      if (!load_tensor(path, inputs.back(), why, kind)) return make_result(why.outcome, where + why.reason);
       input_names.push_back(graph_inputs[k].name);
     }
     std::vector<om::InputShape> shapes;
     for (std::size_t k = 0; k < inputs.size(); ++k) {
-      if (is_initializer(model, input_names[k])) {
-        return make_result(Outcome::unsupported, where + "input_" + std::to_string(k) + ".pb overrides initializer '" +
-                                                     std::string(input_names[k]) + "'");
-      }
       om::InputShape bound;
       bound.name = input_names[k];
       bound.shape = inputs[k].shape;
@@ -718,7 +802,9 @@ CaseResult run_case(const fs::path& dir, const Options& options) {
       }
       LoadedTensor expected;
       CaseResult why;
-      if (!load_tensor(path, expected, why)) return make_result(why.outcome, where + why.reason);
+      const om::proto::Type::Kind kind =
+          graph_outputs[k].has_type ? graph_outputs[k].type.kind : om::proto::Type::Kind::tensor;
+      if (!load_tensor(path, expected, why, kind)) return make_result(why.outcome, where + why.reason);
       std::size_t index = 0;
       status = session.output_index(graph_outputs[k].name, index);
       if (!status.ok()) return make_result(Outcome::fail, where + "output_index: " + status_text(status));

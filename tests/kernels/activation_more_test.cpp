@@ -15,25 +15,13 @@
 #include <vector>
 
 #include "onnxmicro/kernels/math/unary_kernels.hpp"
-#include "support/kernel_harness.hpp"
-#include "support/proto_writer.hpp"
+#include "support/kernel_test_prelude.hpp"
 
 namespace {
 
-namespace om = onnxmicro;
-using om::DataType;
-using om::Shape;
-using om::Status;
-using om::StatusCode;
-using onnxmicro_test::ProtoWriter;
+using namespace onnxmicro_test::prelude;
 
 // ---- harness: one kernel of UnaryMathKernels driven through prepare() and run() -----------------------
-
-using onnxmicro_test::kOmitted;
-using onnxmicro_test::make;
-using onnxmicro_test::NodeResult;
-using onnxmicro_test::TestTensor;
-using onnxmicro_test::values_of;
 
 // The harness of tests/support/kernel_harness.hpp, bound to UnaryMathKernels.
 class KernelHarness : public onnxmicro_test::KernelHarness {
@@ -47,8 +35,6 @@ NodeResult run_node(const std::string& op, int opset, const std::vector<TestTens
                     const std::vector<ProtoWriter>& attributes = {}, bool in_place = false) {
   return onnxmicro_test::run_node(om::kernels::UnaryMathKernels::registry(), op, opset, inputs, attributes, in_place);
 }
-
-using onnxmicro_test::make_attribute_float;
 
 // ---- references: straight from the definitions, in double ----------------------------------------------
 

@@ -222,13 +222,24 @@ TEST(Constant, WrongAttributeTypeAndStringsAreClearErrors) {
   EXPECT_EQ(wrong_type.prepare.code(), StatusCode::invalid_model);
   EXPECT_TRUE(contains(wrong_type.prepare, "'value_float' has type INT, expected FLOAT"))
       << wrong_type.prepare.message();
-  Result strings = constant(13, {make_attribute_strings("value_strings", {"a", "b"})});
-  EXPECT_EQ(strings.prepare.code(), StatusCode::unsupported);
-  EXPECT_TRUE(contains(strings.prepare, "string tensors are not supported yet")) << strings.prepare.message();
+}
+
+TEST(Constant, StringsAreViewsOfTheAttributeBytes) {
+  Result strings = constant(13, {make_attribute_strings("value_strings", {"a", "bc"})});
+  ASSERT_TRUE(strings.prepare.ok()) << strings.prepare.message();
+  EXPECT_EQ(strings.output.shape, (Shape{2}));
+  const std::vector<om::StringRef> values = values_of<om::StringRef>(strings.output);
+  ASSERT_EQ(values.size(), 2u);
+  EXPECT_EQ(values[1].view(), "bc");
   ProtoWriter string_tensor;
   string_tensor.int_field(1, 1).int_field(2, static_cast<std::int64_t>(DataType::string)).string_field(6, "x");
   Result string_value = constant(13, {make_attribute_tensor("value", string_tensor)});
-  EXPECT_EQ(string_value.prepare.code(), StatusCode::unsupported);
+  ASSERT_TRUE(string_value.prepare.ok()) << string_value.prepare.message();
+  EXPECT_EQ(values_of<om::StringRef>(string_value.output)[0].view(), "x");
+  Result one = constant(13, {make_attribute_string("value_string", "solo")});
+  ASSERT_TRUE(one.prepare.ok()) << one.prepare.message();
+  EXPECT_EQ(one.output.shape, Shape());
+  EXPECT_EQ(values_of<om::StringRef>(one.output)[0].view(), "solo");
 }
 
 // ---- whole models: the session folds Constant at prepare time ----

@@ -11,25 +11,13 @@
 #include <vector>
 
 #include "onnxmicro/kernels/math/math_kernels.hpp"
-#include "support/kernel_harness.hpp"
-#include "support/proto_writer.hpp"
+#include "support/kernel_test_prelude.hpp"
 
 namespace {
 
-namespace om = onnxmicro;
-using om::DataType;
-using om::Shape;
-using om::Status;
-using om::StatusCode;
-using onnxmicro_test::ProtoWriter;
+using namespace onnxmicro_test::prelude;
 
 // ---- harness: one kernel of MathKernels driven through prepare() and run() -------------------------------
-
-using onnxmicro_test::kOmitted;
-using onnxmicro_test::make;
-using onnxmicro_test::NodeResult;
-using onnxmicro_test::TestTensor;
-using onnxmicro_test::values_of;
 
 // The harness of tests/support/kernel_harness.hpp, bound to MathKernels.
 class KernelHarness : public onnxmicro_test::KernelHarness {
@@ -78,11 +66,14 @@ TEST(Identity, InPlaceRunKeepsTheValues) {
   EXPECT_EQ(values_of<std::int64_t>(r.output), values);
 }
 
-TEST(Identity, StringTensorsAreNotSupportedYet) {
-  NodeResult r = run_node("Identity", 13, {make(DataType::string, Shape{1}, std::vector<std::uint8_t>{})});
-  ASSERT_EQ(r.status.code(), StatusCode::unsupported);
-  EXPECT_NE(std::string(r.status.message()).find("input 0 'X' has dtype string"), std::string::npos)
-      << r.status.message();
+TEST(Identity, StringTensorsCopyTheirElementViews) {
+  const std::vector<om::StringRef> strings = {om::StringRef::of("one"), om::StringRef::of("")};
+  NodeResult r = run_node("Identity", 13, {make(DataType::string, Shape{2}, strings)});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  const std::vector<om::StringRef> out = values_of<om::StringRef>(r.output);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].view(), "one");
+  EXPECT_EQ(out[1].view(), "");
 }
 
 TEST(Identity, EveryOpsetResolves) {

@@ -261,13 +261,14 @@ TEST(Reshape, MovesPackedAndWideTypesBitForBit) {
   EXPECT_EQ(r.output.bytes, complex.bytes);
 }
 
-TEST(Reshape, StringTensorsAreUnsupportedWithAClearMessage) {
-  Tensor strings;
-  strings.dtype = DataType::string;
-  strings.shape = Shape{2};
-  Result r = run_op("Reshape", 14, {strings, shape_input({2, 1})});
-  EXPECT_EQ(r.prepare.code(), StatusCode::unsupported);
-  EXPECT_TRUE(contains(r.prepare, "string tensors are not supported yet")) << r.prepare.message();
+TEST(Reshape, StringTensorsKeepTheirElementViews) {
+  const std::vector<om::StringRef> in = {om::StringRef::of("x"), om::StringRef::of("yz")};
+  Result r = run_op("Reshape", 14, {tensor(Shape{2}, in), shape_input({2, 1})});
+  ASSERT_TRUE(r.ok()) << r.error();
+  EXPECT_EQ(r.output.shape, (Shape{2, 1}));
+  const std::vector<om::StringRef> out = values_of<om::StringRef>(r.output);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[1].view(), "yz");
 }
 
 TEST(Reshape, EveryOpsetVersionResolves) {

@@ -15,26 +15,13 @@
 #include <vector>
 
 #include "onnxmicro/kernels/math/math_kernels.hpp"
-#include "support/kernel_harness.hpp"
-#include "support/proto_writer.hpp"
+#include "support/kernel_test_prelude.hpp"
 
 namespace {
 
-namespace om = onnxmicro;
-using om::DataType;
-using om::Shape;
-using om::Status;
-using om::StatusCode;
-using onnxmicro_test::make_attribute_int;
-using onnxmicro_test::ProtoWriter;
+using namespace onnxmicro_test::prelude;
 
 // ---- harness: one kernel of MathKernels driven through prepare() and run() -------------------------------
-
-using onnxmicro_test::kOmitted;
-using onnxmicro_test::make;
-using onnxmicro_test::NodeResult;
-using onnxmicro_test::TestTensor;
-using onnxmicro_test::values_of;
 
 // The harness of tests/support/kernel_harness.hpp, bound to MathKernels.
 class KernelHarness : public onnxmicro_test::KernelHarness {

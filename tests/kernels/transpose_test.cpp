@@ -283,13 +283,16 @@ TEST(Transpose, ScalarIsCopied) {
   EXPECT_EQ(values_of<double>(r.output), std::vector<double>{2.5});
 }
 
-TEST(Transpose, StringTensorsAreUnsupportedWithAClearMessage) {
-  Tensor strings;
-  strings.dtype = DataType::string;
-  strings.shape = Shape{2, 2};
-  Result r = run_op("Transpose", 13, {strings});
-  EXPECT_EQ(r.prepare.code(), StatusCode::unsupported);
-  EXPECT_TRUE(contains(r.prepare, "string tensors are not supported yet")) << r.prepare.message();
+TEST(Transpose, StringTensorsMoveTheirElementViews) {
+  const std::vector<om::StringRef> in = {om::StringRef::of("a"), om::StringRef::of("b"), om::StringRef::of("c"),
+                                         om::StringRef::of("d")};
+  Result r = run_op("Transpose", 13, {tensor(Shape{2, 2}, in)});
+  ASSERT_TRUE(r.ok()) << r.error();
+  const std::vector<om::StringRef> out = values_of<om::StringRef>(r.output);
+  ASSERT_EQ(out.size(), 4u);
+  EXPECT_EQ(
+      std::string(out[0].view()) + std::string(out[1].view()) + std::string(out[2].view()) + std::string(out[3].view()),
+      "acbd");
 }
 
 }  // namespace

@@ -58,7 +58,19 @@
 #endif
 #endif
 
+/// Bytes of the string pool a session allocates for models with run-time string tensors when the caller gives
+/// none (SessionOptions::string_pool_bytes).
+#ifndef ONNXMICRO_DEFAULT_STRING_POOL_BYTES
+#define ONNXMICRO_DEFAULT_STRING_POOL_BYTES 65536
+#endif
+
+/// Most iterations a Loop may run (a model whose trip count or condition never stops fails with
+/// limit_exceeded naming the node instead of hanging).
+#ifndef ONNXMICRO_MAX_LOOP_ITERATIONS
+#define ONNXMICRO_MAX_LOOP_ITERATIONS (static_cast<long long>(1) << 24)
+#endif
+
 /// Highest opset version of the default domain this build knows about (kernels' open upper bound).
 #ifndef ONNXMICRO_MAX_OPSET
-#define ONNXMICRO_MAX_OPSET 23
+#define ONNXMICRO_MAX_OPSET 28
 #endif

@@ -41,6 +41,10 @@ enum class DataType : std::int32_t {
   int2 = 26,
   float6e2m3 = 27,
   float6e3m2 = 28,
+  // ONNX's non-tensor values, outside its dtype numbering: a "tensor" of these dtypes is an array of ValueRef
+  // descriptors. A sequence of n values has shape [n]; an optional has shape [0] (empty) or [1].
+  sequence = 0x100,
+  optional = 0x101,
 };
 
 /// Highest DataType value this build knows.
@@ -61,6 +65,8 @@ constexpr const char* dtype_name(DataType t) noexcept {
     case DataType::int32: return "int32";
     case DataType::int64: return "int64";
     case DataType::string: return "string";
+    case DataType::sequence: return "sequence";
+    case DataType::optional: return "optional";
     case DataType::boolean: return "bool";
     case DataType::float16: return "float16";
     case DataType::float64: return "double";
@@ -85,9 +91,41 @@ constexpr const char* dtype_name(DataType t) noexcept {
   return "invalid";
 }
 
-/// Bytes of one element; 0 for string (not stored in tensors yet) and for sub-byte types (see dtype_bits()).
+/// One element of a string tensor: a view of bytes that live elsewhere (the model bytes for initializers and
+/// attributes, the caller's memory for inputs, or the session's string pool for strings a kernel builds). Not
+/// NUL-terminated; may hold any bytes (ONNX strings are UTF-8 by convention). Copying a string tensor copies the
+/// views, not the characters, so its bytes must outlive every use: inputs until run() returns, pool strings until
+/// the next run().
+struct StringRef {
+  const char* data;
+  std::size_t size;
+
+  std::string_view view() const noexcept { return size == 0 ? std::string_view() : std::string_view(data, size); }
+  static StringRef of(std::string_view s) noexcept { return StringRef{s.data(), s.size()}; }
+};
+/// One value of a sequence or optional: a tensor (or, inside an optional, a sequence) described by dtype, dims
+/// and a pointer to data that lives elsewhere (the model, metadata of the session, the caller). Sequences and
+/// optionals are values known at prepare time in this build (TODO(#4): run-time sequences).
+struct ValueRef {
+  DataType dtype;
+  std::int32_t rank;
+  std::int64_t dims[ONNXMICRO_MAX_RANK];
+  const void* data;
+};
+
+/// True for the dtypes whose "elements" are ValueRefs.
+constexpr bool is_value_container(DataType t) noexcept { return t == DataType::sequence || t == DataType::optional; }
+
+/// String tensors compare by their bytes (Equal-19).
+inline bool operator==(const StringRef& a, const StringRef& b) noexcept { return a.view() == b.view(); }
+inline bool operator!=(const StringRef& a, const StringRef& b) noexcept { return !(a == b); }
+
+/// Bytes of one element (a StringRef for string); 0 for sub-byte types (see dtype_bits()) and undefined.
 constexpr std::size_t dtype_size(DataType t) noexcept {
   switch (t) {
+    case DataType::string: return sizeof(StringRef);
+    case DataType::sequence:
+    case DataType::optional: return sizeof(ValueRef);
     case DataType::float32:
     case DataType::int32:
     case DataType::uint32: return 4;
@@ -272,6 +310,10 @@ struct dtype_of<std::uint64_t> {
 template <>
 struct dtype_of<bool> {
   static constexpr DataType value = DataType::boolean;
+};
+template <>
+struct dtype_of<StringRef> {
+  static constexpr DataType value = DataType::string;
 };
 
 ONNXMICRO_NAMESPACE_END

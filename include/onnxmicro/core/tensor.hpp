@@ -50,6 +50,23 @@ struct ConstTensorView {
   }
 };
 
+/// The tensor a ValueRef describes (sequence/optional elements).
+inline ConstTensorView view_of(const ValueRef& ref) noexcept {
+  Shape shape;
+  shape.resize(ref.rank);
+  for (int d = 0; d < ref.rank; ++d) shape[d] = ref.dims[d];
+  return ConstTensorView(ref.dtype, shape, ref.data);
+}
+/// A ValueRef describing `view` (its data pointer is kept, not copied).
+inline ValueRef value_ref_of(const ConstTensorView& view) noexcept {
+  ValueRef ref{};
+  ref.dtype = view.dtype;
+  ref.rank = view.shape.rank();
+  for (int d = 0; d < ref.rank; ++d) ref.dims[d] = view.shape[d];
+  ref.data = view.data;
+  return ref;
+}
+
 /// Checked byte size of a tensor of `shape` and `dtype`: fails on negative dims, overflow, or more than
 /// ONNXMICRO_MAX_TENSOR_BYTES bytes.
 inline Status checked_byte_size(DataType dtype, const Shape& shape, std::size_t& bytes) noexcept {

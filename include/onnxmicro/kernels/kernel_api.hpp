@@ -25,7 +25,16 @@
 #include "onnxmicro/model/graph.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
+namespace detail {}
+class Model;
+struct KernelEntry;
 namespace kernels {
+
+/// Kernel internals may live in kernels::detail or onnxmicro::detail; from inside kernels, `detail::X` finds
+/// either (qualified lookup falls back to the namespaces a using-directive names).
+namespace detail {
+using namespace ::onnxmicro::detail;
+}  // namespace detail
 
 /// kUntilVersion of a kernel whose semantics have not changed since kSinceVersion.
 constexpr int kOpenEnded = 1 << 30;
@@ -64,6 +73,27 @@ class PrepareContext {
 
   const model::Node& node() const noexcept { return node_; }
   std::int64_t opset_version() const noexcept { return node_.opset_version; }
+
+  // ---- where the node is prepared (for kernels that prepare subgraphs of their own: If, Loop, Scan) ----
+
+  /// Set by the session before prepare().
+  void set_environment(const Model* model, Span<const KernelEntry> registry) noexcept {
+    model_ = model;
+    registry_ = registry;
+  }
+  /// The model the node belongs to (a subgraph's own Model for nodes inside If/Loop/Scan bodies); may be null
+  /// outside a session.
+  const Model* model() const noexcept { return model_; }
+  /// The kernel registry the session resolves nodes with.
+  Span<const KernelEntry> registry() const noexcept { return registry_; }
+  /// The allocator prepare-time memory comes from (state, persistent buffers, subgraph sessions).
+  MetadataAllocator& metadata_allocator() const noexcept { return allocator_; }
+  /// Inputs written in the node; inputs from there to input_count() are implicit: enclosing-scope values that
+  /// the node's subgraphs read (see model::Node::inputs).
+  int explicit_input_count() const noexcept {
+    const int count = node_.explicit_input_count;
+    return count < 0 || count > input_count() ? input_count() : count;
+  }
 
   /// Number of input slots written in the node (omitted optional inputs count, as not present).
   int input_count() const noexcept { return static_cast<int>(inputs_.size()); }
@@ -248,9 +278,45 @@ class PrepareContext {
   Span<TensorInfo> inputs_;
   Span<TensorInfo> outputs_;
   MetadataAllocator& allocator_;
+  const Model* model_ = nullptr;
+  Span<const KernelEntry> registry_;
   void* state_ = nullptr;
   std::size_t scratch_bytes_ = 0;
   int missing_constant_input_ = -1;
+};
+
+/// Storage for the characters of strings that kernels create at run time (StringConcat, StringNormalizer, ...).
+/// A bump allocator over a fixed buffer (SessionOptions::string_pool), emptied at the start of every run(), so
+/// run() still allocates nothing; or, while the session folds constants at prepare time, drawing from the
+/// metadata allocator so that folded strings live as long as the session.
+class StringPool {
+ public:
+  StringPool() noexcept = default;
+  StringPool(char* buffer, std::size_t capacity) noexcept : buffer_(buffer), capacity_(capacity) {}
+  explicit StringPool(MetadataAllocator* allocator) noexcept : allocator_(allocator) {}
+
+  /// `bytes` of storage, or nullptr when the pool is full.
+  char* allocate(std::size_t bytes) noexcept {
+    if (bytes == 0) bytes = 1;  // a valid pointer even for an empty string
+    if (allocator_ != nullptr) return static_cast<char*>(allocator_->allocate(bytes, 1));
+    if (capacity_ - used_ < bytes) return nullptr;
+    char* out = buffer_ + used_;
+    used_ += bytes;
+    if (used_ > peak_) peak_ = used_;
+    return out;
+  }
+  void reset() noexcept { used_ = 0; }
+  std::size_t capacity() const noexcept { return capacity_; }
+  std::size_t used() const noexcept { return used_; }
+  /// Most bytes in use at once since the session was prepared (to size SessionOptions::string_pool_bytes).
+  std::size_t peak() const noexcept { return peak_; }
+
+ private:
+  char* buffer_ = nullptr;
+  std::size_t capacity_ = 0;
+  std::size_t used_ = 0;
+  std::size_t peak_ = 0;
+  MetadataAllocator* allocator_ = nullptr;
 };
 
 /// Handed to a kernel's run(). Everything here was fixed by prepare(); run() must not allocate.
@@ -258,8 +324,13 @@ class RunContext {
  public:
   RunContext() noexcept = default;
   RunContext(Span<const ConstTensorView> inputs, Span<const TensorView> outputs, void* state, void* scratch,
-             std::size_t scratch_bytes) noexcept
-      : inputs_(inputs), outputs_(outputs), state_(state), scratch_(scratch), scratch_bytes_(scratch_bytes) {}
+             std::size_t scratch_bytes, StringPool* strings = nullptr) noexcept
+      : inputs_(inputs),
+        outputs_(outputs),
+        state_(state),
+        scratch_(scratch),
+        scratch_bytes_(scratch_bytes),
+        strings_(strings) {}
 
   int input_count() const noexcept { return static_cast<int>(inputs_.size()); }
   bool has_input(int i) const noexcept {
@@ -279,12 +350,24 @@ class RunContext {
   void* scratch() const noexcept { return scratch_; }
   std::size_t scratch_bytes() const noexcept { return scratch_bytes_; }
 
+  /// Storage for the characters of a new string in a string output (valid until the next run()). Fails with
+  /// out_of_memory naming the pool's capacity when SessionOptions::string_pool_bytes is too small.
+  Status allocate_string(std::size_t bytes, char*& out) const noexcept {
+    out = strings_ == nullptr ? nullptr : strings_->allocate(bytes);
+    if (out != nullptr) return {};
+    return Status(StatusCode::out_of_memory)
+           << "the string pool is full: " << static_cast<unsigned long long>(bytes) << " more bytes needed, capacity "
+           << static_cast<unsigned long long>(strings_ == nullptr ? 0 : strings_->capacity())
+           << " (SessionOptions::string_pool_bytes)";
+  }
+
  private:
   Span<const ConstTensorView> inputs_;
   Span<const TensorView> outputs_;
   void* state_ = nullptr;
   void* scratch_ = nullptr;
   std::size_t scratch_bytes_ = 0;
+  StringPool* strings_ = nullptr;
 };
 
 using PrepareFunction = Status (*)(PrepareContext&);

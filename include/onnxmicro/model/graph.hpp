@@ -65,9 +65,14 @@ struct Node {
   std::string_view domain;         ///< normalised: "" for ai.onnx
   std::int64_t opset_version = 0;  ///< the model's imported version for `domain`
   std::int32_t index = 0;          ///< position in Graph::nodes (execution order after validation)
-  Span<ValueId> inputs;            ///< kNoValue for an empty (omitted optional) input name
-  Span<ValueId> outputs;           ///< kNoValue for an empty (omitted optional) output name
-  proto::Node proto;               ///< attributes are read from here
+  /// The node's inputs (kNoValue for an empty, omitted optional input name), followed, for nodes with subgraphs
+  /// (If, Loop, Scan), by the implicit inputs: the enclosing-scope values those subgraphs read.
+  Span<ValueId> inputs;
+  Span<ValueId> outputs;  ///< kNoValue for an empty (omitted optional) output name
+  /// Inputs written in the node; inputs beyond it are implicit (outer-scope values its subgraphs read).
+  /// -1 (a node not built by the loader): every input is explicit.
+  std::int32_t explicit_input_count = -1;
+  proto::Node proto;  ///< attributes are read from here
 };
 
 /// An opset import: domain (normalised) and version.
@@ -81,7 +86,9 @@ struct Graph {
   std::string_view name;
   Span<Value> values;
   Span<Node> nodes;
-  Span<ValueId> inputs;           ///< graph inputs that are not initializers, in declaration order
+  /// Graph inputs that are not initializers, in declaration order; for a subgraph loaded with
+  /// Model::load_subgraph, followed by the enclosing-scope values it reads.
+  Span<ValueId> inputs;
   Span<ValueId> outputs;          ///< graph outputs in declaration order
   Span<ValueId> initializers;     ///< every initializer
   const Graph* parent = nullptr;  ///< enclosing graph of a subgraph

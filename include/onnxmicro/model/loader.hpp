@@ -20,6 +20,12 @@ struct LoadOptions {
   std::string_view base_directory;
 };
 
+/// A value of an enclosing graph that a subgraph may read (Model::load_subgraph).
+struct OuterValue {
+  std::string_view name;
+  DataType dtype = DataType::undefined;
+};
+
 /// A loaded, validated model. The bytes it was loaded from must outlive it. Immutable after load(), so one
 /// Model may be shared by several sessions on several threads.
 class Model {
@@ -31,6 +37,14 @@ class Model {
   /// Parses `bytes`, builds the graph and validates it: undefined tensor names, duplicate outputs, cycles,
   /// initializer size != shape x dtype, unknown dtypes, missing opset import for a node's domain.
   Status load(ByteSpan bytes, const LoadOptions& options = LoadOptions()) noexcept;
+
+  /// Loads `graph`, a GRAPH attribute of a node of `parent` (the body of If/Loop/Scan), as a model of its own that
+  /// shares `parent`'s bytes and opset imports. Names the subgraph reads but does not define must be among `outer`
+  /// (the node's implicit inputs); each one read becomes a further graph input after the subgraph's own.
+  /// `parent` and its bytes must outlive this model. `depth` is the subgraph's nesting level (1 for a body of a
+  /// main-graph node), bounded by ONNXMICRO_MAX_SUBGRAPH_DEPTH.
+  Status load_subgraph(const Model& parent, ByteSpan graph, Span<const OuterValue> outer, int depth,
+                       const LoadOptions& options) noexcept;
 
   bool loaded() const noexcept { return loaded_; }
   const proto::Model& proto() const noexcept { return proto_; }
@@ -46,6 +60,9 @@ class Model {
   static Status& describe_node(Status& status, const model::Node& node) noexcept;
 
  private:
+  /// The caller's metadata allocator, or (hosted builds) the model's own.
+  Status resolve_allocator(const LoadOptions& options, MetadataAllocator*& allocator) noexcept;
+
   bool loaded_ = false;
   proto::Model proto_;
   model::Graph graph_;
@@ -83,6 +100,8 @@ inline Status apply_value_info(const proto::ValueInfo& info, const char* where, 
   if (!info.has_type) return {};
   const proto::Type& type = info.type;
   value.type_kind = type.kind;
+  if (type.kind == proto::Type::Kind::sequence) value.dtype = DataType::sequence;
+  if (type.kind == proto::Type::Kind::optional) value.dtype = DataType::optional;
   if (type.kind != proto::Type::Kind::tensor) return {};
   if (type.elem_type != 0) {
     if (!is_known_dtype(type.elem_type)) {
@@ -119,8 +138,9 @@ inline Status apply_value_info(const proto::ValueInfo& info, const char* where, 
 /// Builds and validates one graph's tables.
 class GraphBuilder {
  public:
-  GraphBuilder(const proto::Graph& graph, Span<const model::OpsetImport> opsets, MetadataAllocator& allocator) noexcept
-      : graph_(graph), opsets_(opsets), allocator_(allocator) {}
+  GraphBuilder(const proto::Graph& graph, Span<const model::OpsetImport> opsets, MetadataAllocator& allocator,
+               Span<const OuterValue> outer = Span<const OuterValue>(), int depth = 0) noexcept
+      : graph_(graph), opsets_(opsets), allocator_(allocator), outer_(outer), depth_(depth) {}
 
   Status build(model::Graph& out) noexcept {
     out.name = graph_.name;
@@ -141,7 +161,18 @@ class GraphBuilder {
     if (node_count > 0x7fffffff || slot_count > 0x7fffffff) {
       return Status(StatusCode::limit_exceeded) << "graph has too many nodes";
     }
-    std::size_t value_capacity = input_count + initializer_count + output_names;
+    // Implicit inputs: the names each node's subgraphs read from this graph or beyond.
+    Span<Span<std::string_view>> implicit;
+    ONNXMICRO_RETURN_IF_ERROR(allocator_.allocate_array(node_count, implicit));
+    {
+      std::size_t n = 0;
+      for (const proto::Node& pn : graph_.nodes()) {
+        ONNXMICRO_RETURN_IF_ERROR(free_names_of_node(pn, implicit[n]));
+        slot_count += implicit[n].size();
+        ++n;
+      }
+    }
+    std::size_t value_capacity = input_count + initializer_count + output_names + outer_.size();
     ONNXMICRO_RETURN_IF_ERROR(allocator_.allocate_array(value_capacity, values_));
     ONNXMICRO_RETURN_IF_ERROR(names_.init(value_capacity, allocator_));
     Span<model::Node> nodes;
@@ -172,17 +203,20 @@ class GraphBuilder {
       }
       model::Value& v = new_value(info.name, model::ValueKind::graph_input);
       ONNXMICRO_RETURN_IF_ERROR(apply_value_info(info, "graph input", v));
-      if (v.type_kind == proto::Type::Kind::tensor && v.dtype == DataType::undefined) {
+      // A subgraph's inputs may be untyped (function-expanded bodies): the op binds their dtype at prepare.
+      if (depth_ == 0 && v.type_kind == proto::Type::Kind::tensor && v.dtype == DataType::undefined) {
         return Status(StatusCode::invalid_model) << "graph input '" << info.name << "' has no element type";
       }
       ++real_inputs;
     }
-    ONNXMICRO_RETURN_IF_ERROR(allocator_.allocate_array(real_inputs, out.inputs));
+    ONNXMICRO_RETURN_IF_ERROR(allocator_.allocate_array(real_inputs + outer_.size(), out.inputs));
     k = 0;
     for (const proto::ValueInfo& info : graph_.inputs()) {
       std::int32_t id = names_.find(info.name);
       if (values_[id].kind == model::ValueKind::graph_input) out.inputs[k++] = id;
     }
+    inputs_ = out.inputs;
+    input_count_ = k;
 
     // Nodes: create every output value first (so node order need not be topological), then resolve inputs.
     std::size_t slot = 0, index = 0;
@@ -210,8 +244,9 @@ class GraphBuilder {
         Status s(StatusCode::invalid_model);
         return Model::describe_node(s, node) << ": op_type is empty";
       }
-      std::size_t ins = pn.inputs().size(), outs = pn.outputs().size();
+      std::size_t ins = pn.inputs().size() + implicit[index].size(), outs = pn.outputs().size();
       node.inputs = slots.subspan(slot, ins);
+      node.explicit_input_count = static_cast<std::int32_t>(pn.inputs().size());
       slot += ins;
       node.outputs = slots.subspan(slot, outs);
       slot += outs;
@@ -244,7 +279,7 @@ class GraphBuilder {
           node.inputs[i++] = model::kNoValue;
           continue;
         }
-        std::int32_t id = names_.find(name);
+        std::int32_t id = resolve(name);
         if (id < 0) {
           Status s(StatusCode::invalid_model);
           return Model::describe_node(s, node) << ": input " << static_cast<unsigned long long>(i) << " '" << name
@@ -252,7 +287,17 @@ class GraphBuilder {
         }
         node.inputs[i++] = id;
       }
+      for (std::string_view name : implicit[static_cast<std::size_t>(node.index)]) {
+        std::int32_t id = resolve(name);
+        if (id < 0) {
+          Status s(StatusCode::invalid_model);
+          return Model::describe_node(s, node)
+                 << ": a subgraph reads '" << name << "', which neither the subgraph nor any enclosing graph defines";
+        }
+        node.inputs[i++] = id;
+      }
     }
+    out.inputs = out.inputs.subspan(0, input_count_);
     // Declared types of intermediates.
     for (const proto::ValueInfo& info : graph_.value_infos()) {
       std::int32_t id = names_.find(info.name);
@@ -279,10 +324,123 @@ class GraphBuilder {
     out.values = values_.subspan(0, value_count_);
     out.nodes = nodes;
     out.initializers = initializer_ids;
+    out.depth = depth_;
     return {};
   }
 
  private:
+  /// The value called `name`: one of this graph's, or an enclosing graph's value (then a new graph input).
+  std::int32_t resolve(std::string_view name) noexcept {
+    std::int32_t id = names_.find(name);
+    if (id >= 0) return id;
+    for (const OuterValue& o : outer_) {
+      if (o.name != name) continue;
+      model::Value& v = new_value(name, model::ValueKind::graph_input);
+      v.dtype = o.dtype;
+      id = static_cast<std::int32_t>(value_count_ - 1);
+      inputs_[input_count_++] = id;
+      return id;
+    }
+    return -1;
+  }
+
+  /// Names defined inside one (sub)graph, chained to the graphs enclosing it within the node being examined.
+  struct Scope {
+    NameTable names;
+    const Scope* parent = nullptr;
+    bool defines(std::string_view name) const noexcept {
+      for (const Scope* s = this; s != nullptr; s = s->parent)
+        if (s->names.find(name) >= 0) return true;
+      return false;
+    }
+  };
+  struct NameSink {
+    Span<std::string_view> names;
+    std::size_t count = 0;
+    NameTable seen;
+    void add(std::string_view name) noexcept {
+      if (count < names.size() && seen.insert(name, static_cast<std::int32_t>(count))) names[count++] = name;
+    }
+  };
+
+  /// Input names of every node of `graph` and its subgraphs (an upper bound of the free names).
+  static Status count_input_names(const proto::Graph& graph, int depth, std::size_t& count) noexcept {
+    if (depth > ONNXMICRO_MAX_SUBGRAPH_DEPTH) {
+      return Status(StatusCode::limit_exceeded) << "subgraphs are nested more than ONNXMICRO_MAX_SUBGRAPH_DEPTH ("
+                                                << ONNXMICRO_MAX_SUBGRAPH_DEPTH << ") levels deep";
+    }
+    for (const proto::Node& n : graph.nodes()) {
+      count += n.inputs().size();
+      for (const proto::Attribute& a : n.attributes()) {
+        if (a.type == proto::AttributeType::graph) {
+          ONNXMICRO_RETURN_IF_ERROR(count_input_names(proto::Graph::unchecked(a.g), depth + 1, count));
+        } else if (a.type == proto::AttributeType::graphs) {
+          for (ByteSpan g : a.graphs())
+            ONNXMICRO_RETURN_IF_ERROR(count_input_names(proto::Graph::unchecked(g), depth + 1, count));
+        }
+      }
+    }
+    return {};
+  }
+
+  /// Adds to `sink` the names `graph` (and its subgraphs) read that no graph from it up to the node defines.
+  Status collect_free_names(const proto::Graph& graph, const Scope* enclosing, NameSink& sink) noexcept {
+    std::size_t defined = graph.inputs().size() + graph.initializers().size();
+    for (const proto::Node& n : graph.nodes()) defined += n.outputs().size();
+    Scope scope;
+    scope.parent = enclosing;
+    ONNXMICRO_RETURN_IF_ERROR(scope.names.init(defined, allocator_));
+    for (const proto::ValueInfo& v : graph.inputs()) scope.names.insert(v.name, 0);
+    for (const proto::Tensor& t : graph.initializers()) scope.names.insert(t.name, 0);
+    for (const proto::Node& n : graph.nodes())
+      for (std::string_view name : n.outputs())
+        if (!name.empty()) scope.names.insert(name, 0);
+    for (const proto::Node& n : graph.nodes()) {
+      for (std::string_view name : n.inputs())
+        if (!name.empty() && !scope.defines(name)) sink.add(name);
+      for (const proto::Attribute& a : n.attributes()) {
+        if (a.type == proto::AttributeType::graph) {
+          ONNXMICRO_RETURN_IF_ERROR(collect_free_names(proto::Graph::unchecked(a.g), &scope, sink));
+        } else if (a.type == proto::AttributeType::graphs) {
+          for (ByteSpan g : a.graphs())
+            ONNXMICRO_RETURN_IF_ERROR(collect_free_names(proto::Graph::unchecked(g), &scope, sink));
+        }
+      }
+    }
+    return {};
+  }
+
+  /// The implicit inputs of node `pn`: names its GRAPH attributes read from outside themselves.
+  Status free_names_of_node(const proto::Node& pn, Span<std::string_view>& out) noexcept {
+    out = Span<std::string_view>();
+    std::size_t bound = 0;
+    bool has_subgraph = false;
+    for (const proto::Attribute& a : pn.attributes()) {
+      if (a.type == proto::AttributeType::graph) {
+        has_subgraph = true;
+        ONNXMICRO_RETURN_IF_ERROR(count_input_names(proto::Graph::unchecked(a.g), depth_ + 1, bound));
+      } else if (a.type == proto::AttributeType::graphs) {
+        has_subgraph = true;
+        for (ByteSpan g : a.graphs())
+          ONNXMICRO_RETURN_IF_ERROR(count_input_names(proto::Graph::unchecked(g), depth_ + 1, bound));
+      }
+    }
+    if (!has_subgraph || bound == 0) return {};
+    NameSink sink;
+    ONNXMICRO_RETURN_IF_ERROR(allocator_.allocate_array(bound, sink.names));
+    ONNXMICRO_RETURN_IF_ERROR(sink.seen.init(bound, allocator_));
+    for (const proto::Attribute& a : pn.attributes()) {
+      if (a.type == proto::AttributeType::graph) {
+        ONNXMICRO_RETURN_IF_ERROR(collect_free_names(proto::Graph::unchecked(a.g), nullptr, sink));
+      } else if (a.type == proto::AttributeType::graphs) {
+        for (ByteSpan g : a.graphs())
+          ONNXMICRO_RETURN_IF_ERROR(collect_free_names(proto::Graph::unchecked(g), nullptr, sink));
+      }
+    }
+    out = sink.names.subspan(0, sink.count);
+    return {};
+  }
+
   model::Value& new_value(std::string_view name, model::ValueKind kind) noexcept {
     model::Value& v = values_[value_count_];
     v.name = name;
@@ -306,9 +464,13 @@ class GraphBuilder {
     Status st = t.element_count(count);
     if (!st.ok()) return Status(st.code()) << "initializer '" << t.name << "': " << st.message_view();
     DataType dtype = static_cast<DataType>(t.data_type);
-    if (t.data_location != proto::DataLocation::external && dtype != DataType::string) {
+    if (t.data_location != proto::DataLocation::external) {
       Shape shape;
       (void)shape.assign(t.dims, static_cast<std::size_t>(t.rank));
+      if (dtype == DataType::string && t.has_raw_data) {
+        return Status(StatusCode::invalid_model)
+               << "initializer '" << t.name << "' is a string tensor with raw_data; strings are stored in string_data";
+      }
       if (t.has_raw_data) {
         std::size_t expected_bytes = byte_size_of(dtype, count);
         if (t.raw_data.size() != expected_bytes) {
@@ -401,6 +563,10 @@ class GraphBuilder {
   const proto::Graph& graph_;
   Span<const model::OpsetImport> opsets_;
   MetadataAllocator& allocator_;
+  Span<const OuterValue> outer_;
+  int depth_ = 0;
+  Span<model::ValueId> inputs_;
+  std::size_t input_count_ = 0;
   Span<model::Value> values_;
   std::size_t value_count_ = 0;
   NameTable names_;
@@ -408,9 +574,8 @@ class GraphBuilder {
 
 }  // namespace detail
 
-inline Status Model::load(ByteSpan bytes, const LoadOptions& options) noexcept {
-  loaded_ = false;
-  MetadataAllocator* allocator = options.metadata_allocator;
+inline Status Model::resolve_allocator(const LoadOptions& options, MetadataAllocator*& allocator) noexcept {
+  allocator = options.metadata_allocator;
 #if ONNXMICRO_HAS_HEAP
   if (allocator == nullptr) {
     owned_allocator_.reset();
@@ -421,6 +586,13 @@ inline Status Model::load(ByteSpan bytes, const LoadOptions& options) noexcept {
     return Status(StatusCode::invalid_argument)
            << "LoadOptions::metadata_allocator is required when ONNXMICRO_HAS_HEAP is 0";
   }
+  return {};
+}
+
+inline Status Model::load(ByteSpan bytes, const LoadOptions& options) noexcept {
+  loaded_ = false;
+  MetadataAllocator* allocator = nullptr;
+  ONNXMICRO_RETURN_IF_ERROR(resolve_allocator(options, allocator));
   std::size_t used_before = allocator->used_bytes();
   base_directory_ = options.base_directory;
   ONNXMICRO_RETURN_IF_ERROR(proto::Model::parse(bytes, proto_));
@@ -450,6 +622,28 @@ inline Status Model::load(ByteSpan bytes, const LoadOptions& options) noexcept {
     ++k;
   }
   detail::GraphBuilder builder(proto_.graph, opset_imports_, *allocator);
+  ONNXMICRO_RETURN_IF_ERROR(builder.build(graph_));
+  metadata_bytes_ = allocator->used_bytes() - used_before;
+  loaded_ = true;
+  return {};
+}
+
+inline Status Model::load_subgraph(const Model& parent, ByteSpan graph, Span<const OuterValue> outer, int depth,
+                                   const LoadOptions& options) noexcept {
+  loaded_ = false;
+  MetadataAllocator* allocator = nullptr;
+  ONNXMICRO_RETURN_IF_ERROR(resolve_allocator(options, allocator));
+  if (!parent.loaded()) return Status(StatusCode::invalid_argument) << "load_subgraph() needs a loaded parent";
+  if (depth > ONNXMICRO_MAX_SUBGRAPH_DEPTH) {
+    return Status(StatusCode::limit_exceeded) << "subgraphs are nested more than ONNXMICRO_MAX_SUBGRAPH_DEPTH ("
+                                              << ONNXMICRO_MAX_SUBGRAPH_DEPTH << ") levels deep";
+  }
+  std::size_t used_before = allocator->used_bytes();
+  proto_ = parent.proto_;
+  opset_imports_ = parent.opset_imports_;
+  base_directory_ = parent.base_directory_;
+  proto_.graph = proto::Graph::unchecked(graph);  // validated with the parent's bytes
+  detail::GraphBuilder builder(proto_.graph, opset_imports_, *allocator, outer, depth);
   ONNXMICRO_RETURN_IF_ERROR(builder.build(graph_));
   metadata_bytes_ = allocator->used_bytes() - used_before;
   loaded_ = true;

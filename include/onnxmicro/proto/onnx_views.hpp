@@ -2005,11 +2005,6 @@ inline Status Tensor::decode_to(void* dst, std::size_t dst_bytes) const noexcept
     return s;
   }
   const auto dtype = static_cast<DataType>(data_type);
-  if (dtype == DataType::string) {
-    Status s = error(StatusCode::unsupported);
-    s << "string tensors have no fixed-size encoding; read string_data()";
-    return s;
-  }
   if (data_location == DataLocation::external) {
     Status s = error(StatusCode::unsupported);
     s << "its data is stored externally (data_location EXTERNAL); decode_to reads only data inside the model";
@@ -2025,6 +2020,32 @@ inline Status Tensor::decode_to(void* dst, std::size_t dst_bytes) const noexcept
     return s;
   }
   auto* out = static_cast<unsigned char*>(dst);
+
+  if (dtype == DataType::string) {
+    // Each element becomes a StringRef into the bytes this view reads (zero-copy: they must outlive dst).
+    if (has_raw_data || (typed_data_field != 0 && typed_data_field != 6)) {
+      Status s = error(StatusCode::invalid_model);
+      s << "a string tensor stores its data in string_data, not "
+        << (has_raw_data ? "raw_data" : detail::ProtoViewParser::tensor_field_name(typed_data_field));
+      return s;
+    }
+    std::size_t stored = typed_data_field == 6 ? string_data().size() : 0;
+    if (stored != static_cast<std::size_t>(count)) {
+      Status s = error(StatusCode::invalid_model);
+      s << "string_data holds " << static_cast<unsigned long long>(stored) << " strings, the dims need "
+        << static_cast<long long>(count);
+      return s;
+    }
+    std::size_t i = 0;
+    if (stored != 0) {
+      for (ByteSpan entry : string_data()) {
+        const StringRef ref{reinterpret_cast<const char*>(entry.data()), entry.size()};
+        std::memcpy(out + i * sizeof(StringRef), &ref, sizeof(StringRef));
+        ++i;
+      }
+    }
+    return {};
+  }
 
   if (has_raw_data) {
     if (raw_data.size() != need) {

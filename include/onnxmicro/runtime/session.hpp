@@ -44,6 +44,15 @@ struct SessionOptions {
   /// prepare() binds only the ones a kernel needs at prepare time (treated as constants; set_input() then
   /// only accepts the same value) and leaves the rest as ordinary inputs. Copied: need not outlive prepare().
   Span<const InputValue> input_values;
+  /// Storage for the characters of strings kernels build at run time (StringConcat, StringNormalizer, ...),
+  /// emptied at the start of every run(). nullptr: when the model has string tensors the session owns a heap pool
+  /// of string_pool_bytes (or ONNXMICRO_DEFAULT_STRING_POOL_BYTES when 0). A run that needs more fails with
+  /// out_of_memory naming the node; Session::string_pool_peak() tells how much a run used.
+  char* string_pool = nullptr;
+  std::size_t string_pool_bytes = 0;
+  /// Keep every input's arena slot out of reach of other tensors for the whole run, so that the next run's
+  /// inputs may be written while this run's outputs are still being read (subgraph iterations do this).
+  bool inputs_outlive_run = false;
 };
 
 /// Per-node facts after prepare(), for reports (which kernel, placement, folded or not).
@@ -85,6 +94,9 @@ class Session {
   Status set_input(std::string_view name, const ConstTensorView& value) noexcept;
   /// True when input `index` was bound to a value at prepare time (SessionOptions::input_values).
   bool input_bound_at_prepare(std::size_t index) const noexcept;
+  /// After a prepare() that failed because a kernel needs a value at prepare time: the index of a graph input
+  /// that value depends on and that SessionOptions::input_values did not offer; -1 otherwise.
+  std::int32_t missing_input_value() const noexcept { return missing_input_value_; }
   /// The input's arena slot, to be filled in place instead of set_input (dtype and shape as prepared); an
   /// empty view (dtype undefined) for inputs bound at prepare time.
   TensorView input(std::size_t index) const noexcept;
@@ -96,6 +108,8 @@ class Session {
   ConstTensorView output(std::size_t index) const noexcept;
 
   const MemoryPlan& plan() const noexcept { return plan_; }
+  /// Most bytes of the string pool any run() so far has used (see SessionOptions::string_pool_bytes).
+  std::size_t string_pool_peak() const noexcept { return string_pool_.peak(); }
   Span<const NodeReport> node_reports() const noexcept { return reports_; }
   const Model* model() const noexcept { return model_; }
 
@@ -119,8 +133,11 @@ class Session {
   bool owns_arena_ = false;
   void* arena_allocation_ = nullptr;
   std::size_t required_arena_bytes_ = 0;
+  std::int32_t missing_input_value_ = -1;
   bool prepared_ = false;
   MetadataAllocator* metadata_ = nullptr;
+  kernels::StringPool string_pool_;
+  void* owned_string_pool_ = nullptr;
 #if ONNXMICRO_HAS_HEAP
   ChunkAllocator owned_metadata_;
 #endif
@@ -175,6 +192,55 @@ inline Status& describe_available_versions(Status& s, KernelRegistry registry, s
   return s;
 }
 
+/// Replaces the data of `count` ValueRefs (recursively: an optional may hold a sequence) by copies in `allocator`.
+inline Status deep_copy_elements(ValueRef* refs, std::int64_t count, MetadataAllocator& allocator) noexcept {
+  for (std::int64_t i = 0; i < count; ++i) {
+    const ConstTensorView element = view_of(refs[i]);
+    std::size_t bytes = 0;
+    ONNXMICRO_RETURN_IF_ERROR(checked_byte_size(element.dtype, element.shape, bytes));
+    void* copy = allocator.allocate(bytes == 0 ? 1 : bytes, ONNXMICRO_TENSOR_ALIGNMENT);
+    if (copy == nullptr) return Status(StatusCode::out_of_memory) << "metadata allocator exhausted copying a sequence";
+    if (bytes != 0) std::memcpy(copy, element.data, bytes);
+    if (is_value_container(element.dtype)) {
+      ONNXMICRO_RETURN_IF_ERROR(deep_copy_elements(static_cast<ValueRef*>(copy), element.element_count(), allocator));
+    }
+    if (element.dtype == DataType::string) {
+      auto* strings = static_cast<StringRef*>(copy);
+      for (std::int64_t k = 0; k < element.element_count(); ++k) {
+        char* chars = static_cast<char*>(allocator.allocate(strings[k].size == 0 ? 1 : strings[k].size, 1));
+        if (chars == nullptr)
+          return Status(StatusCode::out_of_memory) << "metadata allocator exhausted copying strings";
+        if (strings[k].size != 0) std::memcpy(chars, strings[k].data, strings[k].size);
+        strings[k].data = chars;
+      }
+    }
+    refs[i].data = copy;
+  }
+  return {};
+}
+
+/// Whether two tensors of `count` elements of `dtype` hold the same values (string tensors by their characters,
+/// sequences and optionals by their elements).
+inline bool same_elements(DataType dtype, const void* a, const void* b, std::int64_t count) noexcept {
+  if (is_value_container(dtype)) {
+    const auto* x = static_cast<const ValueRef*>(a);
+    const auto* y = static_cast<const ValueRef*>(b);
+    for (std::int64_t i = 0; i < count; ++i) {
+      const ConstTensorView vx = view_of(x[i]), vy = view_of(y[i]);
+      if (vx.dtype != vy.dtype || vx.shape != vy.shape ||
+          !same_elements(vx.dtype, vx.data, vy.data, vx.element_count()))
+        return false;
+    }
+    return true;
+  }
+  if (dtype != DataType::string) return std::memcmp(a, b, byte_size_of(dtype, count)) == 0;
+  const auto* x = static_cast<const StringRef*>(a);
+  const auto* y = static_cast<const StringRef*>(b);
+  for (std::int64_t i = 0; i < count; ++i)
+    if (x[i].view() != y[i].view()) return false;
+  return true;
+}
+
 /// Zero-size tensors still get a valid, aligned pointer.
 inline void* empty_tensor_storage() noexcept {
   alignas(ONNXMICRO_TENSOR_ALIGNMENT) static unsigned char storage[ONNXMICRO_TENSOR_ALIGNMENT];
@@ -189,7 +255,10 @@ inline void Session::release() noexcept {
 #if ONNXMICRO_HAS_HEAP
   if (owns_arena_ && arena_ != nullptr) std::free(arena_allocation_);
   arena_allocation_ = nullptr;
+  std::free(owned_string_pool_);
 #endif
+  owned_string_pool_ = nullptr;
+  string_pool_ = kernels::StringPool();
   arena_ = nullptr;
   arena_capacity_ = 0;
   owns_arena_ = false;
@@ -243,6 +312,7 @@ inline Status Session::output_index(std::string_view name, std::size_t& index) c
 inline Status Session::prepare(const Model& model, KernelRegistry registry, const SessionOptions& options) noexcept {
   release();
   required_arena_bytes_ = 0;
+  missing_input_value_ = -1;
   if (!model.loaded()) return Status(StatusCode::invalid_argument) << "prepare() needs a loaded Model";
   model_ = &model;
   registry_ = registry;
@@ -345,13 +415,25 @@ inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned
       }
       rt.data = const_cast<void*>(rt.info.const_data);
     } else if (value.kind == model::ValueKind::graph_input) {
-      if (value.type_kind != proto::Type::Kind::tensor) {
-        return Status(StatusCode::unsupported) << "graph input '" << value.name
-                                               << "' is not a tensor (sequence/optional/map inputs are not "
-                                                  "supported yet)";
+      const bool container = is_value_container(value.dtype);
+      if (!container && value.type_kind != proto::Type::Kind::tensor) {
+        return Status(StatusCode::unsupported)
+               << "graph input '" << value.name << "' is a map, which this build does not support";
       }
       std::size_t input_position = 0;
       ONNXMICRO_RETURN_IF_ERROR(input_index(value.name, input_position));
+      if (container) {
+        // Sequences and optionals are values known at prepare time in this build.
+        bool offered = false;
+        for (const InputValue& b : options.input_values) offered = offered || b.name == value.name;
+        if (!offered) {
+          missing_input_value_ = static_cast<std::int32_t>(input_position);
+          return Status(StatusCode::unsupported)
+                 << "graph input '" << value.name << "' is a " << dtype_name(value.dtype)
+                 << ": bind its value with SessionOptions::input_values (run-time sequences and optionals: TODO(#4))";
+        }
+        bind_value[input_position] = 1;
+      }
       if (bind_value[input_position]) {
         ONNXMICRO_RETURN_IF_ERROR(bind_input_value(value, options, allocator, rt));
         continue;
@@ -425,6 +507,7 @@ inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned
       nr.output_infos[k].name = graph.values[id].name;
     }
     kernels::PrepareContext ctx(node, nr.input_infos, nr.output_infos, allocator);
+    ctx.set_environment(model_, registry);
     Status st = nr.kernel->prepare(ctx);
     if (!st.ok()) {
       int missing = ctx.missing_constant_input();
@@ -492,7 +575,9 @@ inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned
                                               << "metadata allocator exhausted for scratch while folding");
         }
       }
-      kernels::RunContext run_ctx(nr.inputs, nr.outputs, nr.state, scratch, nr.scratch_bytes);
+      // Strings a folded node builds live in metadata, as long as the session.
+      kernels::StringPool folded_strings(&allocator);
+      kernels::RunContext run_ctx(nr.inputs, nr.outputs, nr.state, scratch, nr.scratch_bytes, &folded_strings);
       Status run_status = nr.kernel->run(run_ctx);
       if (!run_status.ok()) return detail::node_error(node, run_status);
       nr.folded = true;
@@ -517,6 +602,11 @@ inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned
   }
   for (model::ValueId id : graph.outputs) {
     if (!values_[id].info.is_constant) values_[id].last_use = end_step;
+  }
+  if (options.inputs_outlive_run) {
+    for (model::ValueId id : graph.inputs) {
+      if (!values_[id].info.is_constant) values_[id].last_use = end_step;
+    }
   }
 
   // 5. Buffers: one per non-constant value, except outputs that reuse a dying input in place; one per scratch.
@@ -617,7 +707,26 @@ inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned
 #endif
   }
 
-  // 7. Bind every view to its final address, so run() only calls kernels.
+  // 7. The string pool, when some value computed at run time is a string tensor.
+  bool run_time_strings = false;
+  for (const ValueRuntime& rt : values_)
+    if (rt.info.dtype == DataType::string && !rt.info.is_constant) run_time_strings = true;
+  if (options.string_pool != nullptr) {
+    string_pool_ = kernels::StringPool(options.string_pool, options.string_pool_bytes);
+  } else if (run_time_strings) {
+#if ONNXMICRO_HAS_HEAP
+    const std::size_t pool_bytes =
+        options.string_pool_bytes != 0 ? options.string_pool_bytes : ONNXMICRO_DEFAULT_STRING_POOL_BYTES;
+    owned_string_pool_ = std::malloc(pool_bytes);
+    if (owned_string_pool_ == nullptr) {
+      return Status(StatusCode::out_of_memory)
+             << "could not allocate a string pool of " << static_cast<unsigned long long>(pool_bytes) << " bytes";
+    }
+    string_pool_ = kernels::StringPool(static_cast<char*>(owned_string_pool_), pool_bytes);
+#endif
+  }
+
+  // 8. Bind every view to its final address, so run() only calls kernels.
   for (ValueRuntime& rt : values_) {
     if (rt.buffer >= 0) {
       std::size_t offset = buffers[rt.buffer].offset;
@@ -687,6 +796,24 @@ inline Status Session::bind_input_value(const model::Value& value, const Session
   if (bytes > 0) {
     if (v.data == nullptr) return Status(StatusCode::invalid_argument) << "input '" << value.name << "': data is null";
     std::memcpy(storage, v.data, bytes);
+    if (is_value_container(v.dtype)) {
+      // The caller's element tensors need not outlive prepare(): keep copies with the bound value.
+      Status st = detail::deep_copy_elements(static_cast<ValueRef*>(storage), v.shape.element_count(), allocator);
+      if (!st.ok()) return st.prepend("': ").prepend(value.name).prepend("input '");
+    }
+    if (v.dtype == DataType::string) {
+      // The caller's characters need not outlive prepare(): keep a copy with the bound value.
+      auto* refs = static_cast<StringRef*>(storage);
+      for (std::int64_t i = 0; i < v.shape.element_count(); ++i) {
+        char* chars = static_cast<char*>(allocator.allocate(refs[i].size == 0 ? 1 : refs[i].size, 1));
+        if (chars == nullptr) {
+          return Status(StatusCode::out_of_memory)
+                 << "metadata allocator exhausted binding input '" << value.name << "'";
+        }
+        if (refs[i].size != 0) std::memcpy(chars, refs[i].data, refs[i].size);
+        refs[i].data = chars;
+      }
+    }
   }
   rt.info.shape = v.shape;
   rt.info.is_constant = true;
@@ -715,12 +842,15 @@ inline bool Session::offer_bindings(model::ValueId needed, const SessionOptions&
       if (value.kind == model::ValueKind::graph_input) {
         std::size_t position = 0;
         if (!input_index(value.name, position).ok() || bind_value[position]) continue;
+        bool offered_here = false;
         for (const InputValue& offered : options.input_values) {
           if (offered.name == value.name) {
             bind_value[position] = 1;
             marked = true;
+            offered_here = true;
           }
         }
+        if (!offered_here && missing_input_value_ < 0) missing_input_value_ = static_cast<std::int32_t>(position);
       } else if (value.producer >= 0) {
         for (model::ValueId in : graph.nodes[value.producer].inputs) {
           if (in != model::kNoValue && values_[in].buffer == kUnvisited) {
@@ -758,7 +888,7 @@ inline Status Session::set_input(std::size_t index, const ConstTensorView& value
     }
     if (rt.info.is_constant) {
       // Bound at prepare: shapes (and folded values) were computed from it, so only that value is valid.
-      if (std::memcmp(rt.data, value.data, bytes) != 0) {
+      if (!detail::same_elements(rt.info.dtype, rt.data, value.data, rt.info.shape.element_count())) {
         return Status(StatusCode::invalid_argument)
                << "input '" << rt.info.name
                << "' was bound at prepare time because it decides shapes; this value differs: prepare again with "
@@ -787,10 +917,11 @@ inline TensorView Session::input(std::size_t index) const noexcept {
 inline Status Session::run() noexcept {
   if (!prepared_) return Status(StatusCode::invalid_argument) << "run() before a successful prepare()";
   const model::Graph& graph = model_->graph();
+  string_pool_.reset();  // strings of the previous run die here
   for (std::size_t i = 0; i < nodes_.size(); ++i) {
     NodeRuntime& nr = nodes_[i];
     if (nr.folded) continue;
-    kernels::RunContext ctx(nr.inputs, nr.outputs, nr.state, nr.scratch, nr.scratch_bytes);
+    kernels::RunContext ctx(nr.inputs, nr.outputs, nr.state, nr.scratch, nr.scratch_bytes, &string_pool_);
     Status st = nr.kernel->run(ctx);
     if (!st.ok()) return detail::node_error(graph.nodes[i], st);
   }

@@ -100,13 +100,13 @@ inline std::int64_t dims_product(const Shape& shape, int begin, int end) noexcep
 }
 
 /// Size of one element in bits for data-movement kernels: dtype_bits() for the packed sub-byte types (2, 4 or
-/// 6), 0 for dtypes without a fixed size (string, undefined). See input_element_bits() for the checked form.
+/// 6), 0 for undefined (a string element is a StringRef). See input_element_bits() for the checked form.
 constexpr std::size_t element_bits(DataType dtype) noexcept {
   return is_sub_byte(dtype) ? static_cast<std::size_t>(dtype_bits(dtype)) : dtype_size(dtype) * 8;
 }
 
-/// element_bits() of input `index`; fails with `unsupported`, naming the input, for string tensors (not
-/// supported yet) and dtypes without a fixed element size.
+/// element_bits() of input `index`; fails with `unsupported`, naming the input, for dtypes without a fixed
+/// element size.
 inline Status input_element_bits(const PrepareContext& ctx, int index, std::size_t& bits) noexcept {
   const TensorInfo& info = ctx.input(index);
   bits = element_bits(info.dtype);

@@ -80,8 +80,30 @@ struct ConstantBase : KernelDefaults {
     if (name == "sparse_value") {
       return Status(StatusCode::unsupported) << "attribute 'sparse_value': sparse tensors are not supported yet";
     }
-    if (name == "value_string" || name == "value_strings") {
-      return Status(StatusCode::unsupported) << "attribute '" << name << "': string tensors are not supported yet";
+    if (name == "value_string") {
+      // The element is a view of the attribute's bytes in the model, which outlive the session.
+      ONNXMICRO_RETURN_IF_ERROR(PrepareContext::expect_type(attribute, proto::AttributeType::string));
+      StringRef v{reinterpret_cast<const char*>(attribute.s.data()), attribute.s.size()};
+      ONNXMICRO_RETURN_IF_ERROR(store(ctx, &v, sizeof v, *state));
+      ctx.set_output(kOutput, DataType::string, Shape());
+      return {};
+    }
+    if (name == "value_strings") {
+      ONNXMICRO_RETURN_IF_ERROR(PrepareContext::expect_type(attribute, proto::AttributeType::strings));
+      std::size_t count = 0;
+      for (std::string_view text : attribute.strings()) {
+        (void)text;
+        ++count;
+      }
+      void* dst = nullptr;
+      ONNXMICRO_RETURN_IF_ERROR(allocate(ctx, count * sizeof(StringRef), *state, dst));
+      std::size_t i = 0;
+      for (std::string_view text : attribute.strings()) {
+        const StringRef v = StringRef::of(text);
+        std::memcpy(static_cast<unsigned char*>(dst) + sizeof(StringRef) * i++, &v, sizeof v);
+      }
+      ctx.set_output(kOutput, DataType::string, Shape{static_cast<std::int64_t>(count)});
+      return {};
     }
     if (name == "value_float") {
       ONNXMICRO_RETURN_IF_ERROR(PrepareContext::expect_type(attribute, proto::AttributeType::float_));
@@ -153,9 +175,6 @@ struct ConstantBase : KernelDefaults {
                                              << ", which this build does not know";
     }
     const DataType dtype = static_cast<DataType>(tensor.data_type);
-    if (dtype == DataType::string) {
-      return Status(StatusCode::unsupported) << "attribute 'value': string tensors are not supported yet";
-    }
     if (tensor.data_location == proto::DataLocation::external) {
       return Status(StatusCode::unsupported) << "attribute 'value': external data in a Constant is not supported";
     }
@@ -196,7 +215,7 @@ struct Constant_11 : ConstantBase {
   static Status prepare(PrepareContext& ctx) noexcept { return prepare_accepting(ctx, kValue | kSparseValue); }
 };
 
-// Opset 12: adds value_float(s), value_int(s) and value_string(s) (strings not supported yet). Opset 13 and later
+// Opset 12: adds value_float(s), value_int(s) and value_string(s). Opset 13 and later
 // only add dtypes.
 struct Constant_12 : ConstantBase {
   static constexpr int kSinceVersion = 12;

@@ -21,7 +21,7 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
 using LogicalKernels = KernelSet<                //
-    Equal_1, Equal_7,                            //
+    Equal_1, Equal_7, Equal_19,                  //
     Greater_1, Greater_7, GreaterOrEqual_12,     //
     Less_1, Less_7, LessOrEqual_12,              //
     And_1, And_7, Or_1, Or_7, Xor_1, Xor_7,      //

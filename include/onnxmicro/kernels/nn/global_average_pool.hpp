@@ -7,61 +7,35 @@
 
 #include "onnxmicro/kernels/common/conv_pool_util.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
+#include "onnxmicro/kernels/nn/spatial_util.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
 // GlobalAveragePool-1 (also 22, which added bfloat16).
-struct GlobalAveragePool_1 : KernelDefaults {
+struct GlobalAveragePool_1 : detail::spatial::GlobalPool<GlobalAveragePool_1> {
   static constexpr std::string_view kDomain = "";
   static constexpr std::string_view kOpType = "GlobalAveragePool";
   static constexpr int kSinceVersion = 1;
-  static constexpr int kX = 0;
-  static constexpr int kY = 0;
-
-  struct State {
-    void (*compute)(const void* x, void* y, std::int64_t planes, std::int64_t plane_size) noexcept;
-    std::int64_t planes;      ///< N * C
-    std::int64_t plane_size;  ///< product of the spatial dims
-  };
 
   static Status prepare(PrepareContext& ctx) noexcept {
-    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kX));
-    const TensorInfo& x = ctx.input(kX);
     State* state = nullptr;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    switch (x.dtype) {
-      case DataType::float32: state->compute = &compute<float>; break;
-      case DataType::float64: state->compute = &compute<double>; break;
-      case DataType::float16: state->compute = &compute<float16_t>; break;
-      case DataType::bfloat16: state->compute = &compute<bfloat16_t>; break;
-      default: return ctx.unsupported_input_dtype(kX);
-    }
+    ONNXMICRO_RETURN_IF_ERROR(begin_prepare(ctx, state));
+    const TensorInfo& x = ctx.input(kX);
     if (x.shape.rank() < 3) {
       return Status(StatusCode::invalid_model) << "input 0 '" << x.name << "' has shape " << x.shape
                                                << ", expected rank >= 3 (N, C, and at least one spatial axis)";
     }
-    Shape y = x.shape;
-    std::int64_t plane_size = 1;
-    for (int i = 2; i < y.rank(); ++i) {
-      plane_size *= y[i];
-      y[i] = 1;
-    }
-    state->planes = x.shape[0] * x.shape[1];
-    state->plane_size = plane_size;
-    ctx.set_output(kY, x.dtype, y);
-    return {};
-  }
-
-  static Status run(RunContext& ctx) noexcept {
-    const State& state = ctx.state<State>();
-    state.compute(ctx.input(kX).data, ctx.output(kY).data, state.planes, state.plane_size);
+    finish_prepare(ctx, *state);
     return {};
   }
 
  private:
+  friend struct detail::spatial::GlobalPool<GlobalAveragePool_1>;
+
   template <typename T>
-  static void compute(const void* x_data, void* y_data, std::int64_t planes, std::int64_t plane_size) noexcept {
+  static void compute(const State& s, const void* x_data, void* y_data) noexcept {
+    const std::int64_t planes = s.planes, plane_size = s.plane_size;
     using C = detail::conv_pool::ComputeType<T>;
     const T* x = static_cast<const T*>(x_data);
     T* y = static_cast<T*>(y_data);

@@ -576,6 +576,22 @@ struct CastBase : KernelDefaults {
     options.saturate = saturate == 1;
     return {};
   }
+  /// Reads 'round_mode' (opset 24 on): how casts to float8e8m0 round.
+  static Status read_round_mode(PrepareContext& ctx, cast_detail::Options& options) noexcept {
+    std::string_view round_mode;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("round_mode", round_mode, "up"));
+    if (round_mode == "up") {
+      options.e8m0_rounding = cast_detail::E8M0Rounding::up;
+    } else if (round_mode == "down") {
+      options.e8m0_rounding = cast_detail::E8M0Rounding::down;
+    } else if (round_mode == "nearest") {
+      options.e8m0_rounding = cast_detail::E8M0Rounding::nearest;
+    } else {
+      return Status(StatusCode::invalid_model)
+             << "attribute 'round_mode' is \"" << round_mode << "\", expected \"up\", \"down\" or \"nearest\"";
+    }
+    return {};
+  }
 };
 
 // Opset 1: 'to' is a STRING naming the dtype ("FLOAT", "INT32", ...).
@@ -637,18 +653,7 @@ struct Cast_24 : CastBase {
     ONNXMICRO_RETURN_IF_ERROR(read_to(ctx, to));
     cast_detail::Options options;
     ONNXMICRO_RETURN_IF_ERROR(read_saturate(ctx, options));
-    std::string_view round_mode;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("round_mode", round_mode, "up"));
-    if (round_mode == "up") {
-      options.e8m0_rounding = cast_detail::E8M0Rounding::up;
-    } else if (round_mode == "down") {
-      options.e8m0_rounding = cast_detail::E8M0Rounding::down;
-    } else if (round_mode == "nearest") {
-      options.e8m0_rounding = cast_detail::E8M0Rounding::nearest;
-    } else {
-      return Status(StatusCode::invalid_model)
-             << "attribute 'round_mode' is \"" << round_mode << "\", expected \"up\", \"down\" or \"nearest\"";
-    }
+    ONNXMICRO_RETURN_IF_ERROR(read_round_mode(ctx, options));
     return prepare_with(ctx, to, options);
   }
 };

@@ -23,9 +23,9 @@ struct Identity_1 : KernelDefaults {
   static Status prepare(PrepareContext& ctx) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInput));
     const TensorInfo& input = ctx.input(kInput);
-    // Any dtype with a fixed storage size (sub-byte types are packed bytes); string tensors are views into
-    // other memory and need their own copy rule.
-    if (input.dtype == DataType::string || (dtype_size(input.dtype) == 0 && !is_sub_byte(input.dtype))) {
+    // Any dtype with a fixed storage size (sub-byte types are packed bytes; a string element is a StringRef,
+    // so copying it shares the characters, which outlive the run).
+    if (dtype_size(input.dtype) == 0 && !is_sub_byte(input.dtype)) {
       return ctx.unsupported_input_dtype(kInput);
     }
     ctx.set_output(kOutput, input.dtype, input.shape);

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: MIT
+// RandomUniform: a tensor of the 'shape' attribute drawn uniformly from [low, high), dtype 'dtype' (default float).
+// Random, so never folded at prepare time (kFoldable = false); generator, seeding and the state kept across runs are
+// described in random_util.hpp.
+#pragma once
+#include "onnxmicro/kernels/generator/random_util.hpp"
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// Shared body of the RandomUniform versions; bfloat16 outputs only from opset 22.
+template <bool kAllowBfloat16>
+struct RandomUniformKernel : KernelDefaults {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "RandomUniform";
+  static constexpr bool kFoldable = false;
+  static constexpr std::uint64_t kSeedConstant = 0x52616E64556E6966ull;  // "RandUnif"
+  static Status prepare(PrepareContext& ctx) noexcept {
+    return random_detail::prepare_shaped_fill<kAllowBfloat16>(ctx, random_detail::kUniformParameters, kSeedConstant);
+  }
+  static Status run(RunContext& ctx) noexcept { return random_detail::run_uniform(ctx); }
+};
+
+// Opset 1: the first version (float16, float, double).
+struct RandomUniform_1 : RandomUniformKernel<false> {
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kUntilVersion = 22;
+};
+
+// Opset 22: adds bfloat16.
+struct RandomUniform_22 : RandomUniformKernel<true> {
+  static constexpr int kSinceVersion = 22;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END

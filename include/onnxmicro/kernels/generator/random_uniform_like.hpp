@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: MIT
+// RandomUniformLike: a tensor of input 0's shape drawn uniformly from [low, high), dtype 'dtype' (default input 0's,
+// which must then be a floating-point type). Only the input's shape is read. Random, so never folded at prepare time
+// (kFoldable = false); generator, seeding and the state kept across runs are described in random_util.hpp.
+#pragma once
+#include "onnxmicro/kernels/generator/random_util.hpp"
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// Shared body of the RandomUniformLike versions; bfloat16 outputs only from opset 22.
+template <bool kAllowBfloat16>
+struct RandomUniformLikeKernel : KernelDefaults {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "RandomUniformLike";
+  static constexpr bool kFoldable = false;
+  static constexpr std::uint64_t kSeedConstant = 0x556E69664C696B65ull;  // "UnifLike"
+  static constexpr bool kNeedsInputData = false;
+  static Status prepare(PrepareContext& ctx) noexcept {
+    return random_detail::prepare_like_fill<kAllowBfloat16>(ctx, random_detail::kUniformParameters, kSeedConstant);
+  }
+  static Status run(RunContext& ctx) noexcept { return random_detail::run_uniform(ctx); }
+};
+
+// Opset 1: the first version (float16, float, double).
+struct RandomUniformLike_1 : RandomUniformLikeKernel<false> {
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kUntilVersion = 22;
+};
+
+// Opset 22: adds bfloat16.
+struct RandomUniformLike_22 : RandomUniformLikeKernel<true> {
+  static constexpr int kSinceVersion = 22;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END

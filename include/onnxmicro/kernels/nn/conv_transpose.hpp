@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: MIT
+// ConvTranspose: the gradient of Conv. X (N, C, D1..Dn), W (C, M/group, k1..kn), optional B (M). Every input
+// position p and kernel tap k of axis i add x * w to output coordinate p * stride + k * dilation - pad_begin.
+// Output size per axis (spec): with `output_shape`, that shape, and the pads follow from
+//   total = stride * (in - 1) + output_padding + (k - 1) * dilation + 1 - out
+//   pad_begin = total // 2 (SAME_UPPER) or total - total // 2 (otherwise), Python floor division;
+// else SAME_UPPER/SAME_LOWER give out = in * stride with the same pad formula, and NOTSET/VALID give
+//   out = stride * (in - 1) + output_padding + (k - 1) * dilation + 1 - pad_begin - pad_end.
+// Accumulates one image in the compute type in scratch (float for the 16-bit types), then stores.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "onnxmicro/kernels/common/conv_pool_util.hpp"
+#include "onnxmicro/kernels/kernel_api.hpp"
+#include "onnxmicro/kernels/nn/spatial_util.hpp"
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace detail {
+
+struct ConvTransposeImpl {
+  using RunContext = kernels::RunContext;
+  static constexpr int kX = 0;
+  static constexpr int kW = 1;
+  static constexpr int kB = 2;
+  static constexpr int kY = 0;
+
+  struct State {
+    void (*compute)(const State&, RunContext&) noexcept;
+    spatial::ScatterGeometry geometry;
+    std::int64_t batch, in_channels, out_channels, group, group_in, group_out;
+    std::int64_t in_spatial, out_spatial, kernel_size;
+    bool has_bias;
+    std::size_t accumulator_offset;
+  };
+
+  static Status prepare(kernels::PrepareContext& ctx) noexcept {
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kX));
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kW));
+    const kernels::TensorInfo& x = ctx.input(kX);
+    const kernels::TensorInfo& w = ctx.input(kW);
+    if (!conv_pool::is_loadable_floating(x.dtype)) return ctx.unsupported_input_dtype(kX);
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kW));
+    const bool has_bias = ctx.has_input(kB);
+    if (has_bias) ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kB));
+    ONNXMICRO_RETURN_IF_ERROR(spatial::require_spatial_input(ctx, kX));
+    const int rank = x.shape.rank() - 2;
+    if (w.shape.rank() != x.shape.rank()) {
+      return Status(StatusCode::invalid_model) << "input 1 '" << w.name << "' (W) has shape " << w.shape
+                                               << ", expected rank " << x.shape.rank() << " (C, M/group, kernel...)";
+    }
+    std::int64_t group = 1;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("group", group, 1));
+    const std::int64_t channels = x.shape[1];
+    if (group < 1 || channels % group != 0) {
+      return Status(StatusCode::invalid_model)
+             << "attribute 'group' is " << static_cast<long long>(group) << ", expected >= 1 and dividing the "
+             << static_cast<long long>(channels) << " channels of input 0";
+    }
+    if (w.shape[0] != channels) {
+      return Status(StatusCode::invalid_model)
+             << "input 1 '" << w.name << "' (W) has shape " << w.shape << ": dim 0 must equal X's channels "
+             << static_cast<long long>(channels);
+    }
+    const std::int64_t out_channels = w.shape[1] * group;
+    if (has_bias) {
+      const Shape& b = ctx.input(kB).shape;
+      if (b.rank() != 1 || b[0] != out_channels) {
+        return Status(StatusCode::invalid_model) << "input 2 '" << ctx.input(kB).name << "' (B) has shape " << b
+                                                 << ", expected [" << static_cast<long long>(out_channels) << "]";
+      }
+    }
+
+    State* state = nullptr;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
+    spatial::ScatterGeometry& g = state->geometry;
+    g.rank = rank;
+    bool present = false;
+    std::int64_t values[conv_pool::window_detail::kAxisIntsCapacity] = {};
+    ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "kernel_shape", rank, 1, 1, values, present));
+    for (int i = 0; i < rank; ++i) {
+      if (present && values[i] != w.shape[i + 2]) {
+        return Status(StatusCode::invalid_model)
+               << "attribute 'kernel_shape'[" << i << "] is " << static_cast<long long>(values[i])
+               << " but input 1 (W) has spatial dim " << static_cast<long long>(w.shape[i + 2]);
+      }
+      g.kernel[i] = w.shape[i + 2];
+      g.input[i] = x.shape[i + 2];
+    }
+    ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "strides", rank, 1, 1, g.stride, present));
+    ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "dilations", rank, 1, 1, g.dilation, present));
+    std::int64_t output_padding[conv_pool::kMaxSpatialRank] = {};
+    ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "output_padding", rank, 0, 0, output_padding, present));
+    std::int64_t pads[2 * conv_pool::kMaxSpatialRank] = {};
+    ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "pads", 2 * rank, 0, 0, pads, present));
+
+    std::string_view auto_pad;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("auto_pad", auto_pad, "NOTSET"));
+    const bool same_upper = auto_pad == "SAME_UPPER";
+    const bool same_lower = auto_pad == "SAME_LOWER";
+    if (!same_upper && !same_lower && auto_pad != "NOTSET" && auto_pad != "VALID") {
+      return Status(StatusCode::invalid_model)
+             << "attribute 'auto_pad' is '" << auto_pad << "', expected NOTSET, VALID, SAME_UPPER or SAME_LOWER";
+    }
+    if (auto_pad == "VALID") {
+      for (int i = 0; i < 2 * rank; ++i) pads[i] = 0;
+    }
+
+    // output_shape: the spatial dims, or (as some exporters write it) N, C and the spatial dims.
+    std::int64_t output_shape[conv_pool::kMaxSpatialRank + 2] = {};
+    std::size_t output_shape_count = 0;
+    bool has_output_shape = false;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute_ints("output_shape", output_shape, conv_pool::kMaxSpatialRank + 2,
+                                                 output_shape_count, has_output_shape));
+    if (has_output_shape && output_shape_count != static_cast<std::size_t>(rank) &&
+        output_shape_count != static_cast<std::size_t>(rank + 2)) {
+      return Status(StatusCode::invalid_model)
+             << "attribute 'output_shape' has " << static_cast<unsigned long long>(output_shape_count)
+             << " values, expected " << rank << " (the spatial axes of input 0)";
+    }
+    const std::size_t skip = has_output_shape ? output_shape_count - static_cast<std::size_t>(rank) : 0;
+
+    for (int i = 0; i < rank; ++i) {
+      const std::int64_t effective = (g.kernel[i] - 1) * g.dilation[i] + 1;
+      const std::int64_t full = g.stride[i] * (g.input[i] - 1) + output_padding[i] + effective;
+      if (has_output_shape || same_upper || same_lower) {
+        const std::int64_t out =
+            has_output_shape ? output_shape[skip + static_cast<std::size_t>(i)] : g.input[i] * g.stride[i];
+        const std::int64_t total = full - out;
+        g.pad_begin[i] = same_upper ? spatial::floor_div(total, 2) : total - spatial::floor_div(total, 2);
+        g.output[i] = out;
+      } else {
+        g.pad_begin[i] = pads[i];
+        g.output[i] = full - pads[i] - pads[i + rank];
+      }
+      if (g.output[i] < 0) {
+        return Status(StatusCode::invalid_model)
+               << "spatial axis " << i << " of the output would have size " << static_cast<long long>(g.output[i])
+               << " (input " << static_cast<long long>(g.input[i]) << ", pads or output_shape too large)";
+      }
+    }
+
+    state->batch = x.shape[0];
+    state->in_channels = channels;
+    state->out_channels = out_channels;
+    state->group = group;
+    state->group_in = channels / group;
+    state->group_out = w.shape[1];
+    state->in_spatial = g.input_size();
+    state->out_spatial = g.output_size();
+    state->kernel_size = g.kernel_size();
+    state->has_bias = has_bias;
+    Shape y = x.shape;
+    y[1] = out_channels;
+    for (int i = 0; i < rank; ++i) y[i + 2] = g.output[i];
+    std::int64_t y_count = 0;
+    ONNXMICRO_RETURN_IF_ERROR(y.checked_element_count(y_count));
+    ctx.set_output(kY, x.dtype, y);
+
+    conv_pool::ScratchLayout layout;  // X's dtype was checked above
+    spatial::visit_float_dtype(x.dtype, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      state->compute = &compute<T>;
+      state->accumulator_offset = layout.reserve<conv_pool::ComputeType<T>>(out_channels * state->out_spatial);
+    });
+    ctx.request_scratch(layout.bytes());
+    return {};
+  }
+
+  static Status run(RunContext& ctx) noexcept {
+    const State& state = ctx.state<State>();
+    state.compute(state, ctx);
+    return {};
+  }
+
+ private:
+  template <typename T>
+  static void compute(const State& s, RunContext& ctx) noexcept {
+    using Acc = conv_pool::ComputeType<T>;
+    const T* x = static_cast<const T*>(ctx.input(kX).data);
+    const T* w = static_cast<const T*>(ctx.input(kW).data);
+    const T* bias = s.has_bias ? static_cast<const T*>(ctx.input(kB).data) : nullptr;
+    T* y = static_cast<T*>(ctx.output(kY).data);
+    Acc* acc = conv_pool::scratch_at<Acc>(ctx.scratch(), s.accumulator_offset);
+    const std::int64_t image = s.out_channels * s.out_spatial;
+    for (std::int64_t n = 0; n < s.batch; ++n) {
+      spatial::fill_with_bias(bias, s.out_channels, s.out_spatial, acc);
+      const T* x_image = x + n * s.in_channels * s.in_spatial;
+      spatial::for_each_scatter(s.geometry, [&](std::int64_t p, std::int64_t tap, std::int64_t o) {
+        for (std::int64_t c = 0; c < s.in_channels; ++c) {
+          const Acc xv = conv_pool::widen(x_image[c * s.in_spatial + p]);
+          const std::int64_t grp = c / s.group_in;
+          const T* w_row = w + c * s.group_out * s.kernel_size + tap;  // W[c, :, tap]
+          Acc* out = acc + grp * s.group_out * s.out_spatial + o;
+          for (std::int64_t m = 0; m < s.group_out; ++m) {
+            out[m * s.out_spatial] += xv * conv_pool::widen(w_row[m * s.kernel_size]);
+          }
+        }
+      });
+      spatial::store_narrowed(acc, image, y + n * image);
+    }
+  }
+};
+
+}  // namespace detail
+
+namespace kernels {
+
+// ConvTranspose-1 (also 11, which only clarified output_shape/pads and auto_pad, and 22, which added
+// bfloat16): the same computation in every version.
+struct ConvTranspose_1 : KernelDefaults {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "ConvTranspose";
+  static constexpr int kSinceVersion = 1;
+  static Status prepare(PrepareContext& ctx) noexcept { return detail::ConvTransposeImpl::prepare(ctx); }
+  static Status run(RunContext& ctx) noexcept { return detail::ConvTransposeImpl::run(ctx); }
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END

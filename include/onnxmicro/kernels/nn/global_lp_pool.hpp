@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+// GlobalLpPool: y = (sum over all spatial axes of |x|^p)^(1/p) for (N, C, D1, ..., Dn), giving
+// (N, C, 1, ..., 1). Summed in double, stored in X's dtype.
+#pragma once
+#include <cstdint>
+
+#include "onnxmicro/kernels/common/conv_pool_util.hpp"
+#include "onnxmicro/kernels/kernel_api.hpp"
+#include "onnxmicro/kernels/nn/spatial_util.hpp"
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+namespace detail_global_lp_pool {
+
+/// `kFloatP`: opset 1 declares p as FLOAT; later versions as INT.
+template <bool kFloatP>
+struct GlobalLpPoolKernel : detail::spatial::GlobalPool<GlobalLpPoolKernel<kFloatP>> {
+  using Base = detail::spatial::GlobalPool<GlobalLpPoolKernel<kFloatP>>;
+  using State = typename Base::State;
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "GlobalLpPool";
+
+  static Status prepare(PrepareContext& ctx) noexcept {
+    State* state = nullptr;
+    ONNXMICRO_RETURN_IF_ERROR(Base::begin_prepare(ctx, state));
+    ONNXMICRO_RETURN_IF_ERROR(detail::spatial::read_p(ctx, kFloatP, state->p));
+    ONNXMICRO_RETURN_IF_ERROR(detail::spatial::require_spatial_input(ctx, Base::kX));
+    Base::finish_prepare(ctx, *state);
+    return {};
+  }
+
+ private:
+  friend Base;
+
+  template <typename T>
+  static void compute(const State& s, const void* x_data, void* y_data) noexcept {
+    namespace conv_pool = detail::conv_pool;
+    const T* x = static_cast<const T*>(x_data);
+    T* y = static_cast<T*>(y_data);
+    for (std::int64_t plane = 0; plane < s.planes; ++plane) {
+      const T* values = x + plane * s.plane_size;
+      double sum = 0.0;
+      for (std::int64_t i = 0; i < s.plane_size; ++i) {
+        sum += detail::spatial::abs_power(static_cast<double>(conv_pool::widen(values[i])), s.p);
+      }
+      y[plane] = conv_pool::narrow<T>(static_cast<conv_pool::ComputeType<T>>(detail::spatial::root(sum, s.p)));
+    }
+  }
+};
+
+}  // namespace detail_global_lp_pool
+
+// GlobalLpPool-1: p is a FLOAT attribute.
+struct GlobalLpPool_1 : detail_global_lp_pool::GlobalLpPoolKernel<true> {
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kUntilVersion = 2;
+};
+
+// GlobalLpPool-2: p becomes an INT attribute; 22 added bfloat16.
+struct GlobalLpPool_2 : detail_global_lp_pool::GlobalLpPoolKernel<false> {
+  static constexpr int kSinceVersion = 2;
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END

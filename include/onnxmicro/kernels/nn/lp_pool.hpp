@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: MIT
+// LpPool: y = (sum over each (dilated) window of |x|^p)^(1/p) over the spatial axes of (N, C, D1, ..., Dn);
+// padding contributes nothing. Summed in double, stored in X's dtype.
+#pragma once
+#include <cmath>
+#include <cstdint>
+
+#include "onnxmicro/kernels/common/conv_pool_util.hpp"
+#include "onnxmicro/kernels/kernel_api.hpp"
+#include "onnxmicro/kernels/nn/spatial_util.hpp"
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace detail {
+
+struct LpPoolImpl {
+  using RunContext = kernels::RunContext;
+  static constexpr int kX = 0;
+  static constexpr int kY = 0;
+
+  struct State {
+    void (*compute)(const State&, RunContext&) noexcept;
+    conv_pool::WindowGeometry geometry;
+    std::int64_t planes, in_spatial, out_spatial;
+    double p;
+  };
+
+  /// `float_p`: opset 1 declares p as FLOAT; later versions as INT.
+  static Status prepare(kernels::PrepareContext& ctx, bool float_p) noexcept {
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kX));
+    const kernels::TensorInfo& x = ctx.input(kX);
+    State* state = nullptr;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
+    const bool is_float =
+        spatial::visit_float_dtype(x.dtype, [&](auto tag) { state->compute = &compute<typename decltype(tag)::type>; });
+    if (!is_float) return ctx.unsupported_input_dtype(kX);
+    ONNXMICRO_RETURN_IF_ERROR(spatial::read_p(ctx, float_p, state->p));
+    conv_pool::WindowRules rules;
+    rules.dilations_since = 18;
+    rules.ceil_mode_since = 18;
+    ONNXMICRO_RETURN_IF_ERROR(conv_pool::parse_window(ctx, x.shape, rules, state->geometry));
+    const conv_pool::WindowGeometry& g = state->geometry;
+    state->planes = x.shape[0] * x.shape[1];
+    state->in_spatial = g.input_size();
+    state->out_spatial = g.output_size();
+    ctx.set_output(kY, x.dtype, conv_pool::window_output_shape(x.shape, x.shape[1], g));
+    return {};
+  }
+
+  static Status run(RunContext& ctx) noexcept {
+    const State& state = ctx.state<State>();
+    state.compute(state, ctx);
+    return {};
+  }
+
+ private:
+  template <typename T>
+  static void compute(const State& s, RunContext& ctx) noexcept {
+    const conv_pool::WindowGeometry& g = s.geometry;
+    const T* x = static_cast<const T*>(ctx.input(kX).data);
+    T* y = static_cast<T*>(ctx.output(kY).data);
+    for (std::int64_t plane = 0; plane < s.planes; ++plane) {
+      const T* x_plane = x + plane * s.in_spatial;
+      T* y_plane = y + plane * s.out_spatial;
+      conv_pool::for_each_window(g, [&](std::int64_t o, const conv_pool::WindowPlacement& w) {
+        double sum = 0.0;
+        if (w.inside > 0) {
+          conv_pool::visit_window(g, w, [&](std::int64_t offset) {
+            sum += spatial::abs_power(static_cast<double>(conv_pool::widen(x_plane[offset])), s.p);
+          });
+        }
+        y_plane[o] = conv_pool::narrow<T>(static_cast<conv_pool::ComputeType<T>>(spatial::root(sum, s.p)));
+      });
+    }
+  }
+};
+
+}  // namespace detail
+
+namespace kernels {
+
+// LpPool-1: p is a FLOAT attribute.
+struct LpPool_1 : KernelDefaults {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "LpPool";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kUntilVersion = 2;
+  static Status prepare(PrepareContext& ctx) noexcept { return detail::LpPoolImpl::prepare(ctx, true); }
+  static Status run(RunContext& ctx) noexcept { return detail::LpPoolImpl::run(ctx); }
+};
+
+// LpPool-2: p becomes an INT attribute. 11 only re-documented SAME padding; 18 added ceil_mode and dilations
+// (rejected before 18 by the window parser); 22 added bfloat16.
+struct LpPool_2 : KernelDefaults {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "LpPool";
+  static constexpr int kSinceVersion = 2;
+  static Status prepare(PrepareContext& ctx) noexcept { return detail::LpPoolImpl::prepare(ctx, false); }
+  static Status run(RunContext& ctx) noexcept { return detail::LpPoolImpl::run(ctx); }
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+// LSTM (gate blocks i, o, f, c in W, R and B; peepholes P = [Pi, Po, Pf]):
+//   it = f(clip(Xt*Wi^T + Ht-1*Ri^T + Pi (.) Ct-1 + Wbi + Rbi))
+//   ft = f(clip(Xt*Wf^T + Ht-1*Rf^T + Pf (.) Ct-1 + Wbf + Rbf))     (input_forget = 1: ft = 1 - it)
+//   ct = g(clip(Xt*Wc^T + Ht-1*Rc^T + Wbc + Rbc))
+//   Ct = ft (.) Ct-1 + it (.) ct
+//   ot = f(clip(Xt*Wo^T + Ht-1*Ro^T + Po (.) Ct + Wbo + Rbo))
+//   Ht = ot (.) h(Ct);   f = Sigmoid, g = h = Tanh by default.
+// input_forget couples the gates as onnxruntime does. The time loop, attributes and shapes are shared with
+// RNN and GRU (recurrent_util.hpp).
+#pragma once
+#include "onnxmicro/kernels/nn/recurrent_util.hpp"
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// The gate math of one LSTM time step. Scratch: the four gates' pre-activations.
+struct LstmCell {
+  static constexpr int kGates = 4;
+  static constexpr int kActivations = 3;
+  static constexpr bool kHasCell = true;
+  static constexpr std::string_view kDefaultActivations[kActivations] = {"Sigmoid", "Tanh", "Tanh"};
+  static constexpr int kScratchVectors = 4;
+
+  template <int kSince>
+  static Status parse(PrepareContext& ctx, recurrent::Config& cfg) noexcept {
+    std::int64_t input_forget = 0;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("input_forget", input_forget, 0));
+    cfg.input_forget = input_forget != 0;
+    return {};
+  }
+
+  template <typename A, typename T>
+  static void step(const recurrent::Config& cfg, const recurrent::Weights<T>& wt, const T* x, A* h, A* c,
+                   A* scratch) noexcept {
+    using recurrent::clip_value;
+    const std::int64_t H = cfg.hidden;
+    const recurrent::Activation& f = wt.activations[0];
+    const recurrent::Activation& g = wt.activations[1];
+    const recurrent::Activation& act_h = wt.activations[2];
+    recurrent::gate_inputs(cfg, wt, kGates, x, h, 0, kGates, scratch);
+    const A* in = scratch;
+    const A* out = scratch + H;
+    const A* forget = scratch + 2 * H;
+    const A* cell = scratch + 3 * H;
+    for (std::int64_t j = 0; j < H; ++j) {
+      const A p_i = wt.p == nullptr ? A(0) : static_cast<A>(load_element(wt.p[j]));
+      const A p_o = wt.p == nullptr ? A(0) : static_cast<A>(load_element(wt.p[H + j]));
+      const A p_f = wt.p == nullptr ? A(0) : static_cast<A>(load_element(wt.p[2 * H + j]));
+      const A i_gate = f(clip_value(cfg, in[j] + p_i * c[j]));
+      const A f_gate = cfg.input_forget ? A(1) - i_gate : f(clip_value(cfg, forget[j] + p_f * c[j]));
+      const A c_new = f_gate * c[j] + i_gate * g(clip_value(cfg, cell[j]));
+      const A o_gate = f(clip_value(cfg, out[j] + p_o * c_new));
+      c[j] = c_new;
+      h[j] = o_gate * act_h(c_new);
+    }
+  }
+};
+
+template <int kSince, int kUntil>
+struct LstmKernel : KernelDefaults, recurrent::RecurrentOp<LstmCell> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "LSTM";
+  static constexpr int kSinceVersion = kSince;
+  static constexpr int kUntilVersion = kUntil;
+  static Status prepare(PrepareContext& ctx) noexcept { return prepare_version<kSince>(ctx); }
+};
+
+/// LSTM-1: the first version; its `output_sequence` attribute is implied by whether the node names Y.
+struct LSTM_1 : LstmKernel<1, 7> {};
+/// LSTM-7: output_sequence removed (no change in what is computed).
+struct LSTM_7 : LstmKernel<7, 14> {};
+/// LSTM-14: attribute `layout` (1: batch-major X, initial_h/c, Y, Y_h/c).
+struct LSTM_14 : LstmKernel<14, 22> {};
+/// LSTM-22: bfloat16.
+struct LSTM_22 : LstmKernel<22, kOpenEnded> {};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END

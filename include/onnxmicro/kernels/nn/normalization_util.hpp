@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: MIT
+// The engine shared by LayerNormalization, RMSNormalization, GroupNormalization and InstanceNormalization:
+// X is viewed as `rows` consecutive blocks of `block` elements; each block is normalised by its own statistics
+// (mean and 1 / sqrt(variance + epsilon), or for RMS 1 / sqrt(mean(x^2) + epsilon)) and then scaled and
+// shifted by scale/bias tensors that broadcast (numpy rules) onto a "parameter view" of X: a shape with X's
+// element count chosen by the op (X itself for LayerNormalization, [N, C, 1...] style views for the per-channel
+// and per-group ops). Statistics are accumulated in double and applied in the compute type (float for the
+// 16-bit types, else the type itself). Run-time memory: the per-block statistics, in scratch.
+#pragma once
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+
+#include "onnxmicro/kernels/common/broadcast.hpp"
+#include "onnxmicro/kernels/common/conv_pool_util.hpp"
+#include "onnxmicro/kernels/kernel_api.hpp"
+#include "onnxmicro/kernels/nn/spatial_util.hpp"
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace detail {
+namespace norm {
+
+/// Everything run() needs to normalise blocks of X; lives in the kernel's State.
+struct BlockNormalizer {
+  void (*compute)(const BlockNormalizer&, const void* x, const void* scale, const void* bias, void* y,
+                  void* scratch) noexcept = nullptr;
+  std::int64_t rows = 0;   ///< number of blocks
+  std::int64_t block = 0;  ///< elements per block
+  bool subtract_mean = true;
+  bool has_scale = true;
+  bool has_bias = false;
+  double epsilon = 1e-5;
+  DataType x_dtype = DataType::undefined;
+  DataType param_dtype = DataType::undefined;  ///< dtype of scale and bias
+  kernels::BroadcastPlan<3> plan;              ///< over (X, scale, bias) onto the parameter view
+  std::size_t mean_offset = 0, inv_offset = 0, param_offset = 0;
+  std::int64_t scale_count = 0, bias_count = 0;
+  /// Optional statistics outputs (LayerNormalization's Mean/InvStdDev), written as `stat_dtype`.
+  DataType stat_dtype = DataType::undefined;
+};
+
+/// True for the dtypes the normalisation ops accept.
+constexpr bool is_normalizable(DataType dtype) noexcept { return conv_pool::is_loadable_floating(dtype); }
+
+/// Reads the FLOAT attribute `epsilon` (default `default_value`) and checks it is finite and >= 0.
+inline Status read_epsilon(const kernels::PrepareContext& ctx, float default_value, double& epsilon) noexcept {
+  float value = default_value;
+  ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("epsilon", value, default_value));
+  if (!(value >= 0.0f) || !std::isfinite(value)) {
+    return Status(StatusCode::invalid_model)
+           << "attribute 'epsilon' is " << static_cast<double>(value) << ", expected a finite value >= 0";
+  }
+  epsilon = static_cast<double>(value);
+  return {};
+}
+
+/// Checks that input `index` (shape `shape`, as the op views it) broadcasts onto `view` (the parameter view
+/// of X); `role` names it in the error.
+inline Status check_param_shape(const kernels::PrepareContext& ctx, int index, const Shape& shape, const Shape& view,
+                                const char* expectation) noexcept {
+  bool ok = shape.rank() <= view.rank();
+  for (int i = 0; ok && i < shape.rank(); ++i) {
+    const std::int64_t dim = shape[shape.rank() - 1 - i];
+    ok = dim == 1 || dim == view[view.rank() - 1 - i];
+  }
+  if (ok) return {};
+  return Status(StatusCode::invalid_model) << "input " << index << " '" << ctx.input(index).name << "' has shape "
+                                           << ctx.input(index).shape << ", expected " << expectation;
+}
+
+template <typename T>
+void compute_blocks(const BlockNormalizer& s, const void* x_data, const void* scale_data, const void* bias_data,
+                    void* y_data, void* scratch) noexcept {
+  using Acc = conv_pool::ComputeType<T>;
+  const T* x = static_cast<const T*>(x_data);
+  T* y = static_cast<T*>(y_data);
+  Acc* mean = conv_pool::scratch_at<Acc>(scratch, s.mean_offset);
+  Acc* inv = conv_pool::scratch_at<Acc>(scratch, s.inv_offset);
+  Acc* scale = conv_pool::scratch_at<Acc>(scratch, s.param_offset);
+  Acc* bias = scale + s.scale_count;
+  // scale/bias may have another float dtype than X (RMSNormalization's V): read them into the compute type.
+  if (s.has_scale) conv_pool::load_floating(s.param_dtype, scale_data, scale, s.scale_count);
+  if (s.has_bias) conv_pool::load_floating(s.param_dtype, bias_data, bias, s.bias_count);
+
+  for (std::int64_t r = 0; r < s.rows; ++r) {
+    const T* row = x + r * s.block;
+    double m = 0.0;
+    if (s.subtract_mean) {
+      double sum = 0.0;
+      for (std::int64_t i = 0; i < s.block; ++i) sum += static_cast<double>(conv_pool::widen(row[i]));
+      m = sum / static_cast<double>(s.block);
+    }
+    double squares = 0.0;
+    for (std::int64_t i = 0; i < s.block; ++i) {
+      const double d = static_cast<double>(conv_pool::widen(row[i])) - m;
+      squares += d * d;
+    }
+    mean[r] = static_cast<Acc>(m);
+    inv[r] = static_cast<Acc>(1.0 / std::sqrt(squares / static_cast<double>(s.block) + s.epsilon));
+  }
+
+  std::int64_t r = 0, position = 0;  // block and position in it of the current output element
+  s.plan.for_each_row([&](const std::int64_t* offsets, std::int64_t out, std::int64_t n) {
+    const std::int64_t scale_step = s.plan.inner_stride(1), bias_step = s.plan.inner_stride(2);
+    const Acc* sc = scale + offsets[1];
+    const Acc* bi = bias + offsets[2];
+    for (std::int64_t j = 0; j < n; ++j) {
+      Acc v = (conv_pool::widen(x[out + j]) - mean[r]) * inv[r];
+      if (s.has_scale) v = v * sc[j * scale_step];
+      if (s.has_bias) v = v + bi[j * bias_step];
+      y[out + j] = conv_pool::narrow<T>(v);
+      if (++position == s.block) {
+        position = 0;
+        ++r;
+      }
+    }
+  });
+}
+
+/// Sets up `s` for X (dtype `x_dtype`, `rows` blocks of `block` elements) whose parameters broadcast onto
+/// `view` (same element count as X). `scale`/`bias` are null when absent; scale and bias share `param_dtype`.
+/// Reserves the scratch in `layout`.
+inline Status plan_blocks(DataType x_dtype, std::int64_t rows, std::int64_t block, const Shape& view,
+                          const Shape* scale, const Shape* bias, DataType param_dtype, conv_pool::ScratchLayout& layout,
+                          BlockNormalizer& s) noexcept {
+  s.x_dtype = x_dtype;
+  s.rows = rows;
+  s.block = block;
+  s.has_scale = scale != nullptr;
+  s.has_bias = bias != nullptr;
+  s.param_dtype = param_dtype;
+  const Shape none;  // a scalar: broadcasts anywhere, never read
+  const Shape* const operands[3] = {&view, scale ? scale : &none, bias ? bias : &none};
+  ONNXMICRO_RETURN_IF_ERROR(kernels::make_broadcast_plan(operands, view, s.plan));
+  s.scale_count = scale ? scale->element_count() : 0;
+  s.bias_count = bias ? bias->element_count() : 0;
+  const bool is_float = spatial::visit_float_dtype(x_dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    using Acc = conv_pool::ComputeType<T>;
+    s.compute = &compute_blocks<T>;
+    s.mean_offset = layout.reserve<Acc>(rows);
+    s.inv_offset = layout.reserve<Acc>(rows);
+    s.param_offset = layout.reserve<Acc>(s.scale_count + s.bias_count);
+  });
+  if (!is_float) return Status(StatusCode::unsupported) << "normalisation of dtype " << dtype_name(x_dtype);
+  return {};
+}
+
+/// Runs the normaliser; `bias` may be null when absent.
+inline void run_blocks(const BlockNormalizer& s, const void* x, const void* scale, const void* bias, void* y,
+                       void* scratch) noexcept {
+  s.compute(s, x, scale, bias, y, scratch);
+}
+
+/// Writes the per-block mean (`mean_out`) and inverse standard deviation (`inv_out`) computed by the last
+/// run_blocks() in `s.stat_dtype`; either may be null.
+inline void store_statistics(const BlockNormalizer& s, void* scratch, void* mean_out, void* inv_out) noexcept {
+  const bool narrow = s.x_dtype != DataType::float64;
+  if (mean_out != nullptr) {
+    if (narrow)
+      conv_pool::store_floating(s.stat_dtype, conv_pool::scratch_at<float>(scratch, s.mean_offset), mean_out, s.rows);
+    else
+      conv_pool::store_floating(s.stat_dtype, conv_pool::scratch_at<double>(scratch, s.mean_offset), mean_out, s.rows);
+  }
+  if (inv_out != nullptr) {
+    if (narrow)
+      conv_pool::store_floating(s.stat_dtype, conv_pool::scratch_at<float>(scratch, s.inv_offset), inv_out, s.rows);
+    else
+      conv_pool::store_floating(s.stat_dtype, conv_pool::scratch_at<double>(scratch, s.inv_offset), inv_out, s.rows);
+  }
+}
+
+}  // namespace norm
+}  // namespace detail
+ONNXMICRO_NAMESPACE_END

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+// RNN: Ht = f(clip(Xt*W^T + Ht-1*R^T + Wb + Rb)), f = Tanh by default. The time loop, attributes and shapes
+// are shared with GRU and LSTM (recurrent_util.hpp).
+#pragma once
+#include "onnxmicro/kernels/nn/recurrent_util.hpp"
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// The gate math of one RNN time step.
+struct RnnCell {
+  static constexpr int kGates = 1;
+  static constexpr int kActivations = 1;
+  static constexpr bool kHasCell = false;
+  static constexpr std::string_view kDefaultActivations[kActivations] = {"Tanh"};
+  static constexpr int kScratchVectors = 1;
+
+  template <int kSince>
+  static Status parse(PrepareContext&, recurrent::Config&) noexcept {
+    return {};
+  }
+
+  template <typename A, typename T>
+  static void step(const recurrent::Config& cfg, const recurrent::Weights<T>& wt, const T* x, A* h, A*,
+                   A* scratch) noexcept {
+    recurrent::gate_inputs(cfg, wt, kGates, x, h, 0, 1, scratch);
+    for (std::int64_t j = 0; j < cfg.hidden; ++j) h[j] = wt.activations[0](recurrent::clip_value(cfg, scratch[j]));
+  }
+};
+
+template <int kSince, int kUntil>
+struct RnnKernel : KernelDefaults, recurrent::RecurrentOp<RnnCell> {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "RNN";
+  static constexpr int kSinceVersion = kSince;
+  static constexpr int kUntilVersion = kUntil;
+  static Status prepare(PrepareContext& ctx) noexcept { return prepare_version<kSince>(ctx); }
+};
+
+/// RNN-1: the first version; its `output_sequence` attribute is implied by whether the node names Y.
+struct RNN_1 : RnnKernel<1, 7> {};
+/// RNN-7: output_sequence removed (no change in what is computed).
+struct RNN_7 : RnnKernel<7, 14> {};
+/// RNN-14: attribute `layout` (1: batch-major X, initial_h, Y, Y_h).
+struct RNN_14 : RnnKernel<14, 22> {};
+/// RNN-22: bfloat16.
+struct RNN_22 : RnnKernel<22, kOpenEnded> {};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END

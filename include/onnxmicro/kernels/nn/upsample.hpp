@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: MIT
+// Upsample: resizes every axis by a scale >= 1 (output_dimension = floor(input_dimension * scale)), nearest or
+// (multi)linear, with asymmetric coordinates (x_original = x_resized / scale): the Resize-10 behaviour, shared
+// through nn/resize_util.hpp. nearest takes the floor of the source coordinate, which equals the reference's
+// np.repeat for integer scales. Versions:
+//   1 (experimental): 4-D only, attributes height_scale and width_scale, modes 'nearest' and 'bilinear'.
+//   7: attribute scales (one per axis), any rank, modes 'nearest' and 'linear'.
+//   9: scales moved to input 1 (must be known at prepare time, TODO(#4)).
+//   10: deprecated in favour of Resize with the same signature; models stamped with a newer opset still resolve
+//       to the version-9 kernel.
+#pragma once
+#include <cstdint>
+#include <cstring>
+
+#include "onnxmicro/kernels/kernel_api.hpp"
+#include "onnxmicro/kernels/nn/resize_util.hpp"
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+namespace detail {
+namespace upsample {
+
+struct State {
+  resize::Plan plan;
+};
+
+/// Shared prepare once the scales are known (`scales[0..rank)`).
+inline Status prepare_with_scales(PrepareContext& ctx, const float* scales, std::size_t count) noexcept {
+  const TensorInfo& x = ctx.input(0);
+  const int rank = x.shape.rank();
+  if (count != static_cast<std::size_t>(rank)) {
+    return Status(StatusCode::invalid_model) << "scales has " << static_cast<unsigned long long>(count)
+                                             << " values, expected " << rank << " (one per axis of " << x.shape << ")";
+  }
+  resize::Params params;
+  std::string_view mode;
+  ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("mode", mode, "nearest"));
+  if (mode == "nearest") {
+    params.mode = resize::Mode::nearest;
+  } else if (mode == "linear" || mode == "bilinear") {
+    params.mode = resize::Mode::linear;
+  } else {
+    return Status(StatusCode::invalid_model) << "attribute 'mode' is '" << mode << "', expected 'nearest' or 'linear'";
+  }
+  params.coordinates = resize::CoordinateMode::asymmetric;
+  params.nearest = resize::NearestMode::legacy;
+  resize::AxisRequest requests[kMaxRank];
+  std::int64_t strides[kMaxRank];
+  resize::row_major_strides(x.shape, strides);
+  for (int d = 0; d < rank; ++d) {
+    if (!(scales[d] >= 1.0f)) {
+      return Status(StatusCode::invalid_model) << "scale " << d << " is below 1 (Upsample only enlarges)";
+    }
+    requests[d].input_size = x.shape[d];
+    requests[d].scale = static_cast<double>(scales[d]);
+    requests[d].output_size = static_cast<std::int64_t>(requests[d].scale * static_cast<double>(x.shape[d]));
+    requests[d].input_stride = strides[d];
+  }
+  State* state = nullptr;
+  ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
+  ONNXMICRO_RETURN_IF_ERROR(resize::select_compute(ctx, 0, params.mode, state->plan));
+  ONNXMICRO_RETURN_IF_ERROR(resize::build_plan(ctx, params, requests, rank, state->plan));
+  ctx.set_output(0, x.dtype, state->plan.output_shape);
+  return {};
+}
+
+inline Status run(RunContext& ctx) noexcept {
+  const resize::Plan& plan = ctx.state<State>().plan;
+  plan.compute(plan, ctx.input(0).data, ctx.output(0).data);
+  return {};
+}
+
+}  // namespace upsample
+}  // namespace detail
+
+// Upsample-1 (experimental): 4-D input scaled by attributes height_scale and width_scale.
+struct Upsample_1 : KernelDefaults {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Upsample";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kUntilVersion = 7;
+  static Status prepare(PrepareContext& ctx) noexcept {
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(0));
+    const TensorInfo& x = ctx.input(0);
+    switch (x.dtype) {
+      case DataType::boolean:
+      case DataType::int32:
+      case DataType::int64:
+      case DataType::float16:
+      case DataType::float32:
+      case DataType::float64: break;
+      default: return ctx.unsupported_input_dtype(0);
+    }
+    if (x.shape.rank() != 4) {
+      return Status(StatusCode::invalid_model)
+             << "input 0 '" << x.name << "' has shape " << x.shape << ", expected rank 4 (N, C, H, W)";
+    }
+    float scales[4] = {1.0f, 1.0f, 1.0f, 1.0f};
+    ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("height_scale", scales[2]));
+    ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("width_scale", scales[3]));
+    return detail::upsample::prepare_with_scales(ctx, scales, 4);
+  }
+  static Status run(RunContext& ctx) noexcept { return detail::upsample::run(ctx); }
+};
+
+// Upsample-7: any rank, scales as an attribute.
+struct Upsample_7 : KernelDefaults {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Upsample";
+  static constexpr int kSinceVersion = 7;
+  static constexpr int kUntilVersion = 9;
+  static Status prepare(PrepareContext& ctx) noexcept {
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(0));
+    float scales[kMaxRank];
+    std::size_t count = 0;
+    bool present = false;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute_floats("scales", scales, kMaxRank, count, present));
+    if (!present) return Status(StatusCode::invalid_model) << "required attribute 'scales' (floats) is missing";
+    return detail::upsample::prepare_with_scales(ctx, scales, count);
+  }
+  static Status run(RunContext& ctx) noexcept { return detail::upsample::run(ctx); }
+};
+
+// Upsample-9: scales moved to input 1 (also serves the deprecated version 10 and later).
+struct Upsample_9 : KernelDefaults {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Upsample";
+  static constexpr int kSinceVersion = 9;
+  static Status prepare(PrepareContext& ctx) noexcept {
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(0));
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(1));
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_constant_input(1));
+    const TensorInfo& s = ctx.input(1);
+    const std::int64_t n = s.shape.element_count();
+    if (s.dtype != DataType::float32 || s.shape.rank() != 1 || n > kMaxRank) {
+      return Status(StatusCode::invalid_model)
+             << "input 1 '" << s.name << "' (scales) has dtype " << dtype_name(s.dtype) << " and shape " << s.shape
+             << ", expected a 1-D float tensor with one value per axis";
+    }
+    float scales[kMaxRank];
+    if (n > 0) std::memcpy(scales, s.const_data, static_cast<std::size_t>(n) * sizeof(float));
+    return detail::upsample::prepare_with_scales(ctx, scales, static_cast<std::size_t>(n));
+  }
+  static Status run(RunContext& ctx) noexcept { return detail::upsample::run(ctx); }
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END

@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: MIT
+// QuantizeLinear: y = saturate(round(x / y_scale) + y_zero_point), rounding half to even, with a scale (and zero
+// point) per tensor, per axis (opset 13) or per block along an axis (opset 21, 'block_size').
+//  - Integer outputs (int8/uint8, int16/uint16, int4/uint4, int2/uint2) saturate to their range; NaN (a 0/0
+//    division) gives the zero point.
+//  - float8 outputs round to nearest even and overflow per 'saturate' (opset 19); float4e2m1/float6 always
+//    saturate (no inf). The ONNX reference ignores the zero point for float8 (the spec adds it, and says it is
+//    usually 0): a zero zero-point is not added, so -0 stays -0 as in the reference; a nonzero one is added.
+//  - The division runs in the dtype numpy gives x / y_scale (the reference's; the spec says "y_scale's type"):
+//    float32 for float32 or mixed float types, float16/bfloat16 when both are, float64 when either is int32;
+//    'precision' (opset 23) rounds both operands to that dtype and divides in it.
+// Sub-byte outputs are packed, low bits first.
+#pragma once
+#include <cstdint>
+
+#include "onnxmicro/kernels/kernel_api.hpp"
+#include "onnxmicro/kernels/quantization/quant_util.hpp"
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+namespace quantize_linear_detail {
+
+constexpr int kX = 0;
+constexpr int kScale = 1;
+constexpr int kZeroPoint = 2;
+constexpr int kY = 0;
+
+/// What a version defines.
+struct Rules {
+  quant_util::ParamRules params;
+  bool saturate = false;         ///< 'saturate' attribute (19)
+  bool output_dtype = false;     ///< 'output_dtype' attribute (21)
+  bool precision = false;        ///< 'precision' attribute (23)
+  bool scale_same_as_x = false;  ///< y_scale has x's dtype (19, 21); 10 and 13: float32; 23: its own list
+};
+
+struct State {
+  quant_util::ParamLayout layout;
+  quant_util::LoadElement load_x, load_scale, load_zero_point;  ///< load_zero_point: nullptr when absent
+  quant_util::StoreQuantized store;
+  quant_util::Precision division;
+  DataType output;
+  bool integer;  ///< integer output: saturate to [low, high]
+  double low, high;
+  bool saturate;    ///< float8 overflow rule
+  int output_bits;  ///< packed outputs: bits per element, else 0
+};
+
+inline Status check_x_and_scale(const PrepareContext& ctx, const Rules& rules) noexcept {
+  const TensorInfo& x = ctx.input(kX);
+  const TensorInfo& scale = ctx.input(kScale);
+  const std::int64_t opset = ctx.opset_version();
+  const bool half_x = x.dtype == DataType::float16 || x.dtype == DataType::bfloat16;
+  if (!(x.dtype == DataType::float32 || x.dtype == DataType::int32 || (half_x && opset >= 19))) {
+    return ctx.unsupported_input_dtype(kX);
+  }
+  if (rules.scale_same_as_x) return quant_util::require_dtype(ctx, kScale, x.dtype, "y_scale, same dtype as x");
+  if (!rules.precision) return quant_util::require_dtype(ctx, kScale, DataType::float32, "y_scale");
+  switch (scale.dtype) {
+    case DataType::float32:
+    case DataType::float16:
+    case DataType::bfloat16:
+    case DataType::int32: return {};
+    case DataType::float8e8m0:
+      if (opset >= 24) return {};
+      break;
+    default: break;
+  }
+  return Status(StatusCode::invalid_model)
+         << "input 1 '" << scale.name << "' (y_scale) has dtype " << dtype_name(scale.dtype)
+         << ", expected float, float16, bfloat16 or int32" << (opset >= 24 ? " or float8e8m0" : "");
+}
+
+/// The output dtype: y_zero_point's, else 'output_dtype' (opset 21), else uint8.
+inline Status output_dtype(const PrepareContext& ctx, const Rules& rules, DataType& out) noexcept {
+  DataType attribute = DataType::undefined;
+  if (rules.output_dtype) ONNXMICRO_RETURN_IF_ERROR(quant_util::read_dtype_attribute(ctx, "output_dtype", attribute));
+  out = attribute == DataType::undefined ? DataType::uint8 : attribute;
+  if (ctx.has_input(kZeroPoint)) {
+    const TensorInfo& zp = ctx.input(kZeroPoint);
+    if (attribute != DataType::undefined && attribute != zp.dtype) {
+      return Status(StatusCode::invalid_model)
+             << "attribute 'output_dtype' is " << dtype_name(attribute) << " but input 2 '" << zp.name
+             << "' (y_zero_point) has dtype " << dtype_name(zp.dtype) << "; they must agree";
+    }
+    out = zp.dtype;
+  }
+  const int since = quant_util::quantized_dtype_since(out);
+  if (since == 0 || since > ctx.opset_version()) {
+    return quant_util::with_needed_opset(Status(StatusCode::unsupported)
+                                             << "output dtype " << dtype_name(out)
+                                             << (ctx.has_input(kZeroPoint) ? " (from input 2 'y_zero_point')" : "")
+                                             << " is not a quantized type of QuantizeLinear-"
+                                             << static_cast<long long>(ctx.opset_version()),
+                                         since);
+  }
+  return {};
+}
+
+inline Status prepare(PrepareContext& ctx, const Rules& rules) noexcept {
+  ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kX));
+  ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kScale));
+  ONNXMICRO_RETURN_IF_ERROR(check_x_and_scale(ctx, rules));
+  State* state = nullptr;
+  ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
+  ONNXMICRO_RETURN_IF_ERROR(output_dtype(ctx, rules, state->output));
+  ONNXMICRO_RETURN_IF_ERROR(quant_util::plan_params(ctx, kScale, kZeroPoint, rules.params, state->layout));
+
+  const TensorInfo& x = ctx.input(kX);
+  state->division = quant_util::promote(x.dtype, ctx.input(kScale).dtype);
+  if (rules.precision) {
+    DataType precision = DataType::undefined;
+    ONNXMICRO_RETURN_IF_ERROR(quant_util::read_dtype_attribute(ctx, "precision", precision));
+    if (precision != DataType::undefined) {
+      if (!is_floating(precision)) {
+        return Status(StatusCode::unsupported) << "attribute 'precision' is " << dtype_name(precision)
+                                               << "; only float, float16, bfloat16 and double are supported";
+      }
+      state->division = quant_util::precision_of(precision);
+    }
+  }
+  std::int64_t saturate = 1;
+  if (rules.saturate) ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("saturate", saturate, 1));
+  if (saturate != 0 && saturate != 1) {
+    return Status(StatusCode::invalid_model)
+           << "attribute 'saturate' is " << static_cast<long long>(saturate) << ", expected 0 or 1";
+  }
+  state->saturate = saturate == 1;
+  state->load_x = quant_util::loader_for(x.dtype);
+  state->load_scale = quant_util::loader_for(ctx.input(kScale).dtype);
+  state->load_zero_point = ctx.has_input(kZeroPoint) ? quant_util::loader_for(state->output) : nullptr;
+  state->store = quant_util::storer_for(state->output);
+  state->integer = quant_util::is_integer_quantized(state->output);
+  quant_util::integer_range(state->output, state->low, state->high);
+  state->output_bits = dtype_bits(state->output);
+  ctx.set_output(kY, state->output, x.shape);
+  return {};
+}
+
+inline Status run(RunContext& ctx) noexcept {
+  const State& s = ctx.state<State>();
+  const void* x = ctx.input(kX).data;
+  const void* scale = ctx.input(kScale).data;
+  const void* zero_point = s.load_zero_point ? ctx.input(kZeroPoint).data : nullptr;
+  void* y = ctx.output(kY).data;
+  const bool float8 = quant_util::is_float8(s.output);
+  s.layout.for_each([&](std::int64_t i, std::int64_t p) {
+    const double q = quant_util::round_to(s.division, quant_util::round_to(s.division, s.load_x(x, i)) /
+                                                          quant_util::round_to(s.division, s.load_scale(scale, p)));
+    const double z = zero_point ? s.load_zero_point(zero_point, p) : 0.0;
+    double v = 0;
+    if (s.integer) {
+      v = quant_util::round_and_saturate(q, z, s.low, s.high);
+    } else if (float8 && z == 0) {
+      v = q;  // see the file comment: the reference does not add a float8 zero point
+    } else {
+      v = quant_util::round_to(s.division, q + z);
+    }
+    s.store(y, i, v, s.saturate);
+  });
+  if (s.output_bits != 0) {
+    shape_util::clear_padding_bits(y, ctx.output(kY).element_count(), static_cast<std::size_t>(s.output_bits));
+  }
+  return {};
+}
+
+inline Rules rules_for(int since) noexcept {
+  Rules r;
+  r.params.per_axis = since >= 13;
+  r.params.blocked = since >= 21;
+  r.saturate = since >= 19;
+  r.output_dtype = since >= 21;
+  r.precision = since >= 23;
+  r.scale_same_as_x = since == 19 || since == 21;
+  return r;
+}
+
+inline Status prepare_version(PrepareContext& ctx, int since) noexcept { return prepare(ctx, rules_for(since)); }
+
+inline constexpr std::string_view kOpType = "QuantizeLinear";
+template <int Since, int Until>
+using Kernel = quant_util::VersionedKernel<kOpType, &prepare_version, &run, Since, Until>;
+
+}  // namespace quantize_linear_detail
+
+// Opset 10: per-tensor scale (float) and zero point (int8/uint8).
+struct QuantizeLinear_10 : quantize_linear_detail::Kernel<10, 13> {};
+// Opset 13: 'axis' and per-axis (1-D) scales.
+struct QuantizeLinear_13 : quantize_linear_detail::Kernel<13, 19> {};
+// Opset 19: float8 outputs with 'saturate'; float16/bfloat16 x, y_scale of x's dtype.
+struct QuantizeLinear_19 : quantize_linear_detail::Kernel<19, 21> {};
+// Opset 21: blocked quantization ('block_size'), 'output_dtype', int16/uint16 and int4/uint4 outputs.
+struct QuantizeLinear_21 : quantize_linear_detail::Kernel<21, 23> {};
+// Opset 23: y_scale's dtype independent of x's, 'precision', float4e2m1 outputs. Opsets 24 (float8e8m0 scales),
+// 25 (int2/uint2) and 28 (float6e2m3/float6e3m2) only add dtypes, checked against the node's opset.
+struct QuantizeLinear_23 : quantize_linear_detail::Kernel<23, kOpenEnded> {};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END

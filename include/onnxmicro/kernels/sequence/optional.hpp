@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: MIT
+// Optional (opset 15): an optional holding the input (a tensor or a sequence), or, without an input, an empty
+// optional (of the element type in attribute 'type', which is not kept).
+#pragma once
+#include "onnxmicro/kernels/sequence/sequence_util.hpp"
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+struct Optional_15 : KernelDefaults {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Optional";
+  static constexpr int kSinceVersion = 15;
+  static Status prepare(PrepareContext& ctx) noexcept {
+    if (!ctx.has_input(0)) {
+      if (!ctx.has_attribute("type")) {
+        return Status(StatusCode::invalid_model) << "an Optional without input needs attribute 'type'";
+      }
+      return detail::set_sequence_result(ctx, nullptr, 0, DataType::optional);
+    }
+    if (ctx.input(0).dtype == DataType::optional) return ctx.unsupported_input_dtype(0);
+    ValueRef ref{};
+    ONNXMICRO_RETURN_IF_ERROR(detail::value_ref_of_input(ctx, 0, ref));
+    return detail::set_sequence_result(ctx, &ref, 1, DataType::optional);
+  }
+  static Status run(RunContext& ctx) noexcept { return detail::PreparedResult::run(ctx); }
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: MIT
+// OptionalGetElement: the value an optional holds (an error when empty). Opset 15 takes an optional; 18 also
+// takes a tensor or sequence and returns it unchanged. One kernel accepts both forms.
+#pragma once
+#include "onnxmicro/kernels/sequence/sequence_util.hpp"
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+struct OptionalGetElement_15 : KernelDefaults {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "OptionalGetElement";
+  static constexpr int kSinceVersion = 15;
+  static Status prepare(PrepareContext& ctx) noexcept {
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(0));
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_constant_input(0));
+    const TensorInfo& x = ctx.input(0);
+    if (x.dtype != DataType::optional) {
+      if (ctx.opset_version() < 18) return ctx.unsupported_input_dtype(0);
+      return detail::set_tensor_result(ctx, ConstTensorView(x.dtype, x.shape, x.const_data));
+    }
+    if (x.shape.element_count() == 0) {
+      return Status(StatusCode::invalid_argument) << "input 0 '" << x.name << "' is an empty optional";
+    }
+    return detail::set_tensor_result(ctx, view_of(detail::elements_of(x)[0]));
+  }
+  static Status run(RunContext& ctx) noexcept { return detail::PreparedResult::run(ctx); }
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: MIT
+// SequenceLength (opset 11): the number of elements, an int64 scalar.
+#pragma once
+#include "onnxmicro/kernels/sequence/sequence_util.hpp"
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+struct SequenceLength_11 : KernelDefaults {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "SequenceLength";
+  static constexpr int kSinceVersion = 11;
+  static Status prepare(PrepareContext& ctx) noexcept {
+    ONNXMICRO_RETURN_IF_ERROR(detail::require_container(ctx, 0));
+    Span<std::int64_t> length;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(1, length));
+    length[0] = detail::count_of(ctx.input(0));
+    return detail::set_tensor_result(ctx, ConstTensorView(DataType::int64, Shape(), length.data()));
+  }
+  static Status run(RunContext& ctx) noexcept { return detail::PreparedResult::run(ctx); }
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END

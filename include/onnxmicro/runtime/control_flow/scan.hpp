@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: MIT
+// Scan: runs `body` once per position along the scan axis of the M scan inputs, carrying N state values and
+// stacking K per-iteration scan outputs.
+//  - Scan-8: inputs carry a batch axis 0 (states [B, ...], scan inputs [B, L, ...]) and an optional first input
+//    sequence_lens [B]; the body runs per batch entry; `directions` reverses scan inputs. Positions past a
+//    batch entry's length are zero in the scan outputs.
+//  - Scan-9: no batch axis and no sequence_lens; scan_input_axes/scan_output_axes choose the axes (negative
+//    counts from the end), scan_input_directions/scan_output_directions reverse. Versions 11, 16, 19, 21, 23, 24
+//    and 25 only widened the dtype lists (11: negative axes, which this kernel accepts for 9 as well).
+// The body is prepared once (its input shapes are the same at every position), and run() iterates it, copying
+// slices in and out of its arena: nothing is allocated at run time.
+#pragma once
+#include "onnxmicro/runtime/control_flow/subgraph.hpp"
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+namespace detail {
+
+/// Bytes of one position along `axis` of `shape` and the number of such blocks before it: element (outer o,
+/// position p) starts at byte (o * shape[axis] + p) * block.
+struct AxisLayout {
+  std::int64_t outer = 1;
+  std::int64_t length = 0;
+  std::size_t block = 0;
+  static AxisLayout of(DataType dtype, const Shape& shape, int axis) noexcept {
+    AxisLayout l;
+    std::int64_t inner = 1;
+    for (int d = 0; d < axis; ++d) l.outer *= shape[d];
+    for (int d = axis + 1; d < shape.rank(); ++d) inner *= shape[d];
+    l.length = shape[axis];
+    l.block = byte_size_of(dtype, inner);
+    return l;
+  }
+  /// Copies position `position` of `full` into the dense `slice`, or (scatter) back.
+  void gather(const void* full, std::int64_t position, void* slice) const noexcept {
+    for (std::int64_t o = 0; o < outer; ++o) {
+      std::memcpy(static_cast<unsigned char*>(slice) + static_cast<std::size_t>(o) * block,
+                  static_cast<const unsigned char*>(full) + static_cast<std::size_t>(o * length + position) * block,
+                  block);
+    }
+  }
+  void scatter(const void* slice, std::int64_t position, void* full) const noexcept {
+    for (std::int64_t o = 0; o < outer; ++o) {
+      std::memcpy(static_cast<unsigned char*>(full) + static_cast<std::size_t>(o * length + position) * block,
+                  static_cast<const unsigned char*>(slice) + static_cast<std::size_t>(o) * block, block);
+    }
+  }
+};
+
+inline Shape remove_axis(const Shape& shape, int axis) noexcept {
+  Shape out;
+  out.resize(shape.rank() - 1);
+  for (int d = 0, k = 0; d < shape.rank(); ++d)
+    if (d != axis) out[k++] = shape[d];
+  return out;
+}
+inline Shape insert_axis(const Shape& shape, int axis, std::int64_t length) noexcept {
+  Shape out;
+  out.resize(shape.rank() + 1);
+  for (int d = 0, k = 0; d < out.rank(); ++d) out[d] = d == axis ? length : shape[k++];
+  return out;
+}
+
+/// What Scan-8 and Scan-9 share: the body, the counts, and per scan input/output its axis and direction.
+struct ScanPlan {
+  ::onnxmicro::detail::Subgraph body;
+  int first_state;      ///< node input index of the first state (1 for Scan-8, after sequence_lens; 0 for Scan-9)
+  int states;           ///< N
+  int scan_inputs;      ///< M
+  int scan_outputs;     ///< K
+  std::int64_t length;  ///< L
+  std::int64_t batch;   ///< B (Scan-8), 1 for Scan-9
+  Span<std::int32_t> input_axes, output_axes;  ///< in the node's tensors (Scan-8: 1, past the batch axis)
+  Span<std::uint8_t> input_reverse, output_reverse;
+};
+
+inline Status read_axes_attribute(const PrepareContext& ctx, const char* name, std::size_t count, bool directions,
+                                  Span<std::int64_t> out) noexcept {
+  std::size_t read = 0;
+  bool present = false;
+  for (std::int64_t& v : out) v = 0;
+  ONNXMICRO_RETURN_IF_ERROR(ctx.attribute_ints(name, out.data(), count, read, present));
+  if (present && read != count) {
+    return Status(StatusCode::invalid_model)
+           << "attribute '" << name << "' has " << static_cast<unsigned long long>(read) << " values, expected "
+           << static_cast<unsigned long long>(count);
+  }
+  if (directions) {
+    for (std::size_t i = 0; i < count; ++i) {
+      if (out[i] != 0 && out[i] != 1) {
+        return Status(StatusCode::invalid_model)
+               << "attribute '" << name << "' value " << static_cast<long long>(out[i])
+               << " must be 0 (forward) or 1 (reverse)";
+      }
+    }
+  }
+  return {};
+}
+
+}  // namespace detail
+
+template <int Since, int Until, bool Batched>
+struct ScanKernel : KernelDefaults {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Scan";
+  static constexpr int kSinceVersion = Since;
+  static constexpr int kUntilVersion = Until;
+
+  using State = detail::ScanPlan;
+
+  static Status prepare(PrepareContext& ctx) noexcept {
+    State* plan = nullptr;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(plan));
+    MetadataAllocator& allocator = ctx.metadata_allocator();
+    std::int64_t m = 0;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("num_scan_inputs", m));
+    plan->first_state = Batched ? 1 : 0;
+    const int explicit_inputs = ctx.explicit_input_count();
+    if (m < 1 || m > explicit_inputs - plan->first_state) {
+      return Status(StatusCode::invalid_model) << "attribute 'num_scan_inputs' is " << static_cast<long long>(m)
+                                               << ", the node has " << explicit_inputs << " inputs";
+    }
+    plan->scan_inputs = static_cast<int>(m);
+    plan->states = explicit_inputs - plan->first_state - plan->scan_inputs;
+    plan->scan_outputs = ctx.output_count() - plan->states;
+    if (plan->scan_outputs < 0) {
+      return Status(StatusCode::invalid_model)
+             << "Scan has " << plan->states << " state inputs but " << ctx.output_count() << " outputs";
+    }
+    const std::size_t mi = static_cast<std::size_t>(plan->scan_inputs);
+    const std::size_t ko = static_cast<std::size_t>(plan->scan_outputs);
+    Span<std::int64_t> in_axes, in_dirs, out_axes, out_dirs;
+    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(mi, in_axes));
+    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(mi, in_dirs));
+    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(ko, out_axes));
+    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(ko, out_dirs));
+    if (Batched) {
+      ONNXMICRO_RETURN_IF_ERROR(detail::read_axes_attribute(ctx, "directions", mi, true, in_dirs));
+    } else {
+      ONNXMICRO_RETURN_IF_ERROR(detail::read_axes_attribute(ctx, "scan_input_axes", mi, false, in_axes));
+      ONNXMICRO_RETURN_IF_ERROR(detail::read_axes_attribute(ctx, "scan_input_directions", mi, true, in_dirs));
+      ONNXMICRO_RETURN_IF_ERROR(detail::read_axes_attribute(ctx, "scan_output_axes", ko, false, out_axes));
+      ONNXMICRO_RETURN_IF_ERROR(detail::read_axes_attribute(ctx, "scan_output_directions", ko, true, out_dirs));
+    }
+    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(mi, plan->input_axes));
+    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(mi, plan->input_reverse));
+    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(ko, plan->output_axes));
+    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(ko, plan->output_reverse));
+
+    // Batch and sequence length.
+    plan->batch = 1;
+    plan->length = -1;
+    if (Batched && ctx.has_input(0)) {
+      return Status(StatusCode::unsupported)
+             << "input 0 'sequence_lens' of Scan-8 is not supported yet: every batch entry runs the full length";
+    }
+    for (int i = 0; i < plan->states + plan->scan_inputs; ++i) {
+      ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(plan->first_state + i));
+      if (is_sub_byte(ctx.input(plan->first_state + i).dtype))
+        return ctx.unsupported_input_dtype(plan->first_state + i);
+    }
+    for (std::size_t j = 0; j < mi; ++j) {
+      const int index = plan->first_state + plan->states + static_cast<int>(j);
+      const TensorInfo& x = ctx.input(index);
+      const int rank = x.shape.rank();
+      std::int64_t axis = Batched ? 1 : in_axes[j];
+      if (axis < 0) axis += rank;
+      if (axis < 0 || axis >= rank || (Batched && rank < 2)) {
+        return Status(StatusCode::invalid_model) << "scan input " << j << " '" << x.name << "' of shape " << x.shape
+                                                 << " has no scan axis " << static_cast<long long>(in_axes[j]);
+      }
+      if (Batched) {
+        if (j == 0) plan->batch = x.shape[0];
+        if (x.shape[0] != plan->batch) {
+          return Status(StatusCode::invalid_model)
+                 << "scan input " << j << " '" << x.name << "' has batch " << static_cast<long long>(x.shape[0])
+                 << ", expected " << static_cast<long long>(plan->batch);
+        }
+      }
+      if (plan->length < 0) plan->length = x.shape[static_cast<int>(axis)];
+      if (x.shape[static_cast<int>(axis)] != plan->length) {
+        return Status(StatusCode::invalid_model)
+               << "scan input " << j << " '" << x.name << "' has length " << static_cast<long long>(x.shape[axis])
+               << " along its scan axis, expected " << static_cast<long long>(plan->length)
+               << " (as the first scan input)";
+      }
+      plan->input_axes[j] = static_cast<std::int32_t>(axis);
+      plan->input_reverse[j] = static_cast<std::uint8_t>(in_dirs[j]);
+    }
+    // The body sees states without the batch axis and scan inputs without batch and scan axes.
+    detail::ScanPlan& p = *plan;
+    ONNXMICRO_RETURN_IF_ERROR(p.body.load(ctx, "body"));
+    if (p.body.formal_input_count() != static_cast<std::size_t>(p.states + p.scan_inputs) ||
+        p.body.output_count() != static_cast<std::size_t>(p.states + p.scan_outputs)) {
+      return Status(StatusCode::invalid_model)
+             << "subgraph 'body' has " << static_cast<unsigned long long>(p.body.formal_input_count()) << " inputs and "
+             << static_cast<unsigned long long>(p.body.output_count()) << " outputs, the node needs "
+             << (p.states + p.scan_inputs) << " and " << (p.states + p.scan_outputs);
+    }
+    Span<TensorInfo> formal;
+    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(static_cast<std::size_t>(p.states + p.scan_inputs), formal));
+    for (int c = 0; c < p.states; ++c) {
+      const TensorInfo& s = ctx.input(p.first_state + c);
+      if (Batched && (s.shape.rank() < 1 || s.shape[0] != p.batch)) {
+        return Status(StatusCode::invalid_model)
+               << "state " << c << " '" << s.name << "' of shape " << s.shape << " must start with the batch size "
+               << static_cast<long long>(p.batch);
+      }
+      formal[c].dtype = s.dtype;
+      formal[c].shape = Batched ? detail::remove_axis(s.shape, 0) : s.shape;
+    }
+    for (int j = 0; j < p.scan_inputs; ++j) {
+      const TensorInfo& x = ctx.input(p.first_state + p.states + j);
+      Shape slice = detail::remove_axis(x.shape, p.input_axes[j]);
+      formal[p.states + j].dtype = x.dtype;
+      formal[p.states + j].shape = Batched ? detail::remove_axis(slice, 0) : slice;
+    }
+    for (TensorInfo& f : formal) f.present = true;  // not constant: they change every iteration
+    ONNXMICRO_RETURN_IF_ERROR(p.body.prepare(ctx, formal));
+    Session& session = p.body.session();
+    for (int c = 0; c < p.states; ++c) {
+      const ConstTensorView out = session.output(static_cast<std::size_t>(c));
+      if (out.dtype != formal[c].dtype || out.shape != formal[c].shape) {
+        return Status(StatusCode::invalid_model)
+               << "state " << c << " enters the body as " << dtype_name(formal[c].dtype) << " " << formal[c].shape
+               << " but leaves it as " << dtype_name(out.dtype) << " " << out.shape;
+      }
+      ctx.set_output(c, ctx.input(p.first_state + c).dtype, ctx.input(p.first_state + c).shape);
+    }
+    for (std::size_t k = 0; k < ko; ++k) {
+      const ConstTensorView out = session.output(static_cast<std::size_t>(p.states) + k);
+      if (is_sub_byte(out.dtype)) {
+        return Status(StatusCode::unsupported) << "scan output " << k << " has packed dtype " << dtype_name(out.dtype);
+      }
+      std::int64_t axis = Batched ? 0 : out_axes[k];
+      if (axis < 0) axis += out.shape.rank() + 1;
+      if (axis < 0 || axis > out.shape.rank()) {
+        return Status(StatusCode::invalid_model)
+               << "attribute 'scan_output_axes' value " << static_cast<long long>(out_axes[k])
+               << " is out of range for scan output " << k << " of rank " << (out.shape.rank() + 1);
+      }
+      Shape full = detail::insert_axis(out.shape, static_cast<int>(axis), p.length);
+      if (Batched) full = detail::insert_axis(full, 0, p.batch);
+      p.output_axes[k] = static_cast<std::int32_t>(Batched ? 1 : axis);
+      p.output_reverse[k] = static_cast<std::uint8_t>(out_dirs[k]);
+      ctx.set_output(p.states + static_cast<int>(k), out.dtype, full);
+    }
+    return {};
+  }
+
+  static Status run(RunContext& ctx) noexcept {
+    detail::ScanPlan& p = ctx.state<detail::ScanPlan>();
+    Session& session = p.body.session();
+    ONNXMICRO_RETURN_IF_ERROR(p.body.bind_outer(ctx));
+    for (std::int64_t b = 0; b < p.batch; ++b) {
+      for (std::int64_t t = 0; t < p.length; ++t) {
+        for (int c = 0; c < p.states; ++c) {
+          const TensorView slot = session.input(static_cast<std::size_t>(c));
+          if (t == 0) {
+            const ConstTensorView initial = ctx.input(p.first_state + c);
+            batch_entry(initial, b).gather(initial.data, b, slot.data);
+          } else {
+            ::onnxmicro::detail::copy_tensor(slot, session.output(static_cast<std::size_t>(c)));
+          }
+        }
+        for (int j = 0; j < p.scan_inputs; ++j) {
+          const ConstTensorView x = ctx.input(p.first_state + p.states + j);
+          const TensorView slot = session.input(static_cast<std::size_t>(p.states + j));
+          const std::int64_t position = p.input_reverse[j] ? p.length - 1 - t : t;
+          const unsigned char* base = batch_base(x, b);
+          detail::AxisLayout::of(x.dtype, Batched ? detail::remove_axis(x.shape, 0) : x.shape,
+                                 p.input_axes[j] - (Batched ? 1 : 0))
+              .gather(base, position, slot.data);
+        }
+        ONNXMICRO_RETURN_IF_ERROR(p.body.run());
+        for (int k = 0; k < p.scan_outputs; ++k) {
+          const TensorView y = ctx.output(p.states + k);
+          if (y.data == nullptr) continue;
+          const std::int64_t position = p.output_reverse[k] ? p.length - 1 - t : t;
+          unsigned char* base = static_cast<unsigned char*>(y.data) +
+                                (Batched ? static_cast<std::size_t>(b) *
+                                               byte_size_of(y.dtype, y.element_count() / (p.batch == 0 ? 1 : p.batch))
+                                         : 0);
+          detail::AxisLayout::of(y.dtype, Batched ? detail::remove_axis(y.shape, 0) : y.shape,
+                                 p.output_axes[k] - (Batched ? 1 : 0))
+              .scatter(session.output(static_cast<std::size_t>(p.states + k)).data, position, base);
+        }
+      }
+      for (int c = 0; c < p.states; ++c) {
+        if (!ctx.has_output(c)) continue;
+        const TensorView y = ctx.output(c);
+        const ConstTensorView final_value =
+            p.length == 0 ? ConstTensorView(ctx.input(p.first_state + c)) : session.output(static_cast<std::size_t>(c));
+        if (p.length == 0) {
+          ::onnxmicro::detail::copy_tensor(y, final_value);
+        } else {
+          batch_entry(y, b).scatter(final_value.data, b, y.data);
+        }
+      }
+    }
+    return {};
+  }
+
+ private:
+  // A state of shape [B, ...] (Scan-8) seen as B positions along axis 0; Scan-9 has one "batch entry", the whole.
+  template <typename View>
+  static detail::AxisLayout batch_entry(const View& v, std::int64_t) noexcept {
+    if (!Batched) {
+      detail::AxisLayout whole;
+      whole.outer = 1;
+      whole.length = 1;
+      whole.block = v.byte_size();
+      return whole;
+    }
+    return detail::AxisLayout::of(v.dtype, v.shape, 0);
+  }
+  static const unsigned char* batch_base(const ConstTensorView& x, std::int64_t b) noexcept {
+    if (!Batched) return static_cast<const unsigned char*>(x.data);
+    const std::size_t entry = byte_size_of(x.dtype, x.shape[0] == 0 ? 0 : x.element_count() / x.shape[0]);
+    return static_cast<const unsigned char*>(x.data) + static_cast<std::size_t>(b) * entry;
+  }
+};
+
+// Opset 8: batch axis 0 and optional sequence_lens; `directions` per scan input.
+using Scan_8 = ScanKernel<8, 9, true>;
+// Opset 9+: per-input/output scan axes and directions, no batch axis.
+using Scan_9 = ScanKernel<9, kOpenEnded, false>;
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
