@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "onnxmicro/core/memory.hpp"
+#include "onnxmicro/model/function_inliner.hpp"
 #include "onnxmicro/model/graph.hpp"
 #include "onnxmicro/model/name_table.hpp"
 #include "onnxmicro/proto/onnx_views.hpp"
@@ -597,6 +598,10 @@ inline Status Model::load(ByteSpan bytes, const LoadOptions& options) noexcept {
   base_directory_ = options.base_directory;
   ONNXMICRO_RETURN_IF_ERROR(proto::Model::parse(bytes, proto_));
   if (!proto_.has_graph) return Status(StatusCode::invalid_model) << "the model has no graph";
+  // Calls to model-local functions are expanded into their bodies: the model is rebuilt in metadata.
+  ByteSpan expanded;
+  ONNXMICRO_RETURN_IF_ERROR(detail::FunctionInliner(proto_, *allocator).run(expanded));
+  if (!expanded.empty()) ONNXMICRO_RETURN_IF_ERROR(proto::Model::parse(expanded, proto_));
 
   std::size_t opset_count = proto_.opset_imports().size();
   if (opset_count == 0) {
