@@ -3981,7 +3981,9 @@ class ProtoEmitter {
     varint(bytes);
     raw(data, bytes);
   }
-  void string_field(std::uint32_t field, std::string_view text) noexcept { bytes_field(field, text.data(), text.size()); }
+  void string_field(std::uint32_t field, std::string_view text) noexcept {
+    bytes_field(field, text.data(), text.size());
+  }
   /// A string field whose value is prefix + text.
   void prefixed_string_field(std::uint32_t field, std::string_view prefix, std::string_view text) noexcept {
     tag(field, 2);
@@ -4110,9 +4112,9 @@ class FunctionInliner {
   // An attribute of a body node: as written, or (ref_attr_name) the caller's / the default, renamed.
   Status emit_attribute(ProtoEmitter& out, const proto::Attribute& a, const CallScope* scope) const noexcept {
     if (a.type == proto::AttributeType::graph || a.type == proto::AttributeType::graphs) {
-      return Status(StatusCode::unsupported) << "model-local function '" << scope->function->name
-                                             << "' has a node with a subgraph attribute '" << a.name
-                                             << "', which function expansion does not support yet";
+      return Status(StatusCode::unsupported)
+             << "model-local function '" << scope->function->name << "' has a node with a subgraph attribute '"
+             << a.name << "', which function expansion does not support yet";
     }
     if (a.ref_attr_name.empty()) {
       out.bytes_field(5, a.bytes.data(), a.bytes.size());
@@ -5415,10 +5417,16 @@ constexpr bool kernels_overlap() noexcept {
          B::kSinceVersion < A::kUntilVersion;
 }
 
+// Recursion rather than a fold expression: a fold over a few hundred kernels exceeds clang's expression nesting
+// limit (256).
 template <typename K, typename... Rest>
-constexpr bool overlaps_any() noexcept {
-  return (false || ... || kernels_overlap<K, Rest>());
-}
+struct OverlapsAny {
+  static constexpr bool value = false;
+};
+template <typename K, typename R, typename... Rest>
+struct OverlapsAny<K, R, Rest...> {
+  static constexpr bool value = kernels_overlap<K, R>() || OverlapsAny<K, Rest...>::value;
+};
 
 template <typename... Ks>
 struct NoOverlap;
@@ -5428,7 +5436,7 @@ struct NoOverlap<> {
 };
 template <typename K, typename... Rest>
 struct NoOverlap<K, Rest...> {
-  static constexpr bool value = !overlaps_any<K, Rest...>() && NoOverlap<Rest...>::value;
+  static constexpr bool value = !OverlapsAny<K, Rest...>::value && NoOverlap<Rest...>::value;
 };
 
 }  // namespace detail
@@ -13535,8 +13543,12 @@ class LabelEncoderBuilder {
     ONNXMICRO_RETURN_IF_ERROR(ctx_.allocate_persistent(static_cast<std::size_t>(n) + 1, order));
     for (std::int64_t i = 0; i < n; ++i) order[static_cast<std::size_t>(i)] = i;
     const K* keys = static_cast<const K*>(state.keys.data);
-    std::stable_sort(order.data(), order.data() + n,
-                     [keys](std::int64_t a, std::int64_t b) { return label_key_less(keys[a], keys[b]); });
+    // Stable by construction (ties ordered by position): std::stable_sort would take a heap buffer.
+    std::sort(order.data(), order.data() + n, [keys](std::int64_t a, std::int64_t b) {
+      if (label_key_less(keys[a], keys[b])) return true;
+      if (label_key_less(keys[b], keys[a])) return false;
+      return a < b;
+    });
     LabelColumn sorted_keys, sorted_values;
     ONNXMICRO_RETURN_IF_ERROR(allocate(sorted_keys, state.keys.dtype, n));
     ONNXMICRO_RETURN_IF_ERROR(allocate(sorted_values, state.values.dtype, n));

@@ -59,10 +59,16 @@ constexpr bool kernels_overlap() noexcept {
          B::kSinceVersion < A::kUntilVersion;
 }
 
+// Recursion rather than a fold expression: a fold over a few hundred kernels exceeds clang's expression nesting
+// limit (256).
 template <typename K, typename... Rest>
-constexpr bool overlaps_any() noexcept {
-  return (false || ... || kernels_overlap<K, Rest>());
-}
+struct OverlapsAny {
+  static constexpr bool value = false;
+};
+template <typename K, typename R, typename... Rest>
+struct OverlapsAny<K, R, Rest...> {
+  static constexpr bool value = kernels_overlap<K, R>() || OverlapsAny<K, Rest...>::value;
+};
 
 template <typename... Ks>
 struct NoOverlap;
@@ -72,7 +78,7 @@ struct NoOverlap<> {
 };
 template <typename K, typename... Rest>
 struct NoOverlap<K, Rest...> {
-  static constexpr bool value = !overlaps_any<K, Rest...>() && NoOverlap<Rest...>::value;
+  static constexpr bool value = !OverlapsAny<K, Rest...>::value && NoOverlap<Rest...>::value;
 };
 
 }  // namespace detail

@@ -175,8 +175,12 @@ class LabelEncoderBuilder {
     ONNXMICRO_RETURN_IF_ERROR(ctx_.allocate_persistent(static_cast<std::size_t>(n) + 1, order));
     for (std::int64_t i = 0; i < n; ++i) order[static_cast<std::size_t>(i)] = i;
     const K* keys = static_cast<const K*>(state.keys.data);
-    std::stable_sort(order.data(), order.data() + n,
-                     [keys](std::int64_t a, std::int64_t b) { return label_key_less(keys[a], keys[b]); });
+    // Stable by construction (ties ordered by position): std::stable_sort would take a heap buffer.
+    std::sort(order.data(), order.data() + n, [keys](std::int64_t a, std::int64_t b) {
+      if (label_key_less(keys[a], keys[b])) return true;
+      if (label_key_less(keys[b], keys[a])) return false;
+      return a < b;
+    });
     LabelColumn sorted_keys, sorted_values;
     ONNXMICRO_RETURN_IF_ERROR(allocate(sorted_keys, state.keys.dtype, n));
     ONNXMICRO_RETURN_IF_ERROR(allocate(sorted_values, state.values.dtype, n));
