@@ -401,6 +401,17 @@ constexpr const char* dtype_name(DataType t) noexcept {
   return "invalid";
 }
 
+namespace detail {
+/// s.substr(pos, count) without substr's exception path (pos and count are clamped): the library builds with
+/// -fno-exceptions, where a throwing substr would drag exception support (and malloc) into firmware.
+constexpr std::string_view substring(std::string_view s, std::size_t pos,
+                                     std::size_t count = std::string_view::npos) noexcept {
+  if (pos > s.size()) pos = s.size();
+  if (count > s.size() - pos) count = s.size() - pos;
+  return std::string_view(s.data() + pos, count);
+}
+}  // namespace detail
+
 /// One element of a string tensor: a view of bytes that live elsewhere (the model bytes for initializers and
 /// attributes, the caller's memory for inputs, or the session's string pool for strings a kernel builds). Not
 /// NUL-terminated; may hold any bytes (ONNX strings are UTF-8 by convention). Copying a string tensor copies the
@@ -8811,7 +8822,7 @@ inline Status parse_term(std::string_view text, std::string_view what, Term& ter
     const char c = text[i];
     if (c == ' ') continue;
     if (c == '.') {
-      if (term.ellipsis_at >= 0 || text.substr(i, 3) != "...") {
+      if (term.ellipsis_at >= 0 || detail::substring(text, i, 3) != "...") {
         return Status(StatusCode::invalid_model)
                << "attribute 'equation': " << what << " '" << text << "' has a stray '.' or more than one '...'";
       }
@@ -8906,7 +8917,7 @@ struct Einsum_12 : KernelDefaults {
 
     // ---- split and parse the terms ----
     const std::size_t arrow = equation.find("->");
-    const std::string_view lhs = equation.substr(0, arrow);
+    const std::string_view lhs = detail::substring(equation, 0, arrow);
     Term terms[kMaxOperands];
     int term_count = 0;
     for (std::size_t start = 0;;) {
@@ -8915,7 +8926,8 @@ struct Einsum_12 : KernelDefaults {
         return Status(StatusCode::invalid_model)
                << "attribute 'equation' '" << equation << "' has more terms than the " << operands << " inputs";
       }
-      ONNXMICRO_RETURN_IF_ERROR(parse_term(lhs.substr(start, comma - start), "input term", terms[term_count++]));
+      ONNXMICRO_RETURN_IF_ERROR(
+          parse_term(detail::substring(lhs, start, comma - start), "input term", terms[term_count++]));
       if (comma == std::string_view::npos) break;
       start = comma + 1;
     }
@@ -8975,7 +8987,7 @@ struct Einsum_12 : KernelDefaults {
     };
     if (arrow != std::string_view::npos) {
       Term output;
-      ONNXMICRO_RETURN_IF_ERROR(parse_term(equation.substr(arrow + 2), "output term", output));
+      ONNXMICRO_RETURN_IF_ERROR(parse_term(detail::substring(equation, arrow + 2), "output term", output));
       int labels[kMaxRank + kMaxRank];
       const int rank = output.letter_count + (output.ellipsis_at >= 0 ? ellipsis_rank : 0);
       if (rank > kMaxRank) return shape_rank_error(equation);
@@ -32070,12 +32082,12 @@ struct StringSplit_20 : KernelDefaults {
       for (;;) {
         const std::size_t at = splits_left == 0 ? std::string_view::npos : text.find(state.delimiter, start);
         if (at == std::string_view::npos) break;
-        emit(text.substr(start, at - start));
+        emit(detail::substring(text, start, at - start));
         ++pieces;
         --splits_left;
         start = at + state.delimiter.size();
       }
-      emit(text.substr(start));
+      emit(detail::substring(text, start));
       return pieces + 1;
     }
     std::size_t i = 0;
@@ -32086,12 +32098,12 @@ struct StringSplit_20 : KernelDefaults {
         // The rest, with its trailing whitespace removed (as Python does).
         std::size_t end = text.size();
         while (end > i && is_space(text[end - 1])) --end;
-        emit(text.substr(i, end - i));
+        emit(detail::substring(text, i, end - i));
         return pieces + 1;
       }
       const std::size_t start = i;
       while (i < text.size() && !is_space(text[i])) ++i;
-      emit(text.substr(start, i - start));
+      emit(detail::substring(text, start, i - start));
       ++pieces;
       --splits_left;
     }

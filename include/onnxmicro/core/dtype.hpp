@@ -91,6 +91,17 @@ constexpr const char* dtype_name(DataType t) noexcept {
   return "invalid";
 }
 
+namespace detail {
+/// s.substr(pos, count) without substr's exception path (pos and count are clamped): the library builds with
+/// -fno-exceptions, where a throwing substr would drag exception support (and malloc) into firmware.
+constexpr std::string_view substring(std::string_view s, std::size_t pos,
+                                     std::size_t count = std::string_view::npos) noexcept {
+  if (pos > s.size()) pos = s.size();
+  if (count > s.size() - pos) count = s.size() - pos;
+  return std::string_view(s.data() + pos, count);
+}
+}  // namespace detail
+
 /// One element of a string tensor: a view of bytes that live elsewhere (the model bytes for initializers and
 /// attributes, the caller's memory for inputs, or the session's string pool for strings a kernel builds). Not
 /// NUL-terminated; may hold any bytes (ONNX strings are UTF-8 by convention). Copying a string tensor copies the

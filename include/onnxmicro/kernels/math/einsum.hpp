@@ -49,7 +49,7 @@ inline Status parse_term(std::string_view text, std::string_view what, Term& ter
     const char c = text[i];
     if (c == ' ') continue;
     if (c == '.') {
-      if (term.ellipsis_at >= 0 || text.substr(i, 3) != "...") {
+      if (term.ellipsis_at >= 0 || detail::substring(text, i, 3) != "...") {
         return Status(StatusCode::invalid_model)
                << "attribute 'equation': " << what << " '" << text << "' has a stray '.' or more than one '...'";
       }
@@ -144,7 +144,7 @@ struct Einsum_12 : KernelDefaults {
 
     // ---- split and parse the terms ----
     const std::size_t arrow = equation.find("->");
-    const std::string_view lhs = equation.substr(0, arrow);
+    const std::string_view lhs = detail::substring(equation, 0, arrow);
     Term terms[kMaxOperands];
     int term_count = 0;
     for (std::size_t start = 0;;) {
@@ -153,7 +153,8 @@ struct Einsum_12 : KernelDefaults {
         return Status(StatusCode::invalid_model)
                << "attribute 'equation' '" << equation << "' has more terms than the " << operands << " inputs";
       }
-      ONNXMICRO_RETURN_IF_ERROR(parse_term(lhs.substr(start, comma - start), "input term", terms[term_count++]));
+      ONNXMICRO_RETURN_IF_ERROR(
+          parse_term(detail::substring(lhs, start, comma - start), "input term", terms[term_count++]));
       if (comma == std::string_view::npos) break;
       start = comma + 1;
     }
@@ -213,7 +214,7 @@ struct Einsum_12 : KernelDefaults {
     };
     if (arrow != std::string_view::npos) {
       Term output;
-      ONNXMICRO_RETURN_IF_ERROR(parse_term(equation.substr(arrow + 2), "output term", output));
+      ONNXMICRO_RETURN_IF_ERROR(parse_term(detail::substring(equation, arrow + 2), "output term", output));
       int labels[kMaxRank + kMaxRank];
       const int rank = output.letter_count + (output.ellipsis_at >= 0 ? ellipsis_rank : 0);
       if (rank > kMaxRank) return shape_rank_error(equation);

@@ -35,12 +35,12 @@ struct StringSplit_20 : KernelDefaults {
       for (;;) {
         const std::size_t at = splits_left == 0 ? std::string_view::npos : text.find(state.delimiter, start);
         if (at == std::string_view::npos) break;
-        emit(text.substr(start, at - start));
+        emit(detail::substring(text, start, at - start));
         ++pieces;
         --splits_left;
         start = at + state.delimiter.size();
       }
-      emit(text.substr(start));
+      emit(detail::substring(text, start));
       return pieces + 1;
     }
     std::size_t i = 0;
@@ -51,12 +51,12 @@ struct StringSplit_20 : KernelDefaults {
         // The rest, with its trailing whitespace removed (as Python does).
         std::size_t end = text.size();
         while (end > i && is_space(text[end - 1])) --end;
-        emit(text.substr(i, end - i));
+        emit(detail::substring(text, i, end - i));
         return pieces + 1;
       }
       const std::size_t start = i;
       while (i < text.size() && !is_space(text[i])) ++i;
-      emit(text.substr(start, i - start));
+      emit(detail::substring(text, start, i - start));
       ++pieces;
       --splits_left;
     }
