@@ -426,7 +426,7 @@ struct StringRef {
 };
 /// One value of a sequence or optional: a tensor (or, inside an optional, a sequence) described by dtype, dims
 /// and a pointer to data that lives elsewhere (the model, metadata of the session, the caller). Sequences and
-/// optionals are values known at prepare time in this build (TODO(#4): run-time sequences).
+/// optionals are values known at prepare time in this build (offered by Session::run(inputs)).
 struct ValueRef {
   DataType dtype;
   std::int32_t rank;
@@ -912,6 +912,10 @@ class MetadataAllocator {
   virtual std::size_t used_bytes() const noexcept = 0;
   /// Releases everything allocated so far.
   virtual void reset() noexcept = 0;
+  /// Releases everything allocated after used_bytes() returned `mark`, keeping the memory for reuse (a session
+  /// re-planning for new input shapes rewinds to where its prepare began, so re-planning allocates nothing new
+  /// when the new plan needs no more metadata than the last).
+  virtual void rewind(std::size_t mark) noexcept = 0;
 
   /// Allocates `count` value-initialised T (T must be trivially destructible: nothing is ever destroyed).
   template <typename T>
@@ -970,6 +974,9 @@ class BufferAllocator final : public MetadataAllocator {
   std::size_t used_bytes() const noexcept override { return used_; }
   std::size_t capacity() const noexcept { return capacity_; }
   void reset() noexcept override { used_ = 0; }
+  void rewind(std::size_t mark) noexcept override {
+    if (mark < used_) used_ = mark;
+  }
 
  private:
   unsigned char* begin_ = nullptr;
@@ -997,21 +1004,36 @@ class ChunkAllocator final : public MetadataAllocator {
         return head_->payload() + start;
       }
     }
-    std::size_t capacity = bytes + alignment > kChunkBytes ? bytes + alignment : kChunkBytes;
-    void* raw = std::malloc(sizeof(Chunk) + capacity);
-    if (raw == nullptr) return nullptr;
-    Chunk* chunk = new (raw) Chunk{head_, capacity, 0};
+    Chunk* chunk = take_spare(bytes + alignment);
+    if (chunk == nullptr) {
+      std::size_t capacity = bytes + alignment > kChunkBytes ? bytes + alignment : kChunkBytes;
+      void* raw = std::malloc(sizeof(Chunk) + capacity);
+      if (raw == nullptr) return nullptr;
+      chunk = new (raw) Chunk{nullptr, capacity, 0, 0};
+    }
+    chunk->next = head_;
+    chunk->used = 0;
+    chunk->start_total = used_total_;
     head_ = chunk;
     return allocate(bytes, alignment);
   }
   std::size_t used_bytes() const noexcept override { return used_total_; }
   void reset() noexcept override {
-    while (head_ != nullptr) {
+    free_list(head_);
+    free_list(spare_);
+    used_total_ = 0;
+  }
+  void rewind(std::size_t mark) noexcept override {
+    if (mark >= used_total_) return;
+    // Chunks begun after the mark go to the spare list (reused before any new malloc).
+    while (head_ != nullptr && head_->start_total >= mark && head_->next != nullptr) {
       Chunk* next = head_->next;
-      std::free(head_);
+      head_->next = spare_;
+      spare_ = head_;
       head_ = next;
     }
-    used_total_ = 0;
+    if (head_ != nullptr) head_->used = mark > head_->start_total ? mark - head_->start_total : 0;
+    used_total_ = mark;
   }
 
  private:
@@ -1020,9 +1042,28 @@ class ChunkAllocator final : public MetadataAllocator {
     Chunk* next;
     std::size_t capacity;
     std::size_t used;
+    std::size_t start_total;  ///< used_total_ when the chunk became the head
     unsigned char* payload() noexcept { return reinterpret_cast<unsigned char*>(this + 1); }
   };
+  Chunk* take_spare(std::size_t bytes) noexcept {
+    for (Chunk** link = &spare_; *link != nullptr; link = &(*link)->next) {
+      if ((*link)->capacity >= bytes) {
+        Chunk* found = *link;
+        *link = found->next;
+        return found;
+      }
+    }
+    return nullptr;
+  }
+  static void free_list(Chunk*& list) noexcept {
+    while (list != nullptr) {
+      Chunk* next = list->next;
+      std::free(list);
+      list = next;
+    }
+  }
   Chunk* head_ = nullptr;
+  Chunk* spare_ = nullptr;
   std::size_t used_total_ = 0;
 };
 #endif
@@ -1775,7 +1816,8 @@ struct Tensor {
   /// the lowest bits; for float6 types one 6-bit element per entry, packed here into the LSB-first bitstream
   /// raw_data uses), int64_data, uint64_data (uint32, uint64), double_data (double, complex128).
   /// Fails, naming the tensor, when the stored count differs from the dims' count, the dtype is
-  /// string/undefined/unknown, the field does not match the dtype, or the data is external.
+  /// string/undefined/unknown, the field does not match the dtype, or the data is external and unresolved
+  /// (an external tensor whose raw_data was set to its resolved bytes, as Model::load does, decodes those).
   Status decode_to(void* dst, std::size_t dst_bytes) const noexcept;
 
   static Status parse(ByteSpan bytes, int depth, Tensor& out) noexcept;
@@ -3377,9 +3419,11 @@ inline Status Tensor::decode_to(void* dst, std::size_t dst_bytes) const noexcept
     return s;
   }
   const auto dtype = static_cast<DataType>(data_type);
-  if (data_location == DataLocation::external) {
+  // Model::load points raw_data of an external tensor at its resolved bytes; only an unresolved one fails.
+  if (data_location == DataLocation::external && !has_raw_data) {
     Status s = error(StatusCode::unsupported);
-    s << "its data is stored externally (data_location EXTERNAL); decode_to reads only data inside the model";
+    s << "its data is stored externally (data_location EXTERNAL) and was not resolved: Model::load resolves "
+         "initializers' external data";
     return s;
   }
   std::int64_t count = 0;
@@ -3954,6 +3998,699 @@ ONNXMICRO_NAMESPACE_END
 // Model: parses and validates a model's bytes into a model::Graph at load time, so that every structural
 // problem is reported before anything runs. Errors name the node (name, op, domain, opset) and the tensor.
 
+// #include "onnxmicro/model/external_data.hpp"
+// begin of file onnxmicro/model/external_data.hpp
+// External data of initializers (TensorProto.data_location = EXTERNAL, keys location/offset/length/checksum):
+// resolved once, at Model::load, into views of bytes that live outside the model. On POSIX each distinct file
+// is mapped read-only once (no copy of the weights) and unmapped with the Model; a platform without a file
+// system supplies the bytes through an ExternalDataReader. A location must name a regular file inside the
+// model directory: every path component is opened relative to the directory with O_NOFOLLOW, so neither a
+// symbolic link nor `..` can lead out of it, and hard-linked files (which may alias a file elsewhere) are
+// refused.
+
+
+#if ONNXMICRO_HAS_FILESYSTEM
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#endif
+
+ONNXMICRO_NAMESPACE_BEGIN
+
+/// Supplies the bytes of external data when there is no file system to read them from (weights in flash, a
+/// custom archive). Set LoadOptions::external_data_reader; Model::load then calls read() once per external
+/// initializer, after validating the location exactly as for files (relative, no `..`, no backslash or NUL).
+class ExternalDataReader {
+ public:
+  /// Points `out` at the `length` bytes at `offset` of the file `location` (as written in the model,
+  /// relative to the model's directory). `length` is the tensor's byte size: when the model gives a length
+  /// it was checked to equal it; when it gives none, the tensor is the `length` bytes at `offset`. The bytes
+  /// must stay valid and unchanged while the Model (and any Session prepared from it) lives. Return an error
+  /// (io_error, out_of_range, ...) when they are not available; Model::load adds the tensor's name to it.
+  virtual Status read(std::string_view location, std::uint64_t offset, std::uint64_t length,
+                      ByteSpan& out) noexcept = 0;
+
+ protected:
+  // Never deleted through this interface (keeps operator delete out of heap-free builds).
+  ~ExternalDataReader() = default;
+};
+
+namespace detail {
+
+/// The external_data entries of one tensor.
+struct ExternalDataRef {
+  std::string_view location;
+  std::uint64_t offset = 0;
+  bool has_length = false;
+  std::uint64_t length = 0;
+  std::string_view checksum;  ///< SHA-1 hex digest, empty when absent
+};
+
+/// A file mapped for external data. Owned by the Model that loaded it (Model::~Model unmaps).
+struct ExternalFileMapping {
+  std::string_view location;  ///< as first written in the model (points into the model bytes)
+  std::uint64_t device = 0;
+  std::uint64_t inode = 0;
+  const unsigned char* data = nullptr;  ///< nullptr for an empty file
+  std::uint64_t size = 0;
+  bool digest_known = false;
+  unsigned char digest[20] = {};  ///< SHA-1 of the whole file, once computed (checksum fallback)
+};
+
+/// An external initializer's resolved bytes, keyed by the TensorProto's position in the model bytes (the
+/// graph builder, and subgraphs loaded later, find their tensors' data here).
+struct ResolvedExternalTensor {
+  const unsigned char* tensor_proto = nullptr;
+  ByteSpan data;
+};
+
+/// Appends `text` with bytes outside printable ASCII as \xNN (a NUL would cut the message short).
+inline Status& append_escaped(Status& s, std::string_view text) noexcept {
+  static constexpr char kHex[] = "0123456789abcdef";
+  for (char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u >= 0x20 && u < 0x7f) {
+      s << c;
+    } else {
+      const char escaped[4] = {'\\', 'x', kHex[u >> 4], kHex[u & 15]};
+      s << std::string_view(escaped, 4);
+    }
+  }
+  return s;
+}
+
+/// Starts an error about one external initializer: "initializer 'W' external data 'w.bin': ".
+inline Status external_error(StatusCode code, const proto::Tensor& t, std::string_view location) noexcept {
+  Status s(code);
+  s << "initializer '" << t.name << "' external data '";
+  append_escaped(s, location) << "': ";
+  return s;
+}
+
+/// Parses a decimal offset/length value (digits only, no sign, at most 2^64 - 1).
+inline bool parse_external_integer(std::string_view text, std::uint64_t& out) noexcept {
+  if (text.empty()) return false;
+  std::uint64_t value = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return false;
+    const auto digit = static_cast<std::uint64_t>(c - '0');
+    if (value > (static_cast<std::uint64_t>(-1) - digit) / 10) return false;
+    value = value * 10 + digit;
+  }
+  out = value;
+  return true;
+}
+
+/// Reads location/offset/length/checksum (other keys are ignored, as onnx does); a repeated key or a value
+/// that is not a decimal number is an error.
+inline Status parse_external_data(const proto::Tensor& t, ExternalDataRef& out) noexcept {
+  out = ExternalDataRef();
+  bool has_location = false, has_offset = false, has_checksum = false;
+  for (const proto::StringStringEntry& e : t.external_data()) {
+    bool* seen = nullptr;
+    if (e.key == "location") {
+      seen = &has_location;
+      out.location = e.value;
+    } else if (e.key == "offset") {
+      seen = &has_offset;
+      if (!parse_external_integer(e.value, out.offset)) {
+        Status s = external_error(StatusCode::invalid_model, t, out.location);
+        s << "offset '";
+        return append_escaped(s, e.value) << "' is not a decimal number below 2^64";
+      }
+    } else if (e.key == "length") {
+      seen = &out.has_length;
+      if (!parse_external_integer(e.value, out.length)) {
+        Status s = external_error(StatusCode::invalid_model, t, out.location);
+        s << "length '";
+        return append_escaped(s, e.value) << "' is not a decimal number below 2^64";
+      }
+    } else if (e.key == "checksum") {
+      seen = &has_checksum;
+      out.checksum = e.value;
+    } else {
+      continue;
+    }
+    if (*seen) {
+      return Status(StatusCode::invalid_model)
+             << "initializer '" << t.name << "' has external_data key '" << e.key << "' twice";
+    }
+    *seen = true;
+  }
+  if (!has_location) {
+    return Status(StatusCode::invalid_model)
+           << "initializer '" << t.name << "' has data_location EXTERNAL but no external_data 'location'";
+  }
+  return {};
+}
+
+/// Checks that `location` is a relative path that stays inside the model directory: not empty, not absolute,
+/// no `..` component, no backslash (a Windows separator that could hide one) and no NUL byte. On error the
+/// message is the reason only (the caller says which tensor).
+inline Status check_external_location(std::string_view location) noexcept {
+  if (location.empty()) return Status(StatusCode::invalid_model) << "the location is empty";
+  if (location.find('\0') != std::string_view::npos) {
+    return Status(StatusCode::invalid_model) << "the location contains a NUL byte";
+  }
+  if (location.find('\\') != std::string_view::npos) {
+    return Status(StatusCode::invalid_model)
+           << "the location contains a backslash (paths use '/', relative to the model directory)";
+  }
+  if (location.front() == '/') {
+    return Status(StatusCode::invalid_model)
+           << "the location is an absolute path (it must be relative to the model directory)";
+  }
+  bool names_file = false;
+  std::size_t start = 0;
+  while (start <= location.size()) {
+    std::size_t end = location.find('/', start);
+    if (end == std::string_view::npos) end = location.size();
+    const std::string_view component = location.substr(start, end - start);
+    if (component == "..") {
+      return Status(StatusCode::invalid_model)
+             << "the location has a '..' component (external data must lie inside the model directory)";
+    }
+    if (!component.empty() && component != ".") names_file = true;
+    start = end + 1;
+  }
+  if (!names_file) return Status(StatusCode::invalid_model) << "the location names no file";
+  return {};
+}
+
+/// SHA-1 (FIPS 180-4), for the optional external_data checksum. Not for security: it only detects a data file
+/// that does not belong to the model.
+class Sha1 {
+ public:
+  Sha1() noexcept { reset(); }
+  void reset() noexcept {
+    state_[0] = 0x67452301u;
+    state_[1] = 0xEFCDAB89u;
+    state_[2] = 0x98BADCFEu;
+    state_[3] = 0x10325476u;
+    state_[4] = 0xC3D2E1F0u;
+    total_bytes_ = 0;
+    buffered_ = 0;
+  }
+  void update(const unsigned char* data, std::size_t size) noexcept {
+    total_bytes_ += size;
+    if (buffered_ > 0) {
+      const std::size_t take = size < 64 - buffered_ ? size : 64 - buffered_;
+      std::memcpy(buffer_ + buffered_, data, take);
+      buffered_ += take;
+      data += take;
+      size -= take;
+      if (buffered_ < 64) return;
+      block(buffer_);
+      buffered_ = 0;
+    }
+    for (; size >= 64; data += 64, size -= 64) block(data);
+    if (size > 0) std::memcpy(buffer_, data, size);
+    buffered_ = size;
+  }
+  void finish(unsigned char digest[20]) noexcept {
+    const std::uint64_t bits = total_bytes_ * 8;
+    const unsigned char pad_start = 0x80;
+    update(&pad_start, 1);
+    const unsigned char zero = 0;
+    while (buffered_ != 56) update(&zero, 1);
+    unsigned char length[8];
+    for (int i = 0; i < 8; ++i) length[i] = static_cast<unsigned char>(bits >> (56 - 8 * i));
+    update(length, 8);
+    for (int i = 0; i < 20; ++i) digest[i] = static_cast<unsigned char>(state_[i / 4] >> (24 - 8 * (i % 4)));
+  }
+
+ private:
+  static std::uint32_t rotl(std::uint32_t v, int n) noexcept { return (v << n) | (v >> (32 - n)); }
+  void block(const unsigned char* p) noexcept {
+    std::uint32_t w[80];
+    for (int i = 0; i < 16; ++i) {
+      w[i] = (static_cast<std::uint32_t>(p[4 * i]) << 24) | (static_cast<std::uint32_t>(p[4 * i + 1]) << 16) |
+             (static_cast<std::uint32_t>(p[4 * i + 2]) << 8) | static_cast<std::uint32_t>(p[4 * i + 3]);
+    }
+    for (int i = 16; i < 80; ++i) w[i] = rotl(w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16], 1);
+    std::uint32_t a = state_[0], b = state_[1], c = state_[2], d = state_[3], e = state_[4];
+    for (int i = 0; i < 80; ++i) {
+      std::uint32_t f, k;
+      if (i < 20) {
+        f = (b & c) | (~b & d);
+        k = 0x5A827999u;
+      } else if (i < 40) {
+        f = b ^ c ^ d;
+        k = 0x6ED9EBA1u;
+      } else if (i < 60) {
+        f = (b & c) | (b & d) | (c & d);
+        k = 0x8F1BBCDCu;
+      } else {
+        f = b ^ c ^ d;
+        k = 0xCA62C1D6u;
+      }
+      const std::uint32_t next = rotl(a, 5) + f + e + k + w[i];
+      e = d;
+      d = c;
+      c = rotl(b, 30);
+      b = a;
+      a = next;
+    }
+    state_[0] += a;
+    state_[1] += b;
+    state_[2] += c;
+    state_[3] += d;
+    state_[4] += e;
+  }
+
+  std::uint32_t state_[5];
+  std::uint64_t total_bytes_;
+  unsigned char buffer_[64];
+  std::size_t buffered_;
+};
+
+inline void sha1_of(ByteSpan bytes, unsigned char digest[20]) noexcept {
+  Sha1 sha;
+  if (!bytes.empty()) sha.update(bytes.data(), bytes.size());
+  sha.finish(digest);
+}
+
+/// Parses a 40-digit hex SHA-1 digest (either case).
+inline bool parse_sha1_hex(std::string_view hex, unsigned char digest[20]) noexcept {
+  if (hex.size() != 40) return false;
+  for (std::size_t i = 0; i < 40; ++i) {
+    const char c = hex[i];
+    int v = 0;
+    if (c >= '0' && c <= '9') {
+      v = c - '0';
+    } else if (c >= 'a' && c <= 'f') {
+      v = c - 'a' + 10;
+    } else if (c >= 'A' && c <= 'F') {
+      v = c - 'A' + 10;
+    } else {
+      return false;
+    }
+    if (i % 2 == 0) {
+      digest[i / 2] = static_cast<unsigned char>(v << 4);
+    } else {
+      digest[i / 2] = static_cast<unsigned char>(digest[i / 2] | v);
+    }
+  }
+  return true;
+}
+
+inline Status& append_hex(Status& s, const unsigned char digest[20]) noexcept {
+  static constexpr char kHex[] = "0123456789abcdef";
+  char text[40];
+  for (int i = 0; i < 20; ++i) {
+    text[2 * i] = kHex[digest[i] >> 4];
+    text[2 * i + 1] = kHex[digest[i] & 15];
+  }
+  return s << std::string_view(text, 40);
+}
+
+/// Unmaps the first `count` mappings of `files`.
+inline void release_external_files(Span<ExternalFileMapping> files, std::size_t count) noexcept {
+  for (std::size_t i = 0; i < count && i < files.size(); ++i) {
+#if ONNXMICRO_HAS_FILESYSTEM
+    if (files[i].data != nullptr) {
+      ::munmap(const_cast<unsigned char*>(files[i].data), static_cast<std::size_t>(files[i].size));
+    }
+#endif
+    files[i] = ExternalFileMapping();
+  }
+}
+
+/// Resolves the external initializers of one model load: through the reader when there is one, else from
+/// files under the base directory, mapped into `files` (whose first `file_count` entries the caller owns and
+/// unmaps, also after an error).
+class ExternalDataResolver {
+ public:
+  ExternalDataResolver(std::string_view base_directory, ExternalDataReader* reader, Span<ExternalFileMapping> files,
+                       std::size_t& file_count) noexcept
+      : base_directory_(base_directory), reader_(reader), files_(files), file_count_(file_count) {}
+  ExternalDataResolver(const ExternalDataResolver&) = delete;
+  ExternalDataResolver& operator=(const ExternalDataResolver&) = delete;
+  ~ExternalDataResolver() {
+#if ONNXMICRO_HAS_FILESYSTEM
+    if (directory_fd_ >= 0) ::close(directory_fd_);
+#endif
+  }
+
+  /// Number of files mapped so far (at most the capacity of the table given to the constructor).
+  std::size_t mapped_file_count() const noexcept { return files_.empty() ? 0 : file_count_; }
+
+  /// Validates `t`'s external data and points `out` at its bytes (exactly the tensor's byte size).
+  Status resolve(const proto::Tensor& t, ByteSpan& out) noexcept {
+    ExternalDataRef ref;
+    ONNXMICRO_RETURN_IF_ERROR(parse_external_data(t, ref));
+    Status location_status = check_external_location(ref.location);
+    if (!location_status.ok()) {
+      return external_error(location_status.code(), t, ref.location) << location_status.message_view();
+    }
+    if (!is_known_dtype(t.data_type) || static_cast<DataType>(t.data_type) == DataType::string) {
+      Status s = external_error(StatusCode::invalid_model, t, ref.location);
+      return s << "data_type " << t.data_type << " cannot be stored externally (a fixed-size type is needed)";
+    }
+    if (t.has_raw_data || t.typed_data_field != 0) {
+      Status s = external_error(StatusCode::invalid_model, t, ref.location);
+      return s << "the tensor also holds data in the model (" << (t.has_raw_data ? "raw_data" : "a typed data field")
+               << ")";
+    }
+    std::int64_t count = 0;
+    Status count_status = t.element_count(count);
+    if (!count_status.ok()) {
+      return external_error(count_status.code(), t, ref.location) << count_status.message_view();
+    }
+    const std::uint64_t need = byte_size_of(static_cast<DataType>(t.data_type), count);
+    if (ref.has_length && ref.length != need) {
+      Status s = external_error(StatusCode::invalid_model, t, ref.location);
+      s << "length is " << static_cast<unsigned long long>(ref.length) << " bytes but ";
+      return detail::describe_tensor(s, t) << " needs " << static_cast<unsigned long long>(need);
+    }
+    if (reader_ != nullptr) {
+      ONNXMICRO_RETURN_IF_ERROR(read_through_reader(t, ref, need, out));
+    } else {
+#if ONNXMICRO_HAS_FILESYSTEM
+      ONNXMICRO_RETURN_IF_ERROR(read_from_file(t, ref, need, out));
+#else
+      return external_error(StatusCode::unsupported, t, ref.location)
+             << "this build has no file system (ONNXMICRO_HAS_FILESYSTEM is 0): set LoadOptions::external_data_reader";
+#endif
+    }
+    if (!ref.checksum.empty()) ONNXMICRO_RETURN_IF_ERROR(verify_checksum(t, ref, out));
+    return {};
+  }
+
+ private:
+  Status read_through_reader(const proto::Tensor& t, const ExternalDataRef& ref, std::uint64_t need,
+                             ByteSpan& out) noexcept {
+    out = ByteSpan();
+    Status st = reader_->read(ref.location, ref.offset, need, out);
+    if (!st.ok()) {
+      Status s = external_error(st.code(), t, ref.location);
+      return s << "the external data reader failed at offset " << static_cast<unsigned long long>(ref.offset) << ": "
+               << st.message_view();
+    }
+    if (out.size() != need || (need != 0 && out.data() == nullptr)) {
+      Status s = external_error(StatusCode::io_error, t, ref.location);
+      return s << "the external data reader returned " << static_cast<unsigned long long>(out.size()) << " bytes"
+               << (out.data() == nullptr ? " (null)" : "") << " at offset "
+               << static_cast<unsigned long long>(ref.offset) << ", the tensor needs "
+               << static_cast<unsigned long long>(need);
+    }
+    return {};
+  }
+
+  // The spec calls the checksum the SHA-1 of the file; writers that store one tensor per file make the two
+  // the same. Accept the digest of the tensor's bytes, or else of the whole file it sits in.
+  Status verify_checksum(const proto::Tensor& t, const ExternalDataRef& ref, ByteSpan data) noexcept {
+    unsigned char expected[20], actual[20];
+    if (!parse_sha1_hex(ref.checksum, expected)) {
+      Status s = external_error(StatusCode::invalid_model, t, ref.location);
+      s << "checksum '";
+      return append_escaped(s, ref.checksum) << "' is not a 40-digit SHA-1 hex digest";
+    }
+    sha1_of(data, actual);
+    if (std::memcmp(expected, actual, 20) == 0) return {};
+    if (last_file_ != nullptr && (ref.offset != 0 || data.size() != last_file_->size)) {
+      if (!last_file_->digest_known) {
+        sha1_of(ByteSpan(last_file_->data, static_cast<std::size_t>(last_file_->size)), last_file_->digest);
+        last_file_->digest_known = true;
+      }
+      if (std::memcmp(expected, last_file_->digest, 20) == 0) return {};
+    }
+    Status s = external_error(StatusCode::invalid_model, t, ref.location);
+    s << "checksum mismatch: the model says SHA-1 ";
+    append_hex(s, expected) << ", the " << static_cast<unsigned long long>(data.size()) << " bytes at offset "
+                            << static_cast<unsigned long long>(ref.offset) << " hash to ";
+    return append_hex(s, actual);
+  }
+
+#if ONNXMICRO_HAS_FILESYSTEM
+  // Appends "'<base>/<location>'" (the path as the user would look for it).
+  Status& append_path(Status& s, std::string_view location) const noexcept {
+    s << "'" << base_directory_ << (base_directory_.empty() || base_directory_.back() == '/' ? "" : "/");
+    return append_escaped(s, location) << "'";
+  }
+
+  Status open_directory(const proto::Tensor& t, std::string_view location) noexcept {
+    if (directory_fd_ >= 0) return {};
+    if (base_directory_.empty()) {
+      return external_error(StatusCode::invalid_argument, t, location)
+             << "no directory to resolve it against: set LoadOptions::base_directory (ModelBytes::directory() of "
+                "the model file) or LoadOptions::external_data_reader";
+    }
+    char path[4096];
+    if (base_directory_.size() >= sizeof path || base_directory_.find('\0') != std::string_view::npos) {
+      return external_error(StatusCode::invalid_argument, t, location)
+             << "LoadOptions::base_directory is longer than 4095 bytes or contains a NUL byte";
+    }
+    std::memcpy(path, base_directory_.data(), base_directory_.size());
+    path[base_directory_.size()] = '\0';
+    do {
+      directory_fd_ = ::open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    } while (directory_fd_ < 0 && errno == EINTR);
+    if (directory_fd_ < 0) {
+      const int error = errno;
+      return external_error(StatusCode::io_error, t, location)
+             << "cannot open the model directory '" << base_directory_ << "': " << std::strerror(error);
+    }
+    return {};
+  }
+
+  // Why openat() of `name` in `dir_fd` failed: a symbolic link gets its own message.
+  Status open_failure(const proto::Tensor& t, std::string_view location, int dir_fd, const char* name,
+                      int error) const noexcept {
+    struct ::stat info;
+    if (::fstatat(dir_fd, name, &info, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(info.st_mode)) {
+      Status s = external_error(StatusCode::invalid_model, t, location);
+      s << "'" << name << "' in ";
+      return append_path(s, location) << " is a symbolic link, which is not followed (external data must be a "
+                                         "regular file inside the model directory)";
+    }
+    Status s = external_error(StatusCode::io_error, t, location);
+    s << "cannot open ";
+    return append_path(s, location) << ": " << std::strerror(error);
+  }
+
+  // Opens the file `location` names, one component at a time below the model directory, following no link.
+  Status open_file(const proto::Tensor& t, std::string_view location, int& fd) noexcept {
+    fd = -1;
+    ONNXMICRO_RETURN_IF_ERROR(open_directory(t, location));
+    int current = directory_fd_;
+    std::size_t start = 0;
+    Status result;
+    while (start < location.size()) {
+      std::size_t end = location.find('/', start);
+      if (end == std::string_view::npos) end = location.size();
+      const std::string_view component = location.substr(start, end - start);
+      start = end + 1;
+      if (component.empty() || component == ".") continue;
+      char name[256];
+      if (component.size() >= sizeof name) {
+        result = external_error(StatusCode::invalid_model, t, location) << "a path component is longer than 255 bytes";
+        break;
+      }
+      std::memcpy(name, component.data(), component.size());
+      name[component.size()] = '\0';
+      // The last component that names something is the file; a location ending in "/" or "/." opens a
+      // directory there, which the regular-file check then refuses.
+      bool last = true;
+      for (std::size_t k = start; k < location.size();) {
+        std::size_t e = location.find('/', k);
+        if (e == std::string_view::npos) e = location.size();
+        const std::string_view rest = location.substr(k, e - k);
+        if (!rest.empty() && rest != ".") {
+          last = false;
+          break;
+        }
+        k = e + 1;
+      }
+      // O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused right after, by fstat).
+      const int flags = last ? (O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+                             : (O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      int next = -1;
+      do {
+        next = ::openat(current, name, flags);
+      } while (next < 0 && errno == EINTR);
+      if (next < 0) result = open_failure(t, location, current, name, errno);
+      if (current != directory_fd_) ::close(current);
+      current = next;
+      if (next < 0) break;
+      if (last) break;
+    }
+    if (!result.ok()) return result;
+    if (current == directory_fd_) {  // cannot happen after check_external_location; kept for safety
+      return external_error(StatusCode::invalid_model, t, location) << "the location names no file";
+    }
+    fd = current;
+    return {};
+  }
+
+  // The mapping of the file `location` names (mapped now unless this load mapped it already).
+  Status map_file(const proto::Tensor& t, std::string_view location, ExternalFileMapping*& out) noexcept {
+    for (std::size_t i = 0; i < file_count_; ++i) {
+      if (files_[i].location == location) {
+        out = &files_[i];
+        return {};
+      }
+    }
+    int fd = -1;
+    ONNXMICRO_RETURN_IF_ERROR(open_file(t, location, fd));
+    struct ::stat info;
+    if (::fstat(fd, &info) != 0) {
+      const int error = errno;
+      ::close(fd);
+      Status s = external_error(StatusCode::io_error, t, location);
+      s << "cannot stat ";
+      return append_path(s, location) << ": " << std::strerror(error);
+    }
+    if (!S_ISREG(info.st_mode)) {
+      ::close(fd);
+      Status s = external_error(StatusCode::invalid_model, t, location);
+      append_path(s, location) << " is not a regular file (";
+      return s << (S_ISDIR(info.st_mode)    ? "a directory"
+                   : S_ISFIFO(info.st_mode) ? "a FIFO"
+                   : S_ISCHR(info.st_mode)  ? "a character device"
+                   : S_ISBLK(info.st_mode)  ? "a block device"
+                   : S_ISSOCK(info.st_mode) ? "a socket"
+                                            : "not a file")
+               << ")";
+    }
+    if (info.st_nlink > 1) {
+      ::close(fd);
+      Status s = external_error(StatusCode::invalid_model, t, location);
+      append_path(s, location) << " has " << static_cast<unsigned long long>(info.st_nlink)
+                               << " hard links; a hard link may alias a file outside the model directory, so "
+                                  "external data files must have exactly one";
+      return s;
+    }
+    for (std::size_t i = 0; i < file_count_; ++i) {
+      if (files_[i].device == static_cast<std::uint64_t>(info.st_dev) &&
+          files_[i].inode == static_cast<std::uint64_t>(info.st_ino)) {
+        ::close(fd);  // the same file under another spelling ("./w.bin"): one mapping
+        out = &files_[i];
+        return {};
+      }
+    }
+    if (file_count_ >= files_.size()) {
+      ::close(fd);
+      return external_error(StatusCode::internal, t, location) << "more external data files than tensors";
+    }
+    const auto size = static_cast<std::uint64_t>(info.st_size);
+    if (info.st_size < 0 || size > static_cast<std::uint64_t>(static_cast<std::size_t>(-1))) {
+      ::close(fd);
+      Status s = external_error(StatusCode::limit_exceeded, t, location);
+      append_path(s, location) << " (" << static_cast<long long>(info.st_size)
+                               << " bytes) does not fit in this process's address space";
+      return s;
+    }
+    const unsigned char* data = nullptr;
+    if (size > 0) {  // mmap rejects length 0; an empty file serves only empty tensors
+      void* mapped = ::mmap(nullptr, static_cast<std::size_t>(size), PROT_READ, MAP_PRIVATE, fd, 0);
+      if (mapped == MAP_FAILED) {
+        const int error = errno;
+        ::close(fd);
+        Status s = external_error(StatusCode::io_error, t, location);
+        s << "cannot map ";
+        return append_path(s, location) << " (" << static_cast<unsigned long long>(size)
+                                        << " bytes): " << std::strerror(error);
+      }
+      data = static_cast<const unsigned char*>(mapped);
+    }
+    ::close(fd);  // the mapping keeps the file alive
+    ExternalFileMapping& m = files_[file_count_++];
+    m = ExternalFileMapping();
+    m.location = location;
+    m.device = static_cast<std::uint64_t>(info.st_dev);
+    m.inode = static_cast<std::uint64_t>(info.st_ino);
+    m.data = data;
+    m.size = size;
+    out = &m;
+    return {};
+  }
+
+  Status read_from_file(const proto::Tensor& t, const ExternalDataRef& ref, std::uint64_t need,
+                        ByteSpan& out) noexcept {
+    ExternalFileMapping* file = nullptr;
+    ONNXMICRO_RETURN_IF_ERROR(map_file(t, ref.location, file));
+    last_file_ = file;
+    // Overflow-safe: offset <= size is checked before size - offset is formed.
+    if (ref.offset > file->size) {
+      Status s = external_error(StatusCode::invalid_model, t, ref.location);
+      s << "offset " << static_cast<unsigned long long>(ref.offset) << " is past the end of ";
+      return append_path(s, ref.location) << " (" << static_cast<unsigned long long>(file->size) << " bytes)";
+    }
+    const std::uint64_t available = file->size - ref.offset;
+    if (ref.has_length && ref.length > available) {
+      Status s = external_error(StatusCode::invalid_model, t, ref.location);
+      s << "offset " << static_cast<unsigned long long>(ref.offset) << " + length "
+        << static_cast<unsigned long long>(ref.length) << " is past the end of ";
+      return append_path(s, ref.location) << " (" << static_cast<unsigned long long>(file->size) << " bytes)";
+    }
+    if (!ref.has_length && available != need) {
+      Status s = external_error(StatusCode::invalid_model, t, ref.location);
+      s << "without a length the tensor is the " << static_cast<unsigned long long>(available) << " bytes from offset "
+        << static_cast<unsigned long long>(ref.offset) << " to the end of ";
+      append_path(s, ref.location) << ", but ";
+      return detail::describe_tensor(s, t) << " needs " << static_cast<unsigned long long>(need);
+    }
+    out = need == 0 ? ByteSpan(file->data, 0)
+                    : ByteSpan(file->data + static_cast<std::size_t>(ref.offset), static_cast<std::size_t>(need));
+    return {};
+  }
+
+  int directory_fd_ = -1;
+#endif
+
+  std::string_view base_directory_;
+  ExternalDataReader* reader_ = nullptr;
+  Span<ExternalFileMapping> files_;
+  std::size_t& file_count_;
+  ExternalFileMapping* last_file_ = nullptr;  ///< file of the tensor being resolved (nullptr: from the reader)
+};
+
+/// Calls `visit(tensor)` for every initializer with data_location EXTERNAL in `graph` and in its subgraphs
+/// (GRAPH/GRAPHS attributes, nested up to ONNXMICRO_MAX_SUBGRAPH_DEPTH).
+template <typename Visit>
+Status for_each_external_initializer(const proto::Graph& graph, int depth, Visit& visit) noexcept {
+  if (depth > ONNXMICRO_MAX_SUBGRAPH_DEPTH) {
+    return Status(StatusCode::limit_exceeded) << "subgraphs are nested more than ONNXMICRO_MAX_SUBGRAPH_DEPTH ("
+                                              << ONNXMICRO_MAX_SUBGRAPH_DEPTH << ") levels deep";
+  }
+  for (const proto::Tensor& t : graph.initializers()) {
+    if (t.data_location == proto::DataLocation::external) ONNXMICRO_RETURN_IF_ERROR(visit(t));
+  }
+  for (const proto::Node& n : graph.nodes()) {
+    for (const proto::Attribute& a : n.attributes()) {
+      if (a.type == proto::AttributeType::graph) {
+        ONNXMICRO_RETURN_IF_ERROR(for_each_external_initializer(proto::Graph::unchecked(a.g), depth + 1, visit));
+      } else if (a.type == proto::AttributeType::graphs) {
+        for (ByteSpan g : a.graphs())
+          ONNXMICRO_RETURN_IF_ERROR(for_each_external_initializer(proto::Graph::unchecked(g), depth + 1, visit));
+      }
+    }
+  }
+  return {};
+}
+
+/// The resolved bytes of the external tensor whose TensorProto starts at `tensor_proto`; `hint` is where the
+/// search starts (tensors are looked up in the order they were resolved) and moves past the match.
+inline const ResolvedExternalTensor* find_resolved_external(Span<const ResolvedExternalTensor> table,
+                                                            const unsigned char* tensor_proto,
+                                                            std::size_t& hint) noexcept {
+  for (std::size_t k = 0; k < table.size(); ++k) {
+    const std::size_t i = (hint + k) % table.size();
+    if (table[i].tensor_proto == tensor_proto) {
+      hint = i + 1;
+      return &table[i];
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace detail
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/model/external_data.hpp
 // #include "onnxmicro/model/function_inliner.hpp"
 // begin of file onnxmicro/model/function_inliner.hpp
 // Model-local functions (ModelProto.functions): every main-graph node that calls one is replaced by the
@@ -4358,8 +5095,14 @@ ONNXMICRO_NAMESPACE_BEGIN
 struct LoadOptions {
   /// Where graph tables go. nullptr: the Model owns a heap-backed allocator (hosted builds only).
   MetadataAllocator* metadata_allocator = nullptr;
-  /// Directory external data paths are resolved against (the model file's directory).
+  /// Directory external data locations are resolved against: the model file's directory
+  /// (ModelBytes::directory()). Needed only by models with external data, when no reader is set. Each file is
+  /// mapped read-only (POSIX mmap, no copy) during load() and unmapped when the Model is destroyed.
   std::string_view base_directory;
+  /// Supplies external data instead of the file system (e.g. weights in flash); nullptr: read files under
+  /// base_directory. Locations are validated the same way either way. Must outlive load(); the bytes it
+  /// returns must outlive the Model.
+  ExternalDataReader* external_data_reader = nullptr;
 };
 
 /// A value of an enclosing graph that a subgraph may read (Model::load_subgraph).
@@ -4375,9 +5118,15 @@ class Model {
   Model() noexcept = default;
   Model(const Model&) = delete;
   Model& operator=(const Model&) = delete;
+  /// Unmaps the external data files this model mapped.
+  ~Model() { release_external_files(); }
 
   /// Parses `bytes`, builds the graph and validates it: undefined tensor names, duplicate outputs, cycles,
   /// initializer size != shape x dtype, unknown dtypes, missing opset import for a node's domain.
+  /// Initializers with external data (of the main graph and of every subgraph) are resolved here, never at
+  /// run time: the location is checked (relative, inside the model directory, no `..`, backslash or NUL, no
+  /// symbolic link, hard link or non-regular file), offset/length against the file's size and the tensor's
+  /// byte size, the SHA-1 checksum when present; the initializer's raw_data then views the mapped bytes.
   Status load(ByteSpan bytes, const LoadOptions& options = LoadOptions()) noexcept;
 
   /// Loads `graph`, a GRAPH attribute of a node of `parent` (the body of If/Loop/Scan), as a model of its own that
@@ -4397,6 +5146,9 @@ class Model {
   std::string_view base_directory() const noexcept { return base_directory_; }
   /// Bytes of metadata the graph tables use.
   std::size_t metadata_bytes() const noexcept { return metadata_bytes_; }
+  /// Number of external data files this model mapped (one per distinct file; 0 with a reader, or for a
+  /// subgraph, which uses its parent's).
+  std::size_t external_file_count() const noexcept { return external_file_count_; }
 
   /// Describes a node for messages: "node 'conv1' (Conv, domain ai.onnx, opset 11)".
   static Status& describe_node(Status& status, const model::Node& node) noexcept;
@@ -4404,6 +5156,14 @@ class Model {
  private:
   /// The caller's metadata allocator, or (hosted builds) the model's own.
   Status resolve_allocator(const LoadOptions& options, MetadataAllocator*& allocator) noexcept;
+  /// Resolves every external initializer of proto_ (main graph and subgraphs) into external_tensors_.
+  Status resolve_external_data(const LoadOptions& options, MetadataAllocator& allocator) noexcept;
+  void release_external_files() noexcept {
+    detail::release_external_files(external_files_, external_file_count_);
+    external_files_ = Span<detail::ExternalFileMapping>();
+    external_file_count_ = 0;
+    external_tensors_ = Span<const detail::ResolvedExternalTensor>();
+  }
 
   bool loaded_ = false;
   proto::Model proto_;
@@ -4411,6 +5171,11 @@ class Model {
   Span<model::OpsetImport> opset_imports_;
   std::string_view base_directory_;
   std::size_t metadata_bytes_ = 0;
+  // Mapped external data files (owned: unmapped by the destructor and by the next load) and the resolved
+  // bytes of every external initializer (a subgraph views its root model's table). Both live in metadata.
+  Span<detail::ExternalFileMapping> external_files_;
+  std::size_t external_file_count_ = 0;
+  Span<const detail::ResolvedExternalTensor> external_tensors_;
 #if ONNXMICRO_HAS_HEAP
   ChunkAllocator owned_allocator_;
 #endif
@@ -4483,6 +5248,9 @@ class GraphBuilder {
   GraphBuilder(const proto::Graph& graph, Span<const model::OpsetImport> opsets, MetadataAllocator& allocator,
                Span<const OuterValue> outer = Span<const OuterValue>(), int depth = 0) noexcept
       : graph_(graph), opsets_(opsets), allocator_(allocator), outer_(outer), depth_(depth) {}
+
+  /// The resolved bytes of the graph's external initializers (Model::load resolves them first).
+  void set_external_tensors(Span<const ResolvedExternalTensor> table) noexcept { external_tensors_ = table; }
 
   Status build(model::Graph& out) noexcept {
     out.name = graph_.name;
@@ -4831,6 +5599,17 @@ class GraphBuilder {
     model::Value& v = new_value(t.name, model::ValueKind::initializer);
     v.dtype = dtype;
     v.initializer = t;
+    if (t.data_location == proto::DataLocation::external) {
+      // Resolved and size-checked by Model::load; raw_data now views the file's (or the reader's) bytes.
+      const ResolvedExternalTensor* resolved =
+          find_resolved_external(external_tensors_, t.bytes.data(), external_hint_);
+      if (resolved == nullptr) {
+        return Status(StatusCode::internal)
+               << "initializer '" << t.name << "' has external data that Model::load did not resolve";
+      }
+      v.initializer.has_raw_data = true;
+      v.initializer.raw_data = resolved->data;
+    }
     v.has_declared_shape = true;
     v.declared_rank = t.rank;
     for (int i = 0; i < t.rank; ++i) v.declared_dims[i].value = t.dims[i];
@@ -4909,6 +5688,8 @@ class GraphBuilder {
   int depth_ = 0;
   Span<model::ValueId> inputs_;
   std::size_t input_count_ = 0;
+  Span<const ResolvedExternalTensor> external_tensors_;
+  std::size_t external_hint_ = 0;
   Span<model::Value> values_;
   std::size_t value_count_ = 0;
   NameTable names_;
@@ -4931,8 +5712,37 @@ inline Status Model::resolve_allocator(const LoadOptions& options, MetadataAlloc
   return {};
 }
 
+inline Status Model::resolve_external_data(const LoadOptions& options, MetadataAllocator& allocator) noexcept {
+  std::size_t count = 0;
+  auto count_one = [&count](const proto::Tensor&) noexcept -> Status {
+    ++count;
+    return {};
+  };
+  ONNXMICRO_RETURN_IF_ERROR(detail::for_each_external_initializer(proto_.graph, 0, count_one));
+  if (count == 0) return {};
+  Span<detail::ResolvedExternalTensor> table;
+  ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(count, table));
+  // At most one file per tensor; with a reader no file is mapped.
+  if (options.external_data_reader == nullptr) {
+    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(count, external_files_));
+  }
+  detail::ExternalDataResolver resolver(options.base_directory, options.external_data_reader, external_files_,
+                                        external_file_count_);
+  std::size_t resolved = 0;
+  auto resolve_one = [&](const proto::Tensor& t) noexcept -> Status {
+    table[resolved].tensor_proto = t.bytes.data();
+    ONNXMICRO_RETURN_IF_ERROR(resolver.resolve(t, table[resolved].data));
+    ++resolved;
+    return {};
+  };
+  ONNXMICRO_RETURN_IF_ERROR(detail::for_each_external_initializer(proto_.graph, 0, resolve_one));
+  external_tensors_ = table;
+  return {};
+}
+
 inline Status Model::load(ByteSpan bytes, const LoadOptions& options) noexcept {
   loaded_ = false;
+  release_external_files();  // before resolve_allocator() may reset the metadata holding the table
   MetadataAllocator* allocator = nullptr;
   ONNXMICRO_RETURN_IF_ERROR(resolve_allocator(options, allocator));
   std::size_t used_before = allocator->used_bytes();
@@ -4967,8 +5777,18 @@ inline Status Model::load(ByteSpan bytes, const LoadOptions& options) noexcept {
     opset_imports_[k].version = o.version;
     ++k;
   }
+  Status external_status = resolve_external_data(options, *allocator);
+  if (!external_status.ok()) {
+    release_external_files();
+    return external_status;
+  }
   detail::GraphBuilder builder(proto_.graph, opset_imports_, *allocator);
-  ONNXMICRO_RETURN_IF_ERROR(builder.build(graph_));
+  builder.set_external_tensors(external_tensors_);
+  Status build_status = builder.build(graph_);
+  if (!build_status.ok()) {
+    release_external_files();
+    return build_status;
+  }
   metadata_bytes_ = allocator->used_bytes() - used_before;
   loaded_ = true;
   return {};
@@ -4977,6 +5797,7 @@ inline Status Model::load(ByteSpan bytes, const LoadOptions& options) noexcept {
 inline Status Model::load_subgraph(const Model& parent, ByteSpan graph, Span<const OuterValue> outer, int depth,
                                    const LoadOptions& options) noexcept {
   loaded_ = false;
+  release_external_files();
   MetadataAllocator* allocator = nullptr;
   ONNXMICRO_RETURN_IF_ERROR(resolve_allocator(options, allocator));
   if (!parent.loaded()) return Status(StatusCode::invalid_argument) << "load_subgraph() needs a loaded parent";
@@ -4989,7 +5810,10 @@ inline Status Model::load_subgraph(const Model& parent, ByteSpan graph, Span<con
   opset_imports_ = parent.opset_imports_;
   base_directory_ = parent.base_directory_;
   proto_.graph = proto::Graph::unchecked(graph);  // validated with the parent's bytes
+  // The root model resolved (and owns) the external data of every subgraph at its load.
+  external_tensors_ = parent.external_tensors_;
   detail::GraphBuilder builder(proto_.graph, opset_imports_, *allocator, outer, depth);
+  builder.set_external_tensors(external_tensors_);
   ONNXMICRO_RETURN_IF_ERROR(builder.build(graph_));
   metadata_bytes_ = allocator->used_bytes() - used_before;
   loaded_ = true;
@@ -5232,7 +6056,8 @@ class PrepareContext {
     return Status(StatusCode::unsupported)
            << "input " << i << " '" << inputs_[i].name
            << "' decides the output shape, so its value must be known at prepare time: make it a constant or bind "
-              "it with SessionOptions::input_values (fully dynamic shapes: TODO(#4))";
+              "it with SessionOptions::input_values (Session::run(inputs) offers every input and re-plans when such a "
+              "value changes)";
   }
   /// The input index require_constant_input() failed on, or -1.
   int missing_constant_input() const noexcept { return missing_constant_input_; }
@@ -6224,8 +7049,8 @@ Status prepare_like_fill(PrepareContext& ctx, const FillParameters& parameters, 
   ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(0));
   const TensorInfo& in = ctx.input(0);
   if (!in.shape.is_static()) {
-    return Status(StatusCode::unsupported) << "input 0 '" << in.name << "' has shape " << in.shape
-                                           << "; its shape must be known at prepare time (TODO(#4))";
+    return Status(StatusCode::unsupported)
+           << "input 0 '" << in.name << "' has shape " << in.shape << "; its shape must be known at prepare time";
   }
   DataType dtype = DataType::undefined;
   StoreFunction store = nullptr;
@@ -6781,12 +7606,12 @@ Status make_broadcast_plan(const Shape* const (&operands)[N], const Shape& outpu
     if (!operands[i]->is_static() || operands[i]->rank() > rank) {
       Status s(operands[i]->is_static() ? StatusCode::invalid_argument : StatusCode::unsupported);
       return s << "broadcast operand " << i << " has shape " << *operands[i] << ", which cannot be iterated onto "
-               << output << (operands[i]->is_static() ? "" : " (shapes must be known; TODO(#4))");
+               << output << (operands[i]->is_static() ? "" : " (shapes must be known)");
     }
   }
   if (!output.is_static()) {
     return Status(StatusCode::unsupported)
-           << "broadcast output shape " << output << " is not known (shapes must be known; TODO(#4))";
+           << "broadcast output shape " << output << " is not known (shapes must be known)";
   }
   plan.output_count = output.element_count();
   if (plan.output_count == 0) {
@@ -8443,12 +9268,12 @@ struct AxisSlices {
 
 namespace axis_slices {
 
-/// Fails with `unsupported` unless input `index` has a fully known shape (dynamic shapes: TODO(#4)).
+/// Fails with `unsupported` unless input `index` has a fully known shape.
 inline Status require_static_shape(const PrepareContext& ctx, int index) noexcept {
   const TensorInfo& info = ctx.input(index);
   if (info.shape.is_static()) return {};
   return Status(StatusCode::unsupported) << "input " << index << " '" << info.name << "' has shape " << info.shape
-                                         << "; shapes must be known at prepare time (TODO(#4))";
+                                         << "; shapes must be known at prepare time";
 }
 
 /// Checks `axis` (as written in the model; `what` names it in errors) against `shape`: accepted range is
@@ -8694,8 +9519,8 @@ struct Det_11 : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInput));
     const TensorInfo& input = ctx.input(kInput);
     if (!input.shape.is_static()) {
-      return Status(StatusCode::unsupported) << "input 0 '" << input.name << "' has shape " << input.shape
-                                             << "; it must be known at prepare time (TODO(#4))";
+      return Status(StatusCode::unsupported)
+             << "input 0 '" << input.name << "' has shape " << input.shape << "; it must be known at prepare time";
     }
     const int rank = input.shape.rank();
     if (rank < 2 || input.shape[rank - 1] != input.shape[rank - 2]) {
@@ -8906,7 +9731,7 @@ struct Einsum_12 : KernelDefaults {
       ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(0, i));
       if (!ctx.input(i).shape.is_static()) {
         return Status(StatusCode::unsupported) << "input " << i << " '" << ctx.input(i).name << "' has shape "
-                                               << ctx.input(i).shape << "; it must be known at prepare time (TODO(#4))";
+                                               << ctx.input(i).shape << "; it must be known at prepare time";
       }
     }
     // bfloat16: added in opset 28.
@@ -9268,8 +10093,8 @@ inline Status prepare_plan(PrepareContext& ctx, std::string_view scores_role, Lo
   const TensorInfo& scores = ctx.input(kScoresInput);
   const TensorInfo& target = ctx.input(kTargetInput);
   if (!scores.shape.is_static() || !target.shape.is_static()) {
-    return Status(StatusCode::unsupported) << "inputs 0 and 1 must have shapes known at prepare time, got "
-                                           << scores.shape << " and " << target.shape << " (TODO(#4))";
+    return Status(StatusCode::unsupported)
+           << "inputs 0 and 1 must have shapes known at prepare time, got " << scores.shape << " and " << target.shape;
   }
   if (scores.shape.rank() < 2) {
     return Status(StatusCode::invalid_model) << "input 0 '" << scores.name << "' (" << scores_role
@@ -10032,7 +10857,7 @@ struct SoftmaxCommon {
     const int rank = ctx.input(kInput).shape.rank();
     if (!ctx.input(kInput).shape.is_static()) {
       return Status(StatusCode::unsupported) << "input 0 '" << ctx.input(kInput).name << "' has shape "
-                                             << ctx.input(kInput).shape << "; shapes must be known (TODO(#4))";
+                                             << ctx.input(kInput).shape << "; shapes must be known";
     }
     std::int64_t requested = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("axis", requested, default_axis));
@@ -14211,7 +15036,7 @@ inline Status require_rank(const PrepareContext& ctx, int i, int min_rank, int m
   const TensorInfo& in = ctx.input(i);
   if (!in.shape.is_static()) {
     return Status(StatusCode::unsupported)
-           << "input " << i << " '" << in.name << "' has shape " << in.shape << "; shapes must be known (TODO(#4))";
+           << "input " << i << " '" << in.name << "' has shape " << in.shape << "; shapes must be known";
   }
   const int rank = in.shape.rank();
   if (rank < min_rank || rank > max_rank) {
@@ -16123,7 +16948,8 @@ ONNXMICRO_NAMESPACE_END
 // spatial size `size` (N, C, H, W) or (N, C, D, H, W); output (N, H, W, 2) or (N, D, H, W, 3), x varying along W.
 // align_corners=1 puts -1 and 1 on the centres of the corner pixels, 0 on their outer edges. Computed in double
 // as onnx/reference/ops/op_affine_grid.py (float64 matmul), then rounded to theta's dtype. `size` decides the
-// output shape, so it must be known at prepare time (TODO(#4)). Only version 20 exists.
+// output shape, so it must be known at prepare time (Session::run(inputs) offers the values and re-plans). Only version
+// 20 exists.
 
 // #include "onnxmicro/kernels/nn/resize_util.hpp"
 // begin of file onnxmicro/kernels/nn/resize_util.hpp
@@ -17268,7 +18094,7 @@ ONNXMICRO_NAMESPACE_END
 // (batch, class, box). Follows onnx/reference/ops/op_non_max_suppression.py (float32 box arithmetic).
 // Versions 10 and 11 share the same semantics (11 changed no behaviour), so one kernel serves both.
 // The output size depends on the input values, so every input must be known at prepare time: prepare() runs the
-// selection and run() copies it (the session folds the node). TODO(#4): run-time data-dependent shapes.
+// selection and run() copies it (the session folds the node). A later version may size such outputs at run time.
 
 
 ONNXMICRO_NAMESPACE_BEGIN
@@ -17476,7 +18302,7 @@ ONNXMICRO_NAMESPACE_END
 // begin of file onnxmicro/kernels/nn/resize.hpp
 // Resize: nearest / (multi)linear / (multi)cubic resampling of an N-D tensor to sizes given by `scales` or
 // `sizes`. The taps are computed in prepare (nn/resize_util.hpp), so the scales/sizes/roi inputs must be known
-// then (TODO(#4): dynamic shapes). Versions:
+// then (a new shape re-plans). Versions:
 //   10: inputs (X, scales); asymmetric coordinates; nearest picks floor when upsampling, ceil when downsampling.
 //   11: inputs (X, roi, scales[, sizes]); coordinate_transformation_mode, nearest_mode, cubic, exclude_outside,
 //       extrapolation_value; tf_half_pixel_for_nn (removed in 13).
@@ -18058,7 +18884,7 @@ ONNXMICRO_NAMESPACE_END
 // np.repeat for integer scales. Versions:
 //   1 (experimental): 4-D only, attributes height_scale and width_scale, modes 'nearest' and 'bilinear'.
 //   7: attribute scales (one per axis), any rank, modes 'nearest' and 'linear'.
-//   9: scales moved to input 1 (must be known at prepare time, TODO(#4)).
+//   9: scales moved to input 1 (must be known when planning).
 //   10: deprecated in favour of Resize with the same signature; models stamped with a newer opset still resolve
 //       to the version-9 kernel.
 
@@ -20141,8 +20967,7 @@ struct LrnImpl {
     state->after = size - 1 - state->before;
     state->batch = x.shape[0];
     state->channels = x.shape[1];
-    state->inner = 1;
-    for (int i = 2; i < x.shape.rank(); ++i) state->inner *= x.shape[i];
+    state->inner = kernels::shape_util::dims_product(x.shape, 2, x.shape.rank());
     ctx.set_output(kY, x.dtype, x.shape);
     return {};
   }
@@ -25573,7 +26398,7 @@ ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/reduction/reduction_kernels.hpp
 // #include "onnxmicro/kernels/sequence/sequence_kernels.hpp"
 // begin of file onnxmicro/kernels/sequence/sequence_kernels.hpp
-// The sequence and optional family (values known at prepare time in this build: TODO(#4)).
+// The sequence and optional family (values known when planning: Session::run(inputs) offers them).
 // #include "onnxmicro/kernels/sequence/concat_from_sequence.hpp"
 // begin of file onnxmicro/kernels/sequence/concat_from_sequence.hpp
 // ConcatFromSequence (opset 11): concatenates the sequence's tensors along 'axis', or (new_axis = 1) stacks
@@ -25582,7 +26407,7 @@ ONNXMICRO_NAMESPACE_END
 // begin of file onnxmicro/kernels/sequence/sequence_util.hpp
 // What the sequence and optional kernels share. A sequence value is an array of ValueRef descriptors (dtype
 // sequence, shape [n]); an optional is one of shape [0] or [1] (core/dtype.hpp). In this build these values are
-// known at prepare time (TODO(#4): run-time sequences), so the kernels compute their result in prepare() into
+// known at prepare time (offered by Session::run(inputs)), so the kernels compute their result in prepare() into
 // metadata, and run() (called once, when the session folds the node) copies it to the output.
 
 
@@ -26817,8 +27642,9 @@ ONNXMICRO_NAMESPACE_END
 // Compress: keeps the slices of `input` along `axis` whose entry in the 1-D bool `condition` is true (without
 // `axis`: the elements of the flattened input). A condition shorter than the axis drops the remaining slices; a
 // longer one may only have false entries past the end (as numpy.compress). The output size depends on the
-// condition's values, so the condition must be known at prepare time (TODO(#4): run-time data-dependent output
-// shapes come with dynamic axes). Elements move as raw bytes (any fixed-size dtype; strings as views).
+// condition's values, so the condition must be known at prepare time (Session::run(inputs) offers it; run-time
+// data-dependent output shapes come with dynamic axes). Elements move as raw bytes (any fixed-size dtype; strings as
+// views).
 
 // #include "onnxmicro/kernels/tensor/index_util.hpp"
 // begin of file onnxmicro/kernels/tensor/index_util.hpp
@@ -27325,7 +28151,7 @@ struct CompressKernel : KernelDefaults {
       // The output buffer was sized for the prepare-time condition.
       return Status(StatusCode::invalid_argument)
              << "input 1 (condition) keeps " << static_cast<long long>(kept) << " slices, but the output was sized for "
-             << static_cast<long long>(s.kept) << " when prepared (TODO(#4): data-dependent output shapes)";
+             << static_cast<long long>(s.kept) << " when prepared";
     }
     const unsigned char* src = static_cast<const unsigned char*>(ctx.input(kInput).data);
     unsigned char* dst = static_cast<unsigned char*>(ctx.output(kOutput).data);
@@ -27682,7 +28508,7 @@ ONNXMICRO_NAMESPACE_END
 // NonZero: the coordinates of the non-zero elements of X, as an int64 tensor [rank, count] in row-major order
 // (a scalar gives [0, count]). Floats compare as numbers (-0.0 is zero, NaN is not); complex elements are
 // non-zero when either part is, strings when not empty. The output size depends on X's values, so X must be known at
-// prepare time (TODO(#4): run-time data-dependent output shapes come with dynamic axes).
+// prepare time (Session::run(inputs) offers it and re-plans per value).
 
 
 ONNXMICRO_NAMESPACE_BEGIN
@@ -27742,7 +28568,7 @@ struct NonZero_9 : KernelDefaults {
       // The output buffer was sized for the prepare-time values.
       return Status(StatusCode::invalid_argument)
              << "input 0 has a different number of non-zero elements than when prepared ("
-             << static_cast<long long>(s.count) << "; TODO(#4): data-dependent output shapes)";
+             << static_cast<long long>(s.count) << ")";
     }
     const int rank = x.shape.rank();
     std::int64_t* out = static_cast<std::int64_t*>(ctx.output(kOutput).data);
@@ -28455,8 +29281,8 @@ ONNXMICRO_NAMESPACE_END
 // ascending (sorted = 1, default; slices compare lexicographically) or in order of first occurrence
 // (sorted = 0). Optional outputs: `indices` (first occurrence of each output entry in X), `inverse_indices`
 // (the output entry of each X entry) and `counts`. NaNs compare equal to each other and above every number, as
-// in numpy.unique. The output size depends on X's values, so X must be known at prepare time (TODO(#4):
-// run-time data-dependent output shapes come with dynamic axes). run() needs 5 int64 of scratch per entry.
+// in numpy.unique. The output size depends on X's values, so X must be known at prepare time (Session::run(inputs)
+// offers it; run-time data-dependent output shapes come with dynamic axes). run() needs 5 int64 of scratch per entry.
 
 
 ONNXMICRO_NAMESPACE_BEGIN
@@ -28538,7 +29364,7 @@ struct Unique_11 : KernelDefaults {
     if (sort_and_count(s, data, perm) != s.unique_count) {
       return Status(StatusCode::invalid_argument)
              << "input 0 has a different number of unique entries than when prepared ("
-             << static_cast<long long>(s.unique_count) << "; TODO(#4): data-dependent output shapes)";
+             << static_cast<long long>(s.unique_count) << ")";
     }
     std::int64_t g = -1;
     for (std::int64_t r = 0; r < n; ++r) {
@@ -28868,8 +29694,8 @@ inline Status check_source(const PrepareContext& ctx, int index, std::size_t& bi
   ONNXMICRO_RETURN_IF_ERROR(shape_util::input_element_bits(ctx, index, bits));
   const TensorInfo& in = ctx.input(index);
   if (!in.shape.is_static()) {
-    return Status(StatusCode::unsupported) << "input " << index << " '" << in.name << "' has shape " << in.shape
-                                           << " with unknown dims; dynamic shapes are TODO(#4)";
+    return Status(StatusCode::unsupported)
+           << "input " << index << " '" << in.name << "' has shape " << in.shape << " with unknown dims";
   }
   return {};
 }
@@ -29690,8 +30516,8 @@ struct PadBase : KernelDefaults {
 
   struct State {
     remap::Plan plan;
-    bool fill_from_input;  ///< the fill value is input 2's first element (opset 11+)
-    unsigned char fill[kMaxFillBytes];
+    bool fill_from_input;                           ///< the fill value is input 2's first element (opset 11+)
+    alignas(16) unsigned char fill[kMaxFillBytes];  ///< one element of the data dtype, stored as that type
   };
 
   static Status run(RunContext& ctx) noexcept {
@@ -29891,8 +30717,8 @@ struct Size_1 : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInput));
     const TensorInfo& in = ctx.input(kInput);
     if (!in.shape.is_static()) {
-      return Status(StatusCode::unsupported) << "input 0 '" << in.name << "' has shape " << in.shape
-                                             << " with unknown dims; data-dependent shapes are TODO(#4)";
+      return Status(StatusCode::unsupported)
+             << "input 0 '" << in.name << "' has shape " << in.shape << " with unknown dims";
     }
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
@@ -30749,8 +31575,8 @@ struct ShapeBase : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInput));
     const Shape& in = ctx.input(kInput).shape;
     if (!in.is_static()) {
-      return Status(StatusCode::unsupported) << "input 0 '" << ctx.input(kInput).name << "' has shape " << in
-                                             << " with unknown dims; data-dependent shapes are TODO(#4)";
+      return Status(StatusCode::unsupported)
+             << "input 0 '" << ctx.input(kInput).name << "' has shape " << in << " with unknown dims";
     }
     const std::int64_t rank = in.rank();
     start = clamp(start < 0 ? start + rank : start, rank);
@@ -31942,8 +32768,8 @@ ONNXMICRO_NAMESPACE_END
 // (case_change_action LOWER/UPPER/NONE). When every element is dropped the output is one empty string ([1] or
 // [1, 1]). Case changes and case-insensitive matching cover ASCII letters only; other bytes (UTF-8) pass
 // unchanged, and the `locale` attribute is accepted but not consulted.
-// How many elements remain depends on X's values, so X must be known at prepare time (TODO(#4): run-time
-// data-dependent shapes).
+// How many elements remain depends on X's values, so X must be known at prepare time (Session::run(inputs) offers it;
+// run-time data-dependent shapes).
 
 
 ONNXMICRO_NAMESPACE_BEGIN
@@ -32052,8 +32878,8 @@ ONNXMICRO_NAMESPACE_END
 // str.split: with a delimiter, consecutive delimiters give empty substrings; without one (absent or ""), runs of
 // whitespace separate and leading/trailing whitespace is dropped. Y has X's shape plus one axis as long as the
 // most substrings of any element (shorter rows padded with ""); Z counts each element's substrings.
-// Y's last dim depends on X's values, so X must be known at prepare time (TODO(#4): run-time data-dependent
-// shapes). The substrings are views into X's characters, which then live as long as the session.
+// Y's last dim depends on X's values, so X must be known at prepare time (Session::run(inputs) offers it; run-time
+// data-dependent shapes). The substrings are views into X's characters, which then live as long as the session.
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
@@ -32855,12 +33681,15 @@ ONNXMICRO_NAMESPACE_END
 // which this build does not have), so one kernel serves them all.
 // With the condition known at prepare time only the chosen branch is prepared (the other may even be invalid
 // for these shapes). Otherwise both are prepared and must produce the same dtypes and shapes, since every output
-// shape is fixed at prepare time (branches of different shapes: TODO(#4), run-time shapes).
+// shape is fixed at prepare time (branches of different shapes need the condition when planning).
 // #include "onnxmicro/runtime/control_flow/subgraph.hpp"
 // begin of file onnxmicro/runtime/control_flow/subgraph.hpp
 // A control-flow node's subgraph (an If branch, a Loop or Scan body) prepared as a Model and Session of its own.
 // Both objects live in the parent session's metadata and are never destroyed: they draw every byte from the
-// parent's metadata allocator (tables, state, and an arena carved from it), so there is nothing to free.
+// parent's metadata allocator (tables, state), so there is nothing to free. The subgraph's tensors live either in
+// the parent's arena (place_arena_in_scratch(): the node asks for scratch_bytes() of scratch and bind_outer()
+// moves the plan there each run, so the subgraph is part of the parent's memory plan), or, when the node runs
+// the subgraph at prepare time (unrolled loops, SequenceMap), in an arena carved from the metadata.
 // The subgraph's inputs are its own ("formal") inputs followed by the enclosing-scope values it reads, which the
 // parent node receives as implicit inputs (model::Node::inputs) and which are copied in at every run.
 
@@ -33015,6 +33844,12 @@ struct SessionOptions {
   MetadataAllocator* metadata_allocator = nullptr;
   /// Shapes for graph inputs whose declared shapes have symbolic/unknown dims (or to override nothing else).
   Span<const InputShape> input_shapes;
+  /// The largest shape each dynamic input will ever be bound to. prepare() plans for these first and sizes the
+  /// arena for them (an owned arena is allocated at that size; a caller's arena must hold it), so that later
+  /// re-plans for smaller shapes (run(inputs), set_input_shapes) reuse the same arena and allocate nothing.
+  /// Binding a dim above its maximum is an error naming the input and dim. Inputs without an entry in
+  /// input_shapes are prepared at these shapes.
+  Span<const InputShape> max_input_shapes;
   /// Values of graph inputs, offered for inputs that decide shapes (Reshape's shape, Unsqueeze's axes, ...).
   /// prepare() binds only the ones a kernel needs at prepare time (treated as constants; set_input() then
   /// only accepts the same value) and leaves the rest as ordinary inputs. Copied: need not outlive prepare().
@@ -33054,6 +33889,33 @@ class Session {
   /// Arena bytes the current plan needs (valid after prepare; also after a prepare that failed with
   /// out_of_memory because the caller's arena was too small).
   std::size_t required_arena_bytes() const noexcept { return required_arena_bytes_; }
+  /// Bytes of the arena in use (the caller's arena_bytes, or the size of the owned arena). With
+  /// SessionOptions::max_input_shapes it is fixed at prepare and never grows.
+  std::size_t arena_capacity() const noexcept { return arena_capacity_; }
+  /// Arena bytes the plan at SessionOptions::max_input_shapes needs (0 when none were declared).
+  std::size_t max_shapes_arena_bytes() const noexcept { return max_shapes_arena_bytes_; }
+  /// Metadata bytes the current plan uses (kernel state, folded constants, tables), excluding the Model's own.
+  std::size_t metadata_bytes() const noexcept;
+
+  /// Re-plans for new shapes of dynamic inputs (shape inference, folding, the arena plan), keeping the arena
+  /// and rewinding the metadata allocator to where prepare() began, so that with a caller's arena and
+  /// metadata buffer nothing is allocated. `values` offers input values as SessionOptions::input_values does.
+  /// Shapes must respect the model's fixed dims and symbolic dims (one value per name across inputs) and
+  /// SessionOptions::max_input_shapes. Unchanged shapes and values: nothing happens. On failure the session
+  /// must be prepared again (or re-planned with valid shapes).
+  Status set_input_shapes(Span<const InputShape> shapes, Span<const InputValue> values = {}) noexcept;
+  /// Binds every graph input by name (shape and data) and runs. Re-plans first (see set_input_shapes) when a
+  /// shape differs from the current plan, or when an input that was bound at prepare time (because it decides
+  /// shapes) has a new value; replan_count() reports how often that happened. Without a re-plan it allocates
+  /// nothing, like run().
+  Status run(Span<const InputValue> inputs) noexcept;
+  /// Re-plans done by set_input_shapes()/run(inputs) since prepare().
+  std::size_t replan_count() const noexcept { return replan_count_; }
+
+  /// Points every planned tensor and scratch buffer at `arena` instead (same offsets; it must hold
+  /// required_arena_bytes()). For control-flow kernels: a subgraph's tensors live in a scratch buffer of the
+  /// enclosing session's plan, whose address is known only when the node runs.
+  void rebase_arena(void* arena) noexcept;
 
   std::size_t input_count() const noexcept;
   std::size_t output_count() const noexcept;
@@ -33064,7 +33926,7 @@ class Session {
   Status output_index(std::string_view name, std::size_t& index) const noexcept;
 
   /// Copies `value` into the input's arena slot. Fails with a message naming the input and the expected vs
-  /// actual dtype or shape (the shape must equal the prepared one; call prepare again for a new shape).
+  /// actual dtype or shape (the shape must equal the planned one; set_input_shapes() or run(inputs) re-plan).
   Status set_input(std::size_t index, const ConstTensorView& value) noexcept;
   Status set_input(std::string_view name, const ConstTensorView& value) noexcept;
   /// True when input `index` was bound to a value at prepare time (SessionOptions::input_values).
@@ -33091,7 +33953,20 @@ class Session {
  private:
   struct NodeRuntime;
   struct ValueRuntime;
+  /// What prepare() keeps to re-plan later: everything in SessionOptions but the per-call shapes and values.
+  struct KeptOptions {
+    void* arena = nullptr;
+    std::size_t arena_bytes = 0;
+    char* string_pool = nullptr;
+    std::size_t string_pool_bytes = 0;
+    bool inputs_outlive_run = false;
+  };
   void release() noexcept;
+  void release_plan() noexcept;
+  Status plan_for(Span<const InputShape> shapes, Span<const InputValue> values) noexcept;
+  Status check_against_max_shapes(Span<const InputShape> shapes) const noexcept;
+  Status check_symbolic_dims() const noexcept;
+  bool plan_differs(Span<const InputShape> shapes, Span<const InputValue> values) const noexcept;
   Status prepare_pass(const SessionOptions& options, Span<unsigned char> bind_value, bool& retry) noexcept;
   Status bind_input_value(const model::Value& value, const SessionOptions& options, MetadataAllocator& allocator,
                           ValueRuntime& rt) noexcept;
@@ -33110,6 +33985,16 @@ class Session {
   std::size_t required_arena_bytes_ = 0;
   std::int32_t missing_input_value_ = -1;
   bool prepared_ = false;
+  KeptOptions kept_;
+  std::size_t metadata_mark_ = 0;   ///< metadata_->used_bytes() where planning begins (rewound on re-plan)
+  Span<unsigned char> bind_value_;  ///< per input: bind its value at prepare time
+  Span<Shape> max_shapes_;          ///< per input: SessionOptions::max_input_shapes, when has_max_shape_
+  Span<unsigned char> has_max_shape_;
+  Span<InputShape> replan_shapes_;  ///< scratch: one shape per input for a re-plan
+  Span<InputValue> replan_values_;  ///< scratch: the values offered to the plan at the maxima
+  std::size_t metadata_start_ = 0;
+  std::size_t max_shapes_arena_bytes_ = 0;
+  std::size_t replan_count_ = 0;
   MetadataAllocator* metadata_ = nullptr;
   kernels::StringPool string_pool_;
   void* owned_string_pool_ = nullptr;
@@ -33227,6 +34112,7 @@ inline void* empty_tensor_storage() noexcept {
 inline Session::~Session() { release(); }
 
 inline void Session::release() noexcept {
+  release_plan();
 #if ONNXMICRO_HAS_HEAP
   if (owns_arena_ && arena_ != nullptr) std::free(arena_allocation_);
   arena_allocation_ = nullptr;
@@ -33237,11 +34123,46 @@ inline void Session::release() noexcept {
   arena_ = nullptr;
   arena_capacity_ = 0;
   owns_arena_ = false;
+  kept_ = KeptOptions();
+  bind_value_ = Span<unsigned char>();
+  max_shapes_ = Span<Shape>();
+  has_max_shape_ = Span<unsigned char>();
+  replan_shapes_ = Span<InputShape>();
+  replan_values_ = Span<InputValue>();
+}
+
+// Forgets the plan but keeps the arena and string pool, which a re-plan reuses.
+inline void Session::release_plan() noexcept {
   prepared_ = false;
   nodes_ = Span<NodeRuntime>();
   values_ = Span<ValueRuntime>();
   reports_ = Span<NodeReport>();
   plan_ = MemoryPlan();
+}
+
+inline void Session::rebase_arena(void* arena) noexcept {
+  unsigned char* const to = static_cast<unsigned char*>(arena);
+  if (!prepared_ || to == arena_ || arena_ == nullptr) return;
+  const std::uintptr_t from = reinterpret_cast<std::uintptr_t>(arena_);
+  const std::uintptr_t extent = plan_.arena_bytes;
+  auto moved = [&](const void* p) -> void* {
+    const std::uintptr_t address = reinterpret_cast<std::uintptr_t>(p);
+    if (p == nullptr || address < from || address - from >= extent) return const_cast<void*>(p);
+    return to + (address - from);
+  };
+  for (ValueRuntime& rt : values_)
+    if (rt.buffer >= 0) rt.data = moved(rt.data);
+  for (NodeRuntime& nr : nodes_) {
+    if (nr.folded) continue;
+    for (ConstTensorView& in : nr.inputs) in.data = moved(in.data);
+    for (TensorView& out : nr.outputs) out.data = moved(out.data);
+    nr.scratch = moved(nr.scratch);
+  }
+  arena_ = to;
+}
+
+inline std::size_t Session::metadata_bytes() const noexcept {
+  return metadata_ == nullptr ? 0 : metadata_->used_bytes() - metadata_start_;
 }
 
 inline std::size_t Session::input_count() const noexcept {
@@ -33287,6 +34208,8 @@ inline Status Session::output_index(std::string_view name, std::size_t& index) c
 inline Status Session::prepare(const Model& model, KernelRegistry registry, const SessionOptions& options) noexcept {
   release();
   required_arena_bytes_ = 0;
+  max_shapes_arena_bytes_ = 0;
+  replan_count_ = 0;
   missing_input_value_ = -1;
   if (!model.loaded()) return Status(StatusCode::invalid_argument) << "prepare() needs a loaded Model";
   model_ = &model;
@@ -33302,6 +34225,7 @@ inline Status Session::prepare(const Model& model, KernelRegistry registry, cons
     return Status(StatusCode::invalid_argument)
            << "SessionOptions::metadata_allocator is required when ONNXMICRO_HAS_HEAP is 0";
   }
+  metadata_start_ = metadata_->used_bytes();
   for (const InputShape& bound : options.input_shapes) {
     std::size_t ignored;
     ONNXMICRO_RETURN_IF_ERROR(input_index(bound.name, ignored));
@@ -33310,16 +34234,237 @@ inline Status Session::prepare(const Model& model, KernelRegistry registry, cons
     std::size_t ignored;
     ONNXMICRO_RETURN_IF_ERROR(input_index(bound.name, ignored));
   }
+  kept_.arena = options.arena;
+  kept_.arena_bytes = options.arena_bytes;
+  kept_.string_pool = options.string_pool;
+  kept_.string_pool_bytes = options.string_pool_bytes;
+  kept_.inputs_outlive_run = options.inputs_outlive_run;
+  const std::size_t inputs = input_count();
+  ONNXMICRO_RETURN_IF_ERROR(metadata_->allocate_array(inputs, bind_value_));
+  ONNXMICRO_RETURN_IF_ERROR(metadata_->allocate_array(inputs, max_shapes_));
+  ONNXMICRO_RETURN_IF_ERROR(metadata_->allocate_array(inputs, has_max_shape_));
+  ONNXMICRO_RETURN_IF_ERROR(metadata_->allocate_array(inputs, replan_shapes_));
+  ONNXMICRO_RETURN_IF_ERROR(metadata_->allocate_array(inputs, replan_values_));
+  bool any_max = false;
+  for (const InputShape& bound : options.max_input_shapes) {
+    std::size_t index = 0;
+    ONNXMICRO_RETURN_IF_ERROR(input_index(bound.name, index));
+    for (int d = 0; d < bound.shape.rank(); ++d) {
+      if (bound.shape[d] < 0) {
+        return Status(StatusCode::invalid_argument) << "input '" << bound.name << "': maximum shape " << bound.shape
+                                                    << " has a negative dim (SessionOptions::max_input_shapes)";
+      }
+    }
+    max_shapes_[index] = bound.shape;
+    has_max_shape_[index] = 1;
+    any_max = true;
+  }
+  // Everything from here on is rewound by a re-plan.
+  metadata_mark_ = metadata_->used_bytes();
+
+  if (any_max) {
+    // First the plan at the maxima, which sizes the arena; inputs without a maximum take the caller's shape and
+    // value, if any.
+    std::size_t shape_count = 0, value_count = 0;
+    for (std::size_t i = 0; i < inputs; ++i) {
+      if (has_max_shape_[i]) {
+        replan_shapes_[shape_count++] = InputShape{input_name(i), max_shapes_[i]};
+        continue;
+      }
+      for (const InputShape& bound : options.input_shapes)
+        if (bound.name == input_name(i)) replan_shapes_[shape_count] = bound;
+      if (!replan_shapes_[shape_count].name.empty()) ++shape_count;
+    }
+    // Values are offered for inputs without a maximum, and for those whose value has exactly the maximum shape.
+    for (std::size_t i = 0; i < inputs; ++i) {
+      for (const InputValue& offered : options.input_values) {
+        if (offered.name == input_name(i) && (!has_max_shape_[i] || offered.value.shape == max_shapes_[i]))
+          replan_values_[value_count++] = offered;
+      }
+    }
+    Status st = plan_for(Span<const InputShape>(replan_shapes_.data(), shape_count),
+                         Span<const InputValue>(replan_values_.data(), value_count));
+    if (!st.ok()) {
+      if (missing_input_value_ >= 0) {
+        st << " (a shape that depends on an input's value cannot be bounded by maximum shapes yet: prepare without "
+              "SessionOptions::max_input_shapes, and the arena follows each plan)";
+      }
+      return st.prepend("planning at SessionOptions::max_input_shapes: ");
+    }
+    max_shapes_arena_bytes_ = required_arena_bytes_;
+    if (options.input_shapes.empty() && options.input_values.empty()) return st;
+    ONNXMICRO_RETURN_IF_ERROR(check_against_max_shapes(options.input_shapes));
+    // Then the plan at the caller's shapes; inputs they leave out stay at their maxima.
+    shape_count = 0;
+    for (std::size_t i = 0; i < inputs; ++i) {
+      replan_shapes_[shape_count] = InputShape();
+      for (const InputShape& bound : options.input_shapes)
+        if (bound.name == input_name(i)) replan_shapes_[shape_count] = bound;
+      if (replan_shapes_[shape_count].name.empty() && has_max_shape_[i])
+        replan_shapes_[shape_count] = InputShape{input_name(i), max_shapes_[i]};
+      if (!replan_shapes_[shape_count].name.empty()) ++shape_count;
+    }
+    return plan_for(Span<const InputShape>(replan_shapes_.data(), shape_count), options.input_values);
+  }
+  return plan_for(options.input_shapes, options.input_values);
+}
+
+// One full planning (the passes prepare() always did), from the metadata mark, reusing the arena.
+inline Status Session::plan_for(Span<const InputShape> shapes, Span<const InputValue> values) noexcept {
+  SessionOptions options;
+  options.arena = kept_.arena;
+  options.arena_bytes = kept_.arena_bytes;
+  options.metadata_allocator = metadata_;
+  options.input_shapes = shapes;
+  options.input_values = values;
+  options.string_pool = kept_.string_pool;
+  options.string_pool_bytes = kept_.string_pool_bytes;
+  options.inputs_outlive_run = kept_.inputs_outlive_run;
+  for (unsigned char& bind : bind_value_) bind = 0;
   // A pass that finds a shape-deciding input fed by graph inputs whose values the caller offered binds them
   // and starts over; each retry binds at least one more input, so this ends.
-  Span<unsigned char> bind_value;
-  ONNXMICRO_RETURN_IF_ERROR(metadata_->allocate_array(input_count(), bind_value));
   for (;;) {
+    release_plan();
+    metadata_->rewind(metadata_mark_);
+    missing_input_value_ = -1;
     bool retry = false;
-    Status st = prepare_pass(options, bind_value, retry);
-    if (st.ok() || !retry) return st;
-    release();
+    Status st = prepare_pass(options, bind_value_, retry);
+    if (st.ok() || !retry) {
+      if (!st.ok()) release_plan();
+      return st;
+    }
   }
+}
+
+inline Status Session::check_against_max_shapes(Span<const InputShape> shapes) const noexcept {
+  for (const InputShape& bound : shapes) {
+    std::size_t index = 0;
+    ONNXMICRO_RETURN_IF_ERROR(input_index(bound.name, index));
+    if (!has_max_shape_[index]) continue;
+    const Shape& max = max_shapes_[index];
+    if (bound.shape.rank() != max.rank()) {
+      return Status(StatusCode::invalid_argument)
+             << "input '" << bound.name << "': shape " << bound.shape << " has rank " << bound.shape.rank()
+             << ", its declared maximum " << max << " has rank " << max.rank() << " (SessionOptions::max_input_shapes)";
+    }
+    for (int d = 0; d < max.rank(); ++d) {
+      if (bound.shape[d] > max[d]) {
+        return Status(StatusCode::invalid_argument)
+               << "input '" << bound.name << "' dim " << d << " is " << static_cast<long long>(bound.shape[d])
+               << ", above its declared maximum " << static_cast<long long>(max[d]) << " (shape " << bound.shape
+               << ", maximum " << max << "; SessionOptions::max_input_shapes sized the arena)";
+      }
+    }
+  }
+  return {};
+}
+
+// A dim_param names one size: every input dim carrying the same name must be bound to the same value.
+inline Status Session::check_symbolic_dims() const noexcept {
+  const model::Graph& graph = model_->graph();
+  for (std::size_t i = 0; i < graph.inputs.size(); ++i) {
+    const model::Value& a = graph.values[graph.inputs[i]];
+    if (!a.has_declared_shape || is_value_container(a.dtype)) continue;
+    const Shape& shape_a = values_[graph.inputs[i]].info.shape;
+    for (int da = 0; da < a.declared_rank && da < shape_a.rank(); ++da) {
+      const std::string_view param = a.declared_dims[da].param;
+      if (param.empty() || a.declared_dims[da].value >= 0) continue;
+      for (std::size_t j = 0; j <= i; ++j) {
+        const model::Value& b = graph.values[graph.inputs[j]];
+        if (!b.has_declared_shape || is_value_container(b.dtype)) continue;
+        const Shape& shape_b = values_[graph.inputs[j]].info.shape;
+        for (int db = 0; db < b.declared_rank && db < shape_b.rank(); ++db) {
+          if (j == i && db >= da) break;
+          if (b.declared_dims[db].param != param || b.declared_dims[db].value >= 0) continue;
+          if (shape_a[da] != shape_b[db]) {
+            return Status(StatusCode::invalid_argument)
+                   << "input '" << a.name << "' dim " << da << " ('" << param << "') is bound to "
+                   << static_cast<long long>(shape_a[da]) << " but input '" << b.name << "' dim " << db << " ('"
+                   << param << "') is bound to " << static_cast<long long>(shape_b[db])
+                   << ": a symbolic dim has one value per run";
+          }
+        }
+      }
+    }
+  }
+  return {};
+}
+
+// True when binding these shapes and values would change the current plan.
+inline bool Session::plan_differs(Span<const InputShape> shapes, Span<const InputValue> values) const noexcept {
+  if (!prepared_) return true;
+  const model::Graph& graph = model_->graph();
+  for (const InputShape& bound : shapes) {
+    std::size_t index = 0;
+    if (!input_index(bound.name, index).ok()) return true;
+    if (values_[graph.inputs[index]].info.shape != bound.shape) return true;
+  }
+  for (const InputValue& offered : values) {
+    std::size_t index = 0;
+    if (!input_index(offered.name, index).ok()) return true;
+    const ValueRuntime& rt = values_[graph.inputs[index]];
+    if (!rt.info.is_constant) continue;  // an ordinary input: its value does not shape the plan
+    if (offered.value.dtype != rt.info.dtype || offered.value.shape != rt.info.shape) return true;
+    if (rt.info.shape.element_count() > 0 &&
+        (offered.value.data == nullptr ||
+         !detail::same_elements(rt.info.dtype, rt.data, offered.value.data, rt.info.shape.element_count())))
+      return true;
+  }
+  return false;
+}
+
+inline Status Session::set_input_shapes(Span<const InputShape> shapes, Span<const InputValue> values) noexcept {
+  if (model_ == nullptr || metadata_ == nullptr || bind_value_.size() != input_count()) {
+    return Status(StatusCode::invalid_argument) << "set_input_shapes() before prepare()";
+  }
+  for (const InputValue& offered : values) {
+    std::size_t ignored;
+    ONNXMICRO_RETURN_IF_ERROR(input_index(offered.name, ignored));
+  }
+  ONNXMICRO_RETURN_IF_ERROR(check_against_max_shapes(shapes));
+  if (!plan_differs(shapes, values)) return {};
+  // Inputs left out keep their current shape (or their maximum after a failed re-plan). run(inputs) passes
+  // replan_shapes_ itself, complete: nothing to merge.
+  const model::Graph& graph = model_->graph();
+  const bool complete = shapes.data() == replan_shapes_.data();
+  std::size_t count = complete ? shapes.size() : 0;
+  for (std::size_t i = 0; !complete && i < input_count(); ++i) {
+    InputShape merged;
+    for (const InputShape& bound : shapes)
+      if (bound.name == input_name(i)) merged = bound;
+    if (merged.name.empty() && prepared_) merged = InputShape{input_name(i), values_[graph.inputs[i]].info.shape};
+    if (merged.name.empty() && has_max_shape_[i]) merged = InputShape{input_name(i), max_shapes_[i]};
+    if (!merged.name.empty()) replan_shapes_[count++] = merged;
+  }
+  ++replan_count_;
+  return plan_for(Span<const InputShape>(replan_shapes_.data(), count), values);
+}
+
+inline Status Session::run(Span<const InputValue> inputs) noexcept {
+  if (model_ == nullptr || metadata_ == nullptr || bind_value_.size() != input_count()) {
+    return Status(StatusCode::invalid_argument) << "run(inputs) before prepare()";
+  }
+  for (const InputValue& given : inputs) {
+    std::size_t ignored;
+    ONNXMICRO_RETURN_IF_ERROR(input_index(given.name, ignored));
+  }
+  for (std::size_t i = 0; i < input_count(); ++i) {
+    std::size_t found = 0;
+    for (const InputValue& given : inputs) found += given.name == input_name(i) ? 1 : 0;
+    if (found != 1) {
+      return Status(StatusCode::invalid_argument)
+             << "run(inputs): input '" << input_name(i) << "' is "
+             << (found == 0 ? "missing (every graph input must be given)" : "given more than once");
+    }
+  }
+  for (const InputValue& given : inputs) {
+    std::size_t index = 0;
+    ONNXMICRO_RETURN_IF_ERROR(input_index(given.name, index));
+    replan_shapes_[index] = InputShape{input_name(index), given.value.shape};
+  }
+  ONNXMICRO_RETURN_IF_ERROR(set_input_shapes(replan_shapes_, inputs));
+  for (const InputValue& given : inputs) ONNXMICRO_RETURN_IF_ERROR(set_input(given.name, given.value));
+  return run();
 }
 
 inline bool Session::input_bound_at_prepare(std::size_t index) const noexcept {
@@ -33365,9 +34510,10 @@ inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned
     if (value.kind == model::ValueKind::initializer) {
       const proto::Tensor& tensor = value.initializer;
       ONNXMICRO_RETURN_IF_ERROR(rt.info.shape.assign(tensor.dims, static_cast<std::size_t>(tensor.rank)));
-      if (tensor.data_location == proto::DataLocation::external) {
-        return Status(StatusCode::unsupported)
-               << "initializer '" << value.name << "' uses external data, which this build cannot load yet";
+      // The loader resolves external data (model/external_data.hpp) into raw_data; unresolved means a bug there.
+      if (tensor.data_location == proto::DataLocation::external && !tensor.has_raw_data) {
+        return Status(StatusCode::internal)
+               << "initializer '" << value.name << "' uses external data that the loader did not resolve";
       }
       std::size_t bytes = 0;
       Status st = checked_byte_size(value.dtype, rt.info.shape, bytes);
@@ -33404,8 +34550,11 @@ inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned
         if (!offered) {
           missing_input_value_ = static_cast<std::int32_t>(input_position);
           return Status(StatusCode::unsupported)
-                 << "graph input '" << value.name << "' is a " << dtype_name(value.dtype)
-                 << ": bind its value with SessionOptions::input_values (run-time sequences and optionals: TODO(#4))";
+                 << "graph input '" << value.name << "' is " << (value.dtype == DataType::optional ? "an " : "a ")
+                 << dtype_name(value.dtype)
+                 << ": its value is needed when planning: offer it in SessionOptions::input_values "
+                    "(Session::run(inputs) "
+                    "does)";
         }
         bind_value[input_position] = 1;
       }
@@ -33461,6 +34610,8 @@ inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned
       rt.last_use = 0;
     }
   }
+
+  ONNXMICRO_RETURN_IF_ERROR(check_symbolic_dims());
 
   // 3. Kernels' prepare in execution order: dtype/shape inference, state, folding of all-constant nodes.
   for (std::size_t i = 0; i < node_count; ++i) {
@@ -33651,29 +34802,40 @@ inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned
   plan_arena(buffers, order, ONNXMICRO_TENSOR_ALIGNMENT, plan_);
   required_arena_bytes_ = plan_.arena_bytes;
 
-  // 6. The arena: the caller's, or our own.
+  // 6. The arena: the caller's, or our own (kept across re-plans; grown only when a plan needs more).
   if (options.arena != nullptr) {
     if (reinterpret_cast<std::uintptr_t>(options.arena) % ONNXMICRO_TENSOR_ALIGNMENT != 0) {
       return Status(StatusCode::invalid_argument)
              << "SessionOptions::arena must be aligned to " << ONNXMICRO_TENSOR_ALIGNMENT << " bytes";
     }
     if (options.arena_bytes < required_arena_bytes_) {
-      return Status(StatusCode::out_of_memory)
-             << "the arena is too small: this model needs " << static_cast<unsigned long long>(required_arena_bytes_)
-             << " bytes, SessionOptions::arena_bytes is " << static_cast<unsigned long long>(options.arena_bytes);
+      Status s(StatusCode::out_of_memory);
+      s << "the arena is too small: this model needs " << static_cast<unsigned long long>(required_arena_bytes_)
+        << " bytes";
+      if (!options.input_shapes.empty()) {
+        s << " at input shapes";
+        for (const InputShape& bound : options.input_shapes) s << " '" << bound.name << "' " << bound.shape;
+      }
+      return s << ", SessionOptions::arena_bytes is " << static_cast<unsigned long long>(options.arena_bytes);
     }
     arena_ = static_cast<unsigned char*>(options.arena);
     arena_capacity_ = options.arena_bytes;
-  } else if (required_arena_bytes_ > 0) {
+  } else if (required_arena_bytes_ > arena_capacity_) {
 #if ONNXMICRO_HAS_HEAP
-    arena_allocation_ = std::malloc(required_arena_bytes_ + ONNXMICRO_TENSOR_ALIGNMENT);
+    if (owns_arena_) std::free(arena_allocation_);
+    arena_ = nullptr;
+    arena_capacity_ = 0;
+    owns_arena_ = false;
+    const std::size_t bytes =
+        required_arena_bytes_ > max_shapes_arena_bytes_ ? required_arena_bytes_ : max_shapes_arena_bytes_;
+    arena_allocation_ = std::malloc(bytes + ONNXMICRO_TENSOR_ALIGNMENT);
     if (arena_allocation_ == nullptr) {
       return Status(StatusCode::out_of_memory)
-             << "could not allocate an arena of " << static_cast<unsigned long long>(required_arena_bytes_) << " bytes";
+             << "could not allocate an arena of " << static_cast<unsigned long long>(bytes) << " bytes";
     }
     arena_ = reinterpret_cast<unsigned char*>(
         align_up(reinterpret_cast<std::uintptr_t>(arena_allocation_), ONNXMICRO_TENSOR_ALIGNMENT));
-    arena_capacity_ = required_arena_bytes_;
+    arena_capacity_ = bytes;
     owns_arena_ = true;
 #else
     return Status(StatusCode::invalid_argument)
@@ -33688,7 +34850,7 @@ inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned
     if (rt.info.dtype == DataType::string && !rt.info.is_constant) run_time_strings = true;
   if (options.string_pool != nullptr) {
     string_pool_ = kernels::StringPool(options.string_pool, options.string_pool_bytes);
-  } else if (run_time_strings) {
+  } else if (run_time_strings && owned_string_pool_ == nullptr) {
 #if ONNXMICRO_HAS_HEAP
     const std::size_t pool_bytes =
         options.string_pool_bytes != 0 ? options.string_pool_bytes : ONNXMICRO_DEFAULT_STRING_POOL_BYTES;
@@ -33854,7 +35016,7 @@ inline Status Session::set_input(std::size_t index, const ConstTensorView& value
   if (value.shape != rt.info.shape) {
     return Status(StatusCode::invalid_argument)
            << "input '" << rt.info.name << "': expected shape " << rt.info.shape << ", got " << value.shape
-           << " (prepare again with SessionOptions::input_shapes to change it)";
+           << " (a new shape needs a re-plan: Session::set_input_shapes() or Session::run(inputs))";
   }
   std::size_t bytes = byte_size_of(rt.info.dtype, rt.info.shape.element_count());
   if (bytes > 0) {
@@ -33866,8 +35028,8 @@ inline Status Session::set_input(std::size_t index, const ConstTensorView& value
       if (!detail::same_elements(rt.info.dtype, rt.data, value.data, rt.info.shape.element_count())) {
         return Status(StatusCode::invalid_argument)
                << "input '" << rt.info.name
-               << "' was bound at prepare time because it decides shapes; this value differs: prepare again with "
-                  "the new value in SessionOptions::input_values";
+               << "' was bound at prepare time because it decides shapes; this value differs: Session::run(inputs) "
+                  "re-plans for it (or prepare again with the new value in SessionOptions::input_values)";
       }
       return {};
     }
@@ -33962,6 +35124,12 @@ class Subgraph {
     return {};
   }
 
+  /// Call before prepare(): the subgraph's tensors will live in the node's scratch buffer (see scratch_bytes()),
+  /// which bind_outer() attaches at every run. The subgraph then cannot run before the node does.
+  void place_arena_in_scratch() noexcept { arena_in_scratch_ = true; }
+  /// Scratch bytes the node must request (RunContext::scratch) after prepare(); 0 unless place_arena_in_scratch().
+  std::size_t scratch_bytes() const noexcept { return arena_in_scratch_ ? session_->required_arena_bytes() : 0; }
+
   /// The subgraph's own inputs (excluding enclosing-scope values), in declaration order.
   std::size_t formal_input_count() const noexcept { return formal_inputs_; }
   std::size_t output_count() const noexcept { return model_->graph().outputs.size(); }
@@ -34021,8 +35189,14 @@ class Subgraph {
     alignas(ONNXMICRO_TENSOR_ALIGNMENT) static unsigned char no_arena[ONNXMICRO_TENSOR_ALIGNMENT];
     options.arena = arena_bytes_ > 0 ? arena_ : no_arena;
     options.arena_bytes = arena_bytes_;
+    if (arena_in_scratch_) {
+      // Planned against a stand-in address, never written before bind_outer() moves the plan to the scratch.
+      options.arena = no_arena;
+      options.arena_bytes = static_cast<std::size_t>(-1) / 4;
+    }
     Status st = session_->prepare(*model_, ctx.registry(), options);
-    if (st.code() == StatusCode::out_of_memory && session_->required_arena_bytes() > arena_bytes_) {
+    if (!arena_in_scratch_ && st.code() == StatusCode::out_of_memory &&
+        session_->required_arena_bytes() > arena_bytes_) {
       // First preparation (or a bigger one): carve the arena the plan asks for, and prepare again.
       const std::size_t bytes = session_->required_arena_bytes();
       void* arena = allocator.allocate(bytes, ONNXMICRO_TENSOR_ALIGNMENT);
@@ -34046,13 +35220,19 @@ class Subgraph {
       if (missing >= 0 && outer_source_[static_cast<std::size_t>(missing)] < 0) missing_formal_ = missing;
       return st.prepend("': ").prepend(attribute_).prepend("subgraph '");
     }
-    // Values known now but not needed by any kernel at prepare time are ordinary inputs: fill them once.
+    // Values known now but not needed by any kernel at prepare time are ordinary inputs: filled now, or at every
+    // run when the arena is the node's scratch (shared with other tensors between runs).
+    std::size_t deferred = 0;
     for (std::size_t i = 0; i < value_count; ++i) {
       std::size_t index = 0;
       ONNXMICRO_RETURN_IF_ERROR(session_->input_index(values[i].name, index));
-      if (!session_->input_bound_at_prepare(index))
+      if (session_->input_bound_at_prepare(index)) continue;
+      if (arena_in_scratch_)
+        values[deferred++] = values[i];
+      else
         ONNXMICRO_RETURN_IF_ERROR(session_->set_input(index, values[i].value));
     }
+    constant_inputs_ = values.subspan(0, deferred);
     return {};
   }
 
@@ -34061,6 +35241,17 @@ class Subgraph {
 
   /// Copies the enclosing-scope inputs from the parent node's run-time inputs (those not bound at prepare).
   Status bind_outer(const kernels::RunContext& ctx) noexcept {
+    if (arena_in_scratch_) {
+      if (ctx.scratch_bytes() < session_->required_arena_bytes()) {
+        return Status(StatusCode::internal)
+               << "subgraph '" << attribute_ << "' needs "
+               << static_cast<unsigned long long>(session_->required_arena_bytes()) << " scratch bytes, the node has "
+               << static_cast<unsigned long long>(ctx.scratch_bytes());
+      }
+      session_->rebase_arena(ctx.scratch());
+      for (const InputValue& value : constant_inputs_)
+        ONNXMICRO_RETURN_IF_ERROR(session_->set_input(value.name, value.value));
+    }
     for (std::size_t i = 0; i < outer_source_.size(); ++i) {
       if (outer_source_[i] < 0 || session_->input_bound_at_prepare(i)) continue;
       ONNXMICRO_RETURN_IF_ERROR(session_->set_input(i, ctx.input(outer_source_[i])));
@@ -34098,6 +35289,8 @@ class Subgraph {
   std::size_t arena_bytes_ = 0;
   std::int32_t missing_formal_ = -1;
   char no_string_pool_ = 0;
+  bool arena_in_scratch_ = false;
+  Span<InputValue> constant_inputs_;  ///< known at prepare, not bound: copied in at every run (scratch arena)
 };
 
 /// Copies a tensor's bytes (any dtype; a string tensor's element views).
@@ -34137,11 +35330,15 @@ struct If_1 : KernelDefaults {
     state->fixed_branch = -1;
     if (cond.is_constant) state->fixed_branch = *static_cast<const bool*>(cond.const_data) ? 0 : 1;
     const char* names[2] = {"then_branch", "else_branch"};
+    std::size_t scratch_bytes = 0;
     for (int b = 0; b < 2; ++b) {
       if (state->fixed_branch >= 0 && state->fixed_branch != b) continue;
       detail::Subgraph& branch = state->branches[b];
       ONNXMICRO_RETURN_IF_ERROR(branch.load(ctx, names[b]));
+      branch.place_arena_in_scratch();
       ONNXMICRO_RETURN_IF_ERROR(branch.prepare(ctx, Span<const TensorInfo>()));
+      // One branch runs at a time: they share the node's scratch.
+      if (branch.scratch_bytes() > scratch_bytes) scratch_bytes = branch.scratch_bytes();
       if (branch.output_count() != static_cast<std::size_t>(ctx.output_count())) {
         return Status(StatusCode::invalid_model)
                << "subgraph '" << names[b] << "' has " << static_cast<unsigned long long>(branch.output_count())
@@ -34158,11 +35355,13 @@ struct If_1 : KernelDefaults {
           return Status(StatusCode::unsupported)
                  << "output " << k << ": then_branch gives " << dtype_name(out.dtype) << " " << out.shape
                  << ", else_branch " << dtype_name(other.dtype) << " " << other.shape
-                 << "; branches of different shapes need the condition known at prepare time (TODO(#4))";
+                 << "; branches of different shapes need the condition's value when planning (offer the input it "
+                    "comes from in SessionOptions::input_values, as Session::run(inputs) does)";
         }
       }
       ctx.set_output(k, out.dtype, out.shape);
     }
+    ctx.request_scratch(scratch_bytes);
     return {};
   }
 
@@ -34194,7 +35393,7 @@ ONNXMICRO_NAMESPACE_END
 //    ops may take shape-deciding inputs from them; run() then only copies the results;
 //  - otherwise the body is prepared once for the initial carried shapes and run() iterates it, allocating
 //    nothing. That needs carried values whose shapes do not change and no scan outputs (their length depends on
-//    when the loop stops): other loops need run-time shapes, TODO(#4).
+//    when the loop stops): other loops need their inputs when planning (Session::run(inputs) offers them).
 // Either way the number of iterations is bounded by ONNXMICRO_MAX_LOOP_ITERATIONS.
 
 ONNXMICRO_NAMESPACE_BEGIN
@@ -34338,7 +35537,8 @@ struct Loop_1 : KernelDefaults {
     if (state.scans > 0) {
       return Status(StatusCode::unsupported)
              << "a Loop with scan outputs needs every input known at prepare time: the outputs' length depends on "
-                "when the loop stops (TODO(#4): run-time shapes)";
+                "when the loop stops: shapes that depend on values are planned with those values "
+                "(Session::run(inputs))";
     }
     Span<TensorInfo> formal;
     ONNXMICRO_RETURN_IF_ERROR(ctx.metadata_allocator().allocate_array(2 + state.carried, formal));
@@ -34351,7 +35551,9 @@ struct Loop_1 : KernelDefaults {
       formal[2 + c].is_constant = false;  // changes from iteration to iteration
     }
     for (TensorInfo& f : formal) f.present = true;
+    state.body.place_arena_in_scratch();
     ONNXMICRO_RETURN_IF_ERROR(state.body.prepare(ctx, formal));
+    ctx.request_scratch(state.body.scratch_bytes());
     Session& session = state.body.session();
     for (int c = 0; c < state.carried; ++c) {
       const ConstTensorView out = session.output(static_cast<std::size_t>(1 + c));
@@ -34360,7 +35562,7 @@ struct Loop_1 : KernelDefaults {
         return Status(StatusCode::unsupported)
                << "loop-carried value " << c << " '" << in.name << "' enters as " << dtype_name(in.dtype) << " "
                << in.shape << " but the body returns " << dtype_name(out.dtype) << " " << out.shape
-               << "; a carried value that changes shape needs every input known at prepare time (TODO(#4))";
+               << "; a carried value that changes shape needs every input known at prepare time";
       }
       ctx.set_output(c, in.dtype, in.shape);
     }
@@ -34450,7 +35652,7 @@ struct Loop_1 : KernelDefaults {
       if (iteration == 0) {
         // No iteration ran: the slice shape is unknown; the body's declared output gives the best answer.
         return Status(StatusCode::unsupported)
-               << "the loop runs zero iterations, so scan output " << k << " has an unknown slice shape (TODO(#4))";
+               << "the loop runs zero iterations, so scan output " << k << " has an unknown slice shape";
       }
       if (info.shape.rank() + 1 > kMaxRank) {
         return Status(StatusCode::limit_exceeded) << "scan output " << k << " would exceed ONNXMICRO_MAX_RANK";
@@ -34561,9 +35763,28 @@ struct ScanPlan {
   int scan_outputs;     ///< K
   std::int64_t length;  ///< L
   std::int64_t batch;   ///< B (Scan-8), 1 for Scan-9
-  Span<std::int32_t> input_axes, output_axes;  ///< in the node's tensors (Scan-8: 1, past the batch axis)
+  Span<std::int32_t> input_axes;  ///< in the node's tensors (Scan-8: 1, past the batch axis)
   Span<std::uint8_t> input_reverse, output_reverse;
+  // Slice copies, computed once at prepare: a state as batch entries (Scan-9: one entry, the whole tensor), a
+  // scan input/output within one batch entry along its scan axis, and the bytes of one batch entry.
+  Span<AxisLayout> state_layouts, input_layouts, output_layouts;
+  Span<std::size_t> input_batch_bytes, output_batch_bytes;
 };
+
+/// `shape` as `batch` entries along axis 0 (one entry holding everything when `batched` is false).
+inline AxisLayout batch_layout(DataType dtype, const Shape& shape, bool batched) noexcept {
+  if (batched) return AxisLayout::of(dtype, shape, 0);
+  AxisLayout whole;
+  whole.outer = 1;
+  whole.length = 1;
+  whole.block = byte_size_of(dtype, shape.element_count());
+  return whole;
+}
+/// Bytes of one of `batch` entries of `shape` (0 without a batch axis).
+inline std::size_t batch_entry_bytes(DataType dtype, const Shape& shape, bool batched) noexcept {
+  if (!batched || shape[0] == 0) return 0;
+  return byte_size_of(dtype, shape.element_count() / shape[0]);
+}
 
 inline Status read_axes_attribute(const PrepareContext& ctx, const char* name, std::size_t count, bool directions,
                                   Span<std::int64_t> out) noexcept {
@@ -34635,8 +35856,11 @@ struct ScanKernel : KernelDefaults {
     }
     ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(mi, plan->input_axes));
     ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(mi, plan->input_reverse));
-    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(ko, plan->output_axes));
     ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(ko, plan->output_reverse));
+    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(mi, plan->input_layouts));
+    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(mi, plan->input_batch_bytes));
+    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(ko, plan->output_layouts));
+    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(ko, plan->output_batch_bytes));
 
     // Batch and sequence length.
     plan->batch = 1;
@@ -34677,6 +35901,9 @@ struct ScanKernel : KernelDefaults {
       }
       plan->input_axes[j] = static_cast<std::int32_t>(axis);
       plan->input_reverse[j] = static_cast<std::uint8_t>(in_dirs[j]);
+      plan->input_layouts[j] = detail::AxisLayout::of(x.dtype, Batched ? detail::remove_axis(x.shape, 0) : x.shape,
+                                                      static_cast<int>(axis) - (Batched ? 1 : 0));
+      plan->input_batch_bytes[j] = detail::batch_entry_bytes(x.dtype, x.shape, Batched);
     }
     // The body sees states without the batch axis and scan inputs without batch and scan axes.
     detail::ScanPlan& p = *plan;
@@ -34690,6 +35917,7 @@ struct ScanKernel : KernelDefaults {
     }
     Span<TensorInfo> formal;
     ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(static_cast<std::size_t>(p.states + p.scan_inputs), formal));
+    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(static_cast<std::size_t>(p.states), p.state_layouts));
     for (int c = 0; c < p.states; ++c) {
       const TensorInfo& s = ctx.input(p.first_state + c);
       if (Batched && (s.shape.rank() < 1 || s.shape[0] != p.batch)) {
@@ -34699,6 +35927,7 @@ struct ScanKernel : KernelDefaults {
       }
       formal[c].dtype = s.dtype;
       formal[c].shape = Batched ? detail::remove_axis(s.shape, 0) : s.shape;
+      p.state_layouts[c] = detail::batch_layout(s.dtype, s.shape, Batched);
     }
     for (int j = 0; j < p.scan_inputs; ++j) {
       const TensorInfo& x = ctx.input(p.first_state + p.states + j);
@@ -34707,7 +35936,9 @@ struct ScanKernel : KernelDefaults {
       formal[p.states + j].shape = Batched ? detail::remove_axis(slice, 0) : slice;
     }
     for (TensorInfo& f : formal) f.present = true;  // not constant: they change every iteration
+    p.body.place_arena_in_scratch();
     ONNXMICRO_RETURN_IF_ERROR(p.body.prepare(ctx, formal));
+    ctx.request_scratch(p.body.scratch_bytes());
     Session& session = p.body.session();
     for (int c = 0; c < p.states; ++c) {
       const ConstTensorView out = session.output(static_cast<std::size_t>(c));
@@ -34732,8 +35963,10 @@ struct ScanKernel : KernelDefaults {
       }
       Shape full = detail::insert_axis(out.shape, static_cast<int>(axis), p.length);
       if (Batched) full = detail::insert_axis(full, 0, p.batch);
-      p.output_axes[k] = static_cast<std::int32_t>(Batched ? 1 : axis);
       p.output_reverse[k] = static_cast<std::uint8_t>(out_dirs[k]);
+      p.output_layouts[k] =
+          detail::AxisLayout::of(out.dtype, Batched ? detail::remove_axis(full, 0) : full, static_cast<int>(axis));
+      p.output_batch_bytes[k] = detail::batch_entry_bytes(out.dtype, full, Batched);
       ctx.set_output(p.states + static_cast<int>(k), out.dtype, full);
     }
     return {};
@@ -34748,8 +35981,7 @@ struct ScanKernel : KernelDefaults {
         for (int c = 0; c < p.states; ++c) {
           const TensorView slot = session.input(static_cast<std::size_t>(c));
           if (t == 0) {
-            const ConstTensorView initial = ctx.input(p.first_state + c);
-            batch_entry(initial, b).gather(initial.data, b, slot.data);
+            p.state_layouts[c].gather(ctx.input(p.first_state + c).data, b, slot.data);
           } else {
             ::onnxmicro::detail::copy_tensor(slot, session.output(static_cast<std::size_t>(c)));
           }
@@ -34758,23 +35990,18 @@ struct ScanKernel : KernelDefaults {
           const ConstTensorView x = ctx.input(p.first_state + p.states + j);
           const TensorView slot = session.input(static_cast<std::size_t>(p.states + j));
           const std::int64_t position = p.input_reverse[j] ? p.length - 1 - t : t;
-          const unsigned char* base = batch_base(x, b);
-          detail::AxisLayout::of(x.dtype, Batched ? detail::remove_axis(x.shape, 0) : x.shape,
-                                 p.input_axes[j] - (Batched ? 1 : 0))
-              .gather(base, position, slot.data);
+          const unsigned char* base =
+              static_cast<const unsigned char*>(x.data) + static_cast<std::size_t>(b) * p.input_batch_bytes[j];
+          p.input_layouts[j].gather(base, position, slot.data);
         }
         ONNXMICRO_RETURN_IF_ERROR(p.body.run());
         for (int k = 0; k < p.scan_outputs; ++k) {
           const TensorView y = ctx.output(p.states + k);
           if (y.data == nullptr) continue;
           const std::int64_t position = p.output_reverse[k] ? p.length - 1 - t : t;
-          unsigned char* base = static_cast<unsigned char*>(y.data) +
-                                (Batched ? static_cast<std::size_t>(b) *
-                                               byte_size_of(y.dtype, y.element_count() / (p.batch == 0 ? 1 : p.batch))
-                                         : 0);
-          detail::AxisLayout::of(y.dtype, Batched ? detail::remove_axis(y.shape, 0) : y.shape,
-                                 p.output_axes[k] - (Batched ? 1 : 0))
-              .scatter(session.output(static_cast<std::size_t>(p.states + k)).data, position, base);
+          unsigned char* base =
+              static_cast<unsigned char*>(y.data) + static_cast<std::size_t>(b) * p.output_batch_bytes[k];
+          p.output_layouts[k].scatter(session.output(static_cast<std::size_t>(p.states + k)).data, position, base);
         }
       }
       for (int c = 0; c < p.states; ++c) {
@@ -34785,30 +36012,11 @@ struct ScanKernel : KernelDefaults {
         if (p.length == 0) {
           ::onnxmicro::detail::copy_tensor(y, final_value);
         } else {
-          batch_entry(y, b).scatter(final_value.data, b, y.data);
+          p.state_layouts[c].scatter(final_value.data, b, y.data);
         }
       }
     }
     return {};
-  }
-
- private:
-  // A state of shape [B, ...] (Scan-8) seen as B positions along axis 0; Scan-9 has one "batch entry", the whole.
-  template <typename View>
-  static detail::AxisLayout batch_entry(const View& v, std::int64_t) noexcept {
-    if (!Batched) {
-      detail::AxisLayout whole;
-      whole.outer = 1;
-      whole.length = 1;
-      whole.block = v.byte_size();
-      return whole;
-    }
-    return detail::AxisLayout::of(v.dtype, v.shape, 0);
-  }
-  static const unsigned char* batch_base(const ConstTensorView& x, std::int64_t b) noexcept {
-    if (!Batched) return static_cast<const unsigned char*>(x.data);
-    const std::size_t entry = byte_size_of(x.dtype, x.shape[0] == 0 ? 0 : x.element_count() / x.shape[0]);
-    return static_cast<const unsigned char*>(x.data) + static_cast<std::size_t>(b) * entry;
   }
 };
 

@@ -12,6 +12,10 @@
 // Unsupported cases do not fail the run: kernel coverage grows op by op. The exit code is non-zero when a
 // case fails that allowlist.txt does not list, or when a listed case passes (the entry is stale).
 //
+// One session per case is prepared once and every data set is fed through Session::run(inputs), which
+// re-plans when shapes change (tests/models/make_dynamic_models.py writes cases whose data sets differ in
+// shape for this); --session-per-data-set prepares a fresh session per data set and feeds it by set_input().
+//
 // Each case runs in a forked child (POSIX), so a crash or a hang in one kernel is reported as that case's
 // failure instead of ending the run; --no-fork runs in-process (for a debugger).
 #include <onnxmicro/onnxmicro.hpp>
@@ -32,6 +36,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #if defined(__unix__) || defined(__APPLE__)
@@ -83,6 +88,13 @@ const char* const kUsage =
     "  --results-json FILE   write one entry per case (suite, name, status, reason) to FILE\n"
     "  --rtol X --atol X     tolerances of |actual - expected| <= atol + rtol * |expected| (1e-3, 1e-5)\n"
     "  --list-unsupported    print one line per unsupported case (default: only a summary of missing kernels)\n"
+    "  --one-session         (default) one Session per case for all its data sets: prepared once for the first\n"
+    "                        (max_input_shapes: the elementwise maxima of inputs whose shape varies between\n"
+    "                        data sets), each data set fed twice by run(inputs); fails when a run re-plans\n"
+    "                        for unchanged inputs or the arena changes size; prints the re-plan counts of\n"
+    "                        cases with several data sets\n"
+    "  --no-max-input-shapes declare no maxima (the arena may grow when shapes grow)\n"
+    "  --session-per-data-set  a fresh Session per data set, prepared for its shapes, fed by set_input() + run()\n"
     "  --verbose             also print passing cases and timings\n"
     "  --no-fork             run cases in this process (a crash then ends the run)\n"
     "  --timeout SECONDS     per case, when forking (default 120; 0: none)\n";
@@ -97,6 +109,8 @@ struct Options {
   double atol = 1e-5;
   bool list_unsupported = false;
   bool verbose = false;
+  bool one_session = true;
+  bool max_input_shapes = true;
   bool fork_cases = ONNXMICRO_CONFORMANCE_CAN_FORK != 0;
   unsigned timeout_seconds = 120;
 };
@@ -170,6 +184,12 @@ bool parse_options(int argc, char** argv, Options& options) {
       options.timeout_seconds = static_cast<unsigned>(seconds);
     } else if (arg == "--list-unsupported") {
       options.list_unsupported = true;
+    } else if (arg == "--one-session") {
+      options.one_session = true;
+    } else if (arg == "--session-per-data-set") {
+      options.one_session = false;
+    } else if (arg == "--no-max-input-shapes") {
+      options.max_input_shapes = false;
     } else if (arg == "--verbose" || arg == "-v") {
       options.verbose = true;
     } else if (arg == "--no-fork") {
@@ -684,6 +704,227 @@ std::vector<fs::path> sorted_subdirectories(const fs::path& dir, std::string_vie
 
 // ---- one case --------------------------------------------------------------------------------------------
 
+/// The inputs of one test_data_set_N directory, decoded, with the graph input each feeds.
+struct DataSet {
+  fs::path dir;
+  std::string where;  ///< "test_data_set_N: ", prefixed to every message about it
+  std::vector<LoadedTensor> inputs;
+  std::vector<std::string_view> names;
+
+  std::vector<om::InputShape> shapes() const {
+    std::vector<om::InputShape> result;
+    for (std::size_t k = 0; k < inputs.size(); ++k) result.push_back(om::InputShape{names[k], inputs[k].shape});
+    return result;
+  }
+  std::vector<om::InputValue> values() const {
+    std::vector<om::InputValue> result;
+    for (std::size_t k = 0; k < inputs.size(); ++k) result.push_back(om::InputValue{names[k], inputs[k].view()});
+    return result;
+  }
+};
+
+/// Reads input_K.pb of `dir` for the K-th graph input. On failure `why` holds the result to report.
+bool load_data_set(const fs::path& dir, const std::vector<om::proto::ValueInfo>& graph_inputs, DataSet& out,
+                   CaseResult& why) {
+  out.dir = dir;
+  out.where = dir.filename().string() + ": ";
+  std::error_code error;
+  for (std::size_t k = 0;; ++k) {
+    const fs::path path = dir / ("input_" + std::to_string(k) + ".pb");
+    if (!fs::exists(path, error)) break;
+    if (k >= graph_inputs.size()) {
+      why = make_result(Outcome::fail, out.where + path.filename().string() + " has no graph input to feed");
+      return false;
+    }
+    out.inputs.emplace_back();
+    const om::proto::Type::Kind kind =
+        graph_inputs[k].has_type ? graph_inputs[k].type.kind : om::proto::Type::Kind::tensor;
+    if (!load_tensor(path, out.inputs.back(), why, kind)) {
+      why.reason = out.where + why.reason;
+      return false;
+    }
+    out.names.push_back(graph_inputs[k].name);
+  }
+  return true;
+}
+
+/// Compares the session's outputs with output_K.pb of `data_set`; a pass result (empty reason) when all match.
+CaseResult compare_outputs(const om::Session& session, const DataSet& data_set,
+                           const std::vector<om::proto::ValueInfo>& graph_outputs, const Options& options) {
+  std::error_code error;
+  std::string differences;
+  for (std::size_t k = 0;; ++k) {
+    const fs::path path = data_set.dir / ("output_" + std::to_string(k) + ".pb");
+    if (!fs::exists(path, error)) break;
+    if (k >= graph_outputs.size()) {
+      return make_result(Outcome::fail, data_set.where + path.filename().string() + " has no graph output");
+    }
+    LoadedTensor expected;
+    CaseResult why;
+    const om::proto::Type::Kind kind =
+        graph_outputs[k].has_type ? graph_outputs[k].type.kind : om::proto::Type::Kind::tensor;
+    if (!load_tensor(path, expected, why, kind)) return make_result(why.outcome, data_set.where + why.reason);
+    std::size_t index = 0;
+    om::Status status = session.output_index(graph_outputs[k].name, index);
+    if (!status.ok()) return make_result(Outcome::fail, data_set.where + "output_index: " + status_text(status));
+    std::string difference = compare_output(session.output(index), expected, options.rtol, options.atol);
+    if (!difference.empty()) {
+      if (!differences.empty()) differences += "; ";
+      differences += "output " + std::to_string(k) + " '" + std::string(graph_outputs[k].name) + "': " + difference;
+    }
+  }
+  if (!differences.empty()) return make_result(Outcome::fail, data_set.where + differences);
+  return make_result(Outcome::pass, "");
+}
+
+/// The result of a failed Session::prepare: a kernel the session found missing (one the coverage walk did not,
+/// in a function it does not expand, say) is a coverage gap, anything else a failure.
+CaseResult prepare_failure(const std::string& where, const om::Status& status) {
+  bool missing_kernel =
+      status.code() == om::StatusCode::unsupported && status.message_view().find("no kernel") != std::string_view::npos;
+  return make_result(missing_kernel ? Outcome::unsupported : Outcome::fail,
+                     where + "Session::prepare: " + status_text(status));
+}
+
+/// A fresh session per data set, prepared for its shapes (every input's value offered, so the session binds
+/// the shape-deciding ones), fed with set_input() and run().
+CaseResult run_data_sets_separately(const om::Model& model, om::KernelRegistry registry,
+                                    const std::vector<DataSet>& data_sets,
+                                    const std::vector<om::proto::ValueInfo>& graph_outputs, const Options& options) {
+  for (const DataSet& data_set : data_sets) {
+    const std::string& where = data_set.where;
+    const std::vector<om::InputShape> shapes = data_set.shapes();
+    const std::vector<om::InputValue> values = data_set.values();
+    om::Session session;
+    om::SessionOptions session_options;
+    session_options.input_shapes = om::Span<const om::InputShape>(shapes.data(), shapes.size());
+    session_options.input_values = om::Span<const om::InputValue>(values.data(), values.size());
+    om::Status status = session.prepare(model, registry, session_options);
+    if (!status.ok()) return prepare_failure(where, status);
+    for (std::size_t k = 0; k < data_set.inputs.size(); ++k) {
+      std::size_t index = 0;
+      status = session.input_index(data_set.names[k], index);
+      if (status.ok()) status = session.set_input(index, data_set.inputs[k].view());
+      if (!status.ok()) {
+        return make_result(Outcome::fail,
+                           where + "set_input(input_" + std::to_string(k) + ".pb): " + status_text(status));
+      }
+    }
+    const std::size_t allocations_before = heap_allocation_count();
+    status = session.run();
+    const std::size_t run_allocations = heap_allocation_count() - allocations_before;
+    if (!status.ok()) return make_result(Outcome::fail, where + "Session::run: " + status_text(status));
+    if (run_allocations != 0) {
+      return make_result(Outcome::fail, where + "Session::run allocated on the heap " +
+                                            std::to_string(run_allocations) + " times (it must never allocate)");
+    }
+    CaseResult compared = compare_outputs(session, data_set, graph_outputs, options);
+    if (compared.outcome != Outcome::pass) return compared;
+  }
+  return make_result(Outcome::pass, "");
+}
+
+/// The elementwise maximum of each dynamic input's shape over every data set; "" or why there is none. An
+/// input is dynamic when its shape differs between data sets: one whose shape never changes gets no maximum,
+/// so that prepare() may bind its value while planning at the maxima (a Reshape's shape, a ReduceSum's axes).
+std::string max_input_shapes(const std::vector<DataSet>& data_sets, std::vector<om::InputShape>& out) {
+  std::vector<om::InputShape> maxima = data_sets.front().shapes();
+  std::vector<bool> varies(maxima.size(), false);
+  for (const DataSet& data_set : data_sets) {
+    if (data_set.inputs.size() != maxima.size()) {
+      return data_set.where + "feeds " + std::to_string(data_set.inputs.size()) + " inputs, " +
+             data_sets.front().where + std::to_string(maxima.size());
+    }
+    for (std::size_t k = 0; k < maxima.size(); ++k) {
+      const om::Shape& shape = data_set.inputs[k].shape;
+      om::Shape& maximum = maxima[k].shape;
+      if (shape.rank() != maximum.rank()) {
+        return data_set.where + "input '" + std::string(maxima[k].name) + "' has shape " + shape_text(shape) +
+               ", another data set " + shape_text(maximum) + " (ranks differ)";
+      }
+      if (shape != maximum) varies[k] = true;
+      for (int d = 0; d < shape.rank(); ++d) maximum[d] = std::max(maximum[d], shape[d]);
+    }
+  }
+  out.clear();
+  for (std::size_t k = 0; k < maxima.size(); ++k)
+    if (varies[k]) out.push_back(maxima[k]);
+  return "";
+}
+
+/// One session for every data set (the default, --one-session): prepared once for the first data set with
+/// max_input_shapes the elementwise maxima of the dynamic inputs over all data sets (none with
+/// --no-max-input-shapes), then fed each data set by run(inputs), twice.
+/// Asserts every output, that the second run of the same inputs re-plans nothing (so does the first run of
+/// the data set prepare saw), that no run allocates and that the arena never changes size after prepare
+/// (without maxima: that it always holds the current plan).
+/// A pass of several data sets (or with re-plans) reports the re-plan counts.
+CaseResult run_data_sets_in_one_session(const om::Model& model, om::KernelRegistry registry,
+                                        const std::vector<DataSet>& data_sets,
+                                        const std::vector<om::proto::ValueInfo>& graph_outputs,
+                                        const Options& options) {
+  std::vector<om::InputShape> maxima;
+  std::string why = max_input_shapes(data_sets, maxima);
+  if (!why.empty()) return make_result(Outcome::fail, "--one-session: " + why);
+  const DataSet& first = data_sets.front();
+  const std::vector<om::InputShape> shapes = first.shapes();
+  const std::vector<om::InputValue> first_values = first.values();
+  om::Session session;
+  om::SessionOptions session_options;
+  session_options.input_shapes = om::Span<const om::InputShape>(shapes.data(), shapes.size());
+  session_options.input_values = om::Span<const om::InputValue>(first_values.data(), first_values.size());
+  if (options.max_input_shapes) {
+    session_options.max_input_shapes = om::Span<const om::InputShape>(maxima.data(), maxima.size());
+  }
+  om::Status status = session.prepare(model, registry, session_options);
+  if (!status.ok()) return prepare_failure(first.where, status);
+  const std::size_t arena_after_prepare = session.arena_capacity();
+  std::string replans;  // per data set, for the report
+  for (const DataSet& data_set : data_sets) {
+    const std::vector<om::InputValue> values = data_set.values();
+    const om::Span<const om::InputValue> feed(values.data(), values.size());
+    std::size_t replans_before = session.replan_count();
+    for (int repeat = 0; repeat < 2; ++repeat) {
+      const std::string where = data_set.where + (repeat == 0 ? "" : "second ") + "run(inputs): ";
+      const std::size_t replans_before_run = session.replan_count();
+      const std::size_t allocations_before = heap_allocation_count();
+      status = session.run(feed);
+      const std::size_t run_allocations = heap_allocation_count() - allocations_before;
+      if (!status.ok()) return make_result(Outcome::fail, where + status_text(status));
+      if (run_allocations != 0) {
+        return make_result(Outcome::fail, where + "allocated on the heap " + std::to_string(run_allocations) +
+                                              " times (it must never allocate)");
+      }
+      const std::size_t replanned = session.replan_count() - replans_before_run;
+      if (replanned != 0 && (repeat == 1 || &data_set == &first)) {
+        return make_result(Outcome::fail, where + "re-planned " + std::to_string(replanned) +
+                                              " times for the shapes and values it was planned for (expected 0)");
+      }
+      if (!options.max_input_shapes && session.arena_capacity() < session.required_arena_bytes()) {
+        return make_result(Outcome::fail, where + "the arena is " + std::to_string(session.arena_capacity()) +
+                                              " bytes, the plan needs " +
+                                              std::to_string(session.required_arena_bytes()));
+      }
+      if (options.max_input_shapes && session.arena_capacity() != arena_after_prepare) {
+        return make_result(Outcome::fail, where + "the arena is " + std::to_string(session.arena_capacity()) +
+                                              " bytes, " + std::to_string(arena_after_prepare) +
+                                              " after prepare (it must not change)");
+      }
+      CaseResult compared = compare_outputs(session, data_set, graph_outputs, options);
+      if (compared.outcome != Outcome::pass) {
+        compared.reason = (repeat == 0 ? "" : "second run(inputs): ") + compared.reason;
+        return compared;
+      }
+    }
+    replans += (replans.empty() ? "" : " ") + std::to_string(session.replan_count() - replans_before);
+  }
+  if (data_sets.size() == 1 && session.replan_count() == 0) return make_result(Outcome::pass, "");
+  return make_result(Outcome::pass, "re-plans " + std::to_string(session.replan_count()) + " over " +
+                                        std::to_string(data_sets.size()) + " data sets (per set: " + replans +
+                                        "), arena " + std::to_string(arena_after_prepare) + " bytes after prepare, " +
+                                        std::to_string(session.arena_capacity()) + " at the end");
+}
+
 /// Runs every data set of the case in `dir`. Never throws or exits; every problem becomes the result.
 CaseResult run_case(const fs::path& dir, const Options& options) {
   const om::KernelRegistry registry = om::all_kernels_registry();
@@ -731,92 +972,15 @@ CaseResult run_case(const fs::path& dir, const Options& options) {
     if (!why.empty()) return make_result(Outcome::unsupported, why);
   }
 
-  const std::vector<fs::path> data_sets = sorted_subdirectories(dir, "test_data_set_");
-  if (data_sets.empty()) return make_result(Outcome::fail, "no test_data_set_* directory");
-  for (const fs::path& data_set : data_sets) {
-    const std::string where = data_set.filename().string() + ": ";
-    std::vector<LoadedTensor> inputs;
-    std::vector<std::string_view> input_names;
-    for (std::size_t k = 0;; ++k) {
-      const fs::path path = data_set / ("input_" + std::to_string(k) + ".pb");
-      if (!fs::exists(path, error)) break;
-      if (k >= graph_inputs.size()) {
-        return make_result(Outcome::fail, where + path.filename().string() + " has no graph input to feed");
-      }
-      inputs.emplace_back();
-      CaseResult why;
-      const om::proto::Type::Kind kind =
-          graph_inputs[k].has_type ? graph_inputs[k].type.kind : om::proto::Type::Kind::tensor;
-      if (!load_tensor(path, inputs.back(), why, kind)) return make_result(why.outcome, where + why.reason);
-      input_names.push_back(graph_inputs[k].name);
-    }
-    std::vector<om::InputShape> shapes;
-    for (std::size_t k = 0; k < inputs.size(); ++k) {
-      om::InputShape bound;
-      bound.name = input_names[k];
-      bound.shape = inputs[k].shape;
-      shapes.push_back(bound);
-    }
-
-    // Every input's value is offered; the session binds only those that decide shapes (Reshape's shape...).
-    std::vector<om::InputValue> values;
-    for (std::size_t k = 0; k < inputs.size(); ++k) values.push_back(om::InputValue{input_names[k], inputs[k].view()});
-
-    om::Session session;
-    om::SessionOptions session_options;
-    session_options.input_shapes = om::Span<const om::InputShape>(shapes.data(), shapes.size());
-    session_options.input_values = om::Span<const om::InputValue>(values.data(), values.size());
-    status = session.prepare(model, registry, session_options);
-    if (!status.ok()) {
-      // The session resolves kernels itself; if it finds one missing that the walk above did not (a
-      // function it does not expand, say), that is still a coverage gap, not a wrong result.
-      bool missing_kernel = status.code() == om::StatusCode::unsupported &&
-                            status.message_view().find("no kernel") != std::string_view::npos;
-      return make_result(missing_kernel ? Outcome::unsupported : Outcome::fail,
-                         where + "Session::prepare: " + status_text(status));
-    }
-    for (std::size_t k = 0; k < inputs.size(); ++k) {
-      std::size_t index = 0;
-      status = session.input_index(input_names[k], index);
-      if (status.ok()) status = session.set_input(index, inputs[k].view());
-      if (!status.ok()) {
-        return make_result(Outcome::fail,
-                           where + "set_input(input_" + std::to_string(k) + ".pb): " + status_text(status));
-      }
-    }
-    const std::size_t allocations_before = heap_allocation_count();
-    status = session.run();
-    const std::size_t run_allocations = heap_allocation_count() - allocations_before;
-    if (!status.ok()) return make_result(Outcome::fail, where + "Session::run: " + status_text(status));
-    if (run_allocations != 0) {
-      return make_result(Outcome::fail, where + "Session::run allocated on the heap " +
-                                            std::to_string(run_allocations) + " times (it must never allocate)");
-    }
-
-    std::string differences;
-    for (std::size_t k = 0;; ++k) {
-      const fs::path path = data_set / ("output_" + std::to_string(k) + ".pb");
-      if (!fs::exists(path, error)) break;
-      if (k >= graph_outputs.size()) {
-        return make_result(Outcome::fail, where + path.filename().string() + " has no graph output");
-      }
-      LoadedTensor expected;
-      CaseResult why;
-      const om::proto::Type::Kind kind =
-          graph_outputs[k].has_type ? graph_outputs[k].type.kind : om::proto::Type::Kind::tensor;
-      if (!load_tensor(path, expected, why, kind)) return make_result(why.outcome, where + why.reason);
-      std::size_t index = 0;
-      status = session.output_index(graph_outputs[k].name, index);
-      if (!status.ok()) return make_result(Outcome::fail, where + "output_index: " + status_text(status));
-      std::string difference = compare_output(session.output(index), expected, options.rtol, options.atol);
-      if (!difference.empty()) {
-        if (!differences.empty()) differences += "; ";
-        differences += "output " + std::to_string(k) + " '" + std::string(graph_outputs[k].name) + "': " + difference;
-      }
-    }
-    if (!differences.empty()) return make_result(Outcome::fail, where + differences);
+  const std::vector<fs::path> data_set_dirs = sorted_subdirectories(dir, "test_data_set_");
+  if (data_set_dirs.empty()) return make_result(Outcome::fail, "no test_data_set_* directory");
+  std::vector<DataSet> data_sets(data_set_dirs.size());
+  for (std::size_t i = 0; i < data_set_dirs.size(); ++i) {
+    CaseResult why;
+    if (!load_data_set(data_set_dirs[i], graph_inputs, data_sets[i], why)) return why;
   }
-  return make_result(Outcome::pass, "");
+  if (options.one_session) return run_data_sets_in_one_session(model, registry, data_sets, graph_outputs, options);
+  return run_data_sets_separately(model, registry, data_sets, graph_outputs, options);
 }
 
 // ---- process isolation -----------------------------------------------------------------------------------
@@ -1081,8 +1245,10 @@ int main(int argc, char** argv) {
         if (entry != nullptr) {
           ++stale;
           std::printf("STALE %s: passes now; remove it from the allowlist (line %d)\n", name, entry->line);
-        } else if (options.verbose) {
-          std::printf("PASS  %s (%.1f ms)\n", name, c.milliseconds);
+        } else if (options.verbose || (options.one_session && !c.result.reason.empty())) {
+          // --one-session passes carry the re-plan counts.
+          std::printf("PASS  %s (%.1f ms)%s%s\n", name, c.milliseconds, c.result.reason.empty() ? "" : ": ",
+                      c.result.reason.c_str());
         }
         break;
       case Outcome::fail:

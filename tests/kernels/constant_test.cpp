@@ -60,6 +60,7 @@ struct Result {
   Status run;
   Tensor output;
   int missing_constant_input = -1;
+  std::vector<unsigned char> node_bytes;  ///< the encoded node: string outputs view its attribute bytes
   bool ok() const { return prepare.ok() && run.ok(); }
   std::string error() const { return std::string(prepare.message()) + run.message(); }
 };
@@ -81,7 +82,9 @@ Result run_op(const std::string& op, int opset, const std::vector<Tensor>& input
   om::model::Node node;
   node.op_type = kernel->op_type;
   node.opset_version = opset;
-  EXPECT_TRUE(om::proto::Node::parse(encoded.span(), 0, node.proto).ok());
+  result.node_bytes = encoded.bytes();  // moved out with the result, so the views stay valid
+  EXPECT_TRUE(
+      om::proto::Node::parse(om::ByteSpan(result.node_bytes.data(), result.node_bytes.size()), 0, node.proto).ok());
   std::vector<om::kernels::TensorInfo> infos(inputs.size());
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     infos[i].present = inputs[i].dtype != DataType::undefined;

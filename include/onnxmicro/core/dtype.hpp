@@ -116,7 +116,7 @@ struct StringRef {
 };
 /// One value of a sequence or optional: a tensor (or, inside an optional, a sequence) described by dtype, dims
 /// and a pointer to data that lives elsewhere (the model, metadata of the session, the caller). Sequences and
-/// optionals are values known at prepare time in this build (TODO(#4): run-time sequences).
+/// optionals are values known at prepare time in this build (offered by Session::run(inputs)).
 struct ValueRef {
   DataType dtype;
   std::int32_t rank;

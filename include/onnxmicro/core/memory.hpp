@@ -33,6 +33,10 @@ class MetadataAllocator {
   virtual std::size_t used_bytes() const noexcept = 0;
   /// Releases everything allocated so far.
   virtual void reset() noexcept = 0;
+  /// Releases everything allocated after used_bytes() returned `mark`, keeping the memory for reuse (a session
+  /// re-planning for new input shapes rewinds to where its prepare began, so re-planning allocates nothing new
+  /// when the new plan needs no more metadata than the last).
+  virtual void rewind(std::size_t mark) noexcept = 0;
 
   /// Allocates `count` value-initialised T (T must be trivially destructible: nothing is ever destroyed).
   template <typename T>
@@ -91,6 +95,9 @@ class BufferAllocator final : public MetadataAllocator {
   std::size_t used_bytes() const noexcept override { return used_; }
   std::size_t capacity() const noexcept { return capacity_; }
   void reset() noexcept override { used_ = 0; }
+  void rewind(std::size_t mark) noexcept override {
+    if (mark < used_) used_ = mark;
+  }
 
  private:
   unsigned char* begin_ = nullptr;
@@ -118,21 +125,36 @@ class ChunkAllocator final : public MetadataAllocator {
         return head_->payload() + start;
       }
     }
-    std::size_t capacity = bytes + alignment > kChunkBytes ? bytes + alignment : kChunkBytes;
-    void* raw = std::malloc(sizeof(Chunk) + capacity);
-    if (raw == nullptr) return nullptr;
-    Chunk* chunk = new (raw) Chunk{head_, capacity, 0};
+    Chunk* chunk = take_spare(bytes + alignment);
+    if (chunk == nullptr) {
+      std::size_t capacity = bytes + alignment > kChunkBytes ? bytes + alignment : kChunkBytes;
+      void* raw = std::malloc(sizeof(Chunk) + capacity);
+      if (raw == nullptr) return nullptr;
+      chunk = new (raw) Chunk{nullptr, capacity, 0, 0};
+    }
+    chunk->next = head_;
+    chunk->used = 0;
+    chunk->start_total = used_total_;
     head_ = chunk;
     return allocate(bytes, alignment);
   }
   std::size_t used_bytes() const noexcept override { return used_total_; }
   void reset() noexcept override {
-    while (head_ != nullptr) {
+    free_list(head_);
+    free_list(spare_);
+    used_total_ = 0;
+  }
+  void rewind(std::size_t mark) noexcept override {
+    if (mark >= used_total_) return;
+    // Chunks begun after the mark go to the spare list (reused before any new malloc).
+    while (head_ != nullptr && head_->start_total >= mark && head_->next != nullptr) {
       Chunk* next = head_->next;
-      std::free(head_);
+      head_->next = spare_;
+      spare_ = head_;
       head_ = next;
     }
-    used_total_ = 0;
+    if (head_ != nullptr) head_->used = mark > head_->start_total ? mark - head_->start_total : 0;
+    used_total_ = mark;
   }
 
  private:
@@ -141,9 +163,28 @@ class ChunkAllocator final : public MetadataAllocator {
     Chunk* next;
     std::size_t capacity;
     std::size_t used;
+    std::size_t start_total;  ///< used_total_ when the chunk became the head
     unsigned char* payload() noexcept { return reinterpret_cast<unsigned char*>(this + 1); }
   };
+  Chunk* take_spare(std::size_t bytes) noexcept {
+    for (Chunk** link = &spare_; *link != nullptr; link = &(*link)->next) {
+      if ((*link)->capacity >= bytes) {
+        Chunk* found = *link;
+        *link = found->next;
+        return found;
+      }
+    }
+    return nullptr;
+  }
+  static void free_list(Chunk*& list) noexcept {
+    while (list != nullptr) {
+      Chunk* next = list->next;
+      std::free(list);
+      list = next;
+    }
+  }
   Chunk* head_ = nullptr;
+  Chunk* spare_ = nullptr;
   std::size_t used_total_ = 0;
 };
 #endif

@@ -237,7 +237,8 @@ class PrepareContext {
     return Status(StatusCode::unsupported)
            << "input " << i << " '" << inputs_[i].name
            << "' decides the output shape, so its value must be known at prepare time: make it a constant or bind "
-              "it with SessionOptions::input_values (fully dynamic shapes: TODO(#4))";
+              "it with SessionOptions::input_values (Session::run(inputs) offers every input and re-plans when such a "
+              "value changes)";
   }
   /// The input index require_constant_input() failed on, or -1.
   int missing_constant_input() const noexcept { return missing_constant_input_; }

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "onnxmicro/core/memory.hpp"
+#include "onnxmicro/model/external_data.hpp"
 #include "onnxmicro/model/function_inliner.hpp"
 #include "onnxmicro/model/graph.hpp"
 #include "onnxmicro/model/name_table.hpp"
@@ -17,8 +18,14 @@ ONNXMICRO_NAMESPACE_BEGIN
 struct LoadOptions {
   /// Where graph tables go. nullptr: the Model owns a heap-backed allocator (hosted builds only).
   MetadataAllocator* metadata_allocator = nullptr;
-  /// Directory external data paths are resolved against (the model file's directory).
+  /// Directory external data locations are resolved against: the model file's directory
+  /// (ModelBytes::directory()). Needed only by models with external data, when no reader is set. Each file is
+  /// mapped read-only (POSIX mmap, no copy) during load() and unmapped when the Model is destroyed.
   std::string_view base_directory;
+  /// Supplies external data instead of the file system (e.g. weights in flash); nullptr: read files under
+  /// base_directory. Locations are validated the same way either way. Must outlive load(); the bytes it
+  /// returns must outlive the Model.
+  ExternalDataReader* external_data_reader = nullptr;
 };
 
 /// A value of an enclosing graph that a subgraph may read (Model::load_subgraph).
@@ -34,9 +41,15 @@ class Model {
   Model() noexcept = default;
   Model(const Model&) = delete;
   Model& operator=(const Model&) = delete;
+  /// Unmaps the external data files this model mapped.
+  ~Model() { release_external_files(); }
 
   /// Parses `bytes`, builds the graph and validates it: undefined tensor names, duplicate outputs, cycles,
   /// initializer size != shape x dtype, unknown dtypes, missing opset import for a node's domain.
+  /// Initializers with external data (of the main graph and of every subgraph) are resolved here, never at
+  /// run time: the location is checked (relative, inside the model directory, no `..`, backslash or NUL, no
+  /// symbolic link, hard link or non-regular file), offset/length against the file's size and the tensor's
+  /// byte size, the SHA-1 checksum when present; the initializer's raw_data then views the mapped bytes.
   Status load(ByteSpan bytes, const LoadOptions& options = LoadOptions()) noexcept;
 
   /// Loads `graph`, a GRAPH attribute of a node of `parent` (the body of If/Loop/Scan), as a model of its own that
@@ -56,6 +69,9 @@ class Model {
   std::string_view base_directory() const noexcept { return base_directory_; }
   /// Bytes of metadata the graph tables use.
   std::size_t metadata_bytes() const noexcept { return metadata_bytes_; }
+  /// Number of external data files this model mapped (one per distinct file; 0 with a reader, or for a
+  /// subgraph, which uses its parent's).
+  std::size_t external_file_count() const noexcept { return external_file_count_; }
 
   /// Describes a node for messages: "node 'conv1' (Conv, domain ai.onnx, opset 11)".
   static Status& describe_node(Status& status, const model::Node& node) noexcept;
@@ -63,6 +79,14 @@ class Model {
  private:
   /// The caller's metadata allocator, or (hosted builds) the model's own.
   Status resolve_allocator(const LoadOptions& options, MetadataAllocator*& allocator) noexcept;
+  /// Resolves every external initializer of proto_ (main graph and subgraphs) into external_tensors_.
+  Status resolve_external_data(const LoadOptions& options, MetadataAllocator& allocator) noexcept;
+  void release_external_files() noexcept {
+    detail::release_external_files(external_files_, external_file_count_);
+    external_files_ = Span<detail::ExternalFileMapping>();
+    external_file_count_ = 0;
+    external_tensors_ = Span<const detail::ResolvedExternalTensor>();
+  }
 
   bool loaded_ = false;
   proto::Model proto_;
@@ -70,6 +94,11 @@ class Model {
   Span<model::OpsetImport> opset_imports_;
   std::string_view base_directory_;
   std::size_t metadata_bytes_ = 0;
+  // Mapped external data files (owned: unmapped by the destructor and by the next load) and the resolved
+  // bytes of every external initializer (a subgraph views its root model's table). Both live in metadata.
+  Span<detail::ExternalFileMapping> external_files_;
+  std::size_t external_file_count_ = 0;
+  Span<const detail::ResolvedExternalTensor> external_tensors_;
 #if ONNXMICRO_HAS_HEAP
   ChunkAllocator owned_allocator_;
 #endif
@@ -142,6 +171,9 @@ class GraphBuilder {
   GraphBuilder(const proto::Graph& graph, Span<const model::OpsetImport> opsets, MetadataAllocator& allocator,
                Span<const OuterValue> outer = Span<const OuterValue>(), int depth = 0) noexcept
       : graph_(graph), opsets_(opsets), allocator_(allocator), outer_(outer), depth_(depth) {}
+
+  /// The resolved bytes of the graph's external initializers (Model::load resolves them first).
+  void set_external_tensors(Span<const ResolvedExternalTensor> table) noexcept { external_tensors_ = table; }
 
   Status build(model::Graph& out) noexcept {
     out.name = graph_.name;
@@ -490,6 +522,17 @@ class GraphBuilder {
     model::Value& v = new_value(t.name, model::ValueKind::initializer);
     v.dtype = dtype;
     v.initializer = t;
+    if (t.data_location == proto::DataLocation::external) {
+      // Resolved and size-checked by Model::load; raw_data now views the file's (or the reader's) bytes.
+      const ResolvedExternalTensor* resolved =
+          find_resolved_external(external_tensors_, t.bytes.data(), external_hint_);
+      if (resolved == nullptr) {
+        return Status(StatusCode::internal)
+               << "initializer '" << t.name << "' has external data that Model::load did not resolve";
+      }
+      v.initializer.has_raw_data = true;
+      v.initializer.raw_data = resolved->data;
+    }
     v.has_declared_shape = true;
     v.declared_rank = t.rank;
     for (int i = 0; i < t.rank; ++i) v.declared_dims[i].value = t.dims[i];
@@ -568,6 +611,8 @@ class GraphBuilder {
   int depth_ = 0;
   Span<model::ValueId> inputs_;
   std::size_t input_count_ = 0;
+  Span<const ResolvedExternalTensor> external_tensors_;
+  std::size_t external_hint_ = 0;
   Span<model::Value> values_;
   std::size_t value_count_ = 0;
   NameTable names_;
@@ -590,8 +635,37 @@ inline Status Model::resolve_allocator(const LoadOptions& options, MetadataAlloc
   return {};
 }
 
+inline Status Model::resolve_external_data(const LoadOptions& options, MetadataAllocator& allocator) noexcept {
+  std::size_t count = 0;
+  auto count_one = [&count](const proto::Tensor&) noexcept -> Status {
+    ++count;
+    return {};
+  };
+  ONNXMICRO_RETURN_IF_ERROR(detail::for_each_external_initializer(proto_.graph, 0, count_one));
+  if (count == 0) return {};
+  Span<detail::ResolvedExternalTensor> table;
+  ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(count, table));
+  // At most one file per tensor; with a reader no file is mapped.
+  if (options.external_data_reader == nullptr) {
+    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(count, external_files_));
+  }
+  detail::ExternalDataResolver resolver(options.base_directory, options.external_data_reader, external_files_,
+                                        external_file_count_);
+  std::size_t resolved = 0;
+  auto resolve_one = [&](const proto::Tensor& t) noexcept -> Status {
+    table[resolved].tensor_proto = t.bytes.data();
+    ONNXMICRO_RETURN_IF_ERROR(resolver.resolve(t, table[resolved].data));
+    ++resolved;
+    return {};
+  };
+  ONNXMICRO_RETURN_IF_ERROR(detail::for_each_external_initializer(proto_.graph, 0, resolve_one));
+  external_tensors_ = table;
+  return {};
+}
+
 inline Status Model::load(ByteSpan bytes, const LoadOptions& options) noexcept {
   loaded_ = false;
+  release_external_files();  // before resolve_allocator() may reset the metadata holding the table
   MetadataAllocator* allocator = nullptr;
   ONNXMICRO_RETURN_IF_ERROR(resolve_allocator(options, allocator));
   std::size_t used_before = allocator->used_bytes();
@@ -626,8 +700,18 @@ inline Status Model::load(ByteSpan bytes, const LoadOptions& options) noexcept {
     opset_imports_[k].version = o.version;
     ++k;
   }
+  Status external_status = resolve_external_data(options, *allocator);
+  if (!external_status.ok()) {
+    release_external_files();
+    return external_status;
+  }
   detail::GraphBuilder builder(proto_.graph, opset_imports_, *allocator);
-  ONNXMICRO_RETURN_IF_ERROR(builder.build(graph_));
+  builder.set_external_tensors(external_tensors_);
+  Status build_status = builder.build(graph_);
+  if (!build_status.ok()) {
+    release_external_files();
+    return build_status;
+  }
   metadata_bytes_ = allocator->used_bytes() - used_before;
   loaded_ = true;
   return {};
@@ -636,6 +720,7 @@ inline Status Model::load(ByteSpan bytes, const LoadOptions& options) noexcept {
 inline Status Model::load_subgraph(const Model& parent, ByteSpan graph, Span<const OuterValue> outer, int depth,
                                    const LoadOptions& options) noexcept {
   loaded_ = false;
+  release_external_files();
   MetadataAllocator* allocator = nullptr;
   ONNXMICRO_RETURN_IF_ERROR(resolve_allocator(options, allocator));
   if (!parent.loaded()) return Status(StatusCode::invalid_argument) << "load_subgraph() needs a loaded parent";
@@ -648,7 +733,10 @@ inline Status Model::load_subgraph(const Model& parent, ByteSpan graph, Span<con
   opset_imports_ = parent.opset_imports_;
   base_directory_ = parent.base_directory_;
   proto_.graph = proto::Graph::unchecked(graph);  // validated with the parent's bytes
+  // The root model resolved (and owns) the external data of every subgraph at its load.
+  external_tensors_ = parent.external_tensors_;
   detail::GraphBuilder builder(proto_.graph, opset_imports_, *allocator, outer, depth);
+  builder.set_external_tensors(external_tensors_);
   ONNXMICRO_RETURN_IF_ERROR(builder.build(graph_));
   metadata_bytes_ = allocator->used_bytes() - used_before;
   loaded_ = true;

@@ -403,7 +403,8 @@ struct Tensor {
   /// the lowest bits; for float6 types one 6-bit element per entry, packed here into the LSB-first bitstream
   /// raw_data uses), int64_data, uint64_data (uint32, uint64), double_data (double, complex128).
   /// Fails, naming the tensor, when the stored count differs from the dims' count, the dtype is
-  /// string/undefined/unknown, the field does not match the dtype, or the data is external.
+  /// string/undefined/unknown, the field does not match the dtype, or the data is external and unresolved
+  /// (an external tensor whose raw_data was set to its resolved bytes, as Model::load does, decodes those).
   Status decode_to(void* dst, std::size_t dst_bytes) const noexcept;
 
   static Status parse(ByteSpan bytes, int depth, Tensor& out) noexcept;
@@ -2005,9 +2006,11 @@ inline Status Tensor::decode_to(void* dst, std::size_t dst_bytes) const noexcept
     return s;
   }
   const auto dtype = static_cast<DataType>(data_type);
-  if (data_location == DataLocation::external) {
+  // Model::load points raw_data of an external tensor at its resolved bytes; only an unresolved one fails.
+  if (data_location == DataLocation::external && !has_raw_data) {
     Status s = error(StatusCode::unsupported);
-    s << "its data is stored externally (data_location EXTERNAL); decode_to reads only data inside the model";
+    s << "its data is stored externally (data_location EXTERNAL) and was not resolved: Model::load resolves "
+         "initializers' external data";
     return s;
   }
   std::int64_t count = 0;

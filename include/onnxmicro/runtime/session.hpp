@@ -40,6 +40,12 @@ struct SessionOptions {
   MetadataAllocator* metadata_allocator = nullptr;
   /// Shapes for graph inputs whose declared shapes have symbolic/unknown dims (or to override nothing else).
   Span<const InputShape> input_shapes;
+  /// The largest shape each dynamic input will ever be bound to. prepare() plans for these first and sizes the
+  /// arena for them (an owned arena is allocated at that size; a caller's arena must hold it), so that later
+  /// re-plans for smaller shapes (run(inputs), set_input_shapes) reuse the same arena and allocate nothing.
+  /// Binding a dim above its maximum is an error naming the input and dim. Inputs without an entry in
+  /// input_shapes are prepared at these shapes.
+  Span<const InputShape> max_input_shapes;
   /// Values of graph inputs, offered for inputs that decide shapes (Reshape's shape, Unsqueeze's axes, ...).
   /// prepare() binds only the ones a kernel needs at prepare time (treated as constants; set_input() then
   /// only accepts the same value) and leaves the rest as ordinary inputs. Copied: need not outlive prepare().
@@ -79,6 +85,33 @@ class Session {
   /// Arena bytes the current plan needs (valid after prepare; also after a prepare that failed with
   /// out_of_memory because the caller's arena was too small).
   std::size_t required_arena_bytes() const noexcept { return required_arena_bytes_; }
+  /// Bytes of the arena in use (the caller's arena_bytes, or the size of the owned arena). With
+  /// SessionOptions::max_input_shapes it is fixed at prepare and never grows.
+  std::size_t arena_capacity() const noexcept { return arena_capacity_; }
+  /// Arena bytes the plan at SessionOptions::max_input_shapes needs (0 when none were declared).
+  std::size_t max_shapes_arena_bytes() const noexcept { return max_shapes_arena_bytes_; }
+  /// Metadata bytes the current plan uses (kernel state, folded constants, tables), excluding the Model's own.
+  std::size_t metadata_bytes() const noexcept;
+
+  /// Re-plans for new shapes of dynamic inputs (shape inference, folding, the arena plan), keeping the arena
+  /// and rewinding the metadata allocator to where prepare() began, so that with a caller's arena and
+  /// metadata buffer nothing is allocated. `values` offers input values as SessionOptions::input_values does.
+  /// Shapes must respect the model's fixed dims and symbolic dims (one value per name across inputs) and
+  /// SessionOptions::max_input_shapes. Unchanged shapes and values: nothing happens. On failure the session
+  /// must be prepared again (or re-planned with valid shapes).
+  Status set_input_shapes(Span<const InputShape> shapes, Span<const InputValue> values = {}) noexcept;
+  /// Binds every graph input by name (shape and data) and runs. Re-plans first (see set_input_shapes) when a
+  /// shape differs from the current plan, or when an input that was bound at prepare time (because it decides
+  /// shapes) has a new value; replan_count() reports how often that happened. Without a re-plan it allocates
+  /// nothing, like run().
+  Status run(Span<const InputValue> inputs) noexcept;
+  /// Re-plans done by set_input_shapes()/run(inputs) since prepare().
+  std::size_t replan_count() const noexcept { return replan_count_; }
+
+  /// Points every planned tensor and scratch buffer at `arena` instead (same offsets; it must hold
+  /// required_arena_bytes()). For control-flow kernels: a subgraph's tensors live in a scratch buffer of the
+  /// enclosing session's plan, whose address is known only when the node runs.
+  void rebase_arena(void* arena) noexcept;
 
   std::size_t input_count() const noexcept;
   std::size_t output_count() const noexcept;
@@ -89,7 +122,7 @@ class Session {
   Status output_index(std::string_view name, std::size_t& index) const noexcept;
 
   /// Copies `value` into the input's arena slot. Fails with a message naming the input and the expected vs
-  /// actual dtype or shape (the shape must equal the prepared one; call prepare again for a new shape).
+  /// actual dtype or shape (the shape must equal the planned one; set_input_shapes() or run(inputs) re-plan).
   Status set_input(std::size_t index, const ConstTensorView& value) noexcept;
   Status set_input(std::string_view name, const ConstTensorView& value) noexcept;
   /// True when input `index` was bound to a value at prepare time (SessionOptions::input_values).
@@ -116,7 +149,20 @@ class Session {
  private:
   struct NodeRuntime;
   struct ValueRuntime;
+  /// What prepare() keeps to re-plan later: everything in SessionOptions but the per-call shapes and values.
+  struct KeptOptions {
+    void* arena = nullptr;
+    std::size_t arena_bytes = 0;
+    char* string_pool = nullptr;
+    std::size_t string_pool_bytes = 0;
+    bool inputs_outlive_run = false;
+  };
   void release() noexcept;
+  void release_plan() noexcept;
+  Status plan_for(Span<const InputShape> shapes, Span<const InputValue> values) noexcept;
+  Status check_against_max_shapes(Span<const InputShape> shapes) const noexcept;
+  Status check_symbolic_dims() const noexcept;
+  bool plan_differs(Span<const InputShape> shapes, Span<const InputValue> values) const noexcept;
   Status prepare_pass(const SessionOptions& options, Span<unsigned char> bind_value, bool& retry) noexcept;
   Status bind_input_value(const model::Value& value, const SessionOptions& options, MetadataAllocator& allocator,
                           ValueRuntime& rt) noexcept;
@@ -135,6 +181,16 @@ class Session {
   std::size_t required_arena_bytes_ = 0;
   std::int32_t missing_input_value_ = -1;
   bool prepared_ = false;
+  KeptOptions kept_;
+  std::size_t metadata_mark_ = 0;   ///< metadata_->used_bytes() where planning begins (rewound on re-plan)
+  Span<unsigned char> bind_value_;  ///< per input: bind its value at prepare time
+  Span<Shape> max_shapes_;          ///< per input: SessionOptions::max_input_shapes, when has_max_shape_
+  Span<unsigned char> has_max_shape_;
+  Span<InputShape> replan_shapes_;  ///< scratch: one shape per input for a re-plan
+  Span<InputValue> replan_values_;  ///< scratch: the values offered to the plan at the maxima
+  std::size_t metadata_start_ = 0;
+  std::size_t max_shapes_arena_bytes_ = 0;
+  std::size_t replan_count_ = 0;
   MetadataAllocator* metadata_ = nullptr;
   kernels::StringPool string_pool_;
   void* owned_string_pool_ = nullptr;
@@ -252,6 +308,7 @@ inline void* empty_tensor_storage() noexcept {
 inline Session::~Session() { release(); }
 
 inline void Session::release() noexcept {
+  release_plan();
 #if ONNXMICRO_HAS_HEAP
   if (owns_arena_ && arena_ != nullptr) std::free(arena_allocation_);
   arena_allocation_ = nullptr;
@@ -262,11 +319,46 @@ inline void Session::release() noexcept {
   arena_ = nullptr;
   arena_capacity_ = 0;
   owns_arena_ = false;
+  kept_ = KeptOptions();
+  bind_value_ = Span<unsigned char>();
+  max_shapes_ = Span<Shape>();
+  has_max_shape_ = Span<unsigned char>();
+  replan_shapes_ = Span<InputShape>();
+  replan_values_ = Span<InputValue>();
+}
+
+// Forgets the plan but keeps the arena and string pool, which a re-plan reuses.
+inline void Session::release_plan() noexcept {
   prepared_ = false;
   nodes_ = Span<NodeRuntime>();
   values_ = Span<ValueRuntime>();
   reports_ = Span<NodeReport>();
   plan_ = MemoryPlan();
+}
+
+inline void Session::rebase_arena(void* arena) noexcept {
+  unsigned char* const to = static_cast<unsigned char*>(arena);
+  if (!prepared_ || to == arena_ || arena_ == nullptr) return;
+  const std::uintptr_t from = reinterpret_cast<std::uintptr_t>(arena_);
+  const std::uintptr_t extent = plan_.arena_bytes;
+  auto moved = [&](const void* p) -> void* {
+    const std::uintptr_t address = reinterpret_cast<std::uintptr_t>(p);
+    if (p == nullptr || address < from || address - from >= extent) return const_cast<void*>(p);
+    return to + (address - from);
+  };
+  for (ValueRuntime& rt : values_)
+    if (rt.buffer >= 0) rt.data = moved(rt.data);
+  for (NodeRuntime& nr : nodes_) {
+    if (nr.folded) continue;
+    for (ConstTensorView& in : nr.inputs) in.data = moved(in.data);
+    for (TensorView& out : nr.outputs) out.data = moved(out.data);
+    nr.scratch = moved(nr.scratch);
+  }
+  arena_ = to;
+}
+
+inline std::size_t Session::metadata_bytes() const noexcept {
+  return metadata_ == nullptr ? 0 : metadata_->used_bytes() - metadata_start_;
 }
 
 inline std::size_t Session::input_count() const noexcept {
@@ -312,6 +404,8 @@ inline Status Session::output_index(std::string_view name, std::size_t& index) c
 inline Status Session::prepare(const Model& model, KernelRegistry registry, const SessionOptions& options) noexcept {
   release();
   required_arena_bytes_ = 0;
+  max_shapes_arena_bytes_ = 0;
+  replan_count_ = 0;
   missing_input_value_ = -1;
   if (!model.loaded()) return Status(StatusCode::invalid_argument) << "prepare() needs a loaded Model";
   model_ = &model;
@@ -327,6 +421,7 @@ inline Status Session::prepare(const Model& model, KernelRegistry registry, cons
     return Status(StatusCode::invalid_argument)
            << "SessionOptions::metadata_allocator is required when ONNXMICRO_HAS_HEAP is 0";
   }
+  metadata_start_ = metadata_->used_bytes();
   for (const InputShape& bound : options.input_shapes) {
     std::size_t ignored;
     ONNXMICRO_RETURN_IF_ERROR(input_index(bound.name, ignored));
@@ -335,16 +430,237 @@ inline Status Session::prepare(const Model& model, KernelRegistry registry, cons
     std::size_t ignored;
     ONNXMICRO_RETURN_IF_ERROR(input_index(bound.name, ignored));
   }
+  kept_.arena = options.arena;
+  kept_.arena_bytes = options.arena_bytes;
+  kept_.string_pool = options.string_pool;
+  kept_.string_pool_bytes = options.string_pool_bytes;
+  kept_.inputs_outlive_run = options.inputs_outlive_run;
+  const std::size_t inputs = input_count();
+  ONNXMICRO_RETURN_IF_ERROR(metadata_->allocate_array(inputs, bind_value_));
+  ONNXMICRO_RETURN_IF_ERROR(metadata_->allocate_array(inputs, max_shapes_));
+  ONNXMICRO_RETURN_IF_ERROR(metadata_->allocate_array(inputs, has_max_shape_));
+  ONNXMICRO_RETURN_IF_ERROR(metadata_->allocate_array(inputs, replan_shapes_));
+  ONNXMICRO_RETURN_IF_ERROR(metadata_->allocate_array(inputs, replan_values_));
+  bool any_max = false;
+  for (const InputShape& bound : options.max_input_shapes) {
+    std::size_t index = 0;
+    ONNXMICRO_RETURN_IF_ERROR(input_index(bound.name, index));
+    for (int d = 0; d < bound.shape.rank(); ++d) {
+      if (bound.shape[d] < 0) {
+        return Status(StatusCode::invalid_argument) << "input '" << bound.name << "': maximum shape " << bound.shape
+                                                    << " has a negative dim (SessionOptions::max_input_shapes)";
+      }
+    }
+    max_shapes_[index] = bound.shape;
+    has_max_shape_[index] = 1;
+    any_max = true;
+  }
+  // Everything from here on is rewound by a re-plan.
+  metadata_mark_ = metadata_->used_bytes();
+
+  if (any_max) {
+    // First the plan at the maxima, which sizes the arena; inputs without a maximum take the caller's shape and
+    // value, if any.
+    std::size_t shape_count = 0, value_count = 0;
+    for (std::size_t i = 0; i < inputs; ++i) {
+      if (has_max_shape_[i]) {
+        replan_shapes_[shape_count++] = InputShape{input_name(i), max_shapes_[i]};
+        continue;
+      }
+      for (const InputShape& bound : options.input_shapes)
+        if (bound.name == input_name(i)) replan_shapes_[shape_count] = bound;
+      if (!replan_shapes_[shape_count].name.empty()) ++shape_count;
+    }
+    // Values are offered for inputs without a maximum, and for those whose value has exactly the maximum shape.
+    for (std::size_t i = 0; i < inputs; ++i) {
+      for (const InputValue& offered : options.input_values) {
+        if (offered.name == input_name(i) && (!has_max_shape_[i] || offered.value.shape == max_shapes_[i]))
+          replan_values_[value_count++] = offered;
+      }
+    }
+    Status st = plan_for(Span<const InputShape>(replan_shapes_.data(), shape_count),
+                         Span<const InputValue>(replan_values_.data(), value_count));
+    if (!st.ok()) {
+      if (missing_input_value_ >= 0) {
+        st << " (a shape that depends on an input's value cannot be bounded by maximum shapes yet: prepare without "
+              "SessionOptions::max_input_shapes, and the arena follows each plan)";
+      }
+      return st.prepend("planning at SessionOptions::max_input_shapes: ");
+    }
+    max_shapes_arena_bytes_ = required_arena_bytes_;
+    if (options.input_shapes.empty() && options.input_values.empty()) return st;
+    ONNXMICRO_RETURN_IF_ERROR(check_against_max_shapes(options.input_shapes));
+    // Then the plan at the caller's shapes; inputs they leave out stay at their maxima.
+    shape_count = 0;
+    for (std::size_t i = 0; i < inputs; ++i) {
+      replan_shapes_[shape_count] = InputShape();
+      for (const InputShape& bound : options.input_shapes)
+        if (bound.name == input_name(i)) replan_shapes_[shape_count] = bound;
+      if (replan_shapes_[shape_count].name.empty() && has_max_shape_[i])
+        replan_shapes_[shape_count] = InputShape{input_name(i), max_shapes_[i]};
+      if (!replan_shapes_[shape_count].name.empty()) ++shape_count;
+    }
+    return plan_for(Span<const InputShape>(replan_shapes_.data(), shape_count), options.input_values);
+  }
+  return plan_for(options.input_shapes, options.input_values);
+}
+
+// One full planning (the passes prepare() always did), from the metadata mark, reusing the arena.
+inline Status Session::plan_for(Span<const InputShape> shapes, Span<const InputValue> values) noexcept {
+  SessionOptions options;
+  options.arena = kept_.arena;
+  options.arena_bytes = kept_.arena_bytes;
+  options.metadata_allocator = metadata_;
+  options.input_shapes = shapes;
+  options.input_values = values;
+  options.string_pool = kept_.string_pool;
+  options.string_pool_bytes = kept_.string_pool_bytes;
+  options.inputs_outlive_run = kept_.inputs_outlive_run;
+  for (unsigned char& bind : bind_value_) bind = 0;
   // A pass that finds a shape-deciding input fed by graph inputs whose values the caller offered binds them
   // and starts over; each retry binds at least one more input, so this ends.
-  Span<unsigned char> bind_value;
-  ONNXMICRO_RETURN_IF_ERROR(metadata_->allocate_array(input_count(), bind_value));
   for (;;) {
+    release_plan();
+    metadata_->rewind(metadata_mark_);
+    missing_input_value_ = -1;
     bool retry = false;
-    Status st = prepare_pass(options, bind_value, retry);
-    if (st.ok() || !retry) return st;
-    release();
+    Status st = prepare_pass(options, bind_value_, retry);
+    if (st.ok() || !retry) {
+      if (!st.ok()) release_plan();
+      return st;
+    }
   }
+}
+
+inline Status Session::check_against_max_shapes(Span<const InputShape> shapes) const noexcept {
+  for (const InputShape& bound : shapes) {
+    std::size_t index = 0;
+    ONNXMICRO_RETURN_IF_ERROR(input_index(bound.name, index));
+    if (!has_max_shape_[index]) continue;
+    const Shape& max = max_shapes_[index];
+    if (bound.shape.rank() != max.rank()) {
+      return Status(StatusCode::invalid_argument)
+             << "input '" << bound.name << "': shape " << bound.shape << " has rank " << bound.shape.rank()
+             << ", its declared maximum " << max << " has rank " << max.rank() << " (SessionOptions::max_input_shapes)";
+    }
+    for (int d = 0; d < max.rank(); ++d) {
+      if (bound.shape[d] > max[d]) {
+        return Status(StatusCode::invalid_argument)
+               << "input '" << bound.name << "' dim " << d << " is " << static_cast<long long>(bound.shape[d])
+               << ", above its declared maximum " << static_cast<long long>(max[d]) << " (shape " << bound.shape
+               << ", maximum " << max << "; SessionOptions::max_input_shapes sized the arena)";
+      }
+    }
+  }
+  return {};
+}
+
+// A dim_param names one size: every input dim carrying the same name must be bound to the same value.
+inline Status Session::check_symbolic_dims() const noexcept {
+  const model::Graph& graph = model_->graph();
+  for (std::size_t i = 0; i < graph.inputs.size(); ++i) {
+    const model::Value& a = graph.values[graph.inputs[i]];
+    if (!a.has_declared_shape || is_value_container(a.dtype)) continue;
+    const Shape& shape_a = values_[graph.inputs[i]].info.shape;
+    for (int da = 0; da < a.declared_rank && da < shape_a.rank(); ++da) {
+      const std::string_view param = a.declared_dims[da].param;
+      if (param.empty() || a.declared_dims[da].value >= 0) continue;
+      for (std::size_t j = 0; j <= i; ++j) {
+        const model::Value& b = graph.values[graph.inputs[j]];
+        if (!b.has_declared_shape || is_value_container(b.dtype)) continue;
+        const Shape& shape_b = values_[graph.inputs[j]].info.shape;
+        for (int db = 0; db < b.declared_rank && db < shape_b.rank(); ++db) {
+          if (j == i && db >= da) break;
+          if (b.declared_dims[db].param != param || b.declared_dims[db].value >= 0) continue;
+          if (shape_a[da] != shape_b[db]) {
+            return Status(StatusCode::invalid_argument)
+                   << "input '" << a.name << "' dim " << da << " ('" << param << "') is bound to "
+                   << static_cast<long long>(shape_a[da]) << " but input '" << b.name << "' dim " << db << " ('"
+                   << param << "') is bound to " << static_cast<long long>(shape_b[db])
+                   << ": a symbolic dim has one value per run";
+          }
+        }
+      }
+    }
+  }
+  return {};
+}
+
+// True when binding these shapes and values would change the current plan.
+inline bool Session::plan_differs(Span<const InputShape> shapes, Span<const InputValue> values) const noexcept {
+  if (!prepared_) return true;
+  const model::Graph& graph = model_->graph();
+  for (const InputShape& bound : shapes) {
+    std::size_t index = 0;
+    if (!input_index(bound.name, index).ok()) return true;
+    if (values_[graph.inputs[index]].info.shape != bound.shape) return true;
+  }
+  for (const InputValue& offered : values) {
+    std::size_t index = 0;
+    if (!input_index(offered.name, index).ok()) return true;
+    const ValueRuntime& rt = values_[graph.inputs[index]];
+    if (!rt.info.is_constant) continue;  // an ordinary input: its value does not shape the plan
+    if (offered.value.dtype != rt.info.dtype || offered.value.shape != rt.info.shape) return true;
+    if (rt.info.shape.element_count() > 0 &&
+        (offered.value.data == nullptr ||
+         !detail::same_elements(rt.info.dtype, rt.data, offered.value.data, rt.info.shape.element_count())))
+      return true;
+  }
+  return false;
+}
+
+inline Status Session::set_input_shapes(Span<const InputShape> shapes, Span<const InputValue> values) noexcept {
+  if (model_ == nullptr || metadata_ == nullptr || bind_value_.size() != input_count()) {
+    return Status(StatusCode::invalid_argument) << "set_input_shapes() before prepare()";
+  }
+  for (const InputValue& offered : values) {
+    std::size_t ignored;
+    ONNXMICRO_RETURN_IF_ERROR(input_index(offered.name, ignored));
+  }
+  ONNXMICRO_RETURN_IF_ERROR(check_against_max_shapes(shapes));
+  if (!plan_differs(shapes, values)) return {};
+  // Inputs left out keep their current shape (or their maximum after a failed re-plan). run(inputs) passes
+  // replan_shapes_ itself, complete: nothing to merge.
+  const model::Graph& graph = model_->graph();
+  const bool complete = shapes.data() == replan_shapes_.data();
+  std::size_t count = complete ? shapes.size() : 0;
+  for (std::size_t i = 0; !complete && i < input_count(); ++i) {
+    InputShape merged;
+    for (const InputShape& bound : shapes)
+      if (bound.name == input_name(i)) merged = bound;
+    if (merged.name.empty() && prepared_) merged = InputShape{input_name(i), values_[graph.inputs[i]].info.shape};
+    if (merged.name.empty() && has_max_shape_[i]) merged = InputShape{input_name(i), max_shapes_[i]};
+    if (!merged.name.empty()) replan_shapes_[count++] = merged;
+  }
+  ++replan_count_;
+  return plan_for(Span<const InputShape>(replan_shapes_.data(), count), values);
+}
+
+inline Status Session::run(Span<const InputValue> inputs) noexcept {
+  if (model_ == nullptr || metadata_ == nullptr || bind_value_.size() != input_count()) {
+    return Status(StatusCode::invalid_argument) << "run(inputs) before prepare()";
+  }
+  for (const InputValue& given : inputs) {
+    std::size_t ignored;
+    ONNXMICRO_RETURN_IF_ERROR(input_index(given.name, ignored));
+  }
+  for (std::size_t i = 0; i < input_count(); ++i) {
+    std::size_t found = 0;
+    for (const InputValue& given : inputs) found += given.name == input_name(i) ? 1 : 0;
+    if (found != 1) {
+      return Status(StatusCode::invalid_argument)
+             << "run(inputs): input '" << input_name(i) << "' is "
+             << (found == 0 ? "missing (every graph input must be given)" : "given more than once");
+    }
+  }
+  for (const InputValue& given : inputs) {
+    std::size_t index = 0;
+    ONNXMICRO_RETURN_IF_ERROR(input_index(given.name, index));
+    replan_shapes_[index] = InputShape{input_name(index), given.value.shape};
+  }
+  ONNXMICRO_RETURN_IF_ERROR(set_input_shapes(replan_shapes_, inputs));
+  for (const InputValue& given : inputs) ONNXMICRO_RETURN_IF_ERROR(set_input(given.name, given.value));
+  return run();
 }
 
 inline bool Session::input_bound_at_prepare(std::size_t index) const noexcept {
@@ -390,9 +706,10 @@ inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned
     if (value.kind == model::ValueKind::initializer) {
       const proto::Tensor& tensor = value.initializer;
       ONNXMICRO_RETURN_IF_ERROR(rt.info.shape.assign(tensor.dims, static_cast<std::size_t>(tensor.rank)));
-      if (tensor.data_location == proto::DataLocation::external) {
-        return Status(StatusCode::unsupported)
-               << "initializer '" << value.name << "' uses external data, which this build cannot load yet";
+      // The loader resolves external data (model/external_data.hpp) into raw_data; unresolved means a bug there.
+      if (tensor.data_location == proto::DataLocation::external && !tensor.has_raw_data) {
+        return Status(StatusCode::internal)
+               << "initializer '" << value.name << "' uses external data that the loader did not resolve";
       }
       std::size_t bytes = 0;
       Status st = checked_byte_size(value.dtype, rt.info.shape, bytes);
@@ -429,8 +746,11 @@ inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned
         if (!offered) {
           missing_input_value_ = static_cast<std::int32_t>(input_position);
           return Status(StatusCode::unsupported)
-                 << "graph input '" << value.name << "' is a " << dtype_name(value.dtype)
-                 << ": bind its value with SessionOptions::input_values (run-time sequences and optionals: TODO(#4))";
+                 << "graph input '" << value.name << "' is " << (value.dtype == DataType::optional ? "an " : "a ")
+                 << dtype_name(value.dtype)
+                 << ": its value is needed when planning: offer it in SessionOptions::input_values "
+                    "(Session::run(inputs) "
+                    "does)";
         }
         bind_value[input_position] = 1;
       }
@@ -486,6 +806,8 @@ inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned
       rt.last_use = 0;
     }
   }
+
+  ONNXMICRO_RETURN_IF_ERROR(check_symbolic_dims());
 
   // 3. Kernels' prepare in execution order: dtype/shape inference, state, folding of all-constant nodes.
   for (std::size_t i = 0; i < node_count; ++i) {
@@ -676,29 +998,40 @@ inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned
   plan_arena(buffers, order, ONNXMICRO_TENSOR_ALIGNMENT, plan_);
   required_arena_bytes_ = plan_.arena_bytes;
 
-  // 6. The arena: the caller's, or our own.
+  // 6. The arena: the caller's, or our own (kept across re-plans; grown only when a plan needs more).
   if (options.arena != nullptr) {
     if (reinterpret_cast<std::uintptr_t>(options.arena) % ONNXMICRO_TENSOR_ALIGNMENT != 0) {
       return Status(StatusCode::invalid_argument)
              << "SessionOptions::arena must be aligned to " << ONNXMICRO_TENSOR_ALIGNMENT << " bytes";
     }
     if (options.arena_bytes < required_arena_bytes_) {
-      return Status(StatusCode::out_of_memory)
-             << "the arena is too small: this model needs " << static_cast<unsigned long long>(required_arena_bytes_)
-             << " bytes, SessionOptions::arena_bytes is " << static_cast<unsigned long long>(options.arena_bytes);
+      Status s(StatusCode::out_of_memory);
+      s << "the arena is too small: this model needs " << static_cast<unsigned long long>(required_arena_bytes_)
+        << " bytes";
+      if (!options.input_shapes.empty()) {
+        s << " at input shapes";
+        for (const InputShape& bound : options.input_shapes) s << " '" << bound.name << "' " << bound.shape;
+      }
+      return s << ", SessionOptions::arena_bytes is " << static_cast<unsigned long long>(options.arena_bytes);
     }
     arena_ = static_cast<unsigned char*>(options.arena);
     arena_capacity_ = options.arena_bytes;
-  } else if (required_arena_bytes_ > 0) {
+  } else if (required_arena_bytes_ > arena_capacity_) {
 #if ONNXMICRO_HAS_HEAP
-    arena_allocation_ = std::malloc(required_arena_bytes_ + ONNXMICRO_TENSOR_ALIGNMENT);
+    if (owns_arena_) std::free(arena_allocation_);
+    arena_ = nullptr;
+    arena_capacity_ = 0;
+    owns_arena_ = false;
+    const std::size_t bytes =
+        required_arena_bytes_ > max_shapes_arena_bytes_ ? required_arena_bytes_ : max_shapes_arena_bytes_;
+    arena_allocation_ = std::malloc(bytes + ONNXMICRO_TENSOR_ALIGNMENT);
     if (arena_allocation_ == nullptr) {
       return Status(StatusCode::out_of_memory)
-             << "could not allocate an arena of " << static_cast<unsigned long long>(required_arena_bytes_) << " bytes";
+             << "could not allocate an arena of " << static_cast<unsigned long long>(bytes) << " bytes";
     }
     arena_ = reinterpret_cast<unsigned char*>(
         align_up(reinterpret_cast<std::uintptr_t>(arena_allocation_), ONNXMICRO_TENSOR_ALIGNMENT));
-    arena_capacity_ = required_arena_bytes_;
+    arena_capacity_ = bytes;
     owns_arena_ = true;
 #else
     return Status(StatusCode::invalid_argument)
@@ -713,7 +1046,7 @@ inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned
     if (rt.info.dtype == DataType::string && !rt.info.is_constant) run_time_strings = true;
   if (options.string_pool != nullptr) {
     string_pool_ = kernels::StringPool(options.string_pool, options.string_pool_bytes);
-  } else if (run_time_strings) {
+  } else if (run_time_strings && owned_string_pool_ == nullptr) {
 #if ONNXMICRO_HAS_HEAP
     const std::size_t pool_bytes =
         options.string_pool_bytes != 0 ? options.string_pool_bytes : ONNXMICRO_DEFAULT_STRING_POOL_BYTES;
@@ -879,7 +1212,7 @@ inline Status Session::set_input(std::size_t index, const ConstTensorView& value
   if (value.shape != rt.info.shape) {
     return Status(StatusCode::invalid_argument)
            << "input '" << rt.info.name << "': expected shape " << rt.info.shape << ", got " << value.shape
-           << " (prepare again with SessionOptions::input_shapes to change it)";
+           << " (a new shape needs a re-plan: Session::set_input_shapes() or Session::run(inputs))";
   }
   std::size_t bytes = byte_size_of(rt.info.dtype, rt.info.shape.element_count());
   if (bytes > 0) {
@@ -891,8 +1224,8 @@ inline Status Session::set_input(std::size_t index, const ConstTensorView& value
       if (!detail::same_elements(rt.info.dtype, rt.data, value.data, rt.info.shape.element_count())) {
         return Status(StatusCode::invalid_argument)
                << "input '" << rt.info.name
-               << "' was bound at prepare time because it decides shapes; this value differs: prepare again with "
-                  "the new value in SessionOptions::input_values";
+               << "' was bound at prepare time because it decides shapes; this value differs: Session::run(inputs) "
+                  "re-plans for it (or prepare again with the new value in SessionOptions::input_values)";
       }
       return {};
     }

@@ -157,12 +157,12 @@ Status make_broadcast_plan(const Shape* const (&operands)[N], const Shape& outpu
     if (!operands[i]->is_static() || operands[i]->rank() > rank) {
       Status s(operands[i]->is_static() ? StatusCode::invalid_argument : StatusCode::unsupported);
       return s << "broadcast operand " << i << " has shape " << *operands[i] << ", which cannot be iterated onto "
-               << output << (operands[i]->is_static() ? "" : " (shapes must be known; TODO(#4))");
+               << output << (operands[i]->is_static() ? "" : " (shapes must be known)");
     }
   }
   if (!output.is_static()) {
     return Status(StatusCode::unsupported)
-           << "broadcast output shape " << output << " is not known (shapes must be known; TODO(#4))";
+           << "broadcast output shape " << output << " is not known (shapes must be known)";
   }
   plan.output_count = output.element_count();
   if (plan.output_count == 0) {

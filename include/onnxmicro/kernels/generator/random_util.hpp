@@ -259,8 +259,8 @@ Status prepare_like_fill(PrepareContext& ctx, const FillParameters& parameters, 
   ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(0));
   const TensorInfo& in = ctx.input(0);
   if (!in.shape.is_static()) {
-    return Status(StatusCode::unsupported) << "input 0 '" << in.name << "' has shape " << in.shape
-                                           << "; its shape must be known at prepare time (TODO(#4))";
+    return Status(StatusCode::unsupported)
+           << "input 0 '" << in.name << "' has shape " << in.shape << "; its shape must be known at prepare time";
   }
   DataType dtype = DataType::undefined;
   StoreFunction store = nullptr;

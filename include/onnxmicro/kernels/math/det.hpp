@@ -29,8 +29,8 @@ struct Det_11 : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInput));
     const TensorInfo& input = ctx.input(kInput);
     if (!input.shape.is_static()) {
-      return Status(StatusCode::unsupported) << "input 0 '" << input.name << "' has shape " << input.shape
-                                             << "; it must be known at prepare time (TODO(#4))";
+      return Status(StatusCode::unsupported)
+             << "input 0 '" << input.name << "' has shape " << input.shape << "; it must be known at prepare time";
     }
     const int rank = input.shape.rank();
     if (rank < 2 || input.shape[rank - 1] != input.shape[rank - 2]) {

@@ -133,7 +133,7 @@ struct Einsum_12 : KernelDefaults {
       ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(0, i));
       if (!ctx.input(i).shape.is_static()) {
         return Status(StatusCode::unsupported) << "input " << i << " '" << ctx.input(i).name << "' has shape "
-                                               << ctx.input(i).shape << "; it must be known at prepare time (TODO(#4))";
+                                               << ctx.input(i).shape << "; it must be known at prepare time";
       }
     }
     // bfloat16: added in opset 28.

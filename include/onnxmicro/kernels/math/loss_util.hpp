@@ -45,8 +45,8 @@ inline Status prepare_plan(PrepareContext& ctx, std::string_view scores_role, Lo
   const TensorInfo& scores = ctx.input(kScoresInput);
   const TensorInfo& target = ctx.input(kTargetInput);
   if (!scores.shape.is_static() || !target.shape.is_static()) {
-    return Status(StatusCode::unsupported) << "inputs 0 and 1 must have shapes known at prepare time, got "
-                                           << scores.shape << " and " << target.shape << " (TODO(#4))";
+    return Status(StatusCode::unsupported)
+           << "inputs 0 and 1 must have shapes known at prepare time, got " << scores.shape << " and " << target.shape;
   }
   if (scores.shape.rank() < 2) {
     return Status(StatusCode::invalid_model) << "input 0 '" << scores.name << "' (" << scores_role

@@ -31,7 +31,7 @@ struct SoftmaxCommon {
     const int rank = ctx.input(kInput).shape.rank();
     if (!ctx.input(kInput).shape.is_static()) {
       return Status(StatusCode::unsupported) << "input 0 '" << ctx.input(kInput).name << "' has shape "
-                                             << ctx.input(kInput).shape << "; shapes must be known (TODO(#4))";
+                                             << ctx.input(kInput).shape << "; shapes must be known";
     }
     std::int64_t requested = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("axis", requested, default_axis));

@@ -3,7 +3,8 @@
 // spatial size `size` (N, C, H, W) or (N, C, D, H, W); output (N, H, W, 2) or (N, D, H, W, 3), x varying along W.
 // align_corners=1 puts -1 and 1 on the centres of the corner pixels, 0 on their outer edges. Computed in double
 // as onnx/reference/ops/op_affine_grid.py (float64 matmul), then rounded to theta's dtype. `size` decides the
-// output shape, so it must be known at prepare time (TODO(#4)). Only version 20 exists.
+// output shape, so it must be known at prepare time (Session::run(inputs) offers the values and re-plans). Only version
+// 20 exists.
 #pragma once
 #include <cstdint>
 

@@ -22,7 +22,7 @@ inline Status require_rank(const PrepareContext& ctx, int i, int min_rank, int m
   const TensorInfo& in = ctx.input(i);
   if (!in.shape.is_static()) {
     return Status(StatusCode::unsupported)
-           << "input " << i << " '" << in.name << "' has shape " << in.shape << "; shapes must be known (TODO(#4))";
+           << "input " << i << " '" << in.name << "' has shape " << in.shape << "; shapes must be known";
   }
   const int rank = in.shape.rank();
   if (rank < min_rank || rank > max_rank) {

@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "onnxmicro/kernels/common/conv_pool_util.hpp"
+#include "onnxmicro/kernels/common/shape_util.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
 #include "onnxmicro/kernels/nn/spatial_util.hpp"
 
@@ -54,8 +55,7 @@ struct LrnImpl {
     state->after = size - 1 - state->before;
     state->batch = x.shape[0];
     state->channels = x.shape[1];
-    state->inner = 1;
-    for (int i = 2; i < x.shape.rank(); ++i) state->inner *= x.shape[i];
+    state->inner = kernels::shape_util::dims_product(x.shape, 2, x.shape.rank());
     ctx.set_output(kY, x.dtype, x.shape);
     return {};
   }

@@ -5,7 +5,7 @@
 // (batch, class, box). Follows onnx/reference/ops/op_non_max_suppression.py (float32 box arithmetic).
 // Versions 10 and 11 share the same semantics (11 changed no behaviour), so one kernel serves both.
 // The output size depends on the input values, so every input must be known at prepare time: prepare() runs the
-// selection and run() copies it (the session folds the node). TODO(#4): run-time data-dependent shapes.
+// selection and run() copies it (the session folds the node). A later version may size such outputs at run time.
 #pragma once
 #include <algorithm>
 #include <cstdint>

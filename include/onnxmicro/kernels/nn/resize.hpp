@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Resize: nearest / (multi)linear / (multi)cubic resampling of an N-D tensor to sizes given by `scales` or
 // `sizes`. The taps are computed in prepare (nn/resize_util.hpp), so the scales/sizes/roi inputs must be known
-// then (TODO(#4): dynamic shapes). Versions:
+// then (a new shape re-plans). Versions:
 //   10: inputs (X, scales); asymmetric coordinates; nearest picks floor when upsampling, ceil when downsampling.
 //   11: inputs (X, roi, scales[, sizes]); coordinate_transformation_mode, nearest_mode, cubic, exclude_outside,
 //       extrapolation_value; tf_half_pixel_for_nn (removed in 13).

@@ -5,7 +5,7 @@
 // np.repeat for integer scales. Versions:
 //   1 (experimental): 4-D only, attributes height_scale and width_scale, modes 'nearest' and 'bilinear'.
 //   7: attribute scales (one per axis), any rank, modes 'nearest' and 'linear'.
-//   9: scales moved to input 1 (must be known at prepare time, TODO(#4)).
+//   9: scales moved to input 1 (must be known when planning).
 //   10: deprecated in favour of Resize with the same signature; models stamped with a newer opset still resolve
 //       to the version-9 kernel.
 #pragma once

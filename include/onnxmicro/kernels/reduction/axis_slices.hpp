@@ -19,12 +19,12 @@ struct AxisSlices {
 
 namespace axis_slices {
 
-/// Fails with `unsupported` unless input `index` has a fully known shape (dynamic shapes: TODO(#4)).
+/// Fails with `unsupported` unless input `index` has a fully known shape.
 inline Status require_static_shape(const PrepareContext& ctx, int index) noexcept {
   const TensorInfo& info = ctx.input(index);
   if (info.shape.is_static()) return {};
   return Status(StatusCode::unsupported) << "input " << index << " '" << info.name << "' has shape " << info.shape
-                                         << "; shapes must be known at prepare time (TODO(#4))";
+                                         << "; shapes must be known at prepare time";
 }
 
 /// Checks `axis` (as written in the model; `what` names it in errors) against `shape`: accepted range is

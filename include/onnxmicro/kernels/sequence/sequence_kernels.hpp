@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The sequence and optional family (values known at prepare time in this build: TODO(#4)).
+// The sequence and optional family (values known when planning: Session::run(inputs) offers them).
 #pragma once
 #include "onnxmicro/kernels/kernel_set.hpp"
 #include "onnxmicro/kernels/sequence/concat_from_sequence.hpp"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // What the sequence and optional kernels share. A sequence value is an array of ValueRef descriptors (dtype
 // sequence, shape [n]); an optional is one of shape [0] or [1] (core/dtype.hpp). In this build these values are
-// known at prepare time (TODO(#4): run-time sequences), so the kernels compute their result in prepare() into
+// known at prepare time (offered by Session::run(inputs)), so the kernels compute their result in prepare() into
 // metadata, and run() (called once, when the session folds the node) copies it to the output.
 #pragma once
 #include <cstring>

@@ -2,8 +2,9 @@
 // Compress: keeps the slices of `input` along `axis` whose entry in the 1-D bool `condition` is true (without
 // `axis`: the elements of the flattened input). A condition shorter than the axis drops the remaining slices; a
 // longer one may only have false entries past the end (as numpy.compress). The output size depends on the
-// condition's values, so the condition must be known at prepare time (TODO(#4): run-time data-dependent output
-// shapes come with dynamic axes). Elements move as raw bytes (any fixed-size dtype; strings as views).
+// condition's values, so the condition must be known at prepare time (Session::run(inputs) offers it; run-time
+// data-dependent output shapes come with dynamic axes). Elements move as raw bytes (any fixed-size dtype; strings as
+// views).
 #pragma once
 #include <cstdint>
 #include <cstring>
@@ -79,7 +80,7 @@ struct CompressKernel : KernelDefaults {
       // The output buffer was sized for the prepare-time condition.
       return Status(StatusCode::invalid_argument)
              << "input 1 (condition) keeps " << static_cast<long long>(kept) << " slices, but the output was sized for "
-             << static_cast<long long>(s.kept) << " when prepared (TODO(#4): data-dependent output shapes)";
+             << static_cast<long long>(s.kept) << " when prepared";
     }
     const unsigned char* src = static_cast<const unsigned char*>(ctx.input(kInput).data);
     unsigned char* dst = static_cast<unsigned char*>(ctx.output(kOutput).data);

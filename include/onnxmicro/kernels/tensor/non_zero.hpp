@@ -2,7 +2,7 @@
 // NonZero: the coordinates of the non-zero elements of X, as an int64 tensor [rank, count] in row-major order
 // (a scalar gives [0, count]). Floats compare as numbers (-0.0 is zero, NaN is not); complex elements are
 // non-zero when either part is, strings when not empty. The output size depends on X's values, so X must be known at
-// prepare time (TODO(#4): run-time data-dependent output shapes come with dynamic axes).
+// prepare time (Session::run(inputs) offers it and re-plans per value).
 #pragma once
 #include <cstdint>
 #include <cstring>
@@ -66,7 +66,7 @@ struct NonZero_9 : KernelDefaults {
       // The output buffer was sized for the prepare-time values.
       return Status(StatusCode::invalid_argument)
              << "input 0 has a different number of non-zero elements than when prepared ("
-             << static_cast<long long>(s.count) << "; TODO(#4): data-dependent output shapes)";
+             << static_cast<long long>(s.count) << ")";
     }
     const int rank = x.shape.rank();
     std::int64_t* out = static_cast<std::int64_t*>(ctx.output(kOutput).data);

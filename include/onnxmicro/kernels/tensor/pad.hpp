@@ -29,8 +29,8 @@ struct PadBase : KernelDefaults {
 
   struct State {
     remap::Plan plan;
-    bool fill_from_input;  ///< the fill value is input 2's first element (opset 11+)
-    unsigned char fill[kMaxFillBytes];
+    bool fill_from_input;                           ///< the fill value is input 2's first element (opset 11+)
+    alignas(16) unsigned char fill[kMaxFillBytes];  ///< one element of the data dtype, stored as that type
   };
 
   static Status run(RunContext& ctx) noexcept {

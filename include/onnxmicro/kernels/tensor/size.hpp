@@ -27,8 +27,8 @@ struct Size_1 : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInput));
     const TensorInfo& in = ctx.input(kInput);
     if (!in.shape.is_static()) {
-      return Status(StatusCode::unsupported) << "input 0 '" << in.name << "' has shape " << in.shape
-                                             << " with unknown dims; data-dependent shapes are TODO(#4)";
+      return Status(StatusCode::unsupported)
+             << "input 0 '" << in.name << "' has shape " << in.shape << " with unknown dims";
     }
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));

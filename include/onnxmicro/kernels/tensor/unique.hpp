@@ -3,8 +3,8 @@
 // ascending (sorted = 1, default; slices compare lexicographically) or in order of first occurrence
 // (sorted = 0). Optional outputs: `indices` (first occurrence of each output entry in X), `inverse_indices`
 // (the output entry of each X entry) and `counts`. NaNs compare equal to each other and above every number, as
-// in numpy.unique. The output size depends on X's values, so X must be known at prepare time (TODO(#4):
-// run-time data-dependent output shapes come with dynamic axes). run() needs 5 int64 of scratch per entry.
+// in numpy.unique. The output size depends on X's values, so X must be known at prepare time (Session::run(inputs)
+// offers it; run-time data-dependent output shapes come with dynamic axes). run() needs 5 int64 of scratch per entry.
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -91,7 +91,7 @@ struct Unique_11 : KernelDefaults {
     if (sort_and_count(s, data, perm) != s.unique_count) {
       return Status(StatusCode::invalid_argument)
              << "input 0 has a different number of unique entries than when prepared ("
-             << static_cast<long long>(s.unique_count) << "; TODO(#4): data-dependent output shapes)";
+             << static_cast<long long>(s.unique_count) << ")";
     }
     std::int64_t g = -1;
     for (std::int64_t r = 0; r < n; ++r) {

@@ -4,8 +4,8 @@
 // (case_change_action LOWER/UPPER/NONE). When every element is dropped the output is one empty string ([1] or
 // [1, 1]). Case changes and case-insensitive matching cover ASCII letters only; other bytes (UTF-8) pass
 // unchanged, and the `locale` attribute is accepted but not consulted.
-// How many elements remain depends on X's values, so X must be known at prepare time (TODO(#4): run-time
-// data-dependent shapes).
+// How many elements remain depends on X's values, so X must be known at prepare time (Session::run(inputs) offers it;
+// run-time data-dependent shapes).
 #pragma once
 #include <cstring>
 

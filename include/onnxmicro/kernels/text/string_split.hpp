@@ -3,8 +3,8 @@
 // str.split: with a delimiter, consecutive delimiters give empty substrings; without one (absent or ""), runs of
 // whitespace separate and leading/trailing whitespace is dropped. Y has X's shape plus one axis as long as the
 // most substrings of any element (shorter rows padded with ""); Z counts each element's substrings.
-// Y's last dim depends on X's values, so X must be known at prepare time (TODO(#4): run-time data-dependent
-// shapes). The substrings are views into X's characters, which then live as long as the session.
+// Y's last dim depends on X's values, so X must be known at prepare time (Session::run(inputs) offers it; run-time
+// data-dependent shapes). The substrings are views into X's characters, which then live as long as the session.
 #pragma once
 #include "onnxmicro/kernels/kernel_api.hpp"
 

@@ -4,7 +4,7 @@
 // which this build does not have), so one kernel serves them all.
 // With the condition known at prepare time only the chosen branch is prepared (the other may even be invalid
 // for these shapes). Otherwise both are prepared and must produce the same dtypes and shapes, since every output
-// shape is fixed at prepare time (branches of different shapes: TODO(#4), run-time shapes).
+// shape is fixed at prepare time (branches of different shapes need the condition when planning).
 #pragma once
 #include "onnxmicro/runtime/control_flow/subgraph.hpp"
 
@@ -35,11 +35,15 @@ struct If_1 : KernelDefaults {
     state->fixed_branch = -1;
     if (cond.is_constant) state->fixed_branch = *static_cast<const bool*>(cond.const_data) ? 0 : 1;
     const char* names[2] = {"then_branch", "else_branch"};
+    std::size_t scratch_bytes = 0;
     for (int b = 0; b < 2; ++b) {
       if (state->fixed_branch >= 0 && state->fixed_branch != b) continue;
       detail::Subgraph& branch = state->branches[b];
       ONNXMICRO_RETURN_IF_ERROR(branch.load(ctx, names[b]));
+      branch.place_arena_in_scratch();
       ONNXMICRO_RETURN_IF_ERROR(branch.prepare(ctx, Span<const TensorInfo>()));
+      // One branch runs at a time: they share the node's scratch.
+      if (branch.scratch_bytes() > scratch_bytes) scratch_bytes = branch.scratch_bytes();
       if (branch.output_count() != static_cast<std::size_t>(ctx.output_count())) {
         return Status(StatusCode::invalid_model)
                << "subgraph '" << names[b] << "' has " << static_cast<unsigned long long>(branch.output_count())
@@ -56,11 +60,13 @@ struct If_1 : KernelDefaults {
           return Status(StatusCode::unsupported)
                  << "output " << k << ": then_branch gives " << dtype_name(out.dtype) << " " << out.shape
                  << ", else_branch " << dtype_name(other.dtype) << " " << other.shape
-                 << "; branches of different shapes need the condition known at prepare time (TODO(#4))";
+                 << "; branches of different shapes need the condition's value when planning (offer the input it "
+                    "comes from in SessionOptions::input_values, as Session::run(inputs) does)";
         }
       }
       ctx.set_output(k, out.dtype, out.shape);
     }
+    ctx.request_scratch(scratch_bytes);
     return {};
   }
 

@@ -9,7 +9,7 @@
 //    ops may take shape-deciding inputs from them; run() then only copies the results;
 //  - otherwise the body is prepared once for the initial carried shapes and run() iterates it, allocating
 //    nothing. That needs carried values whose shapes do not change and no scan outputs (their length depends on
-//    when the loop stops): other loops need run-time shapes, TODO(#4).
+//    when the loop stops): other loops need their inputs when planning (Session::run(inputs) offers them).
 // Either way the number of iterations is bounded by ONNXMICRO_MAX_LOOP_ITERATIONS.
 #pragma once
 #include "onnxmicro/runtime/control_flow/subgraph.hpp"
@@ -155,7 +155,8 @@ struct Loop_1 : KernelDefaults {
     if (state.scans > 0) {
       return Status(StatusCode::unsupported)
              << "a Loop with scan outputs needs every input known at prepare time: the outputs' length depends on "
-                "when the loop stops (TODO(#4): run-time shapes)";
+                "when the loop stops: shapes that depend on values are planned with those values "
+                "(Session::run(inputs))";
     }
     Span<TensorInfo> formal;
     ONNXMICRO_RETURN_IF_ERROR(ctx.metadata_allocator().allocate_array(2 + state.carried, formal));
@@ -168,7 +169,9 @@ struct Loop_1 : KernelDefaults {
       formal[2 + c].is_constant = false;  // changes from iteration to iteration
     }
     for (TensorInfo& f : formal) f.present = true;
+    state.body.place_arena_in_scratch();
     ONNXMICRO_RETURN_IF_ERROR(state.body.prepare(ctx, formal));
+    ctx.request_scratch(state.body.scratch_bytes());
     Session& session = state.body.session();
     for (int c = 0; c < state.carried; ++c) {
       const ConstTensorView out = session.output(static_cast<std::size_t>(1 + c));
@@ -177,7 +180,7 @@ struct Loop_1 : KernelDefaults {
         return Status(StatusCode::unsupported)
                << "loop-carried value " << c << " '" << in.name << "' enters as " << dtype_name(in.dtype) << " "
                << in.shape << " but the body returns " << dtype_name(out.dtype) << " " << out.shape
-               << "; a carried value that changes shape needs every input known at prepare time (TODO(#4))";
+               << "; a carried value that changes shape needs every input known at prepare time";
       }
       ctx.set_output(c, in.dtype, in.shape);
     }
@@ -267,7 +270,7 @@ struct Loop_1 : KernelDefaults {
       if (iteration == 0) {
         // No iteration ran: the slice shape is unknown; the body's declared output gives the best answer.
         return Status(StatusCode::unsupported)
-               << "the loop runs zero iterations, so scan output " << k << " has an unknown slice shape (TODO(#4))";
+               << "the loop runs zero iterations, so scan output " << k << " has an unknown slice shape";
       }
       if (info.shape.rank() + 1 > kMaxRank) {
         return Status(StatusCode::limit_exceeded) << "scan output " << k << " would exceed ONNXMICRO_MAX_RANK";

@@ -71,9 +71,28 @@ struct ScanPlan {
   int scan_outputs;     ///< K
   std::int64_t length;  ///< L
   std::int64_t batch;   ///< B (Scan-8), 1 for Scan-9
-  Span<std::int32_t> input_axes, output_axes;  ///< in the node's tensors (Scan-8: 1, past the batch axis)
+  Span<std::int32_t> input_axes;  ///< in the node's tensors (Scan-8: 1, past the batch axis)
   Span<std::uint8_t> input_reverse, output_reverse;
+  // Slice copies, computed once at prepare: a state as batch entries (Scan-9: one entry, the whole tensor), a
+  // scan input/output within one batch entry along its scan axis, and the bytes of one batch entry.
+  Span<AxisLayout> state_layouts, input_layouts, output_layouts;
+  Span<std::size_t> input_batch_bytes, output_batch_bytes;
 };
+
+/// `shape` as `batch` entries along axis 0 (one entry holding everything when `batched` is false).
+inline AxisLayout batch_layout(DataType dtype, const Shape& shape, bool batched) noexcept {
+  if (batched) return AxisLayout::of(dtype, shape, 0);
+  AxisLayout whole;
+  whole.outer = 1;
+  whole.length = 1;
+  whole.block = byte_size_of(dtype, shape.element_count());
+  return whole;
+}
+/// Bytes of one of `batch` entries of `shape` (0 without a batch axis).
+inline std::size_t batch_entry_bytes(DataType dtype, const Shape& shape, bool batched) noexcept {
+  if (!batched || shape[0] == 0) return 0;
+  return byte_size_of(dtype, shape.element_count() / shape[0]);
+}
 
 inline Status read_axes_attribute(const PrepareContext& ctx, const char* name, std::size_t count, bool directions,
                                   Span<std::int64_t> out) noexcept {
@@ -145,8 +164,11 @@ struct ScanKernel : KernelDefaults {
     }
     ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(mi, plan->input_axes));
     ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(mi, plan->input_reverse));
-    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(ko, plan->output_axes));
     ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(ko, plan->output_reverse));
+    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(mi, plan->input_layouts));
+    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(mi, plan->input_batch_bytes));
+    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(ko, plan->output_layouts));
+    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(ko, plan->output_batch_bytes));
 
     // Batch and sequence length.
     plan->batch = 1;
@@ -187,6 +209,9 @@ struct ScanKernel : KernelDefaults {
       }
       plan->input_axes[j] = static_cast<std::int32_t>(axis);
       plan->input_reverse[j] = static_cast<std::uint8_t>(in_dirs[j]);
+      plan->input_layouts[j] = detail::AxisLayout::of(x.dtype, Batched ? detail::remove_axis(x.shape, 0) : x.shape,
+                                                      static_cast<int>(axis) - (Batched ? 1 : 0));
+      plan->input_batch_bytes[j] = detail::batch_entry_bytes(x.dtype, x.shape, Batched);
     }
     // The body sees states without the batch axis and scan inputs without batch and scan axes.
     detail::ScanPlan& p = *plan;
@@ -200,6 +225,7 @@ struct ScanKernel : KernelDefaults {
     }
     Span<TensorInfo> formal;
     ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(static_cast<std::size_t>(p.states + p.scan_inputs), formal));
+    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(static_cast<std::size_t>(p.states), p.state_layouts));
     for (int c = 0; c < p.states; ++c) {
       const TensorInfo& s = ctx.input(p.first_state + c);
       if (Batched && (s.shape.rank() < 1 || s.shape[0] != p.batch)) {
@@ -209,6 +235,7 @@ struct ScanKernel : KernelDefaults {
       }
       formal[c].dtype = s.dtype;
       formal[c].shape = Batched ? detail::remove_axis(s.shape, 0) : s.shape;
+      p.state_layouts[c] = detail::batch_layout(s.dtype, s.shape, Batched);
     }
     for (int j = 0; j < p.scan_inputs; ++j) {
       const TensorInfo& x = ctx.input(p.first_state + p.states + j);
@@ -217,7 +244,9 @@ struct ScanKernel : KernelDefaults {
       formal[p.states + j].shape = Batched ? detail::remove_axis(slice, 0) : slice;
     }
     for (TensorInfo& f : formal) f.present = true;  // not constant: they change every iteration
+    p.body.place_arena_in_scratch();
     ONNXMICRO_RETURN_IF_ERROR(p.body.prepare(ctx, formal));
+    ctx.request_scratch(p.body.scratch_bytes());
     Session& session = p.body.session();
     for (int c = 0; c < p.states; ++c) {
       const ConstTensorView out = session.output(static_cast<std::size_t>(c));
@@ -242,8 +271,10 @@ struct ScanKernel : KernelDefaults {
       }
       Shape full = detail::insert_axis(out.shape, static_cast<int>(axis), p.length);
       if (Batched) full = detail::insert_axis(full, 0, p.batch);
-      p.output_axes[k] = static_cast<std::int32_t>(Batched ? 1 : axis);
       p.output_reverse[k] = static_cast<std::uint8_t>(out_dirs[k]);
+      p.output_layouts[k] =
+          detail::AxisLayout::of(out.dtype, Batched ? detail::remove_axis(full, 0) : full, static_cast<int>(axis));
+      p.output_batch_bytes[k] = detail::batch_entry_bytes(out.dtype, full, Batched);
       ctx.set_output(p.states + static_cast<int>(k), out.dtype, full);
     }
     return {};
@@ -258,8 +289,7 @@ struct ScanKernel : KernelDefaults {
         for (int c = 0; c < p.states; ++c) {
           const TensorView slot = session.input(static_cast<std::size_t>(c));
           if (t == 0) {
-            const ConstTensorView initial = ctx.input(p.first_state + c);
-            batch_entry(initial, b).gather(initial.data, b, slot.data);
+            p.state_layouts[c].gather(ctx.input(p.first_state + c).data, b, slot.data);
           } else {
             ::onnxmicro::detail::copy_tensor(slot, session.output(static_cast<std::size_t>(c)));
           }
@@ -268,23 +298,18 @@ struct ScanKernel : KernelDefaults {
           const ConstTensorView x = ctx.input(p.first_state + p.states + j);
           const TensorView slot = session.input(static_cast<std::size_t>(p.states + j));
           const std::int64_t position = p.input_reverse[j] ? p.length - 1 - t : t;
-          const unsigned char* base = batch_base(x, b);
-          detail::AxisLayout::of(x.dtype, Batched ? detail::remove_axis(x.shape, 0) : x.shape,
-                                 p.input_axes[j] - (Batched ? 1 : 0))
-              .gather(base, position, slot.data);
+          const unsigned char* base =
+              static_cast<const unsigned char*>(x.data) + static_cast<std::size_t>(b) * p.input_batch_bytes[j];
+          p.input_layouts[j].gather(base, position, slot.data);
         }
         ONNXMICRO_RETURN_IF_ERROR(p.body.run());
         for (int k = 0; k < p.scan_outputs; ++k) {
           const TensorView y = ctx.output(p.states + k);
           if (y.data == nullptr) continue;
           const std::int64_t position = p.output_reverse[k] ? p.length - 1 - t : t;
-          unsigned char* base = static_cast<unsigned char*>(y.data) +
-                                (Batched ? static_cast<std::size_t>(b) *
-                                               byte_size_of(y.dtype, y.element_count() / (p.batch == 0 ? 1 : p.batch))
-                                         : 0);
-          detail::AxisLayout::of(y.dtype, Batched ? detail::remove_axis(y.shape, 0) : y.shape,
-                                 p.output_axes[k] - (Batched ? 1 : 0))
-              .scatter(session.output(static_cast<std::size_t>(p.states + k)).data, position, base);
+          unsigned char* base =
+              static_cast<unsigned char*>(y.data) + static_cast<std::size_t>(b) * p.output_batch_bytes[k];
+          p.output_layouts[k].scatter(session.output(static_cast<std::size_t>(p.states + k)).data, position, base);
         }
       }
       for (int c = 0; c < p.states; ++c) {
@@ -295,30 +320,11 @@ struct ScanKernel : KernelDefaults {
         if (p.length == 0) {
           ::onnxmicro::detail::copy_tensor(y, final_value);
         } else {
-          batch_entry(y, b).scatter(final_value.data, b, y.data);
+          p.state_layouts[c].scatter(final_value.data, b, y.data);
         }
       }
     }
     return {};
-  }
-
- private:
-  // A state of shape [B, ...] (Scan-8) seen as B positions along axis 0; Scan-9 has one "batch entry", the whole.
-  template <typename View>
-  static detail::AxisLayout batch_entry(const View& v, std::int64_t) noexcept {
-    if (!Batched) {
-      detail::AxisLayout whole;
-      whole.outer = 1;
-      whole.length = 1;
-      whole.block = v.byte_size();
-      return whole;
-    }
-    return detail::AxisLayout::of(v.dtype, v.shape, 0);
-  }
-  static const unsigned char* batch_base(const ConstTensorView& x, std::int64_t b) noexcept {
-    if (!Batched) return static_cast<const unsigned char*>(x.data);
-    const std::size_t entry = byte_size_of(x.dtype, x.shape[0] == 0 ? 0 : x.element_count() / x.shape[0]);
-    return static_cast<const unsigned char*>(x.data) + static_cast<std::size_t>(b) * entry;
   }
 };
 

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 // A control-flow node's subgraph (an If branch, a Loop or Scan body) prepared as a Model and Session of its own.
 // Both objects live in the parent session's metadata and are never destroyed: they draw every byte from the
-// parent's metadata allocator (tables, state, and an arena carved from it), so there is nothing to free.
+// parent's metadata allocator (tables, state), so there is nothing to free. The subgraph's tensors live either in
+// the parent's arena (place_arena_in_scratch(): the node asks for scratch_bytes() of scratch and bind_outer()
+// moves the plan there each run, so the subgraph is part of the parent's memory plan), or, when the node runs
+// the subgraph at prepare time (unrolled loops, SequenceMap), in an arena carved from the metadata.
 // The subgraph's inputs are its own ("formal") inputs followed by the enclosing-scope values it reads, which the
 // parent node receives as implicit inputs (model::Node::inputs) and which are copied in at every run.
 #pragma once
@@ -59,6 +62,12 @@ class Subgraph {
     }
     return {};
   }
+
+  /// Call before prepare(): the subgraph's tensors will live in the node's scratch buffer (see scratch_bytes()),
+  /// which bind_outer() attaches at every run. The subgraph then cannot run before the node does.
+  void place_arena_in_scratch() noexcept { arena_in_scratch_ = true; }
+  /// Scratch bytes the node must request (RunContext::scratch) after prepare(); 0 unless place_arena_in_scratch().
+  std::size_t scratch_bytes() const noexcept { return arena_in_scratch_ ? session_->required_arena_bytes() : 0; }
 
   /// The subgraph's own inputs (excluding enclosing-scope values), in declaration order.
   std::size_t formal_input_count() const noexcept { return formal_inputs_; }
@@ -119,8 +128,14 @@ class Subgraph {
     alignas(ONNXMICRO_TENSOR_ALIGNMENT) static unsigned char no_arena[ONNXMICRO_TENSOR_ALIGNMENT];
     options.arena = arena_bytes_ > 0 ? arena_ : no_arena;
     options.arena_bytes = arena_bytes_;
+    if (arena_in_scratch_) {
+      // Planned against a stand-in address, never written before bind_outer() moves the plan to the scratch.
+      options.arena = no_arena;
+      options.arena_bytes = static_cast<std::size_t>(-1) / 4;
+    }
     Status st = session_->prepare(*model_, ctx.registry(), options);
-    if (st.code() == StatusCode::out_of_memory && session_->required_arena_bytes() > arena_bytes_) {
+    if (!arena_in_scratch_ && st.code() == StatusCode::out_of_memory &&
+        session_->required_arena_bytes() > arena_bytes_) {
       // First preparation (or a bigger one): carve the arena the plan asks for, and prepare again.
       const std::size_t bytes = session_->required_arena_bytes();
       void* arena = allocator.allocate(bytes, ONNXMICRO_TENSOR_ALIGNMENT);
@@ -144,13 +159,19 @@ class Subgraph {
       if (missing >= 0 && outer_source_[static_cast<std::size_t>(missing)] < 0) missing_formal_ = missing;
       return st.prepend("': ").prepend(attribute_).prepend("subgraph '");
     }
-    // Values known now but not needed by any kernel at prepare time are ordinary inputs: fill them once.
+    // Values known now but not needed by any kernel at prepare time are ordinary inputs: filled now, or at every
+    // run when the arena is the node's scratch (shared with other tensors between runs).
+    std::size_t deferred = 0;
     for (std::size_t i = 0; i < value_count; ++i) {
       std::size_t index = 0;
       ONNXMICRO_RETURN_IF_ERROR(session_->input_index(values[i].name, index));
-      if (!session_->input_bound_at_prepare(index))
+      if (session_->input_bound_at_prepare(index)) continue;
+      if (arena_in_scratch_)
+        values[deferred++] = values[i];
+      else
         ONNXMICRO_RETURN_IF_ERROR(session_->set_input(index, values[i].value));
     }
+    constant_inputs_ = values.subspan(0, deferred);
     return {};
   }
 
@@ -159,6 +180,17 @@ class Subgraph {
 
   /// Copies the enclosing-scope inputs from the parent node's run-time inputs (those not bound at prepare).
   Status bind_outer(const kernels::RunContext& ctx) noexcept {
+    if (arena_in_scratch_) {
+      if (ctx.scratch_bytes() < session_->required_arena_bytes()) {
+        return Status(StatusCode::internal)
+               << "subgraph '" << attribute_ << "' needs "
+               << static_cast<unsigned long long>(session_->required_arena_bytes()) << " scratch bytes, the node has "
+               << static_cast<unsigned long long>(ctx.scratch_bytes());
+      }
+      session_->rebase_arena(ctx.scratch());
+      for (const InputValue& value : constant_inputs_)
+        ONNXMICRO_RETURN_IF_ERROR(session_->set_input(value.name, value.value));
+    }
     for (std::size_t i = 0; i < outer_source_.size(); ++i) {
       if (outer_source_[i] < 0 || session_->input_bound_at_prepare(i)) continue;
       ONNXMICRO_RETURN_IF_ERROR(session_->set_input(i, ctx.input(outer_source_[i])));
@@ -196,6 +228,8 @@ class Subgraph {
   std::size_t arena_bytes_ = 0;
   std::int32_t missing_formal_ = -1;
   char no_string_pool_ = 0;
+  bool arena_in_scratch_ = false;
+  Span<InputValue> constant_inputs_;  ///< known at prepare, not bound: copied in at every run (scratch arena)
 };
 
 /// Copies a tensor's bytes (any dtype; a string tensor's element views).
