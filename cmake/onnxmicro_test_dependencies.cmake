@@ -9,6 +9,8 @@
 #   ONNXMICRO_HAVE_PROTOBUF      protoc (Protobuf_PROTOC_EXECUTABLE) and libprotobuf (protobuf::libprotobuf)
 #   ONNXMICRO_HAVE_OPENCL        OpenCL::OpenCL, <CL/opencl.hpp> (in ONNXMICRO_OPENCL_HPP_INCLUDE_DIR), and an ICD
 #   ONNXMICRO_HAVE_CLANG         ONNXMICRO_CLANGXX, clang++ (second-compiler check of the headers)
+#   ONNXMICRO_HAVE_LIBFUZZER     that clang++ links -fsanitize=fuzzer,address,undefined (tests/fuzz)
+#   ONNXMICRO_HAVE_VALGRIND      ONNXMICRO_VALGRIND, valgrind (memcheck over the example)
 #   ONNXMICRO_HAVE_AARCH64_CXX   ONNXMICRO_AARCH64_CXX, aarch64-linux-gnu-g++
 #   ONNXMICRO_HAVE_QEMU_AARCH64  ONNXMICRO_QEMU_AARCH64, qemu-aarch64 (runs aarch64 test programs)
 #   ONNXMICRO_HAVE_ARMHF_CXX     ONNXMICRO_ARMHF_CXX, arm-linux-gnueabihf-g++
@@ -75,8 +77,23 @@ else()
   set(ONNXMICRO_HAVE_OPENCL OFF)
 endif()
 
+find_program(ONNXMICRO_VALGRIND NAMES valgrind)
+_onnxmicro_dependency(VALGRIND "${ONNXMICRO_VALGRIND}" valgrind "valgrind memcheck of the example")
+
 find_program(ONNXMICRO_CLANGXX NAMES clang++ clang++-14)
 _onnxmicro_dependency(CLANG "${ONNXMICRO_CLANGXX}" clang "clang++ compile check of the headers")
+# libFuzzer and the sanitizer runtimes come in libclang-rt-14-dev, not with clang++ itself: link a tiny fuzzer.
+set(_libfuzzer_ok OFF)
+if(ONNXMICRO_CLANGXX)
+  set(_probe "${CMAKE_CURRENT_BINARY_DIR}/onnxmicro_probe_libfuzzer.cpp")
+  file(WRITE "${_probe}" "extern \"C\" int LLVMFuzzerTestOneInput(const unsigned char*, unsigned long) { return 0; }\n")
+  execute_process(COMMAND "${ONNXMICRO_CLANGXX}" -fsanitize=fuzzer,address,undefined "${_probe}" -o "${_probe}.bin"
+                  RESULT_VARIABLE _libfuzzer_rc OUTPUT_QUIET ERROR_QUIET)
+  if(_libfuzzer_rc EQUAL 0)
+    set(_libfuzzer_ok ON)
+  endif()
+endif()
+_onnxmicro_dependency(LIBFUZZER "${_libfuzzer_ok}" "clang;libclang-rt-14-dev" "libFuzzer fuzz tests (tests/fuzz)")
 
 find_program(ONNXMICRO_AARCH64_CXX NAMES aarch64-linux-gnu-g++)
 _onnxmicro_dependency(AARCH64_CXX "${ONNXMICRO_AARCH64_CXX}" g++-aarch64-linux-gnu "aarch64 Linux cross build tests")

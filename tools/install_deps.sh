@@ -17,8 +17,8 @@ packages=(
   protobuf-compiler libprotobuf-dev
   # OpenCL backend tests: C++ bindings, ICD loader + C headers, a CPU driver
   opencl-clhpp-headers ocl-icd-opencl-dev pocl-opencl-icd
-  # second compiler
-  clang
+  # second compiler (and libFuzzer), valgrind memcheck of the example
+  clang libclang-rt-14-dev valgrind
   # cross builds: aarch64 and armhf Linux (run under qemu-user), Cortex-M4/M7 bare metal with newlib-nano
   g++-aarch64-linux-gnu g++-arm-linux-gnueabihf qemu-user
   gcc-arm-none-eabi libstdc++-arm-none-eabi-newlib libnewlib-arm-none-eabi

@@ -51,6 +51,12 @@
 #define ONNXMICRO_MAX_SUBGRAPH_DEPTH 16
 #endif
 
+/// Deepest nesting of model-local function calls (a function whose body calls a function ...) that load()
+/// expands; deeper nesting, or recursion, fails with limit_exceeded naming the function.
+#ifndef ONNXMICRO_MAX_FUNCTION_CALL_DEPTH
+#define ONNXMICRO_MAX_FUNCTION_CALL_DEPTH 16
+#endif
+
 /// Largest byte size of any single tensor (a crafted shape must not make us multiply past this).
 #ifndef ONNXMICRO_MAX_TENSOR_BYTES
 #define ONNXMICRO_MAX_TENSOR_BYTES (static_cast<unsigned long long>(1) << 40)
@@ -1108,6 +1114,7 @@ enum class WireError : std::uint8_t {
   truncated_length,      ///< the input ended inside a length prefix
   length_past_end,       ///< a length prefix reaches past the end of the enclosing message
   packed_size_mismatch,  ///< a packed fixed32/fixed64 payload whose size is not a multiple of 4/8
+  length_too_long,       ///< a length prefix of more than 5 bytes or above 2^31-1 (protobuf's limits)
 };
 
 /// One field as read by WireReader::next_field(): number, wire type and value.
@@ -1135,7 +1142,8 @@ class WireReader {
   Status read_varint(std::uint64_t& value) noexcept;
   Status read_fixed32(std::uint32_t& value) noexcept;
   Status read_fixed64(std::uint64_t& value) noexcept;
-  /// Reads a length prefix and the payload (length compared against remaining bytes without overflow).
+  /// Reads a length prefix and the payload (length compared against remaining bytes without overflow). As
+  /// protobuf, rejects a prefix longer than 5 bytes (a small length padded with 0x80 bytes) or above 2^31-1.
   Status read_length_delimited(ByteSpan& payload) noexcept;
   /// Skips a field's payload of the given wire type.
   Status skip(WireType type) noexcept;
@@ -1284,6 +1292,12 @@ inline WireError WireReader::next_length_delimited(ByteSpan& payload) noexcept {
     pos_ = start;
     return fail(WireError::length_past_end, start);
   }
+  // protobuf reads a size as at most 5 bytes below 2^31: accept no more than it does.
+  if (pos_ - start > 5 || length > 0x7fffffffu) {
+    error_length_ = pos_ - start;
+    pos_ = start;
+    return fail(WireError::length_too_long, start);
+  }
   payload = ByteSpan(data_ + pos_, static_cast<std::size_t>(length));
   pos_ += static_cast<std::size_t>(length);
   return WireError::none;
@@ -1390,6 +1404,10 @@ inline Status& WireReader::describe_error(WireError error, Status& s) const noex
       s << "length " << static_cast<unsigned long long>(error_length_) << " at byte " << at << " runs past the end ("
         << static_cast<unsigned long long>(error_available_) << " bytes left in the enclosing message)";
       break;
+    case WireError::length_too_long:
+      s << "length prefix of " << static_cast<unsigned long long>(error_length_) << " bytes at byte " << at
+        << " exceeds protobuf's limits (at most 5 bytes, length below 2^31)";
+      break;
     case WireError::packed_size_mismatch:
       s << "packed " << (error_wire_type_ == 5 ? "fixed32" : "fixed64") << " payload of "
         << static_cast<unsigned long long>(error_length_) << " bytes at byte " << at << " is not a multiple of "
@@ -1478,6 +1496,14 @@ template <>
 struct ScalarTraits<std::int64_t> {
   static constexpr WireType kWire = WireType::varint;
   static std::int64_t from_bits(std::uint64_t v) noexcept { return static_cast<std::int64_t>(v); }
+};
+// int32 fields keep the low 32 bits of a longer varint, as protobuf does.
+template <>
+struct ScalarTraits<std::int32_t> {
+  static constexpr WireType kWire = WireType::varint;
+  static std::int32_t from_bits(std::uint64_t v) noexcept {
+    return static_cast<std::int32_t>(static_cast<std::uint32_t>(v));
+  }
 };
 template <>
 struct ScalarTraits<std::uint64_t> {
@@ -1597,8 +1623,8 @@ class RepeatedField {
 };
 
 /// Iterates a repeated scalar field whether it was written packed or unpacked (parsers must accept both).
-/// T is std::int64_t (varint int32/int64/enum, sign-extended), std::uint64_t (varint uint64),
-/// float (fixed32) or double (fixed64). Packed and unpacked occurrences may be mixed; order is kept.
+/// T is std::int64_t (varint int64/enum), std::int32_t (varint int32: the low 32 bits), std::uint64_t (varint
+/// uint64), float (fixed32) or double (fixed64). Packed and unpacked occurrences may be mixed; order is kept.
 template <typename T>
 class RepeatedScalar {
   using Traits = repeated_detail::ScalarTraits<T>;
@@ -1791,7 +1817,7 @@ struct Tensor {
   /// Which typed field holds the data (0 = none / raw_data); field number, e.g. 4 for float_data.
   std::uint32_t typed_data_field = 0;
   RepeatedScalar<float> float_data() const noexcept { return {bytes, 4}; }
-  RepeatedScalar<std::int64_t> int32_data() const noexcept { return {bytes, 5}; }
+  RepeatedScalar<std::int32_t> int32_data() const noexcept { return {bytes, 5}; }
   RepeatedField<ByteSpan> string_data() const noexcept { return {bytes, 6}; }
   RepeatedScalar<std::int64_t> int64_data() const noexcept { return {bytes, 7}; }
   RepeatedScalar<double> double_data() const noexcept { return {bytes, 10}; }
@@ -1928,7 +1954,7 @@ struct Function {
 /// ModelProto: ir_version = 1, producer_name = 2, producer_version = 3, domain = 4, model_version = 5,
 /// doc_string = 6, graph = 7, opset_import = 8, metadata_props = 14, training_info = 20 (skipped),
 /// functions = 25, configuration = 26.
-/// training_info is only checked to be a well-formed message at its top level: its graphs are never run.
+/// training_info is not exposed (its graphs are never run) but validated: its graphs like any graph.
 struct Model {
   ByteSpan bytes;
   std::int64_t ir_version = 0;
@@ -1991,7 +2017,7 @@ struct ProtoParseContext {
 /// How a message field that has no view is checked: enough of its schema to validate it as protobuf-lite
 /// would (repeated scalars' packed payloads, nested messages). Fields not listed are skipped.
 struct ProtoMessageRule;
-enum class ProtoRuleKind : std::uint8_t { packed_varint, message };
+enum class ProtoRuleKind : std::uint8_t { packed_varint, message, graph };
 struct ProtoFieldRule {
   std::uint32_t number;
   ProtoRuleKind kind;
@@ -2028,8 +2054,14 @@ inline constexpr ProtoFieldRule kTensorAnnotationFields[] = {
 inline constexpr ProtoMessageRule kTensorAnnotationRule{"TensorAnnotation", kTensorAnnotationFields, 1};
 inline constexpr ProtoMessageRule kTensorSegmentRule{"TensorProto.Segment", nullptr, 0};
 inline constexpr ProtoMessageRule kOpaqueTypeRule{"TypeProto.Opaque", nullptr, 0};
-// Bounds only, on purpose: training graphs are never run, so their contents must not fail a load.
-inline constexpr ProtoMessageRule kTrainingInfoRule{"TrainingInfoProto", nullptr, 0};
+// Training graphs are never run, but they are validated like any graph: a model protobuf would reject (a
+// malformed graph anywhere) must not load here either.
+inline constexpr ProtoFieldRule kTrainingInfoFields[] = {
+    {1, ProtoRuleKind::graph, nullptr, "initialization"},
+    {2, ProtoRuleKind::graph, nullptr, "algorithm"},
+    {3, ProtoRuleKind::message, &kStringStringEntryRule, "initialization_binding"},
+    {4, ProtoRuleKind::message, &kStringStringEntryRule, "update_binding"}};
+inline constexpr ProtoMessageRule kTrainingInfoRule{"TrainingInfoProto", kTrainingInfoFields, 4};
 
 /// The parsers behind every view. scan<true> validates (recursively) and reports errors through the
 /// context; scan<false> is the unchecked constructor: it only reads what the view exposes, never recurses into
@@ -2162,6 +2194,9 @@ struct ProtoViewParser {
         if (fr.number != f.number || !is_ld(f)) continue;
         if (fr.kind == ProtoRuleKind::packed_varint) {
           if (!check_packed(c, rule.type_name, f, WireType::varint)) return false;
+        } else if (fr.kind == ProtoRuleKind::graph) {
+          proto::Graph graph;
+          if (!scan<true>(f.payload, depth + 1, &c, graph, 0)) return nested_failure(c, fr.name, counts[i]);
         } else if (!scan_rule(f.payload, depth + 1, c, *fr.message)) {
           return nested_failure(c, fr.name, counts[i]);
         }
@@ -3603,7 +3638,23 @@ inline Status Tensor::decode_to(void* dst, std::size_t dst_bytes) const noexcept
         break;
       }
       const std::size_t width = is_sub_byte(dtype) ? 1 : dtype_size(dtype);
+      // A narrow integer that does not fit its dtype (a uint8 zero point of 300) is a broken model, not a value
+      // to wrap: onnx's helpers never write one.
+      std::int64_t low = 0, high = -1;  // empty range: no check (bool, float bit patterns, 4/2-bit packed bytes)
+      if (dtype == DataType::int8) low = -128, high = 127;
+      if (dtype == DataType::uint8) low = 0, high = 255;
+      if (dtype == DataType::int16) low = -32768, high = 32767;
+      if (dtype == DataType::uint16) low = 0, high = 65535;
+      std::size_t index = 0;
       for (std::int64_t v : int32_data()) {
+        if (low <= high && (v < low || v > high)) {
+          Status s = error(StatusCode::invalid_model);
+          s << "int32_data[" << static_cast<unsigned long long>(index) << "] = " << static_cast<long long>(v)
+            << " is out of the range of " << dtype_name(dtype) << " [" << static_cast<long long>(low) << ", "
+            << static_cast<long long>(high) << "]";
+          return s;
+        }
+        ++index;
         const auto bits = static_cast<std::uint32_t>(static_cast<std::uint64_t>(v));
         if (dtype == DataType::boolean) {
           out[k++] = bits != 0 ? 1 : 0;
@@ -4761,7 +4812,7 @@ inline Status copy_fields(ProtoEmitter& out, ByteSpan message, Skip&& skip) noex
 
 class FunctionInliner {
  public:
-  static constexpr int kMaxCallDepth = 16;
+  static constexpr int kMaxCallDepth = ONNXMICRO_MAX_FUNCTION_CALL_DEPTH;
 
   FunctionInliner(const proto::Model& model, MetadataAllocator& allocator) noexcept
       : model_(model), allocator_(allocator) {}
@@ -4906,9 +4957,9 @@ class FunctionInliner {
     const proto::Function* function = find_function(node);
     if (function != nullptr) {
       if (depth >= kMaxCallDepth) {
-        return Status(StatusCode::limit_exceeded)
-               << "model-local function '" << function->name << "' calls nest more than " << kMaxCallDepth
-               << " levels deep (or recurse)";
+        return Status(StatusCode::limit_exceeded) << "model-local function '" << function->name
+                                                  << "' calls nest more than ONNXMICRO_MAX_FUNCTION_CALL_DEPTH ("
+                                                  << kMaxCallDepth << ") levels deep (or recurse)";
       }
       const proto::Function callee = *function;
       CallScope inner;
@@ -5921,12 +5972,19 @@ class PrepareContext {
   const TensorInfo& input(int i) const noexcept { return inputs_[i]; }
   int output_count() const noexcept { return static_cast<int>(outputs_.size()); }
   bool has_output(int i) const noexcept { return i >= 0 && i < output_count() && outputs_[i].present; }
-  /// Declares output i's dtype and shape (every present output must be set).
+  /// Declares output i's dtype and shape (every present output must be set). Setting an output the node does not
+  /// name (omitted, or past its outputs) is recorded and fails the node's preparation: run() would have nowhere
+  /// to write it. Optional outputs are set only when has_output(i).
   void set_output(int i, DataType dtype, const Shape& shape) noexcept {
-    if (i < 0 || i >= output_count()) return;
+    if (i < 0 || i >= output_count() || !outputs_[i].present) {
+      if (unnamed_output_ < 0) unnamed_output_ = i;
+      return;
+    }
     outputs_[i].dtype = dtype;
     outputs_[i].shape = shape;
   }
+  /// The first output index set_output() was called for that the node does not name, or -1.
+  int unnamed_output() const noexcept { return unnamed_output_; }
   const TensorInfo& output(int i) const noexcept { return outputs_[i]; }
 
   // ---- attributes (errors name the attribute, expected and actual type) ----
@@ -6103,6 +6161,7 @@ class PrepareContext {
   void* state_ = nullptr;
   std::size_t scratch_bytes_ = 0;
   int missing_constant_input_ = -1;
+  int unnamed_output_ = -1;
 };
 
 /// Storage for the characters of strings that kernels create at run time (StringConcat, StringNormalizer, ...).
@@ -15682,7 +15741,8 @@ struct CausalConvWithState_27 : KernelDefaults {
                 [&](auto tag) noexcept { st->compute = &compute<typename decltype(tag)::type>; });
     const DataType dtype = ctx.input(kInput).dtype;
     ctx.set_output(kOutput, dtype, x);
-    ctx.set_output(kPresentState, dtype, Shape{st->batch, st->channels, st->kernel - 1});
+    if (ctx.has_output(kPresentState))
+      ctx.set_output(kPresentState, dtype, Shape{st->batch, st->channels, st->kernel - 1});
     return {};
   }
 
@@ -16631,7 +16691,8 @@ struct LinearAttention_27 : KernelDefaults {
     st->store_output = store_function(t);
     st->store_state = store_function(state_dtype);
     ctx.set_output(kOutput, t, Shape{st->batch, st->len, st->q_heads * st->d_v});
-    ctx.set_output(kPresentState, state_dtype, Shape{st->batch, st->kv_heads, st->d_k, st->d_v});
+    if (ctx.has_output(kPresentState))
+      ctx.set_output(kPresentState, state_dtype, Shape{st->batch, st->kv_heads, st->d_k, st->d_v});
     // The float32 state of one KV head and one row of d_v corrections.
     ctx.request_scratch(static_cast<std::size_t>(st->d_k * st->d_v + st->d_v) * sizeof(float));
     return {};
@@ -18398,7 +18459,7 @@ struct ResizeCommon {
         }
         AxisRequest& r = requests[axes[i]];
         r.scale = static_cast<double>(scales[i]);
-        r.output_size = static_cast<std::int64_t>(r.scale * static_cast<double>(r.input_size));
+        ONNXMICRO_RETURN_IF_ERROR(to_output_size(r.scale * static_cast<double>(r.input_size), axes[i], r.output_size));
       }
     } else {
       if (size_count != axis_count) return length_error(ctx, sizes_index, "sizes", size_count, axis_count);
@@ -18592,6 +18653,17 @@ struct ResizeCommon {
     return {};
   }
 
+  /// `size` (scale x input size, >= 0) truncated to an output size; limit_exceeded when it does not fit an
+  /// int64 (infinite included), where the conversion would be undefined behaviour.
+  static Status to_output_size(double size, int axis, std::int64_t& out) noexcept {
+    if (!(size < 9.0e18)) {
+      return Status(StatusCode::limit_exceeded)
+             << "the output size of axis " << axis << " (scale x input size) does not fit a 64-bit size";
+    }
+    out = static_cast<std::int64_t>(size);
+    return {};
+  }
+
   /// keep_aspect_ratio_policy (18+, sizes only): one scale for every resized axis.
   static Status keep_aspect_ratio(PrepareContext& ctx, const int* axes, std::size_t axis_count,
                                   AxisRequest* requests) noexcept {
@@ -18611,7 +18683,8 @@ struct ResizeCommon {
     for (std::size_t i = 0; i < axis_count; ++i) {
       AxisRequest& r = requests[axes[i]];
       r.scale = scale;
-      r.output_size = static_cast<std::int64_t>(scale * static_cast<double>(r.input_size) + 0.5);  // half up
+      ONNXMICRO_RETURN_IF_ERROR(
+          to_output_size(scale * static_cast<double>(r.input_size) + 0.5, axes[i], r.output_size));  // half up
     }
     return {};
   }
@@ -24636,6 +24709,25 @@ inline Status check_scalar_param(const PrepareContext& ctx, int index) noexcept 
                                            << ", expected a scalar (per-tensor quantization)";
 }
 
+/// A scale known at prepare time must be positive and finite everywhere: x / 0 or a negative scale is a broken
+/// model (ONNX defines quantization for scale > 0), not a value to saturate silently. Run-time scales are not
+/// checked (run() stays branch-free per element).
+inline Status check_constant_scale_positive(const PrepareContext& ctx, int index, const char* role) noexcept {
+  const TensorInfo& scale = ctx.input(index);
+  const LoadElement load = loader_for(scale.dtype);
+  if (!scale.is_constant || scale.const_data == nullptr || load == nullptr) return {};
+  const std::int64_t count = scale.shape.element_count();
+  for (std::int64_t i = 0; i < count; ++i) {
+    const double v = load(scale.const_data, i);
+    if (!(v > 0.0) || v > 1.7976931348623157e308) {  // rejects NaN, zero, negative and infinite scales
+      return Status(StatusCode::invalid_model)
+             << "input " << index << " '" << scale.name << "' (" << role << ") element " << static_cast<long long>(i)
+             << " is " << v << "; a quantization scale must be positive and finite";
+    }
+  }
+  return {};
+}
+
 }  // namespace quant_util
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -24776,6 +24868,7 @@ inline Status check_dtypes(const PrepareContext& ctx, const Rules& rules, DataTy
 inline Status prepare(PrepareContext& ctx, const Rules& rules) noexcept {
   ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kX));
   ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kScale));
+  ONNXMICRO_RETURN_IF_ERROR(quant_util::check_constant_scale_positive(ctx, kScale, "x_scale"));
   State* state = nullptr;
   ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
   ONNXMICRO_RETURN_IF_ERROR(check_dtypes(ctx, rules, state->output));
@@ -25304,6 +25397,7 @@ inline Status output_dtype(const PrepareContext& ctx, const Rules& rules, DataTy
 inline Status prepare(PrepareContext& ctx, const Rules& rules) noexcept {
   ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kX));
   ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kScale));
+  ONNXMICRO_RETURN_IF_ERROR(quant_util::check_constant_scale_positive(ctx, kScale, "y_scale"));
   ONNXMICRO_RETURN_IF_ERROR(check_x_and_scale(ctx, rules));
   State* state = nullptr;
   ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
@@ -29345,9 +29439,9 @@ struct Unique_11 : KernelDefaults {
       y[axis] = u;
       ctx.set_output(kOutputY, x.dtype, y);
     }
-    ctx.set_output(kOutputIndices, DataType::int64, Shape{u});
-    ctx.set_output(kOutputInverse, DataType::int64, Shape{state->n});
-    ctx.set_output(kOutputCounts, DataType::int64, Shape{u});
+    if (ctx.has_output(kOutputIndices)) ctx.set_output(kOutputIndices, DataType::int64, Shape{u});
+    if (ctx.has_output(kOutputInverse)) ctx.set_output(kOutputInverse, DataType::int64, Shape{state->n});
+    if (ctx.has_output(kOutputCounts)) ctx.set_output(kOutputCounts, DataType::int64, Shape{u});
     ctx.request_scratch(static_cast<std::size_t>(state->n) * 5 * sizeof(std::int64_t));
     return {};
   }
@@ -29595,13 +29689,16 @@ struct Plan {
 /// Finishes `plan` after its axes are set: source strides (from each axis's source_dim), output count.
 inline void finish(Plan& plan, std::size_t element_bits) noexcept {
   plan.element_bits = element_bits;
-  std::int64_t stride = 1;
-  plan.output_count = 1;
+  // Unsigned (wrapping) products: a plan whose output is too large to count is rejected by set_output()'s
+  // size check, so an overflow here must not be undefined behaviour.
+  std::uint64_t stride = 1;
+  std::uint64_t output_count = 1;
   for (int d = plan.rank - 1; d >= 0; --d) {
-    plan.source_strides[d] = stride;
-    stride *= plan.axes[d].source_dim;
-    plan.output_count *= plan.axes[d].output_dim;
+    plan.source_strides[d] = static_cast<std::int64_t>(stride);
+    stride *= static_cast<std::uint64_t>(plan.axes[d].source_dim);
+    output_count *= static_cast<std::uint64_t>(plan.axes[d].output_dim);
   }
+  plan.output_count = static_cast<std::int64_t>(output_count);
 }
 
 /// The output shape of a finished plan.
@@ -30148,7 +30245,13 @@ struct RangeBase : KernelDefaults {
       state->precision = Precision::integer;
       state->start_int = start;
       state->delta_int = delta;
-      const std::int64_t span = limit - start;  // ceil(span / delta), at least 0
+      std::int64_t span = 0;  // ceil(span / delta), at least 0
+      // limit - start, and span / -1 for span = INT64_MIN, overflow int64 (undefined behaviour): too many elements.
+      if (__builtin_sub_overflow(limit, start, &span) || (delta == -1 && span < -0x7fffffffffffffff)) {
+        return Status(StatusCode::limit_exceeded)
+               << "range from " << static_cast<long long>(start) << " to " << static_cast<long long>(limit)
+               << " has more elements than a 64-bit count holds";
+      }
       std::int64_t count = span / delta + ((span % delta != 0 && ((span < 0) == (delta < 0))) ? 1 : 0);
       state->count = count < 0 ? 0 : count;
       state->store = cast_detail::storer_for<cast_detail::SourceKind::signed_integer>(dtype);
@@ -30579,8 +30682,14 @@ struct PadBase : KernelDefaults {
       const std::int64_t before = pads[i];
       const std::int64_t after = pads[i + axis_count];
       a.kind = kind;
-      a.start = -before;
-      a.output_dim = a.source_dim + before + after;
+      std::int64_t padded = 0;
+      if (__builtin_sub_overflow(std::int64_t{0}, before, &a.start) ||
+          __builtin_add_overflow(a.source_dim, before, &padded) ||
+          __builtin_add_overflow(padded, after, &a.output_dim)) {
+        return Status(StatusCode::limit_exceeded)
+               << "pads " << static_cast<long long>(before) << " and " << static_cast<long long>(after) << " on axis "
+               << axis << " of size " << static_cast<long long>(a.source_dim) << " overflow a 64-bit size";
+      }
       if (a.output_dim < 0) {
         return Status(StatusCode::invalid_model)
                << "pads " << static_cast<long long>(before) << " and " << static_cast<long long>(after) << " on axis "
@@ -30800,6 +30909,7 @@ struct SplitBase : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(outputs), sizes));
     const std::int64_t dim = in.shape[axis];
     std::int64_t total = 0;
+    bool sum_overflowed = false;  // sizes whose sum overflows int64 cannot add up to the dim
     std::int64_t given = 0;
     if (source == Sizes::attribute) {
       proto::Attribute attribute;
@@ -30807,7 +30917,7 @@ struct SplitBase : KernelDefaults {
       ONNXMICRO_RETURN_IF_ERROR(PrepareContext::expect_type(attribute, proto::AttributeType::ints));
       for (std::int64_t v : attribute.ints()) {
         if (given < outputs) sizes[static_cast<std::size_t>(given)] = v;
-        total += v;
+        sum_overflowed = __builtin_add_overflow(total, v, &total) || sum_overflowed;
         ++given;
       }
     } else if (source == Sizes::input) {
@@ -30822,7 +30932,7 @@ struct SplitBase : KernelDefaults {
       for (std::int64_t i = 0; i < given; ++i) {
         const std::int64_t v = remap::constant_int(split, i);
         if (i < outputs) sizes[static_cast<std::size_t>(i)] = v;
-        total += v;
+        sum_overflowed = __builtin_add_overflow(total, v, &total) || sum_overflowed;
       }
     } else {
       if (equal_parts != outputs) {
@@ -30842,7 +30952,7 @@ struct SplitBase : KernelDefaults {
     }
     bool negative = false;
     for (int i = 0; i < outputs; ++i) negative = negative || sizes[static_cast<std::size_t>(i)] < 0;
-    if (negative || total != dim) {
+    if (negative || sum_overflowed || total != dim) {
       Status status(StatusCode::invalid_model);
       status << "split sizes ";
       shape_util::append_int_list(status, sizes.data(), static_cast<std::size_t>(outputs));
@@ -30960,7 +31070,11 @@ struct TileBase : KernelDefaults {
                << "repeat count " << static_cast<long long>(repeats[d]) << " for axis " << d << " is negative";
       }
       plan.axes[d].kind = remap::AxisKind::modulo;
-      plan.axes[d].output_dim = plan.axes[d].source_dim * repeats[d];
+      if (__builtin_mul_overflow(plan.axes[d].source_dim, repeats[d], &plan.axes[d].output_dim)) {
+        return Status(StatusCode::limit_exceeded)
+               << "repeat count " << static_cast<long long>(repeats[d]) << " for axis " << d << " of size "
+               << static_cast<long long>(plan.axes[d].source_dim) << " overflows a 64-bit size";
+      }
     }
     remap::finish(plan, bits);
     return remap::set_output_and_state(ctx, plan);
@@ -34522,7 +34636,9 @@ inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned
       if (bytes == 0) {
         rt.info.const_data = detail::empty_tensor_storage();
       } else if (tensor.has_raw_data && little_endian && tensor.raw_data.size() == bytes &&
-                 reinterpret_cast<std::uintptr_t>(tensor.raw_data.data()) % dtype_size(value.dtype) == 0) {
+                 // Sub-byte dtypes (dtype_size 0) are packed bytes: any address will do.
+                 (dtype_size(value.dtype) == 0 ||
+                  reinterpret_cast<std::uintptr_t>(tensor.raw_data.data()) % dtype_size(value.dtype) == 0)) {
         rt.info.const_data = tensor.raw_data.data();  // zero-copy: the weights stay in the model bytes
       } else {
         void* storage = allocator.allocate(bytes, ONNXMICRO_TENSOR_ALIGNMENT);
@@ -34641,6 +34757,13 @@ inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned
         retry = offer_bindings(node.inputs[missing], options, bind_value);
       }
       return detail::node_error(node, st);
+    }
+    if (ctx.unnamed_output() >= 0) {
+      return detail::node_error(
+          node, Status(StatusCode::invalid_model)
+                    << "the op produces output " << ctx.unnamed_output() << ", which the node does not name (it names "
+                    << static_cast<unsigned long long>(node.outputs.size()) << " outputs"
+                    << (ctx.unnamed_output() < static_cast<int>(node.outputs.size()) ? ", that one as \"\")" : ")"));
     }
     nr.state = ctx.state();
     nr.scratch_bytes = ctx.scratch_bytes();

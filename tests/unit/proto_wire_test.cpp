@@ -228,6 +228,23 @@ TEST(ProtoWire, LengthDelimitedReturnsPayload) {
   EXPECT_TRUE(r.at_end());
 }
 
+TEST(ProtoWire, LengthPrefixPaddedPastFiveBytesRejectedLikeProtobuf) {
+  // Length 1 written as 0x81 0x80 0x80 0x80 0x00 (5 bytes, accepted) and with one more 0x80 (6 bytes, refused).
+  ProtoWriter five;
+  five.raw_bytes({0x81, 0x80, 0x80, 0x80, 0x00, 'p'});
+  WireReader r5(five.span());
+  ByteSpan payload;
+  Status s = r5.read_length_delimited(payload);
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(payload.size(), 1u);
+  ProtoWriter six;
+  six.raw_bytes({0x81, 0x80, 0x80, 0x80, 0x80, 0x00, 'p'});
+  WireReader r6(six.span());
+  s = r6.read_length_delimited(payload);
+  EXPECT_EQ(s.code(), StatusCode::invalid_model);
+  EXPECT_TRUE(contains(s, "length")) << s.message();
+}
+
 TEST(ProtoWire, LengthPastEndRejected) {
   ProtoWriter w;
   w.raw_varint(5).raw_bytes({1, 2, 3});

@@ -29,6 +29,12 @@
 #define ONNXMICRO_MAX_SUBGRAPH_DEPTH 16
 #endif
 
+/// Deepest nesting of model-local function calls (a function whose body calls a function ...) that load()
+/// expands; deeper nesting, or recursion, fails with limit_exceeded naming the function.
+#ifndef ONNXMICRO_MAX_FUNCTION_CALL_DEPTH
+#define ONNXMICRO_MAX_FUNCTION_CALL_DEPTH 16
+#endif
+
 /// Largest byte size of any single tensor (a crafted shape must not make us multiply past this).
 #ifndef ONNXMICRO_MAX_TENSOR_BYTES
 #define ONNXMICRO_MAX_TENSOR_BYTES (static_cast<unsigned long long>(1) << 40)

@@ -102,12 +102,19 @@ class PrepareContext {
   const TensorInfo& input(int i) const noexcept { return inputs_[i]; }
   int output_count() const noexcept { return static_cast<int>(outputs_.size()); }
   bool has_output(int i) const noexcept { return i >= 0 && i < output_count() && outputs_[i].present; }
-  /// Declares output i's dtype and shape (every present output must be set).
+  /// Declares output i's dtype and shape (every present output must be set). Setting an output the node does not
+  /// name (omitted, or past its outputs) is recorded and fails the node's preparation: run() would have nowhere
+  /// to write it. Optional outputs are set only when has_output(i).
   void set_output(int i, DataType dtype, const Shape& shape) noexcept {
-    if (i < 0 || i >= output_count()) return;
+    if (i < 0 || i >= output_count() || !outputs_[i].present) {
+      if (unnamed_output_ < 0) unnamed_output_ = i;
+      return;
+    }
     outputs_[i].dtype = dtype;
     outputs_[i].shape = shape;
   }
+  /// The first output index set_output() was called for that the node does not name, or -1.
+  int unnamed_output() const noexcept { return unnamed_output_; }
   const TensorInfo& output(int i) const noexcept { return outputs_[i]; }
 
   // ---- attributes (errors name the attribute, expected and actual type) ----
@@ -284,6 +291,7 @@ class PrepareContext {
   void* state_ = nullptr;
   std::size_t scratch_bytes_ = 0;
   int missing_constant_input_ = -1;
+  int unnamed_output_ = -1;
 };
 
 /// Storage for the characters of strings that kernels create at run time (StringConcat, StringNormalizer, ...).

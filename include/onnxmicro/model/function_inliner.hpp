@@ -75,7 +75,7 @@ inline Status copy_fields(ProtoEmitter& out, ByteSpan message, Skip&& skip) noex
 
 class FunctionInliner {
  public:
-  static constexpr int kMaxCallDepth = 16;
+  static constexpr int kMaxCallDepth = ONNXMICRO_MAX_FUNCTION_CALL_DEPTH;
 
   FunctionInliner(const proto::Model& model, MetadataAllocator& allocator) noexcept
       : model_(model), allocator_(allocator) {}
@@ -220,9 +220,9 @@ class FunctionInliner {
     const proto::Function* function = find_function(node);
     if (function != nullptr) {
       if (depth >= kMaxCallDepth) {
-        return Status(StatusCode::limit_exceeded)
-               << "model-local function '" << function->name << "' calls nest more than " << kMaxCallDepth
-               << " levels deep (or recurse)";
+        return Status(StatusCode::limit_exceeded) << "model-local function '" << function->name
+                                                  << "' calls nest more than ONNXMICRO_MAX_FUNCTION_CALL_DEPTH ("
+                                                  << kMaxCallDepth << ") levels deep (or recurse)";
       }
       const proto::Function callee = *function;
       CallScope inner;

@@ -66,6 +66,14 @@ struct ScalarTraits<std::int64_t> {
   static constexpr WireType kWire = WireType::varint;
   static std::int64_t from_bits(std::uint64_t v) noexcept { return static_cast<std::int64_t>(v); }
 };
+// int32 fields keep the low 32 bits of a longer varint, as protobuf does.
+template <>
+struct ScalarTraits<std::int32_t> {
+  static constexpr WireType kWire = WireType::varint;
+  static std::int32_t from_bits(std::uint64_t v) noexcept {
+    return static_cast<std::int32_t>(static_cast<std::uint32_t>(v));
+  }
+};
 template <>
 struct ScalarTraits<std::uint64_t> {
   static constexpr WireType kWire = WireType::varint;
@@ -184,8 +192,8 @@ class RepeatedField {
 };
 
 /// Iterates a repeated scalar field whether it was written packed or unpacked (parsers must accept both).
-/// T is std::int64_t (varint int32/int64/enum, sign-extended), std::uint64_t (varint uint64),
-/// float (fixed32) or double (fixed64). Packed and unpacked occurrences may be mixed; order is kept.
+/// T is std::int64_t (varint int64/enum), std::int32_t (varint int32: the low 32 bits), std::uint64_t (varint
+/// uint64), float (fixed32) or double (fixed64). Packed and unpacked occurrences may be mixed; order is kept.
 template <typename T>
 class RepeatedScalar {
   using Traits = repeated_detail::ScalarTraits<T>;
@@ -378,7 +386,7 @@ struct Tensor {
   /// Which typed field holds the data (0 = none / raw_data); field number, e.g. 4 for float_data.
   std::uint32_t typed_data_field = 0;
   RepeatedScalar<float> float_data() const noexcept { return {bytes, 4}; }
-  RepeatedScalar<std::int64_t> int32_data() const noexcept { return {bytes, 5}; }
+  RepeatedScalar<std::int32_t> int32_data() const noexcept { return {bytes, 5}; }
   RepeatedField<ByteSpan> string_data() const noexcept { return {bytes, 6}; }
   RepeatedScalar<std::int64_t> int64_data() const noexcept { return {bytes, 7}; }
   RepeatedScalar<double> double_data() const noexcept { return {bytes, 10}; }
@@ -515,7 +523,7 @@ struct Function {
 /// ModelProto: ir_version = 1, producer_name = 2, producer_version = 3, domain = 4, model_version = 5,
 /// doc_string = 6, graph = 7, opset_import = 8, metadata_props = 14, training_info = 20 (skipped),
 /// functions = 25, configuration = 26.
-/// training_info is only checked to be a well-formed message at its top level: its graphs are never run.
+/// training_info is not exposed (its graphs are never run) but validated: its graphs like any graph.
 struct Model {
   ByteSpan bytes;
   std::int64_t ir_version = 0;
@@ -578,7 +586,7 @@ struct ProtoParseContext {
 /// How a message field that has no view is checked: enough of its schema to validate it as protobuf-lite
 /// would (repeated scalars' packed payloads, nested messages). Fields not listed are skipped.
 struct ProtoMessageRule;
-enum class ProtoRuleKind : std::uint8_t { packed_varint, message };
+enum class ProtoRuleKind : std::uint8_t { packed_varint, message, graph };
 struct ProtoFieldRule {
   std::uint32_t number;
   ProtoRuleKind kind;
@@ -615,8 +623,14 @@ inline constexpr ProtoFieldRule kTensorAnnotationFields[] = {
 inline constexpr ProtoMessageRule kTensorAnnotationRule{"TensorAnnotation", kTensorAnnotationFields, 1};
 inline constexpr ProtoMessageRule kTensorSegmentRule{"TensorProto.Segment", nullptr, 0};
 inline constexpr ProtoMessageRule kOpaqueTypeRule{"TypeProto.Opaque", nullptr, 0};
-// Bounds only, on purpose: training graphs are never run, so their contents must not fail a load.
-inline constexpr ProtoMessageRule kTrainingInfoRule{"TrainingInfoProto", nullptr, 0};
+// Training graphs are never run, but they are validated like any graph: a model protobuf would reject (a
+// malformed graph anywhere) must not load here either.
+inline constexpr ProtoFieldRule kTrainingInfoFields[] = {
+    {1, ProtoRuleKind::graph, nullptr, "initialization"},
+    {2, ProtoRuleKind::graph, nullptr, "algorithm"},
+    {3, ProtoRuleKind::message, &kStringStringEntryRule, "initialization_binding"},
+    {4, ProtoRuleKind::message, &kStringStringEntryRule, "update_binding"}};
+inline constexpr ProtoMessageRule kTrainingInfoRule{"TrainingInfoProto", kTrainingInfoFields, 4};
 
 /// The parsers behind every view. scan<true> validates (recursively) and reports errors through the
 /// context; scan<false> is the unchecked constructor: it only reads what the view exposes, never recurses into
@@ -749,6 +763,9 @@ struct ProtoViewParser {
         if (fr.number != f.number || !is_ld(f)) continue;
         if (fr.kind == ProtoRuleKind::packed_varint) {
           if (!check_packed(c, rule.type_name, f, WireType::varint)) return false;
+        } else if (fr.kind == ProtoRuleKind::graph) {
+          proto::Graph graph;
+          if (!scan<true>(f.payload, depth + 1, &c, graph, 0)) return nested_failure(c, fr.name, counts[i]);
         } else if (!scan_rule(f.payload, depth + 1, c, *fr.message)) {
           return nested_failure(c, fr.name, counts[i]);
         }
@@ -2190,7 +2207,23 @@ inline Status Tensor::decode_to(void* dst, std::size_t dst_bytes) const noexcept
         break;
       }
       const std::size_t width = is_sub_byte(dtype) ? 1 : dtype_size(dtype);
+      // A narrow integer that does not fit its dtype (a uint8 zero point of 300) is a broken model, not a value
+      // to wrap: onnx's helpers never write one.
+      std::int64_t low = 0, high = -1;  // empty range: no check (bool, float bit patterns, 4/2-bit packed bytes)
+      if (dtype == DataType::int8) low = -128, high = 127;
+      if (dtype == DataType::uint8) low = 0, high = 255;
+      if (dtype == DataType::int16) low = -32768, high = 32767;
+      if (dtype == DataType::uint16) low = 0, high = 65535;
+      std::size_t index = 0;
       for (std::int64_t v : int32_data()) {
+        if (low <= high && (v < low || v > high)) {
+          Status s = error(StatusCode::invalid_model);
+          s << "int32_data[" << static_cast<unsigned long long>(index) << "] = " << static_cast<long long>(v)
+            << " is out of the range of " << dtype_name(dtype) << " [" << static_cast<long long>(low) << ", "
+            << static_cast<long long>(high) << "]";
+          return s;
+        }
+        ++index;
         const auto bits = static_cast<std::uint32_t>(static_cast<std::uint64_t>(v));
         if (dtype == DataType::boolean) {
           out[k++] = bits != 0 ? 1 : 0;

@@ -40,6 +40,7 @@ enum class WireError : std::uint8_t {
   truncated_length,      ///< the input ended inside a length prefix
   length_past_end,       ///< a length prefix reaches past the end of the enclosing message
   packed_size_mismatch,  ///< a packed fixed32/fixed64 payload whose size is not a multiple of 4/8
+  length_too_long,       ///< a length prefix of more than 5 bytes or above 2^31-1 (protobuf's limits)
 };
 
 /// One field as read by WireReader::next_field(): number, wire type and value.
@@ -67,7 +68,8 @@ class WireReader {
   Status read_varint(std::uint64_t& value) noexcept;
   Status read_fixed32(std::uint32_t& value) noexcept;
   Status read_fixed64(std::uint64_t& value) noexcept;
-  /// Reads a length prefix and the payload (length compared against remaining bytes without overflow).
+  /// Reads a length prefix and the payload (length compared against remaining bytes without overflow). As
+  /// protobuf, rejects a prefix longer than 5 bytes (a small length padded with 0x80 bytes) or above 2^31-1.
   Status read_length_delimited(ByteSpan& payload) noexcept;
   /// Skips a field's payload of the given wire type.
   Status skip(WireType type) noexcept;
@@ -216,6 +218,12 @@ inline WireError WireReader::next_length_delimited(ByteSpan& payload) noexcept {
     pos_ = start;
     return fail(WireError::length_past_end, start);
   }
+  // protobuf reads a size as at most 5 bytes below 2^31: accept no more than it does.
+  if (pos_ - start > 5 || length > 0x7fffffffu) {
+    error_length_ = pos_ - start;
+    pos_ = start;
+    return fail(WireError::length_too_long, start);
+  }
   payload = ByteSpan(data_ + pos_, static_cast<std::size_t>(length));
   pos_ += static_cast<std::size_t>(length);
   return WireError::none;
@@ -321,6 +329,10 @@ inline Status& WireReader::describe_error(WireError error, Status& s) const noex
     case WireError::length_past_end:
       s << "length " << static_cast<unsigned long long>(error_length_) << " at byte " << at << " runs past the end ("
         << static_cast<unsigned long long>(error_available_) << " bytes left in the enclosing message)";
+      break;
+    case WireError::length_too_long:
+      s << "length prefix of " << static_cast<unsigned long long>(error_length_) << " bytes at byte " << at
+        << " exceeds protobuf's limits (at most 5 bytes, length below 2^31)";
       break;
     case WireError::packed_size_mismatch:
       s << "packed " << (error_wire_type_ == 5 ? "fixed32" : "fixed64") << " payload of "

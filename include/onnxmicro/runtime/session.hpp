@@ -718,7 +718,9 @@ inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned
       if (bytes == 0) {
         rt.info.const_data = detail::empty_tensor_storage();
       } else if (tensor.has_raw_data && little_endian && tensor.raw_data.size() == bytes &&
-                 reinterpret_cast<std::uintptr_t>(tensor.raw_data.data()) % dtype_size(value.dtype) == 0) {
+                 // Sub-byte dtypes (dtype_size 0) are packed bytes: any address will do.
+                 (dtype_size(value.dtype) == 0 ||
+                  reinterpret_cast<std::uintptr_t>(tensor.raw_data.data()) % dtype_size(value.dtype) == 0)) {
         rt.info.const_data = tensor.raw_data.data();  // zero-copy: the weights stay in the model bytes
       } else {
         void* storage = allocator.allocate(bytes, ONNXMICRO_TENSOR_ALIGNMENT);
@@ -837,6 +839,13 @@ inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned
         retry = offer_bindings(node.inputs[missing], options, bind_value);
       }
       return detail::node_error(node, st);
+    }
+    if (ctx.unnamed_output() >= 0) {
+      return detail::node_error(
+          node, Status(StatusCode::invalid_model)
+                    << "the op produces output " << ctx.unnamed_output() << ", which the node does not name (it names "
+                    << static_cast<unsigned long long>(node.outputs.size()) << " outputs"
+                    << (ctx.unnamed_output() < static_cast<int>(node.outputs.size()) ? ", that one as \"\")" : ")"));
     }
     nr.state = ctx.state();
     nr.scratch_bytes = ctx.scratch_bytes();

@@ -86,7 +86,13 @@ struct RangeBase : KernelDefaults {
       state->precision = Precision::integer;
       state->start_int = start;
       state->delta_int = delta;
-      const std::int64_t span = limit - start;  // ceil(span / delta), at least 0
+      std::int64_t span = 0;  // ceil(span / delta), at least 0
+      // limit - start, and span / -1 for span = INT64_MIN, overflow int64 (undefined behaviour): too many elements.
+      if (__builtin_sub_overflow(limit, start, &span) || (delta == -1 && span < -0x7fffffffffffffff)) {
+        return Status(StatusCode::limit_exceeded)
+               << "range from " << static_cast<long long>(start) << " to " << static_cast<long long>(limit)
+               << " has more elements than a 64-bit count holds";
+      }
       std::int64_t count = span / delta + ((span % delta != 0 && ((span < 0) == (delta < 0))) ? 1 : 0);
       state->count = count < 0 ? 0 : count;
       state->store = cast_detail::storer_for<cast_detail::SourceKind::signed_integer>(dtype);

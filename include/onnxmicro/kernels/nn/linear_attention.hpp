@@ -115,7 +115,8 @@ struct LinearAttention_27 : KernelDefaults {
     st->store_output = store_function(t);
     st->store_state = store_function(state_dtype);
     ctx.set_output(kOutput, t, Shape{st->batch, st->len, st->q_heads * st->d_v});
-    ctx.set_output(kPresentState, state_dtype, Shape{st->batch, st->kv_heads, st->d_k, st->d_v});
+    if (ctx.has_output(kPresentState))
+      ctx.set_output(kPresentState, state_dtype, Shape{st->batch, st->kv_heads, st->d_k, st->d_v});
     // The float32 state of one KV head and one row of d_v corrections.
     ctx.request_scratch(static_cast<std::size_t>(st->d_k * st->d_v + st->d_v) * sizeof(float));
     return {};

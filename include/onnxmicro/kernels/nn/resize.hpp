@@ -104,7 +104,7 @@ struct ResizeCommon {
         }
         AxisRequest& r = requests[axes[i]];
         r.scale = static_cast<double>(scales[i]);
-        r.output_size = static_cast<std::int64_t>(r.scale * static_cast<double>(r.input_size));
+        ONNXMICRO_RETURN_IF_ERROR(to_output_size(r.scale * static_cast<double>(r.input_size), axes[i], r.output_size));
       }
     } else {
       if (size_count != axis_count) return length_error(ctx, sizes_index, "sizes", size_count, axis_count);
@@ -298,6 +298,17 @@ struct ResizeCommon {
     return {};
   }
 
+  /// `size` (scale x input size, >= 0) truncated to an output size; limit_exceeded when it does not fit an
+  /// int64 (infinite included), where the conversion would be undefined behaviour.
+  static Status to_output_size(double size, int axis, std::int64_t& out) noexcept {
+    if (!(size < 9.0e18)) {
+      return Status(StatusCode::limit_exceeded)
+             << "the output size of axis " << axis << " (scale x input size) does not fit a 64-bit size";
+    }
+    out = static_cast<std::int64_t>(size);
+    return {};
+  }
+
   /// keep_aspect_ratio_policy (18+, sizes only): one scale for every resized axis.
   static Status keep_aspect_ratio(PrepareContext& ctx, const int* axes, std::size_t axis_count,
                                   AxisRequest* requests) noexcept {
@@ -317,7 +328,8 @@ struct ResizeCommon {
     for (std::size_t i = 0; i < axis_count; ++i) {
       AxisRequest& r = requests[axes[i]];
       r.scale = scale;
-      r.output_size = static_cast<std::int64_t>(scale * static_cast<double>(r.input_size) + 0.5);  // half up
+      ONNXMICRO_RETURN_IF_ERROR(
+          to_output_size(scale * static_cast<double>(r.input_size) + 0.5, axes[i], r.output_size));  // half up
     }
     return {};
   }

@@ -76,6 +76,7 @@ inline Status check_dtypes(const PrepareContext& ctx, const Rules& rules, DataTy
 inline Status prepare(PrepareContext& ctx, const Rules& rules) noexcept {
   ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kX));
   ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kScale));
+  ONNXMICRO_RETURN_IF_ERROR(quant_util::check_constant_scale_positive(ctx, kScale, "x_scale"));
   State* state = nullptr;
   ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
   ONNXMICRO_RETURN_IF_ERROR(check_dtypes(ctx, rules, state->output));

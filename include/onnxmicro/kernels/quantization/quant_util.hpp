@@ -712,6 +712,25 @@ inline Status check_scalar_param(const PrepareContext& ctx, int index) noexcept 
                                            << ", expected a scalar (per-tensor quantization)";
 }
 
+/// A scale known at prepare time must be positive and finite everywhere: x / 0 or a negative scale is a broken
+/// model (ONNX defines quantization for scale > 0), not a value to saturate silently. Run-time scales are not
+/// checked (run() stays branch-free per element).
+inline Status check_constant_scale_positive(const PrepareContext& ctx, int index, const char* role) noexcept {
+  const TensorInfo& scale = ctx.input(index);
+  const LoadElement load = loader_for(scale.dtype);
+  if (!scale.is_constant || scale.const_data == nullptr || load == nullptr) return {};
+  const std::int64_t count = scale.shape.element_count();
+  for (std::int64_t i = 0; i < count; ++i) {
+    const double v = load(scale.const_data, i);
+    if (!(v > 0.0) || v > 1.7976931348623157e308) {  // rejects NaN, zero, negative and infinite scales
+      return Status(StatusCode::invalid_model)
+             << "input " << index << " '" << scale.name << "' (" << role << ") element " << static_cast<long long>(i)
+             << " is " << v << "; a quantization scale must be positive and finite";
+    }
+  }
+  return {};
+}
+
 }  // namespace quant_util
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -100,6 +100,7 @@ inline Status output_dtype(const PrepareContext& ctx, const Rules& rules, DataTy
 inline Status prepare(PrepareContext& ctx, const Rules& rules) noexcept {
   ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kX));
   ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kScale));
+  ONNXMICRO_RETURN_IF_ERROR(quant_util::check_constant_scale_positive(ctx, kScale, "y_scale"));
   ONNXMICRO_RETURN_IF_ERROR(check_x_and_scale(ctx, rules));
   State* state = nullptr;
   ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));

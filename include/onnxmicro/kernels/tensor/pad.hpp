@@ -92,8 +92,14 @@ struct PadBase : KernelDefaults {
       const std::int64_t before = pads[i];
       const std::int64_t after = pads[i + axis_count];
       a.kind = kind;
-      a.start = -before;
-      a.output_dim = a.source_dim + before + after;
+      std::int64_t padded = 0;
+      if (__builtin_sub_overflow(std::int64_t{0}, before, &a.start) ||
+          __builtin_add_overflow(a.source_dim, before, &padded) ||
+          __builtin_add_overflow(padded, after, &a.output_dim)) {
+        return Status(StatusCode::limit_exceeded)
+               << "pads " << static_cast<long long>(before) << " and " << static_cast<long long>(after) << " on axis "
+               << axis << " of size " << static_cast<long long>(a.source_dim) << " overflow a 64-bit size";
+      }
       if (a.output_dim < 0) {
         return Status(StatusCode::invalid_model)
                << "pads " << static_cast<long long>(before) << " and " << static_cast<long long>(after) << " on axis "

@@ -75,13 +75,16 @@ struct Plan {
 /// Finishes `plan` after its axes are set: source strides (from each axis's source_dim), output count.
 inline void finish(Plan& plan, std::size_t element_bits) noexcept {
   plan.element_bits = element_bits;
-  std::int64_t stride = 1;
-  plan.output_count = 1;
+  // Unsigned (wrapping) products: a plan whose output is too large to count is rejected by set_output()'s
+  // size check, so an overflow here must not be undefined behaviour.
+  std::uint64_t stride = 1;
+  std::uint64_t output_count = 1;
   for (int d = plan.rank - 1; d >= 0; --d) {
-    plan.source_strides[d] = stride;
-    stride *= plan.axes[d].source_dim;
-    plan.output_count *= plan.axes[d].output_dim;
+    plan.source_strides[d] = static_cast<std::int64_t>(stride);
+    stride *= static_cast<std::uint64_t>(plan.axes[d].source_dim);
+    output_count *= static_cast<std::uint64_t>(plan.axes[d].output_dim);
   }
+  plan.output_count = static_cast<std::int64_t>(output_count);
 }
 
 /// The output shape of a finished plan.

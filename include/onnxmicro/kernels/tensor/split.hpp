@@ -66,6 +66,7 @@ struct SplitBase : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(outputs), sizes));
     const std::int64_t dim = in.shape[axis];
     std::int64_t total = 0;
+    bool sum_overflowed = false;  // sizes whose sum overflows int64 cannot add up to the dim
     std::int64_t given = 0;
     if (source == Sizes::attribute) {
       proto::Attribute attribute;
@@ -73,7 +74,7 @@ struct SplitBase : KernelDefaults {
       ONNXMICRO_RETURN_IF_ERROR(PrepareContext::expect_type(attribute, proto::AttributeType::ints));
       for (std::int64_t v : attribute.ints()) {
         if (given < outputs) sizes[static_cast<std::size_t>(given)] = v;
-        total += v;
+        sum_overflowed = __builtin_add_overflow(total, v, &total) || sum_overflowed;
         ++given;
       }
     } else if (source == Sizes::input) {
@@ -88,7 +89,7 @@ struct SplitBase : KernelDefaults {
       for (std::int64_t i = 0; i < given; ++i) {
         const std::int64_t v = remap::constant_int(split, i);
         if (i < outputs) sizes[static_cast<std::size_t>(i)] = v;
-        total += v;
+        sum_overflowed = __builtin_add_overflow(total, v, &total) || sum_overflowed;
       }
     } else {
       if (equal_parts != outputs) {
@@ -108,7 +109,7 @@ struct SplitBase : KernelDefaults {
     }
     bool negative = false;
     for (int i = 0; i < outputs; ++i) negative = negative || sizes[static_cast<std::size_t>(i)] < 0;
-    if (negative || total != dim) {
+    if (negative || sum_overflowed || total != dim) {
       Status status(StatusCode::invalid_model);
       status << "split sizes ";
       shape_util::append_int_list(status, sizes.data(), static_cast<std::size_t>(outputs));

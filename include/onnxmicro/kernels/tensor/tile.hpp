@@ -33,7 +33,11 @@ struct TileBase : KernelDefaults {
                << "repeat count " << static_cast<long long>(repeats[d]) << " for axis " << d << " is negative";
       }
       plan.axes[d].kind = remap::AxisKind::modulo;
-      plan.axes[d].output_dim = plan.axes[d].source_dim * repeats[d];
+      if (__builtin_mul_overflow(plan.axes[d].source_dim, repeats[d], &plan.axes[d].output_dim)) {
+        return Status(StatusCode::limit_exceeded)
+               << "repeat count " << static_cast<long long>(repeats[d]) << " for axis " << d << " of size "
+               << static_cast<long long>(plan.axes[d].source_dim) << " overflows a 64-bit size";
+      }
     }
     remap::finish(plan, bits);
     return remap::set_output_and_state(ctx, plan);

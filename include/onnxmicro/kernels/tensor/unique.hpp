@@ -72,9 +72,9 @@ struct Unique_11 : KernelDefaults {
       y[axis] = u;
       ctx.set_output(kOutputY, x.dtype, y);
     }
-    ctx.set_output(kOutputIndices, DataType::int64, Shape{u});
-    ctx.set_output(kOutputInverse, DataType::int64, Shape{state->n});
-    ctx.set_output(kOutputCounts, DataType::int64, Shape{u});
+    if (ctx.has_output(kOutputIndices)) ctx.set_output(kOutputIndices, DataType::int64, Shape{u});
+    if (ctx.has_output(kOutputInverse)) ctx.set_output(kOutputInverse, DataType::int64, Shape{state->n});
+    if (ctx.has_output(kOutputCounts)) ctx.set_output(kOutputCounts, DataType::int64, Shape{u});
     ctx.request_scratch(static_cast<std::size_t>(state->n) * 5 * sizeof(std::int64_t));
     return {};
   }
