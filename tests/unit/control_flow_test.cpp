@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "onnxmicro/onnxmicro.hpp"
+#include "support/loaded_model.hpp"
 #include "support/proto_writer.hpp"
 
 namespace {
@@ -19,20 +20,7 @@ using om::Status;
 using om::StatusCode;
 using namespace onnxmicro_test;
 
-struct Loaded {
-  std::vector<unsigned char> bytes;
-  om::Model model;
-  om::Session session;
-  Status load(const ProtoWriter& proto) {
-    bytes = proto.bytes();
-    return model.load(om::ByteSpan(bytes.data(), bytes.size()));
-  }
-  Status prepare() { return session.prepare(model, om::all_kernels_registry()); }
-  std::vector<float> floats(std::size_t output) {
-    ConstTensorView v = session.output(output);
-    return std::vector<float>(v.data_as<float>(), v.data_as<float>() + v.element_count());
-  }
-};
+using Loaded = LoadedModel;
 
 // Loop body: (i, cond, acc) -> (cond, acc + w * i), where w is a value of the enclosing graph.
 ProtoWriter accumulate_body() {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "onnxmicro/onnxmicro.hpp"
+#include "support/loaded_model.hpp"
 #include "support/proto_writer.hpp"
 
 namespace {
@@ -49,19 +50,7 @@ ProtoWriter value_info_with_dims(std::string_view name, DataType dtype, const st
   return v;
 }
 
-struct Loaded {
-  std::vector<unsigned char> bytes;
-  om::Model model;
-  om::Session session;
-  Status load(const ProtoWriter& proto) {
-    bytes = proto.bytes();
-    return model.load(om::ByteSpan(bytes.data(), bytes.size()));
-  }
-  std::vector<float> floats(std::size_t output) {
-    ConstTensorView v = session.output(output);
-    return std::vector<float>(v.data_as<float>(), v.data_as<float>() + v.element_count());
-  }
-};
+using Loaded = LoadedModel;
 
 constexpr int kFeatures = 4, kHidden = 3;
 const std::vector<float> kWeights = {0.5f, -1.f, 2.f, 1.f, 0.25f, -0.5f, -2.f, 1.5f, 0.f, 0.75f, 1.f, -1.f};

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "onnxmicro/onnxmicro.hpp"
+#include "support/loaded_model.hpp"
 #include "support/proto_writer.hpp"
 
 namespace {
@@ -19,15 +20,7 @@ using om::Shape;
 using om::Status;
 using om::StatusCode;
 
-struct Loaded {
-  std::vector<unsigned char> bytes;
-  om::Model model;
-  om::Session session;
-  Status load(const ProtoWriter& proto) {
-    bytes = proto.bytes();
-    return model.load(om::ByteSpan(bytes.data(), bytes.size()));
-  }
-};
+using Loaded = LoadedModel;
 
 ::testing::AssertionResult fails_with_limit(const Status& status, const char* limit_name) {
   if (status.code() != StatusCode::limit_exceeded) {

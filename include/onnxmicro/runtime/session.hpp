@@ -162,6 +162,7 @@ class Session {
   Status plan_for(Span<const InputShape> shapes, Span<const InputValue> values) noexcept;
   Status check_against_max_shapes(Span<const InputShape> shapes) const noexcept;
   Status check_symbolic_dims() const noexcept;
+  std::size_t merge_shapes(Span<const InputShape> given, bool keep_current) noexcept;
   bool plan_differs(Span<const InputShape> shapes, Span<const InputValue> values) const noexcept;
   Status prepare_pass(const SessionOptions& options, Span<unsigned char> bind_value, bool& retry) noexcept;
   Status bind_input_value(const model::Value& value, const SessionOptions& options, MetadataAllocator& allocator,
@@ -491,18 +492,27 @@ inline Status Session::prepare(const Model& model, KernelRegistry registry, cons
     if (options.input_shapes.empty() && options.input_values.empty()) return st;
     ONNXMICRO_RETURN_IF_ERROR(check_against_max_shapes(options.input_shapes));
     // Then the plan at the caller's shapes; inputs they leave out stay at their maxima.
-    shape_count = 0;
-    for (std::size_t i = 0; i < inputs; ++i) {
-      replan_shapes_[shape_count] = InputShape();
-      for (const InputShape& bound : options.input_shapes)
-        if (bound.name == input_name(i)) replan_shapes_[shape_count] = bound;
-      if (replan_shapes_[shape_count].name.empty() && has_max_shape_[i])
-        replan_shapes_[shape_count] = InputShape{input_name(i), max_shapes_[i]};
-      if (!replan_shapes_[shape_count].name.empty()) ++shape_count;
-    }
+    shape_count = merge_shapes(options.input_shapes, false);
     return plan_for(Span<const InputShape>(replan_shapes_.data(), shape_count), options.input_values);
   }
   return plan_for(options.input_shapes, options.input_values);
+}
+
+// Fills replan_shapes_ with one shape per input that has one: the given shape, else (keep_current) the shape of
+// the current plan, else the declared maximum. Returns how many. `given` must not be replan_shapes_ itself.
+inline std::size_t Session::merge_shapes(Span<const InputShape> given, bool keep_current) noexcept {
+  const model::Graph& graph = model_->graph();
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < input_count(); ++i) {
+    InputShape merged;
+    for (const InputShape& bound : given)
+      if (bound.name == input_name(i)) merged = bound;
+    if (merged.name.empty() && keep_current && prepared_)
+      merged = InputShape{input_name(i), values_[graph.inputs[i]].info.shape};
+    if (merged.name.empty() && has_max_shape_[i]) merged = InputShape{input_name(i), max_shapes_[i]};
+    if (!merged.name.empty()) replan_shapes_[count++] = merged;
+  }
+  return count;
 }
 
 // One full planning (the passes prepare() always did), from the metadata mark, reusing the arena.
@@ -621,17 +631,7 @@ inline Status Session::set_input_shapes(Span<const InputShape> shapes, Span<cons
   if (!plan_differs(shapes, values)) return {};
   // Inputs left out keep their current shape (or their maximum after a failed re-plan). run(inputs) passes
   // replan_shapes_ itself, complete: nothing to merge.
-  const model::Graph& graph = model_->graph();
-  const bool complete = shapes.data() == replan_shapes_.data();
-  std::size_t count = complete ? shapes.size() : 0;
-  for (std::size_t i = 0; !complete && i < input_count(); ++i) {
-    InputShape merged;
-    for (const InputShape& bound : shapes)
-      if (bound.name == input_name(i)) merged = bound;
-    if (merged.name.empty() && prepared_) merged = InputShape{input_name(i), values_[graph.inputs[i]].info.shape};
-    if (merged.name.empty() && has_max_shape_[i]) merged = InputShape{input_name(i), max_shapes_[i]};
-    if (!merged.name.empty()) replan_shapes_[count++] = merged;
-  }
+  const std::size_t count = shapes.data() == replan_shapes_.data() ? shapes.size() : merge_shapes(shapes, true);
   ++replan_count_;
   return plan_for(Span<const InputShape>(replan_shapes_.data(), count), values);
 }
