@@ -11,6 +11,8 @@ set -euo pipefail
 packages=(
   # build and unit tests
   cmake make g++ libgtest-dev
+  # bench/ (Google Benchmark; its bench_smoke test runs with the rest)
+  libbenchmark-dev
   # single-header generation, the conformance suite's venv (tools/setup_python.sh)
   python3 python3-venv
   # tests checked against protoc / libprotobuf
@@ -22,6 +24,8 @@ packages=(
   # cross builds: aarch64 and armhf Linux (run under qemu-user), Cortex-M4/M7 bare metal with newlib-nano
   g++-aarch64-linux-gnu g++-arm-linux-gnueabihf qemu-user
   gcc-arm-none-eabi libstdc++-arm-none-eabi-newlib libnewlib-arm-none-eabi
+  # the Cortex-M firmware (examples/cortex-m) runs on qemu's emulated MPS2 boards
+  qemu-system-arm
   # the formatting check (.ci/run with ONNXMICRO_CHECK_FORMAT=1)
   clang-format-14
 )

@@ -5934,6 +5934,19 @@ struct TensorInfo {
   const void* const_data = nullptr;
 };
 
+/// A Relu or Clip the session folded into a quantized node's output (QDQ fusion: DequantizeLinear -> op ->
+/// Relu/Clip -> QuantizeLinear runs as one integer kernel). Bounds are in real (dequantized) units; the kernel
+/// clamps its quantized output to [quantize(min), quantize(max)] besides saturating. Only the ops the fusion
+/// rules (runtime/qdq_fusion.hpp) fold activations into receive one: QLinearConv, QLinearMatMul, QGemm,
+/// QLinearAdd, QLinearMul, and the table kernels (QLinearLeakyRelu, QLinearSigmoid).
+struct FusedClamp {
+  bool has_min = false;  ///< Relu, or Clip with a min
+  bool has_max = false;  ///< Clip with a max
+  float min = 0.0f;
+  float max = 0.0f;
+  bool present() const noexcept { return has_min || has_max; }
+};
+
 /// Handed to a kernel's prepare().
 class PrepareContext {
  public:
@@ -5983,6 +5996,11 @@ class PrepareContext {
     outputs_[i].dtype = dtype;
     outputs_[i].shape = shape;
   }
+  /// The clamp folded into this node's output by QDQ fusion (present == false for ordinary nodes).
+  const FusedClamp& fused_clamp() const noexcept { return fused_clamp_; }
+  /// Set by the session for a fused node before prepare().
+  void set_fused_clamp(const FusedClamp& clamp) noexcept { fused_clamp_ = clamp; }
+
   /// The first output index set_output() was called for that the node does not name, or -1.
   int unnamed_output() const noexcept { return unnamed_output_; }
   const TensorInfo& output(int i) const noexcept { return outputs_[i]; }
@@ -6162,6 +6180,7 @@ class PrepareContext {
   std::size_t scratch_bytes_ = 0;
   int missing_constant_input_ = -1;
   int unnamed_output_ = -1;
+  FusedClamp fused_clamp_;
 };
 
 /// Storage for the characters of strings that kernels create at run time (StringConcat, StringNormalizer, ...).
@@ -23991,18 +24010,112 @@ using SpatialKernels = KernelSet<Col2Im_18, ConvTranspose_1, DeformConv_19, Drop
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/nn/spatial_kernels.hpp
-// #include "onnxmicro/kernels/quantization/quantization_kernels.hpp"
-// begin of file onnxmicro/kernels/quantization/quantization_kernels.hpp
-// The quantization family: QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear, QLinearMatMul, QLinearConv,
-// ConvInteger, MatMulInteger.
-// #include "onnxmicro/kernels/quantization/conv_integer.hpp"
-// begin of file onnxmicro/kernels/quantization/conv_integer.hpp
-// ConvInteger (opset 10, the only version): N-D convolution of int8/uint8 x and w after subtracting their zero
-// points (x_zero_point per tensor; w_zero_point per tensor or per output channel), into int32 (the accumulation
-// wraps around in 32 bits, the only overflow the spec allows). Pads contribute zero after the shift. Attributes
-// and output shape as Conv (group, kernel_shape, strides, dilations, pads, auto_pad). Reference loops; a fused
-// fast path comes with a later issue.
+// #include "onnxmicro/kernels/quantization/microsoft_kernels.hpp"
+// begin of file onnxmicro/kernels/quantization/microsoft_kernels.hpp
+// onnxruntime's com.microsoft QOperator kernels (the QOperator quantization format of CNNs): QLinearAdd,
+// QLinearMul, QLinearConcat, QLinearAveragePool, QLinearGlobalAveragePool, QLinearLeakyRelu, QLinearSigmoid,
+// QLinearSoftmax.
+// #include "onnxmicro/kernels/quantization/qlinear_add.hpp"
+// begin of file onnxmicro/kernels/quantization/qlinear_add.hpp
+// QLinearAdd (com.microsoft, version 1, the only one): C = quantize(dequantize(A) + dequantize(B)) with numpy
+// broadcasting, int8/uint8, per-tensor scales and optional zero points (known at prepare time). Integer only at
+// run time: prepare builds one 256-entry int64 table per operand holding its contribution to C in fixed point
+// (2^-24 quanta, C's zero point and the rounding half folded into A's), so an element is two lookups, an add
+// and a shift, ties to even (onnxruntime computes in float32: results at most one quantum apart). A Relu/Clip
+// fused by the QDQ pass narrows the output range.
 
+// #include "onnxmicro/kernels/quantization/qoperator_util.hpp"
+// begin of file onnxmicro/kernels/quantization/qoperator_util.hpp
+// Helpers shared by onnxruntime's com.microsoft QOperator kernels (QLinearAdd, QLinearMul, QLinearConcat,
+// QLinearAveragePool, QLinearGlobalAveragePool, QLinearLeakyRelu, QLinearSigmoid):
+//  - checks of the per-tensor quantization parameters (a float32 scale and an optional zero point of the data's
+//    dtype, both scalars and known at prepare time, since every requantisation is precomputed there);
+//  - integer output ranges, narrowed by a QDQ-fused Relu/Clip (FusedClamp);
+//  - 256-entry lookup tables for ops of one 8-bit input (table[q] = quantize(f(dequantize(q)))).
+// The kernels then compute with integers only: fixed-point multipliers (fixed_point.hpp) or table lookups.
+
+// #include "onnxmicro/kernels/quantization/fixed_point.hpp"
+// begin of file onnxmicro/kernels/quantization/fixed_point.hpp
+// Fixed-point requantisation for the integer kernels: a positive real multiplier (x_scale * w_scale / y_scale,
+// computed once at prepare time) becomes a 31-bit mantissa and a power-of-two exponent, so run() rescales an
+// int32 accumulator with one 64-bit multiply and a rounding shift, no floating point.
+//
+// Why exact: a float32 multiplier has a 24-bit mantissa, so the Q31 mantissa represents it without error and
+// the 64-bit product is exact; rounding the shift half to even then gives bit for bit what the ONNX reference
+// computes in float64 (round(acc * multiplier), ties to even). Multipliers that are not float32 values are
+// rounded to 31 bits (relative error below 2^-31).
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+namespace quant_util {
+
+/// multiplier = mantissa * 2^(exponent - 31), mantissa in [2^30, 2^31) (0 for a zero multiplier).
+struct FixedPointMultiplier {
+  std::int32_t mantissa = 0;
+  int exponent = 0;
+};
+
+/// Splits `real` (>= 0, finite) into a Q31 mantissa and an exponent, rounding the mantissa to nearest.
+inline FixedPointMultiplier to_fixed_point(double real) noexcept {
+  FixedPointMultiplier m;
+  if (!(real > 0.0)) return m;  // zero, negative or NaN: a zero multiplier (callers reject such scales)
+  int exponent = 0;
+  // Normalise into [0.5, 1) without <cmath>'s frexp (freestanding builds): multiply by exact powers of two.
+  while (real >= 1.0) {
+    real *= 0.5;
+    ++exponent;
+  }
+  while (real < 0.5) {
+    real *= 2.0;
+    --exponent;
+  }
+  double scaled = real * 2147483648.0;  // [2^30, 2^31)
+  std::int64_t mantissa = static_cast<std::int64_t>(scaled);
+  const double fraction = scaled - static_cast<double>(mantissa);
+  if (fraction > 0.5 || (fraction == 0.5 && (mantissa & 1) != 0)) ++mantissa;
+  if (mantissa == (std::int64_t(1) << 31)) {  // rounded up to the next power of two
+    mantissa >>= 1;
+    ++exponent;
+  }
+  m.mantissa = static_cast<std::int32_t>(mantissa);
+  m.exponent = exponent;
+  return m;
+}
+
+/// round(value * multiplier), ties to even. Exact for every int32 value; the result saturates at
+/// +-2^62 when the multiplier is huge (exponent > 30), which callers then saturate to the output type.
+inline std::int64_t apply_multiplier(std::int32_t value, FixedPointMultiplier m) noexcept {
+  const std::int64_t product = static_cast<std::int64_t>(value) * m.mantissa;  // |product| < 2^62
+  const int shift = 31 - m.exponent;
+  if (shift <= 0) {
+    if (shift < -1 || product == 0) {
+      return product == 0 ? 0 : (product > 0 ? (std::int64_t(1) << 62) : -(std::int64_t(1) << 62));
+    }
+    return product * 2;  // exponent 32: still below 2^63
+  }
+  if (shift >= 63) return 0;  // |product| < 2^62 <= half of 2^shift: rounds to 0 (a tie only when 0)
+  // Arithmetic shift of a negative value floors (guaranteed since C++20, and what every C++17 target does).
+  const std::int64_t quotient = product >> shift;
+  const std::int64_t remainder = product - quotient * (std::int64_t(1) << shift);  // in [0, 2^shift)
+  const std::int64_t half = std::int64_t(1) << (shift - 1);
+  if (remainder > half || (remainder == half && (quotient & 1) != 0)) return quotient + 1;
+  return quotient;
+}
+
+/// Requantises an int32 accumulator to the output type's range: clamp(round(acc * m) + zero_point, low, high).
+inline std::int32_t requantize(std::int32_t acc, FixedPointMultiplier m, std::int32_t zero_point, std::int32_t low,
+                               std::int32_t high) noexcept {
+  std::int64_t v = apply_multiplier(acc, m) + zero_point;
+  if (v < low) v = low;
+  if (v > high) v = high;
+  return static_cast<std::int32_t>(v);
+}
+
+}  // namespace quant_util
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/quantization/fixed_point.hpp
 // #include "onnxmicro/kernels/quantization/quant_util.hpp"
 // begin of file onnxmicro/kernels/quantization/quant_util.hpp
 // Helpers shared by the quantization kernels (QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear,
@@ -24735,6 +24848,2003 @@ ONNXMICRO_NAMESPACE_END
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
+namespace quant_util {
+
+/// A per-tensor quantization: real = (q - zero_point) * scale.
+struct QuantParams {
+  float scale = 1.0f;
+  std::int32_t zero_point = 0;
+};
+
+/// Fails unless input `index` has dtype int8 or uint8 (the QOperator data types).
+inline Status require_8bit(const PrepareContext& ctx, int index) noexcept {
+  const DataType t = ctx.input(index).dtype;
+  if (t == DataType::int8 || t == DataType::uint8) return {};
+  return Status(StatusCode::unsupported) << "input " << index << " '" << ctx.input(index).name << "' has dtype "
+                                         << dtype_name(t) << ", expected int8 or uint8";
+}
+
+/// Checks and reads the scale (input `scale_index`, required) and zero point (input `zero_index`, optional: 0)
+/// of data of dtype `data`: a float32 scalar and a scalar of dtype `data`, both constant at prepare time.
+inline Status read_quant_params(PrepareContext& ctx, int scale_index, int zero_index, DataType data,
+                                QuantParams& out) noexcept {
+  ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(scale_index));
+  ONNXMICRO_RETURN_IF_ERROR(require_dtype(ctx, scale_index, DataType::float32, "scale"));
+  if (ctx.has_input(zero_index)) ONNXMICRO_RETURN_IF_ERROR(require_dtype(ctx, zero_index, data, "zero point"));
+  for (int i : {scale_index, zero_index}) {
+    if (!ctx.has_input(i)) continue;
+    ONNXMICRO_RETURN_IF_ERROR(check_scalar_param(ctx, i));
+    const TensorInfo& t = ctx.input(i);
+    if (!t.is_constant || t.const_data == nullptr) {
+      return Status(StatusCode::unsupported)
+             << "input " << i << " '" << t.name
+             << "' must be known at prepare time (an initializer or constant): this kernel precomputes its integer "
+                "requantisation from the scales and zero points";
+    }
+  }
+  ONNXMICRO_RETURN_IF_ERROR(check_constant_scale_positive(ctx, scale_index, "scale"));
+  out.scale = static_cast<const float*>(ctx.input(scale_index).const_data)[0];
+  out.zero_point = 0;
+  if (ctx.has_input(zero_index)) {
+    const void* z = ctx.input(zero_index).const_data;
+    out.zero_point = data == DataType::int8 ? static_cast<const std::int8_t*>(z)[0]
+                                            : static_cast<std::int32_t>(static_cast<const std::uint8_t*>(z)[0]);
+  }
+  return {};
+}
+
+/// round(v * multiplier), ties to even, for run()'s per-element loops: fixed_point.hpp's apply_multiplier with the
+/// shift and rounding constants precomputed (the same result for |v| < 2^31 and multipliers in [2^-31, 2^30)).
+struct RoundingMultiplier {
+  std::int64_t mantissa = 0;
+  std::int64_t half = 0;
+  std::int64_t mask = 0;  ///< the bits shifted out
+  int shift = 1;
+
+  explicit RoundingMultiplier(FixedPointMultiplier m = {}) noexcept {
+    mantissa = m.mantissa;
+    shift = 31 - m.exponent;
+    if (shift < 1) {  // multiplier >= 2^30: every nonzero 8-bit-derived value saturates; keep the sign
+      mantissa = (std::int64_t{1} << 31) - 1;
+      shift = 1;
+    } else if (shift > 62) {  // below 2^-31: drop mantissa bits so the product still shifts by at most 62
+      mantissa = shift - 62 >= 31 ? 0 : mantissa >> (shift - 62);
+      shift = 62;
+    }
+    half = std::int64_t{1} << (shift - 1);
+    mask = (std::int64_t{1} << shift) - 1;
+  }
+  /// Exact for |v| < 2^31: |v * mantissa| < 2^62.
+  std::int64_t apply(std::int32_t v) const noexcept { return round_shifted(v * mantissa + half, shift, mask); }
+
+  /// floor(t / 2^shift) where t already holds + 2^(shift - 1), turned to ties to even: no bit shifted out means
+  /// the value before the added half was exactly halfway, and then an odd result steps down.
+  static std::int64_t round_shifted(std::int64_t t, int shift, std::int64_t mask) noexcept {
+    const std::int64_t y = t >> shift;  // arithmetic shift floors (guaranteed since C++20, on every C++17 target)
+    return y - ((t & mask) == 0 ? (y & 1) : 0);
+  }
+};
+
+/// Inclusive range of quantized output values.
+struct QuantRange {
+  std::int32_t low = 0;
+  std::int32_t high = 255;
+};
+
+inline QuantRange range_of(DataType t) noexcept {
+  return t == DataType::int8 ? QuantRange{-128, 127} : QuantRange{0, 255};
+}
+
+/// quantize(real) = saturate(round_half_even(real / scale) + zero_point), in float32 as onnxruntime computes.
+inline std::int32_t quantize_float(float real, QuantParams p, QuantRange r) noexcept {
+  const float scaled = real / p.scale;
+  if (scaled != scaled) return p.zero_point;
+  const double v = std::nearbyint(static_cast<double>(scaled)) + p.zero_point;
+  return v < r.low ? r.low : (v > r.high ? r.high : static_cast<std::int32_t>(v));
+}
+
+/// The output range of a dtype narrowed to [quantize(min), quantize(max)] by a fused Relu/Clip.
+inline QuantRange clamped_range(DataType t, const FusedClamp& clamp, QuantParams y) noexcept {
+  const QuantRange full = range_of(t);
+  QuantRange r = full;
+  if (clamp.has_min) {
+    const std::int32_t q = quantize_float(clamp.min, y, full);
+    if (q > r.low) r.low = q;
+  }
+  if (clamp.has_max) {
+    const std::int32_t q = quantize_float(clamp.max, y, full);
+    if (q < r.high) r.high = q;
+  }
+  if (r.high < r.low) r.high = r.low;  // min > max: Clip returns max everywhere; both quantize alike here
+  return r;
+}
+
+/// Reads element i of int8/uint8 data as an integer.
+template <typename T>
+inline std::int32_t load_q(const void* data, std::int64_t i) noexcept {
+  return static_cast<const T*>(data)[i];
+}
+
+/// A 256-entry table indexed by the raw byte of an int8/uint8 value.
+struct LookupTable {
+  std::uint8_t values[256];
+
+  /// Fills values[byte(q)] = quantize(f(dequantize(q))) for every q of dtype `t`, in float32 (onnxruntime's
+  /// QLinearLeakyRelu/QLinearSigmoid tables, QLinearConcat's requantisation).
+  template <typename F>
+  void build(DataType t, QuantParams x, QuantParams y, F&& f) noexcept {
+    const QuantRange r = range_of(t);
+    for (std::int32_t q = r.low; q <= r.high; ++q) {
+      const float real = static_cast<float>(q - x.zero_point) * x.scale;
+      values[static_cast<std::uint8_t>(q)] = static_cast<std::uint8_t>(quantize_float(f(real), y, r));
+    }
+  }
+  /// Maps `count` bytes (int8 and uint8 alike, by their bit pattern).
+  void apply(const void* in, void* out, std::int64_t count) const noexcept {
+    const std::uint8_t* x = static_cast<const std::uint8_t*>(in);
+    std::uint8_t* y = static_cast<std::uint8_t*>(out);
+    for (std::int64_t i = 0; i < count; ++i) y[i] = values[x[i]];
+  }
+};
+
+/// Fails unless the integer attribute `name` is 0 or 1 (a flag).
+inline Status require_flag(const char* name, std::int64_t value) noexcept {
+  if (value == 0 || value == 1) return {};
+  return Status(StatusCode::invalid_model)
+         << "attribute '" << name << "' is " << static_cast<long long>(value) << ", expected 0 or 1";
+}
+
+/// The inputs of the QOperator ops of one 8-bit input and output (lookup-table ops, the average pools).
+struct UnaryInputs {
+  static constexpr int kX = 0;
+  static constexpr int kXScale = 1;
+  static constexpr int kXZeroPoint = 2;
+  static constexpr int kYScale = 3;
+  static constexpr int kYZeroPoint = 4;
+  static constexpr int kY = 0;
+
+  /// Checks X (int8 or uint8) and reads X's and Y's per-tensor parameters.
+  static Status read_params(PrepareContext& ctx, QuantParams& x, QuantParams& y) noexcept {
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kX));
+    ONNXMICRO_RETURN_IF_ERROR(require_8bit(ctx, kX));
+    const DataType t = ctx.input(kX).dtype;
+    ONNXMICRO_RETURN_IF_ERROR(read_quant_params(ctx, kXScale, kXZeroPoint, t, x));
+    ONNXMICRO_RETURN_IF_ERROR(read_quant_params(ctx, kYScale, kYZeroPoint, t, y));
+    return {};
+  }
+};
+
+/// Shared shape of the QOperator ops that map one 8-bit input through a function of its real value: the table
+/// is built once at prepare, run() is one lookup per element.
+struct LookupTableKernel : UnaryInputs {
+  struct State {
+    LookupTable table;
+    std::int64_t count;
+  };
+
+  template <typename F>
+  static Status prepare(PrepareContext& ctx, F&& f) noexcept {
+    QuantParams xq, yq;
+    ONNXMICRO_RETURN_IF_ERROR(read_params(ctx, xq, yq));
+    const TensorInfo& x = ctx.input(kX);
+    State* state = nullptr;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
+    // A Relu/Clip the QDQ fusion folded in (a standalone one arrives as LeakyRelu with alpha 0 or 1):
+    // clamping the real value before quantizing equals clamping the quantized one, quantization being monotone.
+    const FusedClamp clamp = ctx.fused_clamp();
+    state->table.build(x.dtype, xq, yq, [&f, clamp](float v) {
+      float r = f(v);
+      if (clamp.has_min && r < clamp.min) r = clamp.min;
+      if (clamp.has_max && r > clamp.max) r = clamp.max;
+      return r;
+    });
+    state->count = x.shape.element_count();
+    ctx.set_output(kY, x.dtype, x.shape);
+    return {};
+  }
+
+  static Status run(RunContext& ctx) noexcept {
+    const State& s = ctx.state<State>();
+    s.table.apply(ctx.input(kX).data, ctx.output(kY).data, s.count);
+    return {};
+  }
+};
+
+/// Shared shape of QLinearAdd and QLinearMul: A, A_scale, A_zero_point, B, B_scale, B_zero_point, C_scale,
+/// C_zero_point, numpy broadcasting of A and B, per-tensor parameters, and a QDQ-fused Relu/Clip on the output.
+/// `Op` supplies the integer arithmetic:
+///   struct Params;                                                       // precomputed at prepare
+///   static void init(Params&, DataType, QuantParams a, QuantParams b, QuantParams c);
+///   static std::int64_t apply(const Params&, std::int32_t a, std::int32_t b);  // round(real / C_scale) + C_zero
+/// A kernel is `struct QLinearAdd_1 : QLinearBinaryKernel<Op> { kOpType }` (com.microsoft, version 1, the only one).
+template <typename Op>
+struct QLinearBinaryKernel : KernelDefaults {
+  static constexpr std::string_view kDomain = "com.microsoft";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kA = 0;
+  static constexpr int kAScale = 1;
+  static constexpr int kAZeroPoint = 2;
+  static constexpr int kB = 3;
+  static constexpr int kBScale = 4;
+  static constexpr int kBZeroPoint = 5;
+  static constexpr int kCScale = 6;
+  static constexpr int kCZeroPoint = 7;
+  static constexpr int kC = 0;
+
+  struct State {
+    BroadcastPlan<2> plan;
+    typename Op::Params params;
+    QuantRange range;
+    void (*compute)(const State&, RunContext&) noexcept;
+  };
+
+  static Status prepare(PrepareContext& ctx) noexcept {
+    for (int i : {kA, kB}) {
+      ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(i));
+      ONNXMICRO_RETURN_IF_ERROR(require_8bit(ctx, i));
+    }
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kA, kB));
+    const DataType t = ctx.input(kA).dtype;
+    QuantParams a, b, c;
+    ONNXMICRO_RETURN_IF_ERROR(read_quant_params(ctx, kAScale, kAZeroPoint, t, a));
+    ONNXMICRO_RETURN_IF_ERROR(read_quant_params(ctx, kBScale, kBZeroPoint, t, b));
+    ONNXMICRO_RETURN_IF_ERROR(read_quant_params(ctx, kCScale, kCZeroPoint, t, c));
+    State* state = nullptr;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
+    Shape out;
+    ONNXMICRO_RETURN_IF_ERROR(broadcast_input_shapes(ctx, {kA, kB}, out));
+    ONNXMICRO_RETURN_IF_ERROR(make_broadcast_plan({&ctx.input(kA).shape, &ctx.input(kB).shape}, out, state->plan));
+    Op::init(state->params, t, a, b, c);
+    state->range = clamped_range(t, ctx.fused_clamp(), c);
+    state->compute = t == DataType::int8 ? &compute<std::int8_t> : &compute<std::uint8_t>;
+    ctx.set_output(kC, t, out);
+    return {};
+  }
+
+  static Status run(RunContext& ctx) noexcept {
+    const State& s = ctx.state<State>();
+    s.compute(s, ctx);
+    return {};
+  }
+
+ private:
+  /// One broadcast row: the operands' inner strides (0 or 1) are template arguments, so the loop compiles to
+  /// straight-line code for same-shape and scalar-broadcast rows.
+  template <typename T, int AStep, int BStep>
+  static void row(const State& s, const T* a, const T* b, T* c, std::int64_t n) noexcept {
+    const QuantRange r = s.range;
+    for (std::int64_t i = 0; i < n; ++i) {
+      const std::int64_t v = Op::apply(s.params, a[i * AStep], b[i * BStep]);
+      c[i] = static_cast<T>(v < r.low ? r.low : (v > r.high ? r.high : v));
+    }
+  }
+
+  template <typename T>
+  static void compute(const State& s, RunContext& ctx) noexcept {
+    const T* a = static_cast<const T*>(ctx.input(kA).data);
+    const T* b = static_cast<const T*>(ctx.input(kB).data);
+    T* c = static_cast<T*>(ctx.output(kC).data);
+    const int steps = static_cast<int>(s.plan.inner_stride(0) * 2 + s.plan.inner_stride(1));
+    s.plan.for_each_row([&](const std::int64_t* in, std::int64_t out, std::int64_t n) {
+      switch (steps) {
+        case 3: row<T, 1, 1>(s, a + in[0], b + in[1], c + out, n); break;
+        case 2: row<T, 1, 0>(s, a + in[0], b + in[1], c + out, n); break;
+        case 1: row<T, 0, 1>(s, a + in[0], b + in[1], c + out, n); break;
+        default: row<T, 0, 0>(s, a + in[0], b + in[1], c + out, n); break;
+      }
+    });
+  }
+};
+
+}  // namespace quant_util
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/quantization/qoperator_util.hpp
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+namespace detail {
+
+struct QuantizedAdd {
+  /// Fraction bits of the tables: 2^-24 of an output quantum, far below the rounding granularity.
+  static constexpr int kFraction = 24;
+  static constexpr std::int64_t kMask = (std::int64_t{1} << kFraction) - 1;
+  struct Params {
+    /// a[byte(q)] = (q - a_zero) * a_scale / c_scale + c_zero + 1/2, b[byte(q)] = (q - b_zero) * b_scale /
+    /// c_scale, both in units of 2^-kFraction: C = (a[A] + b[B]) >> kFraction, ties to even.
+    std::int64_t a[256];
+    std::int64_t b[256];
+  };
+  static void fill(std::int64_t* table, DataType t, quant_util::QuantParams p, double ratio, double offset) noexcept {
+    constexpr double kUnit = static_cast<double>(std::int64_t{1} << kFraction);
+    constexpr double kLimit = 4611686018427387904.0;  // 2^62: two entries still add up within int64
+    const quant_util::QuantRange r = quant_util::range_of(t);
+    for (std::int32_t q = r.low; q <= r.high; ++q) {
+      double v = std::floor((static_cast<double>(q - p.zero_point) * ratio + offset) * kUnit + 0.5);
+      v = v > kLimit ? kLimit : (v < -kLimit ? -kLimit : v);  // such ratios saturate the output anyway
+      table[static_cast<std::uint8_t>(q)] = static_cast<std::int64_t>(v);
+    }
+  }
+  static void init(Params& params, DataType t, quant_util::QuantParams a, quant_util::QuantParams b,
+                   quant_util::QuantParams c) noexcept {
+    fill(params.a, t, a, static_cast<double>(a.scale) / c.scale, c.zero_point + 0.5);
+    fill(params.b, t, b, static_cast<double>(b.scale) / c.scale, 0.0);
+  }
+  static std::int64_t apply(const Params& p, std::int32_t a, std::int32_t b) noexcept {
+    return quant_util::RoundingMultiplier::round_shifted(
+        p.a[static_cast<std::uint8_t>(a)] + p.b[static_cast<std::uint8_t>(b)], kFraction, kMask);
+  }
+};
+
+}  // namespace detail
+
+// Version 1: the only version.
+struct QLinearAdd_1 : quant_util::QLinearBinaryKernel<detail::QuantizedAdd> {
+  static constexpr std::string_view kOpType = "QLinearAdd";
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/quantization/qlinear_add.hpp
+// #include "onnxmicro/kernels/quantization/qlinear_average_pool.hpp"
+// begin of file onnxmicro/kernels/quantization/qlinear_average_pool.hpp
+// QLinearAveragePool (com.microsoft, version 1, the only one): AveragePool (kernel_shape, strides, pads, auto_pad,
+// ceil_mode, count_include_pad; no dilations) on int8/uint8 X, requantised to y's parameters. channels_last = 1
+// takes X as (N, D1..Dn, C) and gives Y as (N, O1..On, C). Padding counts as real 0 (the zero point). Integer
+// only: an int32 sum per window, minus x_zero_point per tap inside the input, times the fixed-point multiplier
+// x_scale / (y_scale * divisor), one per possible divisor, precomputed at prepare. The divisor is the taps
+// inside the input, or with count_include_pad the kernel size: unlike AveragePool, onnxruntime's QLinearAveragePool
+// also counts the room ceil_mode adds past the end pad.
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+// Version 1: the only version.
+struct QLinearAveragePool_1 : KernelDefaults, quant_util::UnaryInputs {
+  static constexpr std::string_view kDomain = "com.microsoft";
+  static constexpr std::string_view kOpType = "QLinearAveragePool";
+  static constexpr int kSinceVersion = 1;
+  /// Most taps a window may have: their sum of 8-bit values must fit in int32, and one multiplier per divisor.
+  static constexpr std::int64_t kMaxKernelSize = std::int64_t{1} << 20;
+
+  struct State {
+    detail::conv_pool::WindowGeometry geometry;
+    std::int64_t batch, channels, in_spatial, out_spatial;
+    std::int64_t kernel_size;
+    bool channels_last, count_include_pad;
+    std::int32_t x_zero, y_zero;
+    quant_util::QuantRange range;
+    const quant_util::FixedPointMultiplier* multipliers;  ///< [divisor], 1 <= divisor <= kernel size
+    void (*compute)(const State&, RunContext&) noexcept;
+  };
+
+  static Status prepare(PrepareContext& ctx) noexcept {
+    quant_util::QuantParams xq, yq;
+    ONNXMICRO_RETURN_IF_ERROR(read_params(ctx, xq, yq));
+    const TensorInfo& x = ctx.input(kX);
+    std::int64_t channels_last = 0, count_include_pad = 0;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("channels_last", channels_last, 0));
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("count_include_pad", count_include_pad, 0));
+    ONNXMICRO_RETURN_IF_ERROR(quant_util::require_flag("channels_last", channels_last));
+    ONNXMICRO_RETURN_IF_ERROR(quant_util::require_flag("count_include_pad", count_include_pad));
+    if (ctx.has_attribute("dilations")) {
+      return Status(StatusCode::invalid_model) << "attribute 'dilations' is not defined for QLinearAveragePool";
+    }
+    State* s = nullptr;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(s));
+    s->channels_last = channels_last == 1;
+    s->count_include_pad = count_include_pad == 1;
+    // The window code reads (N, C, D1..Dn); channels_last moves C from the end.
+    Shape nchw = x.shape;
+    const int rank = x.shape.rank();
+    if (s->channels_last && rank >= 3) {
+      nchw[1] = x.shape[rank - 1];
+      for (int i = 2; i < rank; ++i) nchw[i] = x.shape[i - 1];
+    }
+    detail::conv_pool::WindowRules rules;
+    rules.ceil_mode_since = 1;
+    detail::conv_pool::WindowGeometry& g = s->geometry;
+    ONNXMICRO_RETURN_IF_ERROR(detail::conv_pool::parse_window(ctx, nchw, rules, g));
+    const std::int64_t kernel_size = g.kernel_size();
+    if (kernel_size > kMaxKernelSize) {
+      return Status(StatusCode::unsupported)
+             << "attribute 'kernel_shape' has " << static_cast<long long>(kernel_size) << " taps, at most "
+             << static_cast<long long>(kMaxKernelSize) << " supported (the int32 sum of a window)";
+    }
+    Span<quant_util::FixedPointMultiplier> multipliers;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(kernel_size) + 1, multipliers));
+    for (std::int64_t d = 1; d <= kernel_size; ++d) {
+      multipliers[static_cast<std::size_t>(d)] = quant_util::to_fixed_point(
+          static_cast<double>(xq.scale) / (static_cast<double>(yq.scale) * static_cast<double>(d)));
+    }
+    s->multipliers = multipliers.data();
+    s->kernel_size = kernel_size;
+    s->batch = nchw[0];
+    s->channels = nchw[1];
+    s->in_spatial = g.input_size();
+    s->out_spatial = g.output_size();
+    s->x_zero = xq.zero_point;
+    s->y_zero = yq.zero_point;
+    s->range = quant_util::range_of(x.dtype);
+    s->compute = x.dtype == DataType::int8 ? &compute<std::int8_t> : &compute<std::uint8_t>;
+    if (s->channels_last) ctx.request_scratch(static_cast<std::size_t>(s->channels) * sizeof(std::int32_t));
+    Shape y = detail::conv_pool::window_output_shape(nchw, nchw[1], g);
+    if (s->channels_last) {
+      for (int i = 1; i < rank - 1; ++i) y[i] = g.output[i - 1];
+      y[rank - 1] = nchw[1];
+    }
+    ctx.set_output(kY, x.dtype, y);
+    return {};
+  }
+
+  static Status run(RunContext& ctx) noexcept {
+    const State& s = ctx.state<State>();
+    s.compute(s, ctx);
+    return {};
+  }
+
+ private:
+  /// The divisor of a window: its taps inside the input, or with count_include_pad the whole kernel. Every
+  /// window lies inside input plus pads except ceil_mode's last ones; onnxruntime counts their extra room too.
+  static std::int64_t divisor(const State& s, const detail::conv_pool::WindowPlacement& w) noexcept {
+    return s.count_include_pad ? s.kernel_size : w.inside;
+  }
+
+  /// y = round((sum - x_zero * inside) * x_scale / (y_scale * divisor)) + y_zero, saturated.
+  static std::int32_t average(const State& s, std::int32_t sum, std::int64_t inside, std::int64_t taps) noexcept {
+    if (taps <= 0) return s.y_zero;  // a window entirely in ceil_mode's extra room: the mean of nothing, 0
+    const std::int32_t acc = sum - s.x_zero * static_cast<std::int32_t>(inside);
+    return quant_util::requantize(acc, s.multipliers[taps], s.y_zero, s.range.low, s.range.high);
+  }
+
+  template <typename T>
+  static void compute(const State& s, RunContext& ctx) noexcept {
+    namespace cp = detail::conv_pool;
+    const T* x = static_cast<const T*>(ctx.input(kX).data);
+    T* y = static_cast<T*>(ctx.output(kY).data);
+    const cp::WindowGeometry& g = s.geometry;
+    if (!s.channels_last) {
+      for (std::int64_t plane = 0; plane < s.batch * s.channels; ++plane) {
+        const T* xp = x + plane * s.in_spatial;
+        T* yp = y + plane * s.out_spatial;
+        cp::for_each_window(g, [&](std::int64_t o, const cp::WindowPlacement& w) {
+          std::int32_t sum = 0;
+          if (w.inside > 0) cp::visit_window(g, w, [&](std::int64_t offset) { sum += xp[offset]; });
+          yp[o] = static_cast<T>(average(s, sum, w.inside, divisor(s, w)));
+        });
+      }
+      return;
+    }
+    if (s.channels == 0) return;  // no scratch then
+    std::int32_t* sums = static_cast<std::int32_t*>(ctx.scratch());
+    const std::int64_t c_count = s.channels;
+    for (std::int64_t n = 0; n < s.batch; ++n) {
+      const T* image = x + n * s.in_spatial * c_count;
+      T* out = y + n * s.out_spatial * c_count;
+      cp::for_each_window(g, [&](std::int64_t o, const cp::WindowPlacement& w) {
+        std::memset(sums, 0, static_cast<std::size_t>(c_count) * sizeof(std::int32_t));
+        if (w.inside > 0) {
+          cp::visit_window(g, w, [&](std::int64_t offset) {
+            const T* pixel = image + offset * c_count;
+            for (std::int64_t c = 0; c < c_count; ++c) sums[c] += pixel[c];
+          });
+        }
+        const std::int64_t taps = divisor(s, w);
+        for (std::int64_t c = 0; c < c_count; ++c)
+          out[o * c_count + c] = static_cast<T>(average(s, sums[c], w.inside, taps));
+      });
+    }
+  }
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/quantization/qlinear_average_pool.hpp
+// #include "onnxmicro/kernels/quantization/qlinear_concat.hpp"
+// begin of file onnxmicro/kernels/quantization/qlinear_concat.hpp
+// QLinearConcat (com.microsoft, version 1, the only one): Concat of int8/uint8 tensors along `axis`, each with its
+// own scale and zero point, requantised to Y's. Inputs: Y_scale, Y_zero_point, then (X, X_scale, X_zero_point)
+// per tensor; all parameters per tensor and known at prepare time. An input quantized like Y is copied; any
+// other goes through a 256-entry table (quantize(dequantize(x)) in float32, as onnxruntime) built at prepare.
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+// Version 1: the only version.
+struct QLinearConcat_1 : KernelDefaults {
+  static constexpr std::string_view kDomain = "com.microsoft";
+  static constexpr std::string_view kOpType = "QLinearConcat";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kYScale = 0;
+  static constexpr int kYZeroPoint = 1;
+  static constexpr int kFirstX = 2;  ///< X_i, X_scale_i, X_zero_point_i at kFirstX + 3 * i
+  static constexpr int kY = 0;
+
+  struct Part {
+    std::int64_t block;  ///< elements of one outer slice: dim(axis) * inner size
+    bool copy;           ///< quantized like Y: a plain copy
+    quant_util::LookupTable table;
+  };
+  struct State {
+    const Part* parts;
+    int count;
+    std::int64_t outer;  ///< product of the dims before axis
+  };
+
+  static Status prepare(PrepareContext& ctx) noexcept {
+    const int count = (ctx.input_count() - kFirstX) / 3;
+    if (count < 1 || (ctx.input_count() - kFirstX) % 3 != 0) {
+      return Status(StatusCode::invalid_model)
+             << "expected Y_scale, Y_zero_point and then (X, X_scale, X_zero_point) per input, got "
+             << ctx.input_count() << " inputs";
+    }
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kYZeroPoint));
+    ONNXMICRO_RETURN_IF_ERROR(quant_util::require_8bit(ctx, kYZeroPoint));
+    const DataType t = ctx.input(kYZeroPoint).dtype;
+    quant_util::QuantParams yq;
+    ONNXMICRO_RETURN_IF_ERROR(quant_util::read_quant_params(ctx, kYScale, kYZeroPoint, t, yq));
+    std::int64_t axis = 0;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("axis", axis));
+
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kFirstX));
+    const Shape& first = ctx.input(kFirstX).shape;
+    const int rank = first.rank();
+    if (axis < -rank || axis >= rank || rank == 0) {
+      return Status(StatusCode::invalid_model)
+             << "attribute 'axis' is " << static_cast<long long>(axis) << ", expected in [" << -rank << ", " << rank - 1
+             << "] for input " << kFirstX << " '" << ctx.input(kFirstX).name << "' " << first;
+    }
+    if (axis < 0) axis += rank;
+    State* s = nullptr;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(s));
+    Span<Part> parts;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(count), parts));
+    s->parts = parts.data();
+    s->count = count;
+    s->outer = 1;
+    for (int d = 0; d < axis; ++d) s->outer *= first[d];
+    std::int64_t inner = 1;
+    for (int d = static_cast<int>(axis) + 1; d < rank; ++d) inner *= first[d];
+
+    Shape y = first;
+    y[static_cast<int>(axis)] = 0;
+    for (int i = 0; i < count; ++i) {
+      const int xi = kFirstX + 3 * i;
+      ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(xi));
+      if (ctx.input(xi).dtype != t) {
+        return Status(StatusCode::invalid_model)
+               << "input " << xi << " '" << ctx.input(xi).name << "' has dtype " << dtype_name(ctx.input(xi).dtype)
+               << ", expected " << dtype_name(t) << " (the dtype of input 1 'Y_zero_point')";
+      }
+      const Shape& shape = ctx.input(xi).shape;
+      bool same = shape.rank() == rank;
+      for (int d = 0; same && d < rank; ++d) same = d == axis || shape[d] == first[d];
+      if (!same) {
+        return Status(StatusCode::invalid_model) << "input " << xi << " '" << ctx.input(xi).name << "' has shape "
+                                                 << shape << ", expected the shape of input " << kFirstX << " " << first
+                                                 << " except on axis " << static_cast<long long>(axis);
+      }
+      quant_util::QuantParams xq;
+      ONNXMICRO_RETURN_IF_ERROR(quant_util::read_quant_params(ctx, xi + 1, xi + 2, t, xq));
+      Part& part = parts[static_cast<std::size_t>(i)];
+      part.block = shape[static_cast<int>(axis)] * inner;
+      part.copy = xq.scale == yq.scale && xq.zero_point == yq.zero_point;
+      if (!part.copy) part.table.build(t, xq, yq, [](float v) { return v; });
+      y[static_cast<int>(axis)] += shape[static_cast<int>(axis)];
+    }
+    ctx.set_output(kY, t, y);
+    return {};
+  }
+
+  static Status run(RunContext& ctx) noexcept {
+    const State& s = ctx.state<State>();
+    std::uint8_t* y = static_cast<std::uint8_t*>(ctx.output(kY).data);  // int8 and uint8 alike, as bytes
+    for (std::int64_t o = 0; o < s.outer; ++o) {
+      for (int i = 0; i < s.count; ++i) {
+        const Part& part = s.parts[i];
+        const std::uint8_t* x = static_cast<const std::uint8_t*>(ctx.input(kFirstX + 3 * i).data) + o * part.block;
+        if (part.copy) {
+          if (part.block > 0) std::memcpy(y, x, static_cast<std::size_t>(part.block));
+        } else {
+          part.table.apply(x, y, part.block);
+        }
+        y += part.block;
+      }
+    }
+    return {};
+  }
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/quantization/qlinear_concat.hpp
+// #include "onnxmicro/kernels/quantization/qlinear_global_average_pool.hpp"
+// begin of file onnxmicro/kernels/quantization/qlinear_global_average_pool.hpp
+// QLinearGlobalAveragePool (com.microsoft, version 1, the only one): the mean of each channel over all spatial
+// positions of int8/uint8 X, requantised to y's parameters. channels_last = 0: X is (N, C, D1..Dn) and Y is
+// (N, C, 1..1); channels_last = 1: X is (N, D1..Dn, C) and Y is (N, 1..1, C). Integer only: an int32 sum per
+// channel, minus x_zero_point times the count, times the fixed-point multiplier x_scale / (y_scale * count).
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+// Version 1: the only version.
+struct QLinearGlobalAveragePool_1 : KernelDefaults, quant_util::UnaryInputs {
+  static constexpr std::string_view kDomain = "com.microsoft";
+  static constexpr std::string_view kOpType = "QLinearGlobalAveragePool";
+  static constexpr int kSinceVersion = 1;
+  /// Most positions a channel may have: their sum of 8-bit values must fit in int32.
+  static constexpr std::int64_t kMaxSpatial = (std::int64_t{1} << 31) / 256;
+
+  struct State {
+    std::int64_t batch, channels, spatial;
+    bool channels_last;
+    std::int32_t x_zero, y_zero;
+    quant_util::QuantRange range;
+    quant_util::FixedPointMultiplier multiplier;
+    void (*compute)(const State&, RunContext&) noexcept;
+  };
+
+  static Status prepare(PrepareContext& ctx) noexcept {
+    quant_util::QuantParams xq, yq;
+    ONNXMICRO_RETURN_IF_ERROR(read_params(ctx, xq, yq));
+    const TensorInfo& x = ctx.input(kX);
+    std::int64_t channels_last = 0;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("channels_last", channels_last, 0));
+    ONNXMICRO_RETURN_IF_ERROR(quant_util::require_flag("channels_last", channels_last));
+    const int rank = x.shape.rank();
+    if (rank < 3) {
+      return Status(StatusCode::invalid_model)
+             << "input 0 '" << x.name << "' has shape " << x.shape << ", expected rank >= 3 ("
+             << (channels_last ? "N, spatial..., C" : "N, C, spatial...") << ")";
+    }
+    State* s = nullptr;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(s));
+    s->channels_last = channels_last == 1;
+    s->batch = x.shape[0];
+    s->channels = s->channels_last ? x.shape[rank - 1] : x.shape[1];
+    s->spatial = 1;
+    for (int i = 1; i < rank - 1; ++i) s->spatial *= x.shape[s->channels_last ? i : i + 1];
+    if (s->spatial < 1 || s->spatial > kMaxSpatial) {
+      return Status(StatusCode::unsupported)
+             << "input 0 '" << x.name << "' has shape " << x.shape << ": " << static_cast<long long>(s->spatial)
+             << " spatial positions, expected 1 to " << static_cast<long long>(kMaxSpatial)
+             << " (the int32 sum of a channel)";
+    }
+    s->x_zero = xq.zero_point;
+    s->y_zero = yq.zero_point;
+    s->range = quant_util::range_of(x.dtype);
+    s->multiplier = quant_util::to_fixed_point(static_cast<double>(xq.scale) /
+                                               (static_cast<double>(yq.scale) * static_cast<double>(s->spatial)));
+    s->compute = x.dtype == DataType::int8 ? &compute<std::int8_t> : &compute<std::uint8_t>;
+    if (s->channels_last) ctx.request_scratch(static_cast<std::size_t>(s->channels) * sizeof(std::int32_t));
+    Shape y = x.shape;
+    for (int i = 1; i < rank - 1; ++i) y[s->channels_last ? i : i + 1] = 1;
+    ctx.set_output(kY, x.dtype, y);
+    return {};
+  }
+
+  static Status run(RunContext& ctx) noexcept {
+    const State& s = ctx.state<State>();
+    s.compute(s, ctx);
+    return {};
+  }
+
+ private:
+  static std::int32_t average(const State& s, std::int32_t sum) noexcept {
+    const std::int32_t acc = sum - s.x_zero * static_cast<std::int32_t>(s.spatial);
+    return quant_util::requantize(acc, s.multiplier, s.y_zero, s.range.low, s.range.high);
+  }
+
+  template <typename T>
+  static void compute(const State& s, RunContext& ctx) noexcept {
+    const T* x = static_cast<const T*>(ctx.input(kX).data);
+    T* y = static_cast<T*>(ctx.output(kY).data);
+    if (!s.channels_last) {
+      for (std::int64_t plane = 0; plane < s.batch * s.channels; ++plane) {
+        const T* p = x + plane * s.spatial;
+        std::int32_t sum = 0;
+        for (std::int64_t i = 0; i < s.spatial; ++i) sum += p[i];
+        y[plane] = static_cast<T>(average(s, sum));
+      }
+      return;
+    }
+    if (s.channels == 0) return;  // no scratch then
+    std::int32_t* sums = static_cast<std::int32_t*>(ctx.scratch());
+    for (std::int64_t n = 0; n < s.batch; ++n) {
+      std::memset(sums, 0, static_cast<std::size_t>(s.channels) * sizeof(std::int32_t));
+      const T* image = x + n * s.spatial * s.channels;
+      for (std::int64_t i = 0; i < s.spatial; ++i) {
+        const T* pixel = image + i * s.channels;
+        for (std::int64_t c = 0; c < s.channels; ++c) sums[c] += pixel[c];
+      }
+      for (std::int64_t c = 0; c < s.channels; ++c) y[n * s.channels + c] = static_cast<T>(average(s, sums[c]));
+    }
+  }
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/quantization/qlinear_global_average_pool.hpp
+// #include "onnxmicro/kernels/quantization/qlinear_leaky_relu.hpp"
+// begin of file onnxmicro/kernels/quantization/qlinear_leaky_relu.hpp
+// QLinearLeakyRelu (com.microsoft, version 1, the only one): y = quantize(leaky_relu(dequantize(x), alpha)) for
+// int8/uint8 x, alpha default 0.01. As onnxruntime, a 256-entry table computed in float32 at prepare time.
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+// Version 1: the only version.
+struct QLinearLeakyRelu_1 : KernelDefaults {
+  static constexpr std::string_view kDomain = "com.microsoft";
+  static constexpr std::string_view kOpType = "QLinearLeakyRelu";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kInPlaceInput = 0;
+
+  static Status prepare(PrepareContext& ctx) noexcept {
+    float alpha = 0.01f;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("alpha", alpha, 0.01f));
+    return quant_util::LookupTableKernel::prepare(ctx, [alpha](float v) { return v >= 0.0f ? v : v * alpha; });
+  }
+  static Status run(RunContext& ctx) noexcept { return quant_util::LookupTableKernel::run(ctx); }
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/quantization/qlinear_leaky_relu.hpp
+// #include "onnxmicro/kernels/quantization/qlinear_mul.hpp"
+// begin of file onnxmicro/kernels/quantization/qlinear_mul.hpp
+// QLinearMul (com.microsoft, version 1, the only one): C = quantize(dequantize(A) * dequantize(B)) with numpy
+// broadcasting, int8/uint8, per-tensor scales and optional zero points (known at prepare time). Integer only:
+// the int32 product of the zero-point-shifted operands is requantised with one fixed-point multiplier
+// A_scale * B_scale / C_scale (a multiply, add and shift, ties to even; onnxruntime computes in float32:
+// results at most one quantum apart). A Relu/Clip fused by the QDQ pass narrows the output range.
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+namespace detail {
+
+struct QuantizedMul {
+  struct Params {
+    std::int32_t a_zero, b_zero, c_zero;
+    quant_util::RoundingMultiplier output;
+  };
+  static void init(Params& params, DataType, quant_util::QuantParams a, quant_util::QuantParams b,
+                   quant_util::QuantParams c) noexcept {
+    params.a_zero = a.zero_point;
+    params.b_zero = b.zero_point;
+    params.c_zero = c.zero_point;
+    params.output =
+        quant_util::RoundingMultiplier(quant_util::to_fixed_point(static_cast<double>(a.scale) * b.scale / c.scale));
+  }
+  static std::int64_t apply(const Params& p, std::int32_t a, std::int32_t b) noexcept {
+    return p.output.apply((a - p.a_zero) * (b - p.b_zero)) + p.c_zero;  // |product| <= 2^16
+  }
+};
+
+}  // namespace detail
+
+// Version 1: the only version.
+struct QLinearMul_1 : quant_util::QLinearBinaryKernel<detail::QuantizedMul> {
+  static constexpr std::string_view kOpType = "QLinearMul";
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/quantization/qlinear_mul.hpp
+// #include "onnxmicro/kernels/quantization/qlinear_sigmoid.hpp"
+// begin of file onnxmicro/kernels/quantization/qlinear_sigmoid.hpp
+// QLinearSigmoid (com.microsoft, version 1, the only one): y = quantize(1 / (1 + exp(-dequantize(x)))) for
+// int8/uint8 x. As onnxruntime, a 256-entry table computed in float32 at prepare time.
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+// Version 1: the only version.
+struct QLinearSigmoid_1 : KernelDefaults {
+  static constexpr std::string_view kDomain = "com.microsoft";
+  static constexpr std::string_view kOpType = "QLinearSigmoid";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kInPlaceInput = 0;
+
+  static Status prepare(PrepareContext& ctx) noexcept {
+    return quant_util::LookupTableKernel::prepare(ctx, [](float v) { return 1.0f / (1.0f + std::exp(-v)); });
+  }
+  static Status run(RunContext& ctx) noexcept { return quant_util::LookupTableKernel::run(ctx); }
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/quantization/qlinear_sigmoid.hpp
+// #include "onnxmicro/kernels/quantization/qlinear_softmax.hpp"
+// begin of file onnxmicro/kernels/quantization/qlinear_softmax.hpp
+// QLinearSoftmax (com.microsoft, version 1, the only one): y = quantize(softmax(dequantize(x))) for int8/uint8 x,
+// computed as onnxruntime's CPU kernel does so that results agree with it (and with the QDQ groups
+// DequantizeLinear -> Softmax -> QuantizeLinear it fuses into this op):
+//  - a 256-entry float32 table of exp((q - 255 + shift) * x_scale), built at prepare. `shift` puts the row
+//    maximum at exp(log(FLT_MAX / length) - 5) so that a float32 sum of `length` entries cannot overflow; the row
+//    maximum is then aligned with the table's last entry (x_zero_point cancels out, as in any softmax);
+//  - per row: the float32 sum of the entries in element order, then
+//    y = saturate(round_half_even(entry * floor(1 / y_scale) / sum) + y_zero_point).
+//    y_scale enters only as the integer floor(1 / y_scale) (256 for the usual 1/256), as in onnxruntime.
+// Attribute `opset` (written by onnxruntime's quantizer) selects the Softmax semantics: below 13 the input is a
+// 2-D matrix [prod(dims[:axis]), prod(dims[axis:])] normalised per row, from 13 the normalisation runs along
+// `axis` only; `axis` then defaults to -1 whatever `opset` says (onnxruntime's schema). Without `opset` (QDQ
+// fusion keeps the Softmax node's attributes only) the node's own opset version decides, and `axis` defaults as
+// in that Softmax: 1 below 13, -1 from 13.
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+// Version 1: the only version.
+struct QLinearSoftmax_1 : KernelDefaults {
+  static constexpr std::string_view kDomain = "com.microsoft";
+  static constexpr std::string_view kOpType = "QLinearSoftmax";
+  static constexpr int kSinceVersion = 1;
+  // Each row is read completely (max, sum) before any of its elements is written, and rows are disjoint.
+  static constexpr int kInPlaceInput = 0;
+
+  static constexpr int kX = 0;
+  static constexpr int kXScale = 1;
+  static constexpr int kXZeroPoint = 2;
+  static constexpr int kYScale = 3;
+  static constexpr int kYZeroPoint = 4;
+  static constexpr int kY = 0;
+
+  /// First opset whose Softmax normalises along one axis instead of over the flattened trailing dims.
+  static constexpr std::int64_t kSingleAxisOpset = 13;
+
+  struct State {
+    float table[256];    // indexed by (uint8 x - row max + 255) or by the byte of (int8 x - row max + 127)
+    float y_multiplier;  // floor(1 / y_scale)
+    std::int32_t y_zero;
+    // The input as [outer, length, inner]: each (outer, inner) pair is one row of `length` elements.
+    std::int64_t outer;
+    std::int64_t length;
+    std::int64_t inner;
+    void (*compute)(const State&, const void*, void*) noexcept;
+  };
+
+  static Status prepare(PrepareContext& ctx) noexcept {
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kX));
+    ONNXMICRO_RETURN_IF_ERROR(quant_util::require_8bit(ctx, kX));
+    const TensorInfo& x = ctx.input(kX);
+    if (!x.shape.is_static()) {
+      return Status(StatusCode::unsupported)
+             << "input 0 '" << x.name << "' has shape " << x.shape << "; shapes must be known";
+    }
+    const int rank = x.shape.rank();
+    if (rank < 1) {
+      return Status(StatusCode::invalid_model) << "input 0 '" << x.name << "' is a scalar, expected rank >= 1";
+    }
+    quant_util::QuantParams xq, yq;
+    ONNXMICRO_RETURN_IF_ERROR(quant_util::read_quant_params(ctx, kXScale, kXZeroPoint, x.dtype, xq));
+    ONNXMICRO_RETURN_IF_ERROR(quant_util::read_quant_params(ctx, kYScale, kYZeroPoint, x.dtype, yq));
+
+    // A written QLinearSoftmax carries `opset` and defaults `axis` to -1 (onnxruntime's schema); a node fused from
+    // DequantizeLinear -> Softmax -> QuantizeLinear has Softmax's attributes only, so Softmax's defaults apply.
+    const bool has_opset = ctx.has_attribute("opset");
+    std::int64_t opset = 0;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("opset", opset, ctx.opset_version()));
+    const bool single_axis = opset >= kSingleAxisOpset;
+    std::int64_t requested = 0;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("axis", requested, has_opset || single_axis ? -1 : 1));
+    const std::int64_t axis = requested < 0 ? requested + rank : requested;
+    if (axis < 0 || axis >= rank) {
+      return Status(StatusCode::invalid_model)
+             << "attribute 'axis' is " << static_cast<long long>(requested) << ", expected a value in [" << -rank
+             << ", " << rank - 1 << "] for input 0 '" << x.name << "' of shape " << x.shape;
+    }
+
+    State* state = nullptr;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
+    const int a = static_cast<int>(axis);
+    state->outer = product(x.shape, 0, a);
+    state->length = single_axis ? x.shape[a] : product(x.shape, a, rank);
+    state->inner = single_axis ? product(x.shape, a + 1, rank) : 1;
+    const bool is_signed = x.dtype == DataType::int8;
+    // The table depends on the row length; an empty row never reads it.
+    build_table(state->table, xq.scale, state->length > 0 ? state->length : 1, is_signed);
+    state->y_multiplier = std::floor(1.0f / yq.scale);
+    state->y_zero = yq.zero_point;
+    state->compute = is_signed ? &compute<std::int8_t> : &compute<std::uint8_t>;
+    ctx.set_output(kY, x.dtype, x.shape);
+    return {};
+  }
+
+  static Status run(RunContext& ctx) noexcept {
+    const State& s = ctx.state<State>();
+    s.compute(s, ctx.input(kX).data, ctx.output(kY).data);
+    return {};
+  }
+
+ private:
+  static std::int64_t product(const Shape& shape, int begin, int end) noexcept {
+    std::int64_t n = 1;
+    for (int i = begin; i < end; ++i) n *= shape[i];
+    return n;
+  }
+
+  // onnxruntime's table: entry for step i (0..255, the row maximum at 255) is exp((i - 255 + shift) * x_scale)
+  // with shift = max(0, ln(FLT_MAX / length) - 5) / x_scale, computed in double and stored as float32. int8
+  // steps are stored at byte (i - 128), where (x - max + 127) lands.
+  static void build_table(float* table, float x_scale, std::int64_t length, bool is_signed) noexcept {
+    const float headroom = std::numeric_limits<float>::max() / static_cast<float>(length);
+    double shift = std::log(static_cast<double>(headroom)) - 5.0;
+    shift = (shift > 0.0 ? shift : 0.0) / static_cast<double>(x_scale);
+    for (int i = 0; i < 256; ++i) {
+      const double e = std::exp((static_cast<double>(i) - 255.0 + shift) * static_cast<double>(x_scale));
+      table[static_cast<std::uint8_t>(is_signed ? i - 128 : i)] = static_cast<float>(e);
+    }
+  }
+
+  template <typename T>
+  static void compute(const State& s, const void* in, void* out) noexcept {
+    constexpr bool kSigned = std::is_same_v<T, std::int8_t>;
+    constexpr std::int32_t kLow = kSigned ? -128 : 0;
+    constexpr std::int32_t kHigh = kSigned ? 127 : 255;
+    // The index offset that maps the row maximum to the table's last step.
+    constexpr std::int32_t kTop = kSigned ? 127 : 255;
+    const T* x = static_cast<const T*>(in);
+    T* y = static_cast<T*>(out);
+    const std::int64_t n = s.length;
+    const std::int64_t stride = s.inner;
+    if (n == 0) return;
+    for (std::int64_t o = 0; o < s.outer; ++o) {
+      for (std::int64_t i = 0; i < s.inner; ++i) {
+        const std::int64_t base = o * n * stride + i;
+        std::int32_t max = x[base];
+        for (std::int64_t k = 1; k < n; ++k) {
+          const std::int32_t v = x[base + k * stride];
+          max = v > max ? v : max;
+        }
+        const std::int32_t offset = kTop - max;
+        // Sequential float32 sum, in element order as onnxruntime adds.
+        float sum = 0.0f;
+        for (std::int64_t k = 0; k < n; ++k) {
+          sum += s.table[static_cast<std::uint8_t>(x[base + k * stride] + offset)];
+        }
+        for (std::int64_t k = 0; k < n; ++k) {
+          const float e = s.table[static_cast<std::uint8_t>(x[base + k * stride] + offset)];
+          float scaled = e * s.y_multiplier;
+          // Short rows (the max entry ~FLT_MAX / (length * e^5)) with a large multiplier overflow the product;
+          // onnxruntime then computes inf / inf and returns garbage (the zero point for uint8). Divide first there.
+          scaled = std::isinf(scaled) ? (e / sum) * s.y_multiplier : scaled / sum;
+          const float rounded = std::nearbyint(scaled);  // half to even, the default rounding mode
+          std::int32_t q = rounded > 65536.0f ? 65536 : static_cast<std::int32_t>(rounded);
+          q += s.y_zero;
+          y[base + k * stride] = static_cast<T>(q < kLow ? kLow : (q > kHigh ? kHigh : q));
+        }
+      }
+    }
+  }
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/quantization/qlinear_softmax.hpp
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+using MicrosoftQuantizationKernels =
+    KernelSet<QLinearAdd_1, QLinearMul_1, QLinearConcat_1, QLinearAveragePool_1, QLinearGlobalAveragePool_1,
+              QLinearLeakyRelu_1, QLinearSigmoid_1, QLinearSoftmax_1>;
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/quantization/microsoft_kernels.hpp
+// #include "onnxmicro/kernels/quantization/quantization_kernels.hpp"
+// begin of file onnxmicro/kernels/quantization/quantization_kernels.hpp
+// The quantization family: QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear, QLinearMatMul, QLinearConv,
+// ConvInteger, MatMulInteger, and com.microsoft QGemm.
+// #include "onnxmicro/kernels/quantization/conv_integer.hpp"
+// begin of file onnxmicro/kernels/quantization/conv_integer.hpp
+// ConvInteger (opset 10, the only version): N-D convolution of int8/uint8 x and w after subtracting their zero
+// points (x_zero_point per tensor; w_zero_point per tensor or per output channel), into int32 (the accumulation
+// wraps around in 32 bits, the only overflow the spec allows). Pads contribute zero after the shift. Attributes
+// and output shape as Conv (group, kernel_shape, strides, dilations, pads, auto_pad).
+// Method: QLinearConv's integer path without requantisation: W - w_zero packed once at prepare (constant W and
+// zero point; else into scratch at every run), im2col tiles of x - x_zero packed for the integer GEMM core
+// (integer_gemm.hpp), whose int32 register tiles are stored as they are.
+
+// #include "onnxmicro/kernels/quantization/integer_gemm.hpp"
+// begin of file onnxmicro/kernels/quantization/integer_gemm.hpp
+// Integer matrix-multiply core of the quantized kernels (QLinearConv, QLinearMatMul, QGemm, MatMulInteger):
+//   C[M x N] (int32, wrapping) = A[M x K] * B[K x N]
+// on operands already shifted by their zero points and widened to int16 ((value - zero_point) is in
+// [-255, 255] for int8/uint8), so zero points cost nothing in the inner loop and padding is a plain 0.
+//
+// Layout, suited to pairwise multiply-add (x86 pmaddwd, Cortex-M SMLAD) and to NEON's widening multiply-add:
+//  - A (weights, usually packed once at prepare) in panels of kRows rows; inside a panel, for each pair of
+//    depth indices (k, k + 1), the rows' two values side by side: [r0k0 r0k1 r1k0 r1k1 r2k0 r2k1 r3k0 r3k1]
+//    (SSE2 repeats each row's pair four times, kPairCopies, so pmaddwd reads it already broadcast; AVX2
+//    broadcasts it with a load).
+//  - B (activations, im2col columns, packed per tile into scratch) in panels of kColumns columns (8; 16 with
+//    AVX2); for each depth pair, [c0k0 c0k1 c1k0 c1k1 ... c7k0 c7k1 ...].
+// Register tiles: SSE2 _mm_madd_epi16 4 x 8, AVX2 _mm256_madd_epi16 4 x 16, NEON vmlal_lane_s16 4 x 8, and a
+// portable scalar 4 x 8 (Cortex-M and anything else).
+// Depth is padded to even and the last panels with zeros (which add nothing). The products (|v| <= 255) of a
+// pair sum to at most 130050, so the pairwise step never overflows, and the int32 accumulation wraps exactly
+// as the ONNX reference's 32-bit accumulator does.
+//
+// Each kRows x kColumns register tile is handed, as int32 values, to the caller's epilogue (bias,
+// requantisation, store), so no int32 matrix is ever written out.
+#include <initializer_list>
+
+
+#if defined(__AVX2__)
+#include <immintrin.h>
+#elif defined(__SSE2__)
+#include <emmintrin.h>
+#elif defined(__ARM_NEON)
+#include <arm_neon.h>
+#endif
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+namespace integer_gemm {
+
+constexpr std::int64_t kRows = 4;  ///< rows of a register tile (A panel height)
+#if defined(__AVX2__)
+constexpr std::int64_t kColumns = 16;  ///< columns of a register tile (B panel width): two 256-bit halves
+#else
+constexpr std::int64_t kColumns = 8;  ///< columns of a register tile (B panel width)
+#endif
+
+#if defined(__AVX2__)
+constexpr std::int64_t kPairCopies = 1;  // vpbroadcastd reads a row's pair from memory already broadcast
+#elif defined(__SSE2__)
+// x86 keeps each row's (k, k + 1) pair repeated over a whole 16-byte vector in packed A: pmaddwd then reads it
+// straight from memory, where broadcasting at run time would spend a shuffle (port 5) per row and depth pair.
+constexpr std::int64_t kPairCopies = 4;
+#else
+constexpr std::int64_t kPairCopies = 1;
+#endif
+
+constexpr std::int64_t round_up(std::int64_t v, std::int64_t multiple) noexcept {
+  return (v + multiple - 1) / multiple * multiple;
+}
+/// Depth of the packed operands: K rounded up to a pair.
+constexpr std::int64_t packed_depth(std::int64_t k) noexcept { return round_up(k, 2); }
+/// int16 elements of packed A (M x K) and of packed B (K x N).
+constexpr std::int64_t packed_a_size(std::int64_t m, std::int64_t k) noexcept {
+  return round_up(m, kRows) * packed_depth(k) * kPairCopies;
+}
+constexpr std::int64_t packed_b_size(std::int64_t k, std::int64_t n) noexcept {
+  return packed_depth(k) * round_up(n, kColumns);
+}
+
+/// Packs A(i, p) = src[i * row_stride + p * depth_stride] - zero(i) for i < m, p < k, where zero(i) is
+/// zero_point[i * zero_stride] (0 without a zero point). T is int8_t or uint8_t.
+template <typename T>
+inline void pack_a(const T* src, std::int64_t row_stride, std::int64_t depth_stride, std::int64_t m, std::int64_t k,
+                   const T* zero_point, std::int64_t zero_stride, std::int16_t* dst) noexcept {
+  const std::int64_t kp = packed_depth(k);
+  for (std::int64_t i0 = 0; i0 < m; i0 += kRows) {
+    std::int16_t* panel = dst + i0 * kp * kPairCopies;
+    for (std::int64_t r = 0; r < kRows; ++r) {
+      const std::int64_t i = i0 + r;
+      const int zero = zero_point != nullptr && i < m ? static_cast<int>(zero_point[i * zero_stride]) : 0;
+      for (std::int64_t p = 0; p < kp; ++p) {
+        const bool inside = i < m && p < k;
+        const int v = inside ? static_cast<int>(src[i * row_stride + p * depth_stride]) - zero : 0;
+        for (std::int64_t copy = 0; copy < kPairCopies; ++copy) {
+          panel[((p / 2) * kRows + r) * 2 * kPairCopies + copy * 2 + (p & 1)] = static_cast<std::int16_t>(v);
+        }
+      }
+    }
+  }
+}
+
+/// Packs B from a dense row-major int16 matrix (k rows of n values, row stride ld), already zero-point shifted.
+inline void pack_b(const std::int16_t* src, std::int64_t ld, std::int64_t k, std::int64_t n,
+                   std::int16_t* dst) noexcept {
+  const std::int64_t kp = packed_depth(k);
+  for (std::int64_t j0 = 0; j0 < n; j0 += kColumns) {
+    std::int16_t* panel = dst + j0 * kp;
+    const std::int64_t cols = n - j0 < kColumns ? n - j0 : kColumns;
+    for (std::int64_t p = 0; p < kp; p += 2) {
+      std::int16_t* out = panel + p * kColumns;
+      const std::int16_t* row0 = src + p * ld + j0;
+      const std::int16_t* row1 = p + 1 < k ? row0 + ld : nullptr;
+#if defined(__SSE2__)
+      if (cols == kColumns) {
+        for (std::int64_t h = 0; h < kColumns; h += 8) {  // 8 columns per 16-byte vector
+          const __m128i v0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(row0 + h));
+          const __m128i v1 = row1 ? _mm_loadu_si128(reinterpret_cast<const __m128i*>(row1 + h)) : _mm_setzero_si128();
+          _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 2 * h), _mm_unpacklo_epi16(v0, v1));
+          _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 2 * h + 8), _mm_unpackhi_epi16(v0, v1));
+        }
+        continue;
+      }
+#endif
+      for (std::int64_t c = 0; c < kColumns; ++c) {
+        out[2 * c] = c < cols ? row0[c] : std::int16_t(0);
+        out[2 * c + 1] = c < cols && row1 ? row1[c] : std::int16_t(0);
+      }
+    }
+  }
+}
+
+/// Packs B from a dense row-major int8/uint8 matrix (k rows of n values, row stride ld), subtracting `zero`
+/// (pointwise convolutions read their input this way, without an im2col copy).
+template <typename T>
+inline void pack_b_rows(const T* src, std::int64_t ld, std::int64_t k, std::int64_t n, int zero,
+                        std::int16_t* dst) noexcept {
+  const std::int64_t kp = packed_depth(k);
+  for (std::int64_t j0 = 0; j0 < n; j0 += kColumns) {
+    std::int16_t* panel = dst + j0 * kp;
+    const std::int64_t cols = n - j0 < kColumns ? n - j0 : kColumns;
+    for (std::int64_t p = 0; p < kp; p += 2) {
+      std::int16_t* out = panel + p * kColumns;
+      const T* row0 = src + p * ld + j0;
+      const T* row1 = p + 1 < k ? row0 + ld : nullptr;
+#if defined(__SSE2__)
+      if (cols == kColumns) {
+        const __m128i z = _mm_set1_epi16(static_cast<std::int16_t>(zero));
+        auto widen = [&z](const T* row) {
+          const __m128i bytes = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(row));
+          const __m128i wide = std::numeric_limits<T>::is_signed ? _mm_srai_epi16(_mm_unpacklo_epi8(bytes, bytes), 8)
+                                                                 : _mm_unpacklo_epi8(bytes, _mm_setzero_si128());
+          return _mm_sub_epi16(wide, z);
+        };
+        for (std::int64_t h = 0; h < kColumns; h += 8) {  // 8 columns per 16-byte vector
+          const __m128i v0 = widen(row0 + h);
+          const __m128i v1 = row1 ? widen(row1 + h) : _mm_setzero_si128();
+          _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 2 * h), _mm_unpacklo_epi16(v0, v1));
+          _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 2 * h + 8), _mm_unpackhi_epi16(v0, v1));
+        }
+        continue;
+      }
+#endif
+      for (std::int64_t c = 0; c < kColumns; ++c) {
+        out[2 * c] = c < cols ? static_cast<std::int16_t>(row0[c] - zero) : std::int16_t(0);
+        out[2 * c + 1] = c < cols && row1 ? static_cast<std::int16_t>(row1[c] - zero) : std::int16_t(0);
+      }
+    }
+  }
+}
+
+/// Packs B(p, j) = src[p * depth_stride + j * column_stride] - zero (one zero point), for any strides (matrix
+/// products whose activation operand is read transposed). T is int8_t or uint8_t.
+template <typename T>
+inline void pack_b_strided(const T* src, std::int64_t depth_stride, std::int64_t column_stride, std::int64_t k,
+                           std::int64_t n, int zero, std::int16_t* dst) noexcept {
+  const std::int64_t kp = packed_depth(k);
+  for (std::int64_t j0 = 0; j0 < n; j0 += kColumns) {
+    std::int16_t* panel = dst + j0 * kp;
+    for (std::int64_t c = 0; c < kColumns; ++c) {
+      const std::int64_t j = j0 + c;
+      for (std::int64_t p = 0; p < kp; ++p) {
+        const bool inside = j < n && p < k;
+        const int v = inside ? static_cast<int>(src[p * depth_stride + j * column_stride]) - zero : 0;
+        panel[(p / 2) * (2 * kColumns) + c * 2 + (p & 1)] = static_cast<std::int16_t>(v);
+      }
+    }
+  }
+}
+
+/// One register tile: acc[r][c] = sum over the packed depth kp of A panel row r times B panel column c.
+inline void tile(const std::int16_t* a, const std::int16_t* b, std::int64_t kp,
+                 std::int32_t acc[kRows][kColumns]) noexcept {
+#if defined(__AVX2__)
+  __m256i c00 = _mm256_setzero_si256(), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00, c30 = c00, c31 = c00;
+  for (std::int64_t p = 0; p < kp; p += 2) {
+    const __m256i b0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b));
+    const __m256i b1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + 16));
+    std::int32_t pair[kRows];
+    std::memcpy(pair, a, sizeof(pair));
+    __m256i t = _mm256_set1_epi32(pair[0]);
+    c00 = _mm256_add_epi32(c00, _mm256_madd_epi16(t, b0));
+    c01 = _mm256_add_epi32(c01, _mm256_madd_epi16(t, b1));
+    t = _mm256_set1_epi32(pair[1]);
+    c10 = _mm256_add_epi32(c10, _mm256_madd_epi16(t, b0));
+    c11 = _mm256_add_epi32(c11, _mm256_madd_epi16(t, b1));
+    t = _mm256_set1_epi32(pair[2]);
+    c20 = _mm256_add_epi32(c20, _mm256_madd_epi16(t, b0));
+    c21 = _mm256_add_epi32(c21, _mm256_madd_epi16(t, b1));
+    t = _mm256_set1_epi32(pair[3]);
+    c30 = _mm256_add_epi32(c30, _mm256_madd_epi16(t, b0));
+    c31 = _mm256_add_epi32(c31, _mm256_madd_epi16(t, b1));
+    a += 2 * kRows;
+    b += 2 * kColumns;
+  }
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(acc[0]), c00);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(acc[0] + 8), c01);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(acc[1]), c10);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(acc[1] + 8), c11);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(acc[2]), c20);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(acc[2] + 8), c21);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(acc[3]), c30);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(acc[3] + 8), c31);
+#elif defined(__SSE2__)
+  __m128i c00 = _mm_setzero_si128(), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00, c30 = c00, c31 = c00;
+  // Row by row, each pair vector loaded just before its two multiply-adds: 8 accumulators, 2 B vectors and 2
+  // temporaries fit the 16 SSE registers without spills.
+  for (std::int64_t p = 0; p < kp; p += 2) {
+    const __m128i b0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b));
+    const __m128i b1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + 8));
+    __m128i t = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a));
+    c00 = _mm_add_epi32(c00, _mm_madd_epi16(t, b0));
+    c01 = _mm_add_epi32(c01, _mm_madd_epi16(t, b1));
+    t = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a + 8));
+    c10 = _mm_add_epi32(c10, _mm_madd_epi16(t, b0));
+    c11 = _mm_add_epi32(c11, _mm_madd_epi16(t, b1));
+    t = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a + 16));
+    c20 = _mm_add_epi32(c20, _mm_madd_epi16(t, b0));
+    c21 = _mm_add_epi32(c21, _mm_madd_epi16(t, b1));
+    t = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a + 24));
+    c30 = _mm_add_epi32(c30, _mm_madd_epi16(t, b0));
+    c31 = _mm_add_epi32(c31, _mm_madd_epi16(t, b1));
+    a += 2 * kRows * kPairCopies;
+    b += 2 * kColumns;
+  }
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(acc[0]), c00);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(acc[0] + 4), c01);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(acc[1]), c10);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(acc[1] + 4), c11);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(acc[2]), c20);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(acc[2] + 4), c21);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(acc[3]), c30);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(acc[3] + 4), c31);
+#elif defined(__ARM_NEON)
+  int32x4_t c00 = vdupq_n_s32(0), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00, c30 = c00, c31 = c00;
+  for (std::int64_t p = 0; p < kp; p += 2) {
+    const int16x4x2_t av = vld2_s16(a);   // val[0]: rows 0..3 at k, val[1]: at k + 1
+    const int16x8x2_t bv = vld2q_s16(b);  // val[0]: columns 0..7 at k, val[1]: at k + 1
+    for (int h = 0; h < 2; ++h) {
+      const int16x4_t blo = vget_low_s16(bv.val[h]);
+      const int16x4_t bhi = vget_high_s16(bv.val[h]);
+      const int16x4_t ak = av.val[h];
+      c00 = vmlal_lane_s16(c00, blo, ak, 0);
+      c01 = vmlal_lane_s16(c01, bhi, ak, 0);
+      c10 = vmlal_lane_s16(c10, blo, ak, 1);
+      c11 = vmlal_lane_s16(c11, bhi, ak, 1);
+      c20 = vmlal_lane_s16(c20, blo, ak, 2);
+      c21 = vmlal_lane_s16(c21, bhi, ak, 2);
+      c30 = vmlal_lane_s16(c30, blo, ak, 3);
+      c31 = vmlal_lane_s16(c31, bhi, ak, 3);
+    }
+    a += 2 * kRows;
+    b += 2 * kColumns;
+  }
+  vst1q_s32(acc[0], c00);
+  vst1q_s32(acc[0] + 4, c01);
+  vst1q_s32(acc[1], c10);
+  vst1q_s32(acc[1] + 4, c11);
+  vst1q_s32(acc[2], c20);
+  vst1q_s32(acc[2] + 4, c21);
+  vst1q_s32(acc[3], c30);
+  vst1q_s32(acc[3] + 4, c31);
+#else
+  // Portable: unsigned accumulation wraps without undefined behaviour; each pair's sum fits in int32.
+  std::uint32_t sum[kRows][kColumns] = {};
+  for (std::int64_t p = 0; p < kp; p += 2) {
+    for (int r = 0; r < kRows; ++r) {
+      const std::int32_t a0 = a[2 * r], a1 = a[2 * r + 1];
+      for (int c = 0; c < kColumns; ++c) {
+        sum[r][c] += static_cast<std::uint32_t>(a0 * b[2 * c] + a1 * b[2 * c + 1]);
+      }
+    }
+    a += 2 * kRows;
+    b += 2 * kColumns;
+  }
+  for (int r = 0; r < kRows; ++r)
+    for (int c = 0; c < kColumns; ++c) acc[r][c] = static_cast<std::int32_t>(sum[r][c]);
+#endif
+}
+
+/// C = A * B for packed A (m rows) and packed B (n columns) of packed depth kp (packed_depth(K)). For every
+/// register tile calls epilogue(row, column, rows, columns, acc): rows x columns (at most kRows x kColumns)
+/// valid values acc[r][c] = C(row + r, column + c).
+template <typename Epilogue>
+inline void multiply(const std::int16_t* a, std::int64_t m, const std::int16_t* b, std::int64_t n, std::int64_t kp,
+                     Epilogue&& epilogue) noexcept {
+  // One row panel of A stays in L1 while it passes over the B tile (kept in L2 by the callers' tile sizes).
+  std::int32_t acc[kRows][kColumns];
+  for (std::int64_t i0 = 0; i0 < m; i0 += kRows) {
+    const std::int16_t* a_panel = a + i0 * kp * kPairCopies;
+    const std::int64_t rows = m - i0 < kRows ? m - i0 : kRows;
+    for (std::int64_t j0 = 0; j0 < n; j0 += kColumns) {
+      tile(a_panel, b + j0 * kp, kp, acc);
+      epilogue(i0, j0, rows, n - j0 < kColumns ? n - j0 : kColumns, acc);
+    }
+  }
+}
+
+/// acc[i] += in[i] * w for i < count (wrapping int32; the depthwise convolution's inner loop).
+inline void multiply_add_row(std::int32_t* acc, const std::int16_t* in, std::int64_t count, std::int16_t w) noexcept {
+  std::int64_t i = 0;
+#if defined(__SSE2__)
+  const __m128i wv = _mm_set1_epi16(w);
+  for (; i + 8 <= count; i += 8) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + i));
+    const __m128i lo = _mm_mullo_epi16(v, wv);  // low and high halves of the exact 32-bit products
+    const __m128i hi = _mm_mulhi_epi16(v, wv);
+    __m128i* a = reinterpret_cast<__m128i*>(acc + i);
+    _mm_storeu_si128(a, _mm_add_epi32(_mm_loadu_si128(a), _mm_unpacklo_epi16(lo, hi)));
+    _mm_storeu_si128(a + 1, _mm_add_epi32(_mm_loadu_si128(a + 1), _mm_unpackhi_epi16(lo, hi)));
+  }
+#endif
+  for (; i < count; ++i) {
+    acc[i] = static_cast<std::int32_t>(static_cast<std::uint32_t>(acc[i]) +
+                                       static_cast<std::uint32_t>(static_cast<std::int32_t>(in[i]) * w));
+  }
+}
+
+/// Matrix products whose activation operand is read through strides (QLinearMatMul, QGemm): C = W * X for
+/// packed weights W (w_rows rows, depth k) and X(p, j) = x[p * depth_stride + j * column_stride] - x_zero,
+/// j < columns. X is packed `tile` columns at a time into `packed` (packed_b_size(k, tile) elements); every
+/// register tile goes to epilogue(row, column, rows, columns, acc) with column counted from 0.
+template <typename T, typename Epilogue>
+inline void multiply_strided(const std::int16_t* weights, std::int64_t w_rows, const T* x, std::int64_t depth_stride,
+                             std::int64_t column_stride, std::int64_t k, std::int64_t columns, int x_zero,
+                             std::int64_t tile, std::int16_t* packed, Epilogue&& epilogue) noexcept {
+  const std::int64_t kp = packed_depth(k);
+  for (std::int64_t first = 0; first < columns; first += tile) {
+    const std::int64_t count = columns - first < tile ? columns - first : tile;
+    pack_b_strided(x + first * column_stride, depth_stride, column_stride, k, count, x_zero, packed);
+    multiply(weights, w_rows, packed, count, kp,
+             [&](std::int64_t row, std::int64_t column, std::int64_t rows, std::int64_t cols,
+                 const std::int32_t(*acc)[kColumns]) { epilogue(row, first + column, rows, cols, acc); });
+  }
+}
+
+/// GEMM columns per activation tile for depth k: packed tiles of about 32 KiB, at least one register tile,
+/// at most all `columns`.
+inline std::int64_t activation_tile(std::int64_t k, std::int64_t columns) noexcept {
+  std::int64_t tile = 16 * 1024 / packed_depth(k) / kColumns * kColumns;
+  if (tile < kColumns) tile = kColumns;
+  const std::int64_t all = round_up(columns, kColumns);
+  return tile < all ? tile : all;
+}
+
+// ---- shared by the kernels built on the core -------------------------------------------------------------------
+
+/// Scratch laid out as 16-byte aligned blocks one after another: reserve() hands out a block's byte offset,
+/// `bytes` is the total to request.
+struct ScratchLayout {
+  std::size_t bytes = 0;
+  std::size_t reserve(std::size_t size) noexcept {
+    const std::size_t at = bytes;
+    bytes += (size + 15) / 16 * 16;
+    return at;
+  }
+};
+
+/// pick(TA{}, TB{}) for the element types of `a` and `b`, each int8 or uint8: the switch over the instantiations
+/// of a kernel's compute function.
+template <typename Pick>
+inline auto pick_8bit(DataType a, DataType b, Pick&& pick) noexcept {
+  if (a == DataType::int8) {
+    return b == DataType::int8 ? pick(std::int8_t{}, std::int8_t{}) : pick(std::int8_t{}, std::uint8_t{});
+  }
+  return b == DataType::int8 ? pick(std::uint8_t{}, std::int8_t{}) : pick(std::uint8_t{}, std::uint8_t{});
+}
+
+/// Whether every input in `inputs` is known at prepare time.
+inline bool all_constant(const PrepareContext& ctx, std::initializer_list<int> inputs) noexcept {
+  for (int i : inputs) {
+    if (!ctx.input(i).is_constant || ctx.input(i).const_data == nullptr) return false;
+  }
+  return true;
+}
+
+/// Whether input `data` and its optional zero point `zero` are both known at prepare time, so weights made of
+/// them can be packed once there.
+inline bool constant_with_zero_point(const PrepareContext& ctx, int data, int zero) noexcept {
+  const TensorInfo& d = ctx.input(data);
+  return d.is_constant && d.const_data != nullptr &&
+         (!ctx.has_input(zero) || (ctx.input(zero).is_constant && ctx.input(zero).const_data != nullptr));
+}
+
+/// Packs `matrices` row-major K x N matrices of B, one after another, as core rows (B's columns: the products
+/// run as y^T = B^T A^T), packed_a_size(n, k) elements each. `zero`: B's zero point, N values when
+/// `per_column`, else one, or nullptr.
+template <typename T>
+inline void pack_matrices(const T* b, const T* zero, std::int64_t k, std::int64_t n, std::int64_t matrices,
+                          bool per_column, std::int16_t* dst) noexcept {
+  const std::int64_t size = packed_a_size(n, k);
+  for (std::int64_t i = 0; i < matrices; ++i) {
+    pack_a(b + i * k * n, 1, n, n, k, zero, per_column ? 1 : 0, dst + i * size);
+  }
+}
+
+/// pack_matrices at prepare, into persistent memory: input `b` (int8 or uint8) and its zero point (input `zero`,
+/// or absent) must be constant (constant_with_zero_point). `packed` receives the packed matrices.
+inline Status pack_constant_matrices(PrepareContext& ctx, int b, int zero, std::int64_t k, std::int64_t n,
+                                     std::int64_t matrices, bool per_column, const std::int16_t*& packed) noexcept {
+  Span<std::int16_t> dst;
+  ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(matrices * packed_a_size(n, k)), dst));
+  const TensorInfo& bi = ctx.input(b);
+  const void* z = ctx.has_input(zero) ? ctx.input(zero).const_data : nullptr;
+  if (bi.dtype == DataType::int8) {
+    pack_matrices(static_cast<const std::int8_t*>(bi.const_data), static_cast<const std::int8_t*>(z), k, n, matrices,
+                  per_column, dst.data());
+  } else {
+    pack_matrices(static_cast<const std::uint8_t*>(bi.const_data), static_cast<const std::uint8_t*>(z), k, n, matrices,
+                  per_column, dst.data());
+  }
+  packed = dst.data();
+  return {};
+}
+
+/// Calls f(batch, a_offset, b_offset) for every output matrix of `plan` (numpy.matmul's batch broadcasting):
+/// the element offsets of its A and B matrices.
+template <typename F>
+inline void for_each_matrix(const quant_util::MatMulPlan& plan, F&& f) noexcept {
+  std::int64_t index[kMaxRank] = {};
+  std::int64_t a_offset = 0, b_offset = 0;
+  for (std::int64_t batch = 0; batch < plan.batch_count; ++batch) {
+    f(batch, a_offset, b_offset);
+    for (int axis = plan.batch_rank - 1; axis >= 0; --axis) {  // odometer over the output batch axes
+      a_offset += plan.a_batch_stride[axis];
+      b_offset += plan.b_batch_stride[axis];
+      if (++index[axis] < plan.batch_dims[axis]) break;
+      a_offset -= plan.a_batch_stride[axis] * plan.batch_dims[axis];
+      b_offset -= plan.b_batch_stride[axis] * plan.batch_dims[axis];
+      index[axis] = 0;
+    }
+  }
+}
+
+/// The batched products of MatMulInteger and QLinearMatMul: y^T = B^T (A - a_zero)^T for every output matrix of
+/// `plan`, B's matrices as pack_matrices wrote them, A's rows packed `tile` at a time into `packed`. Every
+/// register tile goes to store(batch, row, column, rows, columns, acc): `row` counts y's columns, `column` y's
+/// rows.
+template <typename T, typename Store>
+inline void multiply_matrices(const quant_util::MatMulPlan& plan, const std::int16_t* weights, const T* a, int a_zero,
+                              std::int64_t tile, std::int16_t* packed, Store&& store) noexcept {
+  const std::int64_t m = plan.m, n = plan.n, k = plan.k;
+  const std::int64_t matrix_size = packed_a_size(n, k);
+  for_each_matrix(plan, [&](std::int64_t batch, std::int64_t a_offset, std::int64_t b_offset) {
+    const std::int16_t* w = weights + (k * n == 0 ? 0 : b_offset / (k * n)) * matrix_size;
+    multiply_strided(w, n, a + a_offset, 1, k, k, m, a_zero, tile, packed,
+                     [&](std::int64_t row, std::int64_t column, std::int64_t rows, std::int64_t cols,
+                         const std::int32_t(*acc)[kColumns]) { store(batch, row, column, rows, cols, acc); });
+  });
+}
+
+// ---- requantisation ----------------------------------------------------------------------------------------
+
+/// How one output channel (or column) turns an int32 sum into the output type: round(sum * real) + zero point,
+/// ties to even, as the ONNX reference computes in float64 (`real` is the float32 multiplier widened).
+struct Requant {
+  quant_util::FixedPointMultiplier fixed;
+  double real = 0.0;
+  bool use_fixed = false;   ///< false for multipliers fixed point cannot express (negative, inf, NaN: run-time scales)
+  bool use_vector = false;  ///< use_fixed and below 2: a product with |acc| < 2^29 converts to int32 without overflow
+};
+
+inline Requant make_requant(double multiplier) noexcept {
+  Requant q;
+  q.real = multiplier;
+  q.use_fixed = multiplier >= 0.0 && multiplier <= 3.4028234663852886e38;  // finite, not negative, not NaN
+  q.use_vector = q.use_fixed && multiplier < 2.0;
+  if (q.use_fixed) q.fixed = quant_util::to_fixed_point(multiplier);
+  return q;
+}
+
+/// The multiplier the ONNX reference computes: float32(float32(x_scale * w_scale) / y_scale).
+inline double reference_multiplier(float x_scale, float w_scale, float y_scale) noexcept {
+  using quant_util::Precision;
+  using quant_util::round_to;
+  return round_to(Precision::float32,
+                  round_to(Precision::float32, static_cast<double>(x_scale) * w_scale) / static_cast<double>(y_scale));
+}
+
+/// clamp(round(acc * q) + zero, low, high). The fixed-point product is exact, and so is the reference's float64
+/// product while |acc| < 2^29 (29 + 24 mantissa bits fit in a double); beyond that the reference's own rounded
+/// float64 product is reproduced.
+inline std::int32_t requantize(std::int32_t acc, const Requant& q, std::int32_t zero, std::int32_t low,
+                               std::int32_t high) noexcept {
+  constexpr std::int32_t kExactLimit = std::int32_t(1) << 29;
+#if defined(__SSE2__)
+  // The exact float64 product rounded half to even by cvtsd2si (default rounding mode): as the fixed point does.
+  if (q.use_vector && acc < kExactLimit && acc > -kExactLimit) {
+    std::int32_t v = _mm_cvtsd_si32(_mm_set_sd(static_cast<double>(acc) * q.real)) + zero;
+    return v < low ? low : (v > high ? high : v);
+  }
+#endif
+  if (q.use_fixed && acc < kExactLimit && acc > -kExactLimit) {
+    return quant_util::requantize(acc, q.fixed, zero, low, high);
+  }
+  return static_cast<std::int32_t>(quant_util::round_and_saturate(static_cast<double>(acc) * q.real, zero, low, high));
+}
+
+/// out[c] = requantize(acc[c] + bias) for c < count (T: int8_t or uint8_t; low/high inside T's range).
+/// With SSE2, every 8 values go 2 lanes at a time through float64: while |acc| < 2^29 the product
+/// with the float32 multiplier is exact, and cvtpd2dq rounds it half to even (the default rounding mode), which
+/// is what the fixed-point path computes, at a fraction of the cost.
+template <typename T>
+inline void requantize_row(const std::int32_t* acc, std::int64_t count, std::uint32_t bias, const Requant& q,
+                           std::int32_t zero, std::int32_t low, std::int32_t high, T* out) noexcept {
+  std::int64_t done = 0;
+#if defined(__SSE2__)
+  for (; q.use_vector && done + 8 <= count; done += 8, acc += 8, out += 8) {
+    const __m128i b = _mm_set1_epi32(static_cast<std::int32_t>(bias));
+    const __m128i v0 = _mm_add_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(acc)), b);
+    const __m128i v1 = _mm_add_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(acc + 4)), b);
+    // |v| < 2^29 in every lane: (v + 2^29) as unsigned is below 2^30, i.e. its top two bits are clear.
+    const __m128i half_range = _mm_set1_epi32(std::int32_t(1) << 29);
+    const __m128i top = _mm_or_si128(_mm_srli_epi32(_mm_add_epi32(v0, half_range), 30),
+                                     _mm_srli_epi32(_mm_add_epi32(v1, half_range), 30));
+    if (_mm_movemask_epi8(_mm_cmpeq_epi32(top, _mm_setzero_si128())) == 0xFFFF) {
+      const __m128d m = _mm_set1_pd(q.real);
+      const __m128i r0 = _mm_unpacklo_epi64(_mm_cvtpd_epi32(_mm_mul_pd(_mm_cvtepi32_pd(v0), m)),
+                                            _mm_cvtpd_epi32(_mm_mul_pd(_mm_cvtepi32_pd(_mm_srli_si128(v0, 8)), m)));
+      const __m128i r1 = _mm_unpacklo_epi64(_mm_cvtpd_epi32(_mm_mul_pd(_mm_cvtepi32_pd(v1), m)),
+                                            _mm_cvtpd_epi32(_mm_mul_pd(_mm_cvtepi32_pd(_mm_srli_si128(v1, 8)), m)));
+      // |round(v * m)| < 2^30: int16 saturation keeps every value that survives the clamp below exact.
+      __m128i r = _mm_adds_epi16(_mm_packs_epi32(r0, r1), _mm_set1_epi16(static_cast<std::int16_t>(zero)));
+      r = _mm_max_epi16(r, _mm_set1_epi16(static_cast<std::int16_t>(low)));
+      r = _mm_min_epi16(r, _mm_set1_epi16(static_cast<std::int16_t>(high)));
+      const __m128i bytes = std::numeric_limits<T>::is_signed ? _mm_packs_epi16(r, r) : _mm_packus_epi16(r, r);
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(out), bytes);
+      continue;
+    }
+    break;  // an accumulator beyond 2^29: the exact scalar path below takes the rest
+  }
+#endif
+  for (std::int64_t c = 0; c < count - done; ++c) {
+    const std::int32_t total = static_cast<std::int32_t>(static_cast<std::uint32_t>(acc[c]) + bias);
+    out[c] = static_cast<T>(requantize(total, q, zero, low, high));
+  }
+}
+
+/// Output bounds of an integer output type T with a fused Relu/Clip: the type's range narrowed to
+/// [quantize(min), quantize(max)], quantize(v) = saturate(round(v / y_scale) + y_zero) in float32 as
+/// QuantizeLinear computes it.
+template <typename T>
+inline void output_bounds(const FusedClamp& clamp, float y_scale, std::int32_t y_zero, std::int32_t& low,
+                          std::int32_t& high) noexcept {
+  const double type_low = static_cast<double>(std::numeric_limits<T>::min());
+  const double type_high = static_cast<double>(std::numeric_limits<T>::max());
+  low = static_cast<std::int32_t>(type_low);
+  high = static_cast<std::int32_t>(type_high);
+  if (clamp.has_min) {
+    const double q =
+        quant_util::round_and_saturate(static_cast<double>(clamp.min / y_scale), y_zero, type_low, type_high);
+    if (q > low) low = static_cast<std::int32_t>(q);
+  }
+  if (clamp.has_max) {
+    const double q =
+        quant_util::round_and_saturate(static_cast<double>(clamp.max / y_scale), y_zero, type_low, type_high);
+    if (q < high) high = static_cast<std::int32_t>(q);
+  }
+}
+
+}  // namespace integer_gemm
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/quantization/integer_gemm.hpp
+// #include "onnxmicro/kernels/quantization/qlinear_conv.hpp"
+// begin of file onnxmicro/kernels/quantization/qlinear_conv.hpp
+// QLinearConv (opset 10, the only version): N-D convolution of quantized x and w, plus an optional int32 bias,
+// requantized to y:
+//   y = saturate(round((sum (x - x_zero) * (w - w_zero[m]) + B[m]) * (x_scale * w_scale[m] / y_scale)) + y_zero)
+// x_scale/x_zero_point and y_scale/y_zero_point per tensor; w_scale/w_zero_point per tensor or per output channel.
+// As the ONNX reference: the integer sum wraps in int32, the multiplier is float32 (x_scale * w_scale, then
+// / y_scale), the product and zero point float64, rounding half to even. Without y_zero_point, y has x's dtype.
+// Attributes and output shape as Conv. A Relu/Clip fused by the session (PrepareContext::fused_clamp) narrows
+// the output range to [quantize(min), quantize(max)].
+//
+// Method: integer arithmetic throughout. W - w_zero is packed once at prepare (when W and its zero point are
+// constants; otherwise into scratch at every run) for the integer GEMM core (integer_gemm.hpp); per (image,
+// group), a tile of output positions is gathered as int16 x - x_zero (0 in the padding, im2col), packed and
+// multiplied; each register tile is requantised with fixed-point multipliers precomputed at prepare (at run for
+// run-time scales). Depthwise convolutions (one input channel per group) use a direct loop over a zero-padded
+// int16 copy of each channel instead.
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+namespace qlinear_conv_detail {
+
+/// Fills `count` columns (output positions first..first+count) of one group's column matrix of `depth` rows
+/// (channels per group * kernel size), row stride `count`: row (c, tap) holds x - x_zero as each output
+/// position sees it through that tap, 0 in padding. Shared with ConvInteger.
+template <typename TX>
+inline void im2col(const quant_util::ConvPlan& plan, std::int64_t depth, const TX* x, int x_zero, std::int64_t first,
+                   std::int64_t count, std::int16_t* col) noexcept {
+  const detail::conv_pool::WindowGeometry& g = plan.geometry;
+  const int last = g.rank - 1;
+  std::int64_t tap[detail::conv_pool::kMaxSpatialRank] = {};
+  std::int64_t start_index[detail::conv_pool::kMaxSpatialRank] = {};
+  std::int64_t rest = first;
+  for (int d = last; d >= 0; --d) {
+    start_index[d] = rest % g.output[d];
+    rest /= g.output[d];
+  }
+  for (std::int64_t row = 0; row < depth; ++row) {
+    const TX* plane = x + (row / plan.kernel_size) * plan.in_spatial;
+    std::int16_t* dst = col + row * count;
+    std::int64_t out[detail::conv_pool::kMaxSpatialRank];
+    for (int d = 0; d <= last; ++d) out[d] = start_index[d];
+    std::int64_t done = 0;
+    while (done < count) {
+      std::int64_t run_length = g.output[last] - out[last];
+      if (run_length > count - done) run_length = count - done;
+      bool inside = true;
+      std::int64_t base = 0;
+      for (int d = 0; d < last; ++d) {
+        const std::int64_t coordinate = out[d] * g.stride[d] + tap[d] * g.dilation[d] - g.pad_begin[d];
+        inside = inside && coordinate >= 0 && coordinate < g.input[d];
+        base = base * g.input[d] + coordinate;
+      }
+      std::int16_t* segment = dst + done;
+      if (!inside) {
+        for (std::int64_t q = 0; q < run_length; ++q) segment[q] = 0;
+      } else {
+        const TX* line = plane + base * g.input[last];
+        const std::int64_t stride = g.stride[last];
+        const std::int64_t start = out[last] * stride + tap[last] * g.dilation[last] - g.pad_begin[last];
+        std::int64_t lo = 0, hi = 0;  // positions whose input coordinate is inside the line
+        detail::conv_pool::valid_taps(start, stride, run_length, 0, g.input[last], lo, hi);
+        for (std::int64_t q = 0; q < lo; ++q) segment[q] = 0;
+        if (stride == 1) {
+          const TX* src = line + start;
+          for (std::int64_t q = lo; q < hi; ++q) segment[q] = static_cast<std::int16_t>(src[q] - x_zero);
+        } else {
+          for (std::int64_t q = lo; q < hi; ++q) {
+            segment[q] = static_cast<std::int16_t>(line[start + q * stride] - x_zero);
+          }
+        }
+        for (std::int64_t q = hi; q < run_length; ++q) segment[q] = 0;
+      }
+      done += run_length;
+      out[last] += run_length;
+      for (int d = last; d > 0 && out[d] == g.output[d]; --d) {  // carry into the outer axes
+        out[d] = 0;
+        ++out[d - 1];
+      }
+    }
+    for (int d = last; d >= 0; --d) {  // next kernel tap (wraps into the next channel)
+      if (++tap[d] < g.kernel[d]) break;
+      tap[d] = 0;
+    }
+  }
+}
+
+}  // namespace qlinear_conv_detail
+
+// Opset 10: the only version.
+struct QLinearConv_10 : KernelDefaults {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "QLinearConv";
+  static constexpr int kSinceVersion = 10;
+  static constexpr int kX = 0;
+  static constexpr int kXScale = 1;
+  static constexpr int kXZeroPoint = 2;
+  static constexpr int kW = 3;
+  static constexpr int kWScale = 4;
+  static constexpr int kWZeroPoint = 5;
+  static constexpr int kYScale = 6;
+  static constexpr int kYZeroPoint = 7;
+  static constexpr int kB = 8;
+  static constexpr int kY = 0;
+
+  /// Bytes of packed activations per GEMM tile (the im2col tile and its packed copy take about twice this).
+  static constexpr std::int64_t kTileBytes = 48 * 1024;
+
+  struct State {
+    void (*compute)(const State&, RunContext&) noexcept;
+    quant_util::ConvPlan plan;
+    bool depthwise;                         ///< one input channel per group: direct loop
+    bool pointwise;                         ///< 1x1 kernel, unit strides, no pads: the input rows are the column matrix
+    bool per_channel_scale;                 ///< w_scale has M values
+    bool per_channel_zero;                  ///< w_zero_point has M values
+    std::int64_t depth;                     ///< GEMM depth: group_channels * kernel_size
+    std::int64_t tile;                      ///< output positions per GEMM tile (multiple of integer_gemm::kColumns)
+    std::int64_t padded_rows, padded_cols;  ///< depthwise: the zero-padded plane (2-D)
+    std::int64_t group_weights;             ///< int16 elements of one group's packed weights
+    const std::int16_t* weights;            ///< packed at prepare, or nullptr: packed at run into scratch
+    const integer_gemm::Requant* requant;   ///< one per output channel, or nullptr: computed at run into scratch
+    FusedClamp clamp;
+    std::size_t weights_offset, requant_offset, column_offset, packed_offset, accumulator_offset;
+  };
+
+  static Status prepare(PrepareContext& ctx) noexcept {
+    for (int i : {kX, kXScale, kW, kWScale, kYScale}) ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(i));
+    for (int i : {kX, kW, kYZeroPoint}) {
+      if (ctx.has_input(i) && ctx.input(i).dtype != DataType::int8 && ctx.input(i).dtype != DataType::uint8) {
+        return ctx.unsupported_input_dtype(i);
+      }
+    }
+    if (ctx.has_input(kXZeroPoint)) ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kXZeroPoint));
+    if (ctx.has_input(kWZeroPoint)) ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kW, kWZeroPoint));
+    for (int i : {kXScale, kWScale, kYScale}) {
+      ONNXMICRO_RETURN_IF_ERROR(quant_util::require_dtype(ctx, i, DataType::float32, "scale"));
+    }
+    if (ctx.has_input(kB)) ONNXMICRO_RETURN_IF_ERROR(quant_util::require_dtype(ctx, kB, DataType::int32, "B"));
+
+    State* state = nullptr;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
+    State& s = *state;
+    ONNXMICRO_RETURN_IF_ERROR(quant_util::plan_conv(ctx, kX, kW, s.plan));
+    const quant_util::ConvPlan& plan = s.plan;
+    const std::int64_t m = plan.out_channels;
+    for (int i : {kXScale, kXZeroPoint, kYScale, kYZeroPoint}) {
+      ONNXMICRO_RETURN_IF_ERROR(quant_util::check_scalar_param(ctx, i));
+    }
+    ONNXMICRO_RETURN_IF_ERROR(quant_util::check_channel_param(ctx, kWScale, m));
+    ONNXMICRO_RETURN_IF_ERROR(quant_util::check_channel_param(ctx, kWZeroPoint, m));
+    if (ctx.has_input(kB)) {
+      const TensorInfo& b = ctx.input(kB);
+      if (b.shape.rank() != 1 || b.shape[0] != m) {
+        return Status(StatusCode::invalid_model)
+               << "input 8 '" << b.name << "' (B) has shape " << b.shape << ", expected [" << static_cast<long long>(m)
+               << "] (one bias per output channel)";
+      }
+    }
+    const DataType x_type = ctx.input(kX).dtype;
+    const DataType w_type = ctx.input(kW).dtype;
+    const DataType output = ctx.has_input(kYZeroPoint) ? ctx.input(kYZeroPoint).dtype : x_type;
+    s.compute = pick_compute(x_type, w_type, output);
+    s.per_channel_scale = ctx.input(kWScale).shape.element_count() > 1;
+    s.per_channel_zero = ctx.has_input(kWZeroPoint) && ctx.input(kWZeroPoint).shape.element_count() > 1;
+    s.clamp = ctx.fused_clamp();
+    s.depth = plan.group_channels * plan.kernel_size;
+
+    const detail::conv_pool::WindowGeometry& g = plan.geometry;
+    bool non_negative_pads = true;
+    for (int d = 0; d < g.rank; ++d) non_negative_pads = non_negative_pads && g.pad_begin[d] >= 0 && g.pad_end[d] >= 0;
+    s.depthwise = plan.group_channels == 1 && plan.group > 1 && g.rank == 2 && non_negative_pads;
+    s.pointwise = plan.kernel_size == 1 && !g.has_padding();
+    for (int d = 0; d < g.rank; ++d) s.pointwise = s.pointwise && g.stride[d] == 1;
+
+    // Scratch: [packed weights][multipliers][im2col tile | padded plane][packed tile | accumulator row]
+    integer_gemm::ScratchLayout layout;
+    const TensorInfo& w = ctx.input(kW);
+    const bool weights_constant = integer_gemm::constant_with_zero_point(ctx, kW, kWZeroPoint);
+    const std::int64_t weights_size = weight_elements(s);
+    s.weights = nullptr;
+    if (weights_constant) {
+      Span<std::int16_t> packed;
+      ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(weights_size), packed));
+      pack_weights(s, w_type, w.const_data, ctx.has_input(kWZeroPoint) ? ctx.input(kWZeroPoint).const_data : nullptr,
+                   packed.data());
+      s.weights = packed.data();
+    } else {
+      s.weights_offset = layout.reserve(static_cast<std::size_t>(weights_size) * sizeof(std::int16_t));
+    }
+    const bool scales_constant = integer_gemm::all_constant(ctx, {kXScale, kWScale, kYScale});
+    s.requant = nullptr;
+    if (scales_constant) {
+      for (int i : {kXScale, kWScale, kYScale}) {
+        ONNXMICRO_RETURN_IF_ERROR(quant_util::check_constant_scale_positive(ctx, i, "scale"));
+      }
+      Span<integer_gemm::Requant> requant;
+      ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(m), requant));
+      compute_requant(s, ctx.input(kXScale).const_data, ctx.input(kWScale).const_data, ctx.input(kYScale).const_data,
+                      requant.data());
+      s.requant = requant.data();
+    } else {
+      s.requant_offset = layout.reserve(static_cast<std::size_t>(m) * sizeof(integer_gemm::Requant));
+    }
+    if (s.depthwise) {
+      s.padded_rows = g.input[0] + g.pad_begin[0] + g.pad_end[0];
+      s.padded_cols = g.input[1] + g.pad_begin[1] + g.pad_end[1];
+      s.column_offset = layout.reserve(static_cast<std::size_t>(s.padded_rows * s.padded_cols) * sizeof(std::int16_t));
+      s.accumulator_offset = layout.reserve(static_cast<std::size_t>(g.output[1]) * sizeof(std::int32_t));
+    } else {
+      const std::int64_t kp = integer_gemm::packed_depth(s.depth);
+      std::int64_t tile = kTileBytes / static_cast<std::int64_t>(sizeof(std::int16_t)) / kp;
+      tile = tile / integer_gemm::kColumns * integer_gemm::kColumns;
+      if (tile < integer_gemm::kColumns) tile = integer_gemm::kColumns;
+      const std::int64_t all = integer_gemm::round_up(plan.out_spatial, integer_gemm::kColumns);
+      s.tile = tile < all ? tile : all;
+      s.column_offset = layout.reserve(static_cast<std::size_t>(s.depth * s.tile) * sizeof(std::int16_t));
+      s.packed_offset =
+          layout.reserve(static_cast<std::size_t>(integer_gemm::packed_b_size(s.depth, s.tile)) * sizeof(std::int16_t));
+    }
+    ctx.request_scratch(layout.bytes);
+    ctx.set_output(kY, output, plan.output);
+    return {};
+  }
+
+  static Status run(RunContext& ctx) noexcept {
+    const State& s = ctx.state<State>();
+    s.compute(s, ctx);
+    return {};
+  }
+
+ private:
+  static std::int64_t weight_elements(const State& s) noexcept {
+    if (s.depthwise) return s.plan.out_channels * s.plan.kernel_size;
+    return s.plan.group * integer_gemm::packed_a_size(s.plan.group_out_channels, s.depth);
+  }
+
+  template <typename TW>
+  static void pack_weights_as(const State& s, const TW* w, const TW* zero, std::int16_t* dst) noexcept {
+    const quant_util::ConvPlan& p = s.plan;
+    const std::int64_t zero_stride = s.per_channel_zero ? 1 : 0;
+    if (s.depthwise) {  // [M][kernel] of w - w_zero
+      for (std::int64_t m = 0; m < p.out_channels; ++m) {
+        const int z = zero ? static_cast<int>(zero[m * zero_stride]) : 0;
+        for (std::int64_t t = 0; t < p.kernel_size; ++t) {
+          dst[m * p.kernel_size + t] = static_cast<std::int16_t>(static_cast<int>(w[m * p.kernel_size + t]) - z);
+        }
+      }
+      return;
+    }
+    const std::int64_t mg = p.group_out_channels;
+    const std::int64_t group_size = integer_gemm::packed_a_size(mg, s.depth);
+    for (std::int64_t grp = 0; grp < p.group; ++grp) {
+      const TW* group_zero = zero ? zero + grp * mg * zero_stride : nullptr;
+      integer_gemm::pack_a(w + grp * mg * s.depth, s.depth, 1, mg, s.depth, group_zero, zero_stride,
+                           dst + grp * group_size);
+    }
+  }
+
+  static void pack_weights(const State& s, DataType w_type, const void* w, const void* zero,
+                           std::int16_t* dst) noexcept {
+    if (w_type == DataType::int8) {
+      pack_weights_as(s, static_cast<const std::int8_t*>(w), static_cast<const std::int8_t*>(zero), dst);
+    } else {
+      pack_weights_as(s, static_cast<const std::uint8_t*>(w), static_cast<const std::uint8_t*>(zero), dst);
+    }
+  }
+
+  static void compute_requant(const State& s, const void* x_scale, const void* w_scale, const void* y_scale,
+                              integer_gemm::Requant* dst) noexcept {
+    const float xs = static_cast<const float*>(x_scale)[0];
+    const float ys = static_cast<const float*>(y_scale)[0];
+    const float* ws = static_cast<const float*>(w_scale);
+    for (std::int64_t m = 0; m < s.plan.out_channels; ++m) {
+      dst[m] = integer_gemm::make_requant(integer_gemm::reference_multiplier(xs, ws[s.per_channel_scale ? m : 0], ys));
+    }
+  }
+
+  template <typename TX, typename TW, typename TY>
+  static void compute(const State& s, RunContext& ctx) noexcept {
+    const quant_util::ConvPlan& p = s.plan;
+    void* scratch = ctx.scratch();
+    const TX* x = static_cast<const TX*>(ctx.input(kX).data);
+    const int x_zero =
+        ctx.has_input(kXZeroPoint) ? static_cast<int>(static_cast<const TX*>(ctx.input(kXZeroPoint).data)[0]) : 0;
+    const std::int32_t y_zero = ctx.has_input(kYZeroPoint)
+                                    ? static_cast<std::int32_t>(static_cast<const TY*>(ctx.input(kYZeroPoint).data)[0])
+                                    : 0;
+    const float y_scale = static_cast<const float*>(ctx.input(kYScale).data)[0];
+    const std::int32_t* bias = ctx.has_input(kB) ? static_cast<const std::int32_t*>(ctx.input(kB).data) : nullptr;
+    TY* y = static_cast<TY*>(ctx.output(kY).data);
+    std::int32_t low = 0, high = 0;
+    integer_gemm::output_bounds<TY>(s.clamp, y_scale, y_zero, low, high);
+
+    const std::int16_t* weights = s.weights;
+    if (weights == nullptr) {
+      std::int16_t* packed = detail::conv_pool::scratch_at<std::int16_t>(scratch, s.weights_offset);
+      pack_weights_as(s, static_cast<const TW*>(ctx.input(kW).data),
+                      ctx.has_input(kWZeroPoint) ? static_cast<const TW*>(ctx.input(kWZeroPoint).data) : nullptr,
+                      packed);
+      weights = packed;
+    }
+    const integer_gemm::Requant* requant = s.requant;
+    if (requant == nullptr) {
+      integer_gemm::Requant* computed = detail::conv_pool::scratch_at<integer_gemm::Requant>(scratch, s.requant_offset);
+      compute_requant(s, ctx.input(kXScale).data, ctx.input(kWScale).data, ctx.input(kYScale).data, computed);
+      requant = computed;
+    }
+    if (s.depthwise) {
+      depthwise<TX, TY>(s, scratch, x, x_zero, weights, requant, bias, y_zero, low, high, y);
+      return;
+    }
+    std::int16_t* col = detail::conv_pool::scratch_at<std::int16_t>(scratch, s.column_offset);
+    std::int16_t* packed = detail::conv_pool::scratch_at<std::int16_t>(scratch, s.packed_offset);
+    const std::int64_t mg = p.group_out_channels;
+    const std::int64_t kp = integer_gemm::packed_depth(s.depth);
+    const std::int64_t group_size = integer_gemm::packed_a_size(mg, s.depth);
+    for (std::int64_t n = 0; n < p.batch; ++n) {
+      for (std::int64_t grp = 0; grp < p.group; ++grp) {
+        const TX* x_group = x + (n * p.channels + grp * p.group_channels) * p.in_spatial;
+        const std::int64_t first_channel = grp * mg;
+        TY* y_group = y + (n * p.out_channels + first_channel) * p.out_spatial;
+        for (std::int64_t first = 0; first < p.out_spatial; first += s.tile) {
+          const std::int64_t count = p.out_spatial - first < s.tile ? p.out_spatial - first : s.tile;
+          if (s.pointwise) {
+            integer_gemm::pack_b_rows(x_group + first, p.in_spatial, s.depth, count, x_zero, packed);
+          } else {
+            qlinear_conv_detail::im2col(p, s.depth, x_group, x_zero, first, count, col);
+            integer_gemm::pack_b(col, count, s.depth, count, packed);
+          }
+          TY* y_tile = y_group + first;
+          integer_gemm::multiply(weights + grp * group_size, mg, packed, count, kp,
+                                 [&](std::int64_t row, std::int64_t column, std::int64_t rows, std::int64_t cols,
+                                     const std::int32_t(*acc)[integer_gemm::kColumns]) {
+                                   for (std::int64_t r = 0; r < rows; ++r) {
+                                     const std::int64_t channel = first_channel + row + r;
+                                     const std::uint32_t b = bias ? static_cast<std::uint32_t>(bias[channel]) : 0u;
+                                     integer_gemm::requantize_row(acc[r], cols, b, requant[channel], y_zero, low, high,
+                                                                  y_tile + (row + r) * p.out_spatial + column);
+                                   }
+                                 });
+        }
+      }
+    }
+  }
+
+  /// Depthwise 2-D: per channel, x - x_zero goes into a zero-padded int16 plane, then every output row sums its
+  /// taps without bounds checks.
+  template <typename TX, typename TY>
+  static void depthwise(const State& s, void* scratch, const TX* x, int x_zero, const std::int16_t* weights,
+                        const integer_gemm::Requant* requant, const std::int32_t* bias, std::int32_t y_zero,
+                        std::int32_t low, std::int32_t high, TY* y) noexcept {
+    const quant_util::ConvPlan& p = s.plan;
+    const detail::conv_pool::WindowGeometry& g = p.geometry;
+    std::int16_t* plane = detail::conv_pool::scratch_at<std::int16_t>(scratch, s.column_offset);
+    std::int32_t* acc = detail::conv_pool::scratch_at<std::int32_t>(scratch, s.accumulator_offset);
+    const std::int64_t multiplier = p.group_out_channels;  // output channels per input channel
+    const std::int64_t out_h = g.output[0], out_w = g.output[1];
+    const std::int64_t in_h = g.input[0], in_w = g.input[1];
+    const std::int64_t kh = g.kernel[0], kw = g.kernel[1];
+    const std::int64_t sh = g.stride[0], sw = g.stride[1], dh = g.dilation[0], dw = g.dilation[1];
+    const std::int64_t pw = s.padded_cols;
+    for (std::int64_t n = 0; n < p.batch; ++n) {
+      for (std::int64_t c = 0; c < p.channels; ++c) {
+        const TX* src = x + (n * p.channels + c) * p.in_spatial;
+        for (std::int64_t i = 0; i < s.padded_rows * pw; ++i) plane[i] = 0;
+        for (std::int64_t r = 0; r < in_h; ++r) {
+          std::int16_t* dst = plane + (r + g.pad_begin[0]) * pw + g.pad_begin[1];
+          for (std::int64_t q = 0; q < in_w; ++q) dst[q] = static_cast<std::int16_t>(src[r * in_w + q] - x_zero);
+        }
+        for (std::int64_t mm = 0; mm < multiplier; ++mm) {
+          const std::int64_t m = c * multiplier + mm;
+          const std::int16_t* w = weights + m * p.kernel_size;
+          const integer_gemm::Requant& q = requant[m];
+          const std::uint32_t b = bias ? static_cast<std::uint32_t>(bias[m]) : 0u;
+          TY* out = y + (n * p.out_channels + m) * p.out_spatial;
+          for (std::int64_t oh = 0; oh < out_h; ++oh) {
+            for (std::int64_t ow = 0; ow < out_w; ++ow) acc[ow] = static_cast<std::int32_t>(b);
+            for (std::int64_t i = 0; i < kh; ++i) {
+              const std::int16_t* line = plane + (oh * sh + i * dh) * pw;
+              for (std::int64_t j = 0; j < kw; ++j) {
+                const std::int16_t wv = w[i * kw + j];
+                const std::int16_t* in = line + j * dw;
+                if (sw == 1) {
+                  integer_gemm::multiply_add_row(acc, in, out_w, wv);
+                } else {
+                  for (std::int64_t ow = 0; ow < out_w; ++ow) {
+                    acc[ow] = static_cast<std::int32_t>(static_cast<std::uint32_t>(acc[ow]) +
+                                                        static_cast<std::uint32_t>(in[ow * sw] * wv));
+                  }
+                }
+              }
+            }
+            for (std::int64_t ow = 0; ow < out_w; ow += integer_gemm::kColumns) {
+              const std::int64_t count = out_w - ow < integer_gemm::kColumns ? out_w - ow : integer_gemm::kColumns;
+              integer_gemm::requantize_row(acc + ow, count, 0u, q, y_zero, low, high, out + oh * out_w + ow);
+            }
+          }
+        }
+      }
+    }
+  }
+
+  using Compute = void (*)(const State&, RunContext&) noexcept;
+  template <typename TX, typename TW>
+  static Compute pick_output(DataType output) noexcept {
+    return output == DataType::int8 ? &compute<TX, TW, std::int8_t> : &compute<TX, TW, std::uint8_t>;
+  }
+  static Compute pick_compute(DataType x, DataType w, DataType output) noexcept {
+    return integer_gemm::pick_8bit(
+        x, w, [output](auto tx, auto tw) { return pick_output<decltype(tx), decltype(tw)>(output); });
+  }
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/quantization/qlinear_conv.hpp
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
 
 // Opset 10: the only version.
 struct ConvInteger_10 : KernelDefaults {
@@ -24749,8 +26859,12 @@ struct ConvInteger_10 : KernelDefaults {
 
   struct State {
     quant_util::ConvPlan plan;
-    quant_util::LoadElement load_x, load_w;
+    void (*compute)(const State&, RunContext&) noexcept;
     bool per_channel_w_zero;
+    std::int64_t depth;           ///< GEMM depth: group_channels * kernel_size
+    std::int64_t tile;            ///< output positions per GEMM tile
+    const std::int16_t* weights;  ///< packed at prepare, or nullptr: packed at run into scratch
+    std::size_t weights_offset, column_offset, packed_offset;
   };
 
   static Status prepare(PrepareContext& ctx) noexcept {
@@ -24768,25 +26882,101 @@ struct ConvInteger_10 : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(quant_util::plan_conv(ctx, kX, kW, state->plan));
     ONNXMICRO_RETURN_IF_ERROR(quant_util::check_scalar_param(ctx, kXZeroPoint));
     ONNXMICRO_RETURN_IF_ERROR(quant_util::check_channel_param(ctx, kWZeroPoint, state->plan.out_channels));
-    state->per_channel_w_zero = ctx.has_input(kWZeroPoint) && ctx.input(kWZeroPoint).shape.element_count() > 1;
-    state->load_x = quant_util::loader_for(ctx.input(kX).dtype);
-    state->load_w = quant_util::loader_for(ctx.input(kW).dtype);
-    ctx.set_output(kY, DataType::int32, state->plan.output);
+    State& s = *state;
+    const quant_util::ConvPlan& plan = s.plan;
+    s.per_channel_w_zero = ctx.has_input(kWZeroPoint) && ctx.input(kWZeroPoint).shape.element_count() > 1;
+    s.depth = plan.group_channels * plan.kernel_size;
+    const DataType x = ctx.input(kX).dtype, w = ctx.input(kW).dtype;
+    s.compute = integer_gemm::pick_8bit(x, w, [](auto tx, auto tw) { return &compute<decltype(tx), decltype(tw)>; });
+    integer_gemm::ScratchLayout layout;
+    const std::size_t weights_size =
+        static_cast<std::size_t>(plan.group * integer_gemm::packed_a_size(plan.group_out_channels, s.depth));
+    const TensorInfo& wi = ctx.input(kW);
+    const bool constant = integer_gemm::constant_with_zero_point(ctx, kW, kWZeroPoint);
+    s.weights = nullptr;
+    if (constant) {
+      Span<std::int16_t> packed;
+      ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(weights_size, packed));
+      const void* zero = ctx.has_input(kWZeroPoint) ? ctx.input(kWZeroPoint).const_data : nullptr;
+      if (w == DataType::int8) {
+        pack_weights(s, static_cast<const std::int8_t*>(wi.const_data), static_cast<const std::int8_t*>(zero),
+                     packed.data());
+      } else {
+        pack_weights(s, static_cast<const std::uint8_t*>(wi.const_data), static_cast<const std::uint8_t*>(zero),
+                     packed.data());
+      }
+      s.weights = packed.data();
+    } else {
+      s.weights_offset = layout.reserve(weights_size * sizeof(std::int16_t));
+    }
+    s.tile = integer_gemm::activation_tile(s.depth, plan.out_spatial);
+    s.column_offset = layout.reserve(static_cast<std::size_t>(s.depth * s.tile) * sizeof(std::int16_t));
+    s.packed_offset =
+        layout.reserve(static_cast<std::size_t>(integer_gemm::packed_b_size(s.depth, s.tile)) * sizeof(std::int16_t));
+    ctx.request_scratch(layout.bytes);
+    ctx.set_output(kY, DataType::int32, plan.output);
     return {};
   }
 
   static Status run(RunContext& ctx) noexcept {
     const State& s = ctx.state<State>();
-    const quant_util::LoadElement load_w = s.load_w;
-    const double x_zero = ctx.has_input(kXZeroPoint) ? s.load_x(ctx.input(kXZeroPoint).data, 0) : 0.0;
-    const void* w_zero = ctx.has_input(kWZeroPoint) ? ctx.input(kWZeroPoint).data : nullptr;
-    const bool per_channel = s.per_channel_w_zero;
-    std::int32_t* y = static_cast<std::int32_t*>(ctx.output(kY).data);
-    s.plan.for_each_sum(
-        s.load_x, ctx.input(kX).data, x_zero, load_w, ctx.input(kW).data,
-        [&](std::int64_t m) { return w_zero ? load_w(w_zero, per_channel ? m : 0) : 0.0; },
-        [&](std::int64_t i, double sum, std::int64_t) { y[i] = quant_util::wrap_int32(sum); });
+    s.compute(s, ctx);
     return {};
+  }
+
+ private:
+  template <typename TW>
+  static void pack_weights(const State& s, const TW* w, const TW* zero, std::int16_t* dst) noexcept {
+    const quant_util::ConvPlan& p = s.plan;
+    const std::int64_t mg = p.group_out_channels;
+    const std::int64_t zero_stride = s.per_channel_w_zero ? 1 : 0;
+    const std::int64_t group_size = integer_gemm::packed_a_size(mg, s.depth);
+    for (std::int64_t grp = 0; grp < p.group; ++grp) {
+      integer_gemm::pack_a(w + grp * mg * s.depth, s.depth, 1, mg, s.depth,
+                           zero ? zero + grp * mg * zero_stride : nullptr, zero_stride, dst + grp * group_size);
+    }
+  }
+
+  template <typename TX, typename TW>
+  static void compute(const State& s, RunContext& ctx) noexcept {
+    const quant_util::ConvPlan& p = s.plan;
+    void* scratch = ctx.scratch();
+    const TX* x = static_cast<const TX*>(ctx.input(kX).data);
+    const int x_zero =
+        ctx.has_input(kXZeroPoint) ? static_cast<int>(static_cast<const TX*>(ctx.input(kXZeroPoint).data)[0]) : 0;
+    std::int32_t* y = static_cast<std::int32_t*>(ctx.output(kY).data);
+    const std::int16_t* weights = s.weights;
+    if (weights == nullptr) {
+      std::int16_t* packed = detail::conv_pool::scratch_at<std::int16_t>(scratch, s.weights_offset);
+      pack_weights(s, static_cast<const TW*>(ctx.input(kW).data),
+                   ctx.has_input(kWZeroPoint) ? static_cast<const TW*>(ctx.input(kWZeroPoint).data) : nullptr, packed);
+      weights = packed;
+    }
+    std::int16_t* col = detail::conv_pool::scratch_at<std::int16_t>(scratch, s.column_offset);
+    std::int16_t* packed = detail::conv_pool::scratch_at<std::int16_t>(scratch, s.packed_offset);
+    const std::int64_t mg = p.group_out_channels;
+    const std::int64_t kp = integer_gemm::packed_depth(s.depth);
+    const std::int64_t group_size = integer_gemm::packed_a_size(mg, s.depth);
+    for (std::int64_t n = 0; n < p.batch; ++n) {
+      for (std::int64_t grp = 0; grp < p.group; ++grp) {
+        const TX* x_group = x + (n * p.channels + grp * p.group_channels) * p.in_spatial;
+        std::int32_t* y_group = y + (n * p.out_channels + grp * mg) * p.out_spatial;
+        for (std::int64_t first = 0; first < p.out_spatial; first += s.tile) {
+          const std::int64_t count = p.out_spatial - first < s.tile ? p.out_spatial - first : s.tile;
+          qlinear_conv_detail::im2col(p, s.depth, x_group, x_zero, first, count, col);
+          integer_gemm::pack_b(col, count, s.depth, count, packed);
+          std::int32_t* y_tile = y_group + first;
+          integer_gemm::multiply(weights + grp * group_size, mg, packed, count, kp,
+                                 [&](std::int64_t row, std::int64_t column, std::int64_t rows, std::int64_t cols,
+                                     const std::int32_t(*acc)[integer_gemm::kColumns]) {
+                                   for (std::int64_t r = 0; r < rows; ++r) {
+                                     std::int32_t* out = y_tile + (row + r) * p.out_spatial + column;
+                                     for (std::int64_t c = 0; c < cols; ++c) out[c] = acc[r][c];
+                                   }
+                                 });
+        }
+      }
+    }
   }
 };
 
@@ -24825,6 +27015,7 @@ struct State {
   quant_util::LoadElement load_x, load_scale, load_zero_point;  ///< load_zero_point: nullptr when absent
   DataType output;
   bool in_float64;  ///< int32 x with a zero point: numpy computes in float64
+  bool fast_8bit;   ///< int8/uint8 x, one float32 scale, float32 output: the loop below without loaders
 };
 
 inline Status check_dtypes(const PrepareContext& ctx, const Rules& rules, DataType& output) noexcept {
@@ -24878,12 +27069,34 @@ inline Status prepare(PrepareContext& ctx, const Rules& rules) noexcept {
   state->load_scale = quant_util::loader_for(ctx.input(kScale).dtype);
   state->load_zero_point = ctx.has_input(kZeroPoint) ? quant_util::loader_for(x.dtype) : nullptr;
   state->in_float64 = x.dtype == DataType::int32 && ctx.has_input(kZeroPoint);
+  state->fast_8bit = (x.dtype == DataType::int8 || x.dtype == DataType::uint8) &&
+                     ctx.input(kScale).dtype == DataType::float32 && ctx.input(kScale).shape.element_count() == 1 &&
+                     state->output == DataType::float32;
   ctx.set_output(kY, state->output, x.shape);
   return {};
 }
 
+/// The common case, as the general loop computes it: (x - zero_point) is exact in float32, times the scale
+/// rounded once to float32.
+template <typename Q>
+inline void dequantize_8bit(const Q* x, float scale, const void* zero_point, float* y, std::int64_t count) noexcept {
+  const float zero = zero_point ? static_cast<float>(*static_cast<const Q*>(zero_point)) : 0.0f;
+  for (std::int64_t i = 0; i < count; ++i) y[i] = (static_cast<float>(x[i]) - zero) * scale;
+}
 inline Status run(RunContext& ctx) noexcept {
   const State& s = ctx.state<State>();
+  if (s.fast_8bit) {
+    const float scale = *ctx.input(kScale).data_as<float>();
+    const void* zero = s.load_zero_point ? ctx.input(kZeroPoint).data : nullptr;
+    float* y = static_cast<float*>(ctx.output(kY).data);
+    const std::int64_t count = ctx.input(kX).element_count();
+    if (ctx.input(kX).dtype == DataType::int8) {
+      dequantize_8bit(ctx.input(kX).data_as<std::int8_t>(), scale, zero, y, count);
+    } else {
+      dequantize_8bit(ctx.input(kX).data_as<std::uint8_t>(), scale, zero, y, count);
+    }
+    return {};
+  }
   const void* x = ctx.input(kX).data;
   const void* scale = ctx.input(kScale).data;
   const void* zero_point = s.load_zero_point ? ctx.input(kZeroPoint).data : nullptr;
@@ -25006,7 +27219,11 @@ ONNXMICRO_NAMESPACE_END
 // points, into int32 (the accumulation wraps around in 32 bits, the only overflow the spec allows). a_zero_point
 // is a scalar or per row of A ([M] or [.., M, 1]); b_zero_point a scalar or per column of B ([N] or [.., 1, N]).
 // (The ONNX reference subtracts a 1-D a_zero_point along K, against the spec's per-row meaning; the suite only
-// has one-value zero points.) Reference loops; a fused fast path comes with a later issue.
+// has one-value zero points.)
+// A per-tensor a_zero_point with b_zero_point per tensor or per column (the same for every batch) runs on the
+// integer GEMM core (integer_gemm.hpp): y^T = (B - b_zero)^T (A - a_zero)^T, B packed once at prepare when it and
+// its zero point are constants (else into scratch at every run), A packed per tile. Other layouts use the
+// reference loops.
 
 
 ONNXMICRO_NAMESPACE_BEGIN
@@ -25026,6 +27243,13 @@ struct MatMulInteger_10 : KernelDefaults {
   struct State {
     quant_util::MatMulPlan plan;
     quant_util::LoadElement load_a, load_b;
+    // Integer path (compute != nullptr): see the file comment.
+    void (*compute)(const State&, RunContext&) noexcept;
+    bool per_column;              ///< b_zero_point has N values
+    std::int64_t b_matrices;      ///< distinct K x N matrices of B
+    std::int64_t tile;            ///< columns (rows of A) per packed tile
+    const std::int16_t* weights;  ///< packed B, or nullptr: packed at run into scratch
+    std::size_t weights_offset, packed_offset;
   };
 
   static Status prepare(PrepareContext& ctx) noexcept {
@@ -25051,12 +27275,17 @@ struct MatMulInteger_10 : KernelDefaults {
     }
     state->load_a = quant_util::loader_for(ctx.input(kA).dtype);
     state->load_b = quant_util::loader_for(ctx.input(kB).dtype);
+    ONNXMICRO_RETURN_IF_ERROR(prepare_integer(ctx, *state));
     ctx.set_output(kY, DataType::int32, state->plan.output);
     return {};
   }
 
   static Status run(RunContext& ctx) noexcept {
     const State& s = ctx.state<State>();
+    if (s.compute != nullptr) {
+      s.compute(s, ctx);
+      return {};
+    }
     const quant_util::LoadElement load_a = s.load_a, load_b = s.load_b;
     const void* a_zero = ctx.has_input(kAZeroPoint) ? ctx.input(kAZeroPoint).data : nullptr;
     const void* b_zero = ctx.has_input(kBZeroPoint) ? ctx.input(kBZeroPoint).data : nullptr;
@@ -25068,120 +27297,315 @@ struct MatMulInteger_10 : KernelDefaults {
         [&](std::int64_t i, double sum, std::int64_t, std::int64_t) { y[i] = quant_util::wrap_int32(sum); });
     return {};
   }
+
+ private:
+  static Status prepare_integer(PrepareContext& ctx, State& s) noexcept {
+    s.compute = nullptr;
+    const quant_util::MatMulPlan& plan = s.plan;
+    bool b_flat = true;
+    for (int i = 0; i < plan.batch_rank; ++i) b_flat = b_flat && plan.b_params.batch_stride[i] == 0;
+    const bool a_per_tensor = !ctx.has_input(kAZeroPoint) || ctx.input(kAZeroPoint).shape.element_count() == 1;
+    if (!a_per_tensor || !b_flat || plan.k <= 0) return {};
+    s.per_column = ctx.has_input(kBZeroPoint) && ctx.input(kBZeroPoint).shape.element_count() > 1;
+    const DataType a = ctx.input(kA).dtype, b = ctx.input(kB).dtype;
+    s.compute = integer_gemm::pick_8bit(a, b, [](auto ta, auto tb) { return &compute<decltype(ta), decltype(tb)>; });
+    const std::int64_t k = plan.k, n = plan.n;
+    s.b_matrices = k * n == 0 ? 1 : ctx.input(kB).shape.element_count() / (k * n);
+    s.tile = integer_gemm::activation_tile(k, plan.m);
+    const std::size_t weights_size = static_cast<std::size_t>(s.b_matrices * integer_gemm::packed_a_size(n, k));
+    std::size_t offset = 0;
+    s.weights = nullptr;
+    if (integer_gemm::constant_with_zero_point(ctx, kB, kBZeroPoint)) {
+      ONNXMICRO_RETURN_IF_ERROR(
+          integer_gemm::pack_constant_matrices(ctx, kB, kBZeroPoint, k, n, s.b_matrices, s.per_column, s.weights));
+    } else {
+      s.weights_offset = 0;
+      offset = (weights_size * sizeof(std::int16_t) + 15) / 16 * 16;
+    }
+    s.packed_offset = offset;
+    offset += static_cast<std::size_t>(integer_gemm::packed_b_size(k, s.tile)) * sizeof(std::int16_t);
+    ctx.request_scratch(offset);
+    return {};
+  }
+
+  template <typename TB>
+  static void pack_weights(const State& s, const TB* b, const TB* zero, std::int16_t* dst) noexcept {
+    integer_gemm::pack_matrices(b, zero, s.plan.k, s.plan.n, s.b_matrices, s.per_column, dst);
+  }
+
+  template <typename TA, typename TB>
+  static void compute(const State& s, RunContext& ctx) noexcept {
+    const quant_util::MatMulPlan& plan = s.plan;
+    void* scratch = ctx.scratch();
+    const TA* a = static_cast<const TA*>(ctx.input(kA).data);
+    const int a_zero =
+        ctx.has_input(kAZeroPoint) ? static_cast<int>(static_cast<const TA*>(ctx.input(kAZeroPoint).data)[0]) : 0;
+    std::int32_t* y = static_cast<std::int32_t*>(ctx.output(kY).data);
+    const std::int16_t* weights = s.weights;
+    if (weights == nullptr) {
+      std::int16_t* packed = detail::conv_pool::scratch_at<std::int16_t>(scratch, s.weights_offset);
+      pack_weights(s, static_cast<const TB*>(ctx.input(kB).data),
+                   ctx.has_input(kBZeroPoint) ? static_cast<const TB*>(ctx.input(kBZeroPoint).data) : nullptr, packed);
+      weights = packed;
+    }
+    std::int16_t* packed = detail::conv_pool::scratch_at<std::int16_t>(scratch, s.packed_offset);
+    const std::int64_t m = plan.m, n = plan.n;
+    integer_gemm::multiply_matrices(plan, weights, a, a_zero, s.tile, packed,
+                                    [&](std::int64_t batch, std::int64_t row, std::int64_t column, std::int64_t rows,
+                                        std::int64_t cols, const std::int32_t(*acc)[integer_gemm::kColumns]) {
+                                      std::int32_t* y_batch = y + batch * m * n;
+                                      for (std::int64_t r = 0; r < rows; ++r) {
+                                        std::int32_t* out = y_batch + column * n + row + r;
+                                        for (std::int64_t c = 0; c < cols; ++c) out[c * n] = acc[r][c];
+                                      }
+                                    });
+  }
 };
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/quantization/matmul_integer.hpp
-// #include "onnxmicro/kernels/quantization/qlinear_conv.hpp"
-// begin of file onnxmicro/kernels/quantization/qlinear_conv.hpp
-// QLinearConv (opset 10, the only version): N-D convolution of quantized x and w, plus an optional int32 bias,
-// requantized to y:
-//   y = saturate(round((sum (x - x_zero) * (w - w_zero[m]) + B[m]) * (x_scale * w_scale[m] / y_scale)) + y_zero)
-// x_scale/x_zero_point and y_scale/y_zero_point per tensor; w_scale/w_zero_point per tensor or per output channel.
-// As the ONNX reference: the integer sum wraps in int32, the multiplier is float32 (x_scale * w_scale, then
-// / y_scale), the product and zero point float64, rounding half to even. Without y_zero_point, y has x's dtype.
-// Attributes and output shape as Conv. Reference loops; a fused fast path comes with a later issue.
+// #include "onnxmicro/kernels/quantization/qgemm.hpp"
+// begin of file onnxmicro/kernels/quantization/qgemm.hpp
+// QGemm (com.microsoft, since 1; onnxruntime's contrib op): quantized Gemm.
+//   acc = sum_k (A'(m, k) - a_zero) * (B'(k, n) - b_zero[n]) + C(m, n)     (int32, wrapping)
+//   y   = saturate(round(acc * alpha * a_scale * b_scale[n] / y_scale) + y_zero)   with y_scale
+//   y   = acc * (a_scale * b_scale[n] * alpha)   (float32)                         without y_scale
+// A' = transA ? A^T : A, B' = transB ? B^T : B (2-D). a_scale/a_zero_point per tensor, b_scale/b_zero_point per
+// tensor or per column ([N]); C is an optional int32 bias broadcast to [M, N]. The multiplier is computed in
+// float32 ((a_scale * b_scale) * alpha, then / y_scale), the product with acc in float64 rounded half to even
+// (onnxruntime rounds a float32 product, which can differ by one on near-ties). Without y_zero_point a quantized
+// y has A's dtype. A Relu/Clip fused by the session (PrepareContext::fused_clamp) clamps the output to
+// [quantize(min), quantize(max)] (float output: to [min, max]).
+// Method: the integer GEMM core (integer_gemm.hpp) on y^T = B'^T A'^T: B packed once at prepare when constant,
+// A packed per tile into scratch.
 
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 10: the only version.
-struct QLinearConv_10 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "QLinearConv";
-  static constexpr int kSinceVersion = 10;
-  static constexpr int kX = 0;
-  static constexpr int kXScale = 1;
-  static constexpr int kXZeroPoint = 2;
-  static constexpr int kW = 3;
-  static constexpr int kWScale = 4;
-  static constexpr int kWZeroPoint = 5;
-  static constexpr int kYScale = 6;
-  static constexpr int kYZeroPoint = 7;
-  static constexpr int kB = 8;
+// com.microsoft version 1: the only version.
+struct QGemm_1 : KernelDefaults {
+  static constexpr std::string_view kDomain = "com.microsoft";
+  static constexpr std::string_view kOpType = "QGemm";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kA = 0;
+  static constexpr int kAScale = 1;
+  static constexpr int kAZeroPoint = 2;
+  static constexpr int kB = 3;
+  static constexpr int kBScale = 4;
+  static constexpr int kBZeroPoint = 5;
+  static constexpr int kC = 6;
+  static constexpr int kYScale = 7;
+  static constexpr int kYZeroPoint = 8;
   static constexpr int kY = 0;
 
   struct State {
-    quant_util::ConvPlan plan;
-    quant_util::LoadElement load_x, load_w, load_y;
-    quant_util::Requantizer requantize;
-    bool per_channel_scale, per_channel_zero;
+    void (*compute)(const State&, RunContext&) noexcept;
+    std::int64_t m, n, k;
+    bool trans_a, trans_b, per_column;
+    float alpha;
+    std::int64_t c_row_stride, c_col_stride;  ///< C(m, n) = C[m * row + n * col] (0 on broadcast axes)
+    std::int64_t tile;
+    const std::int16_t* weights;  ///< packed B'^T, or nullptr: packed at run into scratch
+    FusedClamp clamp;
+    std::size_t weights_offset, requant_offset, packed_offset;
   };
 
   static Status prepare(PrepareContext& ctx) noexcept {
-    for (int i : {kX, kXScale, kW, kWScale, kYScale}) ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(i));
-    for (int i : {kX, kW, kYZeroPoint}) {
+    for (int i : {kA, kAScale, kAZeroPoint, kB, kBScale}) ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(i));
+    for (int i : {kA, kB, kYZeroPoint}) {
       if (ctx.has_input(i) && ctx.input(i).dtype != DataType::int8 && ctx.input(i).dtype != DataType::uint8) {
         return ctx.unsupported_input_dtype(i);
       }
     }
-    if (ctx.has_input(kXZeroPoint)) ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kXZeroPoint));
-    if (ctx.has_input(kWZeroPoint)) ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kW, kWZeroPoint));
-    for (int i : {kXScale, kWScale, kYScale}) {
-      ONNXMICRO_RETURN_IF_ERROR(quant_util::require_dtype(ctx, i, DataType::float32, "scale"));
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kA, kAZeroPoint));
+    if (ctx.has_input(kBZeroPoint)) ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kB, kBZeroPoint));
+    for (int i : {kAScale, kBScale, kYScale}) {
+      if (ctx.has_input(i)) ONNXMICRO_RETURN_IF_ERROR(quant_util::require_dtype(ctx, i, DataType::float32, "scale"));
     }
-    if (ctx.has_input(kB)) ONNXMICRO_RETURN_IF_ERROR(quant_util::require_dtype(ctx, kB, DataType::int32, "B"));
-
+    if (ctx.has_input(kC)) ONNXMICRO_RETURN_IF_ERROR(quant_util::require_dtype(ctx, kC, DataType::int32, "C"));
+    if (ctx.has_input(kYZeroPoint) && !ctx.has_input(kYScale)) {
+      return Status(StatusCode::invalid_model) << "input 8 (y_zero_point) is given without input 7 (y_scale)";
+    }
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    ONNXMICRO_RETURN_IF_ERROR(quant_util::plan_conv(ctx, kX, kW, state->plan));
-    const std::int64_t m = state->plan.out_channels;
-    for (int i : {kXScale, kXZeroPoint, kYScale, kYZeroPoint}) {
-      ONNXMICRO_RETURN_IF_ERROR(quant_util::check_scalar_param(ctx, i));
-    }
-    ONNXMICRO_RETURN_IF_ERROR(quant_util::check_channel_param(ctx, kWScale, m));
-    ONNXMICRO_RETURN_IF_ERROR(quant_util::check_channel_param(ctx, kWZeroPoint, m));
-    if (ctx.has_input(kB)) {
-      const TensorInfo& b = ctx.input(kB);
-      if (b.shape.rank() != 1 || b.shape[0] != m) {
-        return Status(StatusCode::invalid_model)
-               << "input 8 '" << b.name << "' (B) has shape " << b.shape << ", expected [" << static_cast<long long>(m)
-               << "] (one bias per output channel)";
+    State& s = *state;
+    std::int64_t trans_a = 0, trans_b = 0;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("transA", trans_a, 0));
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("transB", trans_b, 0));
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("alpha", s.alpha, 1.0f));
+    s.trans_a = trans_a != 0;
+    s.trans_b = trans_b != 0;
+    const TensorInfo& a = ctx.input(kA);
+    const TensorInfo& b = ctx.input(kB);
+    for (int i : {kA, kB}) {
+      if (ctx.input(i).shape.rank() != 2) {
+        return Status(StatusCode::invalid_model) << "input " << i << " '" << ctx.input(i).name << "' has shape "
+                                                 << ctx.input(i).shape << ", expected rank 2";
       }
     }
-    const DataType output = ctx.has_input(kYZeroPoint) ? ctx.input(kYZeroPoint).dtype : ctx.input(kX).dtype;
-    state->load_x = quant_util::loader_for(ctx.input(kX).dtype);
-    state->load_w = quant_util::loader_for(ctx.input(kW).dtype);
-    state->load_y = quant_util::loader_for(output);
-    state->requantize = quant_util::Requantizer(output);
-    state->per_channel_scale = ctx.input(kWScale).shape.element_count() > 1;
-    state->per_channel_zero = ctx.has_input(kWZeroPoint) && ctx.input(kWZeroPoint).shape.element_count() > 1;
-    ctx.set_output(kY, output, state->plan.output);
+    s.m = s.trans_a ? a.shape[1] : a.shape[0];
+    s.k = s.trans_a ? a.shape[0] : a.shape[1];
+    const std::int64_t kb = s.trans_b ? b.shape[1] : b.shape[0];
+    s.n = s.trans_b ? b.shape[0] : b.shape[1];
+    if (kb != s.k) {
+      return Status(StatusCode::invalid_model)
+             << "inner dimensions differ: input 0 '" << a.name << "' " << a.shape << " (transA=" << trans_a
+             << ") has K=" << static_cast<long long>(s.k) << ", input 3 '" << b.name << "' " << b.shape
+             << " (transB=" << trans_b << ") has K=" << static_cast<long long>(kb);
+    }
+    for (int i : {kAScale, kAZeroPoint, kYScale, kYZeroPoint}) {
+      ONNXMICRO_RETURN_IF_ERROR(quant_util::check_scalar_param(ctx, i));
+    }
+    ONNXMICRO_RETURN_IF_ERROR(quant_util::check_channel_param(ctx, kBScale, s.n));
+    ONNXMICRO_RETURN_IF_ERROR(quant_util::check_channel_param(ctx, kBZeroPoint, s.n));
+    s.per_column = ctx.input(kBScale).shape.element_count() > 1;
+    if (ctx.has_input(kBZeroPoint) && (ctx.input(kBZeroPoint).shape.element_count() > 1) != s.per_column) {
+      return Status(StatusCode::invalid_model)
+             << "input 5 '" << ctx.input(kBZeroPoint).name << "' has shape " << ctx.input(kBZeroPoint).shape
+             << ", expected the shape of input 4 " << ctx.input(kBScale).shape << " (b_scale)";
+    }
+    s.c_row_stride = s.c_col_stride = 0;
+    if (ctx.has_input(kC)) {
+      const Shape& c = ctx.input(kC).shape;
+      const std::int64_t rows = c.rank() == 2 ? c[0] : 1;
+      const std::int64_t cols = c.rank() >= 1 ? c[c.rank() - 1] : 1;
+      if (c.rank() > 2 || (rows != 1 && rows != s.m) || (cols != 1 && cols != s.n)) {
+        return Status(StatusCode::invalid_model)
+               << "input 6 '" << ctx.input(kC).name << "' (C) has shape " << c << ", which does not broadcast to ["
+               << static_cast<long long>(s.m) << "," << static_cast<long long>(s.n) << "]";
+      }
+      s.c_col_stride = cols == 1 ? 0 : 1;
+      s.c_row_stride = rows == 1 ? 0 : cols;
+    }
+    const bool quantized = ctx.has_input(kYScale);
+    const DataType output =
+        !quantized ? DataType::float32 : (ctx.has_input(kYZeroPoint) ? ctx.input(kYZeroPoint).dtype : a.dtype);
+    s.compute = pick_compute(a.dtype, b.dtype, output);
+    s.clamp = ctx.fused_clamp();
+
+    integer_gemm::ScratchLayout layout;
+    const std::size_t weights_size = static_cast<std::size_t>(integer_gemm::packed_a_size(s.n, s.k));
+    const bool weights_constant = integer_gemm::constant_with_zero_point(ctx, kB, kBZeroPoint);
+    s.weights = nullptr;
+    if (weights_constant) {
+      Span<std::int16_t> packed;
+      ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(weights_size, packed));
+      pack_weights(s, b.dtype, b.const_data, ctx.has_input(kBZeroPoint) ? ctx.input(kBZeroPoint).const_data : nullptr,
+                   packed.data());
+      s.weights = packed.data();
+    } else {
+      s.weights_offset = layout.reserve(weights_size * sizeof(std::int16_t));
+    }
+    // Multipliers are computed at every run (N values, negligible next to the product).
+    s.requant_offset = layout.reserve(static_cast<std::size_t>(s.n) * sizeof(integer_gemm::Requant));
+    s.tile = integer_gemm::activation_tile(s.k, s.m);
+    s.packed_offset =
+        layout.reserve(static_cast<std::size_t>(integer_gemm::packed_b_size(s.k, s.tile)) * sizeof(std::int16_t));
+    ctx.request_scratch(layout.bytes);
+    Shape y_shape;
+    const std::int64_t dims[2] = {s.m, s.n};
+    ONNXMICRO_RETURN_IF_ERROR(y_shape.assign(dims, 2));
+    ctx.set_output(kY, output, y_shape);
     return {};
   }
 
   static Status run(RunContext& ctx) noexcept {
     const State& s = ctx.state<State>();
-    using quant_util::Precision;
-    using quant_util::round_to;
-    const quant_util::LoadElement load_w = s.load_w;
-    const double x_zero = ctx.has_input(kXZeroPoint) ? s.load_x(ctx.input(kXZeroPoint).data, 0) : 0.0;
-    const double y_zero = ctx.has_input(kYZeroPoint) ? s.load_y(ctx.input(kYZeroPoint).data, 0) : 0.0;
-    const float* x_scale = static_cast<const float*>(ctx.input(kXScale).data);
-    const float* w_scale = static_cast<const float*>(ctx.input(kWScale).data);
-    const float* y_scale = static_cast<const float*>(ctx.input(kYScale).data);
-    const void* w_zero = ctx.has_input(kWZeroPoint) ? ctx.input(kWZeroPoint).data : nullptr;
-    const std::int32_t* bias = ctx.has_input(kB) ? static_cast<const std::int32_t*>(ctx.input(kB).data) : nullptr;
-    void* y = ctx.output(kY).data;
-    s.plan.for_each_sum(
-        s.load_x, ctx.input(kX).data, x_zero, load_w, ctx.input(kW).data,
-        [&](std::int64_t m) { return w_zero ? load_w(w_zero, s.per_channel_zero ? m : 0) : 0.0; },
-        [&](std::int64_t i, double sum, std::int64_t m) {
-          const double ws = w_scale[s.per_channel_scale ? m : 0];
-          const double multiplier =
-              round_to(Precision::float32, round_to(Precision::float32, x_scale[0] * ws) / y_scale[0]);
-          const std::int32_t total = quant_util::wrap_int32(sum + (bias ? bias[m] : 0));
-          s.requantize(y, i, total * multiplier, y_zero);
-        });
+    s.compute(s, ctx);
     return {};
+  }
+
+ private:
+  template <typename TB>
+  static void pack_weights_as(const State& s, const TB* b, const TB* zero, std::int16_t* dst) noexcept {
+    // Core rows are B's columns n, depth k: B'(k, n) = transB ? B[n * K + k] : B[k * N + n].
+    integer_gemm::pack_a(b, s.trans_b ? s.k : 1, s.trans_b ? 1 : s.n, s.n, s.k, zero, s.per_column ? 1 : 0, dst);
+  }
+  static void pack_weights(const State& s, DataType type, const void* b, const void* zero, std::int16_t* dst) noexcept {
+    if (type == DataType::int8) {
+      pack_weights_as(s, static_cast<const std::int8_t*>(b), static_cast<const std::int8_t*>(zero), dst);
+    } else {
+      pack_weights_as(s, static_cast<const std::uint8_t*>(b), static_cast<const std::uint8_t*>(zero), dst);
+    }
+  }
+
+  template <typename TA, typename TB, typename TY>
+  static void compute(const State& s, RunContext& ctx) noexcept {
+    constexpr bool kFloat = std::is_same<TY, float>::value;
+    void* scratch = ctx.scratch();
+    const TA* a = static_cast<const TA*>(ctx.input(kA).data);
+    const int a_zero = static_cast<int>(static_cast<const TA*>(ctx.input(kAZeroPoint).data)[0]);
+    const float a_scale = static_cast<const float*>(ctx.input(kAScale).data)[0];
+    const float* b_scale = static_cast<const float*>(ctx.input(kBScale).data);
+    const std::int32_t* c = ctx.has_input(kC) ? static_cast<const std::int32_t*>(ctx.input(kC).data) : nullptr;
+    TY* y = static_cast<TY*>(ctx.output(kY).data);
+    const std::int16_t* weights = s.weights;
+    if (weights == nullptr) {
+      std::int16_t* packed = detail::conv_pool::scratch_at<std::int16_t>(scratch, s.weights_offset);
+      pack_weights_as(s, static_cast<const TB*>(ctx.input(kB).data),
+                      ctx.has_input(kBZeroPoint) ? static_cast<const TB*>(ctx.input(kBZeroPoint).data) : nullptr,
+                      packed);
+      weights = packed;
+    }
+    integer_gemm::Requant* requant = detail::conv_pool::scratch_at<integer_gemm::Requant>(scratch, s.requant_offset);
+    std::int32_t y_zero = 0, low = 0, high = 0;
+    if constexpr (!kFloat) {
+      const float y_scale = static_cast<const float*>(ctx.input(kYScale).data)[0];
+      y_zero = ctx.has_input(kYZeroPoint)
+                   ? static_cast<std::int32_t>(static_cast<const TY*>(ctx.input(kYZeroPoint).data)[0])
+                   : 0;
+      integer_gemm::output_bounds<TY>(s.clamp, y_scale, y_zero, low, high);
+      for (std::int64_t j = 0; j < s.n; ++j) {
+        const float scale = (a_scale * b_scale[s.per_column ? j : 0]) * s.alpha;
+        requant[j] = integer_gemm::make_requant(static_cast<double>(scale / y_scale));
+      }
+    } else {
+      for (std::int64_t j = 0; j < s.n; ++j) requant[j].real = (a_scale * b_scale[s.per_column ? j : 0]) * s.alpha;
+    }
+    std::int16_t* packed = detail::conv_pool::scratch_at<std::int16_t>(scratch, s.packed_offset);
+    // A'(m, k) = transA ? A[k * M + m] : A[m * K + k]: depth stride and column (m) stride.
+    integer_gemm::multiply_strided(
+        weights, s.n, a, s.trans_a ? s.m : 1, s.trans_a ? 1 : s.k, s.k, s.m, a_zero, s.tile, packed,
+        [&](std::int64_t row, std::int64_t column, std::int64_t rows, std::int64_t cols,
+            const std::int32_t(*acc)[integer_gemm::kColumns]) {
+          for (std::int64_t r = 0; r < rows; ++r) {
+            const std::int64_t j = row + r;
+            const integer_gemm::Requant& q = requant[j];
+            for (std::int64_t col = 0; col < cols; ++col) {
+              const std::int64_t i = column + col;
+              std::uint32_t total = static_cast<std::uint32_t>(acc[r][col]);
+              if (c) total += static_cast<std::uint32_t>(c[i * s.c_row_stride + j * s.c_col_stride]);
+              if constexpr (kFloat) {
+                float v = static_cast<float>(static_cast<std::int32_t>(total)) * static_cast<float>(q.real);
+                if (s.clamp.has_min && v < s.clamp.min) v = s.clamp.min;
+                if (s.clamp.has_max && v > s.clamp.max) v = s.clamp.max;
+                y[i * s.n + j] = v;
+              } else {
+                y[i * s.n + j] =
+                    static_cast<TY>(integer_gemm::requantize(static_cast<std::int32_t>(total), q, y_zero, low, high));
+              }
+            }
+          }
+        });
+  }
+
+  using Compute = void (*)(const State&, RunContext&) noexcept;
+  template <typename TA, typename TB>
+  static Compute pick_output(DataType output) noexcept {
+    if (output == DataType::float32) return &compute<TA, TB, float>;
+    return output == DataType::int8 ? &compute<TA, TB, std::int8_t> : &compute<TA, TB, std::uint8_t>;
+  }
+  static Compute pick_compute(DataType a, DataType b, DataType output) noexcept {
+    return integer_gemm::pick_8bit(
+        a, b, [output](auto ta, auto tb) { return pick_output<decltype(ta), decltype(tb)>(output); });
   }
 };
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
-// end of file onnxmicro/kernels/quantization/qlinear_conv.hpp
+// end of file onnxmicro/kernels/quantization/qgemm.hpp
 // #include "onnxmicro/kernels/quantization/qlinear_matmul.hpp"
 // begin of file onnxmicro/kernels/quantization/qlinear_matmul.hpp
 // QLinearMatMul: numpy.matmul of quantized a and b, requantized to y:
@@ -25191,7 +27615,13 @@ ONNXMICRO_NAMESPACE_END
 // in the scales' dtype (a_scale * b_scale, then / y_scale), the product and the zero point in float64, rounding
 // half to even. Opset 21 adds float16/bfloat16 scales and float8 a, b and y: float8 operands are summed exactly in
 // float64 (no wrap) and a float8 y gets the saturated, rounded value. Without y_zero_point, y has a's dtype.
-// Reference loops; a fused fast path comes with a later issue.
+//
+// Integer operands with float32 scales, a per tensor and b per tensor or per column run on the integer GEMM
+// core (integer_gemm.hpp): y^T = (b - b_zero)^T (a - a_zero)^T, b packed once at prepare when it and its zero
+// point are constants (else into scratch at every run), a packed per tile, fixed-point requantisation per
+// column of b; fewer than 4 rows of a (GEMV) multiply b's raw rows instead. A Relu/Clip fused by the session
+// (PrepareContext::fused_clamp) narrows the output range to [quantize(min), quantize(max)]. Other layouts (per-row a,
+// float8, float16 scales) use the reference loops.
 
 
 ONNXMICRO_NAMESPACE_BEGIN
@@ -25214,7 +27644,180 @@ struct State {
   quant_util::Precision scale_precision;
   quant_util::Requantizer requantize;
   bool wrap;  ///< integer a and b: the sum wraps in int32
+  // Integer path (fast == true): see the file comment.
+  bool fast;
+  void (*compute)(const State&, RunContext&) noexcept;
+  bool per_column;                       ///< b_scale / b_zero_point have N values
+  std::int64_t b_matrices;               ///< distinct K x N matrices of b
+  std::int64_t tile;                     ///< columns (rows of a) per packed tile
+  const std::int16_t* weights;           ///< packed b, or nullptr: packed at run into scratch
+  const integer_gemm::Requant* requant;  ///< one per column, or nullptr: computed at run into scratch
+  FusedClamp clamp;
+  std::size_t weights_offset, requant_offset, packed_offset;
+  std::size_t sums_offset, row_offset;  ///< few rows of a (plan.m < kVectorRows): int32 sums, one widened row of b
 };
+
+/// Below this many rows of a, each row multiplies b directly (row by row of b) instead of through packed tiles,
+/// which would pad the rows to a full register tile.
+constexpr std::int64_t kVectorRows = 4;
+
+/// y row = requantize(sum_k (a_k - a_zero) * (b(k, :) - b_zero)) for one row of a, computed as
+/// sum_k a'_k * b(k, :) - b_zero * sum_k a'_k (the same value modulo 2^32), over b's raw rows.
+template <typename TA, typename TB, typename TY>
+void vector_row(const State& s, const TA* a, int a_zero, const TB* b, const TB* b_zero,
+                const integer_gemm::Requant* requant, std::int32_t y_zero, std::int32_t low, std::int32_t high,
+                std::int32_t* sums, std::int16_t* row, TY* y) noexcept {
+  const std::int64_t k = s.plan.k, n = s.plan.n;
+  for (std::int64_t j = 0; j < n; ++j) sums[j] = 0;
+  std::uint32_t a_total = 0;
+  for (std::int64_t p = 0; p < k; ++p) {
+    const int av = static_cast<int>(a[p]) - a_zero;
+    a_total += static_cast<std::uint32_t>(av);
+    const TB* b_row = b + p * n;
+    for (std::int64_t j = 0; j < n; ++j) row[j] = static_cast<std::int16_t>(b_row[j]);
+    integer_gemm::multiply_add_row(sums, row, n, static_cast<std::int16_t>(av));
+  }
+  for (std::int64_t j = 0; j < n; ++j) {
+    const std::uint32_t zero = b_zero ? static_cast<std::uint32_t>(static_cast<int>(b_zero[s.per_column ? j : 0])) : 0u;
+    const std::int32_t total = static_cast<std::int32_t>(static_cast<std::uint32_t>(sums[j]) - zero * a_total);
+    y[j] = static_cast<TY>(integer_gemm::requantize(total, requant[j], y_zero, low, high));
+  }
+}
+
+template <typename TB>
+inline void pack_weights(const State& s, const TB* b, const TB* zero, std::int16_t* dst) noexcept {
+  integer_gemm::pack_matrices(b, zero, s.plan.k, s.plan.n, s.b_matrices, s.per_column, dst);
+}
+
+inline void compute_requant(const State& s, const void* a_scale, const void* b_scale, const void* y_scale,
+                            integer_gemm::Requant* dst) noexcept {
+  const float as = static_cast<const float*>(a_scale)[0];
+  const float ys = static_cast<const float*>(y_scale)[0];
+  const float* bs = static_cast<const float*>(b_scale);
+  for (std::int64_t j = 0; j < s.plan.n; ++j) {
+    dst[j] = integer_gemm::make_requant(integer_gemm::reference_multiplier(as, bs[s.per_column ? j : 0], ys));
+  }
+}
+
+template <typename TA, typename TB, typename TY>
+void compute_integer(const State& s, RunContext& ctx) noexcept {
+  const quant_util::MatMulPlan& plan = s.plan;
+  void* scratch = ctx.scratch();
+  const TA* a = static_cast<const TA*>(ctx.input(kA).data);
+  const int a_zero =
+      ctx.has_input(kAZeroPoint) ? static_cast<int>(static_cast<const TA*>(ctx.input(kAZeroPoint).data)[0]) : 0;
+  const std::int32_t y_zero = ctx.has_input(kYZeroPoint)
+                                  ? static_cast<std::int32_t>(static_cast<const TY*>(ctx.input(kYZeroPoint).data)[0])
+                                  : 0;
+  const float y_scale = static_cast<const float*>(ctx.input(kYScale).data)[0];
+  TY* y = static_cast<TY*>(ctx.output(kY).data);
+  std::int32_t low = 0, high = 0;
+  integer_gemm::output_bounds<TY>(s.clamp, y_scale, y_zero, low, high);
+  const integer_gemm::Requant* requant = s.requant;
+  if (requant == nullptr) {
+    integer_gemm::Requant* computed = detail::conv_pool::scratch_at<integer_gemm::Requant>(scratch, s.requant_offset);
+    compute_requant(s, ctx.input(kAScale).data, ctx.input(kBScale).data, ctx.input(kYScale).data, computed);
+    requant = computed;
+  }
+  std::int16_t* packed = detail::conv_pool::scratch_at<std::int16_t>(scratch, s.packed_offset);
+  const std::int64_t m = plan.m, n = plan.n, k = plan.k;
+  if (m < kVectorRows) {
+    const TB* b = static_cast<const TB*>(ctx.input(kB).data);
+    const TB* b_zero = ctx.has_input(kBZeroPoint) ? static_cast<const TB*>(ctx.input(kBZeroPoint).data) : nullptr;
+    std::int32_t* sums = detail::conv_pool::scratch_at<std::int32_t>(scratch, s.sums_offset);
+    std::int16_t* row = detail::conv_pool::scratch_at<std::int16_t>(scratch, s.row_offset);
+    integer_gemm::for_each_matrix(plan, [&](std::int64_t batch, std::int64_t a_offset, std::int64_t b_offset) {
+      for (std::int64_t i = 0; i < m; ++i) {
+        vector_row(s, a + a_offset + i * k, a_zero, b + b_offset, b_zero, requant, y_zero, low, high, sums, row,
+                   y + (batch * m + i) * n);
+      }
+    });
+    return;
+  }
+  const std::int16_t* weights = s.weights;
+  if (weights == nullptr) {
+    std::int16_t* packed = detail::conv_pool::scratch_at<std::int16_t>(scratch, s.weights_offset);
+    pack_weights(s, static_cast<const TB*>(ctx.input(kB).data),
+                 ctx.has_input(kBZeroPoint) ? static_cast<const TB*>(ctx.input(kBZeroPoint).data) : nullptr, packed);
+    weights = packed;
+  }
+  integer_gemm::multiply_matrices(plan, weights, a, a_zero, s.tile, packed,
+                                  [&](std::int64_t batch, std::int64_t row, std::int64_t column, std::int64_t rows,
+                                      std::int64_t cols, const std::int32_t(*acc)[integer_gemm::kColumns]) {
+                                    TY* y_batch = y + batch * m * n;
+                                    for (std::int64_t r = 0; r < rows; ++r) {
+                                      const integer_gemm::Requant& q = requant[row + r];
+                                      TY* out = y_batch + column * n + row + r;
+                                      for (std::int64_t c = 0; c < cols; ++c) {
+                                        out[c * n] =
+                                            static_cast<TY>(integer_gemm::requantize(acc[r][c], q, y_zero, low, high));
+                                      }
+                                    }
+                                  });
+}
+
+template <typename TA, typename TB>
+inline void (*pick_output(DataType output))(const State&, RunContext&) noexcept {
+  return output == DataType::int8 ? &compute_integer<TA, TB, std::int8_t> : &compute_integer<TA, TB, std::uint8_t>;
+}
+inline void (*pick_compute(DataType a, DataType b, DataType output))(const State&, RunContext&) noexcept {
+  return integer_gemm::pick_8bit(
+      a, b, [output](auto ta, auto tb) { return pick_output<decltype(ta), decltype(tb)>(output); });
+}
+
+/// Sets up the integer path when the node qualifies (see the file comment); leaves s.fast false otherwise.
+inline Status prepare_integer(PrepareContext& ctx, State& s, DataType output) noexcept {
+  const auto is_int = [](DataType t) { return t == DataType::int8 || t == DataType::uint8; };
+  const quant_util::MatMulPlan& plan = s.plan;
+  bool b_params_flat = true;
+  for (int i = 0; i < plan.batch_rank; ++i) b_params_flat = b_params_flat && plan.b_params.batch_stride[i] == 0;
+  s.fast = is_int(ctx.input(kA).dtype) && is_int(ctx.input(kB).dtype) && is_int(output) &&
+           ctx.input(kAScale).dtype == DataType::float32 && ctx.input(kAScale).shape.element_count() == 1 &&
+           b_params_flat && plan.k > 0;
+  if (!s.fast) return {};
+  s.per_column = ctx.input(kBScale).shape.element_count() > 1;
+  // The zero point's layout follows its own shape (it may be per tensor while the scale is per column).
+  if (ctx.has_input(kBZeroPoint) && (ctx.input(kBZeroPoint).shape.element_count() > 1) != s.per_column) {
+    s.fast = false;
+    return {};
+  }
+  s.compute = pick_compute(ctx.input(kA).dtype, ctx.input(kB).dtype, output);
+  s.clamp = ctx.fused_clamp();
+  const std::int64_t k = plan.k, n = plan.n;
+  s.b_matrices = k * n == 0 ? 1 : ctx.input(kB).shape.element_count() / (k * n);
+  s.tile = integer_gemm::activation_tile(k, plan.m);
+  integer_gemm::ScratchLayout layout;
+  const std::size_t weights_size = static_cast<std::size_t>(s.b_matrices * integer_gemm::packed_a_size(n, k));
+  const bool weights_constant = integer_gemm::constant_with_zero_point(ctx, kB, kBZeroPoint);
+  s.weights = nullptr;
+  if (plan.m < kVectorRows) {
+    // Rows of a are multiplied with b's raw rows: no packed weights, no packed tile.
+    s.sums_offset = layout.reserve(static_cast<std::size_t>(n) * sizeof(std::int32_t));
+    s.row_offset = layout.reserve(static_cast<std::size_t>(n) * sizeof(std::int16_t));
+  } else if (weights_constant) {
+    ONNXMICRO_RETURN_IF_ERROR(
+        integer_gemm::pack_constant_matrices(ctx, kB, kBZeroPoint, k, n, s.b_matrices, s.per_column, s.weights));
+  } else {
+    s.weights_offset = layout.reserve(weights_size * sizeof(std::int16_t));
+  }
+  const bool scales_constant = integer_gemm::all_constant(ctx, {kAScale, kBScale, kYScale});
+  s.requant = nullptr;
+  if (scales_constant) {
+    Span<integer_gemm::Requant> requant;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(n), requant));
+    compute_requant(s, ctx.input(kAScale).const_data, ctx.input(kBScale).const_data, ctx.input(kYScale).const_data,
+                    requant.data());
+    s.requant = requant.data();
+  } else {
+    s.requant_offset = layout.reserve(static_cast<std::size_t>(n) * sizeof(integer_gemm::Requant));
+  }
+  if (plan.m >= kVectorRows) {
+    s.packed_offset =
+        layout.reserve(static_cast<std::size_t>(integer_gemm::packed_b_size(k, s.tile)) * sizeof(std::int16_t));
+  }
+  ctx.request_scratch(layout.bytes);
+  return {};
+}
 
 inline bool is_operand_dtype(DataType t, std::int64_t opset) noexcept {
   return t == DataType::int8 || t == DataType::uint8 || (opset >= 21 && quant_util::is_float8(t));
@@ -25254,12 +27857,21 @@ inline Status prepare(PrepareContext& ctx) noexcept {
   state->scale_precision = quant_util::precision_of(scale_dtype);
   state->requantize = quant_util::Requantizer(output);
   state->wrap = !quant_util::is_float8(ctx.input(kA).dtype) && !quant_util::is_float8(ctx.input(kB).dtype);
+  ONNXMICRO_RETURN_IF_ERROR(prepare_integer(ctx, *state, output));
+  if (!state->fast && ctx.fused_clamp().present()) {
+    return Status(StatusCode::unsupported) << "a fused Relu/Clip needs int8/uint8 a, b and y with float32 scales, a "
+                                              "per tensor and b per tensor or per column";
+  }
   ctx.set_output(kY, output, plan.output);
   return {};
 }
 
 inline Status run(RunContext& ctx) noexcept {
   const State& s = ctx.state<State>();
+  if (s.fast) {
+    s.compute(s, ctx);
+    return {};
+  }
   using quant_util::round_to;
   const quant_util::LoadElement load_a = s.load_a, load_b = s.load_b, load_scale = s.load_scale;
   const void* a_zero = ctx.has_input(kAZeroPoint) ? ctx.input(kAZeroPoint).data : nullptr;
@@ -25341,6 +27953,7 @@ struct State {
   double low, high;
   bool saturate;    ///< float8 overflow rule
   int output_bits;  ///< packed outputs: bits per element, else 0
+  bool fast_8bit;   ///< float32 x and scale, one scale, int8/uint8 output: the loop below without loaders
 };
 
 inline Status check_x_and_scale(const PrepareContext& ctx, const Rules& rules) noexcept {
@@ -25431,12 +28044,39 @@ inline Status prepare(PrepareContext& ctx, const Rules& rules) noexcept {
   state->integer = quant_util::is_integer_quantized(state->output);
   quant_util::integer_range(state->output, state->low, state->high);
   state->output_bits = dtype_bits(state->output);
+  state->fast_8bit = x.dtype == DataType::float32 && ctx.input(kScale).dtype == DataType::float32 &&
+                     state->division == quant_util::Precision::float32 &&
+                     ctx.input(kScale).shape.element_count() == 1 &&
+                     (state->output == DataType::int8 || state->output == DataType::uint8);
   ctx.set_output(kY, state->output, x.shape);
   return {};
 }
 
+/// The common case (a model's float input quantized per tensor), as the general loop computes it: x / scale
+/// in float32, round half to even, add the zero point, saturate.
+template <typename Q>
+inline void quantize_8bit(const State& s, const float* x, float scale, const void* zero_point, Q* y,
+                          std::int64_t count) noexcept {
+  const double zero = zero_point ? static_cast<double>(*static_cast<const Q*>(zero_point)) : 0.0;
+  for (std::int64_t i = 0; i < count; ++i) {
+    const float q = x[i] / scale;
+    y[i] = static_cast<Q>(quant_util::round_and_saturate(q, zero, s.low, s.high));
+  }
+}
 inline Status run(RunContext& ctx) noexcept {
   const State& s = ctx.state<State>();
+  if (s.fast_8bit) {
+    const float* x = ctx.input(kX).data_as<float>();
+    const float scale = *ctx.input(kScale).data_as<float>();
+    const void* zero = s.load_zero_point ? ctx.input(kZeroPoint).data : nullptr;
+    const std::int64_t count = ctx.input(kX).element_count();
+    if (s.output == DataType::int8) {
+      quantize_8bit(s, x, scale, zero, static_cast<std::int8_t*>(ctx.output(kY).data), count);
+    } else {
+      quantize_8bit(s, x, scale, zero, static_cast<std::uint8_t*>(ctx.output(kY).data), count);
+    }
+    return {};
+  }
   const void* x = ctx.input(kX).data;
   const void* scale = ctx.input(kScale).data;
   const void* zero_point = s.load_zero_point ? ctx.input(kZeroPoint).data : nullptr;
@@ -25504,7 +28144,7 @@ using QuantizationKernels =
     KernelSet<QuantizeLinear_10, QuantizeLinear_13, QuantizeLinear_19, QuantizeLinear_21, QuantizeLinear_23,
               DequantizeLinear_10, DequantizeLinear_13, DequantizeLinear_19, DequantizeLinear_21, DequantizeLinear_23,
               DynamicQuantizeLinear_11, QLinearMatMul_10, QLinearMatMul_21, QLinearConv_10, ConvInteger_10,
-              MatMulInteger_10>;
+              MatMulInteger_10, QGemm_1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -33927,6 +36567,672 @@ inline void plan_arena(Span<PlannedBuffer> buffers, Span<std::int32_t> order, st
 
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/runtime/planner.hpp
+// #include "onnxmicro/runtime/qdq_fusion.hpp"
+// begin of file onnxmicro/runtime/qdq_fusion.hpp
+// QDQ fusion: a model in onnxruntime's QDQ format computes every quantized op as DequantizeLinear -> float op
+// -> QuantizeLinear. At prepare time the session rewrites each such group into the integer kernel of the
+// QOperator format, which computes the same thing on int8/uint8 values with int32 accumulation and
+// fixed-point requantisation:
+//
+//   DQ(x) -> Conv(DQ(w), DQ(b)) [-> Relu|Clip] -> Q   =>  QLinearConv (Conv's attributes, clamp folded)
+//   DQ(a) -> MatMul(DQ(b)) [-> Relu|Clip] -> Q          =>  QLinearMatMul
+//   DQ(a) -> Gemm(DQ(b), DQ(c)) [-> Relu|Clip] -> Q     =>  com.microsoft QGemm
+//   DQ(a) -> Add|Mul(DQ(b)) [-> Relu|Clip] -> Q         =>  com.microsoft QLinearAdd | QLinearMul
+//   DQ -> AveragePool | GlobalAveragePool | LeakyRelu | Sigmoid -> Q, DQs -> Concat -> Q
+//                                                       =>  com.microsoft QLinear<op>
+//   DQ -> MaxPool | Reshape | Transpose | Flatten | Squeeze | Unsqueeze -> Q with equal scale and zero point
+//                                                       =>  the same op on the int8/uint8 tensor
+//
+// The rewritten graph shares the model's value table: the fused node reads the DQs' quantized inputs and
+// writes the Q's output; the float intermediates are then produced by nobody and get no arena. A DQ is
+// dropped only when every reader of its output was fused. Every op that reads a DQ output gets a
+// QuantizedNodeReport saying whether it was fused, and if not, which rule failed: nothing falls back silently.
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+
+/// How QDQ fusion treated one op of the model that reads dequantized values (Session::quantized_nodes()).
+struct QuantizedNodeReport {
+  const model::Node* node = nullptr;  ///< the model's op (Conv, MatMul, Add, ...)
+  bool integer = false;               ///< true: ran as the integer kernel `kernel`
+  std::string_view kernel;            ///< the integer kernel it runs as (or would, when the kernel set lacks it), e.g.
+                                      ///< "QLinearConv", "com.microsoft.QLinearAdd", "MaxPool on int8/uint8"
+  std::string_view reason;            ///< when !integer: why it ran in float (which rule failed)
+  std::int32_t absorbed_nodes = 0;    ///< DequantizeLinear inputs it reads as integers, plus the Relu/Clip and
+                                      ///< QuantizeLinear it replaced
+};
+
+namespace detail {
+namespace qdq {
+
+using model::kNoValue;
+using model::ValueId;
+
+/// A DequantizeLinear whose scale and zero point are initializers.
+struct Dequantized {
+  std::int32_t node = -1;
+  ValueId quantized = kNoValue;  ///< the DQ's input x
+  ValueId scale = kNoValue;
+  ValueId zero_point = kNoValue;  ///< kNoValue when the DQ has none (then only int32 biases qualify)
+  DataType dtype = DataType::undefined;
+  std::int64_t scale_count = 1;
+  std::int64_t axis = 1;
+};
+
+/// The QuantizeLinear an op's output reaches, with a Relu or Clip in between folded into a clamp.
+struct Requantized {
+  std::int32_t node = -1;
+  std::int32_t activation = -1;
+  ValueId output = kNoValue;
+  ValueId scale = kNoValue;
+  ValueId zero_point = kNoValue;
+  kernels::FusedClamp clamp;
+};
+
+/// One planned rewrite of an op.
+struct Rewrite {
+  std::string_view op_type;  ///< of the fused node
+  std::string_view domain;
+  std::int64_t version = 1;
+  std::string_view report_name;
+  Span<ValueId> inputs;
+  ValueId output = kNoValue;
+  kernels::FusedClamp clamp;
+  std::int32_t q_node = -1, activation_node = -1;
+  const unsigned char* attributes = nullptr;  ///< replacement NodeProto bytes (17), or nullptr: the op's own
+};
+
+/// NodeProto bytes holding only attribute alpha (FLOAT): the attributes of the QLinearLeakyRelu that a
+/// standalone Relu (alpha 0) or Clip (alpha 1, bounds as the fused clamp) becomes.
+///   0x2A len: field 5 (attribute); 0x0A 5 "alpha": name; 0x15 + 4 bytes: f; 0xA0 0x01 0x01: type FLOAT.
+alignas(4) constexpr unsigned char kAlphaZero[] = {0x2A, 0x0F, 0x0A, 0x05, 'a',  'l',  'p',  'h', 'a',
+                                                   0x15, 0x00, 0x00, 0x00, 0x00, 0xA0, 0x01, 0x01};
+alignas(4) constexpr unsigned char kAlphaOne[] = {0x2A, 0x0F, 0x0A, 0x05, 'a',  'l',  'p',  'h', 'a',
+                                                  0x15, 0x00, 0x00, 0x80, 0x3F, 0xA0, 0x01, 0x01};
+
+class Fuser {
+ public:
+  Fuser(const model::Graph& graph, KernelRegistry registry, MetadataAllocator& allocator) noexcept
+      : graph_(graph), registry_(registry), allocator_(allocator) {}
+
+  /// Rewrites the graph. `fused` is the model's graph with new nodes (unchanged when nothing fuses), `clamps`
+  /// one per fused-graph node, `reports` one per op that reads a DQ output.
+  Status run(model::Graph& fused, Span<kernels::FusedClamp>& clamps, Span<QuantizedNodeReport>& reports) noexcept {
+    fused = graph_;
+    const std::size_t node_count = graph_.nodes.size();
+    bool any_dq = false;
+    for (const model::Node& node : graph_.nodes) any_dq = any_dq || is_op(node, "DequantizeLinear");
+    if (!any_dq) return {};
+    // What the session keeps: reports, the new node list, clamps, and the fused nodes' input/output lists
+    // (drawn from pools sized for the worst case). The working tables after them are released at the end.
+    std::size_t candidates = 0, pool = 0;
+    for (const model::Node& node : graph_.nodes) {
+      if (!reads_dequantized(node)) continue;
+      ++candidates;
+      pool += 9 + 3 * node.inputs.size();  // QLinearConcat: 2 + 3 per input; the others at most 9
+    }
+    Span<model::Node> nodes;
+    ONNXMICRO_RETURN_IF_ERROR(allocator_.allocate_array(candidates, reports));
+    ONNXMICRO_RETURN_IF_ERROR(allocator_.allocate_array(node_count, nodes));
+    ONNXMICRO_RETURN_IF_ERROR(allocator_.allocate_array(node_count, clamps));
+    ONNXMICRO_RETURN_IF_ERROR(allocator_.allocate_array(pool, id_pool_));
+    const std::size_t working_mark = allocator_.used_bytes();
+    Status st = plan_all(nodes, clamps, reports);
+    allocator_.rewind(working_mark);
+    if (!st.ok()) return st;
+    if (nodes_kept_ == 0) {  // nothing fused: run the model's own nodes
+      clamps = Span<kernels::FusedClamp>();
+      return {};
+    }
+    fused.nodes = nodes.subspan(0, nodes_kept_);
+    clamps = clamps.subspan(0, nodes_kept_);
+    return {};
+  }
+
+ private:
+  Status plan_all(Span<model::Node> nodes, Span<kernels::FusedClamp> clamps,
+                  Span<QuantizedNodeReport> reports) noexcept {
+    const std::size_t node_count = graph_.nodes.size();
+    const std::size_t value_count = graph_.values.size();
+    ONNXMICRO_RETURN_IF_ERROR(allocator_.allocate_array(value_count, readers_));
+    ONNXMICRO_RETURN_IF_ERROR(allocator_.allocate_array(value_count, fused_reads_));
+    ONNXMICRO_RETURN_IF_ERROR(allocator_.allocate_array(value_count, only_reader_));
+    ONNXMICRO_RETURN_IF_ERROR(allocator_.allocate_array(node_count, rewrites_));
+    ONNXMICRO_RETURN_IF_ERROR(allocator_.allocate_array(node_count, removed_));
+    for (std::size_t i = 0; i < node_count; ++i) {
+      for (ValueId id : graph_.nodes[i].inputs) {
+        if (id == kNoValue) continue;
+        ++readers_[id];
+        only_reader_[id] = static_cast<std::int32_t>(i);
+      }
+    }
+    for (ValueId id : graph_.outputs) readers_[id] += 1 << 20;  // a graph output is never fused away
+
+    std::size_t r = 0;
+    bool any_fused = false;
+    for (std::size_t i = 0; i < node_count; ++i) {
+      const model::Node& node = graph_.nodes[i];
+      if (!reads_dequantized(node)) continue;
+      QuantizedNodeReport& report = reports[r++];
+      report.node = &node;
+      Rewrite& rewrite = rewrites_[i];
+      std::string_view reason;
+      const std::size_t pool_mark = pool_used_;
+      ONNXMICRO_RETURN_IF_ERROR(plan(node, rewrite, reason));
+      if (!rewrite.op_type.empty() &&
+          find_kernel(registry_, rewrite.domain, rewrite.op_type, rewrite.version) == nullptr) {
+        report.kernel = rewrite.report_name;
+        reason = "this build's kernel set lacks the integer kernel (see `kernel`): add it to run this op in int8";
+        rewrite = Rewrite();
+      }
+      if (rewrite.op_type.empty()) {
+        report.reason = reason;
+        pool_used_ = pool_mark;  // inputs of a rewrite that did not happen
+        continue;
+      }
+      report.integer = true;
+      report.kernel = rewrite.report_name;
+      any_fused = true;
+      removed_[rewrite.q_node] = 1;
+      report.absorbed_nodes = 1;
+      if (rewrite.activation_node >= 0) {
+        removed_[rewrite.activation_node] = 1;
+        ++report.absorbed_nodes;
+      }
+      for (ValueId id : node.inputs) {
+        if (id == kNoValue || !is_dequantize_output(id)) continue;
+        ++fused_reads_[id];
+        ++report.absorbed_nodes;
+      }
+    }
+    if (!any_fused) return {};
+    // A DQ whose every reader was fused is dropped.
+    for (std::size_t i = 0; i < node_count; ++i) {
+      const model::Node& node = graph_.nodes[i];
+      if (!is_op(node, "DequantizeLinear") || node.outputs.size() != 1 || node.outputs[0] == kNoValue) continue;
+      const ValueId out = node.outputs[0];
+      if (fused_reads_[out] == readers_[out]) removed_[i] = 1;
+    }
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < node_count; ++i) {
+      if (removed_[i]) continue;
+      model::Node& out = nodes[n];
+      out = graph_.nodes[i];
+      const Rewrite& rewrite = rewrites_[i];
+      if (!rewrite.op_type.empty()) {
+        // The fused node keeps the op's name and attributes (QLinearConv reads Conv's, QGemm Gemm's, ...).
+        out.op_type = rewrite.op_type;
+        out.domain = rewrite.domain;
+        out.opset_version = rewrite.version;
+        out.inputs = rewrite.inputs;
+        out.explicit_input_count = -1;
+        if (rewrite.attributes != nullptr) {
+          out.proto = proto::Node::unchecked(ByteSpan(rewrite.attributes, sizeof(kAlphaZero)));
+        }
+        ONNXMICRO_RETURN_IF_ERROR(take_ids(1, out.outputs));
+        out.outputs[0] = rewrite.output;
+        clamps[n] = rewrite.clamp;
+      }
+      out.index = static_cast<std::int32_t>(n);
+      ++n;
+    }
+    nodes_kept_ = n;
+    return {};
+  }
+  /// `count` ids from the pool run() sized for every rewrite.
+  Status take_ids(std::size_t count, Span<ValueId>& out) noexcept {
+    if (id_pool_.size() - pool_used_ < count) {
+      return Status(StatusCode::internal) << "QDQ fusion: input pool exhausted";
+    }
+    out = id_pool_.subspan(pool_used_, count);
+    pool_used_ += count;
+    return {};
+  }
+  static bool is_op(const model::Node& node, std::string_view op) noexcept {
+    return node.domain.empty() && node.op_type == op;
+  }
+  bool is_dequantize_output(ValueId id) const noexcept {
+    const model::Value& v = graph_.values[id];
+    return v.kind == model::ValueKind::intermediate && v.producer >= 0 &&
+           is_op(graph_.nodes[v.producer], "DequantizeLinear");
+  }
+  bool reads_dequantized(const model::Node& node) const noexcept {
+    if (is_op(node, "DequantizeLinear") || is_op(node, "QuantizeLinear")) return false;
+    for (ValueId id : node.inputs)
+      if (id != kNoValue && is_dequantize_output(id)) return true;
+    return false;
+  }
+  bool is_initializer(ValueId id) const noexcept {
+    return id != kNoValue && graph_.values[id].kind == model::ValueKind::initializer;
+  }
+  std::int64_t element_count(ValueId id) const noexcept {
+    std::int64_t count = -1;
+    if (!graph_.values[id].initializer.element_count(count).ok()) return -1;
+    return count;
+  }
+  /// Reads an initializer of at most `capacity` elements as doubles (float32, int8, uint8, int32).
+  bool read_values(ValueId id, double* out, std::int64_t capacity) const noexcept {
+    const std::int64_t count = element_count(id);
+    if (count < 0 || count > capacity || count > 8) return false;
+    alignas(8) unsigned char bytes[8 * sizeof(std::int32_t)] = {};
+    const DataType dtype = graph_.values[id].dtype;
+    const std::size_t size = dtype_size(dtype);
+    if (size == 0 || !graph_.values[id].initializer.decode_to(bytes, size * static_cast<std::size_t>(count)).ok())
+      return false;
+    for (std::int64_t i = 0; i < count; ++i) {
+      switch (dtype) {
+        case DataType::float32: out[i] = reinterpret_cast<const float*>(bytes)[i]; break;
+        case DataType::int8: out[i] = reinterpret_cast<const std::int8_t*>(bytes)[i]; break;
+        case DataType::uint8: out[i] = bytes[i]; break;
+        case DataType::int32: out[i] = reinterpret_cast<const std::int32_t*>(bytes)[i]; break;
+        default: return false;
+      }
+    }
+    return true;
+  }
+  /// Reads a float32 initializer of `count` elements into metadata (per-channel scales).
+  Status read_floats(ValueId id, std::int64_t count, Span<float>& out) const noexcept {
+    ONNXMICRO_RETURN_IF_ERROR(allocator_.allocate_array(static_cast<std::size_t>(count), out));
+    return graph_.values[id].initializer.decode_to(out.data(), out.size() * sizeof(float));
+  }
+  std::int64_t int_attribute(const model::Node& node, std::string_view name, std::int64_t fallback) const noexcept {
+    proto::Attribute a;
+    if (!node.proto.find_attribute(name, a) || a.type != proto::AttributeType::int_) return fallback;
+    return a.i;
+  }
+  float float_attribute(const model::Node& node, std::string_view name, float fallback) const noexcept {
+    proto::Attribute a;
+    if (!node.proto.find_attribute(name, a) || a.type != proto::AttributeType::float_) return fallback;
+    return a.f;
+  }
+
+  /// Input `id` as a DequantizeLinear with initializer scale and zero point, or the reason it is not one.
+  bool dequantized(ValueId id, bool per_channel_ok, Dequantized& out, std::string_view& reason) const noexcept {
+    if (id == kNoValue || !is_dequantize_output(id)) {
+      reason = "an input is not produced by a DequantizeLinear";
+      return false;
+    }
+    const std::int32_t producer = graph_.values[id].producer;
+    const model::Node& dq = graph_.nodes[producer];
+    out = Dequantized();
+    out.node = producer;
+    out.quantized = dq.inputs.size() > 0 ? dq.inputs[0] : kNoValue;
+    out.scale = dq.inputs.size() > 1 ? dq.inputs[1] : kNoValue;
+    out.zero_point = dq.inputs.size() > 2 ? dq.inputs[2] : kNoValue;
+    if (out.quantized == kNoValue || !is_initializer(out.scale) ||
+        graph_.values[out.scale].dtype != DataType::float32) {
+      reason = "a DequantizeLinear's scale is not a float initializer";
+      return false;
+    }
+    if (int_attribute(dq, "block_size", 0) != 0) {
+      reason = "a DequantizeLinear uses blocked quantization";
+      return false;
+    }
+    if (out.zero_point != kNoValue) {
+      if (!is_initializer(out.zero_point)) {
+        reason = "a DequantizeLinear's zero point is not an initializer";
+        return false;
+      }
+      out.dtype = graph_.values[out.zero_point].dtype;
+    } else {
+      out.dtype = graph_.values[out.quantized].dtype;
+    }
+    out.scale_count = element_count(out.scale);
+    out.axis = int_attribute(dq, "axis", 1);
+    if (out.scale_count != 1 && !per_channel_ok) {
+      reason = "a per-channel DequantizeLinear feeds an input that needs one scale";
+      return false;
+    }
+    if (out.zero_point != kNoValue && element_count(out.zero_point) != out.scale_count) {
+      reason = "a DequantizeLinear's zero point and scale differ in size";
+      return false;
+    }
+    return true;
+  }
+  static bool is_8bit(DataType t) noexcept { return t == DataType::int8 || t == DataType::uint8; }
+  bool activation_dq(ValueId id, Dequantized& out, std::string_view& reason) const noexcept {
+    if (!dequantized(id, false, out, reason)) return false;
+    if (!is_8bit(out.dtype) || out.zero_point == kNoValue) {
+      reason = "a dequantized input is not int8/uint8 with a zero point";
+      return false;
+    }
+    return true;
+  }
+
+  /// The op's only output through an optional Relu/Clip into a QuantizeLinear with initializer parameters.
+  bool requantized(const model::Node& op, bool activation_ok, Requantized& out,
+                   std::string_view& reason) const noexcept {
+    out = Requantized();
+    for (std::size_t k = 1; k < op.outputs.size(); ++k) {
+      if (op.outputs[k] != kNoValue) {
+        reason = "the op has more than one output";
+        return false;
+      }
+    }
+    ValueId value = op.outputs.empty() ? kNoValue : op.outputs[0];
+    if (value == kNoValue || readers_[value] != 1) {
+      reason = "its output is read by more than one node, or is a graph output";
+      return false;
+    }
+    const model::Node* next = &graph_.nodes[only_reader_[value]];
+    if (activation_ok && (is_op(*next, "Relu") || is_op(*next, "Clip"))) {
+      if (!clamp_of(*next, out.clamp)) {
+        reason = "a Clip after it has bounds that are not initializers";
+        return false;
+      }
+      out.activation = next->index;
+      value = next->outputs.empty() ? kNoValue : next->outputs[0];
+      if (value == kNoValue || readers_[value] != 1) {
+        reason = "its activation's output is read by more than one node, or is a graph output";
+        return false;
+      }
+      next = &graph_.nodes[only_reader_[value]];
+    }
+    if (!is_op(*next, "QuantizeLinear") || next->inputs.empty() || next->inputs[0] != value ||
+        next->outputs.size() != 1) {
+      reason = "its output is not quantized by a QuantizeLinear";
+      return false;
+    }
+    out.node = next->index;
+    out.output = next->outputs[0];
+    out.scale = next->inputs.size() > 1 ? next->inputs[1] : kNoValue;
+    out.zero_point = next->inputs.size() > 2 ? next->inputs[2] : kNoValue;
+    if (!is_initializer(out.scale) || graph_.values[out.scale].dtype != DataType::float32 ||
+        element_count(out.scale) != 1) {
+      reason = "the QuantizeLinear's scale is not a scalar float initializer";
+      return false;
+    }
+    if (!is_initializer(out.zero_point) || !is_8bit(graph_.values[out.zero_point].dtype) ||
+        element_count(out.zero_point) != 1) {
+      reason = "the QuantizeLinear's zero point is not a scalar int8/uint8 initializer";
+      return false;
+    }
+    if (int_attribute(*next, "block_size", 0) != 0) {
+      reason = "the QuantizeLinear uses blocked quantization";
+      return false;
+    }
+    return true;
+  }
+  bool clamp_of(const model::Node& node, kernels::FusedClamp& clamp) const noexcept {
+    clamp = kernels::FusedClamp();
+    if (node.op_type == "Relu") {
+      clamp.has_min = true;
+      return true;
+    }
+    if (node.opset_version < 11) {  // Clip-1/6: attributes
+      proto::Attribute a;
+      if (node.proto.find_attribute("min", a)) {
+        clamp.has_min = true;
+        clamp.min = a.f;
+      }
+      if (node.proto.find_attribute("max", a)) {
+        clamp.has_max = true;
+        clamp.max = a.f;
+      }
+      return true;
+    }
+    for (std::size_t k = 1; k < 3 && k < node.inputs.size(); ++k) {
+      const ValueId id = node.inputs[k];
+      if (id == kNoValue) continue;
+      double v = 0;
+      if (!is_initializer(id) || graph_.values[id].dtype != DataType::float32 || !read_values(id, &v, 1)) return false;
+      (k == 1 ? clamp.has_min : clamp.has_max) = true;
+      (k == 1 ? clamp.min : clamp.max) = static_cast<float>(v);
+    }
+    return true;
+  }
+  /// True when the two quantization parameter pairs hold the same values (and zero point dtype).
+  bool same_params(ValueId scale_a, ValueId zero_a, ValueId scale_b, ValueId zero_b) const noexcept {
+    double sa = 0, sb = 0, za = 0, zb = 0;
+    if (!read_values(scale_a, &sa, 1) || !read_values(scale_b, &sb, 1)) return false;
+    if ((zero_a == kNoValue) != (zero_b == kNoValue)) return false;
+    if (zero_a == kNoValue) return sa == sb;
+    if (graph_.values[zero_a].dtype != graph_.values[zero_b].dtype) return false;
+    return read_values(zero_a, &za, 1) && read_values(zero_b, &zb, 1) && sa == sb && za == zb;
+  }
+  /// A bias DequantizeLinear of int32 values whose scale is x_scale * w_scale (per channel): what
+  /// onnxruntime's quantizer writes, so the integer kernel may add it to the accumulator as is.
+  Status bias_matches(const Dequantized& x, const Dequantized& w, const Dequantized& b, bool& ok) const noexcept {
+    ok = false;
+    if (b.dtype != DataType::int32 || b.scale_count < 1 || (b.scale_count != 1 && b.scale_count != w.scale_count))
+      return {};
+    if (b.zero_point != kNoValue) {
+      Span<std::int32_t> zeros;
+      ONNXMICRO_RETURN_IF_ERROR(allocator_.allocate_array(static_cast<std::size_t>(b.scale_count), zeros));
+      ONNXMICRO_RETURN_IF_ERROR(
+          graph_.values[b.zero_point].initializer.decode_to(zeros.data(), zeros.size() * sizeof(std::int32_t)));
+      for (std::int32_t zero : zeros)
+        if (zero != 0) return {};
+    }
+    double xs = 0;
+    if (!read_values(x.scale, &xs, 1)) return {};
+    Span<float> ws, bs;
+    ONNXMICRO_RETURN_IF_ERROR(read_floats(w.scale, w.scale_count, ws));
+    ONNXMICRO_RETURN_IF_ERROR(read_floats(b.scale, b.scale_count, bs));
+    for (std::int64_t m = 0; m < w.scale_count; ++m) {
+      const double expected = xs * ws[static_cast<std::size_t>(m)];
+      const double actual = bs[static_cast<std::size_t>(b.scale_count == 1 ? 0 : m)];
+      const double diff = expected > actual ? expected - actual : actual - expected;
+      if (diff > 1e-6 * expected) return {};
+    }
+    ok = true;
+    return {};
+  }
+  Status make_inputs(std::initializer_list<ValueId> ids, Span<ValueId>& out) noexcept {
+    ONNXMICRO_RETURN_IF_ERROR(take_ids(ids.size(), out));
+    std::size_t k = 0;
+    for (ValueId id : ids) out[k++] = id;
+    return {};
+  }
+  static void set_target(Rewrite& rewrite, std::string_view op, std::string_view domain, std::int64_t version,
+                         std::string_view report_name, const Requantized& q) noexcept {
+    rewrite.op_type = op;
+    rewrite.domain = domain;
+    rewrite.version = version;
+    rewrite.report_name = report_name;
+    rewrite.output = q.output;
+    rewrite.clamp = q.clamp;
+    rewrite.q_node = q.node;
+    rewrite.activation_node = q.activation;
+  }
+
+  /// Decides how `node` runs; leaves rewrite.op_type empty (and says why in `reason`) when it stays float.
+  Status plan(const model::Node& node, Rewrite& rewrite, std::string_view& reason) noexcept {
+    rewrite = Rewrite();
+    const std::string_view op = node.domain.empty() ? node.op_type : std::string_view();
+    Dequantized a, b, c;
+    Requantized q;
+    constexpr std::string_view kMicrosoft = "com.microsoft";
+    const std::int64_t onnx_version = node.opset_version < 10 ? 10 : node.opset_version;
+    if (op == "Conv") {
+      if (!activation_dq(node.inputs[0], a, reason) || node.inputs.size() < 2 ||
+          !dequantized(node.inputs[1], true, b, reason) || !requantized(node, true, q, reason))
+        return {};
+      if (!is_8bit(b.dtype) || b.zero_point == kNoValue || (b.scale_count != 1 && b.axis != 0)) {
+        reason = "the weights are not int8/uint8 quantized per tensor or per output channel (axis 0)";
+        return {};
+      }
+      ValueId bias = kNoValue;
+      if (node.inputs.size() > 2 && node.inputs[2] != kNoValue) {
+        bool ok = false;
+        if (dequantized(node.inputs[2], true, c, reason)) ONNXMICRO_RETURN_IF_ERROR(bias_matches(a, b, c, ok));
+        if (!ok) {
+          reason = "the bias is not int32 dequantized with scale x_scale * w_scale";
+          return {};
+        }
+        bias = c.quantized;
+      }
+      ONNXMICRO_RETURN_IF_ERROR(make_inputs(
+          {a.quantized, a.scale, a.zero_point, b.quantized, b.scale, b.zero_point, q.scale, q.zero_point, bias},
+          rewrite.inputs));
+      if (bias == kNoValue) rewrite.inputs = rewrite.inputs.subspan(0, 8);
+      set_target(rewrite, "QLinearConv", "", onnx_version, "QLinearConv", q);
+      return {};
+    }
+    if (op == "MatMul") {
+      if (!activation_dq(node.inputs[0], a, reason) || !dequantized(node.inputs[1], true, b, reason) ||
+          !requantized(node, true, q, reason))
+        return {};
+      const model::Value& weights = graph_.values[b.quantized];
+      const bool per_column = b.scale_count != 1 && weights.kind == model::ValueKind::initializer &&
+                              weights.initializer.rank == 2 && (b.axis == 1 || b.axis == -1);
+      if (!is_8bit(b.dtype) || b.zero_point == kNoValue || (b.scale_count != 1 && !per_column)) {
+        reason = "the second input is not int8/uint8 quantized per tensor or per column of 2-D weights";
+        return {};
+      }
+      ONNXMICRO_RETURN_IF_ERROR(
+          make_inputs({a.quantized, a.scale, a.zero_point, b.quantized, b.scale, b.zero_point, q.scale, q.zero_point},
+                      rewrite.inputs));
+      set_target(rewrite, "QLinearMatMul", "", onnx_version, "QLinearMatMul", q);
+      return {};
+    }
+    if (op == "Gemm") {
+      if (!activation_dq(node.inputs[0], a, reason) || node.inputs.size() < 2 ||
+          !dequantized(node.inputs[1], true, b, reason) || !requantized(node, true, q, reason))
+        return {};
+      if (float_attribute(node, "alpha", 1.0f) != 1.0f) {
+        reason = "alpha is not 1 (QGemm would scale the bias by it too)";
+        return {};
+      }
+      const std::int64_t channel_axis = int_attribute(node, "transB", 0) != 0 ? 0 : 1;
+      if (!is_8bit(b.dtype) || b.zero_point == kNoValue || (b.scale_count != 1 && b.axis != channel_axis)) {
+        reason = "B is not int8/uint8 quantized per tensor or per output column";
+        return {};
+      }
+      ValueId bias = kNoValue;
+      if (node.inputs.size() > 2 && node.inputs[2] != kNoValue) {
+        bool ok = float_attribute(node, "beta", 1.0f) == 1.0f;
+        if (ok && dequantized(node.inputs[2], true, c, reason))
+          ONNXMICRO_RETURN_IF_ERROR(bias_matches(a, b, c, ok));
+        else
+          ok = false;
+        if (!ok) {
+          reason = "C is not int32 dequantized with scale a_scale * b_scale (and beta 1)";
+          return {};
+        }
+        bias = c.quantized;
+      }
+      ONNXMICRO_RETURN_IF_ERROR(make_inputs(
+          {a.quantized, a.scale, a.zero_point, b.quantized, b.scale, b.zero_point, bias, q.scale, q.zero_point},
+          rewrite.inputs));
+      set_target(rewrite, "QGemm", kMicrosoft, 1, "com.microsoft.QGemm", q);
+      return {};
+    }
+    if (op == "Add" || op == "Mul") {
+      if (!activation_dq(node.inputs[0], a, reason) || node.inputs.size() < 2 ||
+          !activation_dq(node.inputs[1], b, reason) || !requantized(node, true, q, reason))
+        return {};
+      ONNXMICRO_RETURN_IF_ERROR(
+          make_inputs({a.quantized, a.scale, a.zero_point, b.quantized, b.scale, b.zero_point, q.scale, q.zero_point},
+                      rewrite.inputs));
+      if (op == "Add") {
+        set_target(rewrite, "QLinearAdd", kMicrosoft, 1, "com.microsoft.QLinearAdd", q);
+      } else {
+        set_target(rewrite, "QLinearMul", kMicrosoft, 1, "com.microsoft.QLinearMul", q);
+      }
+      return {};
+    }
+    if (op == "AveragePool" || op == "GlobalAveragePool" || op == "LeakyRelu" || op == "Sigmoid") {
+      if (!activation_dq(node.inputs[0], a, reason) || !requantized(node, false, q, reason)) return {};
+      ONNXMICRO_RETURN_IF_ERROR(
+          make_inputs({a.quantized, a.scale, a.zero_point, q.scale, q.zero_point}, rewrite.inputs));
+      if (op == "AveragePool") {
+        set_target(rewrite, "QLinearAveragePool", kMicrosoft, 1, "com.microsoft.QLinearAveragePool", q);
+      } else if (op == "GlobalAveragePool") {
+        set_target(rewrite, "QLinearGlobalAveragePool", kMicrosoft, 1, "com.microsoft.QLinearGlobalAveragePool", q);
+      } else if (op == "LeakyRelu") {
+        set_target(rewrite, "QLinearLeakyRelu", kMicrosoft, 1, "com.microsoft.QLinearLeakyRelu", q);
+      } else {
+        set_target(rewrite, "QLinearSigmoid", kMicrosoft, 1, "com.microsoft.QLinearSigmoid", q);
+      }
+      return {};
+    }
+    if (op == "Concat") {
+      if (!requantized(node, false, q, reason)) return {};
+      ONNXMICRO_RETURN_IF_ERROR(take_ids(2 + 3 * node.inputs.size(), rewrite.inputs));
+      rewrite.inputs[0] = q.scale;
+      rewrite.inputs[1] = q.zero_point;
+      for (std::size_t k = 0; k < node.inputs.size(); ++k) {
+        if (!activation_dq(node.inputs[k], a, reason)) return {};
+        rewrite.inputs[2 + 3 * k] = a.quantized;
+        rewrite.inputs[3 + 3 * k] = a.scale;
+        rewrite.inputs[4 + 3 * k] = a.zero_point;
+      }
+      set_target(rewrite, "QLinearConcat", kMicrosoft, 1, "com.microsoft.QLinearConcat", q);
+      return {};
+    }
+    if (op == "Relu" || op == "Clip") {
+      // A Relu/Clip that follows no fusable op: a 256-entry table of x -> Q(f(DQ(x))) (QLinearLeakyRelu with
+      // alpha 0, or alpha 1 and Clip's bounds as the clamp), which is what the float path computes.
+      Requantized bounds;
+      if (!activation_dq(node.inputs[0], a, reason)) return {};
+      if (!clamp_of(node, bounds.clamp)) {
+        reason = "Clip's bounds are not initializers";
+        return {};
+      }
+      if (!requantized(node, false, q, reason)) return {};
+      ONNXMICRO_RETURN_IF_ERROR(
+          make_inputs({a.quantized, a.scale, a.zero_point, q.scale, q.zero_point}, rewrite.inputs));
+      set_target(rewrite, "QLinearLeakyRelu", kMicrosoft, 1, "com.microsoft.QLinearLeakyRelu (table)", q);
+      if (op == "Relu") {
+        rewrite.attributes = kAlphaZero;
+      } else {
+        rewrite.attributes = kAlphaOne;
+        rewrite.clamp = bounds.clamp;
+      }
+      return {};
+    }
+    if (op == "Softmax") {
+      if (!activation_dq(node.inputs[0], a, reason) || !requantized(node, false, q, reason)) return {};
+      ONNXMICRO_RETURN_IF_ERROR(
+          make_inputs({a.quantized, a.scale, a.zero_point, q.scale, q.zero_point}, rewrite.inputs));
+      // The Softmax's own opset version: QLinearSoftmax reads which axis semantics apply from it.
+      set_target(rewrite, "QLinearSoftmax", kMicrosoft, node.opset_version, "com.microsoft.QLinearSoftmax", q);
+      return {};
+    }
+    const bool reshapes = op == "Reshape" || op == "Transpose" || op == "Flatten" || op == "Squeeze" ||
+                          op == "Unsqueeze" || (op == "MaxPool" && node.opset_version >= 12);
+    if (reshapes) {
+      // Moving or picking elements commutes with (de)quantization when both sides share scale and zero point.
+      if (!activation_dq(node.inputs[0], a, reason) || !requantized(node, false, q, reason)) return {};
+      for (std::size_t k = 1; k < node.inputs.size(); ++k) {
+        if (node.inputs[k] != kNoValue && is_dequantize_output(node.inputs[k])) {
+          reason = "a second input is dequantized";
+          return {};
+        }
+      }
+      if (!same_params(a.scale, a.zero_point, q.scale, q.zero_point)) {
+        reason = "its DequantizeLinear and QuantizeLinear have different scales or zero points";
+        return {};
+      }
+      ONNXMICRO_RETURN_IF_ERROR(take_ids(node.inputs.size(), rewrite.inputs));
+      for (std::size_t k = 0; k < node.inputs.size(); ++k) rewrite.inputs[k] = node.inputs[k];
+      rewrite.inputs[0] = a.quantized;
+      set_target(rewrite, node.op_type, "", node.opset_version,
+                 op == "MaxPool" ? "MaxPool on int8/uint8" : "the same op on int8/uint8", q);
+      return {};
+    }
+    reason = "no integer kernel for this op: it runs in float between its DequantizeLinear and QuantizeLinear";
+    return {};
+  }
+
+  const model::Graph& graph_;
+  KernelRegistry registry_;
+  MetadataAllocator& allocator_;
+  Span<std::int32_t> readers_;      ///< per value: input slots reading it (+2^20 for graph outputs)
+  Span<std::int32_t> fused_reads_;  ///< per value: input slots of fused ops reading it
+  Span<std::int32_t> only_reader_;  ///< per value: the last node reading it (the only one when readers_ == 1)
+  Span<Rewrite> rewrites_;
+  Span<unsigned char> removed_;
+  Span<ValueId> id_pool_;  ///< inputs/outputs of the fused nodes (kept)
+  std::size_t pool_used_ = 0;
+  std::size_t nodes_kept_ = 0;  ///< 0 when nothing was fused
+};
+
+}  // namespace qdq
+}  // namespace detail
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/runtime/qdq_fusion.hpp
 
 #if ONNXMICRO_HAS_HEAP
 #include <cstdlib>
@@ -33977,6 +37283,10 @@ struct SessionOptions {
   /// Keep every input's arena slot out of reach of other tensors for the whole run, so that the next run's
   /// inputs may be written while this run's outputs are still being read (subgraph iterations do this).
   bool inputs_outlive_run = false;
+  /// Run DequantizeLinear -> op -> QuantizeLinear groups of QDQ models as integer kernels (see
+  /// runtime/qdq_fusion.hpp); Session::quantized_nodes() reports every op between DQ and Q and how it ran.
+  /// false: every node runs its own kernel (the float reference path), e.g. to compare the two.
+  bool fuse_qdq = true;
 };
 
 /// Per-node facts after prepare(), for reports (which kernel, placement, folded or not).
@@ -34062,6 +37372,9 @@ class Session {
   /// Most bytes of the string pool any run() so far has used (see SessionOptions::string_pool_bytes).
   std::size_t string_pool_peak() const noexcept { return string_pool_.peak(); }
   Span<const NodeReport> node_reports() const noexcept { return reports_; }
+  /// One entry per op that reads a DequantizeLinear output (in execution order): whether it runs as an integer
+  /// kernel and, when not, why. Empty for models without QDQ groups or with SessionOptions::fuse_qdq off.
+  Span<const QuantizedNodeReport> quantized_nodes() const noexcept { return quantized_nodes_; }
   const Model* model() const noexcept { return model_; }
 
  private:
@@ -34093,6 +37406,11 @@ class Session {
   Span<NodeRuntime> nodes_;
   Span<ValueRuntime> values_;
   Span<NodeReport> reports_;
+  Span<QuantizedNodeReport> quantized_nodes_;
+  /// The graph the session executes: the model's, or its QDQ-fused rewrite (same values, other nodes).
+  const model::Graph* graph_ = nullptr;
+  model::Graph fused_graph_;
+  Span<kernels::FusedClamp> fused_clamps_;  ///< per node of *graph_ (empty when nothing was fused)
   unsigned char* arena_ = nullptr;
   std::size_t arena_capacity_ = 0;
   bool owns_arena_ = false;
@@ -34244,6 +37562,10 @@ inline void Session::release() noexcept {
   has_max_shape_ = Span<unsigned char>();
   replan_shapes_ = Span<InputShape>();
   replan_values_ = Span<InputValue>();
+  quantized_nodes_ = Span<QuantizedNodeReport>();
+  graph_ = nullptr;
+  fused_graph_ = model::Graph();
+  fused_clamps_ = Span<kernels::FusedClamp>();
 }
 
 // Forgets the plan but keeps the arena and string pool, which a re-plan reuses.
@@ -34373,6 +37695,13 @@ inline Status Session::prepare(const Model& model, KernelRegistry registry, cons
     max_shapes_[index] = bound.shape;
     has_max_shape_[index] = 1;
     any_max = true;
+  }
+  // QDQ groups become integer nodes once, for every plan (the rewrite does not depend on shapes).
+  graph_ = &model.graph();
+  if (options.fuse_qdq) {
+    detail::qdq::Fuser fuser(model.graph(), registry, *metadata_);
+    ONNXMICRO_RETURN_IF_ERROR(fuser.run(fused_graph_, fused_clamps_, quantized_nodes_));
+    graph_ = &fused_graph_;
   }
   // Everything from here on is rewound by a re-plan.
   metadata_mark_ = metadata_->used_bytes();
@@ -34589,9 +37918,8 @@ inline bool Session::input_bound_at_prepare(std::size_t index) const noexcept {
 inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned char> bind_value,
                                     bool& retry) noexcept {
   MetadataAllocator& allocator = *metadata_;
-  const Model& model = *model_;
   KernelRegistry registry = registry_;
-  const model::Graph& graph = model.graph();
+  const model::Graph& graph = *graph_;
   const std::size_t node_count = graph.nodes.size();
   const std::int32_t end_step = static_cast<std::int32_t>(node_count);
   ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(graph.values.size(), values_));
@@ -34750,6 +38078,7 @@ inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned
     }
     kernels::PrepareContext ctx(node, nr.input_infos, nr.output_infos, allocator);
     ctx.set_environment(model_, registry);
+    if (!fused_clamps_.empty()) ctx.set_fused_clamp(fused_clamps_[i]);
     Status st = nr.kernel->prepare(ctx);
     if (!st.ok()) {
       int missing = ctx.missing_constant_input();
@@ -35176,7 +38505,7 @@ inline TensorView Session::input(std::size_t index) const noexcept {
 
 inline Status Session::run() noexcept {
   if (!prepared_) return Status(StatusCode::invalid_argument) << "run() before a successful prepare()";
-  const model::Graph& graph = model_->graph();
+  const model::Graph& graph = *graph_;
   string_pool_.reset();  // strings of the previous run die here
   for (std::size_t i = 0; i < nodes_.size(); ++i) {
     NodeRuntime& nr = nodes_[i];
@@ -36261,7 +39590,7 @@ using AllKernels = MergeKernelSets<
     kernels::RecurrentKernels, kernels::AttentionKernels, kernels::LinalgKernels, kernels::TrainingKernels,
     kernels::ImageKernels, kernels::NormalizationKernels, kernels::SpatialKernels, kernels::TextKernels,
     kernels::SignalKernels, kernels::ShapeOpsKernels, kernels::ControlFlowKernels, kernels::SequenceKernels,
-    kernels::MlKernels, kernels::TfIdfKernels, kernels::RandomKernels>;
+    kernels::MlKernels, kernels::TfIdfKernels, kernels::RandomKernels, kernels::MicrosoftQuantizationKernels>;
 
 /// The AllKernels registry as a plain function, for programs whose many translation units all need every kernel:
 /// AllKernels::registry() instantiates (and compiles) every kernel in each translation unit that calls it, while

@@ -87,6 +87,9 @@ const char* const kUsage =
     "  --allowlist FILE      known failures, 'case_name  # reason' per line\n"
     "  --results-json FILE   write one entry per case (suite, name, status, reason) to FILE\n"
     "  --rtol X --atol X     tolerances of |actual - expected| <= atol + rtol * |expected| (1e-3, 1e-5)\n"
+    "  --integer-atol N      integer outputs may differ by up to N (default 0: exact), for quantized kernels whose\n"
+    "                        reference rounds in float; a printed PASS (--verbose) then says how many elements\n"
+    "                        differed and the largest difference\n"
     "  --list-unsupported    print one line per unsupported case (default: only a summary of missing kernels)\n"
     "  --one-session         (default) one Session per case for all its data sets: prepared once for the first\n"
     "                        (max_input_shapes: the elementwise maxima of inputs whose shape varies between\n"
@@ -107,6 +110,7 @@ struct Options {
   std::string results_json_path;
   double rtol = 1e-3;
   double atol = 1e-5;
+  long long integer_atol = 0;
   bool list_unsupported = false;
   bool verbose = false;
   bool one_session = true;
@@ -178,6 +182,14 @@ bool parse_options(int argc, char** argv, Options& options) {
       if (!number("--rtol", options.rtol)) return false;
     } else if (arg == "--atol") {
       if (!number("--atol", options.atol)) return false;
+    } else if (arg == "--integer-atol") {
+      double n = 0;
+      if (!number("--integer-atol", n)) return false;
+      if (n < 0 || n != static_cast<double>(static_cast<long long>(n))) {
+        std::fprintf(stderr, "onnxmicro_conformance: --integer-atol needs a non-negative integer\n");
+        return false;
+      }
+      options.integer_atol = static_cast<long long>(n);
     } else if (arg == "--timeout") {
       double seconds = 0;
       if (!number("--timeout", seconds)) return false;
@@ -511,8 +523,18 @@ std::string index_text(const om::Shape& shape, std::size_t flat) {
   return s + "]";
 }
 
-/// Compares one output; returns "" when it matches, else what differs.
-std::string compare_output(const om::ConstTensorView& actual, const LoadedTensor& expected, double rtol, double atol) {
+/// Integer elements compared under --integer-atol in the current case, to report how close a pass was.
+struct IntegerDifferences {
+  std::size_t compared = 0;
+  std::size_t differing = 0;
+  long long largest = 0;
+};
+IntegerDifferences integer_differences;
+
+/// Compares one output; returns "" when it matches, else what differs. Integer elements may differ by
+/// `integer_atol` (counted in integer_differences when it is > 0).
+std::string compare_output(const om::ConstTensorView& actual, const LoadedTensor& expected, double rtol, double atol,
+                           long long integer_atol = 0) {
   if (actual.dtype != expected.dtype) {
     return std::string("dtype ") + om::dtype_name(actual.dtype) + ", expected " + om::dtype_name(expected.dtype);
   }
@@ -525,7 +547,8 @@ std::string compare_output(const om::ConstTensorView& actual, const LoadedTensor
   if (om::is_value_container(expected.dtype)) {
     const auto* got_values = static_cast<const om::ValueRef*>(actual.data);
     for (std::size_t i = 0; i < count; ++i) {
-      std::string difference = compare_output(om::view_of(got_values[i]), expected.elements[i], rtol, atol);
+      std::string difference =
+          compare_output(om::view_of(got_values[i]), expected.elements[i], rtol, atol, integer_atol);
       if (!difference.empty()) return "element " + std::to_string(i) + ": " + difference;
     }
     return "";
@@ -578,8 +601,14 @@ std::string compare_output(const om::ConstTensorView& actual, const LoadedTensor
     } else {
       long long a = integer_element(dtype, got, i);
       long long e = integer_element(dtype, want, i);
-      close = a == e;
-      excess = close ? 0 : 1;
+      const long long difference = a > e ? a - e : e - a;
+      close = difference <= integer_atol;
+      excess = close ? 0 : static_cast<double>(difference);
+      if (integer_atol > 0) {
+        ++integer_differences.compared;
+        if (difference != 0) ++integer_differences.differing;
+        if (difference > integer_differences.largest) integer_differences.largest = difference;
+      }
       text = std::to_string(a) + ", expected " + std::to_string(e);
     }
     if (!close) {
@@ -767,7 +796,8 @@ CaseResult compare_outputs(const om::Session& session, const DataSet& data_set,
     std::size_t index = 0;
     om::Status status = session.output_index(graph_outputs[k].name, index);
     if (!status.ok()) return make_result(Outcome::fail, data_set.where + "output_index: " + status_text(status));
-    std::string difference = compare_output(session.output(index), expected, options.rtol, options.atol);
+    std::string difference =
+        compare_output(session.output(index), expected, options.rtol, options.atol, options.integer_atol);
     if (!difference.empty()) {
       if (!differences.empty()) differences += "; ";
       differences += "output " + std::to_string(k) + " '" + std::string(graph_outputs[k].name) + "': " + difference;
@@ -1015,22 +1045,35 @@ CaseResult deserialize(const std::string& text) {
   return result;
 }
 
+/// run_case(), and with --integer-atol the integer differences of a passing case appended to its reason.
+CaseResult run_case_counted(const fs::path& dir, const Options& options) {
+  integer_differences = IntegerDifferences();
+  CaseResult result = run_case(dir, options);
+  const IntegerDifferences& d = integer_differences;
+  if (options.integer_atol > 0 && result.outcome == Outcome::pass && d.compared > 0) {
+    result.reason += (result.reason.empty() ? "" : "; ") + std::to_string(d.differing) + " of " +
+                     std::to_string(d.compared) + " integer elements differ, largest difference " +
+                     std::to_string(d.largest);
+  }
+  return result;
+}
+
 #if ONNXMICRO_CONFORMANCE_CAN_FORK
 CaseResult run_case_in_child(const fs::path& dir, const Options& options) {
   int fds[2];
-  if (pipe(fds) != 0) return run_case(dir, options);
+  if (pipe(fds) != 0) return run_case_counted(dir, options);
   std::fflush(stdout);
   std::fflush(stderr);
   const pid_t pid = fork();
   if (pid < 0) {
     close(fds[0]);
     close(fds[1]);
-    return run_case(dir, options);
+    return run_case_counted(dir, options);
   }
   if (pid == 0) {
     close(fds[0]);
     alarm(options.timeout_seconds);  // SIGALRM's default action ends a hung case
-    const std::string text = serialize(run_case(dir, options));
+    const std::string text = serialize(run_case_counted(dir, options));
     std::size_t written = 0;
     while (written < text.size()) {
       ssize_t n = write(fds[1], text.data() + written, text.size() - written);
@@ -1075,7 +1118,7 @@ CaseResult run_case_isolated(const fs::path& dir, const Options& options) {
 #if ONNXMICRO_CONFORMANCE_CAN_FORK
   if (options.fork_cases) return run_case_in_child(dir, options);
 #endif
-  return run_case(dir, options);
+  return run_case_counted(dir, options);
 }
 
 // ---- allowlist -------------------------------------------------------------------------------------------

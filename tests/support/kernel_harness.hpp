@@ -9,6 +9,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "onnxmicro/onnxmicro.hpp"
@@ -69,8 +70,13 @@ class KernelHarness {
  public:
   KernelHarness(om::KernelRegistry registry, const std::string& op, int opset, std::vector<TestTensor> node_inputs,
                 const std::vector<ProtoWriter>& attributes = {})
+      : KernelHarness(registry, "", op, opset, std::move(node_inputs), attributes) {}
+  /// `op` in `domain`, prepared with `clamp` as the session's QDQ fusion hands over a fused Relu/Clip.
+  KernelHarness(om::KernelRegistry registry, std::string_view domain, const std::string& op, int opset,
+                std::vector<TestTensor> node_inputs, const std::vector<ProtoWriter>& attributes,
+                const om::kernels::FusedClamp& clamp = {})
       : inputs(std::move(node_inputs)) {
-    kernel = om::find_kernel(registry, "", op, opset);
+    kernel = om::find_kernel(registry, domain, op, opset);
     if (kernel == nullptr) {
       prepare_status = Status(StatusCode::unsupported, "no kernel");
       return;
@@ -94,6 +100,7 @@ class KernelHarness {
     prepare_ = std::make_unique<om::kernels::PrepareContext>(
         node_, om::Span<om::kernels::TensorInfo>(infos_.data(), infos_.size()),
         om::Span<om::kernels::TensorInfo>(&output_info, 1), allocator_);
+    prepare_->set_fused_clamp(clamp);
     prepare_status = kernel->prepare(*prepare_);
   }
 
@@ -123,11 +130,15 @@ class KernelHarness {
       output.bytes.assign(bytes + kGuard, 0xCD);
       out_view.data = output.bytes.data();
     }
-    std::vector<unsigned char> scratch(scratch_bytes());
+    // The scratch is followed by guard bytes too; they hold `scratch_fill` like the rest.
+    std::vector<unsigned char> scratch(scratch_bytes() + kGuard, scratch_fill);
     om::kernels::RunContext run(om::Span<const om::ConstTensorView>(views.data(), views.size()),
                                 om::Span<const om::TensorView>(&out_view, 1), prepare_->state(), scratch.data(),
-                                scratch.size());
+                                scratch_bytes());
     Status status = kernel->run(run);
+    for (std::size_t i = scratch_bytes(); i < scratch.size(); ++i) {
+      EXPECT_EQ(scratch[i], scratch_fill) << "write past the scratch";
+    }
     if (in_place) {
       output.bytes.assign(aliased.begin(), aliased.begin() + static_cast<std::ptrdiff_t>(bytes));
     } else {
@@ -141,6 +152,9 @@ class KernelHarness {
   Status prepare_status;
   om::kernels::TensorInfo output_info;
   std::vector<TestTensor> inputs;
+  /// What the scratch holds when run() starts (the session's arena holds whatever came before; a test may poison
+  /// it to catch a kernel that reads scratch it has not written).
+  unsigned char scratch_fill = 0;
 
  private:
   static constexpr std::size_t kGuard = 16;

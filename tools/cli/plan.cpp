@@ -22,6 +22,8 @@ constexpr const char kHelp[] =
     "one step), and every arena buffer with its size, offset and lifetime (the first and last execution\n"
     "step that use it). Input files (as for 'run') bind symbolic input dims; without them the declared\n"
     "input shapes are used.\n"
+    "For quantized (QDQ) models it also lists every op that reads a DequantizeLinear output: whether it\n"
+    "runs as an integer kernel (and which) or in float (and why).\n"
     "\n"
     "Options:\n"
     "  --inputs FILE...     one file per graph input, in graph order\n"
@@ -93,6 +95,21 @@ int plan_command(const Args& args) {
       const onnxmicro::PlannedBuffer& b = plan.buffers[i];
       out << "  " << std::setw(6) << i << std::setw(14) << b.size << std::setw(14) << b.offset << "  " << b.first_use
           << ".." << b.last_use << '\n';
+    }
+  }
+  const onnxmicro::Span<const onnxmicro::QuantizedNodeReport> quantized = session.quantized_nodes();
+  if (!quantized.empty()) {
+    std::size_t integer = 0;
+    for (const onnxmicro::QuantizedNodeReport& r : quantized) integer += r.integer ? 1 : 0;
+    out << "quantized_ops: " << quantized.size() << " (" << integer << " integer, " << quantized.size() - integer
+        << " float)\n";
+    for (const onnxmicro::QuantizedNodeReport& r : quantized) {
+      out << "  " << (r.integer ? "integer " : "float   ") << r.node->op_type << " '" << printable(r.node->name) << "'";
+      if (r.integer) {
+        out << " -> " << r.kernel << '\n';
+      } else {
+        out << ": " << r.reason << '\n';
+      }
     }
   }
   return kExitSuccess;

@@ -64,6 +64,19 @@ struct TensorInfo {
   const void* const_data = nullptr;
 };
 
+/// A Relu or Clip the session folded into a quantized node's output (QDQ fusion: DequantizeLinear -> op ->
+/// Relu/Clip -> QuantizeLinear runs as one integer kernel). Bounds are in real (dequantized) units; the kernel
+/// clamps its quantized output to [quantize(min), quantize(max)] besides saturating. Only the ops the fusion
+/// rules (runtime/qdq_fusion.hpp) fold activations into receive one: QLinearConv, QLinearMatMul, QGemm,
+/// QLinearAdd, QLinearMul, and the table kernels (QLinearLeakyRelu, QLinearSigmoid).
+struct FusedClamp {
+  bool has_min = false;  ///< Relu, or Clip with a min
+  bool has_max = false;  ///< Clip with a max
+  float min = 0.0f;
+  float max = 0.0f;
+  bool present() const noexcept { return has_min || has_max; }
+};
+
 /// Handed to a kernel's prepare().
 class PrepareContext {
  public:
@@ -113,6 +126,11 @@ class PrepareContext {
     outputs_[i].dtype = dtype;
     outputs_[i].shape = shape;
   }
+  /// The clamp folded into this node's output by QDQ fusion (present == false for ordinary nodes).
+  const FusedClamp& fused_clamp() const noexcept { return fused_clamp_; }
+  /// Set by the session for a fused node before prepare().
+  void set_fused_clamp(const FusedClamp& clamp) noexcept { fused_clamp_ = clamp; }
+
   /// The first output index set_output() was called for that the node does not name, or -1.
   int unnamed_output() const noexcept { return unnamed_output_; }
   const TensorInfo& output(int i) const noexcept { return outputs_[i]; }
@@ -292,6 +310,7 @@ class PrepareContext {
   std::size_t scratch_bytes_ = 0;
   int missing_constant_input_ = -1;
   int unnamed_output_ = -1;
+  FusedClamp fused_clamp_;
 };
 
 /// Storage for the characters of strings that kernels create at run time (StringConcat, StringNormalizer, ...).

@@ -18,6 +18,7 @@
 #include "onnxmicro/kernels/nn/normalization_kernels.hpp"
 #include "onnxmicro/kernels/nn/recurrent_kernels.hpp"
 #include "onnxmicro/kernels/nn/spatial_kernels.hpp"
+#include "onnxmicro/kernels/quantization/microsoft_kernels.hpp"
 #include "onnxmicro/kernels/quantization/quantization_kernels.hpp"
 #include "onnxmicro/kernels/reduction/reduction_kernels.hpp"
 #include "onnxmicro/kernels/sequence/sequence_kernels.hpp"
@@ -40,7 +41,7 @@ using AllKernels = MergeKernelSets<
     kernels::RecurrentKernels, kernels::AttentionKernels, kernels::LinalgKernels, kernels::TrainingKernels,
     kernels::ImageKernels, kernels::NormalizationKernels, kernels::SpatialKernels, kernels::TextKernels,
     kernels::SignalKernels, kernels::ShapeOpsKernels, kernels::ControlFlowKernels, kernels::SequenceKernels,
-    kernels::MlKernels, kernels::TfIdfKernels, kernels::RandomKernels>;
+    kernels::MlKernels, kernels::TfIdfKernels, kernels::RandomKernels, kernels::MicrosoftQuantizationKernels>;
 
 /// The AllKernels registry as a plain function, for programs whose many translation units all need every kernel:
 /// AllKernels::registry() instantiates (and compiles) every kernel in each translation unit that calls it, while

@@ -8,6 +8,7 @@
 #include "onnxmicro/kernels/kernel_set.hpp"
 #include "onnxmicro/model/loader.hpp"
 #include "onnxmicro/runtime/planner.hpp"
+#include "onnxmicro/runtime/qdq_fusion.hpp"
 
 #if ONNXMICRO_HAS_HEAP
 #include <cstdlib>
@@ -59,6 +60,10 @@ struct SessionOptions {
   /// Keep every input's arena slot out of reach of other tensors for the whole run, so that the next run's
   /// inputs may be written while this run's outputs are still being read (subgraph iterations do this).
   bool inputs_outlive_run = false;
+  /// Run DequantizeLinear -> op -> QuantizeLinear groups of QDQ models as integer kernels (see
+  /// runtime/qdq_fusion.hpp); Session::quantized_nodes() reports every op between DQ and Q and how it ran.
+  /// false: every node runs its own kernel (the float reference path), e.g. to compare the two.
+  bool fuse_qdq = true;
 };
 
 /// Per-node facts after prepare(), for reports (which kernel, placement, folded or not).
@@ -144,6 +149,9 @@ class Session {
   /// Most bytes of the string pool any run() so far has used (see SessionOptions::string_pool_bytes).
   std::size_t string_pool_peak() const noexcept { return string_pool_.peak(); }
   Span<const NodeReport> node_reports() const noexcept { return reports_; }
+  /// One entry per op that reads a DequantizeLinear output (in execution order): whether it runs as an integer
+  /// kernel and, when not, why. Empty for models without QDQ groups or with SessionOptions::fuse_qdq off.
+  Span<const QuantizedNodeReport> quantized_nodes() const noexcept { return quantized_nodes_; }
   const Model* model() const noexcept { return model_; }
 
  private:
@@ -175,6 +183,11 @@ class Session {
   Span<NodeRuntime> nodes_;
   Span<ValueRuntime> values_;
   Span<NodeReport> reports_;
+  Span<QuantizedNodeReport> quantized_nodes_;
+  /// The graph the session executes: the model's, or its QDQ-fused rewrite (same values, other nodes).
+  const model::Graph* graph_ = nullptr;
+  model::Graph fused_graph_;
+  Span<kernels::FusedClamp> fused_clamps_;  ///< per node of *graph_ (empty when nothing was fused)
   unsigned char* arena_ = nullptr;
   std::size_t arena_capacity_ = 0;
   bool owns_arena_ = false;
@@ -326,6 +339,10 @@ inline void Session::release() noexcept {
   has_max_shape_ = Span<unsigned char>();
   replan_shapes_ = Span<InputShape>();
   replan_values_ = Span<InputValue>();
+  quantized_nodes_ = Span<QuantizedNodeReport>();
+  graph_ = nullptr;
+  fused_graph_ = model::Graph();
+  fused_clamps_ = Span<kernels::FusedClamp>();
 }
 
 // Forgets the plan but keeps the arena and string pool, which a re-plan reuses.
@@ -455,6 +472,13 @@ inline Status Session::prepare(const Model& model, KernelRegistry registry, cons
     max_shapes_[index] = bound.shape;
     has_max_shape_[index] = 1;
     any_max = true;
+  }
+  // QDQ groups become integer nodes once, for every plan (the rewrite does not depend on shapes).
+  graph_ = &model.graph();
+  if (options.fuse_qdq) {
+    detail::qdq::Fuser fuser(model.graph(), registry, *metadata_);
+    ONNXMICRO_RETURN_IF_ERROR(fuser.run(fused_graph_, fused_clamps_, quantized_nodes_));
+    graph_ = &fused_graph_;
   }
   // Everything from here on is rewound by a re-plan.
   metadata_mark_ = metadata_->used_bytes();
@@ -671,9 +695,8 @@ inline bool Session::input_bound_at_prepare(std::size_t index) const noexcept {
 inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned char> bind_value,
                                     bool& retry) noexcept {
   MetadataAllocator& allocator = *metadata_;
-  const Model& model = *model_;
   KernelRegistry registry = registry_;
-  const model::Graph& graph = model.graph();
+  const model::Graph& graph = *graph_;
   const std::size_t node_count = graph.nodes.size();
   const std::int32_t end_step = static_cast<std::int32_t>(node_count);
   ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(graph.values.size(), values_));
@@ -832,6 +855,7 @@ inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned
     }
     kernels::PrepareContext ctx(node, nr.input_infos, nr.output_infos, allocator);
     ctx.set_environment(model_, registry);
+    if (!fused_clamps_.empty()) ctx.set_fused_clamp(fused_clamps_[i]);
     Status st = nr.kernel->prepare(ctx);
     if (!st.ok()) {
       int missing = ctx.missing_constant_input();
@@ -1258,7 +1282,7 @@ inline TensorView Session::input(std::size_t index) const noexcept {
 
 inline Status Session::run() noexcept {
   if (!prepared_) return Status(StatusCode::invalid_argument) << "run() before a successful prepare()";
-  const model::Graph& graph = model_->graph();
+  const model::Graph& graph = *graph_;
   string_pool_.reset();  // strings of the previous run die here
   for (std::size_t i = 0; i < nodes_.size(); ++i) {
     NodeRuntime& nr = nodes_[i];

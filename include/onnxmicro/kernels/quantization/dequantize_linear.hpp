@@ -33,6 +33,7 @@ struct State {
   quant_util::LoadElement load_x, load_scale, load_zero_point;  ///< load_zero_point: nullptr when absent
   DataType output;
   bool in_float64;  ///< int32 x with a zero point: numpy computes in float64
+  bool fast_8bit;   ///< int8/uint8 x, one float32 scale, float32 output: the loop below without loaders
 };
 
 inline Status check_dtypes(const PrepareContext& ctx, const Rules& rules, DataType& output) noexcept {
@@ -86,12 +87,34 @@ inline Status prepare(PrepareContext& ctx, const Rules& rules) noexcept {
   state->load_scale = quant_util::loader_for(ctx.input(kScale).dtype);
   state->load_zero_point = ctx.has_input(kZeroPoint) ? quant_util::loader_for(x.dtype) : nullptr;
   state->in_float64 = x.dtype == DataType::int32 && ctx.has_input(kZeroPoint);
+  state->fast_8bit = (x.dtype == DataType::int8 || x.dtype == DataType::uint8) &&
+                     ctx.input(kScale).dtype == DataType::float32 && ctx.input(kScale).shape.element_count() == 1 &&
+                     state->output == DataType::float32;
   ctx.set_output(kY, state->output, x.shape);
   return {};
 }
 
+/// The common case, as the general loop computes it: (x - zero_point) is exact in float32, times the scale
+/// rounded once to float32.
+template <typename Q>
+inline void dequantize_8bit(const Q* x, float scale, const void* zero_point, float* y, std::int64_t count) noexcept {
+  const float zero = zero_point ? static_cast<float>(*static_cast<const Q*>(zero_point)) : 0.0f;
+  for (std::int64_t i = 0; i < count; ++i) y[i] = (static_cast<float>(x[i]) - zero) * scale;
+}
 inline Status run(RunContext& ctx) noexcept {
   const State& s = ctx.state<State>();
+  if (s.fast_8bit) {
+    const float scale = *ctx.input(kScale).data_as<float>();
+    const void* zero = s.load_zero_point ? ctx.input(kZeroPoint).data : nullptr;
+    float* y = static_cast<float*>(ctx.output(kY).data);
+    const std::int64_t count = ctx.input(kX).element_count();
+    if (ctx.input(kX).dtype == DataType::int8) {
+      dequantize_8bit(ctx.input(kX).data_as<std::int8_t>(), scale, zero, y, count);
+    } else {
+      dequantize_8bit(ctx.input(kX).data_as<std::uint8_t>(), scale, zero, y, count);
+    }
+    return {};
+  }
   const void* x = ctx.input(kX).data;
   const void* scale = ctx.input(kScale).data;
   const void* zero_point = s.load_zero_point ? ctx.input(kZeroPoint).data : nullptr;

@@ -5,15 +5,94 @@
 // x_scale/x_zero_point and y_scale/y_zero_point per tensor; w_scale/w_zero_point per tensor or per output channel.
 // As the ONNX reference: the integer sum wraps in int32, the multiplier is float32 (x_scale * w_scale, then
 // / y_scale), the product and zero point float64, rounding half to even. Without y_zero_point, y has x's dtype.
-// Attributes and output shape as Conv. Reference loops; a fused fast path comes with a later issue.
+// Attributes and output shape as Conv. A Relu/Clip fused by the session (PrepareContext::fused_clamp) narrows
+// the output range to [quantize(min), quantize(max)].
+//
+// Method: integer arithmetic throughout. W - w_zero is packed once at prepare (when W and its zero point are
+// constants; otherwise into scratch at every run) for the integer GEMM core (integer_gemm.hpp); per (image,
+// group), a tile of output positions is gathered as int16 x - x_zero (0 in the padding, im2col), packed and
+// multiplied; each register tile is requantised with fixed-point multipliers precomputed at prepare (at run for
+// run-time scales). Depthwise convolutions (one input channel per group) use a direct loop over a zero-padded
+// int16 copy of each channel instead.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 
+#include "onnxmicro/kernels/common/conv_pool_util.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
+#include "onnxmicro/kernels/quantization/integer_gemm.hpp"
 #include "onnxmicro/kernels/quantization/quant_util.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
+namespace qlinear_conv_detail {
+
+/// Fills `count` columns (output positions first..first+count) of one group's column matrix of `depth` rows
+/// (channels per group * kernel size), row stride `count`: row (c, tap) holds x - x_zero as each output
+/// position sees it through that tap, 0 in padding. Shared with ConvInteger.
+template <typename TX>
+inline void im2col(const quant_util::ConvPlan& plan, std::int64_t depth, const TX* x, int x_zero, std::int64_t first,
+                   std::int64_t count, std::int16_t* col) noexcept {
+  const detail::conv_pool::WindowGeometry& g = plan.geometry;
+  const int last = g.rank - 1;
+  std::int64_t tap[detail::conv_pool::kMaxSpatialRank] = {};
+  std::int64_t start_index[detail::conv_pool::kMaxSpatialRank] = {};
+  std::int64_t rest = first;
+  for (int d = last; d >= 0; --d) {
+    start_index[d] = rest % g.output[d];
+    rest /= g.output[d];
+  }
+  for (std::int64_t row = 0; row < depth; ++row) {
+    const TX* plane = x + (row / plan.kernel_size) * plan.in_spatial;
+    std::int16_t* dst = col + row * count;
+    std::int64_t out[detail::conv_pool::kMaxSpatialRank];
+    for (int d = 0; d <= last; ++d) out[d] = start_index[d];
+    std::int64_t done = 0;
+    while (done < count) {
+      std::int64_t run_length = g.output[last] - out[last];
+      if (run_length > count - done) run_length = count - done;
+      bool inside = true;
+      std::int64_t base = 0;
+      for (int d = 0; d < last; ++d) {
+        const std::int64_t coordinate = out[d] * g.stride[d] + tap[d] * g.dilation[d] - g.pad_begin[d];
+        inside = inside && coordinate >= 0 && coordinate < g.input[d];
+        base = base * g.input[d] + coordinate;
+      }
+      std::int16_t* segment = dst + done;
+      if (!inside) {
+        for (std::int64_t q = 0; q < run_length; ++q) segment[q] = 0;
+      } else {
+        const TX* line = plane + base * g.input[last];
+        const std::int64_t stride = g.stride[last];
+        const std::int64_t start = out[last] * stride + tap[last] * g.dilation[last] - g.pad_begin[last];
+        std::int64_t lo = 0, hi = 0;  // positions whose input coordinate is inside the line
+        detail::conv_pool::valid_taps(start, stride, run_length, 0, g.input[last], lo, hi);
+        for (std::int64_t q = 0; q < lo; ++q) segment[q] = 0;
+        if (stride == 1) {
+          const TX* src = line + start;
+          for (std::int64_t q = lo; q < hi; ++q) segment[q] = static_cast<std::int16_t>(src[q] - x_zero);
+        } else {
+          for (std::int64_t q = lo; q < hi; ++q) {
+            segment[q] = static_cast<std::int16_t>(line[start + q * stride] - x_zero);
+          }
+        }
+        for (std::int64_t q = hi; q < run_length; ++q) segment[q] = 0;
+      }
+      done += run_length;
+      out[last] += run_length;
+      for (int d = last; d > 0 && out[d] == g.output[d]; --d) {  // carry into the outer axes
+        out[d] = 0;
+        ++out[d - 1];
+      }
+    }
+    for (int d = last; d >= 0; --d) {  // next kernel tap (wraps into the next channel)
+      if (++tap[d] < g.kernel[d]) break;
+      tap[d] = 0;
+    }
+  }
+}
+
+}  // namespace qlinear_conv_detail
 
 // Opset 10: the only version.
 struct QLinearConv_10 : KernelDefaults {
@@ -31,11 +110,24 @@ struct QLinearConv_10 : KernelDefaults {
   static constexpr int kB = 8;
   static constexpr int kY = 0;
 
+  /// Bytes of packed activations per GEMM tile (the im2col tile and its packed copy take about twice this).
+  static constexpr std::int64_t kTileBytes = 48 * 1024;
+
   struct State {
+    void (*compute)(const State&, RunContext&) noexcept;
     quant_util::ConvPlan plan;
-    quant_util::LoadElement load_x, load_w, load_y;
-    quant_util::Requantizer requantize;
-    bool per_channel_scale, per_channel_zero;
+    bool depthwise;                         ///< one input channel per group: direct loop
+    bool pointwise;                         ///< 1x1 kernel, unit strides, no pads: the input rows are the column matrix
+    bool per_channel_scale;                 ///< w_scale has M values
+    bool per_channel_zero;                  ///< w_zero_point has M values
+    std::int64_t depth;                     ///< GEMM depth: group_channels * kernel_size
+    std::int64_t tile;                      ///< output positions per GEMM tile (multiple of integer_gemm::kColumns)
+    std::int64_t padded_rows, padded_cols;  ///< depthwise: the zero-padded plane (2-D)
+    std::int64_t group_weights;             ///< int16 elements of one group's packed weights
+    const std::int16_t* weights;            ///< packed at prepare, or nullptr: packed at run into scratch
+    const integer_gemm::Requant* requant;   ///< one per output channel, or nullptr: computed at run into scratch
+    FusedClamp clamp;
+    std::size_t weights_offset, requant_offset, column_offset, packed_offset, accumulator_offset;
   };
 
   static Status prepare(PrepareContext& ctx) noexcept {
@@ -54,8 +146,10 @@ struct QLinearConv_10 : KernelDefaults {
 
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    ONNXMICRO_RETURN_IF_ERROR(quant_util::plan_conv(ctx, kX, kW, state->plan));
-    const std::int64_t m = state->plan.out_channels;
+    State& s = *state;
+    ONNXMICRO_RETURN_IF_ERROR(quant_util::plan_conv(ctx, kX, kW, s.plan));
+    const quant_util::ConvPlan& plan = s.plan;
+    const std::int64_t m = plan.out_channels;
     for (int i : {kXScale, kXZeroPoint, kYScale, kYZeroPoint}) {
       ONNXMICRO_RETURN_IF_ERROR(quant_util::check_scalar_param(ctx, i));
     }
@@ -69,41 +163,258 @@ struct QLinearConv_10 : KernelDefaults {
                << "] (one bias per output channel)";
       }
     }
-    const DataType output = ctx.has_input(kYZeroPoint) ? ctx.input(kYZeroPoint).dtype : ctx.input(kX).dtype;
-    state->load_x = quant_util::loader_for(ctx.input(kX).dtype);
-    state->load_w = quant_util::loader_for(ctx.input(kW).dtype);
-    state->load_y = quant_util::loader_for(output);
-    state->requantize = quant_util::Requantizer(output);
-    state->per_channel_scale = ctx.input(kWScale).shape.element_count() > 1;
-    state->per_channel_zero = ctx.has_input(kWZeroPoint) && ctx.input(kWZeroPoint).shape.element_count() > 1;
-    ctx.set_output(kY, output, state->plan.output);
+    const DataType x_type = ctx.input(kX).dtype;
+    const DataType w_type = ctx.input(kW).dtype;
+    const DataType output = ctx.has_input(kYZeroPoint) ? ctx.input(kYZeroPoint).dtype : x_type;
+    s.compute = pick_compute(x_type, w_type, output);
+    s.per_channel_scale = ctx.input(kWScale).shape.element_count() > 1;
+    s.per_channel_zero = ctx.has_input(kWZeroPoint) && ctx.input(kWZeroPoint).shape.element_count() > 1;
+    s.clamp = ctx.fused_clamp();
+    s.depth = plan.group_channels * plan.kernel_size;
+
+    const detail::conv_pool::WindowGeometry& g = plan.geometry;
+    bool non_negative_pads = true;
+    for (int d = 0; d < g.rank; ++d) non_negative_pads = non_negative_pads && g.pad_begin[d] >= 0 && g.pad_end[d] >= 0;
+    s.depthwise = plan.group_channels == 1 && plan.group > 1 && g.rank == 2 && non_negative_pads;
+    s.pointwise = plan.kernel_size == 1 && !g.has_padding();
+    for (int d = 0; d < g.rank; ++d) s.pointwise = s.pointwise && g.stride[d] == 1;
+
+    // Scratch: [packed weights][multipliers][im2col tile | padded plane][packed tile | accumulator row]
+    integer_gemm::ScratchLayout layout;
+    const TensorInfo& w = ctx.input(kW);
+    const bool weights_constant = integer_gemm::constant_with_zero_point(ctx, kW, kWZeroPoint);
+    const std::int64_t weights_size = weight_elements(s);
+    s.weights = nullptr;
+    if (weights_constant) {
+      Span<std::int16_t> packed;
+      ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(weights_size), packed));
+      pack_weights(s, w_type, w.const_data, ctx.has_input(kWZeroPoint) ? ctx.input(kWZeroPoint).const_data : nullptr,
+                   packed.data());
+      s.weights = packed.data();
+    } else {
+      s.weights_offset = layout.reserve(static_cast<std::size_t>(weights_size) * sizeof(std::int16_t));
+    }
+    const bool scales_constant = integer_gemm::all_constant(ctx, {kXScale, kWScale, kYScale});
+    s.requant = nullptr;
+    if (scales_constant) {
+      for (int i : {kXScale, kWScale, kYScale}) {
+        ONNXMICRO_RETURN_IF_ERROR(quant_util::check_constant_scale_positive(ctx, i, "scale"));
+      }
+      Span<integer_gemm::Requant> requant;
+      ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(m), requant));
+      compute_requant(s, ctx.input(kXScale).const_data, ctx.input(kWScale).const_data, ctx.input(kYScale).const_data,
+                      requant.data());
+      s.requant = requant.data();
+    } else {
+      s.requant_offset = layout.reserve(static_cast<std::size_t>(m) * sizeof(integer_gemm::Requant));
+    }
+    if (s.depthwise) {
+      s.padded_rows = g.input[0] + g.pad_begin[0] + g.pad_end[0];
+      s.padded_cols = g.input[1] + g.pad_begin[1] + g.pad_end[1];
+      s.column_offset = layout.reserve(static_cast<std::size_t>(s.padded_rows * s.padded_cols) * sizeof(std::int16_t));
+      s.accumulator_offset = layout.reserve(static_cast<std::size_t>(g.output[1]) * sizeof(std::int32_t));
+    } else {
+      const std::int64_t kp = integer_gemm::packed_depth(s.depth);
+      std::int64_t tile = kTileBytes / static_cast<std::int64_t>(sizeof(std::int16_t)) / kp;
+      tile = tile / integer_gemm::kColumns * integer_gemm::kColumns;
+      if (tile < integer_gemm::kColumns) tile = integer_gemm::kColumns;
+      const std::int64_t all = integer_gemm::round_up(plan.out_spatial, integer_gemm::kColumns);
+      s.tile = tile < all ? tile : all;
+      s.column_offset = layout.reserve(static_cast<std::size_t>(s.depth * s.tile) * sizeof(std::int16_t));
+      s.packed_offset =
+          layout.reserve(static_cast<std::size_t>(integer_gemm::packed_b_size(s.depth, s.tile)) * sizeof(std::int16_t));
+    }
+    ctx.request_scratch(layout.bytes);
+    ctx.set_output(kY, output, plan.output);
     return {};
   }
 
   static Status run(RunContext& ctx) noexcept {
     const State& s = ctx.state<State>();
-    using quant_util::Precision;
-    using quant_util::round_to;
-    const quant_util::LoadElement load_w = s.load_w;
-    const double x_zero = ctx.has_input(kXZeroPoint) ? s.load_x(ctx.input(kXZeroPoint).data, 0) : 0.0;
-    const double y_zero = ctx.has_input(kYZeroPoint) ? s.load_y(ctx.input(kYZeroPoint).data, 0) : 0.0;
-    const float* x_scale = static_cast<const float*>(ctx.input(kXScale).data);
-    const float* w_scale = static_cast<const float*>(ctx.input(kWScale).data);
-    const float* y_scale = static_cast<const float*>(ctx.input(kYScale).data);
-    const void* w_zero = ctx.has_input(kWZeroPoint) ? ctx.input(kWZeroPoint).data : nullptr;
-    const std::int32_t* bias = ctx.has_input(kB) ? static_cast<const std::int32_t*>(ctx.input(kB).data) : nullptr;
-    void* y = ctx.output(kY).data;
-    s.plan.for_each_sum(
-        s.load_x, ctx.input(kX).data, x_zero, load_w, ctx.input(kW).data,
-        [&](std::int64_t m) { return w_zero ? load_w(w_zero, s.per_channel_zero ? m : 0) : 0.0; },
-        [&](std::int64_t i, double sum, std::int64_t m) {
-          const double ws = w_scale[s.per_channel_scale ? m : 0];
-          const double multiplier =
-              round_to(Precision::float32, round_to(Precision::float32, x_scale[0] * ws) / y_scale[0]);
-          const std::int32_t total = quant_util::wrap_int32(sum + (bias ? bias[m] : 0));
-          s.requantize(y, i, total * multiplier, y_zero);
-        });
+    s.compute(s, ctx);
     return {};
+  }
+
+ private:
+  static std::int64_t weight_elements(const State& s) noexcept {
+    if (s.depthwise) return s.plan.out_channels * s.plan.kernel_size;
+    return s.plan.group * integer_gemm::packed_a_size(s.plan.group_out_channels, s.depth);
+  }
+
+  template <typename TW>
+  static void pack_weights_as(const State& s, const TW* w, const TW* zero, std::int16_t* dst) noexcept {
+    const quant_util::ConvPlan& p = s.plan;
+    const std::int64_t zero_stride = s.per_channel_zero ? 1 : 0;
+    if (s.depthwise) {  // [M][kernel] of w - w_zero
+      for (std::int64_t m = 0; m < p.out_channels; ++m) {
+        const int z = zero ? static_cast<int>(zero[m * zero_stride]) : 0;
+        for (std::int64_t t = 0; t < p.kernel_size; ++t) {
+          dst[m * p.kernel_size + t] = static_cast<std::int16_t>(static_cast<int>(w[m * p.kernel_size + t]) - z);
+        }
+      }
+      return;
+    }
+    const std::int64_t mg = p.group_out_channels;
+    const std::int64_t group_size = integer_gemm::packed_a_size(mg, s.depth);
+    for (std::int64_t grp = 0; grp < p.group; ++grp) {
+      const TW* group_zero = zero ? zero + grp * mg * zero_stride : nullptr;
+      integer_gemm::pack_a(w + grp * mg * s.depth, s.depth, 1, mg, s.depth, group_zero, zero_stride,
+                           dst + grp * group_size);
+    }
+  }
+
+  static void pack_weights(const State& s, DataType w_type, const void* w, const void* zero,
+                           std::int16_t* dst) noexcept {
+    if (w_type == DataType::int8) {
+      pack_weights_as(s, static_cast<const std::int8_t*>(w), static_cast<const std::int8_t*>(zero), dst);
+    } else {
+      pack_weights_as(s, static_cast<const std::uint8_t*>(w), static_cast<const std::uint8_t*>(zero), dst);
+    }
+  }
+
+  static void compute_requant(const State& s, const void* x_scale, const void* w_scale, const void* y_scale,
+                              integer_gemm::Requant* dst) noexcept {
+    const float xs = static_cast<const float*>(x_scale)[0];
+    const float ys = static_cast<const float*>(y_scale)[0];
+    const float* ws = static_cast<const float*>(w_scale);
+    for (std::int64_t m = 0; m < s.plan.out_channels; ++m) {
+      dst[m] = integer_gemm::make_requant(integer_gemm::reference_multiplier(xs, ws[s.per_channel_scale ? m : 0], ys));
+    }
+  }
+
+  template <typename TX, typename TW, typename TY>
+  static void compute(const State& s, RunContext& ctx) noexcept {
+    const quant_util::ConvPlan& p = s.plan;
+    void* scratch = ctx.scratch();
+    const TX* x = static_cast<const TX*>(ctx.input(kX).data);
+    const int x_zero =
+        ctx.has_input(kXZeroPoint) ? static_cast<int>(static_cast<const TX*>(ctx.input(kXZeroPoint).data)[0]) : 0;
+    const std::int32_t y_zero = ctx.has_input(kYZeroPoint)
+                                    ? static_cast<std::int32_t>(static_cast<const TY*>(ctx.input(kYZeroPoint).data)[0])
+                                    : 0;
+    const float y_scale = static_cast<const float*>(ctx.input(kYScale).data)[0];
+    const std::int32_t* bias = ctx.has_input(kB) ? static_cast<const std::int32_t*>(ctx.input(kB).data) : nullptr;
+    TY* y = static_cast<TY*>(ctx.output(kY).data);
+    std::int32_t low = 0, high = 0;
+    integer_gemm::output_bounds<TY>(s.clamp, y_scale, y_zero, low, high);
+
+    const std::int16_t* weights = s.weights;
+    if (weights == nullptr) {
+      std::int16_t* packed = detail::conv_pool::scratch_at<std::int16_t>(scratch, s.weights_offset);
+      pack_weights_as(s, static_cast<const TW*>(ctx.input(kW).data),
+                      ctx.has_input(kWZeroPoint) ? static_cast<const TW*>(ctx.input(kWZeroPoint).data) : nullptr,
+                      packed);
+      weights = packed;
+    }
+    const integer_gemm::Requant* requant = s.requant;
+    if (requant == nullptr) {
+      integer_gemm::Requant* computed = detail::conv_pool::scratch_at<integer_gemm::Requant>(scratch, s.requant_offset);
+      compute_requant(s, ctx.input(kXScale).data, ctx.input(kWScale).data, ctx.input(kYScale).data, computed);
+      requant = computed;
+    }
+    if (s.depthwise) {
+      depthwise<TX, TY>(s, scratch, x, x_zero, weights, requant, bias, y_zero, low, high, y);
+      return;
+    }
+    std::int16_t* col = detail::conv_pool::scratch_at<std::int16_t>(scratch, s.column_offset);
+    std::int16_t* packed = detail::conv_pool::scratch_at<std::int16_t>(scratch, s.packed_offset);
+    const std::int64_t mg = p.group_out_channels;
+    const std::int64_t kp = integer_gemm::packed_depth(s.depth);
+    const std::int64_t group_size = integer_gemm::packed_a_size(mg, s.depth);
+    for (std::int64_t n = 0; n < p.batch; ++n) {
+      for (std::int64_t grp = 0; grp < p.group; ++grp) {
+        const TX* x_group = x + (n * p.channels + grp * p.group_channels) * p.in_spatial;
+        const std::int64_t first_channel = grp * mg;
+        TY* y_group = y + (n * p.out_channels + first_channel) * p.out_spatial;
+        for (std::int64_t first = 0; first < p.out_spatial; first += s.tile) {
+          const std::int64_t count = p.out_spatial - first < s.tile ? p.out_spatial - first : s.tile;
+          if (s.pointwise) {
+            integer_gemm::pack_b_rows(x_group + first, p.in_spatial, s.depth, count, x_zero, packed);
+          } else {
+            qlinear_conv_detail::im2col(p, s.depth, x_group, x_zero, first, count, col);
+            integer_gemm::pack_b(col, count, s.depth, count, packed);
+          }
+          TY* y_tile = y_group + first;
+          integer_gemm::multiply(weights + grp * group_size, mg, packed, count, kp,
+                                 [&](std::int64_t row, std::int64_t column, std::int64_t rows, std::int64_t cols,
+                                     const std::int32_t(*acc)[integer_gemm::kColumns]) {
+                                   for (std::int64_t r = 0; r < rows; ++r) {
+                                     const std::int64_t channel = first_channel + row + r;
+                                     const std::uint32_t b = bias ? static_cast<std::uint32_t>(bias[channel]) : 0u;
+                                     integer_gemm::requantize_row(acc[r], cols, b, requant[channel], y_zero, low, high,
+                                                                  y_tile + (row + r) * p.out_spatial + column);
+                                   }
+                                 });
+        }
+      }
+    }
+  }
+
+  /// Depthwise 2-D: per channel, x - x_zero goes into a zero-padded int16 plane, then every output row sums its
+  /// taps without bounds checks.
+  template <typename TX, typename TY>
+  static void depthwise(const State& s, void* scratch, const TX* x, int x_zero, const std::int16_t* weights,
+                        const integer_gemm::Requant* requant, const std::int32_t* bias, std::int32_t y_zero,
+                        std::int32_t low, std::int32_t high, TY* y) noexcept {
+    const quant_util::ConvPlan& p = s.plan;
+    const detail::conv_pool::WindowGeometry& g = p.geometry;
+    std::int16_t* plane = detail::conv_pool::scratch_at<std::int16_t>(scratch, s.column_offset);
+    std::int32_t* acc = detail::conv_pool::scratch_at<std::int32_t>(scratch, s.accumulator_offset);
+    const std::int64_t multiplier = p.group_out_channels;  // output channels per input channel
+    const std::int64_t out_h = g.output[0], out_w = g.output[1];
+    const std::int64_t in_h = g.input[0], in_w = g.input[1];
+    const std::int64_t kh = g.kernel[0], kw = g.kernel[1];
+    const std::int64_t sh = g.stride[0], sw = g.stride[1], dh = g.dilation[0], dw = g.dilation[1];
+    const std::int64_t pw = s.padded_cols;
+    for (std::int64_t n = 0; n < p.batch; ++n) {
+      for (std::int64_t c = 0; c < p.channels; ++c) {
+        const TX* src = x + (n * p.channels + c) * p.in_spatial;
+        for (std::int64_t i = 0; i < s.padded_rows * pw; ++i) plane[i] = 0;
+        for (std::int64_t r = 0; r < in_h; ++r) {
+          std::int16_t* dst = plane + (r + g.pad_begin[0]) * pw + g.pad_begin[1];
+          for (std::int64_t q = 0; q < in_w; ++q) dst[q] = static_cast<std::int16_t>(src[r * in_w + q] - x_zero);
+        }
+        for (std::int64_t mm = 0; mm < multiplier; ++mm) {
+          const std::int64_t m = c * multiplier + mm;
+          const std::int16_t* w = weights + m * p.kernel_size;
+          const integer_gemm::Requant& q = requant[m];
+          const std::uint32_t b = bias ? static_cast<std::uint32_t>(bias[m]) : 0u;
+          TY* out = y + (n * p.out_channels + m) * p.out_spatial;
+          for (std::int64_t oh = 0; oh < out_h; ++oh) {
+            for (std::int64_t ow = 0; ow < out_w; ++ow) acc[ow] = static_cast<std::int32_t>(b);
+            for (std::int64_t i = 0; i < kh; ++i) {
+              const std::int16_t* line = plane + (oh * sh + i * dh) * pw;
+              for (std::int64_t j = 0; j < kw; ++j) {
+                const std::int16_t wv = w[i * kw + j];
+                const std::int16_t* in = line + j * dw;
+                if (sw == 1) {
+                  integer_gemm::multiply_add_row(acc, in, out_w, wv);
+                } else {
+                  for (std::int64_t ow = 0; ow < out_w; ++ow) {
+                    acc[ow] = static_cast<std::int32_t>(static_cast<std::uint32_t>(acc[ow]) +
+                                                        static_cast<std::uint32_t>(in[ow * sw] * wv));
+                  }
+                }
+              }
+            }
+            for (std::int64_t ow = 0; ow < out_w; ow += integer_gemm::kColumns) {
+              const std::int64_t count = out_w - ow < integer_gemm::kColumns ? out_w - ow : integer_gemm::kColumns;
+              integer_gemm::requantize_row(acc + ow, count, 0u, q, y_zero, low, high, out + oh * out_w + ow);
+            }
+          }
+        }
+      }
+    }
+  }
+
+  using Compute = void (*)(const State&, RunContext&) noexcept;
+  template <typename TX, typename TW>
+  static Compute pick_output(DataType output) noexcept {
+    return output == DataType::int8 ? &compute<TX, TW, std::int8_t> : &compute<TX, TW, std::uint8_t>;
+  }
+  static Compute pick_compute(DataType x, DataType w, DataType output) noexcept {
+    return integer_gemm::pick_8bit(
+        x, w, [output](auto tx, auto tw) { return pick_output<decltype(tx), decltype(tw)>(output); });
   }
 };
 

@@ -44,6 +44,7 @@ struct State {
   double low, high;
   bool saturate;    ///< float8 overflow rule
   int output_bits;  ///< packed outputs: bits per element, else 0
+  bool fast_8bit;   ///< float32 x and scale, one scale, int8/uint8 output: the loop below without loaders
 };
 
 inline Status check_x_and_scale(const PrepareContext& ctx, const Rules& rules) noexcept {
@@ -134,12 +135,39 @@ inline Status prepare(PrepareContext& ctx, const Rules& rules) noexcept {
   state->integer = quant_util::is_integer_quantized(state->output);
   quant_util::integer_range(state->output, state->low, state->high);
   state->output_bits = dtype_bits(state->output);
+  state->fast_8bit = x.dtype == DataType::float32 && ctx.input(kScale).dtype == DataType::float32 &&
+                     state->division == quant_util::Precision::float32 &&
+                     ctx.input(kScale).shape.element_count() == 1 &&
+                     (state->output == DataType::int8 || state->output == DataType::uint8);
   ctx.set_output(kY, state->output, x.shape);
   return {};
 }
 
+/// The common case (a model's float input quantized per tensor), as the general loop computes it: x / scale
+/// in float32, round half to even, add the zero point, saturate.
+template <typename Q>
+inline void quantize_8bit(const State& s, const float* x, float scale, const void* zero_point, Q* y,
+                          std::int64_t count) noexcept {
+  const double zero = zero_point ? static_cast<double>(*static_cast<const Q*>(zero_point)) : 0.0;
+  for (std::int64_t i = 0; i < count; ++i) {
+    const float q = x[i] / scale;
+    y[i] = static_cast<Q>(quant_util::round_and_saturate(q, zero, s.low, s.high));
+  }
+}
 inline Status run(RunContext& ctx) noexcept {
   const State& s = ctx.state<State>();
+  if (s.fast_8bit) {
+    const float* x = ctx.input(kX).data_as<float>();
+    const float scale = *ctx.input(kScale).data_as<float>();
+    const void* zero = s.load_zero_point ? ctx.input(kZeroPoint).data : nullptr;
+    const std::int64_t count = ctx.input(kX).element_count();
+    if (s.output == DataType::int8) {
+      quantize_8bit(s, x, scale, zero, static_cast<std::int8_t*>(ctx.output(kY).data), count);
+    } else {
+      quantize_8bit(s, x, scale, zero, static_cast<std::uint8_t*>(ctx.output(kY).data), count);
+    }
+    return {};
+  }
   const void* x = ctx.input(kX).data;
   const void* scale = ctx.input(kScale).data;
   const void* zero_point = s.load_zero_point ? ctx.input(kZeroPoint).data : nullptr;

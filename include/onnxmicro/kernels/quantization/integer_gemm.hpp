@@ -1,0 +1,578 @@
+// SPDX-License-Identifier: MIT
+// Integer matrix-multiply core of the quantized kernels (QLinearConv, QLinearMatMul, QGemm, MatMulInteger):
+//   C[M x N] (int32, wrapping) = A[M x K] * B[K x N]
+// on operands already shifted by their zero points and widened to int16 ((value - zero_point) is in
+// [-255, 255] for int8/uint8), so zero points cost nothing in the inner loop and padding is a plain 0.
+//
+// Layout, suited to pairwise multiply-add (x86 pmaddwd, Cortex-M SMLAD) and to NEON's widening multiply-add:
+//  - A (weights, usually packed once at prepare) in panels of kRows rows; inside a panel, for each pair of
+//    depth indices (k, k + 1), the rows' two values side by side: [r0k0 r0k1 r1k0 r1k1 r2k0 r2k1 r3k0 r3k1]
+//    (SSE2 repeats each row's pair four times, kPairCopies, so pmaddwd reads it already broadcast; AVX2
+//    broadcasts it with a load).
+//  - B (activations, im2col columns, packed per tile into scratch) in panels of kColumns columns (8; 16 with
+//    AVX2); for each depth pair, [c0k0 c0k1 c1k0 c1k1 ... c7k0 c7k1 ...].
+// Register tiles: SSE2 _mm_madd_epi16 4 x 8, AVX2 _mm256_madd_epi16 4 x 16, NEON vmlal_lane_s16 4 x 8, and a
+// portable scalar 4 x 8 (Cortex-M and anything else).
+// Depth is padded to even and the last panels with zeros (which add nothing). The products (|v| <= 255) of a
+// pair sum to at most 130050, so the pairwise step never overflows, and the int32 accumulation wraps exactly
+// as the ONNX reference's 32-bit accumulator does.
+//
+// Each kRows x kColumns register tile is handed, as int32 values, to the caller's epilogue (bias,
+// requantisation, store), so no int32 matrix is ever written out.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <initializer_list>
+#include <limits>
+
+#include "onnxmicro/core/version.hpp"
+#include "onnxmicro/kernels/kernel_api.hpp"
+#include "onnxmicro/kernels/quantization/fixed_point.hpp"
+#include "onnxmicro/kernels/quantization/quant_util.hpp"
+
+#if defined(__AVX2__)
+#include <immintrin.h>
+#elif defined(__SSE2__)
+#include <emmintrin.h>
+#elif defined(__ARM_NEON)
+#include <arm_neon.h>
+#endif
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+namespace integer_gemm {
+
+constexpr std::int64_t kRows = 4;  ///< rows of a register tile (A panel height)
+#if defined(__AVX2__)
+constexpr std::int64_t kColumns = 16;  ///< columns of a register tile (B panel width): two 256-bit halves
+#else
+constexpr std::int64_t kColumns = 8;  ///< columns of a register tile (B panel width)
+#endif
+
+#if defined(__AVX2__)
+constexpr std::int64_t kPairCopies = 1;  // vpbroadcastd reads a row's pair from memory already broadcast
+#elif defined(__SSE2__)
+// x86 keeps each row's (k, k + 1) pair repeated over a whole 16-byte vector in packed A: pmaddwd then reads it
+// straight from memory, where broadcasting at run time would spend a shuffle (port 5) per row and depth pair.
+constexpr std::int64_t kPairCopies = 4;
+#else
+constexpr std::int64_t kPairCopies = 1;
+#endif
+
+constexpr std::int64_t round_up(std::int64_t v, std::int64_t multiple) noexcept {
+  return (v + multiple - 1) / multiple * multiple;
+}
+/// Depth of the packed operands: K rounded up to a pair.
+constexpr std::int64_t packed_depth(std::int64_t k) noexcept { return round_up(k, 2); }
+/// int16 elements of packed A (M x K) and of packed B (K x N).
+constexpr std::int64_t packed_a_size(std::int64_t m, std::int64_t k) noexcept {
+  return round_up(m, kRows) * packed_depth(k) * kPairCopies;
+}
+constexpr std::int64_t packed_b_size(std::int64_t k, std::int64_t n) noexcept {
+  return packed_depth(k) * round_up(n, kColumns);
+}
+
+/// Packs A(i, p) = src[i * row_stride + p * depth_stride] - zero(i) for i < m, p < k, where zero(i) is
+/// zero_point[i * zero_stride] (0 without a zero point). T is int8_t or uint8_t.
+template <typename T>
+inline void pack_a(const T* src, std::int64_t row_stride, std::int64_t depth_stride, std::int64_t m, std::int64_t k,
+                   const T* zero_point, std::int64_t zero_stride, std::int16_t* dst) noexcept {
+  const std::int64_t kp = packed_depth(k);
+  for (std::int64_t i0 = 0; i0 < m; i0 += kRows) {
+    std::int16_t* panel = dst + i0 * kp * kPairCopies;
+    for (std::int64_t r = 0; r < kRows; ++r) {
+      const std::int64_t i = i0 + r;
+      const int zero = zero_point != nullptr && i < m ? static_cast<int>(zero_point[i * zero_stride]) : 0;
+      for (std::int64_t p = 0; p < kp; ++p) {
+        const bool inside = i < m && p < k;
+        const int v = inside ? static_cast<int>(src[i * row_stride + p * depth_stride]) - zero : 0;
+        for (std::int64_t copy = 0; copy < kPairCopies; ++copy) {
+          panel[((p / 2) * kRows + r) * 2 * kPairCopies + copy * 2 + (p & 1)] = static_cast<std::int16_t>(v);
+        }
+      }
+    }
+  }
+}
+
+/// Packs B from a dense row-major int16 matrix (k rows of n values, row stride ld), already zero-point shifted.
+inline void pack_b(const std::int16_t* src, std::int64_t ld, std::int64_t k, std::int64_t n,
+                   std::int16_t* dst) noexcept {
+  const std::int64_t kp = packed_depth(k);
+  for (std::int64_t j0 = 0; j0 < n; j0 += kColumns) {
+    std::int16_t* panel = dst + j0 * kp;
+    const std::int64_t cols = n - j0 < kColumns ? n - j0 : kColumns;
+    for (std::int64_t p = 0; p < kp; p += 2) {
+      std::int16_t* out = panel + p * kColumns;
+      const std::int16_t* row0 = src + p * ld + j0;
+      const std::int16_t* row1 = p + 1 < k ? row0 + ld : nullptr;
+#if defined(__SSE2__)
+      if (cols == kColumns) {
+        for (std::int64_t h = 0; h < kColumns; h += 8) {  // 8 columns per 16-byte vector
+          const __m128i v0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(row0 + h));
+          const __m128i v1 = row1 ? _mm_loadu_si128(reinterpret_cast<const __m128i*>(row1 + h)) : _mm_setzero_si128();
+          _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 2 * h), _mm_unpacklo_epi16(v0, v1));
+          _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 2 * h + 8), _mm_unpackhi_epi16(v0, v1));
+        }
+        continue;
+      }
+#endif
+      for (std::int64_t c = 0; c < kColumns; ++c) {
+        out[2 * c] = c < cols ? row0[c] : std::int16_t(0);
+        out[2 * c + 1] = c < cols && row1 ? row1[c] : std::int16_t(0);
+      }
+    }
+  }
+}
+
+/// Packs B from a dense row-major int8/uint8 matrix (k rows of n values, row stride ld), subtracting `zero`
+/// (pointwise convolutions read their input this way, without an im2col copy).
+template <typename T>
+inline void pack_b_rows(const T* src, std::int64_t ld, std::int64_t k, std::int64_t n, int zero,
+                        std::int16_t* dst) noexcept {
+  const std::int64_t kp = packed_depth(k);
+  for (std::int64_t j0 = 0; j0 < n; j0 += kColumns) {
+    std::int16_t* panel = dst + j0 * kp;
+    const std::int64_t cols = n - j0 < kColumns ? n - j0 : kColumns;
+    for (std::int64_t p = 0; p < kp; p += 2) {
+      std::int16_t* out = panel + p * kColumns;
+      const T* row0 = src + p * ld + j0;
+      const T* row1 = p + 1 < k ? row0 + ld : nullptr;
+#if defined(__SSE2__)
+      if (cols == kColumns) {
+        const __m128i z = _mm_set1_epi16(static_cast<std::int16_t>(zero));
+        auto widen = [&z](const T* row) {
+          const __m128i bytes = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(row));
+          const __m128i wide = std::numeric_limits<T>::is_signed ? _mm_srai_epi16(_mm_unpacklo_epi8(bytes, bytes), 8)
+                                                                 : _mm_unpacklo_epi8(bytes, _mm_setzero_si128());
+          return _mm_sub_epi16(wide, z);
+        };
+        for (std::int64_t h = 0; h < kColumns; h += 8) {  // 8 columns per 16-byte vector
+          const __m128i v0 = widen(row0 + h);
+          const __m128i v1 = row1 ? widen(row1 + h) : _mm_setzero_si128();
+          _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 2 * h), _mm_unpacklo_epi16(v0, v1));
+          _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 2 * h + 8), _mm_unpackhi_epi16(v0, v1));
+        }
+        continue;
+      }
+#endif
+      for (std::int64_t c = 0; c < kColumns; ++c) {
+        out[2 * c] = c < cols ? static_cast<std::int16_t>(row0[c] - zero) : std::int16_t(0);
+        out[2 * c + 1] = c < cols && row1 ? static_cast<std::int16_t>(row1[c] - zero) : std::int16_t(0);
+      }
+    }
+  }
+}
+
+/// Packs B(p, j) = src[p * depth_stride + j * column_stride] - zero (one zero point), for any strides (matrix
+/// products whose activation operand is read transposed). T is int8_t or uint8_t.
+template <typename T>
+inline void pack_b_strided(const T* src, std::int64_t depth_stride, std::int64_t column_stride, std::int64_t k,
+                           std::int64_t n, int zero, std::int16_t* dst) noexcept {
+  const std::int64_t kp = packed_depth(k);
+  for (std::int64_t j0 = 0; j0 < n; j0 += kColumns) {
+    std::int16_t* panel = dst + j0 * kp;
+    for (std::int64_t c = 0; c < kColumns; ++c) {
+      const std::int64_t j = j0 + c;
+      for (std::int64_t p = 0; p < kp; ++p) {
+        const bool inside = j < n && p < k;
+        const int v = inside ? static_cast<int>(src[p * depth_stride + j * column_stride]) - zero : 0;
+        panel[(p / 2) * (2 * kColumns) + c * 2 + (p & 1)] = static_cast<std::int16_t>(v);
+      }
+    }
+  }
+}
+
+/// One register tile: acc[r][c] = sum over the packed depth kp of A panel row r times B panel column c.
+inline void tile(const std::int16_t* a, const std::int16_t* b, std::int64_t kp,
+                 std::int32_t acc[kRows][kColumns]) noexcept {
+#if defined(__AVX2__)
+  __m256i c00 = _mm256_setzero_si256(), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00, c30 = c00, c31 = c00;
+  for (std::int64_t p = 0; p < kp; p += 2) {
+    const __m256i b0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b));
+    const __m256i b1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + 16));
+    std::int32_t pair[kRows];
+    std::memcpy(pair, a, sizeof(pair));
+    __m256i t = _mm256_set1_epi32(pair[0]);
+    c00 = _mm256_add_epi32(c00, _mm256_madd_epi16(t, b0));
+    c01 = _mm256_add_epi32(c01, _mm256_madd_epi16(t, b1));
+    t = _mm256_set1_epi32(pair[1]);
+    c10 = _mm256_add_epi32(c10, _mm256_madd_epi16(t, b0));
+    c11 = _mm256_add_epi32(c11, _mm256_madd_epi16(t, b1));
+    t = _mm256_set1_epi32(pair[2]);
+    c20 = _mm256_add_epi32(c20, _mm256_madd_epi16(t, b0));
+    c21 = _mm256_add_epi32(c21, _mm256_madd_epi16(t, b1));
+    t = _mm256_set1_epi32(pair[3]);
+    c30 = _mm256_add_epi32(c30, _mm256_madd_epi16(t, b0));
+    c31 = _mm256_add_epi32(c31, _mm256_madd_epi16(t, b1));
+    a += 2 * kRows;
+    b += 2 * kColumns;
+  }
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(acc[0]), c00);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(acc[0] + 8), c01);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(acc[1]), c10);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(acc[1] + 8), c11);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(acc[2]), c20);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(acc[2] + 8), c21);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(acc[3]), c30);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(acc[3] + 8), c31);
+#elif defined(__SSE2__)
+  __m128i c00 = _mm_setzero_si128(), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00, c30 = c00, c31 = c00;
+  // Row by row, each pair vector loaded just before its two multiply-adds: 8 accumulators, 2 B vectors and 2
+  // temporaries fit the 16 SSE registers without spills.
+  for (std::int64_t p = 0; p < kp; p += 2) {
+    const __m128i b0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b));
+    const __m128i b1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + 8));
+    __m128i t = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a));
+    c00 = _mm_add_epi32(c00, _mm_madd_epi16(t, b0));
+    c01 = _mm_add_epi32(c01, _mm_madd_epi16(t, b1));
+    t = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a + 8));
+    c10 = _mm_add_epi32(c10, _mm_madd_epi16(t, b0));
+    c11 = _mm_add_epi32(c11, _mm_madd_epi16(t, b1));
+    t = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a + 16));
+    c20 = _mm_add_epi32(c20, _mm_madd_epi16(t, b0));
+    c21 = _mm_add_epi32(c21, _mm_madd_epi16(t, b1));
+    t = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a + 24));
+    c30 = _mm_add_epi32(c30, _mm_madd_epi16(t, b0));
+    c31 = _mm_add_epi32(c31, _mm_madd_epi16(t, b1));
+    a += 2 * kRows * kPairCopies;
+    b += 2 * kColumns;
+  }
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(acc[0]), c00);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(acc[0] + 4), c01);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(acc[1]), c10);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(acc[1] + 4), c11);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(acc[2]), c20);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(acc[2] + 4), c21);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(acc[3]), c30);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(acc[3] + 4), c31);
+#elif defined(__ARM_NEON)
+  int32x4_t c00 = vdupq_n_s32(0), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00, c30 = c00, c31 = c00;
+  for (std::int64_t p = 0; p < kp; p += 2) {
+    const int16x4x2_t av = vld2_s16(a);   // val[0]: rows 0..3 at k, val[1]: at k + 1
+    const int16x8x2_t bv = vld2q_s16(b);  // val[0]: columns 0..7 at k, val[1]: at k + 1
+    for (int h = 0; h < 2; ++h) {
+      const int16x4_t blo = vget_low_s16(bv.val[h]);
+      const int16x4_t bhi = vget_high_s16(bv.val[h]);
+      const int16x4_t ak = av.val[h];
+      c00 = vmlal_lane_s16(c00, blo, ak, 0);
+      c01 = vmlal_lane_s16(c01, bhi, ak, 0);
+      c10 = vmlal_lane_s16(c10, blo, ak, 1);
+      c11 = vmlal_lane_s16(c11, bhi, ak, 1);
+      c20 = vmlal_lane_s16(c20, blo, ak, 2);
+      c21 = vmlal_lane_s16(c21, bhi, ak, 2);
+      c30 = vmlal_lane_s16(c30, blo, ak, 3);
+      c31 = vmlal_lane_s16(c31, bhi, ak, 3);
+    }
+    a += 2 * kRows;
+    b += 2 * kColumns;
+  }
+  vst1q_s32(acc[0], c00);
+  vst1q_s32(acc[0] + 4, c01);
+  vst1q_s32(acc[1], c10);
+  vst1q_s32(acc[1] + 4, c11);
+  vst1q_s32(acc[2], c20);
+  vst1q_s32(acc[2] + 4, c21);
+  vst1q_s32(acc[3], c30);
+  vst1q_s32(acc[3] + 4, c31);
+#else
+  // Portable: unsigned accumulation wraps without undefined behaviour; each pair's sum fits in int32.
+  std::uint32_t sum[kRows][kColumns] = {};
+  for (std::int64_t p = 0; p < kp; p += 2) {
+    for (int r = 0; r < kRows; ++r) {
+      const std::int32_t a0 = a[2 * r], a1 = a[2 * r + 1];
+      for (int c = 0; c < kColumns; ++c) {
+        sum[r][c] += static_cast<std::uint32_t>(a0 * b[2 * c] + a1 * b[2 * c + 1]);
+      }
+    }
+    a += 2 * kRows;
+    b += 2 * kColumns;
+  }
+  for (int r = 0; r < kRows; ++r)
+    for (int c = 0; c < kColumns; ++c) acc[r][c] = static_cast<std::int32_t>(sum[r][c]);
+#endif
+}
+
+/// C = A * B for packed A (m rows) and packed B (n columns) of packed depth kp (packed_depth(K)). For every
+/// register tile calls epilogue(row, column, rows, columns, acc): rows x columns (at most kRows x kColumns)
+/// valid values acc[r][c] = C(row + r, column + c).
+template <typename Epilogue>
+inline void multiply(const std::int16_t* a, std::int64_t m, const std::int16_t* b, std::int64_t n, std::int64_t kp,
+                     Epilogue&& epilogue) noexcept {
+  // One row panel of A stays in L1 while it passes over the B tile (kept in L2 by the callers' tile sizes).
+  std::int32_t acc[kRows][kColumns];
+  for (std::int64_t i0 = 0; i0 < m; i0 += kRows) {
+    const std::int16_t* a_panel = a + i0 * kp * kPairCopies;
+    const std::int64_t rows = m - i0 < kRows ? m - i0 : kRows;
+    for (std::int64_t j0 = 0; j0 < n; j0 += kColumns) {
+      tile(a_panel, b + j0 * kp, kp, acc);
+      epilogue(i0, j0, rows, n - j0 < kColumns ? n - j0 : kColumns, acc);
+    }
+  }
+}
+
+/// acc[i] += in[i] * w for i < count (wrapping int32; the depthwise convolution's inner loop).
+inline void multiply_add_row(std::int32_t* acc, const std::int16_t* in, std::int64_t count, std::int16_t w) noexcept {
+  std::int64_t i = 0;
+#if defined(__SSE2__)
+  const __m128i wv = _mm_set1_epi16(w);
+  for (; i + 8 <= count; i += 8) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + i));
+    const __m128i lo = _mm_mullo_epi16(v, wv);  // low and high halves of the exact 32-bit products
+    const __m128i hi = _mm_mulhi_epi16(v, wv);
+    __m128i* a = reinterpret_cast<__m128i*>(acc + i);
+    _mm_storeu_si128(a, _mm_add_epi32(_mm_loadu_si128(a), _mm_unpacklo_epi16(lo, hi)));
+    _mm_storeu_si128(a + 1, _mm_add_epi32(_mm_loadu_si128(a + 1), _mm_unpackhi_epi16(lo, hi)));
+  }
+#endif
+  for (; i < count; ++i) {
+    acc[i] = static_cast<std::int32_t>(static_cast<std::uint32_t>(acc[i]) +
+                                       static_cast<std::uint32_t>(static_cast<std::int32_t>(in[i]) * w));
+  }
+}
+
+/// Matrix products whose activation operand is read through strides (QLinearMatMul, QGemm): C = W * X for
+/// packed weights W (w_rows rows, depth k) and X(p, j) = x[p * depth_stride + j * column_stride] - x_zero,
+/// j < columns. X is packed `tile` columns at a time into `packed` (packed_b_size(k, tile) elements); every
+/// register tile goes to epilogue(row, column, rows, columns, acc) with column counted from 0.
+template <typename T, typename Epilogue>
+inline void multiply_strided(const std::int16_t* weights, std::int64_t w_rows, const T* x, std::int64_t depth_stride,
+                             std::int64_t column_stride, std::int64_t k, std::int64_t columns, int x_zero,
+                             std::int64_t tile, std::int16_t* packed, Epilogue&& epilogue) noexcept {
+  const std::int64_t kp = packed_depth(k);
+  for (std::int64_t first = 0; first < columns; first += tile) {
+    const std::int64_t count = columns - first < tile ? columns - first : tile;
+    pack_b_strided(x + first * column_stride, depth_stride, column_stride, k, count, x_zero, packed);
+    multiply(weights, w_rows, packed, count, kp,
+             [&](std::int64_t row, std::int64_t column, std::int64_t rows, std::int64_t cols,
+                 const std::int32_t(*acc)[kColumns]) { epilogue(row, first + column, rows, cols, acc); });
+  }
+}
+
+/// GEMM columns per activation tile for depth k: packed tiles of about 32 KiB, at least one register tile,
+/// at most all `columns`.
+inline std::int64_t activation_tile(std::int64_t k, std::int64_t columns) noexcept {
+  std::int64_t tile = 16 * 1024 / packed_depth(k) / kColumns * kColumns;
+  if (tile < kColumns) tile = kColumns;
+  const std::int64_t all = round_up(columns, kColumns);
+  return tile < all ? tile : all;
+}
+
+// ---- shared by the kernels built on the core -------------------------------------------------------------------
+
+/// Scratch laid out as 16-byte aligned blocks one after another: reserve() hands out a block's byte offset,
+/// `bytes` is the total to request.
+struct ScratchLayout {
+  std::size_t bytes = 0;
+  std::size_t reserve(std::size_t size) noexcept {
+    const std::size_t at = bytes;
+    bytes += (size + 15) / 16 * 16;
+    return at;
+  }
+};
+
+/// pick(TA{}, TB{}) for the element types of `a` and `b`, each int8 or uint8: the switch over the instantiations
+/// of a kernel's compute function.
+template <typename Pick>
+inline auto pick_8bit(DataType a, DataType b, Pick&& pick) noexcept {
+  if (a == DataType::int8) {
+    return b == DataType::int8 ? pick(std::int8_t{}, std::int8_t{}) : pick(std::int8_t{}, std::uint8_t{});
+  }
+  return b == DataType::int8 ? pick(std::uint8_t{}, std::int8_t{}) : pick(std::uint8_t{}, std::uint8_t{});
+}
+
+/// Whether every input in `inputs` is known at prepare time.
+inline bool all_constant(const PrepareContext& ctx, std::initializer_list<int> inputs) noexcept {
+  for (int i : inputs) {
+    if (!ctx.input(i).is_constant || ctx.input(i).const_data == nullptr) return false;
+  }
+  return true;
+}
+
+/// Whether input `data` and its optional zero point `zero` are both known at prepare time, so weights made of
+/// them can be packed once there.
+inline bool constant_with_zero_point(const PrepareContext& ctx, int data, int zero) noexcept {
+  const TensorInfo& d = ctx.input(data);
+  return d.is_constant && d.const_data != nullptr &&
+         (!ctx.has_input(zero) || (ctx.input(zero).is_constant && ctx.input(zero).const_data != nullptr));
+}
+
+/// Packs `matrices` row-major K x N matrices of B, one after another, as core rows (B's columns: the products
+/// run as y^T = B^T A^T), packed_a_size(n, k) elements each. `zero`: B's zero point, N values when
+/// `per_column`, else one, or nullptr.
+template <typename T>
+inline void pack_matrices(const T* b, const T* zero, std::int64_t k, std::int64_t n, std::int64_t matrices,
+                          bool per_column, std::int16_t* dst) noexcept {
+  const std::int64_t size = packed_a_size(n, k);
+  for (std::int64_t i = 0; i < matrices; ++i) {
+    pack_a(b + i * k * n, 1, n, n, k, zero, per_column ? 1 : 0, dst + i * size);
+  }
+}
+
+/// pack_matrices at prepare, into persistent memory: input `b` (int8 or uint8) and its zero point (input `zero`,
+/// or absent) must be constant (constant_with_zero_point). `packed` receives the packed matrices.
+inline Status pack_constant_matrices(PrepareContext& ctx, int b, int zero, std::int64_t k, std::int64_t n,
+                                     std::int64_t matrices, bool per_column, const std::int16_t*& packed) noexcept {
+  Span<std::int16_t> dst;
+  ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(matrices * packed_a_size(n, k)), dst));
+  const TensorInfo& bi = ctx.input(b);
+  const void* z = ctx.has_input(zero) ? ctx.input(zero).const_data : nullptr;
+  if (bi.dtype == DataType::int8) {
+    pack_matrices(static_cast<const std::int8_t*>(bi.const_data), static_cast<const std::int8_t*>(z), k, n, matrices,
+                  per_column, dst.data());
+  } else {
+    pack_matrices(static_cast<const std::uint8_t*>(bi.const_data), static_cast<const std::uint8_t*>(z), k, n, matrices,
+                  per_column, dst.data());
+  }
+  packed = dst.data();
+  return {};
+}
+
+/// Calls f(batch, a_offset, b_offset) for every output matrix of `plan` (numpy.matmul's batch broadcasting):
+/// the element offsets of its A and B matrices.
+template <typename F>
+inline void for_each_matrix(const quant_util::MatMulPlan& plan, F&& f) noexcept {
+  std::int64_t index[kMaxRank] = {};
+  std::int64_t a_offset = 0, b_offset = 0;
+  for (std::int64_t batch = 0; batch < plan.batch_count; ++batch) {
+    f(batch, a_offset, b_offset);
+    for (int axis = plan.batch_rank - 1; axis >= 0; --axis) {  // odometer over the output batch axes
+      a_offset += plan.a_batch_stride[axis];
+      b_offset += plan.b_batch_stride[axis];
+      if (++index[axis] < plan.batch_dims[axis]) break;
+      a_offset -= plan.a_batch_stride[axis] * plan.batch_dims[axis];
+      b_offset -= plan.b_batch_stride[axis] * plan.batch_dims[axis];
+      index[axis] = 0;
+    }
+  }
+}
+
+/// The batched products of MatMulInteger and QLinearMatMul: y^T = B^T (A - a_zero)^T for every output matrix of
+/// `plan`, B's matrices as pack_matrices wrote them, A's rows packed `tile` at a time into `packed`. Every
+/// register tile goes to store(batch, row, column, rows, columns, acc): `row` counts y's columns, `column` y's
+/// rows.
+template <typename T, typename Store>
+inline void multiply_matrices(const quant_util::MatMulPlan& plan, const std::int16_t* weights, const T* a, int a_zero,
+                              std::int64_t tile, std::int16_t* packed, Store&& store) noexcept {
+  const std::int64_t m = plan.m, n = plan.n, k = plan.k;
+  const std::int64_t matrix_size = packed_a_size(n, k);
+  for_each_matrix(plan, [&](std::int64_t batch, std::int64_t a_offset, std::int64_t b_offset) {
+    const std::int16_t* w = weights + (k * n == 0 ? 0 : b_offset / (k * n)) * matrix_size;
+    multiply_strided(w, n, a + a_offset, 1, k, k, m, a_zero, tile, packed,
+                     [&](std::int64_t row, std::int64_t column, std::int64_t rows, std::int64_t cols,
+                         const std::int32_t(*acc)[kColumns]) { store(batch, row, column, rows, cols, acc); });
+  });
+}
+
+// ---- requantisation ----------------------------------------------------------------------------------------
+
+/// How one output channel (or column) turns an int32 sum into the output type: round(sum * real) + zero point,
+/// ties to even, as the ONNX reference computes in float64 (`real` is the float32 multiplier widened).
+struct Requant {
+  quant_util::FixedPointMultiplier fixed;
+  double real = 0.0;
+  bool use_fixed = false;   ///< false for multipliers fixed point cannot express (negative, inf, NaN: run-time scales)
+  bool use_vector = false;  ///< use_fixed and below 2: a product with |acc| < 2^29 converts to int32 without overflow
+};
+
+inline Requant make_requant(double multiplier) noexcept {
+  Requant q;
+  q.real = multiplier;
+  q.use_fixed = multiplier >= 0.0 && multiplier <= 3.4028234663852886e38;  // finite, not negative, not NaN
+  q.use_vector = q.use_fixed && multiplier < 2.0;
+  if (q.use_fixed) q.fixed = quant_util::to_fixed_point(multiplier);
+  return q;
+}
+
+/// The multiplier the ONNX reference computes: float32(float32(x_scale * w_scale) / y_scale).
+inline double reference_multiplier(float x_scale, float w_scale, float y_scale) noexcept {
+  using quant_util::Precision;
+  using quant_util::round_to;
+  return round_to(Precision::float32,
+                  round_to(Precision::float32, static_cast<double>(x_scale) * w_scale) / static_cast<double>(y_scale));
+}
+
+/// clamp(round(acc * q) + zero, low, high). The fixed-point product is exact, and so is the reference's float64
+/// product while |acc| < 2^29 (29 + 24 mantissa bits fit in a double); beyond that the reference's own rounded
+/// float64 product is reproduced.
+inline std::int32_t requantize(std::int32_t acc, const Requant& q, std::int32_t zero, std::int32_t low,
+                               std::int32_t high) noexcept {
+  constexpr std::int32_t kExactLimit = std::int32_t(1) << 29;
+#if defined(__SSE2__)
+  // The exact float64 product rounded half to even by cvtsd2si (default rounding mode): as the fixed point does.
+  if (q.use_vector && acc < kExactLimit && acc > -kExactLimit) {
+    std::int32_t v = _mm_cvtsd_si32(_mm_set_sd(static_cast<double>(acc) * q.real)) + zero;
+    return v < low ? low : (v > high ? high : v);
+  }
+#endif
+  if (q.use_fixed && acc < kExactLimit && acc > -kExactLimit) {
+    return quant_util::requantize(acc, q.fixed, zero, low, high);
+  }
+  return static_cast<std::int32_t>(quant_util::round_and_saturate(static_cast<double>(acc) * q.real, zero, low, high));
+}
+
+/// out[c] = requantize(acc[c] + bias) for c < count (T: int8_t or uint8_t; low/high inside T's range).
+/// With SSE2, every 8 values go 2 lanes at a time through float64: while |acc| < 2^29 the product
+/// with the float32 multiplier is exact, and cvtpd2dq rounds it half to even (the default rounding mode), which
+/// is what the fixed-point path computes, at a fraction of the cost.
+template <typename T>
+inline void requantize_row(const std::int32_t* acc, std::int64_t count, std::uint32_t bias, const Requant& q,
+                           std::int32_t zero, std::int32_t low, std::int32_t high, T* out) noexcept {
+  std::int64_t done = 0;
+#if defined(__SSE2__)
+  for (; q.use_vector && done + 8 <= count; done += 8, acc += 8, out += 8) {
+    const __m128i b = _mm_set1_epi32(static_cast<std::int32_t>(bias));
+    const __m128i v0 = _mm_add_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(acc)), b);
+    const __m128i v1 = _mm_add_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(acc + 4)), b);
+    // |v| < 2^29 in every lane: (v + 2^29) as unsigned is below 2^30, i.e. its top two bits are clear.
+    const __m128i half_range = _mm_set1_epi32(std::int32_t(1) << 29);
+    const __m128i top = _mm_or_si128(_mm_srli_epi32(_mm_add_epi32(v0, half_range), 30),
+                                     _mm_srli_epi32(_mm_add_epi32(v1, half_range), 30));
+    if (_mm_movemask_epi8(_mm_cmpeq_epi32(top, _mm_setzero_si128())) == 0xFFFF) {
+      const __m128d m = _mm_set1_pd(q.real);
+      const __m128i r0 = _mm_unpacklo_epi64(_mm_cvtpd_epi32(_mm_mul_pd(_mm_cvtepi32_pd(v0), m)),
+                                            _mm_cvtpd_epi32(_mm_mul_pd(_mm_cvtepi32_pd(_mm_srli_si128(v0, 8)), m)));
+      const __m128i r1 = _mm_unpacklo_epi64(_mm_cvtpd_epi32(_mm_mul_pd(_mm_cvtepi32_pd(v1), m)),
+                                            _mm_cvtpd_epi32(_mm_mul_pd(_mm_cvtepi32_pd(_mm_srli_si128(v1, 8)), m)));
+      // |round(v * m)| < 2^30: int16 saturation keeps every value that survives the clamp below exact.
+      __m128i r = _mm_adds_epi16(_mm_packs_epi32(r0, r1), _mm_set1_epi16(static_cast<std::int16_t>(zero)));
+      r = _mm_max_epi16(r, _mm_set1_epi16(static_cast<std::int16_t>(low)));
+      r = _mm_min_epi16(r, _mm_set1_epi16(static_cast<std::int16_t>(high)));
+      const __m128i bytes = std::numeric_limits<T>::is_signed ? _mm_packs_epi16(r, r) : _mm_packus_epi16(r, r);
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(out), bytes);
+      continue;
+    }
+    break;  // an accumulator beyond 2^29: the exact scalar path below takes the rest
+  }
+#endif
+  for (std::int64_t c = 0; c < count - done; ++c) {
+    const std::int32_t total = static_cast<std::int32_t>(static_cast<std::uint32_t>(acc[c]) + bias);
+    out[c] = static_cast<T>(requantize(total, q, zero, low, high));
+  }
+}
+
+/// Output bounds of an integer output type T with a fused Relu/Clip: the type's range narrowed to
+/// [quantize(min), quantize(max)], quantize(v) = saturate(round(v / y_scale) + y_zero) in float32 as
+/// QuantizeLinear computes it.
+template <typename T>
+inline void output_bounds(const FusedClamp& clamp, float y_scale, std::int32_t y_zero, std::int32_t& low,
+                          std::int32_t& high) noexcept {
+  const double type_low = static_cast<double>(std::numeric_limits<T>::min());
+  const double type_high = static_cast<double>(std::numeric_limits<T>::max());
+  low = static_cast<std::int32_t>(type_low);
+  high = static_cast<std::int32_t>(type_high);
+  if (clamp.has_min) {
+    const double q =
+        quant_util::round_and_saturate(static_cast<double>(clamp.min / y_scale), y_zero, type_low, type_high);
+    if (q > low) low = static_cast<std::int32_t>(q);
+  }
+  if (clamp.has_max) {
+    const double q =
+        quant_util::round_and_saturate(static_cast<double>(clamp.max / y_scale), y_zero, type_low, type_high);
+    if (q < high) high = static_cast<std::int32_t>(q);
+  }
+}
+
+}  // namespace integer_gemm
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END

@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: MIT
+// QGemm (com.microsoft, since 1; onnxruntime's contrib op): quantized Gemm.
+//   acc = sum_k (A'(m, k) - a_zero) * (B'(k, n) - b_zero[n]) + C(m, n)     (int32, wrapping)
+//   y   = saturate(round(acc * alpha * a_scale * b_scale[n] / y_scale) + y_zero)   with y_scale
+//   y   = acc * (a_scale * b_scale[n] * alpha)   (float32)                         without y_scale
+// A' = transA ? A^T : A, B' = transB ? B^T : B (2-D). a_scale/a_zero_point per tensor, b_scale/b_zero_point per
+// tensor or per column ([N]); C is an optional int32 bias broadcast to [M, N]. The multiplier is computed in
+// float32 ((a_scale * b_scale) * alpha, then / y_scale), the product with acc in float64 rounded half to even
+// (onnxruntime rounds a float32 product, which can differ by one on near-ties). Without y_zero_point a quantized
+// y has A's dtype. A Relu/Clip fused by the session (PrepareContext::fused_clamp) clamps the output to
+// [quantize(min), quantize(max)] (float output: to [min, max]).
+// Method: the integer GEMM core (integer_gemm.hpp) on y^T = B'^T A'^T: B packed once at prepare when constant,
+// A packed per tile into scratch.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "onnxmicro/kernels/common/conv_pool_util.hpp"
+#include "onnxmicro/kernels/kernel_api.hpp"
+#include "onnxmicro/kernels/quantization/integer_gemm.hpp"
+#include "onnxmicro/kernels/quantization/quant_util.hpp"
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+// com.microsoft version 1: the only version.
+struct QGemm_1 : KernelDefaults {
+  static constexpr std::string_view kDomain = "com.microsoft";
+  static constexpr std::string_view kOpType = "QGemm";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kA = 0;
+  static constexpr int kAScale = 1;
+  static constexpr int kAZeroPoint = 2;
+  static constexpr int kB = 3;
+  static constexpr int kBScale = 4;
+  static constexpr int kBZeroPoint = 5;
+  static constexpr int kC = 6;
+  static constexpr int kYScale = 7;
+  static constexpr int kYZeroPoint = 8;
+  static constexpr int kY = 0;
+
+  struct State {
+    void (*compute)(const State&, RunContext&) noexcept;
+    std::int64_t m, n, k;
+    bool trans_a, trans_b, per_column;
+    float alpha;
+    std::int64_t c_row_stride, c_col_stride;  ///< C(m, n) = C[m * row + n * col] (0 on broadcast axes)
+    std::int64_t tile;
+    const std::int16_t* weights;  ///< packed B'^T, or nullptr: packed at run into scratch
+    FusedClamp clamp;
+    std::size_t weights_offset, requant_offset, packed_offset;
+  };
+
+  static Status prepare(PrepareContext& ctx) noexcept {
+    for (int i : {kA, kAScale, kAZeroPoint, kB, kBScale}) ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(i));
+    for (int i : {kA, kB, kYZeroPoint}) {
+      if (ctx.has_input(i) && ctx.input(i).dtype != DataType::int8 && ctx.input(i).dtype != DataType::uint8) {
+        return ctx.unsupported_input_dtype(i);
+      }
+    }
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kA, kAZeroPoint));
+    if (ctx.has_input(kBZeroPoint)) ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kB, kBZeroPoint));
+    for (int i : {kAScale, kBScale, kYScale}) {
+      if (ctx.has_input(i)) ONNXMICRO_RETURN_IF_ERROR(quant_util::require_dtype(ctx, i, DataType::float32, "scale"));
+    }
+    if (ctx.has_input(kC)) ONNXMICRO_RETURN_IF_ERROR(quant_util::require_dtype(ctx, kC, DataType::int32, "C"));
+    if (ctx.has_input(kYZeroPoint) && !ctx.has_input(kYScale)) {
+      return Status(StatusCode::invalid_model) << "input 8 (y_zero_point) is given without input 7 (y_scale)";
+    }
+    State* state = nullptr;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
+    State& s = *state;
+    std::int64_t trans_a = 0, trans_b = 0;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("transA", trans_a, 0));
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("transB", trans_b, 0));
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("alpha", s.alpha, 1.0f));
+    s.trans_a = trans_a != 0;
+    s.trans_b = trans_b != 0;
+    const TensorInfo& a = ctx.input(kA);
+    const TensorInfo& b = ctx.input(kB);
+    for (int i : {kA, kB}) {
+      if (ctx.input(i).shape.rank() != 2) {
+        return Status(StatusCode::invalid_model) << "input " << i << " '" << ctx.input(i).name << "' has shape "
+                                                 << ctx.input(i).shape << ", expected rank 2";
+      }
+    }
+    s.m = s.trans_a ? a.shape[1] : a.shape[0];
+    s.k = s.trans_a ? a.shape[0] : a.shape[1];
+    const std::int64_t kb = s.trans_b ? b.shape[1] : b.shape[0];
+    s.n = s.trans_b ? b.shape[0] : b.shape[1];
+    if (kb != s.k) {
+      return Status(StatusCode::invalid_model)
+             << "inner dimensions differ: input 0 '" << a.name << "' " << a.shape << " (transA=" << trans_a
+             << ") has K=" << static_cast<long long>(s.k) << ", input 3 '" << b.name << "' " << b.shape
+             << " (transB=" << trans_b << ") has K=" << static_cast<long long>(kb);
+    }
+    for (int i : {kAScale, kAZeroPoint, kYScale, kYZeroPoint}) {
+      ONNXMICRO_RETURN_IF_ERROR(quant_util::check_scalar_param(ctx, i));
+    }
+    ONNXMICRO_RETURN_IF_ERROR(quant_util::check_channel_param(ctx, kBScale, s.n));
+    ONNXMICRO_RETURN_IF_ERROR(quant_util::check_channel_param(ctx, kBZeroPoint, s.n));
+    s.per_column = ctx.input(kBScale).shape.element_count() > 1;
+    if (ctx.has_input(kBZeroPoint) && (ctx.input(kBZeroPoint).shape.element_count() > 1) != s.per_column) {
+      return Status(StatusCode::invalid_model)
+             << "input 5 '" << ctx.input(kBZeroPoint).name << "' has shape " << ctx.input(kBZeroPoint).shape
+             << ", expected the shape of input 4 " << ctx.input(kBScale).shape << " (b_scale)";
+    }
+    s.c_row_stride = s.c_col_stride = 0;
+    if (ctx.has_input(kC)) {
+      const Shape& c = ctx.input(kC).shape;
+      const std::int64_t rows = c.rank() == 2 ? c[0] : 1;
+      const std::int64_t cols = c.rank() >= 1 ? c[c.rank() - 1] : 1;
+      if (c.rank() > 2 || (rows != 1 && rows != s.m) || (cols != 1 && cols != s.n)) {
+        return Status(StatusCode::invalid_model)
+               << "input 6 '" << ctx.input(kC).name << "' (C) has shape " << c << ", which does not broadcast to ["
+               << static_cast<long long>(s.m) << "," << static_cast<long long>(s.n) << "]";
+      }
+      s.c_col_stride = cols == 1 ? 0 : 1;
+      s.c_row_stride = rows == 1 ? 0 : cols;
+    }
+    const bool quantized = ctx.has_input(kYScale);
+    const DataType output =
+        !quantized ? DataType::float32 : (ctx.has_input(kYZeroPoint) ? ctx.input(kYZeroPoint).dtype : a.dtype);
+    s.compute = pick_compute(a.dtype, b.dtype, output);
+    s.clamp = ctx.fused_clamp();
+
+    integer_gemm::ScratchLayout layout;
+    const std::size_t weights_size = static_cast<std::size_t>(integer_gemm::packed_a_size(s.n, s.k));
+    const bool weights_constant = integer_gemm::constant_with_zero_point(ctx, kB, kBZeroPoint);
+    s.weights = nullptr;
+    if (weights_constant) {
+      Span<std::int16_t> packed;
+      ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(weights_size, packed));
+      pack_weights(s, b.dtype, b.const_data, ctx.has_input(kBZeroPoint) ? ctx.input(kBZeroPoint).const_data : nullptr,
+                   packed.data());
+      s.weights = packed.data();
+    } else {
+      s.weights_offset = layout.reserve(weights_size * sizeof(std::int16_t));
+    }
+    // Multipliers are computed at every run (N values, negligible next to the product).
+    s.requant_offset = layout.reserve(static_cast<std::size_t>(s.n) * sizeof(integer_gemm::Requant));
+    s.tile = integer_gemm::activation_tile(s.k, s.m);
+    s.packed_offset =
+        layout.reserve(static_cast<std::size_t>(integer_gemm::packed_b_size(s.k, s.tile)) * sizeof(std::int16_t));
+    ctx.request_scratch(layout.bytes);
+    Shape y_shape;
+    const std::int64_t dims[2] = {s.m, s.n};
+    ONNXMICRO_RETURN_IF_ERROR(y_shape.assign(dims, 2));
+    ctx.set_output(kY, output, y_shape);
+    return {};
+  }
+
+  static Status run(RunContext& ctx) noexcept {
+    const State& s = ctx.state<State>();
+    s.compute(s, ctx);
+    return {};
+  }
+
+ private:
+  template <typename TB>
+  static void pack_weights_as(const State& s, const TB* b, const TB* zero, std::int16_t* dst) noexcept {
+    // Core rows are B's columns n, depth k: B'(k, n) = transB ? B[n * K + k] : B[k * N + n].
+    integer_gemm::pack_a(b, s.trans_b ? s.k : 1, s.trans_b ? 1 : s.n, s.n, s.k, zero, s.per_column ? 1 : 0, dst);
+  }
+  static void pack_weights(const State& s, DataType type, const void* b, const void* zero, std::int16_t* dst) noexcept {
+    if (type == DataType::int8) {
+      pack_weights_as(s, static_cast<const std::int8_t*>(b), static_cast<const std::int8_t*>(zero), dst);
+    } else {
+      pack_weights_as(s, static_cast<const std::uint8_t*>(b), static_cast<const std::uint8_t*>(zero), dst);
+    }
+  }
+
+  template <typename TA, typename TB, typename TY>
+  static void compute(const State& s, RunContext& ctx) noexcept {
+    constexpr bool kFloat = std::is_same<TY, float>::value;
+    void* scratch = ctx.scratch();
+    const TA* a = static_cast<const TA*>(ctx.input(kA).data);
+    const int a_zero = static_cast<int>(static_cast<const TA*>(ctx.input(kAZeroPoint).data)[0]);
+    const float a_scale = static_cast<const float*>(ctx.input(kAScale).data)[0];
+    const float* b_scale = static_cast<const float*>(ctx.input(kBScale).data);
+    const std::int32_t* c = ctx.has_input(kC) ? static_cast<const std::int32_t*>(ctx.input(kC).data) : nullptr;
+    TY* y = static_cast<TY*>(ctx.output(kY).data);
+    const std::int16_t* weights = s.weights;
+    if (weights == nullptr) {
+      std::int16_t* packed = detail::conv_pool::scratch_at<std::int16_t>(scratch, s.weights_offset);
+      pack_weights_as(s, static_cast<const TB*>(ctx.input(kB).data),
+                      ctx.has_input(kBZeroPoint) ? static_cast<const TB*>(ctx.input(kBZeroPoint).data) : nullptr,
+                      packed);
+      weights = packed;
+    }
+    integer_gemm::Requant* requant = detail::conv_pool::scratch_at<integer_gemm::Requant>(scratch, s.requant_offset);
+    std::int32_t y_zero = 0, low = 0, high = 0;
+    if constexpr (!kFloat) {
+      const float y_scale = static_cast<const float*>(ctx.input(kYScale).data)[0];
+      y_zero = ctx.has_input(kYZeroPoint)
+                   ? static_cast<std::int32_t>(static_cast<const TY*>(ctx.input(kYZeroPoint).data)[0])
+                   : 0;
+      integer_gemm::output_bounds<TY>(s.clamp, y_scale, y_zero, low, high);
+      for (std::int64_t j = 0; j < s.n; ++j) {
+        const float scale = (a_scale * b_scale[s.per_column ? j : 0]) * s.alpha;
+        requant[j] = integer_gemm::make_requant(static_cast<double>(scale / y_scale));
+      }
+    } else {
+      for (std::int64_t j = 0; j < s.n; ++j) requant[j].real = (a_scale * b_scale[s.per_column ? j : 0]) * s.alpha;
+    }
+    std::int16_t* packed = detail::conv_pool::scratch_at<std::int16_t>(scratch, s.packed_offset);
+    // A'(m, k) = transA ? A[k * M + m] : A[m * K + k]: depth stride and column (m) stride.
+    integer_gemm::multiply_strided(
+        weights, s.n, a, s.trans_a ? s.m : 1, s.trans_a ? 1 : s.k, s.k, s.m, a_zero, s.tile, packed,
+        [&](std::int64_t row, std::int64_t column, std::int64_t rows, std::int64_t cols,
+            const std::int32_t(*acc)[integer_gemm::kColumns]) {
+          for (std::int64_t r = 0; r < rows; ++r) {
+            const std::int64_t j = row + r;
+            const integer_gemm::Requant& q = requant[j];
+            for (std::int64_t col = 0; col < cols; ++col) {
+              const std::int64_t i = column + col;
+              std::uint32_t total = static_cast<std::uint32_t>(acc[r][col]);
+              if (c) total += static_cast<std::uint32_t>(c[i * s.c_row_stride + j * s.c_col_stride]);
+              if constexpr (kFloat) {
+                float v = static_cast<float>(static_cast<std::int32_t>(total)) * static_cast<float>(q.real);
+                if (s.clamp.has_min && v < s.clamp.min) v = s.clamp.min;
+                if (s.clamp.has_max && v > s.clamp.max) v = s.clamp.max;
+                y[i * s.n + j] = v;
+              } else {
+                y[i * s.n + j] =
+                    static_cast<TY>(integer_gemm::requantize(static_cast<std::int32_t>(total), q, y_zero, low, high));
+              }
+            }
+          }
+        });
+  }
+
+  using Compute = void (*)(const State&, RunContext&) noexcept;
+  template <typename TA, typename TB>
+  static Compute pick_output(DataType output) noexcept {
+    if (output == DataType::float32) return &compute<TA, TB, float>;
+    return output == DataType::int8 ? &compute<TA, TB, std::int8_t> : &compute<TA, TB, std::uint8_t>;
+  }
+  static Compute pick_compute(DataType a, DataType b, DataType output) noexcept {
+    return integer_gemm::pick_8bit(
+        a, b, [output](auto ta, auto tb) { return pick_output<decltype(ta), decltype(tb)>(output); });
+  }
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END

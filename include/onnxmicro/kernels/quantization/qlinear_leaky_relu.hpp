@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: MIT
+// QLinearLeakyRelu (com.microsoft, version 1, the only one): y = quantize(leaky_relu(dequantize(x), alpha)) for
+// int8/uint8 x, alpha default 0.01. As onnxruntime, a 256-entry table computed in float32 at prepare time.
+#pragma once
+#include "onnxmicro/kernels/kernel_api.hpp"
+#include "onnxmicro/kernels/quantization/qoperator_util.hpp"
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+// Version 1: the only version.
+struct QLinearLeakyRelu_1 : KernelDefaults {
+  static constexpr std::string_view kDomain = "com.microsoft";
+  static constexpr std::string_view kOpType = "QLinearLeakyRelu";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kInPlaceInput = 0;
+
+  static Status prepare(PrepareContext& ctx) noexcept {
+    float alpha = 0.01f;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("alpha", alpha, 0.01f));
+    return quant_util::LookupTableKernel::prepare(ctx, [alpha](float v) { return v >= 0.0f ? v : v * alpha; });
+  }
+  static Status run(RunContext& ctx) noexcept { return quant_util::LookupTableKernel::run(ctx); }
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END

@@ -1,0 +1,300 @@
+# SPDX-License-Identifier: MIT
+"""Writes static INT8 models made by onnxruntime's quantize_static, and their float originals (issue #6).
+
+Output: DIR/qdq-models/<name>/, laid out as an ONNX backend test case:
+    model.onnx, test_data_set_<n>/input_0.pb, test_data_set_<n>/output_0.pb   (n = 0 .. DATA_SETS - 1)
+Expected outputs come from onnxruntime's CPU EP on the same model at its DEFAULT graph optimisation level (what
+users of onnxruntime see: for QDQ models its own integer kernels). The script also runs every model with all
+optimisations disabled and prints how far the two onnxruntime results are apart (in quanta of the output), so
+the tolerance a runtime is held to can be judged against onnxruntime's own spread.
+
+Float models (onnx.helper, He-initialised weights, no BatchNorm; opset 17):
+  cnn_float          [4,3,32,32] -> Conv3x3(3->16)+Relu, depthwise Conv3x3 stride 2 +Relu, Conv1x1(16->32)+Relu,
+                     residual block (Conv3x3+Relu, Conv3x3, Add, Relu), MaxPool 2x2, Conv3x3(32->64)+Relu,
+                     GlobalAveragePool, Flatten, Gemm(64->10)
+  transformer_float  [1,16,64] -> one post-norm encoder layer: 4-head self-attention (MatMul+Add for Q, K, V;
+                     Reshape/Transpose into heads; Q*K^T; Mul by 1/sqrt(16); Softmax; *V; output projection),
+                     residual Add, LayerNormalization, FFN (MatMul+Add, Relu, MatMul+Add), residual Add,
+                     LayerNormalization
+Quantised variants of each <base>: onnxruntime's recommended flow, quant_pre_process (which also turns the
+transformer's 3-D MatMul+Add into Reshape, Gemm, Reshape), then quantize_static with MinMax calibration over 32
+random inputs of the distribution the test inputs come from:
+  <base>_qdq_asym    QDQ, per-channel QInt8 weights, QUInt8 activations
+  <base>_qdq_sym     QDQ, per-channel QInt8 weights, QInt8 activations, ActivationSymmetric, WeightSymmetric
+  <base>_qoperator   QOperator (QLinearConv, QLinearMatMul, com.microsoft QLinear* ...), QUInt8/QInt8 per channel
+
+Deterministic: weights, calibration and test inputs come from fixed seeds.
+Usage: <repo>/.venv/bin/python tests/models/make_qdq_models.py -o DIR [--only NAME[,NAME]]
+"""
+from __future__ import annotations
+
+import argparse
+import collections
+import logging
+import os
+import shutil
+import sys
+import tempfile
+
+try:
+    import numpy as np
+    import onnx
+    import onnxruntime as ort
+    from onnx import TensorProto, helper, numpy_helper
+    from onnxruntime.quantization import (CalibrationDataReader, QuantFormat, QuantType, quantize_static)
+    from onnxruntime.quantization.shape_inference import quant_pre_process
+except ImportError as error:  # pragma: no cover - a setup problem, say how to fix it
+    sys.exit(f"make_qdq_models: {error}; run with the repo venv: \"$(tools/setup_python.sh)\" {sys.argv[0]} ...")
+
+OPSET = 17  # LayerNormalization; per-channel QDQ needs >= 13
+IR_VERSION = 8
+FLOAT = TensorProto.FLOAT
+CALIBRATION_SAMPLES = 32
+DATA_SETS = 5
+
+
+class GraphBuilder:
+    """Collects nodes and initializers, naming values after the node that makes them."""
+
+    def __init__(self, rng: np.random.RandomState):
+        self.rng = rng
+        self.nodes: list[onnx.NodeProto] = []
+        self.initializers: list[onnx.TensorProto] = []
+
+    def op(self, op: str, *inputs: str, name: str, output: str = "", **attributes) -> str:
+        """Adds node `name`; its output is called `name` too unless `output` names it (a graph output)."""
+        output = output or name
+        self.nodes.append(helper.make_node(op, list(inputs), [output], name=name, **attributes))
+        return output
+
+    def tensor(self, name: str, value: np.ndarray) -> str:
+        self.initializers.append(numpy_helper.from_array(np.asarray(value), name))
+        return name
+
+    def conv(self, x: str, name: str, cin: int, cout: int, kernel: int, stride: int = 1, group: int = 1,
+             relu: bool = True) -> str:
+        fan_in = cin // group * kernel * kernel
+        w = self.tensor(f"{name}.weight", (self.rng.standard_normal((cout, cin // group, kernel, kernel)) *
+                                           np.sqrt(2.0 / fan_in)).astype(np.float32))
+        b = self.tensor(f"{name}.bias", (0.05 * self.rng.standard_normal(cout)).astype(np.float32))
+        pad = kernel // 2
+        y = self.op("Conv", x, w, b, name=name, kernel_shape=[kernel, kernel], strides=[stride, stride],
+                    pads=[pad] * 4, group=group)
+        return self.op("Relu", y, name=f"{name}.relu") if relu else y
+
+    def linear(self, x: str, name: str, fan_in: int, fan_out: int) -> str:
+        # nn.Linear on a 3-D input as torch exports it: MatMul with the transposed weight, then Add of the bias.
+        w = self.tensor(f"{name}.weight_t", (self.rng.standard_normal((fan_in, fan_out)) *
+                                             np.sqrt(1.0 / fan_in)).astype(np.float32))
+        b = self.tensor(f"{name}.bias", (0.05 * self.rng.standard_normal(fan_out)).astype(np.float32))
+        return self.op("Add", self.op("MatMul", x, w, name=f"{name}.matmul"), b, name=f"{name}.add")
+
+
+def make_model(g: GraphBuilder, name: str, inputs: list, outputs: list) -> onnx.ModelProto:
+    graph = helper.make_graph(g.nodes, name, inputs, outputs, g.initializers)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)],
+                              producer_name="onnxmicro tests/models/make_qdq_models.py")
+    model.ir_version = IR_VERSION
+    onnx.checker.check_model(model, full_check=True)
+    return model
+
+
+# ---- float models ------------------------------------------------------------------------------------------
+
+def cnn_float() -> onnx.ModelProto:
+    g = GraphBuilder(np.random.RandomState(61))
+    x = g.conv("input", "conv1", 3, 16, 3)                            # [1,16,32,32]
+    x = g.conv(x, "dwconv", 16, 16, 3, stride=2, group=16)            # [1,16,16,16]
+    block_in = g.conv(x, "pwconv", 16, 32, 1)                         # [1,32,16,16]
+    x = g.conv(block_in, "res.conv1", 32, 32, 3)
+    x = g.conv(x, "res.conv2", 32, 32, 3, relu=False)
+    x = g.op("Relu", g.op("Add", x, block_in, name="res.add"), name="res.relu")
+    x = g.op("MaxPool", x, name="maxpool", kernel_shape=[2, 2], strides=[2, 2])   # [1,32,8,8]
+    x = g.conv(x, "conv3", 32, 64, 3)                                 # [1,64,8,8]
+    x = g.op("Flatten", g.op("GlobalAveragePool", x, name="gap"), name="flatten", axis=1)
+    w = g.tensor("fc.weight", (g.rng.standard_normal((10, 64)) * np.sqrt(1.0 / 64)).astype(np.float32))
+    b = g.tensor("fc.bias", (0.05 * g.rng.standard_normal(10)).astype(np.float32))
+    g.op("Gemm", x, w, b, name="fc", output="logits", transB=1)
+    return make_model(g, "cnn", [helper.make_tensor_value_info("input", FLOAT, [4, 3, 32, 32])],
+                      [helper.make_tensor_value_info("logits", FLOAT, [4, 10])])
+
+
+SEQUENCE, D_MODEL, HEADS, FFN = 16, 64, 4, 128
+HEAD_DIM = D_MODEL // HEADS
+
+
+def transformer_float() -> onnx.ModelProto:
+    g = GraphBuilder(np.random.RandomState(62))
+    x = "input"
+    heads_shape = g.tensor("heads_shape", np.array([1, SEQUENCE, HEADS, HEAD_DIM], np.int64))
+    merged_shape = g.tensor("merged_shape", np.array([1, SEQUENCE, D_MODEL], np.int64))
+
+    def heads(name: str, perm: list[int]) -> str:
+        projection = g.linear(x, f"attn.{name}_proj", D_MODEL, D_MODEL)
+        return g.op("Transpose", g.op("Reshape", projection, heads_shape, name=f"attn.{name}.reshape"),
+                    name=f"attn.{name}.transpose", perm=perm)
+
+    q = heads("q", [0, 2, 1, 3])  # [1, h, s, d]
+    k = heads("k", [0, 2, 3, 1])  # [1, h, d, s]: Q*K^T is a plain MatMul
+    v = heads("v", [0, 2, 1, 3])
+    scale = g.tensor("attn.scale", np.array(1.0 / np.sqrt(HEAD_DIM), np.float32))
+    scores = g.op("Mul", g.op("MatMul", q, k, name="attn.qk"), scale, name="attn.scale_mul")
+    probabilities = g.op("Softmax", scores, name="attn.softmax", axis=-1)
+    context = g.op("MatMul", probabilities, v, name="attn.context")                      # [1, h, s, d]
+    context = g.op("Reshape", g.op("Transpose", context, name="attn.merge.transpose", perm=[0, 2, 1, 3]),
+                   merged_shape, name="attn.merge.reshape")
+    attended = g.op("Add", x, g.linear(context, "attn.out_proj", D_MODEL, D_MODEL), name="attn.residual")
+
+    def layer_norm(y: str, name: str, output: str = "") -> str:
+        gamma = g.tensor(f"{name}.weight", (1.0 + 0.1 * g.rng.standard_normal(D_MODEL)).astype(np.float32))
+        beta = g.tensor(f"{name}.bias", (0.1 * g.rng.standard_normal(D_MODEL)).astype(np.float32))
+        return g.op("LayerNormalization", y, gamma, beta, name=name, output=output, axis=-1,
+                    epsilon=1e-5)
+
+    x = layer_norm(attended, "norm1")
+    hidden = g.op("Relu", g.linear(x, "ffn.linear1", D_MODEL, FFN), name="ffn.relu")
+    x = g.op("Add", x, g.linear(hidden, "ffn.linear2", FFN, D_MODEL), name="ffn.residual")
+    layer_norm(x, "norm2", output="output")
+    return make_model(g, "transformer",
+                      [helper.make_tensor_value_info("input", FLOAT, [1, SEQUENCE, D_MODEL])],
+                      [helper.make_tensor_value_info("output", FLOAT, [1, SEQUENCE, D_MODEL])])
+
+
+BASES = {"cnn_float": cnn_float, "transformer_float": transformer_float}
+
+
+def random_inputs(model: onnx.ModelProto, seed: int, count: int) -> list[dict]:
+    """Standard normal inputs (the distribution calibration and the test data sets share)."""
+    rng = np.random.RandomState(seed)
+    value = model.graph.input[0]
+    shape = [d.dim_value for d in value.type.tensor_type.shape.dim]
+    return [{value.name: rng.standard_normal(shape).astype(np.float32)} for _ in range(count)]
+
+
+# ---- quantisation ------------------------------------------------------------------------------------------
+
+class RandomDataReader(CalibrationDataReader):
+    def __init__(self, feeds: list[dict]):
+        self._feeds = iter(feeds)
+
+    def get_next(self):
+        return next(self._feeds, None)
+
+
+VARIANTS = {
+    "qdq_asym": dict(quant_format=QuantFormat.QDQ, activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8,
+                     extra_options={"ActivationSymmetric": False}),
+    "qdq_sym": dict(quant_format=QuantFormat.QDQ, activation_type=QuantType.QInt8, weight_type=QuantType.QInt8,
+                    extra_options={"ActivationSymmetric": True, "WeightSymmetric": True}),
+    "qoperator": dict(quant_format=QuantFormat.QOperator, activation_type=QuantType.QUInt8,
+                      weight_type=QuantType.QInt8, extra_options={}),
+}
+
+
+def quantize(float_model: onnx.ModelProto, calibration: list[dict], variant: str, work: str) -> onnx.ModelProto:
+    float_path = os.path.join(work, "float.onnx")
+    prepared_path = os.path.join(work, "prepared.onnx")
+    quantized_path = os.path.join(work, f"{variant}.onnx")
+    if not os.path.exists(prepared_path):  # once per base model
+        onnx.save(float_model, float_path)
+        # Every shape is static, so onnx's shape inference suffices (the symbolic one needs sympy, not in the venv).
+        quant_pre_process(float_path, prepared_path, skip_symbolic_shape=True)
+    # quantize_static warns on the root logger that LayerNormalization's 1-D scale has no channel axis 1 (it
+    # quantises that scale per tensor, as it should).
+    logging.getLogger().setLevel(logging.ERROR)
+    quantize_static(prepared_path, quantized_path, RandomDataReader(calibration), per_channel=True,
+                    **VARIANTS[variant])
+    model = onnx.load(quantized_path)
+    onnx.checker.check_model(model)
+    return model
+
+
+# ---- writing -----------------------------------------------------------------------------------------------
+
+def run_onnxruntime(model_bytes: bytes, feeds: dict, level) -> list[np.ndarray]:
+    options = ort.SessionOptions()
+    options.graph_optimization_level = level
+    options.intra_op_num_threads = 1
+    options.inter_op_num_threads = 1
+    session = ort.InferenceSession(model_bytes, options, providers=["CPUExecutionProvider"])
+    return session.run(None, feeds)
+
+
+def output_quantum(model: onnx.ModelProto, output: str) -> float | None:
+    """Scale of the DequantizeLinear that makes `output` (None when another op makes it)."""
+    initializers = {t.name: t for t in model.graph.initializer}
+    for node in model.graph.node:
+        if output in node.output and node.op_type == "DequantizeLinear" and node.input[1] in initializers:
+            return float(numpy_helper.to_array(initializers[node.input[1]]).reshape(-1)[0])
+    return None
+
+
+def write_tensor(path: str, array: np.ndarray, name: str) -> None:
+    with open(path, "wb") as f:
+        f.write(numpy_helper.from_array(array, name).SerializeToString())
+
+
+def write_case(root: str, name: str, model: onnx.ModelProto, data_sets: list[dict]) -> None:
+    case_dir = os.path.join(root, name)
+    shutil.rmtree(case_dir, ignore_errors=True)
+    os.makedirs(case_dir)
+    model_bytes = model.SerializeToString()
+    with open(os.path.join(case_dir, "model.onnx"), "wb") as f:
+        f.write(model_bytes)
+    input_names = [value.name for value in model.graph.input]
+    output_names = [value.name for value in model.graph.output]
+    quantum = output_quantum(model, output_names[0])
+    # onnxruntime's default level against no optimisation: largest difference (in quanta; absolute when not
+    # quantised) and how many elements differ at all, over every data set.
+    spread, differing, elements = 0.0, 0, 0
+    for n, feeds in enumerate(data_sets):
+        outputs = run_onnxruntime(model_bytes, feeds, ort.GraphOptimizationLevel.ORT_ENABLE_ALL)
+        unoptimised = run_onnxruntime(model_bytes, feeds, ort.GraphOptimizationLevel.ORT_DISABLE_ALL)
+        for a, b in zip(outputs, unoptimised):
+            spread = max(spread, float(np.max(np.abs(a - b))) / (quantum or 1.0))
+            differing += int(np.count_nonzero(a != b))
+            elements += a.size
+        set_dir = os.path.join(case_dir, f"test_data_set_{n}")
+        os.makedirs(set_dir)
+        for k, input_name in enumerate(input_names):
+            write_tensor(os.path.join(set_dir, f"input_{k}.pb"), feeds[input_name], input_name)
+        for k, (output_name, value) in enumerate(zip(output_names, outputs)):
+            write_tensor(os.path.join(set_dir, f"output_{k}.pb"), np.asarray(value), output_name)
+    histogram = collections.Counter(
+        (f"{node.domain}." if node.domain not in ("", "ai.onnx") else "") + node.op_type for node in model.graph.node)
+    ops = ", ".join(f"{op} {count}" for op, count in sorted(histogram.items()))
+    unit = f"quanta (quantum {quantum:.6g})" if quantum is not None else "absolute"
+    print(f"{name}: {len(model.graph.node)} nodes, {len(model_bytes)} bytes; onnxruntime default vs no "
+          f"optimisation: {100 * differing / elements:.1f}% of elements differ, max {spread:.3g} {unit}\n    {ops}")
+
+
+def main() -> int:
+    names = [base for base in BASES] + [f"{base[:-len('_float')]}_{variant}" for base in BASES for variant in VARIANTS]
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("-o", "--output", required=True, help="directory to write qdq-models/<name>/ into")
+    parser.add_argument("--only", default="", help=f"comma-separated model names (default: all of {names})")
+    args = parser.parse_args()
+    wanted = [n for n in args.only.split(",") if n] or names
+    unknown = [n for n in wanted if n not in names]
+    if unknown:
+        sys.exit(f"make_qdq_models: unknown model(s) {unknown}; known: {names}")
+    root = os.path.join(args.output, "qdq-models")
+    os.makedirs(root, exist_ok=True)
+    for base, build in BASES.items():
+        prefix = base[:-len("_float")]
+        todo = [n for n in wanted if n == base or n.startswith(prefix + "_")]
+        if not todo:
+            continue
+        float_model = build()
+        calibration = random_inputs(float_model, seed=1000, count=CALIBRATION_SAMPLES)
+        tests = random_inputs(float_model, seed=2000, count=DATA_SETS)
+        with tempfile.TemporaryDirectory(prefix="onnxmicro-qdq-") as work:
+            for name in todo:
+                model = float_model if name == base else quantize(float_model, calibration,
+                                                                   name[len(prefix) + 1:], work)
+                write_case(root, name, model, tests)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
