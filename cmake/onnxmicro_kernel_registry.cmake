@@ -6,7 +6,14 @@
 # unit concatenates the sets' tables (tools/kernel_registry/all_kernels_registry.cpp.in).
 # The sets are found by reading all_kernels.hpp: every included *_kernels.hpp and the `using XKernels =` sets it
 # defines. Editing all_kernels.hpp re-runs this at the next build.
-set(_all_kernels_header "${PROJECT_SOURCE_DIR}/include/onnxmicro/runtime/all_kernels.hpp")
+# Another project (tests/cross, built with a cross toolchain) reuses this file by setting
+# ONNXMICRO_KERNEL_REGISTRY_SOURCE_DIR to the onnxmicro checkout first; the onnxmicro_warnings target must exist.
+if(ONNXMICRO_KERNEL_REGISTRY_SOURCE_DIR)
+  set(_registry_root "${ONNXMICRO_KERNEL_REGISTRY_SOURCE_DIR}")
+else()
+  set(_registry_root "${PROJECT_SOURCE_DIR}")
+endif()
+set(_all_kernels_header "${_registry_root}/include/onnxmicro/runtime/all_kernels.hpp")
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${_all_kernels_header}")
 file(READ "${_all_kernels_header}" _all_kernels_text)
 string(REGEX MATCHALL "#include \"onnxmicro/(kernels|runtime)/[a-z_/]+_kernels\\.hpp\"" _family_includes
@@ -21,8 +28,8 @@ set(_set_appends "")
 set(_seen_sets "")
 foreach(_include IN LISTS _family_includes)
   string(REGEX REPLACE "#include \"(.*)\"" "\\1" _header "${_include}")
-  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/include/${_header}")
-  file(READ "${PROJECT_SOURCE_DIR}/include/${_header}" _header_text)
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${_registry_root}/include/${_header}")
+  file(READ "${_registry_root}/include/${_header}" _header_text)
   string(REGEX MATCHALL "using [A-Za-z0-9_]+Kernels =" _sets "${_header_text}")
   foreach(_set_using IN LISTS _sets)
     string(REGEX REPLACE "using ([A-Za-z0-9_]+) =" "\\1" _set "${_set_using}")
@@ -52,7 +59,7 @@ foreach(_qualified IN LISTS _set_order)
   string(APPEND _set_declarations "KernelRegistry kernel_set_registry_${_set}() noexcept;\n")
   string(APPEND _set_appends "           detail::kernel_set_registry_${_set}(),\n")
 endforeach()
-configure_file("${PROJECT_SOURCE_DIR}/tools/kernel_registry/all_kernels_registry.cpp.in"
+configure_file("${_registry_root}/tools/kernel_registry/all_kernels_registry.cpp.in"
                "${_registry_dir}/all_kernels_registry.cpp" @ONLY)
 
 add_library(onnxmicro_all_kernels STATIC ${_registry_sources} "${_registry_dir}/all_kernels_registry.cpp")

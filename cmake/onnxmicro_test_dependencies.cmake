@@ -15,6 +15,8 @@
 #   ONNXMICRO_HAVE_QEMU_AARCH64  ONNXMICRO_QEMU_AARCH64, qemu-aarch64 (runs aarch64 test programs)
 #   ONNXMICRO_HAVE_ARMHF_CXX     ONNXMICRO_ARMHF_CXX, arm-linux-gnueabihf-g++
 #   ONNXMICRO_HAVE_QEMU_ARM      ONNXMICRO_QEMU_ARM, qemu-arm (runs 32-bit Arm Linux test programs)
+#   ONNXMICRO_HAVE_GTEST_SOURCES ONNXMICRO_GTEST_SOURCE_DIR, GoogleTest's sources (src/gtest-all.cc), built for the
+#                                aarch64/armhf targets to run the unit tests under qemu-user
 #   ONNXMICRO_HAVE_ARM_NONE_EABI ONNXMICRO_ARM_NONE_EABI_CXX, arm-none-eabi-g++ with newlib(-nano) and libstdc++
 
 set(_onnxmicro_missing_packages "")
@@ -103,6 +105,11 @@ find_program(ONNXMICRO_ARMHF_CXX NAMES arm-linux-gnueabihf-g++)
 _onnxmicro_dependency(ARMHF_CXX "${ONNXMICRO_ARMHF_CXX}" g++-arm-linux-gnueabihf "32-bit Arm Linux cross build tests")
 find_program(ONNXMICRO_QEMU_ARM NAMES qemu-arm qemu-arm-static)
 _onnxmicro_dependency(QEMU_ARM "${ONNXMICRO_QEMU_ARM}" qemu-user "running 32-bit Arm Linux test programs")
+# libgtest-dev has host libraries only: the cross builds compile GoogleTest from the sources of package googletest.
+find_path(ONNXMICRO_GTEST_SOURCE_DIR NAMES src/gtest-all.cc
+          PATHS /usr/src/googletest/googletest /usr/src/gtest NO_DEFAULT_PATH)
+_onnxmicro_dependency(GTEST_SOURCES "${ONNXMICRO_GTEST_SOURCE_DIR}" googletest
+                      "unit tests and conformance runs on aarch64/armhf under qemu-user")
 
 # arm-none-eabi-g++ alone is not enough: libstdc++ and newlib(-nano) come in separate packages, so compile and link
 # a small C++ program the way the Cortex-M toolchain files do.

@@ -23,6 +23,8 @@ packages=(
   clang libclang-rt-14-dev valgrind
   # cross builds: aarch64 and armhf Linux (run under qemu-user), Cortex-M4/M7 bare metal with newlib-nano
   g++-aarch64-linux-gnu g++-arm-linux-gnueabihf qemu-user
+  # GoogleTest's sources (/usr/src/googletest), compiled for those targets to run the unit tests under qemu-user
+  googletest
   gcc-arm-none-eabi libstdc++-arm-none-eabi-newlib libnewlib-arm-none-eabi
   # the Cortex-M firmware (examples/cortex-m) runs on qemu's emulated MPS2 boards
   qemu-system-arm

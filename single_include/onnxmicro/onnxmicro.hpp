@@ -25,6 +25,7 @@
 // Every configuration macro of onnxmicro, defaulted in one place. Define any of them before the first
 // include of onnxmicro (or with -D) to change it; the inline namespace in version.hpp encodes the ones that
 // change object layout so translation units built with different values fail to link instead of mixing.
+#include <cstdint>
 
 /// Version of this library (semantic versioning). Read it through onnxmicro::version() at run time.
 #define ONNXMICRO_VERSION_MAJOR 0
@@ -57,10 +58,17 @@
 #define ONNXMICRO_MAX_FUNCTION_CALL_DEPTH 16
 #endif
 
-/// Largest byte size of any single tensor (a crafted shape must not make us multiply past this).
+/// Largest byte size of any single tensor (a crafted shape must not make us multiply past this). Byte sizes are
+/// std::size_t, so the limit must fit it: 1 TiB on 64-bit targets, 2 GiB on 32-bit ones (a 2^40 limit there let
+/// a byte count wrap to 0 and an initializer without data pass the size check).
 #ifndef ONNXMICRO_MAX_TENSOR_BYTES
+#if SIZE_MAX > 0xffffffffu
 #define ONNXMICRO_MAX_TENSOR_BYTES (static_cast<unsigned long long>(1) << 40)
+#else
+#define ONNXMICRO_MAX_TENSOR_BYTES (static_cast<unsigned long long>(1) << 31)
 #endif
+#endif
+static_assert(ONNXMICRO_MAX_TENSOR_BYTES <= SIZE_MAX, "ONNXMICRO_MAX_TENSOR_BYTES must fit std::size_t on this target");
 
 /// Alignment, in bytes, of every tensor placed in the arena.
 #ifndef ONNXMICRO_TENSOR_ALIGNMENT
@@ -84,6 +92,41 @@
 #else
 #define ONNXMICRO_HAS_HEAP 1
 #endif
+#endif
+
+// ---- Features a firmware can compile out (code size). Each defaults to 1; with 0 the code is gone and a model
+// that needs the feature fails to load or prepare with a message naming the macro, never silently.
+
+/// QDQ fusion (runtime/qdq_fusion.hpp, ~8 KB of Cortex-M code). With 0, Session::prepare refuses a model with
+/// DequantizeLinear nodes unless SessionOptions::fuse_qdq is false (then they run in float, as requested).
+#ifndef ONNXMICRO_ENABLE_QDQ_FUSION
+#define ONNXMICRO_ENABLE_QDQ_FUSION 1
+#endif
+
+/// Expansion of model-local functions (model/function_inliner.hpp, ~4 KB). With 0, Model::load refuses a
+/// model that defines functions.
+#ifndef ONNXMICRO_ENABLE_MODEL_FUNCTIONS
+#define ONNXMICRO_ENABLE_MODEL_FUNCTIONS 1
+#endif
+
+/// Initializers stored outside the model bytes (model/external_data.hpp, ~4 KB). With 0, Model::load refuses a
+/// model with an EXTERNAL initializer, naming it.
+#ifndef ONNXMICRO_ENABLE_EXTERNAL_DATA
+#define ONNXMICRO_ENABLE_EXTERNAL_DATA 1
+#endif
+
+/// Element types whose kernels are compiled (code size): every kernel instantiates its loops once per dtype
+/// it supports, and on Cortex-M the double loops cost ~11 KB and the float16/bfloat16 ones ~12 KB for a small
+/// CNN. With 0 those instantiations are left out of every kernel, and Session::prepare refuses a model in which
+/// any node reads or writes such a tensor (Cast to or from one included), naming the node, the input or output,
+/// its dtype and the macro. Every translation unit of one program must use the same values.
+/// ONNXMICRO_ENABLE_FLOAT64: double (TensorProto DOUBLE).
+#ifndef ONNXMICRO_ENABLE_FLOAT64
+#define ONNXMICRO_ENABLE_FLOAT64 1
+#endif
+/// ONNXMICRO_ENABLE_FLOAT16: float16 and bfloat16 (both stored as 16 bits and computed in float).
+#ifndef ONNXMICRO_ENABLE_FLOAT16
+#define ONNXMICRO_ENABLE_FLOAT16 1
 #endif
 
 /// Bytes of the string pool a session allocates for models with run-time string tensors when the caller gives
@@ -153,7 +196,6 @@ ONNXMICRO_NAMESPACE_END
 // Status: how every error travels in onnxmicro (no exceptions). A failed Status carries a code and a
 // message built in place in a fixed buffer, so reporting an error never allocates.
 #include <cstddef>
-#include <cstdint>
 #include <string_view>
 
 
@@ -503,6 +545,39 @@ constexpr bool is_signed_integer(DataType t) noexcept {
 }
 constexpr bool is_unsigned_integer(DataType t) noexcept {
   return t == DataType::uint8 || t == DataType::uint16 || t == DataType::uint32 || t == DataType::uint64;
+}
+
+/// False for the dtypes this build compiles out (ONNXMICRO_ENABLE_FLOAT64 / ONNXMICRO_ENABLE_FLOAT16 = 0).
+constexpr bool dtype_enabled(DataType t) noexcept {
+  switch (t) {
+    case DataType::float64: return ONNXMICRO_ENABLE_FLOAT64 != 0;
+    case DataType::float16:
+    case DataType::bfloat16: return ONNXMICRO_ENABLE_FLOAT16 != 0;
+    default: return true;
+  }
+}
+
+/// The macro that compiles `t` out, or nullptr when `t` is enabled (for error messages).
+constexpr const char* dtype_disabled_by(DataType t) noexcept {
+  if (dtype_enabled(t)) return nullptr;
+  return t == DataType::float64 ? "ONNXMICRO_ENABLE_FLOAT64" : "ONNXMICRO_ENABLE_FLOAT16";
+}
+
+/// `t`, or undefined for a compiled-out dtype. Kernels dispatch on it (`switch (compiled_dtype(dtype))`) so that
+/// the optimiser sees the disabled cases cannot be reached and drops their instantiations; Session::prepare
+/// has already refused such tensors, so the kernel's own "unsupported dtype" branch is never the first error.
+/// Always inlined: GCC's -Os otherwise calls it out of line, and the switch then keeps every case. With every
+/// dtype enabled it is the identity.
+#if defined(__GNUC__)
+#define ONNXMICRO_DETAIL_ALWAYS_INLINE __attribute__((always_inline))
+#else
+#define ONNXMICRO_DETAIL_ALWAYS_INLINE
+#endif
+ONNXMICRO_DETAIL_ALWAYS_INLINE constexpr DataType compiled_dtype(DataType t) noexcept {
+  return (ONNXMICRO_ENABLE_FLOAT64 == 0 && t == DataType::float64) ||
+                 (ONNXMICRO_ENABLE_FLOAT16 == 0 && (t == DataType::float16 || t == DataType::bfloat16))
+             ? DataType::undefined
+             : t;
 }
 
 /// IEEE 754 half precision, stored as bits. Arithmetic goes through float.
@@ -5771,6 +5846,20 @@ inline Status Model::resolve_external_data(const LoadOptions& options, MetadataA
   };
   ONNXMICRO_RETURN_IF_ERROR(detail::for_each_external_initializer(proto_.graph, 0, count_one));
   if (count == 0) return {};
+#if !ONNXMICRO_ENABLE_EXTERNAL_DATA
+  // The resolver (paths, file mapping, reader calls) is compiled out; say which tensor needed it.
+  Status refused(StatusCode::unsupported);
+  auto name_first = [&refused](const proto::Tensor& t) noexcept -> Status {
+    refused << "initializer '" << t.name << "' keeps its data outside the model (data_location EXTERNAL), which "
+            << "this build cannot read (ONNXMICRO_ENABLE_EXTERNAL_DATA=0); embed the data in the model or build "
+               "with external data enabled";
+    return Status(StatusCode::unsupported);  // stops the walk at the first one
+  };
+  (void)detail::for_each_external_initializer(proto_.graph, 0, name_first);
+  (void)options;
+  (void)allocator;
+  return refused;
+#else
   Span<detail::ResolvedExternalTensor> table;
   ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(count, table));
   // At most one file per tensor; with a reader no file is mapped.
@@ -5789,6 +5878,7 @@ inline Status Model::resolve_external_data(const LoadOptions& options, MetadataA
   ONNXMICRO_RETURN_IF_ERROR(detail::for_each_external_initializer(proto_.graph, 0, resolve_one));
   external_tensors_ = table;
   return {};
+#endif
 }
 
 inline Status Model::load(ByteSpan bytes, const LoadOptions& options) noexcept {
@@ -5800,10 +5890,19 @@ inline Status Model::load(ByteSpan bytes, const LoadOptions& options) noexcept {
   base_directory_ = options.base_directory;
   ONNXMICRO_RETURN_IF_ERROR(proto::Model::parse(bytes, proto_));
   if (!proto_.has_graph) return Status(StatusCode::invalid_model) << "the model has no graph";
-  // Calls to model-local functions are expanded into their bodies: the model is rebuilt in metadata.
+    // Calls to model-local functions are expanded into their bodies: the model is rebuilt in metadata.
+#if ONNXMICRO_ENABLE_MODEL_FUNCTIONS
   ByteSpan expanded;
   ONNXMICRO_RETURN_IF_ERROR(detail::FunctionInliner(proto_, *allocator).run(expanded));
   if (!expanded.empty()) ONNXMICRO_RETURN_IF_ERROR(proto::Model::parse(expanded, proto_));
+#else
+  for (const proto::Function& f : proto_.functions()) {
+    return Status(StatusCode::unsupported)
+           << "the model defines local function '" << f.name << "' (domain '" << model::display_domain(f.domain)
+           << "'), which this build cannot expand (ONNXMICRO_ENABLE_MODEL_FUNCTIONS=0); export the model with "
+              "functions inlined or build with model functions enabled";
+  }
+#endif
 
   std::size_t opset_count = proto_.opset_imports().size();
   if (opset_count == 0) {
@@ -6117,6 +6216,12 @@ class PrepareContext {
 
   // ---- helpers for common checks ----
 
+  /// Error for input i or output i (`role` "input" / "output") having a dtype this build compiles out
+  /// (dtype_enabled): names the tensor, its dtype and the macro to turn it back on.
+  static Status disabled_dtype(const char* role, int i, std::string_view name, DataType dtype) noexcept {
+    return Status(StatusCode::unsupported) << role << " " << i << " '" << name << "' is " << dtype_name(dtype)
+                                           << ", which this build leaves out (" << dtype_disabled_by(dtype) << "=0)";
+  }
   /// Error for input i having dtype not in the kernel's supported list; names input and dtype.
   Status unsupported_input_dtype(int i) const noexcept {
     return Status(StatusCode::unsupported) << "input " << i << " '" << inputs_[i].name << "' has dtype "
@@ -6964,7 +7069,7 @@ inline void store_bool(double value, void* data, std::size_t index) noexcept {
 
 /// Storer for a floating-point dtype (bfloat16 only when `allow_bfloat16`), nullptr for any other.
 inline StoreFunction real_storer(DataType dtype, bool allow_bfloat16) noexcept {
-  switch (dtype) {
+  switch (compiled_dtype(dtype)) {
     case DataType::float16: return &store_float16;
     case DataType::bfloat16: return allow_bfloat16 ? &store_bfloat16 : nullptr;
     case DataType::float32: return &store_as<float>;
@@ -7003,7 +7108,7 @@ double load_half(const void* data, std::size_t index) noexcept {
 
 /// Loader for a floating-point input dtype (bfloat16 only when `allow_bfloat16`), nullptr for any other.
 inline LoadFunction real_loader(DataType dtype, bool allow_bfloat16) noexcept {
-  switch (dtype) {
+  switch (compiled_dtype(dtype)) {
     case DataType::float16: return &load_half<float16_t>;
     case DataType::bfloat16: return allow_bfloat16 ? &load_half<bfloat16_t> : nullptr;
     case DataType::float32: return &load_as<float>;
@@ -7775,10 +7880,23 @@ using UnsignedIntegerTypes = TypeList<std::uint8_t, std::uint16_t, std::uint32_t
 using NumericTypes = TypeList<float, double, float16_t, bfloat16_t, std::int8_t, std::int16_t, std::int32_t,
                               std::int64_t, std::uint8_t, std::uint16_t, std::uint32_t, std::uint64_t>;
 
+/// visit_dtype's step for one T. Compiled-out dtypes (dtype_enabled) are skipped at compile time, so the
+/// visitor is never instantiated for them and their code is not in the binary.
+template <typename T, typename Visitor>
+bool visit_dtype_one([[maybe_unused]] DataType dtype, [[maybe_unused]] Visitor& visitor) noexcept {
+  if constexpr (dtype_enabled(dtype_of<T>::value)) {
+    if (dtype == dtype_of<T>::value) {
+      visitor(TypeTag<T>{});
+      return true;
+    }
+  }
+  return false;
+}
+
 /// Calls `visitor(TypeTag<T>{})` for the T of `Types` whose dtype is `dtype`; false when none matches.
 template <typename... Ts, typename Visitor>
 bool visit_dtype(DataType dtype, TypeList<Ts...>, Visitor&& visitor) noexcept {
-  return (false || ... || (dtype == dtype_of<Ts>::value ? (visitor(TypeTag<Ts>{}), true) : false));
+  return (false || ... || visit_dtype_one<Ts>(dtype, visitor));
 }
 
 // ---- compute types --------------------------------------------------------------------------------------
@@ -9239,7 +9357,7 @@ struct PRelu_1 : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kInputA, kInputB));
     ChannelState* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    switch (ctx.input(kInputA).dtype) {
+    switch (compiled_dtype(ctx.input(kInputA).dtype)) {
       case DataType::float32: state->compute = &per_channel<float>; break;
       case DataType::float64: state->compute = &per_channel<double>; break;
       case DataType::float16: state->compute = &per_channel<float16_t>; break;
@@ -10830,7 +10948,7 @@ struct Relu_1 : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInput));
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    switch (ctx.input(kInput).dtype) {
+    switch (compiled_dtype(ctx.input(kInput).dtype)) {
       case DataType::float32: state->compute = &compute<float>; break;
       case DataType::float64: state->compute = &compute<double>; break;
       case DataType::float16: state->compute = &compute_via_float<float16_t>; break;
@@ -11296,7 +11414,7 @@ constexpr bool is_loadable_floating(DataType dtype) noexcept {
 /// Converts `count` elements of floating dtype `dtype` (see is_loadable_floating) at `src` into `dst`.
 template <typename Acc>
 inline void load_floating(DataType dtype, const void* src, Acc* dst, std::int64_t count) noexcept {
-  switch (dtype) {
+  switch (compiled_dtype(dtype)) {
     case DataType::float32: {
       const float* p = static_cast<const float*>(src);
       for (std::int64_t i = 0; i < count; ++i) dst[i] = static_cast<Acc>(p[i]);
@@ -11324,7 +11442,7 @@ inline void load_floating(DataType dtype, const void* src, Acc* dst, std::int64_
 /// Writes `count` values of `src` as floating dtype `dtype` (see is_loadable_floating) into `dst`.
 template <typename Acc>
 inline void store_floating(DataType dtype, const Acc* src, void* dst, std::int64_t count) noexcept {
-  switch (dtype) {
+  switch (compiled_dtype(dtype)) {
     case DataType::float32: {
       float* p = static_cast<float*>(dst);
       for (std::int64_t i = 0; i < count; ++i) p[i] = static_cast<float>(src[i]);
@@ -11909,7 +12027,7 @@ constexpr bool kSameRepresentation = sizeof(T) == sizeof(Accumulator<T>) && !con
 
 /// Element dtypes Gemm (9+) and MatMul (9+) accept.
 constexpr bool is_matrix_dtype(DataType dtype) noexcept {
-  switch (dtype) {
+  switch (compiled_dtype(dtype)) {
     case DataType::float32:
     case DataType::float64:
     case DataType::float16:
@@ -12017,7 +12135,7 @@ struct GemmImpl {
     }
     ctx.set_output(kY, a.dtype, Shape{m, n});
 
-    switch (a.dtype) {
+    switch (compiled_dtype(a.dtype)) {
       case DataType::float32: return plan<float>(ctx, *state);
       case DataType::float64: return plan<double>(ctx, *state);
       case DataType::float16: return plan<float16_t>(ctx, *state);
@@ -12329,7 +12447,7 @@ struct MatMulImpl {
     state->b_elements = sb.element_count();
     state->y_elements = y.element_count();
 
-    switch (a.dtype) {
+    switch (compiled_dtype(a.dtype)) {
       case DataType::float32: return plan<float>(ctx, *state);
       case DataType::float64: return plan<double>(ctx, *state);
       case DataType::float16: return plan<float16_t>(ctx, *state);
@@ -15054,7 +15172,7 @@ struct TreeEnsemble_5 : KernelDefaults {
     const auto& state = ctx.state<TreeEnsembleState>();
     const void* x = ctx.input(kInput).data;
     void* y = ctx.output(kOutput).data;
-    switch (state.dtype) {
+    switch (compiled_dtype(state.dtype)) {
       case DataType::float64:
         return tree_ensemble_compute<double, double>(state, x, y, static_cast<double*>(ctx.scratch()));
       case DataType::float16:
@@ -15182,7 +15300,7 @@ inline C round_to(C value) noexcept {
 /// Rounds `value` to the precision of a floating-point dtype chosen at prepare time.
 template <typename C>
 inline C round_to_dtype(DataType dtype, C value) noexcept {
-  switch (dtype) {
+  switch (compiled_dtype(dtype)) {
     case DataType::float16: return round_to<float16_t>(value);
     case DataType::bfloat16: return round_to<bfloat16_t>(value);
     case DataType::float32: return round_to<float>(value);
@@ -17433,7 +17551,7 @@ inline Status select_compute(PrepareContext& ctx, int x_index, Mode mode, Plan& 
   auto put = [&](auto value) { std::memcpy(plan.extrapolation_bytes, &value, sizeof(value)); };
   const double v = plan.extrapolation_value;
   if (mode == Mode::nearest) {
-    switch (dtype) {
+    switch (compiled_dtype(dtype)) {
       case DataType::float32: put(store<float>(v)); break;
       case DataType::float64: put(v); break;
       case DataType::float16: put(store<float16_t>(v)); break;
@@ -17461,7 +17579,7 @@ inline Status select_compute(PrepareContext& ctx, int x_index, Mode mode, Plan& 
     }
     return {};
   }
-  switch (dtype) {
+  switch (compiled_dtype(dtype)) {
     case DataType::float32: plan.compute = &interpolate<float>; break;
     case DataType::float64: plan.compute = &interpolate<double>; break;
     case DataType::float16: plan.compute = &interpolate<float16_t>; break;
@@ -17557,7 +17675,7 @@ struct AffineGrid_20 : KernelDefaults {
     const TensorInfo& theta = ctx.input(kTheta);
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    switch (theta.dtype) {
+    switch (compiled_dtype(theta.dtype)) {
       case DataType::float32: state->compute = &compute<float>; break;
       case DataType::float64: state->compute = &compute<double>; break;
       case DataType::float16: state->compute = &compute<float16_t>; break;
@@ -17944,7 +18062,7 @@ inline Status prepare(PrepareContext& ctx, int version) noexcept {
                                              << ", expected [" << static_cast<long long>(x.shape[0]) << ", o1.."
                                              << "o" << r << ", " << r << "] for X of shape " << x.shape;
   }
-  switch (grid.dtype) {
+  switch (compiled_dtype(grid.dtype)) {
     case DataType::float32: state->grid_at = &grid_value<float>; break;
     case DataType::float64: state->grid_at = &grid_value<double>; break;
     case DataType::float16: state->grid_at = &grid_value<float16_t>; break;
@@ -17966,7 +18084,7 @@ inline Status prepare(PrepareContext& ctx, int version) noexcept {
       default: return ctx.unsupported_input_dtype(0);
     }
   } else {
-    switch (x.dtype) {
+    switch (compiled_dtype(x.dtype)) {
       case DataType::float32: state->sample = &sample_interpolate<float>; break;
       case DataType::float64: state->sample = &sample_interpolate<double>; break;
       case DataType::float16: state->sample = &sample_interpolate<float16_t>; break;
@@ -18063,7 +18181,7 @@ struct MaxRoiPool_1 : KernelDefaults {
     const TensorInfo& rois = ctx.input(kRois);
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    switch (x.dtype) {
+    switch (compiled_dtype(x.dtype)) {
       case DataType::float32: state->compute = &compute<float>; break;
       case DataType::float64: state->compute = &compute<double>; break;
       case DataType::float16: state->compute = &compute<float16_t>; break;
@@ -18622,7 +18740,7 @@ struct ResizeCommon {
     }
     double (*round)(double) noexcept = nullptr;
     std::size_t size = 0;
-    switch (info.dtype) {
+    switch (compiled_dtype(info.dtype)) {
       case DataType::float32:
         round = &round_to_float;
         size = 4;
@@ -18882,7 +19000,7 @@ inline Status prepare(PrepareContext& ctx, int version) noexcept {
   const TensorInfo& batch = ctx.input(2);
   State* state = nullptr;
   ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-  switch (x.dtype) {
+  switch (compiled_dtype(x.dtype)) {
     case DataType::float32: state->compute = &compute<float>; break;
     case DataType::float64: state->compute = &compute<double>; break;
     case DataType::float16: state->compute = &compute<float16_t>; break;
@@ -19048,7 +19166,7 @@ struct Upsample_1 : KernelDefaults {
   static Status prepare(PrepareContext& ctx) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(0));
     const TensorInfo& x = ctx.input(0);
-    switch (x.dtype) {
+    switch (compiled_dtype(x.dtype)) {
       case DataType::boolean:
       case DataType::int32:
       case DataType::int64:
@@ -19160,7 +19278,7 @@ struct AveragePoolImpl {
     const kernels::TensorInfo& x = ctx.input(kX);
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    switch (x.dtype) {
+    switch (compiled_dtype(x.dtype)) {
       case DataType::float32: state->compute = &compute<float>; break;
       case DataType::float64: state->compute = &compute<double>; break;
       case DataType::float16: state->compute = &compute<float16_t>; break;
@@ -19330,7 +19448,7 @@ struct BatchNormalizationImpl {
     const kernels::TensorInfo& x = ctx.input(kX);
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    switch (x.dtype) {
+    switch (compiled_dtype(x.dtype)) {
       case DataType::float32: state->compute = &compute<float>; break;
       case DataType::float64: state->compute = &compute<double>; break;
       case DataType::float16: state->compute = &compute<float16_t>; break;
@@ -19619,7 +19737,7 @@ struct ConvImpl {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kW));
     const kernels::TensorInfo& x = ctx.input(kX);
     const kernels::TensorInfo& w = ctx.input(kW);
-    switch (x.dtype) {
+    switch (compiled_dtype(x.dtype)) {
       case DataType::float32:
       case DataType::float64:
       case DataType::float16:
@@ -19706,7 +19824,7 @@ struct ConvImpl {
     ONNXMICRO_RETURN_IF_ERROR(y.checked_element_count(y_count));
     ctx.set_output(kY, x.dtype, y);
 
-    switch (x.dtype) {
+    switch (compiled_dtype(x.dtype)) {
       case DataType::float32: return plan<float>(ctx, *state);
       case DataType::float64: return plan<double>(ctx, *state);
       case DataType::float16: return plan<float16_t>(ctx, *state);
@@ -20017,7 +20135,7 @@ struct TypeTag {
 /// bfloat16_t), so a kernel picks its compute<T> in one place; returns false for any other dtype.
 template <typename F>
 inline bool visit_float_dtype(DataType dtype, F&& f) noexcept {
-  switch (dtype) {
+  switch (compiled_dtype(dtype)) {
     case DataType::float32: f(TypeTag<float>{}); return true;
     case DataType::float64: f(TypeTag<double>{}); return true;
     case DataType::float16: f(TypeTag<float16_t>{}); return true;
@@ -20303,7 +20421,7 @@ struct MaxPoolImpl {
     const kernels::TensorInfo& x = ctx.input(kX);
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    switch (x.dtype) {
+    switch (compiled_dtype(x.dtype)) {
       case DataType::float32: state->compute = &compute<float>; break;
       case DataType::float64: state->compute = &compute<double>; break;
       case DataType::float16: state->compute = &compute<float16_t>; break;
@@ -21571,7 +21689,7 @@ struct RecurrentOp {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kW));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kR));
     const DataType dtype = ctx.input(kX).dtype;
-    switch (dtype) {
+    switch (compiled_dtype(dtype)) {
       case DataType::float32: state->run = &run_typed<float>; break;
       case DataType::float64: state->run = &run_typed<double>; break;
       case DataType::float16: state->run = &run_typed<float16_t>; break;
@@ -22082,7 +22200,7 @@ struct Col2ImImpl {
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
     conv_pool::ScratchLayout layout;
     std::size_t accumulator_bytes = 0;
-    switch (x.dtype) {
+    switch (compiled_dtype(x.dtype)) {
       case DataType::float32:
         state->compute = &compute<float>;
         accumulator_bytes = 4;
@@ -23118,7 +23236,7 @@ constexpr int kBlockElements = 32;
 /// Loader for a source dtype, or nullptr when Cast does not support it.
 inline LoadBlock loader_for(DataType source, SourceKind& kind) noexcept {
   kind = SourceKind::floating;
-  switch (source) {
+  switch (compiled_dtype(source)) {
     case DataType::float32: return &load_float<float>;
     case DataType::float64: return &load_float<double>;
     case DataType::float16: return &load_bits16_float<float16_t>;
@@ -23153,7 +23271,7 @@ inline LoadBlock loader_for(DataType source, SourceKind& kind) noexcept {
 /// Storer for a destination dtype and source kind, or nullptr when Cast does not support it.
 template <SourceKind K>
 StoreBlock storer_for(DataType destination) noexcept {
-  switch (destination) {
+  switch (compiled_dtype(destination)) {
     case DataType::float32: return &store_block<K, DataType::float32>;
     case DataType::float64: return &store_block<K, DataType::float64>;
     case DataType::float16: return &store_block<K, DataType::float16>;
@@ -23227,6 +23345,9 @@ struct CastBase : KernelDefaults {
   static Status prepare_with(PrepareContext& ctx, DataType to, const cast_detail::Options& options) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInput));
     const TensorInfo& in = ctx.input(kInput);
+    // The session refuses compiled-out inputs before this; the output dtype is only known here.
+    if (!dtype_enabled(in.dtype)) return PrepareContext::disabled_dtype("input", kInput, in.name, in.dtype);
+    if (!dtype_enabled(to)) return PrepareContext::disabled_dtype("output", kOutput, ctx.output(kOutput).name, to);
     if (in.dtype == DataType::string || to == DataType::string) {
       return Status(StatusCode::unsupported) << "Cast from " << dtype_name(in.dtype) << " to " << dtype_name(to)
                                              << ": string casts are not supported yet";
@@ -23459,7 +23580,7 @@ struct DropoutImpl {
   static Status prepare(kernels::PrepareContext& ctx, Rules rules) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kData));
     const kernels::TensorInfo& x = ctx.input(kData);
-    switch (x.dtype) {
+    switch (compiled_dtype(x.dtype)) {
       case DataType::float32:
       case DataType::float64:
       case DataType::float16: break;
@@ -23567,7 +23688,7 @@ struct DropoutImpl {
   static void store_scaled(DataType dtype, const void* x, void* y, std::int64_t i, double factor) noexcept {
     using kernels::cast_detail::MiniFloat;
     const MiniFloat* format = nullptr;
-    switch (dtype) {
+    switch (compiled_dtype(dtype)) {
       case DataType::float8e4m3fn: format = &kernels::cast_detail::kFloat8E4M3FN; break;
       case DataType::float8e4m3fnuz: format = &kernels::cast_detail::kFloat8E4M3FNUZ; break;
       case DataType::float8e5m2: format = &kernels::cast_detail::kFloat8E5M2; break;
@@ -24183,7 +24304,7 @@ inline double load_e8m0(const void* data, std::int64_t index) noexcept {
 
 /// The loader of `dtype`, or nullptr for dtypes no quantization op reads.
 inline LoadElement loader_for(DataType dtype) noexcept {
-  switch (dtype) {
+  switch (compiled_dtype(dtype)) {
     case DataType::float32: return &load_native<float>;
     case DataType::float64: return &load_native<double>;
     case DataType::float16: return &load_half<float16_t>;
@@ -24368,7 +24489,7 @@ inline Precision promote(DataType a, DataType b) noexcept {
 
 /// The Precision of a float dtype (float32 for anything else).
 inline Precision precision_of(DataType t) noexcept {
-  switch (t) {
+  switch (compiled_dtype(t)) {
     case DataType::float16: return Precision::float16;
     case DataType::bfloat16: return Precision::bfloat16;
     case DataType::float64: return Precision::float64;
@@ -24378,7 +24499,7 @@ inline Precision precision_of(DataType t) noexcept {
 
 /// Writes `value` (already in the output's precision, or a double to round once) as float dtype `t`.
 inline void store_real(DataType t, void* data, std::int64_t index, double value) noexcept {
-  switch (t) {
+  switch (compiled_dtype(t)) {
     case DataType::float32: static_cast<float*>(data)[index] = cast_detail::double_to_float(value); break;
     case DataType::float64: static_cast<double*>(data)[index] = value; break;
     case DataType::float16:
@@ -27966,7 +28087,7 @@ inline Status check_x_and_scale(const PrepareContext& ctx, const Rules& rules) n
   }
   if (rules.scale_same_as_x) return quant_util::require_dtype(ctx, kScale, x.dtype, "y_scale, same dtype as x");
   if (!rules.precision) return quant_util::require_dtype(ctx, kScale, DataType::float32, "y_scale");
-  switch (scale.dtype) {
+  switch (compiled_dtype(scale.dtype)) {
     case DataType::float32:
     case DataType::float16:
     case DataType::bfloat16:
@@ -28405,7 +28526,7 @@ using ReduceBaseTypes =
 /// The common dtype list of the Reduce* ops that did not change it beyond bfloat16 (Sum, Mean, Prod, L1, L2,
 /// SumSquare, and LogSum/LogSumExp before 28): float, double, float16, int32/64, uint32/64; bfloat16 from 13.
 inline bool reduce_base_dtype_allowed(DataType dtype, std::int64_t opset) noexcept {
-  switch (dtype) {
+  switch (compiled_dtype(dtype)) {
     case DataType::float32:
     case DataType::float64:
     case DataType::float16:
@@ -30637,7 +30758,7 @@ CombineFunction combine_for(Reduction r) noexcept {
 inline Status combine_function(const PrepareContext& ctx, int index, Reduction r, CombineFunction& out) noexcept {
   out = nullptr;
   if (r == Reduction::none) return {};
-  switch (ctx.input(index).dtype) {
+  switch (compiled_dtype(ctx.input(index).dtype)) {
     case DataType::float32: out = combine_for<float>(r); break;
     case DataType::float64: out = combine_for<double>(r); break;
     case DataType::float16: out = combine_for<float16_t>(r); break;
@@ -31268,7 +31389,7 @@ struct NonZero_9 : KernelDefaults {
     const TensorInfo& x = ctx.input(kInput);
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    switch (x.dtype) {
+    switch (compiled_dtype(x.dtype)) {
       case DataType::float32: state->is_non_zero = &test<float, 1>; break;
       case DataType::float64: state->is_non_zero = &test<double, 1>; break;
       case DataType::complex64: state->is_non_zero = &test<float, 2>; break;
@@ -31387,7 +31508,7 @@ std::int64_t read_as_int64(const void* data, std::int64_t k) noexcept {
 
 /// Reader for a numeric index/depth input (T1/T2 of the schema); fails for other dtypes.
 inline Status reader_for(const PrepareContext& ctx, int index, ReadFunction& out) noexcept {
-  switch (ctx.input(index).dtype) {
+  switch (compiled_dtype(ctx.input(index).dtype)) {
     case DataType::float32: out = &read_as_int64<float>; break;
     case DataType::float64: out = &read_as_int64<double>; break;
     case DataType::float16: out = &read_as_int64<float16_t>; break;
@@ -32209,7 +32330,7 @@ struct Unique_11 : KernelDefaults {
   }
 
   static Status compare_function(const PrepareContext& ctx, CompareFunction& out) noexcept {
-    switch (ctx.input(kInput).dtype) {
+    switch (compiled_dtype(ctx.input(kInput).dtype)) {
       case DataType::float32: out = &compare<float>; break;
       case DataType::float64: out = &compare<double>; break;
       case DataType::float16: out = &compare<float16_t>; break;
@@ -32780,7 +32901,7 @@ struct EyeLike_9 : KernelDefaults {
 
  private:
   static bool supported(DataType dtype) noexcept {
-    switch (dtype) {
+    switch (compiled_dtype(dtype)) {
       case DataType::float16:
       case DataType::bfloat16:
       case DataType::float32:
@@ -32951,7 +33072,7 @@ struct RangeBase : KernelDefaults {
   }
   static double read_float(const PrepareContext& ctx, int i) noexcept {
     const void* data = ctx.input(i).const_data;
-    switch (ctx.input(i).dtype) {
+    switch (compiled_dtype(ctx.input(i).dtype)) {
       case DataType::float32: {
         float v;
         std::memcpy(&v, data, sizeof v);
@@ -37468,6 +37589,12 @@ inline Status node_error(const model::Node& node, const Status& cause) noexcept 
   return s;
 }
 
+/// node_error() for input or output k of `node` having a dtype this build compiles out (one copy for both checks).
+inline Status disabled_dtype_error(const model::Node& node, const char* role, std::size_t k, std::string_view name,
+                                   DataType dtype) noexcept {
+  return node_error(node, kernels::PrepareContext::disabled_dtype(role, static_cast<int>(k), name, dtype));
+}
+
 /// Lists the version ranges a registry has for an op: " [1,13) [13,inf)" or " none".
 inline Status& describe_available_versions(Status& s, KernelRegistry registry, std::string_view domain,
                                            std::string_view op_type) noexcept {
@@ -37699,9 +37826,22 @@ inline Status Session::prepare(const Model& model, KernelRegistry registry, cons
   // QDQ groups become integer nodes once, for every plan (the rewrite does not depend on shapes).
   graph_ = &model.graph();
   if (options.fuse_qdq) {
+#if ONNXMICRO_ENABLE_QDQ_FUSION
     detail::qdq::Fuser fuser(model.graph(), registry, *metadata_);
     ONNXMICRO_RETURN_IF_ERROR(fuser.run(fused_graph_, fused_clamps_, quantized_nodes_));
     graph_ = &fused_graph_;
+#else
+    // Running the QDQ groups in float without being asked would be a silent slow path.
+    for (const model::Node& node : model.graph().nodes) {
+      if (node.op_type == "DequantizeLinear" && node.domain.empty()) {
+        Status s(StatusCode::unsupported);
+        Model::describe_node(s, node) << ": a QDQ model, but this build compiled QDQ fusion out "
+                                      << "(ONNXMICRO_ENABLE_QDQ_FUSION=0); set SessionOptions::fuse_qdq = false to run "
+                                         "its DequantizeLinear -> op -> QuantizeLinear groups in float";
+        return s;
+      }
+    }
+#endif
   }
   // Everything from here on is rewound by a re-plan.
   metadata_mark_ = metadata_->used_bytes();
@@ -38069,6 +38209,11 @@ inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned
       if (id == model::kNoValue) continue;
       nr.input_infos[k] = values_[id].info;
       if (!values_[id].info.is_constant) all_constant = false;
+      // A dtype compiled out of the kernels (ONNXMICRO_ENABLE_FLOAT64/FLOAT16=0) is refused here, by name,
+      // before any kernel sees it (or folds it).
+      if (!dtype_enabled(values_[id].info.dtype)) {
+        return detail::disabled_dtype_error(node, "input", k, graph.values[id].name, values_[id].info.dtype);
+      }
     }
     for (std::size_t k = 0; k < node.outputs.size(); ++k) {
       model::ValueId id = node.outputs[k];
@@ -38106,6 +38251,7 @@ inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned
                                             << "the kernel did not set the dtype and shape of output "
                                             << static_cast<unsigned long long>(k) << " '" << declared.name << "'");
       }
+      if (!dtype_enabled(out.dtype)) return detail::disabled_dtype_error(node, "output", k, declared.name, out.dtype);
       if (declared.dtype != DataType::undefined && declared.dtype != out.dtype) {
         return detail::node_error(node, Status(StatusCode::invalid_model)
                                             << "output " << static_cast<unsigned long long>(k) << " '" << declared.name

@@ -3,10 +3,20 @@
 // run, output), so compiling it for a target, with -fno-exceptions -fno-rtti -Werror, compiles every kernel
 // and the runtime the way a firmware would use them. On Cortex-M config.hpp selects ONNXMICRO_HAS_HEAP=0 and
 // ONNXMICRO_HAS_FILESYSTEM=0: every buffer below is static, nothing may come from the heap.
+// With ONNXMICRO_CROSS_REGISTRY_LIBRARY=1 (the aarch64 and armhf Linux builds, CMakeLists.txt) the kernels come
+// from onnxmicro_all_kernels instead, which compiles them (with the same flags) one kernel set per unit.
 #include "core_compile.hpp"
 
 namespace onnxmicro_cross {
 namespace {
+
+onnxmicro::KernelRegistry every_kernel() noexcept {
+#if ONNXMICRO_CROSS_REGISTRY_LIBRARY
+  return onnxmicro::all_kernels_registry();
+#else
+  return onnxmicro::AllKernels::registry();
+#endif
+}
 
 // Sized for the small models of the smoke tests; prepare() reports the bytes needed when they are too small.
 constexpr std::size_t kModelMetadataBytes = 16 * 1024;
@@ -37,7 +47,7 @@ onnxmicro::Status run_first_output(const unsigned char* model_data, std::size_t 
   session_options.arena_bytes = sizeof(arena);
   session_options.metadata_allocator = &session_allocator;
   onnxmicro::Session session;
-  ONNXMICRO_RETURN_IF_ERROR(session.prepare(model, onnxmicro::AllKernels::registry(), session_options));
+  ONNXMICRO_RETURN_IF_ERROR(session.prepare(model, every_kernel(), session_options));
 
   ONNXMICRO_RETURN_IF_ERROR(session.set_input(0, input));
   ONNXMICRO_RETURN_IF_ERROR(session.run());
@@ -68,7 +78,7 @@ onnxmicro::Status load_file(const char* path, std::size_t& node_count) noexcept 
   onnxmicro::Model model;
   ONNXMICRO_RETURN_IF_ERROR(model.load(bytes.bytes(), options));
   onnxmicro::Session session;
-  ONNXMICRO_RETURN_IF_ERROR(session.prepare(model, onnxmicro::AllKernels::registry()));
+  ONNXMICRO_RETURN_IF_ERROR(session.prepare(model, every_kernel()));
   node_count = model.graph().nodes.size();
   return {};
 }

@@ -23,13 +23,30 @@ random inputs of the distribution the test inputs come from:
   <base>_qdq_sym     QDQ, per-channel QInt8 weights, QInt8 activations, ActivationSymmetric, WeightSymmetric
   <base>_qoperator   QOperator (QLinearConv, QLinearMatMul, com.microsoft QLinear* ...), QUInt8/QInt8 per channel
 
+The Cortex-M firmware's INT8 model (--firmware; committed, unlike the models above, which tests write into the
+build tree):
+  hello_cnn_qdq      tests/models/hello_cnn (tools/make_models.py: Conv, Relu, MaxPool, Conv, BatchNormalization,
+                     Relu, GlobalAveragePool, Flatten, Gemm, Softmax; [1,1,8,8]) through the same flow, QDQ with
+                     per-channel symmetric QInt8 weights and asymmetric QInt8 activations (TensorFlow Lite Micro's
+                     and CMSIS-NN's scheme; int8 tensors with non-zero zero points, which the variants above leave
+                     out: qdq_sym's are 0), so onnxruntime drops both Relus into the activations' ranges; calibrated
+                     on 32 images like hello_cnn's input (noise plus one bright stroke). Its test_data_set_0 is
+                     hello_cnn's input and onnxruntime's output for the quantised model.
+  Written to tests/models/hello_cnn_qdq/ by default; --check rewrites it into a temporary directory and fails when
+  the committed bytes differ (onnx, onnxruntime and numpy as pinned in tools/requirements.txt). Regenerate after
+  a change to hello_cnn or to this script with
+      .venv/bin/python tests/models/make_qdq_models.py --firmware
+  and rebuild examples/cortex-m (its kernel list names the kernels this model needs after QDQ fusion).
+
 Deterministic: weights, calibration and test inputs come from fixed seeds.
 Usage: <repo>/.venv/bin/python tests/models/make_qdq_models.py -o DIR [--only NAME[,NAME]]
+       <repo>/.venv/bin/python tests/models/make_qdq_models.py --firmware [-o DIR] [--check]
 """
 from __future__ import annotations
 
 import argparse
 import collections
+import filecmp
 import logging
 import os
 import shutil
@@ -46,6 +63,7 @@ try:
 except ImportError as error:  # pragma: no cover - a setup problem, say how to fix it
     sys.exit(f"make_qdq_models: {error}; run with the repo venv: \"$(tools/setup_python.sh)\" {sys.argv[0]} ...")
 
+REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 OPSET = 17  # LayerNormalization; per-channel QDQ needs >= 13
 IR_VERSION = 8
 FLOAT = TensorProto.FLOAT
@@ -191,7 +209,15 @@ VARIANTS = {
 }
 
 
-def quantize(float_model: onnx.ModelProto, calibration: list[dict], variant: str, work: str) -> onnx.ModelProto:
+# The firmware's model (hello_cnn_qdq): int8 activations with a zero point, per-channel symmetric int8 weights
+# (the int8 scheme of microcontroller runtimes).
+FIRMWARE_VARIANT = dict(quant_format=QuantFormat.QDQ, activation_type=QuantType.QInt8, weight_type=QuantType.QInt8,
+                        extra_options={"ActivationSymmetric": False, "WeightSymmetric": True})
+
+
+def quantize(float_model: onnx.ModelProto, calibration: list[dict], variant: str, work: str,
+             options: dict | None = None) -> onnx.ModelProto:
+    """quantize_static with VARIANTS[variant] (or `options`), after quant_pre_process."""
     float_path = os.path.join(work, "float.onnx")
     prepared_path = os.path.join(work, "prepared.onnx")
     quantized_path = os.path.join(work, f"{variant}.onnx")
@@ -203,7 +229,7 @@ def quantize(float_model: onnx.ModelProto, calibration: list[dict], variant: str
     # quantises that scale per tensor, as it should).
     logging.getLogger().setLevel(logging.ERROR)
     quantize_static(prepared_path, quantized_path, RandomDataReader(calibration), per_channel=True,
-                    **VARIANTS[variant])
+                    **(options or VARIANTS[variant]))
     model = onnx.load(quantized_path)
     onnx.checker.check_model(model)
     return model
@@ -268,12 +294,87 @@ def write_case(root: str, name: str, model: onnx.ModelProto, data_sets: list[dic
           f"optimisation: {100 * differing / elements:.1f}% of elements differ, max {spread:.3g} {unit}\n    {ops}")
 
 
+# ---- the firmware's model ----------------------------------------------------------------------------------
+
+FIRMWARE_MODEL = "hello_cnn_qdq"
+FIRMWARE_SOURCE = os.path.join(REPO_ROOT, "tests", "models", "hello_cnn")  # committed by tools/make_models.py
+
+
+def stroke_images(seed: int, count: int) -> list[dict]:
+    """8x8 images like hello_cnn's test input: uniform noise in [0, 0.2] plus one stroke of 0.8 (a diagonal, an
+    anti-diagonal, a row or a column), clipped to [0, 1]."""
+    rng = np.random.RandomState(seed)
+    images = []
+    for _ in range(count):
+        stroke = np.zeros((8, 8))
+        kind, k = rng.randint(4), rng.randint(8)
+        if kind == 0:
+            stroke = np.eye(8)
+        elif kind == 1:
+            stroke = np.fliplr(np.eye(8))
+        elif kind == 2:
+            stroke[k, :] = 1.0
+        else:
+            stroke[:, k] = 1.0
+        image = np.clip(rng.uniform(0.0, 0.2, (8, 8)) + 0.8 * stroke, 0.0, 1.0)
+        images.append({"input": image.astype(np.float32).reshape(1, 1, 8, 8)})
+    return images
+
+
+def write_firmware_model(root: str) -> None:
+    """Writes ROOT/hello_cnn_qdq/ from the committed hello_cnn and its test input."""
+    float_model = onnx.load(os.path.join(FIRMWARE_SOURCE, "model.onnx"))
+    test_input = onnx.load_tensor(os.path.join(FIRMWARE_SOURCE, "test_data_set_0", "input_0.pb"))
+    feeds = {test_input.name: numpy_helper.to_array(test_input)}
+    with tempfile.TemporaryDirectory(prefix="onnxmicro-qdq-") as work:
+        model = quantize(float_model, stroke_images(seed=1000, count=CALIBRATION_SAMPLES), FIRMWARE_MODEL, work,
+                         FIRMWARE_VARIANT)
+    write_case(root, FIRMWARE_MODEL, model, [feeds])
+
+
+def same_tree(a: str, b: str) -> bool:
+    comparison = filecmp.dircmp(a, b)
+    if comparison.left_only or comparison.right_only or comparison.funny_files:
+        return False
+    _, mismatch, errors = filecmp.cmpfiles(a, b, comparison.common_files, shallow=False)
+    return not mismatch and not errors and all(same_tree(os.path.join(a, d), os.path.join(b, d))
+                                               for d in comparison.common_dirs)
+
+
+def firmware_main(output: str, check: bool) -> int:
+    if not check:
+        write_firmware_model(output)
+        return 0
+    committed = os.path.join(output, FIRMWARE_MODEL)
+    with tempfile.TemporaryDirectory(prefix="onnxmicro-qdq-check-") as scratch:
+        write_firmware_model(scratch)
+        if not os.path.isdir(committed) or not same_tree(os.path.join(scratch, FIRMWARE_MODEL), committed):
+            print(f"make_qdq_models: {committed} is out of date; regenerate it with\n"
+                  f"    .venv/bin/python tests/models/make_qdq_models.py --firmware", file=sys.stderr)
+            return 1
+    print(f"make_qdq_models: {committed} is up to date")
+    return 0
+
+
 def main() -> int:
     names = [base for base in BASES] + [f"{base[:-len('_float')]}_{variant}" for base in BASES for variant in VARIANTS]
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("-o", "--output", required=True, help="directory to write qdq-models/<name>/ into")
+    parser.add_argument("-o", "--output", help="directory to write qdq-models/<name>/ into (with --firmware: "
+                        "<name>/, default tests/models of this checkout)")
     parser.add_argument("--only", default="", help=f"comma-separated model names (default: all of {names})")
+    parser.add_argument("--firmware", action="store_true",
+                        help=f"write only the Cortex-M firmware's model, {FIRMWARE_MODEL}")
+    parser.add_argument("--check", action="store_true",
+                        help="with --firmware: regenerate into a temporary directory, fail if it differs from -o's")
     args = parser.parse_args()
+    if args.firmware:
+        if args.only:
+            parser.error("--only does not apply to --firmware")
+        return firmware_main(args.output or os.path.join(REPO_ROOT, "tests", "models"), args.check)
+    if args.check:
+        parser.error("--check needs --firmware")
+    if not args.output:
+        parser.error("-o/--output is required (without --firmware)")
     wanted = [n for n in args.only.split(",") if n] or names
     unknown = [n for n in wanted if n not in names]
     if unknown:

@@ -14,6 +14,7 @@ int inspect_command(const Args& args);
 int check_command(const Args& args);
 int run_command(const Args& args);
 int plan_command(const Args& args);
+int kernels_command(const Args& args);
 
 /// Reports a command-line mistake: the error line, the command's usage line and a pointer to --help, on
 /// stderr. Returns kExitUsage.

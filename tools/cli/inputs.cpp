@@ -172,3 +172,29 @@ bool check_output_kinds(const onnxmicro::Model& model, std::string& error) {
 }
 
 }  // namespace onnxmicro_cli
+
+namespace onnxmicro_cli {
+
+bool prepare_with_inputs(const std::string& model_path, const InputArgs& inputs, bool require_all, LoadedModel& loaded,
+                         BoundInputs& bound, onnxmicro::Session& session, std::string& error) {
+  if (!load_model(model_path, loaded, error) || !bind_inputs(loaded.model, inputs, require_all, bound, error) ||
+      (require_all && !check_output_kinds(loaded.model, error))) {
+    return false;
+  }
+  onnxmicro::SessionOptions options;
+  options.input_shapes = onnxmicro::Span<const onnxmicro::InputShape>(bound.shapes.data(), bound.shapes.size());
+  // Offer every value: the session binds only inputs that decide shapes (e.g. Reshape's shape).
+  std::vector<onnxmicro::InputValue> values;
+  for (std::size_t k = 0; k < bound.tensors.size(); ++k) {
+    values.push_back(onnxmicro::InputValue{bound.shapes[k].name, bound.tensors[k].view()});
+  }
+  options.input_values = onnxmicro::Span<const onnxmicro::InputValue>(values.data(), values.size());
+  onnxmicro::Status status = session.prepare(loaded.model, onnxmicro::all_kernels_registry(), options);
+  if (!status.ok()) {
+    error = "cannot prepare '" + model_path + "': " + describe_status(status);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace onnxmicro_cli

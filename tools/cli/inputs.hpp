@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "cli_support.hpp"
 #include "commands.hpp"
 #include "tensor_io.hpp"
 
@@ -40,6 +41,13 @@ bool bind_inputs(const onnxmicro::Model& model, const InputArgs& args, bool requ
 /// Fails with an "unsupported" message when a graph output is a sequence, optional or map, which the
 /// runtime cannot produce yet.
 bool check_output_kinds(const onnxmicro::Model& model, std::string& error);
+
+/// Loads `model_path` into `loaded`, binds the input files (their shapes, and their values for inputs that
+/// decide shapes, e.g. a Reshape's shape) and prepares `session` with every kernel of this build. Without input
+/// files the declared input shapes are used. With `require_all` (to run), every graph input needs a file and the
+/// outputs must be kinds the runtime produces.
+bool prepare_with_inputs(const std::string& model_path, const InputArgs& inputs, bool require_all, LoadedModel& loaded,
+                         BoundInputs& bound, onnxmicro::Session& session, std::string& error);
 
 /// "[batch,3,224,224]" for a declared shape, "?" for unnamed unknown dims.
 std::string declared_shape_text(const onnxmicro::model::Value& value);

@@ -69,6 +69,7 @@ int dispatch(int argc, char** argv) {
   if (command == "check") return check_command(rest);
   if (command == "run") return run_command(rest);
   if (command == "plan") return plan_command(rest);
+  if (command == "kernels") return kernels_command(rest);
   print_error(command.rfind("-", 0) == 0 ? "unknown option '" + printable(command) + "'"
                                          : "unknown command '" + printable(command) + "'");
   std::cerr << kUsage << "\nTry 'onnxmicro --help'.\n";

@@ -18,9 +18,10 @@ constexpr const char kHelp[] =
     "usage: onnxmicro plan MODEL [--inputs FILE...] [--input NAME=FILE]...\n"
     "\n"
     "Prepares a session for MODEL and prints the memory it needs: the model's metadata bytes (graph\n"
-    "tables), required_arena_bytes, the plan's arena_bytes and lower_bound_bytes (the most bytes live at\n"
-    "one step), and every arena buffer with its size, offset and lifetime (the first and last execution\n"
-    "step that use it). Input files (as for 'run') bind symbolic input dims; without them the declared\n"
+    "tables), the session's metadata bytes (kernel state, folded constants), required_arena_bytes, the\n"
+    "plan's arena_bytes and lower_bound_bytes (the most bytes live at one step), and every arena buffer with\n"
+    "its size, offset and lifetime (the first and last execution step that use it). Input files (as for\n"
+    "'run') bind symbolic input dims; without them the declared\n"
     "input shapes are used.\n"
     "For quantized (QDQ) models it also lists every op that reads a DequantizeLinear output: whether it\n"
     "runs as an integer kernel (and which) or in float (and why).\n"
@@ -60,23 +61,9 @@ int plan_command(const Args& args) {
   std::string error;
   auto loaded = std::make_unique<LoadedModel>();
   BoundInputs bound;
-  if (!load_model(model_path, *loaded, error) ||
-      !bind_inputs(loaded->model, inputs, /*require_all=*/false, bound, error)) {
-    print_error(error);
-    return kExitFailure;
-  }
-  onnxmicro::SessionOptions options;
-  options.input_shapes = onnxmicro::Span<const onnxmicro::InputShape>(bound.shapes.data(), bound.shapes.size());
-  // Offer every value: the session binds only inputs that decide shapes (e.g. Reshape's shape).
-  std::vector<onnxmicro::InputValue> values;
-  for (std::size_t k = 0; k < bound.tensors.size(); ++k) {
-    values.push_back(onnxmicro::InputValue{bound.shapes[k].name, bound.tensors[k].view()});
-  }
-  options.input_values = onnxmicro::Span<const onnxmicro::InputValue>(values.data(), values.size());
   onnxmicro::Session session;
-  onnxmicro::Status status = session.prepare(loaded->model, onnxmicro::all_kernels_registry(), options);
-  if (!status.ok()) {
-    print_error("cannot prepare '" + model_path + "': " + describe_status(status));
+  if (!prepare_with_inputs(model_path, inputs, /*require_all=*/false, *loaded, bound, session, error)) {
+    print_error(error);
     return kExitFailure;
   }
 
@@ -84,6 +71,7 @@ int plan_command(const Args& args) {
   std::ostream& out = std::cout;
   out << "model: " << printable(model_path) << '\n';
   out << "metadata_bytes: " << loaded->model.metadata_bytes() << '\n';
+  out << "session_metadata_bytes: " << session.metadata_bytes() << '\n';
   out << "required_arena_bytes: " << session.required_arena_bytes() << '\n';
   out << "arena_bytes: " << plan.arena_bytes << '\n';
   out << "lower_bound_bytes: " << plan.lower_bound_bytes << '\n';

@@ -83,31 +83,13 @@ int run_command(const Args& args) {
 
   std::string error;
   auto loaded = std::make_unique<LoadedModel>();
-  if (!load_model(model_path, *loaded, error)) {
-    print_error(error);
-    return kExitFailure;
-  }
   BoundInputs bound;
-  if (!bind_inputs(loaded->model, inputs, /*require_all=*/true, bound, error) ||
-      !check_output_kinds(loaded->model, error)) {
+  onnxmicro::Session session;
+  if (!prepare_with_inputs(model_path, inputs, /*require_all=*/true, *loaded, bound, session, error)) {
     print_error(error);
     return kExitFailure;
   }
-
-  onnxmicro::SessionOptions options;
-  options.input_shapes = onnxmicro::Span<const onnxmicro::InputShape>(bound.shapes.data(), bound.shapes.size());
-  // Offer every value: the session binds only inputs that decide shapes (e.g. Reshape's shape).
-  std::vector<onnxmicro::InputValue> values;
-  for (std::size_t k = 0; k < bound.tensors.size(); ++k) {
-    values.push_back(onnxmicro::InputValue{bound.shapes[k].name, bound.tensors[k].view()});
-  }
-  options.input_values = onnxmicro::Span<const onnxmicro::InputValue>(values.data(), values.size());
-  onnxmicro::Session session;
-  onnxmicro::Status status = session.prepare(loaded->model, onnxmicro::all_kernels_registry(), options);
-  if (!status.ok()) {
-    print_error("cannot prepare '" + model_path + "': " + describe_status(status));
-    return kExitFailure;
-  }
+  onnxmicro::Status status;
   for (std::size_t k = 0; k < bound.tensors.size(); ++k) {
     status = session.set_input(bound.shapes[k].name, bound.tensors[k].view());
     if (!status.ok()) {

@@ -3,6 +3,7 @@
 // include of onnxmicro (or with -D) to change it; the inline namespace in version.hpp encodes the ones that
 // change object layout so translation units built with different values fail to link instead of mixing.
 #pragma once
+#include <cstdint>
 
 /// Version of this library (semantic versioning). Read it through onnxmicro::version() at run time.
 #define ONNXMICRO_VERSION_MAJOR 0
@@ -35,10 +36,17 @@
 #define ONNXMICRO_MAX_FUNCTION_CALL_DEPTH 16
 #endif
 
-/// Largest byte size of any single tensor (a crafted shape must not make us multiply past this).
+/// Largest byte size of any single tensor (a crafted shape must not make us multiply past this). Byte sizes are
+/// std::size_t, so the limit must fit it: 1 TiB on 64-bit targets, 2 GiB on 32-bit ones (a 2^40 limit there let
+/// a byte count wrap to 0 and an initializer without data pass the size check).
 #ifndef ONNXMICRO_MAX_TENSOR_BYTES
+#if SIZE_MAX > 0xffffffffu
 #define ONNXMICRO_MAX_TENSOR_BYTES (static_cast<unsigned long long>(1) << 40)
+#else
+#define ONNXMICRO_MAX_TENSOR_BYTES (static_cast<unsigned long long>(1) << 31)
 #endif
+#endif
+static_assert(ONNXMICRO_MAX_TENSOR_BYTES <= SIZE_MAX, "ONNXMICRO_MAX_TENSOR_BYTES must fit std::size_t on this target");
 
 /// Alignment, in bytes, of every tensor placed in the arena.
 #ifndef ONNXMICRO_TENSOR_ALIGNMENT
@@ -62,6 +70,41 @@
 #else
 #define ONNXMICRO_HAS_HEAP 1
 #endif
+#endif
+
+// ---- Features a firmware can compile out (code size). Each defaults to 1; with 0 the code is gone and a model
+// that needs the feature fails to load or prepare with a message naming the macro, never silently.
+
+/// QDQ fusion (runtime/qdq_fusion.hpp, ~8 KB of Cortex-M code). With 0, Session::prepare refuses a model with
+/// DequantizeLinear nodes unless SessionOptions::fuse_qdq is false (then they run in float, as requested).
+#ifndef ONNXMICRO_ENABLE_QDQ_FUSION
+#define ONNXMICRO_ENABLE_QDQ_FUSION 1
+#endif
+
+/// Expansion of model-local functions (model/function_inliner.hpp, ~4 KB). With 0, Model::load refuses a
+/// model that defines functions.
+#ifndef ONNXMICRO_ENABLE_MODEL_FUNCTIONS
+#define ONNXMICRO_ENABLE_MODEL_FUNCTIONS 1
+#endif
+
+/// Initializers stored outside the model bytes (model/external_data.hpp, ~4 KB). With 0, Model::load refuses a
+/// model with an EXTERNAL initializer, naming it.
+#ifndef ONNXMICRO_ENABLE_EXTERNAL_DATA
+#define ONNXMICRO_ENABLE_EXTERNAL_DATA 1
+#endif
+
+/// Element types whose kernels are compiled (code size): every kernel instantiates its loops once per dtype
+/// it supports, and on Cortex-M the double loops cost ~11 KB and the float16/bfloat16 ones ~12 KB for a small
+/// CNN. With 0 those instantiations are left out of every kernel, and Session::prepare refuses a model in which
+/// any node reads or writes such a tensor (Cast to or from one included), naming the node, the input or output,
+/// its dtype and the macro. Every translation unit of one program must use the same values.
+/// ONNXMICRO_ENABLE_FLOAT64: double (TensorProto DOUBLE).
+#ifndef ONNXMICRO_ENABLE_FLOAT64
+#define ONNXMICRO_ENABLE_FLOAT64 1
+#endif
+/// ONNXMICRO_ENABLE_FLOAT16: float16 and bfloat16 (both stored as 16 bits and computed in float).
+#ifndef ONNXMICRO_ENABLE_FLOAT16
+#define ONNXMICRO_ENABLE_FLOAT16 1
 #endif
 
 /// Bytes of the string pool a session allocates for models with run-time string tensors when the caller gives

@@ -189,6 +189,39 @@ constexpr bool is_unsigned_integer(DataType t) noexcept {
   return t == DataType::uint8 || t == DataType::uint16 || t == DataType::uint32 || t == DataType::uint64;
 }
 
+/// False for the dtypes this build compiles out (ONNXMICRO_ENABLE_FLOAT64 / ONNXMICRO_ENABLE_FLOAT16 = 0).
+constexpr bool dtype_enabled(DataType t) noexcept {
+  switch (t) {
+    case DataType::float64: return ONNXMICRO_ENABLE_FLOAT64 != 0;
+    case DataType::float16:
+    case DataType::bfloat16: return ONNXMICRO_ENABLE_FLOAT16 != 0;
+    default: return true;
+  }
+}
+
+/// The macro that compiles `t` out, or nullptr when `t` is enabled (for error messages).
+constexpr const char* dtype_disabled_by(DataType t) noexcept {
+  if (dtype_enabled(t)) return nullptr;
+  return t == DataType::float64 ? "ONNXMICRO_ENABLE_FLOAT64" : "ONNXMICRO_ENABLE_FLOAT16";
+}
+
+/// `t`, or undefined for a compiled-out dtype. Kernels dispatch on it (`switch (compiled_dtype(dtype))`) so that
+/// the optimiser sees the disabled cases cannot be reached and drops their instantiations; Session::prepare
+/// has already refused such tensors, so the kernel's own "unsupported dtype" branch is never the first error.
+/// Always inlined: GCC's -Os otherwise calls it out of line, and the switch then keeps every case. With every
+/// dtype enabled it is the identity.
+#if defined(__GNUC__)
+#define ONNXMICRO_DETAIL_ALWAYS_INLINE __attribute__((always_inline))
+#else
+#define ONNXMICRO_DETAIL_ALWAYS_INLINE
+#endif
+ONNXMICRO_DETAIL_ALWAYS_INLINE constexpr DataType compiled_dtype(DataType t) noexcept {
+  return (ONNXMICRO_ENABLE_FLOAT64 == 0 && t == DataType::float64) ||
+                 (ONNXMICRO_ENABLE_FLOAT16 == 0 && (t == DataType::float16 || t == DataType::bfloat16))
+             ? DataType::undefined
+             : t;
+}
+
 /// IEEE 754 half precision, stored as bits. Arithmetic goes through float.
 struct float16_t {
   std::uint16_t bits;

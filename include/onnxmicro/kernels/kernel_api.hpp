@@ -247,6 +247,12 @@ class PrepareContext {
 
   // ---- helpers for common checks ----
 
+  /// Error for input i or output i (`role` "input" / "output") having a dtype this build compiles out
+  /// (dtype_enabled): names the tensor, its dtype and the macro to turn it back on.
+  static Status disabled_dtype(const char* role, int i, std::string_view name, DataType dtype) noexcept {
+    return Status(StatusCode::unsupported) << role << " " << i << " '" << name << "' is " << dtype_name(dtype)
+                                           << ", which this build leaves out (" << dtype_disabled_by(dtype) << "=0)";
+  }
   /// Error for input i having dtype not in the kernel's supported list; names input and dtype.
   Status unsupported_input_dtype(int i) const noexcept {
     return Status(StatusCode::unsupported) << "input " << i << " '" << inputs_[i].name << "' has dtype "

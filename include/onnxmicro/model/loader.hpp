@@ -643,6 +643,20 @@ inline Status Model::resolve_external_data(const LoadOptions& options, MetadataA
   };
   ONNXMICRO_RETURN_IF_ERROR(detail::for_each_external_initializer(proto_.graph, 0, count_one));
   if (count == 0) return {};
+#if !ONNXMICRO_ENABLE_EXTERNAL_DATA
+  // The resolver (paths, file mapping, reader calls) is compiled out; say which tensor needed it.
+  Status refused(StatusCode::unsupported);
+  auto name_first = [&refused](const proto::Tensor& t) noexcept -> Status {
+    refused << "initializer '" << t.name << "' keeps its data outside the model (data_location EXTERNAL), which "
+            << "this build cannot read (ONNXMICRO_ENABLE_EXTERNAL_DATA=0); embed the data in the model or build "
+               "with external data enabled";
+    return Status(StatusCode::unsupported);  // stops the walk at the first one
+  };
+  (void)detail::for_each_external_initializer(proto_.graph, 0, name_first);
+  (void)options;
+  (void)allocator;
+  return refused;
+#else
   Span<detail::ResolvedExternalTensor> table;
   ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(count, table));
   // At most one file per tensor; with a reader no file is mapped.
@@ -661,6 +675,7 @@ inline Status Model::resolve_external_data(const LoadOptions& options, MetadataA
   ONNXMICRO_RETURN_IF_ERROR(detail::for_each_external_initializer(proto_.graph, 0, resolve_one));
   external_tensors_ = table;
   return {};
+#endif
 }
 
 inline Status Model::load(ByteSpan bytes, const LoadOptions& options) noexcept {
@@ -672,10 +687,19 @@ inline Status Model::load(ByteSpan bytes, const LoadOptions& options) noexcept {
   base_directory_ = options.base_directory;
   ONNXMICRO_RETURN_IF_ERROR(proto::Model::parse(bytes, proto_));
   if (!proto_.has_graph) return Status(StatusCode::invalid_model) << "the model has no graph";
-  // Calls to model-local functions are expanded into their bodies: the model is rebuilt in metadata.
+    // Calls to model-local functions are expanded into their bodies: the model is rebuilt in metadata.
+#if ONNXMICRO_ENABLE_MODEL_FUNCTIONS
   ByteSpan expanded;
   ONNXMICRO_RETURN_IF_ERROR(detail::FunctionInliner(proto_, *allocator).run(expanded));
   if (!expanded.empty()) ONNXMICRO_RETURN_IF_ERROR(proto::Model::parse(expanded, proto_));
+#else
+  for (const proto::Function& f : proto_.functions()) {
+    return Status(StatusCode::unsupported)
+           << "the model defines local function '" << f.name << "' (domain '" << model::display_domain(f.domain)
+           << "'), which this build cannot expand (ONNXMICRO_ENABLE_MODEL_FUNCTIONS=0); export the model with "
+              "functions inlined or build with model functions enabled";
+  }
+#endif
 
   std::size_t opset_count = proto_.opset_imports().size();
   if (opset_count == 0) {

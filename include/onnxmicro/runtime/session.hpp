@@ -245,6 +245,12 @@ inline Status node_error(const model::Node& node, const Status& cause) noexcept 
   return s;
 }
 
+/// node_error() for input or output k of `node` having a dtype this build compiles out (one copy for both checks).
+inline Status disabled_dtype_error(const model::Node& node, const char* role, std::size_t k, std::string_view name,
+                                   DataType dtype) noexcept {
+  return node_error(node, kernels::PrepareContext::disabled_dtype(role, static_cast<int>(k), name, dtype));
+}
+
 /// Lists the version ranges a registry has for an op: " [1,13) [13,inf)" or " none".
 inline Status& describe_available_versions(Status& s, KernelRegistry registry, std::string_view domain,
                                            std::string_view op_type) noexcept {
@@ -476,9 +482,22 @@ inline Status Session::prepare(const Model& model, KernelRegistry registry, cons
   // QDQ groups become integer nodes once, for every plan (the rewrite does not depend on shapes).
   graph_ = &model.graph();
   if (options.fuse_qdq) {
+#if ONNXMICRO_ENABLE_QDQ_FUSION
     detail::qdq::Fuser fuser(model.graph(), registry, *metadata_);
     ONNXMICRO_RETURN_IF_ERROR(fuser.run(fused_graph_, fused_clamps_, quantized_nodes_));
     graph_ = &fused_graph_;
+#else
+    // Running the QDQ groups in float without being asked would be a silent slow path.
+    for (const model::Node& node : model.graph().nodes) {
+      if (node.op_type == "DequantizeLinear" && node.domain.empty()) {
+        Status s(StatusCode::unsupported);
+        Model::describe_node(s, node) << ": a QDQ model, but this build compiled QDQ fusion out "
+                                      << "(ONNXMICRO_ENABLE_QDQ_FUSION=0); set SessionOptions::fuse_qdq = false to run "
+                                         "its DequantizeLinear -> op -> QuantizeLinear groups in float";
+        return s;
+      }
+    }
+#endif
   }
   // Everything from here on is rewound by a re-plan.
   metadata_mark_ = metadata_->used_bytes();
@@ -846,6 +865,11 @@ inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned
       if (id == model::kNoValue) continue;
       nr.input_infos[k] = values_[id].info;
       if (!values_[id].info.is_constant) all_constant = false;
+      // A dtype compiled out of the kernels (ONNXMICRO_ENABLE_FLOAT64/FLOAT16=0) is refused here, by name,
+      // before any kernel sees it (or folds it).
+      if (!dtype_enabled(values_[id].info.dtype)) {
+        return detail::disabled_dtype_error(node, "input", k, graph.values[id].name, values_[id].info.dtype);
+      }
     }
     for (std::size_t k = 0; k < node.outputs.size(); ++k) {
       model::ValueId id = node.outputs[k];
@@ -883,6 +907,7 @@ inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned
                                             << "the kernel did not set the dtype and shape of output "
                                             << static_cast<unsigned long long>(k) << " '" << declared.name << "'");
       }
+      if (!dtype_enabled(out.dtype)) return detail::disabled_dtype_error(node, "output", k, declared.name, out.dtype);
       if (declared.dtype != DataType::undefined && declared.dtype != out.dtype) {
         return detail::node_error(node, Status(StatusCode::invalid_model)
                                             << "output " << static_cast<unsigned long long>(k) << " '" << declared.name

@@ -56,7 +56,7 @@ constexpr bool is_loadable_floating(DataType dtype) noexcept {
 /// Converts `count` elements of floating dtype `dtype` (see is_loadable_floating) at `src` into `dst`.
 template <typename Acc>
 inline void load_floating(DataType dtype, const void* src, Acc* dst, std::int64_t count) noexcept {
-  switch (dtype) {
+  switch (compiled_dtype(dtype)) {
     case DataType::float32: {
       const float* p = static_cast<const float*>(src);
       for (std::int64_t i = 0; i < count; ++i) dst[i] = static_cast<Acc>(p[i]);
@@ -84,7 +84,7 @@ inline void load_floating(DataType dtype, const void* src, Acc* dst, std::int64_
 /// Writes `count` values of `src` as floating dtype `dtype` (see is_loadable_floating) into `dst`.
 template <typename Acc>
 inline void store_floating(DataType dtype, const Acc* src, void* dst, std::int64_t count) noexcept {
-  switch (dtype) {
+  switch (compiled_dtype(dtype)) {
     case DataType::float32: {
       float* p = static_cast<float*>(dst);
       for (std::int64_t i = 0; i < count; ++i) p[i] = static_cast<float>(src[i]);

@@ -49,10 +49,23 @@ using UnsignedIntegerTypes = TypeList<std::uint8_t, std::uint16_t, std::uint32_t
 using NumericTypes = TypeList<float, double, float16_t, bfloat16_t, std::int8_t, std::int16_t, std::int32_t,
                               std::int64_t, std::uint8_t, std::uint16_t, std::uint32_t, std::uint64_t>;
 
+/// visit_dtype's step for one T. Compiled-out dtypes (dtype_enabled) are skipped at compile time, so the
+/// visitor is never instantiated for them and their code is not in the binary.
+template <typename T, typename Visitor>
+bool visit_dtype_one([[maybe_unused]] DataType dtype, [[maybe_unused]] Visitor& visitor) noexcept {
+  if constexpr (dtype_enabled(dtype_of<T>::value)) {
+    if (dtype == dtype_of<T>::value) {
+      visitor(TypeTag<T>{});
+      return true;
+    }
+  }
+  return false;
+}
+
 /// Calls `visitor(TypeTag<T>{})` for the T of `Types` whose dtype is `dtype`; false when none matches.
 template <typename... Ts, typename Visitor>
 bool visit_dtype(DataType dtype, TypeList<Ts...>, Visitor&& visitor) noexcept {
-  return (false || ... || (dtype == dtype_of<Ts>::value ? (visitor(TypeTag<Ts>{}), true) : false));
+  return (false || ... || visit_dtype_one<Ts>(dtype, visitor));
 }
 
 // ---- compute types --------------------------------------------------------------------------------------

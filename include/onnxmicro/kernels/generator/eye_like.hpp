@@ -72,7 +72,7 @@ struct EyeLike_9 : KernelDefaults {
 
  private:
   static bool supported(DataType dtype) noexcept {
-    switch (dtype) {
+    switch (compiled_dtype(dtype)) {
       case DataType::float16:
       case DataType::bfloat16:
       case DataType::float32:

@@ -96,7 +96,7 @@ inline void store_bool(double value, void* data, std::size_t index) noexcept {
 
 /// Storer for a floating-point dtype (bfloat16 only when `allow_bfloat16`), nullptr for any other.
 inline StoreFunction real_storer(DataType dtype, bool allow_bfloat16) noexcept {
-  switch (dtype) {
+  switch (compiled_dtype(dtype)) {
     case DataType::float16: return &store_float16;
     case DataType::bfloat16: return allow_bfloat16 ? &store_bfloat16 : nullptr;
     case DataType::float32: return &store_as<float>;
@@ -135,7 +135,7 @@ double load_half(const void* data, std::size_t index) noexcept {
 
 /// Loader for a floating-point input dtype (bfloat16 only when `allow_bfloat16`), nullptr for any other.
 inline LoadFunction real_loader(DataType dtype, bool allow_bfloat16) noexcept {
-  switch (dtype) {
+  switch (compiled_dtype(dtype)) {
     case DataType::float16: return &load_half<float16_t>;
     case DataType::bfloat16: return allow_bfloat16 ? &load_half<bfloat16_t> : nullptr;
     case DataType::float32: return &load_as<float>;

@@ -152,7 +152,7 @@ struct RangeBase : KernelDefaults {
   }
   static double read_float(const PrepareContext& ctx, int i) noexcept {
     const void* data = ctx.input(i).const_data;
-    switch (ctx.input(i).dtype) {
+    switch (compiled_dtype(ctx.input(i).dtype)) {
       case DataType::float32: {
         float v;
         std::memcpy(&v, data, sizeof v);

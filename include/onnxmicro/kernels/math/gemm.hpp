@@ -245,7 +245,7 @@ constexpr bool kSameRepresentation = sizeof(T) == sizeof(Accumulator<T>) && !con
 
 /// Element dtypes Gemm (9+) and MatMul (9+) accept.
 constexpr bool is_matrix_dtype(DataType dtype) noexcept {
-  switch (dtype) {
+  switch (compiled_dtype(dtype)) {
     case DataType::float32:
     case DataType::float64:
     case DataType::float16:
@@ -353,7 +353,7 @@ struct GemmImpl {
     }
     ctx.set_output(kY, a.dtype, Shape{m, n});
 
-    switch (a.dtype) {
+    switch (compiled_dtype(a.dtype)) {
       case DataType::float32: return plan<float>(ctx, *state);
       case DataType::float64: return plan<double>(ctx, *state);
       case DataType::float16: return plan<float16_t>(ctx, *state);

@@ -110,7 +110,7 @@ struct MatMulImpl {
     state->b_elements = sb.element_count();
     state->y_elements = y.element_count();
 
-    switch (a.dtype) {
+    switch (compiled_dtype(a.dtype)) {
       case DataType::float32: return plan<float>(ctx, *state);
       case DataType::float64: return plan<double>(ctx, *state);
       case DataType::float16: return plan<float16_t>(ctx, *state);

@@ -74,7 +74,7 @@ struct PRelu_1 : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kInputA, kInputB));
     ChannelState* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    switch (ctx.input(kInputA).dtype) {
+    switch (compiled_dtype(ctx.input(kInputA).dtype)) {
       case DataType::float32: state->compute = &per_channel<float>; break;
       case DataType::float64: state->compute = &per_channel<double>; break;
       case DataType::float16: state->compute = &per_channel<float16_t>; break;

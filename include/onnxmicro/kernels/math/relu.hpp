@@ -23,7 +23,7 @@ struct Relu_1 : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInput));
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    switch (ctx.input(kInput).dtype) {
+    switch (compiled_dtype(ctx.input(kInput).dtype)) {
       case DataType::float32: state->compute = &compute<float>; break;
       case DataType::float64: state->compute = &compute<double>; break;
       case DataType::float16: state->compute = &compute_via_float<float16_t>; break;

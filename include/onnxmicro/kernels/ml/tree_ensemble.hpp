@@ -422,7 +422,7 @@ struct TreeEnsemble_5 : KernelDefaults {
     const auto& state = ctx.state<TreeEnsembleState>();
     const void* x = ctx.input(kInput).data;
     void* y = ctx.output(kOutput).data;
-    switch (state.dtype) {
+    switch (compiled_dtype(state.dtype)) {
       case DataType::float64:
         return tree_ensemble_compute<double, double>(state, x, y, static_cast<double*>(ctx.scratch()));
       case DataType::float16:

@@ -39,7 +39,7 @@ struct AffineGrid_20 : KernelDefaults {
     const TensorInfo& theta = ctx.input(kTheta);
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    switch (theta.dtype) {
+    switch (compiled_dtype(theta.dtype)) {
       case DataType::float32: state->compute = &compute<float>; break;
       case DataType::float64: state->compute = &compute<double>; break;
       case DataType::float16: state->compute = &compute<float16_t>; break;

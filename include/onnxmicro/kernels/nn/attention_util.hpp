@@ -90,7 +90,7 @@ inline C round_to(C value) noexcept {
 /// Rounds `value` to the precision of a floating-point dtype chosen at prepare time.
 template <typename C>
 inline C round_to_dtype(DataType dtype, C value) noexcept {
-  switch (dtype) {
+  switch (compiled_dtype(dtype)) {
     case DataType::float16: return round_to<float16_t>(value);
     case DataType::bfloat16: return round_to<bfloat16_t>(value);
     case DataType::float32: return round_to<float>(value);

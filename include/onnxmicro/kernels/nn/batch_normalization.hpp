@@ -54,7 +54,7 @@ struct BatchNormalizationImpl {
     const kernels::TensorInfo& x = ctx.input(kX);
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    switch (x.dtype) {
+    switch (compiled_dtype(x.dtype)) {
       case DataType::float32: state->compute = &compute<float>; break;
       case DataType::float64: state->compute = &compute<double>; break;
       case DataType::float16: state->compute = &compute<float16_t>; break;

@@ -38,7 +38,7 @@ struct Col2ImImpl {
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
     conv_pool::ScratchLayout layout;
     std::size_t accumulator_bytes = 0;
-    switch (x.dtype) {
+    switch (compiled_dtype(x.dtype)) {
       case DataType::float32:
         state->compute = &compute<float>;
         accumulator_bytes = 4;

@@ -55,7 +55,7 @@ struct ConvImpl {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kW));
     const kernels::TensorInfo& x = ctx.input(kX);
     const kernels::TensorInfo& w = ctx.input(kW);
-    switch (x.dtype) {
+    switch (compiled_dtype(x.dtype)) {
       case DataType::float32:
       case DataType::float64:
       case DataType::float16:
@@ -142,7 +142,7 @@ struct ConvImpl {
     ONNXMICRO_RETURN_IF_ERROR(y.checked_element_count(y_count));
     ctx.set_output(kY, x.dtype, y);
 
-    switch (x.dtype) {
+    switch (compiled_dtype(x.dtype)) {
       case DataType::float32: return plan<float>(ctx, *state);
       case DataType::float64: return plan<double>(ctx, *state);
       case DataType::float16: return plan<float16_t>(ctx, *state);

@@ -83,7 +83,7 @@ struct DropoutImpl {
   static Status prepare(kernels::PrepareContext& ctx, Rules rules) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kData));
     const kernels::TensorInfo& x = ctx.input(kData);
-    switch (x.dtype) {
+    switch (compiled_dtype(x.dtype)) {
       case DataType::float32:
       case DataType::float64:
       case DataType::float16: break;
@@ -191,7 +191,7 @@ struct DropoutImpl {
   static void store_scaled(DataType dtype, const void* x, void* y, std::int64_t i, double factor) noexcept {
     using kernels::cast_detail::MiniFloat;
     const MiniFloat* format = nullptr;
-    switch (dtype) {
+    switch (compiled_dtype(dtype)) {
       case DataType::float8e4m3fn: format = &kernels::cast_detail::kFloat8E4M3FN; break;
       case DataType::float8e4m3fnuz: format = &kernels::cast_detail::kFloat8E4M3FNUZ; break;
       case DataType::float8e5m2: format = &kernels::cast_detail::kFloat8E5M2; break;

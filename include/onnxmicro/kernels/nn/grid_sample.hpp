@@ -269,7 +269,7 @@ inline Status prepare(PrepareContext& ctx, int version) noexcept {
                                              << ", expected [" << static_cast<long long>(x.shape[0]) << ", o1.."
                                              << "o" << r << ", " << r << "] for X of shape " << x.shape;
   }
-  switch (grid.dtype) {
+  switch (compiled_dtype(grid.dtype)) {
     case DataType::float32: state->grid_at = &grid_value<float>; break;
     case DataType::float64: state->grid_at = &grid_value<double>; break;
     case DataType::float16: state->grid_at = &grid_value<float16_t>; break;
@@ -291,7 +291,7 @@ inline Status prepare(PrepareContext& ctx, int version) noexcept {
       default: return ctx.unsupported_input_dtype(0);
     }
   } else {
-    switch (x.dtype) {
+    switch (compiled_dtype(x.dtype)) {
       case DataType::float32: state->sample = &sample_interpolate<float>; break;
       case DataType::float64: state->sample = &sample_interpolate<double>; break;
       case DataType::float16: state->sample = &sample_interpolate<float16_t>; break;

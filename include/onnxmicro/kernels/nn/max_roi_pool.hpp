@@ -34,7 +34,7 @@ struct MaxRoiPool_1 : KernelDefaults {
     const TensorInfo& rois = ctx.input(kRois);
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    switch (x.dtype) {
+    switch (compiled_dtype(x.dtype)) {
       case DataType::float32: state->compute = &compute<float>; break;
       case DataType::float64: state->compute = &compute<double>; break;
       case DataType::float16: state->compute = &compute<float16_t>; break;

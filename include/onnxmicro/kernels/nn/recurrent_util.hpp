@@ -189,7 +189,7 @@ struct RecurrentOp {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kW));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kR));
     const DataType dtype = ctx.input(kX).dtype;
-    switch (dtype) {
+    switch (compiled_dtype(dtype)) {
       case DataType::float32: state->run = &run_typed<float>; break;
       case DataType::float64: state->run = &run_typed<double>; break;
       case DataType::float16: state->run = &run_typed<float16_t>; break;

@@ -248,7 +248,7 @@ struct ResizeCommon {
     }
     double (*round)(double) noexcept = nullptr;
     std::size_t size = 0;
-    switch (info.dtype) {
+    switch (compiled_dtype(info.dtype)) {
       case DataType::float32:
         round = &round_to_float;
         size = 4;

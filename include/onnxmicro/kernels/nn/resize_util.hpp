@@ -407,7 +407,7 @@ inline Status select_compute(PrepareContext& ctx, int x_index, Mode mode, Plan& 
   auto put = [&](auto value) { std::memcpy(plan.extrapolation_bytes, &value, sizeof(value)); };
   const double v = plan.extrapolation_value;
   if (mode == Mode::nearest) {
-    switch (dtype) {
+    switch (compiled_dtype(dtype)) {
       case DataType::float32: put(store<float>(v)); break;
       case DataType::float64: put(v); break;
       case DataType::float16: put(store<float16_t>(v)); break;
@@ -435,7 +435,7 @@ inline Status select_compute(PrepareContext& ctx, int x_index, Mode mode, Plan& 
     }
     return {};
   }
-  switch (dtype) {
+  switch (compiled_dtype(dtype)) {
     case DataType::float32: plan.compute = &interpolate<float>; break;
     case DataType::float64: plan.compute = &interpolate<double>; break;
     case DataType::float16: plan.compute = &interpolate<float16_t>; break;

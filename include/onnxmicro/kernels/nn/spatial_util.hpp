@@ -26,7 +26,7 @@ struct TypeTag {
 /// bfloat16_t), so a kernel picks its compute<T> in one place; returns false for any other dtype.
 template <typename F>
 inline bool visit_float_dtype(DataType dtype, F&& f) noexcept {
-  switch (dtype) {
+  switch (compiled_dtype(dtype)) {
     case DataType::float32: f(TypeTag<float>{}); return true;
     case DataType::float64: f(TypeTag<double>{}); return true;
     case DataType::float16: f(TypeTag<float16_t>{}); return true;

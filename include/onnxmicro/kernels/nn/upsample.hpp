@@ -82,7 +82,7 @@ struct Upsample_1 : KernelDefaults {
   static Status prepare(PrepareContext& ctx) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(0));
     const TensorInfo& x = ctx.input(0);
-    switch (x.dtype) {
+    switch (compiled_dtype(x.dtype)) {
       case DataType::boolean:
       case DataType::int32:
       case DataType::int64:

@@ -73,7 +73,7 @@ inline double load_e8m0(const void* data, std::int64_t index) noexcept {
 
 /// The loader of `dtype`, or nullptr for dtypes no quantization op reads.
 inline LoadElement loader_for(DataType dtype) noexcept {
-  switch (dtype) {
+  switch (compiled_dtype(dtype)) {
     case DataType::float32: return &load_native<float>;
     case DataType::float64: return &load_native<double>;
     case DataType::float16: return &load_half<float16_t>;
@@ -258,7 +258,7 @@ inline Precision promote(DataType a, DataType b) noexcept {
 
 /// The Precision of a float dtype (float32 for anything else).
 inline Precision precision_of(DataType t) noexcept {
-  switch (t) {
+  switch (compiled_dtype(t)) {
     case DataType::float16: return Precision::float16;
     case DataType::bfloat16: return Precision::bfloat16;
     case DataType::float64: return Precision::float64;
@@ -268,7 +268,7 @@ inline Precision precision_of(DataType t) noexcept {
 
 /// Writes `value` (already in the output's precision, or a double to round once) as float dtype `t`.
 inline void store_real(DataType t, void* data, std::int64_t index, double value) noexcept {
-  switch (t) {
+  switch (compiled_dtype(t)) {
     case DataType::float32: static_cast<float*>(data)[index] = cast_detail::double_to_float(value); break;
     case DataType::float64: static_cast<double*>(data)[index] = value; break;
     case DataType::float16:

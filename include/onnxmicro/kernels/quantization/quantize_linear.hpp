@@ -57,7 +57,7 @@ inline Status check_x_and_scale(const PrepareContext& ctx, const Rules& rules) n
   }
   if (rules.scale_same_as_x) return quant_util::require_dtype(ctx, kScale, x.dtype, "y_scale, same dtype as x");
   if (!rules.precision) return quant_util::require_dtype(ctx, kScale, DataType::float32, "y_scale");
-  switch (scale.dtype) {
+  switch (compiled_dtype(scale.dtype)) {
     case DataType::float32:
     case DataType::float16:
     case DataType::bfloat16:

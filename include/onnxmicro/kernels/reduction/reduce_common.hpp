@@ -104,7 +104,7 @@ using ReduceBaseTypes =
 /// The common dtype list of the Reduce* ops that did not change it beyond bfloat16 (Sum, Mean, Prod, L1, L2,
 /// SumSquare, and LogSum/LogSumExp before 28): float, double, float16, int32/64, uint32/64; bfloat16 from 13.
 inline bool reduce_base_dtype_allowed(DataType dtype, std::int64_t opset) noexcept {
-  switch (dtype) {
+  switch (compiled_dtype(dtype)) {
     case DataType::float32:
     case DataType::float64:
     case DataType::float16:

@@ -389,7 +389,7 @@ constexpr int kBlockElements = 32;
 /// Loader for a source dtype, or nullptr when Cast does not support it.
 inline LoadBlock loader_for(DataType source, SourceKind& kind) noexcept {
   kind = SourceKind::floating;
-  switch (source) {
+  switch (compiled_dtype(source)) {
     case DataType::float32: return &load_float<float>;
     case DataType::float64: return &load_float<double>;
     case DataType::float16: return &load_bits16_float<float16_t>;
@@ -424,7 +424,7 @@ inline LoadBlock loader_for(DataType source, SourceKind& kind) noexcept {
 /// Storer for a destination dtype and source kind, or nullptr when Cast does not support it.
 template <SourceKind K>
 StoreBlock storer_for(DataType destination) noexcept {
-  switch (destination) {
+  switch (compiled_dtype(destination)) {
     case DataType::float32: return &store_block<K, DataType::float32>;
     case DataType::float64: return &store_block<K, DataType::float64>;
     case DataType::float16: return &store_block<K, DataType::float16>;
@@ -498,6 +498,9 @@ struct CastBase : KernelDefaults {
   static Status prepare_with(PrepareContext& ctx, DataType to, const cast_detail::Options& options) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInput));
     const TensorInfo& in = ctx.input(kInput);
+    // The session refuses compiled-out inputs before this; the output dtype is only known here.
+    if (!dtype_enabled(in.dtype)) return PrepareContext::disabled_dtype("input", kInput, in.name, in.dtype);
+    if (!dtype_enabled(to)) return PrepareContext::disabled_dtype("output", kOutput, ctx.output(kOutput).name, to);
     if (in.dtype == DataType::string || to == DataType::string) {
       return Status(StatusCode::unsupported) << "Cast from " << dtype_name(in.dtype) << " to " << dtype_name(to)
                                              << ": string casts are not supported yet";

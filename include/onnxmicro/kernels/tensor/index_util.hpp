@@ -262,7 +262,7 @@ CombineFunction combine_for(Reduction r) noexcept {
 inline Status combine_function(const PrepareContext& ctx, int index, Reduction r, CombineFunction& out) noexcept {
   out = nullptr;
   if (r == Reduction::none) return {};
-  switch (ctx.input(index).dtype) {
+  switch (compiled_dtype(ctx.input(index).dtype)) {
     case DataType::float32: out = combine_for<float>(r); break;
     case DataType::float64: out = combine_for<double>(r); break;
     case DataType::float16: out = combine_for<float16_t>(r); break;

@@ -32,7 +32,7 @@ struct NonZero_9 : KernelDefaults {
     const TensorInfo& x = ctx.input(kInput);
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    switch (x.dtype) {
+    switch (compiled_dtype(x.dtype)) {
       case DataType::float32: state->is_non_zero = &test<float, 1>; break;
       case DataType::float64: state->is_non_zero = &test<double, 1>; break;
       case DataType::complex64: state->is_non_zero = &test<float, 2>; break;

@@ -42,7 +42,7 @@ std::int64_t read_as_int64(const void* data, std::int64_t k) noexcept {
 
 /// Reader for a numeric index/depth input (T1/T2 of the schema); fails for other dtypes.
 inline Status reader_for(const PrepareContext& ctx, int index, ReadFunction& out) noexcept {
-  switch (ctx.input(index).dtype) {
+  switch (compiled_dtype(ctx.input(index).dtype)) {
     case DataType::float32: out = &read_as_int64<float>; break;
     case DataType::float64: out = &read_as_int64<double>; break;
     case DataType::float16: out = &read_as_int64<float16_t>; break;

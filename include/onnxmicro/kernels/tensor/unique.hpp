@@ -202,7 +202,7 @@ struct Unique_11 : KernelDefaults {
   }
 
   static Status compare_function(const PrepareContext& ctx, CompareFunction& out) noexcept {
-    switch (ctx.input(kInput).dtype) {
+    switch (compiled_dtype(ctx.input(kInput).dtype)) {
       case DataType::float32: out = &compare<float>; break;
       case DataType::float64: out = &compare<double>; break;
       case DataType::float16: out = &compare<float16_t>; break;

@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: MIT
+// `onnxmicro kernels MODEL [--name NAME] [-o FILE]`: a C++ header with exactly the kernel set MODEL needs and
+// the memory its session needs, so a firmware compiles only those kernels and sizes its buffers before deployment.
+#include <algorithm>
+#include <cctype>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "cli_support.hpp"
+#include "commands.hpp"
+#include "inputs.hpp"
+
+namespace onnxmicro_cli {
+namespace {
+
+constexpr const char kUsage[] =
+    "usage: onnxmicro kernels MODEL [--name NAME] [-o FILE] [--inputs FILE...] [--input NAME=FILE]...";
+constexpr const char kHelp[] =
+    "usage: onnxmicro kernels MODEL [--name NAME] [-o FILE] [--inputs FILE...] [--input NAME=FILE]...\n"
+    "\n"
+    "Prepares a session for MODEL with every kernel of this build and writes a C++ header for a firmware\n"
+    "(or any program) that runs only this model:\n"
+    "  NAME::Kernels             onnxmicro::KernelSet of exactly the kernels the session resolved, at the\n"
+    "                            model's opset imports, after QDQ fusion, subgraphs (If/Loop/Scan) included;\n"
+    "                            pass NAME::Kernels::registry() to Session::prepare\n"
+    "  NAME::kArenaBytes         the arena the plan needs (SessionOptions::arena_bytes)\n"
+    "  NAME::kArenaLowerBoundBytes  the most bytes live at one step, which no plan can go below\n"
+    "  NAME::kModelMetadataBytes, NAME::kSessionMetadataBytes\n"
+    "                            metadata of Model::load and Session::prepare as measured by this (host)\n"
+    "                            build; a 32-bit target needs less (half-size pointers)\n"
+    "Input files (as for 'plan') bind symbolic input dims; without them the declared shapes are used.\n"
+    "\n"
+    "Options:\n"
+    "  --name NAME          the header's namespace (a C++ identifier); default: the model file's stem\n"
+    "  -o, --output FILE    write the header to FILE instead of standard output\n"
+    "  --inputs FILE...     one file per graph input, in graph order\n"
+    "  --input NAME=FILE    the file for the input called NAME\n"
+    "  -h, --help           show this help\n";
+
+struct KernelUse {
+  std::string domain;  // normalised: "" for ai.onnx
+  std::string op_type;
+  int since_version = 0;
+  std::size_t nodes = 0;
+};
+
+bool is_identifier(const std::string& name) {
+  if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) return false;
+  return std::all_of(name.begin(), name.end(),
+                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+}
+
+// The file's stem with every character that cannot be in an identifier replaced by '_'.
+std::string identifier_from_path(const std::string& path) {
+  std::string stem = path.substr(path.find_last_of('/') + 1);
+  stem = stem.substr(0, stem.find('.'));
+  for (char& c : stem) {
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  }
+  if (stem.empty() || std::isdigit(static_cast<unsigned char>(stem[0]))) stem = "model_" + stem;
+  return stem;
+}
+
+void add_use(std::map<std::tuple<std::string, std::string, int>, KernelUse>& uses, std::string_view domain,
+             std::string_view op_type, int since_version) {
+  KernelUse& use = uses[{std::string(domain), std::string(op_type), since_version}];
+  use.domain = std::string(domain);
+  use.op_type = std::string(op_type);
+  use.since_version = since_version;
+  ++use.nodes;
+}
+
+// Subgraph nodes run in sessions their If/Loop/Scan kernel prepares; they resolve against the same registry at the
+// model's opset imports. `graph` is a subgraph; its nodes and theirs are added.
+bool add_subgraph_uses(const onnxmicro::Model& model, const onnxmicro::proto::Graph& graph, const std::string& where,
+                       std::map<std::tuple<std::string, std::string, int>, KernelUse>& uses, std::string& error);
+
+bool add_attribute_subgraphs(const onnxmicro::Model& model, const onnxmicro::proto::Node& node,
+                             const std::string& where,
+                             std::map<std::tuple<std::string, std::string, int>, KernelUse>& uses, std::string& error) {
+  namespace proto = onnxmicro::proto;
+  for (proto::Attribute attribute : node.attributes()) {
+    const std::string label = where + "/" + printable(attribute.name);
+    if (attribute.type == proto::AttributeType::graph) {
+      if (!add_subgraph_uses(model, proto::Graph::unchecked(attribute.g), label, uses, error)) return false;
+    } else if (attribute.type == proto::AttributeType::graphs) {
+      std::size_t k = 0;
+      for (onnxmicro::ByteSpan bytes : attribute.graphs()) {
+        if (!add_subgraph_uses(model, proto::Graph::unchecked(bytes), label + "[" + std::to_string(k++) + "]", uses,
+                               error)) {
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+}
+
+bool add_subgraph_uses(const onnxmicro::Model& model, const onnxmicro::proto::Graph& graph, const std::string& where,
+                       std::map<std::tuple<std::string, std::string, int>, KernelUse>& uses, std::string& error) {
+  const onnxmicro::KernelRegistry registry = onnxmicro::all_kernels_registry();
+  for (onnxmicro::proto::Node node : graph.nodes()) {
+    const std::string_view domain = onnxmicro::model::normalize_domain(node.domain);
+    const std::int64_t version = model.opset_version(node.domain);
+    const onnxmicro::KernelEntry* entry = onnxmicro::find_kernel(registry, domain, node.op_type, version);
+    const std::string label = where + "/" + printable(node.name);
+    if (entry == nullptr) {
+      error = "node '" + label + "' (" + printable(node.op_type) + ", domain '" + display_domain(domain) + "', opset " +
+              std::to_string(version) + "): no kernel in this build implements it";
+      return false;
+    }
+    add_use(uses, entry->domain, entry->op_type, entry->since_version);
+    if (!add_attribute_subgraphs(model, node, label, uses, error)) return false;
+  }
+  return true;
+}
+
+std::string opset_imports_text(const onnxmicro::Model& model) {
+  std::string out;
+  for (onnxmicro::proto::OperatorSetId opset : model.proto().opset_imports()) {
+    if (!out.empty()) out += ", ";
+    out += display_domain(opset.domain) + " " + std::to_string(opset.version);
+  }
+  return out.empty() ? "none" : out;
+}
+
+std::string make_header(const std::string& model_path, const std::string& name, const LoadedModel& loaded,
+                        const onnxmicro::Session& session, const std::vector<KernelUse>& uses) {
+  const onnxmicro::MemoryPlan& plan = session.plan();
+  std::ostringstream h;
+  h << "// Generated by `onnxmicro kernels " << printable(model_path) << " --name " << name
+    << "`; do not edit: regenerate when the model changes.\n"
+    << "// The kernels and memory of one model (opset imports: " << opset_imports_text(loaded.model) << ").\n"
+    << "#pragma once\n#include <cstddef>\n\n#include <onnxmicro/onnxmicro.hpp>\n\n"
+    << "namespace " << name << " {\n\n"
+    << "/// Exactly the kernels the model's nodes resolve to (after QDQ fusion; subgraphs included), each the type\n"
+    << "/// implementing its op at the model's opset: pass Kernels::registry() to onnxmicro::Session::prepare.\n"
+    << "using Kernels = onnxmicro::KernelSet<";
+  for (std::size_t i = 0; i < uses.size(); ++i) {
+    const KernelUse& use = uses[i];
+    h << "\n    onnxmicro::kernels::" << use.op_type << '_' << use.since_version << (i + 1 < uses.size() ? "," : ">;")
+      << "  // " << display_domain(use.domain) << ' ' << use.op_type << ": " << use.nodes
+      << (use.nodes == 1 ? " node" : " nodes");
+  }
+  if (uses.empty()) h << ">;";
+  h << "\n\n"
+    << "/// Arena bytes the plan needs for the shapes it was made for (SessionOptions::arena_bytes).\n"
+    << "inline constexpr std::size_t kArenaBytes = " << session.required_arena_bytes() << ";\n"
+    << "/// The most bytes live at one execution step: no plan can use less (kArenaBytes / this = "
+    << (plan.lower_bound_bytes == 0
+            ? std::string("n/a")
+            : std::to_string(static_cast<double>(plan.arena_bytes) / static_cast<double>(plan.lower_bound_bytes))
+                  .substr(0, 5))
+    << ").\n"
+    << "inline constexpr std::size_t kArenaLowerBoundBytes = " << plan.lower_bound_bytes << ";\n"
+    << "/// Metadata bytes of Model::load (LoadOptions::metadata_allocator) and Session::prepare\n"
+    << "/// (SessionOptions::metadata_allocator), measured by a " << sizeof(void*) * 8
+    << "-bit build; targets with smaller pointers need less.\n"
+    << "inline constexpr std::size_t kModelMetadataBytes = " << loaded.model.metadata_bytes() << ";\n"
+    << "inline constexpr std::size_t kSessionMetadataBytes = " << session.metadata_bytes() << ";\n\n"
+    << "}  // namespace " << name << "\n";
+  return h.str();
+}
+
+}  // namespace
+
+int kernels_command(const Args& args) {
+  for (const std::string& arg : args) {
+    if (is_help_flag(arg)) {
+      std::cout << kHelp;
+      return kExitSuccess;
+    }
+  }
+  std::string model_path;
+  std::string name;
+  std::string output_path;
+  InputArgs inputs;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    std::string error;
+    OptionResult result = parse_input_option(args, i, inputs, error);
+    if (result == OptionResult::error) return usage_error("kernels", kUsage, error);
+    if (result == OptionResult::consumed) continue;
+    const std::string& arg = args[i];
+    if (arg == "--name" || arg == "-o" || arg == "--output") {
+      if (i + 1 >= args.size())
+        return usage_error("kernels", kUsage, arg + (arg == "--name" ? " needs NAME" : " needs FILE"));
+      (arg == "--name" ? name : output_path) = args[++i];
+      continue;
+    }
+    if (arg.rfind("-", 0) == 0 && arg.size() > 1) {
+      return usage_error("kernels", kUsage, "unknown option '" + printable(arg) + "' for 'kernels'");
+    }
+    if (!model_path.empty()) {
+      return usage_error("kernels", kUsage,
+                         "unexpected argument '" + printable(arg) + "' (input files follow --inputs)");
+    }
+    model_path = arg;
+  }
+  if (model_path.empty()) return usage_error("kernels", kUsage, "missing MODEL");
+  if (name.empty()) {
+    name = identifier_from_path(model_path);
+  } else if (!is_identifier(name)) {
+    return usage_error("kernels", kUsage, "--name '" + printable(name) + "' is not a C++ identifier");
+  }
+
+  std::string error;
+  auto loaded = std::make_unique<LoadedModel>();
+  BoundInputs bound;
+  onnxmicro::Session session;
+  if (!prepare_with_inputs(model_path, inputs, /*require_all=*/false, *loaded, bound, session, error)) {
+    print_error(error);
+    return kExitFailure;
+  }
+  std::map<std::tuple<std::string, std::string, int>, KernelUse> by_kernel;
+  for (const onnxmicro::NodeReport& report : session.node_reports()) {
+    add_use(by_kernel, report.kernel->domain, report.kernel->op_type, report.kernel->since_version);
+  }
+  // The subgraphs of the model's own nodes (the session's graph may hold fused nodes without attributes of
+  // type graph; control-flow nodes are never fused).
+  for (onnxmicro::proto::Node node : loaded->model.proto().graph.nodes()) {
+    if (!add_attribute_subgraphs(loaded->model, node, printable(node.name), by_kernel, error)) {
+      print_error("cannot list the kernels of '" + model_path + "': " + error);
+      return kExitFailure;
+    }
+  }
+  std::vector<KernelUse> uses;
+  for (const auto& entry : by_kernel) uses.push_back(entry.second);
+  const std::string header = make_header(model_path, name, *loaded, session, uses);
+  if (output_path.empty()) {
+    std::cout << header;
+    return kExitSuccess;
+  }
+  if (!write_file(output_path, std::vector<unsigned char>(header.begin(), header.end()), error)) {
+    print_error(error);
+    return kExitFailure;
+  }
+  return kExitSuccess;
+}
+
+}  // namespace onnxmicro_cli
