@@ -3,11 +3,21 @@
 //   2 (default) the firmware: the runtime and, per model, exactly the kernels it needs (models_kernels.inc);
 //   1 the framework alone: the same runtime calls with an empty kernel set (prepare fails, nothing runs);
 //   0 the baseline: no onnxmicro at all; the same startup, output code, libc, embedded model and test bytes.
+// CORTEX_M_ONLY_MODEL (with CORTEX_M_ONLY_MODEL_KERNELS, its kernels header) makes each of them run one model of
+// the list: the footprint's minimal configuration (examples/cortex-m/CMakeLists.txt).
 #include "runner.hpp"
 
 #include <cstdint>
 
 #include "models_data.inc"
+
+// CORTEX_M_ONLY_MODEL=NAME: the program runs that model of the list only (the footprint's minimal variants).
+#ifdef CORTEX_M_ONLY_MODEL
+#define CORTEX_M_APPLY(X, name) X(name)  // expands CORTEX_M_ONLY_MODEL before X pastes it
+#define CORTEX_M_RUN_LIST(X) CORTEX_M_APPLY(X, CORTEX_M_ONLY_MODEL)
+#else
+#define CORTEX_M_RUN_LIST(X) CORTEX_M_MODEL_LIST(X)
+#endif
 
 #ifndef CORTEX_M_VARIANT
 #define CORTEX_M_VARIANT 2
@@ -15,7 +25,9 @@
 
 #if CORTEX_M_VARIANT >= 1
 #include <onnxmicro/onnxmicro.hpp>
-#if CORTEX_M_VARIANT == 2
+#if CORTEX_M_VARIANT == 2 && defined(CORTEX_M_ONLY_MODEL_KERNELS)
+#include CORTEX_M_ONLY_MODEL_KERNELS  // "NAME_kernels.hpp" of CORTEX_M_ONLY_MODEL
+#elif CORTEX_M_VARIANT == 2
 #include "models_kernels.inc"
 #endif
 #endif
@@ -55,7 +67,7 @@ struct ModelEntry {
    sizeof(name##_inputs) / sizeof(TensorBytes), \
    name##_outputs,                              \
    sizeof(name##_outputs) / sizeof(TensorBytes)},
-const ModelEntry kModels[] = {CORTEX_M_MODEL_LIST(CORTEX_M_MODEL_ENTRY)};
+const ModelEntry kModels[] = {CORTEX_M_RUN_LIST(CORTEX_M_MODEL_ENTRY)};
 #undef CORTEX_M_MODEL_ENTRY
 
 std::uint32_t checksum(std::uint32_t sum, const unsigned char* bytes, std::size_t size) {
@@ -106,7 +118,7 @@ alignas(16) unsigned char g_session_metadata[CORTEX_M_SESSION_METADATA_BYTES * k
 #define CORTEX_M_ARENA_OF(name) name::kArenaBytes,
 constexpr std::size_t largest_planned_arena() {
   std::size_t largest = 0;
-  for (std::size_t bytes : {CORTEX_M_MODEL_LIST(CORTEX_M_ARENA_OF) std::size_t{0}})
+  for (std::size_t bytes : {CORTEX_M_RUN_LIST(CORTEX_M_ARENA_OF) std::size_t{0}})
     largest = bytes > largest ? bytes : largest;
   return largest;
 }
@@ -150,7 +162,7 @@ struct ModelEntry {
    name##_outputs,                               \
    sizeof(name##_outputs) / sizeof(TensorBytes), \
    CORTEX_M_PLANNED(name)},
-const ModelEntry kModels[] = {CORTEX_M_MODEL_LIST(CORTEX_M_MODEL_ENTRY)};
+const ModelEntry kModels[] = {CORTEX_M_RUN_LIST(CORTEX_M_MODEL_ENTRY)};
 #undef CORTEX_M_MODEL_ENTRY
 #undef CORTEX_M_PLANNED
 

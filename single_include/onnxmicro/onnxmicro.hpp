@@ -115,6 +115,15 @@ static_assert(ONNXMICRO_MAX_TENSOR_BYTES <= SIZE_MAX, "ONNXMICRO_MAX_TENSOR_BYTE
 #define ONNXMICRO_ENABLE_EXTERNAL_DATA 1
 #endif
 
+/// Error message text (code size: on Cortex-M the messages' strings and formatting are ~20 KB of a runtime).
+/// With 0, a Status carries its StatusCode only, and message() is one fixed text telling where to find the
+/// message: the same model, loaded and prepared on the host (`onnxmicro plan MODEL`, built with the same
+/// ONNXMICRO_ENABLE_* values), fails with the full message naming node, op, input, dtype and shape. Nothing
+/// turns silent: every error still fails with its code. It changes Status's layout (ABI namespace "_m0").
+#ifndef ONNXMICRO_ENABLE_ERROR_MESSAGES
+#define ONNXMICRO_ENABLE_ERROR_MESSAGES 1
+#endif
+
 /// Element types whose kernels are compiled (code size): every kernel instantiates its loops once per dtype
 /// it supports, and on Cortex-M the double loops cost ~11 KB and the float16/bfloat16 ones ~12 KB for a small
 /// CNN. With 0 those instantiations are left out of every kernel, and Session::prepare refuses a model in which
@@ -127,6 +136,15 @@ static_assert(ONNXMICRO_MAX_TENSOR_BYTES <= SIZE_MAX, "ONNXMICRO_MAX_TENSOR_BYTE
 /// ONNXMICRO_ENABLE_FLOAT16: float16 and bfloat16 (both stored as 16 bits and computed in float).
 #ifndef ONNXMICRO_ENABLE_FLOAT16
 #define ONNXMICRO_ENABLE_FLOAT16 1
+#endif
+
+/// ONNXMICRO_ENABLED_DTYPES: a bitmask of the element types whose kernels are compiled, bit N for TensorProto
+/// data_type N (float32 = 1 << 1, uint8 = 1 << 2, int8 = 1 << 3, int32 = 1 << 6, int64 = 1 << 7, ...); all by
+/// default. A firmware sets it to what its models use (`onnxmicro kernels MODEL` prints the mask as kDtypeMask and
+/// its header fails to compile when this build lacks one of them), so a float CNN does not carry Gemm's int64 or
+/// MaxPool's int8 loops. It combines with the two switches above; a model with another dtype fails at prepare.
+#ifndef ONNXMICRO_ENABLED_DTYPES
+#define ONNXMICRO_ENABLED_DTYPES 0xffffffffu
 #endif
 
 /// Bytes of the string pool a session allocates for models with run-time string tensors when the caller gives
@@ -151,11 +169,11 @@ static_assert(ONNXMICRO_MAX_TENSOR_BYTES <= SIZE_MAX, "ONNXMICRO_MAX_TENSOR_BYTE
 // Version and ABI tag. Everything of onnxmicro lives in an inline namespace named after the version and the
 // layout-changing configuration, so mixing translation units built with different settings fails to link.
 
-#define ONNXMICRO_CONCAT_IMPL(a, b, c, d, e) v##a##_##b##_##c##_r##d##_h##e
-#define ONNXMICRO_CONCAT(a, b, c, d, e) ONNXMICRO_CONCAT_IMPL(a, b, c, d, e)
+#define ONNXMICRO_CONCAT_IMPL(a, b, c, d, e, f) v##a##_##b##_##c##_r##d##_h##e##_m##f
+#define ONNXMICRO_CONCAT(a, b, c, d, e, f) ONNXMICRO_CONCAT_IMPL(a, b, c, d, e, f)
 #define ONNXMICRO_ABI_NAMESPACE                                                                                   \
   ONNXMICRO_CONCAT(ONNXMICRO_VERSION_MAJOR, ONNXMICRO_VERSION_MINOR, ONNXMICRO_VERSION_PATCH, ONNXMICRO_MAX_RANK, \
-                   ONNXMICRO_HAS_HEAP)
+                   ONNXMICRO_HAS_HEAP, ONNXMICRO_ENABLE_ERROR_MESSAGES)
 #define ONNXMICRO_NAMESPACE_BEGIN \
   namespace onnxmicro {           \
   inline namespace ONNXMICRO_ABI_NAMESPACE {
@@ -230,6 +248,7 @@ constexpr const char* status_code_name(StatusCode code) noexcept {
   return "unknown";
 }
 
+#if ONNXMICRO_ENABLE_ERROR_MESSAGES
 /// Result of an operation: ok, or a code with a message. Build messages with <<:
 ///   return Status(StatusCode::invalid_model) << "tensor '" << name << "' has " << n << " elements";
 /// Messages longer than ONNXMICRO_MAX_ERROR_MESSAGE - 1 bytes are truncated and end in "...".
@@ -347,6 +366,39 @@ class [[nodiscard]] Status {
   std::uint16_t length_;
   char message_[kCapacity];
 };
+
+#else
+/// Result of an operation: ok, or a code. ONNXMICRO_ENABLE_ERROR_MESSAGES=0 (core/config.hpp) builds this
+/// variant: the same interface, but << discards its operands (the compiler drops the strings and the
+/// formatting), and message() is one fixed text that says how to get the full message on the host.
+class [[nodiscard]] Status {
+ public:
+  constexpr Status() noexcept : code_(StatusCode::ok) {}
+  constexpr explicit Status(StatusCode code) noexcept : code_(code) {}
+  constexpr Status(StatusCode code, std::string_view) noexcept : code_(code) {}
+
+  bool ok() const noexcept { return code_ == StatusCode::ok; }
+  StatusCode code() const noexcept { return code_; }
+  const char* message() const noexcept { return ok() ? "" : kStrippedMessage; }
+  std::string_view message_view() const noexcept { return message(); }
+
+  template <typename T>
+  Status& operator<<(const T&) noexcept {
+    return *this;
+  }
+  Status& prepend(std::string_view) noexcept { return *this; }
+  Status& append(std::string_view) noexcept { return *this; }
+
+  static constexpr const char* kStrippedMessage =
+      "error messages compiled out (ONNXMICRO_ENABLE_ERROR_MESSAGES=0); load and prepare the model on the host "
+      "(onnxmicro plan MODEL, same ONNXMICRO_ENABLE_* values) for the message naming node, op, input, dtype "
+      "and shape";
+
+ private:
+  StatusCode code_;
+};
+
+#endif
 
 /// The ok status.
 inline Status ok_status() noexcept { return Status(); }
@@ -547,8 +599,15 @@ constexpr bool is_unsigned_integer(DataType t) noexcept {
   return t == DataType::uint8 || t == DataType::uint16 || t == DataType::uint32 || t == DataType::uint64;
 }
 
-/// False for the dtypes this build compiles out (ONNXMICRO_ENABLE_FLOAT64 / ONNXMICRO_ENABLE_FLOAT16 = 0).
+/// True when ONNXMICRO_ENABLED_DTYPES has `t`'s bit.
+constexpr bool dtype_in_enabled_mask(DataType t) noexcept {
+  return ((static_cast<std::uint32_t>(ONNXMICRO_ENABLED_DTYPES) >> (static_cast<unsigned>(t) & 31u)) & 1u) != 0;
+}
+
+/// False for the dtypes this build compiles out (ONNXMICRO_ENABLE_FLOAT64 / ONNXMICRO_ENABLE_FLOAT16 = 0, or not
+/// in ONNXMICRO_ENABLED_DTYPES).
 constexpr bool dtype_enabled(DataType t) noexcept {
+  if (!dtype_in_enabled_mask(t)) return false;
   switch (t) {
     case DataType::float64: return ONNXMICRO_ENABLE_FLOAT64 != 0;
     case DataType::float16:
@@ -557,10 +616,12 @@ constexpr bool dtype_enabled(DataType t) noexcept {
   }
 }
 
-/// The macro that compiles `t` out, or nullptr when `t` is enabled (for error messages).
+/// The setting that compiles `t` out ("ONNXMICRO_ENABLE_FLOAT64=0", "ONNXMICRO_ENABLED_DTYPES without this
+/// dtype's bit"), or nullptr when `t` is enabled (for error messages).
 constexpr const char* dtype_disabled_by(DataType t) noexcept {
   if (dtype_enabled(t)) return nullptr;
-  return t == DataType::float64 ? "ONNXMICRO_ENABLE_FLOAT64" : "ONNXMICRO_ENABLE_FLOAT16";
+  if (!dtype_in_enabled_mask(t)) return "ONNXMICRO_ENABLED_DTYPES without this dtype's bit";
+  return t == DataType::float64 ? "ONNXMICRO_ENABLE_FLOAT64=0" : "ONNXMICRO_ENABLE_FLOAT16=0";
 }
 
 /// `t`, or undefined for a compiled-out dtype. Kernels dispatch on it (`switch (compiled_dtype(dtype))`) so that
@@ -573,12 +634,51 @@ constexpr const char* dtype_disabled_by(DataType t) noexcept {
 #else
 #define ONNXMICRO_DETAIL_ALWAYS_INLINE
 #endif
+namespace detail {
+/// How many of the dtypes 1..27 this build compiles kernels for.
+constexpr int enabled_dtype_count() noexcept {
+  int count = 0;
+  for (int n = 1; n <= 27; ++n) count += dtype_enabled(static_cast<DataType>(n)) ? 1 : 0;
+  return count;
+}
+}  // namespace detail
+
+// Spelled so that GCC's value ranges carry the answer into the kernel's `switch (compiled_dtype(t))` and drop the
+// cases (and their instantiations) of compiled-out dtypes; a computed `mask >> t`, or a chain that GCC turns into
+// a lookup table, would keep every case. Few dtypes off (the usual ONNXMICRO_ENABLE_FLOAT64/FLOAT16=0): a chain of
+// `t == N -> undefined`, each removing its case. Few on (a firmware's ONNXMICRO_ENABLED_DTYPES): `t` is one of them,
+// which GCC tests as a range plus a bit test, dropping every case outside the enabled range (float32 alone keeps
+// only float32; float32, int8, int32 drop every float type above int32). Constant terms fold away.
+#define ONNXMICRO_DETAIL_ON(n) \
+  (static_cast<int>(dtype_enabled(static_cast<DataType>(n))) & static_cast<int>(static_cast<int>(t) == (n)))
+#define ONNXMICRO_DETAIL_OFF(n) (!dtype_enabled(static_cast<DataType>(n)) && static_cast<int>(t) == (n))
 ONNXMICRO_DETAIL_ALWAYS_INLINE constexpr DataType compiled_dtype(DataType t) noexcept {
-  return (ONNXMICRO_ENABLE_FLOAT64 == 0 && t == DataType::float64) ||
-                 (ONNXMICRO_ENABLE_FLOAT16 == 0 && (t == DataType::float16 || t == DataType::bfloat16))
+  constexpr int kEnabled = detail::enabled_dtype_count();
+  if (kEnabled == 27) return t;
+  if (kEnabled <= 27 - kEnabled) {
+    return (ONNXMICRO_DETAIL_ON(1) | ONNXMICRO_DETAIL_ON(2) | ONNXMICRO_DETAIL_ON(3) | ONNXMICRO_DETAIL_ON(4) |
+            ONNXMICRO_DETAIL_ON(5) | ONNXMICRO_DETAIL_ON(6) | ONNXMICRO_DETAIL_ON(7) | ONNXMICRO_DETAIL_ON(8) |
+            ONNXMICRO_DETAIL_ON(9) | ONNXMICRO_DETAIL_ON(10) | ONNXMICRO_DETAIL_ON(11) | ONNXMICRO_DETAIL_ON(12) |
+            ONNXMICRO_DETAIL_ON(13) | ONNXMICRO_DETAIL_ON(14) | ONNXMICRO_DETAIL_ON(15) | ONNXMICRO_DETAIL_ON(16) |
+            ONNXMICRO_DETAIL_ON(17) | ONNXMICRO_DETAIL_ON(18) | ONNXMICRO_DETAIL_ON(19) | ONNXMICRO_DETAIL_ON(20) |
+            ONNXMICRO_DETAIL_ON(21) | ONNXMICRO_DETAIL_ON(22) | ONNXMICRO_DETAIL_ON(23) | ONNXMICRO_DETAIL_ON(24) |
+            ONNXMICRO_DETAIL_ON(25) | ONNXMICRO_DETAIL_ON(26) | ONNXMICRO_DETAIL_ON(27))
+               ? t
+               : DataType::undefined;
+  }
+  return (ONNXMICRO_DETAIL_OFF(1) || ONNXMICRO_DETAIL_OFF(2) || ONNXMICRO_DETAIL_OFF(3) || ONNXMICRO_DETAIL_OFF(4) ||
+          ONNXMICRO_DETAIL_OFF(5) || ONNXMICRO_DETAIL_OFF(6) || ONNXMICRO_DETAIL_OFF(7) || ONNXMICRO_DETAIL_OFF(8) ||
+          ONNXMICRO_DETAIL_OFF(9) || ONNXMICRO_DETAIL_OFF(10) || ONNXMICRO_DETAIL_OFF(11) || ONNXMICRO_DETAIL_OFF(12) ||
+          ONNXMICRO_DETAIL_OFF(13) || ONNXMICRO_DETAIL_OFF(14) || ONNXMICRO_DETAIL_OFF(15) ||
+          ONNXMICRO_DETAIL_OFF(16) || ONNXMICRO_DETAIL_OFF(17) || ONNXMICRO_DETAIL_OFF(18) ||
+          ONNXMICRO_DETAIL_OFF(19) || ONNXMICRO_DETAIL_OFF(20) || ONNXMICRO_DETAIL_OFF(21) ||
+          ONNXMICRO_DETAIL_OFF(22) || ONNXMICRO_DETAIL_OFF(23) || ONNXMICRO_DETAIL_OFF(24) ||
+          ONNXMICRO_DETAIL_OFF(25) || ONNXMICRO_DETAIL_OFF(26) || ONNXMICRO_DETAIL_OFF(27))
              ? DataType::undefined
              : t;
 }
+#undef ONNXMICRO_DETAIL_ON
+#undef ONNXMICRO_DETAIL_OFF
 
 /// IEEE 754 half precision, stored as bits. Arithmetic goes through float.
 struct float16_t {
@@ -6220,7 +6320,7 @@ class PrepareContext {
   /// (dtype_enabled): names the tensor, its dtype and the macro to turn it back on.
   static Status disabled_dtype(const char* role, int i, std::string_view name, DataType dtype) noexcept {
     return Status(StatusCode::unsupported) << role << " " << i << " '" << name << "' is " << dtype_name(dtype)
-                                           << ", which this build leaves out (" << dtype_disabled_by(dtype) << "=0)";
+                                           << ", which this build leaves out (" << dtype_disabled_by(dtype) << ")";
   }
   /// Error for input i having dtype not in the kernel's supported list; names input and dtype.
   Status unsupported_input_dtype(int i) const noexcept {
@@ -37493,6 +37593,9 @@ class Session {
   /// Most bytes of the string pool any run() so far has used (see SessionOptions::string_pool_bytes).
   std::size_t string_pool_peak() const noexcept { return string_pool_.peak(); }
   Span<const NodeReport> node_reports() const noexcept { return reports_; }
+  /// The dtype prepare inferred for graph value `id` (an id of model::Node::inputs/outputs); undefined for
+  /// kNoValue or an id out of range. `onnxmicro kernels` lists with it the dtypes a model's tensors use.
+  DataType value_dtype(model::ValueId id) const noexcept;
   /// One entry per op that reads a DequantizeLinear output (in execution order): whether it runs as an integer
   /// kernel and, when not, why. Empty for models without QDQ groups or with SessionOptions::fuse_qdq off.
   Span<const QuantizedNodeReport> quantized_nodes() const noexcept { return quantized_nodes_; }
@@ -37566,6 +37669,11 @@ struct Session::ValueRuntime {
   std::int32_t last_use = -1;
   void* data = nullptr;  ///< where the value lives after planning (arena slot or constant data)
 };
+
+inline DataType Session::value_dtype(model::ValueId id) const noexcept {
+  if (id < 0 || static_cast<std::size_t>(id) >= values_.size()) return DataType::undefined;
+  return values_[static_cast<std::size_t>(id)].info.dtype;
+}
 
 struct Session::NodeRuntime {
   const KernelEntry* kernel = nullptr;

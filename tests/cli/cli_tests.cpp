@@ -899,6 +899,11 @@ void case_kernels(Context& ctx) {
           h.find(
               "using Kernels = onnxmicro::KernelSet<\n    onnxmicro::kernels::Relu_1>;  // ai.onnx Relu: 1 node\n") !=
               std::string::npos);
+  // A float model: float32's bit, and a check that fails to compile in a build without float32 loops.
+  expect_true(ctx, "kDtypeMask is float32's bit: " + h,
+              h.find("inline constexpr std::uint32_t kDtypeMask = 0x2u;\n") != std::string::npos &&
+                  h.find("static_assert(onnxmicro::dtype_enabled(onnxmicro::DataType::float32), \"relu_net has float "
+                         "tensors") != std::string::npos);
   Result p = run_cli(ctx, {"plan", relu, "--inputs", ctx.path("x.pb")});
   std::map<std::string, long long> fields = plan_fields(p.out);
   expect_true(

@@ -33,6 +33,9 @@ static_assert(!om::dtype_enabled(DataType::float64) && !om::dtype_enabled(DataTy
 static_assert(om::compiled_dtype(DataType::float64) == DataType::undefined &&
               om::compiled_dtype(DataType::bfloat16) == DataType::undefined &&
               om::compiled_dtype(DataType::float32) == DataType::float32);
+// ONNXMICRO_ENABLED_DTYPES without int16's bit (CMakeLists.txt).
+static_assert(!om::dtype_enabled(DataType::int16) && om::compiled_dtype(DataType::int16) == DataType::undefined &&
+              om::dtype_enabled(DataType::int8) && om::compiled_dtype(DataType::uint16) == DataType::uint16);
 
 // The kernels of the models below (hello_cnn and the one-node models), at opset 13.
 using TestKernels =
@@ -63,6 +66,14 @@ ProtoWriter one_node_model(std::string_view op, std::string_view node_name, Data
   return make_model(graph, 13);
 }
 
+/// Loads and prepares `proto`, which must fail as unsupported with exactly `message`.
+void expect_unsupported(const ProtoWriter& proto, std::string_view message) {
+  Prepared p;
+  const Status st = p.load_and_prepare(proto);
+  EXPECT_EQ(st.code(), StatusCode::unsupported);
+  EXPECT_EQ(st.message_view(), message);
+}
+
 TEST(CompiledOut, Float32CnnStillMatchesOnnxruntime) {
   om::Model model;
   ASSERT_TRUE(model.load(om::ByteSpan(hello_cnn_model, hello_cnn_model_size)).ok());
@@ -84,41 +95,40 @@ TEST(CompiledOut, Float32CnnStillMatchesOnnxruntime) {
 }
 
 TEST(CompiledOut, Float64InputFailsAtPrepare) {
-  Prepared p;
-  Status st = p.load_and_prepare(one_node_model("Relu", "relu64", DataType::float64, DataType::float64));
-  EXPECT_EQ(st.code(), StatusCode::unsupported);
-  EXPECT_EQ(st.message_view(),
-            "node 'relu64' (Relu, domain ai.onnx, opset 13): input 0 'x' is double, which this build leaves out "
-            "(ONNXMICRO_ENABLE_FLOAT64=0)");
+  expect_unsupported(
+      one_node_model("Relu", "relu64", DataType::float64, DataType::float64),
+      "node 'relu64' (Relu, domain ai.onnx, opset 13): input 0 'x' is double, which this build leaves out "
+      "(ONNXMICRO_ENABLE_FLOAT64=0)");
 }
 
 TEST(CompiledOut, Float16InputFailsAtPrepare) {
-  Prepared p;
-  Status st = p.load_and_prepare(one_node_model("Relu", "relu16", DataType::float16, DataType::float16));
-  EXPECT_EQ(st.code(), StatusCode::unsupported);
-  EXPECT_EQ(st.message_view(),
-            "node 'relu16' (Relu, domain ai.onnx, opset 13): input 0 'x' is float16, which this build leaves out "
-            "(ONNXMICRO_ENABLE_FLOAT16=0)");
+  expect_unsupported(
+      one_node_model("Relu", "relu16", DataType::float16, DataType::float16),
+      "node 'relu16' (Relu, domain ai.onnx, opset 13): input 0 'x' is float16, which this build leaves out "
+      "(ONNXMICRO_ENABLE_FLOAT16=0)");
+}
+
+TEST(CompiledOut, Int16OutsideEnabledDtypesFailsAtPrepare) {
+  expect_unsupported(
+      one_node_model("Relu", "relu_i16", DataType::int16, DataType::int16),
+      "node 'relu_i16' (Relu, domain ai.onnx, opset 13): input 0 'x' is int16, which this build leaves out "
+      "(ONNXMICRO_ENABLED_DTYPES without this dtype's bit)");
 }
 
 TEST(CompiledOut, CastFloat32ToFloat64FailsAtPrepare) {
-  Prepared p;
-  Status st = p.load_and_prepare(one_node_model("Cast", "to_double", DataType::float32, DataType::float64,
-                                                {make_attribute_int("to", static_cast<int>(DataType::float64))}));
-  EXPECT_EQ(st.code(), StatusCode::unsupported);
-  EXPECT_EQ(st.message_view(),
-            "node 'to_double' (Cast, domain ai.onnx, opset 13): output 0 'y' is double, which this build leaves out "
-            "(ONNXMICRO_ENABLE_FLOAT64=0)");
+  expect_unsupported(
+      one_node_model("Cast", "to_double", DataType::float32, DataType::float64,
+                     {make_attribute_int("to", static_cast<int>(DataType::float64))}),
+      "node 'to_double' (Cast, domain ai.onnx, opset 13): output 0 'y' is double, which this build leaves out "
+      "(ONNXMICRO_ENABLE_FLOAT64=0)");
 }
 
 TEST(CompiledOut, CastFloat32ToBfloat16FailsAtPrepare) {
-  Prepared p;
-  Status st = p.load_and_prepare(one_node_model("Cast", "to_bf16", DataType::float32, DataType::bfloat16,
-                                                {make_attribute_int("to", static_cast<int>(DataType::bfloat16))}));
-  EXPECT_EQ(st.code(), StatusCode::unsupported);
-  EXPECT_EQ(st.message_view(),
-            "node 'to_bf16' (Cast, domain ai.onnx, opset 13): output 0 'y' is bfloat16, which this build leaves out "
-            "(ONNXMICRO_ENABLE_FLOAT16=0)");
+  expect_unsupported(
+      one_node_model("Cast", "to_bf16", DataType::float32, DataType::bfloat16,
+                     {make_attribute_int("to", static_cast<int>(DataType::bfloat16))}),
+      "node 'to_bf16' (Cast, domain ai.onnx, opset 13): output 0 'y' is bfloat16, which this build leaves out "
+      "(ONNXMICRO_ENABLE_FLOAT16=0)");
 }
 
 // A float64 initializer cast to float32 would be folded at prepare time: the check comes before folding.

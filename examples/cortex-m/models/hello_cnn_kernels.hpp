@@ -2,6 +2,7 @@
 // The kernels and memory of one model (opset imports: ai.onnx 13).
 #pragma once
 #include <cstddef>
+#include <cstdint>
 
 #include <onnxmicro/onnxmicro.hpp>
 
@@ -27,5 +28,11 @@ inline constexpr std::size_t kArenaLowerBoundBytes = 3584;
 /// (SessionOptions::metadata_allocator), measured by a 64-bit build; targets with smaller pointers need less.
 inline constexpr std::size_t kModelMetadataBytes = 11464;
 inline constexpr std::size_t kSessionMetadataBytes = 13744;
+
+/// The element types of the model's tensors as an ONNXMICRO_ENABLED_DTYPES mask (core/config.hpp): define
+/// ONNXMICRO_ENABLED_DTYPES to this value, or to its union with the other models' masks, so that only their
+/// kernel loops are compiled.
+inline constexpr std::uint32_t kDtypeMask = 0x2u;
+static_assert(onnxmicro::dtype_enabled(onnxmicro::DataType::float32), "hello_cnn has float tensors, which this build compiles out (ONNXMICRO_ENABLED_DTYPES, ONNXMICRO_ENABLE_FLOAT64, ONNXMICRO_ENABLE_FLOAT16)");
 
 }  // namespace hello_cnn

@@ -2,6 +2,7 @@
 // The kernels and memory of one model (opset imports: ai.onnx 13, ai.onnx.ml 5, ai.onnx.training 1, ai.onnx.preview 1, com.microsoft 1, ai.onnx.preview.training 1, com.microsoft.experimental 1, com.microsoft.nchwc 1, org.pytorch.aten 1).
 #pragma once
 #include <cstddef>
+#include <cstdint>
 
 #include <onnxmicro/onnxmicro.hpp>
 
@@ -27,5 +28,13 @@ inline constexpr std::size_t kArenaLowerBoundBytes = 2752;
 /// (SessionOptions::metadata_allocator), measured by a 64-bit build; targets with smaller pointers need less.
 inline constexpr std::size_t kModelMetadataBytes = 31744;
 inline constexpr std::size_t kSessionMetadataBytes = 34992;
+
+/// The element types of the model's tensors as an ONNXMICRO_ENABLED_DTYPES mask (core/config.hpp): define
+/// ONNXMICRO_ENABLED_DTYPES to this value, or to its union with the other models' masks, so that only their
+/// kernel loops are compiled.
+inline constexpr std::uint32_t kDtypeMask = 0x4au;
+static_assert(onnxmicro::dtype_enabled(onnxmicro::DataType::float32), "hello_cnn_qdq has float tensors, which this build compiles out (ONNXMICRO_ENABLED_DTYPES, ONNXMICRO_ENABLE_FLOAT64, ONNXMICRO_ENABLE_FLOAT16)");
+static_assert(onnxmicro::dtype_enabled(onnxmicro::DataType::int8), "hello_cnn_qdq has int8 tensors, which this build compiles out (ONNXMICRO_ENABLED_DTYPES, ONNXMICRO_ENABLE_FLOAT64, ONNXMICRO_ENABLE_FLOAT16)");
+static_assert(onnxmicro::dtype_enabled(onnxmicro::DataType::int32), "hello_cnn_qdq has int32 tensors, which this build compiles out (ONNXMICRO_ENABLED_DTYPES, ONNXMICRO_ENABLE_FLOAT64, ONNXMICRO_ENABLE_FLOAT16)");
 
 }  // namespace hello_cnn_qdq

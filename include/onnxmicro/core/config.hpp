@@ -93,6 +93,15 @@ static_assert(ONNXMICRO_MAX_TENSOR_BYTES <= SIZE_MAX, "ONNXMICRO_MAX_TENSOR_BYTE
 #define ONNXMICRO_ENABLE_EXTERNAL_DATA 1
 #endif
 
+/// Error message text (code size: on Cortex-M the messages' strings and formatting are ~20 KB of a runtime).
+/// With 0, a Status carries its StatusCode only, and message() is one fixed text telling where to find the
+/// message: the same model, loaded and prepared on the host (`onnxmicro plan MODEL`, built with the same
+/// ONNXMICRO_ENABLE_* values), fails with the full message naming node, op, input, dtype and shape. Nothing
+/// turns silent: every error still fails with its code. It changes Status's layout (ABI namespace "_m0").
+#ifndef ONNXMICRO_ENABLE_ERROR_MESSAGES
+#define ONNXMICRO_ENABLE_ERROR_MESSAGES 1
+#endif
+
 /// Element types whose kernels are compiled (code size): every kernel instantiates its loops once per dtype
 /// it supports, and on Cortex-M the double loops cost ~11 KB and the float16/bfloat16 ones ~12 KB for a small
 /// CNN. With 0 those instantiations are left out of every kernel, and Session::prepare refuses a model in which
@@ -105,6 +114,15 @@ static_assert(ONNXMICRO_MAX_TENSOR_BYTES <= SIZE_MAX, "ONNXMICRO_MAX_TENSOR_BYTE
 /// ONNXMICRO_ENABLE_FLOAT16: float16 and bfloat16 (both stored as 16 bits and computed in float).
 #ifndef ONNXMICRO_ENABLE_FLOAT16
 #define ONNXMICRO_ENABLE_FLOAT16 1
+#endif
+
+/// ONNXMICRO_ENABLED_DTYPES: a bitmask of the element types whose kernels are compiled, bit N for TensorProto
+/// data_type N (float32 = 1 << 1, uint8 = 1 << 2, int8 = 1 << 3, int32 = 1 << 6, int64 = 1 << 7, ...); all by
+/// default. A firmware sets it to what its models use (`onnxmicro kernels MODEL` prints the mask as kDtypeMask and
+/// its header fails to compile when this build lacks one of them), so a float CNN does not carry Gemm's int64 or
+/// MaxPool's int8 loops. It combines with the two switches above; a model with another dtype fails at prepare.
+#ifndef ONNXMICRO_ENABLED_DTYPES
+#define ONNXMICRO_ENABLED_DTYPES 0xffffffffu
 #endif
 
 /// Bytes of the string pool a session allocates for models with run-time string tensors when the caller gives

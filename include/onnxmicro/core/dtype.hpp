@@ -189,8 +189,15 @@ constexpr bool is_unsigned_integer(DataType t) noexcept {
   return t == DataType::uint8 || t == DataType::uint16 || t == DataType::uint32 || t == DataType::uint64;
 }
 
-/// False for the dtypes this build compiles out (ONNXMICRO_ENABLE_FLOAT64 / ONNXMICRO_ENABLE_FLOAT16 = 0).
+/// True when ONNXMICRO_ENABLED_DTYPES has `t`'s bit.
+constexpr bool dtype_in_enabled_mask(DataType t) noexcept {
+  return ((static_cast<std::uint32_t>(ONNXMICRO_ENABLED_DTYPES) >> (static_cast<unsigned>(t) & 31u)) & 1u) != 0;
+}
+
+/// False for the dtypes this build compiles out (ONNXMICRO_ENABLE_FLOAT64 / ONNXMICRO_ENABLE_FLOAT16 = 0, or not
+/// in ONNXMICRO_ENABLED_DTYPES).
 constexpr bool dtype_enabled(DataType t) noexcept {
+  if (!dtype_in_enabled_mask(t)) return false;
   switch (t) {
     case DataType::float64: return ONNXMICRO_ENABLE_FLOAT64 != 0;
     case DataType::float16:
@@ -199,10 +206,12 @@ constexpr bool dtype_enabled(DataType t) noexcept {
   }
 }
 
-/// The macro that compiles `t` out, or nullptr when `t` is enabled (for error messages).
+/// The setting that compiles `t` out ("ONNXMICRO_ENABLE_FLOAT64=0", "ONNXMICRO_ENABLED_DTYPES without this
+/// dtype's bit"), or nullptr when `t` is enabled (for error messages).
 constexpr const char* dtype_disabled_by(DataType t) noexcept {
   if (dtype_enabled(t)) return nullptr;
-  return t == DataType::float64 ? "ONNXMICRO_ENABLE_FLOAT64" : "ONNXMICRO_ENABLE_FLOAT16";
+  if (!dtype_in_enabled_mask(t)) return "ONNXMICRO_ENABLED_DTYPES without this dtype's bit";
+  return t == DataType::float64 ? "ONNXMICRO_ENABLE_FLOAT64=0" : "ONNXMICRO_ENABLE_FLOAT16=0";
 }
 
 /// `t`, or undefined for a compiled-out dtype. Kernels dispatch on it (`switch (compiled_dtype(dtype))`) so that
@@ -215,12 +224,51 @@ constexpr const char* dtype_disabled_by(DataType t) noexcept {
 #else
 #define ONNXMICRO_DETAIL_ALWAYS_INLINE
 #endif
+namespace detail {
+/// How many of the dtypes 1..27 this build compiles kernels for.
+constexpr int enabled_dtype_count() noexcept {
+  int count = 0;
+  for (int n = 1; n <= 27; ++n) count += dtype_enabled(static_cast<DataType>(n)) ? 1 : 0;
+  return count;
+}
+}  // namespace detail
+
+// Spelled so that GCC's value ranges carry the answer into the kernel's `switch (compiled_dtype(t))` and drop the
+// cases (and their instantiations) of compiled-out dtypes; a computed `mask >> t`, or a chain that GCC turns into
+// a lookup table, would keep every case. Few dtypes off (the usual ONNXMICRO_ENABLE_FLOAT64/FLOAT16=0): a chain of
+// `t == N -> undefined`, each removing its case. Few on (a firmware's ONNXMICRO_ENABLED_DTYPES): `t` is one of them,
+// which GCC tests as a range plus a bit test, dropping every case outside the enabled range (float32 alone keeps
+// only float32; float32, int8, int32 drop every float type above int32). Constant terms fold away.
+#define ONNXMICRO_DETAIL_ON(n) \
+  (static_cast<int>(dtype_enabled(static_cast<DataType>(n))) & static_cast<int>(static_cast<int>(t) == (n)))
+#define ONNXMICRO_DETAIL_OFF(n) (!dtype_enabled(static_cast<DataType>(n)) && static_cast<int>(t) == (n))
 ONNXMICRO_DETAIL_ALWAYS_INLINE constexpr DataType compiled_dtype(DataType t) noexcept {
-  return (ONNXMICRO_ENABLE_FLOAT64 == 0 && t == DataType::float64) ||
-                 (ONNXMICRO_ENABLE_FLOAT16 == 0 && (t == DataType::float16 || t == DataType::bfloat16))
+  constexpr int kEnabled = detail::enabled_dtype_count();
+  if (kEnabled == 27) return t;
+  if (kEnabled <= 27 - kEnabled) {
+    return (ONNXMICRO_DETAIL_ON(1) | ONNXMICRO_DETAIL_ON(2) | ONNXMICRO_DETAIL_ON(3) | ONNXMICRO_DETAIL_ON(4) |
+            ONNXMICRO_DETAIL_ON(5) | ONNXMICRO_DETAIL_ON(6) | ONNXMICRO_DETAIL_ON(7) | ONNXMICRO_DETAIL_ON(8) |
+            ONNXMICRO_DETAIL_ON(9) | ONNXMICRO_DETAIL_ON(10) | ONNXMICRO_DETAIL_ON(11) | ONNXMICRO_DETAIL_ON(12) |
+            ONNXMICRO_DETAIL_ON(13) | ONNXMICRO_DETAIL_ON(14) | ONNXMICRO_DETAIL_ON(15) | ONNXMICRO_DETAIL_ON(16) |
+            ONNXMICRO_DETAIL_ON(17) | ONNXMICRO_DETAIL_ON(18) | ONNXMICRO_DETAIL_ON(19) | ONNXMICRO_DETAIL_ON(20) |
+            ONNXMICRO_DETAIL_ON(21) | ONNXMICRO_DETAIL_ON(22) | ONNXMICRO_DETAIL_ON(23) | ONNXMICRO_DETAIL_ON(24) |
+            ONNXMICRO_DETAIL_ON(25) | ONNXMICRO_DETAIL_ON(26) | ONNXMICRO_DETAIL_ON(27))
+               ? t
+               : DataType::undefined;
+  }
+  return (ONNXMICRO_DETAIL_OFF(1) || ONNXMICRO_DETAIL_OFF(2) || ONNXMICRO_DETAIL_OFF(3) || ONNXMICRO_DETAIL_OFF(4) ||
+          ONNXMICRO_DETAIL_OFF(5) || ONNXMICRO_DETAIL_OFF(6) || ONNXMICRO_DETAIL_OFF(7) || ONNXMICRO_DETAIL_OFF(8) ||
+          ONNXMICRO_DETAIL_OFF(9) || ONNXMICRO_DETAIL_OFF(10) || ONNXMICRO_DETAIL_OFF(11) || ONNXMICRO_DETAIL_OFF(12) ||
+          ONNXMICRO_DETAIL_OFF(13) || ONNXMICRO_DETAIL_OFF(14) || ONNXMICRO_DETAIL_OFF(15) ||
+          ONNXMICRO_DETAIL_OFF(16) || ONNXMICRO_DETAIL_OFF(17) || ONNXMICRO_DETAIL_OFF(18) ||
+          ONNXMICRO_DETAIL_OFF(19) || ONNXMICRO_DETAIL_OFF(20) || ONNXMICRO_DETAIL_OFF(21) ||
+          ONNXMICRO_DETAIL_OFF(22) || ONNXMICRO_DETAIL_OFF(23) || ONNXMICRO_DETAIL_OFF(24) ||
+          ONNXMICRO_DETAIL_OFF(25) || ONNXMICRO_DETAIL_OFF(26) || ONNXMICRO_DETAIL_OFF(27))
              ? DataType::undefined
              : t;
 }
+#undef ONNXMICRO_DETAIL_ON
+#undef ONNXMICRO_DETAIL_OFF
 
 /// IEEE 754 half precision, stored as bits. Arithmetic goes through float.
 struct float16_t {

@@ -39,6 +39,7 @@ constexpr const char* status_code_name(StatusCode code) noexcept {
   return "unknown";
 }
 
+#if ONNXMICRO_ENABLE_ERROR_MESSAGES
 /// Result of an operation: ok, or a code with a message. Build messages with <<:
 ///   return Status(StatusCode::invalid_model) << "tensor '" << name << "' has " << n << " elements";
 /// Messages longer than ONNXMICRO_MAX_ERROR_MESSAGE - 1 bytes are truncated and end in "...".
@@ -156,6 +157,39 @@ class [[nodiscard]] Status {
   std::uint16_t length_;
   char message_[kCapacity];
 };
+
+#else
+/// Result of an operation: ok, or a code. ONNXMICRO_ENABLE_ERROR_MESSAGES=0 (core/config.hpp) builds this
+/// variant: the same interface, but << discards its operands (the compiler drops the strings and the
+/// formatting), and message() is one fixed text that says how to get the full message on the host.
+class [[nodiscard]] Status {
+ public:
+  constexpr Status() noexcept : code_(StatusCode::ok) {}
+  constexpr explicit Status(StatusCode code) noexcept : code_(code) {}
+  constexpr Status(StatusCode code, std::string_view) noexcept : code_(code) {}
+
+  bool ok() const noexcept { return code_ == StatusCode::ok; }
+  StatusCode code() const noexcept { return code_; }
+  const char* message() const noexcept { return ok() ? "" : kStrippedMessage; }
+  std::string_view message_view() const noexcept { return message(); }
+
+  template <typename T>
+  Status& operator<<(const T&) noexcept {
+    return *this;
+  }
+  Status& prepend(std::string_view) noexcept { return *this; }
+  Status& append(std::string_view) noexcept { return *this; }
+
+  static constexpr const char* kStrippedMessage =
+      "error messages compiled out (ONNXMICRO_ENABLE_ERROR_MESSAGES=0); load and prepare the model on the host "
+      "(onnxmicro plan MODEL, same ONNXMICRO_ENABLE_* values) for the message naming node, op, input, dtype "
+      "and shape";
+
+ private:
+  StatusCode code_;
+};
+
+#endif
 
 /// The ok status.
 inline Status ok_status() noexcept { return Status(); }

@@ -251,7 +251,7 @@ class PrepareContext {
   /// (dtype_enabled): names the tensor, its dtype and the macro to turn it back on.
   static Status disabled_dtype(const char* role, int i, std::string_view name, DataType dtype) noexcept {
     return Status(StatusCode::unsupported) << role << " " << i << " '" << name << "' is " << dtype_name(dtype)
-                                           << ", which this build leaves out (" << dtype_disabled_by(dtype) << "=0)";
+                                           << ", which this build leaves out (" << dtype_disabled_by(dtype) << ")";
   }
   /// Error for input i having dtype not in the kernel's supported list; names input and dtype.
   Status unsupported_input_dtype(int i) const noexcept {

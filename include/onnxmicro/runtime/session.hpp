@@ -149,6 +149,9 @@ class Session {
   /// Most bytes of the string pool any run() so far has used (see SessionOptions::string_pool_bytes).
   std::size_t string_pool_peak() const noexcept { return string_pool_.peak(); }
   Span<const NodeReport> node_reports() const noexcept { return reports_; }
+  /// The dtype prepare inferred for graph value `id` (an id of model::Node::inputs/outputs); undefined for
+  /// kNoValue or an id out of range. `onnxmicro kernels` lists with it the dtypes a model's tensors use.
+  DataType value_dtype(model::ValueId id) const noexcept;
   /// One entry per op that reads a DequantizeLinear output (in execution order): whether it runs as an integer
   /// kernel and, when not, why. Empty for models without QDQ groups or with SessionOptions::fuse_qdq off.
   Span<const QuantizedNodeReport> quantized_nodes() const noexcept { return quantized_nodes_; }
@@ -222,6 +225,11 @@ struct Session::ValueRuntime {
   std::int32_t last_use = -1;
   void* data = nullptr;  ///< where the value lives after planning (arena slot or constant data)
 };
+
+inline DataType Session::value_dtype(model::ValueId id) const noexcept {
+  if (id < 0 || static_cast<std::size_t>(id) >= values_.size()) return DataType::undefined;
+  return values_[static_cast<std::size_t>(id)].info.dtype;
+}
 
 struct Session::NodeRuntime {
   const KernelEntry* kernel = nullptr;
