@@ -115,6 +115,12 @@ static_assert(ONNXMICRO_MAX_TENSOR_BYTES <= SIZE_MAX, "ONNXMICRO_MAX_TENSOR_BYTE
 #define ONNXMICRO_ENABLE_EXTERNAL_DATA 1
 #endif
 
+/// Subgraphs (GRAPH attributes: If, Loop, Scan bodies; ~2 KB of Cortex-M code in the loader alone). With 0,
+/// Model::load refuses a node with a subgraph attribute, naming node, op and attribute.
+#ifndef ONNXMICRO_ENABLE_SUBGRAPHS
+#define ONNXMICRO_ENABLE_SUBGRAPHS 1
+#endif
+
 /// Error message text (code size: on Cortex-M the messages' strings and formatting are ~20 KB of a runtime).
 /// With 0, a Status carries its StatusCode only, and message() is one fixed text telling where to find the
 /// message: the same model, loaded and prepared on the host (`onnxmicro plan MODEL`, built with the same
@@ -5749,6 +5755,16 @@ class GraphBuilder {
   /// The implicit inputs of node `pn`: names its GRAPH attributes read from outside themselves.
   Status free_names_of_node(const proto::Node& pn, Span<std::string_view>& out) noexcept {
     out = Span<std::string_view>();
+#if !ONNXMICRO_ENABLE_SUBGRAPHS
+    for (const proto::Attribute& a : pn.attributes()) {
+      if (a.type != proto::AttributeType::graph && a.type != proto::AttributeType::graphs) continue;
+      return Status(StatusCode::unsupported)
+             << "node '" << pn.name << "' (" << pn.op_type << ", domain " << model::display_domain(pn.domain)
+             << ") has subgraph attribute '" << a.name
+             << "', which this build compiles out (ONNXMICRO_ENABLE_SUBGRAPHS=0)";
+    }
+    return {};
+#else
     std::size_t bound = 0;
     bool has_subgraph = false;
     for (const proto::Attribute& a : pn.attributes()) {
@@ -5775,6 +5791,7 @@ class GraphBuilder {
     }
     out = sink.names.subspan(0, sink.count);
     return {};
+#endif
   }
 
   model::Value& new_value(std::string_view name, model::ValueKind kind) noexcept {

@@ -4,7 +4,8 @@
 // CNN still runs and matches onnxruntime's output; a model that reads or writes a compiled-out dtype (an input, an
 // initializer, a Constant, a Cast to it) fails at Session::prepare with one precise message naming node, tensor,
 // dtype and macro, before any kernel (or constant folding) sees the tensor. A model that needs a compiled-out
-// feature (QDQ fusion, model-local functions, external data) fails to load or prepare naming what and the macro.
+// feature (QDQ fusion, model-local functions, external data, subgraphs) fails to load or prepare naming what and the
+// macro.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -15,7 +16,7 @@
 #include "support/proto_writer.hpp"
 
 #if ONNXMICRO_ENABLE_FLOAT64 || ONNXMICRO_ENABLE_FLOAT16 || ONNXMICRO_ENABLE_QDQ_FUSION || \
-    ONNXMICRO_ENABLE_MODEL_FUNCTIONS || ONNXMICRO_ENABLE_EXTERNAL_DATA
+    ONNXMICRO_ENABLE_MODEL_FUNCTIONS || ONNXMICRO_ENABLE_EXTERNAL_DATA || ONNXMICRO_ENABLE_SUBGRAPHS
 #error "tests/compiled_out must be compiled with every ONNXMICRO_ENABLE_* of its CMakeLists.txt set to 0"
 #endif
 
@@ -140,12 +141,10 @@ TEST(CompiledOut, Float64InitializerIsNotFoldedAway) {
                   make_node("Add", {"x", "wf"}, {"y"}, {}, "add")},
                  {make_value_info("x", DataType::float32, {2})}, {make_value_info("y", DataType::float32, {2})},
                  {make_tensor_raw("w", DataType::float64, {2}, w.data(), w.size() * sizeof(double))});
-  Prepared p;
-  Status st = p.load_and_prepare(make_model(graph, 13));
-  EXPECT_EQ(st.code(), StatusCode::unsupported);
-  EXPECT_EQ(st.message_view(),
-            "node 'narrow' (Cast, domain ai.onnx, opset 13): input 0 'w' is double, which this build leaves out "
-            "(ONNXMICRO_ENABLE_FLOAT64=0)");
+  expect_unsupported(
+      make_model(graph, 13),
+      "node 'narrow' (Cast, domain ai.onnx, opset 13): input 0 'w' is double, which this build leaves out "
+      "(ONNXMICRO_ENABLE_FLOAT64=0)");
 }
 
 // A Constant's output dtype is only known once its kernel ran prepare: checked there, before folding.
@@ -158,12 +157,10 @@ TEST(CompiledOut, Float16ConstantFailsAtPrepare) {
                   make_node("Cast", {"c"}, {"cf"}, {make_attribute_int("to", 1)}, "widen"),
                   make_node("Add", {"x", "cf"}, {"y"}, {}, "add")},
                  {make_value_info("x", DataType::float32, {2})}, {make_value_info("y", DataType::float32, {2})});
-  Prepared p;
-  Status st = p.load_and_prepare(make_model(graph, 13));
-  EXPECT_EQ(st.code(), StatusCode::unsupported);
-  EXPECT_EQ(st.message_view(),
-            "node 'const16' (Constant, domain ai.onnx, opset 13): output 0 'c' is float16, which this build leaves "
-            "out (ONNXMICRO_ENABLE_FLOAT16=0)");
+  expect_unsupported(
+      make_model(graph, 13),
+      "node 'const16' (Constant, domain ai.onnx, opset 13): output 0 'c' is float16, which this build leaves "
+      "out (ONNXMICRO_ENABLE_FLOAT16=0)");
 }
 
 // ---- features ---------------------------------------------------------------------------------------------------
@@ -245,6 +242,21 @@ TEST(CompiledOut, ExternalInitializerIsRefusedAtLoadNamingIt) {
   EXPECT_EQ(st.message_view(),
             "initializer 'w' keeps its data outside the model (data_location EXTERNAL), which this build cannot read "
             "(ONNXMICRO_ENABLE_EXTERNAL_DATA=0); embed the data in the model or build with external data enabled");
+}
+
+TEST(CompiledOut, SubgraphIsRefusedAtLoadNamingNodeAndAttribute) {
+  ProtoWriter branch =
+      make_graph("branch", {make_node("Identity", {"x"}, {"b"})}, {}, {make_value_info("b", DataType::float32, {2})});
+  ProtoWriter graph = make_graph(
+      "g",
+      {make_node("If", {"c"}, {"y"},
+                 {make_attribute_graph("then_branch", branch), make_attribute_graph("else_branch", branch)}, "choose")},
+      {make_value_info("c", DataType::boolean, {}), make_value_info("x", DataType::float32, {2})},
+      {make_value_info("y", DataType::float32, {2})});
+  expect_unsupported(
+      make_model(graph, 13),
+      "node 'choose' (If, domain ai.onnx) has subgraph attribute 'then_branch', which this build compiles out "
+      "(ONNXMICRO_ENABLE_SUBGRAPHS=0)");
 }
 
 }  // namespace

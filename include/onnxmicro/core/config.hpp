@@ -93,6 +93,12 @@ static_assert(ONNXMICRO_MAX_TENSOR_BYTES <= SIZE_MAX, "ONNXMICRO_MAX_TENSOR_BYTE
 #define ONNXMICRO_ENABLE_EXTERNAL_DATA 1
 #endif
 
+/// Subgraphs (GRAPH attributes: If, Loop, Scan bodies; ~2 KB of Cortex-M code in the loader alone). With 0,
+/// Model::load refuses a node with a subgraph attribute, naming node, op and attribute.
+#ifndef ONNXMICRO_ENABLE_SUBGRAPHS
+#define ONNXMICRO_ENABLE_SUBGRAPHS 1
+#endif
+
 /// Error message text (code size: on Cortex-M the messages' strings and formatting are ~20 KB of a runtime).
 /// With 0, a Status carries its StatusCode only, and message() is one fixed text telling where to find the
 /// message: the same model, loaded and prepared on the host (`onnxmicro plan MODEL`, built with the same

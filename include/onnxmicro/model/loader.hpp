@@ -446,6 +446,16 @@ class GraphBuilder {
   /// The implicit inputs of node `pn`: names its GRAPH attributes read from outside themselves.
   Status free_names_of_node(const proto::Node& pn, Span<std::string_view>& out) noexcept {
     out = Span<std::string_view>();
+#if !ONNXMICRO_ENABLE_SUBGRAPHS
+    for (const proto::Attribute& a : pn.attributes()) {
+      if (a.type != proto::AttributeType::graph && a.type != proto::AttributeType::graphs) continue;
+      return Status(StatusCode::unsupported)
+             << "node '" << pn.name << "' (" << pn.op_type << ", domain " << model::display_domain(pn.domain)
+             << ") has subgraph attribute '" << a.name
+             << "', which this build compiles out (ONNXMICRO_ENABLE_SUBGRAPHS=0)";
+    }
+    return {};
+#else
     std::size_t bound = 0;
     bool has_subgraph = false;
     for (const proto::Attribute& a : pn.attributes()) {
@@ -472,6 +482,7 @@ class GraphBuilder {
     }
     out = sink.names.subspan(0, sink.count);
     return {};
+#endif
   }
 
   model::Value& new_value(std::string_view name, model::ValueKind kind) noexcept {
