@@ -49,7 +49,9 @@ struct Value {
   DataType dtype = DataType::undefined;
   bool has_declared_shape = false;
   int declared_rank = 0;
-  DeclaredDim declared_dims[ONNXMICRO_MAX_RANK] = {};
+  /// declared_rank entries, in metadata (a fixed array of ONNXMICRO_MAX_RANK would cost every value, most of which
+  /// declare no shape, 128 bytes on a 32-bit target).
+  Span<DeclaredDim> declared_dims;
   /// Declared type kind of graph inputs/outputs (tensor, sequence, optional, map).
   proto::Type::Kind type_kind = proto::Type::Kind::tensor;
   /// Initializers: the TensorProto view (data decoded by the session at prepare time).

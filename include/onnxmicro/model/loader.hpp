@@ -125,8 +125,9 @@ inline std::int64_t Model::opset_version(std::string_view domain) const noexcept
 
 namespace detail {
 
-/// Fills `value`'s declared dtype/shape from a ValueInfo; errors name the tensor.
-inline Status apply_value_info(const proto::ValueInfo& info, const char* where, model::Value& value) noexcept {
+/// Fills `value`'s declared dtype/shape from a ValueInfo (its dims in `allocator`); errors name the tensor.
+inline Status apply_value_info(const proto::ValueInfo& info, const char* where, model::Value& value,
+                               MetadataAllocator& allocator) noexcept {
   if (!info.has_type) return {};
   const proto::Type& type = info.type;
   value.type_kind = type.kind;
@@ -141,13 +142,17 @@ inline Status apply_value_info(const proto::ValueInfo& info, const char* where, 
     value.dtype = static_cast<DataType>(type.elem_type);
   }
   if (!type.has_shape) return {};
+  const std::size_t declared = type.shape.dims().size();
+  if (declared > static_cast<std::size_t>(kMaxRank)) {
+    return Status(StatusCode::limit_exceeded) << where << " '" << info.name << "' has rank above "
+                                              << "ONNXMICRO_MAX_RANK (" << kMaxRank << ")";
+  }
+  // A value may be declared twice (value_info and graph output): the first allocation is reused when it fits.
+  if (value.declared_dims.size() < declared)
+    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(declared, value.declared_dims));
   int rank = 0;
   for (const proto::Dimension& d : type.shape.dims()) {
-    if (rank == kMaxRank) {
-      return Status(StatusCode::limit_exceeded) << where << " '" << info.name << "' has rank above "
-                                                << "ONNXMICRO_MAX_RANK (" << kMaxRank << ")";
-    }
-    model::DeclaredDim& dim = value.declared_dims[rank++];
+    model::DeclaredDim& dim = value.declared_dims[static_cast<std::size_t>(rank++)];
     if (d.has_value) {
       if (d.value < 0) {
         return Status(StatusCode::invalid_model) << where << " '" << info.name << "' dim " << (rank - 1)
@@ -235,7 +240,7 @@ class GraphBuilder {
         continue;
       }
       model::Value& v = new_value(info.name, model::ValueKind::graph_input);
-      ONNXMICRO_RETURN_IF_ERROR(apply_value_info(info, "graph input", v));
+      ONNXMICRO_RETURN_IF_ERROR(apply_value_info(info, "graph input", v, allocator_));
       // A subgraph's inputs may be untyped (function-expanded bodies): the op binds their dtype at prepare.
       if (depth_ == 0 && v.type_kind == proto::Type::Kind::tensor && v.dtype == DataType::undefined) {
         return Status(StatusCode::invalid_model) << "graph input '" << info.name << "' has no element type";
@@ -336,7 +341,7 @@ class GraphBuilder {
       std::int32_t id = names_.find(info.name);
       if (id < 0) continue;  // value_info for a name nobody uses is harmless
       if (values_[id].kind != model::ValueKind::intermediate) continue;
-      ONNXMICRO_RETURN_IF_ERROR(apply_value_info(info, "value_info", values_[id]));
+      ONNXMICRO_RETURN_IF_ERROR(apply_value_info(info, "value_info", values_[id], allocator_));
     }
     // Graph outputs.
     std::size_t output_count = graph_.outputs().size();
@@ -350,7 +355,7 @@ class GraphBuilder {
       }
       model::Value& v = values_[id];
       v.is_graph_output = true;
-      ONNXMICRO_RETURN_IF_ERROR(apply_value_info(info, "graph output", v));
+      ONNXMICRO_RETURN_IF_ERROR(apply_value_info(info, "graph output", v, allocator_));
       out.outputs[k++] = id;
     }
     ONNXMICRO_RETURN_IF_ERROR(sort_topologically(nodes));
@@ -546,7 +551,8 @@ class GraphBuilder {
     }
     v.has_declared_shape = true;
     v.declared_rank = t.rank;
-    for (int i = 0; i < t.rank; ++i) v.declared_dims[i].value = t.dims[i];
+    ONNXMICRO_RETURN_IF_ERROR(allocator_.allocate_array(static_cast<std::size_t>(t.rank), v.declared_dims));
+    for (int i = 0; i < t.rank; ++i) v.declared_dims[static_cast<std::size_t>(i)].value = t.dims[i];
     id = static_cast<model::ValueId>(value_count_ - 1);
     return {};
   }
