@@ -904,6 +904,11 @@ void case_kernels(Context& ctx) {
               h.find("inline constexpr std::uint32_t kDtypeMask = 0x2u;\n") != std::string::npos &&
                   h.find("static_assert(onnxmicro::dtype_enabled(onnxmicro::DataType::float32), \"relu_net has float "
                          "tensors") != std::string::npos);
+  // A one-Relu model uses none of the optional features.
+  expect_true(ctx, "kUnusedFeatures lists every switch: " + h,
+              h.find("inline constexpr const char* kUnusedFeatures = \"ONNXMICRO_ENABLE_QDQ_FUSION=0;ONNXMICRO_ENABLE_"
+                     "MODEL_FUNCTIONS=0;ONNXMICRO_ENABLE_EXTERNAL_DATA=0;ONNXMICRO_ENABLE_SUBGRAPHS=0\";\n") !=
+                  std::string::npos);
   Result p = run_cli(ctx, {"plan", relu, "--inputs", ctx.path("x.pb")});
   std::map<std::string, long long> fields = plan_fields(p.out);
   expect_true(

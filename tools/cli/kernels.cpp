@@ -35,6 +35,7 @@ constexpr const char kHelp[] =
     "                            build; a 32-bit target needs less (half-size pointers)\n"
     "  NAME::kDtypeMask          the element types of the model's tensors, a value for ONNXMICRO_ENABLED_DTYPES;\n"
     "                            the header fails to compile in a build that leaves one of them out\n"
+    "  NAME::kUnusedFeatures     the ONNXMICRO_ENABLE_* switches the model leaves unused (\"MACRO=0;...\")\n"
     "Input files (as for 'plan') bind symbolic input dims; without them the declared shapes are used.\n"
     "\n"
     "Options:\n"
@@ -148,6 +149,26 @@ std::uint32_t dtype_mask(const onnxmicro::Session& session, bool has_subgraphs) 
   return mask;
 }
 
+// The compile-out switches (core/config.hpp) the model leaves unused, as CMake list items "MACRO=0". Read from the
+// model's own bytes (Model::load has expanded its functions by now). With subgraphs only the dtype-free switches
+// that do not depend on what the subgraphs hold are offered: none.
+std::vector<std::string> unused_features(const LoadedModel& loaded, bool has_subgraphs) {
+  namespace proto = onnxmicro::proto;
+  std::vector<std::string> out;
+  proto::Model original;
+  if (has_subgraphs || !proto::Model::parse(loaded.bytes.bytes(), original).ok()) return out;
+  bool dequantize = false;
+  for (proto::Node node : original.graph.nodes()) dequantize = dequantize || node.op_type == "DequantizeLinear";
+  bool external = false;
+  for (proto::Tensor tensor : original.graph.initializers())
+    external = external || tensor.data_location == proto::DataLocation::external;
+  if (!dequantize) out.push_back("ONNXMICRO_ENABLE_QDQ_FUSION=0");
+  if (original.functions().size() == 0) out.push_back("ONNXMICRO_ENABLE_MODEL_FUNCTIONS=0");
+  if (!external) out.push_back("ONNXMICRO_ENABLE_EXTERNAL_DATA=0");
+  out.push_back("ONNXMICRO_ENABLE_SUBGRAPHS=0");
+  return out;
+}
+
 std::string make_header(const std::string& model_path, const std::string& name, const LoadedModel& loaded,
                         const onnxmicro::Session& session, const std::vector<KernelUse>& uses, bool has_subgraphs) {
   const onnxmicro::MemoryPlan& plan = session.plan();
@@ -205,6 +226,15 @@ std::string make_header(const std::string& model_path, const std::string& name, 
         << "ONNXMICRO_ENABLE_FLOAT64, ONNXMICRO_ENABLE_FLOAT16)\");\n";
     }
   }
+  const std::vector<std::string> unused = unused_features(loaded, has_subgraphs);
+  h << "\n/// The features (core/config.hpp) the model does not use, as a CMake list: a firmware running only this "
+       "model\n"
+    << "/// may define them to 0 to drop their code (a model that needs one after all fails to load or prepare, "
+       "naming\n"
+    << "/// it). ONNXMICRO_ENABLE_ERROR_MESSAGES=0 is always possible; the errors then carry their code only.\n"
+    << "inline constexpr const char* kUnusedFeatures = \"";
+  for (std::size_t i = 0; i < unused.size(); ++i) h << (i > 0 ? ";" : "") << unused[i];
+  h << "\";\n";
   h << "\n}  // namespace " << name << "\n";
   return h.str();
 }

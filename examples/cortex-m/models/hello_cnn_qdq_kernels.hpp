@@ -37,4 +37,9 @@ static_assert(onnxmicro::dtype_enabled(onnxmicro::DataType::float32), "hello_cnn
 static_assert(onnxmicro::dtype_enabled(onnxmicro::DataType::int8), "hello_cnn_qdq has int8 tensors, which this build compiles out (ONNXMICRO_ENABLED_DTYPES, ONNXMICRO_ENABLE_FLOAT64, ONNXMICRO_ENABLE_FLOAT16)");
 static_assert(onnxmicro::dtype_enabled(onnxmicro::DataType::int32), "hello_cnn_qdq has int32 tensors, which this build compiles out (ONNXMICRO_ENABLED_DTYPES, ONNXMICRO_ENABLE_FLOAT64, ONNXMICRO_ENABLE_FLOAT16)");
 
+/// The features (core/config.hpp) the model does not use, as a CMake list: a firmware running only this model
+/// may define them to 0 to drop their code (a model that needs one after all fails to load or prepare, naming
+/// it). ONNXMICRO_ENABLE_ERROR_MESSAGES=0 is always possible; the errors then carry their code only.
+inline constexpr const char* kUnusedFeatures = "ONNXMICRO_ENABLE_MODEL_FUNCTIONS=0;ONNXMICRO_ENABLE_EXTERNAL_DATA=0;ONNXMICRO_ENABLE_SUBGRAPHS=0";
+
 }  // namespace hello_cnn_qdq
