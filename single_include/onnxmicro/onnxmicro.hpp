@@ -641,12 +641,13 @@ constexpr const char* dtype_disabled_by(DataType t) noexcept {
 #define ONNXMICRO_DETAIL_ALWAYS_INLINE
 #endif
 namespace detail {
-/// How many of the dtypes 1..27 this build compiles kernels for.
+/// How many of the dtypes 1..kMaxDataTypeValue this build compiles kernels for.
 constexpr int enabled_dtype_count() noexcept {
   int count = 0;
-  for (int n = 1; n <= 27; ++n) count += dtype_enabled(static_cast<DataType>(n)) ? 1 : 0;
+  for (int n = 1; n <= kMaxDataTypeValue; ++n) count += dtype_enabled(static_cast<DataType>(n)) ? 1 : 0;
   return count;
 }
+static_assert(kMaxDataTypeValue == 28, "compiled_dtype() spells out dtypes 1..28: add the new ones there");
 }  // namespace detail
 
 // Spelled so that GCC's value ranges carry the answer into the kernel's `switch (compiled_dtype(t))` and drop the
@@ -660,15 +661,15 @@ constexpr int enabled_dtype_count() noexcept {
 #define ONNXMICRO_DETAIL_OFF(n) (!dtype_enabled(static_cast<DataType>(n)) && static_cast<int>(t) == (n))
 ONNXMICRO_DETAIL_ALWAYS_INLINE constexpr DataType compiled_dtype(DataType t) noexcept {
   constexpr int kEnabled = detail::enabled_dtype_count();
-  if (kEnabled == 27) return t;
-  if (kEnabled <= 27 - kEnabled) {
+  if (kEnabled == kMaxDataTypeValue) return t;
+  if (kEnabled <= kMaxDataTypeValue - kEnabled) {
     return (ONNXMICRO_DETAIL_ON(1) | ONNXMICRO_DETAIL_ON(2) | ONNXMICRO_DETAIL_ON(3) | ONNXMICRO_DETAIL_ON(4) |
             ONNXMICRO_DETAIL_ON(5) | ONNXMICRO_DETAIL_ON(6) | ONNXMICRO_DETAIL_ON(7) | ONNXMICRO_DETAIL_ON(8) |
             ONNXMICRO_DETAIL_ON(9) | ONNXMICRO_DETAIL_ON(10) | ONNXMICRO_DETAIL_ON(11) | ONNXMICRO_DETAIL_ON(12) |
             ONNXMICRO_DETAIL_ON(13) | ONNXMICRO_DETAIL_ON(14) | ONNXMICRO_DETAIL_ON(15) | ONNXMICRO_DETAIL_ON(16) |
             ONNXMICRO_DETAIL_ON(17) | ONNXMICRO_DETAIL_ON(18) | ONNXMICRO_DETAIL_ON(19) | ONNXMICRO_DETAIL_ON(20) |
             ONNXMICRO_DETAIL_ON(21) | ONNXMICRO_DETAIL_ON(22) | ONNXMICRO_DETAIL_ON(23) | ONNXMICRO_DETAIL_ON(24) |
-            ONNXMICRO_DETAIL_ON(25) | ONNXMICRO_DETAIL_ON(26) | ONNXMICRO_DETAIL_ON(27))
+            ONNXMICRO_DETAIL_ON(25) | ONNXMICRO_DETAIL_ON(26) | ONNXMICRO_DETAIL_ON(27) | ONNXMICRO_DETAIL_ON(28))
                ? t
                : DataType::undefined;
   }
@@ -679,7 +680,7 @@ ONNXMICRO_DETAIL_ALWAYS_INLINE constexpr DataType compiled_dtype(DataType t) noe
           ONNXMICRO_DETAIL_OFF(16) || ONNXMICRO_DETAIL_OFF(17) || ONNXMICRO_DETAIL_OFF(18) ||
           ONNXMICRO_DETAIL_OFF(19) || ONNXMICRO_DETAIL_OFF(20) || ONNXMICRO_DETAIL_OFF(21) ||
           ONNXMICRO_DETAIL_OFF(22) || ONNXMICRO_DETAIL_OFF(23) || ONNXMICRO_DETAIL_OFF(24) ||
-          ONNXMICRO_DETAIL_OFF(25) || ONNXMICRO_DETAIL_OFF(26) || ONNXMICRO_DETAIL_OFF(27))
+          ONNXMICRO_DETAIL_OFF(25) || ONNXMICRO_DETAIL_OFF(26) || ONNXMICRO_DETAIL_OFF(27) || ONNXMICRO_DETAIL_OFF(28))
              ? DataType::undefined
              : t;
 }
