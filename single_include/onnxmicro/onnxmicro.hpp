@@ -6016,8 +6016,8 @@ inline Status Model::load(ByteSpan bytes, const LoadOptions& options) noexcept {
   base_directory_ = options.base_directory;
   ONNXMICRO_RETURN_IF_ERROR(proto::Model::parse(bytes, proto_));
   if (!proto_.has_graph) return Status(StatusCode::invalid_model) << "the model has no graph";
-    // Calls to model-local functions are expanded into their bodies: the model is rebuilt in metadata.
 #if ONNXMICRO_ENABLE_MODEL_FUNCTIONS
+  // Calls to model-local functions are expanded into their bodies: the model is rebuilt in metadata.
   ByteSpan expanded;
   ONNXMICRO_RETURN_IF_ERROR(detail::FunctionInliner(proto_, *allocator).run(expanded));
   if (!expanded.empty()) ONNXMICRO_RETURN_IF_ERROR(proto::Model::parse(expanded, proto_));
@@ -38343,8 +38343,8 @@ inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned
       if (id == model::kNoValue) continue;
       nr.input_infos[k] = values_[id].info;
       if (!values_[id].info.is_constant) all_constant = false;
-      // A dtype compiled out of the kernels (ONNXMICRO_ENABLE_FLOAT64/FLOAT16=0) is refused here, by name,
-      // before any kernel sees it (or folds it).
+      // A dtype compiled out of the kernels (ONNXMICRO_ENABLE_FLOAT64/FLOAT16=0, ONNXMICRO_ENABLED_DTYPES) is
+      // refused here, by name, before any kernel sees it (or folds it).
       if (!dtype_enabled(values_[id].info.dtype)) {
         return detail::disabled_dtype_error(node, "input", k, graph.values[id].name, values_[id].info.dtype);
       }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "inputs.hpp"
 
+#include <iostream>
+
 #include <string_view>
 
 #include "cli_support.hpp"
@@ -35,6 +37,34 @@ std::string quoted_list(const onnxmicro::model::Graph& graph, onnxmicro::Span<co
 std::string count_text(std::size_t n, const char* noun) { return std::to_string(n) + " " + noun + (n == 1 ? "" : "s"); }
 
 }  // namespace
+
+int parse_model_command_line(const Args& args, std::string_view command, std::string_view usage, std::string_view help,
+                             const OwnOption& own_option, std::string& model_path, InputArgs& inputs) {
+  for (const std::string& arg : args) {
+    if (is_help_flag(arg)) {
+      std::cout << help;
+      return kExitSuccess;
+    }
+  }
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    std::string error;
+    OptionResult result = parse_input_option(args, i, inputs, error);
+    if (result == OptionResult::not_mine && own_option) result = own_option(args, i, error);
+    if (result == OptionResult::error) return usage_error(command, usage, error);
+    if (result == OptionResult::consumed) continue;
+    if (args[i].rfind("-", 0) == 0 && args[i].size() > 1) {
+      return usage_error(command, usage,
+                         "unknown option '" + printable(args[i]) + "' for '" + std::string(command) + "'");
+    }
+    if (!model_path.empty()) {
+      return usage_error(command, usage,
+                         "unexpected argument '" + printable(args[i]) + "' (input files follow --inputs)");
+    }
+    model_path = args[i];
+  }
+  if (model_path.empty()) return usage_error(command, usage, "missing MODEL");
+  return -1;
+}
 
 OptionResult parse_input_option(const Args& args, std::size_t& i, InputArgs& out, std::string& error) {
   std::string name, value;

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 // Model inputs from the command line (--inputs FILE..., --input NAME=FILE), read and checked against the
-// model's declared graph inputs, shared by `run` and `plan`.
+// model's declared graph inputs, and the command line `run`, `plan` and `kernels` share.
 #pragma once
 #include <cstddef>
+#include <functional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -25,6 +27,16 @@ enum class OptionResult { not_mine, consumed, error };
 /// Parses --inputs / --input starting at args[i]; on `consumed`, i is the last argument used. On `error`,
 /// `error` says what is wrong with the command line.
 OptionResult parse_input_option(const Args& args, std::size_t& i, InputArgs& out, std::string& error);
+
+/// A command's own options: given args[i], it returns consumed (i on the last argument it used), error (`error`
+/// says what is wrong) or not_mine.
+using OwnOption = std::function<OptionResult(const Args& args, std::size_t& i, std::string& error)>;
+
+/// The command line `run`, `plan` and `kernels` share: -h/--help anywhere prints `help`; --inputs/--input;
+/// `own_option` next; then one MODEL, anything else starting with '-' being an unknown option. Returns -1 when
+/// the command goes on with `model_path` and `inputs`, else the exit code to return (usage errors printed).
+int parse_model_command_line(const Args& args, std::string_view command, std::string_view usage, std::string_view help,
+                             const OwnOption& own_option, std::string& model_path, InputArgs& inputs);
 
 /// Input tensors read from files, in the order they were bound.
 struct BoundInputs {

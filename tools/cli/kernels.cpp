@@ -242,38 +242,22 @@ std::string make_header(const std::string& model_path, const std::string& name, 
 }  // namespace
 
 int kernels_command(const Args& args) {
-  for (const std::string& arg : args) {
-    if (is_help_flag(arg)) {
-      std::cout << kHelp;
-      return kExitSuccess;
-    }
-  }
   std::string model_path;
   std::string name;
   std::string output_path;
   InputArgs inputs;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    std::string error;
-    OptionResult result = parse_input_option(args, i, inputs, error);
-    if (result == OptionResult::error) return usage_error("kernels", kUsage, error);
-    if (result == OptionResult::consumed) continue;
-    const std::string& arg = args[i];
-    if (arg == "--name" || arg == "-o" || arg == "--output") {
-      if (i + 1 >= args.size())
-        return usage_error("kernels", kUsage, arg + (arg == "--name" ? " needs NAME" : " needs FILE"));
-      (arg == "--name" ? name : output_path) = args[++i];
-      continue;
+  auto own_option = [&](const Args& all, std::size_t& i, std::string& error) {
+    const std::string& arg = all[i];
+    if (arg != "--name" && arg != "-o" && arg != "--output") return OptionResult::not_mine;
+    if (i + 1 >= all.size()) {
+      error = arg + (arg == "--name" ? " needs NAME" : " needs FILE");
+      return OptionResult::error;
     }
-    if (arg.rfind("-", 0) == 0 && arg.size() > 1) {
-      return usage_error("kernels", kUsage, "unknown option '" + printable(arg) + "' for 'kernels'");
-    }
-    if (!model_path.empty()) {
-      return usage_error("kernels", kUsage,
-                         "unexpected argument '" + printable(arg) + "' (input files follow --inputs)");
-    }
-    model_path = arg;
-  }
-  if (model_path.empty()) return usage_error("kernels", kUsage, "missing MODEL");
+    (arg == "--name" ? name : output_path) = all[++i];
+    return OptionResult::consumed;
+  };
+  const int exit_code = parse_model_command_line(args, "kernels", kUsage, kHelp, own_option, model_path, inputs);
+  if (exit_code >= 0) return exit_code;
   if (name.empty()) {
     name = identifier_from_path(model_path);
   } else if (!is_identifier(name)) {
@@ -294,17 +278,15 @@ int kernels_command(const Args& args) {
   }
   // The subgraphs of the model's own nodes (the session's graph may hold fused nodes without attributes of
   // type graph; control-flow nodes are never fused).
-  for (onnxmicro::proto::Node node : loaded->model.proto().graph.nodes()) {
-    if (!add_attribute_subgraphs(loaded->model, node, printable(node.name), by_kernel, error)) {
-      print_error("cannot list the kernels of '" + model_path + "': " + error);
-      return kExitFailure;
-    }
-  }
   bool has_subgraphs = false;
   for (onnxmicro::proto::Node node : loaded->model.proto().graph.nodes()) {
     for (onnxmicro::proto::Attribute attribute : node.attributes()) {
       has_subgraphs = has_subgraphs || attribute.type == onnxmicro::proto::AttributeType::graph ||
                       attribute.type == onnxmicro::proto::AttributeType::graphs;
+    }
+    if (!add_attribute_subgraphs(loaded->model, node, printable(node.name), by_kernel, error)) {
+      print_error("cannot list the kernels of '" + model_path + "': " + error);
+      return kExitFailure;
     }
   }
   std::vector<KernelUse> uses;

@@ -34,29 +34,10 @@ constexpr const char kHelp[] =
 }  // namespace
 
 int plan_command(const Args& args) {
-  for (const std::string& arg : args) {
-    if (is_help_flag(arg)) {
-      std::cout << kHelp;
-      return kExitSuccess;
-    }
-  }
   std::string model_path;
   InputArgs inputs;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    std::string error;
-    OptionResult result = parse_input_option(args, i, inputs, error);
-    if (result == OptionResult::error) return usage_error("plan", kUsage, error);
-    if (result == OptionResult::consumed) continue;
-    if (args[i].rfind("-", 0) == 0 && args[i].size() > 1) {
-      return usage_error("plan", kUsage, "unknown option '" + printable(args[i]) + "' for 'plan'");
-    }
-    if (!model_path.empty()) {
-      return usage_error("plan", kUsage,
-                         "unexpected argument '" + printable(args[i]) + "' (input files follow --inputs)");
-    }
-    model_path = args[i];
-  }
-  if (model_path.empty()) return usage_error("plan", kUsage, "missing MODEL");
+  const int exit_code = parse_model_command_line(args, "plan", kUsage, kHelp, nullptr, model_path, inputs);
+  if (exit_code >= 0) return exit_code;
 
   std::string error;
   auto loaded = std::make_unique<LoadedModel>();

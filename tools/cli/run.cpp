@@ -39,46 +39,33 @@ constexpr std::size_t kPrintedValues = 20;
 }  // namespace
 
 int run_command(const Args& args) {
-  for (const std::string& arg : args) {
-    if (is_help_flag(arg)) {
-      std::cout << kHelp;
-      return kExitSuccess;
-    }
-  }
   std::string model_path;
   std::string output_dir;
   bool print = false;
   bool print_all = false;
   InputArgs inputs;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    std::string error;
-    OptionResult result = parse_input_option(args, i, inputs, error);
-    if (result == OptionResult::error) return usage_error("run", kUsage, error);
-    if (result == OptionResult::consumed) continue;
+  auto own_option = [&](const Args& all, std::size_t& i, std::string& error) {
     std::string name, value;
     bool has_value = false;
-    split_option(args[i], name, value, has_value);
+    split_option(all[i], name, value, has_value);
     if (name == "--output-dir") {
-      if (!has_value) {
-        if (i + 1 >= args.size()) return usage_error("run", kUsage, "--output-dir needs DIR");
-        value = args[++i];
+      if (!has_value && i + 1 < all.size()) value = all[++i];
+      if (value.empty()) {
+        error = "--output-dir needs DIR";
+        return OptionResult::error;
       }
-      if (value.empty()) return usage_error("run", kUsage, "--output-dir needs DIR");
       output_dir = value;
-    } else if (args[i] == "--print") {
+    } else if (all[i] == "--print") {
       print = true;
-    } else if (args[i] == "--print-all") {
+    } else if (all[i] == "--print-all") {
       print = print_all = true;
-    } else if (args[i].rfind("-", 0) == 0 && args[i].size() > 1) {
-      return usage_error("run", kUsage, "unknown option '" + printable(args[i]) + "' for 'run'");
-    } else if (model_path.empty()) {
-      model_path = args[i];
     } else {
-      return usage_error("run", kUsage,
-                         "unexpected argument '" + printable(args[i]) + "' (input files follow --inputs)");
+      return OptionResult::not_mine;
     }
-  }
-  if (model_path.empty()) return usage_error("run", kUsage, "missing MODEL");
+    return OptionResult::consumed;
+  };
+  const int exit_code = parse_model_command_line(args, "run", kUsage, kHelp, own_option, model_path, inputs);
+  if (exit_code >= 0) return exit_code;
   if (output_dir.empty()) print = true;
 
   std::string error;

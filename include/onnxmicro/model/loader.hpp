@@ -704,8 +704,8 @@ inline Status Model::load(ByteSpan bytes, const LoadOptions& options) noexcept {
   base_directory_ = options.base_directory;
   ONNXMICRO_RETURN_IF_ERROR(proto::Model::parse(bytes, proto_));
   if (!proto_.has_graph) return Status(StatusCode::invalid_model) << "the model has no graph";
-    // Calls to model-local functions are expanded into their bodies: the model is rebuilt in metadata.
 #if ONNXMICRO_ENABLE_MODEL_FUNCTIONS
+  // Calls to model-local functions are expanded into their bodies: the model is rebuilt in metadata.
   ByteSpan expanded;
   ONNXMICRO_RETURN_IF_ERROR(detail::FunctionInliner(proto_, *allocator).run(expanded));
   if (!expanded.empty()) ONNXMICRO_RETURN_IF_ERROR(proto::Model::parse(expanded, proto_));

@@ -873,8 +873,8 @@ inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned
       if (id == model::kNoValue) continue;
       nr.input_infos[k] = values_[id].info;
       if (!values_[id].info.is_constant) all_constant = false;
-      // A dtype compiled out of the kernels (ONNXMICRO_ENABLE_FLOAT64/FLOAT16=0) is refused here, by name,
-      // before any kernel sees it (or folds it).
+      // A dtype compiled out of the kernels (ONNXMICRO_ENABLE_FLOAT64/FLOAT16=0, ONNXMICRO_ENABLED_DTYPES) is
+      // refused here, by name, before any kernel sees it (or folds it).
       if (!dtype_enabled(values_[id].info.dtype)) {
         return detail::disabled_dtype_error(node, "input", k, graph.values[id].name, values_[id].info.dtype);
       }
