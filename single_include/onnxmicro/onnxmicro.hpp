@@ -121,6 +121,15 @@ static_assert(ONNXMICRO_MAX_TENSOR_BYTES <= SIZE_MAX, "ONNXMICRO_MAX_TENSOR_BYTE
 #define ONNXMICRO_ENABLE_SUBGRAPHS 1
 #endif
 
+/// Input shapes and values bound at prepare time: SessionOptions::input_shapes, max_input_shapes and
+/// input_values, re-planning (Session::set_input_shapes, Session::run(inputs)), symbolic-dim checks and sequence or
+/// optional graph inputs (~2 KB of Cortex-M code in Session). With 0, every graph input must have a shape the
+/// model fixes: prepare() refuses a symbolic or unknown dim naming input and dim, refuses those options, and the
+/// re-planning calls fail with unsupported.
+#ifndef ONNXMICRO_ENABLE_DYNAMIC_SHAPES
+#define ONNXMICRO_ENABLE_DYNAMIC_SHAPES 1
+#endif
+
 /// Error message text (code size: on Cortex-M the messages' strings and formatting are ~20 KB of a runtime).
 /// With 0, a Status carries its StatusCode only, and message() is one fixed text telling where to find the
 /// message: the same model, loaded and prepared on the host (`onnxmicro plan MODEL`, built with the same
@@ -1109,20 +1118,10 @@ class MetadataAllocator {
   template <typename T>
   Status allocate_array(std::size_t count, Span<T>& out) noexcept {
     static_assert(std::is_trivially_destructible<T>::value, "metadata is never destroyed");
-    if (count == 0) {
-      out = Span<T>();
-      return {};
-    }
-    if (count > static_cast<std::size_t>(-1) / sizeof(T)) {
-      return Status(StatusCode::limit_exceeded)
-             << "metadata array of " << static_cast<unsigned long long>(count) << " elements overflows";
-    }
-    void* p = allocate(count * sizeof(T), alignof(T));
-    if (p == nullptr) {
-      return Status(StatusCode::out_of_memory)
-             << "metadata allocator exhausted: needed " << static_cast<unsigned long long>(count * sizeof(T))
-             << " more bytes after " << static_cast<unsigned long long>(used_bytes()) << " used";
-    }
+    out = Span<T>();
+    if (count == 0) return {};
+    void* p = nullptr;
+    ONNXMICRO_RETURN_IF_ERROR(allocate_elements(count, sizeof(T), alignof(T), p));
     T* typed = static_cast<T*>(p);
     for (std::size_t i = 0; i < count; ++i) new (typed + i) T();
     out = Span<T>(typed, count);
@@ -1138,6 +1137,21 @@ class MetadataAllocator {
   }
 
  protected:
+  /// The untyped part of allocate_array(), one copy for every element type (code size on microcontrollers).
+  Status allocate_elements(std::size_t count, std::size_t element_bytes, std::size_t alignment, void*& out) noexcept {
+    if (count > static_cast<std::size_t>(-1) / element_bytes) {
+      return Status(StatusCode::limit_exceeded)
+             << "metadata array of " << static_cast<unsigned long long>(count) << " elements overflows";
+    }
+    out = allocate(count * element_bytes, alignment);
+    if (out == nullptr) {
+      return Status(StatusCode::out_of_memory)
+             << "metadata allocator exhausted: needed " << static_cast<unsigned long long>(count * element_bytes)
+             << " more bytes after " << static_cast<unsigned long long>(used_bytes()) << " used";
+    }
+    return {};
+  }
+
   // Not virtual and not public: allocators are never deleted through this interface, and a virtual
   // destructor would make every build emit operator delete (and so pull free/malloc into heap-free firmware).
   ~MetadataAllocator() = default;
@@ -2231,6 +2245,9 @@ inline constexpr ProtoFieldRule kNodeDeviceConfigurationFields[] = {
 inline constexpr ProtoMessageRule kNodeDeviceConfigurationRule{"NodeDeviceConfigurationProto",
                                                                kNodeDeviceConfigurationFields, 1};
 inline constexpr ProtoMessageRule kDeviceConfigurationRule{"DeviceConfigurationProto", nullptr, 0};
+// With ONNXMICRO_ENABLE_MODEL_FUNCTIONS=0 a FunctionProto is only checked to be well-formed protobuf (Model::load
+// then refuses it by name), so its full scan is not compiled.
+inline constexpr ProtoMessageRule kRefusedFunctionRule{"FunctionProto", nullptr, 0};
 inline constexpr ProtoFieldRule kTensorAnnotationFields[] = {
     {2, ProtoRuleKind::message, &kStringStringEntryRule, "quant_parameter_tensor_names"}};
 inline constexpr ProtoMessageRule kTensorAnnotationRule{"TensorAnnotation", kTensorAnnotationFields, 1};
@@ -3264,8 +3281,14 @@ struct ProtoViewParser {
           ++training_index;
           break;
         case 25: {
+#if ONNXMICRO_ENABLE_MODEL_FUNCTIONS
           proto::Function fn;
           if (!scan<true>(f.payload, depth + 1, c, fn)) return nested_failure(*c, "functions", function_index);
+#else
+          if (!scan_rule(f.payload, depth + 1, *c, kRefusedFunctionRule)) {
+            return nested_failure(*c, "functions", function_index);
+          }
+#endif
           ++function_index;
           break;
         }
@@ -3635,7 +3658,15 @@ inline Status Tensor::decode_to(void* dst, std::size_t dst_bytes) const noexcept
     s << (data_type == 0 ? "data_type is UNDEFINED" : "data_type is not a known ONNX type");
     return s;
   }
-  const auto dtype = static_cast<DataType>(data_type);
+  // Decoding is compiled for the dtypes this build keeps (ONNXMICRO_ENABLED_DTYPES, _FLOAT64, _FLOAT16): the other
+  // dtypes' branches below are dropped, and their tensors are refused by name.
+  const DataType dtype = compiled_dtype(static_cast<DataType>(data_type));
+  if (dtype == DataType::undefined) {
+    const auto stored = static_cast<DataType>(data_type);
+    Status s = error(StatusCode::unsupported);
+    s << "its dtype " << dtype_name(stored) << " is one this build leaves out (" << dtype_disabled_by(stored) << ")";
+    return s;
+  }
   // Model::load points raw_data of an external tensor at its resolved bytes; only an unresolved one fails.
   if (data_location == DataLocation::external && !has_raw_data) {
     Status s = error(StatusCode::unsupported);
@@ -4895,6 +4926,7 @@ Status for_each_external_initializer(const proto::Graph& graph, int depth, Visit
   for (const proto::Tensor& t : graph.initializers()) {
     if (t.data_location == proto::DataLocation::external) ONNXMICRO_RETURN_IF_ERROR(visit(t));
   }
+#if ONNXMICRO_ENABLE_SUBGRAPHS  // else the graph builder refuses every GRAPH attribute: no subgraph is read
   for (const proto::Node& n : graph.nodes()) {
     for (const proto::Attribute& a : n.attributes()) {
       if (a.type == proto::AttributeType::graph) {
@@ -4905,6 +4937,7 @@ Status for_each_external_initializer(const proto::Graph& graph, int depth, Visit
       }
     }
   }
+#endif
   return {};
 }
 
@@ -5394,7 +5427,9 @@ class Model {
   /// Resolves every external initializer of proto_ (main graph and subgraphs) into external_tensors_.
   Status resolve_external_data(const LoadOptions& options, MetadataAllocator& allocator) noexcept;
   void release_external_files() noexcept {
+#if ONNXMICRO_ENABLE_EXTERNAL_DATA  // (else no file is ever mapped)
     detail::release_external_files(external_files_, external_file_count_);
+#endif
     external_files_ = Span<detail::ExternalFileMapping>();
     external_file_count_ = 0;
     external_tensors_ = Span<const detail::ResolvedExternalTensor>();
@@ -5511,6 +5546,7 @@ class GraphBuilder {
     if (node_count > 0x7fffffff || slot_count > 0x7fffffff) {
       return Status(StatusCode::limit_exceeded) << "graph has too many nodes";
     }
+#if ONNXMICRO_ENABLE_SUBGRAPHS
     // Implicit inputs: the names each node's subgraphs read from this graph or beyond.
     Span<Span<std::string_view>> implicit;
     ONNXMICRO_RETURN_IF_ERROR(allocator_.allocate_array(node_count, implicit));
@@ -5522,6 +5558,9 @@ class GraphBuilder {
         ++n;
       }
     }
+#else
+    for (const proto::Node& pn : graph_.nodes()) ONNXMICRO_RETURN_IF_ERROR(refuse_subgraphs(pn));
+#endif
     std::size_t value_capacity = input_count + initializer_count + output_names + outer_.size();
     ONNXMICRO_RETURN_IF_ERROR(allocator_.allocate_array(value_capacity, values_));
     ONNXMICRO_RETURN_IF_ERROR(names_.init(value_capacity, allocator_));
@@ -5594,7 +5633,11 @@ class GraphBuilder {
         Status s(StatusCode::invalid_model);
         return Model::describe_node(s, node) << ": op_type is empty";
       }
+#if ONNXMICRO_ENABLE_SUBGRAPHS
       std::size_t ins = pn.inputs().size() + implicit[index].size(), outs = pn.outputs().size();
+#else
+      std::size_t ins = pn.inputs().size(), outs = pn.outputs().size();
+#endif
       node.inputs = slots.subspan(slot, ins);
       node.explicit_input_count = static_cast<std::int32_t>(pn.inputs().size());
       slot += ins;
@@ -5637,6 +5680,7 @@ class GraphBuilder {
         }
         node.inputs[i++] = id;
       }
+#if ONNXMICRO_ENABLE_SUBGRAPHS
       for (std::string_view name : implicit[static_cast<std::size_t>(node.index)]) {
         std::int32_t id = resolve(name);
         if (id < 0) {
@@ -5646,6 +5690,7 @@ class GraphBuilder {
         }
         node.inputs[i++] = id;
       }
+#endif
     }
     out.inputs = out.inputs.subspan(0, input_count_);
     // Declared types of intermediates.
@@ -5760,10 +5805,9 @@ class GraphBuilder {
     return {};
   }
 
-  /// The implicit inputs of node `pn`: names its GRAPH attributes read from outside themselves.
-  Status free_names_of_node(const proto::Node& pn, Span<std::string_view>& out) noexcept {
-    out = Span<std::string_view>();
 #if !ONNXMICRO_ENABLE_SUBGRAPHS
+  /// Refuses a node with a GRAPH attribute, naming it.
+  static Status refuse_subgraphs(const proto::Node& pn) noexcept {
     for (const proto::Attribute& a : pn.attributes()) {
       if (a.type != proto::AttributeType::graph && a.type != proto::AttributeType::graphs) continue;
       return Status(StatusCode::unsupported)
@@ -5772,7 +5816,11 @@ class GraphBuilder {
              << "', which this build compiles out (ONNXMICRO_ENABLE_SUBGRAPHS=0)";
     }
     return {};
+  }
 #else
+  /// The implicit inputs of node `pn`: names its GRAPH attributes read from outside themselves.
+  Status free_names_of_node(const proto::Node& pn, Span<std::string_view>& out) noexcept {
+    out = Span<std::string_view>();
     std::size_t bound = 0;
     bool has_subgraph = false;
     for (const proto::Attribute& a : pn.attributes()) {
@@ -5799,8 +5847,8 @@ class GraphBuilder {
     }
     out = sink.names.subspan(0, sink.count);
     return {};
-#endif
   }
+#endif
 
   model::Value& new_value(std::string_view name, model::ValueKind kind) noexcept {
     model::Value& v = values_[value_count_];
@@ -5965,6 +6013,19 @@ inline Status Model::resolve_allocator(const LoadOptions& options, MetadataAlloc
 }
 
 inline Status Model::resolve_external_data(const LoadOptions& options, MetadataAllocator& allocator) noexcept {
+#if !ONNXMICRO_ENABLE_EXTERNAL_DATA
+  // The resolver (paths, file mapping, reader calls) is compiled out; say which tensor needed it. One walk, which
+  // stops at the first external tensor.
+  (void)options;
+  (void)allocator;
+  auto refuse = [](const proto::Tensor& t) noexcept -> Status {
+    return Status(StatusCode::unsupported)
+           << "initializer '" << t.name << "' keeps its data outside the model (data_location EXTERNAL), which "
+           << "this build cannot read (ONNXMICRO_ENABLE_EXTERNAL_DATA=0); embed the data in the model or build "
+              "with external data enabled";
+  };
+  return detail::for_each_external_initializer(proto_.graph, 0, refuse);
+#else
   std::size_t count = 0;
   auto count_one = [&count](const proto::Tensor&) noexcept -> Status {
     ++count;
@@ -5972,20 +6033,6 @@ inline Status Model::resolve_external_data(const LoadOptions& options, MetadataA
   };
   ONNXMICRO_RETURN_IF_ERROR(detail::for_each_external_initializer(proto_.graph, 0, count_one));
   if (count == 0) return {};
-#if !ONNXMICRO_ENABLE_EXTERNAL_DATA
-  // The resolver (paths, file mapping, reader calls) is compiled out; say which tensor needed it.
-  Status refused(StatusCode::unsupported);
-  auto name_first = [&refused](const proto::Tensor& t) noexcept -> Status {
-    refused << "initializer '" << t.name << "' keeps its data outside the model (data_location EXTERNAL), which "
-            << "this build cannot read (ONNXMICRO_ENABLE_EXTERNAL_DATA=0); embed the data in the model or build "
-               "with external data enabled";
-    return Status(StatusCode::unsupported);  // stops the walk at the first one
-  };
-  (void)detail::for_each_external_initializer(proto_.graph, 0, name_first);
-  (void)options;
-  (void)allocator;
-  return refused;
-#else
   Span<detail::ResolvedExternalTensor> table;
   ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(count, table));
   // At most one file per tensor; with a reader no file is mapped.
@@ -37795,6 +37842,35 @@ inline bool same_elements(DataType dtype, const void* a, const void* b, std::int
   return true;
 }
 
+/// The shape the model fixes for graph input `value`; fails naming the input (and the dim) when it declares
+/// none or a dim is symbolic or unknown.
+inline Status declared_input_shape(const model::Value& value, Shape& shape) noexcept {
+#if ONNXMICRO_ENABLE_DYNAMIC_SHAPES
+  constexpr StatusCode kCode = StatusCode::invalid_argument;
+  constexpr const char* kNoShapeHint = ": bind one with SessionOptions::input_shapes";
+  constexpr const char* kDimHint = ": bind it with SessionOptions::input_shapes";
+#else
+  constexpr StatusCode kCode = StatusCode::unsupported;
+  constexpr const char* kNoShapeHint =
+      ", and this build binds no shapes (ONNXMICRO_ENABLE_DYNAMIC_SHAPES=0): export the model with fixed input shapes";
+  constexpr const char* kDimHint = kNoShapeHint;
+#endif
+  if (!value.has_declared_shape)
+    return Status(kCode) << "input '" << value.name << "' has no declared shape" << kNoShapeHint;
+  shape.resize(value.declared_rank);
+  for (int d = 0; d < value.declared_rank; ++d) {
+    const model::DeclaredDim& dim = value.declared_dims[d];
+    if (dim.value < 0) {
+      Status s(kCode);
+      s << "input '" << value.name << "' dim " << d;
+      if (!dim.param.empty()) s << " ('" << dim.param << "')";
+      return s << " is not fixed by the model" << kDimHint;
+    }
+    shape[d] = dim.value;
+  }
+  return {};
+}
+
 /// Zero-size tensors still get a valid, aligned pointer.
 inline void* empty_tensor_storage() noexcept {
   alignas(ONNXMICRO_TENSOR_ALIGNMENT) static unsigned char storage[ONNXMICRO_TENSOR_ALIGNMENT];
@@ -37924,6 +38000,24 @@ inline Status Session::prepare(const Model& model, KernelRegistry registry, cons
            << "SessionOptions::metadata_allocator is required when ONNXMICRO_HAS_HEAP is 0";
   }
   metadata_start_ = metadata_->used_bytes();
+#if !ONNXMICRO_ENABLE_DYNAMIC_SHAPES
+  const char* const dynamic_option = !options.input_shapes.empty()       ? "input_shapes"
+                                     : !options.max_input_shapes.empty() ? "max_input_shapes"
+                                     : !options.input_values.empty()     ? "input_values"
+                                                                         : nullptr;
+  if (dynamic_option != nullptr) {
+    return Status(StatusCode::unsupported)
+           << "SessionOptions::" << dynamic_option
+           << " binds graph inputs at prepare time, which this build compiles out (ONNXMICRO_ENABLE_DYNAMIC_SHAPES=0): "
+              "every input must have the shape the model fixes";
+  }
+#endif
+  kept_.arena = options.arena;
+  kept_.arena_bytes = options.arena_bytes;
+  kept_.string_pool = options.string_pool;
+  kept_.string_pool_bytes = options.string_pool_bytes;
+  kept_.inputs_outlive_run = options.inputs_outlive_run;
+#if ONNXMICRO_ENABLE_DYNAMIC_SHAPES
   for (const InputShape& bound : options.input_shapes) {
     std::size_t ignored;
     ONNXMICRO_RETURN_IF_ERROR(input_index(bound.name, ignored));
@@ -37932,11 +38026,6 @@ inline Status Session::prepare(const Model& model, KernelRegistry registry, cons
     std::size_t ignored;
     ONNXMICRO_RETURN_IF_ERROR(input_index(bound.name, ignored));
   }
-  kept_.arena = options.arena;
-  kept_.arena_bytes = options.arena_bytes;
-  kept_.string_pool = options.string_pool;
-  kept_.string_pool_bytes = options.string_pool_bytes;
-  kept_.inputs_outlive_run = options.inputs_outlive_run;
   const std::size_t inputs = input_count();
   ONNXMICRO_RETURN_IF_ERROR(metadata_->allocate_array(inputs, bind_value_));
   ONNXMICRO_RETURN_IF_ERROR(metadata_->allocate_array(inputs, max_shapes_));
@@ -37957,6 +38046,7 @@ inline Status Session::prepare(const Model& model, KernelRegistry registry, cons
     has_max_shape_[index] = 1;
     any_max = true;
   }
+#endif
   // QDQ groups become integer nodes once, for every plan (the rewrite does not depend on shapes).
   graph_ = &model.graph();
   if (options.fuse_qdq) {
@@ -37979,6 +38069,13 @@ inline Status Session::prepare(const Model& model, KernelRegistry registry, cons
   }
   // Everything from here on is rewound by a re-plan.
   metadata_mark_ = metadata_->used_bytes();
+#if !ONNXMICRO_ENABLE_DYNAMIC_SHAPES
+  // One plan, at the shapes the model fixes.
+  bool retry = false;
+  Status st = prepare_pass(options, Span<unsigned char>(), retry);
+  if (!st.ok()) release_plan();
+  return st;
+#else
 
   if (any_max) {
     // First the plan at the maxima, which sizes the arena; inputs without a maximum take the caller's shape and
@@ -38017,6 +38114,7 @@ inline Status Session::prepare(const Model& model, KernelRegistry registry, cons
     return plan_for(Span<const InputShape>(replan_shapes_.data(), shape_count), options.input_values);
   }
   return plan_for(options.input_shapes, options.input_values);
+#endif
 }
 
 // Fills replan_shapes_ with one shape per input that has one: the given shape, else (keep_current) the shape of
@@ -38141,6 +38239,12 @@ inline bool Session::plan_differs(Span<const InputShape> shapes, Span<const Inpu
 }
 
 inline Status Session::set_input_shapes(Span<const InputShape> shapes, Span<const InputValue> values) noexcept {
+#if !ONNXMICRO_ENABLE_DYNAMIC_SHAPES
+  (void)shapes;
+  (void)values;
+  return Status(StatusCode::unsupported)
+         << "set_input_shapes(): this build cannot re-plan (ONNXMICRO_ENABLE_DYNAMIC_SHAPES=0)";
+#else
   if (model_ == nullptr || metadata_ == nullptr || bind_value_.size() != input_count()) {
     return Status(StatusCode::invalid_argument) << "set_input_shapes() before prepare()";
   }
@@ -38155,9 +38259,15 @@ inline Status Session::set_input_shapes(Span<const InputShape> shapes, Span<cons
   const std::size_t count = shapes.data() == replan_shapes_.data() ? shapes.size() : merge_shapes(shapes, true);
   ++replan_count_;
   return plan_for(Span<const InputShape>(replan_shapes_.data(), count), values);
+#endif
 }
 
 inline Status Session::run(Span<const InputValue> inputs) noexcept {
+#if !ONNXMICRO_ENABLE_DYNAMIC_SHAPES
+  (void)inputs;
+  return Status(StatusCode::unsupported)
+         << "run(inputs): this build cannot re-plan (ONNXMICRO_ENABLE_DYNAMIC_SHAPES=0); use set_input() and run()";
+#else
   if (model_ == nullptr || metadata_ == nullptr || bind_value_.size() != input_count()) {
     return Status(StatusCode::invalid_argument) << "run(inputs) before prepare()";
   }
@@ -38182,6 +38292,7 @@ inline Status Session::run(Span<const InputValue> inputs) noexcept {
   ONNXMICRO_RETURN_IF_ERROR(set_input_shapes(replan_shapes_, inputs));
   for (const InputValue& given : inputs) ONNXMICRO_RETURN_IF_ERROR(set_input(given.name, given.value));
   return run();
+#endif
 }
 
 inline bool Session::input_bound_at_prepare(std::size_t index) const noexcept {
@@ -38237,6 +38348,15 @@ inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned
       rt.info.is_constant = true;
       if (bytes == 0) {
         rt.info.const_data = detail::empty_tensor_storage();
+      } else if (!dtype_enabled(value.dtype)) {
+        // Never decoded (decode_to() is compiled without this dtype): step 3 refuses, by node, every node reading
+        // it, and a graph output is refused here.
+        if (value.is_graph_output) {
+          return Status(StatusCode::unsupported)
+                 << "graph output '" << value.name << "' is an initializer of dtype " << dtype_name(value.dtype)
+                 << ", which this build leaves out (" << dtype_disabled_by(value.dtype) << ")";
+        }
+        rt.info.const_data = nullptr;
       } else if (tensor.has_raw_data && little_endian && tensor.raw_data.size() == bytes &&
                  // Sub-byte dtypes (dtype_size 0) are packed bytes: any address will do.
                  (dtype_size(value.dtype) == 0 ||
@@ -38259,6 +38379,18 @@ inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned
         return Status(StatusCode::unsupported)
                << "graph input '" << value.name << "' is a map, which this build does not support";
       }
+#if !ONNXMICRO_ENABLE_DYNAMIC_SHAPES
+      if (container) {
+        return Status(StatusCode::unsupported)
+               << "graph input '" << value.name << "' is " << (value.dtype == DataType::optional ? "an " : "a ")
+               << dtype_name(value.dtype)
+               << ": its value is needed when planning, which this build cannot bind "
+                  "(ONNXMICRO_ENABLE_DYNAMIC_SHAPES=0)";
+      }
+      (void)bind_value;
+      (void)retry;
+      ONNXMICRO_RETURN_IF_ERROR(detail::declared_input_shape(value, rt.info.shape));
+#else
       std::size_t input_position = 0;
       ONNXMICRO_RETURN_IF_ERROR(input_index(value.name, input_position));
       if (container) {
@@ -38308,28 +38440,17 @@ inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned
         }
         rt.info.shape = bound->shape;
       } else {
-        if (!value.has_declared_shape) {
-          return Status(StatusCode::invalid_argument)
-                 << "input '" << value.name << "' has no declared shape: bind one with SessionOptions::input_shapes";
-        }
-        rt.info.shape.resize(value.declared_rank);
-        for (int d = 0; d < value.declared_rank; ++d) {
-          const model::DeclaredDim& dim = value.declared_dims[d];
-          if (dim.value < 0) {
-            Status s(StatusCode::invalid_argument);
-            s << "input '" << value.name << "' dim " << d;
-            if (!dim.param.empty()) s << " ('" << dim.param << "')";
-            return s << " is not fixed by the model: bind it with SessionOptions::input_shapes";
-          }
-          rt.info.shape[d] = dim.value;
-        }
+        ONNXMICRO_RETURN_IF_ERROR(detail::declared_input_shape(value, rt.info.shape));
       }
+#endif
       rt.first_use = 0;
       rt.last_use = 0;
     }
   }
 
+#if ONNXMICRO_ENABLE_DYNAMIC_SHAPES  // (else every input dim is fixed by the model)
   ONNXMICRO_RETURN_IF_ERROR(check_symbolic_dims());
+#endif
 
   // 3. Kernels' prepare in execution order: dtype/shape inference, state, folding of all-constant nodes.
   for (std::size_t i = 0; i < node_count; ++i) {
@@ -38360,10 +38481,12 @@ inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned
     if (!fused_clamps_.empty()) ctx.set_fused_clamp(fused_clamps_[i]);
     Status st = nr.kernel->prepare(ctx);
     if (!st.ok()) {
+#if ONNXMICRO_ENABLE_DYNAMIC_SHAPES
       int missing = ctx.missing_constant_input();
       if (missing >= 0 && static_cast<std::size_t>(missing) < node.inputs.size()) {
         retry = offer_bindings(node.inputs[missing], options, bind_value);
       }
+#endif
       return detail::node_error(node, st);
     }
     if (ctx.unnamed_output() >= 0) {
@@ -38748,13 +38871,18 @@ inline Status Session::set_input(std::size_t index, const ConstTensorView& value
   if (value.shape != rt.info.shape) {
     return Status(StatusCode::invalid_argument)
            << "input '" << rt.info.name << "': expected shape " << rt.info.shape << ", got " << value.shape
+#if ONNXMICRO_ENABLE_DYNAMIC_SHAPES
            << " (a new shape needs a re-plan: Session::set_input_shapes() or Session::run(inputs))";
+#else
+           << " (the model fixes it, and this build cannot re-plan: ONNXMICRO_ENABLE_DYNAMIC_SHAPES=0)";
+#endif
   }
   std::size_t bytes = byte_size_of(rt.info.dtype, rt.info.shape.element_count());
   if (bytes > 0) {
     if (value.data == nullptr) {
       return Status(StatusCode::invalid_argument) << "input '" << rt.info.name << "': data is null";
     }
+#if ONNXMICRO_ENABLE_DYNAMIC_SHAPES  // (else no input is bound at prepare)
     if (rt.info.is_constant) {
       // Bound at prepare: shapes (and folded values) were computed from it, so only that value is valid.
       if (!detail::same_elements(rt.info.dtype, rt.data, value.data, rt.info.shape.element_count())) {
@@ -38765,6 +38893,7 @@ inline Status Session::set_input(std::size_t index, const ConstTensorView& value
       }
       return {};
     }
+#endif
     if (value.data != rt.data) std::memcpy(rt.data, value.data, bytes);
   }
   return {};

@@ -909,6 +909,21 @@ void case_kernels(Context& ctx) {
               h.find("inline constexpr const char* kUnusedFeatures = \"ONNXMICRO_ENABLE_QDQ_FUSION=0;ONNXMICRO_ENABLE_"
                      "MODEL_FUNCTIONS=0;ONNXMICRO_ENABLE_EXTERNAL_DATA=0;ONNXMICRO_ENABLE_SUBGRAPHS=0\";\n") !=
                   std::string::npos);
+  // Its input has a symbolic dim, so dynamic shapes are in use; with every input shape fixed they are not.
+  expect_true(ctx, "a symbolic dim keeps dynamic shapes: " + h,
+              h.find("ONNXMICRO_ENABLE_DYNAMIC_SHAPES") == std::string::npos);
+  {
+    const std::vector<Dim> dims = {fixed(2), fixed(3)};
+    write_bytes(ctx.path("relu_fixed.onnx"),
+                model(8, "onnxmicro-cli-tests", "1.0", {{"", 13}},
+                      graph("relu_graph", {node("Relu", {"x"}, {"y"}, "relu")}, {tensor_value("x", kFloat, dims)},
+                            {tensor_value("y", kFloat, dims)})));
+    Result fixed_shapes = run_cli(ctx, {"kernels", ctx.path("relu_fixed.onnx")});
+    expect_true(ctx, "fixed input shapes leave dynamic shapes unused: " + fixed_shapes.out + fixed_shapes.err,
+                fixed_shapes.exit_code == 0 &&
+                    fixed_shapes.out.find(";ONNXMICRO_ENABLE_SUBGRAPHS=0;ONNXMICRO_ENABLE_DYNAMIC_SHAPES=0\";\n") !=
+                        std::string::npos);
+  }
   Result p = run_cli(ctx, {"plan", relu, "--inputs", ctx.path("x.pb")});
   std::map<std::string, long long> fields = plan_fields(p.out);
   expect_true(

@@ -4,8 +4,8 @@
 // CNN still runs and matches onnxruntime's output; a model that reads or writes a compiled-out dtype (an input, an
 // initializer, a Constant, a Cast to it) fails at Session::prepare with one precise message naming node, tensor,
 // dtype and macro, before any kernel (or constant folding) sees the tensor. A model that needs a compiled-out
-// feature (QDQ fusion, model-local functions, external data, subgraphs) fails to load or prepare naming what and the
-// macro.
+// feature (QDQ fusion, model-local functions, external data, subgraphs, input shapes not fixed by the model) fails
+// to load or prepare naming what and the macro.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -15,8 +15,9 @@
 #include "onnxmicro/onnxmicro.hpp"
 #include "support/proto_writer.hpp"
 
-#if ONNXMICRO_ENABLE_FLOAT64 || ONNXMICRO_ENABLE_FLOAT16 || ONNXMICRO_ENABLE_QDQ_FUSION || \
-    ONNXMICRO_ENABLE_MODEL_FUNCTIONS || ONNXMICRO_ENABLE_EXTERNAL_DATA || ONNXMICRO_ENABLE_SUBGRAPHS
+#if ONNXMICRO_ENABLE_FLOAT64 || ONNXMICRO_ENABLE_FLOAT16 || ONNXMICRO_ENABLE_QDQ_FUSION ||              \
+    ONNXMICRO_ENABLE_MODEL_FUNCTIONS || ONNXMICRO_ENABLE_EXTERNAL_DATA || ONNXMICRO_ENABLE_SUBGRAPHS || \
+    ONNXMICRO_ENABLE_DYNAMIC_SHAPES
 #error "tests/compiled_out must be compiled with every ONNXMICRO_ENABLE_* of its CMakeLists.txt set to 0"
 #endif
 
@@ -147,6 +148,41 @@ TEST(CompiledOut, Float64InitializerIsNotFoldedAway) {
       "(ONNXMICRO_ENABLE_FLOAT64=0)");
 }
 
+// The same with the data in double_data, which would need decoding: a compiled-out dtype is never decoded
+// (Tensor::decode_to is compiled without it); the node reading it is refused as above, a graph output at prepare,
+// and decode_to itself refuses the tensor by name.
+TEST(CompiledOut, Float64TypedDataIsNeverDecoded) {
+  const std::vector<double> w = {1.5, -2.0};
+  // TensorProto: dims 1, data_type 2, name 8, double_data 10 (packed).
+  ProtoWriter typed;
+  typed.int_field(1, 2).int_field(2, static_cast<std::int64_t>(DataType::float64)).string_field(8, "w");
+  typed.bytes_field(10, w.data(), w.size() * sizeof(double));
+  ProtoWriter graph = make_graph("g",
+                                 {make_node("Cast", {"w"}, {"wf"}, {make_attribute_int("to", 1)}, "narrow"),
+                                  make_node("Add", {"x", "wf"}, {"y"}, {}, "add")},
+                                 {make_value_info("x", DataType::float32, {2})},
+                                 {make_value_info("y", DataType::float32, {2})}, {typed});
+  expect_unsupported(make_model(graph, 13),
+                     "node 'narrow' (Cast, domain ai.onnx, opset 13): input 0 'w' is double, which this build leaves "
+                     "out (ONNXMICRO_ENABLE_FLOAT64=0)");
+
+  ProtoWriter output_graph =
+      make_graph("g", {make_node("Relu", {"x"}, {"y"}, {}, "relu")}, {make_value_info("x", DataType::float32, {2})},
+                 {make_value_info("y", DataType::float32, {2}), make_value_info("w", DataType::float64, {2})}, {typed});
+  expect_unsupported(make_model(output_graph, 13),
+                     "graph output 'w' is an initializer of dtype double, which this build leaves out "
+                     "(ONNXMICRO_ENABLE_FLOAT64=0)");
+
+  const std::vector<unsigned char> bytes = typed.bytes();
+  om::proto::Tensor tensor;
+  ASSERT_TRUE(om::proto::Tensor::parse(om::ByteSpan(bytes.data(), bytes.size()), 0, tensor).ok());
+  double decoded[2] = {};
+  const Status st = tensor.decode_to(decoded, sizeof(decoded));
+  EXPECT_EQ(st.code(), StatusCode::unsupported);
+  EXPECT_EQ(st.message_view(),
+            "tensor 'w' (double [2]): its dtype double is one this build leaves out (ONNXMICRO_ENABLE_FLOAT64=0)");
+}
+
 // A Constant's output dtype is only known once its kernel ran prepare: checked there, before folding.
 TEST(CompiledOut, Float16ConstantFailsAtPrepare) {
   const std::vector<std::uint16_t> bits = {0x3c00, 0x4000};  // 1.0, 2.0
@@ -224,6 +260,17 @@ TEST(CompiledOut, ModelLocalFunctionsAreRefusedAtLoad) {
             "the model defines local function 'Twice' (domain 'custom'), which this build cannot expand "
             "(ONNXMICRO_ENABLE_MODEL_FUNCTIONS=0); export the model with functions inlined or build with model "
             "functions enabled");
+
+  // The function is not scanned in full, but it is still checked to be well-formed protobuf: a truncated one
+  // makes the model invalid, as with functions enabled.
+  ProtoWriter truncated = make_model(graph, 13, 8, {make_opset("", 13), make_opset("custom", 1)});
+  std::vector<unsigned char> function_bytes = function.bytes();
+  function_bytes.push_back(0x0a);  // field 1 (name), length-delimited, its length missing
+  truncated.bytes_field(25, function_bytes);
+  Prepared bad;
+  st = bad.load_and_prepare(truncated);
+  EXPECT_EQ(st.code(), StatusCode::invalid_model);
+  EXPECT_NE(st.message_view().find("functions[0]"), std::string_view::npos) << st.message();
 }
 
 TEST(CompiledOut, ExternalInitializerIsRefusedAtLoadNamingIt) {
@@ -257,6 +304,85 @@ TEST(CompiledOut, SubgraphIsRefusedAtLoadNamingNodeAndAttribute) {
       make_model(graph, 13),
       "node 'choose' (If, domain ai.onnx) has subgraph attribute 'then_branch', which this build compiles out "
       "(ONNXMICRO_ENABLE_SUBGRAPHS=0)");
+}
+
+TEST(CompiledOut, SymbolicInputDimIsRefusedAtPrepareNamingInputAndDim) {
+  // make_value_info: a negative dim becomes dim_param "N<index>".
+  expect_unsupported(make_model(make_graph("g", {make_node("Relu", {"x"}, {"y"}, {}, "relu")},
+                                           {make_value_info("x", DataType::float32, {2, -1})},
+                                           {make_value_info("y", DataType::float32, {2, -1})}),
+                                13),
+                     "input 'x' dim 1 ('N1') is not fixed by the model, and this build binds no shapes "
+                     "(ONNXMICRO_ENABLE_DYNAMIC_SHAPES=0): export the model with fixed input shapes");
+  ProtoWriter no_shape;
+  no_shape.string_field(1, "x").message_field(2, make_tensor_type(DataType::float32, {}, false));
+  expect_unsupported(make_model(make_graph("g", {make_node("Relu", {"x"}, {"y"}, {}, "relu")}, {no_shape},
+                                           {make_value_info("y", DataType::float32, {2})}),
+                                13),
+                     "input 'x' has no declared shape, and this build binds no shapes "
+                     "(ONNXMICRO_ENABLE_DYNAMIC_SHAPES=0): export the model with fixed input shapes");
+}
+
+TEST(CompiledOut, BindingShapesOrValuesAndReplanningAreRefused) {
+  const om::Shape shape{2};
+  om::InputShape bound_shape{"x", shape};
+  const float x[] = {1.0f, -2.0f};
+  om::InputValue bound_value{"x", om::ConstTensorView(DataType::float32, shape, x)};
+  const ProtoWriter relu = one_node_model("Relu", "relu", DataType::float32, DataType::float32);
+  const struct {
+    const char* option;
+    om::SessionOptions options;
+  } cases[] = {
+      {"input_shapes",
+       [&] {
+         om::SessionOptions o;
+         o.input_shapes = om::Span<const om::InputShape>(&bound_shape, 1);
+         return o;
+       }()},
+      {"max_input_shapes",
+       [&] {
+         om::SessionOptions o;
+         o.max_input_shapes = om::Span<const om::InputShape>(&bound_shape, 1);
+         return o;
+       }()},
+      {"input_values",
+       [&] {
+         om::SessionOptions o;
+         o.input_values = om::Span<const om::InputValue>(&bound_value, 1);
+         return o;
+       }()},
+  };
+  for (const auto& c : cases) {
+    Prepared p;
+    const Status st = p.load_and_prepare(relu, c.options);
+    EXPECT_EQ(st.code(), StatusCode::unsupported) << c.option;
+    EXPECT_EQ(st.message_view(), std::string("SessionOptions::") + c.option +
+                                     " binds graph inputs at prepare time, which this build compiles out "
+                                     "(ONNXMICRO_ENABLE_DYNAMIC_SHAPES=0): every input must have the shape the model "
+                                     "fixes");
+  }
+
+  // A model with fixed shapes prepares and runs; re-planning calls fail loudly instead of re-planning.
+  Prepared p;
+  ASSERT_TRUE(p.load_and_prepare(relu).ok());
+  Status st = p.session.set_input_shapes(om::Span<const om::InputShape>(&bound_shape, 1));
+  EXPECT_EQ(st.code(), StatusCode::unsupported);
+  EXPECT_EQ(st.message_view(), "set_input_shapes(): this build cannot re-plan (ONNXMICRO_ENABLE_DYNAMIC_SHAPES=0)");
+  st = p.session.run(om::Span<const om::InputValue>(&bound_value, 1));
+  EXPECT_EQ(st.code(), StatusCode::unsupported);
+  EXPECT_EQ(st.message_view(),
+            "run(inputs): this build cannot re-plan (ONNXMICRO_ENABLE_DYNAMIC_SHAPES=0); use set_input() and run()");
+  ASSERT_TRUE(p.session.set_input(0, bound_value.value).ok());
+  ASSERT_TRUE(p.session.run().ok());
+  EXPECT_EQ(p.session.output(0).data_as<float>()[0], 1.0f);
+  EXPECT_EQ(p.session.output(0).data_as<float>()[1], 0.0f);
+  // A different shape is still refused by set_input, naming both shapes.
+  const float three[] = {1.0f, 2.0f, 3.0f};
+  st = p.session.set_input(0, om::ConstTensorView(DataType::float32, om::Shape{3}, three));
+  EXPECT_EQ(st.code(), StatusCode::invalid_argument);
+  EXPECT_EQ(st.message_view(),
+            "input 'x': expected shape [2], got [3] (the model fixes it, and this build cannot re-plan: "
+            "ONNXMICRO_ENABLE_DYNAMIC_SHAPES=0)");
 }
 
 }  // namespace

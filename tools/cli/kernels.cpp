@@ -150,13 +150,26 @@ std::uint32_t dtype_mask(const onnxmicro::Session& session, bool has_subgraphs) 
 }
 
 // The compile-out switches (core/config.hpp) the model leaves unused, as CMake list items "MACRO=0". Read from the
-// model's own bytes (Model::load has expanded its functions by now). With subgraphs only the dtype-free switches
-// that do not depend on what the subgraphs hold are offered: none.
-std::vector<std::string> unused_features(const LoadedModel& loaded, bool has_subgraphs) {
+// model's own bytes (Model::load has expanded its functions by now) and, for dynamic shapes, its graph inputs and
+// prepared session. With subgraphs only the dtype-free switches that do not depend on what the subgraphs hold are
+// offered: none.
+std::vector<std::string> unused_features(const LoadedModel& loaded, const onnxmicro::Session& session,
+                                         bool has_subgraphs) {
   namespace proto = onnxmicro::proto;
   std::vector<std::string> out;
   proto::Model original;
   if (has_subgraphs || !proto::Model::parse(loaded.bytes.bytes(), original).ok()) return out;
+  // Dynamic shapes go unused when every graph input is a tensor whose shape the model fixes, and no kernel needed
+  // an input's value at prepare time.
+  const onnxmicro::model::Graph& graph = loaded.model.graph();
+  bool fixed_inputs = true;
+  for (std::size_t i = 0; i < graph.inputs.size(); ++i) {
+    const onnxmicro::model::Value& input = graph.values[graph.inputs[i]];
+    bool fixed = input.type_kind == proto::Type::Kind::tensor && !onnxmicro::is_value_container(input.dtype) &&
+                 input.has_declared_shape && !session.input_bound_at_prepare(i);
+    for (int d = 0; fixed && d < input.declared_rank; ++d) fixed = input.declared_dims[d].value >= 0;
+    fixed_inputs = fixed_inputs && fixed;
+  }
   bool dequantize = false;
   for (proto::Node node : original.graph.nodes()) dequantize = dequantize || node.op_type == "DequantizeLinear";
   bool external = false;
@@ -166,6 +179,7 @@ std::vector<std::string> unused_features(const LoadedModel& loaded, bool has_sub
   if (original.functions().size() == 0) out.push_back("ONNXMICRO_ENABLE_MODEL_FUNCTIONS=0");
   if (!external) out.push_back("ONNXMICRO_ENABLE_EXTERNAL_DATA=0");
   out.push_back("ONNXMICRO_ENABLE_SUBGRAPHS=0");
+  if (fixed_inputs) out.push_back("ONNXMICRO_ENABLE_DYNAMIC_SHAPES=0");
   return out;
 }
 
@@ -226,7 +240,7 @@ std::string make_header(const std::string& model_path, const std::string& name, 
         << "ONNXMICRO_ENABLE_FLOAT64, ONNXMICRO_ENABLE_FLOAT16)\");\n";
     }
   }
-  const std::vector<std::string> unused = unused_features(loaded, has_subgraphs);
+  const std::vector<std::string> unused = unused_features(loaded, session, has_subgraphs);
   h << "\n/// The features (core/config.hpp) the model does not use, as a CMake list: a firmware running only this "
        "model\n"
     << "/// may define them to 0 to drop their code (a model that needs one after all fails to load or prepare, "

@@ -40,6 +40,6 @@ static_assert(onnxmicro::dtype_enabled(onnxmicro::DataType::int32), "hello_cnn_q
 /// The features (core/config.hpp) the model does not use, as a CMake list: a firmware running only this model
 /// may define them to 0 to drop their code (a model that needs one after all fails to load or prepare, naming
 /// it). ONNXMICRO_ENABLE_ERROR_MESSAGES=0 is always possible; the errors then carry their code only.
-inline constexpr const char* kUnusedFeatures = "ONNXMICRO_ENABLE_MODEL_FUNCTIONS=0;ONNXMICRO_ENABLE_EXTERNAL_DATA=0;ONNXMICRO_ENABLE_SUBGRAPHS=0";
+inline constexpr const char* kUnusedFeatures = "ONNXMICRO_ENABLE_MODEL_FUNCTIONS=0;ONNXMICRO_ENABLE_EXTERNAL_DATA=0;ONNXMICRO_ENABLE_SUBGRAPHS=0;ONNXMICRO_ENABLE_DYNAMIC_SHAPES=0";
 
 }  // namespace hello_cnn_qdq

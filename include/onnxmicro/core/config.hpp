@@ -99,6 +99,15 @@ static_assert(ONNXMICRO_MAX_TENSOR_BYTES <= SIZE_MAX, "ONNXMICRO_MAX_TENSOR_BYTE
 #define ONNXMICRO_ENABLE_SUBGRAPHS 1
 #endif
 
+/// Input shapes and values bound at prepare time: SessionOptions::input_shapes, max_input_shapes and
+/// input_values, re-planning (Session::set_input_shapes, Session::run(inputs)), symbolic-dim checks and sequence or
+/// optional graph inputs (~2 KB of Cortex-M code in Session). With 0, every graph input must have a shape the
+/// model fixes: prepare() refuses a symbolic or unknown dim naming input and dim, refuses those options, and the
+/// re-planning calls fail with unsupported.
+#ifndef ONNXMICRO_ENABLE_DYNAMIC_SHAPES
+#define ONNXMICRO_ENABLE_DYNAMIC_SHAPES 1
+#endif
+
 /// Error message text (code size: on Cortex-M the messages' strings and formatting are ~20 KB of a runtime).
 /// With 0, a Status carries its StatusCode only, and message() is one fixed text telling where to find the
 /// message: the same model, loaded and prepared on the host (`onnxmicro plan MODEL`, built with the same

@@ -42,20 +42,10 @@ class MetadataAllocator {
   template <typename T>
   Status allocate_array(std::size_t count, Span<T>& out) noexcept {
     static_assert(std::is_trivially_destructible<T>::value, "metadata is never destroyed");
-    if (count == 0) {
-      out = Span<T>();
-      return {};
-    }
-    if (count > static_cast<std::size_t>(-1) / sizeof(T)) {
-      return Status(StatusCode::limit_exceeded)
-             << "metadata array of " << static_cast<unsigned long long>(count) << " elements overflows";
-    }
-    void* p = allocate(count * sizeof(T), alignof(T));
-    if (p == nullptr) {
-      return Status(StatusCode::out_of_memory)
-             << "metadata allocator exhausted: needed " << static_cast<unsigned long long>(count * sizeof(T))
-             << " more bytes after " << static_cast<unsigned long long>(used_bytes()) << " used";
-    }
+    out = Span<T>();
+    if (count == 0) return {};
+    void* p = nullptr;
+    ONNXMICRO_RETURN_IF_ERROR(allocate_elements(count, sizeof(T), alignof(T), p));
     T* typed = static_cast<T*>(p);
     for (std::size_t i = 0; i < count; ++i) new (typed + i) T();
     out = Span<T>(typed, count);
@@ -71,6 +61,21 @@ class MetadataAllocator {
   }
 
  protected:
+  /// The untyped part of allocate_array(), one copy for every element type (code size on microcontrollers).
+  Status allocate_elements(std::size_t count, std::size_t element_bytes, std::size_t alignment, void*& out) noexcept {
+    if (count > static_cast<std::size_t>(-1) / element_bytes) {
+      return Status(StatusCode::limit_exceeded)
+             << "metadata array of " << static_cast<unsigned long long>(count) << " elements overflows";
+    }
+    out = allocate(count * element_bytes, alignment);
+    if (out == nullptr) {
+      return Status(StatusCode::out_of_memory)
+             << "metadata allocator exhausted: needed " << static_cast<unsigned long long>(count * element_bytes)
+             << " more bytes after " << static_cast<unsigned long long>(used_bytes()) << " used";
+    }
+    return {};
+  }
+
   // Not virtual and not public: allocators are never deleted through this interface, and a virtual
   // destructor would make every build emit operator delete (and so pull free/malloc into heap-free firmware).
   ~MetadataAllocator() = default;

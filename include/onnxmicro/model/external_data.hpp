@@ -670,6 +670,7 @@ Status for_each_external_initializer(const proto::Graph& graph, int depth, Visit
   for (const proto::Tensor& t : graph.initializers()) {
     if (t.data_location == proto::DataLocation::external) ONNXMICRO_RETURN_IF_ERROR(visit(t));
   }
+#if ONNXMICRO_ENABLE_SUBGRAPHS  // else the graph builder refuses every GRAPH attribute: no subgraph is read
   for (const proto::Node& n : graph.nodes()) {
     for (const proto::Attribute& a : n.attributes()) {
       if (a.type == proto::AttributeType::graph) {
@@ -680,6 +681,7 @@ Status for_each_external_initializer(const proto::Graph& graph, int depth, Visit
       }
     }
   }
+#endif
   return {};
 }
 

@@ -82,7 +82,9 @@ class Model {
   /// Resolves every external initializer of proto_ (main graph and subgraphs) into external_tensors_.
   Status resolve_external_data(const LoadOptions& options, MetadataAllocator& allocator) noexcept;
   void release_external_files() noexcept {
+#if ONNXMICRO_ENABLE_EXTERNAL_DATA  // (else no file is ever mapped)
     detail::release_external_files(external_files_, external_file_count_);
+#endif
     external_files_ = Span<detail::ExternalFileMapping>();
     external_file_count_ = 0;
     external_tensors_ = Span<const detail::ResolvedExternalTensor>();
@@ -199,6 +201,7 @@ class GraphBuilder {
     if (node_count > 0x7fffffff || slot_count > 0x7fffffff) {
       return Status(StatusCode::limit_exceeded) << "graph has too many nodes";
     }
+#if ONNXMICRO_ENABLE_SUBGRAPHS
     // Implicit inputs: the names each node's subgraphs read from this graph or beyond.
     Span<Span<std::string_view>> implicit;
     ONNXMICRO_RETURN_IF_ERROR(allocator_.allocate_array(node_count, implicit));
@@ -210,6 +213,9 @@ class GraphBuilder {
         ++n;
       }
     }
+#else
+    for (const proto::Node& pn : graph_.nodes()) ONNXMICRO_RETURN_IF_ERROR(refuse_subgraphs(pn));
+#endif
     std::size_t value_capacity = input_count + initializer_count + output_names + outer_.size();
     ONNXMICRO_RETURN_IF_ERROR(allocator_.allocate_array(value_capacity, values_));
     ONNXMICRO_RETURN_IF_ERROR(names_.init(value_capacity, allocator_));
@@ -282,7 +288,11 @@ class GraphBuilder {
         Status s(StatusCode::invalid_model);
         return Model::describe_node(s, node) << ": op_type is empty";
       }
+#if ONNXMICRO_ENABLE_SUBGRAPHS
       std::size_t ins = pn.inputs().size() + implicit[index].size(), outs = pn.outputs().size();
+#else
+      std::size_t ins = pn.inputs().size(), outs = pn.outputs().size();
+#endif
       node.inputs = slots.subspan(slot, ins);
       node.explicit_input_count = static_cast<std::int32_t>(pn.inputs().size());
       slot += ins;
@@ -325,6 +335,7 @@ class GraphBuilder {
         }
         node.inputs[i++] = id;
       }
+#if ONNXMICRO_ENABLE_SUBGRAPHS
       for (std::string_view name : implicit[static_cast<std::size_t>(node.index)]) {
         std::int32_t id = resolve(name);
         if (id < 0) {
@@ -334,6 +345,7 @@ class GraphBuilder {
         }
         node.inputs[i++] = id;
       }
+#endif
     }
     out.inputs = out.inputs.subspan(0, input_count_);
     // Declared types of intermediates.
@@ -448,10 +460,9 @@ class GraphBuilder {
     return {};
   }
 
-  /// The implicit inputs of node `pn`: names its GRAPH attributes read from outside themselves.
-  Status free_names_of_node(const proto::Node& pn, Span<std::string_view>& out) noexcept {
-    out = Span<std::string_view>();
 #if !ONNXMICRO_ENABLE_SUBGRAPHS
+  /// Refuses a node with a GRAPH attribute, naming it.
+  static Status refuse_subgraphs(const proto::Node& pn) noexcept {
     for (const proto::Attribute& a : pn.attributes()) {
       if (a.type != proto::AttributeType::graph && a.type != proto::AttributeType::graphs) continue;
       return Status(StatusCode::unsupported)
@@ -460,7 +471,11 @@ class GraphBuilder {
              << "', which this build compiles out (ONNXMICRO_ENABLE_SUBGRAPHS=0)";
     }
     return {};
+  }
 #else
+  /// The implicit inputs of node `pn`: names its GRAPH attributes read from outside themselves.
+  Status free_names_of_node(const proto::Node& pn, Span<std::string_view>& out) noexcept {
+    out = Span<std::string_view>();
     std::size_t bound = 0;
     bool has_subgraph = false;
     for (const proto::Attribute& a : pn.attributes()) {
@@ -487,8 +502,8 @@ class GraphBuilder {
     }
     out = sink.names.subspan(0, sink.count);
     return {};
-#endif
   }
+#endif
 
   model::Value& new_value(std::string_view name, model::ValueKind kind) noexcept {
     model::Value& v = values_[value_count_];
@@ -653,6 +668,19 @@ inline Status Model::resolve_allocator(const LoadOptions& options, MetadataAlloc
 }
 
 inline Status Model::resolve_external_data(const LoadOptions& options, MetadataAllocator& allocator) noexcept {
+#if !ONNXMICRO_ENABLE_EXTERNAL_DATA
+  // The resolver (paths, file mapping, reader calls) is compiled out; say which tensor needed it. One walk, which
+  // stops at the first external tensor.
+  (void)options;
+  (void)allocator;
+  auto refuse = [](const proto::Tensor& t) noexcept -> Status {
+    return Status(StatusCode::unsupported)
+           << "initializer '" << t.name << "' keeps its data outside the model (data_location EXTERNAL), which "
+           << "this build cannot read (ONNXMICRO_ENABLE_EXTERNAL_DATA=0); embed the data in the model or build "
+              "with external data enabled";
+  };
+  return detail::for_each_external_initializer(proto_.graph, 0, refuse);
+#else
   std::size_t count = 0;
   auto count_one = [&count](const proto::Tensor&) noexcept -> Status {
     ++count;
@@ -660,20 +688,6 @@ inline Status Model::resolve_external_data(const LoadOptions& options, MetadataA
   };
   ONNXMICRO_RETURN_IF_ERROR(detail::for_each_external_initializer(proto_.graph, 0, count_one));
   if (count == 0) return {};
-#if !ONNXMICRO_ENABLE_EXTERNAL_DATA
-  // The resolver (paths, file mapping, reader calls) is compiled out; say which tensor needed it.
-  Status refused(StatusCode::unsupported);
-  auto name_first = [&refused](const proto::Tensor& t) noexcept -> Status {
-    refused << "initializer '" << t.name << "' keeps its data outside the model (data_location EXTERNAL), which "
-            << "this build cannot read (ONNXMICRO_ENABLE_EXTERNAL_DATA=0); embed the data in the model or build "
-               "with external data enabled";
-    return Status(StatusCode::unsupported);  // stops the walk at the first one
-  };
-  (void)detail::for_each_external_initializer(proto_.graph, 0, name_first);
-  (void)options;
-  (void)allocator;
-  return refused;
-#else
   Span<detail::ResolvedExternalTensor> table;
   ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(count, table));
   // At most one file per tensor; with a reader no file is mapped.

@@ -618,6 +618,9 @@ inline constexpr ProtoFieldRule kNodeDeviceConfigurationFields[] = {
 inline constexpr ProtoMessageRule kNodeDeviceConfigurationRule{"NodeDeviceConfigurationProto",
                                                                kNodeDeviceConfigurationFields, 1};
 inline constexpr ProtoMessageRule kDeviceConfigurationRule{"DeviceConfigurationProto", nullptr, 0};
+// With ONNXMICRO_ENABLE_MODEL_FUNCTIONS=0 a FunctionProto is only checked to be well-formed protobuf (Model::load
+// then refuses it by name), so its full scan is not compiled.
+inline constexpr ProtoMessageRule kRefusedFunctionRule{"FunctionProto", nullptr, 0};
 inline constexpr ProtoFieldRule kTensorAnnotationFields[] = {
     {2, ProtoRuleKind::message, &kStringStringEntryRule, "quant_parameter_tensor_names"}};
 inline constexpr ProtoMessageRule kTensorAnnotationRule{"TensorAnnotation", kTensorAnnotationFields, 1};
@@ -1651,8 +1654,14 @@ struct ProtoViewParser {
           ++training_index;
           break;
         case 25: {
+#if ONNXMICRO_ENABLE_MODEL_FUNCTIONS
           proto::Function fn;
           if (!scan<true>(f.payload, depth + 1, c, fn)) return nested_failure(*c, "functions", function_index);
+#else
+          if (!scan_rule(f.payload, depth + 1, *c, kRefusedFunctionRule)) {
+            return nested_failure(*c, "functions", function_index);
+          }
+#endif
           ++function_index;
           break;
         }
@@ -2022,7 +2031,15 @@ inline Status Tensor::decode_to(void* dst, std::size_t dst_bytes) const noexcept
     s << (data_type == 0 ? "data_type is UNDEFINED" : "data_type is not a known ONNX type");
     return s;
   }
-  const auto dtype = static_cast<DataType>(data_type);
+  // Decoding is compiled for the dtypes this build keeps (ONNXMICRO_ENABLED_DTYPES, _FLOAT64, _FLOAT16): the other
+  // dtypes' branches below are dropped, and their tensors are refused by name.
+  const DataType dtype = compiled_dtype(static_cast<DataType>(data_type));
+  if (dtype == DataType::undefined) {
+    const auto stored = static_cast<DataType>(data_type);
+    Status s = error(StatusCode::unsupported);
+    s << "its dtype " << dtype_name(stored) << " is one this build leaves out (" << dtype_disabled_by(stored) << ")";
+    return s;
+  }
   // Model::load points raw_data of an external tensor at its resolved bytes; only an unresolved one fails.
   if (data_location == DataLocation::external && !has_raw_data) {
     Status s = error(StatusCode::unsupported);

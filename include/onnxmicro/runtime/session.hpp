@@ -325,6 +325,35 @@ inline bool same_elements(DataType dtype, const void* a, const void* b, std::int
   return true;
 }
 
+/// The shape the model fixes for graph input `value`; fails naming the input (and the dim) when it declares
+/// none or a dim is symbolic or unknown.
+inline Status declared_input_shape(const model::Value& value, Shape& shape) noexcept {
+#if ONNXMICRO_ENABLE_DYNAMIC_SHAPES
+  constexpr StatusCode kCode = StatusCode::invalid_argument;
+  constexpr const char* kNoShapeHint = ": bind one with SessionOptions::input_shapes";
+  constexpr const char* kDimHint = ": bind it with SessionOptions::input_shapes";
+#else
+  constexpr StatusCode kCode = StatusCode::unsupported;
+  constexpr const char* kNoShapeHint =
+      ", and this build binds no shapes (ONNXMICRO_ENABLE_DYNAMIC_SHAPES=0): export the model with fixed input shapes";
+  constexpr const char* kDimHint = kNoShapeHint;
+#endif
+  if (!value.has_declared_shape)
+    return Status(kCode) << "input '" << value.name << "' has no declared shape" << kNoShapeHint;
+  shape.resize(value.declared_rank);
+  for (int d = 0; d < value.declared_rank; ++d) {
+    const model::DeclaredDim& dim = value.declared_dims[d];
+    if (dim.value < 0) {
+      Status s(kCode);
+      s << "input '" << value.name << "' dim " << d;
+      if (!dim.param.empty()) s << " ('" << dim.param << "')";
+      return s << " is not fixed by the model" << kDimHint;
+    }
+    shape[d] = dim.value;
+  }
+  return {};
+}
+
 /// Zero-size tensors still get a valid, aligned pointer.
 inline void* empty_tensor_storage() noexcept {
   alignas(ONNXMICRO_TENSOR_ALIGNMENT) static unsigned char storage[ONNXMICRO_TENSOR_ALIGNMENT];
@@ -454,6 +483,24 @@ inline Status Session::prepare(const Model& model, KernelRegistry registry, cons
            << "SessionOptions::metadata_allocator is required when ONNXMICRO_HAS_HEAP is 0";
   }
   metadata_start_ = metadata_->used_bytes();
+#if !ONNXMICRO_ENABLE_DYNAMIC_SHAPES
+  const char* const dynamic_option = !options.input_shapes.empty()       ? "input_shapes"
+                                     : !options.max_input_shapes.empty() ? "max_input_shapes"
+                                     : !options.input_values.empty()     ? "input_values"
+                                                                         : nullptr;
+  if (dynamic_option != nullptr) {
+    return Status(StatusCode::unsupported)
+           << "SessionOptions::" << dynamic_option
+           << " binds graph inputs at prepare time, which this build compiles out (ONNXMICRO_ENABLE_DYNAMIC_SHAPES=0): "
+              "every input must have the shape the model fixes";
+  }
+#endif
+  kept_.arena = options.arena;
+  kept_.arena_bytes = options.arena_bytes;
+  kept_.string_pool = options.string_pool;
+  kept_.string_pool_bytes = options.string_pool_bytes;
+  kept_.inputs_outlive_run = options.inputs_outlive_run;
+#if ONNXMICRO_ENABLE_DYNAMIC_SHAPES
   for (const InputShape& bound : options.input_shapes) {
     std::size_t ignored;
     ONNXMICRO_RETURN_IF_ERROR(input_index(bound.name, ignored));
@@ -462,11 +509,6 @@ inline Status Session::prepare(const Model& model, KernelRegistry registry, cons
     std::size_t ignored;
     ONNXMICRO_RETURN_IF_ERROR(input_index(bound.name, ignored));
   }
-  kept_.arena = options.arena;
-  kept_.arena_bytes = options.arena_bytes;
-  kept_.string_pool = options.string_pool;
-  kept_.string_pool_bytes = options.string_pool_bytes;
-  kept_.inputs_outlive_run = options.inputs_outlive_run;
   const std::size_t inputs = input_count();
   ONNXMICRO_RETURN_IF_ERROR(metadata_->allocate_array(inputs, bind_value_));
   ONNXMICRO_RETURN_IF_ERROR(metadata_->allocate_array(inputs, max_shapes_));
@@ -487,6 +529,7 @@ inline Status Session::prepare(const Model& model, KernelRegistry registry, cons
     has_max_shape_[index] = 1;
     any_max = true;
   }
+#endif
   // QDQ groups become integer nodes once, for every plan (the rewrite does not depend on shapes).
   graph_ = &model.graph();
   if (options.fuse_qdq) {
@@ -509,6 +552,13 @@ inline Status Session::prepare(const Model& model, KernelRegistry registry, cons
   }
   // Everything from here on is rewound by a re-plan.
   metadata_mark_ = metadata_->used_bytes();
+#if !ONNXMICRO_ENABLE_DYNAMIC_SHAPES
+  // One plan, at the shapes the model fixes.
+  bool retry = false;
+  Status st = prepare_pass(options, Span<unsigned char>(), retry);
+  if (!st.ok()) release_plan();
+  return st;
+#else
 
   if (any_max) {
     // First the plan at the maxima, which sizes the arena; inputs without a maximum take the caller's shape and
@@ -547,6 +597,7 @@ inline Status Session::prepare(const Model& model, KernelRegistry registry, cons
     return plan_for(Span<const InputShape>(replan_shapes_.data(), shape_count), options.input_values);
   }
   return plan_for(options.input_shapes, options.input_values);
+#endif
 }
 
 // Fills replan_shapes_ with one shape per input that has one: the given shape, else (keep_current) the shape of
@@ -671,6 +722,12 @@ inline bool Session::plan_differs(Span<const InputShape> shapes, Span<const Inpu
 }
 
 inline Status Session::set_input_shapes(Span<const InputShape> shapes, Span<const InputValue> values) noexcept {
+#if !ONNXMICRO_ENABLE_DYNAMIC_SHAPES
+  (void)shapes;
+  (void)values;
+  return Status(StatusCode::unsupported)
+         << "set_input_shapes(): this build cannot re-plan (ONNXMICRO_ENABLE_DYNAMIC_SHAPES=0)";
+#else
   if (model_ == nullptr || metadata_ == nullptr || bind_value_.size() != input_count()) {
     return Status(StatusCode::invalid_argument) << "set_input_shapes() before prepare()";
   }
@@ -685,9 +742,15 @@ inline Status Session::set_input_shapes(Span<const InputShape> shapes, Span<cons
   const std::size_t count = shapes.data() == replan_shapes_.data() ? shapes.size() : merge_shapes(shapes, true);
   ++replan_count_;
   return plan_for(Span<const InputShape>(replan_shapes_.data(), count), values);
+#endif
 }
 
 inline Status Session::run(Span<const InputValue> inputs) noexcept {
+#if !ONNXMICRO_ENABLE_DYNAMIC_SHAPES
+  (void)inputs;
+  return Status(StatusCode::unsupported)
+         << "run(inputs): this build cannot re-plan (ONNXMICRO_ENABLE_DYNAMIC_SHAPES=0); use set_input() and run()";
+#else
   if (model_ == nullptr || metadata_ == nullptr || bind_value_.size() != input_count()) {
     return Status(StatusCode::invalid_argument) << "run(inputs) before prepare()";
   }
@@ -712,6 +775,7 @@ inline Status Session::run(Span<const InputValue> inputs) noexcept {
   ONNXMICRO_RETURN_IF_ERROR(set_input_shapes(replan_shapes_, inputs));
   for (const InputValue& given : inputs) ONNXMICRO_RETURN_IF_ERROR(set_input(given.name, given.value));
   return run();
+#endif
 }
 
 inline bool Session::input_bound_at_prepare(std::size_t index) const noexcept {
@@ -767,6 +831,15 @@ inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned
       rt.info.is_constant = true;
       if (bytes == 0) {
         rt.info.const_data = detail::empty_tensor_storage();
+      } else if (!dtype_enabled(value.dtype)) {
+        // Never decoded (decode_to() is compiled without this dtype): step 3 refuses, by node, every node reading
+        // it, and a graph output is refused here.
+        if (value.is_graph_output) {
+          return Status(StatusCode::unsupported)
+                 << "graph output '" << value.name << "' is an initializer of dtype " << dtype_name(value.dtype)
+                 << ", which this build leaves out (" << dtype_disabled_by(value.dtype) << ")";
+        }
+        rt.info.const_data = nullptr;
       } else if (tensor.has_raw_data && little_endian && tensor.raw_data.size() == bytes &&
                  // Sub-byte dtypes (dtype_size 0) are packed bytes: any address will do.
                  (dtype_size(value.dtype) == 0 ||
@@ -789,6 +862,18 @@ inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned
         return Status(StatusCode::unsupported)
                << "graph input '" << value.name << "' is a map, which this build does not support";
       }
+#if !ONNXMICRO_ENABLE_DYNAMIC_SHAPES
+      if (container) {
+        return Status(StatusCode::unsupported)
+               << "graph input '" << value.name << "' is " << (value.dtype == DataType::optional ? "an " : "a ")
+               << dtype_name(value.dtype)
+               << ": its value is needed when planning, which this build cannot bind "
+                  "(ONNXMICRO_ENABLE_DYNAMIC_SHAPES=0)";
+      }
+      (void)bind_value;
+      (void)retry;
+      ONNXMICRO_RETURN_IF_ERROR(detail::declared_input_shape(value, rt.info.shape));
+#else
       std::size_t input_position = 0;
       ONNXMICRO_RETURN_IF_ERROR(input_index(value.name, input_position));
       if (container) {
@@ -838,28 +923,17 @@ inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned
         }
         rt.info.shape = bound->shape;
       } else {
-        if (!value.has_declared_shape) {
-          return Status(StatusCode::invalid_argument)
-                 << "input '" << value.name << "' has no declared shape: bind one with SessionOptions::input_shapes";
-        }
-        rt.info.shape.resize(value.declared_rank);
-        for (int d = 0; d < value.declared_rank; ++d) {
-          const model::DeclaredDim& dim = value.declared_dims[d];
-          if (dim.value < 0) {
-            Status s(StatusCode::invalid_argument);
-            s << "input '" << value.name << "' dim " << d;
-            if (!dim.param.empty()) s << " ('" << dim.param << "')";
-            return s << " is not fixed by the model: bind it with SessionOptions::input_shapes";
-          }
-          rt.info.shape[d] = dim.value;
-        }
+        ONNXMICRO_RETURN_IF_ERROR(detail::declared_input_shape(value, rt.info.shape));
       }
+#endif
       rt.first_use = 0;
       rt.last_use = 0;
     }
   }
 
+#if ONNXMICRO_ENABLE_DYNAMIC_SHAPES  // (else every input dim is fixed by the model)
   ONNXMICRO_RETURN_IF_ERROR(check_symbolic_dims());
+#endif
 
   // 3. Kernels' prepare in execution order: dtype/shape inference, state, folding of all-constant nodes.
   for (std::size_t i = 0; i < node_count; ++i) {
@@ -890,10 +964,12 @@ inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned
     if (!fused_clamps_.empty()) ctx.set_fused_clamp(fused_clamps_[i]);
     Status st = nr.kernel->prepare(ctx);
     if (!st.ok()) {
+#if ONNXMICRO_ENABLE_DYNAMIC_SHAPES
       int missing = ctx.missing_constant_input();
       if (missing >= 0 && static_cast<std::size_t>(missing) < node.inputs.size()) {
         retry = offer_bindings(node.inputs[missing], options, bind_value);
       }
+#endif
       return detail::node_error(node, st);
     }
     if (ctx.unnamed_output() >= 0) {
@@ -1278,13 +1354,18 @@ inline Status Session::set_input(std::size_t index, const ConstTensorView& value
   if (value.shape != rt.info.shape) {
     return Status(StatusCode::invalid_argument)
            << "input '" << rt.info.name << "': expected shape " << rt.info.shape << ", got " << value.shape
+#if ONNXMICRO_ENABLE_DYNAMIC_SHAPES
            << " (a new shape needs a re-plan: Session::set_input_shapes() or Session::run(inputs))";
+#else
+           << " (the model fixes it, and this build cannot re-plan: ONNXMICRO_ENABLE_DYNAMIC_SHAPES=0)";
+#endif
   }
   std::size_t bytes = byte_size_of(rt.info.dtype, rt.info.shape.element_count());
   if (bytes > 0) {
     if (value.data == nullptr) {
       return Status(StatusCode::invalid_argument) << "input '" << rt.info.name << "': data is null";
     }
+#if ONNXMICRO_ENABLE_DYNAMIC_SHAPES  // (else no input is bound at prepare)
     if (rt.info.is_constant) {
       // Bound at prepare: shapes (and folded values) were computed from it, so only that value is valid.
       if (!detail::same_elements(rt.info.dtype, rt.data, value.data, rt.info.shape.element_count())) {
@@ -1295,6 +1376,7 @@ inline Status Session::set_input(std::size_t index, const ConstTensorView& value
       }
       return {};
     }
+#endif
     if (value.data != rt.data) std::memcpy(rt.data, value.data, bytes);
   }
   return {};
