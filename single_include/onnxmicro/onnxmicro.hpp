@@ -20540,6 +20540,9 @@ struct GlobalAveragePool_1 : detail::spatial::GlobalPool<GlobalAveragePool_1> {
     using C = detail::conv_pool::ComputeType<T>;
     const T* x = static_cast<const T*>(x_data);
     T* y = static_cast<T*>(y_data);
+    // The same value as static_cast<C>(plane_size), converted from size_t: a 32-bit target then needs no software
+    // int64 conversion (a plane's element count fits in size_t, since the tensor's bytes do).
+    const C divisor = static_cast<C>(static_cast<std::size_t>(plane_size));
     for (std::int64_t p = 0; p < planes; ++p) {
       const T* plane = x + p * plane_size;
       // Four partial sums: shorter dependency chains, and less rounding drift on large planes.
@@ -20552,7 +20555,7 @@ struct GlobalAveragePool_1 : detail::spatial::GlobalPool<GlobalAveragePool_1> {
         s3 += detail::conv_pool::widen(plane[i + 3]);
       }
       for (; i < plane_size; ++i) s0 += detail::conv_pool::widen(plane[i]);
-      y[p] = detail::conv_pool::narrow<T>(((s0 + s1) + (s2 + s3)) / static_cast<C>(plane_size));
+      y[p] = detail::conv_pool::narrow<T>(((s0 + s1) + (s2 + s3)) / divisor);
     }
   }
 };
