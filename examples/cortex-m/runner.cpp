@@ -215,9 +215,9 @@ float output_quantum(const om::Model& model, std::size_t index) {
   std::int64_t count = 0;
   float quantum = 0;
   if (scale.kind != om::model::ValueKind::initializer ||
-      scale.initializer.data_type != static_cast<std::int32_t>(om::DataType::float32) ||
-      !scale.initializer.element_count(count).ok() || count != 1 ||
-      !scale.initializer.decode_to(&quantum, sizeof(quantum)).ok()) {
+      scale.initializer().data_type != static_cast<std::int32_t>(om::DataType::float32) ||
+      !scale.initializer().element_count(count).ok() || count != 1 ||
+      !scale.initializer().decode_to(&quantum, sizeof(quantum)).ok()) {
     return 0;
   }
   return quantum;

@@ -4213,10 +4213,16 @@ struct Value {
   Span<DeclaredDim> declared_dims;
   /// Declared type kind of graph inputs/outputs (tensor, sequence, optional, map).
   proto::Type::Kind type_kind = proto::Type::Kind::tensor;
-  /// Initializers: the TensorProto view (data decoded by the session at prepare time).
-  proto::Tensor initializer;
   /// Producing node index, -1 for graph inputs, initializers and outer-scope values.
   std::int32_t producer = -1;
+  /// Initializers: the TensorProto view (data decoded by the session at prepare time); an empty view for other
+  /// values.
+  const proto::Tensor& initializer() const noexcept { return initializer_view != nullptr ? *initializer_view : kNone; }
+  /// Set by the loader, in metadata: only initializers pay for a TensorProto view (112 bytes on a 32-bit target).
+  const proto::Tensor* initializer_view = nullptr;
+
+ private:
+  static constexpr proto::Tensor kNone{};
 };
 
 /// One node, with its opset version already resolved from the model's opset imports.
@@ -5895,9 +5901,12 @@ class GraphBuilder {
                << static_cast<unsigned long long>(t.stored_element_count());
       }
     }
+    proto::Tensor* view = nullptr;
+    ONNXMICRO_RETURN_IF_ERROR(allocator_.allocate_object(view));
+    *view = t;
     model::Value& v = new_value(t.name, model::ValueKind::initializer);
     v.dtype = dtype;
-    v.initializer = t;
+    v.initializer_view = view;
     if (t.data_location == proto::DataLocation::external) {
       // Resolved and size-checked by Model::load; raw_data now views the file's (or the reader's) bytes.
       const ResolvedExternalTensor* resolved =
@@ -5906,8 +5915,8 @@ class GraphBuilder {
         return Status(StatusCode::internal)
                << "initializer '" << t.name << "' has external data that Model::load did not resolve";
       }
-      v.initializer.has_raw_data = true;
-      v.initializer.raw_data = resolved->data;
+      view->has_raw_data = true;
+      view->raw_data = resolved->data;
     }
     v.has_declared_shape = true;
     v.declared_rank = t.rank;
@@ -37104,7 +37113,7 @@ class Fuser {
   }
   std::int64_t element_count(ValueId id) const noexcept {
     std::int64_t count = -1;
-    if (!graph_.values[id].initializer.element_count(count).ok()) return -1;
+    if (!graph_.values[id].initializer().element_count(count).ok()) return -1;
     return count;
   }
   /// Reads an initializer of at most `capacity` elements as doubles (float32, int8, uint8, int32).
@@ -37114,7 +37123,7 @@ class Fuser {
     alignas(8) unsigned char bytes[8 * sizeof(std::int32_t)] = {};
     const DataType dtype = graph_.values[id].dtype;
     const std::size_t size = dtype_size(dtype);
-    if (size == 0 || !graph_.values[id].initializer.decode_to(bytes, size * static_cast<std::size_t>(count)).ok())
+    if (size == 0 || !graph_.values[id].initializer().decode_to(bytes, size * static_cast<std::size_t>(count)).ok())
       return false;
     for (std::int64_t i = 0; i < count; ++i) {
       switch (dtype) {
@@ -37130,7 +37139,7 @@ class Fuser {
   /// Reads a float32 initializer of `count` elements into metadata (per-channel scales).
   Status read_floats(ValueId id, std::int64_t count, Span<float>& out) const noexcept {
     ONNXMICRO_RETURN_IF_ERROR(allocator_.allocate_array(static_cast<std::size_t>(count), out));
-    return graph_.values[id].initializer.decode_to(out.data(), out.size() * sizeof(float));
+    return graph_.values[id].initializer().decode_to(out.data(), out.size() * sizeof(float));
   }
   std::int64_t int_attribute(const model::Node& node, std::string_view name, std::int64_t fallback) const noexcept {
     proto::Attribute a;
@@ -37297,7 +37306,7 @@ class Fuser {
       Span<std::int32_t> zeros;
       ONNXMICRO_RETURN_IF_ERROR(allocator_.allocate_array(static_cast<std::size_t>(b.scale_count), zeros));
       ONNXMICRO_RETURN_IF_ERROR(
-          graph_.values[b.zero_point].initializer.decode_to(zeros.data(), zeros.size() * sizeof(std::int32_t)));
+          graph_.values[b.zero_point].initializer().decode_to(zeros.data(), zeros.size() * sizeof(std::int32_t)));
       for (std::int32_t zero : zeros)
         if (zero != 0) return {};
     }
@@ -37372,7 +37381,7 @@ class Fuser {
         return {};
       const model::Value& weights = graph_.values[b.quantized];
       const bool per_column = b.scale_count != 1 && weights.kind == model::ValueKind::initializer &&
-                              weights.initializer.rank == 2 && (b.axis == 1 || b.axis == -1);
+                              weights.initializer().rank == 2 && (b.axis == 1 || b.axis == -1);
       if (!is_8bit(b.dtype) || b.zero_point == kNoValue || (b.scale_count != 1 && !per_column)) {
         reason = "the second input is not int8/uint8 quantized per tensor or per column of 2-D weights";
         return {};
@@ -38338,7 +38347,7 @@ inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned
     rt.info.name = value.name;
     rt.info.dtype = value.dtype;
     if (value.kind == model::ValueKind::initializer) {
-      const proto::Tensor& tensor = value.initializer;
+      const proto::Tensor& tensor = value.initializer();
       ONNXMICRO_RETURN_IF_ERROR(rt.info.shape.assign(tensor.dims, static_cast<std::size_t>(tensor.rank)));
       // The loader resolves external data (model/external_data.hpp) into raw_data; unresolved means a bug there.
       if (tensor.data_location == proto::DataLocation::external && !tensor.has_raw_data) {

@@ -74,11 +74,11 @@ bool dequantize_scale(const om::Model& model, const om::model::Node& node, doubl
   const om::model::Value& value = model.graph().values[static_cast<std::size_t>(node.inputs[1])];
   std::int64_t count = 0;
   if (value.kind != om::model::ValueKind::initializer || value.dtype != om::DataType::float32 ||
-      !value.initializer.element_count(count).ok() || count != 1) {
+      !value.initializer().element_count(count).ok() || count != 1) {
     return false;
   }
   float stored = 0;
-  if (!value.initializer.decode_to(&stored, sizeof stored).ok()) return false;
+  if (!value.initializer().decode_to(&stored, sizeof stored).ok()) return false;
   scale = stored;
   return true;
 }

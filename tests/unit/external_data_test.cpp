@@ -212,8 +212,8 @@ TEST(ExternalData, OneFileForAllTensorsIsMappedOnceAndComputesTheRightValues) {
                                    external_tensor("B", DataType::float32, {2, 2}, {"weights.bin", "64", "16", ""})));
   ASSERT_TRUE(st.ok()) << st.message();
   EXPECT_EQ(m.model.external_file_count(), 1u);
-  const om::proto::Tensor& a = m.value("A").initializer;
-  const om::proto::Tensor& bt = m.value("B").initializer;
+  const om::proto::Tensor& a = m.value("A").initializer();
+  const om::proto::Tensor& bt = m.value("B").initializer();
   ASSERT_TRUE(a.has_raw_data);
   ASSERT_TRUE(bt.has_raw_data);
   EXPECT_TRUE(m.outside_model_bytes(a.raw_data));         // the file's bytes, not a copy inside the model
@@ -280,11 +280,11 @@ TEST(ExternalData, DecodeToReadsAResolvedExternalTensor) {
                                            external_tensor("B", DataType::float32, {2, 2}, {"b.bin", "", "", ""})));
   ASSERT_TRUE(st.ok()) << st.message();
   float decoded[4] = {};
-  st = m.value("A").initializer.decode_to(decoded, sizeof decoded);
+  st = m.value("A").initializer().decode_to(decoded, sizeof decoded);
   ASSERT_TRUE(st.ok()) << st.message();
   EXPECT_EQ(std::vector<float>(decoded, decoded + 4), kA);
   // The raw view of the model, not resolved by the loader, still says why it cannot be decoded.
-  om::proto::Tensor unresolved = om::proto::Tensor::unchecked(m.value("A").initializer.bytes);
+  om::proto::Tensor unresolved = om::proto::Tensor::unchecked(m.value("A").initializer().bytes);
   st = unresolved.decode_to(decoded, sizeof decoded);
   EXPECT_EQ(st.code(), StatusCode::unsupported);
   EXPECT_NE(text_of(st).find("not resolved"), std::string::npos) << st.message();
@@ -548,7 +548,7 @@ TEST(ExternalDataChecksum, DigestOfTheTensorsBytesIsAccepted) {
   // "abc" at offset 0 (either case of hex digits).
   Status st = load_u8(dir, {"t.bin", "0", "3", "A9993E364706816ABA3E25717850C26C9CD0D89D"}, m);
   ASSERT_TRUE(st.ok()) << st.message();
-  EXPECT_EQ(std::string(reinterpret_cast<const char*>(m.value("W").initializer.raw_data.data()), 3), "abc");
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(m.value("W").initializer().raw_data.data()), 3), "abc");
 }
 
 TEST(ExternalDataChecksum, DigestOfTheWholeFileIsAccepted) {
@@ -591,7 +591,7 @@ TEST(ExternalData, TensorAtAnOffsetBeyond2GiBOfASparseFile) {
                external_tensor("A", DataType::float32, {2, 2}, {"big.bin", std::to_string(offset), "16", ""}),
                external_tensor("B", DataType::float32, {2, 2}, {"big.bin", std::to_string(offset + 16), "", ""})));
   ASSERT_TRUE(st.ok()) << st.message();
-  const om::proto::Tensor& bt = m.value("B").initializer;
+  const om::proto::Tensor& bt = m.value("B").initializer();
   ASSERT_EQ(bt.raw_data.size(), 16u);
   EXPECT_EQ(std::memcmp(bt.raw_data.data(), kB.data(), 16), 0);  // the last bytes of the file
   std::vector<float> y = run_float_model(m.model, st);
@@ -628,10 +628,10 @@ TEST(ExternalDataOnnxSaved, InitializersAreViewsOfTheMappedDataFile) {
   std::size_t external = 0;
   for (const om::model::Value& v : model.graph().values) {
     if (v.kind != om::model::ValueKind::initializer) continue;
-    if (v.initializer.data_location != om::proto::DataLocation::external) continue;
+    if (v.initializer().data_location != om::proto::DataLocation::external) continue;
     ++external;
-    ByteSpan data = v.initializer.raw_data;
-    ASSERT_TRUE(v.initializer.has_raw_data) << v.name;
+    ByteSpan data = v.initializer().raw_data;
+    ASSERT_TRUE(v.initializer().has_raw_data) << v.name;
     EXPECT_TRUE(data.size() == 0 || data.data() >= end || data.data() + data.size() <= begin)
         << v.name << " should view the mapped data file, not the model bytes";
     // The same bytes as the weights inside the original model.
@@ -639,9 +639,9 @@ TEST(ExternalDataOnnxSaved, InitializersAreViewsOfTheMappedDataFile) {
     for (const om::model::Value& r : reference.graph().values) {
       if (r.name != v.name) continue;
       found = true;
-      ASSERT_TRUE(r.initializer.has_raw_data) << v.name;
-      ASSERT_EQ(r.initializer.raw_data.size(), data.size()) << v.name;
-      EXPECT_EQ(std::memcmp(r.initializer.raw_data.data(), data.data(), data.size()), 0) << v.name;
+      ASSERT_TRUE(r.initializer().has_raw_data) << v.name;
+      ASSERT_EQ(r.initializer().raw_data.size(), data.size()) << v.name;
+      EXPECT_EQ(std::memcmp(r.initializer().raw_data.data(), data.data(), data.size()), 0) << v.name;
     }
     EXPECT_TRUE(found) << v.name;
   }

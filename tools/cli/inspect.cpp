@@ -168,11 +168,11 @@ ModelSummary summarize(const onnxmicro::Model& model) {
     const onnxmicro::model::Value& value = graph.values[static_cast<std::size_t>(id)];
     initializer_names.insert(value.name);
     ++s.initializer_count;
-    s.initializer_bytes += initializer_bytes(value.initializer);
-    if (value.initializer.data_location != proto::DataLocation::external) continue;
+    s.initializer_bytes += initializer_bytes(value.initializer());
+    if (value.initializer().data_location != proto::DataLocation::external) continue;
     ExternalReference ref;
     ref.tensor = std::string(value.name);
-    for (proto::StringStringEntry entry : value.initializer.external_data()) {
+    for (proto::StringStringEntry entry : value.initializer().external_data()) {
       if (entry.key == "location") ref.location = std::string(entry.value);
       if (entry.key == "offset") ref.offset = parse_int(entry.value);
       if (entry.key == "length") ref.length = parse_int(entry.value);

@@ -26,7 +26,7 @@ inline constexpr std::size_t kArenaBytes = 3584;
 inline constexpr std::size_t kArenaLowerBoundBytes = 3584;
 /// Metadata bytes of Model::load (LoadOptions::metadata_allocator) and Session::prepare
 /// (SessionOptions::metadata_allocator), measured by a 64-bit build; targets with smaller pointers need less.
-inline constexpr std::size_t kModelMetadataBytes = 8320;
+inline constexpr std::size_t kModelMetadataBytes = 6824;
 inline constexpr std::size_t kSessionMetadataBytes = 13744;
 
 /// The element types of the model's tensors as an ONNXMICRO_ENABLED_DTYPES mask (core/config.hpp): define

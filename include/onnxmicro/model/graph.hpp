@@ -54,10 +54,16 @@ struct Value {
   Span<DeclaredDim> declared_dims;
   /// Declared type kind of graph inputs/outputs (tensor, sequence, optional, map).
   proto::Type::Kind type_kind = proto::Type::Kind::tensor;
-  /// Initializers: the TensorProto view (data decoded by the session at prepare time).
-  proto::Tensor initializer;
   /// Producing node index, -1 for graph inputs, initializers and outer-scope values.
   std::int32_t producer = -1;
+  /// Initializers: the TensorProto view (data decoded by the session at prepare time); an empty view for other
+  /// values.
+  const proto::Tensor& initializer() const noexcept { return initializer_view != nullptr ? *initializer_view : kNone; }
+  /// Set by the loader, in metadata: only initializers pay for a TensorProto view (112 bytes on a 32-bit target).
+  const proto::Tensor* initializer_view = nullptr;
+
+ private:
+  static constexpr proto::Tensor kNone{};
 };
 
 /// One node, with its opset version already resolved from the model's opset imports.

@@ -550,9 +550,12 @@ class GraphBuilder {
                << static_cast<unsigned long long>(t.stored_element_count());
       }
     }
+    proto::Tensor* view = nullptr;
+    ONNXMICRO_RETURN_IF_ERROR(allocator_.allocate_object(view));
+    *view = t;
     model::Value& v = new_value(t.name, model::ValueKind::initializer);
     v.dtype = dtype;
-    v.initializer = t;
+    v.initializer_view = view;
     if (t.data_location == proto::DataLocation::external) {
       // Resolved and size-checked by Model::load; raw_data now views the file's (or the reader's) bytes.
       const ResolvedExternalTensor* resolved =
@@ -561,8 +564,8 @@ class GraphBuilder {
         return Status(StatusCode::internal)
                << "initializer '" << t.name << "' has external data that Model::load did not resolve";
       }
-      v.initializer.has_raw_data = true;
-      v.initializer.raw_data = resolved->data;
+      view->has_raw_data = true;
+      view->raw_data = resolved->data;
     }
     v.has_declared_shape = true;
     v.declared_rank = t.rank;

@@ -244,7 +244,7 @@ class Fuser {
   }
   std::int64_t element_count(ValueId id) const noexcept {
     std::int64_t count = -1;
-    if (!graph_.values[id].initializer.element_count(count).ok()) return -1;
+    if (!graph_.values[id].initializer().element_count(count).ok()) return -1;
     return count;
   }
   /// Reads an initializer of at most `capacity` elements as doubles (float32, int8, uint8, int32).
@@ -254,7 +254,7 @@ class Fuser {
     alignas(8) unsigned char bytes[8 * sizeof(std::int32_t)] = {};
     const DataType dtype = graph_.values[id].dtype;
     const std::size_t size = dtype_size(dtype);
-    if (size == 0 || !graph_.values[id].initializer.decode_to(bytes, size * static_cast<std::size_t>(count)).ok())
+    if (size == 0 || !graph_.values[id].initializer().decode_to(bytes, size * static_cast<std::size_t>(count)).ok())
       return false;
     for (std::int64_t i = 0; i < count; ++i) {
       switch (dtype) {
@@ -270,7 +270,7 @@ class Fuser {
   /// Reads a float32 initializer of `count` elements into metadata (per-channel scales).
   Status read_floats(ValueId id, std::int64_t count, Span<float>& out) const noexcept {
     ONNXMICRO_RETURN_IF_ERROR(allocator_.allocate_array(static_cast<std::size_t>(count), out));
-    return graph_.values[id].initializer.decode_to(out.data(), out.size() * sizeof(float));
+    return graph_.values[id].initializer().decode_to(out.data(), out.size() * sizeof(float));
   }
   std::int64_t int_attribute(const model::Node& node, std::string_view name, std::int64_t fallback) const noexcept {
     proto::Attribute a;
@@ -437,7 +437,7 @@ class Fuser {
       Span<std::int32_t> zeros;
       ONNXMICRO_RETURN_IF_ERROR(allocator_.allocate_array(static_cast<std::size_t>(b.scale_count), zeros));
       ONNXMICRO_RETURN_IF_ERROR(
-          graph_.values[b.zero_point].initializer.decode_to(zeros.data(), zeros.size() * sizeof(std::int32_t)));
+          graph_.values[b.zero_point].initializer().decode_to(zeros.data(), zeros.size() * sizeof(std::int32_t)));
       for (std::int32_t zero : zeros)
         if (zero != 0) return {};
     }
@@ -512,7 +512,7 @@ class Fuser {
         return {};
       const model::Value& weights = graph_.values[b.quantized];
       const bool per_column = b.scale_count != 1 && weights.kind == model::ValueKind::initializer &&
-                              weights.initializer.rank == 2 && (b.axis == 1 || b.axis == -1);
+                              weights.initializer().rank == 2 && (b.axis == 1 || b.axis == -1);
       if (!is_8bit(b.dtype) || b.zero_point == kNoValue || (b.scale_count != 1 && !per_column)) {
         reason = "the second input is not int8/uint8 quantized per tensor or per column of 2-D weights";
         return {};

@@ -818,7 +818,7 @@ inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned
     rt.info.name = value.name;
     rt.info.dtype = value.dtype;
     if (value.kind == model::ValueKind::initializer) {
-      const proto::Tensor& tensor = value.initializer;
+      const proto::Tensor& tensor = value.initializer();
       ONNXMICRO_RETURN_IF_ERROR(rt.info.shape.assign(tensor.dims, static_cast<std::size_t>(tensor.rank)));
       // The loader resolves external data (model/external_data.hpp) into raw_data; unresolved means a bug there.
       if (tensor.data_location == proto::DataLocation::external && !tensor.has_raw_data) {
