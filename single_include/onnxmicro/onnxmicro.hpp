@@ -38081,14 +38081,8 @@ inline Status Session::prepare(const Model& model, KernelRegistry registry, cons
   }
   // Everything from here on is rewound by a re-plan.
   metadata_mark_ = metadata_->used_bytes();
-#if !ONNXMICRO_ENABLE_DYNAMIC_SHAPES
-  // One plan, at the shapes the model fixes.
-  bool retry = false;
-  Status st = prepare_pass(options, Span<unsigned char>(), retry);
-  if (!st.ok()) release_plan();
-  return st;
-#else
 
+#if ONNXMICRO_ENABLE_DYNAMIC_SHAPES
   if (any_max) {
     // First the plan at the maxima, which sizes the arena; inputs without a maximum take the caller's shape and
     // value, if any.
@@ -38125,8 +38119,9 @@ inline Status Session::prepare(const Model& model, KernelRegistry registry, cons
     shape_count = merge_shapes(options.input_shapes, false);
     return plan_for(Span<const InputShape>(replan_shapes_.data(), shape_count), options.input_values);
   }
-  return plan_for(options.input_shapes, options.input_values);
 #endif
+  // (Without dynamic shapes both are empty: one plan, at the shapes the model fixes.)
+  return plan_for(options.input_shapes, options.input_values);
 }
 
 // Fills replan_shapes_ with one shape per input that has one: the given shape, else (keep_current) the shape of

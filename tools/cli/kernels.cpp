@@ -159,16 +159,16 @@ std::vector<std::string> unused_features(const LoadedModel& loaded, const onnxmi
   std::vector<std::string> out;
   proto::Model original;
   if (has_subgraphs || !proto::Model::parse(loaded.bytes.bytes(), original).ok()) return out;
-  // Dynamic shapes go unused when every graph input is a tensor whose shape the model fixes, and no kernel needed
-  // an input's value at prepare time.
+  // Dynamic shapes go unused when every graph input is a tensor whose shape the model fixes (what the session
+  // requires of them without dynamic shapes), and no kernel needed an input's value at prepare time.
   const onnxmicro::model::Graph& graph = loaded.model.graph();
   bool fixed_inputs = true;
   for (std::size_t i = 0; i < graph.inputs.size(); ++i) {
     const onnxmicro::model::Value& input = graph.values[graph.inputs[i]];
-    bool fixed = input.type_kind == proto::Type::Kind::tensor && !onnxmicro::is_value_container(input.dtype) &&
-                 input.has_declared_shape && !session.input_bound_at_prepare(i);
-    for (int d = 0; fixed && d < input.declared_rank; ++d) fixed = input.declared_dims[d].value >= 0;
-    fixed_inputs = fixed_inputs && fixed;
+    onnxmicro::Shape fixed_shape;
+    fixed_inputs = fixed_inputs && input.type_kind == proto::Type::Kind::tensor &&
+                   !onnxmicro::is_value_container(input.dtype) && !session.input_bound_at_prepare(i) &&
+                   onnxmicro::detail::declared_input_shape(input, fixed_shape).ok();
   }
   bool dequantize = false;
   for (proto::Node node : original.graph.nodes()) dequantize = dequantize || node.op_type == "DequantizeLinear";
