@@ -162,6 +162,15 @@ static_assert(ONNXMICRO_MAX_TENSOR_BYTES <= SIZE_MAX, "ONNXMICRO_MAX_TENSOR_BYTE
 #define ONNXMICRO_ENABLED_DTYPES 0xffffffffu
 #endif
 
+/// Kernel loops chosen for code size rather than speed: 1 replaces the register-tiled matrix multiply (Conv,
+/// Gemm, MatMul; ~3 KB of Cortex-M code per element type) with one plain loop nest, and pooling's separate
+/// interior and border window walks with the border walk alone. Results stay within the conformance tolerances
+/// (only the summation order of matrix products changes). A firmware without SIMD loses little speed: the
+/// tiles' vector accumulators exceed a Cortex-M's registers anyway. Default 0 (hosted builds want the speed).
+#ifndef ONNXMICRO_OPTIMIZE_FOR_SIZE
+#define ONNXMICRO_OPTIMIZE_FOR_SIZE 0
+#endif
+
 /// Bytes of the string pool a session allocates for models with run-time string tensors when the caller gives
 /// none (SessionOptions::string_pool_bytes).
 #ifndef ONNXMICRO_DEFAULT_STRING_POOL_BYTES
@@ -1735,6 +1744,109 @@ inline WireError read_packed_element(WireReader& reader, WireType wire, std::uin
   bits = v;
   return e;
 }
+
+// The parts of the repeated-field iterators that do not depend on the element type, compiled once for all of
+// them (each instantiation would otherwise carry its own copy: code size on a microcontroller).
+
+/// Walks the length-delimited occurrences of one field of a message.
+class FieldCursor {
+ public:
+  FieldCursor() noexcept = default;
+  FieldCursor(ByteSpan message, std::uint32_t field) noexcept : reader_(message), field_(field), done_(false) {
+    advance();
+  }
+  void advance() noexcept {
+    WireField f;
+    while (!reader_.at_end()) {
+      if (reader_.next_field(f) != WireError::none) break;
+      if (f.number == field_ && f.type == WireType::length_delimited) {
+        current_ = f.payload;
+        return;
+      }
+    }
+    done_ = true;
+  }
+  bool same_position(const FieldCursor& other) const noexcept {
+    return done_ == other.done_ && (done_ || reader_.offset() == other.reader_.offset());
+  }
+  ByteSpan current() const noexcept { return current_; }
+
+ private:
+  WireReader reader_;
+  ByteSpan current_;
+  std::uint32_t field_ = 0;
+  bool done_ = true;
+};
+
+/// Occurrences of length-delimited field `field` in `message`.
+inline std::size_t count_fields(ByteSpan message, std::uint32_t field) noexcept {
+  std::size_t n = 0;
+  for (FieldCursor cursor(message, field), end; !cursor.same_position(end); cursor.advance()) ++n;
+  return n;
+}
+
+/// Walks the values of a repeated scalar of wire type `wire`, packed and unpacked occurrences alike; yields
+/// raw bits (the typed iterator converts them).
+class ScalarCursor {
+ public:
+  ScalarCursor() noexcept = default;
+  ScalarCursor(ByteSpan message, std::uint32_t field, WireType wire) noexcept
+      : outer_(message), field_(field), wire_(wire), done_(false) {
+    advance();
+  }
+  void advance() noexcept {
+    while (true) {
+      if (!packed_.at_end()) {
+        if (read_packed_element(packed_, wire_, bits_) == WireError::none) return;
+        packed_ = WireReader();  // malformed (only possible on unvalidated bytes): drop the rest of it
+      }
+      WireField f;
+      if (outer_.at_end() || outer_.next_field(f) != WireError::none) break;
+      if (f.number != field_) continue;
+      if (f.type == wire_) {
+        bits_ = f.scalar;
+        return;
+      }
+      // Packed: based at the payload's offset in the message, so positions compare uniquely.
+      if (f.type == WireType::length_delimited) packed_ = WireReader(f.payload, outer_.offset() - f.payload.size());
+    }
+    done_ = true;
+  }
+  bool same_position(const ScalarCursor& other) const noexcept {
+    return done_ == other.done_ &&
+           (done_ || (outer_.offset() == other.outer_.offset() && packed_.offset() == other.packed_.offset()));
+  }
+  std::uint64_t bits() const noexcept { return bits_; }
+
+ private:
+  WireReader outer_;
+  WireReader packed_;
+  std::uint64_t bits_ = 0;
+  std::uint32_t field_ = 0;
+  WireType wire_ = WireType::varint;
+  bool done_ = true;
+};
+
+/// Number of values of a repeated scalar of wire type `wire` (one pass; packed fixed-width payloads are counted
+/// without decoding).
+inline std::size_t count_scalars(ByteSpan message, std::uint32_t field, WireType wire) noexcept {
+  std::size_t n = 0;
+  WireReader reader(message);
+  WireField f;
+  while (!reader.at_end() && reader.next_field(f) == WireError::none) {
+    if (f.number != field) continue;
+    if (f.type == wire) {
+      ++n;
+    } else if (f.type == WireType::length_delimited) {
+      if (wire == WireType::varint) {
+        for (unsigned char b : f.payload) n += (b & 0x80u) == 0 ? 1 : 0;
+      } else {
+        n += f.payload.size() / (wire == WireType::fixed32 ? 4 : 8);
+      }
+    }
+  }
+  return n;
+}
 }  // namespace repeated_detail
 
 // ---- Repeated-field iteration over an already validated message -----------------------------------------
@@ -1759,52 +1871,30 @@ class RepeatedField {
     using reference = V;
 
     Iterator() noexcept = default;
-    V operator*() const noexcept { return repeated_detail::element_from<V>(current_); }
+    V operator*() const noexcept { return repeated_detail::element_from<V>(cursor_.current()); }
     Iterator& operator++() noexcept {
-      advance();
+      cursor_.advance();
       return *this;
     }
     Iterator operator++(int) noexcept {
       Iterator old = *this;
-      advance();
+      cursor_.advance();
       return old;
     }
-    friend bool operator==(const Iterator& a, const Iterator& b) noexcept {
-      return a.done_ == b.done_ && (a.done_ || a.reader_.offset() == b.reader_.offset());
-    }
+    friend bool operator==(const Iterator& a, const Iterator& b) noexcept { return a.cursor_.same_position(b.cursor_); }
     friend bool operator!=(const Iterator& a, const Iterator& b) noexcept { return !(a == b); }
 
    private:
     friend class RepeatedField;
-    Iterator(ByteSpan message, std::uint32_t field) noexcept : reader_(message), field_(field), done_(false) {
-      advance();
-    }
-    void advance() noexcept {
-      WireField f;
-      while (!reader_.at_end()) {
-        if (reader_.next_field(f) != WireError::none) break;
-        if (f.number == field_ && f.type == WireType::length_delimited) {
-          current_ = f.payload;
-          return;
-        }
-      }
-      done_ = true;
-    }
+    Iterator(ByteSpan message, std::uint32_t field) noexcept : cursor_(message, field) {}
 
-    WireReader reader_;
-    ByteSpan current_;
-    std::uint32_t field_ = 0;
-    bool done_ = true;
+    repeated_detail::FieldCursor cursor_;
   };
 
   Iterator begin() const noexcept { return Iterator(message_, field_); }
   Iterator end() const noexcept { return Iterator(); }
   /// Counts occurrences (one pass over the message).
-  std::size_t size() const noexcept {
-    std::size_t n = 0;
-    for (Iterator it = begin(); it != end(); ++it) ++n;
-    return n;
-  }
+  std::size_t size() const noexcept { return repeated_detail::count_fields(message_, field_); }
   bool empty() const noexcept { return begin() == end(); }
   /// i-th occurrence (linear scan); i < size().
   V operator[](std::size_t i) const noexcept {
@@ -1839,78 +1929,30 @@ class RepeatedScalar {
     using reference = T;
 
     Iterator() noexcept = default;
-    T operator*() const noexcept { return current_; }
+    T operator*() const noexcept { return Traits::from_bits(cursor_.bits()); }
     Iterator& operator++() noexcept {
-      advance();
+      cursor_.advance();
       return *this;
     }
     Iterator operator++(int) noexcept {
       Iterator old = *this;
-      advance();
+      cursor_.advance();
       return old;
     }
-    friend bool operator==(const Iterator& a, const Iterator& b) noexcept {
-      return a.done_ == b.done_ &&
-             (a.done_ || (a.outer_.offset() == b.outer_.offset() && a.packed_.offset() == b.packed_.offset()));
-    }
+    friend bool operator==(const Iterator& a, const Iterator& b) noexcept { return a.cursor_.same_position(b.cursor_); }
     friend bool operator!=(const Iterator& a, const Iterator& b) noexcept { return !(a == b); }
 
    private:
     friend class RepeatedScalar;
-    Iterator(ByteSpan message, std::uint32_t field) noexcept : outer_(message), field_(field), done_(false) {
-      advance();
-    }
-    void advance() noexcept {
-      std::uint64_t bits = 0;
-      while (true) {
-        if (!packed_.at_end()) {
-          if (repeated_detail::read_packed_element(packed_, Traits::kWire, bits) == WireError::none) {
-            current_ = Traits::from_bits(bits);
-            return;
-          }
-          packed_ = WireReader();  // malformed (only possible on unvalidated bytes): drop the rest of it
-        }
-        WireField f;
-        if (outer_.at_end() || outer_.next_field(f) != WireError::none) break;
-        if (f.number != field_) continue;
-        if (f.type == Traits::kWire) {
-          current_ = Traits::from_bits(f.scalar);
-          return;
-        }
-        // Packed: based at the payload's offset in the message, so positions compare uniquely.
-        if (f.type == WireType::length_delimited) packed_ = WireReader(f.payload, outer_.offset() - f.payload.size());
-      }
-      done_ = true;
-    }
+    Iterator(ByteSpan message, std::uint32_t field) noexcept : cursor_(message, field, Traits::kWire) {}
 
-    WireReader outer_;
-    WireReader packed_;
-    T current_ = T();
-    std::uint32_t field_ = 0;
-    bool done_ = true;
+    repeated_detail::ScalarCursor cursor_;
   };
 
   Iterator begin() const noexcept { return Iterator(message_, field_); }
   Iterator end() const noexcept { return Iterator(); }
   /// Number of values (one pass; packed fixed-width payloads are counted without decoding).
-  std::size_t size() const noexcept {
-    std::size_t n = 0;
-    WireReader reader(message_);
-    WireField f;
-    while (!reader.at_end() && reader.next_field(f) == WireError::none) {
-      if (f.number != field_) continue;
-      if (f.type == Traits::kWire) {
-        ++n;
-      } else if (f.type == WireType::length_delimited) {
-        if (Traits::kWire == WireType::varint) {
-          for (unsigned char b : f.payload) n += (b & 0x80u) == 0 ? 1 : 0;
-        } else {
-          n += f.payload.size() / (Traits::kWire == WireType::fixed32 ? 4 : 8);
-        }
-      }
-    }
-    return n;
-  }
+  std::size_t size() const noexcept { return repeated_detail::count_scalars(message_, field_, Traits::kWire); }
   bool empty() const noexcept { return begin() == end(); }
   /// i-th value (linear scan); i < size().
   T operator[](std::size_t i) const noexcept {
@@ -2278,7 +2320,7 @@ struct ProtoViewParser {
   static Status parse_top(ByteSpan bytes, int depth, View& out, Extra... extra) noexcept {
     Status status;
     Ctx c{&status, bytes.data()};
-    if (!scan<true>(bytes, depth, &c, out, extra...)) {
+    if (!scan(bytes, depth, &c, out, extra...)) {
       if (status.ok()) status = Status(StatusCode::internal) << "protobuf parse failed without a message";
       finish_message(status);
     }
@@ -2288,7 +2330,7 @@ struct ProtoViewParser {
   template <typename View, typename... Extra>
   static View unchecked(ByteSpan bytes, Extra... extra) noexcept {
     View out;
-    (void)scan<false>(bytes, 0, nullptr, out, extra...);
+    (void)scan(bytes, 0, nullptr, out, extra...);
     return out;
   }
 
@@ -2395,7 +2437,7 @@ struct ProtoViewParser {
           if (!check_packed(c, rule.type_name, f, WireType::varint)) return false;
         } else if (fr.kind == ProtoRuleKind::graph) {
           proto::Graph graph;
-          if (!scan<true>(f.payload, depth + 1, &c, graph, 0)) return nested_failure(c, fr.name, counts[i]);
+          if (!scan(f.payload, depth + 1, &c, graph, 0)) return nested_failure(c, fr.name, counts[i]);
         } else if (!scan_rule(f.payload, depth + 1, c, *fr.message)) {
           return nested_failure(c, fr.name, counts[i]);
         }
@@ -2407,18 +2449,17 @@ struct ProtoViewParser {
 
   // ---- StringStringEntryProto ----
 
-  template <bool kValidate>
   static bool scan(ByteSpan bytes, int depth, Ctx* c, proto::StringStringEntry& out) noexcept {
     constexpr const char* kType = "StringStringEntryProto";
     out = proto::StringStringEntry();
-    if constexpr (kValidate) {
+    if (c != nullptr) {
       if (!depth_ok(*c, depth, kType)) return false;
     }
     WireReader r = reader_for(bytes, c);
     WireField f;
     while (!r.at_end()) {
       WireError e = r.next_field(f);
-      if (e != WireError::none) return kValidate && wire_failure(*c, kType, r, e);
+      if (e != WireError::none) return c != nullptr && wire_failure(*c, kType, r, e);
       if (!is_ld(f)) continue;
       if (f.number == 1) out.key = proto::as_string_view(f.payload);
       if (f.number == 2) out.value = proto::as_string_view(f.payload);
@@ -2429,25 +2470,24 @@ struct ProtoViewParser {
   /// Validates repeated StringStringEntryProto field occurrence `f` (metadata_props, external_data).
   static bool check_entry(ByteSpan payload, int depth, Ctx& c, const char* field, std::size_t& index) noexcept {
     proto::StringStringEntry entry;
-    if (!scan<true>(payload, depth, &c, entry)) return nested_failure(c, field, index);
+    if (!scan(payload, depth, &c, entry)) return nested_failure(c, field, index);
     ++index;
     return true;
   }
 
   // ---- OperatorSetIdProto ----
 
-  template <bool kValidate>
   static bool scan(ByteSpan bytes, int depth, Ctx* c, proto::OperatorSetId& out) noexcept {
     constexpr const char* kType = "OperatorSetIdProto";
     out = proto::OperatorSetId();
-    if constexpr (kValidate) {
+    if (c != nullptr) {
       if (!depth_ok(*c, depth, kType)) return false;
     }
     WireReader r = reader_for(bytes, c);
     WireField f;
     while (!r.at_end()) {
       WireError e = r.next_field(f);
-      if (e != WireError::none) return kValidate && wire_failure(*c, kType, r, e);
+      if (e != WireError::none) return c != nullptr && wire_failure(*c, kType, r, e);
       if (f.number == 1 && is_ld(f)) out.domain = proto::as_string_view(f.payload);
       if (f.number == 2 && f.type == WireType::varint) out.version = static_cast<std::int64_t>(f.scalar);
     }
@@ -2456,18 +2496,17 @@ struct ProtoViewParser {
 
   // ---- TensorShapeProto and its Dimension ----
 
-  template <bool kValidate>
   static bool scan(ByteSpan bytes, int depth, Ctx* c, proto::Dimension& out) noexcept {
     constexpr const char* kType = "TensorShapeProto.Dimension";
     out = proto::Dimension();
-    if constexpr (kValidate) {
+    if (c != nullptr) {
       if (!depth_ok(*c, depth, kType)) return false;
     }
     WireReader r = reader_for(bytes, c);
     WireField f;
     while (!r.at_end()) {
       WireError e = r.next_field(f);
-      if (e != WireError::none) return kValidate && wire_failure(*c, kType, r, e);
+      if (e != WireError::none) return c != nullptr && wire_failure(*c, kType, r, e);
       // dim_value and dim_param are a oneof: the last one written wins.
       if (f.number == 1 && f.type == WireType::varint) {
         out.has_value = true;
@@ -2482,12 +2521,11 @@ struct ProtoViewParser {
     return true;
   }
 
-  template <bool kValidate>
   static bool scan(ByteSpan bytes, int depth, Ctx* c, proto::TensorShape& out) noexcept {
     constexpr const char* kType = "TensorShapeProto";
     out = proto::TensorShape();
     out.bytes = bytes;
-    if constexpr (kValidate) {
+    if (c != nullptr) {
       if (!depth_ok(*c, depth, kType)) return false;
       WireReader r = reader_for(bytes, c);
       WireField f;
@@ -2497,7 +2535,7 @@ struct ProtoViewParser {
         if (e != WireError::none) return wire_failure(*c, kType, r, e);
         if (f.number == 1 && is_ld(f)) {
           proto::Dimension d;
-          if (!scan<true>(f.payload, depth + 1, c, d)) return nested_failure(*c, "dim", dim_index);
+          if (!scan(f.payload, depth + 1, c, d)) return nested_failure(*c, "dim", dim_index);
           ++dim_index;
         }
       }
@@ -2516,21 +2554,20 @@ struct ProtoViewParser {
   }
 
   /// TypeProto.Tensor / TypeProto.SparseTensor: elem_type = 1, shape = 2.
-  template <bool kValidate>
   static bool scan_tensor_type(ByteSpan bytes, int depth, Ctx* c, proto::Type& out, const char* type) noexcept {
-    if constexpr (kValidate) {
+    if (c != nullptr) {
       if (!depth_ok(*c, depth, type)) return false;
     }
     WireReader r = reader_for(bytes, c);
     WireField f;
     while (!r.at_end()) {
       WireError e = r.next_field(f);
-      if (e != WireError::none) return kValidate && wire_failure(*c, type, r, e);
+      if (e != WireError::none) return c != nullptr && wire_failure(*c, type, r, e);
       if (f.number == 1 && f.type == WireType::varint) {
         out.elem_type = static_cast<std::int32_t>(static_cast<std::uint32_t>(f.scalar));
       } else if (f.number == 2 && is_ld(f)) {
         out.has_shape = true;
-        if (!scan<kValidate>(f.payload, depth + 1, c, out.shape)) return kValidate && nested_failure(*c, "shape");
+        if (!scan(f.payload, depth + 1, c, out.shape)) return c != nullptr && nested_failure(*c, "shape");
       }
     }
     return true;
@@ -2538,10 +2575,9 @@ struct ProtoViewParser {
 
   /// TypeProto.Sequence / TypeProto.Optional (elem_type = 1) and TypeProto.Map (key_type = 1,
   /// value_type = 2): remembers the nested TypeProto's bytes, validating it when kValidate.
-  template <bool kValidate>
   static bool scan_element_type(ByteSpan bytes, int depth, Ctx* c, proto::Type& out, bool is_map,
                                 const char* type) noexcept {
-    if constexpr (kValidate) {
+    if (c != nullptr) {
       if (!depth_ok(*c, depth, type)) return false;
     }
     const std::uint32_t element_field = is_map ? 2 : 1;
@@ -2549,14 +2585,14 @@ struct ProtoViewParser {
     WireField f;
     while (!r.at_end()) {
       WireError e = r.next_field(f);
-      if (e != WireError::none) return kValidate && wire_failure(*c, type, r, e);
+      if (e != WireError::none) return c != nullptr && wire_failure(*c, type, r, e);
       if (is_map && f.number == 1 && f.type == WireType::varint) {
         out.map_key_type = static_cast<std::int32_t>(static_cast<std::uint32_t>(f.scalar));
       } else if (f.number == element_field && is_ld(f)) {
         out.element_bytes_ = f.payload;
-        if constexpr (kValidate) {
+        if (c != nullptr) {
           proto::Type element;
-          if (!scan<true>(f.payload, depth + 1, c, element)) {
+          if (!scan(f.payload, depth + 1, c, element)) {
             return nested_failure(*c, is_map ? "value_type" : "elem_type");
           }
         }
@@ -2565,20 +2601,19 @@ struct ProtoViewParser {
     return true;
   }
 
-  template <bool kValidate>
   static bool scan(ByteSpan bytes, int depth, Ctx* c, proto::Type& out) noexcept {
     constexpr const char* kType = "TypeProto";
     using Kind = proto::Type::Kind;
     out = proto::Type();
     out.bytes = bytes;
-    if constexpr (kValidate) {
+    if (c != nullptr) {
       if (!depth_ok(*c, depth, kType)) return false;
     }
     WireReader r = reader_for(bytes, c);
     WireField f;
     while (!r.at_end()) {
       WireError e = r.next_field(f);
-      if (e != WireError::none) return kValidate && wire_failure(*c, kType, r, e);
+      if (e != WireError::none) return c != nullptr && wire_failure(*c, kType, r, e);
       if (!is_ld(f)) continue;
       // The value fields are a oneof: each occurrence replaces whatever an earlier one set.
       switch (f.number) {
@@ -2587,9 +2622,8 @@ struct ProtoViewParser {
           const bool dense = f.number == 1;
           reset_type_value(out);
           out.kind = dense ? Kind::tensor : Kind::sparse_tensor;
-          if (!scan_tensor_type<kValidate>(f.payload, depth + 1, c, out,
-                                           dense ? "TypeProto.Tensor" : "TypeProto.SparseTensor")) {
-            return kValidate && nested_failure(*c, dense ? "tensor_type" : "sparse_tensor_type");
+          if (!scan_tensor_type(f.payload, depth + 1, c, out, dense ? "TypeProto.Tensor" : "TypeProto.SparseTensor")) {
+            return c != nullptr && nested_failure(*c, dense ? "tensor_type" : "sparse_tensor_type");
           }
           break;
         }
@@ -2598,23 +2632,23 @@ struct ProtoViewParser {
           const bool sequence = f.number == 4;
           reset_type_value(out);
           out.kind = sequence ? Kind::sequence : Kind::optional;
-          if (!scan_element_type<kValidate>(f.payload, depth + 1, c, out, false,
-                                            sequence ? "TypeProto.Sequence" : "TypeProto.Optional")) {
-            return kValidate && nested_failure(*c, sequence ? "sequence_type" : "optional_type");
+          if (!scan_element_type(f.payload, depth + 1, c, out, false,
+                                 sequence ? "TypeProto.Sequence" : "TypeProto.Optional")) {
+            return c != nullptr && nested_failure(*c, sequence ? "sequence_type" : "optional_type");
           }
           break;
         }
         case 5:
           reset_type_value(out);
           out.kind = Kind::map;
-          if (!scan_element_type<kValidate>(f.payload, depth + 1, c, out, true, "TypeProto.Map")) {
-            return kValidate && nested_failure(*c, "map_type");
+          if (!scan_element_type(f.payload, depth + 1, c, out, true, "TypeProto.Map")) {
+            return c != nullptr && nested_failure(*c, "map_type");
           }
           break;
         case 7:
           reset_type_value(out);
           out.kind = Kind::unknown;
-          if constexpr (kValidate) {
+          if (c != nullptr) {
             if (!scan_rule(f.payload, depth + 1, *c, kOpaqueTypeRule)) return nested_failure(*c, "opaque_type");
           }
           break;
@@ -2626,11 +2660,10 @@ struct ProtoViewParser {
 
   // ---- ValueInfoProto ----
 
-  template <bool kValidate>
   static bool scan(ByteSpan bytes, int depth, Ctx* c, proto::ValueInfo& out) noexcept {
     constexpr const char* kType = "ValueInfoProto";
     out = proto::ValueInfo();
-    if constexpr (kValidate) {
+    if (c != nullptr) {
       if (!depth_ok(*c, depth, kType)) return false;
     }
     WireReader r = reader_for(bytes, c);
@@ -2638,15 +2671,15 @@ struct ProtoViewParser {
     std::size_t metadata_index = 0;
     while (!r.at_end()) {
       WireError e = r.next_field(f);
-      if (e != WireError::none) return kValidate && wire_failure(*c, kType, r, e);
+      if (e != WireError::none) return c != nullptr && wire_failure(*c, kType, r, e);
       if (!is_ld(f)) continue;
       if (f.number == 1) {
         out.name = proto::as_string_view(f.payload);
       } else if (f.number == 2) {
         out.has_type = true;
-        if (!scan<kValidate>(f.payload, depth + 1, c, out.type)) return kValidate && nested_failure(*c, "type");
+        if (!scan(f.payload, depth + 1, c, out.type)) return c != nullptr && nested_failure(*c, "type");
       } else if (f.number == 4) {
-        if constexpr (kValidate) {
+        if (c != nullptr) {
           if (!check_entry(f.payload, depth + 1, *c, "metadata_props", metadata_index)) return false;
         }
       }
@@ -2676,12 +2709,11 @@ struct ProtoViewParser {
     ++rank;
   }
 
-  template <bool kValidate>
   static bool scan(ByteSpan bytes, int depth, Ctx* c, proto::Tensor& out) noexcept {
     constexpr const char* kType = "TensorProto";
     out = proto::Tensor();
     out.bytes = bytes;
-    if constexpr (kValidate) {
+    if (c != nullptr) {
       if (!depth_ok(*c, depth, kType)) return false;
     }
     WireReader r = reader_for(bytes, c);
@@ -2693,7 +2725,7 @@ struct ProtoViewParser {
     std::size_t metadata_index = 0;
     while (!r.at_end()) {
       WireError e = r.next_field(f);
-      if (e != WireError::none) return kValidate && wire_failure(*c, kType, r, e);
+      if (e != WireError::none) return c != nullptr && wire_failure(*c, kType, r, e);
       const bool ld = is_ld(f);
       switch (f.number) {
         case 1:  // dims: repeated int64, packed or not
@@ -2704,7 +2736,7 @@ struct ProtoViewParser {
             std::uint64_t v = 0;
             while (!packed.at_end()) {
               WireError pe = packed.next_varint(v);
-              if (pe != WireError::none) return kValidate && wire_failure(*c, kType, packed, pe);
+              if (pe != WireError::none) return c != nullptr && wire_failure(*c, kType, packed, pe);
               add_dim(out, rank, v);
             }
           }
@@ -2716,7 +2748,7 @@ struct ProtoViewParser {
         case 3:
           if (ld) {
             has_segment = true;
-            if constexpr (kValidate) {
+            if (c != nullptr) {
               if (!scan_rule(f.payload, depth + 1, *c, kTensorSegmentRule)) return nested_failure(*c, "segment");
             }
           }
@@ -2733,7 +2765,7 @@ struct ProtoViewParser {
             data_fields |= bit(f.number);
           } else if (ld) {
             data_fields |= bit(f.number);
-            if constexpr (kValidate) {
+            if (c != nullptr) {
               if (!check_packed(*c, kType, f, element)) return false;
             }
           }
@@ -2754,7 +2786,7 @@ struct ProtoViewParser {
           break;
         case 13:
         case 16:
-          if constexpr (kValidate) {
+          if (c != nullptr) {
             if (ld && !check_entry(f.payload, depth + 1, *c, f.number == 13 ? "external_data" : "metadata_props",
                                    f.number == 13 ? external_index : metadata_index)) {
               return false;
@@ -2779,7 +2811,7 @@ struct ProtoViewParser {
         break;
       }
     }
-    if constexpr (kValidate) {
+    if (c != nullptr) {
       if (has_segment) {
         failure(*c, StatusCode::unsupported, kType, out.name)
             << "segment (a tensor split across several TensorProtos) is not supported";
@@ -2831,7 +2863,7 @@ struct ProtoViewParser {
       if (!is_ld(f)) continue;
       if (f.number == 1 || f.number == 2) {
         proto::Tensor t;
-        if (!scan<true>(f.payload, depth + 1, &c, t)) return nested_failure(c, f.number == 1 ? "values" : "indices");
+        if (!scan(f.payload, depth + 1, &c, t)) return nested_failure(c, f.number == 1 ? "values" : "indices");
       } else if (f.number == 3) {
         if (!check_packed(c, kType, f, WireType::varint)) return false;
       }
@@ -2853,7 +2885,7 @@ struct ProtoViewParser {
         if (!check_packed(c, kType, f, WireType::varint)) return false;
       } else if (f.number == 5) {
         proto::Sequence values;
-        if (!scan<true>(f.payload, depth + 1, &c, values)) return nested_failure(c, "values");
+        if (!scan(f.payload, depth + 1, &c, values)) return nested_failure(c, "values");
       }
     }
     return true;
@@ -2863,13 +2895,12 @@ struct ProtoViewParser {
 
   static constexpr bool is_attribute_type(std::int32_t v) noexcept { return v >= 0 && v <= 14; }
 
-  template <bool kValidate>
   static bool scan(ByteSpan bytes, int depth, Ctx* c, proto::Attribute& out, int subgraph_depth) noexcept {
     constexpr const char* kType = "AttributeProto";
     using AT = proto::AttributeType;
     out = proto::Attribute();
     out.bytes = bytes;
-    if constexpr (kValidate) {
+    if (c != nullptr) {
       if (!depth_ok(*c, depth, kType)) return false;
     }
     WireReader r = reader_for(bytes, c);
@@ -2883,7 +2914,7 @@ struct ProtoViewParser {
     auto mark = [&present](AT t) { present |= std::uint32_t{1} << static_cast<int>(t); };
     while (!r.at_end()) {
       WireError e = r.next_field(f);
-      if (e != WireError::none) return kValidate && wire_failure(*c, kType, r, e);
+      if (e != WireError::none) return c != nullptr && wire_failure(*c, kType, r, e);
       const bool ld = is_ld(f);
       switch (f.number) {
         case 1:
@@ -2924,9 +2955,9 @@ struct ProtoViewParser {
           if (ld) {
             out.t = f.payload;
             mark(AT::tensor);
-            if constexpr (kValidate) {
+            if (c != nullptr) {
               proto::Tensor t;
-              if (!scan<true>(f.payload, depth + 1, c, t)) return nested_failure(*c, "t");
+              if (!scan(f.payload, depth + 1, c, t)) return nested_failure(*c, "t");
             }
           }
           break;
@@ -2934,16 +2965,16 @@ struct ProtoViewParser {
           if (ld) {
             out.g = f.payload;
             mark(AT::graph);
-            if constexpr (kValidate) {
+            if (c != nullptr) {
               proto::Graph g;
-              if (!scan<true>(f.payload, depth + 1, c, g, subgraph_depth + 1)) return nested_failure(*c, "g");
+              if (!scan(f.payload, depth + 1, c, g, subgraph_depth + 1)) return nested_failure(*c, "g");
             }
           }
           break;
         case 22:
           if (ld) {
             mark(AT::sparse_tensor);
-            if constexpr (kValidate) {
+            if (c != nullptr) {
               if (!scan_sparse_tensor(f.payload, depth + 1, *c)) return nested_failure(*c, "sparse_tensor");
             }
           }
@@ -2951,16 +2982,16 @@ struct ProtoViewParser {
         case 14:
           if (ld) {
             mark(AT::type_proto);
-            if constexpr (kValidate) {
+            if (c != nullptr) {
               proto::Type t;
-              if (!scan<true>(f.payload, depth + 1, c, t)) return nested_failure(*c, "tp");
+              if (!scan(f.payload, depth + 1, c, t)) return nested_failure(*c, "tp");
             }
           }
           break;
         case 7:
           if (f.type == WireType::fixed32 || ld) {
             mark(AT::floats);
-            if constexpr (kValidate) {
+            if (c != nullptr) {
               if (ld && !check_packed(*c, kType, f, WireType::fixed32)) return false;
             }
           }
@@ -2968,7 +2999,7 @@ struct ProtoViewParser {
         case 8:
           if (f.type == WireType::varint || ld) {
             mark(AT::ints);
-            if constexpr (kValidate) {
+            if (c != nullptr) {
               if (ld && !check_packed(*c, kType, f, WireType::varint)) return false;
             }
           }
@@ -2979,9 +3010,9 @@ struct ProtoViewParser {
         case 10:
           if (ld) {
             mark(AT::tensors);
-            if constexpr (kValidate) {
+            if (c != nullptr) {
               proto::Tensor t;
-              if (!scan<true>(f.payload, depth + 1, c, t)) return nested_failure(*c, "tensors", tensors_index);
+              if (!scan(f.payload, depth + 1, c, t)) return nested_failure(*c, "tensors", tensors_index);
               ++tensors_index;
             }
           }
@@ -2989,9 +3020,9 @@ struct ProtoViewParser {
         case 11:
           if (ld) {
             mark(AT::graphs);
-            if constexpr (kValidate) {
+            if (c != nullptr) {
               proto::Graph g;
-              if (!scan<true>(f.payload, depth + 1, c, g, subgraph_depth + 1)) {
+              if (!scan(f.payload, depth + 1, c, g, subgraph_depth + 1)) {
                 return nested_failure(*c, "graphs", graphs_index);
               }
               ++graphs_index;
@@ -3001,7 +3032,7 @@ struct ProtoViewParser {
         case 23:
           if (ld) {
             mark(AT::sparse_tensors);
-            if constexpr (kValidate) {
+            if (c != nullptr) {
               if (!scan_sparse_tensor(f.payload, depth + 1, *c)) {
                 return nested_failure(*c, "sparse_tensors", sparse_index);
               }
@@ -3012,9 +3043,9 @@ struct ProtoViewParser {
         case 15:
           if (ld) {
             mark(AT::type_protos);
-            if constexpr (kValidate) {
+            if (c != nullptr) {
               proto::Type t;
-              if (!scan<true>(f.payload, depth + 1, c, t)) return nested_failure(*c, "type_protos", type_protos_index);
+              if (!scan(f.payload, depth + 1, c, t)) return nested_failure(*c, "type_protos", type_protos_index);
               ++type_protos_index;
             }
           }
@@ -3033,12 +3064,11 @@ struct ProtoViewParser {
 
   // ---- NodeProto ----
 
-  template <bool kValidate>
   static bool scan(ByteSpan bytes, int depth, Ctx* c, proto::Node& out, int subgraph_depth) noexcept {
     constexpr const char* kType = "NodeProto";
     out = proto::Node();
     out.bytes = bytes;
-    if constexpr (kValidate) {
+    if (c != nullptr) {
       if (!depth_ok(*c, depth, kType)) return false;
     }
     WireReader r = reader_for(bytes, c);
@@ -3048,28 +3078,28 @@ struct ProtoViewParser {
     std::size_t device_index = 0;
     while (!r.at_end()) {
       WireError e = r.next_field(f);
-      if (e != WireError::none) return kValidate && wire_failure(*c, kType, r, e);
+      if (e != WireError::none) return c != nullptr && wire_failure(*c, kType, r, e);
       if (!is_ld(f)) continue;
       switch (f.number) {
         case 3: out.name = proto::as_string_view(f.payload); break;
         case 4: out.op_type = proto::as_string_view(f.payload); break;
         case 7: out.domain = proto::as_string_view(f.payload); break;
         case 5:
-          if constexpr (kValidate) {
+          if (c != nullptr) {
             proto::Attribute a;
-            if (!scan<true>(f.payload, depth + 1, c, a, subgraph_depth)) {
+            if (!scan(f.payload, depth + 1, c, a, subgraph_depth)) {
               return nested_failure(*c, "attribute", attribute_index);
             }
             ++attribute_index;
           }
           break;
         case 9:
-          if constexpr (kValidate) {
+          if (c != nullptr) {
             if (!check_entry(f.payload, depth + 1, *c, "metadata_props", metadata_index)) return false;
           }
           break;
         case 10:
-          if constexpr (kValidate) {
+          if (c != nullptr) {
             if (!scan_rule(f.payload, depth + 1, *c, kNodeDeviceConfigurationRule)) {
               return nested_failure(*c, "device_configurations", device_index);
             }
@@ -3084,12 +3114,11 @@ struct ProtoViewParser {
 
   // ---- GraphProto ----
 
-  template <bool kValidate>
   static bool scan(ByteSpan bytes, int depth, Ctx* c, proto::Graph& out, int subgraph_depth) noexcept {
     constexpr const char* kType = "GraphProto";
     out = proto::Graph();
     out.bytes = bytes;
-    if constexpr (kValidate) {
+    if (c != nullptr) {
       if (!depth_ok(*c, depth, kType)) return false;
       if (subgraph_depth > ONNXMICRO_MAX_SUBGRAPH_DEPTH) {
         failure(*c, StatusCode::limit_exceeded, kType)
@@ -3110,13 +3139,13 @@ struct ProtoViewParser {
     std::size_t metadata_index = 0;
     while (!r.at_end()) {
       WireError e = r.next_field(f);
-      if (e != WireError::none) return kValidate && wire_failure(*c, kType, r, e);
+      if (e != WireError::none) return c != nullptr && wire_failure(*c, kType, r, e);
       if (!is_ld(f)) continue;
       switch (f.number) {
         case 2: out.name = proto::as_string_view(f.payload); break;
         case 15:
           out.has_sparse_initializers = true;
-          if constexpr (kValidate) {
+          if (c != nullptr) {
             if (!scan_sparse_tensor(f.payload, depth + 1, *c)) {
               return nested_failure(*c, "sparse_initializer", sparse_index);
             }
@@ -3125,17 +3154,17 @@ struct ProtoViewParser {
           break;
         default: break;
       }
-      if constexpr (kValidate) {
+      if (c != nullptr) {
         switch (f.number) {
           case 1: {
             proto::Node n;
-            if (!scan<true>(f.payload, depth + 1, c, n, subgraph_depth)) return nested_failure(*c, "node", node_index);
+            if (!scan(f.payload, depth + 1, c, n, subgraph_depth)) return nested_failure(*c, "node", node_index);
             ++node_index;
             break;
           }
           case 5: {
             proto::Tensor t;
-            if (!scan<true>(f.payload, depth + 1, c, t)) return nested_failure(*c, "initializer", initializer_index);
+            if (!scan(f.payload, depth + 1, c, t)) return nested_failure(*c, "initializer", initializer_index);
             ++initializer_index;
             break;
           }
@@ -3144,7 +3173,7 @@ struct ProtoViewParser {
           case 13: {
             std::size_t& index = f.number == 11 ? input_index : f.number == 12 ? output_index : value_info_index;
             proto::ValueInfo v;
-            if (!scan<true>(f.payload, depth + 1, c, v)) {
+            if (!scan(f.payload, depth + 1, c, v)) {
               return nested_failure(*c, f.number == 11 ? "input" : f.number == 12 ? "output" : "value_info", index);
             }
             ++index;
@@ -3168,12 +3197,11 @@ struct ProtoViewParser {
 
   // ---- FunctionProto ----
 
-  template <bool kValidate>
   static bool scan(ByteSpan bytes, int depth, Ctx* c, proto::Function& out) noexcept {
     constexpr const char* kType = "FunctionProto";
     out = proto::Function();
     out.bytes = bytes;
-    if constexpr (kValidate) {
+    if (c != nullptr) {
       if (!depth_ok(*c, depth, kType)) return false;
     }
     WireReader r = reader_for(bytes, c);
@@ -3185,7 +3213,7 @@ struct ProtoViewParser {
     std::size_t metadata_index = 0;
     while (!r.at_end()) {
       WireError e = r.next_field(f);
-      if (e != WireError::none) return kValidate && wire_failure(*c, kType, r, e);
+      if (e != WireError::none) return c != nullptr && wire_failure(*c, kType, r, e);
       if (!is_ld(f)) continue;
       switch (f.number) {
         case 1: out.name = proto::as_string_view(f.payload); break;
@@ -3193,23 +3221,23 @@ struct ProtoViewParser {
         case 13: out.overload = proto::as_string_view(f.payload); break;
         default: break;
       }
-      if constexpr (kValidate) {
+      if (c != nullptr) {
         switch (f.number) {
           case 7: {  // a function body is a graph of its own: subgraph depth 0
             proto::Node n;
-            if (!scan<true>(f.payload, depth + 1, c, n, 0)) return nested_failure(*c, "node", node_index);
+            if (!scan(f.payload, depth + 1, c, n, 0)) return nested_failure(*c, "node", node_index);
             ++node_index;
             break;
           }
           case 9: {
             proto::OperatorSetId o;
-            if (!scan<true>(f.payload, depth + 1, c, o)) return nested_failure(*c, "opset_import", opset_index);
+            if (!scan(f.payload, depth + 1, c, o)) return nested_failure(*c, "opset_import", opset_index);
             ++opset_index;
             break;
           }
           case 11: {
             proto::Attribute a;
-            if (!scan<true>(f.payload, depth + 1, c, a, 0)) {
+            if (!scan(f.payload, depth + 1, c, a, 0)) {
               return nested_failure(*c, "attribute_proto", attribute_index);
             }
             ++attribute_index;
@@ -3217,7 +3245,7 @@ struct ProtoViewParser {
           }
           case 12: {
             proto::ValueInfo v;
-            if (!scan<true>(f.payload, depth + 1, c, v)) return nested_failure(*c, "value_info", value_info_index);
+            if (!scan(f.payload, depth + 1, c, v)) return nested_failure(*c, "value_info", value_info_index);
             ++value_info_index;
             break;
           }
@@ -3233,9 +3261,7 @@ struct ProtoViewParser {
 
   // ---- ModelProto (validated only) ----
 
-  template <bool kValidate>
   static bool scan(ByteSpan bytes, int depth, Ctx* c, proto::Model& out) noexcept {
-    static_assert(kValidate, "ModelProto has no unchecked view");
     constexpr const char* kType = "ModelProto";
     out = proto::Model();
     out.bytes = bytes;
@@ -3263,11 +3289,11 @@ struct ProtoViewParser {
         case 6: out.doc_string = proto::as_string_view(f.payload); break;
         case 7:
           out.has_graph = true;
-          if (!scan<true>(f.payload, depth + 1, c, out.graph, 0)) return nested_failure(*c, "graph");
+          if (!scan(f.payload, depth + 1, c, out.graph, 0)) return nested_failure(*c, "graph");
           break;
         case 8: {
           proto::OperatorSetId o;
-          if (!scan<true>(f.payload, depth + 1, c, o)) return nested_failure(*c, "opset_import", opset_index);
+          if (!scan(f.payload, depth + 1, c, o)) return nested_failure(*c, "opset_import", opset_index);
           ++opset_index;
           break;
         }
@@ -3283,7 +3309,7 @@ struct ProtoViewParser {
         case 25: {
 #if ONNXMICRO_ENABLE_MODEL_FUNCTIONS
           proto::Function fn;
-          if (!scan<true>(f.payload, depth + 1, c, fn)) return nested_failure(*c, "functions", function_index);
+          if (!scan(f.payload, depth + 1, c, fn)) return nested_failure(*c, "functions", function_index);
 #else
           if (!scan_rule(f.payload, depth + 1, *c, kRefusedFunctionRule)) {
             return nested_failure(*c, "functions", function_index);
@@ -3311,28 +3337,26 @@ struct ProtoViewParser {
     switch (f.number) {
       case 3: {
         proto::Tensor t;
-        if (!scan<true>(f.payload, depth, &c, t)) return nested_failure(c, field, index);
+        if (!scan(f.payload, depth, &c, t)) return nested_failure(c, field, index);
         return true;
       }
       case 4: return scan_sparse_tensor(f.payload, depth, c) || nested_failure(c, field, index);
       case 5: {
         proto::Sequence s;
-        if (!scan<true>(f.payload, depth, &c, s)) return nested_failure(c, field, index);
+        if (!scan(f.payload, depth, &c, s)) return nested_failure(c, field, index);
         return true;
       }
       case 6: return scan_map(f.payload, depth, c) || nested_failure(c, field, index);
       case 7: {
         proto::Optional o;
-        if (!scan<true>(f.payload, depth, &c, o)) return nested_failure(c, field, index);
+        if (!scan(f.payload, depth, &c, o)) return nested_failure(c, field, index);
         return true;
       }
       default: return true;
     }
   }
 
-  template <bool kValidate>
   static bool scan(ByteSpan bytes, int depth, Ctx* c, proto::Sequence& out) noexcept {
-    static_assert(kValidate, "SequenceProto has no unchecked view");
     constexpr const char* kType = "SequenceProto";
     static constexpr const char* kFieldNames[] = {"tensor_values", "sparse_tensor_values", "sequence_values",
                                                   "map_values", "optional_values"};
@@ -3358,9 +3382,7 @@ struct ProtoViewParser {
     return true;
   }
 
-  template <bool kValidate>
   static bool scan(ByteSpan bytes, int depth, Ctx* c, proto::Optional& out) noexcept {
-    static_assert(kValidate, "OptionalProto has no unchecked view");
     constexpr const char* kType = "OptionalProto";
     static constexpr const char* kFieldNames[] = {"tensor_value", "sparse_tensor_value", "sequence_value", "map_value",
                                                   "optional_value"};
@@ -6245,6 +6267,11 @@ class PrepareContext {
     model_ = model;
     registry_ = registry;
   }
+  /// Set by the session from SessionOptions::size_optimized_kernels.
+  void set_size_optimized(bool size_optimized) noexcept { size_optimized_ = size_optimized; }
+  /// Whether to take the size-optimised choices that change the plan (always, with ONNXMICRO_OPTIMIZE_FOR_SIZE=1):
+  /// no scratch or packed copies that exist only for speed.
+  bool size_optimized() const noexcept { return ONNXMICRO_OPTIMIZE_FOR_SIZE || size_optimized_; }
   /// The model the node belongs to (a subgraph's own Model for nodes inside If/Loop/Scan bodies); may be null
   /// outside a session.
   const Model* model() const noexcept { return model_; }
@@ -6466,6 +6493,7 @@ class PrepareContext {
   void* state_ = nullptr;
   std::size_t scratch_bytes_ = 0;
   int missing_constant_input_ = -1;
+  bool size_optimized_ = false;
   int unnamed_output_ = -1;
   FusedClamp fused_clamp_;
 };
@@ -11950,10 +11978,11 @@ inline void for_each_window(const WindowGeometry& g, PerWindow&& per_window) noe
   }
 }
 
-/// Calls visit(offset) for every tap of a placed window that lies inside the input, in row-major order;
-/// `offset` is the tap's row-major position within one (N, C) plane. Precondition: w.inside > 0.
+/// Calls visit(offset, tap) for every tap of a placed window that lies inside the input, in row-major order;
+/// `offset` is the tap's row-major position within one (N, C) plane, `tap` its row-major index within the
+/// kernel (a weight's position in a convolution filter). Precondition: w.inside > 0.
 template <typename Visit>
-inline void visit_window(const WindowGeometry& g, const WindowPlacement& w, Visit&& visit) noexcept {
+inline void visit_window_taps(const WindowGeometry& g, const WindowPlacement& w, Visit&& visit) noexcept {
   const int inner = g.rank - 1;
   std::int64_t tap[kMaxSpatialRank];
   for (int d = 0; d < inner; ++d) tap[d] = w.first[d];
@@ -11962,9 +11991,14 @@ inline void visit_window(const WindowGeometry& g, const WindowPlacement& w, Visi
   const std::int64_t inner_count = w.last[inner] - w.first[inner];
   for (;;) {
     std::int64_t base = 0;
-    for (int d = 0; d < inner; ++d) base = base * g.input[d] + w.start[d] + tap[d] * g.dilation[d];
+    std::int64_t tap_base = 0;
+    for (int d = 0; d < inner; ++d) {
+      base = base * g.input[d] + w.start[d] + tap[d] * g.dilation[d];
+      tap_base = tap_base * g.kernel[d] + tap[d];
+    }
     const std::int64_t row_begin = base * g.input[inner] + inner_begin;
-    for (std::int64_t k = 0; k < inner_count; ++k) visit(row_begin + k * step);
+    const std::int64_t tap_begin = tap_base * g.kernel[inner] + w.first[inner];
+    for (std::int64_t k = 0; k < inner_count; ++k) visit(row_begin + k * step, tap_begin + k);
     int d = inner - 1;
     for (; d >= 0; --d) {
       if (++tap[d] < w.last[d]) break;
@@ -11972,6 +12006,12 @@ inline void visit_window(const WindowGeometry& g, const WindowPlacement& w, Visi
     }
     if (d < 0) return;
   }
+}
+
+/// visit_window_taps without the tap index: visit(offset).
+template <typename Visit>
+inline void visit_window(const WindowGeometry& g, const WindowPlacement& w, Visit&& visit) noexcept {
+  visit_window_taps(g, w, [&visit](std::int64_t offset, std::int64_t) { visit(offset); });
 }
 
 }  // namespace conv_pool
@@ -12116,6 +12156,22 @@ inline void edge_columns(std::int64_t rows, std::int64_t cols, std::int64_t dept
   }
 }
 
+/// C[m x n] += A[m x k] * B[k x n] with B(p, j) = b[p * b_row + j * b_col]: one plain loop nest, what
+/// ONNXMICRO_OPTIMIZE_FOR_SIZE compiles instead of the tiles (and how it reads a transposed B in place).
+template <typename T>
+inline void strided_accumulate(std::int64_t m, std::int64_t n, std::int64_t k, const T* a, std::int64_t a_row,
+                               std::int64_t a_col, const T* b, std::int64_t b_row, std::int64_t b_col, T* c,
+                               std::int64_t ldc) noexcept {
+  for (std::int64_t i = 0; i < m; ++i) {
+    T* c_row = c + i * ldc;
+    for (std::int64_t p = 0; p < k; ++p) {
+      const T a_value = a[i * a_row + p * a_col];
+      const T* b_p = b + p * b_row;
+      for (std::int64_t j = 0; j < n; ++j) c_row[j] += a_value * b_p[j * b_col];
+    }
+  }
+}
+
 /// Matrix-vector case (one column): independent partial sums keep the loop from being latency bound.
 template <typename T>
 inline void gemv(std::int64_t m, std::int64_t k, const T* a, std::int64_t a_row, std::int64_t a_col, const T* b,
@@ -12143,6 +12199,9 @@ template <typename T>
 inline void accumulate(std::int64_t m, std::int64_t n, std::int64_t k, const T* a, std::int64_t a_row,
                        std::int64_t a_col, const T* b, std::int64_t ldb, T* c, std::int64_t ldc) noexcept {
   if (m <= 0 || n <= 0 || k <= 0) return;
+#if ONNXMICRO_OPTIMIZE_FOR_SIZE
+  strided_accumulate<T>(m, n, k, a, a_row, a_col, b, ldb, 1, c, ldc);
+#else
   if (n == 1) {
     gemv(m, k, a, a_row, a_col, b, ldb, c, ldc);
     return;
@@ -12169,6 +12228,7 @@ inline void accumulate(std::int64_t m, std::int64_t n, std::int64_t k, const T* 
     }
     if (j0 < n) edge_columns<T>(m, n - j0, depth, a_p, a_row, a_col, b_p + j0, ldb, c + j0, ldc);
   }
+#endif
 }
 
 /// dst (cols x rows) = transpose of src (rows x cols), both dense row-major. Walks blocks so both sides stay
@@ -12358,6 +12418,11 @@ struct GemmImpl {
     return {};
   }
 
+  /// Whether this build can pack a transposed B (same representation as the accumulator) into a dense K x N
+  /// copy. Size-optimised builds and sessions read it in place instead: less code, and constant weights stay
+  /// where the model keeps them (flash on a microcontroller) instead of being copied into metadata.
+  static constexpr bool kPackTransposedB = !ONNXMICRO_OPTIMIZE_FOR_SIZE;
+
   /// Chooses buffers: op(B) is packed once at prepare when B is constant and needs a transpose or a
   /// conversion; otherwise such work goes to scratch at run. Half types accumulate into a float scratch.
   template <typename T>
@@ -12367,7 +12432,7 @@ struct GemmImpl {
     const kernels::TensorInfo& b = ctx.input(kB);
     const std::int64_t kn = state.k * state.n;
     conv_pool::ScratchLayout layout;
-    const bool b_needs_work = state.trans_b || kConvert;
+    const bool b_needs_work = (kPackTransposedB && !ctx.size_optimized() && state.trans_b) || kConvert;
     if (b_needs_work && b.is_constant && kn > 0) {
       Span<Acc> packed;
       ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(kn), packed));
@@ -12420,18 +12485,27 @@ struct GemmImpl {
       a = converted;
     }
     const Acc* b = static_cast<const Acc*>(state.packed_b);
-    if (state.b_in_scratch) {
+    std::int64_t b_row = n, b_col = 1;  // B(p, j) = b[p * b_row + j * b_col]
+    if ((kPackTransposedB || !blocked_gemm::kSameRepresentation<T>)&&state.b_in_scratch) {
       Acc* packed = conv_pool::scratch_at<Acc>(scratch, state.b_offset);
       pack_b<T>(static_cast<const T*>(ctx.input(kB).data), state, packed);
       b = packed;
     } else if (b == nullptr) {
       b = static_cast<const Acc*>(ctx.input(kB).data);
+      if (state.trans_b) {  // size-optimised: (N x K) B read in place
+        b_row = 1;
+        b_col = k;
+      }
     }
     Acc* y = state.y_in_scratch ? conv_pool::scratch_at<Acc>(scratch, state.y_offset) : reinterpret_cast<Acc*>(y_data);
     for (std::int64_t i = 0; i < m * n; ++i) y[i] = Acc(0);
     const std::int64_t a_row = state.trans_a ? 1 : k;
     const std::int64_t a_col = state.trans_a ? m : 1;
-    blocked_gemm::accumulate<Acc>(m, n, k, a, a_row, a_col, b, n, y, n);
+    if (b_col == 1) {
+      blocked_gemm::accumulate<Acc>(m, n, k, a, a_row, a_col, b, b_row, y, n);
+    } else {
+      blocked_gemm::strided_accumulate<Acc>(m, n, k, a, a_row, a_col, b, b_row, b_col, y, n);
+    }
     epilogue<T>(state, y, state.use_c ? static_cast<const T*>(ctx.input(kC).data) : nullptr, y_data);
   }
 
@@ -19874,10 +19948,10 @@ ONNXMICRO_NAMESPACE_END
 // kernel_shape is inferred from W and that SAME pads give ceil(in / stride) outputs (what every version
 // computes here), 22 added bfloat16. So one kernel serves every version.
 //
-// Method: per (image, group), the input patch of each output position is gathered into a column matrix
-// (im2col, a tile of output positions at a time, in scratch) and multiplied by the group's weights with the
-// blocked GEMM; a 1x1 stride-1 unpadded kernel uses the input as the column matrix directly. float16/bfloat16
-// are converted to float32 while gathering and rounded once when stored.
+// Method (size-optimised builds and sessions: compute_direct below): per (image, group), the input patch of each output
+// position is gathered into a column matrix (im2col, a tile of output positions at a time, in scratch) and multiplied
+// by the group's weights with the blocked GEMM; a 1x1 stride-1 unpadded kernel uses the input as the column matrix
+// directly. float16/bfloat16 are converted to float32 while gathering and rounded once when stored.
 
 
 ONNXMICRO_NAMESPACE_BEGIN
@@ -20026,6 +20100,12 @@ struct ConvImpl {
   static Status plan(kernels::PrepareContext& ctx, State& state) noexcept {
     using Acc = conv_pool::ComputeType<T>;
     constexpr bool kHalf = conv_pool::kIsHalf<T>;
+    if constexpr (!kHalf) {
+      if (ctx.size_optimized()) {  // always true with ONNXMICRO_OPTIMIZE_FOR_SIZE=1: what follows is not compiled
+        state.compute = &compute_direct<T>;
+        return {};
+      }
+    }
     conv_pool::ScratchLayout layout;
     const bool direct = state.pointwise && !kHalf;
     if (direct) {
@@ -20060,6 +20140,39 @@ struct ConvImpl {
     ctx.request_scratch(layout.bytes());
     state.compute = &compute<T>;
     return {};
+  }
+
+  /// Size-optimised (PrepareContext::size_optimized(); float and double): each output is its bias plus the products
+  /// over its window's taps inside the input, added in the order of the im2col path's GEMM depth (channel, then tap).
+  /// No column matrix, so no scratch; the window walk is the pooling ops'.
+  template <typename T>
+  static void compute_direct(const State& s, RunContext& ctx) noexcept {
+    const conv_pool::WindowGeometry& g = s.geometry;
+    const T* x = static_cast<const T*>(ctx.input(kX).data);
+    const T* w = static_cast<const T*>(ctx.input(kW).data);
+    const T* bias = s.has_bias ? static_cast<const T*>(ctx.input(kB).data) : nullptr;
+    T* y = static_cast<T*>(ctx.output(kY).data);
+    for (std::int64_t n = 0; n < s.batch; ++n) {
+      for (std::int64_t m = 0; m < s.out_channels; ++m) {
+        const std::int64_t grp = m / s.group_out_channels;
+        const T* x_group = x + (n * s.in_channels + grp * s.group_in_channels) * s.in_spatial;
+        const T* w_m = w + m * s.column_rows;
+        T* y_plane = y + (n * s.out_channels + m) * s.out_spatial;
+        const T start = bias != nullptr ? bias[m] : T(0);
+        conv_pool::for_each_window(g, [&](std::int64_t o, const conv_pool::WindowPlacement& placement) {
+          T sum = start;
+          if (placement.inside > 0) {
+            for (std::int64_t c = 0; c < s.group_in_channels; ++c) {
+              const T* plane = x_group + c * s.in_spatial;
+              const T* filter = w_m + c * s.kernel_size;
+              conv_pool::visit_window_taps(
+                  g, placement, [&](std::int64_t offset, std::int64_t tap) { sum += plane[offset] * filter[tap]; });
+            }
+          }
+          y_plane[o] = sum;
+        });
+      }
+    }
   }
 
   /// Fills `count` columns (output positions first..first+count) of the column matrix of one group:
@@ -20675,7 +20788,8 @@ struct MaxPoolImpl {
     for (std::int64_t plane = 0; plane < s.planes; ++plane) {
       const T* x_plane = x + plane * s.in_spatial;
       T* y_plane = y + plane * s.out_spatial;
-      if (indices == nullptr) {
+      // Without Indices, a walk that skips the index bookkeeping is faster; the size-optimised build keeps one.
+      if (!ONNXMICRO_OPTIMIZE_FOR_SIZE && indices == nullptr) {
         conv_pool::for_each_window(g, [&](std::int64_t o, const conv_pool::WindowPlacement& w) {
           C best = std::numeric_limits<C>::lowest();
           if (w.inside > 0) {
@@ -20688,7 +20802,7 @@ struct MaxPoolImpl {
         });
         continue;
       }
-      std::int64_t* i_plane = indices + plane * s.out_spatial;
+      std::int64_t* i_plane = indices != nullptr ? indices + plane * s.out_spatial : nullptr;
       conv_pool::for_each_window(g, [&](std::int64_t o, const conv_pool::WindowPlacement& w) {
         C best = std::numeric_limits<C>::lowest();
         std::int64_t best_offset = -1;
@@ -20702,6 +20816,7 @@ struct MaxPoolImpl {
           });
         }
         y_plane[o] = conv_pool::narrow<T>(best);
+        if (i_plane == nullptr) return;
         i_plane[o] = best_offset < 0
                          ? -1
                          : plane * s.in_spatial + (s.column_major ? column_major_offset(g, best_offset) : best_offset);
@@ -37593,6 +37708,12 @@ struct SessionOptions {
   /// runtime/qdq_fusion.hpp); Session::quantized_nodes() reports every op between DQ and Q and how it ran.
   /// false: every node runs its own kernel (the float reference path), e.g. to compare the two.
   bool fuse_qdq = true;
+  /// Plan and run with the kernels' size-optimised choices, which a build with ONNXMICRO_OPTIMIZE_FOR_SIZE=1
+  /// always makes (this option cannot turn them off there): Conv sums each window directly instead of gathering
+  /// columns into scratch, Gemm reads a transposed B in place instead of packing a copy. The arena and metadata
+  /// differ, so a host planning for such a firmware sets it (`onnxmicro plan --optimize-for-size`). Subgraph
+  /// sessions inherit it.
+  bool size_optimized_kernels = false;
 };
 
 /// Per-node facts after prepare(), for reports (which kernel, placement, folded or not).
@@ -37696,6 +37817,7 @@ class Session {
     char* string_pool = nullptr;
     std::size_t string_pool_bytes = 0;
     bool inputs_outlive_run = false;
+    bool size_optimized_kernels = false;
   };
   void release() noexcept;
   void release_plan() noexcept;
@@ -38029,6 +38151,7 @@ inline Status Session::prepare(const Model& model, KernelRegistry registry, cons
   kept_.string_pool = options.string_pool;
   kept_.string_pool_bytes = options.string_pool_bytes;
   kept_.inputs_outlive_run = options.inputs_outlive_run;
+  kept_.size_optimized_kernels = options.size_optimized_kernels;
 #if ONNXMICRO_ENABLE_DYNAMIC_SHAPES
   for (const InputShape& bound : options.input_shapes) {
     std::size_t ignored;
@@ -38152,6 +38275,7 @@ inline Status Session::plan_for(Span<const InputShape> shapes, Span<const InputV
   options.string_pool = kept_.string_pool;
   options.string_pool_bytes = kept_.string_pool_bytes;
   options.inputs_outlive_run = kept_.inputs_outlive_run;
+  options.size_optimized_kernels = kept_.size_optimized_kernels;
   for (unsigned char& bind : bind_value_) bind = 0;
   // A pass that finds a shape-deciding input fed by graph inputs whose values the caller offered binds them
   // and starts over; each retry binds at least one more input, so this ends.
@@ -38485,6 +38609,7 @@ inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned
     }
     kernels::PrepareContext ctx(node, nr.input_infos, nr.output_infos, allocator);
     ctx.set_environment(model_, registry);
+    ctx.set_size_optimized(options.size_optimized_kernels);
     if (!fused_clamps_.empty()) ctx.set_fused_clamp(fused_clamps_[i]);
     Status st = nr.kernel->prepare(ctx);
     if (!st.ok()) {
@@ -39049,6 +39174,7 @@ class Subgraph {
     SessionOptions options;
     options.metadata_allocator = &allocator;
     options.inputs_outlive_run = true;  // the next iteration's inputs are written while outputs are read
+    options.size_optimized_kernels = ctx.size_optimized();
     options.input_shapes = shapes;
     options.input_values = values.subspan(0, value_count);
     // Strings built inside a subgraph would need a pool of their own: none, so such a run fails clearly.

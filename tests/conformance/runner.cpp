@@ -97,6 +97,7 @@ const char* const kUsage =
     "                        for unchanged inputs or the arena changes size; prints the re-plan counts of\n"
     "                        cases with several data sets\n"
     "  --no-max-input-shapes declare no maxima (the arena may grow when shapes grow)\n"
+    "  --optimize-for-size   prepare with SessionOptions::size_optimized_kernels (as ONNXMICRO_OPTIMIZE_FOR_SIZE=1)\n"
     "  --session-per-data-set  a fresh Session per data set, prepared for its shapes, fed by set_input() + run()\n"
     "  --verbose             also print passing cases and timings\n"
     "  --no-fork             run cases in this process (a crash then ends the run)\n"
@@ -115,6 +116,7 @@ struct Options {
   bool verbose = false;
   bool one_session = true;
   bool max_input_shapes = true;
+  bool size_optimized_kernels = false;
   bool fork_cases = ONNXMICRO_CONFORMANCE_CAN_FORK != 0;
   unsigned timeout_seconds = 120;
 };
@@ -200,6 +202,8 @@ bool parse_options(int argc, char** argv, Options& options) {
       options.one_session = true;
     } else if (arg == "--session-per-data-set") {
       options.one_session = false;
+    } else if (arg == "--optimize-for-size") {
+      options.size_optimized_kernels = true;
     } else if (arg == "--no-max-input-shapes") {
       options.max_input_shapes = false;
     } else if (arg == "--verbose" || arg == "-v") {
@@ -827,6 +831,7 @@ CaseResult run_data_sets_separately(const om::Model& model, om::KernelRegistry r
     const std::vector<om::InputValue> values = data_set.values();
     om::Session session;
     om::SessionOptions session_options;
+    session_options.size_optimized_kernels = options.size_optimized_kernels;
     session_options.input_shapes = om::Span<const om::InputShape>(shapes.data(), shapes.size());
     session_options.input_values = om::Span<const om::InputValue>(values.data(), values.size());
     om::Status status = session.prepare(model, registry, session_options);
@@ -901,6 +906,7 @@ CaseResult run_data_sets_in_one_session(const om::Model& model, om::KernelRegist
   const std::vector<om::InputValue> first_values = first.values();
   om::Session session;
   om::SessionOptions session_options;
+  session_options.size_optimized_kernels = options.size_optimized_kernels;
   session_options.input_shapes = om::Span<const om::InputShape>(shapes.data(), shapes.size());
   session_options.input_values = om::Span<const om::InputValue>(first_values.data(), first_values.size());
   if (options.max_input_shapes) {

@@ -47,6 +47,10 @@ int parse_model_command_line(const Args& args, std::string_view command, std::st
     }
   }
   for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == kOptimizeForSizeOption) {
+      inputs.optimize_for_size = true;
+      continue;
+    }
     std::string error;
     OptionResult result = parse_input_option(args, i, inputs, error);
     if (result == OptionResult::not_mine && own_option) result = own_option(args, i, error);
@@ -219,6 +223,7 @@ bool prepare_with_inputs(const std::string& model_path, const InputArgs& inputs,
     values.push_back(onnxmicro::InputValue{bound.shapes[k].name, bound.tensors[k].view()});
   }
   options.input_values = onnxmicro::Span<const onnxmicro::InputValue>(values.data(), values.size());
+  options.size_optimized_kernels = inputs.optimize_for_size;
   onnxmicro::Status status = session.prepare(loaded.model, onnxmicro::all_kernels_registry(), options);
   if (!status.ok()) {
     error = "cannot prepare '" + model_path + "': " + describe_status(status);

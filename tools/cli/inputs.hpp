@@ -19,10 +19,20 @@ namespace onnxmicro_cli {
 struct InputArgs {
   std::vector<std::string> positional;                     ///< --inputs: k-th file for the k-th graph input
   std::vector<std::pair<std::string, std::string>> named;  ///< --input NAME=FILE
+  /// --optimize-for-size: prepare with SessionOptions::size_optimized_kernels, the plan of a build with
+  /// ONNXMICRO_OPTIMIZE_FOR_SIZE=1.
+  bool optimize_for_size = false;
   bool empty() const noexcept { return positional.empty() && named.empty(); }
 };
 
 enum class OptionResult { not_mine, consumed, error };
+
+/// The option that plans and runs with the size-optimised kernel choices, and its help line.
+inline constexpr const char kOptimizeForSizeOption[] = "--optimize-for-size";
+#define ONNXMICRO_CLI_OPTIMIZE_FOR_SIZE_HELP                                                                 \
+  "  --optimize-for-size  plan (and run) as a build with ONNXMICRO_OPTIMIZE_FOR_SIZE=1 does: Conv without\n" \
+  "                       im2col scratch, Gemm reading a transposed B in place (SessionOptions::\n"          \
+  "                       size_optimized_kernels)\n"
 
 /// Parses --inputs / --input starting at args[i]; on `consumed`, i is the last argument used. On `error`,
 /// `error` says what is wrong with the command line.
@@ -32,7 +42,8 @@ OptionResult parse_input_option(const Args& args, std::size_t& i, InputArgs& out
 /// says what is wrong) or not_mine.
 using OwnOption = std::function<OptionResult(const Args& args, std::size_t& i, std::string& error)>;
 
-/// The command line `run`, `plan` and `kernels` share: -h/--help anywhere prints `help`; --inputs/--input;
+/// The command line `run`, `plan` and `kernels` share: -h/--help anywhere prints `help`; --inputs/--input and
+/// --optimize-for-size;
 /// `own_option` next; then one MODEL, anything else starting with '-' being an unknown option. Returns -1 when
 /// the command goes on with `model_path` and `inputs`, else the exit code to return (usage errors printed).
 int parse_model_command_line(const Args& args, std::string_view command, std::string_view usage, std::string_view help,

@@ -13,9 +13,10 @@
 namespace onnxmicro_cli {
 namespace {
 
-constexpr const char kUsage[] = "usage: onnxmicro plan MODEL [--inputs FILE...] [--input NAME=FILE]...";
+constexpr const char kUsage[] =
+    "usage: onnxmicro plan MODEL [--inputs FILE...] [--input NAME=FILE]... [--optimize-for-size]";
 constexpr const char kHelp[] =
-    "usage: onnxmicro plan MODEL [--inputs FILE...] [--input NAME=FILE]...\n"
+    "usage: onnxmicro plan MODEL [--inputs FILE...] [--input NAME=FILE]... [--optimize-for-size]\n"
     "\n"
     "Prepares a session for MODEL and prints the memory it needs: the model's metadata bytes (graph\n"
     "tables), the session's metadata bytes (kernel state, folded constants), required_arena_bytes, the\n"
@@ -28,7 +29,7 @@ constexpr const char kHelp[] =
     "\n"
     "Options:\n"
     "  --inputs FILE...     one file per graph input, in graph order\n"
-    "  --input NAME=FILE    the file for the input called NAME\n"
+    "  --input NAME=FILE    the file for the input called NAME\n" ONNXMICRO_CLI_OPTIMIZE_FOR_SIZE_HELP
     "  -h, --help           show this help\n";
 
 }  // namespace

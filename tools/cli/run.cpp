@@ -14,9 +14,11 @@ namespace onnxmicro_cli {
 namespace {
 
 constexpr const char kUsage[] =
-    "usage: onnxmicro run MODEL [--inputs FILE...] [--input NAME=FILE]... [--output-dir DIR] [--print]";
+    "usage: onnxmicro run MODEL [--inputs FILE...] [--input NAME=FILE]... [--optimize-for-size] [--output-dir DIR] "
+    "[--print]";
 constexpr const char kHelp[] =
-    "usage: onnxmicro run MODEL [--inputs FILE...] [--input NAME=FILE]... [--output-dir DIR] [--print]\n"
+    "usage: onnxmicro run MODEL [--inputs FILE...] [--input NAME=FILE]... [--optimize-for-size] [--output-dir DIR] "
+    "[--print]\n"
     "\n"
     "Runs MODEL once with this build's kernels. Each input file is a serialized onnx TensorProto (.pb, as\n"
     "in the ONNX test data) or a NumPy .npy array (little-endian f4 f8 f2 i8 i4 i2 i1 u1 u2 u4 u8 b1, C\n"
@@ -28,7 +30,7 @@ constexpr const char kHelp[] =
     "  --output-dir DIR     write DIR/output_0.pb, output_1.pb, ... (TensorProto with dims, data_type,\n"
     "                       name = the graph output name, raw_data), in graph-output order; DIR is created\n"
     "  --print              print each output: name, dtype, shape and the first 20 values\n"
-    "  --print-all          print every value\n"
+    "  --print-all          print every value\n" ONNXMICRO_CLI_OPTIMIZE_FOR_SIZE_HELP
     "  -h, --help           show this help\n"
     "Without --output-dir, the outputs are printed.\n"
     "\n"

@@ -140,6 +140,15 @@ static_assert(ONNXMICRO_MAX_TENSOR_BYTES <= SIZE_MAX, "ONNXMICRO_MAX_TENSOR_BYTE
 #define ONNXMICRO_ENABLED_DTYPES 0xffffffffu
 #endif
 
+/// Kernel loops chosen for code size rather than speed: 1 replaces the register-tiled matrix multiply (Conv,
+/// Gemm, MatMul; ~3 KB of Cortex-M code per element type) with one plain loop nest, and pooling's separate
+/// interior and border window walks with the border walk alone. Results stay within the conformance tolerances
+/// (only the summation order of matrix products changes). A firmware without SIMD loses little speed: the
+/// tiles' vector accumulators exceed a Cortex-M's registers anyway. Default 0 (hosted builds want the speed).
+#ifndef ONNXMICRO_OPTIMIZE_FOR_SIZE
+#define ONNXMICRO_OPTIMIZE_FOR_SIZE 0
+#endif
+
 /// Bytes of the string pool a session allocates for models with run-time string tensors when the caller gives
 /// none (SessionOptions::string_pool_bytes).
 #ifndef ONNXMICRO_DEFAULT_STRING_POOL_BYTES

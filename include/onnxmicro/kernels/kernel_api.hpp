@@ -94,6 +94,11 @@ class PrepareContext {
     model_ = model;
     registry_ = registry;
   }
+  /// Set by the session from SessionOptions::size_optimized_kernels.
+  void set_size_optimized(bool size_optimized) noexcept { size_optimized_ = size_optimized; }
+  /// Whether to take the size-optimised choices that change the plan (always, with ONNXMICRO_OPTIMIZE_FOR_SIZE=1):
+  /// no scratch or packed copies that exist only for speed.
+  bool size_optimized() const noexcept { return ONNXMICRO_OPTIMIZE_FOR_SIZE || size_optimized_; }
   /// The model the node belongs to (a subgraph's own Model for nodes inside If/Loop/Scan bodies); may be null
   /// outside a session.
   const Model* model() const noexcept { return model_; }
@@ -315,6 +320,7 @@ class PrepareContext {
   void* state_ = nullptr;
   std::size_t scratch_bytes_ = 0;
   int missing_constant_input_ = -1;
+  bool size_optimized_ = false;
   int unnamed_output_ = -1;
   FusedClamp fused_clamp_;
 };

@@ -108,6 +108,109 @@ inline WireError read_packed_element(WireReader& reader, WireType wire, std::uin
   bits = v;
   return e;
 }
+
+// The parts of the repeated-field iterators that do not depend on the element type, compiled once for all of
+// them (each instantiation would otherwise carry its own copy: code size on a microcontroller).
+
+/// Walks the length-delimited occurrences of one field of a message.
+class FieldCursor {
+ public:
+  FieldCursor() noexcept = default;
+  FieldCursor(ByteSpan message, std::uint32_t field) noexcept : reader_(message), field_(field), done_(false) {
+    advance();
+  }
+  void advance() noexcept {
+    WireField f;
+    while (!reader_.at_end()) {
+      if (reader_.next_field(f) != WireError::none) break;
+      if (f.number == field_ && f.type == WireType::length_delimited) {
+        current_ = f.payload;
+        return;
+      }
+    }
+    done_ = true;
+  }
+  bool same_position(const FieldCursor& other) const noexcept {
+    return done_ == other.done_ && (done_ || reader_.offset() == other.reader_.offset());
+  }
+  ByteSpan current() const noexcept { return current_; }
+
+ private:
+  WireReader reader_;
+  ByteSpan current_;
+  std::uint32_t field_ = 0;
+  bool done_ = true;
+};
+
+/// Occurrences of length-delimited field `field` in `message`.
+inline std::size_t count_fields(ByteSpan message, std::uint32_t field) noexcept {
+  std::size_t n = 0;
+  for (FieldCursor cursor(message, field), end; !cursor.same_position(end); cursor.advance()) ++n;
+  return n;
+}
+
+/// Walks the values of a repeated scalar of wire type `wire`, packed and unpacked occurrences alike; yields
+/// raw bits (the typed iterator converts them).
+class ScalarCursor {
+ public:
+  ScalarCursor() noexcept = default;
+  ScalarCursor(ByteSpan message, std::uint32_t field, WireType wire) noexcept
+      : outer_(message), field_(field), wire_(wire), done_(false) {
+    advance();
+  }
+  void advance() noexcept {
+    while (true) {
+      if (!packed_.at_end()) {
+        if (read_packed_element(packed_, wire_, bits_) == WireError::none) return;
+        packed_ = WireReader();  // malformed (only possible on unvalidated bytes): drop the rest of it
+      }
+      WireField f;
+      if (outer_.at_end() || outer_.next_field(f) != WireError::none) break;
+      if (f.number != field_) continue;
+      if (f.type == wire_) {
+        bits_ = f.scalar;
+        return;
+      }
+      // Packed: based at the payload's offset in the message, so positions compare uniquely.
+      if (f.type == WireType::length_delimited) packed_ = WireReader(f.payload, outer_.offset() - f.payload.size());
+    }
+    done_ = true;
+  }
+  bool same_position(const ScalarCursor& other) const noexcept {
+    return done_ == other.done_ &&
+           (done_ || (outer_.offset() == other.outer_.offset() && packed_.offset() == other.packed_.offset()));
+  }
+  std::uint64_t bits() const noexcept { return bits_; }
+
+ private:
+  WireReader outer_;
+  WireReader packed_;
+  std::uint64_t bits_ = 0;
+  std::uint32_t field_ = 0;
+  WireType wire_ = WireType::varint;
+  bool done_ = true;
+};
+
+/// Number of values of a repeated scalar of wire type `wire` (one pass; packed fixed-width payloads are counted
+/// without decoding).
+inline std::size_t count_scalars(ByteSpan message, std::uint32_t field, WireType wire) noexcept {
+  std::size_t n = 0;
+  WireReader reader(message);
+  WireField f;
+  while (!reader.at_end() && reader.next_field(f) == WireError::none) {
+    if (f.number != field) continue;
+    if (f.type == wire) {
+      ++n;
+    } else if (f.type == WireType::length_delimited) {
+      if (wire == WireType::varint) {
+        for (unsigned char b : f.payload) n += (b & 0x80u) == 0 ? 1 : 0;
+      } else {
+        n += f.payload.size() / (wire == WireType::fixed32 ? 4 : 8);
+      }
+    }
+  }
+  return n;
+}
 }  // namespace repeated_detail
 
 // ---- Repeated-field iteration over an already validated message -----------------------------------------
@@ -132,52 +235,30 @@ class RepeatedField {
     using reference = V;
 
     Iterator() noexcept = default;
-    V operator*() const noexcept { return repeated_detail::element_from<V>(current_); }
+    V operator*() const noexcept { return repeated_detail::element_from<V>(cursor_.current()); }
     Iterator& operator++() noexcept {
-      advance();
+      cursor_.advance();
       return *this;
     }
     Iterator operator++(int) noexcept {
       Iterator old = *this;
-      advance();
+      cursor_.advance();
       return old;
     }
-    friend bool operator==(const Iterator& a, const Iterator& b) noexcept {
-      return a.done_ == b.done_ && (a.done_ || a.reader_.offset() == b.reader_.offset());
-    }
+    friend bool operator==(const Iterator& a, const Iterator& b) noexcept { return a.cursor_.same_position(b.cursor_); }
     friend bool operator!=(const Iterator& a, const Iterator& b) noexcept { return !(a == b); }
 
    private:
     friend class RepeatedField;
-    Iterator(ByteSpan message, std::uint32_t field) noexcept : reader_(message), field_(field), done_(false) {
-      advance();
-    }
-    void advance() noexcept {
-      WireField f;
-      while (!reader_.at_end()) {
-        if (reader_.next_field(f) != WireError::none) break;
-        if (f.number == field_ && f.type == WireType::length_delimited) {
-          current_ = f.payload;
-          return;
-        }
-      }
-      done_ = true;
-    }
+    Iterator(ByteSpan message, std::uint32_t field) noexcept : cursor_(message, field) {}
 
-    WireReader reader_;
-    ByteSpan current_;
-    std::uint32_t field_ = 0;
-    bool done_ = true;
+    repeated_detail::FieldCursor cursor_;
   };
 
   Iterator begin() const noexcept { return Iterator(message_, field_); }
   Iterator end() const noexcept { return Iterator(); }
   /// Counts occurrences (one pass over the message).
-  std::size_t size() const noexcept {
-    std::size_t n = 0;
-    for (Iterator it = begin(); it != end(); ++it) ++n;
-    return n;
-  }
+  std::size_t size() const noexcept { return repeated_detail::count_fields(message_, field_); }
   bool empty() const noexcept { return begin() == end(); }
   /// i-th occurrence (linear scan); i < size().
   V operator[](std::size_t i) const noexcept {
@@ -212,78 +293,30 @@ class RepeatedScalar {
     using reference = T;
 
     Iterator() noexcept = default;
-    T operator*() const noexcept { return current_; }
+    T operator*() const noexcept { return Traits::from_bits(cursor_.bits()); }
     Iterator& operator++() noexcept {
-      advance();
+      cursor_.advance();
       return *this;
     }
     Iterator operator++(int) noexcept {
       Iterator old = *this;
-      advance();
+      cursor_.advance();
       return old;
     }
-    friend bool operator==(const Iterator& a, const Iterator& b) noexcept {
-      return a.done_ == b.done_ &&
-             (a.done_ || (a.outer_.offset() == b.outer_.offset() && a.packed_.offset() == b.packed_.offset()));
-    }
+    friend bool operator==(const Iterator& a, const Iterator& b) noexcept { return a.cursor_.same_position(b.cursor_); }
     friend bool operator!=(const Iterator& a, const Iterator& b) noexcept { return !(a == b); }
 
    private:
     friend class RepeatedScalar;
-    Iterator(ByteSpan message, std::uint32_t field) noexcept : outer_(message), field_(field), done_(false) {
-      advance();
-    }
-    void advance() noexcept {
-      std::uint64_t bits = 0;
-      while (true) {
-        if (!packed_.at_end()) {
-          if (repeated_detail::read_packed_element(packed_, Traits::kWire, bits) == WireError::none) {
-            current_ = Traits::from_bits(bits);
-            return;
-          }
-          packed_ = WireReader();  // malformed (only possible on unvalidated bytes): drop the rest of it
-        }
-        WireField f;
-        if (outer_.at_end() || outer_.next_field(f) != WireError::none) break;
-        if (f.number != field_) continue;
-        if (f.type == Traits::kWire) {
-          current_ = Traits::from_bits(f.scalar);
-          return;
-        }
-        // Packed: based at the payload's offset in the message, so positions compare uniquely.
-        if (f.type == WireType::length_delimited) packed_ = WireReader(f.payload, outer_.offset() - f.payload.size());
-      }
-      done_ = true;
-    }
+    Iterator(ByteSpan message, std::uint32_t field) noexcept : cursor_(message, field, Traits::kWire) {}
 
-    WireReader outer_;
-    WireReader packed_;
-    T current_ = T();
-    std::uint32_t field_ = 0;
-    bool done_ = true;
+    repeated_detail::ScalarCursor cursor_;
   };
 
   Iterator begin() const noexcept { return Iterator(message_, field_); }
   Iterator end() const noexcept { return Iterator(); }
   /// Number of values (one pass; packed fixed-width payloads are counted without decoding).
-  std::size_t size() const noexcept {
-    std::size_t n = 0;
-    WireReader reader(message_);
-    WireField f;
-    while (!reader.at_end() && reader.next_field(f) == WireError::none) {
-      if (f.number != field_) continue;
-      if (f.type == Traits::kWire) {
-        ++n;
-      } else if (f.type == WireType::length_delimited) {
-        if (Traits::kWire == WireType::varint) {
-          for (unsigned char b : f.payload) n += (b & 0x80u) == 0 ? 1 : 0;
-        } else {
-          n += f.payload.size() / (Traits::kWire == WireType::fixed32 ? 4 : 8);
-        }
-      }
-    }
-    return n;
-  }
+  std::size_t size() const noexcept { return repeated_detail::count_scalars(message_, field_, Traits::kWire); }
   bool empty() const noexcept { return begin() == end(); }
   /// i-th value (linear scan); i < size().
   T operator[](std::size_t i) const noexcept {
@@ -651,7 +684,7 @@ struct ProtoViewParser {
   static Status parse_top(ByteSpan bytes, int depth, View& out, Extra... extra) noexcept {
     Status status;
     Ctx c{&status, bytes.data()};
-    if (!scan<true>(bytes, depth, &c, out, extra...)) {
+    if (!scan(bytes, depth, &c, out, extra...)) {
       if (status.ok()) status = Status(StatusCode::internal) << "protobuf parse failed without a message";
       finish_message(status);
     }
@@ -661,7 +694,7 @@ struct ProtoViewParser {
   template <typename View, typename... Extra>
   static View unchecked(ByteSpan bytes, Extra... extra) noexcept {
     View out;
-    (void)scan<false>(bytes, 0, nullptr, out, extra...);
+    (void)scan(bytes, 0, nullptr, out, extra...);
     return out;
   }
 
@@ -768,7 +801,7 @@ struct ProtoViewParser {
           if (!check_packed(c, rule.type_name, f, WireType::varint)) return false;
         } else if (fr.kind == ProtoRuleKind::graph) {
           proto::Graph graph;
-          if (!scan<true>(f.payload, depth + 1, &c, graph, 0)) return nested_failure(c, fr.name, counts[i]);
+          if (!scan(f.payload, depth + 1, &c, graph, 0)) return nested_failure(c, fr.name, counts[i]);
         } else if (!scan_rule(f.payload, depth + 1, c, *fr.message)) {
           return nested_failure(c, fr.name, counts[i]);
         }
@@ -780,18 +813,17 @@ struct ProtoViewParser {
 
   // ---- StringStringEntryProto ----
 
-  template <bool kValidate>
   static bool scan(ByteSpan bytes, int depth, Ctx* c, proto::StringStringEntry& out) noexcept {
     constexpr const char* kType = "StringStringEntryProto";
     out = proto::StringStringEntry();
-    if constexpr (kValidate) {
+    if (c != nullptr) {
       if (!depth_ok(*c, depth, kType)) return false;
     }
     WireReader r = reader_for(bytes, c);
     WireField f;
     while (!r.at_end()) {
       WireError e = r.next_field(f);
-      if (e != WireError::none) return kValidate && wire_failure(*c, kType, r, e);
+      if (e != WireError::none) return c != nullptr && wire_failure(*c, kType, r, e);
       if (!is_ld(f)) continue;
       if (f.number == 1) out.key = proto::as_string_view(f.payload);
       if (f.number == 2) out.value = proto::as_string_view(f.payload);
@@ -802,25 +834,24 @@ struct ProtoViewParser {
   /// Validates repeated StringStringEntryProto field occurrence `f` (metadata_props, external_data).
   static bool check_entry(ByteSpan payload, int depth, Ctx& c, const char* field, std::size_t& index) noexcept {
     proto::StringStringEntry entry;
-    if (!scan<true>(payload, depth, &c, entry)) return nested_failure(c, field, index);
+    if (!scan(payload, depth, &c, entry)) return nested_failure(c, field, index);
     ++index;
     return true;
   }
 
   // ---- OperatorSetIdProto ----
 
-  template <bool kValidate>
   static bool scan(ByteSpan bytes, int depth, Ctx* c, proto::OperatorSetId& out) noexcept {
     constexpr const char* kType = "OperatorSetIdProto";
     out = proto::OperatorSetId();
-    if constexpr (kValidate) {
+    if (c != nullptr) {
       if (!depth_ok(*c, depth, kType)) return false;
     }
     WireReader r = reader_for(bytes, c);
     WireField f;
     while (!r.at_end()) {
       WireError e = r.next_field(f);
-      if (e != WireError::none) return kValidate && wire_failure(*c, kType, r, e);
+      if (e != WireError::none) return c != nullptr && wire_failure(*c, kType, r, e);
       if (f.number == 1 && is_ld(f)) out.domain = proto::as_string_view(f.payload);
       if (f.number == 2 && f.type == WireType::varint) out.version = static_cast<std::int64_t>(f.scalar);
     }
@@ -829,18 +860,17 @@ struct ProtoViewParser {
 
   // ---- TensorShapeProto and its Dimension ----
 
-  template <bool kValidate>
   static bool scan(ByteSpan bytes, int depth, Ctx* c, proto::Dimension& out) noexcept {
     constexpr const char* kType = "TensorShapeProto.Dimension";
     out = proto::Dimension();
-    if constexpr (kValidate) {
+    if (c != nullptr) {
       if (!depth_ok(*c, depth, kType)) return false;
     }
     WireReader r = reader_for(bytes, c);
     WireField f;
     while (!r.at_end()) {
       WireError e = r.next_field(f);
-      if (e != WireError::none) return kValidate && wire_failure(*c, kType, r, e);
+      if (e != WireError::none) return c != nullptr && wire_failure(*c, kType, r, e);
       // dim_value and dim_param are a oneof: the last one written wins.
       if (f.number == 1 && f.type == WireType::varint) {
         out.has_value = true;
@@ -855,12 +885,11 @@ struct ProtoViewParser {
     return true;
   }
 
-  template <bool kValidate>
   static bool scan(ByteSpan bytes, int depth, Ctx* c, proto::TensorShape& out) noexcept {
     constexpr const char* kType = "TensorShapeProto";
     out = proto::TensorShape();
     out.bytes = bytes;
-    if constexpr (kValidate) {
+    if (c != nullptr) {
       if (!depth_ok(*c, depth, kType)) return false;
       WireReader r = reader_for(bytes, c);
       WireField f;
@@ -870,7 +899,7 @@ struct ProtoViewParser {
         if (e != WireError::none) return wire_failure(*c, kType, r, e);
         if (f.number == 1 && is_ld(f)) {
           proto::Dimension d;
-          if (!scan<true>(f.payload, depth + 1, c, d)) return nested_failure(*c, "dim", dim_index);
+          if (!scan(f.payload, depth + 1, c, d)) return nested_failure(*c, "dim", dim_index);
           ++dim_index;
         }
       }
@@ -889,21 +918,20 @@ struct ProtoViewParser {
   }
 
   /// TypeProto.Tensor / TypeProto.SparseTensor: elem_type = 1, shape = 2.
-  template <bool kValidate>
   static bool scan_tensor_type(ByteSpan bytes, int depth, Ctx* c, proto::Type& out, const char* type) noexcept {
-    if constexpr (kValidate) {
+    if (c != nullptr) {
       if (!depth_ok(*c, depth, type)) return false;
     }
     WireReader r = reader_for(bytes, c);
     WireField f;
     while (!r.at_end()) {
       WireError e = r.next_field(f);
-      if (e != WireError::none) return kValidate && wire_failure(*c, type, r, e);
+      if (e != WireError::none) return c != nullptr && wire_failure(*c, type, r, e);
       if (f.number == 1 && f.type == WireType::varint) {
         out.elem_type = static_cast<std::int32_t>(static_cast<std::uint32_t>(f.scalar));
       } else if (f.number == 2 && is_ld(f)) {
         out.has_shape = true;
-        if (!scan<kValidate>(f.payload, depth + 1, c, out.shape)) return kValidate && nested_failure(*c, "shape");
+        if (!scan(f.payload, depth + 1, c, out.shape)) return c != nullptr && nested_failure(*c, "shape");
       }
     }
     return true;
@@ -911,10 +939,9 @@ struct ProtoViewParser {
 
   /// TypeProto.Sequence / TypeProto.Optional (elem_type = 1) and TypeProto.Map (key_type = 1,
   /// value_type = 2): remembers the nested TypeProto's bytes, validating it when kValidate.
-  template <bool kValidate>
   static bool scan_element_type(ByteSpan bytes, int depth, Ctx* c, proto::Type& out, bool is_map,
                                 const char* type) noexcept {
-    if constexpr (kValidate) {
+    if (c != nullptr) {
       if (!depth_ok(*c, depth, type)) return false;
     }
     const std::uint32_t element_field = is_map ? 2 : 1;
@@ -922,14 +949,14 @@ struct ProtoViewParser {
     WireField f;
     while (!r.at_end()) {
       WireError e = r.next_field(f);
-      if (e != WireError::none) return kValidate && wire_failure(*c, type, r, e);
+      if (e != WireError::none) return c != nullptr && wire_failure(*c, type, r, e);
       if (is_map && f.number == 1 && f.type == WireType::varint) {
         out.map_key_type = static_cast<std::int32_t>(static_cast<std::uint32_t>(f.scalar));
       } else if (f.number == element_field && is_ld(f)) {
         out.element_bytes_ = f.payload;
-        if constexpr (kValidate) {
+        if (c != nullptr) {
           proto::Type element;
-          if (!scan<true>(f.payload, depth + 1, c, element)) {
+          if (!scan(f.payload, depth + 1, c, element)) {
             return nested_failure(*c, is_map ? "value_type" : "elem_type");
           }
         }
@@ -938,20 +965,19 @@ struct ProtoViewParser {
     return true;
   }
 
-  template <bool kValidate>
   static bool scan(ByteSpan bytes, int depth, Ctx* c, proto::Type& out) noexcept {
     constexpr const char* kType = "TypeProto";
     using Kind = proto::Type::Kind;
     out = proto::Type();
     out.bytes = bytes;
-    if constexpr (kValidate) {
+    if (c != nullptr) {
       if (!depth_ok(*c, depth, kType)) return false;
     }
     WireReader r = reader_for(bytes, c);
     WireField f;
     while (!r.at_end()) {
       WireError e = r.next_field(f);
-      if (e != WireError::none) return kValidate && wire_failure(*c, kType, r, e);
+      if (e != WireError::none) return c != nullptr && wire_failure(*c, kType, r, e);
       if (!is_ld(f)) continue;
       // The value fields are a oneof: each occurrence replaces whatever an earlier one set.
       switch (f.number) {
@@ -960,9 +986,8 @@ struct ProtoViewParser {
           const bool dense = f.number == 1;
           reset_type_value(out);
           out.kind = dense ? Kind::tensor : Kind::sparse_tensor;
-          if (!scan_tensor_type<kValidate>(f.payload, depth + 1, c, out,
-                                           dense ? "TypeProto.Tensor" : "TypeProto.SparseTensor")) {
-            return kValidate && nested_failure(*c, dense ? "tensor_type" : "sparse_tensor_type");
+          if (!scan_tensor_type(f.payload, depth + 1, c, out, dense ? "TypeProto.Tensor" : "TypeProto.SparseTensor")) {
+            return c != nullptr && nested_failure(*c, dense ? "tensor_type" : "sparse_tensor_type");
           }
           break;
         }
@@ -971,23 +996,23 @@ struct ProtoViewParser {
           const bool sequence = f.number == 4;
           reset_type_value(out);
           out.kind = sequence ? Kind::sequence : Kind::optional;
-          if (!scan_element_type<kValidate>(f.payload, depth + 1, c, out, false,
-                                            sequence ? "TypeProto.Sequence" : "TypeProto.Optional")) {
-            return kValidate && nested_failure(*c, sequence ? "sequence_type" : "optional_type");
+          if (!scan_element_type(f.payload, depth + 1, c, out, false,
+                                 sequence ? "TypeProto.Sequence" : "TypeProto.Optional")) {
+            return c != nullptr && nested_failure(*c, sequence ? "sequence_type" : "optional_type");
           }
           break;
         }
         case 5:
           reset_type_value(out);
           out.kind = Kind::map;
-          if (!scan_element_type<kValidate>(f.payload, depth + 1, c, out, true, "TypeProto.Map")) {
-            return kValidate && nested_failure(*c, "map_type");
+          if (!scan_element_type(f.payload, depth + 1, c, out, true, "TypeProto.Map")) {
+            return c != nullptr && nested_failure(*c, "map_type");
           }
           break;
         case 7:
           reset_type_value(out);
           out.kind = Kind::unknown;
-          if constexpr (kValidate) {
+          if (c != nullptr) {
             if (!scan_rule(f.payload, depth + 1, *c, kOpaqueTypeRule)) return nested_failure(*c, "opaque_type");
           }
           break;
@@ -999,11 +1024,10 @@ struct ProtoViewParser {
 
   // ---- ValueInfoProto ----
 
-  template <bool kValidate>
   static bool scan(ByteSpan bytes, int depth, Ctx* c, proto::ValueInfo& out) noexcept {
     constexpr const char* kType = "ValueInfoProto";
     out = proto::ValueInfo();
-    if constexpr (kValidate) {
+    if (c != nullptr) {
       if (!depth_ok(*c, depth, kType)) return false;
     }
     WireReader r = reader_for(bytes, c);
@@ -1011,15 +1035,15 @@ struct ProtoViewParser {
     std::size_t metadata_index = 0;
     while (!r.at_end()) {
       WireError e = r.next_field(f);
-      if (e != WireError::none) return kValidate && wire_failure(*c, kType, r, e);
+      if (e != WireError::none) return c != nullptr && wire_failure(*c, kType, r, e);
       if (!is_ld(f)) continue;
       if (f.number == 1) {
         out.name = proto::as_string_view(f.payload);
       } else if (f.number == 2) {
         out.has_type = true;
-        if (!scan<kValidate>(f.payload, depth + 1, c, out.type)) return kValidate && nested_failure(*c, "type");
+        if (!scan(f.payload, depth + 1, c, out.type)) return c != nullptr && nested_failure(*c, "type");
       } else if (f.number == 4) {
-        if constexpr (kValidate) {
+        if (c != nullptr) {
           if (!check_entry(f.payload, depth + 1, *c, "metadata_props", metadata_index)) return false;
         }
       }
@@ -1049,12 +1073,11 @@ struct ProtoViewParser {
     ++rank;
   }
 
-  template <bool kValidate>
   static bool scan(ByteSpan bytes, int depth, Ctx* c, proto::Tensor& out) noexcept {
     constexpr const char* kType = "TensorProto";
     out = proto::Tensor();
     out.bytes = bytes;
-    if constexpr (kValidate) {
+    if (c != nullptr) {
       if (!depth_ok(*c, depth, kType)) return false;
     }
     WireReader r = reader_for(bytes, c);
@@ -1066,7 +1089,7 @@ struct ProtoViewParser {
     std::size_t metadata_index = 0;
     while (!r.at_end()) {
       WireError e = r.next_field(f);
-      if (e != WireError::none) return kValidate && wire_failure(*c, kType, r, e);
+      if (e != WireError::none) return c != nullptr && wire_failure(*c, kType, r, e);
       const bool ld = is_ld(f);
       switch (f.number) {
         case 1:  // dims: repeated int64, packed or not
@@ -1077,7 +1100,7 @@ struct ProtoViewParser {
             std::uint64_t v = 0;
             while (!packed.at_end()) {
               WireError pe = packed.next_varint(v);
-              if (pe != WireError::none) return kValidate && wire_failure(*c, kType, packed, pe);
+              if (pe != WireError::none) return c != nullptr && wire_failure(*c, kType, packed, pe);
               add_dim(out, rank, v);
             }
           }
@@ -1089,7 +1112,7 @@ struct ProtoViewParser {
         case 3:
           if (ld) {
             has_segment = true;
-            if constexpr (kValidate) {
+            if (c != nullptr) {
               if (!scan_rule(f.payload, depth + 1, *c, kTensorSegmentRule)) return nested_failure(*c, "segment");
             }
           }
@@ -1106,7 +1129,7 @@ struct ProtoViewParser {
             data_fields |= bit(f.number);
           } else if (ld) {
             data_fields |= bit(f.number);
-            if constexpr (kValidate) {
+            if (c != nullptr) {
               if (!check_packed(*c, kType, f, element)) return false;
             }
           }
@@ -1127,7 +1150,7 @@ struct ProtoViewParser {
           break;
         case 13:
         case 16:
-          if constexpr (kValidate) {
+          if (c != nullptr) {
             if (ld && !check_entry(f.payload, depth + 1, *c, f.number == 13 ? "external_data" : "metadata_props",
                                    f.number == 13 ? external_index : metadata_index)) {
               return false;
@@ -1152,7 +1175,7 @@ struct ProtoViewParser {
         break;
       }
     }
-    if constexpr (kValidate) {
+    if (c != nullptr) {
       if (has_segment) {
         failure(*c, StatusCode::unsupported, kType, out.name)
             << "segment (a tensor split across several TensorProtos) is not supported";
@@ -1204,7 +1227,7 @@ struct ProtoViewParser {
       if (!is_ld(f)) continue;
       if (f.number == 1 || f.number == 2) {
         proto::Tensor t;
-        if (!scan<true>(f.payload, depth + 1, &c, t)) return nested_failure(c, f.number == 1 ? "values" : "indices");
+        if (!scan(f.payload, depth + 1, &c, t)) return nested_failure(c, f.number == 1 ? "values" : "indices");
       } else if (f.number == 3) {
         if (!check_packed(c, kType, f, WireType::varint)) return false;
       }
@@ -1226,7 +1249,7 @@ struct ProtoViewParser {
         if (!check_packed(c, kType, f, WireType::varint)) return false;
       } else if (f.number == 5) {
         proto::Sequence values;
-        if (!scan<true>(f.payload, depth + 1, &c, values)) return nested_failure(c, "values");
+        if (!scan(f.payload, depth + 1, &c, values)) return nested_failure(c, "values");
       }
     }
     return true;
@@ -1236,13 +1259,12 @@ struct ProtoViewParser {
 
   static constexpr bool is_attribute_type(std::int32_t v) noexcept { return v >= 0 && v <= 14; }
 
-  template <bool kValidate>
   static bool scan(ByteSpan bytes, int depth, Ctx* c, proto::Attribute& out, int subgraph_depth) noexcept {
     constexpr const char* kType = "AttributeProto";
     using AT = proto::AttributeType;
     out = proto::Attribute();
     out.bytes = bytes;
-    if constexpr (kValidate) {
+    if (c != nullptr) {
       if (!depth_ok(*c, depth, kType)) return false;
     }
     WireReader r = reader_for(bytes, c);
@@ -1256,7 +1278,7 @@ struct ProtoViewParser {
     auto mark = [&present](AT t) { present |= std::uint32_t{1} << static_cast<int>(t); };
     while (!r.at_end()) {
       WireError e = r.next_field(f);
-      if (e != WireError::none) return kValidate && wire_failure(*c, kType, r, e);
+      if (e != WireError::none) return c != nullptr && wire_failure(*c, kType, r, e);
       const bool ld = is_ld(f);
       switch (f.number) {
         case 1:
@@ -1297,9 +1319,9 @@ struct ProtoViewParser {
           if (ld) {
             out.t = f.payload;
             mark(AT::tensor);
-            if constexpr (kValidate) {
+            if (c != nullptr) {
               proto::Tensor t;
-              if (!scan<true>(f.payload, depth + 1, c, t)) return nested_failure(*c, "t");
+              if (!scan(f.payload, depth + 1, c, t)) return nested_failure(*c, "t");
             }
           }
           break;
@@ -1307,16 +1329,16 @@ struct ProtoViewParser {
           if (ld) {
             out.g = f.payload;
             mark(AT::graph);
-            if constexpr (kValidate) {
+            if (c != nullptr) {
               proto::Graph g;
-              if (!scan<true>(f.payload, depth + 1, c, g, subgraph_depth + 1)) return nested_failure(*c, "g");
+              if (!scan(f.payload, depth + 1, c, g, subgraph_depth + 1)) return nested_failure(*c, "g");
             }
           }
           break;
         case 22:
           if (ld) {
             mark(AT::sparse_tensor);
-            if constexpr (kValidate) {
+            if (c != nullptr) {
               if (!scan_sparse_tensor(f.payload, depth + 1, *c)) return nested_failure(*c, "sparse_tensor");
             }
           }
@@ -1324,16 +1346,16 @@ struct ProtoViewParser {
         case 14:
           if (ld) {
             mark(AT::type_proto);
-            if constexpr (kValidate) {
+            if (c != nullptr) {
               proto::Type t;
-              if (!scan<true>(f.payload, depth + 1, c, t)) return nested_failure(*c, "tp");
+              if (!scan(f.payload, depth + 1, c, t)) return nested_failure(*c, "tp");
             }
           }
           break;
         case 7:
           if (f.type == WireType::fixed32 || ld) {
             mark(AT::floats);
-            if constexpr (kValidate) {
+            if (c != nullptr) {
               if (ld && !check_packed(*c, kType, f, WireType::fixed32)) return false;
             }
           }
@@ -1341,7 +1363,7 @@ struct ProtoViewParser {
         case 8:
           if (f.type == WireType::varint || ld) {
             mark(AT::ints);
-            if constexpr (kValidate) {
+            if (c != nullptr) {
               if (ld && !check_packed(*c, kType, f, WireType::varint)) return false;
             }
           }
@@ -1352,9 +1374,9 @@ struct ProtoViewParser {
         case 10:
           if (ld) {
             mark(AT::tensors);
-            if constexpr (kValidate) {
+            if (c != nullptr) {
               proto::Tensor t;
-              if (!scan<true>(f.payload, depth + 1, c, t)) return nested_failure(*c, "tensors", tensors_index);
+              if (!scan(f.payload, depth + 1, c, t)) return nested_failure(*c, "tensors", tensors_index);
               ++tensors_index;
             }
           }
@@ -1362,9 +1384,9 @@ struct ProtoViewParser {
         case 11:
           if (ld) {
             mark(AT::graphs);
-            if constexpr (kValidate) {
+            if (c != nullptr) {
               proto::Graph g;
-              if (!scan<true>(f.payload, depth + 1, c, g, subgraph_depth + 1)) {
+              if (!scan(f.payload, depth + 1, c, g, subgraph_depth + 1)) {
                 return nested_failure(*c, "graphs", graphs_index);
               }
               ++graphs_index;
@@ -1374,7 +1396,7 @@ struct ProtoViewParser {
         case 23:
           if (ld) {
             mark(AT::sparse_tensors);
-            if constexpr (kValidate) {
+            if (c != nullptr) {
               if (!scan_sparse_tensor(f.payload, depth + 1, *c)) {
                 return nested_failure(*c, "sparse_tensors", sparse_index);
               }
@@ -1385,9 +1407,9 @@ struct ProtoViewParser {
         case 15:
           if (ld) {
             mark(AT::type_protos);
-            if constexpr (kValidate) {
+            if (c != nullptr) {
               proto::Type t;
-              if (!scan<true>(f.payload, depth + 1, c, t)) return nested_failure(*c, "type_protos", type_protos_index);
+              if (!scan(f.payload, depth + 1, c, t)) return nested_failure(*c, "type_protos", type_protos_index);
               ++type_protos_index;
             }
           }
@@ -1406,12 +1428,11 @@ struct ProtoViewParser {
 
   // ---- NodeProto ----
 
-  template <bool kValidate>
   static bool scan(ByteSpan bytes, int depth, Ctx* c, proto::Node& out, int subgraph_depth) noexcept {
     constexpr const char* kType = "NodeProto";
     out = proto::Node();
     out.bytes = bytes;
-    if constexpr (kValidate) {
+    if (c != nullptr) {
       if (!depth_ok(*c, depth, kType)) return false;
     }
     WireReader r = reader_for(bytes, c);
@@ -1421,28 +1442,28 @@ struct ProtoViewParser {
     std::size_t device_index = 0;
     while (!r.at_end()) {
       WireError e = r.next_field(f);
-      if (e != WireError::none) return kValidate && wire_failure(*c, kType, r, e);
+      if (e != WireError::none) return c != nullptr && wire_failure(*c, kType, r, e);
       if (!is_ld(f)) continue;
       switch (f.number) {
         case 3: out.name = proto::as_string_view(f.payload); break;
         case 4: out.op_type = proto::as_string_view(f.payload); break;
         case 7: out.domain = proto::as_string_view(f.payload); break;
         case 5:
-          if constexpr (kValidate) {
+          if (c != nullptr) {
             proto::Attribute a;
-            if (!scan<true>(f.payload, depth + 1, c, a, subgraph_depth)) {
+            if (!scan(f.payload, depth + 1, c, a, subgraph_depth)) {
               return nested_failure(*c, "attribute", attribute_index);
             }
             ++attribute_index;
           }
           break;
         case 9:
-          if constexpr (kValidate) {
+          if (c != nullptr) {
             if (!check_entry(f.payload, depth + 1, *c, "metadata_props", metadata_index)) return false;
           }
           break;
         case 10:
-          if constexpr (kValidate) {
+          if (c != nullptr) {
             if (!scan_rule(f.payload, depth + 1, *c, kNodeDeviceConfigurationRule)) {
               return nested_failure(*c, "device_configurations", device_index);
             }
@@ -1457,12 +1478,11 @@ struct ProtoViewParser {
 
   // ---- GraphProto ----
 
-  template <bool kValidate>
   static bool scan(ByteSpan bytes, int depth, Ctx* c, proto::Graph& out, int subgraph_depth) noexcept {
     constexpr const char* kType = "GraphProto";
     out = proto::Graph();
     out.bytes = bytes;
-    if constexpr (kValidate) {
+    if (c != nullptr) {
       if (!depth_ok(*c, depth, kType)) return false;
       if (subgraph_depth > ONNXMICRO_MAX_SUBGRAPH_DEPTH) {
         failure(*c, StatusCode::limit_exceeded, kType)
@@ -1483,13 +1503,13 @@ struct ProtoViewParser {
     std::size_t metadata_index = 0;
     while (!r.at_end()) {
       WireError e = r.next_field(f);
-      if (e != WireError::none) return kValidate && wire_failure(*c, kType, r, e);
+      if (e != WireError::none) return c != nullptr && wire_failure(*c, kType, r, e);
       if (!is_ld(f)) continue;
       switch (f.number) {
         case 2: out.name = proto::as_string_view(f.payload); break;
         case 15:
           out.has_sparse_initializers = true;
-          if constexpr (kValidate) {
+          if (c != nullptr) {
             if (!scan_sparse_tensor(f.payload, depth + 1, *c)) {
               return nested_failure(*c, "sparse_initializer", sparse_index);
             }
@@ -1498,17 +1518,17 @@ struct ProtoViewParser {
           break;
         default: break;
       }
-      if constexpr (kValidate) {
+      if (c != nullptr) {
         switch (f.number) {
           case 1: {
             proto::Node n;
-            if (!scan<true>(f.payload, depth + 1, c, n, subgraph_depth)) return nested_failure(*c, "node", node_index);
+            if (!scan(f.payload, depth + 1, c, n, subgraph_depth)) return nested_failure(*c, "node", node_index);
             ++node_index;
             break;
           }
           case 5: {
             proto::Tensor t;
-            if (!scan<true>(f.payload, depth + 1, c, t)) return nested_failure(*c, "initializer", initializer_index);
+            if (!scan(f.payload, depth + 1, c, t)) return nested_failure(*c, "initializer", initializer_index);
             ++initializer_index;
             break;
           }
@@ -1517,7 +1537,7 @@ struct ProtoViewParser {
           case 13: {
             std::size_t& index = f.number == 11 ? input_index : f.number == 12 ? output_index : value_info_index;
             proto::ValueInfo v;
-            if (!scan<true>(f.payload, depth + 1, c, v)) {
+            if (!scan(f.payload, depth + 1, c, v)) {
               return nested_failure(*c, f.number == 11 ? "input" : f.number == 12 ? "output" : "value_info", index);
             }
             ++index;
@@ -1541,12 +1561,11 @@ struct ProtoViewParser {
 
   // ---- FunctionProto ----
 
-  template <bool kValidate>
   static bool scan(ByteSpan bytes, int depth, Ctx* c, proto::Function& out) noexcept {
     constexpr const char* kType = "FunctionProto";
     out = proto::Function();
     out.bytes = bytes;
-    if constexpr (kValidate) {
+    if (c != nullptr) {
       if (!depth_ok(*c, depth, kType)) return false;
     }
     WireReader r = reader_for(bytes, c);
@@ -1558,7 +1577,7 @@ struct ProtoViewParser {
     std::size_t metadata_index = 0;
     while (!r.at_end()) {
       WireError e = r.next_field(f);
-      if (e != WireError::none) return kValidate && wire_failure(*c, kType, r, e);
+      if (e != WireError::none) return c != nullptr && wire_failure(*c, kType, r, e);
       if (!is_ld(f)) continue;
       switch (f.number) {
         case 1: out.name = proto::as_string_view(f.payload); break;
@@ -1566,23 +1585,23 @@ struct ProtoViewParser {
         case 13: out.overload = proto::as_string_view(f.payload); break;
         default: break;
       }
-      if constexpr (kValidate) {
+      if (c != nullptr) {
         switch (f.number) {
           case 7: {  // a function body is a graph of its own: subgraph depth 0
             proto::Node n;
-            if (!scan<true>(f.payload, depth + 1, c, n, 0)) return nested_failure(*c, "node", node_index);
+            if (!scan(f.payload, depth + 1, c, n, 0)) return nested_failure(*c, "node", node_index);
             ++node_index;
             break;
           }
           case 9: {
             proto::OperatorSetId o;
-            if (!scan<true>(f.payload, depth + 1, c, o)) return nested_failure(*c, "opset_import", opset_index);
+            if (!scan(f.payload, depth + 1, c, o)) return nested_failure(*c, "opset_import", opset_index);
             ++opset_index;
             break;
           }
           case 11: {
             proto::Attribute a;
-            if (!scan<true>(f.payload, depth + 1, c, a, 0)) {
+            if (!scan(f.payload, depth + 1, c, a, 0)) {
               return nested_failure(*c, "attribute_proto", attribute_index);
             }
             ++attribute_index;
@@ -1590,7 +1609,7 @@ struct ProtoViewParser {
           }
           case 12: {
             proto::ValueInfo v;
-            if (!scan<true>(f.payload, depth + 1, c, v)) return nested_failure(*c, "value_info", value_info_index);
+            if (!scan(f.payload, depth + 1, c, v)) return nested_failure(*c, "value_info", value_info_index);
             ++value_info_index;
             break;
           }
@@ -1606,9 +1625,7 @@ struct ProtoViewParser {
 
   // ---- ModelProto (validated only) ----
 
-  template <bool kValidate>
   static bool scan(ByteSpan bytes, int depth, Ctx* c, proto::Model& out) noexcept {
-    static_assert(kValidate, "ModelProto has no unchecked view");
     constexpr const char* kType = "ModelProto";
     out = proto::Model();
     out.bytes = bytes;
@@ -1636,11 +1653,11 @@ struct ProtoViewParser {
         case 6: out.doc_string = proto::as_string_view(f.payload); break;
         case 7:
           out.has_graph = true;
-          if (!scan<true>(f.payload, depth + 1, c, out.graph, 0)) return nested_failure(*c, "graph");
+          if (!scan(f.payload, depth + 1, c, out.graph, 0)) return nested_failure(*c, "graph");
           break;
         case 8: {
           proto::OperatorSetId o;
-          if (!scan<true>(f.payload, depth + 1, c, o)) return nested_failure(*c, "opset_import", opset_index);
+          if (!scan(f.payload, depth + 1, c, o)) return nested_failure(*c, "opset_import", opset_index);
           ++opset_index;
           break;
         }
@@ -1656,7 +1673,7 @@ struct ProtoViewParser {
         case 25: {
 #if ONNXMICRO_ENABLE_MODEL_FUNCTIONS
           proto::Function fn;
-          if (!scan<true>(f.payload, depth + 1, c, fn)) return nested_failure(*c, "functions", function_index);
+          if (!scan(f.payload, depth + 1, c, fn)) return nested_failure(*c, "functions", function_index);
 #else
           if (!scan_rule(f.payload, depth + 1, *c, kRefusedFunctionRule)) {
             return nested_failure(*c, "functions", function_index);
@@ -1684,28 +1701,26 @@ struct ProtoViewParser {
     switch (f.number) {
       case 3: {
         proto::Tensor t;
-        if (!scan<true>(f.payload, depth, &c, t)) return nested_failure(c, field, index);
+        if (!scan(f.payload, depth, &c, t)) return nested_failure(c, field, index);
         return true;
       }
       case 4: return scan_sparse_tensor(f.payload, depth, c) || nested_failure(c, field, index);
       case 5: {
         proto::Sequence s;
-        if (!scan<true>(f.payload, depth, &c, s)) return nested_failure(c, field, index);
+        if (!scan(f.payload, depth, &c, s)) return nested_failure(c, field, index);
         return true;
       }
       case 6: return scan_map(f.payload, depth, c) || nested_failure(c, field, index);
       case 7: {
         proto::Optional o;
-        if (!scan<true>(f.payload, depth, &c, o)) return nested_failure(c, field, index);
+        if (!scan(f.payload, depth, &c, o)) return nested_failure(c, field, index);
         return true;
       }
       default: return true;
     }
   }
 
-  template <bool kValidate>
   static bool scan(ByteSpan bytes, int depth, Ctx* c, proto::Sequence& out) noexcept {
-    static_assert(kValidate, "SequenceProto has no unchecked view");
     constexpr const char* kType = "SequenceProto";
     static constexpr const char* kFieldNames[] = {"tensor_values", "sparse_tensor_values", "sequence_values",
                                                   "map_values", "optional_values"};
@@ -1731,9 +1746,7 @@ struct ProtoViewParser {
     return true;
   }
 
-  template <bool kValidate>
   static bool scan(ByteSpan bytes, int depth, Ctx* c, proto::Optional& out) noexcept {
-    static_assert(kValidate, "OptionalProto has no unchecked view");
     constexpr const char* kType = "OptionalProto";
     static constexpr const char* kFieldNames[] = {"tensor_value", "sparse_tensor_value", "sequence_value", "map_value",
                                                   "optional_value"};

@@ -64,6 +64,12 @@ struct SessionOptions {
   /// runtime/qdq_fusion.hpp); Session::quantized_nodes() reports every op between DQ and Q and how it ran.
   /// false: every node runs its own kernel (the float reference path), e.g. to compare the two.
   bool fuse_qdq = true;
+  /// Plan and run with the kernels' size-optimised choices, which a build with ONNXMICRO_OPTIMIZE_FOR_SIZE=1
+  /// always makes (this option cannot turn them off there): Conv sums each window directly instead of gathering
+  /// columns into scratch, Gemm reads a transposed B in place instead of packing a copy. The arena and metadata
+  /// differ, so a host planning for such a firmware sets it (`onnxmicro plan --optimize-for-size`). Subgraph
+  /// sessions inherit it.
+  bool size_optimized_kernels = false;
 };
 
 /// Per-node facts after prepare(), for reports (which kernel, placement, folded or not).
@@ -167,6 +173,7 @@ class Session {
     char* string_pool = nullptr;
     std::size_t string_pool_bytes = 0;
     bool inputs_outlive_run = false;
+    bool size_optimized_kernels = false;
   };
   void release() noexcept;
   void release_plan() noexcept;
@@ -500,6 +507,7 @@ inline Status Session::prepare(const Model& model, KernelRegistry registry, cons
   kept_.string_pool = options.string_pool;
   kept_.string_pool_bytes = options.string_pool_bytes;
   kept_.inputs_outlive_run = options.inputs_outlive_run;
+  kept_.size_optimized_kernels = options.size_optimized_kernels;
 #if ONNXMICRO_ENABLE_DYNAMIC_SHAPES
   for (const InputShape& bound : options.input_shapes) {
     std::size_t ignored;
@@ -623,6 +631,7 @@ inline Status Session::plan_for(Span<const InputShape> shapes, Span<const InputV
   options.string_pool = kept_.string_pool;
   options.string_pool_bytes = kept_.string_pool_bytes;
   options.inputs_outlive_run = kept_.inputs_outlive_run;
+  options.size_optimized_kernels = kept_.size_optimized_kernels;
   for (unsigned char& bind : bind_value_) bind = 0;
   // A pass that finds a shape-deciding input fed by graph inputs whose values the caller offered binds them
   // and starts over; each retry binds at least one more input, so this ends.
@@ -956,6 +965,7 @@ inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned
     }
     kernels::PrepareContext ctx(node, nr.input_infos, nr.output_infos, allocator);
     ctx.set_environment(model_, registry);
+    ctx.set_size_optimized(options.size_optimized_kernels);
     if (!fused_clamps_.empty()) ctx.set_fused_clamp(fused_clamps_[i]);
     Status st = nr.kernel->prepare(ctx);
     if (!st.ok()) {

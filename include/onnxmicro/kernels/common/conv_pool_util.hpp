@@ -410,10 +410,11 @@ inline void for_each_window(const WindowGeometry& g, PerWindow&& per_window) noe
   }
 }
 
-/// Calls visit(offset) for every tap of a placed window that lies inside the input, in row-major order;
-/// `offset` is the tap's row-major position within one (N, C) plane. Precondition: w.inside > 0.
+/// Calls visit(offset, tap) for every tap of a placed window that lies inside the input, in row-major order;
+/// `offset` is the tap's row-major position within one (N, C) plane, `tap` its row-major index within the
+/// kernel (a weight's position in a convolution filter). Precondition: w.inside > 0.
 template <typename Visit>
-inline void visit_window(const WindowGeometry& g, const WindowPlacement& w, Visit&& visit) noexcept {
+inline void visit_window_taps(const WindowGeometry& g, const WindowPlacement& w, Visit&& visit) noexcept {
   const int inner = g.rank - 1;
   std::int64_t tap[kMaxSpatialRank];
   for (int d = 0; d < inner; ++d) tap[d] = w.first[d];
@@ -422,9 +423,14 @@ inline void visit_window(const WindowGeometry& g, const WindowPlacement& w, Visi
   const std::int64_t inner_count = w.last[inner] - w.first[inner];
   for (;;) {
     std::int64_t base = 0;
-    for (int d = 0; d < inner; ++d) base = base * g.input[d] + w.start[d] + tap[d] * g.dilation[d];
+    std::int64_t tap_base = 0;
+    for (int d = 0; d < inner; ++d) {
+      base = base * g.input[d] + w.start[d] + tap[d] * g.dilation[d];
+      tap_base = tap_base * g.kernel[d] + tap[d];
+    }
     const std::int64_t row_begin = base * g.input[inner] + inner_begin;
-    for (std::int64_t k = 0; k < inner_count; ++k) visit(row_begin + k * step);
+    const std::int64_t tap_begin = tap_base * g.kernel[inner] + w.first[inner];
+    for (std::int64_t k = 0; k < inner_count; ++k) visit(row_begin + k * step, tap_begin + k);
     int d = inner - 1;
     for (; d >= 0; --d) {
       if (++tap[d] < w.last[d]) break;
@@ -432,6 +438,12 @@ inline void visit_window(const WindowGeometry& g, const WindowPlacement& w, Visi
     }
     if (d < 0) return;
   }
+}
+
+/// visit_window_taps without the tap index: visit(offset).
+template <typename Visit>
+inline void visit_window(const WindowGeometry& g, const WindowPlacement& w, Visit&& visit) noexcept {
+  visit_window_taps(g, w, [&visit](std::int64_t offset, std::int64_t) { visit(offset); });
 }
 
 }  // namespace conv_pool

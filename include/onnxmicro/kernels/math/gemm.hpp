@@ -152,6 +152,22 @@ inline void edge_columns(std::int64_t rows, std::int64_t cols, std::int64_t dept
   }
 }
 
+/// C[m x n] += A[m x k] * B[k x n] with B(p, j) = b[p * b_row + j * b_col]: one plain loop nest, what
+/// ONNXMICRO_OPTIMIZE_FOR_SIZE compiles instead of the tiles (and how it reads a transposed B in place).
+template <typename T>
+inline void strided_accumulate(std::int64_t m, std::int64_t n, std::int64_t k, const T* a, std::int64_t a_row,
+                               std::int64_t a_col, const T* b, std::int64_t b_row, std::int64_t b_col, T* c,
+                               std::int64_t ldc) noexcept {
+  for (std::int64_t i = 0; i < m; ++i) {
+    T* c_row = c + i * ldc;
+    for (std::int64_t p = 0; p < k; ++p) {
+      const T a_value = a[i * a_row + p * a_col];
+      const T* b_p = b + p * b_row;
+      for (std::int64_t j = 0; j < n; ++j) c_row[j] += a_value * b_p[j * b_col];
+    }
+  }
+}
+
 /// Matrix-vector case (one column): independent partial sums keep the loop from being latency bound.
 template <typename T>
 inline void gemv(std::int64_t m, std::int64_t k, const T* a, std::int64_t a_row, std::int64_t a_col, const T* b,
@@ -179,6 +195,9 @@ template <typename T>
 inline void accumulate(std::int64_t m, std::int64_t n, std::int64_t k, const T* a, std::int64_t a_row,
                        std::int64_t a_col, const T* b, std::int64_t ldb, T* c, std::int64_t ldc) noexcept {
   if (m <= 0 || n <= 0 || k <= 0) return;
+#if ONNXMICRO_OPTIMIZE_FOR_SIZE
+  strided_accumulate<T>(m, n, k, a, a_row, a_col, b, ldb, 1, c, ldc);
+#else
   if (n == 1) {
     gemv(m, k, a, a_row, a_col, b, ldb, c, ldc);
     return;
@@ -205,6 +224,7 @@ inline void accumulate(std::int64_t m, std::int64_t n, std::int64_t k, const T* 
     }
     if (j0 < n) edge_columns<T>(m, n - j0, depth, a_p, a_row, a_col, b_p + j0, ldb, c + j0, ldc);
   }
+#endif
 }
 
 /// dst (cols x rows) = transpose of src (rows x cols), both dense row-major. Walks blocks so both sides stay
@@ -394,6 +414,11 @@ struct GemmImpl {
     return {};
   }
 
+  /// Whether this build can pack a transposed B (same representation as the accumulator) into a dense K x N
+  /// copy. Size-optimised builds and sessions read it in place instead: less code, and constant weights stay
+  /// where the model keeps them (flash on a microcontroller) instead of being copied into metadata.
+  static constexpr bool kPackTransposedB = !ONNXMICRO_OPTIMIZE_FOR_SIZE;
+
   /// Chooses buffers: op(B) is packed once at prepare when B is constant and needs a transpose or a
   /// conversion; otherwise such work goes to scratch at run. Half types accumulate into a float scratch.
   template <typename T>
@@ -403,7 +428,7 @@ struct GemmImpl {
     const kernels::TensorInfo& b = ctx.input(kB);
     const std::int64_t kn = state.k * state.n;
     conv_pool::ScratchLayout layout;
-    const bool b_needs_work = state.trans_b || kConvert;
+    const bool b_needs_work = (kPackTransposedB && !ctx.size_optimized() && state.trans_b) || kConvert;
     if (b_needs_work && b.is_constant && kn > 0) {
       Span<Acc> packed;
       ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(kn), packed));
@@ -456,18 +481,27 @@ struct GemmImpl {
       a = converted;
     }
     const Acc* b = static_cast<const Acc*>(state.packed_b);
-    if (state.b_in_scratch) {
+    std::int64_t b_row = n, b_col = 1;  // B(p, j) = b[p * b_row + j * b_col]
+    if ((kPackTransposedB || !blocked_gemm::kSameRepresentation<T>)&&state.b_in_scratch) {
       Acc* packed = conv_pool::scratch_at<Acc>(scratch, state.b_offset);
       pack_b<T>(static_cast<const T*>(ctx.input(kB).data), state, packed);
       b = packed;
     } else if (b == nullptr) {
       b = static_cast<const Acc*>(ctx.input(kB).data);
+      if (state.trans_b) {  // size-optimised: (N x K) B read in place
+        b_row = 1;
+        b_col = k;
+      }
     }
     Acc* y = state.y_in_scratch ? conv_pool::scratch_at<Acc>(scratch, state.y_offset) : reinterpret_cast<Acc*>(y_data);
     for (std::int64_t i = 0; i < m * n; ++i) y[i] = Acc(0);
     const std::int64_t a_row = state.trans_a ? 1 : k;
     const std::int64_t a_col = state.trans_a ? m : 1;
-    blocked_gemm::accumulate<Acc>(m, n, k, a, a_row, a_col, b, n, y, n);
+    if (b_col == 1) {
+      blocked_gemm::accumulate<Acc>(m, n, k, a, a_row, a_col, b, b_row, y, n);
+    } else {
+      blocked_gemm::strided_accumulate<Acc>(m, n, k, a, a_row, a_col, b, b_row, b_col, y, n);
+    }
     epilogue<T>(state, y, state.use_c ? static_cast<const T*>(ctx.input(kC).data) : nullptr, y_data);
   }
 

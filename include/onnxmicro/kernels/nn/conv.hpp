@@ -4,10 +4,10 @@
 // kernel_shape is inferred from W and that SAME pads give ceil(in / stride) outputs (what every version
 // computes here), 22 added bfloat16. So one kernel serves every version.
 //
-// Method: per (image, group), the input patch of each output position is gathered into a column matrix
-// (im2col, a tile of output positions at a time, in scratch) and multiplied by the group's weights with the
-// blocked GEMM; a 1x1 stride-1 unpadded kernel uses the input as the column matrix directly. float16/bfloat16
-// are converted to float32 while gathering and rounded once when stored.
+// Method (size-optimised builds and sessions: compute_direct below): per (image, group), the input patch of each output
+// position is gathered into a column matrix (im2col, a tile of output positions at a time, in scratch) and multiplied
+// by the group's weights with the blocked GEMM; a 1x1 stride-1 unpadded kernel uses the input as the column matrix
+// directly. float16/bfloat16 are converted to float32 while gathering and rounded once when stored.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -162,6 +162,12 @@ struct ConvImpl {
   static Status plan(kernels::PrepareContext& ctx, State& state) noexcept {
     using Acc = conv_pool::ComputeType<T>;
     constexpr bool kHalf = conv_pool::kIsHalf<T>;
+    if constexpr (!kHalf) {
+      if (ctx.size_optimized()) {  // always true with ONNXMICRO_OPTIMIZE_FOR_SIZE=1: what follows is not compiled
+        state.compute = &compute_direct<T>;
+        return {};
+      }
+    }
     conv_pool::ScratchLayout layout;
     const bool direct = state.pointwise && !kHalf;
     if (direct) {
@@ -196,6 +202,39 @@ struct ConvImpl {
     ctx.request_scratch(layout.bytes());
     state.compute = &compute<T>;
     return {};
+  }
+
+  /// Size-optimised (PrepareContext::size_optimized(); float and double): each output is its bias plus the products
+  /// over its window's taps inside the input, added in the order of the im2col path's GEMM depth (channel, then tap).
+  /// No column matrix, so no scratch; the window walk is the pooling ops'.
+  template <typename T>
+  static void compute_direct(const State& s, RunContext& ctx) noexcept {
+    const conv_pool::WindowGeometry& g = s.geometry;
+    const T* x = static_cast<const T*>(ctx.input(kX).data);
+    const T* w = static_cast<const T*>(ctx.input(kW).data);
+    const T* bias = s.has_bias ? static_cast<const T*>(ctx.input(kB).data) : nullptr;
+    T* y = static_cast<T*>(ctx.output(kY).data);
+    for (std::int64_t n = 0; n < s.batch; ++n) {
+      for (std::int64_t m = 0; m < s.out_channels; ++m) {
+        const std::int64_t grp = m / s.group_out_channels;
+        const T* x_group = x + (n * s.in_channels + grp * s.group_in_channels) * s.in_spatial;
+        const T* w_m = w + m * s.column_rows;
+        T* y_plane = y + (n * s.out_channels + m) * s.out_spatial;
+        const T start = bias != nullptr ? bias[m] : T(0);
+        conv_pool::for_each_window(g, [&](std::int64_t o, const conv_pool::WindowPlacement& placement) {
+          T sum = start;
+          if (placement.inside > 0) {
+            for (std::int64_t c = 0; c < s.group_in_channels; ++c) {
+              const T* plane = x_group + c * s.in_spatial;
+              const T* filter = w_m + c * s.kernel_size;
+              conv_pool::visit_window_taps(
+                  g, placement, [&](std::int64_t offset, std::int64_t tap) { sum += plane[offset] * filter[tap]; });
+            }
+          }
+          y_plane[o] = sum;
+        });
+      }
+    }
   }
 
   /// Fills `count` columns (output positions first..first+count) of the column matrix of one group:

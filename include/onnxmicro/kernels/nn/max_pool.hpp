@@ -106,7 +106,8 @@ struct MaxPoolImpl {
     for (std::int64_t plane = 0; plane < s.planes; ++plane) {
       const T* x_plane = x + plane * s.in_spatial;
       T* y_plane = y + plane * s.out_spatial;
-      if (indices == nullptr) {
+      // Without Indices, a walk that skips the index bookkeeping is faster; the size-optimised build keeps one.
+      if (!ONNXMICRO_OPTIMIZE_FOR_SIZE && indices == nullptr) {
         conv_pool::for_each_window(g, [&](std::int64_t o, const conv_pool::WindowPlacement& w) {
           C best = std::numeric_limits<C>::lowest();
           if (w.inside > 0) {
@@ -119,7 +120,7 @@ struct MaxPoolImpl {
         });
         continue;
       }
-      std::int64_t* i_plane = indices + plane * s.out_spatial;
+      std::int64_t* i_plane = indices != nullptr ? indices + plane * s.out_spatial : nullptr;
       conv_pool::for_each_window(g, [&](std::int64_t o, const conv_pool::WindowPlacement& w) {
         C best = std::numeric_limits<C>::lowest();
         std::int64_t best_offset = -1;
@@ -133,6 +134,7 @@ struct MaxPoolImpl {
           });
         }
         y_plane[o] = conv_pool::narrow<T>(best);
+        if (i_plane == nullptr) return;
         i_plane[o] = best_offset < 0
                          ? -1
                          : plane * s.in_spatial + (s.column_major ? column_major_offset(g, best_offset) : best_offset);
