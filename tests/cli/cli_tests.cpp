@@ -904,6 +904,10 @@ void case_kernels(Context& ctx) {
               h.find("inline constexpr std::uint32_t kDtypeMask = 0x2u;\n") != std::string::npos &&
                   h.find("static_assert(onnxmicro::dtype_enabled(onnxmicro::DataType::float32), \"relu_net has float "
                          "tensors") != std::string::npos);
+  // Its tensors are [N,3] (bound to [2,3]): rank 2, with a check that fails to compile below it.
+  expect_true(ctx, "kMaxRank is 2: " + h,
+              h.find("inline constexpr int kMaxRank = 2;\nstatic_assert(ONNXMICRO_MAX_RANK >= 2, \"relu_net has rank-2 "
+                     "tensors: ONNXMICRO_MAX_RANK must be at least 2\");\n") != std::string::npos);
   // A one-Relu model uses none of the optional features.
   expect_true(ctx, "kUnusedFeatures lists every switch: " + h,
               h.find("inline constexpr const char* kUnusedFeatures = \"ONNXMICRO_ENABLE_QDQ_FUSION=0;ONNXMICRO_ENABLE_"

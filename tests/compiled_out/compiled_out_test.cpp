@@ -5,7 +5,7 @@
 // initializer, a Constant, a Cast to it) fails at Session::prepare with one precise message naming node, tensor,
 // dtype and macro, before any kernel (or constant folding) sees the tensor. A model that needs a compiled-out
 // feature (QDQ fusion, model-local functions, external data, subgraphs, input shapes not fixed by the model) fails
-// to load or prepare naming what and the macro.
+// to load or prepare naming what and the macro; so does a tensor of a rank above ONNXMICRO_MAX_RANK (4 here).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -20,6 +20,7 @@
     ONNXMICRO_ENABLE_DYNAMIC_SHAPES
 #error "tests/compiled_out must be compiled with every ONNXMICRO_ENABLE_* of its CMakeLists.txt set to 0"
 #endif
+static_assert(ONNXMICRO_MAX_RANK == 4, "tests/compiled_out is compiled with ONNXMICRO_MAX_RANK=4 (CMakeLists.txt)");
 
 namespace {
 
@@ -321,6 +322,25 @@ TEST(CompiledOut, SymbolicInputDimIsRefusedAtPrepareNamingInputAndDim) {
                                 13),
                      "input 'x' has no declared shape, and this build binds no shapes "
                      "(ONNXMICRO_ENABLE_DYNAMIC_SHAPES=0): export the model with fixed input shapes");
+}
+
+TEST(CompiledOut, RankAboveMaxRankFailsAtLoadNamingTheTensor) {
+  // ONNXMICRO_MAX_RANK=4 (CMakeLists.txt): a rank-5 graph input or initializer cannot be held, and says so.
+  Prepared input;
+  Status st = input.load_and_prepare(make_model(make_graph("g", {make_node("Relu", {"x"}, {"y"}, {}, "relu")},
+                                                           {make_value_info("x", DataType::float32, {1, 2, 1, 2, 1})},
+                                                           {make_value_info("y", DataType::float32, {1, 2, 1, 2, 1})}),
+                                                13));
+  EXPECT_EQ(st.code(), StatusCode::limit_exceeded);
+  EXPECT_EQ(st.message_view(), "graph input 'x' has rank above ONNXMICRO_MAX_RANK (4)");
+  Prepared initializer;
+  st = initializer.load_and_prepare(make_model(
+      make_graph("g", {make_node("Add", {"x", "w"}, {"y"}, {}, "add")}, {make_value_info("x", DataType::float32, {2})},
+                 {make_value_info("y", DataType::float32, {1, 1, 1, 1, 2})},
+                 {make_float_tensor("w", {1, 1, 1, 1, 2}, {1.0f, 2.0f})}),
+      13));
+  EXPECT_EQ(st.code(), StatusCode::limit_exceeded);
+  EXPECT_EQ(st.message_view(), "graph.initializer[0] (TensorProto 'w'): rank 5 exceeds ONNXMICRO_MAX_RANK (4)");
 }
 
 TEST(CompiledOut, BindingShapesOrValuesAndReplanningAreRefused) {

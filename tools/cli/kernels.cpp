@@ -38,6 +38,8 @@ constexpr const char kHelp[] =
     "  NAME::kOptimizeForSize    the ONNXMICRO_OPTIMIZE_FOR_SIZE the plan is for (a static_assert checks it)\n"
     "  NAME::kDtypeMask          the element types of the model's tensors, a value for ONNXMICRO_ENABLED_DTYPES;\n"
     "                            the header fails to compile in a build that leaves one of them out\n"
+    "  NAME::kMaxRank            the highest rank of the model's tensors, a value for ONNXMICRO_MAX_RANK (a\n"
+    "                            static_assert checks the build allows it)\n"
     "  NAME::kUnusedFeatures     the ONNXMICRO_ENABLE_* switches the model leaves unused (\"MACRO=0;...\")\n"
     "Input files (as for 'plan') bind symbolic input dims; without them the declared shapes are used.\n"
     "\n"
@@ -152,6 +154,17 @@ std::uint32_t dtype_mask(const onnxmicro::Session& session, bool has_subgraphs) 
   return mask;
 }
 
+// The highest rank of the graph's values as prepared (inputs, initializers, every node output; at least 1); with
+// subgraphs, whose tensors this build does not look into, this build's ONNXMICRO_MAX_RANK.
+int max_rank(const onnxmicro::Session& session, const onnxmicro::model::Graph& graph, bool has_subgraphs) {
+  if (has_subgraphs) return ONNXMICRO_MAX_RANK;
+  int rank = 1;
+  for (std::size_t id = 0; id < graph.values.size(); ++id) {
+    rank = std::max(rank, session.value_shape(static_cast<onnxmicro::model::ValueId>(id)).rank());
+  }
+  return rank;
+}
+
 // The compile-out switches (core/config.hpp) the model leaves unused, as CMake list items "MACRO=0". Read from the
 // model's own bytes (Model::load has expanded its functions by now) and, for dynamic shapes, its graph inputs and
 // prepared session. With subgraphs only the dtype-free switches that do not depend on what the subgraphs hold are
@@ -250,6 +263,14 @@ std::string make_header(const std::string& model_path, const std::string& name, 
         << "ONNXMICRO_ENABLE_FLOAT64, ONNXMICRO_ENABLE_FLOAT16)\");\n";
     }
   }
+  const int rank = max_rank(session, loaded.model.graph(), has_subgraphs);
+  h << "\n/// The highest rank of the model's tensors, a value for ONNXMICRO_MAX_RANK (core/config.hpp; default "
+    << ONNXMICRO_MAX_RANK << "):\n"
+    << "/// every shape in metadata holds ONNXMICRO_MAX_RANK dims, so the model's own rank shrinks metadata";
+  if (has_subgraphs) h << ". This build's maximum: the model has subgraphs, whose tensors this tool does not see";
+  h << ".\ninline constexpr int kMaxRank = " << rank << ";\n"
+    << "static_assert(ONNXMICRO_MAX_RANK >= " << rank << ", \"" << name << " has rank-" << rank
+    << " tensors: ONNXMICRO_MAX_RANK must be at least " << rank << "\");\n";
   const std::vector<std::string> unused = unused_features(loaded, session, has_subgraphs);
   h << "\n/// The features (core/config.hpp) the model does not use, as a CMake list: a firmware running only this "
        "model\n"

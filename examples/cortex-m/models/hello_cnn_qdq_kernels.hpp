@@ -41,6 +41,11 @@ static_assert(onnxmicro::dtype_enabled(onnxmicro::DataType::float32), "hello_cnn
 static_assert(onnxmicro::dtype_enabled(onnxmicro::DataType::int8), "hello_cnn_qdq has int8 tensors, which this build compiles out (ONNXMICRO_ENABLED_DTYPES, ONNXMICRO_ENABLE_FLOAT64, ONNXMICRO_ENABLE_FLOAT16)");
 static_assert(onnxmicro::dtype_enabled(onnxmicro::DataType::int32), "hello_cnn_qdq has int32 tensors, which this build compiles out (ONNXMICRO_ENABLED_DTYPES, ONNXMICRO_ENABLE_FLOAT64, ONNXMICRO_ENABLE_FLOAT16)");
 
+/// The highest rank of the model's tensors, a value for ONNXMICRO_MAX_RANK (core/config.hpp; default 8):
+/// every shape in metadata holds ONNXMICRO_MAX_RANK dims, so the model's own rank shrinks metadata.
+inline constexpr int kMaxRank = 4;
+static_assert(ONNXMICRO_MAX_RANK >= 4, "hello_cnn_qdq has rank-4 tensors: ONNXMICRO_MAX_RANK must be at least 4");
+
 /// The features (core/config.hpp) the model does not use, as a CMake list: a firmware running only this model
 /// may define them to 0 to drop their code (a model that needs one after all fails to load or prepare, naming
 /// it). ONNXMICRO_ENABLE_ERROR_MESSAGES=0 is always possible; the errors then carry their code only.

@@ -158,6 +158,9 @@ class Session {
   /// The dtype prepare inferred for graph value `id` (an id of model::Node::inputs/outputs); undefined for
   /// kNoValue or an id out of range. `onnxmicro kernels` lists with it the dtypes a model's tensors use.
   DataType value_dtype(model::ValueId id) const noexcept;
+  /// The shape prepare inferred for graph value `id`; rank 0 for kNoValue or an id out of range. `onnxmicro kernels`
+  /// takes the highest rank of a model's tensors from it.
+  Shape value_shape(model::ValueId id) const noexcept;
   /// One entry per op that reads a DequantizeLinear output (in execution order): whether it runs as an integer
   /// kernel and, when not, why. Empty for models without QDQ groups or with SessionOptions::fuse_qdq off.
   Span<const QuantizedNodeReport> quantized_nodes() const noexcept { return quantized_nodes_; }
@@ -236,6 +239,11 @@ struct Session::ValueRuntime {
 inline DataType Session::value_dtype(model::ValueId id) const noexcept {
   if (id < 0 || static_cast<std::size_t>(id) >= values_.size()) return DataType::undefined;
   return values_[static_cast<std::size_t>(id)].info.dtype;
+}
+
+inline Shape Session::value_shape(model::ValueId id) const noexcept {
+  if (id < 0 || static_cast<std::size_t>(id) >= values_.size()) return Shape();
+  return values_[static_cast<std::size_t>(id)].info.shape;
 }
 
 struct Session::NodeRuntime {
