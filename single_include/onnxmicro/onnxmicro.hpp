@@ -19681,7 +19681,6 @@ struct BatchNormalizationImpl {
   /// What changes between versions.
   struct Rules {
     bool spatial_attr;       ///< 1-8: `spatial` (0: one parameter per channel *and* spatial position)
-    bool training_attr;      ///< 14+: `training_mode`
     bool free_param_dtypes;  ///< 15+: scale/B may differ in dtype from X (mean/var may since 14)
   };
 
@@ -19696,19 +19695,30 @@ struct BatchNormalizationImpl {
     bool training;
     bool write_running_mean, write_running_var;
     DataType scale_dtype, bias_dtype, mean_dtype, var_dtype;
-    std::size_t scale_offset, bias_offset, mean_offset, var_offset;  ///< scratch, params values each
+    /// The factors of y = x * a + b, in the compute type: params values a, then params values b. Folded once at
+    /// prepare for inference with constant parameters; else null, and run() folds them into scratch.
+    const void* folded;
+    std::size_t factors_offset;  ///< scratch: the factors when not folded at prepare
+    std::size_t scale_offset, bias_offset, mean_offset, var_offset;  ///< scratch (training), params doubles each
   };
 
+  /// kTrainingAttr (14+): the `training_mode` attribute. A template parameter, so that versions without it do not
+  /// compile the training path (code size on a microcontroller).
+  template <bool kTrainingAttr>
   static Status prepare(kernels::PrepareContext& ctx, const Rules& rules) noexcept {
     for (int i = kX; i <= kVar; ++i) ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(i));
     const kernels::TensorInfo& x = ctx.input(kX);
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
+    bool double_factors = false;  // the compute type: double for double X, else float
     switch (compiled_dtype(x.dtype)) {
-      case DataType::float32: state->compute = &compute<float>; break;
-      case DataType::float64: state->compute = &compute<double>; break;
-      case DataType::float16: state->compute = &compute<float16_t>; break;
-      case DataType::bfloat16: state->compute = &compute<bfloat16_t>; break;
+      case DataType::float32: state->compute = &compute<float, kTrainingAttr>; break;
+      case DataType::float64:
+        state->compute = &compute<double, kTrainingAttr>;
+        double_factors = true;
+        break;
+      case DataType::float16: state->compute = &compute<float16_t, kTrainingAttr>; break;
+      case DataType::bfloat16: state->compute = &compute<bfloat16_t, kTrainingAttr>; break;
       default: return ctx.unsupported_input_dtype(kX);
     }
     for (int i = kScale; i <= kVar; ++i) {
@@ -19720,7 +19730,7 @@ struct BatchNormalizationImpl {
       ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kScale));
       ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kBias));
     }
-    if (!rules.training_attr) ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kMean));
+    if (!kTrainingAttr) ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kMean));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kMean, kVar));
 
     const Shape& xs = x.shape;
@@ -19767,7 +19777,7 @@ struct BatchNormalizationImpl {
     state->momentum = momentum;
 
     const bool extra_outputs = ctx.has_output(1) || ctx.has_output(2) || ctx.has_output(3) || ctx.has_output(4);
-    if (rules.training_attr) {
+    if (kTrainingAttr) {
       std::int64_t training_mode = 0;
       ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("training_mode", training_mode, 0));
       if (training_mode != 0 && training_mode != 1) {
@@ -19792,12 +19802,30 @@ struct BatchNormalizationImpl {
     state->bias_dtype = ctx.input(kBias).dtype;
     state->mean_dtype = ctx.input(kMean).dtype;
     state->var_dtype = ctx.input(kVar).dtype;
-    conv_pool::ScratchLayout layout;
-    state->scale_offset = layout.reserve<double>(state->params);
-    state->bias_offset = layout.reserve<double>(state->params);
-    state->mean_offset = layout.reserve<double>(state->params);
-    state->var_offset = layout.reserve<double>(state->params);
-    ctx.request_scratch(layout.bytes());
+    bool constant_parameters = !state->training;
+    for (int i = kScale; i <= kVar; ++i) constant_parameters = constant_parameters && ctx.input(i).is_constant;
+    if (constant_parameters) {
+      // The usual inference case: folded once here, so run() neither converts nor divides (a software double
+      // division and square root per channel on a Cortex-M4F), and needs no scratch.
+      const void* const params[4] = {ctx.input(kScale).const_data, ctx.input(kBias).const_data,
+                                     ctx.input(kMean).const_data, ctx.input(kVar).const_data};
+      if (double_factors) {
+        ONNXMICRO_RETURN_IF_ERROR(fold_at_prepare<double>(ctx, params, *state));
+      } else {
+        ONNXMICRO_RETURN_IF_ERROR(fold_at_prepare<float>(ctx, params, *state));
+      }
+    } else {
+      conv_pool::ScratchLayout layout;
+      state->factors_offset =
+          double_factors ? layout.reserve<double>(2 * state->params) : layout.reserve<float>(2 * state->params);
+      if (state->training) {
+        state->scale_offset = layout.reserve<double>(state->params);
+        state->bias_offset = layout.reserve<double>(state->params);
+        state->mean_offset = layout.reserve<double>(state->params);
+        state->var_offset = layout.reserve<double>(state->params);
+      }
+      ctx.request_scratch(layout.bytes());
+    }
 
     ctx.set_output(kY, x.dtype, xs);
     if (state->write_running_mean) ctx.set_output(kRunningMean, state->mean_dtype, ctx.input(kMean).shape);
@@ -19812,11 +19840,72 @@ struct BatchNormalizationImpl {
   }
 
  private:
-  template <typename T>
+  /// Inference: the factors of y = x * a + b, a = scale / sqrt(var + epsilon) and b = B - mean * a per parameter,
+  /// computed in double whatever the parameters' dtypes, into `factors` (a then b, params each). `params` are the
+  /// scale, B, mean and var data.
+  template <typename C>
+  static void fold(const State& s, const void* const (&params)[4], C* factors) noexcept {
+    const DataType dtypes[4] = {s.scale_dtype, s.bias_dtype, s.mean_dtype, s.var_dtype};
+    for (std::int64_t p = 0; p < s.params; ++p) {
+      double v[4] = {};
+      for (int i = 0; i < 4; ++i) {
+        const auto* base = static_cast<const unsigned char*>(params[i]);
+        conv_pool::load_floating(dtypes[i], base + static_cast<std::size_t>(p) * dtype_size(dtypes[i]), &v[i], 1);
+      }
+      const double a = v[0] / std::sqrt(v[3] + static_cast<double>(s.epsilon));
+      factors[p] = static_cast<C>(a);
+      factors[s.params + p] = static_cast<C>(v[1] - v[2] * a);
+    }
+  }
+
+  template <typename C>
+  static Status fold_at_prepare(kernels::PrepareContext& ctx, const void* const (&params)[4], State& state) noexcept {
+    Span<C> factors;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(state.params) * 2, factors));
+    fold(state, params, factors.data());
+    state.folded = factors.data();
+    return {};
+  }
+
+  template <typename T, bool kTrainingAttr>
   static void compute(const State& s, RunContext& ctx) noexcept {
     using C = conv_pool::ComputeType<T>;
+    const T* x = static_cast<const T*>(ctx.input(kX).data);
+    T* y = static_cast<T*>(ctx.output(kY).data);
+    const C* factors = static_cast<const C*>(s.folded);
+    if (factors == nullptr) {
+      void* scratch = ctx.scratch();
+      C* scratch_factors = conv_pool::scratch_at<C>(scratch, s.factors_offset);
+      bool from_batch = false;  // training mode: only the versions with the attribute compile that path
+      if constexpr (kTrainingAttr) {
+        from_batch = s.training;
+        if (from_batch) training_factors(s, ctx, x, scratch_factors);
+      }
+      if (!from_batch) {
+        const void* const params[4] = {ctx.input(kScale).data, ctx.input(kBias).data, ctx.input(kMean).data,
+                                       ctx.input(kVar).data};
+        fold(s, params, scratch_factors);
+      }
+      factors = scratch_factors;
+    }
+    for (std::int64_t n = 0; n < s.batch; ++n) {
+      const T* x_n = x + n * s.params * s.param_inner;
+      T* y_n = y + n * s.params * s.param_inner;
+      for (std::int64_t p = 0; p < s.params; ++p) {
+        const C scale = factors[p];
+        const C shift = factors[s.params + p];
+        const T* src = x_n + p * s.param_inner;
+        T* dst = y_n + p * s.param_inner;
+        for (std::int64_t i = 0; i < s.param_inner; ++i)
+          dst[i] = conv_pool::narrow<T>(conv_pool::widen(src[i]) * scale + shift);
+      }
+    }
+  }
+
+  /// Training mode: the factors from the batch statistics, and the running statistics written.
+  template <typename T, typename C>
+  static void training_factors(const State& s, RunContext& ctx, const T* x, C* factors) noexcept {
     void* scratch = ctx.scratch();
-    // Parameters are read in double (whatever their dtypes) and folded into y = x * a + b per parameter.
     double* a = conv_pool::scratch_at<double>(scratch, s.scale_offset);
     double* b = conv_pool::scratch_at<double>(scratch, s.bias_offset);
     double* mean = conv_pool::scratch_at<double>(scratch, s.mean_offset);
@@ -19825,56 +19914,37 @@ struct BatchNormalizationImpl {
     conv_pool::load_floating(s.bias_dtype, ctx.input(kBias).data, b, s.params);
     conv_pool::load_floating(s.mean_dtype, ctx.input(kMean).data, mean, s.params);
     conv_pool::load_floating(s.var_dtype, ctx.input(kVar).data, var, s.params);
-    const T* x = static_cast<const T*>(ctx.input(kX).data);
-    T* y = static_cast<T*>(ctx.output(kY).data);
-
-    if (s.training) {
-      // Batch statistics per channel (params == channels here), two passes for a stable variance. The
-      // running statistics are written first, while mean/var still hold the inputs.
-      const double count = static_cast<double>(s.batch * s.inner);
-      for (std::int64_t c = 0; c < s.channels; ++c) {
-        double sum = 0.0;
-        for (std::int64_t n = 0; n < s.batch; ++n) {
-          const T* row = x + (n * s.channels + c) * s.inner;
-          for (std::int64_t i = 0; i < s.inner; ++i) sum += static_cast<double>(conv_pool::widen(row[i]));
-        }
-        const double batch_mean = count > 0 ? sum / count : 0.0;
-        double squares = 0.0;
-        for (std::int64_t n = 0; n < s.batch; ++n) {
-          const T* row = x + (n * s.channels + c) * s.inner;
-          for (std::int64_t i = 0; i < s.inner; ++i) {
-            const double d = static_cast<double>(conv_pool::widen(row[i])) - batch_mean;
-            squares += d * d;
-          }
-        }
-        const double batch_var = count > 0 ? squares / count : 0.0;
-        const double momentum = static_cast<double>(s.momentum);
-        mean[c] = mean[c] * momentum + batch_mean * (1.0 - momentum);  // now the running mean
-        var[c] = var[c] * momentum + batch_var * (1.0 - momentum);     // now the running var
-        const double inv = 1.0 / std::sqrt(batch_var + static_cast<double>(s.epsilon));
-        a[c] = a[c] * inv;
-        b[c] = b[c] - batch_mean * a[c];
+    // Batch statistics per channel (params == channels here), two passes for a stable variance. The
+    // running statistics are written first, while mean/var still hold the inputs.
+    const double count = static_cast<double>(s.batch * s.inner);
+    for (std::int64_t c = 0; c < s.channels; ++c) {
+      double sum = 0.0;
+      for (std::int64_t n = 0; n < s.batch; ++n) {
+        const T* row = x + (n * s.channels + c) * s.inner;
+        for (std::int64_t i = 0; i < s.inner; ++i) sum += static_cast<double>(conv_pool::widen(row[i]));
       }
-      if (s.write_running_mean) conv_pool::store_floating(s.mean_dtype, mean, ctx.output(kRunningMean).data, s.params);
-      if (s.write_running_var) conv_pool::store_floating(s.var_dtype, var, ctx.output(kRunningVar).data, s.params);
-    } else {
-      for (std::int64_t p = 0; p < s.params; ++p) {
-        a[p] = a[p] / std::sqrt(var[p] + static_cast<double>(s.epsilon));
-        b[p] = b[p] - mean[p] * a[p];
+      const double batch_mean = count > 0 ? sum / count : 0.0;
+      double squares = 0.0;
+      for (std::int64_t n = 0; n < s.batch; ++n) {
+        const T* row = x + (n * s.channels + c) * s.inner;
+        for (std::int64_t i = 0; i < s.inner; ++i) {
+          const double d = static_cast<double>(conv_pool::widen(row[i])) - batch_mean;
+          squares += d * d;
+        }
       }
+      const double batch_var = count > 0 ? squares / count : 0.0;
+      const double momentum = static_cast<double>(s.momentum);
+      mean[c] = mean[c] * momentum + batch_mean * (1.0 - momentum);  // now the running mean
+      var[c] = var[c] * momentum + batch_var * (1.0 - momentum);     // now the running var
+      const double inv = 1.0 / std::sqrt(batch_var + static_cast<double>(s.epsilon));
+      a[c] = a[c] * inv;
+      b[c] = b[c] - batch_mean * a[c];
     }
-
-    for (std::int64_t n = 0; n < s.batch; ++n) {
-      const T* x_n = x + n * s.params * s.param_inner;
-      T* y_n = y + n * s.params * s.param_inner;
-      for (std::int64_t p = 0; p < s.params; ++p) {
-        const C scale = static_cast<C>(a[p]);
-        const C shift = static_cast<C>(b[p]);
-        const T* src = x_n + p * s.param_inner;
-        T* dst = y_n + p * s.param_inner;
-        for (std::int64_t i = 0; i < s.param_inner; ++i)
-          dst[i] = conv_pool::narrow<T>(conv_pool::widen(src[i]) * scale + shift);
-      }
+    if (s.write_running_mean) conv_pool::store_floating(s.mean_dtype, mean, ctx.output(kRunningMean).data, s.params);
+    if (s.write_running_var) conv_pool::store_floating(s.var_dtype, var, ctx.output(kRunningVar).data, s.params);
+    for (std::int64_t p = 0; p < s.params; ++p) {
+      factors[p] = static_cast<C>(a[p]);
+      factors[s.params + p] = static_cast<C>(b[p]);
     }
   }
 };
@@ -19892,8 +19962,8 @@ struct BatchNormalization_1 : KernelDefaults {
   static constexpr int kSinceVersion = 1;
   static constexpr int kUntilVersion = 9;
   static Status prepare(PrepareContext& ctx) noexcept {
-    return detail::BatchNormalizationImpl::prepare(ctx, {/*spatial_attr=*/true, /*training_attr=*/false,
-                                                         /*free_param_dtypes=*/false});
+    return detail::BatchNormalizationImpl::prepare<false>(ctx, {/*spatial_attr=*/true,
+                                                                /*free_param_dtypes=*/false});
   }
   static Status run(RunContext& ctx) noexcept { return detail::BatchNormalizationImpl::run(ctx); }
 };
@@ -19905,8 +19975,8 @@ struct BatchNormalization_9 : KernelDefaults {
   static constexpr int kSinceVersion = 9;
   static constexpr int kUntilVersion = 14;
   static Status prepare(PrepareContext& ctx) noexcept {
-    return detail::BatchNormalizationImpl::prepare(ctx, {/*spatial_attr=*/false, /*training_attr=*/false,
-                                                         /*free_param_dtypes=*/false});
+    return detail::BatchNormalizationImpl::prepare<false>(ctx, {/*spatial_attr=*/false,
+                                                                /*free_param_dtypes=*/false});
   }
   static Status run(RunContext& ctx) noexcept { return detail::BatchNormalizationImpl::run(ctx); }
 };
@@ -19919,8 +19989,8 @@ struct BatchNormalization_14 : KernelDefaults {
   static constexpr int kSinceVersion = 14;
   static constexpr int kUntilVersion = 15;
   static Status prepare(PrepareContext& ctx) noexcept {
-    return detail::BatchNormalizationImpl::prepare(ctx, {/*spatial_attr=*/false, /*training_attr=*/true,
-                                                         /*free_param_dtypes=*/false});
+    return detail::BatchNormalizationImpl::prepare<true>(ctx, {/*spatial_attr=*/false,
+                                                               /*free_param_dtypes=*/false});
   }
   static Status run(RunContext& ctx) noexcept { return detail::BatchNormalizationImpl::run(ctx); }
 };
@@ -19932,8 +20002,8 @@ struct BatchNormalization_15 : KernelDefaults {
   static constexpr std::string_view kOpType = "BatchNormalization";
   static constexpr int kSinceVersion = 15;
   static Status prepare(PrepareContext& ctx) noexcept {
-    return detail::BatchNormalizationImpl::prepare(ctx, {/*spatial_attr=*/false, /*training_attr=*/true,
-                                                         /*free_param_dtypes=*/true});
+    return detail::BatchNormalizationImpl::prepare<true>(ctx, {/*spatial_attr=*/false,
+                                                               /*free_param_dtypes=*/true});
   }
   static Status run(RunContext& ctx) noexcept { return detail::BatchNormalizationImpl::run(ctx); }
 };

@@ -50,7 +50,7 @@ Value value(std::string name, std::vector<std::int64_t> dims, const std::vector<
   if (!values.empty()) std::memcpy(v.bytes.data(), values.data(), v.bytes.size());
   return v;
 }
-[[maybe_unused]] Value constant(Value v) {
+Value constant(Value v) {
   v.initializer = true;
   return v;
 }
@@ -197,6 +197,33 @@ TEST(BatchNormalization, InferenceUsesGivenStatisticsAndEpsilon) {
     ASSERT_TRUE(r.status.ok()) << "opset " << opset << ": " << r.status.message();
     expect_near_all(r.outputs[0].as<float>(), reference_inference(as_double(x), 2, 3, 4, p, 0.01f), 1e-5);
   }
+}
+
+TEST(BatchNormalization, ConstantParametersFoldedAtPrepareGiveTheSameBits) {
+  // Initializer parameters are folded once at prepare (no scratch at run); graph-input ones at every run.
+  // Both fold in double the same way, so the outputs agree bit for bit: float32 and double X, and opset 15's
+  // float16 scale/B beside float32 mean/var.
+  const std::vector<float> x = pattern(2 * 3 * 2 * 2, 2.0f, 3);
+  const Params p = as_float(make_params(3, 20));
+  auto run_both = [&](const std::vector<Value>& inputs, DataType y_dtype, int opset) {
+    std::vector<Value> constants = inputs;
+    for (std::size_t i = 1; i < constants.size(); ++i) constants[i] = constant(constants[i]);
+    Outcome at_run = run_node("BatchNormalization", opset, inputs, {{"y", y_dtype}});
+    Outcome at_prepare = run_node("BatchNormalization", opset, constants, {{"y", y_dtype}});
+    ASSERT_TRUE(at_run.status.ok()) << at_run.status.message();
+    ASSERT_TRUE(at_prepare.status.ok()) << at_prepare.status.message();
+    EXPECT_EQ(at_prepare.outputs[0].bytes, at_run.outputs[0].bytes) << om::dtype_name(y_dtype);
+  };
+  run_both(inputs_of(value("x", {2, 3, 2, 2}, x), p, {3}), DataType::float32, 9);
+  run_both({value("x", {2, 3, 2, 2}, cast<double>(as_double(x))), value("scale", {3}, p.scale), value("b", {3}, p.bias),
+            value("mean", {3}, p.mean), value("var", {3}, p.var)},
+           DataType::float64, 9);
+  std::vector<om::float16_t> scale16, bias16;
+  for (double v : p.scale) scale16.push_back(om::float16_t::from_float(static_cast<float>(v)));
+  for (double v : p.bias) bias16.push_back(om::float16_t::from_float(static_cast<float>(v)));
+  run_both({value("x", {2, 3, 2, 2}, x), value("scale", {3}, scale16), value("b", {3}, bias16),
+            value("mean", {3}, cast<float>(p.mean)), value("var", {3}, cast<float>(p.var))},
+           DataType::float32, 15);
 }
 
 TEST(BatchNormalization, SpatialZeroHasOneParameterPerChannelAndPosition) {
