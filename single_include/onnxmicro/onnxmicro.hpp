@@ -2304,9 +2304,9 @@ inline constexpr ProtoFieldRule kTrainingInfoFields[] = {
     {4, ProtoRuleKind::message, &kStringStringEntryRule, "update_binding"}};
 inline constexpr ProtoMessageRule kTrainingInfoRule{"TrainingInfoProto", kTrainingInfoFields, 4};
 
-/// The parsers behind every view. scan<true> validates (recursively) and reports errors through the
-/// context; scan<false> is the unchecked constructor: it only reads what the view exposes, never recurses into
-/// repeated children, and stops quietly at the first malformed field.
+/// The parsers behind every view, one per message. Given a context, scan() validates (recursively) and reports
+/// errors through it; with a null context it is the unchecked constructor: it only reads what the view exposes,
+/// never recurses into repeated children, and stops quietly at the first malformed field.
 struct ProtoViewParser {
   using Ctx = ProtoParseContext;
   using WireReader = proto::WireReader;
@@ -2574,7 +2574,7 @@ struct ProtoViewParser {
   }
 
   /// TypeProto.Sequence / TypeProto.Optional (elem_type = 1) and TypeProto.Map (key_type = 1,
-  /// value_type = 2): remembers the nested TypeProto's bytes, validating it when kValidate.
+  /// value_type = 2): remembers the nested TypeProto's bytes, validating it when given a context.
   static bool scan_element_type(ByteSpan bytes, int depth, Ctx* c, proto::Type& out, bool is_map,
                                 const char* type) noexcept {
     if (c != nullptr) {
@@ -12140,24 +12140,9 @@ inline void scalar_tile(std::int64_t depth, const T* a, std::int64_t a_row, std:
     for (int j = 0; j < NR; ++j) c[r * ldc + j] = acc[r][j];
 }
 
-/// Any rows and columns, one at a time (edges, and everything on compilers without vector extensions
-/// beyond the scalar tiles).
-template <typename T>
-inline void edge_columns(std::int64_t rows, std::int64_t cols, std::int64_t depth, const T* a, std::int64_t a_row,
-                         std::int64_t a_col, const T* b, std::int64_t ldb, T* c, std::int64_t ldc) noexcept {
-  for (std::int64_t r = 0; r < rows; ++r) {
-    const T* a_r = a + r * a_row;
-    T* c_row = c + r * ldc;
-    for (std::int64_t p = 0; p < depth; ++p) {
-      const T a_value = a_r[p * a_col];
-      const T* b_row = b + p * ldb;
-      for (std::int64_t j = 0; j < cols; ++j) c_row[j] += a_value * b_row[j];
-    }
-  }
-}
-
-/// C[m x n] += A[m x k] * B[k x n] with B(p, j) = b[p * b_row + j * b_col]: one plain loop nest, what
-/// ONNXMICRO_OPTIMIZE_FOR_SIZE compiles instead of the tiles (and how it reads a transposed B in place).
+/// C[m x n] += A[m x k] * B[k x n] with B(p, j) = b[p * b_row + j * b_col]: one plain loop nest. The tiles'
+/// edges (and everything on compilers without vector extensions beyond the scalar tiles) with b_col = 1; all of
+/// it with ONNXMICRO_OPTIMIZE_FOR_SIZE; a transposed B read in place.
 template <typename T>
 inline void strided_accumulate(std::int64_t m, std::int64_t n, std::int64_t k, const T* a, std::int64_t a_row,
                                std::int64_t a_col, const T* b, std::int64_t b_row, std::int64_t b_col, T* c,
@@ -12222,11 +12207,11 @@ inline void accumulate(std::int64_t m, std::int64_t n, std::int64_t k, const T* 
                                               ldc);
         }
         if (i0 < m)
-          edge_columns<T>(m - i0, kColumns, depth, a_p + i0 * a_row, a_row, a_col, b_p + j0, ldb, c + i0 * ldc + j0,
-                          ldc);
+          strided_accumulate<T>(m - i0, kColumns, depth, a_p + i0 * a_row, a_row, a_col, b_p + j0, ldb, 1,
+                                c + i0 * ldc + j0, ldc);
       }
     }
-    if (j0 < n) edge_columns<T>(m, n - j0, depth, a_p, a_row, a_col, b_p + j0, ldb, c + j0, ldc);
+    if (j0 < n) strided_accumulate<T>(m, n - j0, depth, a_p, a_row, a_col, b_p + j0, ldb, 1, c + j0, ldc);
   }
 #endif
 }
@@ -12418,13 +12403,9 @@ struct GemmImpl {
     return {};
   }
 
-  /// Whether this build can pack a transposed B (same representation as the accumulator) into a dense K x N
-  /// copy. Size-optimised builds and sessions read it in place instead: less code, and constant weights stay
-  /// where the model keeps them (flash on a microcontroller) instead of being copied into metadata.
-  static constexpr bool kPackTransposedB = !ONNXMICRO_OPTIMIZE_FOR_SIZE;
-
-  /// Chooses buffers: op(B) is packed once at prepare when B is constant and needs a transpose or a
-  /// conversion; otherwise such work goes to scratch at run. Half types accumulate into a float scratch.
+  /// Chooses buffers: op(B) is packed once at prepare when B is constant and needs a conversion, or a transpose
+  /// (size-optimised: read in place instead); otherwise such work goes to scratch at run. Half types accumulate
+  /// into a float scratch.
   template <typename T>
   static Status plan(kernels::PrepareContext& ctx, State& state) noexcept {
     using Acc = blocked_gemm::Accumulator<T>;
@@ -12432,7 +12413,7 @@ struct GemmImpl {
     const kernels::TensorInfo& b = ctx.input(kB);
     const std::int64_t kn = state.k * state.n;
     conv_pool::ScratchLayout layout;
-    const bool b_needs_work = (kPackTransposedB && !ctx.size_optimized() && state.trans_b) || kConvert;
+    const bool b_needs_work = (!ctx.size_optimized() && state.trans_b) || kConvert;
     if (b_needs_work && b.is_constant && kn > 0) {
       Span<Acc> packed;
       ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(kn), packed));
@@ -12486,7 +12467,11 @@ struct GemmImpl {
     }
     const Acc* b = static_cast<const Acc*>(state.packed_b);
     std::int64_t b_row = n, b_col = 1;  // B(p, j) = b[p * b_row + j * b_col]
-    if ((kPackTransposedB || !blocked_gemm::kSameRepresentation<T>)&&state.b_in_scratch) {
+    // Size-optimised builds and sessions read a transposed B in place instead of packing a dense K x N copy:
+    // less code, and constant weights stay where the model keeps them (flash on a microcontroller) instead of
+    // being copied into metadata. Such builds pack B only to convert it, so pack_b drops out for float here.
+    constexpr bool kMayPackB = !ONNXMICRO_OPTIMIZE_FOR_SIZE || !blocked_gemm::kSameRepresentation<T>;
+    if (kMayPackB && state.b_in_scratch) {
       Acc* packed = conv_pool::scratch_at<Acc>(scratch, state.b_offset);
       pack_b<T>(static_cast<const T*>(ctx.input(kB).data), state, packed);
       b = packed;
@@ -19879,7 +19864,7 @@ struct BatchNormalizationImpl {
       bool from_batch = false;  // training mode: only the versions with the attribute compile that path
       if constexpr (kTrainingAttr) {
         from_batch = s.training;
-        if (from_batch) training_factors(s, ctx, x, scratch_factors);
+        if (from_batch) training_factors(s, ctx, x, scratch, scratch_factors);
       }
       if (!from_batch) {
         const void* const params[4] = {ctx.input(kScale).data, ctx.input(kBias).data, ctx.input(kMean).data,
@@ -19904,8 +19889,7 @@ struct BatchNormalizationImpl {
 
   /// Training mode: the factors from the batch statistics, and the running statistics written.
   template <typename T, typename C>
-  static void training_factors(const State& s, RunContext& ctx, const T* x, C* factors) noexcept {
-    void* scratch = ctx.scratch();
+  static void training_factors(const State& s, RunContext& ctx, const T* x, void* scratch, C* factors) noexcept {
     double* a = conv_pool::scratch_at<double>(scratch, s.scale_offset);
     double* b = conv_pool::scratch_at<double>(scratch, s.bias_offset);
     double* mean = conv_pool::scratch_at<double>(scratch, s.mean_offset);

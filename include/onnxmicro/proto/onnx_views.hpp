@@ -668,9 +668,9 @@ inline constexpr ProtoFieldRule kTrainingInfoFields[] = {
     {4, ProtoRuleKind::message, &kStringStringEntryRule, "update_binding"}};
 inline constexpr ProtoMessageRule kTrainingInfoRule{"TrainingInfoProto", kTrainingInfoFields, 4};
 
-/// The parsers behind every view. scan<true> validates (recursively) and reports errors through the
-/// context; scan<false> is the unchecked constructor: it only reads what the view exposes, never recurses into
-/// repeated children, and stops quietly at the first malformed field.
+/// The parsers behind every view, one per message. Given a context, scan() validates (recursively) and reports
+/// errors through it; with a null context it is the unchecked constructor: it only reads what the view exposes,
+/// never recurses into repeated children, and stops quietly at the first malformed field.
 struct ProtoViewParser {
   using Ctx = ProtoParseContext;
   using WireReader = proto::WireReader;
@@ -938,7 +938,7 @@ struct ProtoViewParser {
   }
 
   /// TypeProto.Sequence / TypeProto.Optional (elem_type = 1) and TypeProto.Map (key_type = 1,
-  /// value_type = 2): remembers the nested TypeProto's bytes, validating it when kValidate.
+  /// value_type = 2): remembers the nested TypeProto's bytes, validating it when given a context.
   static bool scan_element_type(ByteSpan bytes, int depth, Ctx* c, proto::Type& out, bool is_map,
                                 const char* type) noexcept {
     if (c != nullptr) {

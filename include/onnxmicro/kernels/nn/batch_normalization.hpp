@@ -229,7 +229,7 @@ struct BatchNormalizationImpl {
       bool from_batch = false;  // training mode: only the versions with the attribute compile that path
       if constexpr (kTrainingAttr) {
         from_batch = s.training;
-        if (from_batch) training_factors(s, ctx, x, scratch_factors);
+        if (from_batch) training_factors(s, ctx, x, scratch, scratch_factors);
       }
       if (!from_batch) {
         const void* const params[4] = {ctx.input(kScale).data, ctx.input(kBias).data, ctx.input(kMean).data,
@@ -254,8 +254,7 @@ struct BatchNormalizationImpl {
 
   /// Training mode: the factors from the batch statistics, and the running statistics written.
   template <typename T, typename C>
-  static void training_factors(const State& s, RunContext& ctx, const T* x, C* factors) noexcept {
-    void* scratch = ctx.scratch();
+  static void training_factors(const State& s, RunContext& ctx, const T* x, void* scratch, C* factors) noexcept {
     double* a = conv_pool::scratch_at<double>(scratch, s.scale_offset);
     double* b = conv_pool::scratch_at<double>(scratch, s.bias_offset);
     double* mean = conv_pool::scratch_at<double>(scratch, s.mean_offset);
