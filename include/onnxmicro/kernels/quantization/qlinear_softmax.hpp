@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: MIT
 // QLinearSoftmax (com.microsoft, version 1, the only one): y = quantize(softmax(dequantize(x))) for int8/uint8 x,
-// computed as onnxruntime's CPU kernel does so that results agree with it (and with the QDQ groups
-// DequantizeLinear -> Softmax -> QuantizeLinear it fuses into this op):
+// computed as onnxruntime's CPU kernel does so that results agree with it, but for one step (below). QDQ fusion
+// also turns DequantizeLinear -> Softmax -> QuantizeLinear into this op:
 //  - a 256-entry float32 table of exp((q - 255 + shift) * x_scale), built at prepare. `shift` puts the row
 //    maximum at exp(log(FLT_MAX / length) - 5) so that a float32 sum of `length` entries cannot overflow; the row
 //    maximum is then aligned with the table's last entry (x_zero_point cancels out, as in any softmax);
 //  - per row: the float32 sum of the entries in element order, then
-//    y = saturate(round_half_even(entry * floor(1 / y_scale) / sum) + y_zero_point).
-//    y_scale enters only as the integer floor(1 / y_scale) (256 for the usual 1/256), as in onnxruntime.
+//    y = saturate(round_half_even((entry / sum) / y_scale) + y_zero_point), QuantizeLinear's own rounding.
+//    onnxruntime multiplies by floor(1 / y_scale) instead: the same for the 1/256 its quantizer writes, but 254
+//    for the 1/255 (float32: 1 / 254.99998) a calibrated uint8 softmax gets, a quantum low near the top, which
+//    then spreads through attention (3 quanta at a transformer layer's output, tests/quantization qdq_accuracy).
 // Attribute `opset` (written by onnxruntime's quantizer) selects the Softmax semantics: below 13 the input is a
 // 2-D matrix [prod(dims[:axis]), prod(dims[axis:])] normalised per row, from 13 the normalisation runs along
 // `axis` only; `axis` then defaults to -1 whatever `opset` says (onnxruntime's schema). Without `opset` (QDQ
@@ -45,7 +47,7 @@ struct QLinearSoftmax_1 : KernelDefaults {
 
   struct State {
     float table[256];    // indexed by (uint8 x - row max + 255) or by the byte of (int8 x - row max + 127)
-    float y_multiplier;  // floor(1 / y_scale)
+    float y_scale;
     std::int32_t y_zero;
     // The input as [outer, length, inner]: each (outer, inner) pair is one row of `length` elements.
     std::int64_t outer;
@@ -94,7 +96,7 @@ struct QLinearSoftmax_1 : KernelDefaults {
     const bool is_signed = x.dtype == DataType::int8;
     // The table depends on the row length; an empty row never reads it.
     build_table(state->table, xq.scale, state->length > 0 ? state->length : 1, is_signed);
-    state->y_multiplier = std::floor(1.0f / yq.scale);
+    state->y_scale = yq.scale;
     state->y_zero = yq.zero_point;
     state->compute = is_signed ? &compute<std::int8_t> : &compute<std::uint8_t>;
     ctx.set_output(kY, x.dtype, x.shape);
@@ -155,11 +157,9 @@ struct QLinearSoftmax_1 : KernelDefaults {
         }
         for (std::int64_t k = 0; k < n; ++k) {
           const float e = s.table[static_cast<std::uint8_t>(x[base + k * stride] + offset)];
-          float scaled = e * s.y_multiplier;
-          // Short rows (the max entry ~FLT_MAX / (length * e^5)) with a large multiplier overflow the product;
-          // onnxruntime then computes inf / inf and returns garbage (the zero point for uint8). Divide first there.
-          scaled = std::isinf(scaled) ? (e / sum) * s.y_multiplier : scaled / sum;
-          const float rounded = std::nearbyint(scaled);  // half to even, the default rounding mode
+          // Dividing first also keeps short rows finite (their maximum entry is ~FLT_MAX / (length * e^5)), where
+          // onnxruntime's product overflows and it returns the zero point for uint8.
+          const float rounded = std::nearbyint((e / sum) / s.y_scale);  // half to even, the default rounding mode
           std::int32_t q = rounded > 65536.0f ? 65536 : static_cast<std::int32_t>(rounded);
           q += s.y_zero;
           y[base + k * stride] = static_cast<T>(q < kLow ? kLow : (q > kHigh ? kHigh : q));
