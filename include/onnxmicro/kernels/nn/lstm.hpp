@@ -33,20 +33,28 @@ struct LstmCell {
   template <typename A, typename T>
   static void step(const recurrent::Config& cfg, const recurrent::Weights<T>& wt, const T* x, A* h, A* c,
                    A* scratch) noexcept {
+    recurrent::gate_inputs(cfg, wt, kGates, x, h, 0, kGates, scratch);
+    apply_gates(cfg, wt.activations, wt.p, scratch, h, c);
+  }
+
+  /// One step's state update from the gates' pre-activations `pre` (blocks i, o, f, c; biases included) and
+  /// the peepholes `p` ([Pi, Po, Pf] or nullptr). DynamicQuantizeLSTM shares it.
+  template <typename A, typename P>
+  static void apply_gates(const recurrent::Config& cfg, const recurrent::Activation* activations, const P* p,
+                          const A* pre, A* h, A* c) noexcept {
     using recurrent::clip_value;
     const std::int64_t H = cfg.hidden;
-    const recurrent::Activation& f = wt.activations[0];
-    const recurrent::Activation& g = wt.activations[1];
-    const recurrent::Activation& act_h = wt.activations[2];
-    recurrent::gate_inputs(cfg, wt, kGates, x, h, 0, kGates, scratch);
-    const A* in = scratch;
-    const A* out = scratch + H;
-    const A* forget = scratch + 2 * H;
-    const A* cell = scratch + 3 * H;
+    const recurrent::Activation& f = activations[0];
+    const recurrent::Activation& g = activations[1];
+    const recurrent::Activation& act_h = activations[2];
+    const A* in = pre;
+    const A* out = pre + H;
+    const A* forget = pre + 2 * H;
+    const A* cell = pre + 3 * H;
     for (std::int64_t j = 0; j < H; ++j) {
-      const A p_i = wt.p == nullptr ? A(0) : static_cast<A>(load_element(wt.p[j]));
-      const A p_o = wt.p == nullptr ? A(0) : static_cast<A>(load_element(wt.p[H + j]));
-      const A p_f = wt.p == nullptr ? A(0) : static_cast<A>(load_element(wt.p[2 * H + j]));
+      const A p_i = p == nullptr ? A(0) : static_cast<A>(load_element(p[j]));
+      const A p_o = p == nullptr ? A(0) : static_cast<A>(load_element(p[H + j]));
+      const A p_f = p == nullptr ? A(0) : static_cast<A>(load_element(p[2 * H + j]));
       const A i_gate = f(clip_value(cfg, in[j] + p_i * c[j]));
       const A f_gate = cfg.input_forget ? A(1) - i_gate : f(clip_value(cfg, forget[j] + p_f * c[j]));
       const A c_new = f_gate * c[j] + i_gate * g(clip_value(cfg, cell[j]));

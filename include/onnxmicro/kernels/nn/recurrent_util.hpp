@@ -222,14 +222,7 @@ struct RecurrentOp {
     cfg.batch_first = layout == 1;
     ONNXMICRO_RETURN_IF_ERROR(check_shapes(ctx, cfg));
     ONNXMICRO_RETURN_IF_ERROR(parse_activations(ctx, cfg));
-    proto::Attribute clip;
-    if (ctx.find_attribute("clip", clip)) {
-      ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("clip", cfg.clip, 0.0f));
-      if (!(cfg.clip > 0.0f)) {
-        return Status(StatusCode::invalid_model) << "attribute 'clip' is " << cfg.clip << ", expected > 0";
-      }
-      cfg.has_clip = true;
-    }
+    ONNXMICRO_RETURN_IF_ERROR(parse_clip(ctx, cfg));
     ONNXMICRO_RETURN_IF_ERROR(Cell::template parse<kSince>(ctx, cfg));
 
     const std::int64_t d = cfg.directions, b = cfg.batch, t = cfg.seq_length, h = cfg.hidden;
@@ -249,7 +242,18 @@ struct RecurrentOp {
     return state.run(state.cfg, ctx);
   }
 
- private:
+  // Attribute parsing, shared with the quantized recurrent kernels (DynamicQuantizeLSTM).
+  static Status parse_clip(PrepareContext& ctx, Config& cfg) noexcept {
+    proto::Attribute clip;
+    if (!ctx.find_attribute("clip", clip)) return {};
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("clip", cfg.clip, 0.0f));
+    if (!(cfg.clip > 0.0f)) {
+      return Status(StatusCode::invalid_model) << "attribute 'clip' is " << cfg.clip << ", expected > 0";
+    }
+    cfg.has_clip = true;
+    return {};
+  }
+
   static Status parse_direction(PrepareContext& ctx, Config& cfg) noexcept {
     std::string_view direction;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("direction", direction, "forward"));
@@ -273,7 +277,10 @@ struct RecurrentOp {
            << "input " << index << " '" << info.name << "': expected shape " << expected << ", got " << info.shape;
   }
 
-  static Status check_shapes(PrepareContext& ctx, Config& cfg) noexcept {
+  /// Shapes of X, W, R and the optional inputs; fills cfg's sizes. `transposed_weights`: W is
+  /// [directions, input_size, gates * hidden] and R [directions, hidden, gates * hidden] (onnxruntime's quantized
+  /// recurrent ops) instead of [directions, gates * hidden, input_size] and [directions, gates * hidden, hidden].
+  static Status check_shapes(PrepareContext& ctx, Config& cfg, bool transposed_weights = false) noexcept {
     const TensorInfo& x = ctx.input(kX);
     const TensorInfo& w = ctx.input(kW);
     const TensorInfo& r = ctx.input(kR);
@@ -289,7 +296,7 @@ struct RecurrentOp {
     cfg.seq_length = x.shape[cfg.batch_first ? 1 : 0];
     cfg.batch = x.shape[cfg.batch_first ? 0 : 1];
     cfg.input_size = x.shape[2];
-    std::int64_t hidden = r.shape[2];
+    std::int64_t hidden = transposed_weights ? r.shape[1] : r.shape[2];
     if (ctx.has_attribute("hidden_size")) {
       ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("hidden_size", hidden, 0));
       if (hidden <= 0) {
@@ -299,9 +306,11 @@ struct RecurrentOp {
     }
     cfg.hidden = hidden;
     const std::int64_t d = cfg.directions, g = Cell::kGates;
-    if (w.shape != Shape{d, g * hidden, cfg.input_size})
-      return shape_error(w, kW, Shape{d, g * hidden, cfg.input_size});
-    if (r.shape != Shape{d, g * hidden, hidden}) return shape_error(r, kR, Shape{d, g * hidden, hidden});
+    const Shape w_shape =
+        transposed_weights ? Shape{d, cfg.input_size, g * hidden} : Shape{d, g * hidden, cfg.input_size};
+    const Shape r_shape = transposed_weights ? Shape{d, hidden, g * hidden} : Shape{d, g * hidden, hidden};
+    if (w.shape != w_shape) return shape_error(w, kW, w_shape);
+    if (r.shape != r_shape) return shape_error(r, kR, r_shape);
     if (ctx.has_input(kB) && ctx.input(kB).shape != Shape{d, 2 * g * hidden}) {
       return shape_error(ctx.input(kB), kB, Shape{d, 2 * g * hidden});
     }
@@ -375,6 +384,7 @@ struct RecurrentOp {
     return {};
   }
 
+ private:
   template <typename T>
   static Status run_typed(const Config& cfg, RunContext& ctx) noexcept {
     using A = std::conditional_t<std::is_same_v<T, double>, double, float>;
