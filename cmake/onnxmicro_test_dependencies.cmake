@@ -13,6 +13,8 @@
 #   ONNXMICRO_HAVE_VALGRIND      ONNXMICRO_VALGRIND, valgrind (memcheck over the example)
 #   ONNXMICRO_HAVE_AARCH64_CXX   ONNXMICRO_AARCH64_CXX, aarch64-linux-gnu-g++
 #   ONNXMICRO_HAVE_QEMU_AARCH64  ONNXMICRO_QEMU_AARCH64, qemu-aarch64 (runs aarch64 test programs)
+#   ONNXMICRO_HAVE_QEMU_X86_64   ONNXMICRO_QEMU_X86_64, qemu-x86_64 (on an x86-64 host: runs the reference generators
+#                                on an emulated AVX2-only CPU, -cpu Haswell; OFF elsewhere)
 #   ONNXMICRO_HAVE_ARMHF_CXX     ONNXMICRO_ARMHF_CXX, arm-linux-gnueabihf-g++
 #   ONNXMICRO_HAVE_QEMU_ARM      ONNXMICRO_QEMU_ARM, qemu-arm (runs 32-bit Arm Linux test programs)
 #   ONNXMICRO_HAVE_GTEST_SOURCES ONNXMICRO_GTEST_SOURCE_DIR, GoogleTest's sources (src/gtest-all.cc), built for the
@@ -101,6 +103,13 @@ find_program(ONNXMICRO_AARCH64_CXX NAMES aarch64-linux-gnu-g++)
 _onnxmicro_dependency(AARCH64_CXX "${ONNXMICRO_AARCH64_CXX}" g++-aarch64-linux-gnu "aarch64 Linux cross build tests")
 find_program(ONNXMICRO_QEMU_AARCH64 NAMES qemu-aarch64 qemu-aarch64-static)
 _onnxmicro_dependency(QEMU_AARCH64 "${ONNXMICRO_QEMU_AARCH64}" qemu-user "running aarch64 test programs")
+if(CMAKE_HOST_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
+  find_program(ONNXMICRO_QEMU_X86_64 NAMES qemu-x86_64 qemu-x86_64-static)
+  _onnxmicro_dependency(QEMU_X86_64 "${ONNXMICRO_QEMU_X86_64}" qemu-user
+                        "checking that test references do not depend on the CPU (AVX2-only emulation)")
+else()
+  set(ONNXMICRO_HAVE_QEMU_X86_64 OFF)
+endif()
 find_program(ONNXMICRO_ARMHF_CXX NAMES arm-linux-gnueabihf-g++)
 _onnxmicro_dependency(ARMHF_CXX "${ONNXMICRO_ARMHF_CXX}" g++-arm-linux-gnueabihf "32-bit Arm Linux cross build tests")
 find_program(ONNXMICRO_QEMU_ARM NAMES qemu-arm qemu-arm-static)

@@ -100,9 +100,10 @@ namespace om = onnxmicro;
 // numpy.allclose's tolerances, as examples/hello and the conformance runner use against onnxruntime's outputs.
 constexpr double kRelativeTolerance = 1e-3;
 constexpr double kAbsoluteTolerance = 1e-5;
-// A quantized model's output (made by DequantizeLinear) may differ from onnxruntime's by one quantum, its scale:
-// onnxruntime's own graph optimisation levels differ by that much (tests/models/make_qdq_models.py prints it),
-// and tests/quantization's qdq_accuracy holds the host build to the same bound. The slack covers the float
+// A quantized model's output (made by DequantizeLinear) may differ from its expected value, the QDQ graph's own
+// semantics (onnxruntime with every optimisation off), by one quantum, its scale: fused integer kernels round apart
+// from the float ops they replace (tests/models/make_qdq_models.py prints how far onnxruntime's own fused kernels
+// are), and tests/quantization's qdq_accuracy holds the host build to the same bound. The slack covers the float
 // product (q - zero_point) * scale, which makes one quantum of difference a few ulps more or less than the scale.
 constexpr double kQuantumSlack = 1e-3;
 

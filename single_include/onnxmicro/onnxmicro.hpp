@@ -22076,14 +22076,7 @@ struct RecurrentOp {
     cfg.batch_first = layout == 1;
     ONNXMICRO_RETURN_IF_ERROR(check_shapes(ctx, cfg));
     ONNXMICRO_RETURN_IF_ERROR(parse_activations(ctx, cfg));
-    proto::Attribute clip;
-    if (ctx.find_attribute("clip", clip)) {
-      ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("clip", cfg.clip, 0.0f));
-      if (!(cfg.clip > 0.0f)) {
-        return Status(StatusCode::invalid_model) << "attribute 'clip' is " << cfg.clip << ", expected > 0";
-      }
-      cfg.has_clip = true;
-    }
+    ONNXMICRO_RETURN_IF_ERROR(parse_clip(ctx, cfg));
     ONNXMICRO_RETURN_IF_ERROR(Cell::template parse<kSince>(ctx, cfg));
 
     const std::int64_t d = cfg.directions, b = cfg.batch, t = cfg.seq_length, h = cfg.hidden;
@@ -22103,7 +22096,18 @@ struct RecurrentOp {
     return state.run(state.cfg, ctx);
   }
 
- private:
+  // Attribute parsing, shared with the quantized recurrent kernels (DynamicQuantizeLSTM).
+  static Status parse_clip(PrepareContext& ctx, Config& cfg) noexcept {
+    proto::Attribute clip;
+    if (!ctx.find_attribute("clip", clip)) return {};
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("clip", cfg.clip, 0.0f));
+    if (!(cfg.clip > 0.0f)) {
+      return Status(StatusCode::invalid_model) << "attribute 'clip' is " << cfg.clip << ", expected > 0";
+    }
+    cfg.has_clip = true;
+    return {};
+  }
+
   static Status parse_direction(PrepareContext& ctx, Config& cfg) noexcept {
     std::string_view direction;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("direction", direction, "forward"));
@@ -22127,7 +22131,10 @@ struct RecurrentOp {
            << "input " << index << " '" << info.name << "': expected shape " << expected << ", got " << info.shape;
   }
 
-  static Status check_shapes(PrepareContext& ctx, Config& cfg) noexcept {
+  /// Shapes of X, W, R and the optional inputs; fills cfg's sizes. `transposed_weights`: W is
+  /// [directions, input_size, gates * hidden] and R [directions, hidden, gates * hidden] (onnxruntime's quantized
+  /// recurrent ops) instead of [directions, gates * hidden, input_size] and [directions, gates * hidden, hidden].
+  static Status check_shapes(PrepareContext& ctx, Config& cfg, bool transposed_weights = false) noexcept {
     const TensorInfo& x = ctx.input(kX);
     const TensorInfo& w = ctx.input(kW);
     const TensorInfo& r = ctx.input(kR);
@@ -22143,7 +22150,7 @@ struct RecurrentOp {
     cfg.seq_length = x.shape[cfg.batch_first ? 1 : 0];
     cfg.batch = x.shape[cfg.batch_first ? 0 : 1];
     cfg.input_size = x.shape[2];
-    std::int64_t hidden = r.shape[2];
+    std::int64_t hidden = transposed_weights ? r.shape[1] : r.shape[2];
     if (ctx.has_attribute("hidden_size")) {
       ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("hidden_size", hidden, 0));
       if (hidden <= 0) {
@@ -22153,9 +22160,11 @@ struct RecurrentOp {
     }
     cfg.hidden = hidden;
     const std::int64_t d = cfg.directions, g = Cell::kGates;
-    if (w.shape != Shape{d, g * hidden, cfg.input_size})
-      return shape_error(w, kW, Shape{d, g * hidden, cfg.input_size});
-    if (r.shape != Shape{d, g * hidden, hidden}) return shape_error(r, kR, Shape{d, g * hidden, hidden});
+    const Shape w_shape =
+        transposed_weights ? Shape{d, cfg.input_size, g * hidden} : Shape{d, g * hidden, cfg.input_size};
+    const Shape r_shape = transposed_weights ? Shape{d, hidden, g * hidden} : Shape{d, g * hidden, hidden};
+    if (w.shape != w_shape) return shape_error(w, kW, w_shape);
+    if (r.shape != r_shape) return shape_error(r, kR, r_shape);
     if (ctx.has_input(kB) && ctx.input(kB).shape != Shape{d, 2 * g * hidden}) {
       return shape_error(ctx.input(kB), kB, Shape{d, 2 * g * hidden});
     }
@@ -22229,6 +22238,7 @@ struct RecurrentOp {
     return {};
   }
 
+ private:
   template <typename T>
   static Status run_typed(const Config& cfg, RunContext& ctx) noexcept {
     using A = std::conditional_t<std::is_same_v<T, double>, double, float>;
@@ -22409,20 +22419,28 @@ struct LstmCell {
   template <typename A, typename T>
   static void step(const recurrent::Config& cfg, const recurrent::Weights<T>& wt, const T* x, A* h, A* c,
                    A* scratch) noexcept {
+    recurrent::gate_inputs(cfg, wt, kGates, x, h, 0, kGates, scratch);
+    apply_gates(cfg, wt.activations, wt.p, scratch, h, c);
+  }
+
+  /// One step's state update from the gates' pre-activations `pre` (blocks i, o, f, c; biases included) and
+  /// the peepholes `p` ([Pi, Po, Pf] or nullptr). DynamicQuantizeLSTM shares it.
+  template <typename A, typename P>
+  static void apply_gates(const recurrent::Config& cfg, const recurrent::Activation* activations, const P* p,
+                          const A* pre, A* h, A* c) noexcept {
     using recurrent::clip_value;
     const std::int64_t H = cfg.hidden;
-    const recurrent::Activation& f = wt.activations[0];
-    const recurrent::Activation& g = wt.activations[1];
-    const recurrent::Activation& act_h = wt.activations[2];
-    recurrent::gate_inputs(cfg, wt, kGates, x, h, 0, kGates, scratch);
-    const A* in = scratch;
-    const A* out = scratch + H;
-    const A* forget = scratch + 2 * H;
-    const A* cell = scratch + 3 * H;
+    const recurrent::Activation& f = activations[0];
+    const recurrent::Activation& g = activations[1];
+    const recurrent::Activation& act_h = activations[2];
+    const A* in = pre;
+    const A* out = pre + H;
+    const A* forget = pre + 2 * H;
+    const A* cell = pre + 3 * H;
     for (std::int64_t j = 0; j < H; ++j) {
-      const A p_i = wt.p == nullptr ? A(0) : static_cast<A>(load_element(wt.p[j]));
-      const A p_o = wt.p == nullptr ? A(0) : static_cast<A>(load_element(wt.p[H + j]));
-      const A p_f = wt.p == nullptr ? A(0) : static_cast<A>(load_element(wt.p[2 * H + j]));
+      const A p_i = p == nullptr ? A(0) : static_cast<A>(load_element(p[j]));
+      const A p_o = p == nullptr ? A(0) : static_cast<A>(load_element(p[H + j]));
+      const A p_f = p == nullptr ? A(0) : static_cast<A>(load_element(p[2 * H + j]));
       const A i_gate = f(clip_value(cfg, in[j] + p_i * c[j]));
       const A f_gate = cfg.input_forget ? A(1) - i_gate : f(clip_value(cfg, forget[j] + p_f * c[j]));
       const A c_new = f_gate * c[j] + i_gate * g(clip_value(cfg, cell[j]));
@@ -24489,108 +24507,25 @@ ONNXMICRO_NAMESPACE_END
 // begin of file onnxmicro/kernels/quantization/microsoft_kernels.hpp
 // onnxruntime's com.microsoft QOperator kernels (the QOperator quantization format of CNNs): QLinearAdd,
 // QLinearMul, QLinearConcat, QLinearAveragePool, QLinearGlobalAveragePool, QLinearLeakyRelu, QLinearSigmoid,
-// QLinearSoftmax.
-// #include "onnxmicro/kernels/quantization/qlinear_add.hpp"
-// begin of file onnxmicro/kernels/quantization/qlinear_add.hpp
-// QLinearAdd (com.microsoft, version 1, the only one): C = quantize(dequantize(A) + dequantize(B)) with numpy
-// broadcasting, int8/uint8, per-tensor scales and optional zero points (known at prepare time). Integer only at
-// run time: prepare builds one 256-entry int64 table per operand holding its contribution to C in fixed point
-// (2^-24 quanta, C's zero point and the rounding half folded into A's), so an element is two lookups, an add
-// and a shift, ties to even (onnxruntime computes in float32: results at most one quantum apart). A Relu/Clip
-// fused by the QDQ pass narrows the output range.
+// QLinearSoftmax; and DynamicQuantizeLSTM, what quantize_dynamic makes of an LSTM.
+// #include "onnxmicro/kernels/quantization/dynamic_quantize_lstm.hpp"
+// begin of file onnxmicro/kernels/quantization/dynamic_quantize_lstm.hpp
+// DynamicQuantizeLSTM (com.microsoft, version 1, the only one): what onnxruntime's quantize_dynamic makes of an
+// LSTM. The gate math is LSTM's (lstm.hpp); the two matrix products run on 8-bit integers as onnxruntime's
+// kernel does them:
+//  - W [directions, input_size, 4 * hidden] and R [directions, hidden, 4 * hidden] (transposed against LSTM's W
+//    and R), int8 or uint8, with float scales per direction ([directions]) or per output column
+//    ([directions, 4 * hidden]) and zero points of the same shape that hold one value per direction (onnxruntime
+//    refuses others; so does this kernel).
+//  - X is quantized to uint8 once per run, over its first max(sequence_lens) steps (scale = range / 255 with the
+//    range extended to 0, zero point rounded half to even: DynamicQuantizeLinear's rule), and multiplied by W
+//    for every step at once; the hidden state is quantized the same way before every step, over every batch
+//    row, and multiplied by R. Products are exact in int32 and scaled by x_scale * w_scale[column].
+// Scales and zero points are read at run time, so they may be graph inputs or computed by other nodes.
+// With sequence_lens, rows whose sequence has ended keep their last state and still count in the hidden state's
+// range. onnxruntime splits the batch between its threads and takes one range per part; results then differ by
+// rounding (the conformance models run batch 1, where both agree).
 
-// #include "onnxmicro/kernels/quantization/qoperator_util.hpp"
-// begin of file onnxmicro/kernels/quantization/qoperator_util.hpp
-// Helpers shared by onnxruntime's com.microsoft QOperator kernels (QLinearAdd, QLinearMul, QLinearConcat,
-// QLinearAveragePool, QLinearGlobalAveragePool, QLinearLeakyRelu, QLinearSigmoid):
-//  - checks of the per-tensor quantization parameters (a float32 scale and an optional zero point of the data's
-//    dtype, both scalars and known at prepare time, since every requantisation is precomputed there);
-//  - integer output ranges, narrowed by a QDQ-fused Relu/Clip (FusedClamp);
-//  - 256-entry lookup tables for ops of one 8-bit input (table[q] = quantize(f(dequantize(q)))).
-// The kernels then compute with integers only: fixed-point multipliers (fixed_point.hpp) or table lookups.
-
-// #include "onnxmicro/kernels/quantization/fixed_point.hpp"
-// begin of file onnxmicro/kernels/quantization/fixed_point.hpp
-// Fixed-point requantisation for the integer kernels: a positive real multiplier (x_scale * w_scale / y_scale,
-// computed once at prepare time) becomes a 31-bit mantissa and a power-of-two exponent, so run() rescales an
-// int32 accumulator with one 64-bit multiply and a rounding shift, no floating point.
-//
-// Why exact: a float32 multiplier has a 24-bit mantissa, so the Q31 mantissa represents it without error and
-// the 64-bit product is exact; rounding the shift half to even then gives bit for bit what the ONNX reference
-// computes in float64 (round(acc * multiplier), ties to even). Multipliers that are not float32 values are
-// rounded to 31 bits (relative error below 2^-31).
-
-
-ONNXMICRO_NAMESPACE_BEGIN
-namespace kernels {
-namespace quant_util {
-
-/// multiplier = mantissa * 2^(exponent - 31), mantissa in [2^30, 2^31) (0 for a zero multiplier).
-struct FixedPointMultiplier {
-  std::int32_t mantissa = 0;
-  int exponent = 0;
-};
-
-/// Splits `real` (>= 0, finite) into a Q31 mantissa and an exponent, rounding the mantissa to nearest.
-inline FixedPointMultiplier to_fixed_point(double real) noexcept {
-  FixedPointMultiplier m;
-  if (!(real > 0.0)) return m;  // zero, negative or NaN: a zero multiplier (callers reject such scales)
-  int exponent = 0;
-  // Normalise into [0.5, 1) without <cmath>'s frexp (freestanding builds): multiply by exact powers of two.
-  while (real >= 1.0) {
-    real *= 0.5;
-    ++exponent;
-  }
-  while (real < 0.5) {
-    real *= 2.0;
-    --exponent;
-  }
-  double scaled = real * 2147483648.0;  // [2^30, 2^31)
-  std::int64_t mantissa = static_cast<std::int64_t>(scaled);
-  const double fraction = scaled - static_cast<double>(mantissa);
-  if (fraction > 0.5 || (fraction == 0.5 && (mantissa & 1) != 0)) ++mantissa;
-  if (mantissa == (std::int64_t(1) << 31)) {  // rounded up to the next power of two
-    mantissa >>= 1;
-    ++exponent;
-  }
-  m.mantissa = static_cast<std::int32_t>(mantissa);
-  m.exponent = exponent;
-  return m;
-}
-
-/// round(value * multiplier), ties to even. Exact for every int32 value; the result saturates at
-/// +-2^62 when the multiplier is huge (exponent > 30), which callers then saturate to the output type.
-inline std::int64_t apply_multiplier(std::int32_t value, FixedPointMultiplier m) noexcept {
-  const std::int64_t product = static_cast<std::int64_t>(value) * m.mantissa;  // |product| < 2^62
-  const int shift = 31 - m.exponent;
-  if (shift <= 0) {
-    if (shift < -1 || product == 0) {
-      return product == 0 ? 0 : (product > 0 ? (std::int64_t(1) << 62) : -(std::int64_t(1) << 62));
-    }
-    return product * 2;  // exponent 32: still below 2^63
-  }
-  if (shift >= 63) return 0;  // |product| < 2^62 <= half of 2^shift: rounds to 0 (a tie only when 0)
-  // Arithmetic shift of a negative value floors (guaranteed since C++20, and what every C++17 target does).
-  const std::int64_t quotient = product >> shift;
-  const std::int64_t remainder = product - quotient * (std::int64_t(1) << shift);  // in [0, 2^shift)
-  const std::int64_t half = std::int64_t(1) << (shift - 1);
-  if (remainder > half || (remainder == half && (quotient & 1) != 0)) return quotient + 1;
-  return quotient;
-}
-
-/// Requantises an int32 accumulator to the output type's range: clamp(round(acc * m) + zero_point, low, high).
-inline std::int32_t requantize(std::int32_t acc, FixedPointMultiplier m, std::int32_t zero_point, std::int32_t low,
-                               std::int32_t high) noexcept {
-  std::int64_t v = apply_multiplier(acc, m) + zero_point;
-  if (v < low) v = low;
-  if (v > high) v = high;
-  return static_cast<std::int32_t>(v);
-}
-
-}  // namespace quant_util
-}  // namespace kernels
-ONNXMICRO_NAMESPACE_END
-// end of file onnxmicro/kernels/quantization/fixed_point.hpp
 // #include "onnxmicro/kernels/quantization/quant_util.hpp"
 // begin of file onnxmicro/kernels/quantization/quant_util.hpp
 // Helpers shared by the quantization kernels (QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear,
@@ -25320,6 +25255,379 @@ inline Status check_constant_scale_positive(const PrepareContext& ctx, int index
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/quantization/quant_util.hpp
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+// Version 1: the only version.
+struct DynamicQuantizeLSTM_1 : KernelDefaults, private recurrent::RecurrentOp<LstmCell> {
+  static constexpr std::string_view kDomain = "com.microsoft";
+  static constexpr std::string_view kOpType = "DynamicQuantizeLSTM";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kWScale = 8, kWZeroPoint = 9, kRScale = 10, kRZeroPoint = 11;
+
+  struct State {
+    recurrent::Config cfg;
+    bool w_signed, r_signed;
+    bool w_per_column, r_per_column;  ///< scale has 4 * hidden values per direction
+    // Scratch offsets (bytes): quantized X, the input projection, the quantized hidden state, h and c of every
+    // batch row, one row's int32 accumulators.
+    std::size_t x_offset, projection_offset, hidden_q_offset, h_offset, c_offset, acc_offset;
+  };
+
+  static Status prepare(PrepareContext& ctx) noexcept {
+    State* state = nullptr;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
+    recurrent::Config& cfg = state->cfg;
+    for (int i : {recurrent::kX, recurrent::kW, recurrent::kR, kWScale, kWZeroPoint, kRScale, kRZeroPoint}) {
+      ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(i));
+    }
+    ONNXMICRO_RETURN_IF_ERROR(check_dtypes(ctx));
+    ONNXMICRO_RETURN_IF_ERROR(parse_direction(ctx, cfg));
+    ONNXMICRO_RETURN_IF_ERROR(check_shapes(ctx, cfg, /*transposed_weights=*/true));
+    ONNXMICRO_RETURN_IF_ERROR(parse_activations(ctx, cfg));
+    ONNXMICRO_RETURN_IF_ERROR(parse_clip(ctx, cfg));
+    ONNXMICRO_RETURN_IF_ERROR(LstmCell::parse<1>(ctx, cfg));
+    ONNXMICRO_RETURN_IF_ERROR(check_params(ctx, cfg, recurrent::kW, kWScale, kWZeroPoint, state->w_per_column));
+    ONNXMICRO_RETURN_IF_ERROR(check_params(ctx, cfg, recurrent::kR, kRScale, kRZeroPoint, state->r_per_column));
+    state->w_signed = ctx.input(recurrent::kW).dtype == DataType::int8;
+    state->r_signed = ctx.input(recurrent::kR).dtype == DataType::int8;
+
+    const std::int64_t d = cfg.directions, b = cfg.batch, t = cfg.seq_length, h = cfg.hidden;
+    if (ctx.has_output(recurrent::kY)) ctx.set_output(recurrent::kY, DataType::float32, Shape{t, d, b, h});
+    if (ctx.has_output(recurrent::kYH)) ctx.set_output(recurrent::kYH, DataType::float32, Shape{d, b, h});
+    if (ctx.has_output(recurrent::kYC)) ctx.set_output(recurrent::kYC, DataType::float32, Shape{d, b, h});
+    plan_scratch(ctx, *state);
+    return {};
+  }
+
+  static Status run(RunContext& ctx) noexcept {
+    const State& s = ctx.state<State>();
+    const recurrent::Config& cfg = s.cfg;
+    const std::int32_t* lens =
+        ctx.has_input(recurrent::kSequenceLens) ? ctx.input(recurrent::kSequenceLens).data_as<std::int32_t>() : nullptr;
+    std::int64_t steps = lens == nullptr ? cfg.seq_length : 0;  // max(sequence_lens): the steps that run
+    for (std::int64_t b = 0; lens != nullptr && b < cfg.batch; ++b) {
+      if (lens[b] < 0 || lens[b] > cfg.seq_length) {
+        return Status(StatusCode::out_of_range) << "input 4 'sequence_lens'[" << b << "] is " << lens[b]
+                                                << ", expected a value in [0, " << cfg.seq_length << "]";
+      }
+      if (lens[b] > steps) steps = lens[b];
+    }
+    ONNXMICRO_RETURN_IF_ERROR(check_zero_points(ctx, s, kWZeroPoint));
+    ONNXMICRO_RETURN_IF_ERROR(check_zero_points(ctx, s, kRZeroPoint));
+    const Quantized x = quantize(ctx.input(recurrent::kX).data_as<float>(), steps * cfg.batch * cfg.input_size,
+                                 scratch<std::int16_t>(ctx, s.x_offset));
+    for (int d = 0; d < cfg.directions; ++d) run_direction(ctx, s, d, steps, lens, x);
+    return {};
+  }
+
+ private:
+  /// A dynamically quantized operand: values minus the zero point, and the scale.
+  struct Quantized {
+    const std::int16_t* values;
+    float scale;
+  };
+
+  template <typename T>
+  static T* scratch(RunContext& ctx, std::size_t offset) noexcept {
+    return detail::conv_pool::scratch_at<T>(ctx.scratch(), offset);
+  }
+
+  static Status check_dtypes(PrepareContext& ctx) noexcept {
+    if (ctx.input(recurrent::kX).dtype != DataType::float32) return ctx.unsupported_input_dtype(recurrent::kX);
+    for (int i : {recurrent::kW, recurrent::kR}) {
+      const DataType t = ctx.input(i).dtype;
+      if (t != DataType::int8 && t != DataType::uint8) return ctx.unsupported_input_dtype(i);
+    }
+    for (int i : {recurrent::kB, recurrent::kInitialH, recurrent::kInitialC, recurrent::kPeepholes, kWScale, kRScale}) {
+      if (ctx.has_input(i) && ctx.input(i).dtype != DataType::float32) return ctx.unsupported_input_dtype(i);
+    }
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(recurrent::kW, kWZeroPoint));
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(recurrent::kR, kRZeroPoint));
+    if (ctx.has_input(recurrent::kSequenceLens) && ctx.input(recurrent::kSequenceLens).dtype != DataType::int32) {
+      return ctx.unsupported_input_dtype(recurrent::kSequenceLens);
+    }
+    return {};
+  }
+
+  /// Scale and zero point of W or R: [directions] or [directions, 4 * hidden], the same shape.
+  static Status check_params(PrepareContext& ctx, const recurrent::Config& cfg, int weights, int scale, int zero,
+                             bool& per_column) noexcept {
+    const Shape per_direction{cfg.directions}, per_column_shape{cfg.directions, 4 * cfg.hidden};
+    const TensorInfo& info = ctx.input(scale);
+    per_column = info.shape == per_column_shape;
+    if (!per_column && info.shape != per_direction) {
+      return Status(StatusCode::invalid_model) << "input " << scale << " '" << info.name << "' (scale of input "
+                                               << weights << " '" << ctx.input(weights).name << "'): expected shape "
+                                               << per_direction << " or " << per_column_shape << ", got " << info.shape;
+    }
+    if (ctx.input(zero).shape != info.shape) {
+      return Status(StatusCode::invalid_model)
+             << "input " << zero << " '" << ctx.input(zero).name << "' (zero point): expected the shape of its scale "
+             << info.shape << ", got " << ctx.input(zero).shape;
+    }
+    return {};
+  }
+
+  /// onnxruntime's kernel takes one zero point per direction; per-column values must all be equal.
+  static Status check_zero_points(RunContext& ctx, const State& s, int zero) noexcept {
+    const bool per_column = zero == kWZeroPoint ? s.w_per_column : s.r_per_column;
+    if (!per_column) return {};
+    const std::int64_t columns = 4 * s.cfg.hidden;
+    const auto* values = ctx.input(zero).data_as<std::uint8_t>();  // int8 or uint8: compared as bytes
+    for (std::int64_t i = 0; i < s.cfg.directions * columns; ++i) {
+      if (values[i] != values[i / columns * columns]) {
+        return Status(StatusCode::unsupported)
+               << "input " << zero << (zero == kWZeroPoint ? " (W_zero_point)" : " (R_zero_point)") << ": value " << i
+               << " differs from the first of its direction; DynamicQuantizeLSTM takes one zero point per direction "
+                  "(as onnxruntime)";
+      }
+    }
+    return {};
+  }
+
+  static void plan_scratch(PrepareContext& ctx, State& s) noexcept {
+    const recurrent::Config& cfg = s.cfg;
+    const std::int64_t rows = cfg.seq_length * cfg.batch, columns = 4 * cfg.hidden;
+    std::size_t offset = 0;
+    const auto take = [&offset](std::int64_t count, std::size_t element) {
+      const std::size_t at = offset;
+      offset += (static_cast<std::size_t>(count) * element + 15) / 16 * 16;
+      return at;
+    };
+    s.x_offset = take(rows * cfg.input_size, sizeof(std::int16_t));
+    s.projection_offset = take(rows * columns, sizeof(float));
+    s.hidden_q_offset = take(cfg.batch * cfg.hidden, sizeof(std::int16_t));
+    s.h_offset = take(cfg.batch * cfg.hidden, sizeof(float));
+    s.c_offset = take(cfg.batch * cfg.hidden, sizeof(float));
+    s.acc_offset = take(columns, sizeof(std::int32_t));
+    ctx.request_scratch(offset);
+  }
+
+  /// Quantizes `count` floats to uint8 as DynamicQuantizeLinear does, storing value - zero_point.
+  static Quantized quantize(const float* x, std::int64_t count, std::int16_t* out) noexcept {
+    float low = 0.0f, high = 0.0f;
+    for (std::int64_t i = 0; i < count; ++i) {
+      if (x[i] < low) low = x[i];
+      if (x[i] > high) high = x[i];
+    }
+    const float scale = high == low ? 1.0f : (high - low) / 255.0f;
+    const float zero = std::nearbyint(saturate(0.0f - low / scale));
+    for (std::int64_t i = 0; i < count; ++i) {
+      out[i] = static_cast<std::int16_t>(saturate(std::nearbyint(x[i] / scale) + zero) - zero);
+    }
+    return {out, scale};
+  }
+  static float saturate(float v) noexcept { return v >= 255.0f ? 255.0f : (v >= 0.0f ? v : 0.0f); }
+
+  /// acc[j] = sum_k a[k] * (w[k * columns + j] - zero) for j < columns: one row times an 8-bit matrix.
+  static void multiply_row(const std::int16_t* a, std::int64_t depth, const void* w, bool is_signed, int zero,
+                           std::int64_t columns, std::int32_t* acc) noexcept {
+    for (std::int64_t j = 0; j < columns; ++j) acc[j] = 0;
+    for (std::int64_t k = 0; k < depth; ++k) {
+      const std::int32_t v = a[k];
+      if (v == 0) continue;
+      if (is_signed) {
+        const std::int8_t* row = static_cast<const std::int8_t*>(w) + k * columns;
+        for (std::int64_t j = 0; j < columns; ++j) acc[j] += v * (row[j] - zero);
+      } else {
+        const std::uint8_t* row = static_cast<const std::uint8_t*>(w) + k * columns;
+        for (std::int64_t j = 0; j < columns; ++j) acc[j] += v * (row[j] - zero);
+      }
+    }
+  }
+
+  /// Scaled products of one direction's weights `input` (W or R): out[j] (+)= acc[j] * a_scale * scale[j].
+  struct Product {
+    const void* weights;
+    bool is_signed;
+    int zero;
+    const float* scale;  ///< this direction's first scale
+    bool per_column;
+  };
+  static Product product(RunContext& ctx, const State& s, int weights, int scale, int zero, int d) noexcept {
+    const std::int64_t columns = 4 * s.cfg.hidden;
+    const bool per_column = weights == recurrent::kW ? s.w_per_column : s.r_per_column;
+    const bool is_signed = weights == recurrent::kW ? s.w_signed : s.r_signed;
+    const std::int64_t depth = weights == recurrent::kW ? s.cfg.input_size : s.cfg.hidden;
+    const std::int64_t param = per_column ? d * columns : d;
+    const auto* zero_bytes = ctx.input(zero).data_as<std::uint8_t>();
+    Product p;
+    p.weights = ctx.input(weights).data_as<std::uint8_t>() + d * depth * columns;
+    p.is_signed = is_signed;
+    p.zero = is_signed ? static_cast<int>(static_cast<std::int8_t>(zero_bytes[param])) : zero_bytes[param];
+    p.scale = ctx.input(scale).data_as<float>() + param;
+    p.per_column = per_column;
+    return p;
+  }
+  static void accumulate(const Product& p, const std::int16_t* a, std::int64_t depth, float a_scale,
+                         std::int64_t columns, std::int32_t* acc, bool add, float* out) noexcept {
+    multiply_row(a, depth, p.weights, p.is_signed, p.zero, columns, acc);
+    for (std::int64_t j = 0; j < columns; ++j) {
+      const float value = static_cast<float>(acc[j]) * (a_scale * p.scale[p.per_column ? j : 0]);
+      out[j] = add ? out[j] + value : value;
+    }
+  }
+
+  static void run_direction(RunContext& ctx, const State& s, int d, std::int64_t steps, const std::int32_t* lens,
+                            const Quantized& x) noexcept {
+    const recurrent::Config& cfg = s.cfg;
+    const std::int64_t B = cfg.batch, H = cfg.hidden, I = cfg.input_size, G = 4 * H, T_len = cfg.seq_length;
+    const bool backwards = cfg.directions == 2 ? d == 1 : cfg.reverse;
+    const Product w = product(ctx, s, recurrent::kW, kWScale, kWZeroPoint, d);
+    const Product r = product(ctx, s, recurrent::kR, kRScale, kRZeroPoint, d);
+    const float* bias = ctx.has_input(recurrent::kB) ? ctx.input(recurrent::kB).data_as<float>() + d * 2 * G : nullptr;
+    const float* peepholes =
+        ctx.has_input(recurrent::kPeepholes) ? ctx.input(recurrent::kPeepholes).data_as<float>() + d * 3 * H : nullptr;
+    const float* h0 = ctx.has_input(recurrent::kInitialH) ? ctx.input(recurrent::kInitialH).data_as<float>() : nullptr;
+    const float* c0 = ctx.has_input(recurrent::kInitialC) ? ctx.input(recurrent::kInitialC).data_as<float>() : nullptr;
+    float* y = ctx.has_output(recurrent::kY) ? ctx.output(recurrent::kY).data_as<float>() : nullptr;
+    float* projection = scratch<float>(ctx, s.projection_offset);
+    float* h = scratch<float>(ctx, s.h_offset);
+    float* c = scratch<float>(ctx, s.c_offset);
+    std::int16_t* hidden_q = scratch<std::int16_t>(ctx, s.hidden_q_offset);
+    std::int32_t* acc = scratch<std::int32_t>(ctx, s.acc_offset);
+
+    // X * W for every step that runs at once (row t * B + b of X is step t of batch row b).
+    for (std::int64_t row = 0; row < steps * B; ++row) {
+      accumulate(w, x.values + row * I, I, x.scale, G, acc, false, projection + row * G);
+    }
+    for (std::int64_t i = 0; i < B * H; ++i) {
+      h[i] = h0 == nullptr ? 0.0f : h0[d * B * H + i];
+      c[i] = c0 == nullptr ? 0.0f : c0[d * B * H + i];
+    }
+    for (std::int64_t step = 0; step < T_len; ++step) {
+      const Quantized hidden = quantize(h, B * H, hidden_q);
+      for (std::int64_t b = 0; b < B; ++b) {
+        const std::int64_t len = lens == nullptr ? T_len : lens[b];
+        const std::int64_t t = step < len && backwards ? len - 1 - step : step;
+        float* y_row = y == nullptr ? nullptr : y + ((t * cfg.directions + d) * B + b) * H;
+        if (step >= len) {  // past this row's sequence: Y is zero, Y_h/Y_c keep the last step
+          for (std::int64_t j = 0; y_row != nullptr && j < H; ++j) y_row[j] = 0.0f;
+          continue;
+        }
+        float* pre = projection + (t * B + b) * G;
+        accumulate(r, hidden.values + b * H, H, hidden.scale, G, acc, true, pre);
+        for (std::int64_t j = 0; bias != nullptr && j < G; ++j) pre[j] += bias[j] + bias[G + j];
+        LstmCell::apply_gates(cfg, cfg.activations + d * cfg.activations_per_direction, peepholes, pre, h + b * H,
+                              c + b * H);
+        for (std::int64_t j = 0; y_row != nullptr && j < H; ++j) y_row[j] = h[b * H + j];
+      }
+    }
+    float* yh = ctx.has_output(recurrent::kYH) ? ctx.output(recurrent::kYH).data_as<float>() : nullptr;
+    float* yc = ctx.has_output(recurrent::kYC) ? ctx.output(recurrent::kYC).data_as<float>() : nullptr;
+    for (std::int64_t i = 0; i < B * H; ++i) {
+      if (yh != nullptr) yh[d * B * H + i] = h[i];
+      if (yc != nullptr) yc[d * B * H + i] = c[i];
+    }
+  }
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/quantization/dynamic_quantize_lstm.hpp
+// #include "onnxmicro/kernels/quantization/qlinear_add.hpp"
+// begin of file onnxmicro/kernels/quantization/qlinear_add.hpp
+// QLinearAdd (com.microsoft, version 1, the only one): C = quantize(dequantize(A) + dequantize(B)) with numpy
+// broadcasting, int8/uint8, per-tensor scales and optional zero points (known at prepare time). Integer only at
+// run time: prepare builds one 256-entry int64 table per operand holding its contribution to C in fixed point
+// (2^-24 quanta, C's zero point and the rounding half folded into A's), so an element is two lookups, an add
+// and a shift, ties to even (onnxruntime computes in float32: results at most one quantum apart). A Relu/Clip
+// fused by the QDQ pass narrows the output range.
+
+// #include "onnxmicro/kernels/quantization/qoperator_util.hpp"
+// begin of file onnxmicro/kernels/quantization/qoperator_util.hpp
+// Helpers shared by onnxruntime's com.microsoft QOperator kernels (QLinearAdd, QLinearMul, QLinearConcat,
+// QLinearAveragePool, QLinearGlobalAveragePool, QLinearLeakyRelu, QLinearSigmoid):
+//  - checks of the per-tensor quantization parameters (a float32 scale and an optional zero point of the data's
+//    dtype, both scalars and known at prepare time, since every requantisation is precomputed there);
+//  - integer output ranges, narrowed by a QDQ-fused Relu/Clip (FusedClamp);
+//  - 256-entry lookup tables for ops of one 8-bit input (table[q] = quantize(f(dequantize(q)))).
+// The kernels then compute with integers only: fixed-point multipliers (fixed_point.hpp) or table lookups.
+
+// #include "onnxmicro/kernels/quantization/fixed_point.hpp"
+// begin of file onnxmicro/kernels/quantization/fixed_point.hpp
+// Fixed-point requantisation for the integer kernels: a positive real multiplier (x_scale * w_scale / y_scale,
+// computed once at prepare time) becomes a 31-bit mantissa and a power-of-two exponent, so run() rescales an
+// int32 accumulator with one 64-bit multiply and a rounding shift, no floating point.
+//
+// Why exact: a float32 multiplier has a 24-bit mantissa, so the Q31 mantissa represents it without error and
+// the 64-bit product is exact; rounding the shift half to even then gives bit for bit what the ONNX reference
+// computes in float64 (round(acc * multiplier), ties to even). Multipliers that are not float32 values are
+// rounded to 31 bits (relative error below 2^-31).
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+namespace quant_util {
+
+/// multiplier = mantissa * 2^(exponent - 31), mantissa in [2^30, 2^31) (0 for a zero multiplier).
+struct FixedPointMultiplier {
+  std::int32_t mantissa = 0;
+  int exponent = 0;
+};
+
+/// Splits `real` (>= 0, finite) into a Q31 mantissa and an exponent, rounding the mantissa to nearest.
+inline FixedPointMultiplier to_fixed_point(double real) noexcept {
+  FixedPointMultiplier m;
+  if (!(real > 0.0)) return m;  // zero, negative or NaN: a zero multiplier (callers reject such scales)
+  int exponent = 0;
+  // Normalise into [0.5, 1) without <cmath>'s frexp (freestanding builds): multiply by exact powers of two.
+  while (real >= 1.0) {
+    real *= 0.5;
+    ++exponent;
+  }
+  while (real < 0.5) {
+    real *= 2.0;
+    --exponent;
+  }
+  double scaled = real * 2147483648.0;  // [2^30, 2^31)
+  std::int64_t mantissa = static_cast<std::int64_t>(scaled);
+  const double fraction = scaled - static_cast<double>(mantissa);
+  if (fraction > 0.5 || (fraction == 0.5 && (mantissa & 1) != 0)) ++mantissa;
+  if (mantissa == (std::int64_t(1) << 31)) {  // rounded up to the next power of two
+    mantissa >>= 1;
+    ++exponent;
+  }
+  m.mantissa = static_cast<std::int32_t>(mantissa);
+  m.exponent = exponent;
+  return m;
+}
+
+/// round(value * multiplier), ties to even. Exact for every int32 value; the result saturates at
+/// +-2^62 when the multiplier is huge (exponent > 30), which callers then saturate to the output type.
+inline std::int64_t apply_multiplier(std::int32_t value, FixedPointMultiplier m) noexcept {
+  const std::int64_t product = static_cast<std::int64_t>(value) * m.mantissa;  // |product| < 2^62
+  const int shift = 31 - m.exponent;
+  if (shift <= 0) {
+    if (shift < -1 || product == 0) {
+      return product == 0 ? 0 : (product > 0 ? (std::int64_t(1) << 62) : -(std::int64_t(1) << 62));
+    }
+    return product * 2;  // exponent 32: still below 2^63
+  }
+  if (shift >= 63) return 0;  // |product| < 2^62 <= half of 2^shift: rounds to 0 (a tie only when 0)
+  // Arithmetic shift of a negative value floors (guaranteed since C++20, and what every C++17 target does).
+  const std::int64_t quotient = product >> shift;
+  const std::int64_t remainder = product - quotient * (std::int64_t(1) << shift);  // in [0, 2^shift)
+  const std::int64_t half = std::int64_t(1) << (shift - 1);
+  if (remainder > half || (remainder == half && (quotient & 1) != 0)) return quotient + 1;
+  return quotient;
+}
+
+/// Requantises an int32 accumulator to the output type's range: clamp(round(acc * m) + zero_point, low, high).
+inline std::int32_t requantize(std::int32_t acc, FixedPointMultiplier m, std::int32_t zero_point, std::int32_t low,
+                               std::int32_t high) noexcept {
+  std::int64_t v = apply_multiplier(acc, m) + zero_point;
+  if (v < low) v = low;
+  if (v > high) v = high;
+  return static_cast<std::int32_t>(v);
+}
+
+}  // namespace quant_util
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/quantization/fixed_point.hpp
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
@@ -26139,14 +26447,16 @@ ONNXMICRO_NAMESPACE_END
 // #include "onnxmicro/kernels/quantization/qlinear_softmax.hpp"
 // begin of file onnxmicro/kernels/quantization/qlinear_softmax.hpp
 // QLinearSoftmax (com.microsoft, version 1, the only one): y = quantize(softmax(dequantize(x))) for int8/uint8 x,
-// computed as onnxruntime's CPU kernel does so that results agree with it (and with the QDQ groups
-// DequantizeLinear -> Softmax -> QuantizeLinear it fuses into this op):
+// computed as onnxruntime's CPU kernel does so that results agree with it, but for one step (below). QDQ fusion
+// also turns DequantizeLinear -> Softmax -> QuantizeLinear into this op:
 //  - a 256-entry float32 table of exp((q - 255 + shift) * x_scale), built at prepare. `shift` puts the row
 //    maximum at exp(log(FLT_MAX / length) - 5) so that a float32 sum of `length` entries cannot overflow; the row
 //    maximum is then aligned with the table's last entry (x_zero_point cancels out, as in any softmax);
 //  - per row: the float32 sum of the entries in element order, then
-//    y = saturate(round_half_even(entry * floor(1 / y_scale) / sum) + y_zero_point).
-//    y_scale enters only as the integer floor(1 / y_scale) (256 for the usual 1/256), as in onnxruntime.
+//    y = saturate(round_half_even((entry / sum) / y_scale) + y_zero_point), QuantizeLinear's own rounding.
+//    onnxruntime multiplies by floor(1 / y_scale) instead: the same for the 1/256 its quantizer writes, but 254
+//    for the 1/255 (float32: 1 / 254.99998) a calibrated uint8 softmax gets, a quantum low near the top, which
+//    then spreads through attention (3 quanta at a transformer layer's output, tests/quantization qdq_accuracy).
 // Attribute `opset` (written by onnxruntime's quantizer) selects the Softmax semantics: below 13 the input is a
 // 2-D matrix [prod(dims[:axis]), prod(dims[axis:])] normalised per row, from 13 the normalisation runs along
 // `axis` only; `axis` then defaults to -1 whatever `opset` says (onnxruntime's schema). Without `opset` (QDQ
@@ -26177,7 +26487,7 @@ struct QLinearSoftmax_1 : KernelDefaults {
 
   struct State {
     float table[256];    // indexed by (uint8 x - row max + 255) or by the byte of (int8 x - row max + 127)
-    float y_multiplier;  // floor(1 / y_scale)
+    float y_scale;
     std::int32_t y_zero;
     // The input as [outer, length, inner]: each (outer, inner) pair is one row of `length` elements.
     std::int64_t outer;
@@ -26226,7 +26536,7 @@ struct QLinearSoftmax_1 : KernelDefaults {
     const bool is_signed = x.dtype == DataType::int8;
     // The table depends on the row length; an empty row never reads it.
     build_table(state->table, xq.scale, state->length > 0 ? state->length : 1, is_signed);
-    state->y_multiplier = std::floor(1.0f / yq.scale);
+    state->y_scale = yq.scale;
     state->y_zero = yq.zero_point;
     state->compute = is_signed ? &compute<std::int8_t> : &compute<std::uint8_t>;
     ctx.set_output(kY, x.dtype, x.shape);
@@ -26287,11 +26597,9 @@ struct QLinearSoftmax_1 : KernelDefaults {
         }
         for (std::int64_t k = 0; k < n; ++k) {
           const float e = s.table[static_cast<std::uint8_t>(x[base + k * stride] + offset)];
-          float scaled = e * s.y_multiplier;
-          // Short rows (the max entry ~FLT_MAX / (length * e^5)) with a large multiplier overflow the product;
-          // onnxruntime then computes inf / inf and returns garbage (the zero point for uint8). Divide first there.
-          scaled = std::isinf(scaled) ? (e / sum) * s.y_multiplier : scaled / sum;
-          const float rounded = std::nearbyint(scaled);  // half to even, the default rounding mode
+          // Dividing first also keeps short rows finite (their maximum entry is ~FLT_MAX / (length * e^5)), where
+          // onnxruntime's product overflows and it returns the zero point for uint8.
+          const float rounded = std::nearbyint((e / sum) / s.y_scale);  // half to even, the default rounding mode
           std::int32_t q = rounded > 65536.0f ? 65536 : static_cast<std::int32_t>(rounded);
           q += s.y_zero;
           y[base + k * stride] = static_cast<T>(q < kLow ? kLow : (q > kHigh ? kHigh : q));
@@ -26310,7 +26618,7 @@ namespace kernels {
 
 using MicrosoftQuantizationKernels =
     KernelSet<QLinearAdd_1, QLinearMul_1, QLinearConcat_1, QLinearAveragePool_1, QLinearGlobalAveragePool_1,
-              QLinearLeakyRelu_1, QLinearSigmoid_1, QLinearSoftmax_1>;
+              QLinearLeakyRelu_1, QLinearSigmoid_1, QLinearSoftmax_1, DynamicQuantizeLSTM_1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -39,6 +39,8 @@
 #include <utility>
 #include <vector>
 
+#include "../support/output_quantum.hpp"
+
 #if defined(__unix__) || defined(__APPLE__)
 #include <sys/wait.h>
 #include <unistd.h>
@@ -87,6 +89,10 @@ const char* const kUsage =
     "  --allowlist FILE      known failures, 'case_name  # reason' per line\n"
     "  --results-json FILE   write one entry per case (suite, name, status, reason) to FILE\n"
     "  --rtol X --atol X     tolerances of |actual - expected| <= atol + rtol * |expected| (1e-3, 1e-5)\n"
+    "  --atol-of-range F     float outputs: atol is at least F times the range (max - min) of the expected output\n"
+    "                        (for models whose error scales with their values, e.g. quantized ones)\n"
+    "  --quantum-atol N      an output made by a DequantizeLinear with a constant scalar scale may differ by N of\n"
+    "                        that scale (a fused integer kernel and the QDQ graph it replaces round apart)\n"
     "  --integer-atol N      integer outputs may differ by up to N (default 0: exact), for quantized kernels whose\n"
     "                        reference rounds in float; a printed PASS (--verbose) then says how many elements\n"
     "                        differed and the largest difference\n"
@@ -112,6 +118,8 @@ struct Options {
   double rtol = 1e-3;
   double atol = 1e-5;
   long long integer_atol = 0;
+  double atol_of_range = 0;
+  double quantum_atol = 0;
   bool list_unsupported = false;
   bool verbose = false;
   bool one_session = true;
@@ -184,6 +192,10 @@ bool parse_options(int argc, char** argv, Options& options) {
       if (!number("--rtol", options.rtol)) return false;
     } else if (arg == "--atol") {
       if (!number("--atol", options.atol)) return false;
+    } else if (arg == "--quantum-atol") {
+      if (!number("--quantum-atol", options.quantum_atol)) return false;
+    } else if (arg == "--atol-of-range") {
+      if (!number("--atol-of-range", options.atol_of_range)) return false;
     } else if (arg == "--integer-atol") {
       double n = 0;
       if (!number("--integer-atol", n)) return false;
@@ -537,8 +549,20 @@ IntegerDifferences integer_differences;
 
 /// Compares one output; returns "" when it matches, else what differs. Integer elements may differ by
 /// `integer_atol` (counted in integer_differences when it is > 0).
+/// Largest minus smallest finite element of a float tensor (0 when it has none).
+double value_range(om::DataType dtype, const unsigned char* data, std::size_t count) {
+  double low = HUGE_VAL, high = -HUGE_VAL;
+  for (std::size_t i = 0; i < count; ++i) {
+    const double v = float_element(dtype, data, i);
+    if (!std::isfinite(v)) continue;
+    low = std::min(low, v);
+    high = std::max(high, v);
+  }
+  return high >= low ? high - low : 0.0;
+}
+
 std::string compare_output(const om::ConstTensorView& actual, const LoadedTensor& expected, double rtol, double atol,
-                           long long integer_atol = 0) {
+                           long long integer_atol = 0, double atol_of_range = 0) {
   if (actual.dtype != expected.dtype) {
     return std::string("dtype ") + om::dtype_name(actual.dtype) + ", expected " + om::dtype_name(expected.dtype);
   }
@@ -552,7 +576,7 @@ std::string compare_output(const om::ConstTensorView& actual, const LoadedTensor
     const auto* got_values = static_cast<const om::ValueRef*>(actual.data);
     for (std::size_t i = 0; i < count; ++i) {
       std::string difference =
-          compare_output(om::view_of(got_values[i]), expected.elements[i], rtol, atol, integer_atol);
+          compare_output(om::view_of(got_values[i]), expected.elements[i], rtol, atol, integer_atol, atol_of_range);
       if (!difference.empty()) return "element " + std::to_string(i) + ": " + difference;
     }
     return "";
@@ -575,6 +599,7 @@ std::string compare_output(const om::ConstTensorView& actual, const LoadedTensor
   double worst_excess = -1;
   std::string worst_text;
   const om::DataType dtype = expected.dtype;
+  if (atol_of_range > 0 && is_float_like(dtype)) atol = std::max(atol, atol_of_range * value_range(dtype, want, count));
   for (std::size_t i = 0; i < count; ++i) {
     bool close;
     double excess;  // how far past the tolerance, to report the worst element
@@ -782,7 +807,7 @@ bool load_data_set(const fs::path& dir, const std::vector<om::proto::ValueInfo>&
 }
 
 /// Compares the session's outputs with output_K.pb of `data_set`; a pass result (empty reason) when all match.
-CaseResult compare_outputs(const om::Session& session, const DataSet& data_set,
+CaseResult compare_outputs(const om::Model& model, const om::Session& session, const DataSet& data_set,
                            const std::vector<om::proto::ValueInfo>& graph_outputs, const Options& options) {
   std::error_code error;
   std::string differences;
@@ -800,8 +825,11 @@ CaseResult compare_outputs(const om::Session& session, const DataSet& data_set,
     std::size_t index = 0;
     om::Status status = session.output_index(graph_outputs[k].name, index);
     if (!status.ok()) return make_result(Outcome::fail, data_set.where + "output_index: " + status_text(status));
+    // A quantum computed in float32 is a few ulps off: 1.0001 of it still counts as one.
+    const double quantum_atol = options.quantum_atol * onnxmicro_test::output_quantum(model, k) * (1 + 1e-4);
     std::string difference =
-        compare_output(session.output(index), expected, options.rtol, options.atol, options.integer_atol);
+        compare_output(session.output(index), expected, options.rtol, std::max(options.atol, quantum_atol),
+                       options.integer_atol, options.atol_of_range);
     if (!difference.empty()) {
       if (!differences.empty()) differences += "; ";
       differences += "output " + std::to_string(k) + " '" + std::string(graph_outputs[k].name) + "': " + difference;
@@ -853,7 +881,7 @@ CaseResult run_data_sets_separately(const om::Model& model, om::KernelRegistry r
       return make_result(Outcome::fail, where + "Session::run allocated on the heap " +
                                             std::to_string(run_allocations) + " times (it must never allocate)");
     }
-    CaseResult compared = compare_outputs(session, data_set, graph_outputs, options);
+    CaseResult compared = compare_outputs(model, session, data_set, graph_outputs, options);
     if (compared.outcome != Outcome::pass) return compared;
   }
   return make_result(Outcome::pass, "");
@@ -946,7 +974,7 @@ CaseResult run_data_sets_in_one_session(const om::Model& model, om::KernelRegist
                                               " bytes, " + std::to_string(arena_after_prepare) +
                                               " after prepare (it must not change)");
       }
-      CaseResult compared = compare_outputs(session, data_set, graph_outputs, options);
+      CaseResult compared = compare_outputs(model, session, data_set, graph_outputs, options);
       if (compared.outcome != Outcome::pass) {
         compared.reason = (repeat == 0 ? "" : "second run(inputs): ") + compared.reason;
         return compared;

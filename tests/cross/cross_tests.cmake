@@ -47,7 +47,7 @@ target_link_options(conformance PRIVATE ${_test_links})
 
 set(_allowlist "${ONNXMICRO_SOURCE_DIR}/tests/conformance/allowlist.txt")
 add_test(NAME conformance_models COMMAND conformance --data "${ONNXMICRO_SOURCE_DIR}/tests" --suite models
-                                                     --allowlist "${_allowlist}")
+                                                     --quantum-atol 1 --allowlist "${_allowlist}")
 if(ONNXMICRO_CONFORMANCE_DATA)
   # The whole node suite, in one process (--no-fork): a forked child re-translates under qemu all the code it runs,
   # which costs 7x the CPU time (74 s instead of 10 s on aarch64). A crash then ends the run, failing this test;
@@ -56,10 +56,20 @@ if(ONNXMICRO_CONFORMANCE_DATA)
                                                      --allowlist "${_allowlist}" --no-fork)
   set_tests_properties(conformance_node PROPERTIES TIMEOUT 900)
 endif()
-if(ONNXMICRO_QOPERATOR_DATA)
+if(ONNXMICRO_QUANTIZED_DATA)
   # As the host's conformance_qoperator_ops: onnxruntime's float rounding vs onnxmicro's fixed point, one quantum.
-  add_test(NAME conformance_qoperator_ops COMMAND conformance --data "${ONNXMICRO_QOPERATOR_DATA}"
+  add_test(NAME conformance_qoperator_ops COMMAND conformance --data "${ONNXMICRO_QUANTIZED_DATA}"
                                                               --suite qoperator-ops --integer-atol 1
                                                               --session-per-data-set)
+  # As the host's (tests/quantization/CMakeLists.txt): zero points and scales computed at run time, quantize_dynamic
+  # models, against their semantics.
+  add_test(NAME conformance_zero_point_ops COMMAND conformance --data "${ONNXMICRO_QUANTIZED_DATA}"
+                                                               --suite zero-point-ops --no-fork)
+  add_test(NAME conformance_zero_point_qlinear COMMAND conformance --data "${ONNXMICRO_QUANTIZED_DATA}"
+                                                                   --suite zero-point-qlinear --integer-atol 1
+                                                                   --atol-of-range 0.01 --no-fork)
+  add_test(NAME conformance_dynamic_quant_models COMMAND conformance --data "${ONNXMICRO_QUANTIZED_DATA}"
+                                                                     --suite dynamic-quant-models --rtol 1e-3
+                                                                     --atol-of-range 0.01 --no-fork)
 endif()
 set_tests_properties(unit_tests conformance_models PROPERTIES TIMEOUT 1200)

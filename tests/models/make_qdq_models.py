@@ -3,10 +3,13 @@
 
 Output: DIR/qdq-models/<name>/, laid out as an ONNX backend test case:
     model.onnx, test_data_set_<n>/input_0.pb, test_data_set_<n>/output_0.pb   (n = 0 .. DATA_SETS - 1)
-Expected outputs come from onnxruntime's CPU EP on the same model at its DEFAULT graph optimisation level (what
-users of onnxruntime see: for QDQ models its own integer kernels). The script also runs every model with all
-optimisations disabled and prints how far the two onnxruntime results are apart (in quanta of the output), so
-the tolerance a runtime is held to can be judged against onnxruntime's own spread.
+Expected outputs (output_<k>.pb) are each model's own semantics, which do not depend on the CPU: for float and
+QDQ models onnxruntime's CPU EP with every graph optimisation disabled (ORT_DISABLE_ALL: each DequantizeLinear,
+float op and QuantizeLinear run as written, in float32); for QOperator models, whose ops are integer kernels even
+unoptimised, the onnx reference evaluator with numpy com.microsoft ops (tests/models/reference_ops.py). onnxruntime's default level fuses QDQ groups into its integer kernels, whose rounding depends on the CPU
+(AVX2 vs AVX-512 VNNI vs Arm: on AVX2 without VNNI its u8s8 GEMM saturates pairs of products); its outputs are
+written beside, as onnxruntime_default_<k>.pb, for information only, and the script prints how far they are from
+the reference (in quanta of the output).
 
 Float models (onnx.helper, He-initialised weights, no BatchNorm; opset 17):
   cnn_float          [4,3,32,32] -> Conv3x3(3->16)+Relu, depthwise Conv3x3 stride 2 +Relu, Conv1x1(16->32)+Relu,
@@ -33,7 +36,8 @@ build tree):
                      on 32 images like hello_cnn's input (noise plus one bright stroke). Its test_data_set_0 is
                      hello_cnn's input and onnxruntime's output for the quantised model.
   Written to tests/models/hello_cnn_qdq/ by default; --check rewrites it into a temporary directory and fails when
-  the committed bytes differ (onnx, onnxruntime and numpy as pinned in tools/requirements.txt). Regenerate after
+  it differs from the committed one (onnx, onnxruntime and numpy as pinned in tools/requirements.txt): the graph,
+  weights and inputs exactly, calibrated values to rounding, the expected output to one quantum (same_case). Regenerate after
   a change to hello_cnn or to this script with
       .venv/bin/python tests/models/make_qdq_models.py --firmware
   and rebuild examples/cortex-m (its kernel list names the kernels this model needs after QDQ fusion).
@@ -46,7 +50,6 @@ from __future__ import annotations
 
 import argparse
 import collections
-import filecmp
 import logging
 import os
 import shutil
@@ -62,6 +65,9 @@ try:
     from onnxruntime.quantization.shape_inference import quant_pre_process
 except ImportError as error:  # pragma: no cover - a setup problem, say how to fix it
     sys.exit(f"make_qdq_models: {error}; run with the repo venv: \"$(tools/setup_python.sh)\" {sys.argv[0]} ...")
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from reference_ops import reference  # noqa: E402
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 OPSET = 17  # LayerNormalization; per-channel QDQ needs >= 13
@@ -260,7 +266,8 @@ def write_tensor(path: str, array: np.ndarray, name: str) -> None:
         f.write(numpy_helper.from_array(array, name).SerializeToString())
 
 
-def write_case(root: str, name: str, model: onnx.ModelProto, data_sets: list[dict]) -> None:
+def write_case(root: str, name: str, model: onnx.ModelProto, data_sets: list[dict], with_fused: bool = True) -> None:
+    """Writes the case; with_fused: also onnxruntime's default-level outputs (information)."""
     case_dir = os.path.join(root, name)
     shutil.rmtree(case_dir, ignore_errors=True)
     os.makedirs(case_dir)
@@ -273,10 +280,12 @@ def write_case(root: str, name: str, model: onnx.ModelProto, data_sets: list[dic
     # onnxruntime's default level against no optimisation: largest difference (in quanta; absolute when not
     # quantised) and how many elements differ at all, over every data set.
     spread, differing, elements = 0.0, 0, 0
+    integer_ops = any(node.op_type.startswith("QLinear") or node.op_type == "QGemm" for node in model.graph.node)
     for n, feeds in enumerate(data_sets):
-        outputs = run_onnxruntime(model_bytes, feeds, ort.GraphOptimizationLevel.ORT_ENABLE_ALL)
-        unoptimised = run_onnxruntime(model_bytes, feeds, ort.GraphOptimizationLevel.ORT_DISABLE_ALL)
-        for a, b in zip(outputs, unoptimised):
+        outputs = reference(model, feeds) if integer_ops else \
+            run_onnxruntime(model_bytes, feeds, ort.GraphOptimizationLevel.ORT_DISABLE_ALL)
+        fused = run_onnxruntime(model_bytes, feeds, ort.GraphOptimizationLevel.ORT_ENABLE_ALL)
+        for a, b in zip(fused, outputs):
             spread = max(spread, float(np.max(np.abs(a - b))) / (quantum or 1.0))
             differing += int(np.count_nonzero(a != b))
             elements += a.size
@@ -286,12 +295,16 @@ def write_case(root: str, name: str, model: onnx.ModelProto, data_sets: list[dic
             write_tensor(os.path.join(set_dir, f"input_{k}.pb"), feeds[input_name], input_name)
         for k, (output_name, value) in enumerate(zip(output_names, outputs)):
             write_tensor(os.path.join(set_dir, f"output_{k}.pb"), np.asarray(value), output_name)
+        if with_fused:
+            for k, (output_name, value) in enumerate(zip(output_names, fused)):
+                write_tensor(os.path.join(set_dir, f"onnxruntime_default_{k}.pb"), np.asarray(value), output_name)
     histogram = collections.Counter(
         (f"{node.domain}." if node.domain not in ("", "ai.onnx") else "") + node.op_type for node in model.graph.node)
     ops = ", ".join(f"{op} {count}" for op, count in sorted(histogram.items()))
     unit = f"quanta (quantum {quantum:.6g})" if quantum is not None else "absolute"
-    print(f"{name}: {len(model.graph.node)} nodes, {len(model_bytes)} bytes; onnxruntime default vs no "
-          f"optimisation: {100 * differing / elements:.1f}% of elements differ, max {spread:.3g} {unit}\n    {ops}")
+    print(f"{name}: {len(model.graph.node)} nodes, {len(model_bytes)} bytes; onnxruntime default (fused) vs the "
+          f"reference: {100 * differing / elements:.1f}% of elements differ, max {spread:.3g} "
+          f"{unit}\n    {ops}")
 
 
 # ---- the firmware's model ----------------------------------------------------------------------------------
@@ -329,16 +342,42 @@ def write_firmware_model(root: str) -> None:
     with tempfile.TemporaryDirectory(prefix="onnxmicro-qdq-") as work:
         model = quantize(float_model, stroke_images(seed=1000, count=CALIBRATION_SAMPLES), FIRMWARE_MODEL, work,
                          FIRMWARE_VARIANT)
-    write_case(root, FIRMWARE_MODEL, model, [feeds])
+    write_case(root, FIRMWARE_MODEL, model, [feeds], with_fused=False)
 
 
-def same_tree(a: str, b: str) -> bool:
-    comparison = filecmp.dircmp(a, b)
-    if comparison.left_only or comparison.right_only or comparison.funny_files:
-        return False
-    _, mismatch, errors = filecmp.cmpfiles(a, b, comparison.common_files, shallow=False)
-    return not mismatch and not errors and all(same_tree(os.path.join(a, d), os.path.join(b, d))
-                                               for d in comparison.common_dirs)
+def same_case(committed: str, fresh: str) -> str:
+    """'' when the committed case is what the script makes now, else what differs. The graph, the integer weights
+    and the inputs must match exactly; float initializers (calibrated scales, float biases) to rtol 1e-5 and integer
+    initializers (quantized biases, zero points) to 1, since calibration runs onnxruntime's float kernels, whose
+    last bits may depend on the CPU; expected outputs to one quantum of the output."""
+    if sorted(os.listdir(committed)) != sorted(os.listdir(fresh)):
+        return f"files {sorted(os.listdir(committed))} vs {sorted(os.listdir(fresh))}"
+    old, new = (onnx.load(os.path.join(d, "model.onnx")) for d in (committed, fresh))
+    old_graph, new_graph = onnx.helper.make_graph(list(old.graph.node), "g", [], []), \
+        onnx.helper.make_graph(list(new.graph.node), "g", [], [])
+    if old_graph.SerializeToString() != new_graph.SerializeToString() or old.opset_import != new.opset_import:
+        return "the graph's nodes or opsets differ"
+    old_tensors = {t.name: numpy_helper.to_array(t) for t in old.graph.initializer}
+    new_tensors = {t.name: numpy_helper.to_array(t) for t in new.graph.initializer}
+    if old_tensors.keys() != new_tensors.keys():
+        return f"initializers {sorted(old_tensors)} vs {sorted(new_tensors)}"
+    for name, a in old_tensors.items():
+        b = new_tensors[name]
+        if a.dtype != b.dtype or a.shape != b.shape:
+            return f"initializer {name}: {a.dtype}{a.shape} vs {b.dtype}{b.shape}"
+        close = np.allclose(a, b, rtol=1e-5, atol=0) if a.dtype.kind == "f" else \
+            (np.array_equal(a, b) if a.dtype.itemsize == 1 and "weight" in name else
+             np.max(np.abs(a.astype(np.int64) - b.astype(np.int64)), initial=0) <= 1)
+        if not close:
+            return f"initializer {name} differs"
+    quantum = output_quantum(new, new.graph.output[0].name) or 0.0
+    for set_name in sorted(d for d in os.listdir(fresh) if d.startswith("test_data_set_")):
+        for file in sorted(os.listdir(os.path.join(fresh, set_name))):
+            a, b = (numpy_helper.to_array(onnx.load_tensor(os.path.join(d, set_name, file))) for d in (committed, fresh))
+            limit = 0.0 if file.startswith("input_") else quantum * (1 + 1e-3)
+            if a.shape != b.shape or np.max(np.abs(a.astype(np.float64) - b.astype(np.float64)), initial=0) > limit:
+                return f"{set_name}/{file} differs"
+    return ""
 
 
 def firmware_main(output: str, check: bool) -> int:
@@ -348,8 +387,10 @@ def firmware_main(output: str, check: bool) -> int:
     committed = os.path.join(output, FIRMWARE_MODEL)
     with tempfile.TemporaryDirectory(prefix="onnxmicro-qdq-check-") as scratch:
         write_firmware_model(scratch)
-        if not os.path.isdir(committed) or not same_tree(os.path.join(scratch, FIRMWARE_MODEL), committed):
-            print(f"make_qdq_models: {committed} is out of date; regenerate it with\n"
+        difference = same_case(committed, os.path.join(scratch, FIRMWARE_MODEL)) if os.path.isdir(committed) \
+            else "it is missing"
+        if difference:
+            print(f"make_qdq_models: {committed} is out of date ({difference}); regenerate it with\n"
                   f"    .venv/bin/python tests/models/make_qdq_models.py --firmware", file=sys.stderr)
             return 1
     print(f"make_qdq_models: {committed} is up to date")

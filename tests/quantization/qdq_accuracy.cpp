@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
 // Accuracy of static INT8 models (issue #6): every model of ROOT/qdq-models (tests/models/make_qdq_models.py)
 // runs through every kernel with default options (QDQ fusion on) and, for quantised models, once more with
-// SessionOptions::fuse_qdq off (the float reference path); outputs are compared with onnxruntime's. Differences
-// of quantised models are counted in quanta: the scale of the DequantizeLinear that produces the output.
+// SessionOptions::fuse_qdq off (the float path); both are held to the QDQ graph's own semantics (onnxruntime with
+// every optimisation off, which make_qdq_models.py writes as output_<k>.pb), which do not depend on the CPU.
+// onnxruntime's default (fused) outputs, whose integer rounding depends on the CPU, are reported beside them for
+// information. Differences of quantised models are counted in quanta: the scale of the DequantizeLinear that
+// produces the output.
 // Usage: onnxmicro_qdq_accuracy ROOT. Exit 0 when every model is within its tolerance, 1 otherwise, 2 when the
 // data cannot be read.
 #include <onnxmicro/onnxmicro.hpp>
@@ -17,6 +20,7 @@
 #include <string_view>
 #include <vector>
 
+#include "../support/output_quantum.hpp"
 #include "cli_support.hpp"  // tools/cli: model loading and status text, shared with the CLI
 #include "tensor_io.hpp"    // tools/cli: TensorProto files
 
@@ -26,10 +30,13 @@ namespace om = onnxmicro;
 namespace fs = std::filesystem;
 using onnxmicro_cli::HostTensor;
 
-// Tolerances of issue #6: quantised outputs within one quantum on at most 1% of the elements; float models as
-// the conformance suite's rtol/atol.
+// Tolerances (issues #6, #16): quantised outputs within one quantum on at least 99% of the elements, and none
+// beyond kCeilingQuanta (a guard against gross errors); float models as the conformance suite's rtol/atol. Where a
+// float op's sum order differs from onnxruntime's, a value near a rounding tie of a QuantizeLinear lands one quantum
+// away, and a float op after it (LayerNormalization: its gain gamma / std) can amplify that.
 constexpr double kMaxQuanta = 1.0;
-constexpr double kMaxDifferingShare = 0.01;
+constexpr double kMaxBeyondShare = 0.01;
+constexpr double kCeilingQuanta = 2.0;
 constexpr double kDifferenceInQuanta = 1e-6;  // a quantised element "differs" past this share of a quantum
 constexpr double kFloatRtol = 1e-4, kFloatAtol = 1e-5;
 constexpr double kRounding = 1e-3;  // quanta computed in float are off by rounding: 1.0000001 is one quantum
@@ -38,6 +45,7 @@ constexpr int kTimingRuns = 20;
 struct DataSet {
   std::string name;
   std::vector<HostTensor> inputs, outputs;
+  std::vector<HostTensor> onnxruntime_default;  ///< onnxruntime's fused outputs (information), when written
 };
 
 /// One model directory, loaded.
@@ -54,6 +62,7 @@ struct ModelCase {
 struct Totals {
   std::string error;  ///< prepare or run failure, with the Status
   std::size_t elements = 0, differing = 0;
+  std::size_t beyond = 0;  ///< quantised elements more than kMaxQuanta off
   double max_abs = 0, max_quanta = 0;
   double ms_per_run = 0;
   std::size_t integer_ops = 0, float_ops = 0;
@@ -64,23 +73,6 @@ bool is_quantization_op(const om::model::Node& node) {
   const std::string_view op = node.op_type;
   return op == "DequantizeLinear" || op == "QuantizeLinear" || op.rfind("QLinear", 0) == 0 || op == "QGemm" ||
          op == "MatMulInteger" || op == "ConvInteger" || op == "DynamicQuantizeLinear";
-}
-
-/// The float scale of a DequantizeLinear, when it is a one-element initializer.
-bool dequantize_scale(const om::Model& model, const om::model::Node& node, double& scale) {
-  if (node.op_type != "DequantizeLinear" || node.inputs.size() < 2 || node.inputs[1] == om::model::kNoValue) {
-    return false;
-  }
-  const om::model::Value& value = model.graph().values[static_cast<std::size_t>(node.inputs[1])];
-  std::int64_t count = 0;
-  if (value.kind != om::model::ValueKind::initializer || value.dtype != om::DataType::float32 ||
-      !value.initializer().element_count(count).ok() || count != 1) {
-    return false;
-  }
-  float stored = 0;
-  if (!value.initializer().decode_to(&stored, sizeof stored).ok()) return false;
-  scale = stored;
-  return true;
 }
 
 std::string node_label(const om::model::Node& node) {
@@ -98,7 +90,7 @@ void find_quantum(ModelCase& c) {
   std::string via;
   for (int depth = 0; producer >= 0 && depth < 8; ++depth) {
     const om::model::Node& node = graph.nodes[static_cast<std::size_t>(producer)];
-    if (dequantize_scale(c.loaded->model, node, c.quantum)) {
+    if (onnxmicro_test::dequantize_scale(c.loaded->model, node, c.quantum)) {
       c.quantum_source = via.empty() ? "output " + node_label(node) : node_label(node) + " before " + via;
       return;
     }
@@ -128,8 +120,9 @@ bool load_case(const fs::path& dir, ModelCase& c, std::string& error) {
   for (const fs::path& set : sets) {
     DataSet data;
     data.name = set.filename().string();
-    for (const char* kind : {"input", "output"}) {
-      std::vector<HostTensor>& tensors = kind[0] == 'i' ? data.inputs : data.outputs;
+    for (const char* kind : {"input", "output", "onnxruntime_default"}) {
+      std::vector<HostTensor>& tensors =
+          kind[0] == 'i' ? data.inputs : (kind[0] == 'o' && kind[1] == 'u' ? data.outputs : data.onnxruntime_default);
       for (int k = 0; fs::exists(set / (std::string(kind) + "_" + std::to_string(k) + ".pb")); ++k) {
         tensors.emplace_back();
         const fs::path file = set / (std::string(kind) + "_" + std::to_string(k) + ".pb");
@@ -164,6 +157,7 @@ bool compare(const ModelCase& c, const om::ConstTensorView& actual, const HostTe
     const bool dequantized_output = c.quantum_source.rfind("output ", 0) == 0;
     if (c.quantum > 0) {
       t.max_quanta = std::max(t.max_quanta, d / c.quantum);
+      t.beyond += d / c.quantum > kMaxQuanta + kRounding ? 1 : 0;
       const double threshold = dequantized_output ? kDifferenceInQuanta * c.quantum
                                                   : kFloatAtol + kFloatRtol * std::fabs(static_cast<double>(e[i]));
       t.differing += d > threshold ? 1 : 0;
@@ -226,15 +220,33 @@ Totals run_configuration(const ModelCase& c, bool fuse_qdq) {
   return t;
 }
 
+/// onnxruntime's default-level outputs against the reference, as a Totals row (information).
+Totals onnxruntime_default_totals(const ModelCase& c) {
+  Totals t;
+  for (const DataSet& data : c.data_sets) {
+    if (data.onnxruntime_default.size() != data.outputs.size()) {
+      t.error = data.name + ": no onnxruntime_default_<k>.pb for every output";
+      return t;
+    }
+    for (std::size_t k = 0; k < data.outputs.size(); ++k) {
+      if (!compare(c, data.onnxruntime_default[k].view(), data.outputs[k], t,
+                   data.name + " output " + std::to_string(k)))
+        return t;
+    }
+  }
+  return t;
+}
+
 /// Why `t` fails its tolerance (empty: within it).
 std::string failure(const ModelCase& c, const Totals& t) {
   if (!t.error.empty()) return t.error;
   char text[160] = "";
-  const double share = t.elements == 0 ? 0.0 : static_cast<double>(t.differing) / static_cast<double>(t.elements);
-  if (c.quantum > 0 && t.max_quanta > kMaxQuanta + kRounding) {
-    std::snprintf(text, sizeof text, "max difference %.3g quanta > %g", t.max_quanta, kMaxQuanta);
-  } else if (c.quantum > 0 && share > kMaxDifferingShare) {
-    std::snprintf(text, sizeof text, "%.2f%% of elements differ > %g%%", 100 * share, 100 * kMaxDifferingShare);
+  const double beyond = t.elements == 0 ? 0.0 : static_cast<double>(t.beyond) / static_cast<double>(t.elements);
+  if (c.quantum > 0 && t.max_quanta > kCeilingQuanta + kRounding) {
+    std::snprintf(text, sizeof text, "max difference %.3g quanta > %g", t.max_quanta, kCeilingQuanta);
+  } else if (c.quantum > 0 && beyond > kMaxBeyondShare) {
+    std::snprintf(text, sizeof text, "%.2f%% of elements beyond %g quantum > %g%%", 100 * beyond, kMaxQuanta,
+                  100 * kMaxBeyondShare);
   } else if (c.quantum <= 0 && t.differing > 0) {
     std::snprintf(text, sizeof text, "%zu elements beyond rtol %g / atol %g (max |diff| %.3g)", t.differing, kFloatRtol,
                   kFloatAtol, t.max_abs);
@@ -248,8 +260,9 @@ void print_row(const ModelCase& c, const char* path, const Totals& t, const std:
     std::printf("%-64s %s\n", "PREPARE/RUN FAILED (see below)", gates ? "FAIL" : "(info) fails");
     return;
   }
-  const double share =
-      t.elements == 0 ? 0.0 : 100.0 * static_cast<double>(t.differing) / static_cast<double>(t.elements);
+  const auto percent = [&t](std::size_t n) {
+    return t.elements == 0 ? 0.0 : 100.0 * static_cast<double>(n) / static_cast<double>(t.elements);
+  };
   char max_text[32], quantum[24] = "-", ops[24] = "-";
   if (c.quantum > 0) {
     std::snprintf(max_text, sizeof max_text, "%.3g q", t.max_quanta);
@@ -258,7 +271,12 @@ void print_row(const ModelCase& c, const char* path, const Totals& t, const std:
     std::snprintf(max_text, sizeof max_text, "%.3g abs", t.max_abs);
   }
   if (t.integer_ops + t.float_ops > 0) std::snprintf(ops, sizeof ops, "%zu/%zu", t.integer_ops, t.float_ops);
-  std::printf("%8zu %7.2f%% %11s %10s %9s %9.3f  %s\n", t.elements, share, max_text, quantum, ops, t.ms_per_run,
+  char ms[16] = "-";
+  if (t.ms_per_run > 0) std::snprintf(ms, sizeof ms, "%.3f", t.ms_per_run);
+  char beyond[16] = "-";
+  if (c.quantum > 0) std::snprintf(beyond, sizeof beyond, "%.2f%%", percent(t.beyond));
+  std::printf("%8zu %7.2f%% %8s %11s %10s %9s %9s  %s\n", t.elements, percent(t.differing), beyond, max_text, quantum,
+              ops, ms,
               !why.empty() ? (gates ? "FAIL" : "(info) beyond tolerance") : (gates ? "pass" : "(info) within"));
 }
 
@@ -284,14 +302,16 @@ int main(int argc, char** argv) {
   }
 
   std::printf(
-      "Expected outputs: onnxruntime CPU EP, default graph optimisation. q = quantum: the scale of the\n"
-      "DequantizeLinear making the output (* = of the one before the float op making it; such outputs differ\n"
-      "past the float tolerance). Quantised models\n"
-      "fail past %g quantum or %g%% differing elements (> %g q); float models past rtol %g / atol %g. Rows\n"
-      "'fuse_qdq=0' are the float reference path, for comparison only. ops int/float: quantized_nodes().\n\n",
-      kMaxQuanta, 100 * kMaxDifferingShare, kDifferenceInQuanta, kFloatRtol, kFloatAtol);
-  std::printf("%-22s %-11s %8s %8s %11s %10s %9s %9s  %s\n", "model", "path", "elements", "differ", "max diff",
-              "quantum", "int/float", "ms/run", "verdict");
+      "Expected outputs: the QDQ graph's semantics (onnxruntime CPU EP, every graph optimisation off). q = quantum:\n"
+      "the scale of the DequantizeLinear making the output (* = of the one before the float op making it; such\n"
+      "outputs differ past the float tolerance). Quantised models, fused and with fuse_qdq=0 (the float path),\n"
+      "fail with more than %g%% of elements beyond %g quantum or any beyond %g; float models past rtol %g / atol %g.\n"
+      "'differ': elements off by more than %g q; '>1q': beyond one quantum. Rows\n"
+      "'onnxruntime' are onnxruntime's default level (its fused integer kernels, CPU-dependent), for information.\n"
+      "ops int/float: quantized_nodes().\n\n",
+      100 * kMaxBeyondShare, kMaxQuanta, kCeilingQuanta, kFloatRtol, kFloatAtol, kDifferenceInQuanta);
+  std::printf("%-22s %-11s %8s %8s %8s %11s %10s %9s %9s  %s\n", "model", "path", "elements", "differ", ">1q",
+              "max diff", "quantum", "int/float", "ms/run", "verdict");
 
   std::vector<std::string> failures, details;
   for (const fs::path& dir : dirs) {
@@ -312,9 +332,13 @@ int main(int argc, char** argv) {
     if (!why.empty()) failures.push_back(c.name + ": " + why);
     for (const std::string& line : fused.float_op_lines) details.push_back(c.name + ": ran in float: " + line);
     if (c.quantized) {
-      const Totals reference = run_configuration(c, false);
-      print_row(c, "fuse_qdq=0", reference, failure(c, reference), false);
-      if (!reference.error.empty()) details.push_back(c.name + " (fuse_qdq=0): " + reference.error);
+      const Totals unfused = run_configuration(c, false);
+      const std::string unfused_why = failure(c, unfused);
+      print_row(c, "fuse_qdq=0", unfused, unfused_why, true);
+      if (!unfused_why.empty()) failures.push_back(c.name + " (fuse_qdq=0): " + unfused_why);
+      const Totals onnxruntime = onnxruntime_default_totals(c);
+      print_row(c, "onnxruntime", onnxruntime, failure(c, onnxruntime), false);
+      if (!onnxruntime.error.empty()) details.push_back(c.name + " (onnxruntime): " + onnxruntime.error);
       if (fused.error.empty() && fused.integer_ops + fused.float_ops == 0) {
         details.push_back(c.name + ": quantized_nodes() is empty: no op ran as a fused integer kernel");
       }
