@@ -24526,6 +24526,379 @@ ONNXMICRO_NAMESPACE_END
 // range. onnxruntime splits the batch between its threads and takes one range per part; results then differ by
 // rounding (the conformance models run batch 1, where both agree).
 
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+// Version 1: the only version.
+struct DynamicQuantizeLSTM_1 : KernelDefaults, private recurrent::RecurrentOp<LstmCell> {
+  static constexpr std::string_view kDomain = "com.microsoft";
+  static constexpr std::string_view kOpType = "DynamicQuantizeLSTM";
+  static constexpr int kSinceVersion = 1;
+  static constexpr int kWScale = 8, kWZeroPoint = 9, kRScale = 10, kRZeroPoint = 11;
+
+  struct State {
+    recurrent::Config cfg;
+    bool w_signed, r_signed;
+    bool w_per_column, r_per_column;  ///< scale has 4 * hidden values per direction
+    // Scratch offsets (bytes): quantized X, the input projection, the quantized hidden state, h and c of every
+    // batch row, one row's int32 accumulators.
+    std::size_t x_offset, projection_offset, hidden_q_offset, h_offset, c_offset, acc_offset;
+  };
+
+  static Status prepare(PrepareContext& ctx) noexcept {
+    State* state = nullptr;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
+    recurrent::Config& cfg = state->cfg;
+    for (int i : {recurrent::kX, recurrent::kW, recurrent::kR, kWScale, kWZeroPoint, kRScale, kRZeroPoint}) {
+      ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(i));
+    }
+    ONNXMICRO_RETURN_IF_ERROR(check_dtypes(ctx));
+    ONNXMICRO_RETURN_IF_ERROR(parse_direction(ctx, cfg));
+    ONNXMICRO_RETURN_IF_ERROR(check_shapes(ctx, cfg, /*transposed_weights=*/true));
+    ONNXMICRO_RETURN_IF_ERROR(parse_activations(ctx, cfg));
+    ONNXMICRO_RETURN_IF_ERROR(parse_clip(ctx, cfg));
+    ONNXMICRO_RETURN_IF_ERROR(LstmCell::parse<1>(ctx, cfg));
+    ONNXMICRO_RETURN_IF_ERROR(check_params(ctx, cfg, recurrent::kW, kWScale, kWZeroPoint, state->w_per_column));
+    ONNXMICRO_RETURN_IF_ERROR(check_params(ctx, cfg, recurrent::kR, kRScale, kRZeroPoint, state->r_per_column));
+    state->w_signed = ctx.input(recurrent::kW).dtype == DataType::int8;
+    state->r_signed = ctx.input(recurrent::kR).dtype == DataType::int8;
+
+    const std::int64_t d = cfg.directions, b = cfg.batch, t = cfg.seq_length, h = cfg.hidden;
+    if (ctx.has_output(recurrent::kY)) ctx.set_output(recurrent::kY, DataType::float32, Shape{t, d, b, h});
+    if (ctx.has_output(recurrent::kYH)) ctx.set_output(recurrent::kYH, DataType::float32, Shape{d, b, h});
+    if (ctx.has_output(recurrent::kYC)) ctx.set_output(recurrent::kYC, DataType::float32, Shape{d, b, h});
+    plan_scratch(ctx, *state);
+    return {};
+  }
+
+  static Status run(RunContext& ctx) noexcept {
+    const State& s = ctx.state<State>();
+    const recurrent::Config& cfg = s.cfg;
+    const std::int32_t* lens =
+        ctx.has_input(recurrent::kSequenceLens) ? ctx.input(recurrent::kSequenceLens).data_as<std::int32_t>() : nullptr;
+    std::int64_t steps = lens == nullptr ? cfg.seq_length : 0;  // max(sequence_lens): the steps that run
+    for (std::int64_t b = 0; lens != nullptr && b < cfg.batch; ++b) {
+      if (lens[b] < 0 || lens[b] > cfg.seq_length) {
+        return Status(StatusCode::out_of_range) << "input 4 'sequence_lens'[" << b << "] is " << lens[b]
+                                                << ", expected a value in [0, " << cfg.seq_length << "]";
+      }
+      if (lens[b] > steps) steps = lens[b];
+    }
+    ONNXMICRO_RETURN_IF_ERROR(check_zero_points(ctx, s, kWZeroPoint));
+    ONNXMICRO_RETURN_IF_ERROR(check_zero_points(ctx, s, kRZeroPoint));
+    const Quantized x = quantize(ctx.input(recurrent::kX).data_as<float>(), steps * cfg.batch * cfg.input_size,
+                                 scratch<std::int16_t>(ctx, s.x_offset));
+    for (int d = 0; d < cfg.directions; ++d) run_direction(ctx, s, d, steps, lens, x);
+    return {};
+  }
+
+ private:
+  /// A dynamically quantized operand: values minus the zero point, and the scale.
+  struct Quantized {
+    const std::int16_t* values;
+    float scale;
+  };
+
+  template <typename T>
+  static T* scratch(RunContext& ctx, std::size_t offset) noexcept {
+    return detail::conv_pool::scratch_at<T>(ctx.scratch(), offset);
+  }
+
+  static Status check_dtypes(PrepareContext& ctx) noexcept {
+    if (ctx.input(recurrent::kX).dtype != DataType::float32) return ctx.unsupported_input_dtype(recurrent::kX);
+    for (int i : {recurrent::kW, recurrent::kR}) {
+      const DataType t = ctx.input(i).dtype;
+      if (t != DataType::int8 && t != DataType::uint8) return ctx.unsupported_input_dtype(i);
+    }
+    for (int i : {recurrent::kB, recurrent::kInitialH, recurrent::kInitialC, recurrent::kPeepholes, kWScale, kRScale}) {
+      if (ctx.has_input(i) && ctx.input(i).dtype != DataType::float32) return ctx.unsupported_input_dtype(i);
+    }
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(recurrent::kW, kWZeroPoint));
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(recurrent::kR, kRZeroPoint));
+    if (ctx.has_input(recurrent::kSequenceLens) && ctx.input(recurrent::kSequenceLens).dtype != DataType::int32) {
+      return ctx.unsupported_input_dtype(recurrent::kSequenceLens);
+    }
+    return {};
+  }
+
+  /// Scale and zero point of W or R: [directions] or [directions, 4 * hidden], the same shape.
+  static Status check_params(PrepareContext& ctx, const recurrent::Config& cfg, int weights, int scale, int zero,
+                             bool& per_column) noexcept {
+    const Shape per_direction{cfg.directions}, per_column_shape{cfg.directions, 4 * cfg.hidden};
+    const TensorInfo& info = ctx.input(scale);
+    per_column = info.shape == per_column_shape;
+    if (!per_column && info.shape != per_direction) {
+      return Status(StatusCode::invalid_model) << "input " << scale << " '" << info.name << "' (scale of input "
+                                               << weights << " '" << ctx.input(weights).name << "'): expected shape "
+                                               << per_direction << " or " << per_column_shape << ", got " << info.shape;
+    }
+    if (ctx.input(zero).shape != info.shape) {
+      return Status(StatusCode::invalid_model)
+             << "input " << zero << " '" << ctx.input(zero).name << "' (zero point): expected the shape of its scale "
+             << info.shape << ", got " << ctx.input(zero).shape;
+    }
+    return {};
+  }
+
+  /// onnxruntime's kernel takes one zero point per direction; per-column values must all be equal.
+  static Status check_zero_points(RunContext& ctx, const State& s, int zero) noexcept {
+    const bool per_column = zero == kWZeroPoint ? s.w_per_column : s.r_per_column;
+    if (!per_column) return {};
+    const std::int64_t columns = 4 * s.cfg.hidden;
+    const auto* values = ctx.input(zero).data_as<std::uint8_t>();  // int8 or uint8: compared as bytes
+    for (std::int64_t i = 0; i < s.cfg.directions * columns; ++i) {
+      if (values[i] != values[i / columns * columns]) {
+        return Status(StatusCode::unsupported)
+               << "input " << zero << (zero == kWZeroPoint ? " (W_zero_point)" : " (R_zero_point)") << ": value " << i
+               << " differs from the first of its direction; DynamicQuantizeLSTM takes one zero point per direction "
+                  "(as onnxruntime)";
+      }
+    }
+    return {};
+  }
+
+  static void plan_scratch(PrepareContext& ctx, State& s) noexcept {
+    const recurrent::Config& cfg = s.cfg;
+    const std::int64_t rows = cfg.seq_length * cfg.batch, columns = 4 * cfg.hidden;
+    std::size_t offset = 0;
+    const auto take = [&offset](std::int64_t count, std::size_t element) {
+      const std::size_t at = offset;
+      offset += (static_cast<std::size_t>(count) * element + 15) / 16 * 16;
+      return at;
+    };
+    s.x_offset = take(rows * cfg.input_size, sizeof(std::int16_t));
+    s.projection_offset = take(rows * columns, sizeof(float));
+    s.hidden_q_offset = take(cfg.batch * cfg.hidden, sizeof(std::int16_t));
+    s.h_offset = take(cfg.batch * cfg.hidden, sizeof(float));
+    s.c_offset = take(cfg.batch * cfg.hidden, sizeof(float));
+    s.acc_offset = take(columns, sizeof(std::int32_t));
+    ctx.request_scratch(offset);
+  }
+
+  /// Quantizes `count` floats to uint8 as DynamicQuantizeLinear does, storing value - zero_point.
+  static Quantized quantize(const float* x, std::int64_t count, std::int16_t* out) noexcept {
+    float low = 0.0f, high = 0.0f;
+    for (std::int64_t i = 0; i < count; ++i) {
+      if (x[i] < low) low = x[i];
+      if (x[i] > high) high = x[i];
+    }
+    const float scale = high == low ? 1.0f : (high - low) / 255.0f;
+    const float zero = std::nearbyint(saturate(0.0f - low / scale));
+    for (std::int64_t i = 0; i < count; ++i) {
+      out[i] = static_cast<std::int16_t>(saturate(std::nearbyint(x[i] / scale) + zero) - zero);
+    }
+    return {out, scale};
+  }
+  static float saturate(float v) noexcept { return v >= 255.0f ? 255.0f : (v >= 0.0f ? v : 0.0f); }
+
+  /// acc[j] = sum_k a[k] * (w[k * columns + j] - zero) for j < columns: one row times an 8-bit matrix.
+  static void multiply_row(const std::int16_t* a, std::int64_t depth, const void* w, bool is_signed, int zero,
+                           std::int64_t columns, std::int32_t* acc) noexcept {
+    for (std::int64_t j = 0; j < columns; ++j) acc[j] = 0;
+    for (std::int64_t k = 0; k < depth; ++k) {
+      const std::int32_t v = a[k];
+      if (v == 0) continue;
+      if (is_signed) {
+        const std::int8_t* row = static_cast<const std::int8_t*>(w) + k * columns;
+        for (std::int64_t j = 0; j < columns; ++j) acc[j] += v * (row[j] - zero);
+      } else {
+        const std::uint8_t* row = static_cast<const std::uint8_t*>(w) + k * columns;
+        for (std::int64_t j = 0; j < columns; ++j) acc[j] += v * (row[j] - zero);
+      }
+    }
+  }
+
+  /// Scaled products of one direction's weights `input` (W or R): out[j] (+)= acc[j] * a_scale * scale[j].
+  struct Product {
+    const void* weights;
+    bool is_signed;
+    int zero;
+    const float* scale;  ///< this direction's first scale
+    bool per_column;
+  };
+  static Product product(RunContext& ctx, const State& s, int weights, int scale, int zero, int d) noexcept {
+    const std::int64_t columns = 4 * s.cfg.hidden;
+    const bool per_column = weights == recurrent::kW ? s.w_per_column : s.r_per_column;
+    const bool is_signed = weights == recurrent::kW ? s.w_signed : s.r_signed;
+    const std::int64_t depth = weights == recurrent::kW ? s.cfg.input_size : s.cfg.hidden;
+    const std::int64_t param = per_column ? d * columns : d;
+    const auto* zero_bytes = ctx.input(zero).data_as<std::uint8_t>();
+    Product p;
+    p.weights = ctx.input(weights).data_as<std::uint8_t>() + d * depth * columns;
+    p.is_signed = is_signed;
+    p.zero = is_signed ? static_cast<int>(static_cast<std::int8_t>(zero_bytes[param])) : zero_bytes[param];
+    p.scale = ctx.input(scale).data_as<float>() + param;
+    p.per_column = per_column;
+    return p;
+  }
+  static void accumulate(const Product& p, const std::int16_t* a, std::int64_t depth, float a_scale,
+                         std::int64_t columns, std::int32_t* acc, bool add, float* out) noexcept {
+    multiply_row(a, depth, p.weights, p.is_signed, p.zero, columns, acc);
+    for (std::int64_t j = 0; j < columns; ++j) {
+      const float value = static_cast<float>(acc[j]) * (a_scale * p.scale[p.per_column ? j : 0]);
+      out[j] = add ? out[j] + value : value;
+    }
+  }
+
+  static void run_direction(RunContext& ctx, const State& s, int d, std::int64_t steps, const std::int32_t* lens,
+                            const Quantized& x) noexcept {
+    const recurrent::Config& cfg = s.cfg;
+    const std::int64_t B = cfg.batch, H = cfg.hidden, I = cfg.input_size, G = 4 * H, T_len = cfg.seq_length;
+    const bool backwards = cfg.directions == 2 ? d == 1 : cfg.reverse;
+    const Product w = product(ctx, s, recurrent::kW, kWScale, kWZeroPoint, d);
+    const Product r = product(ctx, s, recurrent::kR, kRScale, kRZeroPoint, d);
+    const float* bias = ctx.has_input(recurrent::kB) ? ctx.input(recurrent::kB).data_as<float>() + d * 2 * G : nullptr;
+    const float* peepholes =
+        ctx.has_input(recurrent::kPeepholes) ? ctx.input(recurrent::kPeepholes).data_as<float>() + d * 3 * H : nullptr;
+    const float* h0 = ctx.has_input(recurrent::kInitialH) ? ctx.input(recurrent::kInitialH).data_as<float>() : nullptr;
+    const float* c0 = ctx.has_input(recurrent::kInitialC) ? ctx.input(recurrent::kInitialC).data_as<float>() : nullptr;
+    float* y = ctx.has_output(recurrent::kY) ? ctx.output(recurrent::kY).data_as<float>() : nullptr;
+    float* projection = scratch<float>(ctx, s.projection_offset);
+    float* h = scratch<float>(ctx, s.h_offset);
+    float* c = scratch<float>(ctx, s.c_offset);
+    std::int16_t* hidden_q = scratch<std::int16_t>(ctx, s.hidden_q_offset);
+    std::int32_t* acc = scratch<std::int32_t>(ctx, s.acc_offset);
+
+    // X * W for every step that runs at once (row t * B + b of X is step t of batch row b).
+    for (std::int64_t row = 0; row < steps * B; ++row) {
+      accumulate(w, x.values + row * I, I, x.scale, G, acc, false, projection + row * G);
+    }
+    for (std::int64_t i = 0; i < B * H; ++i) {
+      h[i] = h0 == nullptr ? 0.0f : h0[d * B * H + i];
+      c[i] = c0 == nullptr ? 0.0f : c0[d * B * H + i];
+    }
+    for (std::int64_t step = 0; step < T_len; ++step) {
+      const Quantized hidden = quantize(h, B * H, hidden_q);
+      for (std::int64_t b = 0; b < B; ++b) {
+        const std::int64_t len = lens == nullptr ? T_len : lens[b];
+        const std::int64_t t = step < len && backwards ? len - 1 - step : step;
+        float* y_row = y == nullptr ? nullptr : y + ((t * cfg.directions + d) * B + b) * H;
+        if (step >= len) {  // past this row's sequence: Y is zero, Y_h/Y_c keep the last step
+          for (std::int64_t j = 0; y_row != nullptr && j < H; ++j) y_row[j] = 0.0f;
+          continue;
+        }
+        float* pre = projection + (t * B + b) * G;
+        accumulate(r, hidden.values + b * H, H, hidden.scale, G, acc, true, pre);
+        for (std::int64_t j = 0; bias != nullptr && j < G; ++j) pre[j] += bias[j] + bias[G + j];
+        LstmCell::apply_gates(cfg, cfg.activations + d * cfg.activations_per_direction, peepholes, pre, h + b * H,
+                              c + b * H);
+        for (std::int64_t j = 0; y_row != nullptr && j < H; ++j) y_row[j] = h[b * H + j];
+      }
+    }
+    float* yh = ctx.has_output(recurrent::kYH) ? ctx.output(recurrent::kYH).data_as<float>() : nullptr;
+    float* yc = ctx.has_output(recurrent::kYC) ? ctx.output(recurrent::kYC).data_as<float>() : nullptr;
+    for (std::int64_t i = 0; i < B * H; ++i) {
+      if (yh != nullptr) yh[d * B * H + i] = h[i];
+      if (yc != nullptr) yc[d * B * H + i] = c[i];
+    }
+  }
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/quantization/dynamic_quantize_lstm.hpp
+// #include "onnxmicro/kernels/quantization/qlinear_add.hpp"
+// begin of file onnxmicro/kernels/quantization/qlinear_add.hpp
+// QLinearAdd (com.microsoft, version 1, the only one): C = quantize(dequantize(A) + dequantize(B)) with numpy
+// broadcasting, int8/uint8, per-tensor scales and optional zero points (known at prepare time). Integer only at
+// run time: prepare builds one 256-entry int64 table per operand holding its contribution to C in fixed point
+// (2^-24 quanta, C's zero point and the rounding half folded into A's), so an element is two lookups, an add
+// and a shift, ties to even (onnxruntime computes in float32: results at most one quantum apart). A Relu/Clip
+// fused by the QDQ pass narrows the output range.
+
+// #include "onnxmicro/kernels/quantization/qoperator_util.hpp"
+// begin of file onnxmicro/kernels/quantization/qoperator_util.hpp
+// Helpers shared by onnxruntime's com.microsoft QOperator kernels (QLinearAdd, QLinearMul, QLinearConcat,
+// QLinearAveragePool, QLinearGlobalAveragePool, QLinearLeakyRelu, QLinearSigmoid):
+//  - checks of the per-tensor quantization parameters (a float32 scale and an optional zero point of the data's
+//    dtype, both scalars and known at prepare time, since every requantisation is precomputed there);
+//  - integer output ranges, narrowed by a QDQ-fused Relu/Clip (FusedClamp);
+//  - 256-entry lookup tables for ops of one 8-bit input (table[q] = quantize(f(dequantize(q)))).
+// The kernels then compute with integers only: fixed-point multipliers (fixed_point.hpp) or table lookups.
+
+// #include "onnxmicro/kernels/quantization/fixed_point.hpp"
+// begin of file onnxmicro/kernels/quantization/fixed_point.hpp
+// Fixed-point requantisation for the integer kernels: a positive real multiplier (x_scale * w_scale / y_scale,
+// computed once at prepare time) becomes a 31-bit mantissa and a power-of-two exponent, so run() rescales an
+// int32 accumulator with one 64-bit multiply and a rounding shift, no floating point.
+//
+// Why exact: a float32 multiplier has a 24-bit mantissa, so the Q31 mantissa represents it without error and
+// the 64-bit product is exact; rounding the shift half to even then gives bit for bit what the ONNX reference
+// computes in float64 (round(acc * multiplier), ties to even). Multipliers that are not float32 values are
+// rounded to 31 bits (relative error below 2^-31).
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+namespace quant_util {
+
+/// multiplier = mantissa * 2^(exponent - 31), mantissa in [2^30, 2^31) (0 for a zero multiplier).
+struct FixedPointMultiplier {
+  std::int32_t mantissa = 0;
+  int exponent = 0;
+};
+
+/// Splits `real` (>= 0, finite) into a Q31 mantissa and an exponent, rounding the mantissa to nearest.
+inline FixedPointMultiplier to_fixed_point(double real) noexcept {
+  FixedPointMultiplier m;
+  if (!(real > 0.0)) return m;  // zero, negative or NaN: a zero multiplier (callers reject such scales)
+  int exponent = 0;
+  // Normalise into [0.5, 1) without <cmath>'s frexp (freestanding builds): multiply by exact powers of two.
+  while (real >= 1.0) {
+    real *= 0.5;
+    ++exponent;
+  }
+  while (real < 0.5) {
+    real *= 2.0;
+    --exponent;
+  }
+  double scaled = real * 2147483648.0;  // [2^30, 2^31)
+  std::int64_t mantissa = static_cast<std::int64_t>(scaled);
+  const double fraction = scaled - static_cast<double>(mantissa);
+  if (fraction > 0.5 || (fraction == 0.5 && (mantissa & 1) != 0)) ++mantissa;
+  if (mantissa == (std::int64_t(1) << 31)) {  // rounded up to the next power of two
+    mantissa >>= 1;
+    ++exponent;
+  }
+  m.mantissa = static_cast<std::int32_t>(mantissa);
+  m.exponent = exponent;
+  return m;
+}
+
+/// round(value * multiplier), ties to even. Exact for every int32 value; the result saturates at
+/// +-2^62 when the multiplier is huge (exponent > 30), which callers then saturate to the output type.
+inline std::int64_t apply_multiplier(std::int32_t value, FixedPointMultiplier m) noexcept {
+  const std::int64_t product = static_cast<std::int64_t>(value) * m.mantissa;  // |product| < 2^62
+  const int shift = 31 - m.exponent;
+  if (shift <= 0) {
+    if (shift < -1 || product == 0) {
+      return product == 0 ? 0 : (product > 0 ? (std::int64_t(1) << 62) : -(std::int64_t(1) << 62));
+    }
+    return product * 2;  // exponent 32: still below 2^63
+  }
+  if (shift >= 63) return 0;  // |product| < 2^62 <= half of 2^shift: rounds to 0 (a tie only when 0)
+  // Arithmetic shift of a negative value floors (guaranteed since C++20, and what every C++17 target does).
+  const std::int64_t quotient = product >> shift;
+  const std::int64_t remainder = product - quotient * (std::int64_t(1) << shift);  // in [0, 2^shift)
+  const std::int64_t half = std::int64_t(1) << (shift - 1);
+  if (remainder > half || (remainder == half && (quotient & 1) != 0)) return quotient + 1;
+  return quotient;
+}
+
+/// Requantises an int32 accumulator to the output type's range: clamp(round(acc * m) + zero_point, low, high).
+inline std::int32_t requantize(std::int32_t acc, FixedPointMultiplier m, std::int32_t zero_point, std::int32_t low,
+                               std::int32_t high) noexcept {
+  std::int64_t v = apply_multiplier(acc, m) + zero_point;
+  if (v < low) v = low;
+  if (v > high) v = high;
+  return static_cast<std::int32_t>(v);
+}
+
+}  // namespace quant_util
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/quantization/fixed_point.hpp
 // #include "onnxmicro/kernels/quantization/quant_util.hpp"
 // begin of file onnxmicro/kernels/quantization/quant_util.hpp
 // Helpers shared by the quantization kernels (QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear,
@@ -25255,379 +25628,6 @@ inline Status check_constant_scale_positive(const PrepareContext& ctx, int index
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/quantization/quant_util.hpp
-
-ONNXMICRO_NAMESPACE_BEGIN
-namespace kernels {
-
-// Version 1: the only version.
-struct DynamicQuantizeLSTM_1 : KernelDefaults, private recurrent::RecurrentOp<LstmCell> {
-  static constexpr std::string_view kDomain = "com.microsoft";
-  static constexpr std::string_view kOpType = "DynamicQuantizeLSTM";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kWScale = 8, kWZeroPoint = 9, kRScale = 10, kRZeroPoint = 11;
-
-  struct State {
-    recurrent::Config cfg;
-    bool w_signed, r_signed;
-    bool w_per_column, r_per_column;  ///< scale has 4 * hidden values per direction
-    // Scratch offsets (bytes): quantized X, the input projection, the quantized hidden state, h and c of every
-    // batch row, one row's int32 accumulators.
-    std::size_t x_offset, projection_offset, hidden_q_offset, h_offset, c_offset, acc_offset;
-  };
-
-  static Status prepare(PrepareContext& ctx) noexcept {
-    State* state = nullptr;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    recurrent::Config& cfg = state->cfg;
-    for (int i : {recurrent::kX, recurrent::kW, recurrent::kR, kWScale, kWZeroPoint, kRScale, kRZeroPoint}) {
-      ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(i));
-    }
-    ONNXMICRO_RETURN_IF_ERROR(check_dtypes(ctx));
-    ONNXMICRO_RETURN_IF_ERROR(parse_direction(ctx, cfg));
-    ONNXMICRO_RETURN_IF_ERROR(check_shapes(ctx, cfg, /*transposed_weights=*/true));
-    ONNXMICRO_RETURN_IF_ERROR(parse_activations(ctx, cfg));
-    ONNXMICRO_RETURN_IF_ERROR(parse_clip(ctx, cfg));
-    ONNXMICRO_RETURN_IF_ERROR(LstmCell::parse<1>(ctx, cfg));
-    ONNXMICRO_RETURN_IF_ERROR(check_params(ctx, cfg, recurrent::kW, kWScale, kWZeroPoint, state->w_per_column));
-    ONNXMICRO_RETURN_IF_ERROR(check_params(ctx, cfg, recurrent::kR, kRScale, kRZeroPoint, state->r_per_column));
-    state->w_signed = ctx.input(recurrent::kW).dtype == DataType::int8;
-    state->r_signed = ctx.input(recurrent::kR).dtype == DataType::int8;
-
-    const std::int64_t d = cfg.directions, b = cfg.batch, t = cfg.seq_length, h = cfg.hidden;
-    if (ctx.has_output(recurrent::kY)) ctx.set_output(recurrent::kY, DataType::float32, Shape{t, d, b, h});
-    if (ctx.has_output(recurrent::kYH)) ctx.set_output(recurrent::kYH, DataType::float32, Shape{d, b, h});
-    if (ctx.has_output(recurrent::kYC)) ctx.set_output(recurrent::kYC, DataType::float32, Shape{d, b, h});
-    plan_scratch(ctx, *state);
-    return {};
-  }
-
-  static Status run(RunContext& ctx) noexcept {
-    const State& s = ctx.state<State>();
-    const recurrent::Config& cfg = s.cfg;
-    const std::int32_t* lens =
-        ctx.has_input(recurrent::kSequenceLens) ? ctx.input(recurrent::kSequenceLens).data_as<std::int32_t>() : nullptr;
-    std::int64_t steps = lens == nullptr ? cfg.seq_length : 0;  // max(sequence_lens): the steps that run
-    for (std::int64_t b = 0; lens != nullptr && b < cfg.batch; ++b) {
-      if (lens[b] < 0 || lens[b] > cfg.seq_length) {
-        return Status(StatusCode::out_of_range) << "input 4 'sequence_lens'[" << b << "] is " << lens[b]
-                                                << ", expected a value in [0, " << cfg.seq_length << "]";
-      }
-      if (lens[b] > steps) steps = lens[b];
-    }
-    ONNXMICRO_RETURN_IF_ERROR(check_zero_points(ctx, s, kWZeroPoint));
-    ONNXMICRO_RETURN_IF_ERROR(check_zero_points(ctx, s, kRZeroPoint));
-    const Quantized x = quantize(ctx.input(recurrent::kX).data_as<float>(), steps * cfg.batch * cfg.input_size,
-                                 scratch<std::int16_t>(ctx, s.x_offset));
-    for (int d = 0; d < cfg.directions; ++d) run_direction(ctx, s, d, steps, lens, x);
-    return {};
-  }
-
- private:
-  /// A dynamically quantized operand: values minus the zero point, and the scale.
-  struct Quantized {
-    const std::int16_t* values;
-    float scale;
-  };
-
-  template <typename T>
-  static T* scratch(RunContext& ctx, std::size_t offset) noexcept {
-    return detail::conv_pool::scratch_at<T>(ctx.scratch(), offset);
-  }
-
-  static Status check_dtypes(PrepareContext& ctx) noexcept {
-    if (ctx.input(recurrent::kX).dtype != DataType::float32) return ctx.unsupported_input_dtype(recurrent::kX);
-    for (int i : {recurrent::kW, recurrent::kR}) {
-      const DataType t = ctx.input(i).dtype;
-      if (t != DataType::int8 && t != DataType::uint8) return ctx.unsupported_input_dtype(i);
-    }
-    for (int i : {recurrent::kB, recurrent::kInitialH, recurrent::kInitialC, recurrent::kPeepholes, kWScale, kRScale}) {
-      if (ctx.has_input(i) && ctx.input(i).dtype != DataType::float32) return ctx.unsupported_input_dtype(i);
-    }
-    ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(recurrent::kW, kWZeroPoint));
-    ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(recurrent::kR, kRZeroPoint));
-    if (ctx.has_input(recurrent::kSequenceLens) && ctx.input(recurrent::kSequenceLens).dtype != DataType::int32) {
-      return ctx.unsupported_input_dtype(recurrent::kSequenceLens);
-    }
-    return {};
-  }
-
-  /// Scale and zero point of W or R: [directions] or [directions, 4 * hidden], the same shape.
-  static Status check_params(PrepareContext& ctx, const recurrent::Config& cfg, int weights, int scale, int zero,
-                             bool& per_column) noexcept {
-    const Shape per_direction{cfg.directions}, per_column_shape{cfg.directions, 4 * cfg.hidden};
-    const TensorInfo& info = ctx.input(scale);
-    per_column = info.shape == per_column_shape;
-    if (!per_column && info.shape != per_direction) {
-      return Status(StatusCode::invalid_model) << "input " << scale << " '" << info.name << "' (scale of input "
-                                               << weights << " '" << ctx.input(weights).name << "'): expected shape "
-                                               << per_direction << " or " << per_column_shape << ", got " << info.shape;
-    }
-    if (ctx.input(zero).shape != info.shape) {
-      return Status(StatusCode::invalid_model)
-             << "input " << zero << " '" << ctx.input(zero).name << "' (zero point): expected the shape of its scale "
-             << info.shape << ", got " << ctx.input(zero).shape;
-    }
-    return {};
-  }
-
-  /// onnxruntime's kernel takes one zero point per direction; per-column values must all be equal.
-  static Status check_zero_points(RunContext& ctx, const State& s, int zero) noexcept {
-    const bool per_column = zero == kWZeroPoint ? s.w_per_column : s.r_per_column;
-    if (!per_column) return {};
-    const std::int64_t columns = 4 * s.cfg.hidden;
-    const auto* values = ctx.input(zero).data_as<std::uint8_t>();  // int8 or uint8: compared as bytes
-    for (std::int64_t i = 0; i < s.cfg.directions * columns; ++i) {
-      if (values[i] != values[i / columns * columns]) {
-        return Status(StatusCode::unsupported)
-               << "input " << zero << (zero == kWZeroPoint ? " (W_zero_point)" : " (R_zero_point)") << ": value " << i
-               << " differs from the first of its direction; DynamicQuantizeLSTM takes one zero point per direction "
-                  "(as onnxruntime)";
-      }
-    }
-    return {};
-  }
-
-  static void plan_scratch(PrepareContext& ctx, State& s) noexcept {
-    const recurrent::Config& cfg = s.cfg;
-    const std::int64_t rows = cfg.seq_length * cfg.batch, columns = 4 * cfg.hidden;
-    std::size_t offset = 0;
-    const auto take = [&offset](std::int64_t count, std::size_t element) {
-      const std::size_t at = offset;
-      offset += (static_cast<std::size_t>(count) * element + 15) / 16 * 16;
-      return at;
-    };
-    s.x_offset = take(rows * cfg.input_size, sizeof(std::int16_t));
-    s.projection_offset = take(rows * columns, sizeof(float));
-    s.hidden_q_offset = take(cfg.batch * cfg.hidden, sizeof(std::int16_t));
-    s.h_offset = take(cfg.batch * cfg.hidden, sizeof(float));
-    s.c_offset = take(cfg.batch * cfg.hidden, sizeof(float));
-    s.acc_offset = take(columns, sizeof(std::int32_t));
-    ctx.request_scratch(offset);
-  }
-
-  /// Quantizes `count` floats to uint8 as DynamicQuantizeLinear does, storing value - zero_point.
-  static Quantized quantize(const float* x, std::int64_t count, std::int16_t* out) noexcept {
-    float low = 0.0f, high = 0.0f;
-    for (std::int64_t i = 0; i < count; ++i) {
-      if (x[i] < low) low = x[i];
-      if (x[i] > high) high = x[i];
-    }
-    const float scale = high == low ? 1.0f : (high - low) / 255.0f;
-    const float zero = std::nearbyint(saturate(0.0f - low / scale));
-    for (std::int64_t i = 0; i < count; ++i) {
-      out[i] = static_cast<std::int16_t>(saturate(std::nearbyint(x[i] / scale) + zero) - zero);
-    }
-    return {out, scale};
-  }
-  static float saturate(float v) noexcept { return v >= 255.0f ? 255.0f : (v >= 0.0f ? v : 0.0f); }
-
-  /// acc[j] = sum_k a[k] * (w[k * columns + j] - zero) for j < columns: one row times an 8-bit matrix.
-  static void multiply_row(const std::int16_t* a, std::int64_t depth, const void* w, bool is_signed, int zero,
-                           std::int64_t columns, std::int32_t* acc) noexcept {
-    for (std::int64_t j = 0; j < columns; ++j) acc[j] = 0;
-    for (std::int64_t k = 0; k < depth; ++k) {
-      const std::int32_t v = a[k];
-      if (v == 0) continue;
-      if (is_signed) {
-        const std::int8_t* row = static_cast<const std::int8_t*>(w) + k * columns;
-        for (std::int64_t j = 0; j < columns; ++j) acc[j] += v * (row[j] - zero);
-      } else {
-        const std::uint8_t* row = static_cast<const std::uint8_t*>(w) + k * columns;
-        for (std::int64_t j = 0; j < columns; ++j) acc[j] += v * (row[j] - zero);
-      }
-    }
-  }
-
-  /// Scaled products of one direction's weights `input` (W or R): out[j] (+)= acc[j] * a_scale * scale[j].
-  struct Product {
-    const void* weights;
-    bool is_signed;
-    int zero;
-    const float* scale;  ///< this direction's first scale
-    bool per_column;
-  };
-  static Product product(RunContext& ctx, const State& s, int weights, int scale, int zero, int d) noexcept {
-    const std::int64_t columns = 4 * s.cfg.hidden;
-    const bool per_column = weights == recurrent::kW ? s.w_per_column : s.r_per_column;
-    const bool is_signed = weights == recurrent::kW ? s.w_signed : s.r_signed;
-    const std::int64_t depth = weights == recurrent::kW ? s.cfg.input_size : s.cfg.hidden;
-    const std::int64_t param = per_column ? d * columns : d;
-    const auto* zero_bytes = ctx.input(zero).data_as<std::uint8_t>();
-    Product p;
-    p.weights = ctx.input(weights).data_as<std::uint8_t>() + d * depth * columns;
-    p.is_signed = is_signed;
-    p.zero = is_signed ? static_cast<int>(static_cast<std::int8_t>(zero_bytes[param])) : zero_bytes[param];
-    p.scale = ctx.input(scale).data_as<float>() + param;
-    p.per_column = per_column;
-    return p;
-  }
-  static void accumulate(const Product& p, const std::int16_t* a, std::int64_t depth, float a_scale,
-                         std::int64_t columns, std::int32_t* acc, bool add, float* out) noexcept {
-    multiply_row(a, depth, p.weights, p.is_signed, p.zero, columns, acc);
-    for (std::int64_t j = 0; j < columns; ++j) {
-      const float value = static_cast<float>(acc[j]) * (a_scale * p.scale[p.per_column ? j : 0]);
-      out[j] = add ? out[j] + value : value;
-    }
-  }
-
-  static void run_direction(RunContext& ctx, const State& s, int d, std::int64_t steps, const std::int32_t* lens,
-                            const Quantized& x) noexcept {
-    const recurrent::Config& cfg = s.cfg;
-    const std::int64_t B = cfg.batch, H = cfg.hidden, I = cfg.input_size, G = 4 * H, T_len = cfg.seq_length;
-    const bool backwards = cfg.directions == 2 ? d == 1 : cfg.reverse;
-    const Product w = product(ctx, s, recurrent::kW, kWScale, kWZeroPoint, d);
-    const Product r = product(ctx, s, recurrent::kR, kRScale, kRZeroPoint, d);
-    const float* bias = ctx.has_input(recurrent::kB) ? ctx.input(recurrent::kB).data_as<float>() + d * 2 * G : nullptr;
-    const float* peepholes =
-        ctx.has_input(recurrent::kPeepholes) ? ctx.input(recurrent::kPeepholes).data_as<float>() + d * 3 * H : nullptr;
-    const float* h0 = ctx.has_input(recurrent::kInitialH) ? ctx.input(recurrent::kInitialH).data_as<float>() : nullptr;
-    const float* c0 = ctx.has_input(recurrent::kInitialC) ? ctx.input(recurrent::kInitialC).data_as<float>() : nullptr;
-    float* y = ctx.has_output(recurrent::kY) ? ctx.output(recurrent::kY).data_as<float>() : nullptr;
-    float* projection = scratch<float>(ctx, s.projection_offset);
-    float* h = scratch<float>(ctx, s.h_offset);
-    float* c = scratch<float>(ctx, s.c_offset);
-    std::int16_t* hidden_q = scratch<std::int16_t>(ctx, s.hidden_q_offset);
-    std::int32_t* acc = scratch<std::int32_t>(ctx, s.acc_offset);
-
-    // X * W for every step that runs at once (row t * B + b of X is step t of batch row b).
-    for (std::int64_t row = 0; row < steps * B; ++row) {
-      accumulate(w, x.values + row * I, I, x.scale, G, acc, false, projection + row * G);
-    }
-    for (std::int64_t i = 0; i < B * H; ++i) {
-      h[i] = h0 == nullptr ? 0.0f : h0[d * B * H + i];
-      c[i] = c0 == nullptr ? 0.0f : c0[d * B * H + i];
-    }
-    for (std::int64_t step = 0; step < T_len; ++step) {
-      const Quantized hidden = quantize(h, B * H, hidden_q);
-      for (std::int64_t b = 0; b < B; ++b) {
-        const std::int64_t len = lens == nullptr ? T_len : lens[b];
-        const std::int64_t t = step < len && backwards ? len - 1 - step : step;
-        float* y_row = y == nullptr ? nullptr : y + ((t * cfg.directions + d) * B + b) * H;
-        if (step >= len) {  // past this row's sequence: Y is zero, Y_h/Y_c keep the last step
-          for (std::int64_t j = 0; y_row != nullptr && j < H; ++j) y_row[j] = 0.0f;
-          continue;
-        }
-        float* pre = projection + (t * B + b) * G;
-        accumulate(r, hidden.values + b * H, H, hidden.scale, G, acc, true, pre);
-        for (std::int64_t j = 0; bias != nullptr && j < G; ++j) pre[j] += bias[j] + bias[G + j];
-        LstmCell::apply_gates(cfg, cfg.activations + d * cfg.activations_per_direction, peepholes, pre, h + b * H,
-                              c + b * H);
-        for (std::int64_t j = 0; y_row != nullptr && j < H; ++j) y_row[j] = h[b * H + j];
-      }
-    }
-    float* yh = ctx.has_output(recurrent::kYH) ? ctx.output(recurrent::kYH).data_as<float>() : nullptr;
-    float* yc = ctx.has_output(recurrent::kYC) ? ctx.output(recurrent::kYC).data_as<float>() : nullptr;
-    for (std::int64_t i = 0; i < B * H; ++i) {
-      if (yh != nullptr) yh[d * B * H + i] = h[i];
-      if (yc != nullptr) yc[d * B * H + i] = c[i];
-    }
-  }
-};
-
-}  // namespace kernels
-ONNXMICRO_NAMESPACE_END
-// end of file onnxmicro/kernels/quantization/dynamic_quantize_lstm.hpp
-// #include "onnxmicro/kernels/quantization/qlinear_add.hpp"
-// begin of file onnxmicro/kernels/quantization/qlinear_add.hpp
-// QLinearAdd (com.microsoft, version 1, the only one): C = quantize(dequantize(A) + dequantize(B)) with numpy
-// broadcasting, int8/uint8, per-tensor scales and optional zero points (known at prepare time). Integer only at
-// run time: prepare builds one 256-entry int64 table per operand holding its contribution to C in fixed point
-// (2^-24 quanta, C's zero point and the rounding half folded into A's), so an element is two lookups, an add
-// and a shift, ties to even (onnxruntime computes in float32: results at most one quantum apart). A Relu/Clip
-// fused by the QDQ pass narrows the output range.
-
-// #include "onnxmicro/kernels/quantization/qoperator_util.hpp"
-// begin of file onnxmicro/kernels/quantization/qoperator_util.hpp
-// Helpers shared by onnxruntime's com.microsoft QOperator kernels (QLinearAdd, QLinearMul, QLinearConcat,
-// QLinearAveragePool, QLinearGlobalAveragePool, QLinearLeakyRelu, QLinearSigmoid):
-//  - checks of the per-tensor quantization parameters (a float32 scale and an optional zero point of the data's
-//    dtype, both scalars and known at prepare time, since every requantisation is precomputed there);
-//  - integer output ranges, narrowed by a QDQ-fused Relu/Clip (FusedClamp);
-//  - 256-entry lookup tables for ops of one 8-bit input (table[q] = quantize(f(dequantize(q)))).
-// The kernels then compute with integers only: fixed-point multipliers (fixed_point.hpp) or table lookups.
-
-// #include "onnxmicro/kernels/quantization/fixed_point.hpp"
-// begin of file onnxmicro/kernels/quantization/fixed_point.hpp
-// Fixed-point requantisation for the integer kernels: a positive real multiplier (x_scale * w_scale / y_scale,
-// computed once at prepare time) becomes a 31-bit mantissa and a power-of-two exponent, so run() rescales an
-// int32 accumulator with one 64-bit multiply and a rounding shift, no floating point.
-//
-// Why exact: a float32 multiplier has a 24-bit mantissa, so the Q31 mantissa represents it without error and
-// the 64-bit product is exact; rounding the shift half to even then gives bit for bit what the ONNX reference
-// computes in float64 (round(acc * multiplier), ties to even). Multipliers that are not float32 values are
-// rounded to 31 bits (relative error below 2^-31).
-
-
-ONNXMICRO_NAMESPACE_BEGIN
-namespace kernels {
-namespace quant_util {
-
-/// multiplier = mantissa * 2^(exponent - 31), mantissa in [2^30, 2^31) (0 for a zero multiplier).
-struct FixedPointMultiplier {
-  std::int32_t mantissa = 0;
-  int exponent = 0;
-};
-
-/// Splits `real` (>= 0, finite) into a Q31 mantissa and an exponent, rounding the mantissa to nearest.
-inline FixedPointMultiplier to_fixed_point(double real) noexcept {
-  FixedPointMultiplier m;
-  if (!(real > 0.0)) return m;  // zero, negative or NaN: a zero multiplier (callers reject such scales)
-  int exponent = 0;
-  // Normalise into [0.5, 1) without <cmath>'s frexp (freestanding builds): multiply by exact powers of two.
-  while (real >= 1.0) {
-    real *= 0.5;
-    ++exponent;
-  }
-  while (real < 0.5) {
-    real *= 2.0;
-    --exponent;
-  }
-  double scaled = real * 2147483648.0;  // [2^30, 2^31)
-  std::int64_t mantissa = static_cast<std::int64_t>(scaled);
-  const double fraction = scaled - static_cast<double>(mantissa);
-  if (fraction > 0.5 || (fraction == 0.5 && (mantissa & 1) != 0)) ++mantissa;
-  if (mantissa == (std::int64_t(1) << 31)) {  // rounded up to the next power of two
-    mantissa >>= 1;
-    ++exponent;
-  }
-  m.mantissa = static_cast<std::int32_t>(mantissa);
-  m.exponent = exponent;
-  return m;
-}
-
-/// round(value * multiplier), ties to even. Exact for every int32 value; the result saturates at
-/// +-2^62 when the multiplier is huge (exponent > 30), which callers then saturate to the output type.
-inline std::int64_t apply_multiplier(std::int32_t value, FixedPointMultiplier m) noexcept {
-  const std::int64_t product = static_cast<std::int64_t>(value) * m.mantissa;  // |product| < 2^62
-  const int shift = 31 - m.exponent;
-  if (shift <= 0) {
-    if (shift < -1 || product == 0) {
-      return product == 0 ? 0 : (product > 0 ? (std::int64_t(1) << 62) : -(std::int64_t(1) << 62));
-    }
-    return product * 2;  // exponent 32: still below 2^63
-  }
-  if (shift >= 63) return 0;  // |product| < 2^62 <= half of 2^shift: rounds to 0 (a tie only when 0)
-  // Arithmetic shift of a negative value floors (guaranteed since C++20, and what every C++17 target does).
-  const std::int64_t quotient = product >> shift;
-  const std::int64_t remainder = product - quotient * (std::int64_t(1) << shift);  // in [0, 2^shift)
-  const std::int64_t half = std::int64_t(1) << (shift - 1);
-  if (remainder > half || (remainder == half && (quotient & 1) != 0)) return quotient + 1;
-  return quotient;
-}
-
-/// Requantises an int32 accumulator to the output type's range: clamp(round(acc * m) + zero_point, low, high).
-inline std::int32_t requantize(std::int32_t acc, FixedPointMultiplier m, std::int32_t zero_point, std::int32_t low,
-                               std::int32_t high) noexcept {
-  std::int64_t v = apply_multiplier(acc, m) + zero_point;
-  if (v < low) v = low;
-  if (v > high) v = high;
-  return static_cast<std::int32_t>(v);
-}
-
-}  // namespace quant_util
-}  // namespace kernels
-ONNXMICRO_NAMESPACE_END
-// end of file onnxmicro/kernels/quantization/fixed_point.hpp
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {

@@ -442,6 +442,13 @@ void case_help(Context& ctx) {
       fail(ctx, "help should start with '" + first_word + "': " + describe(r));
     }
   }
+  // The overview names every command, each with its usage.
+  const Result overview = run_cli(ctx, {"--help"});
+  for (const char* command : {"inspect", "check", "run", "plan", "kernels"}) {
+    if (overview.out.find(std::string("\n  ") + command + " MODEL") == std::string::npos) {
+      fail(ctx, std::string("onnxmicro --help does not list '") + command + " MODEL': " + describe(overview));
+    }
+  }
 }
 
 void case_usage_errors(Context& ctx) {

@@ -1,17 +1,31 @@
 # SPDX-License-Identifier: MIT
-# Installs the library component of the configured build tree BUILD_DIR into a fresh PREFIX and checks the
-# result: the CMake package files and every header of SOURCE_DIR/include, nothing missing. Setup step of the
-# find_package consumer test. (Only the library's component: the tools' install rules are not under test here.)
-# Usage: cmake -DBUILD_DIR=... -DPREFIX=... -DSOURCE_DIR=... [-DCONFIG=...] -P check_install_tree.cmake
+# Installs onnxmicro into a fresh PREFIX and checks the result: the CMake package files and every header of
+# SOURCE_DIR/include, nothing missing. Two modes:
+#   default     install the library component of the configured build tree BUILD_DIR (setup step of the
+#               find_package consumer test; the tools' install rules are not under test here)
+#   UNBUILT=ON  what a header-only user does (issue #20): configure SOURCE_DIR into a fresh BUILD_DIR with the
+#               defaults, build nothing, and `cmake --install` every component; tools and examples that were not
+#               built must not be required
+# Usage: cmake -DBUILD_DIR=... -DPREFIX=... -DSOURCE_DIR=... [-DCONFIG=...] [-DUNBUILT=ON] -P check_install_tree.cmake
 file(REMOVE_RECURSE "${PREFIX}")
 set(config_args "")
 if(CONFIG)
   set(config_args --config "${CONFIG}")
 endif()
+set(component_args --component onnxmicro_development)
+if(UNBUILT)
+  file(REMOVE_RECURSE "${BUILD_DIR}")
+  execute_process(COMMAND "${CMAKE_COMMAND}" -S "${SOURCE_DIR}" -B "${BUILD_DIR}" RESULT_VARIABLE rc
+                  OUTPUT_QUIET)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "cmake -S ${SOURCE_DIR} -B ${BUILD_DIR}: ${rc}")
+  endif()
+  set(component_args "")
+endif()
 execute_process(COMMAND "${CMAKE_COMMAND}" --install "${BUILD_DIR}" --prefix "${PREFIX}" ${config_args}
-                        --component onnxmicro_development RESULT_VARIABLE rc)
+                        ${component_args} RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "cmake --install ${BUILD_DIR} --prefix ${PREFIX} --component onnxmicro_development: ${rc}")
+  message(FATAL_ERROR "cmake --install ${BUILD_DIR} --prefix ${PREFIX} ${component_args}: ${rc}")
 endif()
 
 file(GLOB_RECURSE package_files RELATIVE "${PREFIX}" "${PREFIX}/*.cmake")

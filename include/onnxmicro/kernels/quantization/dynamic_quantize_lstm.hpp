@@ -21,7 +21,6 @@
 #include "onnxmicro/kernels/common/conv_pool_util.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
 #include "onnxmicro/kernels/nn/lstm.hpp"
-#include "onnxmicro/kernels/quantization/quant_util.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
