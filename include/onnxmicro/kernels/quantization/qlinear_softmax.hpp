@@ -46,7 +46,7 @@ struct QLinearSoftmax_1 : KernelDefaults {
   static constexpr std::int64_t kSingleAxisOpset = 13;
 
   struct State {
-    float table[256];    // indexed by (uint8 x - row max + 255) or by the byte of (int8 x - row max + 127)
+    float table[256];  // indexed by (uint8 x - row max + 255) or by the byte of (int8 x - row max + 127)
     float y_scale;
     std::int32_t y_zero;
     // The input as [outer, length, inner]: each (outer, inner) pair is one row of `length` elements.
