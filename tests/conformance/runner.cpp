@@ -547,8 +547,6 @@ struct IntegerDifferences {
 };
 IntegerDifferences integer_differences;
 
-/// Compares one output; returns "" when it matches, else what differs. Integer elements may differ by
-/// `integer_atol` (counted in integer_differences when it is > 0).
 /// Largest minus smallest finite element of a float tensor (0 when it has none).
 double value_range(om::DataType dtype, const unsigned char* data, std::size_t count) {
   double low = HUGE_VAL, high = -HUGE_VAL;
@@ -561,6 +559,9 @@ double value_range(om::DataType dtype, const unsigned char* data, std::size_t co
   return high >= low ? high - low : 0.0;
 }
 
+/// Compares one output; returns "" when it matches, else what differs. Integer elements may differ by
+/// `integer_atol` (counted in integer_differences when it is > 0); float elements by at least `atol_of_range`
+/// times the expected output's range.
 std::string compare_output(const om::ConstTensorView& actual, const LoadedTensor& expected, double rtol, double atol,
                            long long integer_atol = 0, double atol_of_range = 0) {
   if (actual.dtype != expected.dtype) {
