@@ -187,6 +187,15 @@ static_assert(ONNXMICRO_MAX_TENSOR_BYTES <= SIZE_MAX, "ONNXMICRO_MAX_TENSOR_BYTE
 #ifndef ONNXMICRO_MAX_OPSET
 #define ONNXMICRO_MAX_OPSET 28
 #endif
+
+/// Marks a function the compiler must inline. For `compiled_dtype()` (see dtype.hpp), and for the steps a long
+/// function is split into for reading (Session's prepare steps, the QDQ fuser's per-op rules): each has one call
+/// site, but GCC's -Os keeps such header (COMDAT) functions out of line, which costs firmware flash for nothing.
+#if defined(__GNUC__)
+#define ONNXMICRO_DETAIL_ALWAYS_INLINE __attribute__((always_inline))
+#else
+#define ONNXMICRO_DETAIL_ALWAYS_INLINE
+#endif
 // end of file onnxmicro/core/config.hpp
 // #include "onnxmicro/core/version.hpp"
 // begin of file onnxmicro/core/version.hpp
@@ -653,11 +662,6 @@ constexpr const char* dtype_disabled_by(DataType t) noexcept {
 /// has already refused such tensors, so the kernel's own "unsupported dtype" branch is never the first error.
 /// Always inlined: GCC's -Os otherwise calls it out of line, and the switch then keeps every case. With every
 /// dtype enabled it is the identity.
-#if defined(__GNUC__)
-#define ONNXMICRO_DETAIL_ALWAYS_INLINE __attribute__((always_inline))
-#else
-#define ONNXMICRO_DETAIL_ALWAYS_INLINE
-#endif
 namespace detail {
 /// How many of the dtypes 1..kMaxDataTypeValue this build compiles kernels for.
 constexpr int enabled_dtype_count() noexcept {
@@ -3911,8 +3915,111 @@ inline Status Tensor::decode_to(void* dst, std::size_t dst_bytes) const noexcept
 }  // namespace proto
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/proto/onnx_views.hpp
-// #include "onnxmicro/proto/model_bytes.hpp"
-// begin of file onnxmicro/proto/model_bytes.hpp
+// #include "onnxmicro/model/graph.hpp"
+// begin of file onnxmicro/model/graph.hpp
+// The model graph as the runtime sees it: flat tables of values (tensors) and nodes, built once from the
+// protobuf views by model/loader.hpp and validated there. Strings point into the model bytes; tables live in
+// a MetadataAllocator.
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace model {
+
+/// "" and "ai.onnx" name the same (default) domain; this returns "" for both.
+constexpr std::string_view normalize_domain(std::string_view domain) noexcept {
+  return domain == "ai.onnx" ? std::string_view() : domain;
+}
+/// The domain as users read it in messages ("ai.onnx" for the default domain).
+constexpr std::string_view display_domain(std::string_view domain) noexcept {
+  return domain.empty() ? std::string_view("ai.onnx") : domain;
+}
+
+/// Index of a value in Graph::values; kNoValue for an absent optional input/output.
+using ValueId = std::int32_t;
+constexpr ValueId kNoValue = -1;
+
+/// What a value is in the graph.
+enum class ValueKind : std::uint8_t {
+  graph_input,   ///< fed by the caller
+  initializer,   ///< constant weight stored in the model (or external data)
+  intermediate,  ///< produced by a node
+  outer_scope,   ///< a subgraph's reference to a value of an enclosing graph
+};
+
+/// A symbolic dimension: dim_param name (empty for an unnamed unknown dim) per dim of a declared shape.
+struct DeclaredDim {
+  std::int64_t value = Shape::kUnknownDim;  ///< >= 0 when fixed
+  std::string_view param;                   ///< symbolic name when not fixed (may be empty)
+};
+
+/// One tensor-valued name of the graph.
+struct Value {
+  std::string_view name;
+  ValueKind kind = ValueKind::intermediate;
+  bool is_graph_output = false;
+  /// Declared type from graph inputs/outputs/value_info/initializer (dtype undefined when not declared).
+  DataType dtype = DataType::undefined;
+  bool has_declared_shape = false;
+  int declared_rank = 0;
+  /// declared_rank entries, in metadata (a fixed array of ONNXMICRO_MAX_RANK would cost every value, most of which
+  /// declare no shape, 128 bytes on a 32-bit target).
+  Span<DeclaredDim> declared_dims;
+  /// Declared type kind of graph inputs/outputs (tensor, sequence, optional, map).
+  proto::Type::Kind type_kind = proto::Type::Kind::tensor;
+  /// Producing node index, -1 for graph inputs, initializers and outer-scope values.
+  std::int32_t producer = -1;
+  /// Initializers: the TensorProto view (data decoded by the session at prepare time); an empty view for other
+  /// values.
+  const proto::Tensor& initializer() const noexcept { return initializer_view != nullptr ? *initializer_view : kNone; }
+  /// Set by the loader, in metadata: only initializers pay for a TensorProto view (112 bytes on a 32-bit target).
+  const proto::Tensor* initializer_view = nullptr;
+
+ private:
+  static constexpr proto::Tensor kNone{};
+};
+
+/// One node, with its opset version already resolved from the model's opset imports.
+struct Node {
+  std::string_view name;  ///< may be empty in the model; messages then use "#index"
+  std::string_view op_type;
+  std::string_view domain;         ///< normalised: "" for ai.onnx
+  std::int64_t opset_version = 0;  ///< the model's imported version for `domain`
+  std::int32_t index = 0;          ///< position in Graph::nodes (execution order after validation)
+  /// The node's inputs (kNoValue for an empty, omitted optional input name), followed, for nodes with subgraphs
+  /// (If, Loop, Scan), by the implicit inputs: the enclosing-scope values those subgraphs read.
+  Span<ValueId> inputs;
+  Span<ValueId> outputs;  ///< kNoValue for an empty (omitted optional) output name
+  /// Inputs written in the node; inputs beyond it are implicit (outer-scope values its subgraphs read).
+  /// -1 (a node not built by the loader): every input is explicit.
+  std::int32_t explicit_input_count = -1;
+  proto::Node proto;  ///< attributes are read from here
+};
+
+/// An opset import: domain (normalised) and version.
+struct OpsetImport {
+  std::string_view domain;
+  std::int64_t version = 0;
+};
+
+/// A validated graph. Nodes are in a valid execution (topological) order.
+struct Graph {
+  std::string_view name;
+  Span<Value> values;
+  Span<Node> nodes;
+  /// Graph inputs that are not initializers, in declaration order; for a subgraph loaded with
+  /// Model::load_subgraph, followed by the enclosing-scope values it reads.
+  Span<ValueId> inputs;
+  Span<ValueId> outputs;          ///< graph outputs in declaration order
+  Span<ValueId> initializers;     ///< every initializer
+  const Graph* parent = nullptr;  ///< enclosing graph of a subgraph
+  int depth = 0;                  ///< 0 for the main graph
+};
+
+}  // namespace model
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/model/graph.hpp
+// #include "onnxmicro/model/model_bytes.hpp"
+// begin of file onnxmicro/model/model_bytes.hpp
 // The bytes of a model: borrowed (a const array in flash, a buffer the caller keeps), copied, or mapped from
 // a file (mmap on POSIX, so weights are never copied). Move-only; views into it die with it.
 
@@ -3920,6 +4027,12 @@ ONNXMICRO_NAMESPACE_END
 #if ONNXMICRO_HAS_HEAP
 #include <cstdlib>
 #endif
+// #include "onnxmicro/model/mapped_file.hpp"
+// begin of file onnxmicro/model/mapped_file.hpp
+// The one place onnxmicro maps files (POSIX open/fstat/mmap): ModelBytes::from_file maps a model file and the
+// external-data resolver maps weight files, each with its own policy (what may be opened, what an error says)
+// on top of these primitives. Compiled only with ONNXMICRO_HAS_FILESYSTEM.
+
 #if ONNXMICRO_HAS_FILESYSTEM
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -3927,7 +4040,47 @@ ONNXMICRO_NAMESPACE_END
 #include <unistd.h>
 
 #include <cerrno>
-#endif
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace detail {
+
+/// openat() retried while interrupted (AT_FDCWD opens a path as open() does); -1 with errno set on failure.
+inline int open_retrying(int directory_fd, const char* path, int flags) noexcept {
+  int fd = -1;
+  do {
+    fd = ::openat(directory_fd, path, flags);
+  } while (fd < 0 && errno == EINTR);
+  return fd;
+}
+
+/// The size of the file `info` describes as a size_t; false when it is negative or does not fit in this process's
+/// address space.
+inline bool file_size_fits(const struct ::stat& info, std::size_t& size) noexcept {
+  if (info.st_size < 0) return false;
+  const auto bytes = static_cast<std::uint64_t>(info.st_size);
+  if (bytes > static_cast<std::uint64_t>(static_cast<std::size_t>(-1))) return false;
+  size = static_cast<std::size_t>(bytes);
+  return true;
+}
+
+/// Maps `size` bytes of `fd` read-only and private; the mapping keeps the file alive after `fd` is closed. Returns
+/// nullptr for size 0 (mmap rejects length 0: an empty file maps to no bytes) and, with errno set, when mmap
+/// fails.
+inline const unsigned char* map_read_only(int fd, std::size_t size) noexcept {
+  if (size == 0) return nullptr;
+  void* mapped = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+  return mapped == MAP_FAILED ? nullptr : static_cast<const unsigned char*>(mapped);
+}
+
+/// Undoes map_read_only (nothing for nullptr).
+inline void unmap_read_only(const unsigned char* data, std::size_t size) noexcept {
+  if (data != nullptr) ::munmap(const_cast<unsigned char*>(data), size);
+}
+
+}  // namespace detail
+ONNXMICRO_NAMESPACE_END
+#endif  // ONNXMICRO_HAS_FILESYSTEM
+// end of file onnxmicro/model/mapped_file.hpp
 
 ONNXMICRO_NAMESPACE_BEGIN
 
@@ -3999,7 +4152,7 @@ inline void ModelBytes::release() noexcept {
       break;
     case Ownership::mapped:
 #if ONNXMICRO_HAS_FILESYSTEM
-      ::munmap(const_cast<unsigned char*>(data_), size_);
+      detail::unmap_read_only(data_, size_);
 #endif
       break;
   }
@@ -4125,10 +4278,7 @@ inline Status ModelBytes::from_file(const char* path, ModelBytes& out) noexcept 
   if (path == nullptr) return Status(StatusCode::invalid_argument) << "ModelBytes::from_file: path is null";
   ModelBytes result;
   ONNXMICRO_RETURN_IF_ERROR(result.set_directory(path));
-  int fd = -1;
-  do {
-    fd = ::open(path, O_RDONLY | O_CLOEXEC);
-  } while (fd < 0 && errno == EINTR);
+  const int fd = detail::open_retrying(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     return Status(StatusCode::io_error) << "cannot open '" << path << "': " << std::strerror(errno);
   }
@@ -4144,21 +4294,21 @@ inline Status ModelBytes::from_file(const char* path, ModelBytes& out) noexcept 
   }
   std::size_t size_hint = 0;
   if (S_ISREG(info.st_mode)) {
-    if (info.st_size < 0 || static_cast<unsigned long long>(info.st_size) > static_cast<std::size_t>(-1)) {
+    std::size_t size = 0;
+    if (!detail::file_size_fits(info, size)) {
       ::close(fd);
       return Status(StatusCode::limit_exceeded)
              << "'" << path << "' is too large to map (" << static_cast<long long>(info.st_size) << " bytes)";
     }
-    const auto size = static_cast<std::size_t>(info.st_size);
-    if (size == 0) {  // mmap rejects length 0: an empty file is simply empty bytes
+    if (size == 0) {  // an empty file is simply empty bytes
       ::close(fd);
       out = static_cast<ModelBytes&&>(result);
       return {};
     }
-    void* mapped = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (mapped != MAP_FAILED) {
+    const unsigned char* mapped = detail::map_read_only(fd, size);
+    if (mapped != nullptr) {
       ::close(fd);  // the mapping keeps the file alive
-      result.data_ = static_cast<const unsigned char*>(mapped);
+      result.data_ = mapped;
       result.size_ = size;
       result.ownership_ = Ownership::mapped;
       out = static_cast<ModelBytes&&>(result);
@@ -4183,110 +4333,7 @@ inline Status ModelBytes::from_file(const char* path, ModelBytes& out) noexcept 
 #endif
 
 ONNXMICRO_NAMESPACE_END
-// end of file onnxmicro/proto/model_bytes.hpp
-// #include "onnxmicro/model/graph.hpp"
-// begin of file onnxmicro/model/graph.hpp
-// The model graph as the runtime sees it: flat tables of values (tensors) and nodes, built once from the
-// protobuf views by model/loader.hpp and validated there. Strings point into the model bytes; tables live in
-// a MetadataAllocator.
-
-
-ONNXMICRO_NAMESPACE_BEGIN
-namespace model {
-
-/// "" and "ai.onnx" name the same (default) domain; this returns "" for both.
-constexpr std::string_view normalize_domain(std::string_view domain) noexcept {
-  return domain == "ai.onnx" ? std::string_view() : domain;
-}
-/// The domain as users read it in messages ("ai.onnx" for the default domain).
-constexpr std::string_view display_domain(std::string_view domain) noexcept {
-  return domain.empty() ? std::string_view("ai.onnx") : domain;
-}
-
-/// Index of a value in Graph::values; kNoValue for an absent optional input/output.
-using ValueId = std::int32_t;
-constexpr ValueId kNoValue = -1;
-
-/// What a value is in the graph.
-enum class ValueKind : std::uint8_t {
-  graph_input,   ///< fed by the caller
-  initializer,   ///< constant weight stored in the model (or external data)
-  intermediate,  ///< produced by a node
-  outer_scope,   ///< a subgraph's reference to a value of an enclosing graph
-};
-
-/// A symbolic dimension: dim_param name (empty for an unnamed unknown dim) per dim of a declared shape.
-struct DeclaredDim {
-  std::int64_t value = Shape::kUnknownDim;  ///< >= 0 when fixed
-  std::string_view param;                   ///< symbolic name when not fixed (may be empty)
-};
-
-/// One tensor-valued name of the graph.
-struct Value {
-  std::string_view name;
-  ValueKind kind = ValueKind::intermediate;
-  bool is_graph_output = false;
-  /// Declared type from graph inputs/outputs/value_info/initializer (dtype undefined when not declared).
-  DataType dtype = DataType::undefined;
-  bool has_declared_shape = false;
-  int declared_rank = 0;
-  /// declared_rank entries, in metadata (a fixed array of ONNXMICRO_MAX_RANK would cost every value, most of which
-  /// declare no shape, 128 bytes on a 32-bit target).
-  Span<DeclaredDim> declared_dims;
-  /// Declared type kind of graph inputs/outputs (tensor, sequence, optional, map).
-  proto::Type::Kind type_kind = proto::Type::Kind::tensor;
-  /// Producing node index, -1 for graph inputs, initializers and outer-scope values.
-  std::int32_t producer = -1;
-  /// Initializers: the TensorProto view (data decoded by the session at prepare time); an empty view for other
-  /// values.
-  const proto::Tensor& initializer() const noexcept { return initializer_view != nullptr ? *initializer_view : kNone; }
-  /// Set by the loader, in metadata: only initializers pay for a TensorProto view (112 bytes on a 32-bit target).
-  const proto::Tensor* initializer_view = nullptr;
-
- private:
-  static constexpr proto::Tensor kNone{};
-};
-
-/// One node, with its opset version already resolved from the model's opset imports.
-struct Node {
-  std::string_view name;  ///< may be empty in the model; messages then use "#index"
-  std::string_view op_type;
-  std::string_view domain;         ///< normalised: "" for ai.onnx
-  std::int64_t opset_version = 0;  ///< the model's imported version for `domain`
-  std::int32_t index = 0;          ///< position in Graph::nodes (execution order after validation)
-  /// The node's inputs (kNoValue for an empty, omitted optional input name), followed, for nodes with subgraphs
-  /// (If, Loop, Scan), by the implicit inputs: the enclosing-scope values those subgraphs read.
-  Span<ValueId> inputs;
-  Span<ValueId> outputs;  ///< kNoValue for an empty (omitted optional) output name
-  /// Inputs written in the node; inputs beyond it are implicit (outer-scope values its subgraphs read).
-  /// -1 (a node not built by the loader): every input is explicit.
-  std::int32_t explicit_input_count = -1;
-  proto::Node proto;  ///< attributes are read from here
-};
-
-/// An opset import: domain (normalised) and version.
-struct OpsetImport {
-  std::string_view domain;
-  std::int64_t version = 0;
-};
-
-/// A validated graph. Nodes are in a valid execution (topological) order.
-struct Graph {
-  std::string_view name;
-  Span<Value> values;
-  Span<Node> nodes;
-  /// Graph inputs that are not initializers, in declaration order; for a subgraph loaded with
-  /// Model::load_subgraph, followed by the enclosing-scope values it reads.
-  Span<ValueId> inputs;
-  Span<ValueId> outputs;          ///< graph outputs in declaration order
-  Span<ValueId> initializers;     ///< every initializer
-  const Graph* parent = nullptr;  ///< enclosing graph of a subgraph
-  int depth = 0;                  ///< 0 for the main graph
-};
-
-}  // namespace model
-ONNXMICRO_NAMESPACE_END
-// end of file onnxmicro/model/graph.hpp
+// end of file onnxmicro/model/model_bytes.hpp
 // #include "onnxmicro/model/loader.hpp"
 // begin of file onnxmicro/model/loader.hpp
 // Model: parses and validates a model's bytes into a model::Graph at load time, so that every structural
@@ -4303,14 +4350,6 @@ ONNXMICRO_NAMESPACE_END
 // refused.
 
 
-#if ONNXMICRO_HAS_FILESYSTEM
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
-#endif
 
 ONNXMICRO_NAMESPACE_BEGIN
 
@@ -4605,9 +4644,7 @@ inline Status& append_hex(Status& s, const unsigned char digest[20]) noexcept {
 inline void release_external_files(Span<ExternalFileMapping> files, std::size_t count) noexcept {
   for (std::size_t i = 0; i < count && i < files.size(); ++i) {
 #if ONNXMICRO_HAS_FILESYSTEM
-    if (files[i].data != nullptr) {
-      ::munmap(const_cast<unsigned char*>(files[i].data), static_cast<std::size_t>(files[i].size));
-    }
+    detail::unmap_read_only(files[i].data, static_cast<std::size_t>(files[i].size));
 #endif
     files[i] = ExternalFileMapping();
   }
@@ -4740,9 +4777,7 @@ class ExternalDataResolver {
     }
     std::memcpy(path, base_directory_.data(), base_directory_.size());
     path[base_directory_.size()] = '\0';
-    do {
-      directory_fd_ = ::open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    } while (directory_fd_ < 0 && errno == EINTR);
+    directory_fd_ = detail::open_retrying(AT_FDCWD, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (directory_fd_ < 0) {
       const int error = errno;
       return external_error(StatusCode::io_error, t, location)
@@ -4802,10 +4837,7 @@ class ExternalDataResolver {
       // O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused right after, by fstat).
       const int flags = last ? (O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
                              : (O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-      int next = -1;
-      do {
-        next = ::openat(current, name, flags);
-      } while (next < 0 && errno == EINTR);
+      const int next = detail::open_retrying(current, name, flags);
       if (next < 0) result = open_failure(t, location, current, name, errno);
       if (current != directory_fd_) ::close(current);
       current = next;
@@ -4870,26 +4902,22 @@ class ExternalDataResolver {
       ::close(fd);
       return external_error(StatusCode::internal, t, location) << "more external data files than tensors";
     }
-    const auto size = static_cast<std::uint64_t>(info.st_size);
-    if (info.st_size < 0 || size > static_cast<std::uint64_t>(static_cast<std::size_t>(-1))) {
+    std::size_t size = 0;
+    if (!detail::file_size_fits(info, size)) {
       ::close(fd);
       Status s = external_error(StatusCode::limit_exceeded, t, location);
       append_path(s, location) << " (" << static_cast<long long>(info.st_size)
                                << " bytes) does not fit in this process's address space";
       return s;
     }
-    const unsigned char* data = nullptr;
-    if (size > 0) {  // mmap rejects length 0; an empty file serves only empty tensors
-      void* mapped = ::mmap(nullptr, static_cast<std::size_t>(size), PROT_READ, MAP_PRIVATE, fd, 0);
-      if (mapped == MAP_FAILED) {
-        const int error = errno;
-        ::close(fd);
-        Status s = external_error(StatusCode::io_error, t, location);
-        s << "cannot map ";
-        return append_path(s, location) << " (" << static_cast<unsigned long long>(size)
-                                        << " bytes): " << std::strerror(error);
-      }
-      data = static_cast<const unsigned char*>(mapped);
+    // An empty file maps to no bytes and serves only empty tensors.
+    const unsigned char* data = detail::map_read_only(fd, size);
+    if (data == nullptr && size > 0) {
+      const int error = errno;
+      ::close(fd);
+      Status s = external_error(StatusCode::io_error, t, location);
+      s << "cannot map ";
+      return append_path(s, location) << " (" << size << " bytes): " << std::strerror(error);
     }
     ::close(fd);  // the mapping keeps the file alive
     ExternalFileMapping& m = files_[file_count_++];
@@ -6179,13 +6207,13 @@ ONNXMICRO_NAMESPACE_END
 // #include "onnxmicro/kernels/kernel_api.hpp"
 // begin of file onnxmicro/kernels/kernel_api.hpp
 // The contract every kernel implements. A kernel is a type, named after its op and the opset version its
-// semantics start at (Conv_11), declaring:
+// semantics start at (Squeeze_13), declaring (kernels/math/relu.hpp is a whole one):
 //
-//   struct Relu_14 : KernelDefaults {
+//   struct Relu_1 : KernelDefaults {
 //     static constexpr std::string_view kDomain = "";        // "" = ai.onnx
 //     static constexpr std::string_view kOpType = "Relu";
-//     static constexpr int kSinceVersion = 14;               // first opset version it implements
-//     static constexpr int kUntilVersion = kOpenEnded;       // first version it does NOT implement
+//     static constexpr int kSinceVersion = 1;                // first opset version it implements
+//     static constexpr int kUntilVersion = kOpenEnded;       // first version it does NOT implement (the default)
 //     static constexpr int kInPlaceInput = 0;                // optional: output 0 may share input 0's buffer
 //     static Status prepare(PrepareContext& ctx);            // checks, output dtypes/shapes, state, scratch
 //     static Status run(RunContext& ctx);                    // computes; never allocates
@@ -6250,33 +6278,35 @@ struct FusedClamp {
   bool present() const noexcept { return has_min || has_max; }
 };
 
+/// Where a node is prepared: what the session knows beyond the node's own tensors. Kernels read it through
+/// PrepareContext's getters; a kernel test may leave it default.
+struct PrepareEnvironment {
+  const Model* model = nullptr;      ///< the node's model (a subgraph's own Model inside If/Loop/Scan bodies)
+  Span<const KernelEntry> registry;  ///< the registry the session resolves nodes with
+  bool size_optimized = false;       ///< SessionOptions::size_optimized_kernels
+  FusedClamp fused_clamp;            ///< the clamp QDQ fusion folded into this node's output
+};
+
 /// Handed to a kernel's prepare().
 class PrepareContext {
  public:
   PrepareContext(const model::Node& node, Span<TensorInfo> inputs, Span<TensorInfo> outputs,
-                 MetadataAllocator& allocator) noexcept
-      : node_(node), inputs_(inputs), outputs_(outputs), allocator_(allocator) {}
+                 MetadataAllocator& allocator, const PrepareEnvironment& environment = PrepareEnvironment()) noexcept
+      : node_(node), inputs_(inputs), outputs_(outputs), allocator_(allocator), environment_(environment) {}
 
   const model::Node& node() const noexcept { return node_; }
   std::int64_t opset_version() const noexcept { return node_.opset_version; }
 
   // ---- where the node is prepared (for kernels that prepare subgraphs of their own: If, Loop, Scan) ----
 
-  /// Set by the session before prepare().
-  void set_environment(const Model* model, Span<const KernelEntry> registry) noexcept {
-    model_ = model;
-    registry_ = registry;
-  }
-  /// Set by the session from SessionOptions::size_optimized_kernels.
-  void set_size_optimized(bool size_optimized) noexcept { size_optimized_ = size_optimized; }
   /// Whether to take the size-optimised choices that change the plan (always, with ONNXMICRO_OPTIMIZE_FOR_SIZE=1):
   /// no scratch or packed copies that exist only for speed.
-  bool size_optimized() const noexcept { return ONNXMICRO_OPTIMIZE_FOR_SIZE || size_optimized_; }
+  bool size_optimized() const noexcept { return ONNXMICRO_OPTIMIZE_FOR_SIZE || environment_.size_optimized; }
   /// The model the node belongs to (a subgraph's own Model for nodes inside If/Loop/Scan bodies); may be null
   /// outside a session.
-  const Model* model() const noexcept { return model_; }
+  const Model* model() const noexcept { return environment_.model; }
   /// The kernel registry the session resolves nodes with.
-  Span<const KernelEntry> registry() const noexcept { return registry_; }
+  Span<const KernelEntry> registry() const noexcept { return environment_.registry; }
   /// The allocator prepare-time memory comes from (state, persistent buffers, subgraph sessions).
   MetadataAllocator& metadata_allocator() const noexcept { return allocator_; }
   /// Inputs written in the node; inputs from there to input_count() are implicit: enclosing-scope values that
@@ -6305,9 +6335,7 @@ class PrepareContext {
     outputs_[i].shape = shape;
   }
   /// The clamp folded into this node's output by QDQ fusion (present == false for ordinary nodes).
-  const FusedClamp& fused_clamp() const noexcept { return fused_clamp_; }
-  /// Set by the session for a fused node before prepare().
-  void set_fused_clamp(const FusedClamp& clamp) noexcept { fused_clamp_ = clamp; }
+  const FusedClamp& fused_clamp() const noexcept { return environment_.fused_clamp; }
 
   /// The first output index set_output() was called for that the node does not name, or -1.
   int unnamed_output() const noexcept { return unnamed_output_; }
@@ -6488,14 +6516,11 @@ class PrepareContext {
   Span<TensorInfo> inputs_;
   Span<TensorInfo> outputs_;
   MetadataAllocator& allocator_;
-  const Model* model_ = nullptr;
-  Span<const KernelEntry> registry_;
+  PrepareEnvironment environment_;
   void* state_ = nullptr;
   std::size_t scratch_bytes_ = 0;
   int missing_constant_input_ = -1;
-  bool size_optimized_ = false;
   int unnamed_output_ = -1;
-  FusedClamp fused_clamp_;
 };
 
 /// Storage for the characters of strings that kernels create at run time (StringConcat, StringNormalizer, ...).
@@ -6595,9 +6620,10 @@ ONNXMICRO_NAMESPACE_END
 // instantiated, so the linker keeps only their code. A node resolves to the entry whose domain and op match
 // and whose [since, until) range contains the model's imported opset version for that domain.
 //
-//   using MySet = onnxmicro::KernelSet<kernels::Conv_11, kernels::Relu_14>;   // hand-picked
+//   using MySet = onnxmicro::KernelSet<kernels::Conv_1, kernels::Relu_1>;   // hand-picked
 //   using Opset13To17 = onnxmicro::KernelSetForOpsets<13, 17, onnxmicro::AllKernels>;  // a range of a preset
-//   onnxmicro::Session session(model, MySet::registry());
+//   onnxmicro::Session session;
+//   ONNXMICRO_RETURN_IF_ERROR(session.prepare(model, MySet::registry()));
 
 
 ONNXMICRO_NAMESPACE_BEGIN
@@ -37234,6 +37260,671 @@ ONNXMICRO_NAMESPACE_END
 // begin of file onnxmicro/runtime/session.hpp
 // Session: resolves every node to a kernel for the model's opset imports, infers shapes, folds constants,
 // plans one arena, then runs. prepare() does all the allocating and checking; run() allocates nothing.
+// The steps of prepare live in their own units: node_preparation.hpp (kernels, shape inference, folding),
+// initializers.hpp and input_binding.hpp (constants, input shapes and values), lifetimes.hpp and planner.hpp
+// (buffers and offsets), arena.hpp (who owns the arena and the string pool).
+
+// #include "onnxmicro/runtime/arena.hpp"
+// begin of file onnxmicro/runtime/arena.hpp
+// Who owns the memory run() works in: the arena (every planned tensor and scratch) and the string pool (the
+// characters of strings kernels build at run time). Each is the caller's (SessionOptions::arena, ::string_pool)
+// or, in builds with a heap, the session's own: allocated at prepare, kept across re-plans, grown only when a plan
+// needs more, freed with the session. Never touched by run().
+
+// #include "onnxmicro/runtime/session_options.hpp"
+// begin of file onnxmicro/runtime/session_options.hpp
+// What a caller tells Session::prepare() (SessionOptions, the shapes and values it binds to graph inputs) and
+// what the session reports per node (NodeReport). Separate from session.hpp so that the planning units of
+// runtime/ can take them without the Session class.
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+
+/// Shape to bind to a graph input with symbolic or unknown dims (by input name).
+struct InputShape {
+  std::string_view name;
+  Shape shape;
+};
+
+/// The value of a graph input, known before prepare (see SessionOptions::input_values).
+struct InputValue {
+  std::string_view name;
+  ConstTensorView value;
+};
+
+/// Where a node executes. Only cpu exists today; the OpenCL backend will add its own.
+enum class Placement : std::uint8_t { cpu = 0 };
+
+struct SessionOptions {
+  /// Caller-provided arena (aligned to ONNXMICRO_TENSOR_ALIGNMENT). nullptr: the session owns a heap arena.
+  /// prepare() fails with out_of_memory naming the bytes needed when it is too small.
+  void* arena = nullptr;
+  std::size_t arena_bytes = 0;
+  /// Where kernel state, packed weights and folded constants go. nullptr: a session-owned heap allocator.
+  MetadataAllocator* metadata_allocator = nullptr;
+  /// Shapes for graph inputs whose declared shapes have symbolic/unknown dims (or to override nothing else).
+  Span<const InputShape> input_shapes;
+  /// The largest shape each dynamic input will ever be bound to. prepare() plans for these first and sizes the
+  /// arena for them (an owned arena is allocated at that size; a caller's arena must hold it), so that later
+  /// re-plans for smaller shapes (run(inputs), set_input_shapes) reuse the same arena and allocate nothing.
+  /// Binding a dim above its maximum is an error naming the input and dim. Inputs without an entry in
+  /// input_shapes are prepared at these shapes.
+  Span<const InputShape> max_input_shapes;
+  /// Values of graph inputs, offered for inputs that decide shapes (Reshape's shape, Unsqueeze's axes, ...).
+  /// prepare() binds only the ones a kernel needs at prepare time (treated as constants; set_input() then
+  /// only accepts the same value) and leaves the rest as ordinary inputs. Copied: need not outlive prepare().
+  Span<const InputValue> input_values;
+  /// Storage for the characters of strings kernels build at run time (StringConcat, StringNormalizer, ...),
+  /// emptied at the start of every run(). nullptr: when the model has string tensors the session owns a heap pool
+  /// of string_pool_bytes (or ONNXMICRO_DEFAULT_STRING_POOL_BYTES when 0). A run that needs more fails with
+  /// out_of_memory naming the node; Session::string_pool_peak() tells how much a run used.
+  char* string_pool = nullptr;
+  std::size_t string_pool_bytes = 0;
+  /// Keep every input's arena slot out of reach of other tensors for the whole run, so that the next run's
+  /// inputs may be written while this run's outputs are still being read (subgraph iterations do this).
+  bool inputs_outlive_run = false;
+  /// Run DequantizeLinear -> op -> QuantizeLinear groups of QDQ models as integer kernels (see
+  /// runtime/qdq_fusion.hpp); Session::quantized_nodes() reports every op between DQ and Q and how it ran.
+  /// false: every node runs its own kernel (the float reference path), e.g. to compare the two.
+  bool fuse_qdq = true;
+  /// Plan and run with the kernels' size-optimised choices, which a build with ONNXMICRO_OPTIMIZE_FOR_SIZE=1
+  /// always makes (this option cannot turn them off there): Conv sums each window directly instead of gathering
+  /// columns into scratch, Gemm reads a transposed B in place instead of packing a copy. The arena and metadata
+  /// differ, so a host planning for such a firmware sets it (`onnxmicro plan --optimize-for-size`). Subgraph
+  /// sessions inherit it.
+  bool size_optimized_kernels = false;
+};
+
+/// Per-node facts after prepare(), for reports (which kernel, placement, folded or not).
+struct NodeReport {
+  const model::Node* node = nullptr;
+  const KernelEntry* kernel = nullptr;
+  Placement placement = Placement::cpu;
+  bool folded = false;  ///< computed once at prepare time (all inputs constant)
+};
+
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/runtime/session_options.hpp
+
+#if ONNXMICRO_HAS_HEAP
+#include <cstdlib>
+#endif
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace detail {
+
+/// The arena of a session: the caller's buffer, or one it allocates.
+class ArenaStorage {
+ public:
+  ArenaStorage() noexcept = default;
+  ArenaStorage(const ArenaStorage&) = delete;
+  ArenaStorage& operator=(const ArenaStorage&) = delete;
+  ~ArenaStorage() { release(); }
+
+  /// Makes at least `required` bytes available: the caller's arena when `options` has one (checked for alignment
+  /// and size), else an owned one of max(required, reserve) bytes, reallocated only when the current one is smaller.
+  ONNXMICRO_DETAIL_ALWAYS_INLINE Status provide(const SessionOptions& options, std::size_t required,
+                                                std::size_t reserve) noexcept {
+    if (options.arena != nullptr) return adopt(options, required);
+    if (required <= capacity_) return {};
+#if ONNXMICRO_HAS_HEAP
+    release();
+    const std::size_t bytes = required > reserve ? required : reserve;
+    allocation_ = std::malloc(bytes + ONNXMICRO_TENSOR_ALIGNMENT);
+    if (allocation_ == nullptr) {
+      return Status(StatusCode::out_of_memory) << "could not allocate an arena of " << bytes << " bytes";
+    }
+    data_ = reinterpret_cast<unsigned char*>(
+        align_up(reinterpret_cast<std::uintptr_t>(allocation_), ONNXMICRO_TENSOR_ALIGNMENT));
+    capacity_ = bytes;
+    return {};
+#else
+    (void)reserve;
+    return Status(StatusCode::invalid_argument)
+           << "SessionOptions::arena is required in a build without heap: this model needs " << required << " bytes";
+#endif
+  }
+
+  /// Frees an owned arena and forgets a caller's.
+  void release() noexcept {
+#if ONNXMICRO_HAS_HEAP
+    std::free(allocation_);
+#endif
+    allocation_ = nullptr;
+    data_ = nullptr;
+    capacity_ = 0;
+  }
+
+  /// Points at another buffer of the caller's (Session::rebase_arena), keeping the capacity.
+  void rebase(unsigned char* data) noexcept { data_ = data; }
+
+  unsigned char* data() const noexcept { return data_; }
+  std::size_t capacity() const noexcept { return capacity_; }
+
+ private:
+  ONNXMICRO_DETAIL_ALWAYS_INLINE Status adopt(const SessionOptions& options, std::size_t required) noexcept {
+    if (reinterpret_cast<std::uintptr_t>(options.arena) % ONNXMICRO_TENSOR_ALIGNMENT != 0) {
+      return Status(StatusCode::invalid_argument)
+             << "SessionOptions::arena must be aligned to " << ONNXMICRO_TENSOR_ALIGNMENT << " bytes";
+    }
+    if (options.arena_bytes < required) {
+      Status s(StatusCode::out_of_memory);
+      s << "the arena is too small: this model needs " << required << " bytes";
+      if (!options.input_shapes.empty()) {
+        s << " at input shapes";
+        for (const InputShape& bound : options.input_shapes) s << " '" << bound.name << "' " << bound.shape;
+      }
+      return s << ", SessionOptions::arena_bytes is " << options.arena_bytes;
+    }
+    release();
+    data_ = static_cast<unsigned char*>(options.arena);
+    capacity_ = options.arena_bytes;
+    return {};
+  }
+
+  unsigned char* data_ = nullptr;
+  std::size_t capacity_ = 0;
+  void* allocation_ = nullptr;  ///< non-null when the arena is owned
+};
+
+/// The string pool of a session: the caller's buffer, or one it allocates when the model builds strings at run time.
+class StringPoolStorage {
+ public:
+  StringPoolStorage() noexcept = default;
+  StringPoolStorage(const StringPoolStorage&) = delete;
+  StringPoolStorage& operator=(const StringPoolStorage&) = delete;
+  ~StringPoolStorage() { release(); }
+
+  /// Uses the caller's pool when `options` has one; else, when `needed`, allocates one once
+  /// (string_pool_bytes, or ONNXMICRO_DEFAULT_STRING_POOL_BYTES when 0). A build without heap and without a
+  /// caller's pool gets an empty pool: the first string a run builds fails with out_of_memory naming the node.
+  ONNXMICRO_DETAIL_ALWAYS_INLINE Status provide(const SessionOptions& options, bool needed) noexcept {
+    if (options.string_pool != nullptr) {
+      pool_ = kernels::StringPool(options.string_pool, options.string_pool_bytes);
+      return {};
+    }
+    if (!needed || allocation_ != nullptr) return {};
+#if ONNXMICRO_HAS_HEAP
+    const std::size_t bytes =
+        options.string_pool_bytes != 0 ? options.string_pool_bytes : ONNXMICRO_DEFAULT_STRING_POOL_BYTES;
+    allocation_ = std::malloc(bytes);
+    if (allocation_ == nullptr) {
+      return Status(StatusCode::out_of_memory) << "could not allocate a string pool of " << bytes << " bytes";
+    }
+    pool_ = kernels::StringPool(static_cast<char*>(allocation_), bytes);
+#endif
+    return {};
+  }
+
+  void release() noexcept {
+#if ONNXMICRO_HAS_HEAP
+    std::free(allocation_);
+#endif
+    allocation_ = nullptr;
+    pool_ = kernels::StringPool();
+  }
+
+  kernels::StringPool& pool() noexcept { return pool_; }
+  const kernels::StringPool& pool() const noexcept { return pool_; }
+
+ private:
+  kernels::StringPool pool_;
+  void* allocation_ = nullptr;  ///< non-null when the pool is owned
+};
+
+}  // namespace detail
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/runtime/arena.hpp
+// #include "onnxmicro/runtime/initializers.hpp"
+// begin of file onnxmicro/runtime/initializers.hpp
+// Initializers at prepare time: a tensor whose raw bytes are little-endian and aligned stays where it is in the
+// model bytes (zero-copy); any other is decoded once into metadata.
+
+// #include "onnxmicro/runtime/prepared_graph.hpp"
+// begin of file onnxmicro/runtime/prepared_graph.hpp
+// What prepare() records for every graph value and every node, as the planning units of runtime/ fill it in:
+// kernel resolution and node preparation (node_preparation.hpp), initializer and input binding (initializers.hpp,
+// input_binding.hpp), lifetimes and buffers (lifetimes.hpp). Session owns the tables; run() reads only
+// NodeRuntime's bound views.
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace detail {
+
+/// One graph value: what prepare inferred and where it lives.
+struct ValueRuntime {
+  kernels::TensorInfo info;
+  std::int32_t buffer = -1;  ///< planned buffer, -1 for constants
+  std::int32_t first_use = -1;
+  std::int32_t last_use = -1;
+  void* data = nullptr;  ///< where the value lives after planning (arena slot or constant data)
+};
+
+/// One node: its kernel, the kernel's state and scratch, and the views run() hands it.
+struct NodeRuntime {
+  const KernelEntry* kernel = nullptr;
+  void* state = nullptr;
+  std::size_t scratch_bytes = 0;
+  std::int32_t scratch_buffer = -1;
+  bool folded = false;
+  Span<kernels::TensorInfo> input_infos;
+  Span<kernels::TensorInfo> output_infos;
+  Span<ConstTensorView> inputs;
+  Span<TensorView> outputs;
+  void* scratch = nullptr;
+};
+
+/// A failed kernel or planning status, prefixed with the node's identity.
+inline Status node_error(const model::Node& node, const Status& cause) noexcept {
+  Status s(cause.code());
+  Model::describe_node(s, node) << ": " << cause.message_view();
+  return s;
+}
+
+/// node_error() for input or output k of `node` having a dtype this build compiles out (one copy for both checks).
+inline Status disabled_dtype_error(const model::Node& node, const char* role, std::size_t k, std::string_view name,
+                                   DataType dtype) noexcept {
+  return node_error(node, kernels::PrepareContext::disabled_dtype(role, static_cast<int>(k), name, dtype));
+}
+
+/// Zero-size tensors still get a valid, aligned pointer.
+inline void* empty_tensor_storage() noexcept {
+  alignas(ONNXMICRO_TENSOR_ALIGNMENT) static unsigned char storage[ONNXMICRO_TENSOR_ALIGNMENT];
+  return storage;
+}
+
+/// Metadata for a tensor of `bytes` (an empty tensor's shared storage when 0); nullptr when exhausted.
+inline void* allocate_tensor_storage(MetadataAllocator& allocator, std::size_t bytes) noexcept {
+  return bytes == 0 ? empty_tensor_storage() : allocator.allocate(bytes, ONNXMICRO_TENSOR_ALIGNMENT);
+}
+
+}  // namespace detail
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/runtime/prepared_graph.hpp
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace detail {
+
+/// Whether the initializer's raw bytes can serve as the tensor's storage as they are.
+inline bool usable_in_place(const proto::Tensor& tensor, DataType dtype, std::size_t bytes) noexcept {
+  if (!tensor.has_raw_data || !host_is_little_endian() || tensor.raw_data.size() != bytes) return false;
+  // Sub-byte dtypes (dtype_size 0) are packed bytes: any address will do.
+  const std::size_t unit = dtype_size(dtype);
+  return unit == 0 || reinterpret_cast<std::uintptr_t>(tensor.raw_data.data()) % unit == 0;
+}
+
+/// Makes `rt` the constant initializer `value` (rt's name and dtype already set).
+inline ONNXMICRO_DETAIL_ALWAYS_INLINE Status bind_initializer(const model::Value& value, MetadataAllocator& allocator,
+                                                              ValueRuntime& rt) noexcept {
+  const proto::Tensor& tensor = value.initializer();
+  ONNXMICRO_RETURN_IF_ERROR(rt.info.shape.assign(tensor.dims, static_cast<std::size_t>(tensor.rank)));
+  // The loader resolves external data (model/external_data.hpp) into raw_data; unresolved means a bug there.
+  if (tensor.data_location == proto::DataLocation::external && !tensor.has_raw_data) {
+    return Status(StatusCode::internal) << "initializer '" << value.name
+                                        << "' uses external data that the loader did not resolve";
+  }
+  std::size_t bytes = 0;
+  Status st = checked_byte_size(value.dtype, rt.info.shape, bytes);
+  if (!st.ok()) return Status(st.code()) << "initializer '" << value.name << "': " << st.message_view();
+  rt.info.is_constant = true;
+  if (bytes == 0) {
+    rt.info.const_data = empty_tensor_storage();
+  } else if (!dtype_enabled(value.dtype)) {
+    // Never decoded (decode_to() is compiled without this dtype): node preparation refuses, by node, every node
+    // reading it, and a graph output is refused here.
+    if (value.is_graph_output) {
+      return Status(StatusCode::unsupported)
+             << "graph output '" << value.name << "' is an initializer of dtype " << dtype_name(value.dtype)
+             << ", which this build leaves out (" << dtype_disabled_by(value.dtype) << ")";
+    }
+    rt.info.const_data = nullptr;
+  } else if (usable_in_place(tensor, value.dtype, bytes)) {
+    rt.info.const_data = tensor.raw_data.data();  // zero-copy: the weights stay in the model bytes
+  } else {
+    void* storage = allocator.allocate(bytes, ONNXMICRO_TENSOR_ALIGNMENT);
+    if (storage == nullptr) {
+      return Status(StatusCode::out_of_memory)
+             << "metadata allocator exhausted decoding initializer '" << value.name << "' (" << bytes << " bytes)";
+    }
+    ONNXMICRO_RETURN_IF_ERROR(tensor.decode_to(storage, bytes));
+    rt.info.const_data = storage;
+  }
+  rt.data = const_cast<void*>(rt.info.const_data);
+  return {};
+}
+
+}  // namespace detail
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/runtime/initializers.hpp
+// #include "onnxmicro/runtime/input_binding.hpp"
+// begin of file onnxmicro/runtime/input_binding.hpp
+// Graph inputs at prepare time: the shape each is planned for (declared by the model, or bound by the caller
+// through SessionOptions::input_shapes), and the values bound as constants because a kernel needs them to plan
+// (SessionOptions::input_values: Reshape's shape, sequences, ...). A build without dynamic shapes
+// (ONNXMICRO_ENABLE_DYNAMIC_SHAPES=0) plans every input at the shape the model fixes and binds no value.
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace detail {
+
+/// The shape the model fixes for graph input `value`; fails naming the input (and the dim) when it declares
+/// none or a dim is symbolic or unknown.
+inline Status declared_input_shape(const model::Value& value, Shape& shape) noexcept {
+#if ONNXMICRO_ENABLE_DYNAMIC_SHAPES
+  constexpr StatusCode kCode = StatusCode::invalid_argument;
+  constexpr const char* kNoShapeHint = ": bind one with SessionOptions::input_shapes";
+  constexpr const char* kDimHint = ": bind it with SessionOptions::input_shapes";
+#else
+  constexpr StatusCode kCode = StatusCode::unsupported;
+  constexpr const char* kNoShapeHint =
+      ", and this build binds no shapes (ONNXMICRO_ENABLE_DYNAMIC_SHAPES=0): export the model with fixed input shapes";
+  constexpr const char* kDimHint = kNoShapeHint;
+#endif
+  if (!value.has_declared_shape)
+    return Status(kCode) << "input '" << value.name << "' has no declared shape" << kNoShapeHint;
+  shape.resize(value.declared_rank);
+  for (int d = 0; d < value.declared_rank; ++d) {
+    const model::DeclaredDim& dim = value.declared_dims[d];
+    if (dim.value < 0) {
+      Status s(kCode);
+      s << "input '" << value.name << "' dim " << d;
+      if (!dim.param.empty()) s << " ('" << dim.param << "')";
+      return s << " is not fixed by the model" << kDimHint;
+    }
+    shape[d] = dim.value;
+  }
+  return {};
+}
+
+/// Whether two tensors of `count` elements of `dtype` hold the same values (string tensors by their characters,
+/// sequences and optionals by their elements).
+inline bool same_elements(DataType dtype, const void* a, const void* b, std::int64_t count) noexcept {
+  if (is_value_container(dtype)) {
+    const auto* x = static_cast<const ValueRef*>(a);
+    const auto* y = static_cast<const ValueRef*>(b);
+    for (std::int64_t i = 0; i < count; ++i) {
+      const ConstTensorView vx = view_of(x[i]), vy = view_of(y[i]);
+      if (vx.dtype != vy.dtype || vx.shape != vy.shape ||
+          !same_elements(vx.dtype, vx.data, vy.data, vx.element_count()))
+        return false;
+    }
+    return true;
+  }
+  if (dtype != DataType::string) return std::memcmp(a, b, byte_size_of(dtype, count)) == 0;
+  const auto* x = static_cast<const StringRef*>(a);
+  const auto* y = static_cast<const StringRef*>(b);
+  for (std::int64_t i = 0; i < count; ++i)
+    if (x[i].view() != y[i].view()) return false;
+  return true;
+}
+
+#if !ONNXMICRO_ENABLE_DYNAMIC_SHAPES
+
+/// Plans graph input `value` at the shape the model fixes (this build binds neither shapes nor values).
+inline ONNXMICRO_DETAIL_ALWAYS_INLINE Status bind_graph_input(const model::Value& value, ValueRuntime& rt) noexcept {
+  if (is_value_container(value.dtype)) {
+    return Status(StatusCode::unsupported)
+           << "graph input '" << value.name << "' is " << (value.dtype == DataType::optional ? "an " : "a ")
+           << dtype_name(value.dtype)
+           << ": its value is needed when planning, which this build cannot bind (ONNXMICRO_ENABLE_DYNAMIC_SHAPES=0)";
+  }
+  return declared_input_shape(value, rt.info.shape);
+}
+
+#else
+
+/// Gives the characters of `count` string elements copies in `allocator` (the caller's need not outlive prepare).
+inline Status copy_string_characters(StringRef* strings, std::int64_t count, MetadataAllocator& allocator) noexcept {
+  for (std::int64_t k = 0; k < count; ++k) {
+    char* chars = static_cast<char*>(allocator.allocate(strings[k].size == 0 ? 1 : strings[k].size, 1));
+    if (chars == nullptr) return Status(StatusCode::out_of_memory) << "metadata allocator exhausted copying strings";
+    if (strings[k].size != 0) std::memcpy(chars, strings[k].data, strings[k].size);
+    strings[k].data = chars;
+  }
+  return {};
+}
+
+/// Replaces the data of `count` ValueRefs (recursively: an optional may hold a sequence) by copies in `allocator`.
+inline Status deep_copy_elements(ValueRef* refs, std::int64_t count, MetadataAllocator& allocator) noexcept {
+  for (std::int64_t i = 0; i < count; ++i) {
+    const ConstTensorView element = view_of(refs[i]);
+    std::size_t bytes = 0;
+    ONNXMICRO_RETURN_IF_ERROR(checked_byte_size(element.dtype, element.shape, bytes));
+    void* copy = allocator.allocate(bytes == 0 ? 1 : bytes, ONNXMICRO_TENSOR_ALIGNMENT);
+    if (copy == nullptr) return Status(StatusCode::out_of_memory) << "metadata allocator exhausted copying a sequence";
+    if (bytes != 0) std::memcpy(copy, element.data, bytes);
+    if (is_value_container(element.dtype)) {
+      ONNXMICRO_RETURN_IF_ERROR(deep_copy_elements(static_cast<ValueRef*>(copy), element.element_count(), allocator));
+    }
+    if (element.dtype == DataType::string) {
+      ONNXMICRO_RETURN_IF_ERROR(
+          copy_string_characters(static_cast<StringRef*>(copy), element.element_count(), allocator));
+    }
+    refs[i].data = copy;
+  }
+  return {};
+}
+
+/// Appends the declared shape of `value` as "[2,'batch',?]" (for messages).
+inline Status& describe_declared_shape(Status& s, const model::Value& value) noexcept {
+  s << "[";
+  for (int d = 0; d < value.declared_rank; ++d) {
+    if (d) s << ",";
+    if (value.declared_dims[d].value >= 0)
+      s << value.declared_dims[d].value;
+    else
+      s << (value.declared_dims[d].param.empty() ? std::string_view("?") : value.declared_dims[d].param);
+  }
+  return s << "]";
+}
+
+/// Whether `shape` fits what the model declares for `value` (rank, and every fixed dim).
+inline bool fits_declared_shape(const model::Value& value, const Shape& shape) noexcept {
+  if (!value.has_declared_shape) return true;
+  if (shape.rank() != value.declared_rank) return false;
+  for (int d = 0; d < value.declared_rank; ++d) {
+    const std::int64_t fixed = value.declared_dims[d].value;
+    if (fixed >= 0 && shape[d] != fixed) return false;
+  }
+  return true;
+}
+
+/// Binds graph input `value` to its offered value, copied into metadata: from here on a constant.
+inline ONNXMICRO_DETAIL_ALWAYS_INLINE Status bind_input_value(const model::Value& value, const InputValue& bound,
+                                                              MetadataAllocator& allocator, ValueRuntime& rt) noexcept {
+  const ConstTensorView& v = bound.value;
+  if (v.dtype != value.dtype) {
+    return Status(StatusCode::invalid_argument) << "input '" << value.name << "': expected dtype "
+                                                << dtype_name(value.dtype) << ", got " << dtype_name(v.dtype);
+  }
+  if (!fits_declared_shape(value, v.shape)) {
+    Status s(StatusCode::invalid_argument);
+    s << "input '" << value.name << "': value of shape " << v.shape << " contradicts the declared shape ";
+    return describe_declared_shape(s, value);
+  }
+  std::size_t bytes = 0;
+  Status size_status = checked_byte_size(v.dtype, v.shape, bytes);
+  if (!size_status.ok())
+    return Status(size_status.code()) << "input '" << value.name << "': " << size_status.message_view();
+  void* storage = allocate_tensor_storage(allocator, bytes);
+  if (storage == nullptr) {
+    return Status(StatusCode::out_of_memory) << "metadata allocator exhausted binding input '" << value.name << "'";
+  }
+  if (bytes > 0) {
+    if (v.data == nullptr) return Status(StatusCode::invalid_argument) << "input '" << value.name << "': data is null";
+    std::memcpy(storage, v.data, bytes);
+    // The caller's element tensors and characters need not outlive prepare(): keep copies with the bound value.
+    Status st;
+    if (is_value_container(v.dtype)) {
+      st = deep_copy_elements(static_cast<ValueRef*>(storage), v.shape.element_count(), allocator);
+    } else if (v.dtype == DataType::string) {
+      st = copy_string_characters(static_cast<StringRef*>(storage), v.shape.element_count(), allocator);
+    }
+    if (!st.ok()) return st.prepend("': ").prepend(value.name).prepend("input '");
+  }
+  rt.info.shape = v.shape;
+  rt.info.is_constant = true;
+  rt.info.const_data = storage;
+  rt.data = storage;
+  return {};
+}
+
+/// Plans graph input `value` at the shape the caller bound (checked against the declared one).
+inline ONNXMICRO_DETAIL_ALWAYS_INLINE Status bind_input_shape(const model::Value& value, const InputShape& bound,
+                                                              ValueRuntime& rt) noexcept {
+  if (value.has_declared_shape && bound.shape.rank() != value.declared_rank) {
+    return Status(StatusCode::invalid_argument)
+           << "input '" << value.name << "': bound shape " << bound.shape << " has rank " << bound.shape.rank()
+           << ", the model declares rank " << value.declared_rank;
+  }
+  for (int d = 0; value.has_declared_shape && d < value.declared_rank; ++d) {
+    const std::int64_t fixed = value.declared_dims[d].value;
+    if (fixed >= 0 && bound.shape[d] != fixed) {
+      return Status(StatusCode::invalid_argument)
+             << "input '" << value.name << "': bound shape " << bound.shape << " has dim " << d << " = "
+             << bound.shape[d] << ", the model fixes it to " << fixed;
+    }
+  }
+  for (int d = 0; d < bound.shape.rank(); ++d) {
+    if (bound.shape[d] < 0) {
+      return Status(StatusCode::invalid_argument)
+             << "input '" << value.name << "': bound shape " << bound.shape << " has a negative dim";
+    }
+  }
+  rt.info.shape = bound.shape;
+  return {};
+}
+
+/// The entry of `offered` named `name` (the last one, as a later binding overrides), or nullptr.
+template <typename Binding>
+const Binding* find_binding(Span<const Binding> offered, std::string_view name) noexcept {
+  const Binding* found = nullptr;
+  for (const Binding& b : offered)
+    if (b.name == name) found = &b;
+  return found;
+}
+
+/// Plans graph input `value` (at position `position` among the graph's inputs): bound to its offered value when
+/// bind_value says so or when it is a sequence/optional, else at the caller's shape or the declared one.
+/// `missing_input_value` gets `position` when a value is needed and was not offered.
+inline ONNXMICRO_DETAIL_ALWAYS_INLINE Status bind_graph_input(const model::Value& value, std::size_t position,
+                                                              const SessionOptions& options,
+                                                              Span<unsigned char> bind_value,
+                                                              MetadataAllocator& allocator, ValueRuntime& rt,
+                                                              std::int32_t& missing_input_value) noexcept {
+  const InputValue* offered = find_binding(options.input_values, value.name);
+  if (is_value_container(value.dtype)) {
+    // Sequences and optionals are values known at prepare time in this build.
+    if (offered == nullptr) {
+      missing_input_value = static_cast<std::int32_t>(position);
+      return Status(StatusCode::unsupported)
+             << "graph input '" << value.name << "' is " << (value.dtype == DataType::optional ? "an " : "a ")
+             << dtype_name(value.dtype)
+             << ": its value is needed when planning: offer it in SessionOptions::input_values (Session::run(inputs) "
+                "does)";
+    }
+    bind_value[position] = 1;
+  }
+  if (bind_value[position]) {
+    if (offered == nullptr) return Status(StatusCode::internal) << "no value offered for input '" << value.name << "'";
+    return bind_input_value(value, *offered, allocator, rt);
+  }
+  const InputShape* bound = find_binding(options.input_shapes, value.name);
+  ONNXMICRO_RETURN_IF_ERROR(bound != nullptr ? bind_input_shape(value, *bound, rt)
+                                             : declared_input_shape(value, rt.info.shape));
+  rt.first_use = 0;
+  rt.last_use = 0;
+  return {};
+}
+
+/// A dim_param names one size: every input dim carrying the same name must be bound to the same value.
+inline ONNXMICRO_DETAIL_ALWAYS_INLINE Status check_symbolic_dims(const model::Graph& graph,
+                                                                 Span<const ValueRuntime> values) noexcept {
+  for (std::size_t i = 0; i < graph.inputs.size(); ++i) {
+    const model::Value& a = graph.values[graph.inputs[i]];
+    if (!a.has_declared_shape || is_value_container(a.dtype)) continue;
+    const Shape& shape_a = values[graph.inputs[i]].info.shape;
+    for (int da = 0; da < a.declared_rank && da < shape_a.rank(); ++da) {
+      const std::string_view param = a.declared_dims[da].param;
+      if (param.empty() || a.declared_dims[da].value >= 0) continue;
+      for (std::size_t j = 0; j <= i; ++j) {
+        const model::Value& b = graph.values[graph.inputs[j]];
+        if (!b.has_declared_shape || is_value_container(b.dtype)) continue;
+        const Shape& shape_b = values[graph.inputs[j]].info.shape;
+        for (int db = 0; db < b.declared_rank && db < shape_b.rank(); ++db) {
+          if (j == i && db >= da) break;
+          if (b.declared_dims[db].param != param || b.declared_dims[db].value >= 0) continue;
+          if (shape_a[da] != shape_b[db]) {
+            return Status(StatusCode::invalid_argument)
+                   << "input '" << a.name << "' dim " << da << " ('" << param << "') is bound to " << shape_a[da]
+                   << " but input '" << b.name << "' dim " << db << " ('" << param << "') is bound to " << shape_b[db]
+                   << ": a symbolic dim has one value per run";
+          }
+        }
+      }
+    }
+  }
+  return {};
+}
+
+/// Marks for binding every graph input that value `needed` depends on and whose value the caller offered; true
+/// when at least one new input was marked (worth another pass). The first input found without an offered value
+/// goes to `missing_input_value` (when it is still -1).
+inline ONNXMICRO_DETAIL_ALWAYS_INLINE bool mark_inputs_to_bind(const model::Graph& graph, Span<ValueRuntime> values,
+                                                               model::ValueId needed, Span<const InputValue> offered,
+                                                               Span<unsigned char> bind_value,
+                                                               std::int32_t& missing_input_value) noexcept {
+  // Walk up the producers without a stack: ValueRuntime::buffer is free to use as a mark here (the next pass
+  // rebuilds the table): -1 unvisited, -2 to visit, -3 visited.
+  constexpr std::int32_t kUnvisited = -1, kToVisit = -2, kVisited = -3;
+  for (ValueRuntime& rt : values) rt.buffer = kUnvisited;
+  values[needed].buffer = kToVisit;
+  bool marked = false;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (std::size_t id = 0; id < values.size(); ++id) {
+      if (values[id].buffer != kToVisit) continue;
+      values[id].buffer = kVisited;
+      const model::Value& value = graph.values[id];
+      if (value.kind == model::ValueKind::graph_input) {
+        std::size_t position = 0;
+        while (position < graph.inputs.size() && graph.inputs[position] != static_cast<model::ValueId>(id)) ++position;
+        if (position == graph.inputs.size() || bind_value[position]) continue;
+        if (find_binding(offered, value.name) != nullptr) {
+          bind_value[position] = 1;
+          marked = true;
+        } else if (missing_input_value < 0) {
+          missing_input_value = static_cast<std::int32_t>(position);
+        }
+      } else if (value.producer >= 0) {
+        for (model::ValueId in : graph.nodes[value.producer].inputs) {
+          if (in != model::kNoValue && values[in].buffer == kUnvisited) {
+            values[in].buffer = kToVisit;
+            changed = true;
+          }
+        }
+      }
+    }
+  }
+  return marked;
+}
+
+#endif  // ONNXMICRO_ENABLE_DYNAMIC_SHAPES
+
+}  // namespace detail
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/runtime/input_binding.hpp
+// #include "onnxmicro/runtime/lifetimes.hpp"
+// begin of file onnxmicro/runtime/lifetimes.hpp
+// From prepared nodes to the planner's input (planner.hpp): every value computed at run time gets a lifetime in
+// execution steps and a buffer, and the in-place decisions are made here:
+//   - a value lives from the node that produces it (graph inputs: step 0) to the last node that reads it; graph
+//     outputs (and, with SessionOptions::inputs_outlive_run, graph inputs) live to the end of the run;
+//   - output 0 of a kernel that declares an in-place input shares that input's buffer when the input is an
+//     intermediate that dies at this node and both have the same byte size (the buffer's lifetime is extended);
+//   - each node's scratch is a buffer of its own, live for that step only.
+// Constants (initializers, folded values, inputs bound at prepare) have no buffer: they live in the model bytes
+// or in metadata.
 
 // #include "onnxmicro/runtime/planner.hpp"
 // begin of file onnxmicro/runtime/planner.hpp
@@ -37350,6 +38041,321 @@ inline void plan_arena(Span<PlannedBuffer> buffers, Span<std::int32_t> order, st
 
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/runtime/planner.hpp
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace detail {
+
+/// Extends the lifetimes node preparation started (first_use = last_use = producer) to the last reader.
+inline ONNXMICRO_DETAIL_ALWAYS_INLINE void mark_lifetimes(const model::Graph& graph, Span<const NodeRuntime> nodes,
+                                                          Span<ValueRuntime> values, bool inputs_outlive_run) noexcept {
+  const std::int32_t end_step = static_cast<std::int32_t>(graph.nodes.size());
+  for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
+    if (nodes[i].folded) continue;
+    for (model::ValueId id : graph.nodes[i].inputs) {
+      if (id == model::kNoValue || values[id].info.is_constant) continue;
+      if (values[id].last_use < static_cast<std::int32_t>(i)) values[id].last_use = static_cast<std::int32_t>(i);
+    }
+  }
+  for (model::ValueId id : graph.outputs) {
+    if (!values[id].info.is_constant) values[id].last_use = end_step;
+  }
+  if (!inputs_outlive_run) return;
+  for (model::ValueId id : graph.inputs) {
+    if (!values[id].info.is_constant) values[id].last_use = end_step;
+  }
+}
+
+/// The buffers of one plan, filled in order: graph inputs, then per node its outputs and its scratch.
+class BufferList {
+ public:
+  /// Room for every value computed at run time and every scratch (in-place outputs leave some unused).
+  Status allocate(Span<const ValueRuntime> values, Span<const NodeRuntime> nodes,
+                  MetadataAllocator& allocator) noexcept {
+    std::size_t count = 0;
+    for (const ValueRuntime& rt : values)
+      if (!rt.info.is_constant && rt.first_use >= 0) ++count;
+    for (const NodeRuntime& nr : nodes)
+      if (!nr.folded && nr.scratch_bytes > 0) ++count;
+    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(count, buffers_));
+    return allocator.allocate_array(count, order_);
+  }
+  /// A buffer for `rt`, whose index goes to rt.buffer.
+  Status add_value(ValueRuntime& rt) noexcept {
+    std::size_t bytes = 0;
+    ONNXMICRO_RETURN_IF_ERROR(checked_byte_size(rt.info.dtype, rt.info.shape, bytes));
+    rt.buffer = add(bytes, rt.first_use, rt.last_use);
+    return {};
+  }
+  std::int32_t add(std::size_t bytes, std::int32_t first_use, std::int32_t last_use) noexcept {
+    PlannedBuffer& b = buffers_[used_];
+    b.size = bytes;
+    b.first_use = first_use;
+    b.last_use = last_use;
+    return static_cast<std::int32_t>(used_++);
+  }
+  PlannedBuffer& operator[](std::int32_t index) noexcept { return buffers_[static_cast<std::size_t>(index)]; }
+  Span<PlannedBuffer> buffers() const noexcept { return buffers_.subspan(0, used_); }
+  Span<std::int32_t> order() const noexcept { return order_.subspan(0, used_); }
+
+ private:
+  Span<PlannedBuffer> buffers_;
+  Span<std::int32_t> order_;
+  std::size_t used_ = 0;
+};
+
+/// The input output 0 of node `step` may overwrite in place (see the file comment), or kNoValue.
+inline ONNXMICRO_DETAIL_ALWAYS_INLINE model::ValueId in_place_input(const model::Graph& graph, std::size_t step,
+                                                                    const NodeRuntime& nr,
+                                                                    Span<const ValueRuntime> values,
+                                                                    const ValueRuntime& out) noexcept {
+  const model::Node& node = graph.nodes[step];
+  const int in_place = nr.kernel->in_place_input;
+  if (in_place < 0 || static_cast<std::size_t>(in_place) >= node.inputs.size()) return model::kNoValue;
+  const model::ValueId in_id = node.inputs[in_place];
+  if (in_id == model::kNoValue) return model::kNoValue;
+  const ValueRuntime& in = values[in_id];
+  const model::Value& in_value = graph.values[in_id];
+  const bool dies_here = in.last_use == static_cast<std::int32_t>(step);
+  const bool reusable = !in.info.is_constant && in_value.kind == model::ValueKind::intermediate &&
+                        !in_value.is_graph_output && dies_here && in.buffer >= 0 &&
+                        byte_size_of(in.info.dtype, in.info.shape.element_count()) ==
+                            byte_size_of(out.info.dtype, out.info.shape.element_count());
+  return reusable ? in_id : model::kNoValue;
+}
+
+/// Gives every value computed at run time a buffer (or its dying input's, in place) and every scratch one.
+inline ONNXMICRO_DETAIL_ALWAYS_INLINE Status assign_buffers(const model::Graph& graph, Span<NodeRuntime> nodes,
+                                                            Span<ValueRuntime> values, BufferList& list) noexcept {
+  for (model::ValueId id : graph.inputs) {
+    if (values[id].info.is_constant) continue;  // bound at prepare: lives in metadata, not the arena
+    Status st = list.add_value(values[id]);
+    if (!st.ok()) return Status(st.code()) << "input '" << values[id].info.name << "': " << st.message_view();
+  }
+  for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
+    NodeRuntime& nr = nodes[i];
+    if (nr.folded) continue;
+    const model::Node& node = graph.nodes[i];
+    for (std::size_t k = 0; k < node.outputs.size(); ++k) {
+      const model::ValueId id = node.outputs[k];
+      if (id == model::kNoValue) continue;
+      ValueRuntime& out = values[id];
+      const model::ValueId shared = k == 0 ? in_place_input(graph, i, nr, values, out) : model::kNoValue;
+      if (shared != model::kNoValue) {
+        out.buffer = values[shared].buffer;
+        PlannedBuffer& buffer = list[out.buffer];
+        if (buffer.last_use < out.last_use) buffer.last_use = out.last_use;
+        continue;
+      }
+      Status st = list.add_value(out);
+      if (!st.ok()) return node_error(node, st);
+    }
+    if (nr.scratch_bytes > 0) {
+      nr.scratch_buffer = list.add(nr.scratch_bytes, static_cast<std::int32_t>(i), static_cast<std::int32_t>(i));
+    }
+  }
+  return {};
+}
+
+}  // namespace detail
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/runtime/lifetimes.hpp
+// #include "onnxmicro/runtime/node_preparation.hpp"
+// begin of file onnxmicro/runtime/node_preparation.hpp
+// Nodes at prepare time: each gets its kernel from the registry (all of them first, so a missing kernel is
+// reported before anything runs), then, in execution order, the kernel's prepare (dtype and shape inference,
+// state) and, for a node whose inputs are all constant, its one run at prepare time (folding).
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace detail {
+
+/// Lists the version ranges a registry has for an op: " [1,13) [13,inf)" or " none".
+inline Status& describe_available_versions(Status& s, KernelRegistry registry, std::string_view domain,
+                                           std::string_view op_type) noexcept {
+  bool any = false;
+  for (const KernelEntry& e : registry) {
+    if (e.domain != domain || e.op_type != op_type) continue;
+    any = true;
+    s << " [" << e.since_version << ",";
+    if (e.until_version >= kernels::kOpenEnded)
+      s << "newest]";
+    else
+      s << e.until_version << ")";
+  }
+  if (!any) s << " none";
+  return s;
+}
+
+/// Finds every node's kernel; fails on the first node the registry cannot serve, naming the versions it has.
+inline ONNXMICRO_DETAIL_ALWAYS_INLINE Status resolve_kernels(const model::Graph& graph, KernelRegistry registry,
+                                                             Span<NodeRuntime> nodes,
+                                                             Span<NodeReport> reports) noexcept {
+  for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
+    const model::Node& node = graph.nodes[i];
+    const KernelEntry* entry = find_kernel(registry, node.domain, node.op_type, node.opset_version);
+    if (entry == nullptr) {
+      Status s(StatusCode::unsupported);
+      Model::describe_node(s, node) << ": no kernel in this build implements " << node.op_type << " at opset "
+                                    << node.opset_version << "; versions this build has:";
+      return describe_available_versions(s, registry, node.domain, node.op_type);
+    }
+    nodes[i].kernel = entry;
+    reports[i].node = &node;
+    reports[i].kernel = entry;
+  }
+  return {};
+}
+
+/// What every node's prepare sees besides its own tensors.
+struct NodeEnvironment {
+  const Model* model = nullptr;
+  KernelRegistry registry;
+  bool size_optimized_kernels = false;
+  Span<const kernels::FusedClamp> fused_clamps;  ///< per node; empty when nothing was fused
+};
+
+/// The input and output infos a node's prepare reads and fills; `all_constant` tells whether every input is.
+inline ONNXMICRO_DETAIL_ALWAYS_INLINE Status gather_node_infos(const model::Node& node, const model::Graph& graph,
+                                                               Span<const ValueRuntime> values,
+                                                               MetadataAllocator& allocator, NodeRuntime& nr,
+                                                               bool& all_constant) noexcept {
+  ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(node.inputs.size(), nr.input_infos));
+  ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(node.outputs.size(), nr.output_infos));
+  all_constant = true;
+  for (std::size_t k = 0; k < node.inputs.size(); ++k) {
+    const model::ValueId id = node.inputs[k];
+    if (id == model::kNoValue) continue;
+    nr.input_infos[k] = values[id].info;
+    if (!values[id].info.is_constant) all_constant = false;
+    // A dtype compiled out of the kernels (ONNXMICRO_ENABLE_FLOAT64/FLOAT16=0, ONNXMICRO_ENABLED_DTYPES) is
+    // refused here, by name, before any kernel sees it (or folds it).
+    if (!dtype_enabled(values[id].info.dtype)) {
+      return disabled_dtype_error(node, "input", k, graph.values[id].name, values[id].info.dtype);
+    }
+  }
+  for (std::size_t k = 0; k < node.outputs.size(); ++k) {
+    const model::ValueId id = node.outputs[k];
+    if (id == model::kNoValue) continue;
+    nr.output_infos[k].present = true;
+    nr.output_infos[k].name = graph.values[id].name;
+  }
+  return {};
+}
+
+/// Checks what the kernel's prepare said of each output against the model and records it in `values`.
+inline ONNXMICRO_DETAIL_ALWAYS_INLINE Status record_node_outputs(const model::Node& node, const model::Graph& graph,
+                                                                 const NodeRuntime& nr,
+                                                                 Span<ValueRuntime> values) noexcept {
+  for (std::size_t k = 0; k < node.outputs.size(); ++k) {
+    const model::ValueId id = node.outputs[k];
+    if (id == model::kNoValue) continue;
+    const kernels::TensorInfo& out = nr.output_infos[k];
+    const model::Value& declared = graph.values[id];
+    if (out.dtype == DataType::undefined || !out.shape.is_static()) {
+      return node_error(node, Status(StatusCode::internal) << "the kernel did not set the dtype and shape of output "
+                                                           << k << " '" << declared.name << "'");
+    }
+    if (!dtype_enabled(out.dtype)) return disabled_dtype_error(node, "output", k, declared.name, out.dtype);
+    if (declared.dtype != DataType::undefined && declared.dtype != out.dtype) {
+      return node_error(node, Status(StatusCode::invalid_model)
+                                  << "output " << k << " '" << declared.name << "' is declared "
+                                  << dtype_name(declared.dtype) << " but the op produces " << dtype_name(out.dtype));
+    }
+    values[id].info.dtype = out.dtype;
+    values[id].info.shape = out.shape;
+  }
+  return {};
+}
+
+/// Runs node `index`'s kernel prepare and records its outputs. When the kernel needs the value of an input that is
+/// not known yet, `missing_constant_input` gets that input's value id (else kNoValue).
+inline ONNXMICRO_DETAIL_ALWAYS_INLINE Status prepare_node(const model::Graph& graph, std::size_t index,
+                                                          const NodeEnvironment& env, MetadataAllocator& allocator,
+                                                          Span<ValueRuntime> values, NodeRuntime& nr,
+                                                          bool& all_constant,
+                                                          model::ValueId& missing_constant_input) noexcept {
+  const model::Node& node = graph.nodes[index];
+  missing_constant_input = model::kNoValue;
+  ONNXMICRO_RETURN_IF_ERROR(gather_node_infos(node, graph, values, allocator, nr, all_constant));
+  kernels::PrepareEnvironment environment;
+  environment.model = env.model;
+  environment.registry = env.registry;
+  environment.size_optimized = env.size_optimized_kernels;
+  if (!env.fused_clamps.empty()) environment.fused_clamp = env.fused_clamps[index];
+  kernels::PrepareContext ctx(node, nr.input_infos, nr.output_infos, allocator, environment);
+  Status st = nr.kernel->prepare(ctx);
+  if (!st.ok()) {
+    const int missing = ctx.missing_constant_input();
+    if (missing >= 0 && static_cast<std::size_t>(missing) < node.inputs.size()) {
+      missing_constant_input = node.inputs[missing];
+    }
+    return node_error(node, st);
+  }
+  if (ctx.unnamed_output() >= 0) {
+    return node_error(
+        node, Status(StatusCode::invalid_model)
+                  << "the op produces output " << ctx.unnamed_output() << ", which the node does not name (it names "
+                  << node.outputs.size() << " outputs"
+                  << (ctx.unnamed_output() < static_cast<int>(node.outputs.size()) ? ", that one as \"\")" : ")"));
+  }
+  nr.state = ctx.state();
+  nr.scratch_bytes = ctx.scratch_bytes();
+  return record_node_outputs(node, graph, nr, values);
+}
+
+/// Computes a node once at prepare time into metadata; its outputs become constants and run() skips it.
+inline ONNXMICRO_DETAIL_ALWAYS_INLINE Status fold_node(const model::Node& node, MetadataAllocator& allocator,
+                                                       Span<ValueRuntime> values, NodeRuntime& nr) noexcept {
+  ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(node.inputs.size(), nr.inputs));
+  ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(node.outputs.size(), nr.outputs));
+  for (std::size_t k = 0; k < node.inputs.size(); ++k) {
+    const model::ValueId id = node.inputs[k];
+    if (id == model::kNoValue) continue;
+    // Shape-only kernels see a null data pointer for inputs whose values are not known yet.
+    nr.inputs[k] = ConstTensorView(values[id].info.dtype, values[id].info.shape, values[id].info.const_data);
+  }
+  for (std::size_t k = 0; k < node.outputs.size(); ++k) {
+    const model::ValueId id = node.outputs[k];
+    if (id == model::kNoValue) continue;
+    ValueRuntime& rt = values[id];
+    std::size_t bytes = 0;
+    Status size_status = checked_byte_size(rt.info.dtype, rt.info.shape, bytes);
+    if (!size_status.ok()) return node_error(node, size_status);
+    void* storage = allocate_tensor_storage(allocator, bytes);
+    if (storage == nullptr) {
+      return node_error(node, Status(StatusCode::out_of_memory) << "metadata allocator exhausted folding output '"
+                                                                << rt.info.name << "' (" << bytes << " bytes)");
+    }
+    nr.outputs[k] = TensorView{rt.info.dtype, rt.info.shape, storage};
+    rt.info.is_constant = true;
+    rt.info.const_data = storage;
+    rt.data = storage;
+  }
+  void* scratch = nullptr;
+  if (nr.scratch_bytes > 0) {
+    scratch = allocator.allocate(nr.scratch_bytes, ONNXMICRO_TENSOR_ALIGNMENT);
+    if (scratch == nullptr) {
+      return node_error(node, Status(StatusCode::out_of_memory)
+                                  << "metadata allocator exhausted for scratch while folding");
+    }
+  }
+  // Strings a folded node builds live in metadata, as long as the session.
+  kernels::StringPool folded_strings(&allocator);
+  kernels::RunContext run_ctx(nr.inputs, nr.outputs, nr.state, scratch, nr.scratch_bytes, &folded_strings);
+  Status run_status = nr.kernel->run(run_ctx);
+  if (!run_status.ok()) return node_error(node, run_status);
+  nr.folded = true;
+  return {};
+}
+
+/// Whether node preparation computes the node now rather than at every run.
+inline bool foldable_now(const NodeRuntime& nr, bool all_constant) noexcept {
+  return nr.kernel->foldable && (all_constant || !nr.kernel->needs_input_data);
+}
+
+}  // namespace detail
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/runtime/node_preparation.hpp
 // #include "onnxmicro/runtime/qdq_fusion.hpp"
 // begin of file onnxmicro/runtime/qdq_fusion.hpp
 // QDQ fusion: a model in onnxruntime's QDQ format computes every quantized op as DequantizeLinear -> float op
@@ -37410,6 +38416,13 @@ struct Requantized {
   ValueId scale = kNoValue;
   ValueId zero_point = kNoValue;
   kernels::FusedClamp clamp;
+};
+
+/// The DequantizeLinear inputs and QuantizeLinear output a rule matches, declared once for every rule (one set of
+/// locals keeps the inlined rules as small as the single function they were).
+struct Operands {
+  Dequantized a, b, c;
+  Requantized q;
 };
 
 /// One planned rewrite of an op.
@@ -37473,8 +38486,8 @@ class Fuser {
   }
 
  private:
-  Status plan_all(Span<model::Node> nodes, Span<kernels::FusedClamp> clamps,
-                  Span<QuantizedNodeReport> reports) noexcept {
+  ONNXMICRO_DETAIL_ALWAYS_INLINE Status plan_all(Span<model::Node> nodes, Span<kernels::FusedClamp> clamps,
+                                                 Span<QuantizedNodeReport> reports) noexcept {
     const std::size_t node_count = graph_.nodes.size();
     const std::size_t value_count = graph_.values.size();
     ONNXMICRO_RETURN_IF_ERROR(allocator_.allocate_array(value_count, readers_));
@@ -37819,183 +38832,243 @@ class Fuser {
     rewrite.activation_node = q.activation;
   }
 
+  static constexpr std::string_view kMicrosoft = "com.microsoft";
+
   /// Decides how `node` runs; leaves rewrite.op_type empty (and says why in `reason`) when it stays float.
   Status plan(const model::Node& node, Rewrite& rewrite, std::string_view& reason) noexcept {
     rewrite = Rewrite();
+    Operands operands;
     const std::string_view op = node.domain.empty() ? node.op_type : std::string_view();
-    Dequantized a, b, c;
-    Requantized q;
-    constexpr std::string_view kMicrosoft = "com.microsoft";
-    const std::int64_t onnx_version = node.opset_version < 10 ? 10 : node.opset_version;
-    if (op == "Conv") {
-      if (!activation_dq(node.inputs[0], a, reason) || node.inputs.size() < 2 ||
-          !dequantized(node.inputs[1], true, b, reason) || !requantized(node, true, q, reason))
-        return {};
-      if (!is_8bit(b.dtype) || b.zero_point == kNoValue || (b.scale_count != 1 && b.axis != 0)) {
-        reason = "the weights are not int8/uint8 quantized per tensor or per output channel (axis 0)";
-        return {};
-      }
-      ValueId bias = kNoValue;
-      if (node.inputs.size() > 2 && node.inputs[2] != kNoValue) {
-        bool ok = false;
-        if (dequantized(node.inputs[2], true, c, reason)) ONNXMICRO_RETURN_IF_ERROR(bias_matches(a, b, c, ok));
-        if (!ok) {
-          reason = "the bias is not int32 dequantized with scale x_scale * w_scale";
-          return {};
-        }
-        bias = c.quantized;
-      }
-      ONNXMICRO_RETURN_IF_ERROR(make_inputs(
-          {a.quantized, a.scale, a.zero_point, b.quantized, b.scale, b.zero_point, q.scale, q.zero_point, bias},
-          rewrite.inputs));
-      if (bias == kNoValue) rewrite.inputs = rewrite.inputs.subspan(0, 8);
-      set_target(rewrite, "QLinearConv", "", onnx_version, "QLinearConv", q);
-      return {};
-    }
-    if (op == "MatMul") {
-      if (!activation_dq(node.inputs[0], a, reason) || !dequantized(node.inputs[1], true, b, reason) ||
-          !requantized(node, true, q, reason))
-        return {};
-      const model::Value& weights = graph_.values[b.quantized];
-      const bool per_column = b.scale_count != 1 && weights.kind == model::ValueKind::initializer &&
-                              weights.initializer().rank == 2 && (b.axis == 1 || b.axis == -1);
-      if (!is_8bit(b.dtype) || b.zero_point == kNoValue || (b.scale_count != 1 && !per_column)) {
-        reason = "the second input is not int8/uint8 quantized per tensor or per column of 2-D weights";
-        return {};
-      }
-      ONNXMICRO_RETURN_IF_ERROR(
-          make_inputs({a.quantized, a.scale, a.zero_point, b.quantized, b.scale, b.zero_point, q.scale, q.zero_point},
-                      rewrite.inputs));
-      set_target(rewrite, "QLinearMatMul", "", onnx_version, "QLinearMatMul", q);
-      return {};
-    }
-    if (op == "Gemm") {
-      if (!activation_dq(node.inputs[0], a, reason) || node.inputs.size() < 2 ||
-          !dequantized(node.inputs[1], true, b, reason) || !requantized(node, true, q, reason))
-        return {};
-      if (float_attribute(node, "alpha", 1.0f) != 1.0f) {
-        reason = "alpha is not 1 (QGemm would scale the bias by it too)";
-        return {};
-      }
-      const std::int64_t channel_axis = int_attribute(node, "transB", 0) != 0 ? 0 : 1;
-      if (!is_8bit(b.dtype) || b.zero_point == kNoValue || (b.scale_count != 1 && b.axis != channel_axis)) {
-        reason = "B is not int8/uint8 quantized per tensor or per output column";
-        return {};
-      }
-      ValueId bias = kNoValue;
-      if (node.inputs.size() > 2 && node.inputs[2] != kNoValue) {
-        bool ok = float_attribute(node, "beta", 1.0f) == 1.0f;
-        if (ok && dequantized(node.inputs[2], true, c, reason))
-          ONNXMICRO_RETURN_IF_ERROR(bias_matches(a, b, c, ok));
-        else
-          ok = false;
-        if (!ok) {
-          reason = "C is not int32 dequantized with scale a_scale * b_scale (and beta 1)";
-          return {};
-        }
-        bias = c.quantized;
-      }
-      ONNXMICRO_RETURN_IF_ERROR(make_inputs(
-          {a.quantized, a.scale, a.zero_point, b.quantized, b.scale, b.zero_point, bias, q.scale, q.zero_point},
-          rewrite.inputs));
-      set_target(rewrite, "QGemm", kMicrosoft, 1, "com.microsoft.QGemm", q);
-      return {};
-    }
-    if (op == "Add" || op == "Mul") {
-      if (!activation_dq(node.inputs[0], a, reason) || node.inputs.size() < 2 ||
-          !activation_dq(node.inputs[1], b, reason) || !requantized(node, true, q, reason))
-        return {};
-      ONNXMICRO_RETURN_IF_ERROR(
-          make_inputs({a.quantized, a.scale, a.zero_point, b.quantized, b.scale, b.zero_point, q.scale, q.zero_point},
-                      rewrite.inputs));
-      if (op == "Add") {
-        set_target(rewrite, "QLinearAdd", kMicrosoft, 1, "com.microsoft.QLinearAdd", q);
-      } else {
-        set_target(rewrite, "QLinearMul", kMicrosoft, 1, "com.microsoft.QLinearMul", q);
-      }
-      return {};
-    }
-    if (op == "AveragePool" || op == "GlobalAveragePool" || op == "LeakyRelu" || op == "Sigmoid") {
-      if (!activation_dq(node.inputs[0], a, reason) || !requantized(node, false, q, reason)) return {};
-      ONNXMICRO_RETURN_IF_ERROR(
-          make_inputs({a.quantized, a.scale, a.zero_point, q.scale, q.zero_point}, rewrite.inputs));
-      if (op == "AveragePool") {
-        set_target(rewrite, "QLinearAveragePool", kMicrosoft, 1, "com.microsoft.QLinearAveragePool", q);
-      } else if (op == "GlobalAveragePool") {
-        set_target(rewrite, "QLinearGlobalAveragePool", kMicrosoft, 1, "com.microsoft.QLinearGlobalAveragePool", q);
-      } else if (op == "LeakyRelu") {
-        set_target(rewrite, "QLinearLeakyRelu", kMicrosoft, 1, "com.microsoft.QLinearLeakyRelu", q);
-      } else {
-        set_target(rewrite, "QLinearSigmoid", kMicrosoft, 1, "com.microsoft.QLinearSigmoid", q);
-      }
-      return {};
-    }
-    if (op == "Concat") {
-      if (!requantized(node, false, q, reason)) return {};
-      ONNXMICRO_RETURN_IF_ERROR(take_ids(2 + 3 * node.inputs.size(), rewrite.inputs));
-      rewrite.inputs[0] = q.scale;
-      rewrite.inputs[1] = q.zero_point;
-      for (std::size_t k = 0; k < node.inputs.size(); ++k) {
-        if (!activation_dq(node.inputs[k], a, reason)) return {};
-        rewrite.inputs[2 + 3 * k] = a.quantized;
-        rewrite.inputs[3 + 3 * k] = a.scale;
-        rewrite.inputs[4 + 3 * k] = a.zero_point;
-      }
-      set_target(rewrite, "QLinearConcat", kMicrosoft, 1, "com.microsoft.QLinearConcat", q);
-      return {};
-    }
-    if (op == "Relu" || op == "Clip") {
-      // A Relu/Clip that follows no fusable op: a 256-entry table of x -> Q(f(DQ(x))) (QLinearLeakyRelu with
-      // alpha 0, or alpha 1 and Clip's bounds as the clamp), which is what the float path computes.
-      Requantized bounds;
-      if (!activation_dq(node.inputs[0], a, reason)) return {};
-      if (!clamp_of(node, bounds.clamp)) {
-        reason = "Clip's bounds are not initializers";
-        return {};
-      }
-      if (!requantized(node, false, q, reason)) return {};
-      ONNXMICRO_RETURN_IF_ERROR(
-          make_inputs({a.quantized, a.scale, a.zero_point, q.scale, q.zero_point}, rewrite.inputs));
-      set_target(rewrite, "QLinearLeakyRelu", kMicrosoft, 1, "com.microsoft.QLinearLeakyRelu (table)", q);
-      if (op == "Relu") {
-        rewrite.attributes = kAlphaZero;
-      } else {
-        rewrite.attributes = kAlphaOne;
-        rewrite.clamp = bounds.clamp;
-      }
-      return {};
-    }
-    if (op == "Softmax") {
-      if (!activation_dq(node.inputs[0], a, reason) || !requantized(node, false, q, reason)) return {};
-      ONNXMICRO_RETURN_IF_ERROR(
-          make_inputs({a.quantized, a.scale, a.zero_point, q.scale, q.zero_point}, rewrite.inputs));
-      // The Softmax's own opset version: QLinearSoftmax reads which axis semantics apply from it.
-      set_target(rewrite, "QLinearSoftmax", kMicrosoft, node.opset_version, "com.microsoft.QLinearSoftmax", q);
-      return {};
-    }
-    const bool reshapes = op == "Reshape" || op == "Transpose" || op == "Flatten" || op == "Squeeze" ||
-                          op == "Unsqueeze" || (op == "MaxPool" && node.opset_version >= 12);
-    if (reshapes) {
-      // Moving or picking elements commutes with (de)quantization when both sides share scale and zero point.
-      if (!activation_dq(node.inputs[0], a, reason) || !requantized(node, false, q, reason)) return {};
-      for (std::size_t k = 1; k < node.inputs.size(); ++k) {
-        if (node.inputs[k] != kNoValue && is_dequantize_output(node.inputs[k])) {
-          reason = "a second input is dequantized";
-          return {};
-        }
-      }
-      if (!same_params(a.scale, a.zero_point, q.scale, q.zero_point)) {
-        reason = "its DequantizeLinear and QuantizeLinear have different scales or zero points";
-        return {};
-      }
-      ONNXMICRO_RETURN_IF_ERROR(take_ids(node.inputs.size(), rewrite.inputs));
-      for (std::size_t k = 0; k < node.inputs.size(); ++k) rewrite.inputs[k] = node.inputs[k];
-      rewrite.inputs[0] = a.quantized;
-      set_target(rewrite, node.op_type, "", node.opset_version,
-                 op == "MaxPool" ? "MaxPool on int8/uint8" : "the same op on int8/uint8", q);
-      return {};
-    }
+    if (op == "Conv") return plan_conv(node, operands, rewrite, reason);
+    if (op == "MatMul") return plan_matmul(node, operands, rewrite, reason);
+    if (op == "Gemm") return plan_gemm(node, operands, rewrite, reason);
+    if (op == "Add" || op == "Mul") return plan_add_or_mul(node, op, operands, rewrite, reason);
+    if (const SingleInputRule* rule = single_input_rule(op))
+      return plan_single_input_op(node, *rule, operands, rewrite, reason);
+    if (op == "Concat") return plan_concat(node, operands, rewrite, reason);
+    if (op == "Relu" || op == "Clip") return plan_relu_or_clip(node, op, operands, rewrite, reason);
+    if (op == "Reshape" || op == "Transpose" || op == "Flatten" || op == "Squeeze" || op == "Unsqueeze" ||
+        (op == "MaxPool" && node.opset_version >= 12))
+      return plan_data_movement(node, op, operands, rewrite, reason);
     reason = "no integer kernel for this op: it runs in float between its DequantizeLinear and QuantizeLinear";
+    return {};
+  }
+
+  /// Conv -> QLinearConv (per-tensor or per-output-channel int8/uint8 weights, optional int32 bias).
+  ONNXMICRO_DETAIL_ALWAYS_INLINE Status plan_conv(const model::Node& node, Operands& operands, Rewrite& rewrite,
+                                                  std::string_view& reason) noexcept {
+    Dequantized& a = operands.a;
+    Dequantized& b = operands.b;
+    Dequantized& c = operands.c;
+    Requantized& q = operands.q;
+    const std::int64_t onnx_version = node.opset_version < 10 ? 10 : node.opset_version;  // QLinear ops start at 10
+    if (!activation_dq(node.inputs[0], a, reason) || node.inputs.size() < 2 ||
+        !dequantized(node.inputs[1], true, b, reason) || !requantized(node, true, q, reason))
+      return {};
+    if (!is_8bit(b.dtype) || b.zero_point == kNoValue || (b.scale_count != 1 && b.axis != 0)) {
+      reason = "the weights are not int8/uint8 quantized per tensor or per output channel (axis 0)";
+      return {};
+    }
+    ValueId bias = kNoValue;
+    if (node.inputs.size() > 2 && node.inputs[2] != kNoValue) {
+      bool ok = false;
+      if (dequantized(node.inputs[2], true, c, reason)) ONNXMICRO_RETURN_IF_ERROR(bias_matches(a, b, c, ok));
+      if (!ok) {
+        reason = "the bias is not int32 dequantized with scale x_scale * w_scale";
+        return {};
+      }
+      bias = c.quantized;
+    }
+    ONNXMICRO_RETURN_IF_ERROR(make_inputs(
+        {a.quantized, a.scale, a.zero_point, b.quantized, b.scale, b.zero_point, q.scale, q.zero_point, bias},
+        rewrite.inputs));
+    if (bias == kNoValue) rewrite.inputs = rewrite.inputs.subspan(0, 8);
+    set_target(rewrite, "QLinearConv", "", onnx_version, "QLinearConv", q);
+    return {};
+  }
+
+  /// MatMul -> QLinearMatMul (per-tensor, or per-column 2-D constant weights).
+  ONNXMICRO_DETAIL_ALWAYS_INLINE Status plan_matmul(const model::Node& node, Operands& operands, Rewrite& rewrite,
+                                                    std::string_view& reason) noexcept {
+    Dequantized& a = operands.a;
+    Dequantized& b = operands.b;
+    Requantized& q = operands.q;
+    const std::int64_t onnx_version = node.opset_version < 10 ? 10 : node.opset_version;  // QLinear ops start at 10
+    if (!activation_dq(node.inputs[0], a, reason) || !dequantized(node.inputs[1], true, b, reason) ||
+        !requantized(node, true, q, reason))
+      return {};
+    const model::Value& weights = graph_.values[b.quantized];
+    const bool per_column = b.scale_count != 1 && weights.kind == model::ValueKind::initializer &&
+                            weights.initializer().rank == 2 && (b.axis == 1 || b.axis == -1);
+    if (!is_8bit(b.dtype) || b.zero_point == kNoValue || (b.scale_count != 1 && !per_column)) {
+      reason = "the second input is not int8/uint8 quantized per tensor or per column of 2-D weights";
+      return {};
+    }
+    ONNXMICRO_RETURN_IF_ERROR(
+        make_inputs({a.quantized, a.scale, a.zero_point, b.quantized, b.scale, b.zero_point, q.scale, q.zero_point},
+                    rewrite.inputs));
+    set_target(rewrite, "QLinearMatMul", "", onnx_version, "QLinearMatMul", q);
+    return {};
+  }
+
+  /// Gemm -> com.microsoft QGemm (alpha 1; C an int32 bias with beta 1).
+  ONNXMICRO_DETAIL_ALWAYS_INLINE Status plan_gemm(const model::Node& node, Operands& operands, Rewrite& rewrite,
+                                                  std::string_view& reason) noexcept {
+    Dequantized& a = operands.a;
+    Dequantized& b = operands.b;
+    Dequantized& c = operands.c;
+    Requantized& q = operands.q;
+    if (!activation_dq(node.inputs[0], a, reason) || node.inputs.size() < 2 ||
+        !dequantized(node.inputs[1], true, b, reason) || !requantized(node, true, q, reason))
+      return {};
+    if (float_attribute(node, "alpha", 1.0f) != 1.0f) {
+      reason = "alpha is not 1 (QGemm would scale the bias by it too)";
+      return {};
+    }
+    const std::int64_t channel_axis = int_attribute(node, "transB", 0) != 0 ? 0 : 1;
+    if (!is_8bit(b.dtype) || b.zero_point == kNoValue || (b.scale_count != 1 && b.axis != channel_axis)) {
+      reason = "B is not int8/uint8 quantized per tensor or per output column";
+      return {};
+    }
+    ValueId bias = kNoValue;
+    if (node.inputs.size() > 2 && node.inputs[2] != kNoValue) {
+      bool ok = float_attribute(node, "beta", 1.0f) == 1.0f;
+      if (ok && dequantized(node.inputs[2], true, c, reason))
+        ONNXMICRO_RETURN_IF_ERROR(bias_matches(a, b, c, ok));
+      else
+        ok = false;
+      if (!ok) {
+        reason = "C is not int32 dequantized with scale a_scale * b_scale (and beta 1)";
+        return {};
+      }
+      bias = c.quantized;
+    }
+    ONNXMICRO_RETURN_IF_ERROR(make_inputs(
+        {a.quantized, a.scale, a.zero_point, b.quantized, b.scale, b.zero_point, bias, q.scale, q.zero_point},
+        rewrite.inputs));
+    set_target(rewrite, "QGemm", kMicrosoft, 1, "com.microsoft.QGemm", q);
+    return {};
+  }
+
+  /// Add/Mul -> com.microsoft QLinearAdd/QLinearMul.
+  ONNXMICRO_DETAIL_ALWAYS_INLINE Status plan_add_or_mul(const model::Node& node, std::string_view op,
+                                                        Operands& operands, Rewrite& rewrite,
+                                                        std::string_view& reason) noexcept {
+    Dequantized& a = operands.a;
+    Dequantized& b = operands.b;
+    Requantized& q = operands.q;
+    if (!activation_dq(node.inputs[0], a, reason) || node.inputs.size() < 2 ||
+        !activation_dq(node.inputs[1], b, reason) || !requantized(node, true, q, reason))
+      return {};
+    ONNXMICRO_RETURN_IF_ERROR(
+        make_inputs({a.quantized, a.scale, a.zero_point, b.quantized, b.scale, b.zero_point, q.scale, q.zero_point},
+                    rewrite.inputs));
+    if (op == "Add") {
+      set_target(rewrite, "QLinearAdd", kMicrosoft, 1, "com.microsoft.QLinearAdd", q);
+    } else {
+      set_target(rewrite, "QLinearMul", kMicrosoft, 1, "com.microsoft.QLinearMul", q);
+    }
+    return {};
+  }
+
+  /// An op of one quantized input and output that has a com.microsoft QLinear twin.
+  struct SingleInputRule {
+    std::string_view op, target, report_name;
+  };
+  static const SingleInputRule* single_input_rule(std::string_view op) noexcept {
+    static constexpr SingleInputRule kRules[] = {
+        {"AveragePool", "QLinearAveragePool", "com.microsoft.QLinearAveragePool"},
+        {"GlobalAveragePool", "QLinearGlobalAveragePool", "com.microsoft.QLinearGlobalAveragePool"},
+        {"LeakyRelu", "QLinearLeakyRelu", "com.microsoft.QLinearLeakyRelu"},
+        {"Sigmoid", "QLinearSigmoid", "com.microsoft.QLinearSigmoid"},
+        {"Softmax", "QLinearSoftmax", "com.microsoft.QLinearSoftmax"}};
+    for (const SingleInputRule& rule : kRules)
+      if (rule.op == op) return &rule;
+    return nullptr;
+  }
+
+  /// AveragePool, GlobalAveragePool, LeakyRelu, Sigmoid, Softmax -> their com.microsoft QLinear ops.
+  ONNXMICRO_DETAIL_ALWAYS_INLINE Status plan_single_input_op(const model::Node& node, const SingleInputRule& rule,
+                                                             Operands& operands, Rewrite& rewrite,
+                                                             std::string_view& reason) noexcept {
+    Dequantized& a = operands.a;
+    Requantized& q = operands.q;
+    if (!activation_dq(node.inputs[0], a, reason) || !requantized(node, false, q, reason)) return {};
+    ONNXMICRO_RETURN_IF_ERROR(make_inputs({a.quantized, a.scale, a.zero_point, q.scale, q.zero_point}, rewrite.inputs));
+    // Softmax keeps its own opset version: QLinearSoftmax reads which axis semantics apply from it.
+    const std::int64_t version = rule.op == "Softmax" ? node.opset_version : 1;
+    set_target(rewrite, rule.target, kMicrosoft, version, rule.report_name, q);
+    return {};
+  }
+
+  /// Concat -> com.microsoft QLinearConcat.
+  ONNXMICRO_DETAIL_ALWAYS_INLINE Status plan_concat(const model::Node& node, Operands& operands, Rewrite& rewrite,
+                                                    std::string_view& reason) noexcept {
+    Dequantized& a = operands.a;
+    Requantized& q = operands.q;
+    if (!requantized(node, false, q, reason)) return {};
+    ONNXMICRO_RETURN_IF_ERROR(take_ids(2 + 3 * node.inputs.size(), rewrite.inputs));
+    rewrite.inputs[0] = q.scale;
+    rewrite.inputs[1] = q.zero_point;
+    for (std::size_t k = 0; k < node.inputs.size(); ++k) {
+      if (!activation_dq(node.inputs[k], a, reason)) return {};
+      rewrite.inputs[2 + 3 * k] = a.quantized;
+      rewrite.inputs[3 + 3 * k] = a.scale;
+      rewrite.inputs[4 + 3 * k] = a.zero_point;
+    }
+    set_target(rewrite, "QLinearConcat", kMicrosoft, 1, "com.microsoft.QLinearConcat", q);
+    return {};
+  }
+
+  /// Relu/Clip that follows no fusable op -> a 256-entry table (QLinearLeakyRelu).
+  ONNXMICRO_DETAIL_ALWAYS_INLINE Status plan_relu_or_clip(const model::Node& node, std::string_view op,
+                                                          Operands& operands, Rewrite& rewrite,
+                                                          std::string_view& reason) noexcept {
+    Dequantized& a = operands.a;
+    Requantized& q = operands.q;
+    // A Relu/Clip that follows no fusable op: a 256-entry table of x -> Q(f(DQ(x))) (QLinearLeakyRelu with
+    // alpha 0, or alpha 1 and Clip's bounds as the clamp), which is what the float path computes.
+    Requantized bounds;
+    if (!activation_dq(node.inputs[0], a, reason)) return {};
+    if (!clamp_of(node, bounds.clamp)) {
+      reason = "Clip's bounds are not initializers";
+      return {};
+    }
+    if (!requantized(node, false, q, reason)) return {};
+    ONNXMICRO_RETURN_IF_ERROR(make_inputs({a.quantized, a.scale, a.zero_point, q.scale, q.zero_point}, rewrite.inputs));
+    set_target(rewrite, "QLinearLeakyRelu", kMicrosoft, 1, "com.microsoft.QLinearLeakyRelu (table)", q);
+    if (op == "Relu") {
+      rewrite.attributes = kAlphaZero;
+    } else {
+      rewrite.attributes = kAlphaOne;
+      rewrite.clamp = bounds.clamp;
+    }
+    return {};
+  }
+
+  /// Reshape, Transpose, Flatten, Squeeze, Unsqueeze, MaxPool (12+) -> the same op on the quantized values.
+  ONNXMICRO_DETAIL_ALWAYS_INLINE Status plan_data_movement(const model::Node& node, std::string_view op,
+                                                           Operands& operands, Rewrite& rewrite,
+                                                           std::string_view& reason) noexcept {
+    Dequantized& a = operands.a;
+    Requantized& q = operands.q;
+    // Moving or picking elements commutes with (de)quantization when both sides share scale and zero point.
+    if (!activation_dq(node.inputs[0], a, reason) || !requantized(node, false, q, reason)) return {};
+    for (std::size_t k = 1; k < node.inputs.size(); ++k) {
+      if (node.inputs[k] != kNoValue && is_dequantize_output(node.inputs[k])) {
+        reason = "a second input is dequantized";
+        return {};
+      }
+    }
+    if (!same_params(a.scale, a.zero_point, q.scale, q.zero_point)) {
+      reason = "its DequantizeLinear and QuantizeLinear have different scales or zero points";
+      return {};
+    }
+    ONNXMICRO_RETURN_IF_ERROR(take_ids(node.inputs.size(), rewrite.inputs));
+    for (std::size_t k = 0; k < node.inputs.size(); ++k) rewrite.inputs[k] = node.inputs[k];
+    rewrite.inputs[0] = a.quantized;
+    set_target(rewrite, node.op_type, "", node.opset_version,
+               op == "MaxPool" ? "MaxPool on int8/uint8" : "the same op on int8/uint8", q);
     return {};
   }
 
@@ -38017,75 +39090,10 @@ class Fuser {
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/runtime/qdq_fusion.hpp
 
-#if ONNXMICRO_HAS_HEAP
-#include <cstdlib>
-#endif
-
 ONNXMICRO_NAMESPACE_BEGIN
 
-/// Shape to bind to a graph input with symbolic or unknown dims (by input name).
-struct InputShape {
-  std::string_view name;
-  Shape shape;
-};
-
-/// The value of a graph input, known before prepare (see SessionOptions::input_values).
-struct InputValue {
-  std::string_view name;
-  ConstTensorView value;
-};
-
-/// Where a node executes. Only cpu exists today; the OpenCL backend will add its own.
-enum class Placement : std::uint8_t { cpu = 0 };
-
-struct SessionOptions {
-  /// Caller-provided arena (aligned to ONNXMICRO_TENSOR_ALIGNMENT). nullptr: the session owns a heap arena.
-  /// prepare() fails with out_of_memory naming the bytes needed when it is too small.
-  void* arena = nullptr;
-  std::size_t arena_bytes = 0;
-  /// Where kernel state, packed weights and folded constants go. nullptr: a session-owned heap allocator.
-  MetadataAllocator* metadata_allocator = nullptr;
-  /// Shapes for graph inputs whose declared shapes have symbolic/unknown dims (or to override nothing else).
-  Span<const InputShape> input_shapes;
-  /// The largest shape each dynamic input will ever be bound to. prepare() plans for these first and sizes the
-  /// arena for them (an owned arena is allocated at that size; a caller's arena must hold it), so that later
-  /// re-plans for smaller shapes (run(inputs), set_input_shapes) reuse the same arena and allocate nothing.
-  /// Binding a dim above its maximum is an error naming the input and dim. Inputs without an entry in
-  /// input_shapes are prepared at these shapes.
-  Span<const InputShape> max_input_shapes;
-  /// Values of graph inputs, offered for inputs that decide shapes (Reshape's shape, Unsqueeze's axes, ...).
-  /// prepare() binds only the ones a kernel needs at prepare time (treated as constants; set_input() then
-  /// only accepts the same value) and leaves the rest as ordinary inputs. Copied: need not outlive prepare().
-  Span<const InputValue> input_values;
-  /// Storage for the characters of strings kernels build at run time (StringConcat, StringNormalizer, ...),
-  /// emptied at the start of every run(). nullptr: when the model has string tensors the session owns a heap pool
-  /// of string_pool_bytes (or ONNXMICRO_DEFAULT_STRING_POOL_BYTES when 0). A run that needs more fails with
-  /// out_of_memory naming the node; Session::string_pool_peak() tells how much a run used.
-  char* string_pool = nullptr;
-  std::size_t string_pool_bytes = 0;
-  /// Keep every input's arena slot out of reach of other tensors for the whole run, so that the next run's
-  /// inputs may be written while this run's outputs are still being read (subgraph iterations do this).
-  bool inputs_outlive_run = false;
-  /// Run DequantizeLinear -> op -> QuantizeLinear groups of QDQ models as integer kernels (see
-  /// runtime/qdq_fusion.hpp); Session::quantized_nodes() reports every op between DQ and Q and how it ran.
-  /// false: every node runs its own kernel (the float reference path), e.g. to compare the two.
-  bool fuse_qdq = true;
-  /// Plan and run with the kernels' size-optimised choices, which a build with ONNXMICRO_OPTIMIZE_FOR_SIZE=1
-  /// always makes (this option cannot turn them off there): Conv sums each window directly instead of gathering
-  /// columns into scratch, Gemm reads a transposed B in place instead of packing a copy. The arena and metadata
-  /// differ, so a host planning for such a firmware sets it (`onnxmicro plan --optimize-for-size`). Subgraph
-  /// sessions inherit it.
-  bool size_optimized_kernels = false;
-};
-
-/// Per-node facts after prepare(), for reports (which kernel, placement, folded or not).
-struct NodeReport {
-  const model::Node* node = nullptr;
-  const KernelEntry* kernel = nullptr;
-  Placement placement = Placement::cpu;
-  bool folded = false;  ///< computed once at prepare time (all inputs constant)
-};
-
+/// One model prepared to run: prepare() once (or again for other options), then set inputs, run(), read outputs.
+/// Not copyable; not thread-safe (one run at a time).
 class Session {
  public:
   Session() noexcept = default;
@@ -38104,7 +39112,7 @@ class Session {
   std::size_t required_arena_bytes() const noexcept { return required_arena_bytes_; }
   /// Bytes of the arena in use (the caller's arena_bytes, or the size of the owned arena). With
   /// SessionOptions::max_input_shapes it is fixed at prepare and never grows.
-  std::size_t arena_capacity() const noexcept { return arena_capacity_; }
+  std::size_t arena_capacity() const noexcept { return arena_.capacity(); }
   /// Arena bytes the plan at SessionOptions::max_input_shapes needs (0 when none were declared).
   std::size_t max_shapes_arena_bytes() const noexcept { return max_shapes_arena_bytes_; }
   /// Metadata bytes the current plan uses (kernel state, folded constants, tables), excluding the Model's own.
@@ -38159,7 +39167,7 @@ class Session {
 
   const MemoryPlan& plan() const noexcept { return plan_; }
   /// Most bytes of the string pool any run() so far has used (see SessionOptions::string_pool_bytes).
-  std::size_t string_pool_peak() const noexcept { return string_pool_.peak(); }
+  std::size_t string_pool_peak() const noexcept { return string_pool_.pool().peak(); }
   Span<const NodeReport> node_reports() const noexcept { return reports_; }
   /// The dtype prepare inferred for graph value `id` (an id of model::Node::inputs/outputs); undefined for
   /// kNoValue or an id out of range. `onnxmicro kernels` lists with it the dtypes a model's tensors use.
@@ -38173,8 +39181,8 @@ class Session {
   const Model* model() const noexcept { return model_; }
 
  private:
-  struct NodeRuntime;
-  struct ValueRuntime;
+  using NodeRuntime = detail::NodeRuntime;
+  using ValueRuntime = detail::ValueRuntime;
   /// What prepare() keeps to re-plan later: everything in SessionOptions but the per-call shapes and values.
   struct KeptOptions {
     void* arena = nullptr;
@@ -38186,15 +39194,28 @@ class Session {
   };
   void release() noexcept;
   void release_plan() noexcept;
+  // prepare(), once per session; its steps and those of prepare_pass are inlined where they are called
+  // (ONNXMICRO_DETAIL_ALWAYS_INLINE: split for reading, not for reuse).
+  ONNXMICRO_DETAIL_ALWAYS_INLINE Status adopt_metadata_allocator(MetadataAllocator* allocator) noexcept;
+  ONNXMICRO_DETAIL_ALWAYS_INLINE Status read_dynamic_options(const SessionOptions& options, bool& any_max) noexcept;
+  ONNXMICRO_DETAIL_ALWAYS_INLINE Status fuse_qdq_groups(const SessionOptions& options) noexcept;
+  ONNXMICRO_DETAIL_ALWAYS_INLINE Status plan_at_max_shapes(const SessionOptions& options) noexcept;
+  // One plan (prepare(), and every re-plan).
   Status plan_for(Span<const InputShape> shapes, Span<const InputValue> values) noexcept;
+  ONNXMICRO_DETAIL_ALWAYS_INLINE Status prepare_pass(const SessionOptions& options, Span<unsigned char> bind_value,
+                                                     bool& retry) noexcept;
+  ONNXMICRO_DETAIL_ALWAYS_INLINE Status bind_graph_values(const SessionOptions& options,
+                                                          Span<unsigned char> bind_value) noexcept;
+  ONNXMICRO_DETAIL_ALWAYS_INLINE Status prepare_nodes(const SessionOptions& options, Span<unsigned char> bind_value,
+                                                      bool& retry) noexcept;
+  ONNXMICRO_DETAIL_ALWAYS_INLINE Status plan_buffers(const SessionOptions& options,
+                                                     detail::BufferList& buffers) noexcept;
+  ONNXMICRO_DETAIL_ALWAYS_INLINE Status provide_memory(const SessionOptions& options) noexcept;
+  ONNXMICRO_DETAIL_ALWAYS_INLINE Status bind_views(const detail::BufferList& buffers) noexcept;
+  // Re-plans.
   Status check_against_max_shapes(Span<const InputShape> shapes) const noexcept;
-  Status check_symbolic_dims() const noexcept;
   std::size_t merge_shapes(Span<const InputShape> given, bool keep_current) noexcept;
   bool plan_differs(Span<const InputShape> shapes, Span<const InputValue> values) const noexcept;
-  Status prepare_pass(const SessionOptions& options, Span<unsigned char> bind_value, bool& retry) noexcept;
-  Status bind_input_value(const model::Value& value, const SessionOptions& options, MetadataAllocator& allocator,
-                          ValueRuntime& rt) noexcept;
-  bool offer_bindings(model::ValueId needed, const SessionOptions& options, Span<unsigned char> bind_value) noexcept;
 
   const Model* model_ = nullptr;
   KernelRegistry registry_;
@@ -38207,10 +39228,7 @@ class Session {
   const model::Graph* graph_ = nullptr;
   model::Graph fused_graph_;
   Span<kernels::FusedClamp> fused_clamps_;  ///< per node of *graph_ (empty when nothing was fused)
-  unsigned char* arena_ = nullptr;
-  std::size_t arena_capacity_ = 0;
-  bool owns_arena_ = false;
-  void* arena_allocation_ = nullptr;
+  detail::ArenaStorage arena_;
   std::size_t required_arena_bytes_ = 0;
   std::int32_t missing_input_value_ = -1;
   bool prepared_ = false;
@@ -38225,22 +39243,13 @@ class Session {
   std::size_t max_shapes_arena_bytes_ = 0;
   std::size_t replan_count_ = 0;
   MetadataAllocator* metadata_ = nullptr;
-  kernels::StringPool string_pool_;
-  void* owned_string_pool_ = nullptr;
+  detail::StringPoolStorage string_pool_;
 #if ONNXMICRO_HAS_HEAP
   ChunkAllocator owned_metadata_;
 #endif
 };
 
 // ---- implementation ---------------------------------------------------------------------------------------
-
-struct Session::ValueRuntime {
-  kernels::TensorInfo info;
-  std::int32_t buffer = -1;  ///< planned buffer, -1 for constants
-  std::int32_t first_use = -1;
-  std::int32_t last_use = -1;
-  void* data = nullptr;  ///< where the value lives after planning (arena slot or constant data)
-};
 
 inline DataType Session::value_dtype(model::ValueId id) const noexcept {
   if (id < 0 || static_cast<std::size_t>(id) >= values_.size()) return DataType::undefined;
@@ -38252,151 +39261,12 @@ inline Shape Session::value_shape(model::ValueId id) const noexcept {
   return values_[static_cast<std::size_t>(id)].info.shape;
 }
 
-struct Session::NodeRuntime {
-  const KernelEntry* kernel = nullptr;
-  void* state = nullptr;
-  std::size_t scratch_bytes = 0;
-  std::int32_t scratch_buffer = -1;
-  bool folded = false;
-  Span<kernels::TensorInfo> input_infos;
-  Span<kernels::TensorInfo> output_infos;
-  Span<ConstTensorView> inputs;
-  Span<TensorView> outputs;
-  void* scratch = nullptr;
-};
-
-namespace detail {
-
-/// A failed kernel or planning status, prefixed with the node's identity.
-inline Status node_error(const model::Node& node, const Status& cause) noexcept {
-  Status s(cause.code());
-  Model::describe_node(s, node) << ": " << cause.message_view();
-  return s;
-}
-
-/// node_error() for input or output k of `node` having a dtype this build compiles out (one copy for both checks).
-inline Status disabled_dtype_error(const model::Node& node, const char* role, std::size_t k, std::string_view name,
-                                   DataType dtype) noexcept {
-  return node_error(node, kernels::PrepareContext::disabled_dtype(role, static_cast<int>(k), name, dtype));
-}
-
-/// Lists the version ranges a registry has for an op: " [1,13) [13,inf)" or " none".
-inline Status& describe_available_versions(Status& s, KernelRegistry registry, std::string_view domain,
-                                           std::string_view op_type) noexcept {
-  bool any = false;
-  for (const KernelEntry& e : registry) {
-    if (e.domain != domain || e.op_type != op_type) continue;
-    any = true;
-    s << " [" << e.since_version << ",";
-    if (e.until_version >= kernels::kOpenEnded)
-      s << "newest]";
-    else
-      s << e.until_version << ")";
-  }
-  if (!any) s << " none";
-  return s;
-}
-
-/// Replaces the data of `count` ValueRefs (recursively: an optional may hold a sequence) by copies in `allocator`.
-inline Status deep_copy_elements(ValueRef* refs, std::int64_t count, MetadataAllocator& allocator) noexcept {
-  for (std::int64_t i = 0; i < count; ++i) {
-    const ConstTensorView element = view_of(refs[i]);
-    std::size_t bytes = 0;
-    ONNXMICRO_RETURN_IF_ERROR(checked_byte_size(element.dtype, element.shape, bytes));
-    void* copy = allocator.allocate(bytes == 0 ? 1 : bytes, ONNXMICRO_TENSOR_ALIGNMENT);
-    if (copy == nullptr) return Status(StatusCode::out_of_memory) << "metadata allocator exhausted copying a sequence";
-    if (bytes != 0) std::memcpy(copy, element.data, bytes);
-    if (is_value_container(element.dtype)) {
-      ONNXMICRO_RETURN_IF_ERROR(deep_copy_elements(static_cast<ValueRef*>(copy), element.element_count(), allocator));
-    }
-    if (element.dtype == DataType::string) {
-      auto* strings = static_cast<StringRef*>(copy);
-      for (std::int64_t k = 0; k < element.element_count(); ++k) {
-        char* chars = static_cast<char*>(allocator.allocate(strings[k].size == 0 ? 1 : strings[k].size, 1));
-        if (chars == nullptr)
-          return Status(StatusCode::out_of_memory) << "metadata allocator exhausted copying strings";
-        if (strings[k].size != 0) std::memcpy(chars, strings[k].data, strings[k].size);
-        strings[k].data = chars;
-      }
-    }
-    refs[i].data = copy;
-  }
-  return {};
-}
-
-/// Whether two tensors of `count` elements of `dtype` hold the same values (string tensors by their characters,
-/// sequences and optionals by their elements).
-inline bool same_elements(DataType dtype, const void* a, const void* b, std::int64_t count) noexcept {
-  if (is_value_container(dtype)) {
-    const auto* x = static_cast<const ValueRef*>(a);
-    const auto* y = static_cast<const ValueRef*>(b);
-    for (std::int64_t i = 0; i < count; ++i) {
-      const ConstTensorView vx = view_of(x[i]), vy = view_of(y[i]);
-      if (vx.dtype != vy.dtype || vx.shape != vy.shape ||
-          !same_elements(vx.dtype, vx.data, vy.data, vx.element_count()))
-        return false;
-    }
-    return true;
-  }
-  if (dtype != DataType::string) return std::memcmp(a, b, byte_size_of(dtype, count)) == 0;
-  const auto* x = static_cast<const StringRef*>(a);
-  const auto* y = static_cast<const StringRef*>(b);
-  for (std::int64_t i = 0; i < count; ++i)
-    if (x[i].view() != y[i].view()) return false;
-  return true;
-}
-
-/// The shape the model fixes for graph input `value`; fails naming the input (and the dim) when it declares
-/// none or a dim is symbolic or unknown.
-inline Status declared_input_shape(const model::Value& value, Shape& shape) noexcept {
-#if ONNXMICRO_ENABLE_DYNAMIC_SHAPES
-  constexpr StatusCode kCode = StatusCode::invalid_argument;
-  constexpr const char* kNoShapeHint = ": bind one with SessionOptions::input_shapes";
-  constexpr const char* kDimHint = ": bind it with SessionOptions::input_shapes";
-#else
-  constexpr StatusCode kCode = StatusCode::unsupported;
-  constexpr const char* kNoShapeHint =
-      ", and this build binds no shapes (ONNXMICRO_ENABLE_DYNAMIC_SHAPES=0): export the model with fixed input shapes";
-  constexpr const char* kDimHint = kNoShapeHint;
-#endif
-  if (!value.has_declared_shape)
-    return Status(kCode) << "input '" << value.name << "' has no declared shape" << kNoShapeHint;
-  shape.resize(value.declared_rank);
-  for (int d = 0; d < value.declared_rank; ++d) {
-    const model::DeclaredDim& dim = value.declared_dims[d];
-    if (dim.value < 0) {
-      Status s(kCode);
-      s << "input '" << value.name << "' dim " << d;
-      if (!dim.param.empty()) s << " ('" << dim.param << "')";
-      return s << " is not fixed by the model" << kDimHint;
-    }
-    shape[d] = dim.value;
-  }
-  return {};
-}
-
-/// Zero-size tensors still get a valid, aligned pointer.
-inline void* empty_tensor_storage() noexcept {
-  alignas(ONNXMICRO_TENSOR_ALIGNMENT) static unsigned char storage[ONNXMICRO_TENSOR_ALIGNMENT];
-  return storage;
-}
-
-}  // namespace detail
-
 inline Session::~Session() { release(); }
 
 inline void Session::release() noexcept {
   release_plan();
-#if ONNXMICRO_HAS_HEAP
-  if (owns_arena_ && arena_ != nullptr) std::free(arena_allocation_);
-  arena_allocation_ = nullptr;
-  std::free(owned_string_pool_);
-#endif
-  owned_string_pool_ = nullptr;
-  string_pool_ = kernels::StringPool();
-  arena_ = nullptr;
-  arena_capacity_ = 0;
-  owns_arena_ = false;
+  arena_.release();
+  string_pool_.release();
   kept_ = KeptOptions();
   bind_value_ = Span<unsigned char>();
   max_shapes_ = Span<Shape>();
@@ -38420,8 +39290,8 @@ inline void Session::release_plan() noexcept {
 
 inline void Session::rebase_arena(void* arena) noexcept {
   unsigned char* const to = static_cast<unsigned char*>(arena);
-  if (!prepared_ || to == arena_ || arena_ == nullptr) return;
-  const std::uintptr_t from = reinterpret_cast<std::uintptr_t>(arena_);
+  if (!prepared_ || to == arena_.data() || arena_.data() == nullptr) return;
+  const std::uintptr_t from = reinterpret_cast<std::uintptr_t>(arena_.data());
   const std::uintptr_t extent = plan_.arena_bytes;
   auto moved = [&](const void* p) -> void* {
     const std::uintptr_t address = reinterpret_cast<std::uintptr_t>(p);
@@ -38436,7 +39306,7 @@ inline void Session::rebase_arena(void* arena) noexcept {
     for (TensorView& out : nr.outputs) out.data = moved(out.data);
     nr.scratch = moved(nr.scratch);
   }
-  arena_ = to;
+  arena_.rebase(to);
 }
 
 inline std::size_t Session::metadata_bytes() const noexcept {
@@ -38492,7 +39362,25 @@ inline Status Session::prepare(const Model& model, KernelRegistry registry, cons
   if (!model.loaded()) return Status(StatusCode::invalid_argument) << "prepare() needs a loaded Model";
   model_ = &model;
   registry_ = registry;
-  metadata_ = options.metadata_allocator;
+  ONNXMICRO_RETURN_IF_ERROR(adopt_metadata_allocator(options.metadata_allocator));
+  kept_.arena = options.arena;
+  kept_.arena_bytes = options.arena_bytes;
+  kept_.string_pool = options.string_pool;
+  kept_.string_pool_bytes = options.string_pool_bytes;
+  kept_.inputs_outlive_run = options.inputs_outlive_run;
+  kept_.size_optimized_kernels = options.size_optimized_kernels;
+  bool any_max = false;
+  ONNXMICRO_RETURN_IF_ERROR(read_dynamic_options(options, any_max));
+  ONNXMICRO_RETURN_IF_ERROR(fuse_qdq_groups(options));
+  // Everything from here on is rewound by a re-plan.
+  metadata_mark_ = metadata_->used_bytes();
+  if (any_max) return plan_at_max_shapes(options);
+  // (Without dynamic shapes both are empty: one plan, at the shapes the model fixes.)
+  return plan_for(options.input_shapes, options.input_values);
+}
+
+inline Status Session::adopt_metadata_allocator(MetadataAllocator* allocator) noexcept {
+  metadata_ = allocator;
 #if ONNXMICRO_HAS_HEAP
   if (metadata_ == nullptr) {
     owned_metadata_.reset();
@@ -38504,40 +39392,32 @@ inline Status Session::prepare(const Model& model, KernelRegistry registry, cons
            << "SessionOptions::metadata_allocator is required when ONNXMICRO_HAS_HEAP is 0";
   }
   metadata_start_ = metadata_->used_bytes();
+  return {};
+}
+
+// Checks the names in input_shapes/input_values/max_input_shapes and keeps the maxima (any_max: some given).
+inline Status Session::read_dynamic_options(const SessionOptions& options, bool& any_max) noexcept {
+  any_max = false;
 #if !ONNXMICRO_ENABLE_DYNAMIC_SHAPES
   const char* const dynamic_option = !options.input_shapes.empty()       ? "input_shapes"
                                      : !options.max_input_shapes.empty() ? "max_input_shapes"
                                      : !options.input_values.empty()     ? "input_values"
                                                                          : nullptr;
-  if (dynamic_option != nullptr) {
-    return Status(StatusCode::unsupported)
-           << "SessionOptions::" << dynamic_option
-           << " binds graph inputs at prepare time, which this build compiles out (ONNXMICRO_ENABLE_DYNAMIC_SHAPES=0): "
-              "every input must have the shape the model fixes";
-  }
-#endif
-  kept_.arena = options.arena;
-  kept_.arena_bytes = options.arena_bytes;
-  kept_.string_pool = options.string_pool;
-  kept_.string_pool_bytes = options.string_pool_bytes;
-  kept_.inputs_outlive_run = options.inputs_outlive_run;
-  kept_.size_optimized_kernels = options.size_optimized_kernels;
-#if ONNXMICRO_ENABLE_DYNAMIC_SHAPES
-  for (const InputShape& bound : options.input_shapes) {
-    std::size_t ignored;
-    ONNXMICRO_RETURN_IF_ERROR(input_index(bound.name, ignored));
-  }
-  for (const InputValue& bound : options.input_values) {
-    std::size_t ignored;
-    ONNXMICRO_RETURN_IF_ERROR(input_index(bound.name, ignored));
-  }
+  if (dynamic_option == nullptr) return {};
+  return Status(StatusCode::unsupported)
+         << "SessionOptions::" << dynamic_option
+         << " binds graph inputs at prepare time, which this build compiles out (ONNXMICRO_ENABLE_DYNAMIC_SHAPES=0): "
+            "every input must have the shape the model fixes";
+#else
+  std::size_t ignored;
+  for (const InputShape& bound : options.input_shapes) ONNXMICRO_RETURN_IF_ERROR(input_index(bound.name, ignored));
+  for (const InputValue& bound : options.input_values) ONNXMICRO_RETURN_IF_ERROR(input_index(bound.name, ignored));
   const std::size_t inputs = input_count();
   ONNXMICRO_RETURN_IF_ERROR(metadata_->allocate_array(inputs, bind_value_));
   ONNXMICRO_RETURN_IF_ERROR(metadata_->allocate_array(inputs, max_shapes_));
   ONNXMICRO_RETURN_IF_ERROR(metadata_->allocate_array(inputs, has_max_shape_));
   ONNXMICRO_RETURN_IF_ERROR(metadata_->allocate_array(inputs, replan_shapes_));
   ONNXMICRO_RETURN_IF_ERROR(metadata_->allocate_array(inputs, replan_values_));
-  bool any_max = false;
   for (const InputShape& bound : options.max_input_shapes) {
     std::size_t index = 0;
     ONNXMICRO_RETURN_IF_ERROR(input_index(bound.name, index));
@@ -38551,70 +39431,74 @@ inline Status Session::prepare(const Model& model, KernelRegistry registry, cons
     has_max_shape_[index] = 1;
     any_max = true;
   }
+  return {};
 #endif
-  // QDQ groups become integer nodes once, for every plan (the rewrite does not depend on shapes).
-  graph_ = &model.graph();
-  if (options.fuse_qdq) {
-#if ONNXMICRO_ENABLE_QDQ_FUSION
-    detail::qdq::Fuser fuser(model.graph(), registry, *metadata_);
-    ONNXMICRO_RETURN_IF_ERROR(fuser.run(fused_graph_, fused_clamps_, quantized_nodes_));
-    graph_ = &fused_graph_;
-#else
-    // Running the QDQ groups in float without being asked would be a silent slow path.
-    for (const model::Node& node : model.graph().nodes) {
-      if (node.op_type == "DequantizeLinear" && node.domain.empty()) {
-        Status s(StatusCode::unsupported);
-        Model::describe_node(s, node) << ": a QDQ model, but this build compiled QDQ fusion out "
-                                      << "(ONNXMICRO_ENABLE_QDQ_FUSION=0); set SessionOptions::fuse_qdq = false to run "
-                                         "its DequantizeLinear -> op -> QuantizeLinear groups in float";
-        return s;
-      }
-    }
-#endif
-  }
-  // Everything from here on is rewound by a re-plan.
-  metadata_mark_ = metadata_->used_bytes();
+}
 
-#if ONNXMICRO_ENABLE_DYNAMIC_SHAPES
-  if (any_max) {
-    // First the plan at the maxima, which sizes the arena; inputs without a maximum take the caller's shape and
-    // value, if any.
-    std::size_t shape_count = 0, value_count = 0;
-    for (std::size_t i = 0; i < inputs; ++i) {
-      if (has_max_shape_[i]) {
-        replan_shapes_[shape_count++] = InputShape{input_name(i), max_shapes_[i]};
-        continue;
-      }
-      for (const InputShape& bound : options.input_shapes)
-        if (bound.name == input_name(i)) replan_shapes_[shape_count] = bound;
-      if (!replan_shapes_[shape_count].name.empty()) ++shape_count;
+// QDQ groups become integer nodes once, for every plan (the rewrite does not depend on shapes).
+inline Status Session::fuse_qdq_groups(const SessionOptions& options) noexcept {
+  graph_ = &model_->graph();
+  if (!options.fuse_qdq) return {};
+#if ONNXMICRO_ENABLE_QDQ_FUSION
+  detail::qdq::Fuser fuser(model_->graph(), registry_, *metadata_);
+  ONNXMICRO_RETURN_IF_ERROR(fuser.run(fused_graph_, fused_clamps_, quantized_nodes_));
+  graph_ = &fused_graph_;
+#else
+  // Running the QDQ groups in float without being asked would be a silent slow path.
+  for (const model::Node& node : model_->graph().nodes) {
+    if (node.op_type == "DequantizeLinear" && node.domain.empty()) {
+      Status s(StatusCode::unsupported);
+      Model::describe_node(s, node) << ": a QDQ model, but this build compiled QDQ fusion out "
+                                    << "(ONNXMICRO_ENABLE_QDQ_FUSION=0); set SessionOptions::fuse_qdq = false to run "
+                                       "its DequantizeLinear -> op -> QuantizeLinear groups in float";
+      return s;
     }
-    // Values are offered for inputs without a maximum, and for those whose value has exactly the maximum shape.
-    for (std::size_t i = 0; i < inputs; ++i) {
-      for (const InputValue& offered : options.input_values) {
-        if (offered.name == input_name(i) && (!has_max_shape_[i] || offered.value.shape == max_shapes_[i]))
-          replan_values_[value_count++] = offered;
-      }
-    }
-    Status st = plan_for(Span<const InputShape>(replan_shapes_.data(), shape_count),
-                         Span<const InputValue>(replan_values_.data(), value_count));
-    if (!st.ok()) {
-      if (missing_input_value_ >= 0) {
-        st << " (a shape that depends on an input's value cannot be bounded by maximum shapes yet: prepare without "
-              "SessionOptions::max_input_shapes, and the arena follows each plan)";
-      }
-      return st.prepend("planning at SessionOptions::max_input_shapes: ");
-    }
-    max_shapes_arena_bytes_ = required_arena_bytes_;
-    if (options.input_shapes.empty() && options.input_values.empty()) return st;
-    ONNXMICRO_RETURN_IF_ERROR(check_against_max_shapes(options.input_shapes));
-    // Then the plan at the caller's shapes; inputs they leave out stay at their maxima.
-    shape_count = merge_shapes(options.input_shapes, false);
-    return plan_for(Span<const InputShape>(replan_shapes_.data(), shape_count), options.input_values);
   }
 #endif
-  // (Without dynamic shapes both are empty: one plan, at the shapes the model fixes.)
-  return plan_for(options.input_shapes, options.input_values);
+  return {};
+}
+
+// First the plan at the maxima, which sizes the arena; then, when the caller bound shapes or values, the plan at
+// those (inputs they leave out stay at their maxima).
+inline Status Session::plan_at_max_shapes(const SessionOptions& options) noexcept {
+#if !ONNXMICRO_ENABLE_DYNAMIC_SHAPES
+  (void)options;
+  return Status(StatusCode::internal) << "maximum shapes in a build without dynamic shapes";
+#else
+  // Inputs without a maximum take the caller's shape and value, if any.
+  const std::size_t inputs = input_count();
+  std::size_t shape_count = 0, value_count = 0;
+  for (std::size_t i = 0; i < inputs; ++i) {
+    if (has_max_shape_[i]) {
+      replan_shapes_[shape_count++] = InputShape{input_name(i), max_shapes_[i]};
+      continue;
+    }
+    for (const InputShape& bound : options.input_shapes)
+      if (bound.name == input_name(i)) replan_shapes_[shape_count] = bound;
+    if (!replan_shapes_[shape_count].name.empty()) ++shape_count;
+  }
+  // Values are offered for inputs without a maximum, and for those whose value has exactly the maximum shape.
+  for (std::size_t i = 0; i < inputs; ++i) {
+    for (const InputValue& offered : options.input_values) {
+      if (offered.name == input_name(i) && (!has_max_shape_[i] || offered.value.shape == max_shapes_[i]))
+        replan_values_[value_count++] = offered;
+    }
+  }
+  Status st = plan_for(Span<const InputShape>(replan_shapes_.data(), shape_count),
+                       Span<const InputValue>(replan_values_.data(), value_count));
+  if (!st.ok()) {
+    if (missing_input_value_ >= 0) {
+      st << " (a shape that depends on an input's value cannot be bounded by maximum shapes yet: prepare without "
+            "SessionOptions::max_input_shapes, and the arena follows each plan)";
+    }
+    return st.prepend("planning at SessionOptions::max_input_shapes: ");
+  }
+  max_shapes_arena_bytes_ = required_arena_bytes_;
+  if (options.input_shapes.empty() && options.input_values.empty()) return st;
+  ONNXMICRO_RETURN_IF_ERROR(check_against_max_shapes(options.input_shapes));
+  shape_count = merge_shapes(options.input_shapes, false);
+  return plan_for(Span<const InputShape>(replan_shapes_.data(), shape_count), options.input_values);
+#endif
 }
 
 // Fills replan_shapes_ with one shape per input that has one: the given shape, else (keep_current) the shape of
@@ -38676,40 +39560,9 @@ inline Status Session::check_against_max_shapes(Span<const InputShape> shapes) c
     for (int d = 0; d < max.rank(); ++d) {
       if (bound.shape[d] > max[d]) {
         return Status(StatusCode::invalid_argument)
-               << "input '" << bound.name << "' dim " << d << " is " << static_cast<long long>(bound.shape[d])
-               << ", above its declared maximum " << static_cast<long long>(max[d]) << " (shape " << bound.shape
-               << ", maximum " << max << "; SessionOptions::max_input_shapes sized the arena)";
-      }
-    }
-  }
-  return {};
-}
-
-// A dim_param names one size: every input dim carrying the same name must be bound to the same value.
-inline Status Session::check_symbolic_dims() const noexcept {
-  const model::Graph& graph = model_->graph();
-  for (std::size_t i = 0; i < graph.inputs.size(); ++i) {
-    const model::Value& a = graph.values[graph.inputs[i]];
-    if (!a.has_declared_shape || is_value_container(a.dtype)) continue;
-    const Shape& shape_a = values_[graph.inputs[i]].info.shape;
-    for (int da = 0; da < a.declared_rank && da < shape_a.rank(); ++da) {
-      const std::string_view param = a.declared_dims[da].param;
-      if (param.empty() || a.declared_dims[da].value >= 0) continue;
-      for (std::size_t j = 0; j <= i; ++j) {
-        const model::Value& b = graph.values[graph.inputs[j]];
-        if (!b.has_declared_shape || is_value_container(b.dtype)) continue;
-        const Shape& shape_b = values_[graph.inputs[j]].info.shape;
-        for (int db = 0; db < b.declared_rank && db < shape_b.rank(); ++db) {
-          if (j == i && db >= da) break;
-          if (b.declared_dims[db].param != param || b.declared_dims[db].value >= 0) continue;
-          if (shape_a[da] != shape_b[db]) {
-            return Status(StatusCode::invalid_argument)
-                   << "input '" << a.name << "' dim " << da << " ('" << param << "') is bound to "
-                   << static_cast<long long>(shape_a[da]) << " but input '" << b.name << "' dim " << db << " ('"
-                   << param << "') is bound to " << static_cast<long long>(shape_b[db])
-                   << ": a symbolic dim has one value per run";
-          }
-        }
+               << "input '" << bound.name << "' dim " << d << " is " << bound.shape[d]
+               << ", above its declared maximum " << max[d] << " (shape " << bound.shape << ", maximum " << max
+               << "; SessionOptions::max_input_shapes sized the arena)";
       }
     }
   }
@@ -38801,34 +39654,33 @@ inline bool Session::input_bound_at_prepare(std::size_t index) const noexcept {
   return values_[model_->graph().inputs[index]].info.is_constant;
 }
 
+// One planning pass over the graph; `retry` is set when a kernel needs the value of a graph input the caller
+// offered but this pass did not bind (plan_for binds it and starts over).
 inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned char> bind_value,
                                     bool& retry) noexcept {
-  MetadataAllocator& allocator = *metadata_;
-  KernelRegistry registry = registry_;
   const model::Graph& graph = *graph_;
-  const std::size_t node_count = graph.nodes.size();
-  const std::int32_t end_step = static_cast<std::int32_t>(node_count);
-  ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(graph.values.size(), values_));
-  ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(node_count, nodes_));
-  ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(node_count, reports_));
-
+  ONNXMICRO_RETURN_IF_ERROR(metadata_->allocate_array(graph.values.size(), values_));
+  ONNXMICRO_RETURN_IF_ERROR(metadata_->allocate_array(graph.nodes.size(), nodes_));
+  ONNXMICRO_RETURN_IF_ERROR(metadata_->allocate_array(graph.nodes.size(), reports_));
   // 1. Every node gets its kernel before anything else, so a missing kernel is reported up front.
-  for (std::size_t i = 0; i < node_count; ++i) {
-    const model::Node& node = graph.nodes[i];
-    const KernelEntry* entry = find_kernel(registry, node.domain, node.op_type, node.opset_version);
-    if (entry == nullptr) {
-      Status s(StatusCode::unsupported);
-      Model::describe_node(s, node) << ": no kernel in this build implements " << node.op_type << " at opset "
-                                    << static_cast<long long>(node.opset_version) << "; versions this build has:";
-      return detail::describe_available_versions(s, registry, node.domain, node.op_type);
-    }
-    nodes_[i].kernel = entry;
-    reports_[i].node = &node;
-    reports_[i].kernel = entry;
-  }
-
+  ONNXMICRO_RETURN_IF_ERROR(detail::resolve_kernels(graph, registry_, nodes_, reports_));
   // 2. Constants and graph inputs.
-  const bool little_endian = detail::host_is_little_endian();
+  ONNXMICRO_RETURN_IF_ERROR(bind_graph_values(options, bind_value));
+  // 3. Kernels' prepare in execution order: dtype/shape inference, state, folding of all-constant nodes.
+  ONNXMICRO_RETURN_IF_ERROR(prepare_nodes(options, bind_value, retry));
+  // 4-5. Lifetimes, buffers (with in-place reuse) and their offsets in the arena.
+  detail::BufferList buffers;
+  ONNXMICRO_RETURN_IF_ERROR(plan_buffers(options, buffers));
+  // 6-7. The arena and the string pool.
+  ONNXMICRO_RETURN_IF_ERROR(provide_memory(options));
+  // 8. Every view bound to its final address, so run() only calls kernels.
+  ONNXMICRO_RETURN_IF_ERROR(bind_views(buffers));
+  prepared_ = true;
+  return {};
+}
+
+inline Status Session::bind_graph_values(const SessionOptions& options, Span<unsigned char> bind_value) noexcept {
+  const model::Graph& graph = *graph_;
   for (std::size_t id = 0; id < graph.values.size(); ++id) {
     const model::Value& value = graph.values[id];
     ValueRuntime& rt = values_[id];
@@ -38836,534 +39688,124 @@ inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned
     rt.info.name = value.name;
     rt.info.dtype = value.dtype;
     if (value.kind == model::ValueKind::initializer) {
-      const proto::Tensor& tensor = value.initializer();
-      ONNXMICRO_RETURN_IF_ERROR(rt.info.shape.assign(tensor.dims, static_cast<std::size_t>(tensor.rank)));
-      // The loader resolves external data (model/external_data.hpp) into raw_data; unresolved means a bug there.
-      if (tensor.data_location == proto::DataLocation::external && !tensor.has_raw_data) {
-        return Status(StatusCode::internal)
-               << "initializer '" << value.name << "' uses external data that the loader did not resolve";
-      }
-      std::size_t bytes = 0;
-      Status st = checked_byte_size(value.dtype, rt.info.shape, bytes);
-      if (!st.ok()) return Status(st.code()) << "initializer '" << value.name << "': " << st.message_view();
-      rt.info.is_constant = true;
-      if (bytes == 0) {
-        rt.info.const_data = detail::empty_tensor_storage();
-      } else if (!dtype_enabled(value.dtype)) {
-        // Never decoded (decode_to() is compiled without this dtype): step 3 refuses, by node, every node reading
-        // it, and a graph output is refused here.
-        if (value.is_graph_output) {
-          return Status(StatusCode::unsupported)
-                 << "graph output '" << value.name << "' is an initializer of dtype " << dtype_name(value.dtype)
-                 << ", which this build leaves out (" << dtype_disabled_by(value.dtype) << ")";
-        }
-        rt.info.const_data = nullptr;
-      } else if (tensor.has_raw_data && little_endian && tensor.raw_data.size() == bytes &&
-                 // Sub-byte dtypes (dtype_size 0) are packed bytes: any address will do.
-                 (dtype_size(value.dtype) == 0 ||
-                  reinterpret_cast<std::uintptr_t>(tensor.raw_data.data()) % dtype_size(value.dtype) == 0)) {
-        rt.info.const_data = tensor.raw_data.data();  // zero-copy: the weights stay in the model bytes
-      } else {
-        void* storage = allocator.allocate(bytes, ONNXMICRO_TENSOR_ALIGNMENT);
-        if (storage == nullptr) {
-          return Status(StatusCode::out_of_memory)
-                 << "metadata allocator exhausted decoding initializer '" << value.name << "' ("
-                 << static_cast<unsigned long long>(bytes) << " bytes)";
-        }
-        ONNXMICRO_RETURN_IF_ERROR(tensor.decode_to(storage, bytes));
-        rt.info.const_data = storage;
-      }
-      rt.data = const_cast<void*>(rt.info.const_data);
-    } else if (value.kind == model::ValueKind::graph_input) {
-      const bool container = is_value_container(value.dtype);
-      if (!container && value.type_kind != proto::Type::Kind::tensor) {
-        return Status(StatusCode::unsupported)
-               << "graph input '" << value.name << "' is a map, which this build does not support";
-      }
-#if !ONNXMICRO_ENABLE_DYNAMIC_SHAPES
-      if (container) {
-        return Status(StatusCode::unsupported)
-               << "graph input '" << value.name << "' is " << (value.dtype == DataType::optional ? "an " : "a ")
-               << dtype_name(value.dtype)
-               << ": its value is needed when planning, which this build cannot bind "
-                  "(ONNXMICRO_ENABLE_DYNAMIC_SHAPES=0)";
-      }
-      (void)bind_value;
-      (void)retry;
-      ONNXMICRO_RETURN_IF_ERROR(detail::declared_input_shape(value, rt.info.shape));
+      ONNXMICRO_RETURN_IF_ERROR(detail::bind_initializer(value, *metadata_, rt));
+      continue;
+    }
+    if (value.kind != model::ValueKind::graph_input) continue;
+    if (!is_value_container(value.dtype) && value.type_kind != proto::Type::Kind::tensor) {
+      return Status(StatusCode::unsupported)
+             << "graph input '" << value.name << "' is a map, which this build does not support";
+    }
+#if ONNXMICRO_ENABLE_DYNAMIC_SHAPES
+    std::size_t position = 0;
+    ONNXMICRO_RETURN_IF_ERROR(input_index(value.name, position));
+    ONNXMICRO_RETURN_IF_ERROR(
+        detail::bind_graph_input(value, position, options, bind_value, *metadata_, rt, missing_input_value_));
 #else
-      std::size_t input_position = 0;
-      ONNXMICRO_RETURN_IF_ERROR(input_index(value.name, input_position));
-      if (container) {
-        // Sequences and optionals are values known at prepare time in this build.
-        bool offered = false;
-        for (const InputValue& b : options.input_values) offered = offered || b.name == value.name;
-        if (!offered) {
-          missing_input_value_ = static_cast<std::int32_t>(input_position);
-          return Status(StatusCode::unsupported)
-                 << "graph input '" << value.name << "' is " << (value.dtype == DataType::optional ? "an " : "a ")
-                 << dtype_name(value.dtype)
-                 << ": its value is needed when planning: offer it in SessionOptions::input_values "
-                    "(Session::run(inputs) "
-                    "does)";
-        }
-        bind_value[input_position] = 1;
-      }
-      if (bind_value[input_position]) {
-        ONNXMICRO_RETURN_IF_ERROR(bind_input_value(value, options, allocator, rt));
-        continue;
-      }
-      const InputShape* bound = nullptr;
-      for (const InputShape& b : options.input_shapes)
-        if (b.name == value.name) bound = &b;
-      if (bound != nullptr) {
-        if (value.has_declared_shape) {
-          if (bound->shape.rank() != value.declared_rank) {
-            return Status(StatusCode::invalid_argument)
-                   << "input '" << value.name << "': bound shape " << bound->shape << " has rank "
-                   << bound->shape.rank() << ", the model declares rank " << value.declared_rank;
-          }
-          for (int d = 0; d < value.declared_rank; ++d) {
-            std::int64_t fixed = value.declared_dims[d].value;
-            if (fixed >= 0 && bound->shape[d] != fixed) {
-              return Status(StatusCode::invalid_argument)
-                     << "input '" << value.name << "': bound shape " << bound->shape << " has dim " << d << " = "
-                     << static_cast<long long>(bound->shape[d]) << ", the model fixes it to "
-                     << static_cast<long long>(fixed);
-            }
-          }
-        }
-        for (int d = 0; d < bound->shape.rank(); ++d) {
-          if (bound->shape[d] < 0) {
-            return Status(StatusCode::invalid_argument)
-                   << "input '" << value.name << "': bound shape " << bound->shape << " has a negative dim";
-          }
-        }
-        rt.info.shape = bound->shape;
-      } else {
-        ONNXMICRO_RETURN_IF_ERROR(detail::declared_input_shape(value, rt.info.shape));
-      }
+    (void)options;
+    (void)bind_value;
+    ONNXMICRO_RETURN_IF_ERROR(detail::bind_graph_input(value, rt));
+    rt.first_use = 0;
+    rt.last_use = 0;
 #endif
-      rt.first_use = 0;
-      rt.last_use = 0;
-    }
   }
-
 #if ONNXMICRO_ENABLE_DYNAMIC_SHAPES  // (else every input dim is fixed by the model)
-  ONNXMICRO_RETURN_IF_ERROR(check_symbolic_dims());
+  ONNXMICRO_RETURN_IF_ERROR(detail::check_symbolic_dims(graph, values_));
 #endif
+  return {};
+}
 
-  // 3. Kernels' prepare in execution order: dtype/shape inference, state, folding of all-constant nodes.
-  for (std::size_t i = 0; i < node_count; ++i) {
-    const model::Node& node = graph.nodes[i];
+inline Status Session::prepare_nodes(const SessionOptions& options, Span<unsigned char> bind_value,
+                                     bool& retry) noexcept {
+  const model::Graph& graph = *graph_;
+  detail::NodeEnvironment env;
+  env.model = model_;
+  env.registry = registry_;
+  env.size_optimized_kernels = options.size_optimized_kernels;
+  env.fused_clamps = fused_clamps_;
+  for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
     NodeRuntime& nr = nodes_[i];
-    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(node.inputs.size(), nr.input_infos));
-    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(node.outputs.size(), nr.output_infos));
-    bool all_constant = true;
-    for (std::size_t k = 0; k < node.inputs.size(); ++k) {
-      model::ValueId id = node.inputs[k];
-      if (id == model::kNoValue) continue;
-      nr.input_infos[k] = values_[id].info;
-      if (!values_[id].info.is_constant) all_constant = false;
-      // A dtype compiled out of the kernels (ONNXMICRO_ENABLE_FLOAT64/FLOAT16=0, ONNXMICRO_ENABLED_DTYPES) is
-      // refused here, by name, before any kernel sees it (or folds it).
-      if (!dtype_enabled(values_[id].info.dtype)) {
-        return detail::disabled_dtype_error(node, "input", k, graph.values[id].name, values_[id].info.dtype);
-      }
-    }
-    for (std::size_t k = 0; k < node.outputs.size(); ++k) {
-      model::ValueId id = node.outputs[k];
-      if (id == model::kNoValue) continue;
-      nr.output_infos[k].present = true;
-      nr.output_infos[k].name = graph.values[id].name;
-    }
-    kernels::PrepareContext ctx(node, nr.input_infos, nr.output_infos, allocator);
-    ctx.set_environment(model_, registry);
-    ctx.set_size_optimized(options.size_optimized_kernels);
-    if (!fused_clamps_.empty()) ctx.set_fused_clamp(fused_clamps_[i]);
-    Status st = nr.kernel->prepare(ctx);
+    bool all_constant = false;
+    model::ValueId missing = model::kNoValue;
+    Status st = detail::prepare_node(graph, i, env, *metadata_, values_, nr, all_constant, missing);
     if (!st.ok()) {
 #if ONNXMICRO_ENABLE_DYNAMIC_SHAPES
-      int missing = ctx.missing_constant_input();
-      if (missing >= 0 && static_cast<std::size_t>(missing) < node.inputs.size()) {
-        retry = offer_bindings(node.inputs[missing], options, bind_value);
+      if (missing != model::kNoValue) {
+        retry = detail::mark_inputs_to_bind(graph, values_, missing, options.input_values, bind_value,
+                                            missing_input_value_);
       }
+#else
+      (void)bind_value;
+      (void)retry;
 #endif
-      return detail::node_error(node, st);
+      return st;
     }
-    if (ctx.unnamed_output() >= 0) {
-      return detail::node_error(
-          node, Status(StatusCode::invalid_model)
-                    << "the op produces output " << ctx.unnamed_output() << ", which the node does not name (it names "
-                    << static_cast<unsigned long long>(node.outputs.size()) << " outputs"
-                    << (ctx.unnamed_output() < static_cast<int>(node.outputs.size()) ? ", that one as \"\")" : ")"));
-    }
-    nr.state = ctx.state();
-    nr.scratch_bytes = ctx.scratch_bytes();
-    for (std::size_t k = 0; k < node.outputs.size(); ++k) {
-      model::ValueId id = node.outputs[k];
-      if (id == model::kNoValue) continue;
-      const kernels::TensorInfo& out = nr.output_infos[k];
-      const model::Value& declared = graph.values[id];
-      if (out.dtype == DataType::undefined || !out.shape.is_static()) {
-        return detail::node_error(node, Status(StatusCode::internal)
-                                            << "the kernel did not set the dtype and shape of output "
-                                            << static_cast<unsigned long long>(k) << " '" << declared.name << "'");
-      }
-      if (!dtype_enabled(out.dtype)) return detail::disabled_dtype_error(node, "output", k, declared.name, out.dtype);
-      if (declared.dtype != DataType::undefined && declared.dtype != out.dtype) {
-        return detail::node_error(node, Status(StatusCode::invalid_model)
-                                            << "output " << static_cast<unsigned long long>(k) << " '" << declared.name
-                                            << "' is declared " << dtype_name(declared.dtype) << " but the op produces "
-                                            << dtype_name(out.dtype));
-      }
-      ValueRuntime& rt = values_[id];
-      rt.info.dtype = out.dtype;
-      rt.info.shape = out.shape;
-    }
-    if (nr.kernel->foldable && (all_constant || !nr.kernel->needs_input_data)) {
-      // Computed once here; at run time the node is skipped and its outputs are constants.
-      ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(node.inputs.size(), nr.inputs));
-      ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(node.outputs.size(), nr.outputs));
-      for (std::size_t k = 0; k < node.inputs.size(); ++k) {
-        model::ValueId id = node.inputs[k];
-        if (id == model::kNoValue) continue;
-        // Shape-only kernels see a null data pointer for inputs whose values are not known yet.
-        nr.inputs[k] = ConstTensorView(values_[id].info.dtype, values_[id].info.shape, values_[id].info.const_data);
-      }
-      for (std::size_t k = 0; k < node.outputs.size(); ++k) {
-        model::ValueId id = node.outputs[k];
-        if (id == model::kNoValue) continue;
-        ValueRuntime& rt = values_[id];
-        std::size_t bytes = 0;
-        Status size_status = checked_byte_size(rt.info.dtype, rt.info.shape, bytes);
-        if (!size_status.ok()) return detail::node_error(node, size_status);
-        void* storage =
-            bytes == 0 ? detail::empty_tensor_storage() : allocator.allocate(bytes, ONNXMICRO_TENSOR_ALIGNMENT);
-        if (storage == nullptr) {
-          return detail::node_error(node, Status(StatusCode::out_of_memory)
-                                              << "metadata allocator exhausted folding output '" << rt.info.name
-                                              << "' (" << static_cast<unsigned long long>(bytes) << " bytes)");
-        }
-        nr.outputs[k] = TensorView{rt.info.dtype, rt.info.shape, storage};
-        rt.info.is_constant = true;
-        rt.info.const_data = storage;
-        rt.data = storage;
-      }
-      void* scratch = nullptr;
-      if (nr.scratch_bytes > 0) {
-        scratch = allocator.allocate(nr.scratch_bytes, ONNXMICRO_TENSOR_ALIGNMENT);
-        if (scratch == nullptr) {
-          return detail::node_error(node, Status(StatusCode::out_of_memory)
-                                              << "metadata allocator exhausted for scratch while folding");
-        }
-      }
-      // Strings a folded node builds live in metadata, as long as the session.
-      kernels::StringPool folded_strings(&allocator);
-      kernels::RunContext run_ctx(nr.inputs, nr.outputs, nr.state, scratch, nr.scratch_bytes, &folded_strings);
-      Status run_status = nr.kernel->run(run_ctx);
-      if (!run_status.ok()) return detail::node_error(node, run_status);
-      nr.folded = true;
+    if (detail::foldable_now(nr, all_constant)) {
+      ONNXMICRO_RETURN_IF_ERROR(detail::fold_node(graph.nodes[i], *metadata_, values_, nr));
       reports_[i].folded = true;
       continue;
     }
-    for (std::size_t k = 0; k < node.outputs.size(); ++k) {
-      model::ValueId id = node.outputs[k];
+    for (model::ValueId id : graph.nodes[i].outputs) {
       if (id == model::kNoValue) continue;
       values_[id].first_use = static_cast<std::int32_t>(i);
       values_[id].last_use = static_cast<std::int32_t>(i);
     }
   }
+  return {};
+}
 
-  // 4. Lifetimes over the execution order.
-  for (std::size_t i = 0; i < node_count; ++i) {
-    if (nodes_[i].folded) continue;
-    for (model::ValueId id : graph.nodes[i].inputs) {
-      if (id == model::kNoValue || values_[id].info.is_constant) continue;
-      if (values_[id].last_use < static_cast<std::int32_t>(i)) values_[id].last_use = static_cast<std::int32_t>(i);
-    }
-  }
-  for (model::ValueId id : graph.outputs) {
-    if (!values_[id].info.is_constant) values_[id].last_use = end_step;
-  }
-  if (options.inputs_outlive_run) {
-    for (model::ValueId id : graph.inputs) {
-      if (!values_[id].info.is_constant) values_[id].last_use = end_step;
-    }
-  }
-
-  // 5. Buffers: one per non-constant value, except outputs that reuse a dying input in place; one per scratch.
-  std::size_t buffer_count = 0;
-  for (const ValueRuntime& rt : values_)
-    if (!rt.info.is_constant && rt.first_use >= 0) ++buffer_count;
-  for (const NodeRuntime& nr : nodes_)
-    if (!nr.folded && nr.scratch_bytes > 0) ++buffer_count;
-  Span<PlannedBuffer> buffers;
-  Span<std::int32_t> order;
-  ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(buffer_count, buffers));
-  ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(buffer_count, order));
-  std::size_t used = 0;
-  auto new_buffer = [&](const ValueRuntime& rt, std::int32_t& index) -> Status {
-    std::size_t bytes = 0;
-    ONNXMICRO_RETURN_IF_ERROR(checked_byte_size(rt.info.dtype, rt.info.shape, bytes));
-    index = static_cast<std::int32_t>(used);
-    buffers[used].size = bytes;
-    buffers[used].first_use = rt.first_use;
-    buffers[used].last_use = rt.last_use;
-    ++used;
-    return {};
-  };
-  for (model::ValueId id : graph.inputs) {
-    if (values_[id].info.is_constant) continue;  // bound at prepare: lives in metadata, not the arena
-    Status st = new_buffer(values_[id], values_[id].buffer);
-    if (!st.ok()) return Status(st.code()) << "input '" << values_[id].info.name << "': " << st.message_view();
-  }
-  for (std::size_t i = 0; i < node_count; ++i) {
-    NodeRuntime& nr = nodes_[i];
-    if (nr.folded) continue;
-    const model::Node& node = graph.nodes[i];
-    for (std::size_t k = 0; k < node.outputs.size(); ++k) {
-      model::ValueId id = node.outputs[k];
-      if (id == model::kNoValue) continue;
-      ValueRuntime& out = values_[id];
-      int in_place = nr.kernel->in_place_input;
-      if (k == 0 && in_place >= 0 && static_cast<std::size_t>(in_place) < node.inputs.size()) {
-        model::ValueId in_id = node.inputs[in_place];
-        if (in_id != model::kNoValue) {
-          ValueRuntime& in = values_[in_id];
-          const model::Value& in_value = graph.values[in_id];
-          bool dies_here = in.last_use == static_cast<std::int32_t>(i);
-          if (!in.info.is_constant && in_value.kind == model::ValueKind::intermediate && !in_value.is_graph_output &&
-              dies_here && in.buffer >= 0 &&
-              byte_size_of(in.info.dtype, in.info.shape.element_count()) ==
-                  byte_size_of(out.info.dtype, out.info.shape.element_count())) {
-            out.buffer = in.buffer;
-            PlannedBuffer& shared = buffers[in.buffer];
-            if (shared.last_use < out.last_use) shared.last_use = out.last_use;
-            continue;
-          }
-        }
-      }
-      Status st = new_buffer(out, out.buffer);
-      if (!st.ok()) return detail::node_error(node, st);
-    }
-    if (nr.scratch_bytes > 0) {
-      nr.scratch_buffer = static_cast<std::int32_t>(used);
-      buffers[used].size = nr.scratch_bytes;
-      buffers[used].first_use = static_cast<std::int32_t>(i);
-      buffers[used].last_use = static_cast<std::int32_t>(i);
-      ++used;
-    }
-  }
-  buffers = buffers.subspan(0, used);
-  plan_arena(buffers, order, ONNXMICRO_TENSOR_ALIGNMENT, plan_);
+inline Status Session::plan_buffers(const SessionOptions& options, detail::BufferList& buffers) noexcept {
+  detail::mark_lifetimes(*graph_, nodes_, values_, options.inputs_outlive_run);
+  ONNXMICRO_RETURN_IF_ERROR(buffers.allocate(values_, nodes_, *metadata_));
+  ONNXMICRO_RETURN_IF_ERROR(detail::assign_buffers(*graph_, nodes_, values_, buffers));
+  plan_arena(buffers.buffers(), buffers.order(), ONNXMICRO_TENSOR_ALIGNMENT, plan_);
   required_arena_bytes_ = plan_.arena_bytes;
+  return {};
+}
 
-  // 6. The arena: the caller's, or our own (kept across re-plans; grown only when a plan needs more).
-  if (options.arena != nullptr) {
-    if (reinterpret_cast<std::uintptr_t>(options.arena) % ONNXMICRO_TENSOR_ALIGNMENT != 0) {
-      return Status(StatusCode::invalid_argument)
-             << "SessionOptions::arena must be aligned to " << ONNXMICRO_TENSOR_ALIGNMENT << " bytes";
-    }
-    if (options.arena_bytes < required_arena_bytes_) {
-      Status s(StatusCode::out_of_memory);
-      s << "the arena is too small: this model needs " << static_cast<unsigned long long>(required_arena_bytes_)
-        << " bytes";
-      if (!options.input_shapes.empty()) {
-        s << " at input shapes";
-        for (const InputShape& bound : options.input_shapes) s << " '" << bound.name << "' " << bound.shape;
-      }
-      return s << ", SessionOptions::arena_bytes is " << static_cast<unsigned long long>(options.arena_bytes);
-    }
-    arena_ = static_cast<unsigned char*>(options.arena);
-    arena_capacity_ = options.arena_bytes;
-  } else if (required_arena_bytes_ > arena_capacity_) {
-#if ONNXMICRO_HAS_HEAP
-    if (owns_arena_) std::free(arena_allocation_);
-    arena_ = nullptr;
-    arena_capacity_ = 0;
-    owns_arena_ = false;
-    const std::size_t bytes =
-        required_arena_bytes_ > max_shapes_arena_bytes_ ? required_arena_bytes_ : max_shapes_arena_bytes_;
-    arena_allocation_ = std::malloc(bytes + ONNXMICRO_TENSOR_ALIGNMENT);
-    if (arena_allocation_ == nullptr) {
-      return Status(StatusCode::out_of_memory)
-             << "could not allocate an arena of " << static_cast<unsigned long long>(bytes) << " bytes";
-    }
-    arena_ = reinterpret_cast<unsigned char*>(
-        align_up(reinterpret_cast<std::uintptr_t>(arena_allocation_), ONNXMICRO_TENSOR_ALIGNMENT));
-    arena_capacity_ = bytes;
-    owns_arena_ = true;
-#else
-    return Status(StatusCode::invalid_argument)
-           << "SessionOptions::arena is required in a build without heap: this model needs "
-           << static_cast<unsigned long long>(required_arena_bytes_) << " bytes";
-#endif
-  }
-
-  // 7. The string pool, when some value computed at run time is a string tensor.
+inline Status Session::provide_memory(const SessionOptions& options) noexcept {
+  ONNXMICRO_RETURN_IF_ERROR(arena_.provide(options, required_arena_bytes_, max_shapes_arena_bytes_));
   bool run_time_strings = false;
   for (const ValueRuntime& rt : values_)
     if (rt.info.dtype == DataType::string && !rt.info.is_constant) run_time_strings = true;
-  if (options.string_pool != nullptr) {
-    string_pool_ = kernels::StringPool(options.string_pool, options.string_pool_bytes);
-  } else if (run_time_strings && owned_string_pool_ == nullptr) {
-#if ONNXMICRO_HAS_HEAP
-    const std::size_t pool_bytes =
-        options.string_pool_bytes != 0 ? options.string_pool_bytes : ONNXMICRO_DEFAULT_STRING_POOL_BYTES;
-    owned_string_pool_ = std::malloc(pool_bytes);
-    if (owned_string_pool_ == nullptr) {
-      return Status(StatusCode::out_of_memory)
-             << "could not allocate a string pool of " << static_cast<unsigned long long>(pool_bytes) << " bytes";
-    }
-    string_pool_ = kernels::StringPool(static_cast<char*>(owned_string_pool_), pool_bytes);
-#endif
-  }
+  return string_pool_.provide(options, run_time_strings);
+}
 
-  // 8. Bind every view to its final address, so run() only calls kernels.
+inline Status Session::bind_views(const detail::BufferList& buffers) noexcept {
+  const Span<const PlannedBuffer> planned = buffers.buffers();
+  unsigned char* const arena = arena_.data();
   for (ValueRuntime& rt : values_) {
-    if (rt.buffer >= 0) {
-      std::size_t offset = buffers[rt.buffer].offset;
-      rt.data = buffers[rt.buffer].size == 0 ? detail::empty_tensor_storage() : arena_ + offset;
-    }
+    if (rt.buffer < 0) continue;
+    const PlannedBuffer& slot = planned[static_cast<std::size_t>(rt.buffer)];
+    rt.data = slot.size == 0 ? detail::empty_tensor_storage() : arena + slot.offset;
   }
-  for (std::size_t i = 0; i < node_count; ++i) {
+  const model::Graph& graph = *graph_;
+  for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
     NodeRuntime& nr = nodes_[i];
     if (nr.folded) continue;
     const model::Node& node = graph.nodes[i];
-    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(node.inputs.size(), nr.inputs));
-    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(node.outputs.size(), nr.outputs));
+    ONNXMICRO_RETURN_IF_ERROR(metadata_->allocate_array(node.inputs.size(), nr.inputs));
+    ONNXMICRO_RETURN_IF_ERROR(metadata_->allocate_array(node.outputs.size(), nr.outputs));
     for (std::size_t k = 0; k < node.inputs.size(); ++k) {
-      model::ValueId id = node.inputs[k];
+      const model::ValueId id = node.inputs[k];
       if (id == model::kNoValue) continue;
       nr.inputs[k] = ConstTensorView(values_[id].info.dtype, values_[id].info.shape, values_[id].data);
     }
     for (std::size_t k = 0; k < node.outputs.size(); ++k) {
-      model::ValueId id = node.outputs[k];
+      const model::ValueId id = node.outputs[k];
       if (id == model::kNoValue) continue;
       nr.outputs[k] = TensorView{values_[id].info.dtype, values_[id].info.shape, values_[id].data};
     }
-    if (nr.scratch_buffer >= 0) nr.scratch = arena_ + buffers[nr.scratch_buffer].offset;
+    if (nr.scratch_buffer >= 0) nr.scratch = arena + planned[static_cast<std::size_t>(nr.scratch_buffer)].offset;
   }
-  prepared_ = true;
   return {};
-}
-
-inline Status Session::bind_input_value(const model::Value& value, const SessionOptions& options,
-                                        MetadataAllocator& allocator, ValueRuntime& rt) noexcept {
-  const InputValue* bound = nullptr;
-  for (const InputValue& b : options.input_values)
-    if (b.name == value.name) bound = &b;
-  if (bound == nullptr) return Status(StatusCode::internal) << "no value offered for input '" << value.name << "'";
-  const ConstTensorView& v = bound->value;
-  if (v.dtype != value.dtype) {
-    return Status(StatusCode::invalid_argument) << "input '" << value.name << "': expected dtype "
-                                                << dtype_name(value.dtype) << ", got " << dtype_name(v.dtype);
-  }
-  if (value.has_declared_shape) {
-    bool matches = v.shape.rank() == value.declared_rank;
-    for (int d = 0; matches && d < value.declared_rank; ++d) {
-      std::int64_t fixed = value.declared_dims[d].value;
-      if (fixed >= 0 && v.shape[d] != fixed) matches = false;
-    }
-    if (!matches) {
-      Status s(StatusCode::invalid_argument);
-      s << "input '" << value.name << "': value of shape " << v.shape << " contradicts the declared shape [";
-      for (int d = 0; d < value.declared_rank; ++d) {
-        if (d) s << ",";
-        if (value.declared_dims[d].value >= 0)
-          s << static_cast<long long>(value.declared_dims[d].value);
-        else
-          s << (value.declared_dims[d].param.empty() ? std::string_view("?") : value.declared_dims[d].param);
-      }
-      return s << "]";
-    }
-  }
-  std::size_t bytes = 0;
-  Status size_status = checked_byte_size(v.dtype, v.shape, bytes);
-  if (!size_status.ok())
-    return Status(size_status.code()) << "input '" << value.name << "': " << size_status.message_view();
-  void* storage = bytes == 0 ? detail::empty_tensor_storage() : allocator.allocate(bytes, ONNXMICRO_TENSOR_ALIGNMENT);
-  if (storage == nullptr) {
-    return Status(StatusCode::out_of_memory) << "metadata allocator exhausted binding input '" << value.name << "'";
-  }
-  if (bytes > 0) {
-    if (v.data == nullptr) return Status(StatusCode::invalid_argument) << "input '" << value.name << "': data is null";
-    std::memcpy(storage, v.data, bytes);
-    if (is_value_container(v.dtype)) {
-      // The caller's element tensors need not outlive prepare(): keep copies with the bound value.
-      Status st = detail::deep_copy_elements(static_cast<ValueRef*>(storage), v.shape.element_count(), allocator);
-      if (!st.ok()) return st.prepend("': ").prepend(value.name).prepend("input '");
-    }
-    if (v.dtype == DataType::string) {
-      // The caller's characters need not outlive prepare(): keep a copy with the bound value.
-      auto* refs = static_cast<StringRef*>(storage);
-      for (std::int64_t i = 0; i < v.shape.element_count(); ++i) {
-        char* chars = static_cast<char*>(allocator.allocate(refs[i].size == 0 ? 1 : refs[i].size, 1));
-        if (chars == nullptr) {
-          return Status(StatusCode::out_of_memory)
-                 << "metadata allocator exhausted binding input '" << value.name << "'";
-        }
-        if (refs[i].size != 0) std::memcpy(chars, refs[i].data, refs[i].size);
-        refs[i].data = chars;
-      }
-    }
-  }
-  rt.info.shape = v.shape;
-  rt.info.is_constant = true;
-  rt.info.const_data = storage;
-  rt.data = storage;
-  return {};
-}
-
-// Marks for binding every graph input that `needed` depends on and whose value the caller offered; true when
-// at least one new input was marked (worth another pass).
-inline bool Session::offer_bindings(model::ValueId needed, const SessionOptions& options,
-                                    Span<unsigned char> bind_value) noexcept {
-  const model::Graph& graph = model_->graph();
-  // Walk up the producers without a stack: ValueRuntime::buffer is free to use as a mark here (the next pass
-  // rebuilds values_): -1 unvisited, -2 to visit, -3 visited.
-  constexpr std::int32_t kUnvisited = -1, kToVisit = -2, kVisited = -3;
-  for (ValueRuntime& rt : values_) rt.buffer = kUnvisited;
-  values_[needed].buffer = kToVisit;
-  bool marked = false;
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (std::size_t id = 0; id < values_.size(); ++id) {
-      if (values_[id].buffer != kToVisit) continue;
-      values_[id].buffer = kVisited;
-      const model::Value& value = graph.values[id];
-      if (value.kind == model::ValueKind::graph_input) {
-        std::size_t position = 0;
-        if (!input_index(value.name, position).ok() || bind_value[position]) continue;
-        bool offered_here = false;
-        for (const InputValue& offered : options.input_values) {
-          if (offered.name == value.name) {
-            bind_value[position] = 1;
-            marked = true;
-            offered_here = true;
-          }
-        }
-        if (!offered_here && missing_input_value_ < 0) missing_input_value_ = static_cast<std::int32_t>(position);
-      } else if (value.producer >= 0) {
-        for (model::ValueId in : graph.nodes[value.producer].inputs) {
-          if (in != model::kNoValue && values_[in].buffer == kUnvisited) {
-            values_[in].buffer = kToVisit;
-            changed = true;
-          }
-        }
-      }
-    }
-  }
-  return marked;
 }
 
 inline Status Session::set_input(std::size_t index, const ConstTensorView& value) noexcept {
   if (!prepared_) return Status(StatusCode::invalid_argument) << "set_input() before a successful prepare()";
   if (index >= input_count()) {
     return Status(StatusCode::invalid_argument)
-           << "input index " << static_cast<unsigned long long>(index) << " is out of range: the model has "
-           << static_cast<unsigned long long>(input_count()) << " inputs";
+           << "input index " << index << " is out of range: the model has " << input_count() << " inputs";
   }
   const ValueRuntime& rt = values_[model_->graph().inputs[index]];
   if (value.dtype != rt.info.dtype) {
@@ -39417,11 +39859,11 @@ inline TensorView Session::input(std::size_t index) const noexcept {
 inline Status Session::run() noexcept {
   if (!prepared_) return Status(StatusCode::invalid_argument) << "run() before a successful prepare()";
   const model::Graph& graph = *graph_;
-  string_pool_.reset();  // strings of the previous run die here
+  string_pool_.pool().reset();  // strings of the previous run die here
   for (std::size_t i = 0; i < nodes_.size(); ++i) {
     NodeRuntime& nr = nodes_[i];
     if (nr.folded) continue;
-    kernels::RunContext ctx(nr.inputs, nr.outputs, nr.state, nr.scratch, nr.scratch_bytes, &string_pool_);
+    kernels::RunContext ctx(nr.inputs, nr.outputs, nr.state, nr.scratch, nr.scratch_bytes, &string_pool_.pool());
     Status st = nr.kernel->run(ctx);
     if (!st.ok()) return detail::node_error(graph.nodes[i], st);
   }
@@ -40187,107 +40629,128 @@ struct ScanKernel : KernelDefaults {
   static Status prepare(PrepareContext& ctx) noexcept {
     State* plan = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(plan));
-    MetadataAllocator& allocator = ctx.metadata_allocator();
+    ONNXMICRO_RETURN_IF_ERROR(count_inputs_and_outputs(ctx, *plan));
+    Attributes attributes;
+    ONNXMICRO_RETURN_IF_ERROR(read_attributes(ctx, *plan, attributes));
+    ONNXMICRO_RETURN_IF_ERROR(plan_scan_inputs(ctx, attributes, *plan));
+    Span<TensorInfo> formal;
+    ONNXMICRO_RETURN_IF_ERROR(prepare_body(ctx, *plan, formal));
+    return plan_outputs(ctx, attributes, formal, *plan);
+  }
+
+ private:
+  /// The per-scan-input and per-scan-output attributes (Scan-8 has directions only).
+  struct Attributes {
+    Span<std::int64_t> input_axes, input_directions, output_axes, output_directions;
+  };
+
+  static Status count_inputs_and_outputs(PrepareContext& ctx, State& plan) noexcept {
     std::int64_t m = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("num_scan_inputs", m));
-    plan->first_state = Batched ? 1 : 0;
+    plan.first_state = Batched ? 1 : 0;
     const int explicit_inputs = ctx.explicit_input_count();
-    if (m < 1 || m > explicit_inputs - plan->first_state) {
-      return Status(StatusCode::invalid_model) << "attribute 'num_scan_inputs' is " << static_cast<long long>(m)
-                                               << ", the node has " << explicit_inputs << " inputs";
-    }
-    plan->scan_inputs = static_cast<int>(m);
-    plan->states = explicit_inputs - plan->first_state - plan->scan_inputs;
-    plan->scan_outputs = ctx.output_count() - plan->states;
-    if (plan->scan_outputs < 0) {
+    if (m < 1 || m > explicit_inputs - plan.first_state) {
       return Status(StatusCode::invalid_model)
-             << "Scan has " << plan->states << " state inputs but " << ctx.output_count() << " outputs";
+             << "attribute 'num_scan_inputs' is " << m << ", the node has " << explicit_inputs << " inputs";
     }
-    const std::size_t mi = static_cast<std::size_t>(plan->scan_inputs);
-    const std::size_t ko = static_cast<std::size_t>(plan->scan_outputs);
-    Span<std::int64_t> in_axes, in_dirs, out_axes, out_dirs;
-    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(mi, in_axes));
-    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(mi, in_dirs));
-    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(ko, out_axes));
-    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(ko, out_dirs));
-    if (Batched) {
-      ONNXMICRO_RETURN_IF_ERROR(detail::read_axes_attribute(ctx, "directions", mi, true, in_dirs));
-    } else {
-      ONNXMICRO_RETURN_IF_ERROR(detail::read_axes_attribute(ctx, "scan_input_axes", mi, false, in_axes));
-      ONNXMICRO_RETURN_IF_ERROR(detail::read_axes_attribute(ctx, "scan_input_directions", mi, true, in_dirs));
-      ONNXMICRO_RETURN_IF_ERROR(detail::read_axes_attribute(ctx, "scan_output_axes", ko, false, out_axes));
-      ONNXMICRO_RETURN_IF_ERROR(detail::read_axes_attribute(ctx, "scan_output_directions", ko, true, out_dirs));
+    plan.scan_inputs = static_cast<int>(m);
+    plan.states = explicit_inputs - plan.first_state - plan.scan_inputs;
+    plan.scan_outputs = ctx.output_count() - plan.states;
+    if (plan.scan_outputs < 0) {
+      return Status(StatusCode::invalid_model)
+             << "Scan has " << plan.states << " state inputs but " << ctx.output_count() << " outputs";
     }
-    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(mi, plan->input_axes));
-    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(mi, plan->input_reverse));
-    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(ko, plan->output_reverse));
-    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(mi, plan->input_layouts));
-    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(mi, plan->input_batch_bytes));
-    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(ko, plan->output_layouts));
-    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(ko, plan->output_batch_bytes));
+    return {};
+  }
 
-    // Batch and sequence length.
-    plan->batch = 1;
-    plan->length = -1;
+  static Status read_attributes(PrepareContext& ctx, State& plan, Attributes& a) noexcept {
+    MetadataAllocator& allocator = ctx.metadata_allocator();
+    const std::size_t mi = static_cast<std::size_t>(plan.scan_inputs);
+    const std::size_t ko = static_cast<std::size_t>(plan.scan_outputs);
+    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(mi, a.input_axes));
+    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(mi, a.input_directions));
+    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(ko, a.output_axes));
+    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(ko, a.output_directions));
+    if (Batched) {
+      ONNXMICRO_RETURN_IF_ERROR(detail::read_axes_attribute(ctx, "directions", mi, true, a.input_directions));
+    } else {
+      ONNXMICRO_RETURN_IF_ERROR(detail::read_axes_attribute(ctx, "scan_input_axes", mi, false, a.input_axes));
+      ONNXMICRO_RETURN_IF_ERROR(
+          detail::read_axes_attribute(ctx, "scan_input_directions", mi, true, a.input_directions));
+      ONNXMICRO_RETURN_IF_ERROR(detail::read_axes_attribute(ctx, "scan_output_axes", ko, false, a.output_axes));
+      ONNXMICRO_RETURN_IF_ERROR(
+          detail::read_axes_attribute(ctx, "scan_output_directions", ko, true, a.output_directions));
+    }
+    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(mi, plan.input_axes));
+    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(mi, plan.input_reverse));
+    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(ko, plan.output_reverse));
+    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(mi, plan.input_layouts));
+    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(mi, plan.input_batch_bytes));
+    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(ko, plan.output_layouts));
+    return allocator.allocate_array(ko, plan.output_batch_bytes);
+  }
+
+  /// Batch size, sequence length and each scan input's axis, direction and layout.
+  static Status plan_scan_inputs(PrepareContext& ctx, const Attributes& a, State& plan) noexcept {
+    plan.batch = 1;
+    plan.length = -1;
     if (Batched && ctx.has_input(0)) {
       return Status(StatusCode::unsupported)
              << "input 0 'sequence_lens' of Scan-8 is not supported yet: every batch entry runs the full length";
     }
-    for (int i = 0; i < plan->states + plan->scan_inputs; ++i) {
-      ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(plan->first_state + i));
-      if (is_sub_byte(ctx.input(plan->first_state + i).dtype))
-        return ctx.unsupported_input_dtype(plan->first_state + i);
+    for (int i = 0; i < plan.states + plan.scan_inputs; ++i) {
+      ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(plan.first_state + i));
+      if (is_sub_byte(ctx.input(plan.first_state + i).dtype)) return ctx.unsupported_input_dtype(plan.first_state + i);
     }
-    for (std::size_t j = 0; j < mi; ++j) {
-      const int index = plan->first_state + plan->states + static_cast<int>(j);
+    for (std::size_t j = 0; j < static_cast<std::size_t>(plan.scan_inputs); ++j) {
+      const int index = plan.first_state + plan.states + static_cast<int>(j);
       const TensorInfo& x = ctx.input(index);
       const int rank = x.shape.rank();
-      std::int64_t axis = Batched ? 1 : in_axes[j];
+      std::int64_t axis = Batched ? 1 : a.input_axes[j];
       if (axis < 0) axis += rank;
       if (axis < 0 || axis >= rank || (Batched && rank < 2)) {
         return Status(StatusCode::invalid_model) << "scan input " << j << " '" << x.name << "' of shape " << x.shape
-                                                 << " has no scan axis " << static_cast<long long>(in_axes[j]);
+                                                 << " has no scan axis " << a.input_axes[j];
       }
       if (Batched) {
-        if (j == 0) plan->batch = x.shape[0];
-        if (x.shape[0] != plan->batch) {
+        if (j == 0) plan.batch = x.shape[0];
+        if (x.shape[0] != plan.batch) {
           return Status(StatusCode::invalid_model)
-                 << "scan input " << j << " '" << x.name << "' has batch " << static_cast<long long>(x.shape[0])
-                 << ", expected " << static_cast<long long>(plan->batch);
+                 << "scan input " << j << " '" << x.name << "' has batch " << x.shape[0] << ", expected " << plan.batch;
         }
       }
-      if (plan->length < 0) plan->length = x.shape[static_cast<int>(axis)];
-      if (x.shape[static_cast<int>(axis)] != plan->length) {
+      if (plan.length < 0) plan.length = x.shape[static_cast<int>(axis)];
+      if (x.shape[static_cast<int>(axis)] != plan.length) {
         return Status(StatusCode::invalid_model)
-               << "scan input " << j << " '" << x.name << "' has length " << static_cast<long long>(x.shape[axis])
-               << " along its scan axis, expected " << static_cast<long long>(plan->length)
-               << " (as the first scan input)";
+               << "scan input " << j << " '" << x.name << "' has length " << x.shape[axis]
+               << " along its scan axis, expected " << plan.length << " (as the first scan input)";
       }
-      plan->input_axes[j] = static_cast<std::int32_t>(axis);
-      plan->input_reverse[j] = static_cast<std::uint8_t>(in_dirs[j]);
-      plan->input_layouts[j] = detail::AxisLayout::of(x.dtype, Batched ? detail::remove_axis(x.shape, 0) : x.shape,
-                                                      static_cast<int>(axis) - (Batched ? 1 : 0));
-      plan->input_batch_bytes[j] = detail::batch_entry_bytes(x.dtype, x.shape, Batched);
+      plan.input_axes[j] = static_cast<std::int32_t>(axis);
+      plan.input_reverse[j] = static_cast<std::uint8_t>(a.input_directions[j]);
+      plan.input_layouts[j] = detail::AxisLayout::of(x.dtype, Batched ? detail::remove_axis(x.shape, 0) : x.shape,
+                                                     static_cast<int>(axis) - (Batched ? 1 : 0));
+      plan.input_batch_bytes[j] = detail::batch_entry_bytes(x.dtype, x.shape, Batched);
     }
-    // The body sees states without the batch axis and scan inputs without batch and scan axes.
-    detail::ScanPlan& p = *plan;
+    return {};
+  }
+
+  /// Prepares the body: it sees states without the batch axis and scan inputs without batch and scan axes.
+  static Status prepare_body(PrepareContext& ctx, State& p, Span<TensorInfo>& formal) noexcept {
+    MetadataAllocator& allocator = ctx.metadata_allocator();
     ONNXMICRO_RETURN_IF_ERROR(p.body.load(ctx, "body"));
     if (p.body.formal_input_count() != static_cast<std::size_t>(p.states + p.scan_inputs) ||
         p.body.output_count() != static_cast<std::size_t>(p.states + p.scan_outputs)) {
       return Status(StatusCode::invalid_model)
-             << "subgraph 'body' has " << static_cast<unsigned long long>(p.body.formal_input_count()) << " inputs and "
-             << static_cast<unsigned long long>(p.body.output_count()) << " outputs, the node needs "
-             << (p.states + p.scan_inputs) << " and " << (p.states + p.scan_outputs);
+             << "subgraph 'body' has " << p.body.formal_input_count() << " inputs and " << p.body.output_count()
+             << " outputs, the node needs " << (p.states + p.scan_inputs) << " and " << (p.states + p.scan_outputs);
     }
-    Span<TensorInfo> formal;
     ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(static_cast<std::size_t>(p.states + p.scan_inputs), formal));
     ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(static_cast<std::size_t>(p.states), p.state_layouts));
     for (int c = 0; c < p.states; ++c) {
       const TensorInfo& s = ctx.input(p.first_state + c);
       if (Batched && (s.shape.rank() < 1 || s.shape[0] != p.batch)) {
-        return Status(StatusCode::invalid_model)
-               << "state " << c << " '" << s.name << "' of shape " << s.shape << " must start with the batch size "
-               << static_cast<long long>(p.batch);
+        return Status(StatusCode::invalid_model) << "state " << c << " '" << s.name << "' of shape " << s.shape
+                                                 << " must start with the batch size " << p.batch;
       }
       formal[c].dtype = s.dtype;
       formal[c].shape = Batched ? detail::remove_axis(s.shape, 0) : s.shape;
@@ -40303,6 +40766,12 @@ struct ScanKernel : KernelDefaults {
     p.body.place_arena_in_scratch();
     ONNXMICRO_RETURN_IF_ERROR(p.body.prepare(ctx, formal));
     ctx.request_scratch(p.body.scratch_bytes());
+    return {};
+  }
+
+  /// The node's outputs: final states as they entered, scan outputs stacked along their axis.
+  static Status plan_outputs(PrepareContext& ctx, const Attributes& a, Span<const TensorInfo> formal,
+                             State& p) noexcept {
     Session& session = p.body.session();
     for (int c = 0; c < p.states; ++c) {
       const ConstTensorView out = session.output(static_cast<std::size_t>(c));
@@ -40313,21 +40782,21 @@ struct ScanKernel : KernelDefaults {
       }
       ctx.set_output(c, ctx.input(p.first_state + c).dtype, ctx.input(p.first_state + c).shape);
     }
-    for (std::size_t k = 0; k < ko; ++k) {
+    for (std::size_t k = 0; k < static_cast<std::size_t>(p.scan_outputs); ++k) {
       const ConstTensorView out = session.output(static_cast<std::size_t>(p.states) + k);
       if (is_sub_byte(out.dtype)) {
         return Status(StatusCode::unsupported) << "scan output " << k << " has packed dtype " << dtype_name(out.dtype);
       }
-      std::int64_t axis = Batched ? 0 : out_axes[k];
+      std::int64_t axis = Batched ? 0 : a.output_axes[k];
       if (axis < 0) axis += out.shape.rank() + 1;
       if (axis < 0 || axis > out.shape.rank()) {
         return Status(StatusCode::invalid_model)
-               << "attribute 'scan_output_axes' value " << static_cast<long long>(out_axes[k])
-               << " is out of range for scan output " << k << " of rank " << (out.shape.rank() + 1);
+               << "attribute 'scan_output_axes' value " << a.output_axes[k] << " is out of range for scan output " << k
+               << " of rank " << (out.shape.rank() + 1);
       }
       Shape full = detail::insert_axis(out.shape, static_cast<int>(axis), p.length);
       if (Batched) full = detail::insert_axis(full, 0, p.batch);
-      p.output_reverse[k] = static_cast<std::uint8_t>(out_dirs[k]);
+      p.output_reverse[k] = static_cast<std::uint8_t>(a.output_directions[k]);
       p.output_layouts[k] =
           detail::AxisLayout::of(out.dtype, Batched ? detail::remove_axis(full, 0) : full, static_cast<int>(axis));
       p.output_batch_bytes[k] = detail::batch_entry_bytes(out.dtype, full, Batched);
@@ -40336,6 +40805,7 @@ struct ScanKernel : KernelDefaults {
     return {};
   }
 
+ public:
   static Status run(RunContext& ctx) noexcept {
     detail::ScanPlan& p = ctx.state<detail::ScanPlan>();
     Session& session = p.body.session();

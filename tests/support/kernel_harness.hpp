@@ -97,10 +97,11 @@ class KernelHarness {
       infos_[i].const_data = inputs[i].constant ? inputs[i].bytes.data() : nullptr;
     }
     output_info.present = true;
+    om::kernels::PrepareEnvironment environment;
+    environment.fused_clamp = clamp;
     prepare_ = std::make_unique<om::kernels::PrepareContext>(
         node_, om::Span<om::kernels::TensorInfo>(infos_.data(), infos_.size()),
-        om::Span<om::kernels::TensorInfo>(&output_info, 1), allocator_);
-    prepare_->set_fused_clamp(clamp);
+        om::Span<om::kernels::TensorInfo>(&output_info, 1), allocator_, environment);
     prepare_status = kernel->prepare(*prepare_);
   }
 

@@ -165,3 +165,12 @@ static_assert(ONNXMICRO_MAX_TENSOR_BYTES <= SIZE_MAX, "ONNXMICRO_MAX_TENSOR_BYTE
 #ifndef ONNXMICRO_MAX_OPSET
 #define ONNXMICRO_MAX_OPSET 28
 #endif
+
+/// Marks a function the compiler must inline. For `compiled_dtype()` (see dtype.hpp), and for the steps a long
+/// function is split into for reading (Session's prepare steps, the QDQ fuser's per-op rules): each has one call
+/// site, but GCC's -Os keeps such header (COMDAT) functions out of line, which costs firmware flash for nothing.
+#if defined(__GNUC__)
+#define ONNXMICRO_DETAIL_ALWAYS_INLINE __attribute__((always_inline))
+#else
+#define ONNXMICRO_DETAIL_ALWAYS_INLINE
+#endif

@@ -219,11 +219,6 @@ constexpr const char* dtype_disabled_by(DataType t) noexcept {
 /// has already refused such tensors, so the kernel's own "unsupported dtype" branch is never the first error.
 /// Always inlined: GCC's -Os otherwise calls it out of line, and the switch then keeps every case. With every
 /// dtype enabled it is the identity.
-#if defined(__GNUC__)
-#define ONNXMICRO_DETAIL_ALWAYS_INLINE __attribute__((always_inline))
-#else
-#define ONNXMICRO_DETAIL_ALWAYS_INLINE
-#endif
 namespace detail {
 /// How many of the dtypes 1..kMaxDataTypeValue this build compiles kernels for.
 constexpr int enabled_dtype_count() noexcept {

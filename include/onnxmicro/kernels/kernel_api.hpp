@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 // The contract every kernel implements. A kernel is a type, named after its op and the opset version its
-// semantics start at (Conv_11), declaring:
+// semantics start at (Squeeze_13), declaring (kernels/math/relu.hpp is a whole one):
 //
-//   struct Relu_14 : KernelDefaults {
+//   struct Relu_1 : KernelDefaults {
 //     static constexpr std::string_view kDomain = "";        // "" = ai.onnx
 //     static constexpr std::string_view kOpType = "Relu";
-//     static constexpr int kSinceVersion = 14;               // first opset version it implements
-//     static constexpr int kUntilVersion = kOpenEnded;       // first version it does NOT implement
+//     static constexpr int kSinceVersion = 1;                // first opset version it implements
+//     static constexpr int kUntilVersion = kOpenEnded;       // first version it does NOT implement (the default)
 //     static constexpr int kInPlaceInput = 0;                // optional: output 0 may share input 0's buffer
 //     static Status prepare(PrepareContext& ctx);            // checks, output dtypes/shapes, state, scratch
 //     static Status run(RunContext& ctx);                    // computes; never allocates
@@ -77,33 +77,35 @@ struct FusedClamp {
   bool present() const noexcept { return has_min || has_max; }
 };
 
+/// Where a node is prepared: what the session knows beyond the node's own tensors. Kernels read it through
+/// PrepareContext's getters; a kernel test may leave it default.
+struct PrepareEnvironment {
+  const Model* model = nullptr;      ///< the node's model (a subgraph's own Model inside If/Loop/Scan bodies)
+  Span<const KernelEntry> registry;  ///< the registry the session resolves nodes with
+  bool size_optimized = false;       ///< SessionOptions::size_optimized_kernels
+  FusedClamp fused_clamp;            ///< the clamp QDQ fusion folded into this node's output
+};
+
 /// Handed to a kernel's prepare().
 class PrepareContext {
  public:
   PrepareContext(const model::Node& node, Span<TensorInfo> inputs, Span<TensorInfo> outputs,
-                 MetadataAllocator& allocator) noexcept
-      : node_(node), inputs_(inputs), outputs_(outputs), allocator_(allocator) {}
+                 MetadataAllocator& allocator, const PrepareEnvironment& environment = PrepareEnvironment()) noexcept
+      : node_(node), inputs_(inputs), outputs_(outputs), allocator_(allocator), environment_(environment) {}
 
   const model::Node& node() const noexcept { return node_; }
   std::int64_t opset_version() const noexcept { return node_.opset_version; }
 
   // ---- where the node is prepared (for kernels that prepare subgraphs of their own: If, Loop, Scan) ----
 
-  /// Set by the session before prepare().
-  void set_environment(const Model* model, Span<const KernelEntry> registry) noexcept {
-    model_ = model;
-    registry_ = registry;
-  }
-  /// Set by the session from SessionOptions::size_optimized_kernels.
-  void set_size_optimized(bool size_optimized) noexcept { size_optimized_ = size_optimized; }
   /// Whether to take the size-optimised choices that change the plan (always, with ONNXMICRO_OPTIMIZE_FOR_SIZE=1):
   /// no scratch or packed copies that exist only for speed.
-  bool size_optimized() const noexcept { return ONNXMICRO_OPTIMIZE_FOR_SIZE || size_optimized_; }
+  bool size_optimized() const noexcept { return ONNXMICRO_OPTIMIZE_FOR_SIZE || environment_.size_optimized; }
   /// The model the node belongs to (a subgraph's own Model for nodes inside If/Loop/Scan bodies); may be null
   /// outside a session.
-  const Model* model() const noexcept { return model_; }
+  const Model* model() const noexcept { return environment_.model; }
   /// The kernel registry the session resolves nodes with.
-  Span<const KernelEntry> registry() const noexcept { return registry_; }
+  Span<const KernelEntry> registry() const noexcept { return environment_.registry; }
   /// The allocator prepare-time memory comes from (state, persistent buffers, subgraph sessions).
   MetadataAllocator& metadata_allocator() const noexcept { return allocator_; }
   /// Inputs written in the node; inputs from there to input_count() are implicit: enclosing-scope values that
@@ -132,9 +134,7 @@ class PrepareContext {
     outputs_[i].shape = shape;
   }
   /// The clamp folded into this node's output by QDQ fusion (present == false for ordinary nodes).
-  const FusedClamp& fused_clamp() const noexcept { return fused_clamp_; }
-  /// Set by the session for a fused node before prepare().
-  void set_fused_clamp(const FusedClamp& clamp) noexcept { fused_clamp_ = clamp; }
+  const FusedClamp& fused_clamp() const noexcept { return environment_.fused_clamp; }
 
   /// The first output index set_output() was called for that the node does not name, or -1.
   int unnamed_output() const noexcept { return unnamed_output_; }
@@ -315,14 +315,11 @@ class PrepareContext {
   Span<TensorInfo> inputs_;
   Span<TensorInfo> outputs_;
   MetadataAllocator& allocator_;
-  const Model* model_ = nullptr;
-  Span<const KernelEntry> registry_;
+  PrepareEnvironment environment_;
   void* state_ = nullptr;
   std::size_t scratch_bytes_ = 0;
   int missing_constant_input_ = -1;
-  bool size_optimized_ = false;
   int unnamed_output_ = -1;
-  FusedClamp fused_clamp_;
 };
 
 /// Storage for the characters of strings that kernels create at run time (StringConcat, StringNormalizer, ...).

@@ -3,9 +3,10 @@
 // instantiated, so the linker keeps only their code. A node resolves to the entry whose domain and op match
 // and whose [since, until) range contains the model's imported opset version for that domain.
 //
-//   using MySet = onnxmicro::KernelSet<kernels::Conv_11, kernels::Relu_14>;   // hand-picked
+//   using MySet = onnxmicro::KernelSet<kernels::Conv_1, kernels::Relu_1>;   // hand-picked
 //   using Opset13To17 = onnxmicro::KernelSetForOpsets<13, 17, onnxmicro::AllKernels>;  // a range of a preset
-//   onnxmicro::Session session(model, MySet::registry());
+//   onnxmicro::Session session;
+//   ONNXMICRO_RETURN_IF_ERROR(session.prepare(model, MySet::registry()));
 #pragma once
 #include <cstdint>
 #include <string_view>

@@ -19,14 +19,7 @@
 #include "onnxmicro/core/tensor.hpp"
 #include "onnxmicro/proto/onnx_views.hpp"
 
-#if ONNXMICRO_HAS_FILESYSTEM
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
-#endif
+#include "onnxmicro/model/mapped_file.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
 
@@ -321,9 +314,7 @@ inline Status& append_hex(Status& s, const unsigned char digest[20]) noexcept {
 inline void release_external_files(Span<ExternalFileMapping> files, std::size_t count) noexcept {
   for (std::size_t i = 0; i < count && i < files.size(); ++i) {
 #if ONNXMICRO_HAS_FILESYSTEM
-    if (files[i].data != nullptr) {
-      ::munmap(const_cast<unsigned char*>(files[i].data), static_cast<std::size_t>(files[i].size));
-    }
+    detail::unmap_read_only(files[i].data, static_cast<std::size_t>(files[i].size));
 #endif
     files[i] = ExternalFileMapping();
   }
@@ -456,9 +447,7 @@ class ExternalDataResolver {
     }
     std::memcpy(path, base_directory_.data(), base_directory_.size());
     path[base_directory_.size()] = '\0';
-    do {
-      directory_fd_ = ::open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    } while (directory_fd_ < 0 && errno == EINTR);
+    directory_fd_ = detail::open_retrying(AT_FDCWD, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (directory_fd_ < 0) {
       const int error = errno;
       return external_error(StatusCode::io_error, t, location)
@@ -518,10 +507,7 @@ class ExternalDataResolver {
       // O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused right after, by fstat).
       const int flags = last ? (O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
                              : (O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-      int next = -1;
-      do {
-        next = ::openat(current, name, flags);
-      } while (next < 0 && errno == EINTR);
+      const int next = detail::open_retrying(current, name, flags);
       if (next < 0) result = open_failure(t, location, current, name, errno);
       if (current != directory_fd_) ::close(current);
       current = next;
@@ -586,26 +572,22 @@ class ExternalDataResolver {
       ::close(fd);
       return external_error(StatusCode::internal, t, location) << "more external data files than tensors";
     }
-    const auto size = static_cast<std::uint64_t>(info.st_size);
-    if (info.st_size < 0 || size > static_cast<std::uint64_t>(static_cast<std::size_t>(-1))) {
+    std::size_t size = 0;
+    if (!detail::file_size_fits(info, size)) {
       ::close(fd);
       Status s = external_error(StatusCode::limit_exceeded, t, location);
       append_path(s, location) << " (" << static_cast<long long>(info.st_size)
                                << " bytes) does not fit in this process's address space";
       return s;
     }
-    const unsigned char* data = nullptr;
-    if (size > 0) {  // mmap rejects length 0; an empty file serves only empty tensors
-      void* mapped = ::mmap(nullptr, static_cast<std::size_t>(size), PROT_READ, MAP_PRIVATE, fd, 0);
-      if (mapped == MAP_FAILED) {
-        const int error = errno;
-        ::close(fd);
-        Status s = external_error(StatusCode::io_error, t, location);
-        s << "cannot map ";
-        return append_path(s, location) << " (" << static_cast<unsigned long long>(size)
-                                        << " bytes): " << std::strerror(error);
-      }
-      data = static_cast<const unsigned char*>(mapped);
+    // An empty file maps to no bytes and serves only empty tensors.
+    const unsigned char* data = detail::map_read_only(fd, size);
+    if (data == nullptr && size > 0) {
+      const int error = errno;
+      ::close(fd);
+      Status s = external_error(StatusCode::io_error, t, location);
+      s << "cannot map ";
+      return append_path(s, location) << " (" << size << " bytes): " << std::strerror(error);
     }
     ::close(fd);  // the mapping keeps the file alive
     ExternalFileMapping& m = files_[file_count_++];

@@ -66,6 +66,13 @@ struct Requantized {
   kernels::FusedClamp clamp;
 };
 
+/// The DequantizeLinear inputs and QuantizeLinear output a rule matches, declared once for every rule (one set of
+/// locals keeps the inlined rules as small as the single function they were).
+struct Operands {
+  Dequantized a, b, c;
+  Requantized q;
+};
+
 /// One planned rewrite of an op.
 struct Rewrite {
   std::string_view op_type;  ///< of the fused node
@@ -127,8 +134,8 @@ class Fuser {
   }
 
  private:
-  Status plan_all(Span<model::Node> nodes, Span<kernels::FusedClamp> clamps,
-                  Span<QuantizedNodeReport> reports) noexcept {
+  ONNXMICRO_DETAIL_ALWAYS_INLINE Status plan_all(Span<model::Node> nodes, Span<kernels::FusedClamp> clamps,
+                                                 Span<QuantizedNodeReport> reports) noexcept {
     const std::size_t node_count = graph_.nodes.size();
     const std::size_t value_count = graph_.values.size();
     ONNXMICRO_RETURN_IF_ERROR(allocator_.allocate_array(value_count, readers_));
@@ -473,183 +480,243 @@ class Fuser {
     rewrite.activation_node = q.activation;
   }
 
+  static constexpr std::string_view kMicrosoft = "com.microsoft";
+
   /// Decides how `node` runs; leaves rewrite.op_type empty (and says why in `reason`) when it stays float.
   Status plan(const model::Node& node, Rewrite& rewrite, std::string_view& reason) noexcept {
     rewrite = Rewrite();
+    Operands operands;
     const std::string_view op = node.domain.empty() ? node.op_type : std::string_view();
-    Dequantized a, b, c;
-    Requantized q;
-    constexpr std::string_view kMicrosoft = "com.microsoft";
-    const std::int64_t onnx_version = node.opset_version < 10 ? 10 : node.opset_version;
-    if (op == "Conv") {
-      if (!activation_dq(node.inputs[0], a, reason) || node.inputs.size() < 2 ||
-          !dequantized(node.inputs[1], true, b, reason) || !requantized(node, true, q, reason))
-        return {};
-      if (!is_8bit(b.dtype) || b.zero_point == kNoValue || (b.scale_count != 1 && b.axis != 0)) {
-        reason = "the weights are not int8/uint8 quantized per tensor or per output channel (axis 0)";
-        return {};
-      }
-      ValueId bias = kNoValue;
-      if (node.inputs.size() > 2 && node.inputs[2] != kNoValue) {
-        bool ok = false;
-        if (dequantized(node.inputs[2], true, c, reason)) ONNXMICRO_RETURN_IF_ERROR(bias_matches(a, b, c, ok));
-        if (!ok) {
-          reason = "the bias is not int32 dequantized with scale x_scale * w_scale";
-          return {};
-        }
-        bias = c.quantized;
-      }
-      ONNXMICRO_RETURN_IF_ERROR(make_inputs(
-          {a.quantized, a.scale, a.zero_point, b.quantized, b.scale, b.zero_point, q.scale, q.zero_point, bias},
-          rewrite.inputs));
-      if (bias == kNoValue) rewrite.inputs = rewrite.inputs.subspan(0, 8);
-      set_target(rewrite, "QLinearConv", "", onnx_version, "QLinearConv", q);
-      return {};
-    }
-    if (op == "MatMul") {
-      if (!activation_dq(node.inputs[0], a, reason) || !dequantized(node.inputs[1], true, b, reason) ||
-          !requantized(node, true, q, reason))
-        return {};
-      const model::Value& weights = graph_.values[b.quantized];
-      const bool per_column = b.scale_count != 1 && weights.kind == model::ValueKind::initializer &&
-                              weights.initializer().rank == 2 && (b.axis == 1 || b.axis == -1);
-      if (!is_8bit(b.dtype) || b.zero_point == kNoValue || (b.scale_count != 1 && !per_column)) {
-        reason = "the second input is not int8/uint8 quantized per tensor or per column of 2-D weights";
-        return {};
-      }
-      ONNXMICRO_RETURN_IF_ERROR(
-          make_inputs({a.quantized, a.scale, a.zero_point, b.quantized, b.scale, b.zero_point, q.scale, q.zero_point},
-                      rewrite.inputs));
-      set_target(rewrite, "QLinearMatMul", "", onnx_version, "QLinearMatMul", q);
-      return {};
-    }
-    if (op == "Gemm") {
-      if (!activation_dq(node.inputs[0], a, reason) || node.inputs.size() < 2 ||
-          !dequantized(node.inputs[1], true, b, reason) || !requantized(node, true, q, reason))
-        return {};
-      if (float_attribute(node, "alpha", 1.0f) != 1.0f) {
-        reason = "alpha is not 1 (QGemm would scale the bias by it too)";
-        return {};
-      }
-      const std::int64_t channel_axis = int_attribute(node, "transB", 0) != 0 ? 0 : 1;
-      if (!is_8bit(b.dtype) || b.zero_point == kNoValue || (b.scale_count != 1 && b.axis != channel_axis)) {
-        reason = "B is not int8/uint8 quantized per tensor or per output column";
-        return {};
-      }
-      ValueId bias = kNoValue;
-      if (node.inputs.size() > 2 && node.inputs[2] != kNoValue) {
-        bool ok = float_attribute(node, "beta", 1.0f) == 1.0f;
-        if (ok && dequantized(node.inputs[2], true, c, reason))
-          ONNXMICRO_RETURN_IF_ERROR(bias_matches(a, b, c, ok));
-        else
-          ok = false;
-        if (!ok) {
-          reason = "C is not int32 dequantized with scale a_scale * b_scale (and beta 1)";
-          return {};
-        }
-        bias = c.quantized;
-      }
-      ONNXMICRO_RETURN_IF_ERROR(make_inputs(
-          {a.quantized, a.scale, a.zero_point, b.quantized, b.scale, b.zero_point, bias, q.scale, q.zero_point},
-          rewrite.inputs));
-      set_target(rewrite, "QGemm", kMicrosoft, 1, "com.microsoft.QGemm", q);
-      return {};
-    }
-    if (op == "Add" || op == "Mul") {
-      if (!activation_dq(node.inputs[0], a, reason) || node.inputs.size() < 2 ||
-          !activation_dq(node.inputs[1], b, reason) || !requantized(node, true, q, reason))
-        return {};
-      ONNXMICRO_RETURN_IF_ERROR(
-          make_inputs({a.quantized, a.scale, a.zero_point, b.quantized, b.scale, b.zero_point, q.scale, q.zero_point},
-                      rewrite.inputs));
-      if (op == "Add") {
-        set_target(rewrite, "QLinearAdd", kMicrosoft, 1, "com.microsoft.QLinearAdd", q);
-      } else {
-        set_target(rewrite, "QLinearMul", kMicrosoft, 1, "com.microsoft.QLinearMul", q);
-      }
-      return {};
-    }
-    if (op == "AveragePool" || op == "GlobalAveragePool" || op == "LeakyRelu" || op == "Sigmoid") {
-      if (!activation_dq(node.inputs[0], a, reason) || !requantized(node, false, q, reason)) return {};
-      ONNXMICRO_RETURN_IF_ERROR(
-          make_inputs({a.quantized, a.scale, a.zero_point, q.scale, q.zero_point}, rewrite.inputs));
-      if (op == "AveragePool") {
-        set_target(rewrite, "QLinearAveragePool", kMicrosoft, 1, "com.microsoft.QLinearAveragePool", q);
-      } else if (op == "GlobalAveragePool") {
-        set_target(rewrite, "QLinearGlobalAveragePool", kMicrosoft, 1, "com.microsoft.QLinearGlobalAveragePool", q);
-      } else if (op == "LeakyRelu") {
-        set_target(rewrite, "QLinearLeakyRelu", kMicrosoft, 1, "com.microsoft.QLinearLeakyRelu", q);
-      } else {
-        set_target(rewrite, "QLinearSigmoid", kMicrosoft, 1, "com.microsoft.QLinearSigmoid", q);
-      }
-      return {};
-    }
-    if (op == "Concat") {
-      if (!requantized(node, false, q, reason)) return {};
-      ONNXMICRO_RETURN_IF_ERROR(take_ids(2 + 3 * node.inputs.size(), rewrite.inputs));
-      rewrite.inputs[0] = q.scale;
-      rewrite.inputs[1] = q.zero_point;
-      for (std::size_t k = 0; k < node.inputs.size(); ++k) {
-        if (!activation_dq(node.inputs[k], a, reason)) return {};
-        rewrite.inputs[2 + 3 * k] = a.quantized;
-        rewrite.inputs[3 + 3 * k] = a.scale;
-        rewrite.inputs[4 + 3 * k] = a.zero_point;
-      }
-      set_target(rewrite, "QLinearConcat", kMicrosoft, 1, "com.microsoft.QLinearConcat", q);
-      return {};
-    }
-    if (op == "Relu" || op == "Clip") {
-      // A Relu/Clip that follows no fusable op: a 256-entry table of x -> Q(f(DQ(x))) (QLinearLeakyRelu with
-      // alpha 0, or alpha 1 and Clip's bounds as the clamp), which is what the float path computes.
-      Requantized bounds;
-      if (!activation_dq(node.inputs[0], a, reason)) return {};
-      if (!clamp_of(node, bounds.clamp)) {
-        reason = "Clip's bounds are not initializers";
-        return {};
-      }
-      if (!requantized(node, false, q, reason)) return {};
-      ONNXMICRO_RETURN_IF_ERROR(
-          make_inputs({a.quantized, a.scale, a.zero_point, q.scale, q.zero_point}, rewrite.inputs));
-      set_target(rewrite, "QLinearLeakyRelu", kMicrosoft, 1, "com.microsoft.QLinearLeakyRelu (table)", q);
-      if (op == "Relu") {
-        rewrite.attributes = kAlphaZero;
-      } else {
-        rewrite.attributes = kAlphaOne;
-        rewrite.clamp = bounds.clamp;
-      }
-      return {};
-    }
-    if (op == "Softmax") {
-      if (!activation_dq(node.inputs[0], a, reason) || !requantized(node, false, q, reason)) return {};
-      ONNXMICRO_RETURN_IF_ERROR(
-          make_inputs({a.quantized, a.scale, a.zero_point, q.scale, q.zero_point}, rewrite.inputs));
-      // The Softmax's own opset version: QLinearSoftmax reads which axis semantics apply from it.
-      set_target(rewrite, "QLinearSoftmax", kMicrosoft, node.opset_version, "com.microsoft.QLinearSoftmax", q);
-      return {};
-    }
-    const bool reshapes = op == "Reshape" || op == "Transpose" || op == "Flatten" || op == "Squeeze" ||
-                          op == "Unsqueeze" || (op == "MaxPool" && node.opset_version >= 12);
-    if (reshapes) {
-      // Moving or picking elements commutes with (de)quantization when both sides share scale and zero point.
-      if (!activation_dq(node.inputs[0], a, reason) || !requantized(node, false, q, reason)) return {};
-      for (std::size_t k = 1; k < node.inputs.size(); ++k) {
-        if (node.inputs[k] != kNoValue && is_dequantize_output(node.inputs[k])) {
-          reason = "a second input is dequantized";
-          return {};
-        }
-      }
-      if (!same_params(a.scale, a.zero_point, q.scale, q.zero_point)) {
-        reason = "its DequantizeLinear and QuantizeLinear have different scales or zero points";
-        return {};
-      }
-      ONNXMICRO_RETURN_IF_ERROR(take_ids(node.inputs.size(), rewrite.inputs));
-      for (std::size_t k = 0; k < node.inputs.size(); ++k) rewrite.inputs[k] = node.inputs[k];
-      rewrite.inputs[0] = a.quantized;
-      set_target(rewrite, node.op_type, "", node.opset_version,
-                 op == "MaxPool" ? "MaxPool on int8/uint8" : "the same op on int8/uint8", q);
-      return {};
-    }
+    if (op == "Conv") return plan_conv(node, operands, rewrite, reason);
+    if (op == "MatMul") return plan_matmul(node, operands, rewrite, reason);
+    if (op == "Gemm") return plan_gemm(node, operands, rewrite, reason);
+    if (op == "Add" || op == "Mul") return plan_add_or_mul(node, op, operands, rewrite, reason);
+    if (const SingleInputRule* rule = single_input_rule(op))
+      return plan_single_input_op(node, *rule, operands, rewrite, reason);
+    if (op == "Concat") return plan_concat(node, operands, rewrite, reason);
+    if (op == "Relu" || op == "Clip") return plan_relu_or_clip(node, op, operands, rewrite, reason);
+    if (op == "Reshape" || op == "Transpose" || op == "Flatten" || op == "Squeeze" || op == "Unsqueeze" ||
+        (op == "MaxPool" && node.opset_version >= 12))
+      return plan_data_movement(node, op, operands, rewrite, reason);
     reason = "no integer kernel for this op: it runs in float between its DequantizeLinear and QuantizeLinear";
+    return {};
+  }
+
+  /// Conv -> QLinearConv (per-tensor or per-output-channel int8/uint8 weights, optional int32 bias).
+  ONNXMICRO_DETAIL_ALWAYS_INLINE Status plan_conv(const model::Node& node, Operands& operands, Rewrite& rewrite,
+                                                  std::string_view& reason) noexcept {
+    Dequantized& a = operands.a;
+    Dequantized& b = operands.b;
+    Dequantized& c = operands.c;
+    Requantized& q = operands.q;
+    const std::int64_t onnx_version = node.opset_version < 10 ? 10 : node.opset_version;  // QLinear ops start at 10
+    if (!activation_dq(node.inputs[0], a, reason) || node.inputs.size() < 2 ||
+        !dequantized(node.inputs[1], true, b, reason) || !requantized(node, true, q, reason))
+      return {};
+    if (!is_8bit(b.dtype) || b.zero_point == kNoValue || (b.scale_count != 1 && b.axis != 0)) {
+      reason = "the weights are not int8/uint8 quantized per tensor or per output channel (axis 0)";
+      return {};
+    }
+    ValueId bias = kNoValue;
+    if (node.inputs.size() > 2 && node.inputs[2] != kNoValue) {
+      bool ok = false;
+      if (dequantized(node.inputs[2], true, c, reason)) ONNXMICRO_RETURN_IF_ERROR(bias_matches(a, b, c, ok));
+      if (!ok) {
+        reason = "the bias is not int32 dequantized with scale x_scale * w_scale";
+        return {};
+      }
+      bias = c.quantized;
+    }
+    ONNXMICRO_RETURN_IF_ERROR(make_inputs(
+        {a.quantized, a.scale, a.zero_point, b.quantized, b.scale, b.zero_point, q.scale, q.zero_point, bias},
+        rewrite.inputs));
+    if (bias == kNoValue) rewrite.inputs = rewrite.inputs.subspan(0, 8);
+    set_target(rewrite, "QLinearConv", "", onnx_version, "QLinearConv", q);
+    return {};
+  }
+
+  /// MatMul -> QLinearMatMul (per-tensor, or per-column 2-D constant weights).
+  ONNXMICRO_DETAIL_ALWAYS_INLINE Status plan_matmul(const model::Node& node, Operands& operands, Rewrite& rewrite,
+                                                    std::string_view& reason) noexcept {
+    Dequantized& a = operands.a;
+    Dequantized& b = operands.b;
+    Requantized& q = operands.q;
+    const std::int64_t onnx_version = node.opset_version < 10 ? 10 : node.opset_version;  // QLinear ops start at 10
+    if (!activation_dq(node.inputs[0], a, reason) || !dequantized(node.inputs[1], true, b, reason) ||
+        !requantized(node, true, q, reason))
+      return {};
+    const model::Value& weights = graph_.values[b.quantized];
+    const bool per_column = b.scale_count != 1 && weights.kind == model::ValueKind::initializer &&
+                            weights.initializer().rank == 2 && (b.axis == 1 || b.axis == -1);
+    if (!is_8bit(b.dtype) || b.zero_point == kNoValue || (b.scale_count != 1 && !per_column)) {
+      reason = "the second input is not int8/uint8 quantized per tensor or per column of 2-D weights";
+      return {};
+    }
+    ONNXMICRO_RETURN_IF_ERROR(
+        make_inputs({a.quantized, a.scale, a.zero_point, b.quantized, b.scale, b.zero_point, q.scale, q.zero_point},
+                    rewrite.inputs));
+    set_target(rewrite, "QLinearMatMul", "", onnx_version, "QLinearMatMul", q);
+    return {};
+  }
+
+  /// Gemm -> com.microsoft QGemm (alpha 1; C an int32 bias with beta 1).
+  ONNXMICRO_DETAIL_ALWAYS_INLINE Status plan_gemm(const model::Node& node, Operands& operands, Rewrite& rewrite,
+                                                  std::string_view& reason) noexcept {
+    Dequantized& a = operands.a;
+    Dequantized& b = operands.b;
+    Dequantized& c = operands.c;
+    Requantized& q = operands.q;
+    if (!activation_dq(node.inputs[0], a, reason) || node.inputs.size() < 2 ||
+        !dequantized(node.inputs[1], true, b, reason) || !requantized(node, true, q, reason))
+      return {};
+    if (float_attribute(node, "alpha", 1.0f) != 1.0f) {
+      reason = "alpha is not 1 (QGemm would scale the bias by it too)";
+      return {};
+    }
+    const std::int64_t channel_axis = int_attribute(node, "transB", 0) != 0 ? 0 : 1;
+    if (!is_8bit(b.dtype) || b.zero_point == kNoValue || (b.scale_count != 1 && b.axis != channel_axis)) {
+      reason = "B is not int8/uint8 quantized per tensor or per output column";
+      return {};
+    }
+    ValueId bias = kNoValue;
+    if (node.inputs.size() > 2 && node.inputs[2] != kNoValue) {
+      bool ok = float_attribute(node, "beta", 1.0f) == 1.0f;
+      if (ok && dequantized(node.inputs[2], true, c, reason))
+        ONNXMICRO_RETURN_IF_ERROR(bias_matches(a, b, c, ok));
+      else
+        ok = false;
+      if (!ok) {
+        reason = "C is not int32 dequantized with scale a_scale * b_scale (and beta 1)";
+        return {};
+      }
+      bias = c.quantized;
+    }
+    ONNXMICRO_RETURN_IF_ERROR(make_inputs(
+        {a.quantized, a.scale, a.zero_point, b.quantized, b.scale, b.zero_point, bias, q.scale, q.zero_point},
+        rewrite.inputs));
+    set_target(rewrite, "QGemm", kMicrosoft, 1, "com.microsoft.QGemm", q);
+    return {};
+  }
+
+  /// Add/Mul -> com.microsoft QLinearAdd/QLinearMul.
+  ONNXMICRO_DETAIL_ALWAYS_INLINE Status plan_add_or_mul(const model::Node& node, std::string_view op,
+                                                        Operands& operands, Rewrite& rewrite,
+                                                        std::string_view& reason) noexcept {
+    Dequantized& a = operands.a;
+    Dequantized& b = operands.b;
+    Requantized& q = operands.q;
+    if (!activation_dq(node.inputs[0], a, reason) || node.inputs.size() < 2 ||
+        !activation_dq(node.inputs[1], b, reason) || !requantized(node, true, q, reason))
+      return {};
+    ONNXMICRO_RETURN_IF_ERROR(
+        make_inputs({a.quantized, a.scale, a.zero_point, b.quantized, b.scale, b.zero_point, q.scale, q.zero_point},
+                    rewrite.inputs));
+    if (op == "Add") {
+      set_target(rewrite, "QLinearAdd", kMicrosoft, 1, "com.microsoft.QLinearAdd", q);
+    } else {
+      set_target(rewrite, "QLinearMul", kMicrosoft, 1, "com.microsoft.QLinearMul", q);
+    }
+    return {};
+  }
+
+  /// An op of one quantized input and output that has a com.microsoft QLinear twin.
+  struct SingleInputRule {
+    std::string_view op, target, report_name;
+  };
+  static const SingleInputRule* single_input_rule(std::string_view op) noexcept {
+    static constexpr SingleInputRule kRules[] = {
+        {"AveragePool", "QLinearAveragePool", "com.microsoft.QLinearAveragePool"},
+        {"GlobalAveragePool", "QLinearGlobalAveragePool", "com.microsoft.QLinearGlobalAveragePool"},
+        {"LeakyRelu", "QLinearLeakyRelu", "com.microsoft.QLinearLeakyRelu"},
+        {"Sigmoid", "QLinearSigmoid", "com.microsoft.QLinearSigmoid"},
+        {"Softmax", "QLinearSoftmax", "com.microsoft.QLinearSoftmax"}};
+    for (const SingleInputRule& rule : kRules)
+      if (rule.op == op) return &rule;
+    return nullptr;
+  }
+
+  /// AveragePool, GlobalAveragePool, LeakyRelu, Sigmoid, Softmax -> their com.microsoft QLinear ops.
+  ONNXMICRO_DETAIL_ALWAYS_INLINE Status plan_single_input_op(const model::Node& node, const SingleInputRule& rule,
+                                                             Operands& operands, Rewrite& rewrite,
+                                                             std::string_view& reason) noexcept {
+    Dequantized& a = operands.a;
+    Requantized& q = operands.q;
+    if (!activation_dq(node.inputs[0], a, reason) || !requantized(node, false, q, reason)) return {};
+    ONNXMICRO_RETURN_IF_ERROR(make_inputs({a.quantized, a.scale, a.zero_point, q.scale, q.zero_point}, rewrite.inputs));
+    // Softmax keeps its own opset version: QLinearSoftmax reads which axis semantics apply from it.
+    const std::int64_t version = rule.op == "Softmax" ? node.opset_version : 1;
+    set_target(rewrite, rule.target, kMicrosoft, version, rule.report_name, q);
+    return {};
+  }
+
+  /// Concat -> com.microsoft QLinearConcat.
+  ONNXMICRO_DETAIL_ALWAYS_INLINE Status plan_concat(const model::Node& node, Operands& operands, Rewrite& rewrite,
+                                                    std::string_view& reason) noexcept {
+    Dequantized& a = operands.a;
+    Requantized& q = operands.q;
+    if (!requantized(node, false, q, reason)) return {};
+    ONNXMICRO_RETURN_IF_ERROR(take_ids(2 + 3 * node.inputs.size(), rewrite.inputs));
+    rewrite.inputs[0] = q.scale;
+    rewrite.inputs[1] = q.zero_point;
+    for (std::size_t k = 0; k < node.inputs.size(); ++k) {
+      if (!activation_dq(node.inputs[k], a, reason)) return {};
+      rewrite.inputs[2 + 3 * k] = a.quantized;
+      rewrite.inputs[3 + 3 * k] = a.scale;
+      rewrite.inputs[4 + 3 * k] = a.zero_point;
+    }
+    set_target(rewrite, "QLinearConcat", kMicrosoft, 1, "com.microsoft.QLinearConcat", q);
+    return {};
+  }
+
+  /// Relu/Clip that follows no fusable op -> a 256-entry table (QLinearLeakyRelu).
+  ONNXMICRO_DETAIL_ALWAYS_INLINE Status plan_relu_or_clip(const model::Node& node, std::string_view op,
+                                                          Operands& operands, Rewrite& rewrite,
+                                                          std::string_view& reason) noexcept {
+    Dequantized& a = operands.a;
+    Requantized& q = operands.q;
+    // A Relu/Clip that follows no fusable op: a 256-entry table of x -> Q(f(DQ(x))) (QLinearLeakyRelu with
+    // alpha 0, or alpha 1 and Clip's bounds as the clamp), which is what the float path computes.
+    Requantized bounds;
+    if (!activation_dq(node.inputs[0], a, reason)) return {};
+    if (!clamp_of(node, bounds.clamp)) {
+      reason = "Clip's bounds are not initializers";
+      return {};
+    }
+    if (!requantized(node, false, q, reason)) return {};
+    ONNXMICRO_RETURN_IF_ERROR(make_inputs({a.quantized, a.scale, a.zero_point, q.scale, q.zero_point}, rewrite.inputs));
+    set_target(rewrite, "QLinearLeakyRelu", kMicrosoft, 1, "com.microsoft.QLinearLeakyRelu (table)", q);
+    if (op == "Relu") {
+      rewrite.attributes = kAlphaZero;
+    } else {
+      rewrite.attributes = kAlphaOne;
+      rewrite.clamp = bounds.clamp;
+    }
+    return {};
+  }
+
+  /// Reshape, Transpose, Flatten, Squeeze, Unsqueeze, MaxPool (12+) -> the same op on the quantized values.
+  ONNXMICRO_DETAIL_ALWAYS_INLINE Status plan_data_movement(const model::Node& node, std::string_view op,
+                                                           Operands& operands, Rewrite& rewrite,
+                                                           std::string_view& reason) noexcept {
+    Dequantized& a = operands.a;
+    Requantized& q = operands.q;
+    // Moving or picking elements commutes with (de)quantization when both sides share scale and zero point.
+    if (!activation_dq(node.inputs[0], a, reason) || !requantized(node, false, q, reason)) return {};
+    for (std::size_t k = 1; k < node.inputs.size(); ++k) {
+      if (node.inputs[k] != kNoValue && is_dequantize_output(node.inputs[k])) {
+        reason = "a second input is dequantized";
+        return {};
+      }
+    }
+    if (!same_params(a.scale, a.zero_point, q.scale, q.zero_point)) {
+      reason = "its DequantizeLinear and QuantizeLinear have different scales or zero points";
+      return {};
+    }
+    ONNXMICRO_RETURN_IF_ERROR(take_ids(node.inputs.size(), rewrite.inputs));
+    for (std::size_t k = 0; k < node.inputs.size(); ++k) rewrite.inputs[k] = node.inputs[k];
+    rewrite.inputs[0] = a.quantized;
+    set_target(rewrite, node.op_type, "", node.opset_version,
+               op == "MaxPool" ? "MaxPool on int8/uint8" : "the same op on int8/uint8", q);
     return {};
   }
 

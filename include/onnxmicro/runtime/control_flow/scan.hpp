@@ -131,107 +131,128 @@ struct ScanKernel : KernelDefaults {
   static Status prepare(PrepareContext& ctx) noexcept {
     State* plan = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(plan));
-    MetadataAllocator& allocator = ctx.metadata_allocator();
+    ONNXMICRO_RETURN_IF_ERROR(count_inputs_and_outputs(ctx, *plan));
+    Attributes attributes;
+    ONNXMICRO_RETURN_IF_ERROR(read_attributes(ctx, *plan, attributes));
+    ONNXMICRO_RETURN_IF_ERROR(plan_scan_inputs(ctx, attributes, *plan));
+    Span<TensorInfo> formal;
+    ONNXMICRO_RETURN_IF_ERROR(prepare_body(ctx, *plan, formal));
+    return plan_outputs(ctx, attributes, formal, *plan);
+  }
+
+ private:
+  /// The per-scan-input and per-scan-output attributes (Scan-8 has directions only).
+  struct Attributes {
+    Span<std::int64_t> input_axes, input_directions, output_axes, output_directions;
+  };
+
+  static Status count_inputs_and_outputs(PrepareContext& ctx, State& plan) noexcept {
     std::int64_t m = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("num_scan_inputs", m));
-    plan->first_state = Batched ? 1 : 0;
+    plan.first_state = Batched ? 1 : 0;
     const int explicit_inputs = ctx.explicit_input_count();
-    if (m < 1 || m > explicit_inputs - plan->first_state) {
-      return Status(StatusCode::invalid_model) << "attribute 'num_scan_inputs' is " << static_cast<long long>(m)
-                                               << ", the node has " << explicit_inputs << " inputs";
-    }
-    plan->scan_inputs = static_cast<int>(m);
-    plan->states = explicit_inputs - plan->first_state - plan->scan_inputs;
-    plan->scan_outputs = ctx.output_count() - plan->states;
-    if (plan->scan_outputs < 0) {
+    if (m < 1 || m > explicit_inputs - plan.first_state) {
       return Status(StatusCode::invalid_model)
-             << "Scan has " << plan->states << " state inputs but " << ctx.output_count() << " outputs";
+             << "attribute 'num_scan_inputs' is " << m << ", the node has " << explicit_inputs << " inputs";
     }
-    const std::size_t mi = static_cast<std::size_t>(plan->scan_inputs);
-    const std::size_t ko = static_cast<std::size_t>(plan->scan_outputs);
-    Span<std::int64_t> in_axes, in_dirs, out_axes, out_dirs;
-    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(mi, in_axes));
-    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(mi, in_dirs));
-    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(ko, out_axes));
-    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(ko, out_dirs));
-    if (Batched) {
-      ONNXMICRO_RETURN_IF_ERROR(detail::read_axes_attribute(ctx, "directions", mi, true, in_dirs));
-    } else {
-      ONNXMICRO_RETURN_IF_ERROR(detail::read_axes_attribute(ctx, "scan_input_axes", mi, false, in_axes));
-      ONNXMICRO_RETURN_IF_ERROR(detail::read_axes_attribute(ctx, "scan_input_directions", mi, true, in_dirs));
-      ONNXMICRO_RETURN_IF_ERROR(detail::read_axes_attribute(ctx, "scan_output_axes", ko, false, out_axes));
-      ONNXMICRO_RETURN_IF_ERROR(detail::read_axes_attribute(ctx, "scan_output_directions", ko, true, out_dirs));
+    plan.scan_inputs = static_cast<int>(m);
+    plan.states = explicit_inputs - plan.first_state - plan.scan_inputs;
+    plan.scan_outputs = ctx.output_count() - plan.states;
+    if (plan.scan_outputs < 0) {
+      return Status(StatusCode::invalid_model)
+             << "Scan has " << plan.states << " state inputs but " << ctx.output_count() << " outputs";
     }
-    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(mi, plan->input_axes));
-    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(mi, plan->input_reverse));
-    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(ko, plan->output_reverse));
-    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(mi, plan->input_layouts));
-    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(mi, plan->input_batch_bytes));
-    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(ko, plan->output_layouts));
-    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(ko, plan->output_batch_bytes));
+    return {};
+  }
 
-    // Batch and sequence length.
-    plan->batch = 1;
-    plan->length = -1;
+  static Status read_attributes(PrepareContext& ctx, State& plan, Attributes& a) noexcept {
+    MetadataAllocator& allocator = ctx.metadata_allocator();
+    const std::size_t mi = static_cast<std::size_t>(plan.scan_inputs);
+    const std::size_t ko = static_cast<std::size_t>(plan.scan_outputs);
+    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(mi, a.input_axes));
+    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(mi, a.input_directions));
+    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(ko, a.output_axes));
+    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(ko, a.output_directions));
+    if (Batched) {
+      ONNXMICRO_RETURN_IF_ERROR(detail::read_axes_attribute(ctx, "directions", mi, true, a.input_directions));
+    } else {
+      ONNXMICRO_RETURN_IF_ERROR(detail::read_axes_attribute(ctx, "scan_input_axes", mi, false, a.input_axes));
+      ONNXMICRO_RETURN_IF_ERROR(
+          detail::read_axes_attribute(ctx, "scan_input_directions", mi, true, a.input_directions));
+      ONNXMICRO_RETURN_IF_ERROR(detail::read_axes_attribute(ctx, "scan_output_axes", ko, false, a.output_axes));
+      ONNXMICRO_RETURN_IF_ERROR(
+          detail::read_axes_attribute(ctx, "scan_output_directions", ko, true, a.output_directions));
+    }
+    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(mi, plan.input_axes));
+    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(mi, plan.input_reverse));
+    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(ko, plan.output_reverse));
+    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(mi, plan.input_layouts));
+    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(mi, plan.input_batch_bytes));
+    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(ko, plan.output_layouts));
+    return allocator.allocate_array(ko, plan.output_batch_bytes);
+  }
+
+  /// Batch size, sequence length and each scan input's axis, direction and layout.
+  static Status plan_scan_inputs(PrepareContext& ctx, const Attributes& a, State& plan) noexcept {
+    plan.batch = 1;
+    plan.length = -1;
     if (Batched && ctx.has_input(0)) {
       return Status(StatusCode::unsupported)
              << "input 0 'sequence_lens' of Scan-8 is not supported yet: every batch entry runs the full length";
     }
-    for (int i = 0; i < plan->states + plan->scan_inputs; ++i) {
-      ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(plan->first_state + i));
-      if (is_sub_byte(ctx.input(plan->first_state + i).dtype))
-        return ctx.unsupported_input_dtype(plan->first_state + i);
+    for (int i = 0; i < plan.states + plan.scan_inputs; ++i) {
+      ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(plan.first_state + i));
+      if (is_sub_byte(ctx.input(plan.first_state + i).dtype)) return ctx.unsupported_input_dtype(plan.first_state + i);
     }
-    for (std::size_t j = 0; j < mi; ++j) {
-      const int index = plan->first_state + plan->states + static_cast<int>(j);
+    for (std::size_t j = 0; j < static_cast<std::size_t>(plan.scan_inputs); ++j) {
+      const int index = plan.first_state + plan.states + static_cast<int>(j);
       const TensorInfo& x = ctx.input(index);
       const int rank = x.shape.rank();
-      std::int64_t axis = Batched ? 1 : in_axes[j];
+      std::int64_t axis = Batched ? 1 : a.input_axes[j];
       if (axis < 0) axis += rank;
       if (axis < 0 || axis >= rank || (Batched && rank < 2)) {
         return Status(StatusCode::invalid_model) << "scan input " << j << " '" << x.name << "' of shape " << x.shape
-                                                 << " has no scan axis " << static_cast<long long>(in_axes[j]);
+                                                 << " has no scan axis " << a.input_axes[j];
       }
       if (Batched) {
-        if (j == 0) plan->batch = x.shape[0];
-        if (x.shape[0] != plan->batch) {
+        if (j == 0) plan.batch = x.shape[0];
+        if (x.shape[0] != plan.batch) {
           return Status(StatusCode::invalid_model)
-                 << "scan input " << j << " '" << x.name << "' has batch " << static_cast<long long>(x.shape[0])
-                 << ", expected " << static_cast<long long>(plan->batch);
+                 << "scan input " << j << " '" << x.name << "' has batch " << x.shape[0] << ", expected " << plan.batch;
         }
       }
-      if (plan->length < 0) plan->length = x.shape[static_cast<int>(axis)];
-      if (x.shape[static_cast<int>(axis)] != plan->length) {
+      if (plan.length < 0) plan.length = x.shape[static_cast<int>(axis)];
+      if (x.shape[static_cast<int>(axis)] != plan.length) {
         return Status(StatusCode::invalid_model)
-               << "scan input " << j << " '" << x.name << "' has length " << static_cast<long long>(x.shape[axis])
-               << " along its scan axis, expected " << static_cast<long long>(plan->length)
-               << " (as the first scan input)";
+               << "scan input " << j << " '" << x.name << "' has length " << x.shape[axis]
+               << " along its scan axis, expected " << plan.length << " (as the first scan input)";
       }
-      plan->input_axes[j] = static_cast<std::int32_t>(axis);
-      plan->input_reverse[j] = static_cast<std::uint8_t>(in_dirs[j]);
-      plan->input_layouts[j] = detail::AxisLayout::of(x.dtype, Batched ? detail::remove_axis(x.shape, 0) : x.shape,
-                                                      static_cast<int>(axis) - (Batched ? 1 : 0));
-      plan->input_batch_bytes[j] = detail::batch_entry_bytes(x.dtype, x.shape, Batched);
+      plan.input_axes[j] = static_cast<std::int32_t>(axis);
+      plan.input_reverse[j] = static_cast<std::uint8_t>(a.input_directions[j]);
+      plan.input_layouts[j] = detail::AxisLayout::of(x.dtype, Batched ? detail::remove_axis(x.shape, 0) : x.shape,
+                                                     static_cast<int>(axis) - (Batched ? 1 : 0));
+      plan.input_batch_bytes[j] = detail::batch_entry_bytes(x.dtype, x.shape, Batched);
     }
-    // The body sees states without the batch axis and scan inputs without batch and scan axes.
-    detail::ScanPlan& p = *plan;
+    return {};
+  }
+
+  /// Prepares the body: it sees states without the batch axis and scan inputs without batch and scan axes.
+  static Status prepare_body(PrepareContext& ctx, State& p, Span<TensorInfo>& formal) noexcept {
+    MetadataAllocator& allocator = ctx.metadata_allocator();
     ONNXMICRO_RETURN_IF_ERROR(p.body.load(ctx, "body"));
     if (p.body.formal_input_count() != static_cast<std::size_t>(p.states + p.scan_inputs) ||
         p.body.output_count() != static_cast<std::size_t>(p.states + p.scan_outputs)) {
       return Status(StatusCode::invalid_model)
-             << "subgraph 'body' has " << static_cast<unsigned long long>(p.body.formal_input_count()) << " inputs and "
-             << static_cast<unsigned long long>(p.body.output_count()) << " outputs, the node needs "
-             << (p.states + p.scan_inputs) << " and " << (p.states + p.scan_outputs);
+             << "subgraph 'body' has " << p.body.formal_input_count() << " inputs and " << p.body.output_count()
+             << " outputs, the node needs " << (p.states + p.scan_inputs) << " and " << (p.states + p.scan_outputs);
     }
-    Span<TensorInfo> formal;
     ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(static_cast<std::size_t>(p.states + p.scan_inputs), formal));
     ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(static_cast<std::size_t>(p.states), p.state_layouts));
     for (int c = 0; c < p.states; ++c) {
       const TensorInfo& s = ctx.input(p.first_state + c);
       if (Batched && (s.shape.rank() < 1 || s.shape[0] != p.batch)) {
-        return Status(StatusCode::invalid_model)
-               << "state " << c << " '" << s.name << "' of shape " << s.shape << " must start with the batch size "
-               << static_cast<long long>(p.batch);
+        return Status(StatusCode::invalid_model) << "state " << c << " '" << s.name << "' of shape " << s.shape
+                                                 << " must start with the batch size " << p.batch;
       }
       formal[c].dtype = s.dtype;
       formal[c].shape = Batched ? detail::remove_axis(s.shape, 0) : s.shape;
@@ -247,6 +268,12 @@ struct ScanKernel : KernelDefaults {
     p.body.place_arena_in_scratch();
     ONNXMICRO_RETURN_IF_ERROR(p.body.prepare(ctx, formal));
     ctx.request_scratch(p.body.scratch_bytes());
+    return {};
+  }
+
+  /// The node's outputs: final states as they entered, scan outputs stacked along their axis.
+  static Status plan_outputs(PrepareContext& ctx, const Attributes& a, Span<const TensorInfo> formal,
+                             State& p) noexcept {
     Session& session = p.body.session();
     for (int c = 0; c < p.states; ++c) {
       const ConstTensorView out = session.output(static_cast<std::size_t>(c));
@@ -257,21 +284,21 @@ struct ScanKernel : KernelDefaults {
       }
       ctx.set_output(c, ctx.input(p.first_state + c).dtype, ctx.input(p.first_state + c).shape);
     }
-    for (std::size_t k = 0; k < ko; ++k) {
+    for (std::size_t k = 0; k < static_cast<std::size_t>(p.scan_outputs); ++k) {
       const ConstTensorView out = session.output(static_cast<std::size_t>(p.states) + k);
       if (is_sub_byte(out.dtype)) {
         return Status(StatusCode::unsupported) << "scan output " << k << " has packed dtype " << dtype_name(out.dtype);
       }
-      std::int64_t axis = Batched ? 0 : out_axes[k];
+      std::int64_t axis = Batched ? 0 : a.output_axes[k];
       if (axis < 0) axis += out.shape.rank() + 1;
       if (axis < 0 || axis > out.shape.rank()) {
         return Status(StatusCode::invalid_model)
-               << "attribute 'scan_output_axes' value " << static_cast<long long>(out_axes[k])
-               << " is out of range for scan output " << k << " of rank " << (out.shape.rank() + 1);
+               << "attribute 'scan_output_axes' value " << a.output_axes[k] << " is out of range for scan output " << k
+               << " of rank " << (out.shape.rank() + 1);
       }
       Shape full = detail::insert_axis(out.shape, static_cast<int>(axis), p.length);
       if (Batched) full = detail::insert_axis(full, 0, p.batch);
-      p.output_reverse[k] = static_cast<std::uint8_t>(out_dirs[k]);
+      p.output_reverse[k] = static_cast<std::uint8_t>(a.output_directions[k]);
       p.output_layouts[k] =
           detail::AxisLayout::of(out.dtype, Batched ? detail::remove_axis(full, 0) : full, static_cast<int>(axis));
       p.output_batch_bytes[k] = detail::batch_entry_bytes(out.dtype, full, Batched);
@@ -280,6 +307,7 @@ struct ScanKernel : KernelDefaults {
     return {};
   }
 
+ public:
   static Status run(RunContext& ctx) noexcept {
     detail::ScanPlan& p = ctx.state<detail::ScanPlan>();
     Session& session = p.body.session();

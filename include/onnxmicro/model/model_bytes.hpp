@@ -13,14 +13,7 @@
 #if ONNXMICRO_HAS_HEAP
 #include <cstdlib>
 #endif
-#if ONNXMICRO_HAS_FILESYSTEM
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
-#endif
+#include "onnxmicro/model/mapped_file.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
 
@@ -92,7 +85,7 @@ inline void ModelBytes::release() noexcept {
       break;
     case Ownership::mapped:
 #if ONNXMICRO_HAS_FILESYSTEM
-      ::munmap(const_cast<unsigned char*>(data_), size_);
+      detail::unmap_read_only(data_, size_);
 #endif
       break;
   }
@@ -218,10 +211,7 @@ inline Status ModelBytes::from_file(const char* path, ModelBytes& out) noexcept 
   if (path == nullptr) return Status(StatusCode::invalid_argument) << "ModelBytes::from_file: path is null";
   ModelBytes result;
   ONNXMICRO_RETURN_IF_ERROR(result.set_directory(path));
-  int fd = -1;
-  do {
-    fd = ::open(path, O_RDONLY | O_CLOEXEC);
-  } while (fd < 0 && errno == EINTR);
+  const int fd = detail::open_retrying(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     return Status(StatusCode::io_error) << "cannot open '" << path << "': " << std::strerror(errno);
   }
@@ -237,21 +227,21 @@ inline Status ModelBytes::from_file(const char* path, ModelBytes& out) noexcept 
   }
   std::size_t size_hint = 0;
   if (S_ISREG(info.st_mode)) {
-    if (info.st_size < 0 || static_cast<unsigned long long>(info.st_size) > static_cast<std::size_t>(-1)) {
+    std::size_t size = 0;
+    if (!detail::file_size_fits(info, size)) {
       ::close(fd);
       return Status(StatusCode::limit_exceeded)
              << "'" << path << "' is too large to map (" << static_cast<long long>(info.st_size) << " bytes)";
     }
-    const auto size = static_cast<std::size_t>(info.st_size);
-    if (size == 0) {  // mmap rejects length 0: an empty file is simply empty bytes
+    if (size == 0) {  // an empty file is simply empty bytes
       ::close(fd);
       out = static_cast<ModelBytes&&>(result);
       return {};
     }
-    void* mapped = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (mapped != MAP_FAILED) {
+    const unsigned char* mapped = detail::map_read_only(fd, size);
+    if (mapped != nullptr) {
       ::close(fd);  // the mapping keeps the file alive
-      result.data_ = static_cast<const unsigned char*>(mapped);
+      result.data_ = mapped;
       result.size_ = size;
       result.ownership_ = Ownership::mapped;
       out = static_cast<ModelBytes&&>(result);

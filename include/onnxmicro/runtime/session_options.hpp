@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+// What a caller tells Session::prepare() (SessionOptions, the shapes and values it binds to graph inputs) and
+// what the session reports per node (NodeReport). Separate from session.hpp so that the planning units of
+// runtime/ can take them without the Session class.
+#pragma once
+#include <cstdint>
+#include <string_view>
+
+#include "onnxmicro/core/memory.hpp"
+#include "onnxmicro/core/tensor.hpp"
+#include "onnxmicro/kernels/kernel_set.hpp"
+#include "onnxmicro/model/graph.hpp"
+
+ONNXMICRO_NAMESPACE_BEGIN
+
+/// Shape to bind to a graph input with symbolic or unknown dims (by input name).
+struct InputShape {
+  std::string_view name;
+  Shape shape;
+};
+
+/// The value of a graph input, known before prepare (see SessionOptions::input_values).
+struct InputValue {
+  std::string_view name;
+  ConstTensorView value;
+};
+
+/// Where a node executes. Only cpu exists today; the OpenCL backend will add its own.
+enum class Placement : std::uint8_t { cpu = 0 };
+
+struct SessionOptions {
+  /// Caller-provided arena (aligned to ONNXMICRO_TENSOR_ALIGNMENT). nullptr: the session owns a heap arena.
+  /// prepare() fails with out_of_memory naming the bytes needed when it is too small.
+  void* arena = nullptr;
+  std::size_t arena_bytes = 0;
+  /// Where kernel state, packed weights and folded constants go. nullptr: a session-owned heap allocator.
+  MetadataAllocator* metadata_allocator = nullptr;
+  /// Shapes for graph inputs whose declared shapes have symbolic/unknown dims (or to override nothing else).
+  Span<const InputShape> input_shapes;
+  /// The largest shape each dynamic input will ever be bound to. prepare() plans for these first and sizes the
+  /// arena for them (an owned arena is allocated at that size; a caller's arena must hold it), so that later
+  /// re-plans for smaller shapes (run(inputs), set_input_shapes) reuse the same arena and allocate nothing.
+  /// Binding a dim above its maximum is an error naming the input and dim. Inputs without an entry in
+  /// input_shapes are prepared at these shapes.
+  Span<const InputShape> max_input_shapes;
+  /// Values of graph inputs, offered for inputs that decide shapes (Reshape's shape, Unsqueeze's axes, ...).
+  /// prepare() binds only the ones a kernel needs at prepare time (treated as constants; set_input() then
+  /// only accepts the same value) and leaves the rest as ordinary inputs. Copied: need not outlive prepare().
+  Span<const InputValue> input_values;
+  /// Storage for the characters of strings kernels build at run time (StringConcat, StringNormalizer, ...),
+  /// emptied at the start of every run(). nullptr: when the model has string tensors the session owns a heap pool
+  /// of string_pool_bytes (or ONNXMICRO_DEFAULT_STRING_POOL_BYTES when 0). A run that needs more fails with
+  /// out_of_memory naming the node; Session::string_pool_peak() tells how much a run used.
+  char* string_pool = nullptr;
+  std::size_t string_pool_bytes = 0;
+  /// Keep every input's arena slot out of reach of other tensors for the whole run, so that the next run's
+  /// inputs may be written while this run's outputs are still being read (subgraph iterations do this).
+  bool inputs_outlive_run = false;
+  /// Run DequantizeLinear -> op -> QuantizeLinear groups of QDQ models as integer kernels (see
+  /// runtime/qdq_fusion.hpp); Session::quantized_nodes() reports every op between DQ and Q and how it ran.
+  /// false: every node runs its own kernel (the float reference path), e.g. to compare the two.
+  bool fuse_qdq = true;
+  /// Plan and run with the kernels' size-optimised choices, which a build with ONNXMICRO_OPTIMIZE_FOR_SIZE=1
+  /// always makes (this option cannot turn them off there): Conv sums each window directly instead of gathering
+  /// columns into scratch, Gemm reads a transposed B in place instead of packing a copy. The arena and metadata
+  /// differ, so a host planning for such a firmware sets it (`onnxmicro plan --optimize-for-size`). Subgraph
+  /// sessions inherit it.
+  bool size_optimized_kernels = false;
+};
+
+/// Per-node facts after prepare(), for reports (which kernel, placement, folded or not).
+struct NodeReport {
+  const model::Node* node = nullptr;
+  const KernelEntry* kernel = nullptr;
+  Placement placement = Placement::cpu;
+  bool folded = false;  ///< computed once at prepare time (all inputs constant)
+};
+
+ONNXMICRO_NAMESPACE_END
