@@ -56,7 +56,7 @@ endmacro()
 # The family folders in alphabetical order (AllKernels' order); CONFIGURE_DEPENDS re-globs at each build, so a
 # new folder is seen without a manual reconfigure. common/ holds engines shared across families, no kernels.
 set(_kernels_dir "${_registry_root}/include/onnxmicro/kernels")
-file(GLOB _family_entries LIST_DIRECTORIES true CONFIGURE_DEPENDS RELATIVE "${_kernels_dir}" "${_kernels_dir}/*")
+file(GLOB _family_entries LIST_DIRECTORIES true RELATIVE "${_kernels_dir}" CONFIGURE_DEPENDS "${_kernels_dir}/*")
 list(SORT _family_entries)
 foreach(_family IN LISTS _family_entries)
   if(NOT IS_DIRECTORY "${_kernels_dir}/${_family}" OR _family STREQUAL "common")
