@@ -14,27 +14,17 @@
 #include <string>
 #include <vector>
 
-#include "onnxmicro/kernels/math/unary_kernels.hpp"
+#include "onnxmicro/onnxmicro.hpp"
 #include "support/kernel_test_prelude.hpp"
 
 namespace {
 
 using namespace onnxmicro_test::prelude;
 
-// ---- harness: one kernel of UnaryMathKernels driven through prepare() and run() -----------------------
+// ---- harness: one kernel of the build driven through prepare() and run() (support/kernel_harness.hpp) ------
 
-// The harness of tests/support/kernel_harness.hpp, bound to UnaryMathKernels.
-class KernelHarness : public onnxmicro_test::KernelHarness {
- public:
-  KernelHarness(const std::string& op, int opset, std::vector<TestTensor> node_inputs,
-                const std::vector<ProtoWriter>& attributes = {})
-      : onnxmicro_test::KernelHarness(om::kernels::UnaryMathKernels::registry(), op, opset, std::move(node_inputs),
-                                      attributes) {}
-};
-NodeResult run_node(const std::string& op, int opset, const std::vector<TestTensor>& inputs,
-                    const std::vector<ProtoWriter>& attributes = {}, bool in_place = false) {
-  return onnxmicro_test::run_node(om::kernels::UnaryMathKernels::registry(), op, opset, inputs, attributes, in_place);
-}
+using onnxmicro_test::KernelHarness;
+using onnxmicro_test::run_node;
 
 // ---- references: straight from the definitions, in double ----------------------------------------------
 
@@ -222,7 +212,7 @@ TEST(ActivationMore, EveryOpsetFromTheFirstVersionResolves) {
                       {"Gelu", 20},
                       {"ThresholdedRelu", 10},
                       {"Shrink", 9}}) {
-    const auto registry = om::kernels::UnaryMathKernels::registry();
+    const auto registry = om::all_kernels_registry();
     EXPECT_EQ(om::find_kernel(registry, "", op.name, op.first - 1), nullptr) << op.name << " before " << op.first;
     for (int opset = op.first; opset <= ONNXMICRO_MAX_OPSET + 2; ++opset)
       EXPECT_NE(om::find_kernel(registry, "", op.name, opset), nullptr) << op.name << " " << opset;

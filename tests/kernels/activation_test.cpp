@@ -12,27 +12,17 @@
 #include <string>
 #include <vector>
 
-#include "onnxmicro/kernels/math/math_kernels.hpp"
+#include "onnxmicro/onnxmicro.hpp"
 #include "support/kernel_test_prelude.hpp"
 
 namespace {
 
 using namespace onnxmicro_test::prelude;
 
-// ---- harness: one kernel of MathKernels driven through prepare() and run() -------------------------------
+// ---- harness: one kernel of the build driven through prepare() and run() (support/kernel_harness.hpp) ------
 
-// The harness of tests/support/kernel_harness.hpp, bound to MathKernels.
-class KernelHarness : public onnxmicro_test::KernelHarness {
- public:
-  KernelHarness(const std::string& op, int opset, std::vector<TestTensor> node_inputs,
-                const std::vector<ProtoWriter>& attributes = {})
-      : onnxmicro_test::KernelHarness(om::kernels::MathKernels::registry(), op, opset, std::move(node_inputs),
-                                      attributes) {}
-};
-NodeResult run_node(const std::string& op, int opset, const std::vector<TestTensor>& inputs,
-                    const std::vector<ProtoWriter>& attributes = {}, bool in_place = false) {
-  return onnxmicro_test::run_node(om::kernels::MathKernels::registry(), op, opset, inputs, attributes, in_place);
-}
+using onnxmicro_test::KernelHarness;
+using onnxmicro_test::run_node;
 
 // ---- references: straight from the definitions, in double ----------------------------------------------
 
@@ -158,7 +148,7 @@ TEST(Activation, IntegerInputsAreRejectedWhereTheSchemaHasNone) {
 TEST(Activation, EveryOpsetResolves) {
   for (const char* op : {"Relu", "LeakyRelu", "Sigmoid", "Tanh"}) {
     for (int opset = 1; opset <= ONNXMICRO_MAX_OPSET + 2; ++opset)
-      EXPECT_NE(om::find_kernel(om::kernels::MathKernels::registry(), "", op, opset), nullptr) << op << " " << opset;
+      EXPECT_NE(om::find_kernel(om::all_kernels_registry(), "", op, opset), nullptr) << op << " " << opset;
   }
 }
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "onnxmicro/kernels/logical/logical_kernels.hpp"
+#include "onnxmicro/onnxmicro.hpp"
 #include "support/proto_writer.hpp"
 
 namespace {
@@ -214,7 +214,7 @@ TEST(Comparison, ErrorsNameTheInputs) {
 // ---- version selection -------------------------------------------------------------------------------------------
 
 TEST(Comparison, EveryOpsetVersionResolvesToOneKernel) {
-  const om::KernelRegistry registry = om::kernels::LogicalKernels::registry();
+  const om::KernelRegistry registry = om::all_kernels_registry();
   for (const char* op : {"Equal", "Greater", "Less"}) {
     for (int v = 1; v <= 30; ++v) {
       const om::KernelEntry* k = om::find_kernel(registry, "", op, v);

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "onnxmicro/kernels/quantization/quantization_kernels.hpp"
+#include "onnxmicro/onnxmicro.hpp"
 #include "support/kernel_harness.hpp"
 #include "support/proto_writer.hpp"
 
@@ -24,7 +24,7 @@ using onnxmicro_test::values_of;
 
 NodeResult run(const char* op, const std::vector<TestTensor>& inputs,
                const std::vector<onnxmicro_test::ProtoWriter>& attributes = {}) {
-  return onnxmicro_test::run_node(om::kernels::QuantizationKernels::registry(), op, 10, inputs, attributes);
+  return onnxmicro_test::run_node(om::all_kernels_registry(), op, 10, inputs, attributes);
 }
 
 TEST(ConvIntegerTest, OneDimensionalWithPerChannelWeightZeroPoints) {

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "onnxmicro/kernels/nn/spatial_kernels.hpp"
+#include "onnxmicro/onnxmicro.hpp"
 #include "support/kernel_test_prelude.hpp"
 
 namespace {
@@ -18,7 +18,7 @@ namespace {
 using namespace onnxmicro_test::prelude;
 
 NodeResult run(int opset, const std::vector<TestTensor>& inputs, const std::vector<ProtoWriter>& attributes) {
-  return onnxmicro_test::run_node(om::kernels::SpatialKernels::registry(), "ConvTranspose", opset, inputs, attributes);
+  return onnxmicro_test::run_node(om::all_kernels_registry(), "ConvTranspose", opset, inputs, attributes);
 }
 
 std::vector<double> ramp(int count, double scale) {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "onnxmicro/kernels/quantization/quantization_kernels.hpp"
+#include "onnxmicro/onnxmicro.hpp"
 #include "support/kernel_harness.hpp"
 #include "support/proto_writer.hpp"
 
@@ -27,8 +27,7 @@ using onnxmicro_test::values_of;
 
 NodeResult dequantize(int opset, const std::vector<TestTensor>& inputs,
                       const std::vector<ProtoWriter>& attributes = {}) {
-  return onnxmicro_test::run_node(om::kernels::QuantizationKernels::registry(), "DequantizeLinear", opset, inputs,
-                                  attributes);
+  return onnxmicro_test::run_node(om::all_kernels_registry(), "DequantizeLinear", opset, inputs, attributes);
 }
 
 TEST(DequantizeLinearTest, UnpacksInt4WithSignExtension) {
@@ -97,7 +96,7 @@ TEST(DequantizeLinearTest, NewerInputDtypesNeedTheirOpset) {
 }
 
 TEST(DequantizeLinearTest, EveryOpsetResolves) {
-  const om::KernelRegistry registry = om::kernels::QuantizationKernels::registry();
+  const om::KernelRegistry registry = om::all_kernels_registry();
   EXPECT_EQ(om::find_kernel(registry, "", "DequantizeLinear", 9), nullptr);
   for (int opset : {10, 13, 19, 21, 23, 24, 25, 28}) {
     EXPECT_NE(om::find_kernel(registry, "", "DequantizeLinear", opset), nullptr) << opset;

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "onnxmicro/kernels/quantization/quantization_kernels.hpp"
+#include "onnxmicro/onnxmicro.hpp"
 #include "support/kernel_harness.hpp"
 
 namespace {
@@ -19,7 +19,7 @@ using onnxmicro_test::values_of;
 
 TEST(DynamicQuantizeLinearTest, ComputesInFloat32) {
   // scale = 2 / 255 (float32 0.007843138); zero point = 1 / scale = 127.49999 -> 127; y = round(x / scale) + 127.
-  onnxmicro_test::KernelHarness h(om::kernels::QuantizationKernels::registry(), "DynamicQuantizeLinear", 11,
+  onnxmicro_test::KernelHarness h(om::all_kernels_registry(), "DynamicQuantizeLinear", 11,
                                   {make(Shape{3}, std::vector<float>{-1.f, 1.f, 0.5f})});
   ASSERT_TRUE(h.prepare_status.ok()) << h.prepare_status.message();
   onnxmicro_test::TestTensor y;
@@ -28,17 +28,15 @@ TEST(DynamicQuantizeLinearTest, ComputesInFloat32) {
 }
 
 TEST(DynamicQuantizeLinearTest, EmptyInput) {
-  onnxmicro_test::NodeResult r =
-      onnxmicro_test::run_node(om::kernels::QuantizationKernels::registry(), "DynamicQuantizeLinear", 11,
-                               {make(Shape{0, 3}, std::vector<float>{})});
+  onnxmicro_test::NodeResult r = onnxmicro_test::run_node(om::all_kernels_registry(), "DynamicQuantizeLinear", 11,
+                                                          {make(Shape{0, 3}, std::vector<float>{})});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.output.shape, (Shape{0, 3}));
 }
 
 TEST(DynamicQuantizeLinearTest, OnlyFloatInput) {
-  onnxmicro_test::NodeResult r =
-      onnxmicro_test::run_node(om::kernels::QuantizationKernels::registry(), "DynamicQuantizeLinear", 11,
-                               {make(Shape{2}, std::vector<double>{1.0, 2.0})});
+  onnxmicro_test::NodeResult r = onnxmicro_test::run_node(om::all_kernels_registry(), "DynamicQuantizeLinear", 11,
+                                                          {make(Shape{2}, std::vector<double>{1.0, 2.0})});
   EXPECT_EQ(r.status.code(), StatusCode::unsupported);
 }
 

@@ -185,7 +185,7 @@ TEST(Flatten, NegativeAxisNeedsOpset11AndAxisMustBeInRange) {
 
 struct DirectFlatten {
   explicit DirectFlatten(DataType dtype, om::Shape shape, std::int64_t axis, int opset = 13) {
-    kernel = om::find_kernel(om::kernels::NnKernels::registry(), "", "Flatten", opset);
+    kernel = om::find_kernel(om::all_kernels_registry(), "", "Flatten", opset);
     encoded = onnxmicro_test::make_node("Flatten", {"x"}, {"y"}, {make_attribute_int("axis", axis)});
     node.op_type = "Flatten";
     node.opset_version = opset;

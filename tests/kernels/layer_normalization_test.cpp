@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "onnxmicro/kernels/nn/normalization_kernels.hpp"
+#include "onnxmicro/onnxmicro.hpp"
 #include "support/kernel_test_prelude.hpp"
 
 namespace {
@@ -20,7 +20,7 @@ using namespace onnxmicro_test::prelude;
 
 NodeResult run(const std::string& op, int opset, const std::vector<TestTensor>& inputs,
                const std::vector<ProtoWriter>& attributes = {}) {
-  return onnxmicro_test::run_node(om::kernels::NormalizationKernels::registry(), op, opset, inputs, attributes);
+  return onnxmicro_test::run_node(om::all_kernels_registry(), op, opset, inputs, attributes);
 }
 
 std::vector<float> ramp(int count, float scale) {

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "onnxmicro/kernels/logical/logical_kernels.hpp"
+#include "onnxmicro/onnxmicro.hpp"
 #include "support/proto_writer.hpp"
 
 namespace {
@@ -171,7 +171,7 @@ TEST(Bitwise, FloatInputIsUnsupportedAndOpset17HasNoKernel) {
       run_op("BitwiseOr", 18, {tensor<float>("a", {1}, {1}), tensor<float>("b", {1}, {1})}, DataType::float32, {1});
   ASSERT_FALSE(r.status.ok());
   EXPECT_TRUE(contains(r.status, "input 0 'a' has dtype float")) << r.status.message();
-  EXPECT_EQ(om::find_kernel(om::kernels::LogicalKernels::registry(), "", "BitwiseAnd", 17), nullptr);
+  EXPECT_EQ(om::find_kernel(om::all_kernels_registry(), "", "BitwiseAnd", 17), nullptr);
 }
 
 // A chain whose intermediate dies at the second node: the session lets BitwiseAnd write over it.

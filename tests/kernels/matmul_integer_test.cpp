@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "onnxmicro/kernels/quantization/quantization_kernels.hpp"
+#include "onnxmicro/onnxmicro.hpp"
 #include "support/kernel_harness.hpp"
 
 namespace {
@@ -22,7 +22,7 @@ using onnxmicro_test::TestTensor;
 using onnxmicro_test::values_of;
 
 NodeResult matmul_integer(const std::vector<TestTensor>& inputs) {
-  return onnxmicro_test::run_node(om::kernels::QuantizationKernels::registry(), "MatMulInteger", 10, inputs);
+  return onnxmicro_test::run_node(om::all_kernels_registry(), "MatMulInteger", 10, inputs);
 }
 
 TEST(MatMulIntegerTest, PerRowAndPerColumnZeroPoints) {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "onnxmicro/kernels/nn/spatial_kernels.hpp"
+#include "onnxmicro/onnxmicro.hpp"
 #include "support/kernel_test_prelude.hpp"
 
 namespace {
@@ -17,7 +17,7 @@ using namespace onnxmicro_test::prelude;
 
 NodeResult run(const std::string& op, int opset, const std::vector<TestTensor>& inputs,
                const std::vector<ProtoWriter>& attributes = {}) {
-  return onnxmicro_test::run_node(om::kernels::SpatialKernels::registry(), op, opset, inputs, attributes);
+  return onnxmicro_test::run_node(om::all_kernels_registry(), op, opset, inputs, attributes);
 }
 
 TestTensor ints(Shape shape, std::vector<std::int64_t> values, const char* name) {

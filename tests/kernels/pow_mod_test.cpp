@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "onnxmicro/kernels/math/binary_kernels.hpp"
+#include "onnxmicro/onnxmicro.hpp"
 #include "support/proto_writer.hpp"
 
 namespace {
@@ -224,7 +224,7 @@ TEST(Mod, FmodAttributeIsValidatedPerOpset) {
   Result bad = run_op("Mod", 28, {a, b}, DataType::float32, {1}, {make_attribute_int("fmod", 2)});
   ASSERT_FALSE(bad.status.ok());
   EXPECT_TRUE(contains(bad.status, "attribute 'fmod' is 2, expected 0 or 1")) << bad.status.message();
-  EXPECT_EQ(om::find_kernel(om::kernels::BinaryMathKernels::registry(), "", "Mod", 9), nullptr);
+  EXPECT_EQ(om::find_kernel(om::all_kernels_registry(), "", "Mod", 9), nullptr);
 }
 
 }  // namespace

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "onnxmicro/kernels/quantization/quantization_kernels.hpp"
+#include "onnxmicro/onnxmicro.hpp"
 #include "quantized_kernel_driver.hpp"
 #include "support/kernel_harness.hpp"
 #include "support/proto_writer.hpp"
@@ -41,8 +41,8 @@ TestTensor quantized(bool is_signed, const Shape& shape, const std::vector<int>&
 
 onnxmicro_test::DriverResult qgemm(const std::vector<TestTensor>& inputs, const std::vector<ProtoWriter>& attributes,
                                    const om::kernels::FusedClamp& clamp = {}) {
-  return onnxmicro_test::run_quantized(om::kernels::QuantizationKernels::registry(), "com.microsoft", "QGemm", 1,
-                                       inputs, attributes, clamp);
+  return onnxmicro_test::run_quantized(om::all_kernels_registry(), "com.microsoft", "QGemm", 1, inputs, attributes,
+                                       clamp);
 }
 
 TEST(QGemmTest, RandomizedAgainstReference) {

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "onnxmicro/kernels/quantization/quantization_kernels.hpp"
+#include "onnxmicro/onnxmicro.hpp"
 #include "quantized_kernel_driver.hpp"
 #include "support/kernel_harness.hpp"
 #include "support/proto_writer.hpp"
@@ -94,8 +94,8 @@ void check_case(const ConvCase& k, std::uint32_t seed) {
   std::vector<ProtoWriter> attributes = {
       make_attribute_int("group", k.group), make_attribute_ints("strides", {k.sh, k.sw}),
       make_attribute_ints("dilations", {k.dh, k.dw}), make_attribute_ints("pads", {k.pt, k.pl, k.pb, k.pr})};
-  onnxmicro_test::DriverResult r = onnxmicro_test::run_quantized(om::kernels::QuantizationKernels::registry(), "",
-                                                                 "QLinearConv", 10, inputs, attributes, k.clamp);
+  onnxmicro_test::DriverResult r =
+      onnxmicro_test::run_quantized(om::all_kernels_registry(), "", "QLinearConv", 10, inputs, attributes, k.clamp);
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   ASSERT_EQ(r.output.shape, (Shape{k.n, k.m, oh, ow}));
 
@@ -226,7 +226,7 @@ TEST(QLinearConvTest, FusedReluClampsToTheQuantizedZero) {
   om::kernels::FusedClamp relu;
   relu.has_min = true;
   onnxmicro_test::DriverResult r = onnxmicro_test::run_quantized(
-      om::kernels::QuantizationKernels::registry(), "", "QLinearConv", 10,
+      om::all_kernels_registry(), "", "QLinearConv", 10,
       {make(Shape{1, 1, 1, 2}, std::vector<std::int8_t>{1, -1}), make(Shape{}, std::vector<float>{1.f}),
        make(Shape{}, std::vector<std::int8_t>{0}), make(Shape{1, 1, 1, 1}, std::vector<std::int8_t>{1}).as_constant(),
        make(Shape{}, std::vector<float>{1.f}), make(Shape{}, std::vector<std::int8_t>{0}),
@@ -246,7 +246,7 @@ TEST(QLinearConvTest, TiesRoundHalfToEvenInVectorAndScalarColumns) {
     expected.push_back(static_cast<std::int8_t>(std::nearbyint(v * 0.5)));
   }
   onnxmicro_test::DriverResult r = onnxmicro_test::run_quantized(
-      om::kernels::QuantizationKernels::registry(), "", "QLinearConv", 10,
+      om::all_kernels_registry(), "", "QLinearConv", 10,
       {make(Shape{1, 1, 1, 19}, x), make(Shape{}, std::vector<float>{1.f}).as_constant(),
        make(Shape{}, std::vector<std::int8_t>{0}), make(Shape{1, 1, 1, 1}, std::vector<std::int8_t>{1}).as_constant(),
        make(Shape{}, std::vector<float>{0.5f}).as_constant(), make(Shape{}, std::vector<std::int8_t>{0}),
@@ -277,7 +277,7 @@ TEST(QLinearConvTest, ConvIntegerSharesTheIntegerPath) {
     const std::vector<int> w_zero = random_ints(rng, w_signed, per_channel ? static_cast<std::size_t>(m) : 1);
     auto maybe_constant = [&](TestTensor t) { return constant ? t.as_constant() : t; };
     onnxmicro_test::DriverResult r = onnxmicro_test::run_quantized(
-        om::kernels::QuantizationKernels::registry(), "", "ConvInteger", 10,
+        om::all_kernels_registry(), "", "ConvInteger", 10,
         {quantized(x_signed, Shape{1, c, h, w}, x), maybe_constant(quantized(w_signed, Shape{m, cg, kh, kw}, wt)),
          quantized(x_signed, Shape{}, x_zero),
          maybe_constant(quantized(w_signed, per_channel ? Shape{m} : Shape{}, w_zero))},

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "onnxmicro/kernels/quantization/quantization_kernels.hpp"
+#include "onnxmicro/onnxmicro.hpp"
 #include "quantized_kernel_driver.hpp"
 #include "support/kernel_harness.hpp"
 
@@ -25,7 +25,7 @@ using onnxmicro_test::TestTensor;
 using onnxmicro_test::values_of;
 
 NodeResult qlinear_matmul(int opset, const std::vector<TestTensor>& inputs) {
-  return onnxmicro_test::run_node(om::kernels::QuantizationKernels::registry(), "QLinearMatMul", opset, inputs);
+  return onnxmicro_test::run_node(om::all_kernels_registry(), "QLinearMatMul", opset, inputs);
 }
 TestTensor scalar(float v) { return make(Shape{}, std::vector<float>{v}); }
 
@@ -132,8 +132,8 @@ TEST(QLinearMatMulTest, IntegerPathRandomizedAgainstReference) {
                                       maybe_constant(quantized(b_signed, param_shape, b_zero)),
                                       maybe_constant(make(Shape{}, std::vector<float>{y_scale})),
                                       quantized(y_signed, Shape{}, y_zero)};
-    onnxmicro_test::DriverResult r = onnxmicro_test::run_quantized(om::kernels::QuantizationKernels::registry(), "",
-                                                                   "QLinearMatMul", opset, inputs, {}, clamp);
+    onnxmicro_test::DriverResult r =
+        onnxmicro_test::run_quantized(om::all_kernels_registry(), "", "QLinearMatMul", opset, inputs, {}, clamp);
     ASSERT_TRUE(r.status.ok()) << r.status.message();
     ASSERT_EQ(r.output.shape, (Shape{batch_a, m, n}));
     std::int32_t low = y_signed ? -128 : 0, high = y_signed ? 127 : 255;
@@ -179,7 +179,7 @@ TEST(QLinearMatMulTest, MatMulIntegerIntegerPathRandomizedAgainstReference) {
     const std::vector<int> a_zero = random_ints(rng, a_signed, 1), b_zero = random_ints(rng, b_signed, params);
     auto maybe_constant = [&](TestTensor t) { return constant ? t.as_constant() : t; };
     NodeResult r = onnxmicro_test::run_node(
-        om::kernels::QuantizationKernels::registry(), "MatMulInteger", 10,
+        om::all_kernels_registry(), "MatMulInteger", 10,
         {quantized(a_signed, Shape{batch, m, k}, a),
          maybe_constant(quantized(b_signed, b_batched ? Shape{batch_b, k, n} : Shape{k, n}, b)),
          quantized(a_signed, Shape{}, a_zero),

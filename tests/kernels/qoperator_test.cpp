@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "onnxmicro/kernels/quantization/microsoft_kernels.hpp"
+#include "onnxmicro/onnxmicro.hpp"
 #include "quantized_kernel_driver.hpp"
 #include "support/kernel_harness.hpp"
 
@@ -30,8 +30,8 @@ template <typename Kernel>
 DriverResult run_qoperator(const std::vector<TestTensor>& inputs,
                            const std::vector<onnxmicro_test::ProtoWriter>& attributes = {},
                            const FusedClamp& clamp = {}) {
-  return onnxmicro_test::run_quantized(om::kernels::MicrosoftQuantizationKernels::registry(), Kernel::kDomain,
-                                       std::string(Kernel::kOpType), Kernel::kSinceVersion, inputs, attributes, clamp);
+  return onnxmicro_test::run_quantized(om::all_kernels_registry(), Kernel::kDomain, std::string(Kernel::kOpType),
+                                       Kernel::kSinceVersion, inputs, attributes, clamp);
 }
 
 TestTensor scale(float v, const char* name) { return make(Shape{}, std::vector<float>{v}).named(name).as_constant(); }

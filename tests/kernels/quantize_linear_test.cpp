@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "onnxmicro/kernels/quantization/quantization_kernels.hpp"
+#include "onnxmicro/onnxmicro.hpp"
 #include "support/kernel_harness.hpp"
 #include "support/proto_writer.hpp"
 
@@ -29,8 +29,7 @@ using onnxmicro_test::TestTensor;
 using onnxmicro_test::values_of;
 
 NodeResult quantize(int opset, const std::vector<TestTensor>& inputs, const std::vector<ProtoWriter>& attributes = {}) {
-  return onnxmicro_test::run_node(om::kernels::QuantizationKernels::registry(), "QuantizeLinear", opset, inputs,
-                                  attributes);
+  return onnxmicro_test::run_node(om::all_kernels_registry(), "QuantizeLinear", opset, inputs, attributes);
 }
 
 TEST(QuantizeLinearTest, RoundsHalfToEvenAndSaturates) {
@@ -157,7 +156,7 @@ TEST(QuantizeLinearTest, ScaleDtypeFollowsTheVersion) {
 }
 
 TEST(QuantizeLinearTest, EveryOpsetResolves) {
-  const om::KernelRegistry registry = om::kernels::QuantizationKernels::registry();
+  const om::KernelRegistry registry = om::all_kernels_registry();
   EXPECT_EQ(om::find_kernel(registry, "", "QuantizeLinear", 9), nullptr);
   for (int opset : {10, 13, 19, 21, 23, 24, 25, 28}) {
     const om::KernelEntry* entry = om::find_kernel(registry, "", "QuantizeLinear", opset);

@@ -11,7 +11,6 @@
 #include <string>
 #include <vector>
 
-#include "onnxmicro/kernels/generator/random_kernels.hpp"
 #include "onnxmicro/onnxmicro.hpp"
 #include "support/kernel_harness.hpp"
 #include "support/proto_writer.hpp"
@@ -33,7 +32,7 @@ using onnxmicro_test::run_node;
 using onnxmicro_test::TestTensor;
 using onnxmicro_test::values_of;
 
-om::KernelRegistry registry() { return om::kernels::RandomKernels::registry(); }
+om::KernelRegistry registry() { return om::all_kernels_registry(); }
 
 constexpr int kCount = 10000;
 

@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "onnxmicro/kernels/generator/generator_kernels.hpp"
-#include "onnxmicro/kernels/tensor/tensor_kernels.hpp"
 #include "onnxmicro/model/loader.hpp"
+#include "onnxmicro/onnxmicro.hpp"
 #include "onnxmicro/runtime/session.hpp"
+#include "support/op_runner.hpp"
 #include "support/proto_writer.hpp"
 
 namespace {
@@ -26,113 +26,9 @@ using om::StatusCode;
 using onnxmicro_test::make_attribute_int;
 using onnxmicro_test::ProtoWriter;
 
-// ---- harness: one tensor/generator kernel through prepare() and run() (same in each of their tests) -----
+// ---- harness: one tensor/generator kernel through prepare() and run() (support/op_runner.hpp) -----------
 
-using Registry = om::MergeKernelSets<om::kernels::TensorKernels, om::kernels::GeneratorKernels>;
-
-struct Tensor {
-  DataType dtype = DataType::undefined;  ///< undefined: an omitted optional input
-  Shape shape;
-  std::vector<unsigned char> bytes;
-  bool constant = false;  ///< known at prepare time, like an initializer
-};
-
-template <typename T>
-Tensor tensor(Shape shape, const std::vector<T>& values, bool constant = false) {
-  Tensor t;
-  t.dtype = om::dtype_of<T>::value;
-  t.shape = shape;
-  t.bytes.resize(values.size() * sizeof(T));
-  if (!values.empty()) std::memcpy(t.bytes.data(), values.data(), t.bytes.size());
-  t.constant = constant;
-  return t;
-}
-[[maybe_unused]] Tensor shape_input(const std::vector<std::int64_t>& dims) {
-  return tensor(Shape{static_cast<std::int64_t>(dims.size())}, dims, true);
-}
-template <typename T>
-std::vector<T> values_of(const Tensor& t) {
-  std::vector<T> out(t.bytes.size() / sizeof(T));
-  if (!out.empty()) std::memcpy(out.data(), t.bytes.data(), out.size() * sizeof(T));
-  return out;
-}
-
-struct Result {
-  Status prepare;
-  Status run;
-  Tensor output;
-  int missing_constant_input = -1;
-  bool ok() const { return prepare.ok() && run.ok(); }
-  std::string error() const { return std::string(prepare.message()) + run.message(); }
-};
-
-// Resolves `op` at `opset`, prepares and (if that worked) runs once. The output gets guard bytes that must
-// survive; with `in_place` it is written into input 0's buffer instead, as the session does.
-Result run_op(const std::string& op, int opset, const std::vector<Tensor>& inputs,
-              const std::vector<ProtoWriter>& attributes = {}, bool in_place = false) {
-  Result result;
-  const om::KernelEntry* kernel = om::find_kernel(Registry::registry(), "", op, opset);
-  if (kernel == nullptr) {
-    result.prepare = Status(StatusCode::unsupported, "no kernel");
-    return result;
-  }
-  std::vector<std::string> names;
-  for (std::size_t i = 0; i < inputs.size(); ++i)
-    names.push_back(inputs[i].dtype == DataType::undefined ? "" : "in" + std::to_string(i));
-  ProtoWriter encoded = onnxmicro_test::make_node(op, names, {"out"}, attributes);
-  om::model::Node node;
-  node.op_type = kernel->op_type;
-  node.opset_version = opset;
-  EXPECT_TRUE(om::proto::Node::parse(encoded.span(), 0, node.proto).ok());
-  std::vector<om::kernels::TensorInfo> infos(inputs.size());
-  for (std::size_t i = 0; i < inputs.size(); ++i) {
-    infos[i].present = inputs[i].dtype != DataType::undefined;
-    infos[i].name = names[i];
-    infos[i].dtype = inputs[i].dtype;
-    infos[i].shape = inputs[i].shape;
-    infos[i].is_constant = inputs[i].constant;
-    infos[i].const_data = inputs[i].constant ? inputs[i].bytes.data() : nullptr;
-  }
-  om::kernels::TensorInfo output_info;
-  output_info.present = true;
-  om::ChunkAllocator allocator;
-  om::kernels::PrepareContext prepare(node, om::Span<om::kernels::TensorInfo>(infos.data(), infos.size()),
-                                      om::Span<om::kernels::TensorInfo>(&output_info, 1), allocator);
-  result.prepare = kernel->prepare(prepare);
-  result.missing_constant_input = prepare.missing_constant_input();
-  if (!result.prepare.ok()) return result;
-
-  constexpr std::size_t kGuard = 16;
-  const std::size_t bytes = om::byte_size_of(output_info.dtype, output_info.shape.element_count());
-  std::vector<Tensor> owned = inputs;
-  std::vector<om::ConstTensorView> views;
-  for (const Tensor& t : owned) views.emplace_back(t.dtype, t.shape, t.bytes.data());
-  std::vector<unsigned char> buffer(bytes + kGuard, 0xCD);
-  if (in_place) {
-    EXPECT_EQ(kernel->in_place_input, 0);
-    owned[0].bytes.resize(std::max(owned[0].bytes.size(), bytes));
-    views[0].data = owned[0].bytes.data();
-  }
-  om::TensorView out_view;
-  out_view.dtype = output_info.dtype;
-  out_view.shape = output_info.shape;
-  out_view.data = in_place ? owned[0].bytes.data() : buffer.data();
-  std::vector<unsigned char> scratch(prepare.scratch_bytes());
-  om::kernels::RunContext run(om::Span<const om::ConstTensorView>(views.data(), views.size()),
-                              om::Span<const om::TensorView>(&out_view, 1), prepare.state(), scratch.data(),
-                              scratch.size());
-  result.run = kernel->run(run);
-  for (std::size_t i = bytes; i < bytes + kGuard; ++i) EXPECT_EQ(buffer[i], 0xCD) << "write past the end";
-  const unsigned char* out = static_cast<const unsigned char*>(out_view.data);
-  result.output.dtype = output_info.dtype;
-  result.output.shape = output_info.shape;
-  result.output.bytes.assign(out, out + bytes);
-  return result;
-}
-
-[[maybe_unused]] bool contains(const Status& status, const std::string& text) {
-  return std::string(status.message()).find(text) != std::string::npos;
-}
+using namespace onnxmicro_test::op_runner;
 
 // Python's dims[start:end] (for the grid below; the literal cases check it too).
 std::vector<std::int64_t> python_slice(const std::vector<std::int64_t>& dims, std::int64_t start, std::int64_t end) {
@@ -213,7 +109,7 @@ TEST(ShapeModel, ShapeSubgraphIsFoldedIntoReshapesTargetShape) {
   Status status = model.load(om::ByteSpan(bytes.data(), bytes.size()));
   ASSERT_TRUE(status.ok()) << status.message();
   om::Session session;
-  status = session.prepare(model, Registry::registry());
+  status = session.prepare(model, om::all_kernels_registry());
   ASSERT_TRUE(status.ok()) << status.message();
   for (std::size_t i = 0; i < 4; ++i) EXPECT_TRUE(session.node_reports()[i].folded) << "node " << i;
   std::vector<float> x(24);

@@ -14,27 +14,17 @@
 #include <string>
 #include <vector>
 
-#include "onnxmicro/kernels/math/math_kernels.hpp"
+#include "onnxmicro/onnxmicro.hpp"
 #include "support/kernel_test_prelude.hpp"
 
 namespace {
 
 using namespace onnxmicro_test::prelude;
 
-// ---- harness: one kernel of MathKernels driven through prepare() and run() -------------------------------
+// ---- harness: one kernel of the build driven through prepare() and run() (support/kernel_harness.hpp) ------
 
-// The harness of tests/support/kernel_harness.hpp, bound to MathKernels.
-class KernelHarness : public onnxmicro_test::KernelHarness {
- public:
-  KernelHarness(const std::string& op, int opset, std::vector<TestTensor> node_inputs,
-                const std::vector<ProtoWriter>& attributes = {})
-      : onnxmicro_test::KernelHarness(om::kernels::MathKernels::registry(), op, opset, std::move(node_inputs),
-                                      attributes) {}
-};
-NodeResult run_node(const std::string& op, int opset, const std::vector<TestTensor>& inputs,
-                    const std::vector<ProtoWriter>& attributes = {}, bool in_place = false) {
-  return onnxmicro_test::run_node(om::kernels::MathKernels::registry(), op, opset, inputs, attributes, in_place);
-}
+using onnxmicro_test::KernelHarness;
+using onnxmicro_test::run_node;
 
 // ---- references ---------------------------------------------------------------------------------------------
 
@@ -213,7 +203,7 @@ TEST(Softmax, IntegerInputIsUnsupported) {
 
 TEST(Softmax, VersionsResolveToCoercedOrSingleAxis) {
   for (int opset = 1; opset <= ONNXMICRO_MAX_OPSET + 2; ++opset) {
-    const om::KernelEntry* k = om::find_kernel(om::kernels::MathKernels::registry(), "", "Softmax", opset);
+    const om::KernelEntry* k = om::find_kernel(om::all_kernels_registry(), "", "Softmax", opset);
     ASSERT_NE(k, nullptr) << opset;
     EXPECT_EQ(k->since_version, opset < 13 ? 1 : 13) << opset;
   }

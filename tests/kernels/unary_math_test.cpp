@@ -14,27 +14,17 @@
 #include <string>
 #include <vector>
 
-#include "onnxmicro/kernels/math/unary_kernels.hpp"
+#include "onnxmicro/onnxmicro.hpp"
 #include "support/kernel_test_prelude.hpp"
 
 namespace {
 
 using namespace onnxmicro_test::prelude;
 
-// ---- harness: one kernel of UnaryMathKernels driven through prepare() and run() -----------------------
+// ---- harness: one kernel of the build driven through prepare() and run() (support/kernel_harness.hpp) ------
 
-// The harness of tests/support/kernel_harness.hpp, bound to UnaryMathKernels.
-class KernelHarness : public onnxmicro_test::KernelHarness {
- public:
-  KernelHarness(const std::string& op, int opset, std::vector<TestTensor> node_inputs,
-                const std::vector<ProtoWriter>& attributes = {})
-      : onnxmicro_test::KernelHarness(om::kernels::UnaryMathKernels::registry(), op, opset, std::move(node_inputs),
-                                      attributes) {}
-};
-NodeResult run_node(const std::string& op, int opset, const std::vector<TestTensor>& inputs,
-                    const std::vector<ProtoWriter>& attributes = {}, bool in_place = false) {
-  return onnxmicro_test::run_node(om::kernels::UnaryMathKernels::registry(), op, opset, inputs, attributes, in_place);
-}
+using onnxmicro_test::KernelHarness;
+using onnxmicro_test::run_node;
 
 const float kNaN = std::numeric_limits<float>::quiet_NaN();
 const float kInf = std::numeric_limits<float>::infinity();
@@ -309,7 +299,7 @@ TEST(UnaryMath, EveryOpsetFromTheFirstVersionResolves) {
         {"Ceil", 1},  {"Round", 11}, {"Sign", 9},   {"Sin", 7},  {"Cos", 7},        {"Tan", 7},        {"Asin", 7},
         {"Acos", 7},  {"Atan", 7},   {"Sinh", 9},   {"Cosh", 9}, {"Asinh", 9},      {"Acosh", 9},      {"Atanh", 9},
         {"Erf", 9},   {"IsNaN", 9},  {"IsInf", 10}, {"Not", 1},  {"BitwiseNot", 18}}) {
-    const auto registry = om::kernels::UnaryMathKernels::registry();
+    const auto registry = om::all_kernels_registry();
     EXPECT_EQ(om::find_kernel(registry, "", op.name, op.first - 1), nullptr) << op.name << " before " << op.first;
     for (int opset = op.first; opset <= ONNXMICRO_MAX_OPSET + 2; ++opset)
       EXPECT_NE(om::find_kernel(registry, "", op.name, opset), nullptr) << op.name << " " << opset;

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "onnxmicro/kernels/logical/logical_kernels.hpp"
+#include "onnxmicro/onnxmicro.hpp"
 #include "support/proto_writer.hpp"
 
 namespace {
@@ -135,8 +135,8 @@ TEST(Where, ConditionMustBeBoolAndValuesShareADtype) {
                     DataType::float32, {1});
   ASSERT_FALSE(v.status.ok());
   EXPECT_TRUE(contains(v.status, "input 2 'y' has dtype double, expected float")) << v.status.message();
-  EXPECT_EQ(om::find_kernel(om::kernels::LogicalKernels::registry(), "", "Where", 8), nullptr);
-  EXPECT_NE(om::find_kernel(om::kernels::LogicalKernels::registry(), "", "Where", 30), nullptr);
+  EXPECT_EQ(om::find_kernel(om::all_kernels_registry(), "", "Where", 8), nullptr);
+  EXPECT_NE(om::find_kernel(om::all_kernels_registry(), "", "Where", 30), nullptr);
 }
 
 }  // namespace

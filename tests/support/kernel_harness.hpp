@@ -68,6 +68,10 @@ std::vector<T> values_of(const TestTensor& t) {
 /// Resolves `op` at `opset` in `registry` and prepares it; run() may then be called repeatedly.
 class KernelHarness {
  public:
+  /// `op` resolved among every kernel of the build (compiled once, in onnxmicro_all_kernels, not in the test).
+  KernelHarness(const std::string& op, int opset, std::vector<TestTensor> node_inputs,
+                const std::vector<ProtoWriter>& attributes = {})
+      : KernelHarness(om::all_kernels_registry(), op, opset, std::move(node_inputs), attributes) {}
   KernelHarness(om::KernelRegistry registry, const std::string& op, int opset, std::vector<TestTensor> node_inputs,
                 const std::vector<ProtoWriter>& attributes = {})
       : KernelHarness(registry, "", op, opset, std::move(node_inputs), attributes) {}
@@ -106,6 +110,8 @@ class KernelHarness {
   }
 
   std::size_t scratch_bytes() const { return prepare_ ? prepare_->scratch_bytes() : 0; }
+  /// The input prepare() needed constant but got without data, or -1.
+  int missing_constant_input() const { return prepare_ ? prepare_->missing_constant_input() : -1; }
 
   /// Runs on `inputs` (values may change between runs, dtypes and shapes may not). The output goes to a new
   /// buffer followed by guard bytes that must survive, or with `in_place` into the buffer of the kernel's
@@ -179,6 +185,11 @@ inline NodeResult run_node(om::KernelRegistry registry, const std::string& op, i
   result.status = harness.prepare_status;
   if (result.status.ok()) result.status = harness.run(result.output, in_place);
   return result;
+}
+/// run_node among every kernel of the build.
+inline NodeResult run_node(const std::string& op, int opset, const std::vector<TestTensor>& inputs,
+                           const std::vector<ProtoWriter>& attributes = {}, bool in_place = false) {
+  return run_node(om::all_kernels_registry(), op, opset, inputs, attributes, in_place);
 }
 
 }  // namespace onnxmicro_test

@@ -13,21 +13,20 @@
 #include "onnxmicro/kernels/logical/greater_or_equal.hpp"
 #include "onnxmicro/kernels/logical/less.hpp"
 #include "onnxmicro/kernels/logical/less_or_equal.hpp"
+#include "onnxmicro/kernels/logical/not.hpp"
 #include "onnxmicro/kernels/logical/or.hpp"
 #include "onnxmicro/kernels/logical/xor.hpp"
-#include "onnxmicro/kernels/tensor/where.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-using LogicalKernels = KernelSet<                //
-    Equal_1, Equal_7, Equal_19,                  //
-    Greater_1, Greater_7, GreaterOrEqual_12,     //
-    Less_1, Less_7, LessOrEqual_12,              //
-    And_1, And_7, Or_1, Or_7, Xor_1, Xor_7,      //
-    BitwiseAnd_18, BitwiseOr_18, BitwiseXor_18,  //
-    BitShift_11, BitShift_28,                    //
-    Where_9>;  // tensor family (tensor/where.hpp); listed here because tensor_kernels.hpp has another owner
+using LogicalKernels = KernelSet<                   //
+    Equal_1, Equal_7, Equal_19,                     //
+    Greater_1, Greater_7, GreaterOrEqual_12,        //
+    Less_1, Less_7, LessOrEqual_12,                 //
+    And_1, And_7, Or_1, Or_7, Xor_1, Xor_7, Not_1,  //
+    BitwiseAnd_18, BitwiseOr_18, BitwiseXor_18,     //
+    BitShift_11, BitShift_28>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Identity: y = x. Versions 1, 13 (bfloat16), 19 (float8), 21 (int4/uint4) and 23+ (float4, ...) only widened
 // the dtype list; 14 and 16 added sequence and optional inputs, which this kernel does not take yet (the
-// runtime has tensor values only). One kernel serves every version. Registered in MathKernels (its owner's
-// kernel list), not TensorKernels.
+// runtime has tensor values only). One kernel serves every version.
 #pragma once
 #include <cstring>
 
