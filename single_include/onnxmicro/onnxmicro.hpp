@@ -21675,6 +21675,7 @@ ONNXMICRO_NAMESPACE_END
 //   ht = g(clip(Xt*Wh^T + rt (.) (Ht-1*Rh^T + Rbh) + Wbh))           linear_before_reset = 1
 //   Ht = (1 - zt) (.) ht + zt (.) Ht-1;   f = Sigmoid, g = Tanh by default.
 // The time loop, attributes and shapes are shared with RNN and LSTM (recurrent_util.hpp).
+
 // #include "onnxmicro/kernels/nn/recurrent_util.hpp"
 // begin of file onnxmicro/kernels/nn/recurrent_util.hpp
 // What RNN, GRU and LSTM share: attribute parsing (direction, hidden_size, activations with their
@@ -22178,25 +22179,26 @@ struct GruCell {
   }
 };
 
-template <int kSince, int kUntil>
-struct GruKernel : KernelDefaults, recurrent::RecurrentOp<GruCell> {
-  static constexpr std::string_view kDomain = "";
+/// GRU's versions (VersionedKernel): RecurrentOp supplies run() and prepare_version<kSince>(),
+/// which takes the version as a template argument.
+struct GruImpl : KernelDefaults, recurrent::RecurrentOp<GruCell> {
   static constexpr std::string_view kOpType = "GRU";
-  static constexpr int kSinceVersion = kSince;
-  static constexpr int kUntilVersion = kUntil;
-  static Status prepare(PrepareContext& ctx) noexcept { return prepare_version<kSince>(ctx); }
+  template <int kSince>
+  static Status prepare(PrepareContext& ctx, std::integral_constant<int, kSince>) noexcept {
+    return prepare_version<kSince>(ctx);
+  }
 };
 
 /// GRU-1: the first version (always linear_before_reset = 0; default direction spelled "foward").
-struct GRU_1 : GruKernel<1, 3> {};
+using GRU_1 = VersionedKernel<GruImpl, 1, 3>;
 /// GRU-3: attribute `linear_before_reset`.
-struct GRU_3 : GruKernel<3, 7> {};
+using GRU_3 = VersionedKernel<GruImpl, 3, 7>;
 /// GRU-7: output_sequence removed (no change in what is computed).
-struct GRU_7 : GruKernel<7, 14> {};
+using GRU_7 = VersionedKernel<GruImpl, 7, 14>;
 /// GRU-14: attribute `layout` (1: batch-major X, initial_h, Y, Y_h).
-struct GRU_14 : GruKernel<14, 22> {};
+using GRU_14 = VersionedKernel<GruImpl, 14, 22>;
 /// GRU-22: bfloat16.
-struct GRU_22 : GruKernel<22, kOpenEnded> {};
+using GRU_22 = VersionedKernel<GruImpl, 22>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -22212,6 +22214,7 @@ ONNXMICRO_NAMESPACE_END
 //   Ht = ot (.) h(Ct);   f = Sigmoid, g = h = Tanh by default.
 // input_forget couples the gates as onnxruntime does. The time loop, attributes and shapes are shared with
 // RNN and GRU (recurrent_util.hpp).
+
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
@@ -22267,23 +22270,24 @@ struct LstmCell {
   }
 };
 
-template <int kSince, int kUntil>
-struct LstmKernel : KernelDefaults, recurrent::RecurrentOp<LstmCell> {
-  static constexpr std::string_view kDomain = "";
+/// LSTM's versions (VersionedKernel): RecurrentOp supplies run() and prepare_version<kSince>(),
+/// which takes the version as a template argument.
+struct LstmImpl : KernelDefaults, recurrent::RecurrentOp<LstmCell> {
   static constexpr std::string_view kOpType = "LSTM";
-  static constexpr int kSinceVersion = kSince;
-  static constexpr int kUntilVersion = kUntil;
-  static Status prepare(PrepareContext& ctx) noexcept { return prepare_version<kSince>(ctx); }
+  template <int kSince>
+  static Status prepare(PrepareContext& ctx, std::integral_constant<int, kSince>) noexcept {
+    return prepare_version<kSince>(ctx);
+  }
 };
 
 /// LSTM-1: the first version; its `output_sequence` attribute is implied by whether the node names Y.
-struct LSTM_1 : LstmKernel<1, 7> {};
+using LSTM_1 = VersionedKernel<LstmImpl, 1, 7>;
 /// LSTM-7: output_sequence removed (no change in what is computed).
-struct LSTM_7 : LstmKernel<7, 14> {};
+using LSTM_7 = VersionedKernel<LstmImpl, 7, 14>;
 /// LSTM-14: attribute `layout` (1: batch-major X, initial_h/c, Y, Y_h/c).
-struct LSTM_14 : LstmKernel<14, 22> {};
+using LSTM_14 = VersionedKernel<LstmImpl, 14, 22>;
 /// LSTM-22: bfloat16.
-struct LSTM_22 : LstmKernel<22, kOpenEnded> {};
+using LSTM_22 = VersionedKernel<LstmImpl, 22>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -22292,6 +22296,7 @@ ONNXMICRO_NAMESPACE_END
 // begin of file onnxmicro/kernels/nn/rnn.hpp
 // RNN: Ht = f(clip(Xt*W^T + Ht-1*R^T + Wb + Rb)), f = Tanh by default. The time loop, attributes and shapes
 // are shared with GRU and LSTM (recurrent_util.hpp).
+
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
@@ -22317,23 +22322,24 @@ struct RnnCell {
   }
 };
 
-template <int kSince, int kUntil>
-struct RnnKernel : KernelDefaults, recurrent::RecurrentOp<RnnCell> {
-  static constexpr std::string_view kDomain = "";
+/// RNN's versions (VersionedKernel): RecurrentOp supplies run() and prepare_version<kSince>(),
+/// which takes the version as a template argument.
+struct RnnImpl : KernelDefaults, recurrent::RecurrentOp<RnnCell> {
   static constexpr std::string_view kOpType = "RNN";
-  static constexpr int kSinceVersion = kSince;
-  static constexpr int kUntilVersion = kUntil;
-  static Status prepare(PrepareContext& ctx) noexcept { return prepare_version<kSince>(ctx); }
+  template <int kSince>
+  static Status prepare(PrepareContext& ctx, std::integral_constant<int, kSince>) noexcept {
+    return prepare_version<kSince>(ctx);
+  }
 };
 
 /// RNN-1: the first version; its `output_sequence` attribute is implied by whether the node names Y.
-struct RNN_1 : RnnKernel<1, 7> {};
+using RNN_1 = VersionedKernel<RnnImpl, 1, 7>;
 /// RNN-7: output_sequence removed (no change in what is computed).
-struct RNN_7 : RnnKernel<7, 14> {};
+using RNN_7 = VersionedKernel<RnnImpl, 7, 14>;
 /// RNN-14: attribute `layout` (1: batch-major X, initial_h, Y, Y_h).
-struct RNN_14 : RnnKernel<14, 22> {};
+using RNN_14 = VersionedKernel<RnnImpl, 14, 22>;
 /// RNN-22: bfloat16.
-struct RNN_22 : RnnKernel<22, kOpenEnded> {};
+using RNN_22 = VersionedKernel<RnnImpl, 22>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
