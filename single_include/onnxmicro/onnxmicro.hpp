@@ -6210,14 +6210,20 @@ ONNXMICRO_NAMESPACE_END
 // semantics start at (Squeeze_13), declaring (kernels/math/relu.hpp is a whole one):
 //
 //   struct Relu_1 : KernelDefaults {
-//     static constexpr std::string_view kDomain = "";        // "" = ai.onnx
+//     static constexpr std::string_view kDomain = "";        // optional: "" = ai.onnx
 //     static constexpr std::string_view kOpType = "Relu";
 //     static constexpr int kSinceVersion = 1;                // first opset version it implements
-//     static constexpr int kUntilVersion = kOpenEnded;       // first version it does NOT implement (the default)
+//     static constexpr int kUntilVersion = kOpenEnded;       // optional: first version it does NOT implement
 //     static constexpr int kInPlaceInput = 0;                // optional: output 0 may share input 0's buffer
 //     static Status prepare(PrepareContext& ctx);            // checks, output dtypes/shapes, state, scratch
 //     static Status run(RunContext& ctx);                    // computes; never allocates
 //   };
+//
+// An op with several versions writes its implementation once, as an Impl whose prepare(ctx, since) takes the
+// first version of the range it serves, and names each version with VersionedKernel (below):
+//
+//   // Flatten-11: negative axis.
+//   using Flatten_11 = VersionedKernel<detail::FlattenImpl, 11>;
 //
 // prepare() runs once per shape binding: it validates dtypes, shapes and attributes (returning a Status whose
 // message names the input/attribute and expected vs actual; the session prefixes node, op, domain and
@@ -6240,8 +6246,9 @@ using namespace ::onnxmicro::detail;
 /// kUntilVersion of a kernel whose semantics have not changed since kSinceVersion.
 constexpr int kOpenEnded = 1 << 30;
 
-/// Defaults a kernel type inherits and may hide.
+/// Defaults a kernel type, or the Impl of a VersionedKernel, inherits and may hide.
 struct KernelDefaults {
+  static constexpr std::string_view kDomain = "";  ///< ai.onnx
   static constexpr int kUntilVersion = kOpenEnded;
   /// Input whose buffer output 0 may reuse when that input dies at this node (-1: none). run() must then
   /// work when input and output alias (elementwise ops, or a copy skipped when pointers are equal).
@@ -6610,6 +6617,28 @@ class RunContext {
 
 using PrepareFunction = Status (*)(PrepareContext&);
 using RunFunction = Status (*)(RunContext&);
+
+/// The kernel for versions [Since, Until) of an op whose versions share one implementation and differ only in
+/// what prepare accepts. Impl inherits KernelDefaults (hiding kDomain, kInPlaceInput, kFoldable or
+/// kNeedsInputData where they differ) and declares kOpType, `static Status prepare(PrepareContext&, int since)`
+/// and `static Status run(RunContext&)`; prepare receives Since, the range's first version, to pick its rules.
+/// Since arrives as std::integral_constant<int, Since>, which converts to int; an Impl that must keep a version's
+/// unused code out of the binary takes it as `template <int kSince> ... std::integral_constant<int, kSince>`.
+/// Each version is then one alias: `using Gemm_11 = VersionedKernel<detail::GemmImpl, 11>;`.
+template <typename Impl, int Since, int Until = kOpenEnded>
+struct VersionedKernel {
+  static constexpr std::string_view kDomain = Impl::kDomain;
+  static constexpr std::string_view kOpType = Impl::kOpType;
+  static constexpr int kSinceVersion = Since;
+  static constexpr int kUntilVersion = Until;
+  static constexpr int kInPlaceInput = Impl::kInPlaceInput;
+  static constexpr bool kFoldable = Impl::kFoldable;
+  static constexpr bool kNeedsInputData = Impl::kNeedsInputData;
+  static Status prepare(PrepareContext& ctx) noexcept {
+    return Impl::prepare(ctx, std::integral_constant<int, Since>());
+  }
+  static Status run(RunContext& ctx) noexcept { return Impl::run(ctx); }
+};
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -7520,28 +7549,23 @@ struct ConstantBase : KernelDefaults {
   }
 };
 
-// Opset 1: the 'value' tensor (float types; opset 9 allows every dtype).
-struct Constant_1 : ConstantBase {
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 11;
-  static Status prepare(PrepareContext& ctx) noexcept { return prepare_accepting(ctx, kValue); }
-};
-
-// Opset 11: 'value' may be replaced by 'sparse_value' (not supported yet: a clear status).
-struct Constant_11 : ConstantBase {
-  static constexpr int kSinceVersion = 11;
-  static constexpr int kUntilVersion = 12;
-  static Status prepare(PrepareContext& ctx) noexcept { return prepare_accepting(ctx, kValue | kSparseValue); }
-};
-
-// Opset 12: adds value_float(s), value_int(s) and value_string(s). Opset 13 and later
-// only add dtypes.
-struct Constant_12 : ConstantBase {
-  static constexpr int kSinceVersion = 12;
-  static Status prepare(PrepareContext& ctx) noexcept {
-    return prepare_accepting(ctx, kValue | kSparseValue | kValueScalarsAndLists);
+/// Constant's version rules (VersionedKernel): prepare reads what version `since` accepts; ConstantBase holds the
+/// rest.
+struct ConstantImpl : ConstantBase {
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
+    if (since >= 12) return prepare_accepting(ctx, kValue | kSparseValue | kValueScalarsAndLists);
+    if (since >= 11) return prepare_accepting(ctx, kValue | kSparseValue);
+    return prepare_accepting(ctx, kValue);
   }
 };
+
+// Opset 1: the 'value' tensor (float types; opset 9 allows every dtype).
+using Constant_1 = VersionedKernel<ConstantImpl, 1, 11>;
+// Opset 11: 'value' may be replaced by 'sparse_value' (not supported yet: a clear status).
+using Constant_11 = VersionedKernel<ConstantImpl, 11, 12>;
+// Opset 12: adds value_float(s), value_int(s) and value_string(s). Opset 13 and later
+// only add dtypes.
+using Constant_12 = VersionedKernel<ConstantImpl, 12>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -7843,32 +7867,6 @@ struct SliceBase : KernelDefaults {
   }
 };
 
-// Opset 1: 'starts', 'ends' and optional 'axes' are attributes; steps are 1.
-struct Slice_1 : SliceBase {
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 10;
-  static Status prepare(PrepareContext& ctx) noexcept {
-    Request request;
-    std::size_t ends_count = 0;
-    bool present = false;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute_ints("starts", request.starts, kMaxRank, request.count, present));
-    if (!present) return Status(StatusCode::invalid_model) << "required attribute 'starts' (INTS) is missing";
-    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute_ints("ends", request.ends, kMaxRank, ends_count, present));
-    if (!present) return Status(StatusCode::invalid_model) << "required attribute 'ends' (INTS) is missing";
-    std::size_t axes_count = 0;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute_ints("axes", request.axes, kMaxRank, axes_count, request.has_axes));
-    request.has_axes = request.has_axes && axes_count > 0;  // an empty list means absent, as in the reference
-    if (ends_count != request.count || (request.has_axes && axes_count != request.count)) {
-      return Status(StatusCode::invalid_model)
-             << "attributes 'starts', 'ends' and 'axes' must have the same length, got "
-             << static_cast<unsigned long long>(request.count) << ", " << static_cast<unsigned long long>(ends_count)
-             << " and " << static_cast<unsigned long long>(axes_count);
-    }
-    for (std::size_t i = 0; i < request.count; ++i) request.steps[i] = 1;
-    return prepare_request(ctx, request, false);
-  }
-};
-
 /// Slice from opset 10 on: starts, ends, axes and steps are (constant) inputs 1..4.
 struct SliceInputsBase : SliceBase {
  protected:
@@ -7904,18 +7902,44 @@ struct SliceInputsBase : SliceBase {
   }
 };
 
-// Opset 10: starts, ends, axes and steps become inputs; steps may be negative.
-struct Slice_10 : SliceInputsBase {
-  static constexpr int kSinceVersion = 10;
-  static constexpr int kUntilVersion = 11;
-  static Status prepare(PrepareContext& ctx) noexcept { return prepare_inputs(ctx, false); }
+/// Slice's version rules (VersionedKernel): prepare reads what version `since` accepts; SliceInputsBase holds the
+/// rest.
+struct SliceImpl : SliceInputsBase {
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
+    if (since >= 11) return prepare_inputs(ctx, true);
+    if (since >= 10) return prepare_inputs(ctx, false);
+    return prepare_v1(ctx);
+  }
+
+ private:
+  static Status prepare_v1(PrepareContext& ctx) noexcept {
+    Request request;
+    std::size_t ends_count = 0;
+    bool present = false;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute_ints("starts", request.starts, kMaxRank, request.count, present));
+    if (!present) return Status(StatusCode::invalid_model) << "required attribute 'starts' (INTS) is missing";
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute_ints("ends", request.ends, kMaxRank, ends_count, present));
+    if (!present) return Status(StatusCode::invalid_model) << "required attribute 'ends' (INTS) is missing";
+    std::size_t axes_count = 0;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute_ints("axes", request.axes, kMaxRank, axes_count, request.has_axes));
+    request.has_axes = request.has_axes && axes_count > 0;  // an empty list means absent, as in the reference
+    if (ends_count != request.count || (request.has_axes && axes_count != request.count)) {
+      return Status(StatusCode::invalid_model)
+             << "attributes 'starts', 'ends' and 'axes' must have the same length, got "
+             << static_cast<unsigned long long>(request.count) << ", " << static_cast<unsigned long long>(ends_count)
+             << " and " << static_cast<unsigned long long>(axes_count);
+    }
+    for (std::size_t i = 0; i < request.count; ++i) request.steps[i] = 1;
+    return prepare_request(ctx, request, false);
+  }
 };
 
+// Opset 1: 'starts', 'ends' and optional 'axes' are attributes; steps are 1.
+using Slice_1 = VersionedKernel<SliceImpl, 1, 10>;
+// Opset 10: starts, ends, axes and steps become inputs; steps may be negative.
+using Slice_10 = VersionedKernel<SliceImpl, 10, 11>;
 // Opset 11: negative axes count from the back (opset 13 only adds bfloat16).
-struct Slice_11 : SliceInputsBase {
-  static constexpr int kSinceVersion = 11;
-  static Status prepare(PrepareContext& ctx) noexcept { return prepare_inputs(ctx, true); }
-};
+using Slice_11 = VersionedKernel<SliceImpl, 11>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -8606,11 +8630,22 @@ struct CastBase : KernelDefaults {
   }
 };
 
-// Opset 1: 'to' is a STRING naming the dtype ("FLOAT", "INT32", ...).
-struct Cast_1 : CastBase {
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 6;
-  static Status prepare(PrepareContext& ctx) noexcept {
+/// Cast's version rules (VersionedKernel): prepare reads what version `since` accepts; CastBase holds the
+/// rest.
+struct CastImpl : CastBase {
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
+    if (since < 6) return prepare_named_to(ctx);
+    DataType to = DataType::undefined;
+    ONNXMICRO_RETURN_IF_ERROR(read_to(ctx, to));
+    cast_detail::Options options;
+    if (since >= 19) ONNXMICRO_RETURN_IF_ERROR(read_saturate(ctx, options));
+    if (since >= 24) ONNXMICRO_RETURN_IF_ERROR(read_round_mode(ctx, options));
+    return prepare_with(ctx, to, options);
+  }
+
+ private:
+  /// Opset 1's 'to': a STRING dtype name.
+  static Status prepare_named_to(PrepareContext& ctx) noexcept {
     proto::Attribute attribute;
     if (!ctx.find_attribute("to", attribute)) {
       return Status(StatusCode::invalid_model) << "required attribute 'to' (STRING) is missing";
@@ -8631,44 +8666,16 @@ struct Cast_1 : CastBase {
   }
 };
 
+// Opset 1: 'to' is a STRING naming the dtype ("FLOAT", "INT32", ...).
+using Cast_1 = VersionedKernel<CastImpl, 1, 6>;
 // Opset 6: 'to' becomes an INT (TensorProto.DataType). Opsets 9 (string) and 13 (bfloat16) only add dtypes.
-struct Cast_6 : CastBase {
-  static constexpr int kSinceVersion = 6;
-  static constexpr int kUntilVersion = 19;
-  static Status prepare(PrepareContext& ctx) noexcept {
-    DataType to = DataType::undefined;
-    ONNXMICRO_RETURN_IF_ERROR(read_to(ctx, to));
-    return prepare_with(ctx, to, cast_detail::Options());
-  }
-};
-
+using Cast_6 = VersionedKernel<CastImpl, 6, 19>;
 // Opset 19: adds float8 dtypes and 'saturate' (their overflow rule). Opsets 21 (int4/uint4) and 23 (float4e2m1)
 // only add dtypes.
-struct Cast_19 : CastBase {
-  static constexpr int kSinceVersion = 19;
-  static constexpr int kUntilVersion = 24;
-  static Status prepare(PrepareContext& ctx) noexcept {
-    DataType to = DataType::undefined;
-    ONNXMICRO_RETURN_IF_ERROR(read_to(ctx, to));
-    cast_detail::Options options;
-    ONNXMICRO_RETURN_IF_ERROR(read_saturate(ctx, options));
-    return prepare_with(ctx, to, options);
-  }
-};
-
+using Cast_19 = VersionedKernel<CastImpl, 19, 24>;
 // Opset 24: adds float8e8m0 and 'round_mode' (up, down, nearest) for casts to it. Opsets 25 (int2/uint2) and 28
 // (float6, not supported yet) only add dtypes.
-struct Cast_24 : CastBase {
-  static constexpr int kSinceVersion = 24;
-  static Status prepare(PrepareContext& ctx) noexcept {
-    DataType to = DataType::undefined;
-    ONNXMICRO_RETURN_IF_ERROR(read_to(ctx, to));
-    cast_detail::Options options;
-    ONNXMICRO_RETURN_IF_ERROR(read_saturate(ctx, options));
-    ONNXMICRO_RETURN_IF_ERROR(read_round_mode(ctx, options));
-    return prepare_with(ctx, to, options);
-  }
-};
+using Cast_24 = VersionedKernel<CastImpl, 24>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -9195,17 +9202,16 @@ struct RangeBase : KernelDefaults {
   }
 };
 
-// Opset 11: the first version (float, double, int16, int32, int64).
-struct Range_11 : RangeBase {
-  static constexpr int kSinceVersion = 11;
-  static constexpr int kUntilVersion = 27;
-  static Status prepare(PrepareContext& ctx) noexcept { return prepare_with(ctx, DataType::float32, false); }
-};
+/// Range's version rules (VersionedKernel): prepare reads what version `since` accepts; RangeBase holds the
+/// rest.
+struct RangeImpl : RangeBase {
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
+    if (since >= 27) return prepare_v27(ctx);
+    return prepare_with(ctx, DataType::float32, false);
+  }
 
-// Opset 27: adds float16/bfloat16, computed in 'stash_type' (float32, the default, or double).
-struct Range_27 : RangeBase {
-  static constexpr int kSinceVersion = 27;
-  static Status prepare(PrepareContext& ctx) noexcept {
+ private:
+  static Status prepare_v27(PrepareContext& ctx) noexcept {
     std::int64_t stash = 1;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("stash_type", stash, 1));
     if (stash != static_cast<std::int64_t>(DataType::float32) &&
@@ -9216,6 +9222,11 @@ struct Range_27 : RangeBase {
     return prepare_with(ctx, static_cast<DataType>(stash), true);
   }
 };
+
+// Opset 11: the first version (float, double, int16, int32, int64).
+using Range_11 = VersionedKernel<RangeImpl, 11, 27>;
+// Opset 27: adds float16/bfloat16, computed in 'stash_type' (float32, the default, or double).
+using Range_27 = VersionedKernel<RangeImpl, 27>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -12570,7 +12581,8 @@ inline void to_accumulator(const T* src, Accumulator<T>* dst, std::int64_t count
 }  // namespace blocked_gemm
 
 /// Shared implementation of every Gemm version.
-struct GemmImpl {
+struct GemmImpl : kernels::KernelDefaults {
+  static constexpr std::string_view kOpType = "Gemm";
   using RunContext = kernels::RunContext;
   static constexpr int kA = 0;
   static constexpr int kB = 1;
@@ -12596,7 +12608,8 @@ struct GemmImpl {
     bool a_in_scratch, b_in_scratch, y_in_scratch;
   };
 
-  static Status prepare(kernels::PrepareContext& ctx, const Rules& rules) noexcept {
+  static Status prepare(kernels::PrepareContext& ctx, int since) noexcept {
+    const Rules rules{/*c_optional=*/since >= 11, /*broadcast_attr=*/since < 7};
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kA));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kB));
     if (!rules.c_optional) ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kC));
@@ -12832,39 +12845,11 @@ namespace kernels {
 
 // Gemm-1 (also 6, which only dropped the legacy in-place note on C): C required; the `broadcast` attribute
 // (default 0) must be 1 for C to broadcast.
-struct Gemm_1 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Gemm";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 7;
-  static Status prepare(PrepareContext& ctx) noexcept {
-    return detail::GemmImpl::prepare(ctx, {/*c_optional=*/false, /*broadcast_attr=*/true});
-  }
-  static Status run(RunContext& ctx) noexcept { return detail::GemmImpl::run(ctx); }
-};
-
+using Gemm_1 = VersionedKernel<detail::GemmImpl, 1, 7>;
 // Gemm-7: `broadcast` removed, C always broadcasts unidirectionally to (M, N); 9 added integer dtypes.
-struct Gemm_7 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Gemm";
-  static constexpr int kSinceVersion = 7;
-  static constexpr int kUntilVersion = 11;
-  static Status prepare(PrepareContext& ctx) noexcept {
-    return detail::GemmImpl::prepare(ctx, {/*c_optional=*/false, /*broadcast_attr=*/false});
-  }
-  static Status run(RunContext& ctx) noexcept { return detail::GemmImpl::run(ctx); }
-};
-
+using Gemm_7 = VersionedKernel<detail::GemmImpl, 7, 11>;
 // Gemm-11: C became optional; 13 added bfloat16.
-struct Gemm_11 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Gemm";
-  static constexpr int kSinceVersion = 11;
-  static Status prepare(PrepareContext& ctx) noexcept {
-    return detail::GemmImpl::prepare(ctx, {/*c_optional=*/true, /*broadcast_attr=*/false});
-  }
-  static Status run(RunContext& ctx) noexcept { return detail::GemmImpl::run(ctx); }
-};
+using Gemm_11 = VersionedKernel<detail::GemmImpl, 11>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -13395,7 +13380,8 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace detail {
 
 /// Implementation of MatMul (every version).
-struct MatMulImpl {
+struct MatMulImpl : kernels::KernelDefaults {
+  static constexpr std::string_view kOpType = "MatMul";
   using RunContext = kernels::RunContext;
   static constexpr int kA = 0;
   static constexpr int kB = 1;
@@ -13416,7 +13402,7 @@ struct MatMulImpl {
     std::size_t a_offset, b_offset, y_offset;  ///< scratch for the float copies of half-type tensors
   };
 
-  static Status prepare(kernels::PrepareContext& ctx) noexcept {
+  static Status prepare(kernels::PrepareContext& ctx, int /*since: every version accepts the same*/) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kA));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kB));
     const kernels::TensorInfo& a = ctx.input(kA);
@@ -13574,13 +13560,7 @@ struct MatMulImpl {
 namespace kernels {
 
 // MatMul-1 (also 9 and 13, which only added dtypes): numpy matmul with 1-D operands and batch broadcasting.
-struct MatMul_1 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "MatMul";
-  static constexpr int kSinceVersion = 1;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::MatMulImpl::prepare(ctx); }
-  static Status run(RunContext& ctx) noexcept { return detail::MatMulImpl::run(ctx); }
-};
+using MatMul_1 = VersionedKernel<detail::MatMulImpl, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -16179,25 +16159,18 @@ struct LabelEncoderBase : KernelDefaults {
   }
 };
 
+/// LabelEncoder's version rules (VersionedKernel): prepare reads what version `since` accepts; LabelEncoderBase holds
+/// the rest.
+struct LabelEncoderImpl : LabelEncoderBase {
+  static Status prepare(PrepareContext& ctx, int since) noexcept { return detail::prepare_label_encoder(ctx, since); }
+};
+
 // Opset 1: classes_strings maps string <-> int64 index.
-struct LabelEncoder_1 : LabelEncoderBase {
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 2;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::prepare_label_encoder(ctx, 1); }
-};
-
+using LabelEncoder_1 = VersionedKernel<LabelEncoderImpl, 1, 2>;
 // Opset 2: explicit keys_* / values_* lists (string, int64, float).
-struct LabelEncoder_2 : LabelEncoderBase {
-  static constexpr int kSinceVersion = 2;
-  static constexpr int kUntilVersion = 4;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::prepare_label_encoder(ctx, 2); }
-};
-
+using LabelEncoder_2 = VersionedKernel<LabelEncoderImpl, 2, 4>;
 // Opset 4: keys_tensor / values_tensor / default_tensor; adds int16, int32 and double.
-struct LabelEncoder_4 : LabelEncoderBase {
-  static constexpr int kSinceVersion = 4;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::prepare_label_encoder(ctx, 4); }
-};
+using LabelEncoder_4 = VersionedKernel<LabelEncoderImpl, 4>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -17439,7 +17412,8 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
 /// What Attention_23, _24 and _25 share; `version` selects the inputs and attributes each one has.
-struct AttentionCommon {
+struct AttentionCommon : KernelDefaults {
+  static constexpr std::string_view kOpType = "Attention";
   static constexpr int kQ = 0;
   static constexpr int kK = 1;
   static constexpr int kV = 2;
@@ -17858,23 +17832,12 @@ struct AttentionCommon {
   }
 };
 
-/// The kernel type of one Attention version range; `Since` also selects the inputs and attributes it reads.
-template <int Since, int Until>
-struct AttentionVersion : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Attention";
-  static constexpr int kSinceVersion = Since;
-  static constexpr int kUntilVersion = Until;
-  static Status prepare(PrepareContext& ctx) noexcept { return AttentionCommon::prepare(ctx, Since); }
-  static Status run(RunContext& ctx) noexcept { return AttentionCommon::run(ctx); }
-};
-
 // Opset 23: first version (inputs Q, K, V, attn_mask, past_key, past_value).
-using Attention_23 = AttentionVersion<23, 24>;
+using Attention_23 = VersionedKernel<AttentionCommon, 23, 24>;
 // Opset 24: input 6 nonpad_kv_seqlen (external KV cache: padding mask and per-batch causal offset).
-using Attention_24 = AttentionVersion<24, 25>;
+using Attention_24 = VersionedKernel<AttentionCommon, 24, 25>;
 // Opset 25: left_window_size / right_window_size; q_num_heads / kv_num_heads rejected for 4-D inputs.
-using Attention_25 = AttentionVersion<25, kOpenEnded>;
+using Attention_25 = VersionedKernel<AttentionCommon, 25>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -17892,7 +17855,8 @@ namespace detail {
 
 /// Implementation shared by every AveragePool version; the version-specific attributes are gated on the
 /// node's opset (count_include_pad: 7, ceil_mode: 10, dilations: 19).
-struct AveragePoolImpl {
+struct AveragePoolImpl : kernels::KernelDefaults {
+  static constexpr std::string_view kOpType = "AveragePool";
   using RunContext = kernels::RunContext;
   static constexpr int kX = 0;
   static constexpr int kY = 0;
@@ -17905,7 +17869,7 @@ struct AveragePoolImpl {
     bool count_include_pad;
   };
 
-  static Status prepare(kernels::PrepareContext& ctx) noexcept {
+  static Status prepare(kernels::PrepareContext& ctx, int /*since: every version accepts the same*/) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kX));
     const kernels::TensorInfo& x = ctx.input(kX);
     State* state = nullptr;
@@ -17987,44 +17951,14 @@ struct AveragePoolImpl {
 namespace kernels {
 
 // AveragePool-1: kernel_shape, strides, pads, auto_pad; padding never counts in the divisor.
-struct AveragePool_1 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "AveragePool";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 7;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::AveragePoolImpl::prepare(ctx); }
-  static Status run(RunContext& ctx) noexcept { return detail::AveragePoolImpl::run(ctx); }
-};
-
+using AveragePool_1 = VersionedKernel<detail::AveragePoolImpl, 1, 7>;
 // AveragePool-7: adds count_include_pad.
-struct AveragePool_7 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "AveragePool";
-  static constexpr int kSinceVersion = 7;
-  static constexpr int kUntilVersion = 10;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::AveragePoolImpl::prepare(ctx); }
-  static Status run(RunContext& ctx) noexcept { return detail::AveragePoolImpl::run(ctx); }
-};
-
+using AveragePool_7 = VersionedKernel<detail::AveragePoolImpl, 7, 10>;
 // AveragePool-10: adds ceil_mode. 11 only re-documented SAME padding as out = ceil(in / stride), which every
 // version computes here.
-struct AveragePool_10 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "AveragePool";
-  static constexpr int kSinceVersion = 10;
-  static constexpr int kUntilVersion = 19;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::AveragePoolImpl::prepare(ctx); }
-  static Status run(RunContext& ctx) noexcept { return detail::AveragePoolImpl::run(ctx); }
-};
-
+using AveragePool_10 = VersionedKernel<detail::AveragePoolImpl, 10, 19>;
 // AveragePool-19: adds dilations; 22 added bfloat16.
-struct AveragePool_19 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "AveragePool";
-  static constexpr int kSinceVersion = 19;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::AveragePoolImpl::prepare(ctx); }
-  static Status run(RunContext& ctx) noexcept { return detail::AveragePoolImpl::run(ctx); }
-};
+using AveragePool_19 = VersionedKernel<detail::AveragePoolImpl, 19>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -18043,7 +17977,8 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace detail {
 
 /// Implementation shared by every BatchNormalization version.
-struct BatchNormalizationImpl {
+struct BatchNormalizationImpl : kernels::KernelDefaults {
+  static constexpr std::string_view kOpType = "BatchNormalization";
   using RunContext = kernels::RunContext;
   static constexpr int kX = 0;
   static constexpr int kScale = 1;
@@ -18078,8 +18013,14 @@ struct BatchNormalizationImpl {
     std::size_t scale_offset, bias_offset, mean_offset, var_offset;  ///< scratch (training), params doubles each
   };
 
-  /// kTrainingAttr (14+): the `training_mode` attribute. A template parameter, so that versions without it do not
-  /// compile the training path (code size on a microcontroller).
+  /// The rules of version kSince. It arrives as a type (VersionedKernel passes std::integral_constant), so that
+  /// versions before 14 do not compile the training path (code size on a microcontroller).
+  template <int kSince>
+  static Status prepare(kernels::PrepareContext& ctx, std::integral_constant<int, kSince>) noexcept {
+    return prepare<(kSince >= 14)>(ctx, {/*spatial_attr=*/kSince < 9, /*free_param_dtypes=*/kSince >= 15});
+  }
+
+  /// kTrainingAttr (14+): the `training_mode` attribute.
   template <bool kTrainingAttr>
   static Status prepare(kernels::PrepareContext& ctx, const Rules& rules) noexcept {
     for (int i = kX; i <= kVar; ++i) ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(i));
@@ -18331,57 +18272,15 @@ namespace kernels {
 // BatchNormalization-1 (also 6 and 7): inference with per-channel (spatial = 1) or per-activation
 // (spatial = 0) parameters. 6 dropped consumed_inputs and 7 dropped is_test, neither of which changes
 // inference; training outputs are not supported.
-struct BatchNormalization_1 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "BatchNormalization";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 9;
-  static Status prepare(PrepareContext& ctx) noexcept {
-    return detail::BatchNormalizationImpl::prepare<false>(ctx, {/*spatial_attr=*/true,
-                                                                /*free_param_dtypes=*/false});
-  }
-  static Status run(RunContext& ctx) noexcept { return detail::BatchNormalizationImpl::run(ctx); }
-};
-
+using BatchNormalization_1 = VersionedKernel<detail::BatchNormalizationImpl, 1, 9>;
 // BatchNormalization-9: `spatial` removed (parameters are always per channel); X may be 1-D (one channel).
-struct BatchNormalization_9 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "BatchNormalization";
-  static constexpr int kSinceVersion = 9;
-  static constexpr int kUntilVersion = 14;
-  static Status prepare(PrepareContext& ctx) noexcept {
-    return detail::BatchNormalizationImpl::prepare<false>(ctx, {/*spatial_attr=*/false,
-                                                                /*free_param_dtypes=*/false});
-  }
-  static Status run(RunContext& ctx) noexcept { return detail::BatchNormalizationImpl::run(ctx); }
-};
-
+using BatchNormalization_9 = VersionedKernel<detail::BatchNormalizationImpl, 9, 14>;
 // BatchNormalization-14: training_mode attribute with outputs running_mean/running_var; mean/var may have
 // their own float dtype (U).
-struct BatchNormalization_14 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "BatchNormalization";
-  static constexpr int kSinceVersion = 14;
-  static constexpr int kUntilVersion = 15;
-  static Status prepare(PrepareContext& ctx) noexcept {
-    return detail::BatchNormalizationImpl::prepare<true>(ctx, {/*spatial_attr=*/false,
-                                                               /*free_param_dtypes=*/false});
-  }
-  static Status run(RunContext& ctx) noexcept { return detail::BatchNormalizationImpl::run(ctx); }
-};
-
+using BatchNormalization_14 = VersionedKernel<detail::BatchNormalizationImpl, 14, 15>;
 // BatchNormalization-15: scale/B may have their own float dtype too (T1), independent of X (T) and
 // mean/var (T2).
-struct BatchNormalization_15 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "BatchNormalization";
-  static constexpr int kSinceVersion = 15;
-  static Status prepare(PrepareContext& ctx) noexcept {
-    return detail::BatchNormalizationImpl::prepare<true>(ctx, {/*spatial_attr=*/false,
-                                                               /*free_param_dtypes=*/true});
-  }
-  static Status run(RunContext& ctx) noexcept { return detail::BatchNormalizationImpl::run(ctx); }
-};
+using BatchNormalization_15 = VersionedKernel<detail::BatchNormalizationImpl, 15>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -18748,7 +18647,8 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace detail {
 
-struct Col2ImImpl {
+struct Col2ImImpl : kernels::KernelDefaults {
+  static constexpr std::string_view kOpType = "Col2Im";
   using RunContext = kernels::RunContext;
   static constexpr int kInput = 0;
   static constexpr int kImageShape = 1;
@@ -18763,7 +18663,7 @@ struct Col2ImImpl {
     std::size_t accumulator_offset;
   };
 
-  static Status prepare(kernels::PrepareContext& ctx) noexcept {
+  static Status prepare(kernels::PrepareContext& ctx, int /*since: every version accepts the same*/) noexcept {
     for (int i = kInput; i <= kBlockShape; ++i) ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(i));
     const kernels::TensorInfo& x = ctx.input(kInput);
     State* state = nullptr;
@@ -18919,13 +18819,7 @@ struct Col2ImImpl {
 namespace kernels {
 
 // Col2Im-18: the first version.
-struct Col2Im_18 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Col2Im";
-  static constexpr int kSinceVersion = 18;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::Col2ImImpl::prepare(ctx); }
-  static Status run(RunContext& ctx) noexcept { return detail::Col2ImImpl::run(ctx); }
-};
+using Col2Im_18 = VersionedKernel<detail::Col2ImImpl, 18>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -18947,7 +18841,8 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace detail {
 
 /// Implementation of Conv (every version).
-struct ConvImpl {
+struct ConvImpl : kernels::KernelDefaults {
+  static constexpr std::string_view kOpType = "Conv";
   using RunContext = kernels::RunContext;
   static constexpr int kX = 0;
   static constexpr int kW = 1;
@@ -18977,7 +18872,7 @@ struct ConvImpl {
     std::size_t column_offset, weights_offset, accumulator_offset;
   };
 
-  static Status prepare(kernels::PrepareContext& ctx) noexcept {
+  static Status prepare(kernels::PrepareContext& ctx, int /*since: every version accepts the same*/) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kX));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kW));
     const kernels::TensorInfo& x = ctx.input(kX);
@@ -19304,13 +19199,7 @@ struct ConvImpl {
 namespace kernels {
 
 // Conv-1 (also 11, which only clarified kernel_shape inference and SAME padding, and 22, which added bfloat16).
-struct Conv_1 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Conv";
-  static constexpr int kSinceVersion = 1;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::ConvImpl::prepare(ctx); }
-  static Status run(RunContext& ctx) noexcept { return detail::ConvImpl::run(ctx); }
-};
+using Conv_1 = VersionedKernel<detail::ConvImpl, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -19330,7 +19219,8 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace detail {
 
-struct ConvTransposeImpl {
+struct ConvTransposeImpl : kernels::KernelDefaults {
+  static constexpr std::string_view kOpType = "ConvTranspose";
   using RunContext = kernels::RunContext;
   static constexpr int kX = 0;
   static constexpr int kW = 1;
@@ -19346,7 +19236,7 @@ struct ConvTransposeImpl {
     std::size_t accumulator_offset;
   };
 
-  static Status prepare(kernels::PrepareContext& ctx) noexcept {
+  static Status prepare(kernels::PrepareContext& ctx, int /*since: every version accepts the same*/) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kX));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kW));
     const kernels::TensorInfo& x = ctx.input(kX);
@@ -19520,13 +19410,7 @@ namespace kernels {
 
 // ConvTranspose-1 (also 11, which only clarified output_shape/pads and auto_pad, and 22, which added
 // bfloat16): the same computation in every version.
-struct ConvTranspose_1 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "ConvTranspose";
-  static constexpr int kSinceVersion = 1;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::ConvTransposeImpl::prepare(ctx); }
-  static Status run(RunContext& ctx) noexcept { return detail::ConvTransposeImpl::run(ctx); }
-};
+using ConvTranspose_1 = VersionedKernel<detail::ConvTransposeImpl, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -19546,7 +19430,8 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace detail {
 
-struct DeformConvImpl {
+struct DeformConvImpl : kernels::KernelDefaults {
+  static constexpr std::string_view kOpType = "DeformConv";
   using RunContext = kernels::RunContext;
   static constexpr int kX = 0;
   static constexpr int kW = 1;
@@ -19568,7 +19453,7 @@ struct DeformConvImpl {
     std::size_t accumulator_offset;
   };
 
-  static Status prepare(kernels::PrepareContext& ctx) noexcept {
+  static Status prepare(kernels::PrepareContext& ctx, int /*since: every version accepts the same*/) noexcept {
     for (int i = kX; i <= kOffset; ++i) ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(i));
     const kernels::TensorInfo& x = ctx.input(kX);
     const kernels::TensorInfo& w = ctx.input(kW);
@@ -19784,13 +19669,7 @@ struct DeformConvImpl {
 namespace kernels {
 
 // DeformConv-19 (also 22, which added bfloat16).
-struct DeformConv_19 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "DeformConv";
-  static constexpr int kSinceVersion = 19;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::DeformConvImpl::prepare(ctx); }
-  static Status run(RunContext& ctx) noexcept { return detail::DeformConvImpl::run(ctx); }
-};
+using DeformConv_19 = VersionedKernel<detail::DeformConvImpl, 19>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -19849,7 +19728,9 @@ class Mt19937 {
   int index_;
 };
 
-struct DropoutImpl {
+struct DropoutImpl : kernels::KernelDefaults {
+  static constexpr std::string_view kOpType = "Dropout";
+  static constexpr int kInPlaceInput = 0;
   static constexpr int kData = 0;
   static constexpr int kRatio = 1;
   static constexpr int kTrainingMode = 2;
@@ -19872,7 +19753,8 @@ struct DropoutImpl {
     std::uint32_t seed;
   };
 
-  static Status prepare(kernels::PrepareContext& ctx, Rules rules) noexcept {
+  static Status prepare(kernels::PrepareContext& ctx, int since) noexcept {
+    const Rules rules{/*ratio_input=*/since >= 12, /*bool_mask=*/since >= 10};
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kData));
     const kernels::TensorInfo& x = ctx.input(kData);
     switch (compiled_dtype(x.dtype)) {
@@ -20013,45 +19895,14 @@ struct DropoutImpl {
 
 namespace kernels {
 
-// Dropout-1: ratio and is_test attributes (consumed_inputs is legacy); mask has X's dtype.
-struct Dropout_1 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Dropout";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 10;
-  static constexpr int kInPlaceInput = 0;
-  // 6 dropped consumed_inputs, 7 dropped is_test (always inference); neither changes what this kernel computes.
-  static Status prepare(PrepareContext& ctx) noexcept {
-    return detail::DropoutImpl::prepare(ctx, {/*ratio_input=*/false, /*bool_mask=*/false});
-  }
-  static Status run(RunContext& ctx) noexcept { return detail::DropoutImpl::run(ctx); }
-};
-
+// Dropout-1: ratio and is_test attributes (consumed_inputs is legacy); mask has X's dtype. 6 dropped
+// consumed_inputs, 7 dropped is_test (always inference); neither changes what this kernel computes.
+using Dropout_1 = VersionedKernel<detail::DropoutImpl, 1, 10>;
 // Dropout-10: the mask output becomes bool.
-struct Dropout_10 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Dropout";
-  static constexpr int kSinceVersion = 10;
-  static constexpr int kUntilVersion = 12;
-  static constexpr int kInPlaceInput = 0;
-  static Status prepare(PrepareContext& ctx) noexcept {
-    return detail::DropoutImpl::prepare(ctx, {/*ratio_input=*/false, /*bool_mask=*/true});
-  }
-  static Status run(RunContext& ctx) noexcept { return detail::DropoutImpl::run(ctx); }
-};
-
+using Dropout_10 = VersionedKernel<detail::DropoutImpl, 10, 12>;
 // Dropout-12: ratio and training_mode become optional inputs, seed an attribute (training mode is random).
 // 13 added bfloat16, 22 the float8 types.
-struct Dropout_12 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Dropout";
-  static constexpr int kSinceVersion = 12;
-  static constexpr int kInPlaceInput = 0;
-  static Status prepare(PrepareContext& ctx) noexcept {
-    return detail::DropoutImpl::prepare(ctx, {/*ratio_input=*/true, /*bool_mask=*/true});
-  }
-  static Status run(RunContext& ctx) noexcept { return detail::DropoutImpl::run(ctx); }
-};
+using Dropout_12 = VersionedKernel<detail::DropoutImpl, 12>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -20067,12 +19918,15 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace detail {
 
 /// Implementation shared by the Flatten versions.
-struct FlattenImpl {
+struct FlattenImpl : kernels::KernelDefaults {
+  static constexpr std::string_view kOpType = "Flatten";
+  static constexpr int kInPlaceInput = 0;
   static constexpr int kInput = 0;
   static constexpr int kOutput = 0;
 
   /// `negative_axis`: axis may be in [-rank, rank) as well as [0, rank] (opset 11+).
-  static Status prepare(kernels::PrepareContext& ctx, bool negative_axis) noexcept {
+  static Status prepare(kernels::PrepareContext& ctx, int since) noexcept {
+    const bool negative_axis = since >= 11;
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInput));
     const kernels::TensorInfo& x = ctx.input(kInput);
     if (x.dtype == DataType::undefined || (dtype_size(x.dtype) == 0 && !is_sub_byte(x.dtype))) {
@@ -20109,26 +19963,10 @@ struct FlattenImpl {
 namespace kernels {
 
 // Flatten-1: axis in [0, rank], default 1. (9 widened the dtypes to every tensor type.)
-struct Flatten_1 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Flatten";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 11;
-  static constexpr int kInPlaceInput = 0;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::FlattenImpl::prepare(ctx, false); }
-  static Status run(RunContext& ctx) noexcept { return detail::FlattenImpl::run(ctx); }
-};
-
+using Flatten_1 = VersionedKernel<detail::FlattenImpl, 1, 11>;
 // Flatten-11: axis may be negative (counted from the back), in [-rank, rank]. 13, 21, 23, 24 and 25 only
 // added dtypes.
-struct Flatten_11 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Flatten";
-  static constexpr int kSinceVersion = 11;
-  static constexpr int kInPlaceInput = 0;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::FlattenImpl::prepare(ctx, true); }
-  static Status run(RunContext& ctx) noexcept { return detail::FlattenImpl::run(ctx); }
-};
+using Flatten_11 = VersionedKernel<detail::FlattenImpl, 11>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -20931,13 +20769,11 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// GlobalAveragePool-1 (also 22, which added bfloat16).
-struct GlobalAveragePool_1 : detail::spatial::GlobalPool<GlobalAveragePool_1> {
-  static constexpr std::string_view kDomain = "";
+/// GlobalAveragePool's one implementation: GlobalPool supplies run and calls compute for X's dtype.
+struct GlobalAveragePoolImpl : detail::spatial::GlobalPool<GlobalAveragePoolImpl> {
   static constexpr std::string_view kOpType = "GlobalAveragePool";
-  static constexpr int kSinceVersion = 1;
 
-  static Status prepare(PrepareContext& ctx) noexcept {
+  static Status prepare(PrepareContext& ctx, int /*since: every version accepts the same*/) noexcept {
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(begin_prepare(ctx, state));
     const TensorInfo& x = ctx.input(kX);
@@ -20950,7 +20786,7 @@ struct GlobalAveragePool_1 : detail::spatial::GlobalPool<GlobalAveragePool_1> {
   }
 
  private:
-  friend struct detail::spatial::GlobalPool<GlobalAveragePool_1>;
+  friend struct detail::spatial::GlobalPool<GlobalAveragePoolImpl>;
 
   template <typename T>
   static void compute(const State& s, const void* x_data, void* y_data) noexcept {
@@ -20978,6 +20814,9 @@ struct GlobalAveragePool_1 : detail::spatial::GlobalPool<GlobalAveragePool_1> {
   }
 };
 
+// GlobalAveragePool-1 (also 22, which added bfloat16).
+using GlobalAveragePool_1 = VersionedKernel<GlobalAveragePoolImpl, 1>;
+
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/nn/global_average_pool.hpp
@@ -20991,18 +20830,16 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 namespace detail_global_lp_pool {
 
-/// `kFloatP`: opset 1 declares p as FLOAT; later versions as INT.
-template <bool kFloatP>
-struct GlobalLpPoolKernel : detail::spatial::GlobalPool<GlobalLpPoolKernel<kFloatP>> {
-  using Base = detail::spatial::GlobalPool<GlobalLpPoolKernel<kFloatP>>;
-  using State = typename Base::State;
-  static constexpr std::string_view kDomain = "";
+/// GlobalLpPool's versions: GlobalPool supplies run and calls compute for X's dtype.
+struct GlobalLpPoolImpl : detail::spatial::GlobalPool<GlobalLpPoolImpl> {
+  using Base = detail::spatial::GlobalPool<GlobalLpPoolImpl>;
   static constexpr std::string_view kOpType = "GlobalLpPool";
 
-  static Status prepare(PrepareContext& ctx) noexcept {
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
+    const bool float_p = since < 2;  // opset 1 declares p as FLOAT; later versions as INT
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(Base::begin_prepare(ctx, state));
-    ONNXMICRO_RETURN_IF_ERROR(detail::spatial::read_p(ctx, kFloatP, state->p));
+    ONNXMICRO_RETURN_IF_ERROR(detail::spatial::read_p(ctx, float_p, state->p));
     ONNXMICRO_RETURN_IF_ERROR(detail::spatial::require_spatial_input(ctx, Base::kX));
     Base::finish_prepare(ctx, *state);
     return {};
@@ -21030,15 +20867,9 @@ struct GlobalLpPoolKernel : detail::spatial::GlobalPool<GlobalLpPoolKernel<kFloa
 }  // namespace detail_global_lp_pool
 
 // GlobalLpPool-1: p is a FLOAT attribute.
-struct GlobalLpPool_1 : detail_global_lp_pool::GlobalLpPoolKernel<true> {
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 2;
-};
-
+using GlobalLpPool_1 = VersionedKernel<detail_global_lp_pool::GlobalLpPoolImpl, 1, 2>;
 // GlobalLpPool-2: p becomes an INT attribute; 22 added bfloat16.
-struct GlobalLpPool_2 : detail_global_lp_pool::GlobalLpPoolKernel<false> {
-  static constexpr int kSinceVersion = 2;
-};
+using GlobalLpPool_2 = VersionedKernel<detail_global_lp_pool::GlobalLpPoolImpl, 2>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -21052,13 +20883,11 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// GlobalMaxPool-1 (also 22, which added bfloat16).
-struct GlobalMaxPool_1 : detail::spatial::GlobalPool<GlobalMaxPool_1> {
-  static constexpr std::string_view kDomain = "";
+/// GlobalMaxPool's one implementation: GlobalPool supplies run and calls compute for X's dtype.
+struct GlobalMaxPoolImpl : detail::spatial::GlobalPool<GlobalMaxPoolImpl> {
   static constexpr std::string_view kOpType = "GlobalMaxPool";
-  static constexpr int kSinceVersion = 1;
 
-  static Status prepare(PrepareContext& ctx) noexcept {
+  static Status prepare(PrepareContext& ctx, int /*since: every version accepts the same*/) noexcept {
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(begin_prepare(ctx, state));
     ONNXMICRO_RETURN_IF_ERROR(detail::spatial::require_spatial_input(ctx, kX));
@@ -21074,7 +20903,7 @@ struct GlobalMaxPool_1 : detail::spatial::GlobalPool<GlobalMaxPool_1> {
   }
 
  private:
-  friend struct detail::spatial::GlobalPool<GlobalMaxPool_1>;
+  friend struct detail::spatial::GlobalPool<GlobalMaxPoolImpl>;
 
   template <typename T>
   static void compute(const State& s, const void* x_data, void* y_data) noexcept {
@@ -21094,6 +20923,9 @@ struct GlobalMaxPool_1 : detail::spatial::GlobalPool<GlobalMaxPool_1> {
   }
 };
 
+// GlobalMaxPool-1 (also 22, which added bfloat16).
+using GlobalMaxPool_1 = VersionedKernel<GlobalMaxPoolImpl, 1>;
+
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/nn/global_max_pool.hpp
@@ -21112,32 +20944,6 @@ ONNXMICRO_NAMESPACE_END
 //   22: bfloat16.
 // nearest copies elements bytewise (every fixed-size dtype); linear and cubic need a floating-point X.
 
-// #include "onnxmicro/kernels/nn/sampling_util.hpp"
-// begin of file onnxmicro/kernels/nn/sampling_util.hpp
-// Helpers shared by the image-sampling kernels (Resize, GridSample, RoiAlign): a kernel type for an opset range
-// of an op whose versions share one implementation that branches on the version.
-
-
-ONNXMICRO_NAMESPACE_BEGIN
-namespace kernels {
-namespace detail {
-
-/// The kernel for versions [kSince, kUntil) of Impl::kOpType (ai.onnx): prepare() calls
-/// Impl::prepare(ctx, kSince), so the shared implementation branches on the version where semantics changed.
-template <typename Impl, int kSince, int kUntil = kOpenEnded>
-struct VersionedKernel : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = Impl::kOpType;
-  static constexpr int kSinceVersion = kSince;
-  static constexpr int kUntilVersion = kUntil;
-  static Status prepare(PrepareContext& ctx) noexcept { return Impl::prepare(ctx, kSince); }
-  static Status run(RunContext& ctx) noexcept { return Impl::run(ctx); }
-};
-
-}  // namespace detail
-}  // namespace kernels
-ONNXMICRO_NAMESPACE_END
-// end of file onnxmicro/kernels/nn/sampling_util.hpp
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
@@ -21456,7 +21262,7 @@ inline Status run(RunContext& ctx) noexcept {
   return {};
 }
 
-struct Impl {
+struct Impl : KernelDefaults {
   static constexpr std::string_view kOpType = "GridSample";
   static Status prepare(PrepareContext& ctx, int version) noexcept { return grid_sample::prepare(ctx, version); }
   static Status run(RunContext& ctx) noexcept { return grid_sample::run(ctx); }
@@ -21466,11 +21272,11 @@ struct Impl {
 }  // namespace detail
 
 // GridSample-16: 4-D input; modes 'bilinear', 'nearest', 'bicubic'.
-using GridSample_16 = detail::VersionedKernel<detail::grid_sample::Impl, 16, 20>;
+using GridSample_16 = VersionedKernel<detail::grid_sample::Impl, 16, 20>;
 // GridSample-20: N-D input; modes renamed 'linear', 'nearest', 'cubic'.
-using GridSample_20 = detail::VersionedKernel<detail::grid_sample::Impl, 20, 22>;
+using GridSample_20 = VersionedKernel<detail::grid_sample::Impl, 20, 22>;
 // GridSample-22: bfloat16.
-using GridSample_22 = detail::VersionedKernel<detail::grid_sample::Impl, 22>;
+using GridSample_22 = VersionedKernel<detail::grid_sample::Impl, 22>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -21656,7 +21462,8 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace detail {
 
-struct GroupNormalizationImpl {
+struct GroupNormalizationImpl : kernels::KernelDefaults {
+  static constexpr std::string_view kOpType = "GroupNormalization";
   static constexpr int kX = 0;
   static constexpr int kScale = 1;
   static constexpr int kBias = 2;
@@ -21667,7 +21474,8 @@ struct GroupNormalizationImpl {
   };
 
   /// `per_channel`: scale/bias have C values (21+) rather than num_groups (18).
-  static Status prepare(kernels::PrepareContext& ctx, bool per_channel) noexcept {
+  static Status prepare(kernels::PrepareContext& ctx, int since) noexcept {
+    const bool per_channel = since >= 21;
     for (int i = kX; i <= kBias; ++i) ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(i));
     const kernels::TensorInfo& x = ctx.input(kX);
     if (!norm::is_normalizable(x.dtype)) return ctx.unsupported_input_dtype(kX);
@@ -21735,23 +21543,9 @@ struct GroupNormalizationImpl {
 namespace kernels {
 
 // GroupNormalization-18: scale and bias have one value per group.
-struct GroupNormalization_18 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "GroupNormalization";
-  static constexpr int kSinceVersion = 18;
-  static constexpr int kUntilVersion = 21;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::GroupNormalizationImpl::prepare(ctx, false); }
-  static Status run(RunContext& ctx) noexcept { return detail::GroupNormalizationImpl::run(ctx); }
-};
-
+using GroupNormalization_18 = VersionedKernel<detail::GroupNormalizationImpl, 18, 21>;
 // GroupNormalization-21: scale and bias have one value per channel; adds stash_type.
-struct GroupNormalization_21 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "GroupNormalization";
-  static constexpr int kSinceVersion = 21;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::GroupNormalizationImpl::prepare(ctx, true); }
-  static Status run(RunContext& ctx) noexcept { return detail::GroupNormalizationImpl::run(ctx); }
-};
+using GroupNormalization_21 = VersionedKernel<detail::GroupNormalizationImpl, 21>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -21764,6 +21558,7 @@ ONNXMICRO_NAMESPACE_END
 //   ht = g(clip(Xt*Wh^T + rt (.) (Ht-1*Rh^T + Rbh) + Wbh))           linear_before_reset = 1
 //   Ht = (1 - zt) (.) ht + zt (.) Ht-1;   f = Sigmoid, g = Tanh by default.
 // The time loop, attributes and shapes are shared with RNN and LSTM (recurrent_util.hpp).
+
 // #include "onnxmicro/kernels/nn/recurrent_util.hpp"
 // begin of file onnxmicro/kernels/nn/recurrent_util.hpp
 // What RNN, GRU and LSTM share: attribute parsing (direction, hidden_size, activations with their
@@ -22267,25 +22062,26 @@ struct GruCell {
   }
 };
 
-template <int kSince, int kUntil>
-struct GruKernel : KernelDefaults, recurrent::RecurrentOp<GruCell> {
-  static constexpr std::string_view kDomain = "";
+/// GRU's versions (VersionedKernel): RecurrentOp supplies run() and prepare_version<kSince>(),
+/// which takes the version as a template argument.
+struct GruImpl : KernelDefaults, recurrent::RecurrentOp<GruCell> {
   static constexpr std::string_view kOpType = "GRU";
-  static constexpr int kSinceVersion = kSince;
-  static constexpr int kUntilVersion = kUntil;
-  static Status prepare(PrepareContext& ctx) noexcept { return prepare_version<kSince>(ctx); }
+  template <int kSince>
+  static Status prepare(PrepareContext& ctx, std::integral_constant<int, kSince>) noexcept {
+    return prepare_version<kSince>(ctx);
+  }
 };
 
 /// GRU-1: the first version (always linear_before_reset = 0; default direction spelled "foward").
-struct GRU_1 : GruKernel<1, 3> {};
+using GRU_1 = VersionedKernel<GruImpl, 1, 3>;
 /// GRU-3: attribute `linear_before_reset`.
-struct GRU_3 : GruKernel<3, 7> {};
+using GRU_3 = VersionedKernel<GruImpl, 3, 7>;
 /// GRU-7: output_sequence removed (no change in what is computed).
-struct GRU_7 : GruKernel<7, 14> {};
+using GRU_7 = VersionedKernel<GruImpl, 7, 14>;
 /// GRU-14: attribute `layout` (1: batch-major X, initial_h, Y, Y_h).
-struct GRU_14 : GruKernel<14, 22> {};
+using GRU_14 = VersionedKernel<GruImpl, 14, 22>;
 /// GRU-22: bfloat16.
-struct GRU_22 : GruKernel<22, kOpenEnded> {};
+using GRU_22 = VersionedKernel<GruImpl, 22>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -22710,7 +22506,9 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace detail {
 
-struct LpNormalizationImpl {
+struct LpNormalizationImpl : kernels::KernelDefaults {
+  static constexpr std::string_view kOpType = "LpNormalization";
+  static constexpr int kInPlaceInput = 0;  // each line is read completely before it is written
   static constexpr int kX = 0;
   static constexpr int kY = 0;
 
@@ -22720,7 +22518,7 @@ struct LpNormalizationImpl {
     bool l1;
   };
 
-  static Status prepare(kernels::PrepareContext& ctx) noexcept {
+  static Status prepare(kernels::PrepareContext& ctx, int /*since: every version accepts the same*/) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kX));
     const kernels::TensorInfo& x = ctx.input(kX);
     State* state = nullptr;
@@ -22784,14 +22582,7 @@ struct LpNormalizationImpl {
 namespace kernels {
 
 // LpNormalization-1 (also 22, which added bfloat16).
-struct LpNormalization_1 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "LpNormalization";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kInPlaceInput = 0;  // each line is read completely before it is written
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::LpNormalizationImpl::prepare(ctx); }
-  static Status run(RunContext& ctx) noexcept { return detail::LpNormalizationImpl::run(ctx); }
-};
+using LpNormalization_1 = VersionedKernel<detail::LpNormalizationImpl, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -22805,7 +22596,8 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace detail {
 
-struct LpPoolImpl {
+struct LpPoolImpl : kernels::KernelDefaults {
+  static constexpr std::string_view kOpType = "LpPool";
   using RunContext = kernels::RunContext;
   static constexpr int kX = 0;
   static constexpr int kY = 0;
@@ -22818,7 +22610,8 @@ struct LpPoolImpl {
   };
 
   /// `float_p`: opset 1 declares p as FLOAT; later versions as INT.
-  static Status prepare(kernels::PrepareContext& ctx, bool float_p) noexcept {
+  static Status prepare(kernels::PrepareContext& ctx, int since) noexcept {
+    const bool float_p = since < 2;
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kX));
     const kernels::TensorInfo& x = ctx.input(kX);
     State* state = nullptr;
@@ -22872,24 +22665,10 @@ struct LpPoolImpl {
 namespace kernels {
 
 // LpPool-1: p is a FLOAT attribute.
-struct LpPool_1 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "LpPool";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 2;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::LpPoolImpl::prepare(ctx, true); }
-  static Status run(RunContext& ctx) noexcept { return detail::LpPoolImpl::run(ctx); }
-};
-
+using LpPool_1 = VersionedKernel<detail::LpPoolImpl, 1, 2>;
 // LpPool-2: p becomes an INT attribute. 11 only re-documented SAME padding; 18 added ceil_mode and dilations
 // (rejected before 18 by the window parser); 22 added bfloat16.
-struct LpPool_2 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "LpPool";
-  static constexpr int kSinceVersion = 2;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::LpPoolImpl::prepare(ctx, false); }
-  static Status run(RunContext& ctx) noexcept { return detail::LpPoolImpl::run(ctx); }
-};
+using LpPool_2 = VersionedKernel<detail::LpPoolImpl, 2>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -22905,7 +22684,8 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace detail {
 
-struct LrnImpl {
+struct LrnImpl : kernels::KernelDefaults {
+  static constexpr std::string_view kOpType = "LRN";
   static constexpr int kX = 0;
   static constexpr int kY = 0;
 
@@ -22916,7 +22696,7 @@ struct LrnImpl {
     double alpha_over_size, beta, bias;
   };
 
-  static Status prepare(kernels::PrepareContext& ctx) noexcept {
+  static Status prepare(kernels::PrepareContext& ctx, int /*since: every version accepts the same*/) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kX));
     const kernels::TensorInfo& x = ctx.input(kX);
     State* state = nullptr;
@@ -22988,13 +22768,7 @@ struct LrnImpl {
 namespace kernels {
 
 // LRN-1 (also 13, which added bfloat16).
-struct LRN_1 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "LRN";
-  static constexpr int kSinceVersion = 1;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::LrnImpl::prepare(ctx); }
-  static Status run(RunContext& ctx) noexcept { return detail::LrnImpl::run(ctx); }
-};
+using LRN_1 = VersionedKernel<detail::LrnImpl, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -23010,6 +22784,7 @@ ONNXMICRO_NAMESPACE_END
 //   Ht = ot (.) h(Ct);   f = Sigmoid, g = h = Tanh by default.
 // input_forget couples the gates as onnxruntime does. The time loop, attributes and shapes are shared with
 // RNN and GRU (recurrent_util.hpp).
+
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
@@ -23065,23 +22840,24 @@ struct LstmCell {
   }
 };
 
-template <int kSince, int kUntil>
-struct LstmKernel : KernelDefaults, recurrent::RecurrentOp<LstmCell> {
-  static constexpr std::string_view kDomain = "";
+/// LSTM's versions (VersionedKernel): RecurrentOp supplies run() and prepare_version<kSince>(),
+/// which takes the version as a template argument.
+struct LstmImpl : KernelDefaults, recurrent::RecurrentOp<LstmCell> {
   static constexpr std::string_view kOpType = "LSTM";
-  static constexpr int kSinceVersion = kSince;
-  static constexpr int kUntilVersion = kUntil;
-  static Status prepare(PrepareContext& ctx) noexcept { return prepare_version<kSince>(ctx); }
+  template <int kSince>
+  static Status prepare(PrepareContext& ctx, std::integral_constant<int, kSince>) noexcept {
+    return prepare_version<kSince>(ctx);
+  }
 };
 
 /// LSTM-1: the first version; its `output_sequence` attribute is implied by whether the node names Y.
-struct LSTM_1 : LstmKernel<1, 7> {};
+using LSTM_1 = VersionedKernel<LstmImpl, 1, 7>;
 /// LSTM-7: output_sequence removed (no change in what is computed).
-struct LSTM_7 : LstmKernel<7, 14> {};
+using LSTM_7 = VersionedKernel<LstmImpl, 7, 14>;
 /// LSTM-14: attribute `layout` (1: batch-major X, initial_h/c, Y, Y_h/c).
-struct LSTM_14 : LstmKernel<14, 22> {};
+using LSTM_14 = VersionedKernel<LstmImpl, 14, 22>;
 /// LSTM-22: bfloat16.
-struct LSTM_22 : LstmKernel<22, kOpenEnded> {};
+using LSTM_22 = VersionedKernel<LstmImpl, 22>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -23100,7 +22876,8 @@ namespace detail {
 
 /// Implementation shared by every MaxPool version; the version-specific attributes are gated on the node's
 /// opset (storage_order and Indices: 8, ceil_mode and dilations: 10).
-struct MaxPoolImpl {
+struct MaxPoolImpl : kernels::KernelDefaults {
+  static constexpr std::string_view kOpType = "MaxPool";
   using RunContext = kernels::RunContext;
   static constexpr int kX = 0;
   static constexpr int kY = 0;
@@ -23115,7 +22892,7 @@ struct MaxPoolImpl {
     bool column_major;  ///< storage_order = 1
   };
 
-  static Status prepare(kernels::PrepareContext& ctx) noexcept {
+  static Status prepare(kernels::PrepareContext& ctx, int /*since: every version accepts the same*/) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kX));
     const kernels::TensorInfo& x = ctx.input(kX);
     State* state = nullptr;
@@ -23231,34 +23008,12 @@ struct MaxPoolImpl {
 namespace kernels {
 
 // MaxPool-1: kernel_shape, strides, pads, auto_pad; output Y only.
-struct MaxPool_1 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "MaxPool";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 8;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::MaxPoolImpl::prepare(ctx); }
-  static Status run(RunContext& ctx) noexcept { return detail::MaxPoolImpl::run(ctx); }
-};
-
+using MaxPool_1 = VersionedKernel<detail::MaxPoolImpl, 1, 8>;
 // MaxPool-8: adds the optional Indices output and storage_order.
-struct MaxPool_8 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "MaxPool";
-  static constexpr int kSinceVersion = 8;
-  static constexpr int kUntilVersion = 10;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::MaxPoolImpl::prepare(ctx); }
-  static Status run(RunContext& ctx) noexcept { return detail::MaxPoolImpl::run(ctx); }
-};
-
+using MaxPool_8 = VersionedKernel<detail::MaxPoolImpl, 8, 10>;
 // MaxPool-10: adds ceil_mode and dilations. 11 only re-documented SAME padding as out = ceil(in / stride)
 // (what every version computes here), 12 added int8/uint8, 22 bfloat16.
-struct MaxPool_10 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "MaxPool";
-  static constexpr int kSinceVersion = 10;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::MaxPoolImpl::prepare(ctx); }
-  static Status run(RunContext& ctx) noexcept { return detail::MaxPoolImpl::run(ctx); }
-};
+using MaxPool_10 = VersionedKernel<detail::MaxPoolImpl, 10>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -23411,7 +23166,8 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace detail {
 
-struct MaxUnpoolImpl {
+struct MaxUnpoolImpl : kernels::KernelDefaults {
+  static constexpr std::string_view kOpType = "MaxUnpool";
   static constexpr int kX = 0;
   static constexpr int kI = 1;
   static constexpr int kOutputShape = 2;
@@ -23425,7 +23181,7 @@ struct MaxUnpoolImpl {
     std::size_t element_bytes;
   };
 
-  static Status prepare(kernels::PrepareContext& ctx) noexcept {
+  static Status prepare(kernels::PrepareContext& ctx, int /*since: every version accepts the same*/) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kX));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kI));
     const kernels::TensorInfo& x = ctx.input(kX);
@@ -23533,13 +23289,7 @@ namespace kernels {
 
 // MaxUnpool-9 (also 11, which only clarified how output_shape relates to the indices, and 22, which added
 // bfloat16).
-struct MaxUnpool_9 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "MaxUnpool";
-  static constexpr int kSinceVersion = 9;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::MaxUnpoolImpl::prepare(ctx); }
-  static Status run(RunContext& ctx) noexcept { return detail::MaxUnpoolImpl::run(ctx); }
-};
+using MaxUnpool_9 = VersionedKernel<detail::MaxUnpoolImpl, 9>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -23554,7 +23304,9 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace detail {
 
-struct MeanVarianceNormalizationImpl {
+struct MeanVarianceNormalizationImpl : kernels::KernelDefaults {
+  static constexpr std::string_view kOpType = "MeanVarianceNormalization";
+  static constexpr int kInPlaceInput = 0;  // each element is read before it is written
   static constexpr int kX = 0;
   static constexpr int kY = 0;
   /// The function body adds this to the standard deviation.
@@ -23569,7 +23321,7 @@ struct MeanVarianceNormalizationImpl {
     std::size_t sum_offset, square_offset;
   };
 
-  static Status prepare(kernels::PrepareContext& ctx) noexcept {
+  static Status prepare(kernels::PrepareContext& ctx, int /*since: every version accepts the same*/) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kX));
     const kernels::TensorInfo& x = ctx.input(kX);
     State* state = nullptr;
@@ -23676,14 +23428,7 @@ struct MeanVarianceNormalizationImpl {
 namespace kernels {
 
 // MeanVarianceNormalization-9 (also 13, which added bfloat16).
-struct MeanVarianceNormalization_9 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "MeanVarianceNormalization";
-  static constexpr int kSinceVersion = 9;
-  static constexpr int kInPlaceInput = 0;  // each element is read before it is written
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::MeanVarianceNormalizationImpl::prepare(ctx); }
-  static Status run(RunContext& ctx) noexcept { return detail::MeanVarianceNormalizationImpl::run(ctx); }
-};
+using MeanVarianceNormalization_9 = VersionedKernel<detail::MeanVarianceNormalizationImpl, 9>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -23923,7 +23668,7 @@ namespace detail {
 namespace resize {
 
 /// The prepare() of every Resize version; `version` is the kernel's since-version.
-struct ResizeCommon {
+struct ResizeCommon : KernelDefaults {
   static constexpr std::string_view kOpType = "Resize";
 
   struct State {
@@ -24235,15 +23980,15 @@ struct ResizeCommon {
 }  // namespace detail
 
 // Resize-10: (X, scales); asymmetric coordinates, nearest or linear.
-using Resize_10 = detail::VersionedKernel<detail::resize::ResizeCommon, 10, 11>;
+using Resize_10 = VersionedKernel<detail::resize::ResizeCommon, 10, 11>;
 // Resize-11: (X, roi, scales[, sizes]) with coordinate_transformation_mode, nearest_mode, cubic, exclude_outside.
-using Resize_11 = detail::VersionedKernel<detail::resize::ResizeCommon, 11, 13>;
+using Resize_11 = VersionedKernel<detail::resize::ResizeCommon, 11, 13>;
 // Resize-13: roi and scales optional, bfloat16, tf_half_pixel_for_nn removed.
-using Resize_13 = detail::VersionedKernel<detail::resize::ResizeCommon, 13, 18>;
+using Resize_13 = VersionedKernel<detail::resize::ResizeCommon, 13, 18>;
 // Resize-18: axes, keep_aspect_ratio_policy and antialias attributes.
-using Resize_18 = detail::VersionedKernel<detail::resize::ResizeCommon, 18, 19>;
+using Resize_18 = VersionedKernel<detail::resize::ResizeCommon, 18, 19>;
 // Resize-19: coordinate_transformation_mode half_pixel_symmetric.
-using Resize_19 = detail::VersionedKernel<detail::resize::ResizeCommon, 19>;
+using Resize_19 = VersionedKernel<detail::resize::ResizeCommon, 19>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -24260,7 +24005,8 @@ namespace detail {
 
 /// Shared by every RMSNormalization version. When Y's dtype (V, scale's) differs from X's (T), Y is first
 /// computed in T into scratch and then converted (so e.g. float16 X with float scale is rounded to float16 once).
-struct RmsNormalizationImpl {
+struct RmsNormalizationImpl : kernels::KernelDefaults {
+  static constexpr std::string_view kOpType = "RMSNormalization";
   static constexpr int kX = 0;
   static constexpr int kScale = 1;
   static constexpr int kY = 0;
@@ -24272,7 +24018,7 @@ struct RmsNormalizationImpl {
     DataType y_dtype;
   };
 
-  static Status prepare(kernels::PrepareContext& ctx) noexcept {
+  static Status prepare(kernels::PrepareContext& ctx, int /*since: every version accepts the same*/) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kX));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kScale));
     const kernels::TensorInfo& x = ctx.input(kX);
@@ -24345,13 +24091,7 @@ struct RmsNormalizationImpl {
 namespace kernels {
 
 // RMSNormalization-23: the first version.
-struct RMSNormalization_23 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "RMSNormalization";
-  static constexpr int kSinceVersion = 23;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::RmsNormalizationImpl::prepare(ctx); }
-  static Status run(RunContext& ctx) noexcept { return detail::RmsNormalizationImpl::run(ctx); }
-};
+using RMSNormalization_23 = VersionedKernel<detail::RmsNormalizationImpl, 23>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -24360,6 +24100,7 @@ ONNXMICRO_NAMESPACE_END
 // begin of file onnxmicro/kernels/nn/rnn.hpp
 // RNN: Ht = f(clip(Xt*W^T + Ht-1*R^T + Wb + Rb)), f = Tanh by default. The time loop, attributes and shapes
 // are shared with GRU and LSTM (recurrent_util.hpp).
+
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
@@ -24385,23 +24126,24 @@ struct RnnCell {
   }
 };
 
-template <int kSince, int kUntil>
-struct RnnKernel : KernelDefaults, recurrent::RecurrentOp<RnnCell> {
-  static constexpr std::string_view kDomain = "";
+/// RNN's versions (VersionedKernel): RecurrentOp supplies run() and prepare_version<kSince>(),
+/// which takes the version as a template argument.
+struct RnnImpl : KernelDefaults, recurrent::RecurrentOp<RnnCell> {
   static constexpr std::string_view kOpType = "RNN";
-  static constexpr int kSinceVersion = kSince;
-  static constexpr int kUntilVersion = kUntil;
-  static Status prepare(PrepareContext& ctx) noexcept { return prepare_version<kSince>(ctx); }
+  template <int kSince>
+  static Status prepare(PrepareContext& ctx, std::integral_constant<int, kSince>) noexcept {
+    return prepare_version<kSince>(ctx);
+  }
 };
 
 /// RNN-1: the first version; its `output_sequence` attribute is implied by whether the node names Y.
-struct RNN_1 : RnnKernel<1, 7> {};
+using RNN_1 = VersionedKernel<RnnImpl, 1, 7>;
 /// RNN-7: output_sequence removed (no change in what is computed).
-struct RNN_7 : RnnKernel<7, 14> {};
+using RNN_7 = VersionedKernel<RnnImpl, 7, 14>;
 /// RNN-14: attribute `layout` (1: batch-major X, initial_h, Y, Y_h).
-struct RNN_14 : RnnKernel<14, 22> {};
+using RNN_14 = VersionedKernel<RnnImpl, 14, 22>;
 /// RNN-22: bfloat16.
-struct RNN_22 : RnnKernel<22, kOpenEnded> {};
+using RNN_22 = VersionedKernel<RnnImpl, 22>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -24629,7 +24371,7 @@ inline Status run(RunContext& ctx) noexcept {
   return s.compute(s, ctx.input(0).data, ctx.input(1).data, ctx.input(2).data_as<std::int64_t>(), ctx.output(0).data);
 }
 
-struct Impl {
+struct Impl : KernelDefaults {
   static constexpr std::string_view kOpType = "RoiAlign";
   static Status prepare(PrepareContext& ctx, int version) noexcept { return roi_align::prepare(ctx, version); }
   static Status run(RunContext& ctx) noexcept { return roi_align::run(ctx); }
@@ -24639,11 +24381,11 @@ struct Impl {
 }  // namespace detail
 
 // RoiAlign-10: no half-pixel shift; rois at least 1x1.
-using RoiAlign_10 = detail::VersionedKernel<detail::roi_align::Impl, 10, 16>;
+using RoiAlign_10 = VersionedKernel<detail::roi_align::Impl, 10, 16>;
 // RoiAlign-16: coordinate_transformation_mode, default 'half_pixel'.
-using RoiAlign_16 = detail::VersionedKernel<detail::roi_align::Impl, 16, 22>;
+using RoiAlign_16 = VersionedKernel<detail::roi_align::Impl, 16, 22>;
 // RoiAlign-22: bfloat16.
-using RoiAlign_22 = detail::VersionedKernel<detail::roi_align::Impl, 22>;
+using RoiAlign_22 = VersionedKernel<detail::roi_align::Impl, 22>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -25127,19 +24869,6 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 namespace quant_util {
-
-/// A kernel type for one version range of an op whose versions share prepare/run and differ only in what
-/// prepare accepts: Prepare gets the range's first version (Since) to pick its rules.
-template <const std::string_view& OpType, Status (*Prepare)(PrepareContext&, int since) noexcept,
-          Status (*Run)(RunContext&) noexcept, int Since, int Until>
-struct VersionedKernel : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = OpType;
-  static constexpr int kSinceVersion = Since;
-  static constexpr int kUntilVersion = Until;
-  static Status prepare(PrepareContext& ctx) noexcept { return Prepare(ctx, Since); }
-  static Status run(RunContext& ctx) noexcept { return Run(ctx); }
-};
 
 // ---- element access -----------------------------------------------------------------------------------------
 
@@ -27088,25 +26817,28 @@ inline Rules rules_for(int since) noexcept {
   return r;
 }
 
-inline Status prepare_version(PrepareContext& ctx, int since) noexcept { return prepare(ctx, rules_for(since)); }
-
-inline constexpr std::string_view kOpType = "DequantizeLinear";
-template <int Since, int Until>
-using Kernel = quant_util::VersionedKernel<kOpType, &prepare_version, &run, Since, Until>;
+/// DequantizeLinear's versions share prepare and run; `since` picks the rules (VersionedKernel).
+struct Impl : KernelDefaults {
+  static constexpr std::string_view kOpType = "DequantizeLinear";
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
+    return dequantize_linear_detail::prepare(ctx, rules_for(since));
+  }
+  static Status run(RunContext& ctx) noexcept { return dequantize_linear_detail::run(ctx); }
+};
 
 }  // namespace dequantize_linear_detail
 
 // Opset 10: per-tensor float scale; int8/uint8/int32 x; float output.
-struct DequantizeLinear_10 : dequantize_linear_detail::Kernel<10, 13> {};
+using DequantizeLinear_10 = VersionedKernel<dequantize_linear_detail::Impl, 10, 13>;
 // Opset 13: 'axis' and per-axis (1-D) scales.
-struct DequantizeLinear_13 : dequantize_linear_detail::Kernel<13, 19> {};
+using DequantizeLinear_13 = VersionedKernel<dequantize_linear_detail::Impl, 13, 19>;
 // Opset 19: float8 x; float16/bfloat16 scales, which set the output dtype.
-struct DequantizeLinear_19 : dequantize_linear_detail::Kernel<19, 21> {};
+using DequantizeLinear_19 = VersionedKernel<dequantize_linear_detail::Impl, 19, 21>;
 // Opset 21: blocked quantization ('block_size'), int16/uint16 and int4/uint4 x.
-struct DequantizeLinear_21 : dequantize_linear_detail::Kernel<21, 23> {};
+using DequantizeLinear_21 = VersionedKernel<dequantize_linear_detail::Impl, 21, 23>;
 // Opset 23: 'output_dtype', float4e2m1 x. Opsets 24 (float8e8m0 scales), 25 (int2/uint2) and 28 (float6) only add
 // dtypes, checked against the node's opset.
-struct DequantizeLinear_23 : dequantize_linear_detail::Kernel<23, kOpenEnded> {};
+using DequantizeLinear_23 = VersionedKernel<dequantize_linear_detail::Impl, 23>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -28915,18 +28647,21 @@ inline Status run(RunContext& ctx) noexcept {
   return {};
 }
 
-inline Status prepare_version(PrepareContext& ctx, int) noexcept { return prepare(ctx); }
-
-inline constexpr std::string_view kOpType = "QLinearMatMul";
-template <int Since, int Until>
-using Kernel = quant_util::VersionedKernel<kOpType, &prepare_version, &run, Since, Until>;
+/// QLinearMatMul's versions differ only in dtypes, which prepare checks against the node's opset.
+struct Impl : KernelDefaults {
+  static constexpr std::string_view kOpType = "QLinearMatMul";
+  static Status prepare(PrepareContext& ctx, int /*since: only dtypes changed*/) noexcept {
+    return qlinear_matmul_detail::prepare(ctx);
+  }
+  static Status run(RunContext& ctx) noexcept { return qlinear_matmul_detail::run(ctx); }
+};
 
 }  // namespace qlinear_matmul_detail
 
 // Opset 10: int8/uint8 operands, float scales.
-struct QLinearMatMul_10 : qlinear_matmul_detail::Kernel<10, 21> {};
+using QLinearMatMul_10 = VersionedKernel<qlinear_matmul_detail::Impl, 10, 21>;
 // Opset 21: float16/bfloat16 scales and float8 operands (checked against the node's opset).
-struct QLinearMatMul_21 : qlinear_matmul_detail::Kernel<21, kOpenEnded> {};
+using QLinearMatMul_21 = VersionedKernel<qlinear_matmul_detail::Impl, 21>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -29368,25 +29103,28 @@ inline Rules rules_for(int since) noexcept {
   return r;
 }
 
-inline Status prepare_version(PrepareContext& ctx, int since) noexcept { return prepare(ctx, rules_for(since)); }
-
-inline constexpr std::string_view kOpType = "QuantizeLinear";
-template <int Since, int Until>
-using Kernel = quant_util::VersionedKernel<kOpType, &prepare_version, &run, Since, Until>;
+/// QuantizeLinear's versions share prepare and run; `since` picks the rules (VersionedKernel).
+struct Impl : KernelDefaults {
+  static constexpr std::string_view kOpType = "QuantizeLinear";
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
+    return quantize_linear_detail::prepare(ctx, rules_for(since));
+  }
+  static Status run(RunContext& ctx) noexcept { return quantize_linear_detail::run(ctx); }
+};
 
 }  // namespace quantize_linear_detail
 
 // Opset 10: per-tensor scale (float) and zero point (int8/uint8).
-struct QuantizeLinear_10 : quantize_linear_detail::Kernel<10, 13> {};
+using QuantizeLinear_10 = VersionedKernel<quantize_linear_detail::Impl, 10, 13>;
 // Opset 13: 'axis' and per-axis (1-D) scales.
-struct QuantizeLinear_13 : quantize_linear_detail::Kernel<13, 19> {};
+using QuantizeLinear_13 = VersionedKernel<quantize_linear_detail::Impl, 13, 19>;
 // Opset 19: float8 outputs with 'saturate'; float16/bfloat16 x, y_scale of x's dtype.
-struct QuantizeLinear_19 : quantize_linear_detail::Kernel<19, 21> {};
+using QuantizeLinear_19 = VersionedKernel<quantize_linear_detail::Impl, 19, 21>;
 // Opset 21: blocked quantization ('block_size'), 'output_dtype', int16/uint16 and int4/uint4 outputs.
-struct QuantizeLinear_21 : quantize_linear_detail::Kernel<21, 23> {};
+using QuantizeLinear_21 = VersionedKernel<quantize_linear_detail::Impl, 21, 23>;
 // Opset 23: y_scale's dtype independent of x's, 'precision', float4e2m1 outputs. Opsets 24 (float8e8m0 scales),
 // 25 (int2/uint2) and 28 (float6e2m3/float6e3m2) only add dtypes, checked against the node's opset.
-struct QuantizeLinear_23 : quantize_linear_detail::Kernel<23, kOpenEnded> {};
+using QuantizeLinear_23 = VersionedKernel<quantize_linear_detail::Impl, 23>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -31704,36 +31442,25 @@ struct CastLikeBase : CastBase {
   }
 };
 
-// Opset 15: no attributes; float8 destinations (added in 19) do not exist yet.
-struct CastLike_15 : CastLikeBase {
-  static constexpr int kSinceVersion = 15;
-  static constexpr int kUntilVersion = 19;
-  static Status prepare(PrepareContext& ctx) noexcept { return prepare_like(ctx, cast_detail::Options()); }
+/// CastLike's version rules (VersionedKernel): prepare reads what version `since` accepts; CastLikeBase holds the
+/// rest.
+struct CastLikeImpl : CastLikeBase {
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
+    cast_detail::Options options;
+    if (since >= 19) ONNXMICRO_RETURN_IF_ERROR(read_saturate(ctx, options));
+    if (since >= 24) ONNXMICRO_RETURN_IF_ERROR(read_round_mode(ctx, options));
+    return prepare_like(ctx, options);
+  }
 };
 
+// Opset 15: no attributes; float8 destinations (added in 19) do not exist yet.
+using CastLike_15 = VersionedKernel<CastLikeImpl, 15, 19>;
 // Opset 19: adds float8 dtypes and 'saturate' (their overflow rule). Opsets 21 (int4/uint4) and 23 (float4e2m1)
 // only add dtypes.
-struct CastLike_19 : CastLikeBase {
-  static constexpr int kSinceVersion = 19;
-  static constexpr int kUntilVersion = 24;
-  static Status prepare(PrepareContext& ctx) noexcept {
-    cast_detail::Options options;
-    ONNXMICRO_RETURN_IF_ERROR(read_saturate(ctx, options));
-    return prepare_like(ctx, options);
-  }
-};
-
+using CastLike_19 = VersionedKernel<CastLikeImpl, 19, 24>;
 // Opset 24: adds float8e8m0 and 'round_mode' (up, down, nearest) for casts to it. Opset 25 (int2/uint2) only
 // adds dtypes.
-struct CastLike_24 : CastLikeBase {
-  static constexpr int kSinceVersion = 24;
-  static Status prepare(PrepareContext& ctx) noexcept {
-    cast_detail::Options options;
-    ONNXMICRO_RETURN_IF_ERROR(read_saturate(ctx, options));
-    ONNXMICRO_RETURN_IF_ERROR(read_round_mode(ctx, options));
-    return prepare_like(ctx, options);
-  }
-};
+using CastLike_24 = VersionedKernel<CastLikeImpl, 24>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -32450,37 +32177,26 @@ struct ConcatBase : KernelDefaults {
   }
 };
 
+/// Concat's version rules (VersionedKernel): prepare reads what version `since` accepts; ConcatBase holds the
+/// rest.
+struct ConcatImpl : ConcatBase {
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
+    std::int64_t axis = 0;
+    if (since < 4) {
+      ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("axis", axis, 1));
+    } else {
+      ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("axis", axis));
+    }
+    return prepare_with_axis(ctx, axis, /*allow_negative=*/since >= 11);
+  }
+};
+
 // Opset 1: 'axis' is optional and defaults to 1.
-struct Concat_1 : ConcatBase {
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 4;
-  static Status prepare(PrepareContext& ctx) noexcept {
-    std::int64_t axis = 1;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("axis", axis, 1));
-    return prepare_with_axis(ctx, axis, false);
-  }
-};
-
+using Concat_1 = VersionedKernel<ConcatImpl, 1, 4>;
 // Opset 4: 'axis' becomes required (and more dtypes); it is still non-negative.
-struct Concat_4 : ConcatBase {
-  static constexpr int kSinceVersion = 4;
-  static constexpr int kUntilVersion = 11;
-  static Status prepare(PrepareContext& ctx) noexcept {
-    std::int64_t axis = 0;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("axis", axis));
-    return prepare_with_axis(ctx, axis, false);
-  }
-};
-
+using Concat_4 = VersionedKernel<ConcatImpl, 4, 11>;
 // Opset 11: negative 'axis' counts from the back (opset 13 only adds bfloat16).
-struct Concat_11 : ConcatBase {
-  static constexpr int kSinceVersion = 11;
-  static Status prepare(PrepareContext& ctx) noexcept {
-    std::int64_t axis = 0;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("axis", axis));
-    return prepare_with_axis(ctx, axis, true);
-  }
-};
+using Concat_11 = VersionedKernel<ConcatImpl, 11>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -33457,39 +33173,28 @@ struct PadBase : KernelDefaults {
   }
 };
 
+/// Pad's version rules (VersionedKernel): prepare reads what version `since` accepts; PadBase holds the
+/// rest.
+struct PadImpl : PadBase {
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
+    if (since >= 19) return prepare_inputs(ctx, true, true);
+    if (since >= 18) return prepare_inputs(ctx, false, true);
+    if (since >= 11) return prepare_inputs(ctx, false, false);
+    if (since >= 2) return prepare_attributes(ctx, "pads");
+    return prepare_attributes(ctx, "paddings");
+  }
+};
+
 // Opset 1: pads in the attribute 'paddings', fill value in 'value' (float types only).
-struct Pad_1 : PadBase {
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 2;
-  static Status prepare(PrepareContext& ctx) noexcept { return prepare_attributes(ctx, "paddings"); }
-};
-
+using Pad_1 = VersionedKernel<PadImpl, 1, 2>;
 // Opset 2: the attribute is renamed 'pads'.
-struct Pad_2 : PadBase {
-  static constexpr int kSinceVersion = 2;
-  static constexpr int kUntilVersion = 11;
-  static Status prepare(PrepareContext& ctx) noexcept { return prepare_attributes(ctx, "pads"); }
-};
-
+using Pad_2 = VersionedKernel<PadImpl, 2, 11>;
 // Opset 11: pads and constant_value become inputs and every numeric dtype is allowed (13 adds bool, bfloat16).
-struct Pad_11 : PadBase {
-  static constexpr int kSinceVersion = 11;
-  static constexpr int kUntilVersion = 18;
-  static Status prepare(PrepareContext& ctx) noexcept { return prepare_inputs(ctx, false, false); }
-};
-
+using Pad_11 = VersionedKernel<PadImpl, 11, 18>;
 // Opset 18: optional input 'axes' lists the padded axes (pads then has 2 values per listed axis).
-struct Pad_18 : PadBase {
-  static constexpr int kSinceVersion = 18;
-  static constexpr int kUntilVersion = 19;
-  static Status prepare(PrepareContext& ctx) noexcept { return prepare_inputs(ctx, false, true); }
-};
-
+using Pad_18 = VersionedKernel<PadImpl, 18, 19>;
 // Opset 19: adds mode 'wrap'. Opsets 21, 23, 24 and 25 only add dtypes.
-struct Pad_19 : PadBase {
-  static constexpr int kSinceVersion = 19;
-  static Status prepare(PrepareContext& ctx) noexcept { return prepare_inputs(ctx, true, true); }
-};
+using Pad_19 = VersionedKernel<PadImpl, 19>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -33620,12 +33325,17 @@ struct ReshapeBase : KernelDefaults {
   }
 };
 
-// Opset 1: the target shape is the 'shape' attribute (and the legacy 'consumed_inputs' is ignored).
-struct Reshape_1 : ReshapeBase {
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 5;
+/// Reshape's version rules (VersionedKernel): prepare reads what version `since` accepts; ReshapeBase holds the
+/// rest.
+struct ReshapeImpl : ReshapeBase {
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
+    if (since >= 14) return prepare_v14(ctx);
+    if (since >= 5) return prepare_from_shape_input(ctx, false);
+    return prepare_v1(ctx);
+  }
 
-  static Status prepare(PrepareContext& ctx) noexcept {
+ private:
+  static Status prepare_v1(PrepareContext& ctx) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kData));
     std::int64_t requested[kMaxRank];
     std::size_t count = 0;
@@ -33634,21 +33344,7 @@ struct Reshape_1 : ReshapeBase {
     if (!present) return Status(StatusCode::invalid_model) << "attribute 'shape' (INTS) is missing";
     return prepare_with_shape(ctx, requested, count, false);
   }
-};
-
-// Opset 5: the target shape moves to a second input (int64), constant at prepare time for now.
-struct Reshape_5 : ReshapeBase {
-  static constexpr int kSinceVersion = 5;
-  static constexpr int kUntilVersion = 14;
-
-  static Status prepare(PrepareContext& ctx) noexcept { return prepare_from_shape_input(ctx, false); }
-};
-
-// Opset 14: adds 'allowzero' (1: a 0 in the shape is a real zero-sized dim, not a copy of the input's dim).
-struct Reshape_14 : ReshapeBase {
-  static constexpr int kSinceVersion = 14;
-
-  static Status prepare(PrepareContext& ctx) noexcept {
+  static Status prepare_v14(PrepareContext& ctx) noexcept {
     std::int64_t allow_zero = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("allowzero", allow_zero, 0));
     if (allow_zero != 0 && allow_zero != 1) {
@@ -33658,6 +33354,13 @@ struct Reshape_14 : ReshapeBase {
     return prepare_from_shape_input(ctx, allow_zero == 1);
   }
 };
+
+// Opset 1: the target shape is the 'shape' attribute (and the legacy 'consumed_inputs' is ignored).
+using Reshape_1 = VersionedKernel<ReshapeImpl, 1, 5>;
+// Opset 5: the target shape moves to a second input (int64), constant at prepare time for now.
+using Reshape_5 = VersionedKernel<ReshapeImpl, 5, 14>;
+// Opset 14: adds 'allowzero' (1: a 0 in the shape is a real zero-sized dim, not a copy of the input's dim).
+using Reshape_14 = VersionedKernel<ReshapeImpl, 14>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -34040,17 +33743,16 @@ struct ShapeBase : KernelDefaults {
   }
 };
 
-// Opset 1: every dim of the input (opset 13 only adds bfloat16 inputs).
-struct Shape_1 : ShapeBase {
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 15;
-  static Status prepare(PrepareContext& ctx) noexcept { return prepare_range(ctx, 0, kMaxRank); }
-};
+/// Shape's version rules (VersionedKernel): prepare reads what version `since` accepts; ShapeBase holds the
+/// rest.
+struct ShapeImpl : ShapeBase {
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
+    if (since >= 15) return prepare_v15(ctx);
+    return prepare_range(ctx, 0, kMaxRank);
+  }
 
-// Opset 15: adds 'start' and 'end' to take a slice of the dims.
-struct Shape_15 : ShapeBase {
-  static constexpr int kSinceVersion = 15;
-  static Status prepare(PrepareContext& ctx) noexcept {
+ private:
+  static Status prepare_v15(PrepareContext& ctx) noexcept {
     std::int64_t start = 0;
     std::int64_t end = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("start", start, 0));
@@ -34059,6 +33761,11 @@ struct Shape_15 : ShapeBase {
     return prepare_range(ctx, start, has_end ? end : static_cast<std::int64_t>(kMaxRank));
   }
 };
+
+// Opset 1: every dim of the input (opset 13 only adds bfloat16 inputs).
+using Shape_1 = VersionedKernel<ShapeImpl, 1, 15>;
+// Opset 15: adds 'start' and 'end' to take a slice of the dims.
+using Shape_15 = VersionedKernel<ShapeImpl, 15>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -34307,40 +34014,18 @@ struct SplitBase : KernelDefaults {
   }
 };
 
-// Opset 1: sizes from input 1 or the 'split' attribute; 'axis' has no default in the schema (0 here).
-struct Split_1 : SplitBase {
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 2;
-  static Status prepare(PrepareContext& ctx) noexcept { return prepare_version(ctx, false, true, true); }
-};
+/// Split's version rules (VersionedKernel): prepare reads what version `since` accepts; SplitBase holds the
+/// rest.
+struct SplitImpl : SplitBase {
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
+    if (since >= 18) return prepare_v18(ctx);
+    if (since >= 13) return prepare_version(ctx, true, false, true);
+    if (since >= 2) return prepare_version(ctx, true, true, false);
+    return prepare_version(ctx, false, true, true);
+  }
 
-// Opset 2: sizes only from the 'split' attribute; 'axis' defaults to 0. The schema says nothing of negative
-// axes before opset 11, but PyTorch exports axis=-1 at opset 6-10 (GLU, chunk) and onnxruntime counts it from the
-// back, so this does too.
-struct Split_2 : SplitBase {
-  static constexpr int kSinceVersion = 2;
-  static constexpr int kUntilVersion = 11;
-  static Status prepare(PrepareContext& ctx) noexcept { return prepare_version(ctx, true, true, false); }
-};
-
-// Opset 11: negative 'axis' counts from the back.
-struct Split_11 : SplitBase {
-  static constexpr int kSinceVersion = 11;
-  static constexpr int kUntilVersion = 13;
-  static Status prepare(PrepareContext& ctx) noexcept { return prepare_version(ctx, true, true, false); }
-};
-
-// Opset 13: 'split' becomes optional input 1 (which decides the output shapes, so it must be constant).
-struct Split_13 : SplitBase {
-  static constexpr int kSinceVersion = 13;
-  static constexpr int kUntilVersion = 18;
-  static Status prepare(PrepareContext& ctx) noexcept { return prepare_version(ctx, true, false, true); }
-};
-
-// Opset 18: adds 'num_outputs' for an equal split (exclusive with input 'split').
-struct Split_18 : SplitBase {
-  static constexpr int kSinceVersion = 18;
-  static Status prepare(PrepareContext& ctx) noexcept {
+ private:
+  static Status prepare_v18(PrepareContext& ctx) noexcept {
     std::int64_t num_outputs = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("num_outputs", num_outputs, ctx.output_count()));
     if (ctx.has_attribute("num_outputs") && ctx.has_input(kSplitInput)) {
@@ -34353,6 +34038,19 @@ struct Split_18 : SplitBase {
     return prepare_version(ctx, true, false, true, num_outputs);
   }
 };
+
+// Opset 1: sizes from input 1 or the 'split' attribute; 'axis' has no default in the schema (0 here).
+using Split_1 = VersionedKernel<SplitImpl, 1, 2>;
+// Opset 2: sizes only from the 'split' attribute; 'axis' defaults to 0. The schema says nothing of negative
+// axes before opset 11, but PyTorch exports axis=-1 at opset 6-10 (GLU, chunk) and onnxruntime counts it from the
+// back, so this does too.
+using Split_2 = VersionedKernel<SplitImpl, 2, 11>;
+// Opset 11: negative 'axis' counts from the back.
+using Split_11 = VersionedKernel<SplitImpl, 11, 13>;
+// Opset 13: 'split' becomes optional input 1 (which decides the output shapes, so it must be constant).
+using Split_13 = VersionedKernel<SplitImpl, 13, 18>;
+// Opset 18: adds 'num_outputs' for an equal split (exclusive with input 'split').
+using Split_18 = VersionedKernel<SplitImpl, 18>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -34436,25 +34134,17 @@ struct SqueezeBase : KernelDefaults {
   }
 };
 
-// Opset 1: optional 'axes' attribute, non-negative.
-struct Squeeze_1 : SqueezeBase {
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 11;
-  static Status prepare(PrepareContext& ctx) noexcept { return prepare_from_attribute(ctx, false); }
-};
+/// Squeeze's version rules (VersionedKernel): prepare reads what version `since` accepts; SqueezeBase holds the
+/// rest.
+struct SqueezeImpl : SqueezeBase {
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
+    if (since >= 13) return prepare_v13(ctx);
+    if (since >= 11) return prepare_from_attribute(ctx, true);
+    return prepare_from_attribute(ctx, false);
+  }
 
-// Opset 11: negative axes count from the back.
-struct Squeeze_11 : SqueezeBase {
-  static constexpr int kSinceVersion = 11;
-  static constexpr int kUntilVersion = 13;
-  static Status prepare(PrepareContext& ctx) noexcept { return prepare_from_attribute(ctx, true); }
-};
-
-// Opset 13: 'axes' moves to an optional second input (int64), constant at prepare time for now. Like
-// onnxruntime, an empty axes tensor is treated as absent (every size-1 dim is removed).
-struct Squeeze_13 : SqueezeBase {
-  static constexpr int kSinceVersion = 13;
-  static Status prepare(PrepareContext& ctx) noexcept {
+ private:
+  static Status prepare_v13(PrepareContext& ctx) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kData));
     std::int64_t axes[kMaxRank];
     std::size_t count = 0;
@@ -34464,6 +34154,14 @@ struct Squeeze_13 : SqueezeBase {
     return prepare_with_axes(ctx, axes, count, true);
   }
 };
+
+// Opset 1: optional 'axes' attribute, non-negative.
+using Squeeze_1 = VersionedKernel<SqueezeImpl, 1, 11>;
+// Opset 11: negative axes count from the back.
+using Squeeze_11 = VersionedKernel<SqueezeImpl, 11, 13>;
+// Opset 13: 'axes' moves to an optional second input (int64), constant at prepare time for now. Like
+// onnxruntime, an empty axes tensor is treated as absent (every size-1 dim is removed).
+using Squeeze_13 = VersionedKernel<SqueezeImpl, 13>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -34639,11 +34337,16 @@ struct TileBase : KernelDefaults {
   }
 };
 
-// Opset 1: scalar inputs 'tiles' (the count) and 'axis' (the one repeated axis).
-struct Tile_1 : TileBase {
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 6;
-  static Status prepare(PrepareContext& ctx) noexcept {
+/// Tile's version rules (VersionedKernel): prepare reads what version `since` accepts; TileBase holds the
+/// rest.
+struct TileImpl : TileBase {
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
+    if (since >= 6) return prepare_v6(ctx);
+    return prepare_v1(ctx);
+  }
+
+ private:
+  static Status prepare_v1(PrepareContext& ctx) noexcept {
     std::int64_t tiles[1];
     std::int64_t axis_value[1];
     std::size_t count = 0;
@@ -34661,12 +34364,7 @@ struct Tile_1 : TileBase {
     for (int d = 0; d < rank; ++d) repeats[d] = d == axis ? tiles[0] : 1;
     return prepare_repeats(ctx, repeats);
   }
-};
-
-// Opset 6: input 'repeats' gives one count per axis (opset 13 only adds bfloat16).
-struct Tile_6 : TileBase {
-  static constexpr int kSinceVersion = 6;
-  static Status prepare(PrepareContext& ctx) noexcept {
+  static Status prepare_v6(PrepareContext& ctx) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInput));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(1));
     std::int64_t repeats[kMaxRank];
@@ -34682,6 +34380,11 @@ struct Tile_6 : TileBase {
     return prepare_repeats(ctx, repeats);
   }
 };
+
+// Opset 1: scalar inputs 'tiles' (the count) and 'axis' (the one repeated axis).
+using Tile_1 = VersionedKernel<TileImpl, 1, 6>;
+// Opset 6: input 'repeats' gives one count per axis (opset 13 only adds bfloat16).
+using Tile_6 = VersionedKernel<TileImpl, 6>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -35312,24 +35015,17 @@ struct UnsqueezeBase : KernelDefaults {
   }
 };
 
-// Opset 1: 'axes' attribute, non-negative.
-struct Unsqueeze_1 : UnsqueezeBase {
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 11;
-  static Status prepare(PrepareContext& ctx) noexcept { return prepare_from_attribute(ctx, false); }
-};
+/// Unsqueeze's version rules (VersionedKernel): prepare reads what version `since` accepts; UnsqueezeBase holds the
+/// rest.
+struct UnsqueezeImpl : UnsqueezeBase {
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
+    if (since >= 13) return prepare_v13(ctx);
+    if (since >= 11) return prepare_from_attribute(ctx, true);
+    return prepare_from_attribute(ctx, false);
+  }
 
-// Opset 11: negative axes count from the back of the output.
-struct Unsqueeze_11 : UnsqueezeBase {
-  static constexpr int kSinceVersion = 11;
-  static constexpr int kUntilVersion = 13;
-  static Status prepare(PrepareContext& ctx) noexcept { return prepare_from_attribute(ctx, true); }
-};
-
-// Opset 13: 'axes' moves to a second input (int64), constant at prepare time for now.
-struct Unsqueeze_13 : UnsqueezeBase {
-  static constexpr int kSinceVersion = 13;
-  static Status prepare(PrepareContext& ctx) noexcept {
+ private:
+  static Status prepare_v13(PrepareContext& ctx) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kData));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kAxes));
     std::int64_t axes[kMaxRank];
@@ -35338,6 +35034,13 @@ struct Unsqueeze_13 : UnsqueezeBase {
     return prepare_with_axes(ctx, axes, count, true);
   }
 };
+
+// Opset 1: 'axes' attribute, non-negative.
+using Unsqueeze_1 = VersionedKernel<UnsqueezeImpl, 1, 11>;
+// Opset 11: negative axes count from the back of the output.
+using Unsqueeze_11 = VersionedKernel<UnsqueezeImpl, 11, 13>;
+// Opset 13: 'axes' moves to a second input (int64), constant at prepare time for now.
+using Unsqueeze_13 = VersionedKernel<UnsqueezeImpl, 13>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

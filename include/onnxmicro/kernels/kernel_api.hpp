@@ -3,14 +3,20 @@
 // semantics start at (Squeeze_13), declaring (kernels/math/relu.hpp is a whole one):
 //
 //   struct Relu_1 : KernelDefaults {
-//     static constexpr std::string_view kDomain = "";        // "" = ai.onnx
+//     static constexpr std::string_view kDomain = "";        // optional: "" = ai.onnx
 //     static constexpr std::string_view kOpType = "Relu";
 //     static constexpr int kSinceVersion = 1;                // first opset version it implements
-//     static constexpr int kUntilVersion = kOpenEnded;       // first version it does NOT implement (the default)
+//     static constexpr int kUntilVersion = kOpenEnded;       // optional: first version it does NOT implement
 //     static constexpr int kInPlaceInput = 0;                // optional: output 0 may share input 0's buffer
 //     static Status prepare(PrepareContext& ctx);            // checks, output dtypes/shapes, state, scratch
 //     static Status run(RunContext& ctx);                    // computes; never allocates
 //   };
+//
+// An op with several versions writes its implementation once, as an Impl whose prepare(ctx, since) takes the
+// first version of the range it serves, and names each version with VersionedKernel (below):
+//
+//   // Flatten-11: negative axis.
+//   using Flatten_11 = VersionedKernel<detail::FlattenImpl, 11>;
 //
 // prepare() runs once per shape binding: it validates dtypes, shapes and attributes (returning a Status whose
 // message names the input/attribute and expected vs actual; the session prefixes node, op, domain and
@@ -19,6 +25,7 @@
 #pragma once
 #include <cstdint>
 #include <string_view>
+#include <type_traits>
 
 #include "onnxmicro/core/memory.hpp"
 #include "onnxmicro/core/tensor.hpp"
@@ -39,8 +46,9 @@ using namespace ::onnxmicro::detail;
 /// kUntilVersion of a kernel whose semantics have not changed since kSinceVersion.
 constexpr int kOpenEnded = 1 << 30;
 
-/// Defaults a kernel type inherits and may hide.
+/// Defaults a kernel type, or the Impl of a VersionedKernel, inherits and may hide.
 struct KernelDefaults {
+  static constexpr std::string_view kDomain = "";  ///< ai.onnx
   static constexpr int kUntilVersion = kOpenEnded;
   /// Input whose buffer output 0 may reuse when that input dies at this node (-1: none). run() must then
   /// work when input and output alias (elementwise ops, or a copy skipped when pointers are equal).
@@ -409,6 +417,28 @@ class RunContext {
 
 using PrepareFunction = Status (*)(PrepareContext&);
 using RunFunction = Status (*)(RunContext&);
+
+/// The kernel for versions [Since, Until) of an op whose versions share one implementation and differ only in
+/// what prepare accepts. Impl inherits KernelDefaults (hiding kDomain, kInPlaceInput, kFoldable or
+/// kNeedsInputData where they differ) and declares kOpType, `static Status prepare(PrepareContext&, int since)`
+/// and `static Status run(RunContext&)`; prepare receives Since, the range's first version, to pick its rules.
+/// Since arrives as std::integral_constant<int, Since>, which converts to int; an Impl that must keep a version's
+/// unused code out of the binary takes it as `template <int kSince> ... std::integral_constant<int, kSince>`.
+/// Each version is then one alias: `using Gemm_11 = VersionedKernel<detail::GemmImpl, 11>;`.
+template <typename Impl, int Since, int Until = kOpenEnded>
+struct VersionedKernel {
+  static constexpr std::string_view kDomain = Impl::kDomain;
+  static constexpr std::string_view kOpType = Impl::kOpType;
+  static constexpr int kSinceVersion = Since;
+  static constexpr int kUntilVersion = Until;
+  static constexpr int kInPlaceInput = Impl::kInPlaceInput;
+  static constexpr bool kFoldable = Impl::kFoldable;
+  static constexpr bool kNeedsInputData = Impl::kNeedsInputData;
+  static Status prepare(PrepareContext& ctx) noexcept {
+    return Impl::prepare(ctx, std::integral_constant<int, Since>());
+  }
+  static Status run(RunContext& ctx) noexcept { return Impl::run(ctx); }
+};
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

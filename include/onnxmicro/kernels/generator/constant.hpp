@@ -201,28 +201,23 @@ struct ConstantBase : KernelDefaults {
   }
 };
 
-// Opset 1: the 'value' tensor (float types; opset 9 allows every dtype).
-struct Constant_1 : ConstantBase {
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 11;
-  static Status prepare(PrepareContext& ctx) noexcept { return prepare_accepting(ctx, kValue); }
-};
-
-// Opset 11: 'value' may be replaced by 'sparse_value' (not supported yet: a clear status).
-struct Constant_11 : ConstantBase {
-  static constexpr int kSinceVersion = 11;
-  static constexpr int kUntilVersion = 12;
-  static Status prepare(PrepareContext& ctx) noexcept { return prepare_accepting(ctx, kValue | kSparseValue); }
-};
-
-// Opset 12: adds value_float(s), value_int(s) and value_string(s). Opset 13 and later
-// only add dtypes.
-struct Constant_12 : ConstantBase {
-  static constexpr int kSinceVersion = 12;
-  static Status prepare(PrepareContext& ctx) noexcept {
-    return prepare_accepting(ctx, kValue | kSparseValue | kValueScalarsAndLists);
+/// Constant's version rules (VersionedKernel): prepare reads what version `since` accepts; ConstantBase holds the
+/// rest.
+struct ConstantImpl : ConstantBase {
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
+    if (since >= 12) return prepare_accepting(ctx, kValue | kSparseValue | kValueScalarsAndLists);
+    if (since >= 11) return prepare_accepting(ctx, kValue | kSparseValue);
+    return prepare_accepting(ctx, kValue);
   }
 };
+
+// Opset 1: the 'value' tensor (float types; opset 9 allows every dtype).
+using Constant_1 = VersionedKernel<ConstantImpl, 1, 11>;
+// Opset 11: 'value' may be replaced by 'sparse_value' (not supported yet: a clear status).
+using Constant_11 = VersionedKernel<ConstantImpl, 11, 12>;
+// Opset 12: adds value_float(s), value_int(s) and value_string(s). Opset 13 and later
+// only add dtypes.
+using Constant_12 = VersionedKernel<ConstantImpl, 12>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -173,17 +173,16 @@ struct RangeBase : KernelDefaults {
   }
 };
 
-// Opset 11: the first version (float, double, int16, int32, int64).
-struct Range_11 : RangeBase {
-  static constexpr int kSinceVersion = 11;
-  static constexpr int kUntilVersion = 27;
-  static Status prepare(PrepareContext& ctx) noexcept { return prepare_with(ctx, DataType::float32, false); }
-};
+/// Range's version rules (VersionedKernel): prepare reads what version `since` accepts; RangeBase holds the
+/// rest.
+struct RangeImpl : RangeBase {
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
+    if (since >= 27) return prepare_v27(ctx);
+    return prepare_with(ctx, DataType::float32, false);
+  }
 
-// Opset 27: adds float16/bfloat16, computed in 'stash_type' (float32, the default, or double).
-struct Range_27 : RangeBase {
-  static constexpr int kSinceVersion = 27;
-  static Status prepare(PrepareContext& ctx) noexcept {
+ private:
+  static Status prepare_v27(PrepareContext& ctx) noexcept {
     std::int64_t stash = 1;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("stash_type", stash, 1));
     if (stash != static_cast<std::int64_t>(DataType::float32) &&
@@ -194,6 +193,11 @@ struct Range_27 : RangeBase {
     return prepare_with(ctx, static_cast<DataType>(stash), true);
   }
 };
+
+// Opset 11: the first version (float, double, int16, int32, int64).
+using Range_11 = VersionedKernel<RangeImpl, 11, 27>;
+// Opset 27: adds float16/bfloat16, computed in 'stash_type' (float32, the default, or double).
+using Range_27 = VersionedKernel<RangeImpl, 27>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

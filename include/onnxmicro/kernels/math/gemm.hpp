@@ -278,7 +278,8 @@ inline void to_accumulator(const T* src, Accumulator<T>* dst, std::int64_t count
 }  // namespace blocked_gemm
 
 /// Shared implementation of every Gemm version.
-struct GemmImpl {
+struct GemmImpl : kernels::KernelDefaults {
+  static constexpr std::string_view kOpType = "Gemm";
   using RunContext = kernels::RunContext;
   static constexpr int kA = 0;
   static constexpr int kB = 1;
@@ -304,7 +305,8 @@ struct GemmImpl {
     bool a_in_scratch, b_in_scratch, y_in_scratch;
   };
 
-  static Status prepare(kernels::PrepareContext& ctx, const Rules& rules) noexcept {
+  static Status prepare(kernels::PrepareContext& ctx, int since) noexcept {
+    const Rules rules{/*c_optional=*/since >= 11, /*broadcast_attr=*/since < 7};
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kA));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kB));
     if (!rules.c_optional) ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kC));
@@ -540,39 +542,11 @@ namespace kernels {
 
 // Gemm-1 (also 6, which only dropped the legacy in-place note on C): C required; the `broadcast` attribute
 // (default 0) must be 1 for C to broadcast.
-struct Gemm_1 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Gemm";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 7;
-  static Status prepare(PrepareContext& ctx) noexcept {
-    return detail::GemmImpl::prepare(ctx, {/*c_optional=*/false, /*broadcast_attr=*/true});
-  }
-  static Status run(RunContext& ctx) noexcept { return detail::GemmImpl::run(ctx); }
-};
-
+using Gemm_1 = VersionedKernel<detail::GemmImpl, 1, 7>;
 // Gemm-7: `broadcast` removed, C always broadcasts unidirectionally to (M, N); 9 added integer dtypes.
-struct Gemm_7 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Gemm";
-  static constexpr int kSinceVersion = 7;
-  static constexpr int kUntilVersion = 11;
-  static Status prepare(PrepareContext& ctx) noexcept {
-    return detail::GemmImpl::prepare(ctx, {/*c_optional=*/false, /*broadcast_attr=*/false});
-  }
-  static Status run(RunContext& ctx) noexcept { return detail::GemmImpl::run(ctx); }
-};
-
+using Gemm_7 = VersionedKernel<detail::GemmImpl, 7, 11>;
 // Gemm-11: C became optional; 13 added bfloat16.
-struct Gemm_11 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Gemm";
-  static constexpr int kSinceVersion = 11;
-  static Status prepare(PrepareContext& ctx) noexcept {
-    return detail::GemmImpl::prepare(ctx, {/*c_optional=*/true, /*broadcast_attr=*/false});
-  }
-  static Status run(RunContext& ctx) noexcept { return detail::GemmImpl::run(ctx); }
-};
+using Gemm_11 = VersionedKernel<detail::GemmImpl, 11>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

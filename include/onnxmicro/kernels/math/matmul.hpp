@@ -15,7 +15,8 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace detail {
 
 /// Implementation of MatMul (every version).
-struct MatMulImpl {
+struct MatMulImpl : kernels::KernelDefaults {
+  static constexpr std::string_view kOpType = "MatMul";
   using RunContext = kernels::RunContext;
   static constexpr int kA = 0;
   static constexpr int kB = 1;
@@ -36,7 +37,7 @@ struct MatMulImpl {
     std::size_t a_offset, b_offset, y_offset;  ///< scratch for the float copies of half-type tensors
   };
 
-  static Status prepare(kernels::PrepareContext& ctx) noexcept {
+  static Status prepare(kernels::PrepareContext& ctx, int /*since: every version accepts the same*/) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kA));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kB));
     const kernels::TensorInfo& a = ctx.input(kA);
@@ -194,13 +195,7 @@ struct MatMulImpl {
 namespace kernels {
 
 // MatMul-1 (also 9 and 13, which only added dtypes): numpy matmul with 1-D operands and batch broadcasting.
-struct MatMul_1 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "MatMul";
-  static constexpr int kSinceVersion = 1;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::MatMulImpl::prepare(ctx); }
-  static Status run(RunContext& ctx) noexcept { return detail::MatMulImpl::run(ctx); }
-};
+using MatMul_1 = VersionedKernel<detail::MatMulImpl, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -330,25 +330,18 @@ struct LabelEncoderBase : KernelDefaults {
   }
 };
 
+/// LabelEncoder's version rules (VersionedKernel): prepare reads what version `since` accepts; LabelEncoderBase holds
+/// the rest.
+struct LabelEncoderImpl : LabelEncoderBase {
+  static Status prepare(PrepareContext& ctx, int since) noexcept { return detail::prepare_label_encoder(ctx, since); }
+};
+
 // Opset 1: classes_strings maps string <-> int64 index.
-struct LabelEncoder_1 : LabelEncoderBase {
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 2;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::prepare_label_encoder(ctx, 1); }
-};
-
+using LabelEncoder_1 = VersionedKernel<LabelEncoderImpl, 1, 2>;
 // Opset 2: explicit keys_* / values_* lists (string, int64, float).
-struct LabelEncoder_2 : LabelEncoderBase {
-  static constexpr int kSinceVersion = 2;
-  static constexpr int kUntilVersion = 4;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::prepare_label_encoder(ctx, 2); }
-};
-
+using LabelEncoder_2 = VersionedKernel<LabelEncoderImpl, 2, 4>;
 // Opset 4: keys_tensor / values_tensor / default_tensor; adds int16, int32 and double.
-struct LabelEncoder_4 : LabelEncoderBase {
-  static constexpr int kSinceVersion = 4;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::prepare_label_encoder(ctx, 4); }
-};
+using LabelEncoder_4 = VersionedKernel<LabelEncoderImpl, 4>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

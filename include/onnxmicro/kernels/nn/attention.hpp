@@ -23,7 +23,8 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
 /// What Attention_23, _24 and _25 share; `version` selects the inputs and attributes each one has.
-struct AttentionCommon {
+struct AttentionCommon : KernelDefaults {
+  static constexpr std::string_view kOpType = "Attention";
   static constexpr int kQ = 0;
   static constexpr int kK = 1;
   static constexpr int kV = 2;
@@ -442,23 +443,12 @@ struct AttentionCommon {
   }
 };
 
-/// The kernel type of one Attention version range; `Since` also selects the inputs and attributes it reads.
-template <int Since, int Until>
-struct AttentionVersion : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Attention";
-  static constexpr int kSinceVersion = Since;
-  static constexpr int kUntilVersion = Until;
-  static Status prepare(PrepareContext& ctx) noexcept { return AttentionCommon::prepare(ctx, Since); }
-  static Status run(RunContext& ctx) noexcept { return AttentionCommon::run(ctx); }
-};
-
 // Opset 23: first version (inputs Q, K, V, attn_mask, past_key, past_value).
-using Attention_23 = AttentionVersion<23, 24>;
+using Attention_23 = VersionedKernel<AttentionCommon, 23, 24>;
 // Opset 24: input 6 nonpad_kv_seqlen (external KV cache: padding mask and per-batch causal offset).
-using Attention_24 = AttentionVersion<24, 25>;
+using Attention_24 = VersionedKernel<AttentionCommon, 24, 25>;
 // Opset 25: left_window_size / right_window_size; q_num_heads / kv_num_heads rejected for 4-D inputs.
-using Attention_25 = AttentionVersion<25, kOpenEnded>;
+using Attention_25 = VersionedKernel<AttentionCommon, 25>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -15,7 +15,8 @@ namespace detail {
 
 /// Implementation shared by every AveragePool version; the version-specific attributes are gated on the
 /// node's opset (count_include_pad: 7, ceil_mode: 10, dilations: 19).
-struct AveragePoolImpl {
+struct AveragePoolImpl : kernels::KernelDefaults {
+  static constexpr std::string_view kOpType = "AveragePool";
   using RunContext = kernels::RunContext;
   static constexpr int kX = 0;
   static constexpr int kY = 0;
@@ -28,7 +29,7 @@ struct AveragePoolImpl {
     bool count_include_pad;
   };
 
-  static Status prepare(kernels::PrepareContext& ctx) noexcept {
+  static Status prepare(kernels::PrepareContext& ctx, int /*since: every version accepts the same*/) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kX));
     const kernels::TensorInfo& x = ctx.input(kX);
     State* state = nullptr;
@@ -110,44 +111,14 @@ struct AveragePoolImpl {
 namespace kernels {
 
 // AveragePool-1: kernel_shape, strides, pads, auto_pad; padding never counts in the divisor.
-struct AveragePool_1 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "AveragePool";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 7;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::AveragePoolImpl::prepare(ctx); }
-  static Status run(RunContext& ctx) noexcept { return detail::AveragePoolImpl::run(ctx); }
-};
-
+using AveragePool_1 = VersionedKernel<detail::AveragePoolImpl, 1, 7>;
 // AveragePool-7: adds count_include_pad.
-struct AveragePool_7 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "AveragePool";
-  static constexpr int kSinceVersion = 7;
-  static constexpr int kUntilVersion = 10;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::AveragePoolImpl::prepare(ctx); }
-  static Status run(RunContext& ctx) noexcept { return detail::AveragePoolImpl::run(ctx); }
-};
-
+using AveragePool_7 = VersionedKernel<detail::AveragePoolImpl, 7, 10>;
 // AveragePool-10: adds ceil_mode. 11 only re-documented SAME padding as out = ceil(in / stride), which every
 // version computes here.
-struct AveragePool_10 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "AveragePool";
-  static constexpr int kSinceVersion = 10;
-  static constexpr int kUntilVersion = 19;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::AveragePoolImpl::prepare(ctx); }
-  static Status run(RunContext& ctx) noexcept { return detail::AveragePoolImpl::run(ctx); }
-};
-
+using AveragePool_10 = VersionedKernel<detail::AveragePoolImpl, 10, 19>;
 // AveragePool-19: adds dilations; 22 added bfloat16.
-struct AveragePool_19 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "AveragePool";
-  static constexpr int kSinceVersion = 19;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::AveragePoolImpl::prepare(ctx); }
-  static Status run(RunContext& ctx) noexcept { return detail::AveragePoolImpl::run(ctx); }
-};
+using AveragePool_19 = VersionedKernel<detail::AveragePoolImpl, 19>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "onnxmicro/kernels/common/conv_pool_util.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
@@ -17,7 +18,8 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace detail {
 
 /// Implementation shared by every BatchNormalization version.
-struct BatchNormalizationImpl {
+struct BatchNormalizationImpl : kernels::KernelDefaults {
+  static constexpr std::string_view kOpType = "BatchNormalization";
   using RunContext = kernels::RunContext;
   static constexpr int kX = 0;
   static constexpr int kScale = 1;
@@ -52,8 +54,14 @@ struct BatchNormalizationImpl {
     std::size_t scale_offset, bias_offset, mean_offset, var_offset;  ///< scratch (training), params doubles each
   };
 
-  /// kTrainingAttr (14+): the `training_mode` attribute. A template parameter, so that versions without it do not
-  /// compile the training path (code size on a microcontroller).
+  /// The rules of version kSince. It arrives as a type (VersionedKernel passes std::integral_constant), so that
+  /// versions before 14 do not compile the training path (code size on a microcontroller).
+  template <int kSince>
+  static Status prepare(kernels::PrepareContext& ctx, std::integral_constant<int, kSince>) noexcept {
+    return prepare<(kSince >= 14)>(ctx, {/*spatial_attr=*/kSince < 9, /*free_param_dtypes=*/kSince >= 15});
+  }
+
+  /// kTrainingAttr (14+): the `training_mode` attribute.
   template <bool kTrainingAttr>
   static Status prepare(kernels::PrepareContext& ctx, const Rules& rules) noexcept {
     for (int i = kX; i <= kVar; ++i) ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(i));
@@ -305,57 +313,15 @@ namespace kernels {
 // BatchNormalization-1 (also 6 and 7): inference with per-channel (spatial = 1) or per-activation
 // (spatial = 0) parameters. 6 dropped consumed_inputs and 7 dropped is_test, neither of which changes
 // inference; training outputs are not supported.
-struct BatchNormalization_1 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "BatchNormalization";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 9;
-  static Status prepare(PrepareContext& ctx) noexcept {
-    return detail::BatchNormalizationImpl::prepare<false>(ctx, {/*spatial_attr=*/true,
-                                                                /*free_param_dtypes=*/false});
-  }
-  static Status run(RunContext& ctx) noexcept { return detail::BatchNormalizationImpl::run(ctx); }
-};
-
+using BatchNormalization_1 = VersionedKernel<detail::BatchNormalizationImpl, 1, 9>;
 // BatchNormalization-9: `spatial` removed (parameters are always per channel); X may be 1-D (one channel).
-struct BatchNormalization_9 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "BatchNormalization";
-  static constexpr int kSinceVersion = 9;
-  static constexpr int kUntilVersion = 14;
-  static Status prepare(PrepareContext& ctx) noexcept {
-    return detail::BatchNormalizationImpl::prepare<false>(ctx, {/*spatial_attr=*/false,
-                                                                /*free_param_dtypes=*/false});
-  }
-  static Status run(RunContext& ctx) noexcept { return detail::BatchNormalizationImpl::run(ctx); }
-};
-
+using BatchNormalization_9 = VersionedKernel<detail::BatchNormalizationImpl, 9, 14>;
 // BatchNormalization-14: training_mode attribute with outputs running_mean/running_var; mean/var may have
 // their own float dtype (U).
-struct BatchNormalization_14 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "BatchNormalization";
-  static constexpr int kSinceVersion = 14;
-  static constexpr int kUntilVersion = 15;
-  static Status prepare(PrepareContext& ctx) noexcept {
-    return detail::BatchNormalizationImpl::prepare<true>(ctx, {/*spatial_attr=*/false,
-                                                               /*free_param_dtypes=*/false});
-  }
-  static Status run(RunContext& ctx) noexcept { return detail::BatchNormalizationImpl::run(ctx); }
-};
-
+using BatchNormalization_14 = VersionedKernel<detail::BatchNormalizationImpl, 14, 15>;
 // BatchNormalization-15: scale/B may have their own float dtype too (T1), independent of X (T) and
 // mean/var (T2).
-struct BatchNormalization_15 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "BatchNormalization";
-  static constexpr int kSinceVersion = 15;
-  static Status prepare(PrepareContext& ctx) noexcept {
-    return detail::BatchNormalizationImpl::prepare<true>(ctx, {/*spatial_attr=*/false,
-                                                               /*free_param_dtypes=*/true});
-  }
-  static Status run(RunContext& ctx) noexcept { return detail::BatchNormalizationImpl::run(ctx); }
-};
+using BatchNormalization_15 = VersionedKernel<detail::BatchNormalizationImpl, 15>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -16,7 +16,8 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace detail {
 
-struct Col2ImImpl {
+struct Col2ImImpl : kernels::KernelDefaults {
+  static constexpr std::string_view kOpType = "Col2Im";
   using RunContext = kernels::RunContext;
   static constexpr int kInput = 0;
   static constexpr int kImageShape = 1;
@@ -31,7 +32,7 @@ struct Col2ImImpl {
     std::size_t accumulator_offset;
   };
 
-  static Status prepare(kernels::PrepareContext& ctx) noexcept {
+  static Status prepare(kernels::PrepareContext& ctx, int /*since: every version accepts the same*/) noexcept {
     for (int i = kInput; i <= kBlockShape; ++i) ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(i));
     const kernels::TensorInfo& x = ctx.input(kInput);
     State* state = nullptr;
@@ -187,13 +188,7 @@ struct Col2ImImpl {
 namespace kernels {
 
 // Col2Im-18: the first version.
-struct Col2Im_18 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Col2Im";
-  static constexpr int kSinceVersion = 18;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::Col2ImImpl::prepare(ctx); }
-  static Status run(RunContext& ctx) noexcept { return detail::Col2ImImpl::run(ctx); }
-};
+using Col2Im_18 = VersionedKernel<detail::Col2ImImpl, 18>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

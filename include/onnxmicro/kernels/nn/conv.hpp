@@ -20,7 +20,8 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace detail {
 
 /// Implementation of Conv (every version).
-struct ConvImpl {
+struct ConvImpl : kernels::KernelDefaults {
+  static constexpr std::string_view kOpType = "Conv";
   using RunContext = kernels::RunContext;
   static constexpr int kX = 0;
   static constexpr int kW = 1;
@@ -50,7 +51,7 @@ struct ConvImpl {
     std::size_t column_offset, weights_offset, accumulator_offset;
   };
 
-  static Status prepare(kernels::PrepareContext& ctx) noexcept {
+  static Status prepare(kernels::PrepareContext& ctx, int /*since: every version accepts the same*/) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kX));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kW));
     const kernels::TensorInfo& x = ctx.input(kX);
@@ -377,13 +378,7 @@ struct ConvImpl {
 namespace kernels {
 
 // Conv-1 (also 11, which only clarified kernel_shape inference and SAME padding, and 22, which added bfloat16).
-struct Conv_1 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Conv";
-  static constexpr int kSinceVersion = 1;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::ConvImpl::prepare(ctx); }
-  static Status run(RunContext& ctx) noexcept { return detail::ConvImpl::run(ctx); }
-};
+using Conv_1 = VersionedKernel<detail::ConvImpl, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

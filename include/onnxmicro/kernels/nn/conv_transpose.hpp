@@ -18,7 +18,8 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace detail {
 
-struct ConvTransposeImpl {
+struct ConvTransposeImpl : kernels::KernelDefaults {
+  static constexpr std::string_view kOpType = "ConvTranspose";
   using RunContext = kernels::RunContext;
   static constexpr int kX = 0;
   static constexpr int kW = 1;
@@ -34,7 +35,7 @@ struct ConvTransposeImpl {
     std::size_t accumulator_offset;
   };
 
-  static Status prepare(kernels::PrepareContext& ctx) noexcept {
+  static Status prepare(kernels::PrepareContext& ctx, int /*since: every version accepts the same*/) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kX));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kW));
     const kernels::TensorInfo& x = ctx.input(kX);
@@ -208,13 +209,7 @@ namespace kernels {
 
 // ConvTranspose-1 (also 11, which only clarified output_shape/pads and auto_pad, and 22, which added
 // bfloat16): the same computation in every version.
-struct ConvTranspose_1 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "ConvTranspose";
-  static constexpr int kSinceVersion = 1;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::ConvTransposeImpl::prepare(ctx); }
-  static Status run(RunContext& ctx) noexcept { return detail::ConvTransposeImpl::run(ctx); }
-};
+using ConvTranspose_1 = VersionedKernel<detail::ConvTransposeImpl, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -19,7 +19,8 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace detail {
 
-struct DeformConvImpl {
+struct DeformConvImpl : kernels::KernelDefaults {
+  static constexpr std::string_view kOpType = "DeformConv";
   using RunContext = kernels::RunContext;
   static constexpr int kX = 0;
   static constexpr int kW = 1;
@@ -41,7 +42,7 @@ struct DeformConvImpl {
     std::size_t accumulator_offset;
   };
 
-  static Status prepare(kernels::PrepareContext& ctx) noexcept {
+  static Status prepare(kernels::PrepareContext& ctx, int /*since: every version accepts the same*/) noexcept {
     for (int i = kX; i <= kOffset; ++i) ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(i));
     const kernels::TensorInfo& x = ctx.input(kX);
     const kernels::TensorInfo& w = ctx.input(kW);
@@ -257,13 +258,7 @@ struct DeformConvImpl {
 namespace kernels {
 
 // DeformConv-19 (also 22, which added bfloat16).
-struct DeformConv_19 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "DeformConv";
-  static constexpr int kSinceVersion = 19;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::DeformConvImpl::prepare(ctx); }
-  static Status run(RunContext& ctx) noexcept { return detail::DeformConvImpl::run(ctx); }
-};
+using DeformConv_19 = VersionedKernel<detail::DeformConvImpl, 19>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -57,7 +57,9 @@ class Mt19937 {
   int index_;
 };
 
-struct DropoutImpl {
+struct DropoutImpl : kernels::KernelDefaults {
+  static constexpr std::string_view kOpType = "Dropout";
+  static constexpr int kInPlaceInput = 0;
   static constexpr int kData = 0;
   static constexpr int kRatio = 1;
   static constexpr int kTrainingMode = 2;
@@ -80,7 +82,8 @@ struct DropoutImpl {
     std::uint32_t seed;
   };
 
-  static Status prepare(kernels::PrepareContext& ctx, Rules rules) noexcept {
+  static Status prepare(kernels::PrepareContext& ctx, int since) noexcept {
+    const Rules rules{/*ratio_input=*/since >= 12, /*bool_mask=*/since >= 10};
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kData));
     const kernels::TensorInfo& x = ctx.input(kData);
     switch (compiled_dtype(x.dtype)) {
@@ -221,45 +224,14 @@ struct DropoutImpl {
 
 namespace kernels {
 
-// Dropout-1: ratio and is_test attributes (consumed_inputs is legacy); mask has X's dtype.
-struct Dropout_1 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Dropout";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 10;
-  static constexpr int kInPlaceInput = 0;
-  // 6 dropped consumed_inputs, 7 dropped is_test (always inference); neither changes what this kernel computes.
-  static Status prepare(PrepareContext& ctx) noexcept {
-    return detail::DropoutImpl::prepare(ctx, {/*ratio_input=*/false, /*bool_mask=*/false});
-  }
-  static Status run(RunContext& ctx) noexcept { return detail::DropoutImpl::run(ctx); }
-};
-
+// Dropout-1: ratio and is_test attributes (consumed_inputs is legacy); mask has X's dtype. 6 dropped
+// consumed_inputs, 7 dropped is_test (always inference); neither changes what this kernel computes.
+using Dropout_1 = VersionedKernel<detail::DropoutImpl, 1, 10>;
 // Dropout-10: the mask output becomes bool.
-struct Dropout_10 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Dropout";
-  static constexpr int kSinceVersion = 10;
-  static constexpr int kUntilVersion = 12;
-  static constexpr int kInPlaceInput = 0;
-  static Status prepare(PrepareContext& ctx) noexcept {
-    return detail::DropoutImpl::prepare(ctx, {/*ratio_input=*/false, /*bool_mask=*/true});
-  }
-  static Status run(RunContext& ctx) noexcept { return detail::DropoutImpl::run(ctx); }
-};
-
+using Dropout_10 = VersionedKernel<detail::DropoutImpl, 10, 12>;
 // Dropout-12: ratio and training_mode become optional inputs, seed an attribute (training mode is random).
 // 13 added bfloat16, 22 the float8 types.
-struct Dropout_12 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Dropout";
-  static constexpr int kSinceVersion = 12;
-  static constexpr int kInPlaceInput = 0;
-  static Status prepare(PrepareContext& ctx) noexcept {
-    return detail::DropoutImpl::prepare(ctx, {/*ratio_input=*/true, /*bool_mask=*/true});
-  }
-  static Status run(RunContext& ctx) noexcept { return detail::DropoutImpl::run(ctx); }
-};
+using Dropout_12 = VersionedKernel<detail::DropoutImpl, 12>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

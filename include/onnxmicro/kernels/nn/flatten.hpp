@@ -13,12 +13,15 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace detail {
 
 /// Implementation shared by the Flatten versions.
-struct FlattenImpl {
+struct FlattenImpl : kernels::KernelDefaults {
+  static constexpr std::string_view kOpType = "Flatten";
+  static constexpr int kInPlaceInput = 0;
   static constexpr int kInput = 0;
   static constexpr int kOutput = 0;
 
   /// `negative_axis`: axis may be in [-rank, rank) as well as [0, rank] (opset 11+).
-  static Status prepare(kernels::PrepareContext& ctx, bool negative_axis) noexcept {
+  static Status prepare(kernels::PrepareContext& ctx, int since) noexcept {
+    const bool negative_axis = since >= 11;
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInput));
     const kernels::TensorInfo& x = ctx.input(kInput);
     if (x.dtype == DataType::undefined || (dtype_size(x.dtype) == 0 && !is_sub_byte(x.dtype))) {
@@ -55,26 +58,10 @@ struct FlattenImpl {
 namespace kernels {
 
 // Flatten-1: axis in [0, rank], default 1. (9 widened the dtypes to every tensor type.)
-struct Flatten_1 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Flatten";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 11;
-  static constexpr int kInPlaceInput = 0;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::FlattenImpl::prepare(ctx, false); }
-  static Status run(RunContext& ctx) noexcept { return detail::FlattenImpl::run(ctx); }
-};
-
+using Flatten_1 = VersionedKernel<detail::FlattenImpl, 1, 11>;
 // Flatten-11: axis may be negative (counted from the back), in [-rank, rank]. 13, 21, 23, 24 and 25 only
 // added dtypes.
-struct Flatten_11 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Flatten";
-  static constexpr int kSinceVersion = 11;
-  static constexpr int kInPlaceInput = 0;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::FlattenImpl::prepare(ctx, true); }
-  static Status run(RunContext& ctx) noexcept { return detail::FlattenImpl::run(ctx); }
-};
+using Flatten_11 = VersionedKernel<detail::FlattenImpl, 11>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

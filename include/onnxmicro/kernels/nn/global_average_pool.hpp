@@ -12,13 +12,11 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// GlobalAveragePool-1 (also 22, which added bfloat16).
-struct GlobalAveragePool_1 : detail::spatial::GlobalPool<GlobalAveragePool_1> {
-  static constexpr std::string_view kDomain = "";
+/// GlobalAveragePool's one implementation: GlobalPool supplies run and calls compute for X's dtype.
+struct GlobalAveragePoolImpl : detail::spatial::GlobalPool<GlobalAveragePoolImpl> {
   static constexpr std::string_view kOpType = "GlobalAveragePool";
-  static constexpr int kSinceVersion = 1;
 
-  static Status prepare(PrepareContext& ctx) noexcept {
+  static Status prepare(PrepareContext& ctx, int /*since: every version accepts the same*/) noexcept {
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(begin_prepare(ctx, state));
     const TensorInfo& x = ctx.input(kX);
@@ -31,7 +29,7 @@ struct GlobalAveragePool_1 : detail::spatial::GlobalPool<GlobalAveragePool_1> {
   }
 
  private:
-  friend struct detail::spatial::GlobalPool<GlobalAveragePool_1>;
+  friend struct detail::spatial::GlobalPool<GlobalAveragePoolImpl>;
 
   template <typename T>
   static void compute(const State& s, const void* x_data, void* y_data) noexcept {
@@ -58,6 +56,9 @@ struct GlobalAveragePool_1 : detail::spatial::GlobalPool<GlobalAveragePool_1> {
     }
   }
 };
+
+// GlobalAveragePool-1 (also 22, which added bfloat16).
+using GlobalAveragePool_1 = VersionedKernel<GlobalAveragePoolImpl, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

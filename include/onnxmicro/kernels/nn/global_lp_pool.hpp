@@ -12,18 +12,16 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 namespace detail_global_lp_pool {
 
-/// `kFloatP`: opset 1 declares p as FLOAT; later versions as INT.
-template <bool kFloatP>
-struct GlobalLpPoolKernel : detail::spatial::GlobalPool<GlobalLpPoolKernel<kFloatP>> {
-  using Base = detail::spatial::GlobalPool<GlobalLpPoolKernel<kFloatP>>;
-  using State = typename Base::State;
-  static constexpr std::string_view kDomain = "";
+/// GlobalLpPool's versions: GlobalPool supplies run and calls compute for X's dtype.
+struct GlobalLpPoolImpl : detail::spatial::GlobalPool<GlobalLpPoolImpl> {
+  using Base = detail::spatial::GlobalPool<GlobalLpPoolImpl>;
   static constexpr std::string_view kOpType = "GlobalLpPool";
 
-  static Status prepare(PrepareContext& ctx) noexcept {
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
+    const bool float_p = since < 2;  // opset 1 declares p as FLOAT; later versions as INT
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(Base::begin_prepare(ctx, state));
-    ONNXMICRO_RETURN_IF_ERROR(detail::spatial::read_p(ctx, kFloatP, state->p));
+    ONNXMICRO_RETURN_IF_ERROR(detail::spatial::read_p(ctx, float_p, state->p));
     ONNXMICRO_RETURN_IF_ERROR(detail::spatial::require_spatial_input(ctx, Base::kX));
     Base::finish_prepare(ctx, *state);
     return {};
@@ -51,15 +49,9 @@ struct GlobalLpPoolKernel : detail::spatial::GlobalPool<GlobalLpPoolKernel<kFloa
 }  // namespace detail_global_lp_pool
 
 // GlobalLpPool-1: p is a FLOAT attribute.
-struct GlobalLpPool_1 : detail_global_lp_pool::GlobalLpPoolKernel<true> {
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 2;
-};
-
+using GlobalLpPool_1 = VersionedKernel<detail_global_lp_pool::GlobalLpPoolImpl, 1, 2>;
 // GlobalLpPool-2: p becomes an INT attribute; 22 added bfloat16.
-struct GlobalLpPool_2 : detail_global_lp_pool::GlobalLpPoolKernel<false> {
-  static constexpr int kSinceVersion = 2;
-};
+using GlobalLpPool_2 = VersionedKernel<detail_global_lp_pool::GlobalLpPoolImpl, 2>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -11,13 +11,11 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// GlobalMaxPool-1 (also 22, which added bfloat16).
-struct GlobalMaxPool_1 : detail::spatial::GlobalPool<GlobalMaxPool_1> {
-  static constexpr std::string_view kDomain = "";
+/// GlobalMaxPool's one implementation: GlobalPool supplies run and calls compute for X's dtype.
+struct GlobalMaxPoolImpl : detail::spatial::GlobalPool<GlobalMaxPoolImpl> {
   static constexpr std::string_view kOpType = "GlobalMaxPool";
-  static constexpr int kSinceVersion = 1;
 
-  static Status prepare(PrepareContext& ctx) noexcept {
+  static Status prepare(PrepareContext& ctx, int /*since: every version accepts the same*/) noexcept {
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(begin_prepare(ctx, state));
     ONNXMICRO_RETURN_IF_ERROR(detail::spatial::require_spatial_input(ctx, kX));
@@ -33,7 +31,7 @@ struct GlobalMaxPool_1 : detail::spatial::GlobalPool<GlobalMaxPool_1> {
   }
 
  private:
-  friend struct detail::spatial::GlobalPool<GlobalMaxPool_1>;
+  friend struct detail::spatial::GlobalPool<GlobalMaxPoolImpl>;
 
   template <typename T>
   static void compute(const State& s, const void* x_data, void* y_data) noexcept {
@@ -52,6 +50,9 @@ struct GlobalMaxPool_1 : detail::spatial::GlobalPool<GlobalMaxPool_1> {
     }
   }
 };
+
+// GlobalMaxPool-1 (also 22, which added bfloat16).
+using GlobalMaxPool_1 = VersionedKernel<GlobalMaxPoolImpl, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

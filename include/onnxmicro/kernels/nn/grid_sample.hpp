@@ -18,7 +18,6 @@
 
 #include "onnxmicro/kernels/kernel_api.hpp"
 #include "onnxmicro/kernels/nn/resize_util.hpp"
-#include "onnxmicro/kernels/nn/sampling_util.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
@@ -337,7 +336,7 @@ inline Status run(RunContext& ctx) noexcept {
   return {};
 }
 
-struct Impl {
+struct Impl : KernelDefaults {
   static constexpr std::string_view kOpType = "GridSample";
   static Status prepare(PrepareContext& ctx, int version) noexcept { return grid_sample::prepare(ctx, version); }
   static Status run(RunContext& ctx) noexcept { return grid_sample::run(ctx); }
@@ -347,11 +346,11 @@ struct Impl {
 }  // namespace detail
 
 // GridSample-16: 4-D input; modes 'bilinear', 'nearest', 'bicubic'.
-using GridSample_16 = detail::VersionedKernel<detail::grid_sample::Impl, 16, 20>;
+using GridSample_16 = VersionedKernel<detail::grid_sample::Impl, 16, 20>;
 // GridSample-20: N-D input; modes renamed 'linear', 'nearest', 'cubic'.
-using GridSample_20 = detail::VersionedKernel<detail::grid_sample::Impl, 20, 22>;
+using GridSample_20 = VersionedKernel<detail::grid_sample::Impl, 20, 22>;
 // GridSample-22: bfloat16.
-using GridSample_22 = detail::VersionedKernel<detail::grid_sample::Impl, 22>;
+using GridSample_22 = VersionedKernel<detail::grid_sample::Impl, 22>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -13,7 +13,8 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace detail {
 
-struct GroupNormalizationImpl {
+struct GroupNormalizationImpl : kernels::KernelDefaults {
+  static constexpr std::string_view kOpType = "GroupNormalization";
   static constexpr int kX = 0;
   static constexpr int kScale = 1;
   static constexpr int kBias = 2;
@@ -24,7 +25,8 @@ struct GroupNormalizationImpl {
   };
 
   /// `per_channel`: scale/bias have C values (21+) rather than num_groups (18).
-  static Status prepare(kernels::PrepareContext& ctx, bool per_channel) noexcept {
+  static Status prepare(kernels::PrepareContext& ctx, int since) noexcept {
+    const bool per_channel = since >= 21;
     for (int i = kX; i <= kBias; ++i) ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(i));
     const kernels::TensorInfo& x = ctx.input(kX);
     if (!norm::is_normalizable(x.dtype)) return ctx.unsupported_input_dtype(kX);
@@ -92,23 +94,9 @@ struct GroupNormalizationImpl {
 namespace kernels {
 
 // GroupNormalization-18: scale and bias have one value per group.
-struct GroupNormalization_18 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "GroupNormalization";
-  static constexpr int kSinceVersion = 18;
-  static constexpr int kUntilVersion = 21;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::GroupNormalizationImpl::prepare(ctx, false); }
-  static Status run(RunContext& ctx) noexcept { return detail::GroupNormalizationImpl::run(ctx); }
-};
-
+using GroupNormalization_18 = VersionedKernel<detail::GroupNormalizationImpl, 18, 21>;
 // GroupNormalization-21: scale and bias have one value per channel; adds stash_type.
-struct GroupNormalization_21 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "GroupNormalization";
-  static constexpr int kSinceVersion = 21;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::GroupNormalizationImpl::prepare(ctx, true); }
-  static Status run(RunContext& ctx) noexcept { return detail::GroupNormalizationImpl::run(ctx); }
-};
+using GroupNormalization_21 = VersionedKernel<detail::GroupNormalizationImpl, 21>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -6,6 +6,8 @@
 //   Ht = (1 - zt) (.) ht + zt (.) Ht-1;   f = Sigmoid, g = Tanh by default.
 // The time loop, attributes and shapes are shared with RNN and LSTM (recurrent_util.hpp).
 #pragma once
+#include <type_traits>
+
 #include "onnxmicro/kernels/nn/recurrent_util.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
@@ -62,25 +64,26 @@ struct GruCell {
   }
 };
 
-template <int kSince, int kUntil>
-struct GruKernel : KernelDefaults, recurrent::RecurrentOp<GruCell> {
-  static constexpr std::string_view kDomain = "";
+/// GRU's versions (VersionedKernel): RecurrentOp supplies run() and prepare_version<kSince>(),
+/// which takes the version as a template argument.
+struct GruImpl : KernelDefaults, recurrent::RecurrentOp<GruCell> {
   static constexpr std::string_view kOpType = "GRU";
-  static constexpr int kSinceVersion = kSince;
-  static constexpr int kUntilVersion = kUntil;
-  static Status prepare(PrepareContext& ctx) noexcept { return prepare_version<kSince>(ctx); }
+  template <int kSince>
+  static Status prepare(PrepareContext& ctx, std::integral_constant<int, kSince>) noexcept {
+    return prepare_version<kSince>(ctx);
+  }
 };
 
 /// GRU-1: the first version (always linear_before_reset = 0; default direction spelled "foward").
-struct GRU_1 : GruKernel<1, 3> {};
+using GRU_1 = VersionedKernel<GruImpl, 1, 3>;
 /// GRU-3: attribute `linear_before_reset`.
-struct GRU_3 : GruKernel<3, 7> {};
+using GRU_3 = VersionedKernel<GruImpl, 3, 7>;
 /// GRU-7: output_sequence removed (no change in what is computed).
-struct GRU_7 : GruKernel<7, 14> {};
+using GRU_7 = VersionedKernel<GruImpl, 7, 14>;
 /// GRU-14: attribute `layout` (1: batch-major X, initial_h, Y, Y_h).
-struct GRU_14 : GruKernel<14, 22> {};
+using GRU_14 = VersionedKernel<GruImpl, 14, 22>;
 /// GRU-22: bfloat16.
-struct GRU_22 : GruKernel<22, kOpenEnded> {};
+using GRU_22 = VersionedKernel<GruImpl, 22>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -14,7 +14,9 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace detail {
 
-struct LpNormalizationImpl {
+struct LpNormalizationImpl : kernels::KernelDefaults {
+  static constexpr std::string_view kOpType = "LpNormalization";
+  static constexpr int kInPlaceInput = 0;  // each line is read completely before it is written
   static constexpr int kX = 0;
   static constexpr int kY = 0;
 
@@ -24,7 +26,7 @@ struct LpNormalizationImpl {
     bool l1;
   };
 
-  static Status prepare(kernels::PrepareContext& ctx) noexcept {
+  static Status prepare(kernels::PrepareContext& ctx, int /*since: every version accepts the same*/) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kX));
     const kernels::TensorInfo& x = ctx.input(kX);
     State* state = nullptr;
@@ -88,14 +90,7 @@ struct LpNormalizationImpl {
 namespace kernels {
 
 // LpNormalization-1 (also 22, which added bfloat16).
-struct LpNormalization_1 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "LpNormalization";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kInPlaceInput = 0;  // each line is read completely before it is written
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::LpNormalizationImpl::prepare(ctx); }
-  static Status run(RunContext& ctx) noexcept { return detail::LpNormalizationImpl::run(ctx); }
-};
+using LpNormalization_1 = VersionedKernel<detail::LpNormalizationImpl, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -12,7 +12,8 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace detail {
 
-struct LpPoolImpl {
+struct LpPoolImpl : kernels::KernelDefaults {
+  static constexpr std::string_view kOpType = "LpPool";
   using RunContext = kernels::RunContext;
   static constexpr int kX = 0;
   static constexpr int kY = 0;
@@ -25,7 +26,8 @@ struct LpPoolImpl {
   };
 
   /// `float_p`: opset 1 declares p as FLOAT; later versions as INT.
-  static Status prepare(kernels::PrepareContext& ctx, bool float_p) noexcept {
+  static Status prepare(kernels::PrepareContext& ctx, int since) noexcept {
+    const bool float_p = since < 2;
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kX));
     const kernels::TensorInfo& x = ctx.input(kX);
     State* state = nullptr;
@@ -79,24 +81,10 @@ struct LpPoolImpl {
 namespace kernels {
 
 // LpPool-1: p is a FLOAT attribute.
-struct LpPool_1 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "LpPool";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 2;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::LpPoolImpl::prepare(ctx, true); }
-  static Status run(RunContext& ctx) noexcept { return detail::LpPoolImpl::run(ctx); }
-};
-
+using LpPool_1 = VersionedKernel<detail::LpPoolImpl, 1, 2>;
 // LpPool-2: p becomes an INT attribute. 11 only re-documented SAME padding; 18 added ceil_mode and dilations
 // (rejected before 18 by the window parser); 22 added bfloat16.
-struct LpPool_2 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "LpPool";
-  static constexpr int kSinceVersion = 2;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::LpPoolImpl::prepare(ctx, false); }
-  static Status run(RunContext& ctx) noexcept { return detail::LpPoolImpl::run(ctx); }
-};
+using LpPool_2 = VersionedKernel<detail::LpPoolImpl, 2>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -15,7 +15,8 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace detail {
 
-struct LrnImpl {
+struct LrnImpl : kernels::KernelDefaults {
+  static constexpr std::string_view kOpType = "LRN";
   static constexpr int kX = 0;
   static constexpr int kY = 0;
 
@@ -26,7 +27,7 @@ struct LrnImpl {
     double alpha_over_size, beta, bias;
   };
 
-  static Status prepare(kernels::PrepareContext& ctx) noexcept {
+  static Status prepare(kernels::PrepareContext& ctx, int /*since: every version accepts the same*/) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kX));
     const kernels::TensorInfo& x = ctx.input(kX);
     State* state = nullptr;
@@ -98,13 +99,7 @@ struct LrnImpl {
 namespace kernels {
 
 // LRN-1 (also 13, which added bfloat16).
-struct LRN_1 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "LRN";
-  static constexpr int kSinceVersion = 1;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::LrnImpl::prepare(ctx); }
-  static Status run(RunContext& ctx) noexcept { return detail::LrnImpl::run(ctx); }
-};
+using LRN_1 = VersionedKernel<detail::LrnImpl, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -9,6 +9,8 @@
 // input_forget couples the gates as onnxruntime does. The time loop, attributes and shapes are shared with
 // RNN and GRU (recurrent_util.hpp).
 #pragma once
+#include <type_traits>
+
 #include "onnxmicro/kernels/nn/recurrent_util.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
@@ -65,23 +67,24 @@ struct LstmCell {
   }
 };
 
-template <int kSince, int kUntil>
-struct LstmKernel : KernelDefaults, recurrent::RecurrentOp<LstmCell> {
-  static constexpr std::string_view kDomain = "";
+/// LSTM's versions (VersionedKernel): RecurrentOp supplies run() and prepare_version<kSince>(),
+/// which takes the version as a template argument.
+struct LstmImpl : KernelDefaults, recurrent::RecurrentOp<LstmCell> {
   static constexpr std::string_view kOpType = "LSTM";
-  static constexpr int kSinceVersion = kSince;
-  static constexpr int kUntilVersion = kUntil;
-  static Status prepare(PrepareContext& ctx) noexcept { return prepare_version<kSince>(ctx); }
+  template <int kSince>
+  static Status prepare(PrepareContext& ctx, std::integral_constant<int, kSince>) noexcept {
+    return prepare_version<kSince>(ctx);
+  }
 };
 
 /// LSTM-1: the first version; its `output_sequence` attribute is implied by whether the node names Y.
-struct LSTM_1 : LstmKernel<1, 7> {};
+using LSTM_1 = VersionedKernel<LstmImpl, 1, 7>;
 /// LSTM-7: output_sequence removed (no change in what is computed).
-struct LSTM_7 : LstmKernel<7, 14> {};
+using LSTM_7 = VersionedKernel<LstmImpl, 7, 14>;
 /// LSTM-14: attribute `layout` (1: batch-major X, initial_h/c, Y, Y_h/c).
-struct LSTM_14 : LstmKernel<14, 22> {};
+using LSTM_14 = VersionedKernel<LstmImpl, 14, 22>;
 /// LSTM-22: bfloat16.
-struct LSTM_22 : LstmKernel<22, kOpenEnded> {};
+using LSTM_22 = VersionedKernel<LstmImpl, 22>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -17,7 +17,8 @@ namespace detail {
 
 /// Implementation shared by every MaxPool version; the version-specific attributes are gated on the node's
 /// opset (storage_order and Indices: 8, ceil_mode and dilations: 10).
-struct MaxPoolImpl {
+struct MaxPoolImpl : kernels::KernelDefaults {
+  static constexpr std::string_view kOpType = "MaxPool";
   using RunContext = kernels::RunContext;
   static constexpr int kX = 0;
   static constexpr int kY = 0;
@@ -32,7 +33,7 @@ struct MaxPoolImpl {
     bool column_major;  ///< storage_order = 1
   };
 
-  static Status prepare(kernels::PrepareContext& ctx) noexcept {
+  static Status prepare(kernels::PrepareContext& ctx, int /*since: every version accepts the same*/) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kX));
     const kernels::TensorInfo& x = ctx.input(kX);
     State* state = nullptr;
@@ -148,34 +149,12 @@ struct MaxPoolImpl {
 namespace kernels {
 
 // MaxPool-1: kernel_shape, strides, pads, auto_pad; output Y only.
-struct MaxPool_1 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "MaxPool";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 8;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::MaxPoolImpl::prepare(ctx); }
-  static Status run(RunContext& ctx) noexcept { return detail::MaxPoolImpl::run(ctx); }
-};
-
+using MaxPool_1 = VersionedKernel<detail::MaxPoolImpl, 1, 8>;
 // MaxPool-8: adds the optional Indices output and storage_order.
-struct MaxPool_8 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "MaxPool";
-  static constexpr int kSinceVersion = 8;
-  static constexpr int kUntilVersion = 10;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::MaxPoolImpl::prepare(ctx); }
-  static Status run(RunContext& ctx) noexcept { return detail::MaxPoolImpl::run(ctx); }
-};
-
+using MaxPool_8 = VersionedKernel<detail::MaxPoolImpl, 8, 10>;
 // MaxPool-10: adds ceil_mode and dilations. 11 only re-documented SAME padding as out = ceil(in / stride)
 // (what every version computes here), 12 added int8/uint8, 22 bfloat16.
-struct MaxPool_10 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "MaxPool";
-  static constexpr int kSinceVersion = 10;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::MaxPoolImpl::prepare(ctx); }
-  static Status run(RunContext& ctx) noexcept { return detail::MaxPoolImpl::run(ctx); }
-};
+using MaxPool_10 = VersionedKernel<detail::MaxPoolImpl, 10>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -17,7 +17,8 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace detail {
 
-struct MaxUnpoolImpl {
+struct MaxUnpoolImpl : kernels::KernelDefaults {
+  static constexpr std::string_view kOpType = "MaxUnpool";
   static constexpr int kX = 0;
   static constexpr int kI = 1;
   static constexpr int kOutputShape = 2;
@@ -31,7 +32,7 @@ struct MaxUnpoolImpl {
     std::size_t element_bytes;
   };
 
-  static Status prepare(kernels::PrepareContext& ctx) noexcept {
+  static Status prepare(kernels::PrepareContext& ctx, int /*since: every version accepts the same*/) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kX));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kI));
     const kernels::TensorInfo& x = ctx.input(kX);
@@ -139,13 +140,7 @@ namespace kernels {
 
 // MaxUnpool-9 (also 11, which only clarified how output_shape relates to the indices, and 22, which added
 // bfloat16).
-struct MaxUnpool_9 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "MaxUnpool";
-  static constexpr int kSinceVersion = 9;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::MaxUnpoolImpl::prepare(ctx); }
-  static Status run(RunContext& ctx) noexcept { return detail::MaxUnpoolImpl::run(ctx); }
-};
+using MaxUnpool_9 = VersionedKernel<detail::MaxUnpoolImpl, 9>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -14,7 +14,9 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace detail {
 
-struct MeanVarianceNormalizationImpl {
+struct MeanVarianceNormalizationImpl : kernels::KernelDefaults {
+  static constexpr std::string_view kOpType = "MeanVarianceNormalization";
+  static constexpr int kInPlaceInput = 0;  // each element is read before it is written
   static constexpr int kX = 0;
   static constexpr int kY = 0;
   /// The function body adds this to the standard deviation.
@@ -29,7 +31,7 @@ struct MeanVarianceNormalizationImpl {
     std::size_t sum_offset, square_offset;
   };
 
-  static Status prepare(kernels::PrepareContext& ctx) noexcept {
+  static Status prepare(kernels::PrepareContext& ctx, int /*since: every version accepts the same*/) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kX));
     const kernels::TensorInfo& x = ctx.input(kX);
     State* state = nullptr;
@@ -136,14 +138,7 @@ struct MeanVarianceNormalizationImpl {
 namespace kernels {
 
 // MeanVarianceNormalization-9 (also 13, which added bfloat16).
-struct MeanVarianceNormalization_9 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "MeanVarianceNormalization";
-  static constexpr int kSinceVersion = 9;
-  static constexpr int kInPlaceInput = 0;  // each element is read before it is written
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::MeanVarianceNormalizationImpl::prepare(ctx); }
-  static Status run(RunContext& ctx) noexcept { return detail::MeanVarianceNormalizationImpl::run(ctx); }
-};
+using MeanVarianceNormalization_9 = VersionedKernel<detail::MeanVarianceNormalizationImpl, 9>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -19,7 +19,6 @@
 #include "onnxmicro/kernels/common/shape_util.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
 #include "onnxmicro/kernels/nn/resize_util.hpp"
-#include "onnxmicro/kernels/nn/sampling_util.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
@@ -27,7 +26,7 @@ namespace detail {
 namespace resize {
 
 /// The prepare() of every Resize version; `version` is the kernel's since-version.
-struct ResizeCommon {
+struct ResizeCommon : KernelDefaults {
   static constexpr std::string_view kOpType = "Resize";
 
   struct State {
@@ -339,15 +338,15 @@ struct ResizeCommon {
 }  // namespace detail
 
 // Resize-10: (X, scales); asymmetric coordinates, nearest or linear.
-using Resize_10 = detail::VersionedKernel<detail::resize::ResizeCommon, 10, 11>;
+using Resize_10 = VersionedKernel<detail::resize::ResizeCommon, 10, 11>;
 // Resize-11: (X, roi, scales[, sizes]) with coordinate_transformation_mode, nearest_mode, cubic, exclude_outside.
-using Resize_11 = detail::VersionedKernel<detail::resize::ResizeCommon, 11, 13>;
+using Resize_11 = VersionedKernel<detail::resize::ResizeCommon, 11, 13>;
 // Resize-13: roi and scales optional, bfloat16, tf_half_pixel_for_nn removed.
-using Resize_13 = detail::VersionedKernel<detail::resize::ResizeCommon, 13, 18>;
+using Resize_13 = VersionedKernel<detail::resize::ResizeCommon, 13, 18>;
 // Resize-18: axes, keep_aspect_ratio_policy and antialias attributes.
-using Resize_18 = detail::VersionedKernel<detail::resize::ResizeCommon, 18, 19>;
+using Resize_18 = VersionedKernel<detail::resize::ResizeCommon, 18, 19>;
 // Resize-19: coordinate_transformation_mode half_pixel_symmetric.
-using Resize_19 = detail::VersionedKernel<detail::resize::ResizeCommon, 19>;
+using Resize_19 = VersionedKernel<detail::resize::ResizeCommon, 19>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

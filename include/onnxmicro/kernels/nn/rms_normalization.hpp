@@ -14,7 +14,8 @@ namespace detail {
 
 /// Shared by every RMSNormalization version. When Y's dtype (V, scale's) differs from X's (T), Y is first
 /// computed in T into scratch and then converted (so e.g. float16 X with float scale is rounded to float16 once).
-struct RmsNormalizationImpl {
+struct RmsNormalizationImpl : kernels::KernelDefaults {
+  static constexpr std::string_view kOpType = "RMSNormalization";
   static constexpr int kX = 0;
   static constexpr int kScale = 1;
   static constexpr int kY = 0;
@@ -26,7 +27,7 @@ struct RmsNormalizationImpl {
     DataType y_dtype;
   };
 
-  static Status prepare(kernels::PrepareContext& ctx) noexcept {
+  static Status prepare(kernels::PrepareContext& ctx, int /*since: every version accepts the same*/) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kX));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kScale));
     const kernels::TensorInfo& x = ctx.input(kX);
@@ -99,13 +100,7 @@ struct RmsNormalizationImpl {
 namespace kernels {
 
 // RMSNormalization-23: the first version.
-struct RMSNormalization_23 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "RMSNormalization";
-  static constexpr int kSinceVersion = 23;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::RmsNormalizationImpl::prepare(ctx); }
-  static Status run(RunContext& ctx) noexcept { return detail::RmsNormalizationImpl::run(ctx); }
-};
+using RMSNormalization_23 = VersionedKernel<detail::RmsNormalizationImpl, 23>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -2,6 +2,8 @@
 // RNN: Ht = f(clip(Xt*W^T + Ht-1*R^T + Wb + Rb)), f = Tanh by default. The time loop, attributes and shapes
 // are shared with GRU and LSTM (recurrent_util.hpp).
 #pragma once
+#include <type_traits>
+
 #include "onnxmicro/kernels/nn/recurrent_util.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
@@ -28,23 +30,24 @@ struct RnnCell {
   }
 };
 
-template <int kSince, int kUntil>
-struct RnnKernel : KernelDefaults, recurrent::RecurrentOp<RnnCell> {
-  static constexpr std::string_view kDomain = "";
+/// RNN's versions (VersionedKernel): RecurrentOp supplies run() and prepare_version<kSince>(),
+/// which takes the version as a template argument.
+struct RnnImpl : KernelDefaults, recurrent::RecurrentOp<RnnCell> {
   static constexpr std::string_view kOpType = "RNN";
-  static constexpr int kSinceVersion = kSince;
-  static constexpr int kUntilVersion = kUntil;
-  static Status prepare(PrepareContext& ctx) noexcept { return prepare_version<kSince>(ctx); }
+  template <int kSince>
+  static Status prepare(PrepareContext& ctx, std::integral_constant<int, kSince>) noexcept {
+    return prepare_version<kSince>(ctx);
+  }
 };
 
 /// RNN-1: the first version; its `output_sequence` attribute is implied by whether the node names Y.
-struct RNN_1 : RnnKernel<1, 7> {};
+using RNN_1 = VersionedKernel<RnnImpl, 1, 7>;
 /// RNN-7: output_sequence removed (no change in what is computed).
-struct RNN_7 : RnnKernel<7, 14> {};
+using RNN_7 = VersionedKernel<RnnImpl, 7, 14>;
 /// RNN-14: attribute `layout` (1: batch-major X, initial_h, Y, Y_h).
-struct RNN_14 : RnnKernel<14, 22> {};
+using RNN_14 = VersionedKernel<RnnImpl, 14, 22>;
 /// RNN-22: bfloat16.
-struct RNN_22 : RnnKernel<22, kOpenEnded> {};
+using RNN_22 = VersionedKernel<RnnImpl, 22>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

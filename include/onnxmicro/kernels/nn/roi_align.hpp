@@ -14,7 +14,6 @@
 
 #include "onnxmicro/kernels/kernel_api.hpp"
 #include "onnxmicro/kernels/nn/resize_util.hpp"
-#include "onnxmicro/kernels/nn/sampling_util.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
@@ -226,7 +225,7 @@ inline Status run(RunContext& ctx) noexcept {
   return s.compute(s, ctx.input(0).data, ctx.input(1).data, ctx.input(2).data_as<std::int64_t>(), ctx.output(0).data);
 }
 
-struct Impl {
+struct Impl : KernelDefaults {
   static constexpr std::string_view kOpType = "RoiAlign";
   static Status prepare(PrepareContext& ctx, int version) noexcept { return roi_align::prepare(ctx, version); }
   static Status run(RunContext& ctx) noexcept { return roi_align::run(ctx); }
@@ -236,11 +235,11 @@ struct Impl {
 }  // namespace detail
 
 // RoiAlign-10: no half-pixel shift; rois at least 1x1.
-using RoiAlign_10 = detail::VersionedKernel<detail::roi_align::Impl, 10, 16>;
+using RoiAlign_10 = VersionedKernel<detail::roi_align::Impl, 10, 16>;
 // RoiAlign-16: coordinate_transformation_mode, default 'half_pixel'.
-using RoiAlign_16 = detail::VersionedKernel<detail::roi_align::Impl, 16, 22>;
+using RoiAlign_16 = VersionedKernel<detail::roi_align::Impl, 16, 22>;
 // RoiAlign-22: bfloat16.
-using RoiAlign_22 = detail::VersionedKernel<detail::roi_align::Impl, 22>;
+using RoiAlign_22 = VersionedKernel<detail::roi_align::Impl, 22>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -144,25 +144,28 @@ inline Rules rules_for(int since) noexcept {
   return r;
 }
 
-inline Status prepare_version(PrepareContext& ctx, int since) noexcept { return prepare(ctx, rules_for(since)); }
-
-inline constexpr std::string_view kOpType = "DequantizeLinear";
-template <int Since, int Until>
-using Kernel = quant_util::VersionedKernel<kOpType, &prepare_version, &run, Since, Until>;
+/// DequantizeLinear's versions share prepare and run; `since` picks the rules (VersionedKernel).
+struct Impl : KernelDefaults {
+  static constexpr std::string_view kOpType = "DequantizeLinear";
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
+    return dequantize_linear_detail::prepare(ctx, rules_for(since));
+  }
+  static Status run(RunContext& ctx) noexcept { return dequantize_linear_detail::run(ctx); }
+};
 
 }  // namespace dequantize_linear_detail
 
 // Opset 10: per-tensor float scale; int8/uint8/int32 x; float output.
-struct DequantizeLinear_10 : dequantize_linear_detail::Kernel<10, 13> {};
+using DequantizeLinear_10 = VersionedKernel<dequantize_linear_detail::Impl, 10, 13>;
 // Opset 13: 'axis' and per-axis (1-D) scales.
-struct DequantizeLinear_13 : dequantize_linear_detail::Kernel<13, 19> {};
+using DequantizeLinear_13 = VersionedKernel<dequantize_linear_detail::Impl, 13, 19>;
 // Opset 19: float8 x; float16/bfloat16 scales, which set the output dtype.
-struct DequantizeLinear_19 : dequantize_linear_detail::Kernel<19, 21> {};
+using DequantizeLinear_19 = VersionedKernel<dequantize_linear_detail::Impl, 19, 21>;
 // Opset 21: blocked quantization ('block_size'), int16/uint16 and int4/uint4 x.
-struct DequantizeLinear_21 : dequantize_linear_detail::Kernel<21, 23> {};
+using DequantizeLinear_21 = VersionedKernel<dequantize_linear_detail::Impl, 21, 23>;
 // Opset 23: 'output_dtype', float4e2m1 x. Opsets 24 (float8e8m0 scales), 25 (int2/uint2) and 28 (float6) only add
 // dtypes, checked against the node's opset.
-struct DequantizeLinear_23 : dequantize_linear_detail::Kernel<23, kOpenEnded> {};
+using DequantizeLinear_23 = VersionedKernel<dequantize_linear_detail::Impl, 23>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

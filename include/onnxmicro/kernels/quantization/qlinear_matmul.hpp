@@ -292,18 +292,21 @@ inline Status run(RunContext& ctx) noexcept {
   return {};
 }
 
-inline Status prepare_version(PrepareContext& ctx, int) noexcept { return prepare(ctx); }
-
-inline constexpr std::string_view kOpType = "QLinearMatMul";
-template <int Since, int Until>
-using Kernel = quant_util::VersionedKernel<kOpType, &prepare_version, &run, Since, Until>;
+/// QLinearMatMul's versions differ only in dtypes, which prepare checks against the node's opset.
+struct Impl : KernelDefaults {
+  static constexpr std::string_view kOpType = "QLinearMatMul";
+  static Status prepare(PrepareContext& ctx, int /*since: only dtypes changed*/) noexcept {
+    return qlinear_matmul_detail::prepare(ctx);
+  }
+  static Status run(RunContext& ctx) noexcept { return qlinear_matmul_detail::run(ctx); }
+};
 
 }  // namespace qlinear_matmul_detail
 
 // Opset 10: int8/uint8 operands, float scales.
-struct QLinearMatMul_10 : qlinear_matmul_detail::Kernel<10, 21> {};
+using QLinearMatMul_10 = VersionedKernel<qlinear_matmul_detail::Impl, 10, 21>;
 // Opset 21: float16/bfloat16 scales and float8 operands (checked against the node's opset).
-struct QLinearMatMul_21 : qlinear_matmul_detail::Kernel<21, kOpenEnded> {};
+using QLinearMatMul_21 = VersionedKernel<qlinear_matmul_detail::Impl, 21>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -23,19 +23,6 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 namespace quant_util {
 
-/// A kernel type for one version range of an op whose versions share prepare/run and differ only in what
-/// prepare accepts: Prepare gets the range's first version (Since) to pick its rules.
-template <const std::string_view& OpType, Status (*Prepare)(PrepareContext&, int since) noexcept,
-          Status (*Run)(RunContext&) noexcept, int Since, int Until>
-struct VersionedKernel : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = OpType;
-  static constexpr int kSinceVersion = Since;
-  static constexpr int kUntilVersion = Until;
-  static Status prepare(PrepareContext& ctx) noexcept { return Prepare(ctx, Since); }
-  static Status run(RunContext& ctx) noexcept { return Run(ctx); }
-};
-
 // ---- element access -----------------------------------------------------------------------------------------
 
 /// float6 formats (ONNX opset 28); like float4e2m1 they have no inf and no NaN. Cast does not support them yet.

@@ -204,25 +204,28 @@ inline Rules rules_for(int since) noexcept {
   return r;
 }
 
-inline Status prepare_version(PrepareContext& ctx, int since) noexcept { return prepare(ctx, rules_for(since)); }
-
-inline constexpr std::string_view kOpType = "QuantizeLinear";
-template <int Since, int Until>
-using Kernel = quant_util::VersionedKernel<kOpType, &prepare_version, &run, Since, Until>;
+/// QuantizeLinear's versions share prepare and run; `since` picks the rules (VersionedKernel).
+struct Impl : KernelDefaults {
+  static constexpr std::string_view kOpType = "QuantizeLinear";
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
+    return quantize_linear_detail::prepare(ctx, rules_for(since));
+  }
+  static Status run(RunContext& ctx) noexcept { return quantize_linear_detail::run(ctx); }
+};
 
 }  // namespace quantize_linear_detail
 
 // Opset 10: per-tensor scale (float) and zero point (int8/uint8).
-struct QuantizeLinear_10 : quantize_linear_detail::Kernel<10, 13> {};
+using QuantizeLinear_10 = VersionedKernel<quantize_linear_detail::Impl, 10, 13>;
 // Opset 13: 'axis' and per-axis (1-D) scales.
-struct QuantizeLinear_13 : quantize_linear_detail::Kernel<13, 19> {};
+using QuantizeLinear_13 = VersionedKernel<quantize_linear_detail::Impl, 13, 19>;
 // Opset 19: float8 outputs with 'saturate'; float16/bfloat16 x, y_scale of x's dtype.
-struct QuantizeLinear_19 : quantize_linear_detail::Kernel<19, 21> {};
+using QuantizeLinear_19 = VersionedKernel<quantize_linear_detail::Impl, 19, 21>;
 // Opset 21: blocked quantization ('block_size'), 'output_dtype', int16/uint16 and int4/uint4 outputs.
-struct QuantizeLinear_21 : quantize_linear_detail::Kernel<21, 23> {};
+using QuantizeLinear_21 = VersionedKernel<quantize_linear_detail::Impl, 21, 23>;
 // Opset 23: y_scale's dtype independent of x's, 'precision', float4e2m1 outputs. Opsets 24 (float8e8m0 scales),
 // 25 (int2/uint2) and 28 (float6e2m3/float6e3m2) only add dtypes, checked against the node's opset.
-struct QuantizeLinear_23 : quantize_linear_detail::Kernel<23, kOpenEnded> {};
+using QuantizeLinear_23 = VersionedKernel<quantize_linear_detail::Impl, 23>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

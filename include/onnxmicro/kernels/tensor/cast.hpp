@@ -597,11 +597,22 @@ struct CastBase : KernelDefaults {
   }
 };
 
-// Opset 1: 'to' is a STRING naming the dtype ("FLOAT", "INT32", ...).
-struct Cast_1 : CastBase {
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 6;
-  static Status prepare(PrepareContext& ctx) noexcept {
+/// Cast's version rules (VersionedKernel): prepare reads what version `since` accepts; CastBase holds the
+/// rest.
+struct CastImpl : CastBase {
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
+    if (since < 6) return prepare_named_to(ctx);
+    DataType to = DataType::undefined;
+    ONNXMICRO_RETURN_IF_ERROR(read_to(ctx, to));
+    cast_detail::Options options;
+    if (since >= 19) ONNXMICRO_RETURN_IF_ERROR(read_saturate(ctx, options));
+    if (since >= 24) ONNXMICRO_RETURN_IF_ERROR(read_round_mode(ctx, options));
+    return prepare_with(ctx, to, options);
+  }
+
+ private:
+  /// Opset 1's 'to': a STRING dtype name.
+  static Status prepare_named_to(PrepareContext& ctx) noexcept {
     proto::Attribute attribute;
     if (!ctx.find_attribute("to", attribute)) {
       return Status(StatusCode::invalid_model) << "required attribute 'to' (STRING) is missing";
@@ -622,44 +633,16 @@ struct Cast_1 : CastBase {
   }
 };
 
+// Opset 1: 'to' is a STRING naming the dtype ("FLOAT", "INT32", ...).
+using Cast_1 = VersionedKernel<CastImpl, 1, 6>;
 // Opset 6: 'to' becomes an INT (TensorProto.DataType). Opsets 9 (string) and 13 (bfloat16) only add dtypes.
-struct Cast_6 : CastBase {
-  static constexpr int kSinceVersion = 6;
-  static constexpr int kUntilVersion = 19;
-  static Status prepare(PrepareContext& ctx) noexcept {
-    DataType to = DataType::undefined;
-    ONNXMICRO_RETURN_IF_ERROR(read_to(ctx, to));
-    return prepare_with(ctx, to, cast_detail::Options());
-  }
-};
-
+using Cast_6 = VersionedKernel<CastImpl, 6, 19>;
 // Opset 19: adds float8 dtypes and 'saturate' (their overflow rule). Opsets 21 (int4/uint4) and 23 (float4e2m1)
 // only add dtypes.
-struct Cast_19 : CastBase {
-  static constexpr int kSinceVersion = 19;
-  static constexpr int kUntilVersion = 24;
-  static Status prepare(PrepareContext& ctx) noexcept {
-    DataType to = DataType::undefined;
-    ONNXMICRO_RETURN_IF_ERROR(read_to(ctx, to));
-    cast_detail::Options options;
-    ONNXMICRO_RETURN_IF_ERROR(read_saturate(ctx, options));
-    return prepare_with(ctx, to, options);
-  }
-};
-
+using Cast_19 = VersionedKernel<CastImpl, 19, 24>;
 // Opset 24: adds float8e8m0 and 'round_mode' (up, down, nearest) for casts to it. Opsets 25 (int2/uint2) and 28
 // (float6, not supported yet) only add dtypes.
-struct Cast_24 : CastBase {
-  static constexpr int kSinceVersion = 24;
-  static Status prepare(PrepareContext& ctx) noexcept {
-    DataType to = DataType::undefined;
-    ONNXMICRO_RETURN_IF_ERROR(read_to(ctx, to));
-    cast_detail::Options options;
-    ONNXMICRO_RETURN_IF_ERROR(read_saturate(ctx, options));
-    ONNXMICRO_RETURN_IF_ERROR(read_round_mode(ctx, options));
-    return prepare_with(ctx, to, options);
-  }
-};
+using Cast_24 = VersionedKernel<CastImpl, 24>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -25,36 +25,25 @@ struct CastLikeBase : CastBase {
   }
 };
 
-// Opset 15: no attributes; float8 destinations (added in 19) do not exist yet.
-struct CastLike_15 : CastLikeBase {
-  static constexpr int kSinceVersion = 15;
-  static constexpr int kUntilVersion = 19;
-  static Status prepare(PrepareContext& ctx) noexcept { return prepare_like(ctx, cast_detail::Options()); }
+/// CastLike's version rules (VersionedKernel): prepare reads what version `since` accepts; CastLikeBase holds the
+/// rest.
+struct CastLikeImpl : CastLikeBase {
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
+    cast_detail::Options options;
+    if (since >= 19) ONNXMICRO_RETURN_IF_ERROR(read_saturate(ctx, options));
+    if (since >= 24) ONNXMICRO_RETURN_IF_ERROR(read_round_mode(ctx, options));
+    return prepare_like(ctx, options);
+  }
 };
 
+// Opset 15: no attributes; float8 destinations (added in 19) do not exist yet.
+using CastLike_15 = VersionedKernel<CastLikeImpl, 15, 19>;
 // Opset 19: adds float8 dtypes and 'saturate' (their overflow rule). Opsets 21 (int4/uint4) and 23 (float4e2m1)
 // only add dtypes.
-struct CastLike_19 : CastLikeBase {
-  static constexpr int kSinceVersion = 19;
-  static constexpr int kUntilVersion = 24;
-  static Status prepare(PrepareContext& ctx) noexcept {
-    cast_detail::Options options;
-    ONNXMICRO_RETURN_IF_ERROR(read_saturate(ctx, options));
-    return prepare_like(ctx, options);
-  }
-};
-
+using CastLike_19 = VersionedKernel<CastLikeImpl, 19, 24>;
 // Opset 24: adds float8e8m0 and 'round_mode' (up, down, nearest) for casts to it. Opset 25 (int2/uint2) only
 // adds dtypes.
-struct CastLike_24 : CastLikeBase {
-  static constexpr int kSinceVersion = 24;
-  static Status prepare(PrepareContext& ctx) noexcept {
-    cast_detail::Options options;
-    ONNXMICRO_RETURN_IF_ERROR(read_saturate(ctx, options));
-    ONNXMICRO_RETURN_IF_ERROR(read_round_mode(ctx, options));
-    return prepare_like(ctx, options);
-  }
-};
+using CastLike_24 = VersionedKernel<CastLikeImpl, 24>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

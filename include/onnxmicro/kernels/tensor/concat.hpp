@@ -81,37 +81,26 @@ struct ConcatBase : KernelDefaults {
   }
 };
 
+/// Concat's version rules (VersionedKernel): prepare reads what version `since` accepts; ConcatBase holds the
+/// rest.
+struct ConcatImpl : ConcatBase {
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
+    std::int64_t axis = 0;
+    if (since < 4) {
+      ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("axis", axis, 1));
+    } else {
+      ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("axis", axis));
+    }
+    return prepare_with_axis(ctx, axis, /*allow_negative=*/since >= 11);
+  }
+};
+
 // Opset 1: 'axis' is optional and defaults to 1.
-struct Concat_1 : ConcatBase {
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 4;
-  static Status prepare(PrepareContext& ctx) noexcept {
-    std::int64_t axis = 1;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("axis", axis, 1));
-    return prepare_with_axis(ctx, axis, false);
-  }
-};
-
+using Concat_1 = VersionedKernel<ConcatImpl, 1, 4>;
 // Opset 4: 'axis' becomes required (and more dtypes); it is still non-negative.
-struct Concat_4 : ConcatBase {
-  static constexpr int kSinceVersion = 4;
-  static constexpr int kUntilVersion = 11;
-  static Status prepare(PrepareContext& ctx) noexcept {
-    std::int64_t axis = 0;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("axis", axis));
-    return prepare_with_axis(ctx, axis, false);
-  }
-};
-
+using Concat_4 = VersionedKernel<ConcatImpl, 4, 11>;
 // Opset 11: negative 'axis' counts from the back (opset 13 only adds bfloat16).
-struct Concat_11 : ConcatBase {
-  static constexpr int kSinceVersion = 11;
-  static Status prepare(PrepareContext& ctx) noexcept {
-    std::int64_t axis = 0;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("axis", axis));
-    return prepare_with_axis(ctx, axis, true);
-  }
-};
+using Concat_11 = VersionedKernel<ConcatImpl, 11>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

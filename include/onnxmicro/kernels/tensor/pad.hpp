@@ -173,39 +173,28 @@ struct PadBase : KernelDefaults {
   }
 };
 
+/// Pad's version rules (VersionedKernel): prepare reads what version `since` accepts; PadBase holds the
+/// rest.
+struct PadImpl : PadBase {
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
+    if (since >= 19) return prepare_inputs(ctx, true, true);
+    if (since >= 18) return prepare_inputs(ctx, false, true);
+    if (since >= 11) return prepare_inputs(ctx, false, false);
+    if (since >= 2) return prepare_attributes(ctx, "pads");
+    return prepare_attributes(ctx, "paddings");
+  }
+};
+
 // Opset 1: pads in the attribute 'paddings', fill value in 'value' (float types only).
-struct Pad_1 : PadBase {
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 2;
-  static Status prepare(PrepareContext& ctx) noexcept { return prepare_attributes(ctx, "paddings"); }
-};
-
+using Pad_1 = VersionedKernel<PadImpl, 1, 2>;
 // Opset 2: the attribute is renamed 'pads'.
-struct Pad_2 : PadBase {
-  static constexpr int kSinceVersion = 2;
-  static constexpr int kUntilVersion = 11;
-  static Status prepare(PrepareContext& ctx) noexcept { return prepare_attributes(ctx, "pads"); }
-};
-
+using Pad_2 = VersionedKernel<PadImpl, 2, 11>;
 // Opset 11: pads and constant_value become inputs and every numeric dtype is allowed (13 adds bool, bfloat16).
-struct Pad_11 : PadBase {
-  static constexpr int kSinceVersion = 11;
-  static constexpr int kUntilVersion = 18;
-  static Status prepare(PrepareContext& ctx) noexcept { return prepare_inputs(ctx, false, false); }
-};
-
+using Pad_11 = VersionedKernel<PadImpl, 11, 18>;
 // Opset 18: optional input 'axes' lists the padded axes (pads then has 2 values per listed axis).
-struct Pad_18 : PadBase {
-  static constexpr int kSinceVersion = 18;
-  static constexpr int kUntilVersion = 19;
-  static Status prepare(PrepareContext& ctx) noexcept { return prepare_inputs(ctx, false, true); }
-};
-
+using Pad_18 = VersionedKernel<PadImpl, 18, 19>;
 // Opset 19: adds mode 'wrap'. Opsets 21, 23, 24 and 25 only add dtypes.
-struct Pad_19 : PadBase {
-  static constexpr int kSinceVersion = 19;
-  static Status prepare(PrepareContext& ctx) noexcept { return prepare_inputs(ctx, true, true); }
-};
+using Pad_19 = VersionedKernel<PadImpl, 19>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -127,12 +127,17 @@ struct ReshapeBase : KernelDefaults {
   }
 };
 
-// Opset 1: the target shape is the 'shape' attribute (and the legacy 'consumed_inputs' is ignored).
-struct Reshape_1 : ReshapeBase {
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 5;
+/// Reshape's version rules (VersionedKernel): prepare reads what version `since` accepts; ReshapeBase holds the
+/// rest.
+struct ReshapeImpl : ReshapeBase {
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
+    if (since >= 14) return prepare_v14(ctx);
+    if (since >= 5) return prepare_from_shape_input(ctx, false);
+    return prepare_v1(ctx);
+  }
 
-  static Status prepare(PrepareContext& ctx) noexcept {
+ private:
+  static Status prepare_v1(PrepareContext& ctx) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kData));
     std::int64_t requested[kMaxRank];
     std::size_t count = 0;
@@ -141,21 +146,7 @@ struct Reshape_1 : ReshapeBase {
     if (!present) return Status(StatusCode::invalid_model) << "attribute 'shape' (INTS) is missing";
     return prepare_with_shape(ctx, requested, count, false);
   }
-};
-
-// Opset 5: the target shape moves to a second input (int64), constant at prepare time for now.
-struct Reshape_5 : ReshapeBase {
-  static constexpr int kSinceVersion = 5;
-  static constexpr int kUntilVersion = 14;
-
-  static Status prepare(PrepareContext& ctx) noexcept { return prepare_from_shape_input(ctx, false); }
-};
-
-// Opset 14: adds 'allowzero' (1: a 0 in the shape is a real zero-sized dim, not a copy of the input's dim).
-struct Reshape_14 : ReshapeBase {
-  static constexpr int kSinceVersion = 14;
-
-  static Status prepare(PrepareContext& ctx) noexcept {
+  static Status prepare_v14(PrepareContext& ctx) noexcept {
     std::int64_t allow_zero = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("allowzero", allow_zero, 0));
     if (allow_zero != 0 && allow_zero != 1) {
@@ -165,6 +156,13 @@ struct Reshape_14 : ReshapeBase {
     return prepare_from_shape_input(ctx, allow_zero == 1);
   }
 };
+
+// Opset 1: the target shape is the 'shape' attribute (and the legacy 'consumed_inputs' is ignored).
+using Reshape_1 = VersionedKernel<ReshapeImpl, 1, 5>;
+// Opset 5: the target shape moves to a second input (int64), constant at prepare time for now.
+using Reshape_5 = VersionedKernel<ReshapeImpl, 5, 14>;
+// Opset 14: adds 'allowzero' (1: a 0 in the shape is a real zero-sized dim, not a copy of the input's dim).
+using Reshape_14 = VersionedKernel<ReshapeImpl, 14>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

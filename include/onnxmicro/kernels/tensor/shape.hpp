@@ -56,17 +56,16 @@ struct ShapeBase : KernelDefaults {
   }
 };
 
-// Opset 1: every dim of the input (opset 13 only adds bfloat16 inputs).
-struct Shape_1 : ShapeBase {
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 15;
-  static Status prepare(PrepareContext& ctx) noexcept { return prepare_range(ctx, 0, kMaxRank); }
-};
+/// Shape's version rules (VersionedKernel): prepare reads what version `since` accepts; ShapeBase holds the
+/// rest.
+struct ShapeImpl : ShapeBase {
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
+    if (since >= 15) return prepare_v15(ctx);
+    return prepare_range(ctx, 0, kMaxRank);
+  }
 
-// Opset 15: adds 'start' and 'end' to take a slice of the dims.
-struct Shape_15 : ShapeBase {
-  static constexpr int kSinceVersion = 15;
-  static Status prepare(PrepareContext& ctx) noexcept {
+ private:
+  static Status prepare_v15(PrepareContext& ctx) noexcept {
     std::int64_t start = 0;
     std::int64_t end = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("start", start, 0));
@@ -75,6 +74,11 @@ struct Shape_15 : ShapeBase {
     return prepare_range(ctx, start, has_end ? end : static_cast<std::int64_t>(kMaxRank));
   }
 };
+
+// Opset 1: every dim of the input (opset 13 only adds bfloat16 inputs).
+using Shape_1 = VersionedKernel<ShapeImpl, 1, 15>;
+// Opset 15: adds 'start' and 'end' to take a slice of the dims.
+using Shape_15 = VersionedKernel<ShapeImpl, 15>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

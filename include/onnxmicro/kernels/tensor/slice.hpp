@@ -293,32 +293,6 @@ struct SliceBase : KernelDefaults {
   }
 };
 
-// Opset 1: 'starts', 'ends' and optional 'axes' are attributes; steps are 1.
-struct Slice_1 : SliceBase {
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 10;
-  static Status prepare(PrepareContext& ctx) noexcept {
-    Request request;
-    std::size_t ends_count = 0;
-    bool present = false;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute_ints("starts", request.starts, kMaxRank, request.count, present));
-    if (!present) return Status(StatusCode::invalid_model) << "required attribute 'starts' (INTS) is missing";
-    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute_ints("ends", request.ends, kMaxRank, ends_count, present));
-    if (!present) return Status(StatusCode::invalid_model) << "required attribute 'ends' (INTS) is missing";
-    std::size_t axes_count = 0;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute_ints("axes", request.axes, kMaxRank, axes_count, request.has_axes));
-    request.has_axes = request.has_axes && axes_count > 0;  // an empty list means absent, as in the reference
-    if (ends_count != request.count || (request.has_axes && axes_count != request.count)) {
-      return Status(StatusCode::invalid_model)
-             << "attributes 'starts', 'ends' and 'axes' must have the same length, got "
-             << static_cast<unsigned long long>(request.count) << ", " << static_cast<unsigned long long>(ends_count)
-             << " and " << static_cast<unsigned long long>(axes_count);
-    }
-    for (std::size_t i = 0; i < request.count; ++i) request.steps[i] = 1;
-    return prepare_request(ctx, request, false);
-  }
-};
-
 /// Slice from opset 10 on: starts, ends, axes and steps are (constant) inputs 1..4.
 struct SliceInputsBase : SliceBase {
  protected:
@@ -354,18 +328,44 @@ struct SliceInputsBase : SliceBase {
   }
 };
 
-// Opset 10: starts, ends, axes and steps become inputs; steps may be negative.
-struct Slice_10 : SliceInputsBase {
-  static constexpr int kSinceVersion = 10;
-  static constexpr int kUntilVersion = 11;
-  static Status prepare(PrepareContext& ctx) noexcept { return prepare_inputs(ctx, false); }
+/// Slice's version rules (VersionedKernel): prepare reads what version `since` accepts; SliceInputsBase holds the
+/// rest.
+struct SliceImpl : SliceInputsBase {
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
+    if (since >= 11) return prepare_inputs(ctx, true);
+    if (since >= 10) return prepare_inputs(ctx, false);
+    return prepare_v1(ctx);
+  }
+
+ private:
+  static Status prepare_v1(PrepareContext& ctx) noexcept {
+    Request request;
+    std::size_t ends_count = 0;
+    bool present = false;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute_ints("starts", request.starts, kMaxRank, request.count, present));
+    if (!present) return Status(StatusCode::invalid_model) << "required attribute 'starts' (INTS) is missing";
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute_ints("ends", request.ends, kMaxRank, ends_count, present));
+    if (!present) return Status(StatusCode::invalid_model) << "required attribute 'ends' (INTS) is missing";
+    std::size_t axes_count = 0;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute_ints("axes", request.axes, kMaxRank, axes_count, request.has_axes));
+    request.has_axes = request.has_axes && axes_count > 0;  // an empty list means absent, as in the reference
+    if (ends_count != request.count || (request.has_axes && axes_count != request.count)) {
+      return Status(StatusCode::invalid_model)
+             << "attributes 'starts', 'ends' and 'axes' must have the same length, got "
+             << static_cast<unsigned long long>(request.count) << ", " << static_cast<unsigned long long>(ends_count)
+             << " and " << static_cast<unsigned long long>(axes_count);
+    }
+    for (std::size_t i = 0; i < request.count; ++i) request.steps[i] = 1;
+    return prepare_request(ctx, request, false);
+  }
 };
 
+// Opset 1: 'starts', 'ends' and optional 'axes' are attributes; steps are 1.
+using Slice_1 = VersionedKernel<SliceImpl, 1, 10>;
+// Opset 10: starts, ends, axes and steps become inputs; steps may be negative.
+using Slice_10 = VersionedKernel<SliceImpl, 10, 11>;
 // Opset 11: negative axes count from the back (opset 13 only adds bfloat16).
-struct Slice_11 : SliceInputsBase {
-  static constexpr int kSinceVersion = 11;
-  static Status prepare(PrepareContext& ctx) noexcept { return prepare_inputs(ctx, true); }
-};
+using Slice_11 = VersionedKernel<SliceImpl, 11>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

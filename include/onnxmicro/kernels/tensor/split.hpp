@@ -146,40 +146,18 @@ struct SplitBase : KernelDefaults {
   }
 };
 
-// Opset 1: sizes from input 1 or the 'split' attribute; 'axis' has no default in the schema (0 here).
-struct Split_1 : SplitBase {
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 2;
-  static Status prepare(PrepareContext& ctx) noexcept { return prepare_version(ctx, false, true, true); }
-};
+/// Split's version rules (VersionedKernel): prepare reads what version `since` accepts; SplitBase holds the
+/// rest.
+struct SplitImpl : SplitBase {
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
+    if (since >= 18) return prepare_v18(ctx);
+    if (since >= 13) return prepare_version(ctx, true, false, true);
+    if (since >= 2) return prepare_version(ctx, true, true, false);
+    return prepare_version(ctx, false, true, true);
+  }
 
-// Opset 2: sizes only from the 'split' attribute; 'axis' defaults to 0. The schema says nothing of negative
-// axes before opset 11, but PyTorch exports axis=-1 at opset 6-10 (GLU, chunk) and onnxruntime counts it from the
-// back, so this does too.
-struct Split_2 : SplitBase {
-  static constexpr int kSinceVersion = 2;
-  static constexpr int kUntilVersion = 11;
-  static Status prepare(PrepareContext& ctx) noexcept { return prepare_version(ctx, true, true, false); }
-};
-
-// Opset 11: negative 'axis' counts from the back.
-struct Split_11 : SplitBase {
-  static constexpr int kSinceVersion = 11;
-  static constexpr int kUntilVersion = 13;
-  static Status prepare(PrepareContext& ctx) noexcept { return prepare_version(ctx, true, true, false); }
-};
-
-// Opset 13: 'split' becomes optional input 1 (which decides the output shapes, so it must be constant).
-struct Split_13 : SplitBase {
-  static constexpr int kSinceVersion = 13;
-  static constexpr int kUntilVersion = 18;
-  static Status prepare(PrepareContext& ctx) noexcept { return prepare_version(ctx, true, false, true); }
-};
-
-// Opset 18: adds 'num_outputs' for an equal split (exclusive with input 'split').
-struct Split_18 : SplitBase {
-  static constexpr int kSinceVersion = 18;
-  static Status prepare(PrepareContext& ctx) noexcept {
+ private:
+  static Status prepare_v18(PrepareContext& ctx) noexcept {
     std::int64_t num_outputs = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("num_outputs", num_outputs, ctx.output_count()));
     if (ctx.has_attribute("num_outputs") && ctx.has_input(kSplitInput)) {
@@ -192,6 +170,19 @@ struct Split_18 : SplitBase {
     return prepare_version(ctx, true, false, true, num_outputs);
   }
 };
+
+// Opset 1: sizes from input 1 or the 'split' attribute; 'axis' has no default in the schema (0 here).
+using Split_1 = VersionedKernel<SplitImpl, 1, 2>;
+// Opset 2: sizes only from the 'split' attribute; 'axis' defaults to 0. The schema says nothing of negative
+// axes before opset 11, but PyTorch exports axis=-1 at opset 6-10 (GLU, chunk) and onnxruntime counts it from the
+// back, so this does too.
+using Split_2 = VersionedKernel<SplitImpl, 2, 11>;
+// Opset 11: negative 'axis' counts from the back.
+using Split_11 = VersionedKernel<SplitImpl, 11, 13>;
+// Opset 13: 'split' becomes optional input 1 (which decides the output shapes, so it must be constant).
+using Split_13 = VersionedKernel<SplitImpl, 13, 18>;
+// Opset 18: adds 'num_outputs' for an equal split (exclusive with input 'split').
+using Split_18 = VersionedKernel<SplitImpl, 18>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -80,25 +80,17 @@ struct SqueezeBase : KernelDefaults {
   }
 };
 
-// Opset 1: optional 'axes' attribute, non-negative.
-struct Squeeze_1 : SqueezeBase {
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 11;
-  static Status prepare(PrepareContext& ctx) noexcept { return prepare_from_attribute(ctx, false); }
-};
+/// Squeeze's version rules (VersionedKernel): prepare reads what version `since` accepts; SqueezeBase holds the
+/// rest.
+struct SqueezeImpl : SqueezeBase {
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
+    if (since >= 13) return prepare_v13(ctx);
+    if (since >= 11) return prepare_from_attribute(ctx, true);
+    return prepare_from_attribute(ctx, false);
+  }
 
-// Opset 11: negative axes count from the back.
-struct Squeeze_11 : SqueezeBase {
-  static constexpr int kSinceVersion = 11;
-  static constexpr int kUntilVersion = 13;
-  static Status prepare(PrepareContext& ctx) noexcept { return prepare_from_attribute(ctx, true); }
-};
-
-// Opset 13: 'axes' moves to an optional second input (int64), constant at prepare time for now. Like
-// onnxruntime, an empty axes tensor is treated as absent (every size-1 dim is removed).
-struct Squeeze_13 : SqueezeBase {
-  static constexpr int kSinceVersion = 13;
-  static Status prepare(PrepareContext& ctx) noexcept {
+ private:
+  static Status prepare_v13(PrepareContext& ctx) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kData));
     std::int64_t axes[kMaxRank];
     std::size_t count = 0;
@@ -108,6 +100,14 @@ struct Squeeze_13 : SqueezeBase {
     return prepare_with_axes(ctx, axes, count, true);
   }
 };
+
+// Opset 1: optional 'axes' attribute, non-negative.
+using Squeeze_1 = VersionedKernel<SqueezeImpl, 1, 11>;
+// Opset 11: negative axes count from the back.
+using Squeeze_11 = VersionedKernel<SqueezeImpl, 11, 13>;
+// Opset 13: 'axes' moves to an optional second input (int64), constant at prepare time for now. Like
+// onnxruntime, an empty axes tensor is treated as absent (every size-1 dim is removed).
+using Squeeze_13 = VersionedKernel<SqueezeImpl, 13>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -44,11 +44,16 @@ struct TileBase : KernelDefaults {
   }
 };
 
-// Opset 1: scalar inputs 'tiles' (the count) and 'axis' (the one repeated axis).
-struct Tile_1 : TileBase {
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 6;
-  static Status prepare(PrepareContext& ctx) noexcept {
+/// Tile's version rules (VersionedKernel): prepare reads what version `since` accepts; TileBase holds the
+/// rest.
+struct TileImpl : TileBase {
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
+    if (since >= 6) return prepare_v6(ctx);
+    return prepare_v1(ctx);
+  }
+
+ private:
+  static Status prepare_v1(PrepareContext& ctx) noexcept {
     std::int64_t tiles[1];
     std::int64_t axis_value[1];
     std::size_t count = 0;
@@ -66,12 +71,7 @@ struct Tile_1 : TileBase {
     for (int d = 0; d < rank; ++d) repeats[d] = d == axis ? tiles[0] : 1;
     return prepare_repeats(ctx, repeats);
   }
-};
-
-// Opset 6: input 'repeats' gives one count per axis (opset 13 only adds bfloat16).
-struct Tile_6 : TileBase {
-  static constexpr int kSinceVersion = 6;
-  static Status prepare(PrepareContext& ctx) noexcept {
+  static Status prepare_v6(PrepareContext& ctx) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInput));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(1));
     std::int64_t repeats[kMaxRank];
@@ -87,6 +87,11 @@ struct Tile_6 : TileBase {
     return prepare_repeats(ctx, repeats);
   }
 };
+
+// Opset 1: scalar inputs 'tiles' (the count) and 'axis' (the one repeated axis).
+using Tile_1 = VersionedKernel<TileImpl, 1, 6>;
+// Opset 6: input 'repeats' gives one count per axis (opset 13 only adds bfloat16).
+using Tile_6 = VersionedKernel<TileImpl, 6>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

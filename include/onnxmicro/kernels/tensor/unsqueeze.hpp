@@ -69,24 +69,17 @@ struct UnsqueezeBase : KernelDefaults {
   }
 };
 
-// Opset 1: 'axes' attribute, non-negative.
-struct Unsqueeze_1 : UnsqueezeBase {
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 11;
-  static Status prepare(PrepareContext& ctx) noexcept { return prepare_from_attribute(ctx, false); }
-};
+/// Unsqueeze's version rules (VersionedKernel): prepare reads what version `since` accepts; UnsqueezeBase holds the
+/// rest.
+struct UnsqueezeImpl : UnsqueezeBase {
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
+    if (since >= 13) return prepare_v13(ctx);
+    if (since >= 11) return prepare_from_attribute(ctx, true);
+    return prepare_from_attribute(ctx, false);
+  }
 
-// Opset 11: negative axes count from the back of the output.
-struct Unsqueeze_11 : UnsqueezeBase {
-  static constexpr int kSinceVersion = 11;
-  static constexpr int kUntilVersion = 13;
-  static Status prepare(PrepareContext& ctx) noexcept { return prepare_from_attribute(ctx, true); }
-};
-
-// Opset 13: 'axes' moves to a second input (int64), constant at prepare time for now.
-struct Unsqueeze_13 : UnsqueezeBase {
-  static constexpr int kSinceVersion = 13;
-  static Status prepare(PrepareContext& ctx) noexcept {
+ private:
+  static Status prepare_v13(PrepareContext& ctx) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kData));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kAxes));
     std::int64_t axes[kMaxRank];
@@ -95,6 +88,13 @@ struct Unsqueeze_13 : UnsqueezeBase {
     return prepare_with_axes(ctx, axes, count, true);
   }
 };
+
+// Opset 1: 'axes' attribute, non-negative.
+using Unsqueeze_1 = VersionedKernel<UnsqueezeImpl, 1, 11>;
+// Opset 11: negative axes count from the back of the output.
+using Unsqueeze_11 = VersionedKernel<UnsqueezeImpl, 11, 13>;
+// Opset 13: 'axes' moves to a second input (int64), constant at prepare time for now.
+using Unsqueeze_13 = VersionedKernel<UnsqueezeImpl, 13>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
