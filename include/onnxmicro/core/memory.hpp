@@ -64,14 +64,12 @@ class MetadataAllocator {
   /// The untyped part of allocate_array(), one copy for every element type (code size on microcontrollers).
   Status allocate_elements(std::size_t count, std::size_t element_bytes, std::size_t alignment, void*& out) noexcept {
     if (count > static_cast<std::size_t>(-1) / element_bytes) {
-      return Status(StatusCode::limit_exceeded)
-             << "metadata array of " << static_cast<unsigned long long>(count) << " elements overflows";
+      return Status(StatusCode::limit_exceeded) << "metadata array of " << count << " elements overflows";
     }
     out = allocate(count * element_bytes, alignment);
     if (out == nullptr) {
-      return Status(StatusCode::out_of_memory)
-             << "metadata allocator exhausted: needed " << static_cast<unsigned long long>(count * element_bytes)
-             << " more bytes after " << static_cast<unsigned long long>(used_bytes()) << " used";
+      return Status(StatusCode::out_of_memory) << "metadata allocator exhausted: needed " << (count * element_bytes)
+                                               << " more bytes after " << used_bytes() << " used";
     }
     return {};
   }

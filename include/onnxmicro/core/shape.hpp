@@ -32,7 +32,7 @@ class Shape {
   Status assign(const std::int64_t* dims, std::size_t rank) noexcept {
     if (rank > static_cast<std::size_t>(kMaxRank)) {
       return Status(StatusCode::limit_exceeded)
-             << "rank " << static_cast<unsigned long long>(rank) << " exceeds ONNXMICRO_MAX_RANK (" << kMaxRank << ")";
+             << "rank " << rank << " exceeds ONNXMICRO_MAX_RANK (" << kMaxRank << ")";
     }
     rank_ = static_cast<int>(rank);
     for (std::size_t i = 0; i < rank; ++i) dims_[i] = dims[i];
@@ -87,7 +87,7 @@ inline Status& operator<<(Status& status, const Shape& shape) noexcept {
     if (shape[i] < 0)
       status << "?";
     else
-      status << static_cast<long long>(shape[i]);
+      status << shape[i];
   }
   return status << "]";
 }
@@ -113,8 +113,7 @@ inline Status Shape::checked_element_count(std::int64_t& count) const noexcept {
   for (int i = 0; i < rank_; ++i) {
     std::uint64_t d = static_cast<std::uint64_t>(dims_[i]);
     if (n > limit / d) {
-      return Status(StatusCode::limit_exceeded)
-             << "shape " << *this << " has more than " << static_cast<unsigned long long>(limit) << " elements";
+      return Status(StatusCode::limit_exceeded) << "shape " << *this << " has more than " << limit << " elements";
     }
     n *= d;
   }

@@ -260,16 +260,27 @@ class PrepareContext {
 
   // ---- helpers for common checks ----
 
+  /// The start of an error about input i: "input 1 'w'", or with the spec's name for it "input 1 'w' (W)". The
+  /// caller appends the rest (the session prefixes the node):
+  ///   return ctx.input_error(kW, "W") << " has shape " << ctx.input(kW).shape << ", expected rank 4";
+  Status input_error(int i, std::string_view role = {}, StatusCode code = StatusCode::invalid_model) const noexcept {
+    return tensor_error(code, "input", i, inputs_[i].name, role);
+  }
+  /// The same for output i: "output 0 'y'" or "output 0 'y' (Y)".
+  Status output_error(int i, std::string_view role = {}, StatusCode code = StatusCode::invalid_model) const noexcept {
+    return tensor_error(code, "output", i, outputs_[i].name, role);
+  }
+
   /// Error for input i or output i (`role` "input" / "output") having a dtype this build compiles out
   /// (dtype_enabled): names the tensor, its dtype and the macro to turn it back on.
   static Status disabled_dtype(const char* role, int i, std::string_view name, DataType dtype) noexcept {
-    return Status(StatusCode::unsupported) << role << " " << i << " '" << name << "' is " << dtype_name(dtype)
-                                           << ", which this build leaves out (" << dtype_disabled_by(dtype) << ")";
+    return tensor_error(StatusCode::unsupported, role, i, name, {})
+           << " is " << dtype_name(dtype) << ", which this build leaves out (" << dtype_disabled_by(dtype) << ")";
   }
   /// Error for input i having dtype not in the kernel's supported list; names input and dtype.
   Status unsupported_input_dtype(int i) const noexcept {
-    return Status(StatusCode::unsupported) << "input " << i << " '" << inputs_[i].name << "' has dtype "
-                                           << dtype_name(inputs_[i].dtype) << ", which this kernel does not support";
+    return input_error(i, {}, StatusCode::unsupported)
+           << " has dtype " << dtype_name(inputs_[i].dtype) << ", which this kernel does not support";
   }
   /// Fails unless input i is known at prepare time (an initializer, a Constant, a folded value, or a graph
   /// input whose value the caller bound with SessionOptions::input_values). Use it for inputs that decide
@@ -278,9 +289,8 @@ class PrepareContext {
   Status require_constant_input(int i) noexcept {
     if (inputs_[i].is_constant) return {};
     missing_constant_input_ = i;
-    return Status(StatusCode::unsupported)
-           << "input " << i << " '" << inputs_[i].name
-           << "' decides the output shape, so its value must be known at prepare time: make it a constant or bind "
+    return input_error(i, {}, StatusCode::unsupported)
+           << " decides the output shape, so its value must be known at prepare time: make it a constant or bind "
               "it with SessionOptions::input_values (Session::run(inputs) offers every input and re-plans when such a "
               "value changes)";
   }
@@ -295,13 +305,18 @@ class PrepareContext {
   /// Fails unless inputs a and b have the same dtype.
   Status require_same_dtype(int a, int b) const noexcept {
     if (inputs_[a].dtype == inputs_[b].dtype) return {};
-    return Status(StatusCode::invalid_model)
-           << "input " << b << " '" << inputs_[b].name << "' has dtype " << dtype_name(inputs_[b].dtype)
-           << ", expected " << dtype_name(inputs_[a].dtype) << " (same as input " << a << " '" << inputs_[a].name
-           << "')";
+    return input_error(b) << " has dtype " << dtype_name(inputs_[b].dtype) << ", expected "
+                          << dtype_name(inputs_[a].dtype) << " (same as input " << a << " '" << inputs_[a].name << "')";
   }
 
  private:
+  static Status tensor_error(StatusCode code, const char* kind, int i, std::string_view name,
+                             std::string_view role) noexcept {
+    Status s(code);
+    s << kind << " " << i << " '" << name << "'";
+    if (!role.empty()) s << " (" << role << ")";
+    return s;
+  }
   Status missing(std::string_view name, proto::AttributeType type) const noexcept {
     return Status(StatusCode::invalid_model)
            << "required attribute '" << name << "' (" << proto::attribute_type_name(type) << ") is missing";

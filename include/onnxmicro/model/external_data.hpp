@@ -364,8 +364,8 @@ class ExternalDataResolver {
     const std::uint64_t need = byte_size_of(static_cast<DataType>(t.data_type), count);
     if (ref.has_length && ref.length != need) {
       Status s = external_error(StatusCode::invalid_model, t, ref.location);
-      s << "length is " << static_cast<unsigned long long>(ref.length) << " bytes but ";
-      return detail::describe_tensor(s, t) << " needs " << static_cast<unsigned long long>(need);
+      s << "length is " << ref.length << " bytes but ";
+      return detail::describe_tensor(s, t) << " needs " << need;
     }
     if (reader_ != nullptr) {
       ONNXMICRO_RETURN_IF_ERROR(read_through_reader(t, ref, need, out));
@@ -388,15 +388,13 @@ class ExternalDataResolver {
     Status st = reader_->read(ref.location, ref.offset, need, out);
     if (!st.ok()) {
       Status s = external_error(st.code(), t, ref.location);
-      return s << "the external data reader failed at offset " << static_cast<unsigned long long>(ref.offset) << ": "
-               << st.message_view();
+      return s << "the external data reader failed at offset " << ref.offset << ": " << st.message_view();
     }
     if (out.size() != need || (need != 0 && out.data() == nullptr)) {
       Status s = external_error(StatusCode::io_error, t, ref.location);
-      return s << "the external data reader returned " << static_cast<unsigned long long>(out.size()) << " bytes"
-               << (out.data() == nullptr ? " (null)" : "") << " at offset "
-               << static_cast<unsigned long long>(ref.offset) << ", the tensor needs "
-               << static_cast<unsigned long long>(need);
+      return s << "the external data reader returned " << out.size() << " bytes"
+               << (out.data() == nullptr ? " (null)" : "") << " at offset " << ref.offset << ", the tensor needs "
+               << need;
     }
     return {};
   }
@@ -421,8 +419,7 @@ class ExternalDataResolver {
     }
     Status s = external_error(StatusCode::invalid_model, t, ref.location);
     s << "checksum mismatch: the model says SHA-1 ";
-    append_hex(s, expected) << ", the " << static_cast<unsigned long long>(data.size()) << " bytes at offset "
-                            << static_cast<unsigned long long>(ref.offset) << " hash to ";
+    append_hex(s, expected) << ", the " << data.size() << " bytes at offset " << ref.offset << " hash to ";
     return append_hex(s, actual);
   }
 
@@ -555,7 +552,7 @@ class ExternalDataResolver {
     if (info.st_nlink > 1) {
       ::close(fd);
       Status s = external_error(StatusCode::invalid_model, t, location);
-      append_path(s, location) << " has " << static_cast<unsigned long long>(info.st_nlink)
+      append_path(s, location) << " has " << info.st_nlink
                                << " hard links; a hard link may alias a file outside the model directory, so "
                                   "external data files must have exactly one";
       return s;
@@ -576,8 +573,7 @@ class ExternalDataResolver {
     if (!detail::file_size_fits(info, size)) {
       ::close(fd);
       Status s = external_error(StatusCode::limit_exceeded, t, location);
-      append_path(s, location) << " (" << static_cast<long long>(info.st_size)
-                               << " bytes) does not fit in this process's address space";
+      append_path(s, location) << " (" << info.st_size << " bytes) does not fit in this process's address space";
       return s;
     }
     // An empty file maps to no bytes and serves only empty tensors.
@@ -609,22 +605,21 @@ class ExternalDataResolver {
     // Overflow-safe: offset <= size is checked before size - offset is formed.
     if (ref.offset > file->size) {
       Status s = external_error(StatusCode::invalid_model, t, ref.location);
-      s << "offset " << static_cast<unsigned long long>(ref.offset) << " is past the end of ";
-      return append_path(s, ref.location) << " (" << static_cast<unsigned long long>(file->size) << " bytes)";
+      s << "offset " << ref.offset << " is past the end of ";
+      return append_path(s, ref.location) << " (" << file->size << " bytes)";
     }
     const std::uint64_t available = file->size - ref.offset;
     if (ref.has_length && ref.length > available) {
       Status s = external_error(StatusCode::invalid_model, t, ref.location);
-      s << "offset " << static_cast<unsigned long long>(ref.offset) << " + length "
-        << static_cast<unsigned long long>(ref.length) << " is past the end of ";
-      return append_path(s, ref.location) << " (" << static_cast<unsigned long long>(file->size) << " bytes)";
+      s << "offset " << ref.offset << " + length " << ref.length << " is past the end of ";
+      return append_path(s, ref.location) << " (" << file->size << " bytes)";
     }
     if (!ref.has_length && available != need) {
       Status s = external_error(StatusCode::invalid_model, t, ref.location);
-      s << "without a length the tensor is the " << static_cast<unsigned long long>(available) << " bytes from offset "
-        << static_cast<unsigned long long>(ref.offset) << " to the end of ";
+      s << "without a length the tensor is the " << available << " bytes from offset " << ref.offset
+        << " to the end of ";
       append_path(s, ref.location) << ", but ";
-      return detail::describe_tensor(s, t) << " needs " << static_cast<unsigned long long>(need);
+      return detail::describe_tensor(s, t) << " needs " << need;
     }
     out = need == 0 ? ByteSpan(file->data, 0)
                     : ByteSpan(file->data + static_cast<std::size_t>(ref.offset), static_cast<std::size_t>(need));

@@ -89,8 +89,8 @@ class FunctionInliner {
     ONNXMICRO_RETURN_IF_ERROR(emit_model(counter));
     auto* buffer = static_cast<unsigned char*>(allocator_.allocate(counter.size() + 1, 16));
     if (buffer == nullptr) {
-      return Status(StatusCode::out_of_memory) << "metadata allocator exhausted expanding model-local functions ("
-                                               << static_cast<unsigned long long>(counter.size()) << " bytes)";
+      return Status(StatusCode::out_of_memory)
+             << "metadata allocator exhausted expanding model-local functions (" << counter.size() << " bytes)";
     }
     ProtoEmitter writer(buffer);
     call_counter_ = 0;
@@ -266,9 +266,8 @@ class FunctionInliner {
           if (mo.version != fo.version) {
             return Status(StatusCode::unsupported)
                    << "model-local function '" << f.name << "' imports domain '"
-                   << model::display_domain(model::normalize_domain(fo.domain)) << "' at version "
-                   << static_cast<long long>(fo.version) << ", the model at " << static_cast<long long>(mo.version)
-                   << "; expanding it would change its nodes' semantics";
+                   << model::display_domain(model::normalize_domain(fo.domain)) << "' at version " << fo.version
+                   << ", the model at " << mo.version << "; expanding it would change its nodes' semantics";
           }
         }
         // Domains only functions use (their own, usually) join the model's imports once.

@@ -115,7 +115,7 @@ inline Status& Model::describe_node(Status& status, const model::Node& node) noe
   else
     status << node.name;
   return status << "' (" << node.op_type << ", domain " << model::display_domain(node.domain) << ", opset "
-                << static_cast<long long>(node.opset_version) << ")";
+                << node.opset_version << ")";
 }
 
 inline std::int64_t Model::opset_version(std::string_view domain) const noexcept {
@@ -157,8 +157,8 @@ inline Status apply_value_info(const proto::ValueInfo& info, const char* where, 
     model::DeclaredDim& dim = value.declared_dims[static_cast<std::size_t>(rank++)];
     if (d.has_value) {
       if (d.value < 0) {
-        return Status(StatusCode::invalid_model) << where << " '" << info.name << "' dim " << (rank - 1)
-                                                 << " is negative (" << static_cast<long long>(d.value) << ")";
+        return Status(StatusCode::invalid_model)
+               << where << " '" << info.name << "' dim " << (rank - 1) << " is negative (" << d.value << ")";
       }
       dim.value = d.value;
       dim.param = std::string_view();
@@ -330,8 +330,8 @@ class GraphBuilder {
         std::int32_t id = resolve(name);
         if (id < 0) {
           Status s(StatusCode::invalid_model);
-          return Model::describe_node(s, node) << ": input " << static_cast<unsigned long long>(i) << " '" << name
-                                               << "' is not a graph input, an initializer or any node's output";
+          return Model::describe_node(s, node)
+                 << ": input " << i << " '" << name << "' is not a graph input, an initializer or any node's output";
         }
         node.inputs[i++] = id;
       }
@@ -540,14 +540,12 @@ class GraphBuilder {
         if (t.raw_data.size() != expected_bytes) {
           return Status(StatusCode::invalid_model)
                  << "initializer '" << t.name << "' of shape " << shape << " and dtype " << dtype_name(dtype)
-                 << " needs " << static_cast<unsigned long long>(expected_bytes) << " bytes of raw_data, it has "
-                 << static_cast<unsigned long long>(t.raw_data.size());
+                 << " needs " << expected_bytes << " bytes of raw_data, it has " << t.raw_data.size();
         }
       } else if (t.stored_element_count() != static_cast<std::size_t>(count)) {
         return Status(StatusCode::invalid_model)
                << "initializer '" << t.name << "' of shape " << shape << " and dtype " << dtype_name(dtype) << " needs "
-               << static_cast<long long>(count) << " elements, its data field holds "
-               << static_cast<unsigned long long>(t.stored_element_count());
+               << count << " elements, its data field holds " << t.stored_element_count();
       }
     }
     proto::Tensor* view = nullptr;
@@ -621,9 +619,8 @@ class GraphBuilder {
       for (std::size_t i = 0; i < count; ++i) {
         if (pending[i] > 0) {
           Status s(StatusCode::invalid_model);
-          return Model::describe_node(s, nodes[i])
-                 << " is part of a cycle (or depends on one): the graph has "
-                 << static_cast<unsigned long long>(count - tail) << " nodes that can never run";
+          return Model::describe_node(s, nodes[i]) << " is part of a cycle (or depends on one): the graph has "
+                                                   << (count - tail) << " nodes that can never run";
         }
       }
     }
@@ -738,7 +735,7 @@ inline Status Model::load(ByteSpan bytes, const LoadOptions& options) noexcept {
   std::size_t opset_count = proto_.opset_imports().size();
   if (opset_count == 0) {
     return Status(StatusCode::invalid_model)
-           << "the model has no opset_import (IR version " << static_cast<long long>(proto_.ir_version) << ")";
+           << "the model has no opset_import (IR version " << proto_.ir_version << ")";
   }
   ONNXMICRO_RETURN_IF_ERROR(allocator->allocate_array(opset_count, opset_imports_));
   std::size_t k = 0;
@@ -751,8 +748,8 @@ inline Status Model::load(ByteSpan bytes, const LoadOptions& options) noexcept {
       }
     }
     if (o.version < 1) {
-      return Status(StatusCode::invalid_model) << "opset_import of domain '" << model::display_domain(domain)
-                                               << "' has version " << static_cast<long long>(o.version);
+      return Status(StatusCode::invalid_model)
+             << "opset_import of domain '" << model::display_domain(domain) << "' has version " << o.version;
     }
     opset_imports_[k].domain = domain;
     opset_imports_[k].version = o.version;

@@ -123,13 +123,11 @@ inline Status ModelBytes::copy(const void* data, std::size_t size, ModelBytes& o
     return {};
   }
   if (data == nullptr) {
-    return Status(StatusCode::invalid_argument)
-           << "ModelBytes::copy: data is null but size is " << static_cast<unsigned long long>(size);
+    return Status(StatusCode::invalid_argument) << "ModelBytes::copy: data is null but size is " << size;
   }
   void* buffer = std::malloc(size);
   if (buffer == nullptr) {
-    return Status(StatusCode::out_of_memory)
-           << "cannot allocate " << static_cast<unsigned long long>(size) << " bytes to copy the model";
+    return Status(StatusCode::out_of_memory) << "cannot allocate " << size << " bytes to copy the model";
   }
   std::memcpy(buffer, data, size);
   ModelBytes result;
@@ -155,8 +153,7 @@ inline Status ModelBytes::set_directory(const char* path) noexcept {
   }
   if (dir.size() >= sizeof directory_) {
     return Status(StatusCode::limit_exceeded)
-           << "model file directory longer than " << static_cast<unsigned long long>(sizeof directory_ - 1)
-           << " bytes: '" << path << "'";
+           << "model file directory longer than " << (sizeof directory_ - 1) << " bytes: '" << path << "'";
   }
   std::memcpy(directory_, dir.data(), dir.size());
   directory_[dir.size()] = '\0';
@@ -170,8 +167,7 @@ inline Status ModelBytes::read_all(int fd, const char* path, std::size_t size_hi
   std::size_t capacity = (size_hint > 0 && size_hint < static_cast<std::size_t>(-1)) ? size_hint + 1 : 65536;
   auto* buffer = static_cast<unsigned char*>(std::malloc(capacity));
   if (buffer == nullptr) {
-    return Status(StatusCode::out_of_memory)
-           << "cannot allocate " << static_cast<unsigned long long>(capacity) << " bytes to read '" << path << "'";
+    return Status(StatusCode::out_of_memory) << "cannot allocate " << capacity << " bytes to read '" << path << "'";
   }
   std::size_t used = 0;
   while (true) {
@@ -180,8 +176,8 @@ inline Status ModelBytes::read_all(int fd, const char* path, std::size_t size_hi
       void* bigger = grown > capacity ? std::realloc(buffer, grown) : nullptr;
       if (bigger == nullptr) {
         std::free(buffer);
-        return Status(StatusCode::out_of_memory) << "cannot grow the buffer reading '" << path << "' past "
-                                                 << static_cast<unsigned long long>(capacity) << " bytes";
+        return Status(StatusCode::out_of_memory)
+               << "cannot grow the buffer reading '" << path << "' past " << capacity << " bytes";
       }
       buffer = static_cast<unsigned char*>(bigger);
       capacity = grown;
@@ -231,7 +227,7 @@ inline Status ModelBytes::from_file(const char* path, ModelBytes& out) noexcept 
     if (!detail::file_size_fits(info, size)) {
       ::close(fd);
       return Status(StatusCode::limit_exceeded)
-             << "'" << path << "' is too large to map (" << static_cast<long long>(info.st_size) << " bytes)";
+             << "'" << path << "' is too large to map (" << info.st_size << " bytes)";
     }
     if (size == 0) {  // an empty file is simply empty bytes
       ::close(fd);

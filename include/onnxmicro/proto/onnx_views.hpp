@@ -1183,14 +1183,13 @@ struct ProtoViewParser {
       }
       if (rank > static_cast<std::size_t>(ONNXMICRO_MAX_RANK)) {
         failure(*c, StatusCode::limit_exceeded, kType, out.name)
-            << "rank " << static_cast<unsigned long long>(rank) << " exceeds ONNXMICRO_MAX_RANK (" << ONNXMICRO_MAX_RANK
-            << ")";
+            << "rank " << rank << " exceeds ONNXMICRO_MAX_RANK (" << ONNXMICRO_MAX_RANK << ")";
         return false;
       }
       for (int i = 0; i < out.rank; ++i) {
         if (out.dims[i] < 0) {
           failure(*c, StatusCode::invalid_model, kType, out.name)
-              << "dims[" << i << "] is negative (" << static_cast<long long>(out.dims[i]) << ")";
+              << "dims[" << i << "] is negative (" << out.dims[i] << ")";
           return false;
         }
       }
@@ -1822,7 +1821,7 @@ inline Status& describe_tensor(Status& s, const proto::Tensor& t) noexcept {
   s << " [";
   for (int i = 0; i < t.rank; ++i) {
     if (i) s << ",";
-    s << static_cast<long long>(t.dims[i]);
+    s << t.dims[i];
   }
   return s << "])";
 }
@@ -1987,8 +1986,7 @@ inline Status Tensor::element_count(std::int64_t& count) const noexcept {
   }
   if (n == 0 || bytes_needed == 0 || bytes_needed > limit) {
     Status s(StatusCode::limit_exceeded);
-    detail::describe_tensor(s, *this) << " is larger than ONNXMICRO_MAX_TENSOR_BYTES ("
-                                      << static_cast<unsigned long long>(limit) << " bytes)";
+    detail::describe_tensor(s, *this) << " is larger than ONNXMICRO_MAX_TENSOR_BYTES (" << limit << " bytes)";
     return s;
   }
   count = static_cast<std::int64_t>(n);
@@ -2065,8 +2063,8 @@ inline Status Tensor::decode_to(void* dst, std::size_t dst_bytes) const noexcept
   const std::size_t need = byte_size_of(dtype, count);
   if (dst_bytes != need || (need != 0 && dst == nullptr)) {
     Status s = error(StatusCode::invalid_argument);
-    s << "destination has " << static_cast<unsigned long long>(dst_bytes) << " bytes"
-      << (dst == nullptr ? " (null)" : "") << ", the tensor needs " << static_cast<unsigned long long>(need);
+    s << "destination has " << dst_bytes << " bytes" << (dst == nullptr ? " (null)" : "") << ", the tensor needs "
+      << need;
     return s;
   }
   auto* out = static_cast<unsigned char*>(dst);
@@ -2082,8 +2080,7 @@ inline Status Tensor::decode_to(void* dst, std::size_t dst_bytes) const noexcept
     std::size_t stored = typed_data_field == 6 ? string_data().size() : 0;
     if (stored != static_cast<std::size_t>(count)) {
       Status s = error(StatusCode::invalid_model);
-      s << "string_data holds " << static_cast<unsigned long long>(stored) << " strings, the dims need "
-        << static_cast<long long>(count);
+      s << "string_data holds " << stored << " strings, the dims need " << count;
       return s;
     }
     std::size_t i = 0;
@@ -2100,8 +2097,7 @@ inline Status Tensor::decode_to(void* dst, std::size_t dst_bytes) const noexcept
   if (has_raw_data) {
     if (raw_data.size() != need) {
       Status s = error(StatusCode::invalid_model);
-      s << "raw_data holds " << static_cast<unsigned long long>(raw_data.size()) << " bytes, the dims need "
-        << static_cast<unsigned long long>(need);
+      s << "raw_data holds " << raw_data.size() << " bytes, the dims need " << need;
       return s;
     }
     if (need == 0) return {};
@@ -2143,7 +2139,7 @@ inline Status Tensor::decode_to(void* dst, std::size_t dst_bytes) const noexcept
   if (typed_data_field == 0) {
     if (count == 0) return {};
     Status s = error(StatusCode::invalid_model);
-    s << "has no data (needs " << static_cast<long long>(count) << " elements)";
+    s << "has no data (needs " << count << " elements)";
     return s;
   }
   if (typed_data_field != expected_field) {
@@ -2165,9 +2161,8 @@ inline Status Tensor::decode_to(void* dst, std::size_t dst_bytes) const noexcept
   }
   if (stored_values != expected_values) {
     Status s = error(StatusCode::invalid_model);
-    s << detail::ProtoViewParser::tensor_field_name(typed_data_field) << " holds "
-      << static_cast<unsigned long long>(stored_values) << " values, the dims need "
-      << static_cast<unsigned long long>(expected_values);
+    s << detail::ProtoViewParser::tensor_field_name(typed_data_field) << " holds " << stored_values
+      << " values, the dims need " << expected_values;
     return s;
   }
 
@@ -2223,8 +2218,7 @@ inline Status Tensor::decode_to(void* dst, std::size_t dst_bytes) const noexcept
         for (std::int64_t v : int32_data()) {
           if (v < 0 || v > 63) {
             Status s = error(StatusCode::invalid_model);
-            s << "int32_data[" << static_cast<unsigned long long>(index) << "] = " << static_cast<long long>(v)
-              << " does not fit the 6 bits of " << dtype_name(dtype);
+            s << "int32_data[" << index << "] = " << v << " does not fit the 6 bits of " << dtype_name(dtype);
             return s;
           }
           const auto value = static_cast<unsigned>(v);
@@ -2248,9 +2242,8 @@ inline Status Tensor::decode_to(void* dst, std::size_t dst_bytes) const noexcept
       for (std::int64_t v : int32_data()) {
         if (low <= high && (v < low || v > high)) {
           Status s = error(StatusCode::invalid_model);
-          s << "int32_data[" << static_cast<unsigned long long>(index) << "] = " << static_cast<long long>(v)
-            << " is out of the range of " << dtype_name(dtype) << " [" << static_cast<long long>(low) << ", "
-            << static_cast<long long>(high) << "]";
+          s << "int32_data[" << index << "] = " << v << " is out of the range of " << dtype_name(dtype) << " [" << low
+            << ", " << high << "]";
           return s;
         }
         ++index;

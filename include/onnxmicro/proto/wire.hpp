@@ -318,26 +318,23 @@ inline Status& WireReader::describe_error(WireError error, Status& s) const noex
       s << "invalid wire type " << static_cast<unsigned>(error_wire_type_) << " at byte " << at;
       break;
     case WireError::truncated_fixed32:
-      s << "fixed32 truncated at byte " << at << " (4 bytes needed, "
-        << static_cast<unsigned long long>(error_available_) << " left)";
+      s << "fixed32 truncated at byte " << at << " (4 bytes needed, " << error_available_ << " left)";
       break;
     case WireError::truncated_fixed64:
-      s << "fixed64 truncated at byte " << at << " (8 bytes needed, "
-        << static_cast<unsigned long long>(error_available_) << " left)";
+      s << "fixed64 truncated at byte " << at << " (8 bytes needed, " << error_available_ << " left)";
       break;
     case WireError::truncated_length: s << "length prefix truncated at byte " << at; break;
     case WireError::length_past_end:
-      s << "length " << static_cast<unsigned long long>(error_length_) << " at byte " << at << " runs past the end ("
-        << static_cast<unsigned long long>(error_available_) << " bytes left in the enclosing message)";
+      s << "length " << error_length_ << " at byte " << at << " runs past the end (" << error_available_
+        << " bytes left in the enclosing message)";
       break;
     case WireError::length_too_long:
-      s << "length prefix of " << static_cast<unsigned long long>(error_length_) << " bytes at byte " << at
+      s << "length prefix of " << error_length_ << " bytes at byte " << at
         << " exceeds protobuf's limits (at most 5 bytes, length below 2^31)";
       break;
     case WireError::packed_size_mismatch:
-      s << "packed " << (error_wire_type_ == 5 ? "fixed32" : "fixed64") << " payload of "
-        << static_cast<unsigned long long>(error_length_) << " bytes at byte " << at << " is not a multiple of "
-        << (error_wire_type_ == 5 ? 4 : 8);
+      s << "packed " << (error_wire_type_ == 5 ? "fixed32" : "fixed64") << " payload of " << error_length_
+        << " bytes at byte " << at << " is not a multiple of " << (error_wire_type_ == 5 ? 4 : 8);
       break;
   }
   if (current_field_ != 0 && error != WireError::field_zero) s << " (field " << current_field_ << ")";

@@ -45,9 +45,8 @@ struct If_1 : KernelDefaults {
       // One branch runs at a time: they share the node's scratch.
       if (branch.scratch_bytes() > scratch_bytes) scratch_bytes = branch.scratch_bytes();
       if (branch.output_count() != static_cast<std::size_t>(ctx.output_count())) {
-        return Status(StatusCode::invalid_model)
-               << "subgraph '" << names[b] << "' has " << static_cast<unsigned long long>(branch.output_count())
-               << " outputs, the node has " << ctx.output_count();
+        return Status(StatusCode::invalid_model) << "subgraph '" << names[b] << "' has " << branch.output_count()
+                                                 << " outputs, the node has " << ctx.output_count();
       }
     }
     const int first = state->fixed_branch >= 0 ? state->fixed_branch : 0;

@@ -74,10 +74,9 @@ struct Loop_1 : KernelDefaults {
     if (body.formal_input_count() != static_cast<std::size_t>(2 + state->carried) ||
         body.output_count() != static_cast<std::size_t>(1 + state->carried + state->scans)) {
       return Status(StatusCode::invalid_model)
-             << "subgraph 'body' has " << static_cast<unsigned long long>(body.formal_input_count()) << " inputs and "
-             << static_cast<unsigned long long>(body.output_count()) << " outputs; a Loop with " << state->carried
-             << " carried values and " << state->scans << " scan outputs needs " << (2 + state->carried) << " and "
-             << (1 + state->carried + state->scans);
+             << "subgraph 'body' has " << body.formal_input_count() << " inputs and " << body.output_count()
+             << " outputs; a Loop with " << state->carried << " carried values and " << state->scans
+             << " scan outputs needs " << (2 + state->carried) << " and " << (1 + state->carried + state->scans);
     }
     // The body declares its iteration number and condition as scalars or (in older exports) [1].
     const model::Graph& graph = body.model().graph();
@@ -145,9 +144,8 @@ struct Loop_1 : KernelDefaults {
     return input.has_declared_shape && input.declared_rank == 1 ? Shape{1} : Shape();
   }
   static Status too_many_iterations() noexcept {
-    return Status(StatusCode::limit_exceeded)
-           << "the loop ran ONNXMICRO_MAX_LOOP_ITERATIONS (" << static_cast<long long>(ONNXMICRO_MAX_LOOP_ITERATIONS)
-           << ") iterations without stopping";
+    return Status(StatusCode::limit_exceeded) << "the loop ran ONNXMICRO_MAX_LOOP_ITERATIONS ("
+                                              << ONNXMICRO_MAX_LOOP_ITERATIONS << ") iterations without stopping";
   }
 
   // The second way: one preparation of the body, iterated by run().
@@ -243,7 +241,7 @@ struct Loop_1 : KernelDefaults {
         } else if (out.dtype != info.dtype || out.shape != info.shape) {
           return Status(StatusCode::invalid_model)
                  << "scan output " << k << " is " << dtype_name(out.dtype) << " " << out.shape << " at iteration "
-                 << static_cast<long long>(iteration) << " but " << dtype_name(info.dtype) << " " << info.shape
+                 << iteration << " but " << dtype_name(info.dtype) << " " << info.shape
                  << " before; scan outputs must keep their shape";
         }
         Span<const void*>& list = slices[static_cast<std::size_t>(k)];

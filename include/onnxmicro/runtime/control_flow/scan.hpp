@@ -102,15 +102,13 @@ inline Status read_axes_attribute(const PrepareContext& ctx, const char* name, s
   ONNXMICRO_RETURN_IF_ERROR(ctx.attribute_ints(name, out.data(), count, read, present));
   if (present && read != count) {
     return Status(StatusCode::invalid_model)
-           << "attribute '" << name << "' has " << static_cast<unsigned long long>(read) << " values, expected "
-           << static_cast<unsigned long long>(count);
+           << "attribute '" << name << "' has " << read << " values, expected " << count;
   }
   if (directions) {
     for (std::size_t i = 0; i < count; ++i) {
       if (out[i] != 0 && out[i] != 1) {
         return Status(StatusCode::invalid_model)
-               << "attribute '" << name << "' value " << static_cast<long long>(out[i])
-               << " must be 0 (forward) or 1 (reverse)";
+               << "attribute '" << name << "' value " << out[i] << " must be 0 (forward) or 1 (reverse)";
       }
     }
   }

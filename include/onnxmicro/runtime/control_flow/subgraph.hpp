@@ -83,8 +83,7 @@ class Subgraph {
     missing_formal_ = -1;
     if (formal.size() != formal_inputs_) {
       return Status(StatusCode::invalid_model)
-             << "subgraph '" << attribute_ << "' has " << static_cast<unsigned long long>(formal_inputs_)
-             << " inputs, the op passes " << static_cast<unsigned long long>(formal.size());
+             << "subgraph '" << attribute_ << "' has " << formal_inputs_ << " inputs, the op passes " << formal.size();
     }
     MetadataAllocator& allocator = ctx.metadata_allocator();
     Span<InputShape> shapes;
@@ -141,8 +140,8 @@ class Subgraph {
       const std::size_t bytes = session_->required_arena_bytes();
       void* arena = allocator.allocate(bytes, ONNXMICRO_TENSOR_ALIGNMENT);
       if (arena == nullptr) {
-        return Status(StatusCode::out_of_memory) << "subgraph '" << attribute_ << "': metadata allocator exhausted for "
-                                                 << static_cast<unsigned long long>(bytes) << " arena bytes";
+        return Status(StatusCode::out_of_memory)
+               << "subgraph '" << attribute_ << "': metadata allocator exhausted for " << bytes << " arena bytes";
       }
       arena_ = arena;
       arena_bytes_ = bytes;
@@ -184,9 +183,8 @@ class Subgraph {
     if (arena_in_scratch_) {
       if (ctx.scratch_bytes() < session_->required_arena_bytes()) {
         return Status(StatusCode::internal)
-               << "subgraph '" << attribute_ << "' needs "
-               << static_cast<unsigned long long>(session_->required_arena_bytes()) << " scratch bytes, the node has "
-               << static_cast<unsigned long long>(ctx.scratch_bytes());
+               << "subgraph '" << attribute_ << "' needs " << session_->required_arena_bytes()
+               << " scratch bytes, the node has " << ctx.scratch_bytes();
       }
       session_->rebase_arena(ctx.scratch());
       for (const InputValue& value : constant_inputs_)
