@@ -7,9 +7,10 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "onnxmicro/kernels/common/conv_pool_util.hpp"
+#include "onnxmicro/kernels/common/compute_type.hpp"
+#include "onnxmicro/kernels/common/gemm.hpp"
+#include "onnxmicro/kernels/common/scratch.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
-#include "onnxmicro/kernels/math/gemm.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace detail {
@@ -41,7 +42,7 @@ struct MatMulImpl {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kB));
     const kernels::TensorInfo& a = ctx.input(kA);
     const kernels::TensorInfo& b = ctx.input(kB);
-    if (!blocked_gemm::is_matrix_dtype(a.dtype)) return ctx.unsupported_input_dtype(kA);
+    if (!kernels::gemm::is_matrix_dtype(a.dtype)) return ctx.unsupported_input_dtype(kA);
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kA, kB));
     const Shape& sa = a.shape;
     const Shape& sb = b.shape;
@@ -132,9 +133,9 @@ struct MatMulImpl {
  private:
   template <typename T>
   static Status plan(kernels::PrepareContext& ctx, State& state) noexcept {
-    using Acc = blocked_gemm::Accumulator<T>;
-    if constexpr (!blocked_gemm::kSameRepresentation<T>) {
-      conv_pool::ScratchLayout layout;
+    using Acc = kernels::gemm::Accumulator<T>;
+    if constexpr (!kernels::gemm::kSameRepresentation<T>) {
+      kernels::scratch::ScratchLayout layout;
       state.a_offset = layout.reserve<Acc>(state.a_elements);
       state.b_offset = layout.reserve<Acc>(state.b_elements);
       state.y_offset = layout.reserve<Acc>(state.y_elements);
@@ -146,33 +147,33 @@ struct MatMulImpl {
 
   template <typename T>
   static void compute(const State& state, RunContext& ctx) noexcept {
-    using Acc = blocked_gemm::Accumulator<T>;
+    using Acc = kernels::gemm::Accumulator<T>;
     const T* a_data = static_cast<const T*>(ctx.input(kA).data);
     const T* b_data = static_cast<const T*>(ctx.input(kB).data);
     T* y_data = static_cast<T*>(ctx.output(kY).data);
     const Acc* a = reinterpret_cast<const Acc*>(a_data);
     const Acc* b = reinterpret_cast<const Acc*>(b_data);
     Acc* y = reinterpret_cast<Acc*>(y_data);
-    if constexpr (!blocked_gemm::kSameRepresentation<T>) {
-      Acc* a_converted = conv_pool::scratch_at<Acc>(ctx.scratch(), state.a_offset);
-      Acc* b_converted = conv_pool::scratch_at<Acc>(ctx.scratch(), state.b_offset);
-      blocked_gemm::to_accumulator(a_data, a_converted, state.a_elements);
-      blocked_gemm::to_accumulator(b_data, b_converted, state.b_elements);
+    if constexpr (!kernels::gemm::kSameRepresentation<T>) {
+      Acc* a_converted = kernels::scratch::scratch_at<Acc>(ctx.scratch(), state.a_offset);
+      Acc* b_converted = kernels::scratch::scratch_at<Acc>(ctx.scratch(), state.b_offset);
+      kernels::gemm::to_accumulator(a_data, a_converted, state.a_elements);
+      kernels::gemm::to_accumulator(b_data, b_converted, state.b_elements);
       a = a_converted;
       b = b_converted;
-      y = conv_pool::scratch_at<Acc>(ctx.scratch(), state.y_offset);
+      y = kernels::scratch::scratch_at<Acc>(ctx.scratch(), state.y_offset);
     }
     for (std::int64_t i = 0; i < state.y_elements; ++i) y[i] = Acc(0);
     const std::int64_t m = state.m, n = state.n, k = state.k;
     if (state.fold_batch) {
       // Every batch uses the same B; A's batches are contiguous (broadcast A axes are size 1 here), so the
       // whole product is one (batch * M) x K by K x N multiply.
-      blocked_gemm::accumulate<Acc>(state.batch_count * m, n, k, a, k, 1, b, n, y, n);
+      kernels::gemm::accumulate<Acc>(state.batch_count * m, n, k, a, k, 1, b, n, y, n);
     } else {
       std::int64_t index[kMaxRank] = {};
       std::int64_t a_offset = 0, b_offset = 0;
       for (std::int64_t batch = 0; batch < state.batch_count; ++batch) {
-        blocked_gemm::accumulate<Acc>(m, n, k, a + a_offset, k, 1, b + b_offset, n, y + batch * m * n, n);
+        kernels::gemm::accumulate<Acc>(m, n, k, a + a_offset, k, 1, b + b_offset, n, y + batch * m * n, n);
         for (int axis = state.batch_rank - 1; axis >= 0; --axis) {  // odometer over the output batch axes
           a_offset += state.a_batch_stride[axis];
           b_offset += state.b_batch_stride[axis];
@@ -183,8 +184,8 @@ struct MatMulImpl {
         }
       }
     }
-    if constexpr (!blocked_gemm::kSameRepresentation<T>) {
-      for (std::int64_t i = 0; i < state.y_elements; ++i) y_data[i] = conv_pool::narrow<T>(y[i]);
+    if constexpr (!kernels::gemm::kSameRepresentation<T>) {
+      for (std::int64_t i = 0; i < state.y_elements; ++i) y_data[i] = kernels::compute_type::narrow<T>(y[i]);
     }
   }
 };

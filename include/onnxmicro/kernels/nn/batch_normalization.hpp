@@ -10,7 +10,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "onnxmicro/kernels/common/conv_pool_util.hpp"
+#include "onnxmicro/kernels/common/compute_type.hpp"
+#include "onnxmicro/kernels/common/scratch.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
@@ -72,7 +73,7 @@ struct BatchNormalizationImpl {
       default: return ctx.unsupported_input_dtype(kX);
     }
     for (int i = kScale; i <= kVar; ++i) {
-      if (!conv_pool::is_loadable_floating(ctx.input(i).dtype)) return ctx.unsupported_input_dtype(i);
+      if (!kernels::compute_type::is_loadable_floating(ctx.input(i).dtype)) return ctx.unsupported_input_dtype(i);
     }
     if (rules.free_param_dtypes) {
       ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kScale, kBias));
@@ -165,7 +166,7 @@ struct BatchNormalizationImpl {
         ONNXMICRO_RETURN_IF_ERROR(fold_at_prepare<float>(ctx, params, *state));
       }
     } else {
-      conv_pool::ScratchLayout layout;
+      kernels::scratch::ScratchLayout layout;
       state->factors_offset =
           double_factors ? layout.reserve<double>(2 * state->params) : layout.reserve<float>(2 * state->params);
       if (state->training) {
@@ -200,7 +201,8 @@ struct BatchNormalizationImpl {
       double v[4] = {};
       for (int i = 0; i < 4; ++i) {
         const auto* base = static_cast<const unsigned char*>(params[i]);
-        conv_pool::load_floating(dtypes[i], base + static_cast<std::size_t>(p) * dtype_size(dtypes[i]), &v[i], 1);
+        kernels::compute_type::load_floating(dtypes[i], base + static_cast<std::size_t>(p) * dtype_size(dtypes[i]),
+                                             &v[i], 1);
       }
       const double a = v[0] / std::sqrt(v[3] + static_cast<double>(s.epsilon));
       factors[p] = static_cast<C>(a);
@@ -219,13 +221,13 @@ struct BatchNormalizationImpl {
 
   template <typename T, bool kTrainingAttr>
   static void compute(const State& s, RunContext& ctx) noexcept {
-    using C = conv_pool::ComputeType<T>;
+    using C = kernels::compute_type::ComputeType<T>;
     const T* x = static_cast<const T*>(ctx.input(kX).data);
     T* y = static_cast<T*>(ctx.output(kY).data);
     const C* factors = static_cast<const C*>(s.folded);
     if (factors == nullptr) {
       void* scratch = ctx.scratch();
-      C* scratch_factors = conv_pool::scratch_at<C>(scratch, s.factors_offset);
+      C* scratch_factors = kernels::scratch::scratch_at<C>(scratch, s.factors_offset);
       bool from_batch = false;  // training mode: only the versions with the attribute compile that path
       if constexpr (kTrainingAttr) {
         from_batch = s.training;
@@ -247,7 +249,7 @@ struct BatchNormalizationImpl {
         const T* src = x_n + p * s.param_inner;
         T* dst = y_n + p * s.param_inner;
         for (std::int64_t i = 0; i < s.param_inner; ++i)
-          dst[i] = conv_pool::narrow<T>(conv_pool::widen(src[i]) * scale + shift);
+          dst[i] = kernels::compute_type::narrow<T>(kernels::compute_type::widen(src[i]) * scale + shift);
       }
     }
   }
@@ -255,14 +257,14 @@ struct BatchNormalizationImpl {
   /// Training mode: the factors from the batch statistics, and the running statistics written.
   template <typename T, typename C>
   static void training_factors(const State& s, RunContext& ctx, const T* x, void* scratch, C* factors) noexcept {
-    double* a = conv_pool::scratch_at<double>(scratch, s.scale_offset);
-    double* b = conv_pool::scratch_at<double>(scratch, s.bias_offset);
-    double* mean = conv_pool::scratch_at<double>(scratch, s.mean_offset);
-    double* var = conv_pool::scratch_at<double>(scratch, s.var_offset);
-    conv_pool::load_floating(s.scale_dtype, ctx.input(kScale).data, a, s.params);
-    conv_pool::load_floating(s.bias_dtype, ctx.input(kBias).data, b, s.params);
-    conv_pool::load_floating(s.mean_dtype, ctx.input(kMean).data, mean, s.params);
-    conv_pool::load_floating(s.var_dtype, ctx.input(kVar).data, var, s.params);
+    double* a = kernels::scratch::scratch_at<double>(scratch, s.scale_offset);
+    double* b = kernels::scratch::scratch_at<double>(scratch, s.bias_offset);
+    double* mean = kernels::scratch::scratch_at<double>(scratch, s.mean_offset);
+    double* var = kernels::scratch::scratch_at<double>(scratch, s.var_offset);
+    kernels::compute_type::load_floating(s.scale_dtype, ctx.input(kScale).data, a, s.params);
+    kernels::compute_type::load_floating(s.bias_dtype, ctx.input(kBias).data, b, s.params);
+    kernels::compute_type::load_floating(s.mean_dtype, ctx.input(kMean).data, mean, s.params);
+    kernels::compute_type::load_floating(s.var_dtype, ctx.input(kVar).data, var, s.params);
     // Batch statistics per channel (params == channels here), two passes for a stable variance. The
     // running statistics are written first, while mean/var still hold the inputs.
     const double count = static_cast<double>(s.batch * s.inner);
@@ -270,14 +272,14 @@ struct BatchNormalizationImpl {
       double sum = 0.0;
       for (std::int64_t n = 0; n < s.batch; ++n) {
         const T* row = x + (n * s.channels + c) * s.inner;
-        for (std::int64_t i = 0; i < s.inner; ++i) sum += static_cast<double>(conv_pool::widen(row[i]));
+        for (std::int64_t i = 0; i < s.inner; ++i) sum += static_cast<double>(kernels::compute_type::widen(row[i]));
       }
       const double batch_mean = count > 0 ? sum / count : 0.0;
       double squares = 0.0;
       for (std::int64_t n = 0; n < s.batch; ++n) {
         const T* row = x + (n * s.channels + c) * s.inner;
         for (std::int64_t i = 0; i < s.inner; ++i) {
-          const double d = static_cast<double>(conv_pool::widen(row[i])) - batch_mean;
+          const double d = static_cast<double>(kernels::compute_type::widen(row[i])) - batch_mean;
           squares += d * d;
         }
       }
@@ -289,8 +291,10 @@ struct BatchNormalizationImpl {
       a[c] = a[c] * inv;
       b[c] = b[c] - batch_mean * a[c];
     }
-    if (s.write_running_mean) conv_pool::store_floating(s.mean_dtype, mean, ctx.output(kRunningMean).data, s.params);
-    if (s.write_running_var) conv_pool::store_floating(s.var_dtype, var, ctx.output(kRunningVar).data, s.params);
+    if (s.write_running_mean)
+      kernels::compute_type::store_floating(s.mean_dtype, mean, ctx.output(kRunningMean).data, s.params);
+    if (s.write_running_var)
+      kernels::compute_type::store_floating(s.var_dtype, var, ctx.output(kRunningVar).data, s.params);
     for (std::int64_t p = 0; p < s.params; ++p) {
       factors[p] = static_cast<C>(a[p]);
       factors[s.params + p] = static_cast<C>(b[p]);

@@ -8,8 +8,10 @@
 #pragma once
 #include <cstdint>
 
-#include "onnxmicro/kernels/common/conv_pool_util.hpp"
+#include "onnxmicro/kernels/common/compute_type.hpp"
+#include "onnxmicro/kernels/common/scratch.hpp"
 #include "onnxmicro/kernels/common/shape_util.hpp"
+#include "onnxmicro/kernels/common/sliding_window.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
 #include "onnxmicro/kernels/nn/spatial_util.hpp"
 
@@ -36,7 +38,7 @@ struct Col2ImImpl {
     const kernels::TensorInfo& x = ctx.input(kInput);
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    conv_pool::ScratchLayout layout;
+    kernels::scratch::ScratchLayout layout;
     std::size_t accumulator_bytes = 0;
     switch (compiled_dtype(x.dtype)) {
       case DataType::float32:
@@ -105,14 +107,15 @@ struct Col2ImImpl {
              << " and " << static_cast<unsigned long long>(block_rank) << " values, expected the same count >= 1";
     }
     const int rank = static_cast<int>(image_rank);
-    if (rank > conv_pool::kMaxSpatialRank) {
-      return Status(StatusCode::unsupported) << "image_shape has " << rank << " dims, at most "
-                                             << conv_pool::kMaxSpatialRank << " supported (ONNXMICRO_MAX_RANK)";
+    if (rank > kernels::sliding_window::kMaxSpatialRank) {
+      return Status(StatusCode::unsupported)
+             << "image_shape has " << rank << " dims, at most " << kernels::sliding_window::kMaxSpatialRank
+             << " supported (ONNXMICRO_MAX_RANK)";
     }
     spatial::ScatterGeometry& g = state->geometry;
     g.rank = rank;
     bool present = false;
-    std::int64_t pads[2 * conv_pool::kMaxSpatialRank] = {};
+    std::int64_t pads[2 * kernels::sliding_window::kMaxSpatialRank] = {};
     ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "strides", rank, 1, 1, g.stride, present));
     ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "dilations", rank, 1, 1, g.dilation, present));
     ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "pads", 2 * rank, 0, 0, pads, present));
@@ -167,15 +170,15 @@ struct Col2ImImpl {
  private:
   template <typename T>
   static void compute(const State& s, RunContext& ctx) noexcept {
-    using Acc = conv_pool::ComputeType<T>;
+    using Acc = kernels::compute_type::ComputeType<T>;
     const T* x = static_cast<const T*>(ctx.input(kInput).data);
     T* y = static_cast<T*>(ctx.output(kOutput).data);
-    Acc* acc = conv_pool::scratch_at<Acc>(ctx.scratch(), s.accumulator_offset);
+    Acc* acc = kernels::scratch::scratch_at<Acc>(ctx.scratch(), s.accumulator_offset);
     for (std::int64_t plane = 0; plane < s.planes; ++plane) {
       for (std::int64_t i = 0; i < s.image_size; ++i) acc[i] = Acc(0);
       const T* columns = x + plane * s.block_size * s.positions;
       spatial::for_each_scatter(s.geometry, [&](std::int64_t p, std::int64_t tap, std::int64_t o) {
-        acc[o] = static_cast<Acc>(acc[o] + conv_pool::widen(columns[tap * s.positions + p]));
+        acc[o] = static_cast<Acc>(acc[o] + kernels::compute_type::widen(columns[tap * s.positions + p]));
       });
       spatial::store_narrowed(acc, s.image_size, y + plane * s.image_size);
     }

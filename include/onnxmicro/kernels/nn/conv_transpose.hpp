@@ -11,7 +11,9 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "onnxmicro/kernels/common/conv_pool_util.hpp"
+#include "onnxmicro/kernels/common/compute_type.hpp"
+#include "onnxmicro/kernels/common/scratch.hpp"
+#include "onnxmicro/kernels/common/sliding_window.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
 #include "onnxmicro/kernels/nn/spatial_util.hpp"
 
@@ -39,7 +41,7 @@ struct ConvTransposeImpl {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kW));
     const kernels::TensorInfo& x = ctx.input(kX);
     const kernels::TensorInfo& w = ctx.input(kW);
-    if (!conv_pool::is_loadable_floating(x.dtype)) return ctx.unsupported_input_dtype(kX);
+    if (!kernels::compute_type::is_loadable_floating(x.dtype)) return ctx.unsupported_input_dtype(kX);
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kW));
     const bool has_bias = ctx.has_input(kB);
     if (has_bias) ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kB));
@@ -76,7 +78,7 @@ struct ConvTransposeImpl {
     spatial::ScatterGeometry& g = state->geometry;
     g.rank = rank;
     bool present = false;
-    std::int64_t values[conv_pool::window_detail::kAxisIntsCapacity] = {};
+    std::int64_t values[kernels::sliding_window::kAxisIntsCapacity] = {};
     ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "kernel_shape", rank, 1, 1, values, present));
     for (int i = 0; i < rank; ++i) {
       if (present && values[i] != w.shape[i + 2]) {
@@ -89,9 +91,9 @@ struct ConvTransposeImpl {
     }
     ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "strides", rank, 1, 1, g.stride, present));
     ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "dilations", rank, 1, 1, g.dilation, present));
-    std::int64_t output_padding[conv_pool::kMaxSpatialRank] = {};
+    std::int64_t output_padding[kernels::sliding_window::kMaxSpatialRank] = {};
     ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "output_padding", rank, 0, 0, output_padding, present));
-    std::int64_t pads[2 * conv_pool::kMaxSpatialRank] = {};
+    std::int64_t pads[2 * kernels::sliding_window::kMaxSpatialRank] = {};
     ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "pads", 2 * rank, 0, 0, pads, present));
 
     std::string_view auto_pad;
@@ -107,11 +109,12 @@ struct ConvTransposeImpl {
     }
 
     // output_shape: the spatial dims, or (as some exporters write it) N, C and the spatial dims.
-    std::int64_t output_shape[conv_pool::kMaxSpatialRank + 2] = {};
+    std::int64_t output_shape[kernels::sliding_window::kMaxSpatialRank + 2] = {};
     std::size_t output_shape_count = 0;
     bool has_output_shape = false;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute_ints("output_shape", output_shape, conv_pool::kMaxSpatialRank + 2,
-                                                 output_shape_count, has_output_shape));
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute_ints("output_shape", output_shape,
+                                                 kernels::sliding_window::kMaxSpatialRank + 2, output_shape_count,
+                                                 has_output_shape));
     if (has_output_shape && output_shape_count != static_cast<std::size_t>(rank) &&
         output_shape_count != static_cast<std::size_t>(rank + 2)) {
       return Status(StatusCode::invalid_model)
@@ -157,11 +160,12 @@ struct ConvTransposeImpl {
     ONNXMICRO_RETURN_IF_ERROR(y.checked_element_count(y_count));
     ctx.set_output(kY, x.dtype, y);
 
-    conv_pool::ScratchLayout layout;  // X's dtype was checked above
+    kernels::scratch::ScratchLayout layout;  // X's dtype was checked above
     spatial::visit_float_dtype(x.dtype, [&](auto tag) {
       using T = typename decltype(tag)::type;
       state->compute = &compute<T>;
-      state->accumulator_offset = layout.reserve<conv_pool::ComputeType<T>>(out_channels * state->out_spatial);
+      state->accumulator_offset =
+          layout.reserve<kernels::compute_type::ComputeType<T>>(out_channels * state->out_spatial);
     });
     ctx.request_scratch(layout.bytes());
     return {};
@@ -176,24 +180,24 @@ struct ConvTransposeImpl {
  private:
   template <typename T>
   static void compute(const State& s, RunContext& ctx) noexcept {
-    using Acc = conv_pool::ComputeType<T>;
+    using Acc = kernels::compute_type::ComputeType<T>;
     const T* x = static_cast<const T*>(ctx.input(kX).data);
     const T* w = static_cast<const T*>(ctx.input(kW).data);
     const T* bias = s.has_bias ? static_cast<const T*>(ctx.input(kB).data) : nullptr;
     T* y = static_cast<T*>(ctx.output(kY).data);
-    Acc* acc = conv_pool::scratch_at<Acc>(ctx.scratch(), s.accumulator_offset);
+    Acc* acc = kernels::scratch::scratch_at<Acc>(ctx.scratch(), s.accumulator_offset);
     const std::int64_t image = s.out_channels * s.out_spatial;
     for (std::int64_t n = 0; n < s.batch; ++n) {
       spatial::fill_with_bias(bias, s.out_channels, s.out_spatial, acc);
       const T* x_image = x + n * s.in_channels * s.in_spatial;
       spatial::for_each_scatter(s.geometry, [&](std::int64_t p, std::int64_t tap, std::int64_t o) {
         for (std::int64_t c = 0; c < s.in_channels; ++c) {
-          const Acc xv = conv_pool::widen(x_image[c * s.in_spatial + p]);
+          const Acc xv = kernels::compute_type::widen(x_image[c * s.in_spatial + p]);
           const std::int64_t grp = c / s.group_in;
           const T* w_row = w + c * s.group_out * s.kernel_size + tap;  // W[c, :, tap]
           Acc* out = acc + grp * s.group_out * s.out_spatial + o;
           for (std::int64_t m = 0; m < s.group_out; ++m) {
-            out[m * s.out_spatial] += xv * conv_pool::widen(w_row[m * s.kernel_size]);
+            out[m * s.out_spatial] += xv * kernels::compute_type::widen(w_row[m * s.kernel_size]);
           }
         }
       });

@@ -12,7 +12,9 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "onnxmicro/kernels/common/conv_pool_util.hpp"
+#include "onnxmicro/kernels/common/compute_type.hpp"
+#include "onnxmicro/kernels/common/scratch.hpp"
+#include "onnxmicro/kernels/common/sliding_window.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
 #include "onnxmicro/kernels/nn/spatial_util.hpp"
 
@@ -27,14 +29,15 @@ struct DeformConvImpl {
   static constexpr int kB = 3;
   static constexpr int kMask = 4;
   static constexpr int kY = 0;
-  static constexpr int kMaxCorners = 1 << conv_pool::kMaxSpatialRank;
+  static constexpr int kMaxCorners = 1 << kernels::sliding_window::kMaxSpatialRank;
 
   struct State {
     void (*compute)(const State&, RunContext&) noexcept;
     int rank;
-    std::int64_t input[conv_pool::kMaxSpatialRank], output[conv_pool::kMaxSpatialRank];
-    std::int64_t kernel[conv_pool::kMaxSpatialRank], stride[conv_pool::kMaxSpatialRank];
-    std::int64_t dilation[conv_pool::kMaxSpatialRank], pad_begin[conv_pool::kMaxSpatialRank];
+    std::int64_t input[kernels::sliding_window::kMaxSpatialRank], output[kernels::sliding_window::kMaxSpatialRank];
+    std::int64_t kernel[kernels::sliding_window::kMaxSpatialRank], stride[kernels::sliding_window::kMaxSpatialRank];
+    std::int64_t dilation[kernels::sliding_window::kMaxSpatialRank],
+        pad_begin[kernels::sliding_window::kMaxSpatialRank];
     std::int64_t batch, in_channels, out_channels, group_in, group_out, offset_groups, group_channels;
     std::int64_t in_spatial, out_spatial, kernel_size;
     bool has_bias, has_mask;
@@ -80,9 +83,9 @@ struct DeformConvImpl {
              << ", expected >= 1 and dividing the " << static_cast<long long>(channels) << " channels of X";
     }
     bool present = false;
-    std::int64_t values[conv_pool::window_detail::kAxisIntsCapacity] = {};
+    std::int64_t values[kernels::sliding_window::kAxisIntsCapacity] = {};
     ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "kernel_shape", rank, 1, 1, values, present));
-    std::int64_t pads[2 * conv_pool::kMaxSpatialRank] = {};
+    std::int64_t pads[2 * kernels::sliding_window::kMaxSpatialRank] = {};
     ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "strides", rank, 1, 1, state->stride, present));
     ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "dilations", rank, 1, 1, state->dilation, present));
     ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "pads", 2 * rank, 0, 0, pads, present));
@@ -138,9 +141,9 @@ struct DeformConvImpl {
     state->group_channels = channels / offset_groups;
     std::int64_t y_count = 0;
     ONNXMICRO_RETURN_IF_ERROR(y.checked_element_count(y_count));
-    conv_pool::ScratchLayout layout;
+    kernels::scratch::ScratchLayout layout;
     spatial::visit_float_dtype(x.dtype, [&](auto tag) {
-      using Acc = conv_pool::ComputeType<typename decltype(tag)::type>;
+      using Acc = kernels::compute_type::ComputeType<typename decltype(tag)::type>;
       state->accumulator_offset = layout.reserve<Acc>(out_channels * state->out_spatial);
     });
     ctx.request_scratch(layout.bytes());
@@ -165,8 +168,8 @@ struct DeformConvImpl {
 
   template <typename Acc>
   static void locate(const State& s, const Acc* position, Corners<Acc>& corners) noexcept {
-    std::int64_t low[conv_pool::kMaxSpatialRank];
-    Acc fraction[conv_pool::kMaxSpatialRank];
+    std::int64_t low[kernels::sliding_window::kMaxSpatialRank];
+    Acc fraction[kernels::sliding_window::kMaxSpatialRank];
     for (int d = 0; d < s.rank; ++d) {
       const Acc f = std::floor(position[d]);
       low[d] = static_cast<std::int64_t>(f);
@@ -193,47 +196,47 @@ struct DeformConvImpl {
 
   template <typename T>
   static void compute(const State& s, RunContext& ctx) noexcept {
-    using Acc = conv_pool::ComputeType<T>;
+    using Acc = kernels::compute_type::ComputeType<T>;
     const T* x = static_cast<const T*>(ctx.input(kX).data);
     const T* w = static_cast<const T*>(ctx.input(kW).data);
     const T* offsets = static_cast<const T*>(ctx.input(kOffset).data);
     const T* bias = s.has_bias ? static_cast<const T*>(ctx.input(kB).data) : nullptr;
     const T* mask = s.has_mask ? static_cast<const T*>(ctx.input(kMask).data) : nullptr;
     T* y = static_cast<T*>(ctx.output(kY).data);
-    Acc* acc = conv_pool::scratch_at<Acc>(ctx.scratch(), s.accumulator_offset);
+    Acc* acc = kernels::scratch::scratch_at<Acc>(ctx.scratch(), s.accumulator_offset);
     const std::int64_t image = s.out_channels * s.out_spatial;
     for (std::int64_t n = 0; n < s.batch; ++n) {
       spatial::fill_with_bias(bias, s.out_channels, s.out_spatial, acc);
       const T* x_image = x + n * s.in_channels * s.in_spatial;
       const T* offset_image = offsets + n * s.offset_groups * s.kernel_size * s.rank * s.out_spatial;
       const T* mask_image = mask ? mask + n * s.offset_groups * s.kernel_size * s.out_spatial : nullptr;
-      std::int64_t out_index[conv_pool::kMaxSpatialRank] = {};
+      std::int64_t out_index[kernels::sliding_window::kMaxSpatialRank] = {};
       for (std::int64_t o = 0; o < s.out_spatial; ++o) {
         for (std::int64_t og = 0; og < s.offset_groups; ++og) {
-          std::int64_t tap_index[conv_pool::kMaxSpatialRank] = {};
+          std::int64_t tap_index[kernels::sliding_window::kMaxSpatialRank] = {};
           for (std::int64_t tap = 0; tap < s.kernel_size; ++tap) {
             const std::int64_t slot = og * s.kernel_size + tap;
-            Acc position[conv_pool::kMaxSpatialRank];
+            Acc position[kernels::sliding_window::kMaxSpatialRank];
             for (int d = 0; d < s.rank; ++d) {
-              const Acc shift = conv_pool::widen(offset_image[(slot * s.rank + d) * s.out_spatial + o]);
+              const Acc shift = kernels::compute_type::widen(offset_image[(slot * s.rank + d) * s.out_spatial + o]);
               position[d] =
                   static_cast<Acc>(out_index[d] * s.stride[d] - s.pad_begin[d] + tap_index[d] * s.dilation[d]) + shift;
             }
             Corners<Acc> corners;
             locate(s, position, corners);
-            const Acc scale = mask_image ? conv_pool::widen(mask_image[slot * s.out_spatial + o]) : Acc(1);
+            const Acc scale = mask_image ? kernels::compute_type::widen(mask_image[slot * s.out_spatial + o]) : Acc(1);
             for (std::int64_t c = og * s.group_channels; c < (og + 1) * s.group_channels; ++c) {
               const T* plane = x_image + c * s.in_spatial;
               Acc value = Acc(0);
               for (int k = 0; k < corners.count; ++k)
-                value += corners.weight[k] * conv_pool::widen(plane[corners.offset[k]]);
+                value += corners.weight[k] * kernels::compute_type::widen(plane[corners.offset[k]]);
               value *= scale;
               if (value == Acc(0)) continue;
               const std::int64_t grp = c / s.group_in;
               const T* w_tap = w + (grp * s.group_out * s.group_in + c % s.group_in) * s.kernel_size + tap;
               Acc* out = acc + grp * s.group_out * s.out_spatial + o;
               for (std::int64_t m = 0; m < s.group_out; ++m) {
-                out[m * s.out_spatial] += value * conv_pool::widen(w_tap[m * s.group_in * s.kernel_size]);
+                out[m * s.out_spatial] += value * kernels::compute_type::widen(w_tap[m * s.group_in * s.kernel_size]);
               }
             }
             for (int d = s.rank - 1; d >= 0; --d) {

@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "onnxmicro/kernels/common/conv_pool_util.hpp"
+#include "onnxmicro/kernels/common/compute_type.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
 #include "onnxmicro/kernels/tensor/cast.hpp"
 
@@ -107,7 +107,7 @@ struct DropoutImpl {
     if (rules.ratio_input) {
       if (ctx.has_input(kRatio)) {
         const kernels::TensorInfo& r = ctx.input(kRatio);
-        if (!conv_pool::is_loadable_floating(r.dtype)) return ctx.unsupported_input_dtype(kRatio);
+        if (!kernels::compute_type::is_loadable_floating(r.dtype)) return ctx.unsupported_input_dtype(kRatio);
         if (r.shape.element_count() != 1) {
           return Status(StatusCode::invalid_model)
                  << "input 1 '" << r.name << "' (ratio) has shape " << r.shape << ", expected a scalar";
@@ -147,7 +147,7 @@ struct DropoutImpl {
     const void* x = ctx.input(kData).data;
     void* y = ctx.output(kOutput).data;
     double ratio = 0.5;
-    if (ctx.has_input(kRatio)) conv_pool::load_floating(s.ratio_dtype, ctx.input(kRatio).data, &ratio, 1);
+    if (ctx.has_input(kRatio)) kernels::compute_type::load_floating(s.ratio_dtype, ctx.input(kRatio).data, &ratio, 1);
     bool training = false;
     if (s.may_train && ctx.has_input(kTrainingMode)) {
       training = *static_cast<const unsigned char*>(ctx.input(kTrainingMode).data) != 0;
@@ -184,8 +184,8 @@ struct DropoutImpl {
       return;
     }
     const double one = keep ? 1.0 : 0.0;  // before opset 10 the mask has X's (float) dtype
-    conv_pool::store_floating(s.dtype, &one,
-                              static_cast<unsigned char*>(mask) + i * static_cast<std::int64_t>(s.element_bytes), 1);
+    kernels::compute_type::store_floating(
+        s.dtype, &one, static_cast<unsigned char*>(mask) + i * static_cast<std::int64_t>(s.element_bytes), 1);
   }
   /// y[i] = x[i] * factor in X's dtype (factor 0 for dropped elements).
   static void store_scaled(DataType dtype, const void* x, void* y, std::int64_t i, double factor) noexcept {
@@ -203,11 +203,11 @@ struct DropoutImpl {
       default: {
         const std::size_t bytes = dtype_size(dtype);
         float v = 0.0f;
-        conv_pool::load_floating(dtype, static_cast<const unsigned char*>(x) + i * static_cast<std::int64_t>(bytes), &v,
-                                 1);
+        kernels::compute_type::load_floating(
+            dtype, static_cast<const unsigned char*>(x) + i * static_cast<std::int64_t>(bytes), &v, 1);
         const float out = factor == 0.0 ? 0.0f : v * static_cast<float>(factor);
-        conv_pool::store_floating(dtype, &out, static_cast<unsigned char*>(y) + i * static_cast<std::int64_t>(bytes),
-                                  1);
+        kernels::compute_type::store_floating(dtype, &out,
+                                              static_cast<unsigned char*>(y) + i * static_cast<std::int64_t>(bytes), 1);
         return;
       }
     }

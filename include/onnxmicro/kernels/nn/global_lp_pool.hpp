@@ -4,7 +4,7 @@
 #pragma once
 #include <cstdint>
 
-#include "onnxmicro/kernels/common/conv_pool_util.hpp"
+#include "onnxmicro/kernels/common/compute_type.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
 #include "onnxmicro/kernels/nn/spatial_util.hpp"
 
@@ -34,16 +34,15 @@ struct GlobalLpPoolKernel : detail::spatial::GlobalPool<GlobalLpPoolKernel<kFloa
 
   template <typename T>
   static void compute(const State& s, const void* x_data, void* y_data) noexcept {
-    namespace conv_pool = detail::conv_pool;
     const T* x = static_cast<const T*>(x_data);
     T* y = static_cast<T*>(y_data);
     for (std::int64_t plane = 0; plane < s.planes; ++plane) {
       const T* values = x + plane * s.plane_size;
       double sum = 0.0;
       for (std::int64_t i = 0; i < s.plane_size; ++i) {
-        sum += detail::spatial::abs_power(static_cast<double>(conv_pool::widen(values[i])), s.p);
+        sum += detail::spatial::abs_power(static_cast<double>(compute_type::widen(values[i])), s.p);
       }
-      y[plane] = conv_pool::narrow<T>(static_cast<conv_pool::ComputeType<T>>(detail::spatial::root(sum, s.p)));
+      y[plane] = compute_type::narrow<T>(static_cast<compute_type::ComputeType<T>>(detail::spatial::root(sum, s.p)));
     }
   }
 };

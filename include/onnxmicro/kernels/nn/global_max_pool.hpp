@@ -4,7 +4,7 @@
 #pragma once
 #include <cstdint>
 
-#include "onnxmicro/kernels/common/conv_pool_util.hpp"
+#include "onnxmicro/kernels/common/compute_type.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
 #include "onnxmicro/kernels/nn/spatial_util.hpp"
 
@@ -38,17 +38,17 @@ struct GlobalMaxPool_1 : detail::spatial::GlobalPool<GlobalMaxPool_1> {
   template <typename T>
   static void compute(const State& s, const void* x_data, void* y_data) noexcept {
     const std::int64_t planes = s.planes, plane_size = s.plane_size;
-    using C = detail::conv_pool::ComputeType<T>;
+    using C = compute_type::ComputeType<T>;
     const T* x = static_cast<const T*>(x_data);
     T* y = static_cast<T*>(y_data);
     for (std::int64_t p = 0; p < planes; ++p) {
       const T* plane = x + p * plane_size;
-      C best = detail::conv_pool::widen(plane[0]);
+      C best = compute_type::widen(plane[0]);
       for (std::int64_t i = 1; i < plane_size && best == best; ++i) {
-        const C v = detail::conv_pool::widen(plane[i]);
+        const C v = compute_type::widen(plane[i]);
         if (!(v <= best)) best = v;  // larger, or NaN (which then stays)
       }
-      y[p] = detail::conv_pool::narrow<T>(best);
+      y[p] = compute_type::narrow<T>(best);
     }
   }
 };

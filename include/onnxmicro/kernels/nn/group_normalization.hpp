@@ -71,7 +71,7 @@ struct GroupNormalizationImpl {
     const Shape view =
         per_channel ? Shape{batch, channels, spatial} : Shape{batch, groups, channels / groups * spatial};
     const Shape param{params, 1};
-    conv_pool::ScratchLayout layout;
+    kernels::scratch::ScratchLayout layout;
     ONNXMICRO_RETURN_IF_ERROR(norm::plan_blocks(x.dtype, batch * groups, channels / groups * spatial, view, &param,
                                                 &param, x.dtype, layout, n));
     ctx.request_scratch(layout.bytes());

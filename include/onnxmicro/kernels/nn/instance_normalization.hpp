@@ -52,7 +52,7 @@ struct InstanceNormalization_1 : KernelDefaults {
     for (int i = 2; i < x.shape.rank(); ++i) spatial *= x.shape[i];
     const Shape view{x.shape[0], channels, spatial};
     const Shape param{channels, 1};
-    detail::conv_pool::ScratchLayout layout;
+    scratch::ScratchLayout layout;
     ONNXMICRO_RETURN_IF_ERROR(
         detail::norm::plan_blocks(x.dtype, x.shape[0] * channels, spatial, view, &param, &param, x.dtype, layout, n));
     ctx.request_scratch(layout.bytes());

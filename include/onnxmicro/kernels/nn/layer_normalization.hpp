@@ -69,7 +69,7 @@ struct LayerNormalization_17 : KernelDefaults {
     }
     const std::int64_t rows = shape_util::dims_product(x.shape, 0, axis);
     const std::int64_t block = shape_util::dims_product(x.shape, axis, rank);
-    detail::conv_pool::ScratchLayout layout;
+    scratch::ScratchLayout layout;
     ONNXMICRO_RETURN_IF_ERROR(detail::norm::plan_blocks(x.dtype, rows, block, x.shape, &ctx.input(kScale).shape,
                                                         has_bias ? &ctx.input(kBias).shape : nullptr, x.dtype, layout,
                                                         n));

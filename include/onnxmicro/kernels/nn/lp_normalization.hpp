@@ -6,7 +6,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "onnxmicro/kernels/common/conv_pool_util.hpp"
+#include "onnxmicro/kernels/common/compute_type.hpp"
 #include "onnxmicro/kernels/common/shape_util.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
 #include "onnxmicro/kernels/nn/spatial_util.hpp"
@@ -62,7 +62,7 @@ struct LpNormalizationImpl {
  private:
   template <typename T>
   static void compute(const State& s, const void* x_data, void* y_data) noexcept {
-    using C = conv_pool::ComputeType<T>;
+    using C = kernels::compute_type::ComputeType<T>;
     const T* x = static_cast<const T*>(x_data);
     T* y = static_cast<T*>(y_data);
     for (std::int64_t o = 0; o < s.outer; ++o) {
@@ -70,13 +70,13 @@ struct LpNormalizationImpl {
         const std::int64_t base = o * s.axis_size * s.inner + i;
         double sum = 0.0;
         for (std::int64_t k = 0; k < s.axis_size; ++k) {
-          const double v = static_cast<double>(conv_pool::widen(x[base + k * s.inner]));
+          const double v = static_cast<double>(kernels::compute_type::widen(x[base + k * s.inner]));
           sum += s.l1 ? std::fabs(v) : v * v;
         }
         const double norm = s.l1 ? sum : std::sqrt(sum);
         for (std::int64_t k = 0; k < s.axis_size; ++k) {
-          const double v = static_cast<double>(conv_pool::widen(x[base + k * s.inner]));
-          y[base + k * s.inner] = conv_pool::narrow<T>(static_cast<C>(norm == 0.0 ? 0.0 : v / norm));
+          const double v = static_cast<double>(kernels::compute_type::widen(x[base + k * s.inner]));
+          y[base + k * s.inner] = kernels::compute_type::narrow<T>(static_cast<C>(norm == 0.0 ? 0.0 : v / norm));
         }
       }
     }

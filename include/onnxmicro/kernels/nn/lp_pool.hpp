@@ -5,7 +5,8 @@
 #include <cmath>
 #include <cstdint>
 
-#include "onnxmicro/kernels/common/conv_pool_util.hpp"
+#include "onnxmicro/kernels/common/compute_type.hpp"
+#include "onnxmicro/kernels/common/sliding_window.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
 #include "onnxmicro/kernels/nn/spatial_util.hpp"
 
@@ -19,7 +20,7 @@ struct LpPoolImpl {
 
   struct State {
     void (*compute)(const State&, RunContext&) noexcept;
-    conv_pool::WindowGeometry geometry;
+    kernels::sliding_window::WindowGeometry geometry;
     std::int64_t planes, in_spatial, out_spatial;
     double p;
   };
@@ -34,15 +35,15 @@ struct LpPoolImpl {
         spatial::visit_float_dtype(x.dtype, [&](auto tag) { state->compute = &compute<typename decltype(tag)::type>; });
     if (!is_float) return ctx.unsupported_input_dtype(kX);
     ONNXMICRO_RETURN_IF_ERROR(spatial::read_p(ctx, float_p, state->p));
-    conv_pool::WindowRules rules;
+    kernels::sliding_window::WindowRules rules;
     rules.dilations_since = 18;
     rules.ceil_mode_since = 18;
-    ONNXMICRO_RETURN_IF_ERROR(conv_pool::parse_window(ctx, x.shape, rules, state->geometry));
-    const conv_pool::WindowGeometry& g = state->geometry;
+    ONNXMICRO_RETURN_IF_ERROR(kernels::sliding_window::parse_window(ctx, x.shape, rules, state->geometry));
+    const kernels::sliding_window::WindowGeometry& g = state->geometry;
     state->planes = x.shape[0] * x.shape[1];
     state->in_spatial = g.input_size();
     state->out_spatial = g.output_size();
-    ctx.set_output(kY, x.dtype, conv_pool::window_output_shape(x.shape, x.shape[1], g));
+    ctx.set_output(kY, x.dtype, kernels::sliding_window::window_output_shape(x.shape, x.shape[1], g));
     return {};
   }
 
@@ -55,21 +56,23 @@ struct LpPoolImpl {
  private:
   template <typename T>
   static void compute(const State& s, RunContext& ctx) noexcept {
-    const conv_pool::WindowGeometry& g = s.geometry;
+    const kernels::sliding_window::WindowGeometry& g = s.geometry;
     const T* x = static_cast<const T*>(ctx.input(kX).data);
     T* y = static_cast<T*>(ctx.output(kY).data);
     for (std::int64_t plane = 0; plane < s.planes; ++plane) {
       const T* x_plane = x + plane * s.in_spatial;
       T* y_plane = y + plane * s.out_spatial;
-      conv_pool::for_each_window(g, [&](std::int64_t o, const conv_pool::WindowPlacement& w) {
-        double sum = 0.0;
-        if (w.inside > 0) {
-          conv_pool::visit_window(g, w, [&](std::int64_t offset) {
-            sum += spatial::abs_power(static_cast<double>(conv_pool::widen(x_plane[offset])), s.p);
+      kernels::sliding_window::for_each_window(
+          g, [&](std::int64_t o, const kernels::sliding_window::WindowPlacement& w) {
+            double sum = 0.0;
+            if (w.inside > 0) {
+              kernels::sliding_window::visit_window(g, w, [&](std::int64_t offset) {
+                sum += spatial::abs_power(static_cast<double>(kernels::compute_type::widen(x_plane[offset])), s.p);
+              });
+            }
+            y_plane[o] = kernels::compute_type::narrow<T>(
+                static_cast<kernels::compute_type::ComputeType<T>>(spatial::root(sum, s.p)));
           });
-        }
-        y_plane[o] = conv_pool::narrow<T>(static_cast<conv_pool::ComputeType<T>>(spatial::root(sum, s.p)));
-      });
     }
   }
 };

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "onnxmicro/kernels/common/conv_pool_util.hpp"
+#include "onnxmicro/kernels/common/compute_type.hpp"
 #include "onnxmicro/kernels/common/shape_util.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
 #include "onnxmicro/kernels/nn/spatial_util.hpp"
@@ -69,7 +69,7 @@ struct LrnImpl {
  private:
   template <typename T>
   static void compute(const State& s, const void* x_data, void* y_data) noexcept {
-    using C = conv_pool::ComputeType<T>;
+    using C = kernels::compute_type::ComputeType<T>;
     const T* x = static_cast<const T*>(x_data);
     T* y = static_cast<T*>(y_data);
     for (std::int64_t n = 0; n < s.batch; ++n) {
@@ -81,12 +81,12 @@ struct LrnImpl {
         for (std::int64_t i = 0; i < s.inner; ++i) {
           double sum = 0.0;
           for (std::int64_t k = first; k <= last; ++k) {
-            const double v = static_cast<double>(conv_pool::widen(image[k * s.inner + i]));
+            const double v = static_cast<double>(kernels::compute_type::widen(image[k * s.inner + i]));
             sum += v * v;
           }
           const double divisor = std::pow(s.bias + s.alpha_over_size * sum, s.beta);
-          const C v = conv_pool::widen(image[c * s.inner + i]);
-          out[c * s.inner + i] = conv_pool::narrow<T>(static_cast<C>(static_cast<double>(v) / divisor));
+          const C v = kernels::compute_type::widen(image[c * s.inner + i]);
+          out[c * s.inner + i] = kernels::compute_type::narrow<T>(static_cast<C>(static_cast<double>(v) / divisor));
         }
       }
     }

@@ -9,8 +9,9 @@
 #include <cstdint>
 #include <cstring>
 
-#include "onnxmicro/kernels/common/conv_pool_util.hpp"
+#include "onnxmicro/kernels/common/compute_type.hpp"
 #include "onnxmicro/kernels/common/shape_util.hpp"
+#include "onnxmicro/kernels/common/sliding_window.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
 #include "onnxmicro/kernels/nn/spatial_util.hpp"
 
@@ -35,7 +36,7 @@ struct MaxUnpoolImpl {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kX));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kI));
     const kernels::TensorInfo& x = ctx.input(kX);
-    if (!conv_pool::is_loadable_floating(x.dtype)) return ctx.unsupported_input_dtype(kX);
+    if (!kernels::compute_type::is_loadable_floating(x.dtype)) return ctx.unsupported_input_dtype(kX);
     const kernels::TensorInfo& indices = ctx.input(kI);
     if (indices.dtype != DataType::int64) {
       return Status(StatusCode::invalid_model)
@@ -47,8 +48,9 @@ struct MaxUnpoolImpl {
     }
     ONNXMICRO_RETURN_IF_ERROR(spatial::require_spatial_input(ctx, kX));
     const int spatial_rank = x.shape.rank() - 2;
-    std::int64_t kernel[conv_pool::kMaxSpatialRank] = {}, strides[conv_pool::kMaxSpatialRank] = {};
-    std::int64_t pads[2 * conv_pool::kMaxSpatialRank] = {};
+    std::int64_t kernel[kernels::sliding_window::kMaxSpatialRank] = {},
+                 strides[kernels::sliding_window::kMaxSpatialRank] = {};
+    std::int64_t pads[2 * kernels::sliding_window::kMaxSpatialRank] = {};
     bool present = false;
     ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "kernel_shape", spatial_rank, 1, 1, kernel, present));
     if (!present) return Status(StatusCode::invalid_model) << "required attribute 'kernel_shape' (INTS) is missing";

@@ -6,7 +6,8 @@
 #include <cmath>
 #include <cstdint>
 
-#include "onnxmicro/kernels/common/conv_pool_util.hpp"
+#include "onnxmicro/kernels/common/compute_type.hpp"
+#include "onnxmicro/kernels/common/scratch.hpp"
 #include "onnxmicro/kernels/common/shape_util.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
 #include "onnxmicro/kernels/nn/spatial_util.hpp"
@@ -73,7 +74,7 @@ struct MeanVarianceNormalizationImpl {
     }
     state->slots = stride;
     state->count = x.shape.element_count();
-    conv_pool::ScratchLayout layout;
+    kernels::scratch::ScratchLayout layout;
     state->sum_offset = layout.reserve<double>(state->slots);
     state->square_offset = layout.reserve<double>(state->slots);
     ctx.request_scratch(layout.bytes());
@@ -106,14 +107,14 @@ struct MeanVarianceNormalizationImpl {
 
   template <typename T>
   static void compute(const State& s, const void* x_data, void* y_data, void* scratch) noexcept {
-    using C = conv_pool::ComputeType<T>;
+    using C = kernels::compute_type::ComputeType<T>;
     const T* x = static_cast<const T*>(x_data);
     T* y = static_cast<T*>(y_data);
-    double* sum = conv_pool::scratch_at<double>(scratch, s.sum_offset);
-    double* square = conv_pool::scratch_at<double>(scratch, s.square_offset);
+    double* sum = kernels::scratch::scratch_at<double>(scratch, s.sum_offset);
+    double* square = kernels::scratch::scratch_at<double>(scratch, s.square_offset);
     for (std::int64_t i = 0; i < s.slots; ++i) sum[i] = square[i] = 0.0;
     for_each_element(s, [&](std::int64_t e, std::int64_t slot) {
-      const double v = static_cast<double>(conv_pool::widen(x[e]));
+      const double v = static_cast<double>(kernels::compute_type::widen(x[e]));
       sum[slot] += v;
       square[slot] += v * v;
     });
@@ -125,8 +126,8 @@ struct MeanVarianceNormalizationImpl {
       square[i] = 1.0 / (std::sqrt(variance > 0.0 ? variance : 0.0) + kEpsilon);  // now 1 / (std + eps)
     }
     for_each_element(s, [&](std::int64_t e, std::int64_t slot) {
-      const double v = static_cast<double>(conv_pool::widen(x[e]));
-      y[e] = conv_pool::narrow<T>(static_cast<C>((v - sum[slot]) * square[slot]));
+      const double v = static_cast<double>(kernels::compute_type::widen(x[e]));
+      y[e] = kernels::compute_type::narrow<T>(static_cast<C>((v - sum[slot]) * square[slot]));
     });
   }
 };

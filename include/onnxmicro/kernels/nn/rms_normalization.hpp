@@ -58,7 +58,7 @@ struct RmsNormalizationImpl {
         ctx, kScale, scale.shape, x.shape, "a shape that broadcasts onto X's normalised dims (numpy rules)"));
     const std::int64_t rows = kernels::shape_util::dims_product(x.shape, 0, axis);
     const std::int64_t block = kernels::shape_util::dims_product(x.shape, axis, rank);
-    conv_pool::ScratchLayout layout;
+    kernels::scratch::ScratchLayout layout;
     ONNXMICRO_RETURN_IF_ERROR(
         norm::plan_blocks(x.dtype, rows, block, x.shape, &scale.shape, nullptr, scale.dtype, layout, n));
     state->y_dtype = scale.dtype;
@@ -78,18 +78,18 @@ struct RmsNormalizationImpl {
       return {};
     }
     // Y in X's dtype first (scratch sized for double, enough for any float dtype), then converted to V.
-    void* staged = conv_pool::scratch_at<unsigned char>(ctx.scratch(), state.converted_offset);
+    void* staged = kernels::scratch::scratch_at<unsigned char>(ctx.scratch(), state.converted_offset);
     norm::run_blocks(state.normalizer, ctx.input(kX).data, ctx.input(kScale).data, nullptr, staged, ctx.scratch());
     double* wide = static_cast<double*>(staged);
     // Widen in place from the back so no element is overwritten before it is read.
     const DataType t = ctx.input(kX).dtype;
     for (std::int64_t i = count - 1; i >= 0; --i) {
       double v = 0.0;
-      conv_pool::load_floating(
+      kernels::compute_type::load_floating(
           t, static_cast<const unsigned char*>(staged) + i * static_cast<std::int64_t>(dtype_size(t)), &v, 1);
       wide[i] = v;
     }
-    conv_pool::store_floating(state.y_dtype, wide, ctx.output(kY).data, count);
+    kernels::compute_type::store_floating(state.y_dtype, wide, ctx.output(kY).data, count);
     return {};
   }
 };

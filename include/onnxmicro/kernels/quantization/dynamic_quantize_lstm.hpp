@@ -18,7 +18,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "onnxmicro/kernels/common/conv_pool_util.hpp"
+#include "onnxmicro/kernels/common/scratch.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
 #include "onnxmicro/kernels/nn/lstm.hpp"
 
@@ -97,7 +97,7 @@ struct DynamicQuantizeLSTM_1 : KernelDefaults, private recurrent::RecurrentOp<Ls
 
   template <typename T>
   static T* scratch(RunContext& ctx, std::size_t offset) noexcept {
-    return detail::conv_pool::scratch_at<T>(ctx.scratch(), offset);
+    return scratch::scratch_at<T>(ctx.scratch(), offset);
   }
 
   static Status check_dtypes(PrepareContext& ctx) noexcept {

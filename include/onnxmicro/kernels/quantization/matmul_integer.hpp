@@ -12,7 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "onnxmicro/kernels/common/conv_pool_util.hpp"
+#include "onnxmicro/kernels/common/scratch.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
 #include "onnxmicro/kernels/quantization/integer_gemm.hpp"
 #include "onnxmicro/kernels/quantization/quant_util.hpp"
@@ -134,12 +134,12 @@ struct MatMulInteger_10 : KernelDefaults {
     std::int32_t* y = static_cast<std::int32_t*>(ctx.output(kY).data);
     const std::int16_t* weights = s.weights;
     if (weights == nullptr) {
-      std::int16_t* packed = detail::conv_pool::scratch_at<std::int16_t>(scratch, s.weights_offset);
+      std::int16_t* packed = scratch::scratch_at<std::int16_t>(scratch, s.weights_offset);
       pack_weights(s, static_cast<const TB*>(ctx.input(kB).data),
                    ctx.has_input(kBZeroPoint) ? static_cast<const TB*>(ctx.input(kBZeroPoint).data) : nullptr, packed);
       weights = packed;
     }
-    std::int16_t* packed = detail::conv_pool::scratch_at<std::int16_t>(scratch, s.packed_offset);
+    std::int16_t* packed = scratch::scratch_at<std::int16_t>(scratch, s.packed_offset);
     const std::int64_t m = plan.m, n = plan.n;
     integer_gemm::multiply_matrices(plan, weights, a, a_zero, s.tile, packed,
                                     [&](std::int64_t batch, std::int64_t row, std::int64_t column, std::int64_t rows,

@@ -17,7 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "onnxmicro/kernels/common/conv_pool_util.hpp"
+#include "onnxmicro/kernels/common/scratch.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
 #include "onnxmicro/kernels/quantization/integer_gemm.hpp"
 #include "onnxmicro/kernels/quantization/quant_util.hpp"
@@ -113,17 +113,17 @@ void compute_integer(const State& s, RunContext& ctx) noexcept {
   integer_gemm::output_bounds<TY>(s.clamp, y_scale, y_zero, low, high);
   const integer_gemm::Requant* requant = s.requant;
   if (requant == nullptr) {
-    integer_gemm::Requant* computed = detail::conv_pool::scratch_at<integer_gemm::Requant>(scratch, s.requant_offset);
+    integer_gemm::Requant* computed = scratch::scratch_at<integer_gemm::Requant>(scratch, s.requant_offset);
     compute_requant(s, ctx.input(kAScale).data, ctx.input(kBScale).data, ctx.input(kYScale).data, computed);
     requant = computed;
   }
-  std::int16_t* packed = detail::conv_pool::scratch_at<std::int16_t>(scratch, s.packed_offset);
+  std::int16_t* packed = scratch::scratch_at<std::int16_t>(scratch, s.packed_offset);
   const std::int64_t m = plan.m, n = plan.n, k = plan.k;
   if (m < kVectorRows) {
     const TB* b = static_cast<const TB*>(ctx.input(kB).data);
     const TB* b_zero = ctx.has_input(kBZeroPoint) ? static_cast<const TB*>(ctx.input(kBZeroPoint).data) : nullptr;
-    std::int32_t* sums = detail::conv_pool::scratch_at<std::int32_t>(scratch, s.sums_offset);
-    std::int16_t* row = detail::conv_pool::scratch_at<std::int16_t>(scratch, s.row_offset);
+    std::int32_t* sums = scratch::scratch_at<std::int32_t>(scratch, s.sums_offset);
+    std::int16_t* row = scratch::scratch_at<std::int16_t>(scratch, s.row_offset);
     integer_gemm::for_each_matrix(plan, [&](std::int64_t batch, std::int64_t a_offset, std::int64_t b_offset) {
       for (std::int64_t i = 0; i < m; ++i) {
         vector_row(s, a + a_offset + i * k, a_zero, b + b_offset, b_zero, requant, y_zero, low, high, sums, row,
@@ -134,7 +134,7 @@ void compute_integer(const State& s, RunContext& ctx) noexcept {
   }
   const std::int16_t* weights = s.weights;
   if (weights == nullptr) {
-    std::int16_t* packed = detail::conv_pool::scratch_at<std::int16_t>(scratch, s.weights_offset);
+    std::int16_t* packed = scratch::scratch_at<std::int16_t>(scratch, s.weights_offset);
     pack_weights(s, static_cast<const TB*>(ctx.input(kB).data),
                  ctx.has_input(kBZeroPoint) ? static_cast<const TB*>(ctx.input(kBZeroPoint).data) : nullptr, packed);
     weights = packed;

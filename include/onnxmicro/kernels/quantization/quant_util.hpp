@@ -14,8 +14,8 @@
 #include <cstdint>
 #include <limits>
 
-#include "onnxmicro/kernels/common/conv_pool_util.hpp"
 #include "onnxmicro/kernels/common/shape_util.hpp"
+#include "onnxmicro/kernels/common/sliding_window.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
 #include "onnxmicro/kernels/tensor/cast.hpp"
 
@@ -593,7 +593,7 @@ inline Status require_same_shape(const PrepareContext& ctx, int index, int other
 
 /// Geometry of an N-D convolution of X (N, C, D1..) with W (M, C/group, k1..).
 struct ConvPlan {
-  detail::conv_pool::WindowGeometry geometry;
+  sliding_window::WindowGeometry geometry;
   std::int64_t batch = 0, channels = 0, out_channels = 0, group = 1;
   std::int64_t group_channels = 0, group_out_channels = 0;
   std::int64_t in_spatial = 0, out_spatial = 0, kernel_size = 0;
@@ -604,19 +604,19 @@ struct ConvPlan {
   template <typename WZero, typename Emit>
   void for_each_sum(LoadElement load_x, const void* x, double x_zero, LoadElement load_w, const void* w, WZero&& w_zero,
                     Emit&& emit) const noexcept {
-    const detail::conv_pool::WindowGeometry& g = geometry;
+    const sliding_window::WindowGeometry& g = geometry;
     std::int64_t y = 0;
     for (std::int64_t image = 0; image < batch; ++image) {
       for (std::int64_t m = 0; m < out_channels; ++m) {
         const double zw = w_zero(m);
         const std::int64_t first_channel = (m / group_out_channels) * group_channels;
-        std::int64_t out[detail::conv_pool::kMaxSpatialRank] = {};
+        std::int64_t out[sliding_window::kMaxSpatialRank] = {};
         for (std::int64_t position = 0; position < out_spatial; ++position) {
           double sum = 0;
           for (std::int64_t c = 0; c < group_channels; ++c) {
             const std::int64_t x_plane = (image * channels + first_channel + c) * in_spatial;
             const std::int64_t w_plane = (m * group_channels + c) * kernel_size;
-            std::int64_t tap[detail::conv_pool::kMaxSpatialRank] = {};
+            std::int64_t tap[sliding_window::kMaxSpatialRank] = {};
             for (std::int64_t t = 0; t < kernel_size; ++t) {
               bool inside = true;
               std::int64_t offset = 0;
@@ -682,13 +682,13 @@ inline Status plan_conv(const PrepareContext& ctx, int x_index, int w_index, Con
            << static_cast<long long>(w.shape[1])
            << ", expected C / group = " << static_cast<long long>(plan.group_channels);
   }
-  detail::conv_pool::WindowRules rules;
+  sliding_window::WindowRules rules;
   rules.weight_kernel = w.shape.data() + 2;
-  ONNXMICRO_RETURN_IF_ERROR(detail::conv_pool::parse_window(ctx, x.shape, rules, plan.geometry));
+  ONNXMICRO_RETURN_IF_ERROR(sliding_window::parse_window(ctx, x.shape, rules, plan.geometry));
   plan.in_spatial = plan.geometry.input_size();
   plan.out_spatial = plan.geometry.output_size();
   plan.kernel_size = plan.geometry.kernel_size();
-  plan.output = detail::conv_pool::window_output_shape(x.shape, plan.out_channels, plan.geometry);
+  plan.output = sliding_window::window_output_shape(x.shape, plan.out_channels, plan.geometry);
   return {};
 }
 
