@@ -4,15 +4,15 @@
 // border, bouncing again for pads longer than the axis, as numpy), and 'wrap' (opset 19: periodic). Pads are an
 // attribute before opset 11 and a constant input from 11 on (they decide the output shape); the fill value is the
 // FLOAT attribute 'value' before 11 and the optional input 'constant_value' (read at run time) from 11 on.
-// Elements move as raw bits through the per-axis remap of kernels/tensor/slice.hpp.
+// Elements move as raw bits through the per-axis remap of kernels/common/remap.hpp.
 #pragma once
 #include <cstdint>
 #include <string_view>
 
+#include "onnxmicro/kernels/common/remap.hpp"
 #include "onnxmicro/kernels/common/shape_util.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
 #include "onnxmicro/kernels/tensor/cast.hpp"
-#include "onnxmicro/kernels/tensor/slice.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
