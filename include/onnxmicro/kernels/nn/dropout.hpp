@@ -12,8 +12,8 @@
 #include <cstring>
 
 #include "onnxmicro/kernels/common/compute_type.hpp"
+#include "onnxmicro/kernels/common/float_formats.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
-#include "onnxmicro/kernels/tensor/cast.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace detail {
@@ -189,13 +189,13 @@ struct DropoutImpl {
   }
   /// y[i] = x[i] * factor in X's dtype (factor 0 for dropped elements).
   static void store_scaled(DataType dtype, const void* x, void* y, std::int64_t i, double factor) noexcept {
-    using kernels::cast_detail::MiniFloat;
+    using kernels::float_formats::MiniFloat;
     const MiniFloat* format = nullptr;
     switch (compiled_dtype(dtype)) {
-      case DataType::float8e4m3fn: format = &kernels::cast_detail::kFloat8E4M3FN; break;
-      case DataType::float8e4m3fnuz: format = &kernels::cast_detail::kFloat8E4M3FNUZ; break;
-      case DataType::float8e5m2: format = &kernels::cast_detail::kFloat8E5M2; break;
-      case DataType::float8e5m2fnuz: format = &kernels::cast_detail::kFloat8E5M2FNUZ; break;
+      case DataType::float8e4m3fn: format = &kernels::float_formats::kFloat8E4M3FN; break;
+      case DataType::float8e4m3fnuz: format = &kernels::float_formats::kFloat8E4M3FNUZ; break;
+      case DataType::float8e5m2: format = &kernels::float_formats::kFloat8E5M2; break;
+      case DataType::float8e5m2fnuz: format = &kernels::float_formats::kFloat8E5M2FNUZ; break;
       case DataType::float64: {
         static_cast<double*>(y)[i] = factor == 0.0 ? 0.0 : static_cast<const double*>(x)[i] * factor;
         return;
@@ -212,8 +212,8 @@ struct DropoutImpl {
       }
     }
     const std::uint8_t bits = static_cast<const std::uint8_t*>(x)[i];
-    const double v = factor == 0.0 ? 0.0 : kernels::cast_detail::decode_minifloat(*format, bits) * factor;
-    static_cast<std::uint8_t*>(y)[i] = kernels::cast_detail::encode_minifloat(*format, v, true);
+    const double v = factor == 0.0 ? 0.0 : kernels::float_formats::decode_minifloat(*format, bits) * factor;
+    static_cast<std::uint8_t*>(y)[i] = kernels::float_formats::encode_minifloat(*format, v, true);
   }
 };
 

@@ -17,7 +17,7 @@ struct CastLikeBase : CastBase {
   static constexpr int kTargetType = 1;
 
  protected:
-  static Status prepare_like(PrepareContext& ctx, const cast_detail::Options& options) noexcept {
+  static Status prepare_like(PrepareContext& ctx, const dtype_convert::Options& options) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kTargetType));
     Status status = prepare_with(ctx, ctx.input(kTargetType).dtype, options);
     if (!status.ok()) return status.prepend("(the destination dtype is input 1's) ");
@@ -29,7 +29,7 @@ struct CastLikeBase : CastBase {
 struct CastLike_15 : CastLikeBase {
   static constexpr int kSinceVersion = 15;
   static constexpr int kUntilVersion = 19;
-  static Status prepare(PrepareContext& ctx) noexcept { return prepare_like(ctx, cast_detail::Options()); }
+  static Status prepare(PrepareContext& ctx) noexcept { return prepare_like(ctx, dtype_convert::Options()); }
 };
 
 // Opset 19: adds float8 dtypes and 'saturate' (their overflow rule). Opsets 21 (int4/uint4) and 23 (float4e2m1)
@@ -38,7 +38,7 @@ struct CastLike_19 : CastLikeBase {
   static constexpr int kSinceVersion = 19;
   static constexpr int kUntilVersion = 24;
   static Status prepare(PrepareContext& ctx) noexcept {
-    cast_detail::Options options;
+    dtype_convert::Options options;
     ONNXMICRO_RETURN_IF_ERROR(read_saturate(ctx, options));
     return prepare_like(ctx, options);
   }
@@ -49,7 +49,7 @@ struct CastLike_19 : CastLikeBase {
 struct CastLike_24 : CastLikeBase {
   static constexpr int kSinceVersion = 24;
   static Status prepare(PrepareContext& ctx) noexcept {
-    cast_detail::Options options;
+    dtype_convert::Options options;
     ONNXMICRO_RETURN_IF_ERROR(read_saturate(ctx, options));
     ONNXMICRO_RETURN_IF_ERROR(read_round_mode(ctx, options));
     return prepare_like(ctx, options);
