@@ -7,7 +7,7 @@
 #pragma once
 #include <type_traits>
 
-#include "onnxmicro/kernels/logical/broadcast_binary.hpp"
+#include "onnxmicro/kernels/common/broadcast.hpp"
 #include "onnxmicro/kernels/logical/type_lists.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
