@@ -27,7 +27,7 @@ struct Col2ImImpl {
 
   struct State {
     void (*compute)(const State&, RunContext&) noexcept;
-    spatial::ScatterGeometry geometry;
+    spatial_util::ScatterGeometry geometry;
     std::int64_t planes;  ///< N * C
     std::int64_t image_size, block_size, positions;
     std::size_t accumulator_offset;
@@ -112,13 +112,13 @@ struct Col2ImImpl {
              << "image_shape has " << rank << " dims, at most " << kernels::sliding_window::kMaxSpatialRank
              << " supported (ONNXMICRO_MAX_RANK)";
     }
-    spatial::ScatterGeometry& g = state->geometry;
+    spatial_util::ScatterGeometry& g = state->geometry;
     g.rank = rank;
     bool present = false;
     std::int64_t pads[2 * kernels::sliding_window::kMaxSpatialRank] = {};
-    ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "strides", rank, 1, 1, g.stride, present));
-    ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "dilations", rank, 1, 1, g.dilation, present));
-    ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "pads", 2 * rank, 0, 0, pads, present));
+    ONNXMICRO_RETURN_IF_ERROR(spatial_util::read_axis_attribute(ctx, "strides", rank, 1, 1, g.stride, present));
+    ONNXMICRO_RETURN_IF_ERROR(spatial_util::read_axis_attribute(ctx, "dilations", rank, 1, 1, g.dilation, present));
+    ONNXMICRO_RETURN_IF_ERROR(spatial_util::read_axis_attribute(ctx, "pads", 2 * rank, 0, 0, pads, present));
     for (int i = 0; i < rank; ++i) {
       if (image[i] < 1 || block[i] < 1) {
         return Status(StatusCode::invalid_model)
@@ -177,10 +177,10 @@ struct Col2ImImpl {
     for (std::int64_t plane = 0; plane < s.planes; ++plane) {
       for (std::int64_t i = 0; i < s.image_size; ++i) acc[i] = Acc(0);
       const T* columns = x + plane * s.block_size * s.positions;
-      spatial::for_each_scatter(s.geometry, [&](std::int64_t p, std::int64_t tap, std::int64_t o) {
+      spatial_util::for_each_scatter(s.geometry, [&](std::int64_t p, std::int64_t tap, std::int64_t o) {
         acc[o] = static_cast<Acc>(acc[o] + kernels::compute_type::widen(columns[tap * s.positions + p]));
       });
-      spatial::store_narrowed(acc, s.image_size, y + plane * s.image_size);
+      spatial_util::store_narrowed(acc, s.image_size, y + plane * s.image_size);
     }
   }
 };

@@ -29,7 +29,7 @@ struct ConvTransposeImpl {
 
   struct State {
     void (*compute)(const State&, RunContext&) noexcept;
-    spatial::ScatterGeometry geometry;
+    spatial_util::ScatterGeometry geometry;
     std::int64_t batch, in_channels, out_channels, group, group_in, group_out;
     std::int64_t in_spatial, out_spatial, kernel_size;
     bool has_bias;
@@ -45,7 +45,7 @@ struct ConvTransposeImpl {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kW));
     const bool has_bias = ctx.has_input(kB);
     if (has_bias) ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kB));
-    ONNXMICRO_RETURN_IF_ERROR(spatial::require_spatial_input(ctx, kX));
+    ONNXMICRO_RETURN_IF_ERROR(spatial_util::require_spatial_input(ctx, kX));
     const int rank = x.shape.rank() - 2;
     if (w.shape.rank() != x.shape.rank()) {
       return Status(StatusCode::invalid_model) << "input 1 '" << w.name << "' (W) has shape " << w.shape
@@ -75,11 +75,11 @@ struct ConvTransposeImpl {
 
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    spatial::ScatterGeometry& g = state->geometry;
+    spatial_util::ScatterGeometry& g = state->geometry;
     g.rank = rank;
     bool present = false;
     std::int64_t values[kernels::sliding_window::kAxisIntsCapacity] = {};
-    ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "kernel_shape", rank, 1, 1, values, present));
+    ONNXMICRO_RETURN_IF_ERROR(spatial_util::read_axis_attribute(ctx, "kernel_shape", rank, 1, 1, values, present));
     for (int i = 0; i < rank; ++i) {
       if (present && values[i] != w.shape[i + 2]) {
         return Status(StatusCode::invalid_model)
@@ -89,12 +89,13 @@ struct ConvTransposeImpl {
       g.kernel[i] = w.shape[i + 2];
       g.input[i] = x.shape[i + 2];
     }
-    ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "strides", rank, 1, 1, g.stride, present));
-    ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "dilations", rank, 1, 1, g.dilation, present));
+    ONNXMICRO_RETURN_IF_ERROR(spatial_util::read_axis_attribute(ctx, "strides", rank, 1, 1, g.stride, present));
+    ONNXMICRO_RETURN_IF_ERROR(spatial_util::read_axis_attribute(ctx, "dilations", rank, 1, 1, g.dilation, present));
     std::int64_t output_padding[kernels::sliding_window::kMaxSpatialRank] = {};
-    ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "output_padding", rank, 0, 0, output_padding, present));
+    ONNXMICRO_RETURN_IF_ERROR(
+        spatial_util::read_axis_attribute(ctx, "output_padding", rank, 0, 0, output_padding, present));
     std::int64_t pads[2 * kernels::sliding_window::kMaxSpatialRank] = {};
-    ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "pads", 2 * rank, 0, 0, pads, present));
+    ONNXMICRO_RETURN_IF_ERROR(spatial_util::read_axis_attribute(ctx, "pads", 2 * rank, 0, 0, pads, present));
 
     std::string_view auto_pad;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("auto_pad", auto_pad, "NOTSET"));
@@ -130,7 +131,7 @@ struct ConvTransposeImpl {
         const std::int64_t out =
             has_output_shape ? output_shape[skip + static_cast<std::size_t>(i)] : g.input[i] * g.stride[i];
         const std::int64_t total = full - out;
-        g.pad_begin[i] = same_upper ? spatial::floor_div(total, 2) : total - spatial::floor_div(total, 2);
+        g.pad_begin[i] = same_upper ? spatial_util::floor_div(total, 2) : total - spatial_util::floor_div(total, 2);
         g.output[i] = out;
       } else {
         g.pad_begin[i] = pads[i];
@@ -161,7 +162,7 @@ struct ConvTransposeImpl {
     ctx.set_output(kY, x.dtype, y);
 
     kernels::scratch::ScratchLayout layout;  // X's dtype was checked above
-    spatial::visit_float_dtype(x.dtype, [&](auto tag) {
+    spatial_util::visit_float_dtype(x.dtype, [&](auto tag) {
       using T = typename decltype(tag)::type;
       state->compute = &compute<T>;
       state->accumulator_offset =
@@ -188,9 +189,9 @@ struct ConvTransposeImpl {
     Acc* acc = kernels::scratch::scratch_at<Acc>(ctx.scratch(), s.accumulator_offset);
     const std::int64_t image = s.out_channels * s.out_spatial;
     for (std::int64_t n = 0; n < s.batch; ++n) {
-      spatial::fill_with_bias(bias, s.out_channels, s.out_spatial, acc);
+      spatial_util::fill_with_bias(bias, s.out_channels, s.out_spatial, acc);
       const T* x_image = x + n * s.in_channels * s.in_spatial;
-      spatial::for_each_scatter(s.geometry, [&](std::int64_t p, std::int64_t tap, std::int64_t o) {
+      spatial_util::for_each_scatter(s.geometry, [&](std::int64_t p, std::int64_t tap, std::int64_t o) {
         for (std::int64_t c = 0; c < s.in_channels; ++c) {
           const Acc xv = kernels::compute_type::widen(x_image[c * s.in_spatial + p]);
           const std::int64_t grp = c / s.group_in;
@@ -201,7 +202,7 @@ struct ConvTransposeImpl {
           }
         }
       });
-      spatial::store_narrowed(acc, image, y + n * image);
+      spatial_util::store_narrowed(acc, image, y + n * image);
     }
   }
 };

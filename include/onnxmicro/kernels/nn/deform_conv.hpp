@@ -51,8 +51,8 @@ struct DeformConvImpl {
     const kernels::TensorInfo& offset = ctx.input(kOffset);
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    const bool is_float =
-        spatial::visit_float_dtype(x.dtype, [&](auto tag) { state->compute = &compute<typename decltype(tag)::type>; });
+    const bool is_float = spatial_util::visit_float_dtype(
+        x.dtype, [&](auto tag) { state->compute = &compute<typename decltype(tag)::type>; });
     if (!is_float) return ctx.unsupported_input_dtype(kX);
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kW));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kOffset));
@@ -60,7 +60,7 @@ struct DeformConvImpl {
     state->has_mask = ctx.has_input(kMask);
     if (state->has_bias) ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kB));
     if (state->has_mask) ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kMask));
-    ONNXMICRO_RETURN_IF_ERROR(spatial::require_spatial_input(ctx, kX));
+    ONNXMICRO_RETURN_IF_ERROR(spatial_util::require_spatial_input(ctx, kX));
     const int rank = x.shape.rank() - 2;
     state->rank = rank;
     if (w.shape.rank() != x.shape.rank()) {
@@ -84,11 +84,12 @@ struct DeformConvImpl {
     }
     bool present = false;
     std::int64_t values[kernels::sliding_window::kAxisIntsCapacity] = {};
-    ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "kernel_shape", rank, 1, 1, values, present));
+    ONNXMICRO_RETURN_IF_ERROR(spatial_util::read_axis_attribute(ctx, "kernel_shape", rank, 1, 1, values, present));
     std::int64_t pads[2 * kernels::sliding_window::kMaxSpatialRank] = {};
-    ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "strides", rank, 1, 1, state->stride, present));
-    ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "dilations", rank, 1, 1, state->dilation, present));
-    ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "pads", 2 * rank, 0, 0, pads, present));
+    ONNXMICRO_RETURN_IF_ERROR(spatial_util::read_axis_attribute(ctx, "strides", rank, 1, 1, state->stride, present));
+    ONNXMICRO_RETURN_IF_ERROR(
+        spatial_util::read_axis_attribute(ctx, "dilations", rank, 1, 1, state->dilation, present));
+    ONNXMICRO_RETURN_IF_ERROR(spatial_util::read_axis_attribute(ctx, "pads", 2 * rank, 0, 0, pads, present));
     state->kernel_size = 1;
     state->in_spatial = 1;
     state->out_spatial = 1;
@@ -142,7 +143,7 @@ struct DeformConvImpl {
     std::int64_t y_count = 0;
     ONNXMICRO_RETURN_IF_ERROR(y.checked_element_count(y_count));
     kernels::scratch::ScratchLayout layout;
-    spatial::visit_float_dtype(x.dtype, [&](auto tag) {
+    spatial_util::visit_float_dtype(x.dtype, [&](auto tag) {
       using Acc = kernels::compute_type::ComputeType<typename decltype(tag)::type>;
       state->accumulator_offset = layout.reserve<Acc>(out_channels * state->out_spatial);
     });
@@ -206,7 +207,7 @@ struct DeformConvImpl {
     Acc* acc = kernels::scratch::scratch_at<Acc>(ctx.scratch(), s.accumulator_offset);
     const std::int64_t image = s.out_channels * s.out_spatial;
     for (std::int64_t n = 0; n < s.batch; ++n) {
-      spatial::fill_with_bias(bias, s.out_channels, s.out_spatial, acc);
+      spatial_util::fill_with_bias(bias, s.out_channels, s.out_spatial, acc);
       const T* x_image = x + n * s.in_channels * s.in_spatial;
       const T* offset_image = offsets + n * s.offset_groups * s.kernel_size * s.rank * s.out_spatial;
       const T* mask_image = mask ? mask + n * s.offset_groups * s.kernel_size * s.out_spatial : nullptr;
@@ -250,7 +251,7 @@ struct DeformConvImpl {
           out_index[d] = 0;
         }
       }
-      spatial::store_narrowed(acc, image, y + n * image);
+      spatial_util::store_narrowed(acc, image, y + n * image);
     }
   }
 };

@@ -10,12 +10,12 @@
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
-namespace detail_global_lp_pool {
+namespace global_lp_pool_detail {
 
 /// `kFloatP`: opset 1 declares p as FLOAT; later versions as INT.
 template <bool kFloatP>
-struct GlobalLpPoolKernel : detail::spatial::GlobalPool<GlobalLpPoolKernel<kFloatP>> {
-  using Base = detail::spatial::GlobalPool<GlobalLpPoolKernel<kFloatP>>;
+struct GlobalLpPoolKernel : detail::spatial_util::GlobalPool<GlobalLpPoolKernel<kFloatP>> {
+  using Base = detail::spatial_util::GlobalPool<GlobalLpPoolKernel<kFloatP>>;
   using State = typename Base::State;
   static constexpr std::string_view kDomain = "";
   static constexpr std::string_view kOpType = "GlobalLpPool";
@@ -23,8 +23,8 @@ struct GlobalLpPoolKernel : detail::spatial::GlobalPool<GlobalLpPoolKernel<kFloa
   static Status prepare(PrepareContext& ctx) noexcept {
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(Base::begin_prepare(ctx, state));
-    ONNXMICRO_RETURN_IF_ERROR(detail::spatial::read_p(ctx, kFloatP, state->p));
-    ONNXMICRO_RETURN_IF_ERROR(detail::spatial::require_spatial_input(ctx, Base::kX));
+    ONNXMICRO_RETURN_IF_ERROR(detail::spatial_util::read_p(ctx, kFloatP, state->p));
+    ONNXMICRO_RETURN_IF_ERROR(detail::spatial_util::require_spatial_input(ctx, Base::kX));
     Base::finish_prepare(ctx, *state);
     return {};
   }
@@ -40,23 +40,24 @@ struct GlobalLpPoolKernel : detail::spatial::GlobalPool<GlobalLpPoolKernel<kFloa
       const T* values = x + plane * s.plane_size;
       double sum = 0.0;
       for (std::int64_t i = 0; i < s.plane_size; ++i) {
-        sum += detail::spatial::abs_power(static_cast<double>(compute_type::widen(values[i])), s.p);
+        sum += detail::spatial_util::abs_power(static_cast<double>(compute_type::widen(values[i])), s.p);
       }
-      y[plane] = compute_type::narrow<T>(static_cast<compute_type::ComputeType<T>>(detail::spatial::root(sum, s.p)));
+      y[plane] =
+          compute_type::narrow<T>(static_cast<compute_type::ComputeType<T>>(detail::spatial_util::root(sum, s.p)));
     }
   }
 };
 
-}  // namespace detail_global_lp_pool
+}  // namespace global_lp_pool_detail
 
 // GlobalLpPool-1: p is a FLOAT attribute.
-struct GlobalLpPool_1 : detail_global_lp_pool::GlobalLpPoolKernel<true> {
+struct GlobalLpPool_1 : global_lp_pool_detail::GlobalLpPoolKernel<true> {
   static constexpr int kSinceVersion = 1;
   static constexpr int kUntilVersion = 2;
 };
 
 // GlobalLpPool-2: p becomes an INT attribute; 22 added bfloat16.
-struct GlobalLpPool_2 : detail_global_lp_pool::GlobalLpPoolKernel<false> {
+struct GlobalLpPool_2 : global_lp_pool_detail::GlobalLpPoolKernel<false> {
   static constexpr int kSinceVersion = 2;
 };
 

@@ -20,14 +20,14 @@ struct GroupNormalizationImpl {
   static constexpr int kY = 0;
 
   struct State {
-    norm::BlockNormalizer normalizer;
+    normalization_util::BlockNormalizer normalizer;
   };
 
   /// `per_channel`: scale/bias have C values (21+) rather than num_groups (18).
   static Status prepare(kernels::PrepareContext& ctx, bool per_channel) noexcept {
     for (int i = kX; i <= kBias; ++i) ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(i));
     const kernels::TensorInfo& x = ctx.input(kX);
-    if (!norm::is_normalizable(x.dtype)) return ctx.unsupported_input_dtype(kX);
+    if (!normalization_util::is_normalizable(x.dtype)) return ctx.unsupported_input_dtype(kX);
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kScale));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kBias));
     if (x.shape.rank() < 2) {
@@ -45,7 +45,8 @@ struct GroupNormalizationImpl {
     if (per_channel) {
       std::int64_t stash_type = 1;
       ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("stash_type", stash_type, 1));
-      if (!norm::is_normalizable(static_cast<DataType>(stash_type)) || stash_type < 0 || stash_type > 16) {
+      if (!normalization_util::is_normalizable(static_cast<DataType>(stash_type)) || stash_type < 0 ||
+          stash_type > 16) {
         return Status(StatusCode::invalid_model)
                << "attribute 'stash_type' is " << static_cast<long long>(stash_type)
                << ", expected a float dtype number (1 float, 10 float16, 11 double, 16 bfloat16)";
@@ -62,8 +63,8 @@ struct GroupNormalizationImpl {
     }
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    norm::BlockNormalizer& n = state->normalizer;
-    ONNXMICRO_RETURN_IF_ERROR(norm::read_epsilon(ctx, 1e-5f, n.epsilon));
+    normalization_util::BlockNormalizer& n = state->normalizer;
+    ONNXMICRO_RETURN_IF_ERROR(normalization_util::read_epsilon(ctx, 1e-5f, n.epsilon));
     std::int64_t spatial = 1;
     for (int i = 2; i < x.shape.rank(); ++i) spatial *= x.shape[i];
     const std::int64_t batch = x.shape[0];
@@ -72,8 +73,8 @@ struct GroupNormalizationImpl {
         per_channel ? Shape{batch, channels, spatial} : Shape{batch, groups, channels / groups * spatial};
     const Shape param{params, 1};
     kernels::scratch::ScratchLayout layout;
-    ONNXMICRO_RETURN_IF_ERROR(norm::plan_blocks(x.dtype, batch * groups, channels / groups * spatial, view, &param,
-                                                &param, x.dtype, layout, n));
+    ONNXMICRO_RETURN_IF_ERROR(normalization_util::plan_blocks(x.dtype, batch * groups, channels / groups * spatial,
+                                                              view, &param, &param, x.dtype, layout, n));
     ctx.request_scratch(layout.bytes());
     ctx.set_output(kY, x.dtype, x.shape);
     return {};
@@ -81,8 +82,8 @@ struct GroupNormalizationImpl {
 
   static Status run(kernels::RunContext& ctx) noexcept {
     const State& state = ctx.state<State>();
-    norm::run_blocks(state.normalizer, ctx.input(kX).data, ctx.input(kScale).data, ctx.input(kBias).data,
-                     ctx.output(kY).data, ctx.scratch());
+    normalization_util::run_blocks(state.normalizer, ctx.input(kX).data, ctx.input(kScale).data, ctx.input(kBias).data,
+                                   ctx.output(kY).data, ctx.scratch());
     return {};
   }
 };

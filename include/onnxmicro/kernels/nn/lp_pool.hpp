@@ -31,10 +31,10 @@ struct LpPoolImpl {
     const kernels::TensorInfo& x = ctx.input(kX);
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    const bool is_float =
-        spatial::visit_float_dtype(x.dtype, [&](auto tag) { state->compute = &compute<typename decltype(tag)::type>; });
+    const bool is_float = spatial_util::visit_float_dtype(
+        x.dtype, [&](auto tag) { state->compute = &compute<typename decltype(tag)::type>; });
     if (!is_float) return ctx.unsupported_input_dtype(kX);
-    ONNXMICRO_RETURN_IF_ERROR(spatial::read_p(ctx, float_p, state->p));
+    ONNXMICRO_RETURN_IF_ERROR(spatial_util::read_p(ctx, float_p, state->p));
     kernels::sliding_window::WindowRules rules;
     rules.dilations_since = 18;
     rules.ceil_mode_since = 18;
@@ -67,11 +67,11 @@ struct LpPoolImpl {
             double sum = 0.0;
             if (w.inside > 0) {
               kernels::sliding_window::visit_window(g, w, [&](std::int64_t offset) {
-                sum += spatial::abs_power(static_cast<double>(kernels::compute_type::widen(x_plane[offset])), s.p);
+                sum += spatial_util::abs_power(static_cast<double>(kernels::compute_type::widen(x_plane[offset])), s.p);
               });
             }
             y_plane[o] = kernels::compute_type::narrow<T>(
-                static_cast<kernels::compute_type::ComputeType<T>>(spatial::root(sum, s.p)));
+                static_cast<kernels::compute_type::ComputeType<T>>(spatial_util::root(sum, s.p)));
           });
     }
   }

@@ -31,8 +31,8 @@ struct LrnImpl {
     const kernels::TensorInfo& x = ctx.input(kX);
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    const bool is_float =
-        spatial::visit_float_dtype(x.dtype, [&](auto tag) { state->compute = &compute<typename decltype(tag)::type>; });
+    const bool is_float = spatial_util::visit_float_dtype(
+        x.dtype, [&](auto tag) { state->compute = &compute<typename decltype(tag)::type>; });
     if (!is_float) return ctx.unsupported_input_dtype(kX);
     if (x.shape.rank() < 2) {
       return Status(StatusCode::invalid_model)

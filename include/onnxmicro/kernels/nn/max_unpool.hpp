@@ -46,16 +46,17 @@ struct MaxUnpoolImpl {
       return Status(StatusCode::invalid_model) << "input 1 '" << indices.name << "' (I) has shape " << indices.shape
                                                << ", expected X's shape " << x.shape;
     }
-    ONNXMICRO_RETURN_IF_ERROR(spatial::require_spatial_input(ctx, kX));
+    ONNXMICRO_RETURN_IF_ERROR(spatial_util::require_spatial_input(ctx, kX));
     const int spatial_rank = x.shape.rank() - 2;
     std::int64_t kernel[kernels::sliding_window::kMaxSpatialRank] = {},
                  strides[kernels::sliding_window::kMaxSpatialRank] = {};
     std::int64_t pads[2 * kernels::sliding_window::kMaxSpatialRank] = {};
     bool present = false;
-    ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "kernel_shape", spatial_rank, 1, 1, kernel, present));
+    ONNXMICRO_RETURN_IF_ERROR(
+        spatial_util::read_axis_attribute(ctx, "kernel_shape", spatial_rank, 1, 1, kernel, present));
     if (!present) return Status(StatusCode::invalid_model) << "required attribute 'kernel_shape' (INTS) is missing";
-    ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "strides", spatial_rank, 1, 1, strides, present));
-    ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "pads", 2 * spatial_rank, 0, 0, pads, present));
+    ONNXMICRO_RETURN_IF_ERROR(spatial_util::read_axis_attribute(ctx, "strides", spatial_rank, 1, 1, strides, present));
+    ONNXMICRO_RETURN_IF_ERROR(spatial_util::read_axis_attribute(ctx, "pads", 2 * spatial_rank, 0, 0, pads, present));
 
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));

@@ -19,7 +19,7 @@
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace detail {
-namespace norm {
+namespace normalization_util {
 
 /// Everything run() needs to normalise blocks of X; lives in the kernel's State.
 struct BlockNormalizer {
@@ -135,7 +135,7 @@ inline Status plan_blocks(DataType x_dtype, std::int64_t rows, std::int64_t bloc
   ONNXMICRO_RETURN_IF_ERROR(kernels::make_broadcast_plan(operands, view, s.plan));
   s.scale_count = scale ? scale->element_count() : 0;
   s.bias_count = bias ? bias->element_count() : 0;
-  const bool is_float = spatial::visit_float_dtype(x_dtype, [&](auto tag) {
+  const bool is_float = spatial_util::visit_float_dtype(x_dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     using Acc = kernels::compute_type::ComputeType<T>;
     s.compute = &compute_blocks<T>;
@@ -175,6 +175,6 @@ inline void store_statistics(const BlockNormalizer& s, void* scratch, void* mean
   }
 }
 
-}  // namespace norm
+}  // namespace normalization_util
 }  // namespace detail
 ONNXMICRO_NAMESPACE_END

@@ -20,7 +20,7 @@ struct RmsNormalizationImpl {
   static constexpr int kY = 0;
 
   struct State {
-    norm::BlockNormalizer normalizer;
+    normalization_util::BlockNormalizer normalizer;
     bool convert;                  ///< Y's dtype (V) differs from X's (T): normalise into scratch, then convert
     std::size_t converted_offset;  ///< scratch for Y in X's dtype when `convert`
     DataType y_dtype;
@@ -31,8 +31,8 @@ struct RmsNormalizationImpl {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kScale));
     const kernels::TensorInfo& x = ctx.input(kX);
     const kernels::TensorInfo& scale = ctx.input(kScale);
-    if (!norm::is_normalizable(x.dtype)) return ctx.unsupported_input_dtype(kX);
-    if (!norm::is_normalizable(scale.dtype)) return ctx.unsupported_input_dtype(kScale);
+    if (!normalization_util::is_normalizable(x.dtype)) return ctx.unsupported_input_dtype(kX);
+    if (!normalization_util::is_normalizable(scale.dtype)) return ctx.unsupported_input_dtype(kScale);
     const int rank = x.shape.rank();
     if (rank < 1) {
       return Status(StatusCode::invalid_model) << "input 0 '" << x.name << "' (X) is a scalar, expected rank >= 1";
@@ -43,7 +43,7 @@ struct RmsNormalizationImpl {
     ONNXMICRO_RETURN_IF_ERROR(kernels::shape_util::normalize_axis(axis_value, rank, "attribute 'axis'", true, axis));
     std::int64_t stash_type = 1;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("stash_type", stash_type, 1));
-    if (!norm::is_normalizable(static_cast<DataType>(stash_type)) || stash_type < 0 || stash_type > 16) {
+    if (!normalization_util::is_normalizable(static_cast<DataType>(stash_type)) || stash_type < 0 || stash_type > 16) {
       return Status(StatusCode::invalid_model)
              << "attribute 'stash_type' is " << static_cast<long long>(stash_type)
              << ", expected a float dtype number (1 float, 10 float16, 11 double, 16 bfloat16)";
@@ -51,16 +51,16 @@ struct RmsNormalizationImpl {
 
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    norm::BlockNormalizer& n = state->normalizer;
+    normalization_util::BlockNormalizer& n = state->normalizer;
     n.subtract_mean = false;
-    ONNXMICRO_RETURN_IF_ERROR(norm::read_epsilon(ctx, 1e-5f, n.epsilon));
-    ONNXMICRO_RETURN_IF_ERROR(norm::check_param_shape(
+    ONNXMICRO_RETURN_IF_ERROR(normalization_util::read_epsilon(ctx, 1e-5f, n.epsilon));
+    ONNXMICRO_RETURN_IF_ERROR(normalization_util::check_param_shape(
         ctx, kScale, scale.shape, x.shape, "a shape that broadcasts onto X's normalised dims (numpy rules)"));
     const std::int64_t rows = kernels::shape_util::dims_product(x.shape, 0, axis);
     const std::int64_t block = kernels::shape_util::dims_product(x.shape, axis, rank);
     kernels::scratch::ScratchLayout layout;
     ONNXMICRO_RETURN_IF_ERROR(
-        norm::plan_blocks(x.dtype, rows, block, x.shape, &scale.shape, nullptr, scale.dtype, layout, n));
+        normalization_util::plan_blocks(x.dtype, rows, block, x.shape, &scale.shape, nullptr, scale.dtype, layout, n));
     state->y_dtype = scale.dtype;
     state->convert = scale.dtype != x.dtype;
     if (state->convert) state->converted_offset = layout.reserve<double>(x.shape.element_count());
@@ -73,13 +73,14 @@ struct RmsNormalizationImpl {
     const State& state = ctx.state<State>();
     const std::int64_t count = ctx.input(kX).element_count();
     if (!state.convert) {
-      norm::run_blocks(state.normalizer, ctx.input(kX).data, ctx.input(kScale).data, nullptr, ctx.output(kY).data,
-                       ctx.scratch());
+      normalization_util::run_blocks(state.normalizer, ctx.input(kX).data, ctx.input(kScale).data, nullptr,
+                                     ctx.output(kY).data, ctx.scratch());
       return {};
     }
     // Y in X's dtype first (scratch sized for double, enough for any float dtype), then converted to V.
     void* staged = kernels::scratch::scratch_at<unsigned char>(ctx.scratch(), state.converted_offset);
-    norm::run_blocks(state.normalizer, ctx.input(kX).data, ctx.input(kScale).data, nullptr, staged, ctx.scratch());
+    normalization_util::run_blocks(state.normalizer, ctx.input(kX).data, ctx.input(kScale).data, nullptr, staged,
+                                   ctx.scratch());
     double* wide = static_cast<double*>(staged);
     // Widen in place from the back so no element is overwritten before it is read.
     const DataType t = ctx.input(kX).dtype;

@@ -8,7 +8,7 @@
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
-namespace detail {
+namespace sampling_util {
 
 /// The kernel for versions [kSince, kUntil) of Impl::kOpType (ai.onnx): prepare() calls
 /// Impl::prepare(ctx, kSince), so the shared implementation branches on the version where semantics changed.
@@ -22,6 +22,6 @@ struct VersionedKernel : KernelDefaults {
   static Status run(RunContext& ctx) noexcept { return Impl::run(ctx); }
 };
 
-}  // namespace detail
+}  // namespace sampling_util
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -15,7 +15,7 @@
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace detail {
-namespace spatial {
+namespace spatial_util {
 
 /// Carries a type through a generic lambda (see visit_float_dtype).
 template <typename T>
@@ -226,6 +226,6 @@ struct GlobalPool : kernels::KernelDefaults {
   }
 };
 
-}  // namespace spatial
+}  // namespace spatial_util
 }  // namespace detail
 ONNXMICRO_NAMESPACE_END
