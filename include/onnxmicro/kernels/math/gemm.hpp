@@ -18,7 +18,8 @@
 #include "onnxmicro/kernels/kernel_api.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
-namespace detail {
+namespace kernels {
+namespace gemm_detail {
 
 /// Shared implementation of every Gemm version.
 struct GemmImpl {
@@ -53,7 +54,7 @@ struct GemmImpl {
     if (!rules.c_optional) ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kC));
     const kernels::TensorInfo& a = ctx.input(kA);
     const kernels::TensorInfo& b = ctx.input(kB);
-    if (!kernels::gemm::is_matrix_dtype(a.dtype)) return ctx.unsupported_input_dtype(kA);
+    if (!gemm::is_matrix_dtype(a.dtype)) return ctx.unsupported_input_dtype(kA);
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kA, kB));
     const bool has_c = ctx.has_input(kC);
     if (has_c) ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kA, kC));
@@ -147,11 +148,11 @@ struct GemmImpl {
   /// into a float scratch.
   template <typename T>
   static Status plan(kernels::PrepareContext& ctx, State& state) noexcept {
-    using Acc = kernels::gemm::Accumulator<T>;
-    constexpr bool kConvert = !kernels::gemm::kSameRepresentation<T>;
+    using Acc = gemm::Accumulator<T>;
+    constexpr bool kConvert = !gemm::kSameRepresentation<T>;
     const kernels::TensorInfo& b = ctx.input(kB);
     const std::int64_t kn = state.k * state.n;
-    kernels::scratch::ScratchLayout layout;
+    scratch::ScratchLayout layout;
     const bool b_needs_work = (!ctx.size_optimized() && state.trans_b) || kConvert;
     if (b_needs_work && b.is_constant && kn > 0) {
       Span<Acc> packed;
@@ -175,25 +176,24 @@ struct GemmImpl {
 
   /// Writes op(B) as a dense K x N matrix of accumulators.
   template <typename T>
-  static void pack_b(const T* b, const State& state, kernels::gemm::Accumulator<T>* dst) noexcept {
-    using Acc = kernels::gemm::Accumulator<T>;
+  static void pack_b(const T* b, const State& state, gemm::Accumulator<T>* dst) noexcept {
+    using Acc = gemm::Accumulator<T>;
     const std::int64_t kn = state.k * state.n;
     if (!state.trans_b) {
-      kernels::gemm::to_accumulator(b, dst, kn);
+      gemm::to_accumulator(b, dst, kn);
       return;
     }
-    if constexpr (kernels::gemm::kSameRepresentation<T>) {
-      kernels::gemm::transpose(reinterpret_cast<const Acc*>(b), state.n, state.k, dst);
+    if constexpr (gemm::kSameRepresentation<T>) {
+      gemm::transpose(reinterpret_cast<const Acc*>(b), state.n, state.k, dst);
     } else {
       for (std::int64_t j = 0; j < state.n; ++j)
-        for (std::int64_t p = 0; p < state.k; ++p)
-          dst[p * state.n + j] = kernels::compute_type::widen(b[j * state.k + p]);
+        for (std::int64_t p = 0; p < state.k; ++p) dst[p * state.n + j] = compute_type::widen(b[j * state.k + p]);
     }
   }
 
   template <typename T>
   static void compute(const State& state, RunContext& ctx) noexcept {
-    using Acc = kernels::gemm::Accumulator<T>;
+    using Acc = gemm::Accumulator<T>;
     void* scratch = ctx.scratch();
     const std::int64_t m = state.m, n = state.n, k = state.k;
     const T* a_data = static_cast<const T*>(ctx.input(kA).data);
@@ -201,8 +201,8 @@ struct GemmImpl {
 
     const Acc* a = reinterpret_cast<const Acc*>(a_data);
     if (state.a_in_scratch) {
-      Acc* converted = kernels::scratch::scratch_at<Acc>(scratch, state.a_offset);
-      kernels::gemm::to_accumulator(a_data, converted, m * k);
+      Acc* converted = scratch::scratch_at<Acc>(scratch, state.a_offset);
+      gemm::to_accumulator(a_data, converted, m * k);
       a = converted;
     }
     const Acc* b = static_cast<const Acc*>(state.packed_b);
@@ -210,9 +210,9 @@ struct GemmImpl {
     // Size-optimised builds and sessions read a transposed B in place instead of packing a dense K x N copy:
     // less code, and constant weights stay where the model keeps them (flash on a microcontroller) instead of
     // being copied into metadata. Such builds pack B only to convert it, so pack_b drops out for float here.
-    constexpr bool kMayPackB = !ONNXMICRO_OPTIMIZE_FOR_SIZE || !kernels::gemm::kSameRepresentation<T>;
+    constexpr bool kMayPackB = !ONNXMICRO_OPTIMIZE_FOR_SIZE || !gemm::kSameRepresentation<T>;
     if (kMayPackB && state.b_in_scratch) {
-      Acc* packed = kernels::scratch::scratch_at<Acc>(scratch, state.b_offset);
+      Acc* packed = scratch::scratch_at<Acc>(scratch, state.b_offset);
       pack_b<T>(static_cast<const T*>(ctx.input(kB).data), state, packed);
       b = packed;
     } else if (b == nullptr) {
@@ -222,25 +222,24 @@ struct GemmImpl {
         b_col = k;
       }
     }
-    Acc* y = state.y_in_scratch ? kernels::scratch::scratch_at<Acc>(scratch, state.y_offset)
-                                : reinterpret_cast<Acc*>(y_data);
+    Acc* y = state.y_in_scratch ? scratch::scratch_at<Acc>(scratch, state.y_offset) : reinterpret_cast<Acc*>(y_data);
     for (std::int64_t i = 0; i < m * n; ++i) y[i] = Acc(0);
     const std::int64_t a_row = state.trans_a ? 1 : k;
     const std::int64_t a_col = state.trans_a ? m : 1;
     if (b_col == 1) {
-      kernels::gemm::accumulate<Acc>(m, n, k, a, a_row, a_col, b, b_row, y, n);
+      gemm::accumulate<Acc>(m, n, k, a, a_row, a_col, b, b_row, y, n);
     } else {
-      kernels::gemm::strided_accumulate<Acc>(m, n, k, a, a_row, a_col, b, b_row, b_col, y, n);
+      gemm::strided_accumulate<Acc>(m, n, k, a, a_row, a_col, b, b_row, b_col, y, n);
     }
     epilogue<T>(state, y, state.use_c ? static_cast<const T*>(ctx.input(kC).data) : nullptr, y_data);
   }
 
   /// y_out = alpha * acc + beta * C, converted to T.
   template <typename T>
-  static void epilogue(const State& state, const kernels::gemm::Accumulator<T>* acc, const T* c, T* y) noexcept {
+  static void epilogue(const State& state, const gemm::Accumulator<T>* acc, const T* c, T* y) noexcept {
     const std::int64_t m = state.m, n = state.n;
     if constexpr (std::is_integral<T>::value) {
-      using Acc = kernels::gemm::Accumulator<T>;
+      using Acc = gemm::Accumulator<T>;
       const bool exact = state.alpha == 1.0f && (c == nullptr || state.beta == 1.0f);
       for (std::int64_t i = 0; i < m; ++i) {
         for (std::int64_t j = 0; j < n; ++j) {
@@ -257,14 +256,14 @@ struct GemmImpl {
         }
       }
     } else {
-      using C = kernels::compute_type::ComputeType<T>;
+      using C = compute_type::ComputeType<T>;
       const C alpha = static_cast<C>(state.alpha);
       const C beta = static_cast<C>(state.beta);
       for (std::int64_t i = 0; i < m; ++i) {
         for (std::int64_t j = 0; j < n; ++j) {
           C v = alpha == C(1) ? acc[i * n + j] : alpha * acc[i * n + j];
-          if (c) v += beta * kernels::compute_type::widen(c[i * state.c_row_stride + j * state.c_col_stride]);
-          y[i * n + j] = kernels::compute_type::narrow<T>(v);
+          if (c) v += beta * compute_type::widen(c[i * state.c_row_stride + j * state.c_col_stride]);
+          y[i * n + j] = compute_type::narrow<T>(v);
         }
       }
     }
@@ -279,9 +278,7 @@ struct GemmImpl {
   }
 };
 
-}  // namespace detail
-
-namespace kernels {
+}  // namespace gemm_detail
 
 // Gemm-1 (also 6, which only dropped the legacy in-place note on C): C required; the `broadcast` attribute
 // (default 0) must be 1 for C to broadcast.
@@ -291,9 +288,9 @@ struct Gemm_1 : KernelDefaults {
   static constexpr int kSinceVersion = 1;
   static constexpr int kUntilVersion = 7;
   static Status prepare(PrepareContext& ctx) noexcept {
-    return detail::GemmImpl::prepare(ctx, {/*c_optional=*/false, /*broadcast_attr=*/true});
+    return gemm_detail::GemmImpl::prepare(ctx, {/*c_optional=*/false, /*broadcast_attr=*/true});
   }
-  static Status run(RunContext& ctx) noexcept { return detail::GemmImpl::run(ctx); }
+  static Status run(RunContext& ctx) noexcept { return gemm_detail::GemmImpl::run(ctx); }
 };
 
 // Gemm-7: `broadcast` removed, C always broadcasts unidirectionally to (M, N); 9 added integer dtypes.
@@ -303,9 +300,9 @@ struct Gemm_7 : KernelDefaults {
   static constexpr int kSinceVersion = 7;
   static constexpr int kUntilVersion = 11;
   static Status prepare(PrepareContext& ctx) noexcept {
-    return detail::GemmImpl::prepare(ctx, {/*c_optional=*/false, /*broadcast_attr=*/false});
+    return gemm_detail::GemmImpl::prepare(ctx, {/*c_optional=*/false, /*broadcast_attr=*/false});
   }
-  static Status run(RunContext& ctx) noexcept { return detail::GemmImpl::run(ctx); }
+  static Status run(RunContext& ctx) noexcept { return gemm_detail::GemmImpl::run(ctx); }
 };
 
 // Gemm-11: C became optional; 13 added bfloat16.
@@ -314,9 +311,9 @@ struct Gemm_11 : KernelDefaults {
   static constexpr std::string_view kOpType = "Gemm";
   static constexpr int kSinceVersion = 11;
   static Status prepare(PrepareContext& ctx) noexcept {
-    return detail::GemmImpl::prepare(ctx, {/*c_optional=*/true, /*broadcast_attr=*/false});
+    return gemm_detail::GemmImpl::prepare(ctx, {/*c_optional=*/true, /*broadcast_attr=*/false});
   }
-  static Status run(RunContext& ctx) noexcept { return detail::GemmImpl::run(ctx); }
+  static Status run(RunContext& ctx) noexcept { return gemm_detail::GemmImpl::run(ctx); }
 };
 
 }  // namespace kernels

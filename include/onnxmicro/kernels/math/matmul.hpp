@@ -13,7 +13,8 @@
 #include "onnxmicro/kernels/kernel_api.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
-namespace detail {
+namespace kernels {
+namespace matmul_detail {
 
 /// Implementation of MatMul (every version).
 struct MatMulImpl {
@@ -42,7 +43,7 @@ struct MatMulImpl {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kB));
     const kernels::TensorInfo& a = ctx.input(kA);
     const kernels::TensorInfo& b = ctx.input(kB);
-    if (!kernels::gemm::is_matrix_dtype(a.dtype)) return ctx.unsupported_input_dtype(kA);
+    if (!gemm::is_matrix_dtype(a.dtype)) return ctx.unsupported_input_dtype(kA);
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kA, kB));
     const Shape& sa = a.shape;
     const Shape& sb = b.shape;
@@ -133,9 +134,9 @@ struct MatMulImpl {
  private:
   template <typename T>
   static Status plan(kernels::PrepareContext& ctx, State& state) noexcept {
-    using Acc = kernels::gemm::Accumulator<T>;
-    if constexpr (!kernels::gemm::kSameRepresentation<T>) {
-      kernels::scratch::ScratchLayout layout;
+    using Acc = gemm::Accumulator<T>;
+    if constexpr (!gemm::kSameRepresentation<T>) {
+      scratch::ScratchLayout layout;
       state.a_offset = layout.reserve<Acc>(state.a_elements);
       state.b_offset = layout.reserve<Acc>(state.b_elements);
       state.y_offset = layout.reserve<Acc>(state.y_elements);
@@ -147,33 +148,33 @@ struct MatMulImpl {
 
   template <typename T>
   static void compute(const State& state, RunContext& ctx) noexcept {
-    using Acc = kernels::gemm::Accumulator<T>;
+    using Acc = gemm::Accumulator<T>;
     const T* a_data = static_cast<const T*>(ctx.input(kA).data);
     const T* b_data = static_cast<const T*>(ctx.input(kB).data);
     T* y_data = static_cast<T*>(ctx.output(kY).data);
     const Acc* a = reinterpret_cast<const Acc*>(a_data);
     const Acc* b = reinterpret_cast<const Acc*>(b_data);
     Acc* y = reinterpret_cast<Acc*>(y_data);
-    if constexpr (!kernels::gemm::kSameRepresentation<T>) {
-      Acc* a_converted = kernels::scratch::scratch_at<Acc>(ctx.scratch(), state.a_offset);
-      Acc* b_converted = kernels::scratch::scratch_at<Acc>(ctx.scratch(), state.b_offset);
-      kernels::gemm::to_accumulator(a_data, a_converted, state.a_elements);
-      kernels::gemm::to_accumulator(b_data, b_converted, state.b_elements);
+    if constexpr (!gemm::kSameRepresentation<T>) {
+      Acc* a_converted = scratch::scratch_at<Acc>(ctx.scratch(), state.a_offset);
+      Acc* b_converted = scratch::scratch_at<Acc>(ctx.scratch(), state.b_offset);
+      gemm::to_accumulator(a_data, a_converted, state.a_elements);
+      gemm::to_accumulator(b_data, b_converted, state.b_elements);
       a = a_converted;
       b = b_converted;
-      y = kernels::scratch::scratch_at<Acc>(ctx.scratch(), state.y_offset);
+      y = scratch::scratch_at<Acc>(ctx.scratch(), state.y_offset);
     }
     for (std::int64_t i = 0; i < state.y_elements; ++i) y[i] = Acc(0);
     const std::int64_t m = state.m, n = state.n, k = state.k;
     if (state.fold_batch) {
       // Every batch uses the same B; A's batches are contiguous (broadcast A axes are size 1 here), so the
       // whole product is one (batch * M) x K by K x N multiply.
-      kernels::gemm::accumulate<Acc>(state.batch_count * m, n, k, a, k, 1, b, n, y, n);
+      gemm::accumulate<Acc>(state.batch_count * m, n, k, a, k, 1, b, n, y, n);
     } else {
       std::int64_t index[kMaxRank] = {};
       std::int64_t a_offset = 0, b_offset = 0;
       for (std::int64_t batch = 0; batch < state.batch_count; ++batch) {
-        kernels::gemm::accumulate<Acc>(m, n, k, a + a_offset, k, 1, b + b_offset, n, y + batch * m * n, n);
+        gemm::accumulate<Acc>(m, n, k, a + a_offset, k, 1, b + b_offset, n, y + batch * m * n, n);
         for (int axis = state.batch_rank - 1; axis >= 0; --axis) {  // odometer over the output batch axes
           a_offset += state.a_batch_stride[axis];
           b_offset += state.b_batch_stride[axis];
@@ -184,23 +185,21 @@ struct MatMulImpl {
         }
       }
     }
-    if constexpr (!kernels::gemm::kSameRepresentation<T>) {
-      for (std::int64_t i = 0; i < state.y_elements; ++i) y_data[i] = kernels::compute_type::narrow<T>(y[i]);
+    if constexpr (!gemm::kSameRepresentation<T>) {
+      for (std::int64_t i = 0; i < state.y_elements; ++i) y_data[i] = compute_type::narrow<T>(y[i]);
     }
   }
 };
 
-}  // namespace detail
-
-namespace kernels {
+}  // namespace matmul_detail
 
 // MatMul-1 (also 9 and 13, which only added dtypes): numpy matmul with 1-D operands and batch broadcasting.
 struct MatMul_1 : KernelDefaults {
   static constexpr std::string_view kDomain = "";
   static constexpr std::string_view kOpType = "MatMul";
   static constexpr int kSinceVersion = 1;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::MatMulImpl::prepare(ctx); }
-  static Status run(RunContext& ctx) noexcept { return detail::MatMulImpl::run(ctx); }
+  static Status prepare(PrepareContext& ctx) noexcept { return matmul_detail::MatMulImpl::prepare(ctx); }
+  static Status run(RunContext& ctx) noexcept { return matmul_detail::MatMulImpl::run(ctx); }
 };
 
 }  // namespace kernels

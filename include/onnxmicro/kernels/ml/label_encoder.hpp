@@ -18,7 +18,7 @@
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
-namespace detail {
+namespace label_encoder_detail {
 
 /// Key/value element types LabelEncoder knows (opset 4's list; earlier versions use a subset).
 using LabelEncoderTypes = TypeList<StringRef, std::int64_t, float, double, std::int32_t, std::int16_t>;
@@ -318,13 +318,13 @@ inline Status prepare_label_encoder(PrepareContext& ctx, int version) noexcept {
   return {};
 }
 
-}  // namespace detail
+}  // namespace label_encoder_detail
 
 struct LabelEncoderBase : KernelDefaults {
   static constexpr std::string_view kDomain = "ai.onnx.ml";
   static constexpr std::string_view kOpType = "LabelEncoder";
   static Status run(RunContext& ctx) noexcept {
-    const auto& state = ctx.state<detail::LabelEncoderState>();
+    const auto& state = ctx.state<label_encoder_detail::LabelEncoderState>();
     state.lookup(state, ctx.input(0).data, ctx.output(0).data, ctx.input(0).element_count());
     return {};
   }
@@ -334,20 +334,20 @@ struct LabelEncoderBase : KernelDefaults {
 struct LabelEncoder_1 : LabelEncoderBase {
   static constexpr int kSinceVersion = 1;
   static constexpr int kUntilVersion = 2;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::prepare_label_encoder(ctx, 1); }
+  static Status prepare(PrepareContext& ctx) noexcept { return label_encoder_detail::prepare_label_encoder(ctx, 1); }
 };
 
 // Opset 2: explicit keys_* / values_* lists (string, int64, float).
 struct LabelEncoder_2 : LabelEncoderBase {
   static constexpr int kSinceVersion = 2;
   static constexpr int kUntilVersion = 4;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::prepare_label_encoder(ctx, 2); }
+  static Status prepare(PrepareContext& ctx) noexcept { return label_encoder_detail::prepare_label_encoder(ctx, 2); }
 };
 
 // Opset 4: keys_tensor / values_tensor / default_tensor; adds int16, int32 and double.
 struct LabelEncoder_4 : LabelEncoderBase {
   static constexpr int kSinceVersion = 4;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::prepare_label_encoder(ctx, 4); }
+  static Status prepare(PrepareContext& ctx) noexcept { return label_encoder_detail::prepare_label_encoder(ctx, 4); }
 };
 
 }  // namespace kernels

@@ -12,7 +12,8 @@
 #include "onnxmicro/kernels/kernel_api.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
-namespace detail {
+namespace kernels {
+namespace average_pool_detail {
 
 /// Implementation shared by every AveragePool version; the version-specific attributes are gated on the
 /// node's opset (count_include_pad: 7, ceil_mode: 10, dilations: 19).
@@ -23,7 +24,7 @@ struct AveragePoolImpl {
 
   struct State {
     void (*compute)(const State&, RunContext&) noexcept;
-    kernels::sliding_window::WindowGeometry geometry;
+    sliding_window::WindowGeometry geometry;
     std::int64_t planes;  ///< N * C
     std::int64_t in_spatial, out_spatial;
     bool count_include_pad;
@@ -41,10 +42,10 @@ struct AveragePoolImpl {
       case DataType::bfloat16: state->compute = &compute<bfloat16_t>; break;  // opset 22
       default: return ctx.unsupported_input_dtype(kX);
     }
-    kernels::sliding_window::WindowRules rules;
+    sliding_window::WindowRules rules;
     rules.dilations_since = 19;
     rules.ceil_mode_since = 10;
-    ONNXMICRO_RETURN_IF_ERROR(kernels::sliding_window::parse_window(ctx, x.shape, rules, state->geometry));
+    ONNXMICRO_RETURN_IF_ERROR(sliding_window::parse_window(ctx, x.shape, rules, state->geometry));
 
     std::int64_t count_include_pad = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("count_include_pad", count_include_pad, 0));
@@ -56,12 +57,12 @@ struct AveragePoolImpl {
       return Status(StatusCode::invalid_model) << "attribute 'count_include_pad' is only defined from opset 7";
     }
 
-    const kernels::sliding_window::WindowGeometry& g = state->geometry;
+    const sliding_window::WindowGeometry& g = state->geometry;
     state->planes = x.shape[0] * x.shape[1];
     state->in_spatial = g.input_size();
     state->out_spatial = g.output_size();
     state->count_include_pad = count_include_pad == 1;
-    ctx.set_output(kY, x.dtype, kernels::sliding_window::window_output_shape(x.shape, x.shape[1], g));
+    ctx.set_output(kY, x.dtype, sliding_window::window_output_shape(x.shape, x.shape[1], g));
     return {};
   }
 
@@ -73,13 +74,13 @@ struct AveragePoolImpl {
 
  private:
   /// Divisor with count_include_pad: taps inside the input or the explicit pads.
-  static std::int64_t padded_tap_count(const kernels::sliding_window::WindowGeometry& g,
-                                       const kernels::sliding_window::WindowPlacement& w) noexcept {
+  static std::int64_t padded_tap_count(const sliding_window::WindowGeometry& g,
+                                       const sliding_window::WindowPlacement& w) noexcept {
     std::int64_t count = 1;
     for (int d = 0; d < g.rank; ++d) {
       std::int64_t first = 0, last = 0;
-      kernels::sliding_window::valid_taps(w.start[d], g.dilation[d], g.kernel[d], -g.pad_begin[d],
-                                          g.input[d] + g.pad_end[d], first, last);
+      sliding_window::valid_taps(w.start[d], g.dilation[d], g.kernel[d], -g.pad_begin[d], g.input[d] + g.pad_end[d],
+                                 first, last);
       count *= last - first;
     }
     return count;
@@ -87,30 +88,26 @@ struct AveragePoolImpl {
 
   template <typename T>
   static void compute(const State& s, RunContext& ctx) noexcept {
-    using C = kernels::compute_type::ComputeType<T>;
-    const kernels::sliding_window::WindowGeometry& g = s.geometry;
+    using C = compute_type::ComputeType<T>;
+    const sliding_window::WindowGeometry& g = s.geometry;
     const T* x = static_cast<const T*>(ctx.input(kX).data);
     T* y = static_cast<T*>(ctx.output(kY).data);
     for (std::int64_t plane = 0; plane < s.planes; ++plane) {
       const T* x_plane = x + plane * s.in_spatial;
       T* y_plane = y + plane * s.out_spatial;
-      kernels::sliding_window::for_each_window(
-          g, [&](std::int64_t o, const kernels::sliding_window::WindowPlacement& w) {
-            C sum = C(0);
-            if (w.inside > 0) {
-              kernels::sliding_window::visit_window(
-                  g, w, [&](std::int64_t offset) { sum += kernels::compute_type::widen(x_plane[offset]); });
-            }
-            const std::int64_t divisor = s.count_include_pad ? padded_tap_count(g, w) : w.inside;
-            y_plane[o] = kernels::compute_type::narrow<T>(sum / static_cast<C>(divisor));
-          });
+      sliding_window::for_each_window(g, [&](std::int64_t o, const sliding_window::WindowPlacement& w) {
+        C sum = C(0);
+        if (w.inside > 0) {
+          sliding_window::visit_window(g, w, [&](std::int64_t offset) { sum += compute_type::widen(x_plane[offset]); });
+        }
+        const std::int64_t divisor = s.count_include_pad ? padded_tap_count(g, w) : w.inside;
+        y_plane[o] = compute_type::narrow<T>(sum / static_cast<C>(divisor));
+      });
     }
   }
 };
 
-}  // namespace detail
-
-namespace kernels {
+}  // namespace average_pool_detail
 
 // AveragePool-1: kernel_shape, strides, pads, auto_pad; padding never counts in the divisor.
 struct AveragePool_1 : KernelDefaults {
@@ -118,8 +115,8 @@ struct AveragePool_1 : KernelDefaults {
   static constexpr std::string_view kOpType = "AveragePool";
   static constexpr int kSinceVersion = 1;
   static constexpr int kUntilVersion = 7;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::AveragePoolImpl::prepare(ctx); }
-  static Status run(RunContext& ctx) noexcept { return detail::AveragePoolImpl::run(ctx); }
+  static Status prepare(PrepareContext& ctx) noexcept { return average_pool_detail::AveragePoolImpl::prepare(ctx); }
+  static Status run(RunContext& ctx) noexcept { return average_pool_detail::AveragePoolImpl::run(ctx); }
 };
 
 // AveragePool-7: adds count_include_pad.
@@ -128,8 +125,8 @@ struct AveragePool_7 : KernelDefaults {
   static constexpr std::string_view kOpType = "AveragePool";
   static constexpr int kSinceVersion = 7;
   static constexpr int kUntilVersion = 10;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::AveragePoolImpl::prepare(ctx); }
-  static Status run(RunContext& ctx) noexcept { return detail::AveragePoolImpl::run(ctx); }
+  static Status prepare(PrepareContext& ctx) noexcept { return average_pool_detail::AveragePoolImpl::prepare(ctx); }
+  static Status run(RunContext& ctx) noexcept { return average_pool_detail::AveragePoolImpl::run(ctx); }
 };
 
 // AveragePool-10: adds ceil_mode. 11 only re-documented SAME padding as out = ceil(in / stride), which every
@@ -139,8 +136,8 @@ struct AveragePool_10 : KernelDefaults {
   static constexpr std::string_view kOpType = "AveragePool";
   static constexpr int kSinceVersion = 10;
   static constexpr int kUntilVersion = 19;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::AveragePoolImpl::prepare(ctx); }
-  static Status run(RunContext& ctx) noexcept { return detail::AveragePoolImpl::run(ctx); }
+  static Status prepare(PrepareContext& ctx) noexcept { return average_pool_detail::AveragePoolImpl::prepare(ctx); }
+  static Status run(RunContext& ctx) noexcept { return average_pool_detail::AveragePoolImpl::run(ctx); }
 };
 
 // AveragePool-19: adds dilations; 22 added bfloat16.
@@ -148,8 +145,8 @@ struct AveragePool_19 : KernelDefaults {
   static constexpr std::string_view kDomain = "";
   static constexpr std::string_view kOpType = "AveragePool";
   static constexpr int kSinceVersion = 19;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::AveragePoolImpl::prepare(ctx); }
-  static Status run(RunContext& ctx) noexcept { return detail::AveragePoolImpl::run(ctx); }
+  static Status prepare(PrepareContext& ctx) noexcept { return average_pool_detail::AveragePoolImpl::prepare(ctx); }
+  static Status run(RunContext& ctx) noexcept { return average_pool_detail::AveragePoolImpl::run(ctx); }
 };
 
 }  // namespace kernels

@@ -15,7 +15,8 @@
 #include "onnxmicro/kernels/kernel_api.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
-namespace detail {
+namespace kernels {
+namespace batch_normalization_detail {
 
 /// Implementation shared by every BatchNormalization version.
 struct BatchNormalizationImpl {
@@ -73,7 +74,7 @@ struct BatchNormalizationImpl {
       default: return ctx.unsupported_input_dtype(kX);
     }
     for (int i = kScale; i <= kVar; ++i) {
-      if (!kernels::compute_type::is_loadable_floating(ctx.input(i).dtype)) return ctx.unsupported_input_dtype(i);
+      if (!compute_type::is_loadable_floating(ctx.input(i).dtype)) return ctx.unsupported_input_dtype(i);
     }
     if (rules.free_param_dtypes) {
       ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kScale, kBias));
@@ -166,7 +167,7 @@ struct BatchNormalizationImpl {
         ONNXMICRO_RETURN_IF_ERROR(fold_at_prepare<float>(ctx, params, *state));
       }
     } else {
-      kernels::scratch::ScratchLayout layout;
+      scratch::ScratchLayout layout;
       state->factors_offset =
           double_factors ? layout.reserve<double>(2 * state->params) : layout.reserve<float>(2 * state->params);
       if (state->training) {
@@ -201,8 +202,7 @@ struct BatchNormalizationImpl {
       double v[4] = {};
       for (int i = 0; i < 4; ++i) {
         const auto* base = static_cast<const unsigned char*>(params[i]);
-        kernels::compute_type::load_floating(dtypes[i], base + static_cast<std::size_t>(p) * dtype_size(dtypes[i]),
-                                             &v[i], 1);
+        compute_type::load_floating(dtypes[i], base + static_cast<std::size_t>(p) * dtype_size(dtypes[i]), &v[i], 1);
       }
       const double a = v[0] / std::sqrt(v[3] + static_cast<double>(s.epsilon));
       factors[p] = static_cast<C>(a);
@@ -221,13 +221,13 @@ struct BatchNormalizationImpl {
 
   template <typename T, bool kTrainingAttr>
   static void compute(const State& s, RunContext& ctx) noexcept {
-    using C = kernels::compute_type::ComputeType<T>;
+    using C = compute_type::ComputeType<T>;
     const T* x = static_cast<const T*>(ctx.input(kX).data);
     T* y = static_cast<T*>(ctx.output(kY).data);
     const C* factors = static_cast<const C*>(s.folded);
     if (factors == nullptr) {
       void* scratch = ctx.scratch();
-      C* scratch_factors = kernels::scratch::scratch_at<C>(scratch, s.factors_offset);
+      C* scratch_factors = scratch::scratch_at<C>(scratch, s.factors_offset);
       bool from_batch = false;  // training mode: only the versions with the attribute compile that path
       if constexpr (kTrainingAttr) {
         from_batch = s.training;
@@ -249,7 +249,7 @@ struct BatchNormalizationImpl {
         const T* src = x_n + p * s.param_inner;
         T* dst = y_n + p * s.param_inner;
         for (std::int64_t i = 0; i < s.param_inner; ++i)
-          dst[i] = kernels::compute_type::narrow<T>(kernels::compute_type::widen(src[i]) * scale + shift);
+          dst[i] = compute_type::narrow<T>(compute_type::widen(src[i]) * scale + shift);
       }
     }
   }
@@ -257,14 +257,14 @@ struct BatchNormalizationImpl {
   /// Training mode: the factors from the batch statistics, and the running statistics written.
   template <typename T, typename C>
   static void training_factors(const State& s, RunContext& ctx, const T* x, void* scratch, C* factors) noexcept {
-    double* a = kernels::scratch::scratch_at<double>(scratch, s.scale_offset);
-    double* b = kernels::scratch::scratch_at<double>(scratch, s.bias_offset);
-    double* mean = kernels::scratch::scratch_at<double>(scratch, s.mean_offset);
-    double* var = kernels::scratch::scratch_at<double>(scratch, s.var_offset);
-    kernels::compute_type::load_floating(s.scale_dtype, ctx.input(kScale).data, a, s.params);
-    kernels::compute_type::load_floating(s.bias_dtype, ctx.input(kBias).data, b, s.params);
-    kernels::compute_type::load_floating(s.mean_dtype, ctx.input(kMean).data, mean, s.params);
-    kernels::compute_type::load_floating(s.var_dtype, ctx.input(kVar).data, var, s.params);
+    double* a = scratch::scratch_at<double>(scratch, s.scale_offset);
+    double* b = scratch::scratch_at<double>(scratch, s.bias_offset);
+    double* mean = scratch::scratch_at<double>(scratch, s.mean_offset);
+    double* var = scratch::scratch_at<double>(scratch, s.var_offset);
+    compute_type::load_floating(s.scale_dtype, ctx.input(kScale).data, a, s.params);
+    compute_type::load_floating(s.bias_dtype, ctx.input(kBias).data, b, s.params);
+    compute_type::load_floating(s.mean_dtype, ctx.input(kMean).data, mean, s.params);
+    compute_type::load_floating(s.var_dtype, ctx.input(kVar).data, var, s.params);
     // Batch statistics per channel (params == channels here), two passes for a stable variance. The
     // running statistics are written first, while mean/var still hold the inputs.
     const double count = static_cast<double>(s.batch * s.inner);
@@ -272,14 +272,14 @@ struct BatchNormalizationImpl {
       double sum = 0.0;
       for (std::int64_t n = 0; n < s.batch; ++n) {
         const T* row = x + (n * s.channels + c) * s.inner;
-        for (std::int64_t i = 0; i < s.inner; ++i) sum += static_cast<double>(kernels::compute_type::widen(row[i]));
+        for (std::int64_t i = 0; i < s.inner; ++i) sum += static_cast<double>(compute_type::widen(row[i]));
       }
       const double batch_mean = count > 0 ? sum / count : 0.0;
       double squares = 0.0;
       for (std::int64_t n = 0; n < s.batch; ++n) {
         const T* row = x + (n * s.channels + c) * s.inner;
         for (std::int64_t i = 0; i < s.inner; ++i) {
-          const double d = static_cast<double>(kernels::compute_type::widen(row[i])) - batch_mean;
+          const double d = static_cast<double>(compute_type::widen(row[i])) - batch_mean;
           squares += d * d;
         }
       }
@@ -291,10 +291,8 @@ struct BatchNormalizationImpl {
       a[c] = a[c] * inv;
       b[c] = b[c] - batch_mean * a[c];
     }
-    if (s.write_running_mean)
-      kernels::compute_type::store_floating(s.mean_dtype, mean, ctx.output(kRunningMean).data, s.params);
-    if (s.write_running_var)
-      kernels::compute_type::store_floating(s.var_dtype, var, ctx.output(kRunningVar).data, s.params);
+    if (s.write_running_mean) compute_type::store_floating(s.mean_dtype, mean, ctx.output(kRunningMean).data, s.params);
+    if (s.write_running_var) compute_type::store_floating(s.var_dtype, var, ctx.output(kRunningVar).data, s.params);
     for (std::int64_t p = 0; p < s.params; ++p) {
       factors[p] = static_cast<C>(a[p]);
       factors[s.params + p] = static_cast<C>(b[p]);
@@ -302,9 +300,7 @@ struct BatchNormalizationImpl {
   }
 };
 
-}  // namespace detail
-
-namespace kernels {
+}  // namespace batch_normalization_detail
 
 // BatchNormalization-1 (also 6 and 7): inference with per-channel (spatial = 1) or per-activation
 // (spatial = 0) parameters. 6 dropped consumed_inputs and 7 dropped is_test, neither of which changes
@@ -315,10 +311,10 @@ struct BatchNormalization_1 : KernelDefaults {
   static constexpr int kSinceVersion = 1;
   static constexpr int kUntilVersion = 9;
   static Status prepare(PrepareContext& ctx) noexcept {
-    return detail::BatchNormalizationImpl::prepare<false>(ctx, {/*spatial_attr=*/true,
-                                                                /*free_param_dtypes=*/false});
+    return batch_normalization_detail::BatchNormalizationImpl::prepare<false>(ctx, {/*spatial_attr=*/true,
+                                                                                    /*free_param_dtypes=*/false});
   }
-  static Status run(RunContext& ctx) noexcept { return detail::BatchNormalizationImpl::run(ctx); }
+  static Status run(RunContext& ctx) noexcept { return batch_normalization_detail::BatchNormalizationImpl::run(ctx); }
 };
 
 // BatchNormalization-9: `spatial` removed (parameters are always per channel); X may be 1-D (one channel).
@@ -328,10 +324,10 @@ struct BatchNormalization_9 : KernelDefaults {
   static constexpr int kSinceVersion = 9;
   static constexpr int kUntilVersion = 14;
   static Status prepare(PrepareContext& ctx) noexcept {
-    return detail::BatchNormalizationImpl::prepare<false>(ctx, {/*spatial_attr=*/false,
-                                                                /*free_param_dtypes=*/false});
+    return batch_normalization_detail::BatchNormalizationImpl::prepare<false>(ctx, {/*spatial_attr=*/false,
+                                                                                    /*free_param_dtypes=*/false});
   }
-  static Status run(RunContext& ctx) noexcept { return detail::BatchNormalizationImpl::run(ctx); }
+  static Status run(RunContext& ctx) noexcept { return batch_normalization_detail::BatchNormalizationImpl::run(ctx); }
 };
 
 // BatchNormalization-14: training_mode attribute with outputs running_mean/running_var; mean/var may have
@@ -342,10 +338,10 @@ struct BatchNormalization_14 : KernelDefaults {
   static constexpr int kSinceVersion = 14;
   static constexpr int kUntilVersion = 15;
   static Status prepare(PrepareContext& ctx) noexcept {
-    return detail::BatchNormalizationImpl::prepare<true>(ctx, {/*spatial_attr=*/false,
-                                                               /*free_param_dtypes=*/false});
+    return batch_normalization_detail::BatchNormalizationImpl::prepare<true>(ctx, {/*spatial_attr=*/false,
+                                                                                   /*free_param_dtypes=*/false});
   }
-  static Status run(RunContext& ctx) noexcept { return detail::BatchNormalizationImpl::run(ctx); }
+  static Status run(RunContext& ctx) noexcept { return batch_normalization_detail::BatchNormalizationImpl::run(ctx); }
 };
 
 // BatchNormalization-15: scale/B may have their own float dtype too (T1), independent of X (T) and
@@ -355,10 +351,10 @@ struct BatchNormalization_15 : KernelDefaults {
   static constexpr std::string_view kOpType = "BatchNormalization";
   static constexpr int kSinceVersion = 15;
   static Status prepare(PrepareContext& ctx) noexcept {
-    return detail::BatchNormalizationImpl::prepare<true>(ctx, {/*spatial_attr=*/false,
-                                                               /*free_param_dtypes=*/true});
+    return batch_normalization_detail::BatchNormalizationImpl::prepare<true>(ctx, {/*spatial_attr=*/false,
+                                                                                   /*free_param_dtypes=*/true});
   }
-  static Status run(RunContext& ctx) noexcept { return detail::BatchNormalizationImpl::run(ctx); }
+  static Status run(RunContext& ctx) noexcept { return batch_normalization_detail::BatchNormalizationImpl::run(ctx); }
 };
 
 }  // namespace kernels

@@ -16,7 +16,8 @@
 #include "onnxmicro/kernels/nn/spatial_util.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
-namespace detail {
+namespace kernels {
+namespace col2im_detail {
 
 struct Col2ImImpl {
   using RunContext = kernels::RunContext;
@@ -38,7 +39,7 @@ struct Col2ImImpl {
     const kernels::TensorInfo& x = ctx.input(kInput);
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    kernels::scratch::ScratchLayout layout;
+    scratch::ScratchLayout layout;
     std::size_t accumulator_bytes = 0;
     switch (compiled_dtype(x.dtype)) {
       case DataType::float32:
@@ -107,15 +108,14 @@ struct Col2ImImpl {
              << " and " << static_cast<unsigned long long>(block_rank) << " values, expected the same count >= 1";
     }
     const int rank = static_cast<int>(image_rank);
-    if (rank > kernels::sliding_window::kMaxSpatialRank) {
-      return Status(StatusCode::unsupported)
-             << "image_shape has " << rank << " dims, at most " << kernels::sliding_window::kMaxSpatialRank
-             << " supported (ONNXMICRO_MAX_RANK)";
+    if (rank > sliding_window::kMaxSpatialRank) {
+      return Status(StatusCode::unsupported) << "image_shape has " << rank << " dims, at most "
+                                             << sliding_window::kMaxSpatialRank << " supported (ONNXMICRO_MAX_RANK)";
     }
     spatial_util::ScatterGeometry& g = state->geometry;
     g.rank = rank;
     bool present = false;
-    std::int64_t pads[2 * kernels::sliding_window::kMaxSpatialRank] = {};
+    std::int64_t pads[2 * sliding_window::kMaxSpatialRank] = {};
     ONNXMICRO_RETURN_IF_ERROR(spatial_util::read_axis_attribute(ctx, "strides", rank, 1, 1, g.stride, present));
     ONNXMICRO_RETURN_IF_ERROR(spatial_util::read_axis_attribute(ctx, "dilations", rank, 1, 1, g.dilation, present));
     ONNXMICRO_RETURN_IF_ERROR(spatial_util::read_axis_attribute(ctx, "pads", 2 * rank, 0, 0, pads, present));
@@ -170,32 +170,30 @@ struct Col2ImImpl {
  private:
   template <typename T>
   static void compute(const State& s, RunContext& ctx) noexcept {
-    using Acc = kernels::compute_type::ComputeType<T>;
+    using Acc = compute_type::ComputeType<T>;
     const T* x = static_cast<const T*>(ctx.input(kInput).data);
     T* y = static_cast<T*>(ctx.output(kOutput).data);
-    Acc* acc = kernels::scratch::scratch_at<Acc>(ctx.scratch(), s.accumulator_offset);
+    Acc* acc = scratch::scratch_at<Acc>(ctx.scratch(), s.accumulator_offset);
     for (std::int64_t plane = 0; plane < s.planes; ++plane) {
       for (std::int64_t i = 0; i < s.image_size; ++i) acc[i] = Acc(0);
       const T* columns = x + plane * s.block_size * s.positions;
       spatial_util::for_each_scatter(s.geometry, [&](std::int64_t p, std::int64_t tap, std::int64_t o) {
-        acc[o] = static_cast<Acc>(acc[o] + kernels::compute_type::widen(columns[tap * s.positions + p]));
+        acc[o] = static_cast<Acc>(acc[o] + compute_type::widen(columns[tap * s.positions + p]));
       });
       spatial_util::store_narrowed(acc, s.image_size, y + plane * s.image_size);
     }
   }
 };
 
-}  // namespace detail
-
-namespace kernels {
+}  // namespace col2im_detail
 
 // Col2Im-18: the first version.
 struct Col2Im_18 : KernelDefaults {
   static constexpr std::string_view kDomain = "";
   static constexpr std::string_view kOpType = "Col2Im";
   static constexpr int kSinceVersion = 18;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::Col2ImImpl::prepare(ctx); }
-  static Status run(RunContext& ctx) noexcept { return detail::Col2ImImpl::run(ctx); }
+  static Status prepare(PrepareContext& ctx) noexcept { return col2im_detail::Col2ImImpl::prepare(ctx); }
+  static Status run(RunContext& ctx) noexcept { return col2im_detail::Col2ImImpl::run(ctx); }
 };
 
 }  // namespace kernels

@@ -18,7 +18,8 @@
 #include "onnxmicro/kernels/nn/spatial_util.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
-namespace detail {
+namespace kernels {
+namespace conv_transpose_detail {
 
 struct ConvTransposeImpl {
   using RunContext = kernels::RunContext;
@@ -41,7 +42,7 @@ struct ConvTransposeImpl {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kW));
     const kernels::TensorInfo& x = ctx.input(kX);
     const kernels::TensorInfo& w = ctx.input(kW);
-    if (!kernels::compute_type::is_loadable_floating(x.dtype)) return ctx.unsupported_input_dtype(kX);
+    if (!compute_type::is_loadable_floating(x.dtype)) return ctx.unsupported_input_dtype(kX);
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kW));
     const bool has_bias = ctx.has_input(kB);
     if (has_bias) ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kB));
@@ -78,7 +79,7 @@ struct ConvTransposeImpl {
     spatial_util::ScatterGeometry& g = state->geometry;
     g.rank = rank;
     bool present = false;
-    std::int64_t values[kernels::sliding_window::kAxisIntsCapacity] = {};
+    std::int64_t values[sliding_window::kAxisIntsCapacity] = {};
     ONNXMICRO_RETURN_IF_ERROR(spatial_util::read_axis_attribute(ctx, "kernel_shape", rank, 1, 1, values, present));
     for (int i = 0; i < rank; ++i) {
       if (present && values[i] != w.shape[i + 2]) {
@@ -91,10 +92,10 @@ struct ConvTransposeImpl {
     }
     ONNXMICRO_RETURN_IF_ERROR(spatial_util::read_axis_attribute(ctx, "strides", rank, 1, 1, g.stride, present));
     ONNXMICRO_RETURN_IF_ERROR(spatial_util::read_axis_attribute(ctx, "dilations", rank, 1, 1, g.dilation, present));
-    std::int64_t output_padding[kernels::sliding_window::kMaxSpatialRank] = {};
+    std::int64_t output_padding[sliding_window::kMaxSpatialRank] = {};
     ONNXMICRO_RETURN_IF_ERROR(
         spatial_util::read_axis_attribute(ctx, "output_padding", rank, 0, 0, output_padding, present));
-    std::int64_t pads[2 * kernels::sliding_window::kMaxSpatialRank] = {};
+    std::int64_t pads[2 * sliding_window::kMaxSpatialRank] = {};
     ONNXMICRO_RETURN_IF_ERROR(spatial_util::read_axis_attribute(ctx, "pads", 2 * rank, 0, 0, pads, present));
 
     std::string_view auto_pad;
@@ -110,12 +111,11 @@ struct ConvTransposeImpl {
     }
 
     // output_shape: the spatial dims, or (as some exporters write it) N, C and the spatial dims.
-    std::int64_t output_shape[kernels::sliding_window::kMaxSpatialRank + 2] = {};
+    std::int64_t output_shape[sliding_window::kMaxSpatialRank + 2] = {};
     std::size_t output_shape_count = 0;
     bool has_output_shape = false;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute_ints("output_shape", output_shape,
-                                                 kernels::sliding_window::kMaxSpatialRank + 2, output_shape_count,
-                                                 has_output_shape));
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute_ints("output_shape", output_shape, sliding_window::kMaxSpatialRank + 2,
+                                                 output_shape_count, has_output_shape));
     if (has_output_shape && output_shape_count != static_cast<std::size_t>(rank) &&
         output_shape_count != static_cast<std::size_t>(rank + 2)) {
       return Status(StatusCode::invalid_model)
@@ -161,12 +161,11 @@ struct ConvTransposeImpl {
     ONNXMICRO_RETURN_IF_ERROR(y.checked_element_count(y_count));
     ctx.set_output(kY, x.dtype, y);
 
-    kernels::scratch::ScratchLayout layout;  // X's dtype was checked above
+    scratch::ScratchLayout layout;  // X's dtype was checked above
     spatial_util::visit_float_dtype(x.dtype, [&](auto tag) {
       using T = typename decltype(tag)::type;
       state->compute = &compute<T>;
-      state->accumulator_offset =
-          layout.reserve<kernels::compute_type::ComputeType<T>>(out_channels * state->out_spatial);
+      state->accumulator_offset = layout.reserve<compute_type::ComputeType<T>>(out_channels * state->out_spatial);
     });
     ctx.request_scratch(layout.bytes());
     return {};
@@ -181,24 +180,24 @@ struct ConvTransposeImpl {
  private:
   template <typename T>
   static void compute(const State& s, RunContext& ctx) noexcept {
-    using Acc = kernels::compute_type::ComputeType<T>;
+    using Acc = compute_type::ComputeType<T>;
     const T* x = static_cast<const T*>(ctx.input(kX).data);
     const T* w = static_cast<const T*>(ctx.input(kW).data);
     const T* bias = s.has_bias ? static_cast<const T*>(ctx.input(kB).data) : nullptr;
     T* y = static_cast<T*>(ctx.output(kY).data);
-    Acc* acc = kernels::scratch::scratch_at<Acc>(ctx.scratch(), s.accumulator_offset);
+    Acc* acc = scratch::scratch_at<Acc>(ctx.scratch(), s.accumulator_offset);
     const std::int64_t image = s.out_channels * s.out_spatial;
     for (std::int64_t n = 0; n < s.batch; ++n) {
       spatial_util::fill_with_bias(bias, s.out_channels, s.out_spatial, acc);
       const T* x_image = x + n * s.in_channels * s.in_spatial;
       spatial_util::for_each_scatter(s.geometry, [&](std::int64_t p, std::int64_t tap, std::int64_t o) {
         for (std::int64_t c = 0; c < s.in_channels; ++c) {
-          const Acc xv = kernels::compute_type::widen(x_image[c * s.in_spatial + p]);
+          const Acc xv = compute_type::widen(x_image[c * s.in_spatial + p]);
           const std::int64_t grp = c / s.group_in;
           const T* w_row = w + c * s.group_out * s.kernel_size + tap;  // W[c, :, tap]
           Acc* out = acc + grp * s.group_out * s.out_spatial + o;
           for (std::int64_t m = 0; m < s.group_out; ++m) {
-            out[m * s.out_spatial] += xv * kernels::compute_type::widen(w_row[m * s.kernel_size]);
+            out[m * s.out_spatial] += xv * compute_type::widen(w_row[m * s.kernel_size]);
           }
         }
       });
@@ -207,9 +206,7 @@ struct ConvTransposeImpl {
   }
 };
 
-}  // namespace detail
-
-namespace kernels {
+}  // namespace conv_transpose_detail
 
 // ConvTranspose-1 (also 11, which only clarified output_shape/pads and auto_pad, and 22, which added
 // bfloat16): the same computation in every version.
@@ -217,8 +214,8 @@ struct ConvTranspose_1 : KernelDefaults {
   static constexpr std::string_view kDomain = "";
   static constexpr std::string_view kOpType = "ConvTranspose";
   static constexpr int kSinceVersion = 1;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::ConvTransposeImpl::prepare(ctx); }
-  static Status run(RunContext& ctx) noexcept { return detail::ConvTransposeImpl::run(ctx); }
+  static Status prepare(PrepareContext& ctx) noexcept { return conv_transpose_detail::ConvTransposeImpl::prepare(ctx); }
+  static Status run(RunContext& ctx) noexcept { return conv_transpose_detail::ConvTransposeImpl::run(ctx); }
 };
 
 }  // namespace kernels

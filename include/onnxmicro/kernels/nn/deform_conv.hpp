@@ -19,7 +19,8 @@
 #include "onnxmicro/kernels/nn/spatial_util.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
-namespace detail {
+namespace kernels {
+namespace deform_conv_detail {
 
 struct DeformConvImpl {
   using RunContext = kernels::RunContext;
@@ -29,15 +30,14 @@ struct DeformConvImpl {
   static constexpr int kB = 3;
   static constexpr int kMask = 4;
   static constexpr int kY = 0;
-  static constexpr int kMaxCorners = 1 << kernels::sliding_window::kMaxSpatialRank;
+  static constexpr int kMaxCorners = 1 << sliding_window::kMaxSpatialRank;
 
   struct State {
     void (*compute)(const State&, RunContext&) noexcept;
     int rank;
-    std::int64_t input[kernels::sliding_window::kMaxSpatialRank], output[kernels::sliding_window::kMaxSpatialRank];
-    std::int64_t kernel[kernels::sliding_window::kMaxSpatialRank], stride[kernels::sliding_window::kMaxSpatialRank];
-    std::int64_t dilation[kernels::sliding_window::kMaxSpatialRank],
-        pad_begin[kernels::sliding_window::kMaxSpatialRank];
+    std::int64_t input[sliding_window::kMaxSpatialRank], output[sliding_window::kMaxSpatialRank];
+    std::int64_t kernel[sliding_window::kMaxSpatialRank], stride[sliding_window::kMaxSpatialRank];
+    std::int64_t dilation[sliding_window::kMaxSpatialRank], pad_begin[sliding_window::kMaxSpatialRank];
     std::int64_t batch, in_channels, out_channels, group_in, group_out, offset_groups, group_channels;
     std::int64_t in_spatial, out_spatial, kernel_size;
     bool has_bias, has_mask;
@@ -83,9 +83,9 @@ struct DeformConvImpl {
              << ", expected >= 1 and dividing the " << static_cast<long long>(channels) << " channels of X";
     }
     bool present = false;
-    std::int64_t values[kernels::sliding_window::kAxisIntsCapacity] = {};
+    std::int64_t values[sliding_window::kAxisIntsCapacity] = {};
     ONNXMICRO_RETURN_IF_ERROR(spatial_util::read_axis_attribute(ctx, "kernel_shape", rank, 1, 1, values, present));
-    std::int64_t pads[2 * kernels::sliding_window::kMaxSpatialRank] = {};
+    std::int64_t pads[2 * sliding_window::kMaxSpatialRank] = {};
     ONNXMICRO_RETURN_IF_ERROR(spatial_util::read_axis_attribute(ctx, "strides", rank, 1, 1, state->stride, present));
     ONNXMICRO_RETURN_IF_ERROR(
         spatial_util::read_axis_attribute(ctx, "dilations", rank, 1, 1, state->dilation, present));
@@ -142,9 +142,9 @@ struct DeformConvImpl {
     state->group_channels = channels / offset_groups;
     std::int64_t y_count = 0;
     ONNXMICRO_RETURN_IF_ERROR(y.checked_element_count(y_count));
-    kernels::scratch::ScratchLayout layout;
+    scratch::ScratchLayout layout;
     spatial_util::visit_float_dtype(x.dtype, [&](auto tag) {
-      using Acc = kernels::compute_type::ComputeType<typename decltype(tag)::type>;
+      using Acc = compute_type::ComputeType<typename decltype(tag)::type>;
       state->accumulator_offset = layout.reserve<Acc>(out_channels * state->out_spatial);
     });
     ctx.request_scratch(layout.bytes());
@@ -169,8 +169,8 @@ struct DeformConvImpl {
 
   template <typename Acc>
   static void locate(const State& s, const Acc* position, Corners<Acc>& corners) noexcept {
-    std::int64_t low[kernels::sliding_window::kMaxSpatialRank];
-    Acc fraction[kernels::sliding_window::kMaxSpatialRank];
+    std::int64_t low[sliding_window::kMaxSpatialRank];
+    Acc fraction[sliding_window::kMaxSpatialRank];
     for (int d = 0; d < s.rank; ++d) {
       const Acc f = std::floor(position[d]);
       low[d] = static_cast<std::int64_t>(f);
@@ -197,47 +197,47 @@ struct DeformConvImpl {
 
   template <typename T>
   static void compute(const State& s, RunContext& ctx) noexcept {
-    using Acc = kernels::compute_type::ComputeType<T>;
+    using Acc = compute_type::ComputeType<T>;
     const T* x = static_cast<const T*>(ctx.input(kX).data);
     const T* w = static_cast<const T*>(ctx.input(kW).data);
     const T* offsets = static_cast<const T*>(ctx.input(kOffset).data);
     const T* bias = s.has_bias ? static_cast<const T*>(ctx.input(kB).data) : nullptr;
     const T* mask = s.has_mask ? static_cast<const T*>(ctx.input(kMask).data) : nullptr;
     T* y = static_cast<T*>(ctx.output(kY).data);
-    Acc* acc = kernels::scratch::scratch_at<Acc>(ctx.scratch(), s.accumulator_offset);
+    Acc* acc = scratch::scratch_at<Acc>(ctx.scratch(), s.accumulator_offset);
     const std::int64_t image = s.out_channels * s.out_spatial;
     for (std::int64_t n = 0; n < s.batch; ++n) {
       spatial_util::fill_with_bias(bias, s.out_channels, s.out_spatial, acc);
       const T* x_image = x + n * s.in_channels * s.in_spatial;
       const T* offset_image = offsets + n * s.offset_groups * s.kernel_size * s.rank * s.out_spatial;
       const T* mask_image = mask ? mask + n * s.offset_groups * s.kernel_size * s.out_spatial : nullptr;
-      std::int64_t out_index[kernels::sliding_window::kMaxSpatialRank] = {};
+      std::int64_t out_index[sliding_window::kMaxSpatialRank] = {};
       for (std::int64_t o = 0; o < s.out_spatial; ++o) {
         for (std::int64_t og = 0; og < s.offset_groups; ++og) {
-          std::int64_t tap_index[kernels::sliding_window::kMaxSpatialRank] = {};
+          std::int64_t tap_index[sliding_window::kMaxSpatialRank] = {};
           for (std::int64_t tap = 0; tap < s.kernel_size; ++tap) {
             const std::int64_t slot = og * s.kernel_size + tap;
-            Acc position[kernels::sliding_window::kMaxSpatialRank];
+            Acc position[sliding_window::kMaxSpatialRank];
             for (int d = 0; d < s.rank; ++d) {
-              const Acc shift = kernels::compute_type::widen(offset_image[(slot * s.rank + d) * s.out_spatial + o]);
+              const Acc shift = compute_type::widen(offset_image[(slot * s.rank + d) * s.out_spatial + o]);
               position[d] =
                   static_cast<Acc>(out_index[d] * s.stride[d] - s.pad_begin[d] + tap_index[d] * s.dilation[d]) + shift;
             }
             Corners<Acc> corners;
             locate(s, position, corners);
-            const Acc scale = mask_image ? kernels::compute_type::widen(mask_image[slot * s.out_spatial + o]) : Acc(1);
+            const Acc scale = mask_image ? compute_type::widen(mask_image[slot * s.out_spatial + o]) : Acc(1);
             for (std::int64_t c = og * s.group_channels; c < (og + 1) * s.group_channels; ++c) {
               const T* plane = x_image + c * s.in_spatial;
               Acc value = Acc(0);
               for (int k = 0; k < corners.count; ++k)
-                value += corners.weight[k] * kernels::compute_type::widen(plane[corners.offset[k]]);
+                value += corners.weight[k] * compute_type::widen(plane[corners.offset[k]]);
               value *= scale;
               if (value == Acc(0)) continue;
               const std::int64_t grp = c / s.group_in;
               const T* w_tap = w + (grp * s.group_out * s.group_in + c % s.group_in) * s.kernel_size + tap;
               Acc* out = acc + grp * s.group_out * s.out_spatial + o;
               for (std::int64_t m = 0; m < s.group_out; ++m) {
-                out[m * s.out_spatial] += value * kernels::compute_type::widen(w_tap[m * s.group_in * s.kernel_size]);
+                out[m * s.out_spatial] += value * compute_type::widen(w_tap[m * s.group_in * s.kernel_size]);
               }
             }
             for (int d = s.rank - 1; d >= 0; --d) {
@@ -256,17 +256,15 @@ struct DeformConvImpl {
   }
 };
 
-}  // namespace detail
-
-namespace kernels {
+}  // namespace deform_conv_detail
 
 // DeformConv-19 (also 22, which added bfloat16).
 struct DeformConv_19 : KernelDefaults {
   static constexpr std::string_view kDomain = "";
   static constexpr std::string_view kOpType = "DeformConv";
   static constexpr int kSinceVersion = 19;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::DeformConvImpl::prepare(ctx); }
-  static Status run(RunContext& ctx) noexcept { return detail::DeformConvImpl::run(ctx); }
+  static Status prepare(PrepareContext& ctx) noexcept { return deform_conv_detail::DeformConvImpl::prepare(ctx); }
+  static Status run(RunContext& ctx) noexcept { return deform_conv_detail::DeformConvImpl::run(ctx); }
 };
 
 }  // namespace kernels

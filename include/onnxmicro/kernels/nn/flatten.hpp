@@ -10,7 +10,8 @@
 #include "onnxmicro/kernels/kernel_api.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
-namespace detail {
+namespace kernels {
+namespace flatten_detail {
 
 /// Implementation shared by the Flatten versions.
 struct FlattenImpl {
@@ -50,9 +51,7 @@ struct FlattenImpl {
   }
 };
 
-}  // namespace detail
-
-namespace kernels {
+}  // namespace flatten_detail
 
 // Flatten-1: axis in [0, rank], default 1. (9 widened the dtypes to every tensor type.)
 struct Flatten_1 : KernelDefaults {
@@ -61,8 +60,8 @@ struct Flatten_1 : KernelDefaults {
   static constexpr int kSinceVersion = 1;
   static constexpr int kUntilVersion = 11;
   static constexpr int kInPlaceInput = 0;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::FlattenImpl::prepare(ctx, false); }
-  static Status run(RunContext& ctx) noexcept { return detail::FlattenImpl::run(ctx); }
+  static Status prepare(PrepareContext& ctx) noexcept { return flatten_detail::FlattenImpl::prepare(ctx, false); }
+  static Status run(RunContext& ctx) noexcept { return flatten_detail::FlattenImpl::run(ctx); }
 };
 
 // Flatten-11: axis may be negative (counted from the back), in [-rank, rank]. 13, 21, 23, 24 and 25 only
@@ -72,8 +71,8 @@ struct Flatten_11 : KernelDefaults {
   static constexpr std::string_view kOpType = "Flatten";
   static constexpr int kSinceVersion = 11;
   static constexpr int kInPlaceInput = 0;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::FlattenImpl::prepare(ctx, true); }
-  static Status run(RunContext& ctx) noexcept { return detail::FlattenImpl::run(ctx); }
+  static Status prepare(PrepareContext& ctx) noexcept { return flatten_detail::FlattenImpl::prepare(ctx, true); }
+  static Status run(RunContext& ctx) noexcept { return flatten_detail::FlattenImpl::run(ctx); }
 };
 
 }  // namespace kernels

@@ -13,7 +13,7 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
 // GlobalAveragePool-1 (also 22, which added bfloat16).
-struct GlobalAveragePool_1 : detail::spatial_util::GlobalPool<GlobalAveragePool_1> {
+struct GlobalAveragePool_1 : spatial_util::GlobalPool<GlobalAveragePool_1> {
   static constexpr std::string_view kDomain = "";
   static constexpr std::string_view kOpType = "GlobalAveragePool";
   static constexpr int kSinceVersion = 1;
@@ -31,7 +31,7 @@ struct GlobalAveragePool_1 : detail::spatial_util::GlobalPool<GlobalAveragePool_
   }
 
  private:
-  friend struct detail::spatial_util::GlobalPool<GlobalAveragePool_1>;
+  friend struct spatial_util::GlobalPool<GlobalAveragePool_1>;
 
   template <typename T>
   static void compute(const State& s, const void* x_data, void* y_data) noexcept {

@@ -14,8 +14,8 @@ namespace global_lp_pool_detail {
 
 /// `kFloatP`: opset 1 declares p as FLOAT; later versions as INT.
 template <bool kFloatP>
-struct GlobalLpPoolKernel : detail::spatial_util::GlobalPool<GlobalLpPoolKernel<kFloatP>> {
-  using Base = detail::spatial_util::GlobalPool<GlobalLpPoolKernel<kFloatP>>;
+struct GlobalLpPoolKernel : spatial_util::GlobalPool<GlobalLpPoolKernel<kFloatP>> {
+  using Base = spatial_util::GlobalPool<GlobalLpPoolKernel<kFloatP>>;
   using State = typename Base::State;
   static constexpr std::string_view kDomain = "";
   static constexpr std::string_view kOpType = "GlobalLpPool";
@@ -23,8 +23,8 @@ struct GlobalLpPoolKernel : detail::spatial_util::GlobalPool<GlobalLpPoolKernel<
   static Status prepare(PrepareContext& ctx) noexcept {
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(Base::begin_prepare(ctx, state));
-    ONNXMICRO_RETURN_IF_ERROR(detail::spatial_util::read_p(ctx, kFloatP, state->p));
-    ONNXMICRO_RETURN_IF_ERROR(detail::spatial_util::require_spatial_input(ctx, Base::kX));
+    ONNXMICRO_RETURN_IF_ERROR(spatial_util::read_p(ctx, kFloatP, state->p));
+    ONNXMICRO_RETURN_IF_ERROR(spatial_util::require_spatial_input(ctx, Base::kX));
     Base::finish_prepare(ctx, *state);
     return {};
   }
@@ -40,10 +40,9 @@ struct GlobalLpPoolKernel : detail::spatial_util::GlobalPool<GlobalLpPoolKernel<
       const T* values = x + plane * s.plane_size;
       double sum = 0.0;
       for (std::int64_t i = 0; i < s.plane_size; ++i) {
-        sum += detail::spatial_util::abs_power(static_cast<double>(compute_type::widen(values[i])), s.p);
+        sum += spatial_util::abs_power(static_cast<double>(compute_type::widen(values[i])), s.p);
       }
-      y[plane] =
-          compute_type::narrow<T>(static_cast<compute_type::ComputeType<T>>(detail::spatial_util::root(sum, s.p)));
+      y[plane] = compute_type::narrow<T>(static_cast<compute_type::ComputeType<T>>(spatial_util::root(sum, s.p)));
     }
   }
 };

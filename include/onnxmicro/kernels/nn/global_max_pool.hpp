@@ -12,7 +12,7 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
 // GlobalMaxPool-1 (also 22, which added bfloat16).
-struct GlobalMaxPool_1 : detail::spatial_util::GlobalPool<GlobalMaxPool_1> {
+struct GlobalMaxPool_1 : spatial_util::GlobalPool<GlobalMaxPool_1> {
   static constexpr std::string_view kDomain = "";
   static constexpr std::string_view kOpType = "GlobalMaxPool";
   static constexpr int kSinceVersion = 1;
@@ -20,10 +20,10 @@ struct GlobalMaxPool_1 : detail::spatial_util::GlobalPool<GlobalMaxPool_1> {
   static Status prepare(PrepareContext& ctx) noexcept {
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(begin_prepare(ctx, state));
-    ONNXMICRO_RETURN_IF_ERROR(detail::spatial_util::require_spatial_input(ctx, kX));
+    ONNXMICRO_RETURN_IF_ERROR(spatial_util::require_spatial_input(ctx, kX));
     const TensorInfo& x = ctx.input(kX);
     std::int64_t plane_size = 0;
-    const Shape y = detail::spatial_util::global_pool_shape(x.shape, plane_size);
+    const Shape y = spatial_util::global_pool_shape(x.shape, plane_size);
     if (plane_size == 0 && x.shape.element_count() == 0 && y.element_count() != 0) {
       return Status(StatusCode::invalid_model)
              << "input 0 '" << x.name << "' has shape " << x.shape << ": the maximum of an empty plane is undefined";
@@ -33,7 +33,7 @@ struct GlobalMaxPool_1 : detail::spatial_util::GlobalPool<GlobalMaxPool_1> {
   }
 
  private:
-  friend struct detail::spatial_util::GlobalPool<GlobalMaxPool_1>;
+  friend struct spatial_util::GlobalPool<GlobalMaxPool_1>;
 
   template <typename T>
   static void compute(const State& s, const void* x_data, void* y_data) noexcept {

@@ -11,7 +11,8 @@
 #include "onnxmicro/kernels/nn/normalization_util.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
-namespace detail {
+namespace kernels {
+namespace group_normalization_detail {
 
 struct GroupNormalizationImpl {
   static constexpr int kX = 0;
@@ -72,7 +73,7 @@ struct GroupNormalizationImpl {
     const Shape view =
         per_channel ? Shape{batch, channels, spatial} : Shape{batch, groups, channels / groups * spatial};
     const Shape param{params, 1};
-    kernels::scratch::ScratchLayout layout;
+    scratch::ScratchLayout layout;
     ONNXMICRO_RETURN_IF_ERROR(normalization_util::plan_blocks(x.dtype, batch * groups, channels / groups * spatial,
                                                               view, &param, &param, x.dtype, layout, n));
     ctx.request_scratch(layout.bytes());
@@ -88,9 +89,7 @@ struct GroupNormalizationImpl {
   }
 };
 
-}  // namespace detail
-
-namespace kernels {
+}  // namespace group_normalization_detail
 
 // GroupNormalization-18: scale and bias have one value per group.
 struct GroupNormalization_18 : KernelDefaults {
@@ -98,8 +97,10 @@ struct GroupNormalization_18 : KernelDefaults {
   static constexpr std::string_view kOpType = "GroupNormalization";
   static constexpr int kSinceVersion = 18;
   static constexpr int kUntilVersion = 21;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::GroupNormalizationImpl::prepare(ctx, false); }
-  static Status run(RunContext& ctx) noexcept { return detail::GroupNormalizationImpl::run(ctx); }
+  static Status prepare(PrepareContext& ctx) noexcept {
+    return group_normalization_detail::GroupNormalizationImpl::prepare(ctx, false);
+  }
+  static Status run(RunContext& ctx) noexcept { return group_normalization_detail::GroupNormalizationImpl::run(ctx); }
 };
 
 // GroupNormalization-21: scale and bias have one value per channel; adds stash_type.
@@ -107,8 +108,10 @@ struct GroupNormalization_21 : KernelDefaults {
   static constexpr std::string_view kDomain = "";
   static constexpr std::string_view kOpType = "GroupNormalization";
   static constexpr int kSinceVersion = 21;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::GroupNormalizationImpl::prepare(ctx, true); }
-  static Status run(RunContext& ctx) noexcept { return detail::GroupNormalizationImpl::run(ctx); }
+  static Status prepare(PrepareContext& ctx) noexcept {
+    return group_normalization_detail::GroupNormalizationImpl::prepare(ctx, true);
+  }
+  static Status run(RunContext& ctx) noexcept { return group_normalization_detail::GroupNormalizationImpl::run(ctx); }
 };
 
 }  // namespace kernels

@@ -12,7 +12,8 @@
 #include "onnxmicro/kernels/nn/spatial_util.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
-namespace detail {
+namespace kernels {
+namespace lp_normalization_detail {
 
 struct LpNormalizationImpl {
   static constexpr int kX = 0;
@@ -62,7 +63,7 @@ struct LpNormalizationImpl {
  private:
   template <typename T>
   static void compute(const State& s, const void* x_data, void* y_data) noexcept {
-    using C = kernels::compute_type::ComputeType<T>;
+    using C = compute_type::ComputeType<T>;
     const T* x = static_cast<const T*>(x_data);
     T* y = static_cast<T*>(y_data);
     for (std::int64_t o = 0; o < s.outer; ++o) {
@@ -70,22 +71,20 @@ struct LpNormalizationImpl {
         const std::int64_t base = o * s.axis_size * s.inner + i;
         double sum = 0.0;
         for (std::int64_t k = 0; k < s.axis_size; ++k) {
-          const double v = static_cast<double>(kernels::compute_type::widen(x[base + k * s.inner]));
+          const double v = static_cast<double>(compute_type::widen(x[base + k * s.inner]));
           sum += s.l1 ? std::fabs(v) : v * v;
         }
         const double norm = s.l1 ? sum : std::sqrt(sum);
         for (std::int64_t k = 0; k < s.axis_size; ++k) {
-          const double v = static_cast<double>(kernels::compute_type::widen(x[base + k * s.inner]));
-          y[base + k * s.inner] = kernels::compute_type::narrow<T>(static_cast<C>(norm == 0.0 ? 0.0 : v / norm));
+          const double v = static_cast<double>(compute_type::widen(x[base + k * s.inner]));
+          y[base + k * s.inner] = compute_type::narrow<T>(static_cast<C>(norm == 0.0 ? 0.0 : v / norm));
         }
       }
     }
   }
 };
 
-}  // namespace detail
-
-namespace kernels {
+}  // namespace lp_normalization_detail
 
 // LpNormalization-1 (also 22, which added bfloat16).
 struct LpNormalization_1 : KernelDefaults {
@@ -93,8 +92,10 @@ struct LpNormalization_1 : KernelDefaults {
   static constexpr std::string_view kOpType = "LpNormalization";
   static constexpr int kSinceVersion = 1;
   static constexpr int kInPlaceInput = 0;  // each line is read completely before it is written
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::LpNormalizationImpl::prepare(ctx); }
-  static Status run(RunContext& ctx) noexcept { return detail::LpNormalizationImpl::run(ctx); }
+  static Status prepare(PrepareContext& ctx) noexcept {
+    return lp_normalization_detail::LpNormalizationImpl::prepare(ctx);
+  }
+  static Status run(RunContext& ctx) noexcept { return lp_normalization_detail::LpNormalizationImpl::run(ctx); }
 };
 
 }  // namespace kernels

@@ -11,7 +11,8 @@
 #include "onnxmicro/kernels/nn/spatial_util.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
-namespace detail {
+namespace kernels {
+namespace lp_pool_detail {
 
 struct LpPoolImpl {
   using RunContext = kernels::RunContext;
@@ -20,7 +21,7 @@ struct LpPoolImpl {
 
   struct State {
     void (*compute)(const State&, RunContext&) noexcept;
-    kernels::sliding_window::WindowGeometry geometry;
+    sliding_window::WindowGeometry geometry;
     std::int64_t planes, in_spatial, out_spatial;
     double p;
   };
@@ -35,15 +36,15 @@ struct LpPoolImpl {
         x.dtype, [&](auto tag) { state->compute = &compute<typename decltype(tag)::type>; });
     if (!is_float) return ctx.unsupported_input_dtype(kX);
     ONNXMICRO_RETURN_IF_ERROR(spatial_util::read_p(ctx, float_p, state->p));
-    kernels::sliding_window::WindowRules rules;
+    sliding_window::WindowRules rules;
     rules.dilations_since = 18;
     rules.ceil_mode_since = 18;
-    ONNXMICRO_RETURN_IF_ERROR(kernels::sliding_window::parse_window(ctx, x.shape, rules, state->geometry));
-    const kernels::sliding_window::WindowGeometry& g = state->geometry;
+    ONNXMICRO_RETURN_IF_ERROR(sliding_window::parse_window(ctx, x.shape, rules, state->geometry));
+    const sliding_window::WindowGeometry& g = state->geometry;
     state->planes = x.shape[0] * x.shape[1];
     state->in_spatial = g.input_size();
     state->out_spatial = g.output_size();
-    ctx.set_output(kY, x.dtype, kernels::sliding_window::window_output_shape(x.shape, x.shape[1], g));
+    ctx.set_output(kY, x.dtype, sliding_window::window_output_shape(x.shape, x.shape[1], g));
     return {};
   }
 
@@ -56,30 +57,26 @@ struct LpPoolImpl {
  private:
   template <typename T>
   static void compute(const State& s, RunContext& ctx) noexcept {
-    const kernels::sliding_window::WindowGeometry& g = s.geometry;
+    const sliding_window::WindowGeometry& g = s.geometry;
     const T* x = static_cast<const T*>(ctx.input(kX).data);
     T* y = static_cast<T*>(ctx.output(kY).data);
     for (std::int64_t plane = 0; plane < s.planes; ++plane) {
       const T* x_plane = x + plane * s.in_spatial;
       T* y_plane = y + plane * s.out_spatial;
-      kernels::sliding_window::for_each_window(
-          g, [&](std::int64_t o, const kernels::sliding_window::WindowPlacement& w) {
-            double sum = 0.0;
-            if (w.inside > 0) {
-              kernels::sliding_window::visit_window(g, w, [&](std::int64_t offset) {
-                sum += spatial_util::abs_power(static_cast<double>(kernels::compute_type::widen(x_plane[offset])), s.p);
-              });
-            }
-            y_plane[o] = kernels::compute_type::narrow<T>(
-                static_cast<kernels::compute_type::ComputeType<T>>(spatial_util::root(sum, s.p)));
+      sliding_window::for_each_window(g, [&](std::int64_t o, const sliding_window::WindowPlacement& w) {
+        double sum = 0.0;
+        if (w.inside > 0) {
+          sliding_window::visit_window(g, w, [&](std::int64_t offset) {
+            sum += spatial_util::abs_power(static_cast<double>(compute_type::widen(x_plane[offset])), s.p);
           });
+        }
+        y_plane[o] = compute_type::narrow<T>(static_cast<compute_type::ComputeType<T>>(spatial_util::root(sum, s.p)));
+      });
     }
   }
 };
 
-}  // namespace detail
-
-namespace kernels {
+}  // namespace lp_pool_detail
 
 // LpPool-1: p is a FLOAT attribute.
 struct LpPool_1 : KernelDefaults {
@@ -87,8 +84,8 @@ struct LpPool_1 : KernelDefaults {
   static constexpr std::string_view kOpType = "LpPool";
   static constexpr int kSinceVersion = 1;
   static constexpr int kUntilVersion = 2;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::LpPoolImpl::prepare(ctx, true); }
-  static Status run(RunContext& ctx) noexcept { return detail::LpPoolImpl::run(ctx); }
+  static Status prepare(PrepareContext& ctx) noexcept { return lp_pool_detail::LpPoolImpl::prepare(ctx, true); }
+  static Status run(RunContext& ctx) noexcept { return lp_pool_detail::LpPoolImpl::run(ctx); }
 };
 
 // LpPool-2: p becomes an INT attribute. 11 only re-documented SAME padding; 18 added ceil_mode and dilations
@@ -97,8 +94,8 @@ struct LpPool_2 : KernelDefaults {
   static constexpr std::string_view kDomain = "";
   static constexpr std::string_view kOpType = "LpPool";
   static constexpr int kSinceVersion = 2;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::LpPoolImpl::prepare(ctx, false); }
-  static Status run(RunContext& ctx) noexcept { return detail::LpPoolImpl::run(ctx); }
+  static Status prepare(PrepareContext& ctx) noexcept { return lp_pool_detail::LpPoolImpl::prepare(ctx, false); }
+  static Status run(RunContext& ctx) noexcept { return lp_pool_detail::LpPoolImpl::run(ctx); }
 };
 
 }  // namespace kernels

@@ -13,7 +13,8 @@
 #include "onnxmicro/kernels/nn/spatial_util.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
-namespace detail {
+namespace kernels {
+namespace lrn_detail {
 
 struct LrnImpl {
   static constexpr int kX = 0;
@@ -69,7 +70,7 @@ struct LrnImpl {
  private:
   template <typename T>
   static void compute(const State& s, const void* x_data, void* y_data) noexcept {
-    using C = kernels::compute_type::ComputeType<T>;
+    using C = compute_type::ComputeType<T>;
     const T* x = static_cast<const T*>(x_data);
     T* y = static_cast<T*>(y_data);
     for (std::int64_t n = 0; n < s.batch; ++n) {
@@ -81,29 +82,27 @@ struct LrnImpl {
         for (std::int64_t i = 0; i < s.inner; ++i) {
           double sum = 0.0;
           for (std::int64_t k = first; k <= last; ++k) {
-            const double v = static_cast<double>(kernels::compute_type::widen(image[k * s.inner + i]));
+            const double v = static_cast<double>(compute_type::widen(image[k * s.inner + i]));
             sum += v * v;
           }
           const double divisor = std::pow(s.bias + s.alpha_over_size * sum, s.beta);
-          const C v = kernels::compute_type::widen(image[c * s.inner + i]);
-          out[c * s.inner + i] = kernels::compute_type::narrow<T>(static_cast<C>(static_cast<double>(v) / divisor));
+          const C v = compute_type::widen(image[c * s.inner + i]);
+          out[c * s.inner + i] = compute_type::narrow<T>(static_cast<C>(static_cast<double>(v) / divisor));
         }
       }
     }
   }
 };
 
-}  // namespace detail
-
-namespace kernels {
+}  // namespace lrn_detail
 
 // LRN-1 (also 13, which added bfloat16).
 struct LRN_1 : KernelDefaults {
   static constexpr std::string_view kDomain = "";
   static constexpr std::string_view kOpType = "LRN";
   static constexpr int kSinceVersion = 1;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::LrnImpl::prepare(ctx); }
-  static Status run(RunContext& ctx) noexcept { return detail::LrnImpl::run(ctx); }
+  static Status prepare(PrepareContext& ctx) noexcept { return lrn_detail::LrnImpl::prepare(ctx); }
+  static Status run(RunContext& ctx) noexcept { return lrn_detail::LrnImpl::run(ctx); }
 };
 
 }  // namespace kernels

@@ -14,7 +14,8 @@
 #include "onnxmicro/kernels/kernel_api.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
-namespace detail {
+namespace kernels {
+namespace max_pool_detail {
 
 /// Implementation shared by every MaxPool version; the version-specific attributes are gated on the node's
 /// opset (storage_order and Indices: 8, ceil_mode and dilations: 10).
@@ -26,7 +27,7 @@ struct MaxPoolImpl {
 
   struct State {
     void (*compute)(const State&, RunContext&) noexcept;
-    kernels::sliding_window::WindowGeometry geometry;
+    sliding_window::WindowGeometry geometry;
     std::int64_t planes;  ///< N * C
     std::int64_t in_spatial, out_spatial;
     bool write_indices;
@@ -47,10 +48,10 @@ struct MaxPoolImpl {
       case DataType::uint8: state->compute = &compute<std::uint8_t>; break;   // opset 12
       default: return ctx.unsupported_input_dtype(kX);
     }
-    kernels::sliding_window::WindowRules rules;
+    sliding_window::WindowRules rules;
     rules.dilations_since = 10;
     rules.ceil_mode_since = 10;
-    ONNXMICRO_RETURN_IF_ERROR(kernels::sliding_window::parse_window(ctx, x.shape, rules, state->geometry));
+    ONNXMICRO_RETURN_IF_ERROR(sliding_window::parse_window(ctx, x.shape, rules, state->geometry));
 
     std::int64_t storage_order = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("storage_order", storage_order, 0));
@@ -66,13 +67,13 @@ struct MaxPoolImpl {
       return Status(StatusCode::invalid_model) << "output 1 (Indices) is only defined from opset 8";
     }
 
-    const kernels::sliding_window::WindowGeometry& g = state->geometry;
+    const sliding_window::WindowGeometry& g = state->geometry;
     state->planes = x.shape[0] * x.shape[1];
     state->in_spatial = g.input_size();
     state->out_spatial = g.output_size();
     state->write_indices = indices;
     state->column_major = storage_order == 1;
-    const Shape y = kernels::sliding_window::window_output_shape(x.shape, x.shape[1], g);
+    const Shape y = sliding_window::window_output_shape(x.shape, x.shape[1], g);
     ctx.set_output(kY, x.dtype, y);
     if (indices) ctx.set_output(kIndices, DataType::int64, y);
     return {};
@@ -86,9 +87,8 @@ struct MaxPoolImpl {
 
  private:
   /// Spatial row-major offset -> column-major offset (storage_order 1).
-  static std::int64_t column_major_offset(const kernels::sliding_window::WindowGeometry& g,
-                                          std::int64_t offset) noexcept {
-    std::int64_t coordinates[kernels::sliding_window::kMaxSpatialRank];
+  static std::int64_t column_major_offset(const sliding_window::WindowGeometry& g, std::int64_t offset) noexcept {
+    std::int64_t coordinates[sliding_window::kMaxSpatialRank];
     for (int d = g.rank - 1; d >= 0; --d) {
       coordinates[d] = offset % g.input[d];
       offset /= g.input[d];
@@ -100,8 +100,8 @@ struct MaxPoolImpl {
 
   template <typename T>
   static void compute(const State& s, RunContext& ctx) noexcept {
-    using C = kernels::compute_type::ComputeType<T>;
-    const kernels::sliding_window::WindowGeometry& g = s.geometry;
+    using C = compute_type::ComputeType<T>;
+    const sliding_window::WindowGeometry& g = s.geometry;
     const T* x = static_cast<const T*>(ctx.input(kX).data);
     T* y = static_cast<T*>(ctx.output(kY).data);
     std::int64_t* indices = s.write_indices ? static_cast<std::int64_t*>(ctx.output(kIndices).data) : nullptr;
@@ -110,34 +110,32 @@ struct MaxPoolImpl {
       T* y_plane = y + plane * s.out_spatial;
       // Without Indices, a walk that skips the index bookkeeping is faster; the size-optimised build keeps one.
       if (!ONNXMICRO_OPTIMIZE_FOR_SIZE && indices == nullptr) {
-        kernels::sliding_window::for_each_window(
-            g, [&](std::int64_t o, const kernels::sliding_window::WindowPlacement& w) {
-              C best = std::numeric_limits<C>::lowest();
-              if (w.inside > 0) {
-                kernels::sliding_window::visit_window(g, w, [&](std::int64_t offset) {
-                  const C v = kernels::compute_type::widen(x_plane[offset]);
-                  best = v > best ? v : best;  // NaN compares false and never wins
-                });
-              }
-              y_plane[o] = kernels::compute_type::narrow<T>(best);
+        sliding_window::for_each_window(g, [&](std::int64_t o, const sliding_window::WindowPlacement& w) {
+          C best = std::numeric_limits<C>::lowest();
+          if (w.inside > 0) {
+            sliding_window::visit_window(g, w, [&](std::int64_t offset) {
+              const C v = compute_type::widen(x_plane[offset]);
+              best = v > best ? v : best;  // NaN compares false and never wins
             });
+          }
+          y_plane[o] = compute_type::narrow<T>(best);
+        });
         continue;
       }
       std::int64_t* i_plane = indices != nullptr ? indices + plane * s.out_spatial : nullptr;
-      kernels::sliding_window::for_each_window(g, [&](std::int64_t o,
-                                                      const kernels::sliding_window::WindowPlacement& w) {
+      sliding_window::for_each_window(g, [&](std::int64_t o, const sliding_window::WindowPlacement& w) {
         C best = std::numeric_limits<C>::lowest();
         std::int64_t best_offset = -1;
         if (w.inside > 0) {
-          kernels::sliding_window::visit_window(g, w, [&](std::int64_t offset) {
-            const C v = kernels::compute_type::widen(x_plane[offset]);
+          sliding_window::visit_window(g, w, [&](std::int64_t offset) {
+            const C v = compute_type::widen(x_plane[offset]);
             if ((v > best || best_offset < 0) && v == v) {  // first maximum wins; NaN never does
               best = v;
               best_offset = offset;
             }
           });
         }
-        y_plane[o] = kernels::compute_type::narrow<T>(best);
+        y_plane[o] = compute_type::narrow<T>(best);
         if (i_plane == nullptr) return;
         i_plane[o] = best_offset < 0
                          ? -1
@@ -147,9 +145,7 @@ struct MaxPoolImpl {
   }
 };
 
-}  // namespace detail
-
-namespace kernels {
+}  // namespace max_pool_detail
 
 // MaxPool-1: kernel_shape, strides, pads, auto_pad; output Y only.
 struct MaxPool_1 : KernelDefaults {
@@ -157,8 +153,8 @@ struct MaxPool_1 : KernelDefaults {
   static constexpr std::string_view kOpType = "MaxPool";
   static constexpr int kSinceVersion = 1;
   static constexpr int kUntilVersion = 8;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::MaxPoolImpl::prepare(ctx); }
-  static Status run(RunContext& ctx) noexcept { return detail::MaxPoolImpl::run(ctx); }
+  static Status prepare(PrepareContext& ctx) noexcept { return max_pool_detail::MaxPoolImpl::prepare(ctx); }
+  static Status run(RunContext& ctx) noexcept { return max_pool_detail::MaxPoolImpl::run(ctx); }
 };
 
 // MaxPool-8: adds the optional Indices output and storage_order.
@@ -167,8 +163,8 @@ struct MaxPool_8 : KernelDefaults {
   static constexpr std::string_view kOpType = "MaxPool";
   static constexpr int kSinceVersion = 8;
   static constexpr int kUntilVersion = 10;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::MaxPoolImpl::prepare(ctx); }
-  static Status run(RunContext& ctx) noexcept { return detail::MaxPoolImpl::run(ctx); }
+  static Status prepare(PrepareContext& ctx) noexcept { return max_pool_detail::MaxPoolImpl::prepare(ctx); }
+  static Status run(RunContext& ctx) noexcept { return max_pool_detail::MaxPoolImpl::run(ctx); }
 };
 
 // MaxPool-10: adds ceil_mode and dilations. 11 only re-documented SAME padding as out = ceil(in / stride)
@@ -177,8 +173,8 @@ struct MaxPool_10 : KernelDefaults {
   static constexpr std::string_view kDomain = "";
   static constexpr std::string_view kOpType = "MaxPool";
   static constexpr int kSinceVersion = 10;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::MaxPoolImpl::prepare(ctx); }
-  static Status run(RunContext& ctx) noexcept { return detail::MaxPoolImpl::run(ctx); }
+  static Status prepare(PrepareContext& ctx) noexcept { return max_pool_detail::MaxPoolImpl::prepare(ctx); }
+  static Status run(RunContext& ctx) noexcept { return max_pool_detail::MaxPoolImpl::run(ctx); }
 };
 
 }  // namespace kernels

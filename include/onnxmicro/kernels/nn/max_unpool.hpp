@@ -16,7 +16,8 @@
 #include "onnxmicro/kernels/nn/spatial_util.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
-namespace detail {
+namespace kernels {
+namespace max_unpool_detail {
 
 struct MaxUnpoolImpl {
   static constexpr int kX = 0;
@@ -36,7 +37,7 @@ struct MaxUnpoolImpl {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kX));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kI));
     const kernels::TensorInfo& x = ctx.input(kX);
-    if (!kernels::compute_type::is_loadable_floating(x.dtype)) return ctx.unsupported_input_dtype(kX);
+    if (!compute_type::is_loadable_floating(x.dtype)) return ctx.unsupported_input_dtype(kX);
     const kernels::TensorInfo& indices = ctx.input(kI);
     if (indices.dtype != DataType::int64) {
       return Status(StatusCode::invalid_model)
@@ -48,9 +49,8 @@ struct MaxUnpoolImpl {
     }
     ONNXMICRO_RETURN_IF_ERROR(spatial_util::require_spatial_input(ctx, kX));
     const int spatial_rank = x.shape.rank() - 2;
-    std::int64_t kernel[kernels::sliding_window::kMaxSpatialRank] = {},
-                 strides[kernels::sliding_window::kMaxSpatialRank] = {};
-    std::int64_t pads[2 * kernels::sliding_window::kMaxSpatialRank] = {};
+    std::int64_t kernel[sliding_window::kMaxSpatialRank] = {}, strides[sliding_window::kMaxSpatialRank] = {};
+    std::int64_t pads[2 * sliding_window::kMaxSpatialRank] = {};
     bool present = false;
     ONNXMICRO_RETURN_IF_ERROR(
         spatial_util::read_axis_attribute(ctx, "kernel_shape", spatial_rank, 1, 1, kernel, present));
@@ -136,9 +136,7 @@ struct MaxUnpoolImpl {
   }
 };
 
-}  // namespace detail
-
-namespace kernels {
+}  // namespace max_unpool_detail
 
 // MaxUnpool-9 (also 11, which only clarified how output_shape relates to the indices, and 22, which added
 // bfloat16).
@@ -146,8 +144,8 @@ struct MaxUnpool_9 : KernelDefaults {
   static constexpr std::string_view kDomain = "";
   static constexpr std::string_view kOpType = "MaxUnpool";
   static constexpr int kSinceVersion = 9;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::MaxUnpoolImpl::prepare(ctx); }
-  static Status run(RunContext& ctx) noexcept { return detail::MaxUnpoolImpl::run(ctx); }
+  static Status prepare(PrepareContext& ctx) noexcept { return max_unpool_detail::MaxUnpoolImpl::prepare(ctx); }
+  static Status run(RunContext& ctx) noexcept { return max_unpool_detail::MaxUnpoolImpl::run(ctx); }
 };
 
 }  // namespace kernels

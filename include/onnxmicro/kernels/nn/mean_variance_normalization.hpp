@@ -13,7 +13,8 @@
 #include "onnxmicro/kernels/nn/spatial_util.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
-namespace detail {
+namespace kernels {
+namespace mean_variance_normalization_detail {
 
 struct MeanVarianceNormalizationImpl {
   static constexpr int kX = 0;
@@ -74,7 +75,7 @@ struct MeanVarianceNormalizationImpl {
     }
     state->slots = stride;
     state->count = x.shape.element_count();
-    kernels::scratch::ScratchLayout layout;
+    scratch::ScratchLayout layout;
     state->sum_offset = layout.reserve<double>(state->slots);
     state->square_offset = layout.reserve<double>(state->slots);
     ctx.request_scratch(layout.bytes());
@@ -107,14 +108,14 @@ struct MeanVarianceNormalizationImpl {
 
   template <typename T>
   static void compute(const State& s, const void* x_data, void* y_data, void* scratch) noexcept {
-    using C = kernels::compute_type::ComputeType<T>;
+    using C = compute_type::ComputeType<T>;
     const T* x = static_cast<const T*>(x_data);
     T* y = static_cast<T*>(y_data);
-    double* sum = kernels::scratch::scratch_at<double>(scratch, s.sum_offset);
-    double* square = kernels::scratch::scratch_at<double>(scratch, s.square_offset);
+    double* sum = scratch::scratch_at<double>(scratch, s.sum_offset);
+    double* square = scratch::scratch_at<double>(scratch, s.square_offset);
     for (std::int64_t i = 0; i < s.slots; ++i) sum[i] = square[i] = 0.0;
     for_each_element(s, [&](std::int64_t e, std::int64_t slot) {
-      const double v = static_cast<double>(kernels::compute_type::widen(x[e]));
+      const double v = static_cast<double>(compute_type::widen(x[e]));
       sum[slot] += v;
       square[slot] += v * v;
     });
@@ -126,15 +127,13 @@ struct MeanVarianceNormalizationImpl {
       square[i] = 1.0 / (std::sqrt(variance > 0.0 ? variance : 0.0) + kEpsilon);  // now 1 / (std + eps)
     }
     for_each_element(s, [&](std::int64_t e, std::int64_t slot) {
-      const double v = static_cast<double>(kernels::compute_type::widen(x[e]));
-      y[e] = kernels::compute_type::narrow<T>(static_cast<C>((v - sum[slot]) * square[slot]));
+      const double v = static_cast<double>(compute_type::widen(x[e]));
+      y[e] = compute_type::narrow<T>(static_cast<C>((v - sum[slot]) * square[slot]));
     });
   }
 };
 
-}  // namespace detail
-
-namespace kernels {
+}  // namespace mean_variance_normalization_detail
 
 // MeanVarianceNormalization-9 (also 13, which added bfloat16).
 struct MeanVarianceNormalization_9 : KernelDefaults {
@@ -142,8 +141,12 @@ struct MeanVarianceNormalization_9 : KernelDefaults {
   static constexpr std::string_view kOpType = "MeanVarianceNormalization";
   static constexpr int kSinceVersion = 9;
   static constexpr int kInPlaceInput = 0;  // each element is read before it is written
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::MeanVarianceNormalizationImpl::prepare(ctx); }
-  static Status run(RunContext& ctx) noexcept { return detail::MeanVarianceNormalizationImpl::run(ctx); }
+  static Status prepare(PrepareContext& ctx) noexcept {
+    return mean_variance_normalization_detail::MeanVarianceNormalizationImpl::prepare(ctx);
+  }
+  static Status run(RunContext& ctx) noexcept {
+    return mean_variance_normalization_detail::MeanVarianceNormalizationImpl::run(ctx);
+  }
 };
 
 }  // namespace kernels

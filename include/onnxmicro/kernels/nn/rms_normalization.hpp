@@ -10,7 +10,8 @@
 #include "onnxmicro/kernels/nn/normalization_util.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
-namespace detail {
+namespace kernels {
+namespace rms_normalization_detail {
 
 /// Shared by every RMSNormalization version. When Y's dtype (V, scale's) differs from X's (T), Y is first
 /// computed in T into scratch and then converted (so e.g. float16 X with float scale is rounded to float16 once).
@@ -58,7 +59,7 @@ struct RmsNormalizationImpl {
         ctx, kScale, scale.shape, x.shape, "a shape that broadcasts onto X's normalised dims (numpy rules)"));
     const std::int64_t rows = kernels::shape_util::dims_product(x.shape, 0, axis);
     const std::int64_t block = kernels::shape_util::dims_product(x.shape, axis, rank);
-    kernels::scratch::ScratchLayout layout;
+    scratch::ScratchLayout layout;
     ONNXMICRO_RETURN_IF_ERROR(
         normalization_util::plan_blocks(x.dtype, rows, block, x.shape, &scale.shape, nullptr, scale.dtype, layout, n));
     state->y_dtype = scale.dtype;
@@ -78,7 +79,7 @@ struct RmsNormalizationImpl {
       return {};
     }
     // Y in X's dtype first (scratch sized for double, enough for any float dtype), then converted to V.
-    void* staged = kernels::scratch::scratch_at<unsigned char>(ctx.scratch(), state.converted_offset);
+    void* staged = scratch::scratch_at<unsigned char>(ctx.scratch(), state.converted_offset);
     normalization_util::run_blocks(state.normalizer, ctx.input(kX).data, ctx.input(kScale).data, nullptr, staged,
                                    ctx.scratch());
     double* wide = static_cast<double*>(staged);
@@ -86,26 +87,26 @@ struct RmsNormalizationImpl {
     const DataType t = ctx.input(kX).dtype;
     for (std::int64_t i = count - 1; i >= 0; --i) {
       double v = 0.0;
-      kernels::compute_type::load_floating(
+      compute_type::load_floating(
           t, static_cast<const unsigned char*>(staged) + i * static_cast<std::int64_t>(dtype_size(t)), &v, 1);
       wide[i] = v;
     }
-    kernels::compute_type::store_floating(state.y_dtype, wide, ctx.output(kY).data, count);
+    compute_type::store_floating(state.y_dtype, wide, ctx.output(kY).data, count);
     return {};
   }
 };
 
-}  // namespace detail
-
-namespace kernels {
+}  // namespace rms_normalization_detail
 
 // RMSNormalization-23: the first version.
 struct RMSNormalization_23 : KernelDefaults {
   static constexpr std::string_view kDomain = "";
   static constexpr std::string_view kOpType = "RMSNormalization";
   static constexpr int kSinceVersion = 23;
-  static Status prepare(PrepareContext& ctx) noexcept { return detail::RmsNormalizationImpl::prepare(ctx); }
-  static Status run(RunContext& ctx) noexcept { return detail::RmsNormalizationImpl::run(ctx); }
+  static Status prepare(PrepareContext& ctx) noexcept {
+    return rms_normalization_detail::RmsNormalizationImpl::prepare(ctx);
+  }
+  static Status run(RunContext& ctx) noexcept { return rms_normalization_detail::RmsNormalizationImpl::run(ctx); }
 };
 
 }  // namespace kernels

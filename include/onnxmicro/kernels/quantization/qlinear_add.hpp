@@ -14,7 +14,7 @@
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
-namespace detail {
+namespace qlinear_add_detail {
 
 struct QuantizedAdd {
   /// Fraction bits of the tables: 2^-24 of an output quantum, far below the rounding granularity.
@@ -47,10 +47,10 @@ struct QuantizedAdd {
   }
 };
 
-}  // namespace detail
+}  // namespace qlinear_add_detail
 
 // Version 1: the only version.
-struct QLinearAdd_1 : quant_util::QLinearBinaryKernel<detail::QuantizedAdd> {
+struct QLinearAdd_1 : quant_util::QLinearBinaryKernel<qlinear_add_detail::QuantizedAdd> {
   static constexpr std::string_view kOpType = "QLinearAdd";
 };
 

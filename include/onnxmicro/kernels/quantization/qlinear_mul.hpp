@@ -12,7 +12,7 @@
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
-namespace detail {
+namespace qlinear_mul_detail {
 
 struct QuantizedMul {
   struct Params {
@@ -32,10 +32,10 @@ struct QuantizedMul {
   }
 };
 
-}  // namespace detail
+}  // namespace qlinear_mul_detail
 
 // Version 1: the only version.
-struct QLinearMul_1 : quant_util::QLinearBinaryKernel<detail::QuantizedMul> {
+struct QLinearMul_1 : quant_util::QLinearBinaryKernel<qlinear_mul_detail::QuantizedMul> {
   static constexpr std::string_view kOpType = "QLinearMul";
 };
 
