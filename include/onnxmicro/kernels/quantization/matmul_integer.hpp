@@ -12,9 +12,9 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "onnxmicro/kernels/common/integer_gemm.hpp"
 #include "onnxmicro/kernels/common/scratch.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
-#include "onnxmicro/kernels/quantization/integer_gemm.hpp"
 #include "onnxmicro/kernels/quantization/quant_util.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN

@@ -18,7 +18,7 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
 // Version 1: the only version.
-struct QLinearAveragePool_1 : KernelDefaults, quant_util::UnaryInputs {
+struct QLinearAveragePool_1 : KernelDefaults, qoperator_util::UnaryInputs {
   static constexpr std::string_view kDomain = "com.microsoft";
   static constexpr std::string_view kOpType = "QLinearAveragePool";
   static constexpr int kSinceVersion = 1;
@@ -31,20 +31,20 @@ struct QLinearAveragePool_1 : KernelDefaults, quant_util::UnaryInputs {
     std::int64_t kernel_size;
     bool channels_last, count_include_pad;
     std::int32_t x_zero, y_zero;
-    quant_util::QuantRange range;
-    const quant_util::FixedPointMultiplier* multipliers;  ///< [divisor], 1 <= divisor <= kernel size
+    qoperator_util::QuantRange range;
+    const fixed_point::FixedPointMultiplier* multipliers;  ///< [divisor], 1 <= divisor <= kernel size
     void (*compute)(const State&, RunContext&) noexcept;
   };
 
   static Status prepare(PrepareContext& ctx) noexcept {
-    quant_util::QuantParams xq, yq;
+    qoperator_util::QuantParams xq, yq;
     ONNXMICRO_RETURN_IF_ERROR(read_params(ctx, xq, yq));
     const TensorInfo& x = ctx.input(kX);
     std::int64_t channels_last = 0, count_include_pad = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("channels_last", channels_last, 0));
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("count_include_pad", count_include_pad, 0));
-    ONNXMICRO_RETURN_IF_ERROR(quant_util::require_flag("channels_last", channels_last));
-    ONNXMICRO_RETURN_IF_ERROR(quant_util::require_flag("count_include_pad", count_include_pad));
+    ONNXMICRO_RETURN_IF_ERROR(qoperator_util::require_flag("channels_last", channels_last));
+    ONNXMICRO_RETURN_IF_ERROR(qoperator_util::require_flag("count_include_pad", count_include_pad));
     if (ctx.has_attribute("dilations")) {
       return Status(StatusCode::invalid_model) << "attribute 'dilations' is not defined for QLinearAveragePool";
     }
@@ -69,10 +69,10 @@ struct QLinearAveragePool_1 : KernelDefaults, quant_util::UnaryInputs {
              << "attribute 'kernel_shape' has " << static_cast<long long>(kernel_size) << " taps, at most "
              << static_cast<long long>(kMaxKernelSize) << " supported (the int32 sum of a window)";
     }
-    Span<quant_util::FixedPointMultiplier> multipliers;
+    Span<fixed_point::FixedPointMultiplier> multipliers;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(kernel_size) + 1, multipliers));
     for (std::int64_t d = 1; d <= kernel_size; ++d) {
-      multipliers[static_cast<std::size_t>(d)] = quant_util::to_fixed_point(
+      multipliers[static_cast<std::size_t>(d)] = fixed_point::to_fixed_point(
           static_cast<double>(xq.scale) / (static_cast<double>(yq.scale) * static_cast<double>(d)));
     }
     s->multipliers = multipliers.data();
@@ -83,7 +83,7 @@ struct QLinearAveragePool_1 : KernelDefaults, quant_util::UnaryInputs {
     s->out_spatial = g.output_size();
     s->x_zero = xq.zero_point;
     s->y_zero = yq.zero_point;
-    s->range = quant_util::range_of(x.dtype);
+    s->range = qoperator_util::range_of(x.dtype);
     s->compute = x.dtype == DataType::int8 ? &compute<std::int8_t> : &compute<std::uint8_t>;
     if (s->channels_last) ctx.request_scratch(static_cast<std::size_t>(s->channels) * sizeof(std::int32_t));
     Shape y = sliding_window::window_output_shape(nchw, nchw[1], g);
@@ -112,7 +112,7 @@ struct QLinearAveragePool_1 : KernelDefaults, quant_util::UnaryInputs {
   static std::int32_t average(const State& s, std::int32_t sum, std::int64_t inside, std::int64_t taps) noexcept {
     if (taps <= 0) return s.y_zero;  // a window entirely in ceil_mode's extra room: the mean of nothing, 0
     const std::int32_t acc = sum - s.x_zero * static_cast<std::int32_t>(inside);
-    return quant_util::requantize(acc, s.multipliers[taps], s.y_zero, s.range.low, s.range.high);
+    return fixed_point::requantize(acc, s.multipliers[taps], s.y_zero, s.range.low, s.range.high);
   }
 
   template <typename T>
