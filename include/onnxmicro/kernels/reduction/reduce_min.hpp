@@ -3,7 +3,7 @@
 // set: +inf, the highest integer, or true. The shared engine (axes, keepdims, noop_with_empty_axes, iteration) is in
 // reduce_util.hpp.
 #pragma once
-#include "onnxmicro/kernels/reduction/reduce_extremum.hpp"
+#include "onnxmicro/kernels/reduction/reduce_extremum_util.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
