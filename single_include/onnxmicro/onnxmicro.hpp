@@ -24373,7 +24373,7 @@ ONNXMICRO_NAMESPACE_END
 //    dtype, both scalars and known at prepare time, since every requantisation is precomputed there);
 //  - integer output ranges, narrowed by a QDQ-fused Relu/Clip (FusedClamp);
 //  - 256-entry lookup tables for ops of one 8-bit input (table[q] = quantize(f(dequantize(q)))).
-// The kernels then compute with integers only: fixed-point multipliers (fixed_point.hpp) or table lookups.
+// The kernels then compute with integers only: fixed-point multipliers (common/fixed_point.hpp) or table lookups.
 
 // #include "onnxmicro/kernels/common/fixed_point.hpp"
 // begin of file onnxmicro/kernels/common/fixed_point.hpp
@@ -26194,7 +26194,7 @@ ONNXMICRO_NAMESPACE_END
 // and output shape as Conv (group, kernel_shape, strides, dilations, pads, auto_pad).
 // Method: QLinearConv's integer path without requantisation: W - w_zero packed once at prepare (constant W and
 // zero point; else into scratch at every run), im2col tiles of x - x_zero packed for the integer GEMM core
-// (integer_gemm.hpp), whose int32 register tiles are stored as they are.
+// (common/integer_gemm.hpp), whose int32 register tiles are stored as they are.
 
 // #include "onnxmicro/kernels/common/integer_gemm.hpp"
 // begin of file onnxmicro/kernels/common/integer_gemm.hpp
@@ -26779,7 +26779,7 @@ ONNXMICRO_NAMESPACE_END
 // the output range to [quantize(min), quantize(max)].
 //
 // Method: integer arithmetic throughout. W - w_zero is packed once at prepare (when W and its zero point are
-// constants; otherwise into scratch at every run) for the integer GEMM core (integer_gemm.hpp); per (image,
+// constants; otherwise into scratch at every run) for the integer GEMM core (common/integer_gemm.hpp); per (image,
 // group), a tile of output positions is gathered as int16 x - x_zero (0 in the padding, im2col), packed and
 // multiplied; each register tile is requantised with fixed-point multipliers precomputed at prepare (at run for
 // run-time scales). Depthwise convolutions (one input channel per group) use a direct loop over a zero-padded
@@ -27563,9 +27563,9 @@ ONNXMICRO_NAMESPACE_END
 // (The ONNX reference subtracts a 1-D a_zero_point along K, against the spec's per-row meaning; the suite only
 // has one-value zero points.)
 // A per-tensor a_zero_point with b_zero_point per tensor or per column (the same for every batch) runs on the
-// integer GEMM core (integer_gemm.hpp): y^T = (B - b_zero)^T (A - a_zero)^T, B packed once at prepare when it and
-// its zero point are constants (else into scratch at every run), A packed per tile. Other layouts use the
-// reference loops.
+// integer GEMM core (common/integer_gemm.hpp): y^T = (B - b_zero)^T (A - a_zero)^T, B packed once at prepare when it
+// and its zero point are constants (else into scratch at every run), A packed per tile. Other layouts use the reference
+// loops.
 
 
 ONNXMICRO_NAMESPACE_BEGIN
@@ -27719,7 +27719,7 @@ ONNXMICRO_NAMESPACE_END
 // (onnxruntime rounds a float32 product, which can differ by one on near-ties). Without y_zero_point a quantized
 // y has A's dtype. A Relu/Clip fused by the session (PrepareContext::fused_clamp) clamps the output to
 // [quantize(min), quantize(max)] (float output: to [min, max]).
-// Method: the integer GEMM core (integer_gemm.hpp) on y^T = B'^T A'^T: B packed once at prepare when constant,
+// Method: the integer GEMM core (common/integer_gemm.hpp) on y^T = B'^T A'^T: B packed once at prepare when constant,
 // A packed per tile into scratch.
 
 
@@ -27959,7 +27959,7 @@ ONNXMICRO_NAMESPACE_END
 // float64 (no wrap) and a float8 y gets the saturated, rounded value. Without y_zero_point, y has a's dtype.
 //
 // Integer operands with float32 scales, a per tensor and b per tensor or per column run on the integer GEMM
-// core (integer_gemm.hpp): y^T = (b - b_zero)^T (a - a_zero)^T, b packed once at prepare when it and its zero
+// core (common/integer_gemm.hpp): y^T = (b - b_zero)^T (a - a_zero)^T, b packed once at prepare when it and its zero
 // point are constants (else into scratch at every run), a packed per tile, fixed-point requantisation per
 // column of b; fewer than 4 rows of a (GEMV) multiply b's raw rows instead. A Relu/Clip fused by the session
 // (PrepareContext::fused_clamp) narrows the output range to [quantize(min), quantize(max)]. Other layouts (per-row a,

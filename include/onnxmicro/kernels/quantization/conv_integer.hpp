@@ -5,7 +5,7 @@
 // and output shape as Conv (group, kernel_shape, strides, dilations, pads, auto_pad).
 // Method: QLinearConv's integer path without requantisation: W - w_zero packed once at prepare (constant W and
 // zero point; else into scratch at every run), im2col tiles of x - x_zero packed for the integer GEMM core
-// (integer_gemm.hpp), whose int32 register tiles are stored as they are.
+// (common/integer_gemm.hpp), whose int32 register tiles are stored as they are.
 #pragma once
 #include <cstddef>
 #include <cstdint>

@@ -5,9 +5,9 @@
 // (The ONNX reference subtracts a 1-D a_zero_point along K, against the spec's per-row meaning; the suite only
 // has one-value zero points.)
 // A per-tensor a_zero_point with b_zero_point per tensor or per column (the same for every batch) runs on the
-// integer GEMM core (integer_gemm.hpp): y^T = (B - b_zero)^T (A - a_zero)^T, B packed once at prepare when it and
-// its zero point are constants (else into scratch at every run), A packed per tile. Other layouts use the
-// reference loops.
+// integer GEMM core (common/integer_gemm.hpp): y^T = (B - b_zero)^T (A - a_zero)^T, B packed once at prepare when it
+// and its zero point are constants (else into scratch at every run), A packed per tile. Other layouts use the reference
+// loops.
 #pragma once
 #include <cstddef>
 #include <cstdint>

@@ -9,7 +9,7 @@
 // (onnxruntime rounds a float32 product, which can differ by one on near-ties). Without y_zero_point a quantized
 // y has A's dtype. A Relu/Clip fused by the session (PrepareContext::fused_clamp) clamps the output to
 // [quantize(min), quantize(max)] (float output: to [min, max]).
-// Method: the integer GEMM core (integer_gemm.hpp) on y^T = B'^T A'^T: B packed once at prepare when constant,
+// Method: the integer GEMM core (common/integer_gemm.hpp) on y^T = B'^T A'^T: B packed once at prepare when constant,
 // A packed per tile into scratch.
 #pragma once
 #include <cstddef>

@@ -9,7 +9,7 @@
 // the output range to [quantize(min), quantize(max)].
 //
 // Method: integer arithmetic throughout. W - w_zero is packed once at prepare (when W and its zero point are
-// constants; otherwise into scratch at every run) for the integer GEMM core (integer_gemm.hpp); per (image,
+// constants; otherwise into scratch at every run) for the integer GEMM core (common/integer_gemm.hpp); per (image,
 // group), a tile of output positions is gathered as int16 x - x_zero (0 in the padding, im2col), packed and
 // multiplied; each register tile is requantised with fixed-point multipliers precomputed at prepare (at run for
 // run-time scales). Depthwise convolutions (one input channel per group) use a direct loop over a zero-padded

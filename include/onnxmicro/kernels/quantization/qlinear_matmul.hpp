@@ -8,7 +8,7 @@
 // float64 (no wrap) and a float8 y gets the saturated, rounded value. Without y_zero_point, y has a's dtype.
 //
 // Integer operands with float32 scales, a per tensor and b per tensor or per column run on the integer GEMM
-// core (integer_gemm.hpp): y^T = (b - b_zero)^T (a - a_zero)^T, b packed once at prepare when it and its zero
+// core (common/integer_gemm.hpp): y^T = (b - b_zero)^T (a - a_zero)^T, b packed once at prepare when it and its zero
 // point are constants (else into scratch at every run), a packed per tile, fixed-point requantisation per
 // column of b; fewer than 4 rows of a (GEMV) multiply b's raw rows instead. A Relu/Clip fused by the session
 // (PrepareContext::fused_clamp) narrows the output range to [quantize(min), quantize(max)]. Other layouts (per-row a,

@@ -5,7 +5,7 @@
 //    dtype, both scalars and known at prepare time, since every requantisation is precomputed there);
 //  - integer output ranges, narrowed by a QDQ-fused Relu/Clip (FusedClamp);
 //  - 256-entry lookup tables for ops of one 8-bit input (table[q] = quantize(f(dequantize(q)))).
-// The kernels then compute with integers only: fixed-point multipliers (fixed_point.hpp) or table lookups.
+// The kernels then compute with integers only: fixed-point multipliers (common/fixed_point.hpp) or table lookups.
 #pragma once
 #include <cmath>
 #include <cstdint>
