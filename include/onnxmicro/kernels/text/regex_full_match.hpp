@@ -2,8 +2,8 @@
 // RegexFullMatch (opset 20): y[i] = whether the whole of string x[i] matches `pattern` (RE2 syntax; the subset
 // common/regex.hpp implements, checked at prepare time). Linear-time matching in a scratch buffer.
 #pragma once
-#include "onnxmicro/kernels/kernel_api.hpp"
 #include "onnxmicro/kernels/common/regex.hpp"
+#include "onnxmicro/kernels/kernel_api.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
