@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # x86-64 Linux compiled for Haswell (AVX2, FMA): the code paths that a -march build takes under __AVX2__ (e.g. the
-# integer GEMM's 4 x 16 AVX2 tile in kernels/quantization/integer_gemm.hpp), which the default x86-64 (SSE2) build
+# integer GEMM's 4 x 16 AVX2 tile in kernels/common/integer_gemm.hpp), which the default x86-64 (SSE2) build
 # never compiles. Programs run directly on a host with AVX2 and FMA; elsewhere under qemu-x86_64 -cpu Haswell
 # (Debian: qemu-user), but qemu 7.2's TCG faults on the masked-off lanes of VMASKMOVPS, which GCC's vectorizer
 # emits for conditional loads (hardware does not fault there), so such runs can crash where the program is fine.

@@ -6223,7 +6223,7 @@ ONNXMICRO_NAMESPACE_END
 // first version of the range it serves, and names each version with VersionedKernel (below):
 //
 //   // Flatten-11: negative axis.
-//   using Flatten_11 = VersionedKernel<detail::FlattenImpl, 11>;
+//   using Flatten_11 = VersionedKernel<flatten_detail::FlattenImpl, 11>;
 //
 // prepare() runs once per shape binding: it validates dtypes, shapes and attributes (returning a Status whose
 // message names the input/attribute and expected vs actual; the session prefixes node, op, domain and
@@ -6624,7 +6624,7 @@ using RunFunction = Status (*)(RunContext&);
 /// and `static Status run(RunContext&)`; prepare receives Since, the range's first version, to pick its rules.
 /// Since arrives as std::integral_constant<int, Since>, which converts to int; an Impl that must keep a version's
 /// unused code out of the binary takes it as `template <int kSince> ... std::integral_constant<int, kSince>`.
-/// Each version is then one alias: `using Gemm_11 = VersionedKernel<detail::GemmImpl, 11>;`.
+/// Each version is then one alias: `using Gemm_11 = VersionedKernel<gemm_detail::GemmImpl, 11>;`.
 template <typename Impl, int Since, int Until = kOpenEnded>
 struct VersionedKernel {
   static constexpr std::string_view kDomain = Impl::kDomain;
@@ -6832,7 +6832,7 @@ ONNXMICRO_NAMESPACE_END
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
-namespace random_detail {
+namespace random_util {
 
 /// splitmix64 step (Steele, Lea, Flood): turns any 64-bit seed into well-mixed generator words.
 inline std::uint64_t splitmix64(std::uint64_t& x) noexcept {
@@ -7081,7 +7081,7 @@ Status prepare_like_fill(PrepareContext& ctx, const FillParameters& parameters, 
   return prepare_fill(ctx, parameters, op_constant, dtype, store, in.shape);
 }
 
-}  // namespace random_detail
+}  // namespace random_util
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/generator/random_util.hpp
@@ -7098,9 +7098,9 @@ struct BernoulliKernel : KernelDefaults {
   static constexpr std::uint64_t kSeedConstant = 0x4265726E6F756C6Cull;  // "Bernoull"
 
   struct State {
-    random_detail::Pcg32 generator;
-    random_detail::LoadFunction load;
-    random_detail::StoreFunction store;
+    random_util::Pcg32 generator;
+    random_util::LoadFunction load;
+    random_util::StoreFunction store;
   };
 
   static Status prepare(PrepareContext& ctx) noexcept {
@@ -7108,23 +7108,22 @@ struct BernoulliKernel : KernelDefaults {
     const TensorInfo& in = ctx.input(0);
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    state->load = random_detail::real_loader(in.dtype, kAllowBfloat16Input);
+    state->load = random_util::real_loader(in.dtype, kAllowBfloat16Input);
     if (state->load == nullptr) {
-      return random_detail::dtype_error(
-          "input 0's dtype", static_cast<std::int64_t>(in.dtype),
-          kAllowBfloat16Input ? random_detail::kRealDtypesBf16 : random_detail::kRealDtypes);
+      return random_util::dtype_error("input 0's dtype", static_cast<std::int64_t>(in.dtype),
+                                      kAllowBfloat16Input ? random_util::kRealDtypesBf16 : random_util::kRealDtypes);
     }
     std::int64_t dtype_value = static_cast<std::int64_t>(in.dtype);
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("dtype", dtype_value, dtype_value));
     const DataType dtype = static_cast<DataType>(dtype_value);
     state->store =
-        is_known_dtype(static_cast<std::int32_t>(dtype_value)) ? random_detail::numeric_storer(dtype) : nullptr;
+        is_known_dtype(static_cast<std::int32_t>(dtype_value)) ? random_util::numeric_storer(dtype) : nullptr;
     if (state->store == nullptr) {
-      return random_detail::dtype_error("attribute 'dtype'", dtype_value,
-                                        "bfloat16, float16, float, double, int8..int64, uint8..uint64, bool");
+      return random_util::dtype_error("attribute 'dtype'", dtype_value,
+                                      "bfloat16, float16, float, double, int8..int64, uint8..uint64, bool");
     }
     std::uint64_t seed = 0;
-    ONNXMICRO_RETURN_IF_ERROR(random_detail::node_seed(ctx, kSeedConstant, seed));
+    ONNXMICRO_RETURN_IF_ERROR(random_util::node_seed(ctx, kSeedConstant, seed));
     state->generator.seed(seed);
     ctx.set_output(0, dtype, in.shape);
     return {};
@@ -7576,18 +7575,14 @@ ONNXMICRO_NAMESPACE_END
 // output shape; empty gives a scalar), every element equal to the one-element 'value' tensor attribute (default:
 // float32 0). The value's bits are kept in the state and replicated by run().
 
-// #include "onnxmicro/kernels/tensor/slice.hpp"
-// begin of file onnxmicro/kernels/tensor/slice.hpp
-// Slice: takes starts[i]:ends[i]:steps[i] along axes[i], with Python's clamping rules (negative indices count
-// from the back, out-of-range indices clamp, INT64_MAX/INT64_MIN mean "to the end"). Opset 1 reads
-// starts/ends/axes from attributes; opset 10 reads them (and steps) from inputs, which must be known at prepare
-// time because they decide the output shape.
-//
-// Also home of `remap`, the copy every "output element = input element at a per-axis mapped index" kernel uses
-// (Slice, Expand, Tile, Pad, CenterCropPad): each output axis maps its index to a source index (affine, modulo,
-// or one of the Pad modes, where -1 means "fill value"); run() walks the output row by row and copies maximal
-// runs of consecutive source elements at once. Elements move as raw bits, so any dtype works, including the
-// packed sub-byte ones and strings (whose elements are StringRef views: copying them copies the views).
+// #include "onnxmicro/kernels/common/remap.hpp"
+// begin of file onnxmicro/kernels/common/remap.hpp
+// The remap engine: the copy every "output element = input element at a per-axis mapped index" kernel uses
+// (Slice, Expand, Tile, Pad, CenterCropPad, Split, ConstantOfShape): each output axis maps its index to a
+// source index (affine, modulo, or one of the Pad modes, where -1 means "fill value"); copy() walks the output
+// row by row and copies maximal runs of consecutive source elements at once. Elements move as raw bits, so any
+// dtype works, including the packed sub-byte ones and strings (whose elements are StringRef views: copying
+// them copies the views).
 #include <limits>
 
 
@@ -7800,150 +7795,9 @@ inline Status run_state(RunContext& ctx) noexcept {
 }
 
 }  // namespace remap
-
-/// Shared implementation of every Slice version; they differ in where starts/ends/axes/steps come from.
-struct SliceBase : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Slice";
-  static constexpr int kData = 0;
-
-  /// The slice parameters, one entry per sliced axis.
-  struct Request {
-    std::int64_t starts[kMaxRank];
-    std::int64_t ends[kMaxRank];
-    std::int64_t axes[kMaxRank];
-    std::int64_t steps[kMaxRank];
-    std::size_t count = 0;
-    bool has_axes = false;
-  };
-
-  static Status run(RunContext& ctx) noexcept { return remap::run_state(ctx); }
-
- protected:
-  static Status prepare_request(PrepareContext& ctx, const Request& request, bool allow_negative_axes) noexcept {
-    std::size_t bits = 0;
-    ONNXMICRO_RETURN_IF_ERROR(remap::check_source(ctx, kData, bits));
-    const Shape& in = ctx.input(kData).shape;
-    const int rank = in.rank();
-    if (request.count > static_cast<std::size_t>(rank)) {
-      return Status(StatusCode::invalid_model) << "starts has " << static_cast<unsigned long long>(request.count)
-                                               << " values, more than the data rank " << rank;
-    }
-    remap::Plan plan;
-    remap::start_identity(plan, in);
-    bool seen[kMaxRank] = {};
-    for (std::size_t i = 0; i < request.count; ++i) {
-      int axis = static_cast<int>(i);
-      if (request.has_axes) {
-        ONNXMICRO_RETURN_IF_ERROR(
-            shape_util::normalize_axis(request.axes[i], rank, "axes value", allow_negative_axes, axis));
-      }
-      if (seen[axis]) {
-        return Status(StatusCode::invalid_model) << "axis " << axis << " appears more than once in axes";
-      }
-      seen[axis] = true;
-      const std::int64_t step = request.steps[i];
-      if (step == 0) return Status(StatusCode::invalid_model) << "steps[" << static_cast<int>(i) << "] is 0";
-      const std::int64_t dim = in[axis];
-      // Python slice clamping: negative counts from the back; then [0, dim] for step > 0, [-1, dim-1] for step < 0.
-      std::int64_t start = clamp_index(request.starts[i], dim, step);
-      std::int64_t end = clamp_index(request.ends[i], dim, step);
-      std::int64_t size = 0;
-      if (step > 0 && end > start) size = (end - start + step - 1) / step;
-      if (step < 0 && start > end) size = (start - end - step - 1) / -step;
-      plan.axes[axis].start = size > 0 ? start : 0;
-      plan.axes[axis].step = step;
-      plan.axes[axis].output_dim = size;
-    }
-    remap::finish(plan, bits);
-    return remap::set_output_and_state(ctx, plan);
-  }
-
- private:
-  static std::int64_t clamp_index(std::int64_t v, std::int64_t dim, std::int64_t step) noexcept {
-    if (v < 0) v = v < -dim ? -1 : v + dim;  // -1 marks "before the first element"
-    if (step > 0) return v < 0 ? 0 : (v > dim ? dim : v);
-    return v < 0 ? -1 : (v > dim - 1 ? dim - 1 : v);
-  }
-};
-
-/// Slice from opset 10 on: starts, ends, axes and steps are (constant) inputs 1..4.
-struct SliceInputsBase : SliceBase {
- protected:
-  static Status prepare_inputs(PrepareContext& ctx, bool allow_negative_axes) noexcept {
-    Request request;
-    std::size_t count = 0;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(1));
-    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(2));
-    ONNXMICRO_RETURN_IF_ERROR(
-        shape_util::read_constant_ints(ctx, 1, "starts", request.starts, kMaxRank, request.count));
-    ONNXMICRO_RETURN_IF_ERROR(shape_util::read_constant_ints(ctx, 2, "ends", request.ends, kMaxRank, count));
-    ONNXMICRO_RETURN_IF_ERROR(check_length(ctx, 2, count, request.count));
-    request.has_axes = ctx.has_input(3);
-    if (request.has_axes) {
-      ONNXMICRO_RETURN_IF_ERROR(shape_util::read_constant_ints(ctx, 3, "axes", request.axes, kMaxRank, count));
-      ONNXMICRO_RETURN_IF_ERROR(check_length(ctx, 3, count, request.count));
-    }
-    if (ctx.has_input(4)) {
-      ONNXMICRO_RETURN_IF_ERROR(shape_util::read_constant_ints(ctx, 4, "steps", request.steps, kMaxRank, count));
-      ONNXMICRO_RETURN_IF_ERROR(check_length(ctx, 4, count, request.count));
-    } else {
-      for (std::size_t i = 0; i < request.count; ++i) request.steps[i] = 1;
-    }
-    return prepare_request(ctx, request, allow_negative_axes);
-  }
-
- private:
-  static Status check_length(const PrepareContext& ctx, int index, std::size_t count, std::size_t expected) noexcept {
-    if (count == expected) return {};
-    return Status(StatusCode::invalid_model)
-           << "input " << index << " '" << ctx.input(index).name << "' has " << static_cast<unsigned long long>(count)
-           << " values, expected " << static_cast<unsigned long long>(expected) << " (as many as starts)";
-  }
-};
-
-/// Slice's version rules (VersionedKernel): prepare reads what version `since` accepts; SliceInputsBase holds the
-/// rest.
-struct SliceImpl : SliceInputsBase {
-  static Status prepare(PrepareContext& ctx, int since) noexcept {
-    if (since >= 11) return prepare_inputs(ctx, true);
-    if (since >= 10) return prepare_inputs(ctx, false);
-    return prepare_v1(ctx);
-  }
-
- private:
-  static Status prepare_v1(PrepareContext& ctx) noexcept {
-    Request request;
-    std::size_t ends_count = 0;
-    bool present = false;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute_ints("starts", request.starts, kMaxRank, request.count, present));
-    if (!present) return Status(StatusCode::invalid_model) << "required attribute 'starts' (INTS) is missing";
-    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute_ints("ends", request.ends, kMaxRank, ends_count, present));
-    if (!present) return Status(StatusCode::invalid_model) << "required attribute 'ends' (INTS) is missing";
-    std::size_t axes_count = 0;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute_ints("axes", request.axes, kMaxRank, axes_count, request.has_axes));
-    request.has_axes = request.has_axes && axes_count > 0;  // an empty list means absent, as in the reference
-    if (ends_count != request.count || (request.has_axes && axes_count != request.count)) {
-      return Status(StatusCode::invalid_model)
-             << "attributes 'starts', 'ends' and 'axes' must have the same length, got "
-             << static_cast<unsigned long long>(request.count) << ", " << static_cast<unsigned long long>(ends_count)
-             << " and " << static_cast<unsigned long long>(axes_count);
-    }
-    for (std::size_t i = 0; i < request.count; ++i) request.steps[i] = 1;
-    return prepare_request(ctx, request, false);
-  }
-};
-
-// Opset 1: 'starts', 'ends' and optional 'axes' are attributes; steps are 1.
-using Slice_1 = VersionedKernel<SliceImpl, 1, 10>;
-// Opset 10: starts, ends, axes and steps become inputs; steps may be negative.
-using Slice_10 = VersionedKernel<SliceImpl, 10, 11>;
-// Opset 11: negative axes count from the back (opset 13 only adds bfloat16).
-using Slice_11 = VersionedKernel<SliceImpl, 11>;
-
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
-// end of file onnxmicro/kernels/tensor/slice.hpp
+// end of file onnxmicro/kernels/common/remap.hpp
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
@@ -8037,40 +7891,28 @@ ONNXMICRO_NAMESPACE_END
 // session folds the node as soon as shapes are known (kNeedsInputData = false). The one is written through Cast's
 // storer for the dtype.
 
-// #include "onnxmicro/kernels/tensor/cast.hpp"
-// begin of file onnxmicro/kernels/tensor/cast.hpp
-// Cast: converts every element to the dtype `to`, with the ONNX reference's rounding and overflow rules:
-//  - float -> float: round to nearest even, +/-inf when out of range (double -> float16 rounds once, from the
-//    exact value, like numpy; double -> bfloat16 goes through float, like ml_dtypes).
-//  - float -> integer: truncate toward zero, then keep the low bits like an integer -> integer cast. ONNX leaves
-//    out-of-range values undefined; this matches numpy on x86-64 for |x| < 2^31 and ml_dtypes (the reference)
-//    for int4/uint4/int2/uint2. NaN gives 0; values beyond the 64-bit range give the nearest 64-bit bound
-//    before the low bits are kept.
-//  - integer -> integer: keep the low bits (two's complement); -> bool: != 0; bool -> number: 0 or 1.
-//  - float8 (e4m3fn, e4m3fnuz, e5m2, e5m2fnuz): round to nearest even; out-of-range and +/-inf go to +/-max with
-//    saturate=1 (the default), else to NaN (or inf for e5m2). float4e2m1 always saturates. float8e8m0 follows
-//    'round_mode' (up, down, nearest) and 'saturate'.
-// Strings and the float6 types are not supported yet (a clear `unsupported` status at prepare).
-//
-// Elements go through a 64-bit "wide" value in blocks: a loader per source dtype fills a small buffer with a
-// double (float sources), int64 (integer and bool sources) or uint64 (uint64 sources), and a storer per
-// destination dtype converts from it. That costs one instantiation per dtype instead of one per pair.
+// #include "onnxmicro/kernels/common/dtype_convert.hpp"
+// begin of file onnxmicro/kernels/common/dtype_convert.hpp
+// The dtype conversion engine behind Cast (rules in kernels/tensor/cast.hpp), also used by CastLike, Pad, Range
+// and EyeLike to store values in any dtype. Elements go through a 64-bit "wide" value in blocks: a loader per
+// source dtype fills a small buffer with a double (float sources), int64 (integer and bool sources) or uint64
+// (uint64 sources), and a storer per destination dtype converts from it. That costs one instantiation per dtype
+// instead of one per pair.
+
+// #include "onnxmicro/kernels/common/float_formats.hpp"
+// begin of file onnxmicro/kernels/common/float_formats.hpp
+// Scalar encoders and decoders of the float formats: double -> float/float16/bfloat16 with the ONNX reference's
+// rounding, the float8 kinds and float4e2m1 (MiniFloat: decode, and encode with round-to-nearest-even and
+// optional saturation) and float8e8m0. Used by Cast (through kernels/common/dtype_convert.hpp), Dropout and the
+// quantization kernels (quant_util).
 
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
-namespace cast_detail {
+namespace float_formats {
 
 /// Rounding of float -> float8e8m0 ('round_mode', opset 24).
 enum class E8M0Rounding : std::uint8_t { up, down, nearest };
-
-/// Conversion options that do not depend on the dtypes.
-struct Options {
-  bool saturate = true;  ///< float8 (and e8m0) overflow: clamp to max (true) or NaN/inf (false)
-  E8M0Rounding e8m0_rounding = E8M0Rounding::up;
-};
-
-// ---- scalar conversions ------------------------------------------------------------------------------------
 
 inline std::uint32_t float_bits(float f) noexcept {
   std::uint32_t u;
@@ -8117,16 +7959,6 @@ inline std::uint16_t double_to_float16_bits(double d) noexcept {
 /// double -> bfloat16 through float (rounding twice), as ml_dtypes, the ONNX reference's bfloat16, does.
 inline std::uint16_t double_to_bfloat16_bits(double d) noexcept {
   return bfloat16_t::from_float(double_to_float(d)).bits;
-}
-
-/// float -> integer bit pattern: truncation toward zero as a 64-bit two's complement value (callers keep the
-/// low bits they need). NaN -> 0; below -2^63 -> INT64_MIN; [2^63, 2^64) -> exact uint64; from 2^64 -> UINT64_MAX.
-inline std::uint64_t double_to_integer_bits(double x) noexcept {
-  if (x != x) return 0;
-  if (x >= 0x1p64) return std::numeric_limits<std::uint64_t>::max();
-  if (x >= 0x1p63) return static_cast<std::uint64_t>(x);
-  if (x <= -0x1p63) return static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::min());
-  return static_cast<std::uint64_t>(static_cast<std::int64_t>(x));
 }
 
 /// A small float format: 1 sign bit, `exponent_bits`, `mantissa_bits`.
@@ -8255,6 +8087,31 @@ inline std::uint8_t encode_e8m0(float f, bool saturate, E8M0Rounding rounding) n
   return static_cast<std::uint8_t>(exponent + (round_up ? 1u : 0u));
 }
 
+}  // namespace float_formats
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/common/float_formats.hpp
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+namespace dtype_convert {
+
+/// Conversion options that do not depend on the dtypes.
+struct Options {
+  bool saturate = true;  ///< float8 (and e8m0) overflow: clamp to max (true) or NaN/inf (false)
+  float_formats::E8M0Rounding e8m0_rounding = float_formats::E8M0Rounding::up;
+};
+
+/// float -> integer bit pattern: truncation toward zero as a 64-bit two's complement value (callers keep the
+/// low bits they need). NaN -> 0; below -2^63 -> INT64_MIN; [2^63, 2^64) -> exact uint64; from 2^64 -> UINT64_MAX.
+inline std::uint64_t double_to_integer_bits(double x) noexcept {
+  if (x != x) return 0;
+  if (x >= 0x1p64) return std::numeric_limits<std::uint64_t>::max();
+  if (x >= 0x1p63) return static_cast<std::uint64_t>(x);
+  if (x <= -0x1p63) return static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::min());
+  return static_cast<std::uint64_t>(static_cast<std::int64_t>(x));
+}
+
 // ---- block loaders and storers ------------------------------------------------------------------------------
 
 /// One element on its way from the source to the destination dtype.
@@ -8280,17 +8137,18 @@ void load_bits16_float(const void* src, std::int64_t begin, int count, Wide* out
   const std::uint16_t* s = static_cast<const std::uint16_t*>(src) + begin;
   for (int k = 0; k < count; ++k) out[k].f = static_cast<double>(T::from_bits(s[k]).to_float());
 }
-template <const MiniFloat& Format>
+template <const float_formats::MiniFloat& Format>
 void load_minifloat(const void* src, std::int64_t begin, int count, Wide* out) noexcept {
   const std::uint8_t* s = static_cast<const std::uint8_t*>(src) + begin;
-  for (int k = 0; k < count; ++k) out[k].f = decode_minifloat(Format, s[k]);
+  for (int k = 0; k < count; ++k) out[k].f = float_formats::decode_minifloat(Format, s[k]);
 }
 inline void load_float4(const void* src, std::int64_t begin, int count, Wide* out) noexcept {
-  for (int k = 0; k < count; ++k) out[k].f = decode_minifloat(kFloat4E2M1, shape_util::get_packed(src, begin + k, 4));
+  for (int k = 0; k < count; ++k)
+    out[k].f = float_formats::decode_minifloat(float_formats::kFloat4E2M1, shape_util::get_packed(src, begin + k, 4));
 }
 inline void load_e8m0(const void* src, std::int64_t begin, int count, Wide* out) noexcept {
   const std::uint8_t* s = static_cast<const std::uint8_t*>(src) + begin;
-  for (int k = 0; k < count; ++k) out[k].f = decode_e8m0(s[k]);
+  for (int k = 0; k < count; ++k) out[k].f = float_formats::decode_e8m0(s[k]);
 }
 template <typename T>
 void load_integer(const void* src, std::int64_t begin, int count, Wide* out) noexcept {
@@ -8343,27 +8201,27 @@ typename Storage<D>::type convert(const Wide& w, const Options& options) noexcep
   if constexpr (K == SourceKind::floating) {
     const double x = w.f;
     if constexpr (D == DataType::float32) {
-      return double_to_float(x);
+      return float_formats::double_to_float(x);
     } else if constexpr (D == DataType::float64) {
       return x;
     } else if constexpr (D == DataType::float16) {
-      return double_to_float16_bits(x);
+      return float_formats::double_to_float16_bits(x);
     } else if constexpr (D == DataType::bfloat16) {
-      return double_to_bfloat16_bits(x);
+      return float_formats::double_to_bfloat16_bits(x);
     } else if constexpr (D == DataType::boolean) {
       return static_cast<Out>(x != 0.0 ? 1 : 0);  // NaN is true
     } else if constexpr (D == DataType::float8e4m3fn) {
-      return encode_minifloat(kFloat8E4M3FN, x, options.saturate);
+      return float_formats::encode_minifloat(float_formats::kFloat8E4M3FN, x, options.saturate);
     } else if constexpr (D == DataType::float8e4m3fnuz) {
-      return encode_minifloat(kFloat8E4M3FNUZ, x, options.saturate);
+      return float_formats::encode_minifloat(float_formats::kFloat8E4M3FNUZ, x, options.saturate);
     } else if constexpr (D == DataType::float8e5m2) {
-      return encode_minifloat(kFloat8E5M2, x, options.saturate);
+      return float_formats::encode_minifloat(float_formats::kFloat8E5M2, x, options.saturate);
     } else if constexpr (D == DataType::float8e5m2fnuz) {
-      return encode_minifloat(kFloat8E5M2FNUZ, x, options.saturate);
+      return float_formats::encode_minifloat(float_formats::kFloat8E5M2FNUZ, x, options.saturate);
     } else if constexpr (D == DataType::float4e2m1) {
-      return encode_minifloat(kFloat4E2M1, x, true);
+      return float_formats::encode_minifloat(float_formats::kFloat4E2M1, x, true);
     } else if constexpr (D == DataType::float8e8m0) {
-      return encode_e8m0(double_to_float(x), options.saturate, options.e8m0_rounding);
+      return float_formats::encode_e8m0(float_formats::double_to_float(x), options.saturate, options.e8m0_rounding);
     } else {
       static_assert(is_integer_destination(D), "every destination dtype is handled above");
       return static_cast<Out>(double_to_integer_bits(x));  // keeps the low bits (packed types: store_block)
@@ -8427,10 +8285,10 @@ inline LoadBlock loader_for(DataType source, SourceKind& kind) noexcept {
     case DataType::float64: return &load_float<double>;
     case DataType::float16: return &load_bits16_float<float16_t>;
     case DataType::bfloat16: return &load_bits16_float<bfloat16_t>;
-    case DataType::float8e4m3fn: return &load_minifloat<kFloat8E4M3FN>;
-    case DataType::float8e4m3fnuz: return &load_minifloat<kFloat8E4M3FNUZ>;
-    case DataType::float8e5m2: return &load_minifloat<kFloat8E5M2>;
-    case DataType::float8e5m2fnuz: return &load_minifloat<kFloat8E5M2FNUZ>;
+    case DataType::float8e4m3fn: return &load_minifloat<float_formats::kFloat8E4M3FN>;
+    case DataType::float8e4m3fnuz: return &load_minifloat<float_formats::kFloat8E4M3FNUZ>;
+    case DataType::float8e5m2: return &load_minifloat<float_formats::kFloat8E5M2>;
+    case DataType::float8e5m2fnuz: return &load_minifloat<float_formats::kFloat8E5M2FNUZ>;
     case DataType::float4e2m1: return &load_float4;
     case DataType::float8e8m0: return &load_e8m0;
     default: break;
@@ -8485,201 +8343,10 @@ StoreBlock storer_for(DataType destination) noexcept {
   }
 }
 
-/// Parses Cast-1's string 'to' ("FLOAT", "INT64", ...; case-insensitive). Returns undefined when unknown.
-inline DataType dtype_from_onnx_name(std::string_view name) noexcept {
-  struct Entry {
-    const char* name;
-    DataType dtype;
-  };
-  static constexpr Entry kNames[] = {
-      {"FLOAT", DataType::float32},   {"UINT8", DataType::uint8},       {"INT8", DataType::int8},
-      {"UINT16", DataType::uint16},   {"INT16", DataType::int16},       {"INT32", DataType::int32},
-      {"INT64", DataType::int64},     {"STRING", DataType::string},     {"BOOL", DataType::boolean},
-      {"FLOAT16", DataType::float16}, {"DOUBLE", DataType::float64},    {"UINT32", DataType::uint32},
-      {"UINT64", DataType::uint64},   {"BFLOAT16", DataType::bfloat16},
-  };
-  for (const Entry& entry : kNames) {
-    std::string_view candidate(entry.name);
-    if (candidate.size() != name.size()) continue;
-    bool equal = true;
-    for (std::size_t i = 0; equal && i < name.size(); ++i) {
-      char c = name[i];
-      if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
-      equal = c == candidate[i];
-    }
-    if (equal) return entry.dtype;
-  }
-  return DataType::undefined;
-}
-
-}  // namespace cast_detail
-
-/// Shared implementation of every Cast version; they differ in which attributes exist.
-struct CastBase : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Cast";
-  static constexpr int kInput = 0;
-  static constexpr int kOutput = 0;
-
-  struct State {
-    bool same_dtype;  ///< plain copy
-    cast_detail::LoadBlock load;
-    cast_detail::StoreBlock store;
-    cast_detail::Options options;
-  };
-
-  static Status prepare_with(PrepareContext& ctx, DataType to, const cast_detail::Options& options) noexcept {
-    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInput));
-    const TensorInfo& in = ctx.input(kInput);
-    // The session refuses compiled-out inputs before this; the output dtype is only known here.
-    if (!dtype_enabled(in.dtype)) return PrepareContext::disabled_dtype("input", kInput, in.name, in.dtype);
-    if (!dtype_enabled(to)) return PrepareContext::disabled_dtype("output", kOutput, ctx.output(kOutput).name, to);
-    if (in.dtype == DataType::string || to == DataType::string) {
-      return Status(StatusCode::unsupported) << "Cast from " << dtype_name(in.dtype) << " to " << dtype_name(to)
-                                             << ": string casts are not supported yet";
-    }
-    State* state = nullptr;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    state->options = options;
-    state->same_dtype = in.dtype == to && shape_util::element_bits(to) != 0;
-    if (!state->same_dtype) {
-      cast_detail::SourceKind kind = cast_detail::SourceKind::floating;
-      state->load = cast_detail::loader_for(in.dtype, kind);
-      if (state->load == nullptr) {
-        return Status(StatusCode::unsupported)
-               << "input 0 '" << in.name << "' has dtype " << dtype_name(in.dtype) << ", which Cast does not support";
-      }
-      switch (kind) {
-        case cast_detail::SourceKind::floating:
-          state->store = cast_detail::storer_for<cast_detail::SourceKind::floating>(to);
-          break;
-        case cast_detail::SourceKind::signed_integer:
-          state->store = cast_detail::storer_for<cast_detail::SourceKind::signed_integer>(to);
-          break;
-        case cast_detail::SourceKind::unsigned64:
-          state->store = cast_detail::storer_for<cast_detail::SourceKind::unsigned64>(to);
-          break;
-      }
-      if (state->store == nullptr) {
-        return Status(StatusCode::unsupported) << "attribute 'to' is " << static_cast<int>(to) << " (" << dtype_name(to)
-                                               << "), which Cast does not support";
-      }
-    }
-    ctx.set_output(kOutput, to, in.shape);
-    return {};
-  }
-
-  static Status run(RunContext& ctx) noexcept {
-    const State& state = ctx.state<State>();
-    const ConstTensorView& in = ctx.input(kInput);
-    void* dst = ctx.output(kOutput).data;
-    if (state.same_dtype) {
-      shape_util::copy_unless_aliased(dst, in.data, in.byte_size());
-      return {};
-    }
-    cast_detail::Wide block[cast_detail::kBlockElements];
-    const std::int64_t count = in.element_count();
-    for (std::int64_t begin = 0; begin < count; begin += cast_detail::kBlockElements) {
-      const std::int64_t left = count - begin;
-      const int n = left < cast_detail::kBlockElements ? static_cast<int>(left) : cast_detail::kBlockElements;
-      state.load(in.data, begin, n, block);
-      state.store(block, dst, begin, n, state.options);
-    }
-    return {};
-  }
-
- protected:
-  /// Reads the INT 'to' attribute (opset 6+) and checks it names a dtype.
-  static Status read_to(PrepareContext& ctx, DataType& to) noexcept {
-    std::int64_t value = 0;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("to", value));
-    if (value < 0 || value > kMaxDataTypeValue || !is_known_dtype(static_cast<std::int32_t>(value))) {
-      return Status(StatusCode::unsupported)
-             << "attribute 'to' is " << static_cast<long long>(value) << ", which is not a dtype this build knows (1.."
-             << kMaxDataTypeValue << ")";
-    }
-    to = static_cast<DataType>(value);
-    return {};
-  }
-  /// Reads 'saturate' (opset 19+), 0 or 1.
-  static Status read_saturate(PrepareContext& ctx, cast_detail::Options& options) noexcept {
-    std::int64_t saturate = 1;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("saturate", saturate, 1));
-    if (saturate != 0 && saturate != 1) {
-      return Status(StatusCode::invalid_model)
-             << "attribute 'saturate' is " << static_cast<long long>(saturate) << ", expected 0 or 1";
-    }
-    options.saturate = saturate == 1;
-    return {};
-  }
-  /// Reads 'round_mode' (opset 24 on): how casts to float8e8m0 round.
-  static Status read_round_mode(PrepareContext& ctx, cast_detail::Options& options) noexcept {
-    std::string_view round_mode;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("round_mode", round_mode, "up"));
-    if (round_mode == "up") {
-      options.e8m0_rounding = cast_detail::E8M0Rounding::up;
-    } else if (round_mode == "down") {
-      options.e8m0_rounding = cast_detail::E8M0Rounding::down;
-    } else if (round_mode == "nearest") {
-      options.e8m0_rounding = cast_detail::E8M0Rounding::nearest;
-    } else {
-      return Status(StatusCode::invalid_model)
-             << "attribute 'round_mode' is \"" << round_mode << "\", expected \"up\", \"down\" or \"nearest\"";
-    }
-    return {};
-  }
-};
-
-/// Cast's version rules (VersionedKernel): prepare reads what version `since` accepts; CastBase holds the
-/// rest.
-struct CastImpl : CastBase {
-  static Status prepare(PrepareContext& ctx, int since) noexcept {
-    if (since < 6) return prepare_named_to(ctx);
-    DataType to = DataType::undefined;
-    ONNXMICRO_RETURN_IF_ERROR(read_to(ctx, to));
-    cast_detail::Options options;
-    if (since >= 19) ONNXMICRO_RETURN_IF_ERROR(read_saturate(ctx, options));
-    if (since >= 24) ONNXMICRO_RETURN_IF_ERROR(read_round_mode(ctx, options));
-    return prepare_with(ctx, to, options);
-  }
-
- private:
-  /// Opset 1's 'to': a STRING dtype name.
-  static Status prepare_named_to(PrepareContext& ctx) noexcept {
-    proto::Attribute attribute;
-    if (!ctx.find_attribute("to", attribute)) {
-      return Status(StatusCode::invalid_model) << "required attribute 'to' (STRING) is missing";
-    }
-    if (attribute.type == proto::AttributeType::int_) {  // some old exporters already wrote the opset-6 form
-      DataType to = DataType::undefined;
-      ONNXMICRO_RETURN_IF_ERROR(read_to(ctx, to));
-      return prepare_with(ctx, to, cast_detail::Options());
-    }
-    ONNXMICRO_RETURN_IF_ERROR(PrepareContext::expect_type(attribute, proto::AttributeType::string));
-    std::string_view name(reinterpret_cast<const char*>(attribute.s.data()), attribute.s.size());
-    DataType to = cast_detail::dtype_from_onnx_name(name);
-    if (to == DataType::undefined) {
-      return Status(StatusCode::invalid_model)
-             << "attribute 'to' is \"" << name << "\", expected a TensorProto.DataType name such as \"FLOAT\"";
-    }
-    return prepare_with(ctx, to, cast_detail::Options());
-  }
-};
-
-// Opset 1: 'to' is a STRING naming the dtype ("FLOAT", "INT32", ...).
-using Cast_1 = VersionedKernel<CastImpl, 1, 6>;
-// Opset 6: 'to' becomes an INT (TensorProto.DataType). Opsets 9 (string) and 13 (bfloat16) only add dtypes.
-using Cast_6 = VersionedKernel<CastImpl, 6, 19>;
-// Opset 19: adds float8 dtypes and 'saturate' (their overflow rule). Opsets 21 (int4/uint4) and 23 (float4e2m1)
-// only add dtypes.
-using Cast_19 = VersionedKernel<CastImpl, 19, 24>;
-// Opset 24: adds float8e8m0 and 'round_mode' (up, down, nearest) for casts to it. Opsets 25 (int2/uint2) and 28
-// (float6, not supported yet) only add dtypes.
-using Cast_24 = VersionedKernel<CastImpl, 24>;
-
+}  // namespace dtype_convert
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
-// end of file onnxmicro/kernels/tensor/cast.hpp
+// end of file onnxmicro/kernels/common/dtype_convert.hpp
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
@@ -8719,10 +8386,10 @@ struct EyeLike_9 : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("k", state->k, 0));
     state->element_bytes = dtype_size(dtype);
-    cast_detail::Wide one;
+    dtype_convert::Wide one;
     one.i = 1;
-    cast_detail::storer_for<cast_detail::SourceKind::signed_integer>(dtype)(&one, state->one, 0, 1,
-                                                                            cast_detail::Options());
+    dtype_convert::storer_for<dtype_convert::SourceKind::signed_integer>(dtype)(&one, state->one, 0, 1,
+                                                                                dtype_convert::Options());
     ctx.set_output(0, dtype, in.shape);
     return {};
   }
@@ -8786,9 +8453,9 @@ struct MultinomialKernel : KernelDefaults {
   static constexpr std::uint64_t kSeedConstant = 0x4D756C74696E6F6Dull;  // "Multinom"
 
   struct State {
-    random_detail::Pcg32 generator;
-    random_detail::LoadFunction load;
-    random_detail::StoreFunction store;
+    random_util::Pcg32 generator;
+    random_util::LoadFunction load;
+    random_util::StoreFunction store;
     std::int64_t sample_size;
   };
 
@@ -8797,10 +8464,10 @@ struct MultinomialKernel : KernelDefaults {
     const TensorInfo& in = ctx.input(0);
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    state->load = random_detail::real_loader(in.dtype, kAllowBfloat16);
+    state->load = random_util::real_loader(in.dtype, kAllowBfloat16);
     if (state->load == nullptr) {
-      return random_detail::dtype_error("input 0's dtype", static_cast<std::int64_t>(in.dtype),
-                                        kAllowBfloat16 ? random_detail::kRealDtypesBf16 : random_detail::kRealDtypes);
+      return random_util::dtype_error("input 0's dtype", static_cast<std::int64_t>(in.dtype),
+                                      kAllowBfloat16 ? random_util::kRealDtypesBf16 : random_util::kRealDtypes);
     }
     if (in.shape.rank() != 2 || !in.shape.is_static()) {
       return Status(StatusCode::invalid_model)
@@ -8810,9 +8477,9 @@ struct MultinomialKernel : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("dtype", dtype_value, static_cast<std::int64_t>(DataType::int32)));
     const DataType dtype = static_cast<DataType>(dtype_value);
     if (dtype != DataType::int32 && dtype != DataType::int64) {
-      return random_detail::dtype_error("attribute 'dtype'", dtype_value, "int32 (6), int64 (7)");
+      return random_util::dtype_error("attribute 'dtype'", dtype_value, "int32 (6), int64 (7)");
     }
-    state->store = random_detail::numeric_storer(dtype);
+    state->store = random_util::numeric_storer(dtype);
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("sample_size", state->sample_size, 1));
     if (state->sample_size < 1) {
       return Status(StatusCode::invalid_model)
@@ -8823,7 +8490,7 @@ struct MultinomialKernel : KernelDefaults {
              << "input 0 '" << in.name << "' has shape " << in.shape << "; class_size must be >= 1 to draw from";
     }
     std::uint64_t seed = 0;
-    ONNXMICRO_RETURN_IF_ERROR(random_detail::node_seed(ctx, kSeedConstant, seed));
+    ONNXMICRO_RETURN_IF_ERROR(random_util::node_seed(ctx, kSeedConstant, seed));
     state->generator.seed(seed);
     ctx.set_output(0, dtype, Shape{in.shape[0], state->sample_size});
     return {};
@@ -8902,9 +8569,9 @@ struct RandomNormalKernel : KernelDefaults {
   static constexpr bool kFoldable = false;
   static constexpr std::uint64_t kSeedConstant = 0x52616E644E6F726Dull;  // "RandNorm"
   static Status prepare(PrepareContext& ctx) noexcept {
-    return random_detail::prepare_shaped_fill<kAllowBfloat16>(ctx, random_detail::kNormalParameters, kSeedConstant);
+    return random_util::prepare_shaped_fill<kAllowBfloat16>(ctx, random_util::kNormalParameters, kSeedConstant);
   }
-  static Status run(RunContext& ctx) noexcept { return random_detail::run_normal(ctx); }
+  static Status run(RunContext& ctx) noexcept { return random_util::run_normal(ctx); }
 };
 
 // Opset 1: the first version (float16, float, double).
@@ -8940,9 +8607,9 @@ struct RandomNormalLikeKernel : KernelDefaults {
   static constexpr std::uint64_t kSeedConstant = 0x4E6F726D4C696B65ull;  // "NormLike"
   static constexpr bool kNeedsInputData = false;
   static Status prepare(PrepareContext& ctx) noexcept {
-    return random_detail::prepare_like_fill<kAllowBfloat16>(ctx, random_detail::kNormalParameters, kSeedConstant);
+    return random_util::prepare_like_fill<kAllowBfloat16>(ctx, random_util::kNormalParameters, kSeedConstant);
   }
-  static Status run(RunContext& ctx) noexcept { return random_detail::run_normal(ctx); }
+  static Status run(RunContext& ctx) noexcept { return random_util::run_normal(ctx); }
 };
 
 // Opset 1: the first version (float16, float, double).
@@ -8976,9 +8643,9 @@ struct RandomUniformKernel : KernelDefaults {
   static constexpr bool kFoldable = false;
   static constexpr std::uint64_t kSeedConstant = 0x52616E64556E6966ull;  // "RandUnif"
   static Status prepare(PrepareContext& ctx) noexcept {
-    return random_detail::prepare_shaped_fill<kAllowBfloat16>(ctx, random_detail::kUniformParameters, kSeedConstant);
+    return random_util::prepare_shaped_fill<kAllowBfloat16>(ctx, random_util::kUniformParameters, kSeedConstant);
   }
-  static Status run(RunContext& ctx) noexcept { return random_detail::run_uniform(ctx); }
+  static Status run(RunContext& ctx) noexcept { return random_util::run_uniform(ctx); }
 };
 
 // Opset 1: the first version (float16, float, double).
@@ -9013,9 +8680,9 @@ struct RandomUniformLikeKernel : KernelDefaults {
   static constexpr std::uint64_t kSeedConstant = 0x556E69664C696B65ull;  // "UnifLike"
   static constexpr bool kNeedsInputData = false;
   static Status prepare(PrepareContext& ctx) noexcept {
-    return random_detail::prepare_like_fill<kAllowBfloat16>(ctx, random_detail::kUniformParameters, kSeedConstant);
+    return random_util::prepare_like_fill<kAllowBfloat16>(ctx, random_util::kUniformParameters, kSeedConstant);
   }
-  static Status run(RunContext& ctx) noexcept { return random_detail::run_uniform(ctx); }
+  static Status run(RunContext& ctx) noexcept { return random_util::run_uniform(ctx); }
 };
 
 // Opset 1: the first version (float16, float, double).
@@ -9055,7 +8722,7 @@ struct RangeBase : KernelDefaults {
 
   struct State {
     Precision precision;
-    cast_detail::StoreBlock store;
+    dtype_convert::StoreBlock store;
     std::int64_t count;
     std::int64_t start_int;
     std::int64_t delta_int;
@@ -9066,11 +8733,11 @@ struct RangeBase : KernelDefaults {
   static Status run(RunContext& ctx) noexcept {
     const State& state = ctx.state<State>();
     void* dst = ctx.output(kOutput).data;
-    cast_detail::Wide block[cast_detail::kBlockElements];
-    const cast_detail::Options options;
-    for (std::int64_t begin = 0; begin < state.count; begin += cast_detail::kBlockElements) {
+    dtype_convert::Wide block[dtype_convert::kBlockElements];
+    const dtype_convert::Options options;
+    for (std::int64_t begin = 0; begin < state.count; begin += dtype_convert::kBlockElements) {
       const std::int64_t left = state.count - begin;
-      const int n = left < cast_detail::kBlockElements ? static_cast<int>(left) : cast_detail::kBlockElements;
+      const int n = left < dtype_convert::kBlockElements ? static_cast<int>(left) : dtype_convert::kBlockElements;
       for (int k = 0; k < n; ++k) {
         const std::int64_t i = begin + k;
         switch (state.precision) {
@@ -9124,7 +8791,7 @@ struct RangeBase : KernelDefaults {
       }
       std::int64_t count = span / delta + ((span % delta != 0 && ((span < 0) == (delta < 0))) ? 1 : 0);
       state->count = count < 0 ? 0 : count;
-      state->store = cast_detail::storer_for<cast_detail::SourceKind::signed_integer>(dtype);
+      state->store = dtype_convert::storer_for<dtype_convert::SourceKind::signed_integer>(dtype);
     } else if (dtype == DataType::float32 || dtype == DataType::float64 || (half && allow_half)) {
       const double start = read_float(ctx, 0);
       const double limit = read_float(ctx, 1);
@@ -9147,7 +8814,7 @@ struct RangeBase : KernelDefaults {
                << delta << ")";
       }
       state->count = count > 0 ? static_cast<std::int64_t>(count) : 0;
-      state->store = cast_detail::storer_for<cast_detail::SourceKind::floating>(dtype);
+      state->store = dtype_convert::storer_for<dtype_convert::SourceKind::floating>(dtype);
     } else {
       return ctx.unsupported_input_dtype(0);
     }
@@ -9301,6 +8968,9 @@ ONNXMICRO_NAMESPACE_END
 // a scalar operand gets inner stride 0 on one long row, and a per-channel bias [C,1,1] on [N,C,H,W] becomes
 // N*C rows of H*W. Offsets and strides count elements, not bytes (multiply by the element size for
 // dtype-agnostic copies). Planning is O(rank); run-time cost is one call of the row function per row.
+//
+// Also the broadcast loop of binary kernels with mixed dtypes or a prepare-time operation (run_broadcast_binary,
+// used by Pow, Mod, BitShift and Sum).
 
 
 ONNXMICRO_NAMESPACE_BEGIN
@@ -9499,6 +9169,44 @@ Status make_broadcast_plan(const Shape* const (&operands)[N], const Shape& outpu
     for (int i = 0; i < N; ++i) plan.strides[i][d] = strides_rev[i][folded - 1 - d];
   }
   return {};
+}
+
+// ---- custom binary loops ---------------------------------------------------------------------------------
+// For binary kernels that BinaryElementwise (common/elementwise.hpp) cannot express: operands of different
+// dtypes (Pow since opset 12), or an operation chosen by an attribute at prepare time (Mod's fmod, BitShift's
+// direction). The kernel keeps a BinaryPlanState and picks `compute` in prepare():
+//
+//   state->compute = &run_broadcast_binary<A, B, Out, MyOp>;   // MyOp::apply(A, B) -> Out, on raw elements
+
+/// What run() of a custom binary kernel needs: the broadcast plan and the per-dtype loop.
+struct BinaryPlanState {
+  BroadcastPlan<2> plan;
+  void (*compute)(const BroadcastPlan<2>& plan, const void* a, const void* b, void* y) noexcept = nullptr;
+};
+
+/// y = Op::apply(a, b) over `plan`. Safe when `y` aliases an operand that spans the whole output (both then
+/// advance in step and each element is read before it is written).
+template <typename A, typename B, typename Out, typename Op>
+void run_broadcast_binary(const BroadcastPlan<2>& plan, const void* a, const void* b, void* y) noexcept {
+  const A* a_base = static_cast<const A*>(a);
+  const B* b_base = static_cast<const B*>(b);
+  Out* y_base = static_cast<Out*>(y);
+  const std::int64_t a_step = plan.inner_stride(0);
+  const std::int64_t b_step = plan.inner_stride(1);
+  plan.for_each_row([&](const std::int64_t* offsets, std::int64_t out_offset, std::int64_t n) noexcept {
+    const A* ra = a_base + offsets[0];
+    const B* rb = b_base + offsets[1];
+    Out* ry = y_base + out_offset;
+    for (std::int64_t i = 0; i < n; ++i) ry[i] = Op::apply(ra[i * a_step], rb[i * b_step]);
+  });
+}
+
+/// Numpy-broadcasts inputs `a` and `b` of `ctx` (both must be present) and plans the iteration; `output`
+/// receives the broadcast shape.
+inline Status plan_broadcast_binary(const PrepareContext& ctx, int a, int b, Shape& output,
+                                    BroadcastPlan<2>& plan) noexcept {
+  ONNXMICRO_RETURN_IF_ERROR(broadcast_input_shapes(ctx, {a, b}, output));
+  return make_broadcast_plan({&ctx.input(a).shape, &ctx.input(b).shape}, output, plan);
 }
 
 }  // namespace kernels
@@ -9844,54 +9552,8 @@ ONNXMICRO_NAMESPACE_END
 // alone (-1 for a right shift of a negative x, else 0). Unsigned values give the same results in both, so one
 // body serves both versions with different dtype lists.
 
-// #include "onnxmicro/kernels/logical/broadcast_binary.hpp"
-// begin of file onnxmicro/kernels/logical/broadcast_binary.hpp
-// A broadcast loop for binary kernels that BinaryElementwise (common/elementwise.hpp) cannot express: operands
-// of different dtypes (Pow since opset 12), or an operation chosen by an attribute at prepare time (Mod's
-// fmod, BitShift's direction). The kernel keeps a BinaryPlanState and picks `compute` in prepare():
-//
-//   state->compute = &run_broadcast_binary<A, B, Out, MyOp>;   // MyOp::apply(A, B) -> Out, on raw elements
-
-
-ONNXMICRO_NAMESPACE_BEGIN
-namespace kernels {
-
-/// What run() of a custom binary kernel needs: the broadcast plan and the per-dtype loop.
-struct BinaryPlanState {
-  BroadcastPlan<2> plan;
-  void (*compute)(const BroadcastPlan<2>& plan, const void* a, const void* b, void* y) noexcept = nullptr;
-};
-
-/// y = Op::apply(a, b) over `plan`. Safe when `y` aliases an operand that spans the whole output (both then
-/// advance in step and each element is read before it is written).
-template <typename A, typename B, typename Out, typename Op>
-void run_broadcast_binary(const BroadcastPlan<2>& plan, const void* a, const void* b, void* y) noexcept {
-  const A* a_base = static_cast<const A*>(a);
-  const B* b_base = static_cast<const B*>(b);
-  Out* y_base = static_cast<Out*>(y);
-  const std::int64_t a_step = plan.inner_stride(0);
-  const std::int64_t b_step = plan.inner_stride(1);
-  plan.for_each_row([&](const std::int64_t* offsets, std::int64_t out_offset, std::int64_t n) noexcept {
-    const A* ra = a_base + offsets[0];
-    const B* rb = b_base + offsets[1];
-    Out* ry = y_base + out_offset;
-    for (std::int64_t i = 0; i < n; ++i) ry[i] = Op::apply(ra[i * a_step], rb[i * b_step]);
-  });
-}
-
-/// Numpy-broadcasts inputs `a` and `b` of `ctx` (both must be present) and plans the iteration; `output`
-/// receives the broadcast shape.
-inline Status plan_broadcast_binary(const PrepareContext& ctx, int a, int b, Shape& output,
-                                    BroadcastPlan<2>& plan) noexcept {
-  ONNXMICRO_RETURN_IF_ERROR(broadcast_input_shapes(ctx, {a, b}, output));
-  return make_broadcast_plan({&ctx.input(a).shape, &ctx.input(b).shape}, output, plan);
-}
-
-}  // namespace kernels
-ONNXMICRO_NAMESPACE_END
-// end of file onnxmicro/kernels/logical/broadcast_binary.hpp
-// #include "onnxmicro/kernels/logical/type_lists.hpp"
-// begin of file onnxmicro/kernels/logical/type_lists.hpp
+// #include "onnxmicro/kernels/logical/type_list_util.hpp"
+// begin of file onnxmicro/kernels/logical/type_list_util.hpp
 // Dtype lists of the comparison, logical and bitwise kernels (common/elementwise.hpp has the numeric ones).
 
 ONNXMICRO_NAMESPACE_BEGIN
@@ -9911,7 +9573,7 @@ using BoolNumericAndStringTypes =
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
-// end of file onnxmicro/kernels/logical/type_lists.hpp
+// end of file onnxmicro/kernels/logical/type_list_util.hpp
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
@@ -10960,8 +10622,8 @@ ONNXMICRO_NAMESPACE_END
 // current element out (the first sum is 0); reverse=1 runs from the end of the axis. Integers wrap modulo
 // 2^bits like numpy; float16/bfloat16 accumulate in float32 and round each output once.
 
-// #include "onnxmicro/kernels/reduction/axis_slices.hpp"
-// begin of file onnxmicro/kernels/reduction/axis_slices.hpp
+// #include "onnxmicro/kernels/common/axis_slices.hpp"
+// begin of file onnxmicro/kernels/common/axis_slices.hpp
 // The [outer, length, inner] view of a tensor around one axis, shared by the kernels that work along a single
 // axis (ArgMax/ArgMin, LogSoftmax, Hardmax, CumSum, TopK): element (o, k, i) sits at (o * length + k) * inner + i.
 
@@ -11037,7 +10699,7 @@ inline AxisSlices coerced_2d(const Shape& shape, int axis) noexcept {
 }  // namespace axis_slices
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
-// end of file onnxmicro/kernels/reduction/axis_slices.hpp
+// end of file onnxmicro/kernels/common/axis_slices.hpp
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
@@ -11865,26 +11527,23 @@ ONNXMICRO_NAMESPACE_END
 // #include "onnxmicro/kernels/math/gemm.hpp"
 // begin of file onnxmicro/kernels/math/gemm.hpp
 // Gemm: Y = alpha * op(A) * op(B) + beta * C, op = optional transpose (transA/transB), C broadcast to (M, N).
-// Also holds the blocked matrix-multiply core (detail::blocked_gemm) that MatMul and Conv use.
+// The matrix product itself runs on the GEMM engine (kernels/common/gemm.hpp).
 //
 // Versions: 1 (C required; the `broadcast` attribute decides whether C may broadcast), 6 (only dropped the
 // legacy "C can be in place" note), 7 (no `broadcast`: C always broadcasts unidirectionally), 9 (integer
 // dtypes), 11 (C optional), 13 (bfloat16).
 
-// #include "onnxmicro/kernels/common/conv_pool_util.hpp"
-// begin of file onnxmicro/kernels/common/conv_pool_util.hpp
-// Helpers shared by the conv/pool/normalisation/matrix kernels: element conversion for the half types
-// (computed in float32, rounded once on store), floating-point input loading for ops whose inputs may
-// have different float dtypes, and the sliding-window geometry of Conv, MaxPool and AveragePool
-// (kernel_shape/strides/dilations/pads/auto_pad/ceil_mode parsing, validation and output sizes, following
-// the ONNX spec and onnx's shape inference).
+// #include "onnxmicro/kernels/common/compute_type.hpp"
+// begin of file onnxmicro/kernels/common/compute_type.hpp
+// The type a kernel computes in for each storage type: float16/bfloat16 are widened to float32 and rounded
+// once on store (widen/narrow), and float inputs of any float dtype are loaded into one accumulator type
+// (load_floating/store_floating). Used by the conv, pool, normalisation, matrix and quantized kernels and by
+// the GEMM engine (kernels/common/gemm.hpp).
 
 
 ONNXMICRO_NAMESPACE_BEGIN
-namespace detail {
-namespace conv_pool {
-
-// ---- element conversion -----------------------------------------------------------------------------------
+namespace kernels {
+namespace compute_type {
 
 /// True for the 16-bit float storage types, which are computed in float32.
 template <typename T>
@@ -11976,351 +11635,20 @@ inline void store_floating(DataType dtype, const Acc* src, void* dst, std::int64
   }
 }
 
-// ---- scratch layout -----------------------------------------------------------------------------------------
-
-/// Scratch sub-buffers are aligned to this (enough for every element type and for SIMD loads).
-constexpr std::size_t kScratchAlignment = 16;
-
-/// Builds a scratch layout at prepare time: each reserve() returns the offset of a new sub-buffer.
-class ScratchLayout {
- public:
-  /// Reserves `count` elements of T; returns the byte offset of the sub-buffer.
-  template <typename T>
-  std::size_t reserve(std::int64_t count) noexcept {
-    std::size_t offset = align_up(bytes_, kScratchAlignment);
-    bytes_ = offset + static_cast<std::size_t>(count > 0 ? count : 0) * sizeof(T);
-    return offset;
-  }
-  std::size_t bytes() const noexcept { return bytes_; }
-
- private:
-  std::size_t bytes_ = 0;
-};
-
-/// The sub-buffer at `offset` of the scratch memory handed to run().
-template <typename T>
-inline T* scratch_at(void* scratch, std::size_t offset) noexcept {
-  return reinterpret_cast<T*>(static_cast<unsigned char*>(scratch) + offset);
-}
-
-// ---- sliding-window geometry --------------------------------------------------------------------------------
-
-/// Most spatial axes a window op handles: the input is (N, C, D1, ..., Dn).
-constexpr int kMaxSpatialRank = kMaxRank > 2 ? kMaxRank - 2 : 1;
-
-enum class AutoPad : std::uint8_t { notset, valid, same_upper, same_lower };
-
-/// The resolved window of a Conv/pool node: per spatial axis the input extent, kernel, stride, dilation,
-/// effective pads (explicit or derived from auto_pad) and output extent.
-struct WindowGeometry {
-  int rank = 0;  ///< number of spatial axes
-  AutoPad auto_pad = AutoPad::notset;
-  bool ceil_mode = false;
-  std::int64_t input[kMaxSpatialRank] = {};
-  std::int64_t kernel[kMaxSpatialRank] = {};
-  std::int64_t stride[kMaxSpatialRank] = {};
-  std::int64_t dilation[kMaxSpatialRank] = {};
-  std::int64_t pad_begin[kMaxSpatialRank] = {};
-  std::int64_t pad_end[kMaxSpatialRank] = {};
-  std::int64_t output[kMaxSpatialRank] = {};
-
-  std::int64_t input_size() const noexcept { return product(input); }
-  std::int64_t output_size() const noexcept { return product(output); }
-  std::int64_t kernel_size() const noexcept { return product(kernel); }
-  bool has_padding() const noexcept {
-    for (int i = 0; i < rank; ++i)
-      if (pad_begin[i] != 0 || pad_end[i] != 0) return true;
-    return false;
-  }
-
- private:
-  std::int64_t product(const std::int64_t* dims) const noexcept {
-    std::int64_t n = 1;
-    for (int i = 0; i < rank; ++i) n *= dims[i];
-    return n;
-  }
-};
-
-/// Which window attributes a given op version defines, and where the kernel size comes from.
-struct WindowRules {
-  /// First opset version defining `dilations` (Conv: 1, MaxPool: 10, AveragePool: 19).
-  int dilations_since = 1;
-  /// First opset version defining `ceil_mode`; 0 when the op has none (Conv).
-  int ceil_mode_since = 0;
-  /// Conv: W's spatial dims (kernel_shape is then optional but must match). nullptr: kernel_shape is required.
-  const std::int64_t* weight_kernel = nullptr;
-};
-
-namespace window_detail {
-
-/// Room for pads of every spatial axis plus one, so a list one too long is reported with its length.
-constexpr std::size_t kAxisIntsCapacity = 2 * kMaxSpatialRank + 1;
-
-/// Reads an INTS attribute that must have exactly `expected` values, each >= `minimum`.
-inline Status read_axis_ints(const kernels::PrepareContext& ctx, std::string_view name, int expected,
-                             std::int64_t minimum, std::int64_t* values, bool& present) noexcept {
-  std::size_t count = 0;
-  ONNXMICRO_RETURN_IF_ERROR(ctx.attribute_ints(name, values, kAxisIntsCapacity, count, present));
-  if (!present) return {};
-  if (count != static_cast<std::size_t>(expected)) {
-    return Status(StatusCode::invalid_model)
-           << "attribute '" << name << "' has " << static_cast<unsigned long long>(count) << " values, expected "
-           << expected << " (" << (name == "pads" ? "2 x " : "") << "the " << (name == "pads" ? expected / 2 : expected)
-           << " spatial axes of input 0)";
-  }
-  for (int i = 0; i < expected; ++i) {
-    if (values[i] < minimum) {
-      return Status(StatusCode::invalid_model)
-             << "attribute '" << name << "'[" << i << "] is " << static_cast<long long>(values[i])
-             << ", expected >= " << static_cast<long long>(minimum);
-    }
-  }
-  return {};
-}
-
-/// Fails when an attribute the model's opset does not define yet carries a non-default value.
-inline Status reject_before(const kernels::PrepareContext& ctx, std::string_view name, bool non_default,
-                            int since) noexcept {
-  if (!non_default || ctx.opset_version() >= since) return {};
-  return Status(StatusCode::invalid_model)
-         << "attribute '" << name << "' is only defined from opset " << since << ", but the node's opset is "
-         << static_cast<long long>(ctx.opset_version());
-}
-
-}  // namespace window_detail
-
-/// Parses and validates the window attributes of a node whose input 0 has shape `x` (N, C, D1..Dn) and
-/// computes the output extent and effective pads of every spatial axis:
-/// - NOTSET (explicit pads) and VALID (no pads): out = floor((in + pads - eff) / stride) + 1, or with
-///   ceil_mode ceil(...) + 1 minus one when the last window would start past the input and the left pad;
-///   eff = (kernel - 1) * dilation + 1.
-/// - SAME_UPPER/SAME_LOWER: out = ceil(in / stride); the total pad (out - 1) * stride + eff - in (at least 0)
-///   is split evenly, the odd pixel at the end (UPPER) or the beginning (LOWER). Explicit pads are ignored.
-inline Status parse_window(const kernels::PrepareContext& ctx, const Shape& x, const WindowRules& rules,
-                           WindowGeometry& g) noexcept {
-  if (x.rank() < 3) {
-    return Status(StatusCode::invalid_model) << "input 0 '" << ctx.input(0).name << "' has shape " << x
-                                             << ", expected rank >= 3 (N, C, and at least one spatial axis)";
-  }
-  if (x.rank() - 2 > kMaxSpatialRank) {
-    return Status(StatusCode::unsupported) << "input 0 has " << x.rank() - 2 << " spatial axes, at most "
-                                           << kMaxSpatialRank << " supported (ONNXMICRO_MAX_RANK)";
-  }
-  const int rank = x.rank() - 2;
-  g = WindowGeometry();
-  g.rank = rank;
-  for (int i = 0; i < rank; ++i) g.input[i] = x[i + 2];
-
-  // kernel_shape: required for pools; for Conv optional, inferred from W, and must agree with it.
-  std::int64_t values[window_detail::kAxisIntsCapacity] = {};
-  bool present = false;
-  ONNXMICRO_RETURN_IF_ERROR(window_detail::read_axis_ints(ctx, "kernel_shape", rank, 1, values, present));
-  if (rules.weight_kernel != nullptr) {
-    for (int i = 0; i < rank; ++i) {
-      if (present && values[i] != rules.weight_kernel[i]) {
-        return Status(StatusCode::invalid_model)
-               << "attribute 'kernel_shape'[" << i << "] is " << static_cast<long long>(values[i])
-               << " but input 1 (W) has spatial dim " << static_cast<long long>(rules.weight_kernel[i]);
-      }
-      g.kernel[i] = rules.weight_kernel[i];
-    }
-  } else {
-    if (!present) {
-      return Status(StatusCode::invalid_model) << "required attribute 'kernel_shape' (INTS) is missing";
-    }
-    for (int i = 0; i < rank; ++i) g.kernel[i] = values[i];
-  }
-
-  ONNXMICRO_RETURN_IF_ERROR(window_detail::read_axis_ints(ctx, "strides", rank, 1, values, present));
-  for (int i = 0; i < rank; ++i) g.stride[i] = present ? values[i] : 1;
-
-  ONNXMICRO_RETURN_IF_ERROR(window_detail::read_axis_ints(ctx, "dilations", rank, 1, values, present));
-  bool non_default = false;
-  for (int i = 0; i < rank; ++i) {
-    g.dilation[i] = present ? values[i] : 1;
-    non_default = non_default || g.dilation[i] != 1;
-  }
-  ONNXMICRO_RETURN_IF_ERROR(window_detail::reject_before(ctx, "dilations", non_default, rules.dilations_since));
-
-  std::int64_t ceil_mode = 0;
-  if (rules.ceil_mode_since > 0) {
-    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("ceil_mode", ceil_mode, 0));
-    if (ceil_mode != 0 && ceil_mode != 1) {
-      return Status(StatusCode::invalid_model)
-             << "attribute 'ceil_mode' is " << static_cast<long long>(ceil_mode) << ", expected 0 or 1";
-    }
-    ONNXMICRO_RETURN_IF_ERROR(window_detail::reject_before(ctx, "ceil_mode", ceil_mode != 0, rules.ceil_mode_since));
-  }
-  g.ceil_mode = ceil_mode != 0;
-
-  std::string_view auto_pad;
-  ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("auto_pad", auto_pad, "NOTSET"));
-  if (auto_pad == "NOTSET") {
-    g.auto_pad = AutoPad::notset;
-  } else if (auto_pad == "VALID") {
-    g.auto_pad = AutoPad::valid;
-  } else if (auto_pad == "SAME_UPPER") {
-    g.auto_pad = AutoPad::same_upper;
-  } else if (auto_pad == "SAME_LOWER") {
-    g.auto_pad = AutoPad::same_lower;
-  } else {
-    return Status(StatusCode::invalid_model)
-           << "attribute 'auto_pad' is '" << auto_pad << "', expected NOTSET, VALID, SAME_UPPER or SAME_LOWER";
-  }
-
-  // pads are read only with NOTSET; with auto_pad set they are ignored, as onnx's shape inference does.
-  if (g.auto_pad == AutoPad::notset) {
-    ONNXMICRO_RETURN_IF_ERROR(window_detail::read_axis_ints(ctx, "pads", 2 * rank, 0, values, present));
-    for (int i = 0; i < rank; ++i) {
-      g.pad_begin[i] = present ? values[i] : 0;
-      g.pad_end[i] = present ? values[i + rank] : 0;
-    }
-  }
-
-  constexpr std::int64_t kLimit = std::numeric_limits<std::int32_t>::max();  // keeps every product below in range
-  for (int i = 0; i < rank; ++i) {
-    if (g.kernel[i] > kLimit || g.stride[i] > kLimit || g.dilation[i] > kLimit || g.pad_begin[i] > kLimit ||
-        g.pad_end[i] > kLimit || g.input[i] > (std::int64_t{1} << 40)) {
-      return Status(StatusCode::limit_exceeded)
-             << "window attributes of spatial axis " << i << " exceed 2^31 - 1 (kernel, stride, dilation or pads)";
-    }
-    const std::int64_t in = g.input[i];
-    const std::int64_t s = g.stride[i];
-    const std::int64_t effective = (g.kernel[i] - 1) * g.dilation[i] + 1;
-    if (g.auto_pad == AutoPad::same_upper || g.auto_pad == AutoPad::same_lower) {
-      g.output[i] = (in + s - 1) / s;
-      std::int64_t total = (g.output[i] - 1) * s + effective - in;
-      if (total < 0) total = 0;
-      g.pad_begin[i] = g.auto_pad == AutoPad::same_upper ? total / 2 : total - total / 2;
-      g.pad_end[i] = total - g.pad_begin[i];
-      continue;
-    }
-    const std::int64_t span = in + g.pad_begin[i] + g.pad_end[i] - effective;
-    if (span < 0) {
-      return Status(StatusCode::invalid_argument)
-             << "spatial axis " << i << " of input 0 has size " << static_cast<long long>(in) << " plus pads "
-             << static_cast<long long>(g.pad_begin[i] + g.pad_end[i]) << ", smaller than the dilated kernel "
-             << static_cast<long long>(effective);
-    }
-    if (g.ceil_mode) {
-      g.output[i] = (span + s - 1) / s + 1;
-      // The last window must start inside the input or the left padding (onnx shape inference, PyTorch).
-      if ((g.output[i] - 1) * s >= in + g.pad_begin[i]) --g.output[i];
-    } else {
-      g.output[i] = span / s + 1;
-    }
-  }
-  return {};
-}
-
-/// Output shape (N, channels, out...) of a window op.
-inline Shape window_output_shape(const Shape& x, std::int64_t channels, const WindowGeometry& g) noexcept {
-  Shape y = x;
-  y[1] = channels;
-  for (int i = 0; i < g.rank; ++i) y[i + 2] = g.output[i];
-  return y;
-}
-
-/// Range of kernel taps [first, last) of one axis whose input coordinate start + k * dilation lies in
-/// [lower, upper).
-inline void valid_taps(std::int64_t start, std::int64_t dilation, std::int64_t kernel, std::int64_t lower,
-                       std::int64_t upper, std::int64_t& first, std::int64_t& last) noexcept {
-  if (dilation == 1) {  // the common case, without divisions
-    first = start >= lower ? 0 : lower - start;
-    last = upper - start;
-  } else {
-    first = start >= lower ? 0 : (lower - start + dilation - 1) / dilation;
-    last = start >= upper ? 0 : (upper - start + dilation - 1) / dilation;
-  }
-  if (last > kernel) last = kernel;
-  if (last < 0) last = 0;
-  if (first > last) first = last;
-}
-
-/// One located window: per spatial axis its first input coordinate `start` (negative in the left padding)
-/// and the taps [first, last) that fall inside the input; `inside` = number of taps inside (0: the window
-/// lies entirely in padding).
-struct WindowPlacement {
-  std::int64_t start[kMaxSpatialRank];
-  std::int64_t first[kMaxSpatialRank];
-  std::int64_t last[kMaxSpatialRank];
-  std::int64_t inside;
-};
-
-/// Calls per_window(output_offset, placement) for every output position of one (N, C) plane, in row-major
-/// order. The outer axes are placed once per output row, only the innermost axis per position.
-template <typename PerWindow>
-inline void for_each_window(const WindowGeometry& g, PerWindow&& per_window) noexcept {
-  const int inner = g.rank - 1;
-  WindowPlacement w;
-  std::int64_t outer_index[kMaxSpatialRank] = {};
-  std::int64_t rows = 1;
-  for (int d = 0; d < inner; ++d) rows *= g.output[d];
-  std::int64_t output_offset = 0;
-  for (std::int64_t row = 0; row < rows; ++row) {
-    std::int64_t outer_inside = 1;
-    for (int d = 0; d < inner; ++d) {
-      w.start[d] = outer_index[d] * g.stride[d] - g.pad_begin[d];
-      valid_taps(w.start[d], g.dilation[d], g.kernel[d], 0, g.input[d], w.first[d], w.last[d]);
-      outer_inside *= w.last[d] - w.first[d];
-    }
-    for (std::int64_t o = 0; o < g.output[inner]; ++o) {
-      w.start[inner] = o * g.stride[inner] - g.pad_begin[inner];
-      valid_taps(w.start[inner], g.dilation[inner], g.kernel[inner], 0, g.input[inner], w.first[inner], w.last[inner]);
-      w.inside = outer_inside * (w.last[inner] - w.first[inner]);
-      per_window(output_offset++, static_cast<const WindowPlacement&>(w));
-    }
-    for (int d = inner - 1; d >= 0; --d) {  // next output row
-      if (++outer_index[d] < g.output[d]) break;
-      outer_index[d] = 0;
-    }
-  }
-}
-
-/// Calls visit(offset, tap) for every tap of a placed window that lies inside the input, in row-major order;
-/// `offset` is the tap's row-major position within one (N, C) plane, `tap` its row-major index within the
-/// kernel (a weight's position in a convolution filter). Precondition: w.inside > 0.
-template <typename Visit>
-inline void visit_window_taps(const WindowGeometry& g, const WindowPlacement& w, Visit&& visit) noexcept {
-  const int inner = g.rank - 1;
-  std::int64_t tap[kMaxSpatialRank];
-  for (int d = 0; d < inner; ++d) tap[d] = w.first[d];
-  const std::int64_t step = g.dilation[inner];
-  const std::int64_t inner_begin = w.start[inner] + w.first[inner] * step;
-  const std::int64_t inner_count = w.last[inner] - w.first[inner];
-  for (;;) {
-    std::int64_t base = 0;
-    std::int64_t tap_base = 0;
-    for (int d = 0; d < inner; ++d) {
-      base = base * g.input[d] + w.start[d] + tap[d] * g.dilation[d];
-      tap_base = tap_base * g.kernel[d] + tap[d];
-    }
-    const std::int64_t row_begin = base * g.input[inner] + inner_begin;
-    const std::int64_t tap_begin = tap_base * g.kernel[inner] + w.first[inner];
-    for (std::int64_t k = 0; k < inner_count; ++k) visit(row_begin + k * step, tap_begin + k);
-    int d = inner - 1;
-    for (; d >= 0; --d) {
-      if (++tap[d] < w.last[d]) break;
-      tap[d] = w.first[d];
-    }
-    if (d < 0) return;
-  }
-}
-
-/// visit_window_taps without the tap index: visit(offset).
-template <typename Visit>
-inline void visit_window(const WindowGeometry& g, const WindowPlacement& w, Visit&& visit) noexcept {
-  visit_window_taps(g, w, [&visit](std::int64_t offset, std::int64_t) { visit(offset); });
-}
-
-}  // namespace conv_pool
-}  // namespace detail
+}  // namespace compute_type
+}  // namespace kernels
 ONNXMICRO_NAMESPACE_END
-// end of file onnxmicro/kernels/common/conv_pool_util.hpp
+// end of file onnxmicro/kernels/common/compute_type.hpp
+// #include "onnxmicro/kernels/common/gemm.hpp"
+// begin of file onnxmicro/kernels/common/gemm.hpp
+// The blocked matrix-multiply engine: C += A * B in register tiles and depth panels that stay in L1, for
+// float, double and the 32/64-bit integers (float16/bfloat16 are converted to float first). Used by Gemm,
+// MatMul and Conv.
+
 
 ONNXMICRO_NAMESPACE_BEGIN
-namespace detail {
-namespace blocked_gemm {
+namespace kernels {
+namespace gemm {
 
 // Register tile: kTileRows rows x (kTileVectors x 16 bytes) columns of C stay in registers while the shared
 // dimension is walked; each step broadcasts one A value per row and multiply-adds it onto a row of B.
@@ -12534,7 +11862,7 @@ inline void transpose(const T* src, std::int64_t rows, std::int64_t cols, T* dst
 /// unsigned counterpart for integers (two's complement wrap-around without undefined behaviour).
 template <typename T>
 struct AccumulatorOf {
-  using type = conv_pool::ComputeType<T>;
+  using type = compute_type::ComputeType<T>;
 };
 template <>
 struct AccumulatorOf<std::int32_t> {
@@ -12549,7 +11877,7 @@ using Accumulator = typename AccumulatorOf<T>::type;
 
 /// True when T is stored as-is in its accumulator type (no conversion pass needed).
 template <typename T>
-constexpr bool kSameRepresentation = sizeof(T) == sizeof(Accumulator<T>) && !conv_pool::kIsHalf<T>;
+constexpr bool kSameRepresentation = sizeof(T) == sizeof(Accumulator<T>) && !compute_type::kIsHalf<T>;
 
 /// Element dtypes Gemm (9+) and MatMul (9+) accept.
 constexpr bool is_matrix_dtype(DataType dtype) noexcept {
@@ -12570,7 +11898,7 @@ constexpr bool is_matrix_dtype(DataType dtype) noexcept {
 template <typename T>
 inline void to_accumulator(const T* src, Accumulator<T>* dst, std::int64_t count) noexcept {
   for (std::int64_t i = 0; i < count; ++i) {
-    if constexpr (conv_pool::kIsHalf<T>) {
+    if constexpr (compute_type::kIsHalf<T>) {
       dst[i] = src[i].to_float();
     } else {
       dst[i] = static_cast<Accumulator<T>>(src[i]);
@@ -12578,7 +11906,54 @@ inline void to_accumulator(const T* src, Accumulator<T>* dst, std::int64_t count
   }
 }
 
-}  // namespace blocked_gemm
+}  // namespace gemm
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/common/gemm.hpp
+// #include "onnxmicro/kernels/common/scratch.hpp"
+// begin of file onnxmicro/kernels/common/scratch.hpp
+// Scratch memory layout: a kernel reserves its sub-buffers at prepare time (ScratchLayout) and finds them in
+// the scratch block handed to run() (scratch_at). Used by the conv, pool, normalisation, matrix and
+// quantized kernels.
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+namespace scratch {
+
+/// Scratch sub-buffers are aligned to this (enough for every element type and for SIMD loads).
+constexpr std::size_t kScratchAlignment = 16;
+
+/// Builds a scratch layout at prepare time: each reserve() returns the offset of a new sub-buffer.
+class ScratchLayout {
+ public:
+  /// Reserves `count` elements of T; returns the byte offset of the sub-buffer.
+  template <typename T>
+  std::size_t reserve(std::int64_t count) noexcept {
+    std::size_t offset = align_up(bytes_, kScratchAlignment);
+    bytes_ = offset + static_cast<std::size_t>(count > 0 ? count : 0) * sizeof(T);
+    return offset;
+  }
+  std::size_t bytes() const noexcept { return bytes_; }
+
+ private:
+  std::size_t bytes_ = 0;
+};
+
+/// The sub-buffer at `offset` of the scratch memory handed to run().
+template <typename T>
+inline T* scratch_at(void* scratch, std::size_t offset) noexcept {
+  return reinterpret_cast<T*>(static_cast<unsigned char*>(scratch) + offset);
+}
+
+}  // namespace scratch
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/common/scratch.hpp
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+namespace gemm_detail {
 
 /// Shared implementation of every Gemm version.
 struct GemmImpl : kernels::KernelDefaults {
@@ -12615,7 +11990,7 @@ struct GemmImpl : kernels::KernelDefaults {
     if (!rules.c_optional) ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kC));
     const kernels::TensorInfo& a = ctx.input(kA);
     const kernels::TensorInfo& b = ctx.input(kB);
-    if (!blocked_gemm::is_matrix_dtype(a.dtype)) return ctx.unsupported_input_dtype(kA);
+    if (!gemm::is_matrix_dtype(a.dtype)) return ctx.unsupported_input_dtype(kA);
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kA, kB));
     const bool has_c = ctx.has_input(kC);
     if (has_c) ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kA, kC));
@@ -12709,11 +12084,11 @@ struct GemmImpl : kernels::KernelDefaults {
   /// into a float scratch.
   template <typename T>
   static Status plan(kernels::PrepareContext& ctx, State& state) noexcept {
-    using Acc = blocked_gemm::Accumulator<T>;
-    constexpr bool kConvert = !blocked_gemm::kSameRepresentation<T>;
+    using Acc = gemm::Accumulator<T>;
+    constexpr bool kConvert = !gemm::kSameRepresentation<T>;
     const kernels::TensorInfo& b = ctx.input(kB);
     const std::int64_t kn = state.k * state.n;
-    conv_pool::ScratchLayout layout;
+    scratch::ScratchLayout layout;
     const bool b_needs_work = (!ctx.size_optimized() && state.trans_b) || kConvert;
     if (b_needs_work && b.is_constant && kn > 0) {
       Span<Acc> packed;
@@ -12737,24 +12112,24 @@ struct GemmImpl : kernels::KernelDefaults {
 
   /// Writes op(B) as a dense K x N matrix of accumulators.
   template <typename T>
-  static void pack_b(const T* b, const State& state, blocked_gemm::Accumulator<T>* dst) noexcept {
-    using Acc = blocked_gemm::Accumulator<T>;
+  static void pack_b(const T* b, const State& state, gemm::Accumulator<T>* dst) noexcept {
+    using Acc = gemm::Accumulator<T>;
     const std::int64_t kn = state.k * state.n;
     if (!state.trans_b) {
-      blocked_gemm::to_accumulator(b, dst, kn);
+      gemm::to_accumulator(b, dst, kn);
       return;
     }
-    if constexpr (blocked_gemm::kSameRepresentation<T>) {
-      blocked_gemm::transpose(reinterpret_cast<const Acc*>(b), state.n, state.k, dst);
+    if constexpr (gemm::kSameRepresentation<T>) {
+      gemm::transpose(reinterpret_cast<const Acc*>(b), state.n, state.k, dst);
     } else {
       for (std::int64_t j = 0; j < state.n; ++j)
-        for (std::int64_t p = 0; p < state.k; ++p) dst[p * state.n + j] = conv_pool::widen(b[j * state.k + p]);
+        for (std::int64_t p = 0; p < state.k; ++p) dst[p * state.n + j] = compute_type::widen(b[j * state.k + p]);
     }
   }
 
   template <typename T>
   static void compute(const State& state, RunContext& ctx) noexcept {
-    using Acc = blocked_gemm::Accumulator<T>;
+    using Acc = gemm::Accumulator<T>;
     void* scratch = ctx.scratch();
     const std::int64_t m = state.m, n = state.n, k = state.k;
     const T* a_data = static_cast<const T*>(ctx.input(kA).data);
@@ -12762,8 +12137,8 @@ struct GemmImpl : kernels::KernelDefaults {
 
     const Acc* a = reinterpret_cast<const Acc*>(a_data);
     if (state.a_in_scratch) {
-      Acc* converted = conv_pool::scratch_at<Acc>(scratch, state.a_offset);
-      blocked_gemm::to_accumulator(a_data, converted, m * k);
+      Acc* converted = scratch::scratch_at<Acc>(scratch, state.a_offset);
+      gemm::to_accumulator(a_data, converted, m * k);
       a = converted;
     }
     const Acc* b = static_cast<const Acc*>(state.packed_b);
@@ -12771,9 +12146,9 @@ struct GemmImpl : kernels::KernelDefaults {
     // Size-optimised builds and sessions read a transposed B in place instead of packing a dense K x N copy:
     // less code, and constant weights stay where the model keeps them (flash on a microcontroller) instead of
     // being copied into metadata. Such builds pack B only to convert it, so pack_b drops out for float here.
-    constexpr bool kMayPackB = !ONNXMICRO_OPTIMIZE_FOR_SIZE || !blocked_gemm::kSameRepresentation<T>;
+    constexpr bool kMayPackB = !ONNXMICRO_OPTIMIZE_FOR_SIZE || !gemm::kSameRepresentation<T>;
     if (kMayPackB && state.b_in_scratch) {
-      Acc* packed = conv_pool::scratch_at<Acc>(scratch, state.b_offset);
+      Acc* packed = scratch::scratch_at<Acc>(scratch, state.b_offset);
       pack_b<T>(static_cast<const T*>(ctx.input(kB).data), state, packed);
       b = packed;
     } else if (b == nullptr) {
@@ -12783,24 +12158,24 @@ struct GemmImpl : kernels::KernelDefaults {
         b_col = k;
       }
     }
-    Acc* y = state.y_in_scratch ? conv_pool::scratch_at<Acc>(scratch, state.y_offset) : reinterpret_cast<Acc*>(y_data);
+    Acc* y = state.y_in_scratch ? scratch::scratch_at<Acc>(scratch, state.y_offset) : reinterpret_cast<Acc*>(y_data);
     for (std::int64_t i = 0; i < m * n; ++i) y[i] = Acc(0);
     const std::int64_t a_row = state.trans_a ? 1 : k;
     const std::int64_t a_col = state.trans_a ? m : 1;
     if (b_col == 1) {
-      blocked_gemm::accumulate<Acc>(m, n, k, a, a_row, a_col, b, b_row, y, n);
+      gemm::accumulate<Acc>(m, n, k, a, a_row, a_col, b, b_row, y, n);
     } else {
-      blocked_gemm::strided_accumulate<Acc>(m, n, k, a, a_row, a_col, b, b_row, b_col, y, n);
+      gemm::strided_accumulate<Acc>(m, n, k, a, a_row, a_col, b, b_row, b_col, y, n);
     }
     epilogue<T>(state, y, state.use_c ? static_cast<const T*>(ctx.input(kC).data) : nullptr, y_data);
   }
 
   /// y_out = alpha * acc + beta * C, converted to T.
   template <typename T>
-  static void epilogue(const State& state, const blocked_gemm::Accumulator<T>* acc, const T* c, T* y) noexcept {
+  static void epilogue(const State& state, const gemm::Accumulator<T>* acc, const T* c, T* y) noexcept {
     const std::int64_t m = state.m, n = state.n;
     if constexpr (std::is_integral<T>::value) {
-      using Acc = blocked_gemm::Accumulator<T>;
+      using Acc = gemm::Accumulator<T>;
       const bool exact = state.alpha == 1.0f && (c == nullptr || state.beta == 1.0f);
       for (std::int64_t i = 0; i < m; ++i) {
         for (std::int64_t j = 0; j < n; ++j) {
@@ -12817,14 +12192,14 @@ struct GemmImpl : kernels::KernelDefaults {
         }
       }
     } else {
-      using C = conv_pool::ComputeType<T>;
+      using C = compute_type::ComputeType<T>;
       const C alpha = static_cast<C>(state.alpha);
       const C beta = static_cast<C>(state.beta);
       for (std::int64_t i = 0; i < m; ++i) {
         for (std::int64_t j = 0; j < n; ++j) {
           C v = alpha == C(1) ? acc[i * n + j] : alpha * acc[i * n + j];
-          if (c) v += beta * conv_pool::widen(c[i * state.c_row_stride + j * state.c_col_stride]);
-          y[i * n + j] = conv_pool::narrow<T>(v);
+          if (c) v += beta * compute_type::widen(c[i * state.c_row_stride + j * state.c_col_stride]);
+          y[i * n + j] = compute_type::narrow<T>(v);
         }
       }
     }
@@ -12839,17 +12214,15 @@ struct GemmImpl : kernels::KernelDefaults {
   }
 };
 
-}  // namespace detail
-
-namespace kernels {
+}  // namespace gemm_detail
 
 // Gemm-1 (also 6, which only dropped the legacy in-place note on C): C required; the `broadcast` attribute
 // (default 0) must be 1 for C to broadcast.
-using Gemm_1 = VersionedKernel<detail::GemmImpl, 1, 7>;
+using Gemm_1 = VersionedKernel<gemm_detail::GemmImpl, 1, 7>;
 // Gemm-7: `broadcast` removed, C always broadcasts unidirectionally to (M, N); 9 added integer dtypes.
-using Gemm_7 = VersionedKernel<detail::GemmImpl, 7, 11>;
+using Gemm_7 = VersionedKernel<gemm_detail::GemmImpl, 7, 11>;
 // Gemm-11: C became optional; 13 added bfloat16.
-using Gemm_11 = VersionedKernel<detail::GemmImpl, 11>;
+using Gemm_11 = VersionedKernel<gemm_detail::GemmImpl, 11>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -13377,7 +12750,8 @@ ONNXMICRO_NAMESPACE_END
 
 
 ONNXMICRO_NAMESPACE_BEGIN
-namespace detail {
+namespace kernels {
+namespace matmul_detail {
 
 /// Implementation of MatMul (every version).
 struct MatMulImpl : kernels::KernelDefaults {
@@ -13407,7 +12781,7 @@ struct MatMulImpl : kernels::KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kB));
     const kernels::TensorInfo& a = ctx.input(kA);
     const kernels::TensorInfo& b = ctx.input(kB);
-    if (!blocked_gemm::is_matrix_dtype(a.dtype)) return ctx.unsupported_input_dtype(kA);
+    if (!gemm::is_matrix_dtype(a.dtype)) return ctx.unsupported_input_dtype(kA);
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kA, kB));
     const Shape& sa = a.shape;
     const Shape& sb = b.shape;
@@ -13498,9 +12872,9 @@ struct MatMulImpl : kernels::KernelDefaults {
  private:
   template <typename T>
   static Status plan(kernels::PrepareContext& ctx, State& state) noexcept {
-    using Acc = blocked_gemm::Accumulator<T>;
-    if constexpr (!blocked_gemm::kSameRepresentation<T>) {
-      conv_pool::ScratchLayout layout;
+    using Acc = gemm::Accumulator<T>;
+    if constexpr (!gemm::kSameRepresentation<T>) {
+      scratch::ScratchLayout layout;
       state.a_offset = layout.reserve<Acc>(state.a_elements);
       state.b_offset = layout.reserve<Acc>(state.b_elements);
       state.y_offset = layout.reserve<Acc>(state.y_elements);
@@ -13512,33 +12886,33 @@ struct MatMulImpl : kernels::KernelDefaults {
 
   template <typename T>
   static void compute(const State& state, RunContext& ctx) noexcept {
-    using Acc = blocked_gemm::Accumulator<T>;
+    using Acc = gemm::Accumulator<T>;
     const T* a_data = static_cast<const T*>(ctx.input(kA).data);
     const T* b_data = static_cast<const T*>(ctx.input(kB).data);
     T* y_data = static_cast<T*>(ctx.output(kY).data);
     const Acc* a = reinterpret_cast<const Acc*>(a_data);
     const Acc* b = reinterpret_cast<const Acc*>(b_data);
     Acc* y = reinterpret_cast<Acc*>(y_data);
-    if constexpr (!blocked_gemm::kSameRepresentation<T>) {
-      Acc* a_converted = conv_pool::scratch_at<Acc>(ctx.scratch(), state.a_offset);
-      Acc* b_converted = conv_pool::scratch_at<Acc>(ctx.scratch(), state.b_offset);
-      blocked_gemm::to_accumulator(a_data, a_converted, state.a_elements);
-      blocked_gemm::to_accumulator(b_data, b_converted, state.b_elements);
+    if constexpr (!gemm::kSameRepresentation<T>) {
+      Acc* a_converted = scratch::scratch_at<Acc>(ctx.scratch(), state.a_offset);
+      Acc* b_converted = scratch::scratch_at<Acc>(ctx.scratch(), state.b_offset);
+      gemm::to_accumulator(a_data, a_converted, state.a_elements);
+      gemm::to_accumulator(b_data, b_converted, state.b_elements);
       a = a_converted;
       b = b_converted;
-      y = conv_pool::scratch_at<Acc>(ctx.scratch(), state.y_offset);
+      y = scratch::scratch_at<Acc>(ctx.scratch(), state.y_offset);
     }
     for (std::int64_t i = 0; i < state.y_elements; ++i) y[i] = Acc(0);
     const std::int64_t m = state.m, n = state.n, k = state.k;
     if (state.fold_batch) {
       // Every batch uses the same B; A's batches are contiguous (broadcast A axes are size 1 here), so the
       // whole product is one (batch * M) x K by K x N multiply.
-      blocked_gemm::accumulate<Acc>(state.batch_count * m, n, k, a, k, 1, b, n, y, n);
+      gemm::accumulate<Acc>(state.batch_count * m, n, k, a, k, 1, b, n, y, n);
     } else {
       std::int64_t index[kMaxRank] = {};
       std::int64_t a_offset = 0, b_offset = 0;
       for (std::int64_t batch = 0; batch < state.batch_count; ++batch) {
-        blocked_gemm::accumulate<Acc>(m, n, k, a + a_offset, k, 1, b + b_offset, n, y + batch * m * n, n);
+        gemm::accumulate<Acc>(m, n, k, a + a_offset, k, 1, b + b_offset, n, y + batch * m * n, n);
         for (int axis = state.batch_rank - 1; axis >= 0; --axis) {  // odometer over the output batch axes
           a_offset += state.a_batch_stride[axis];
           b_offset += state.b_batch_stride[axis];
@@ -13549,18 +12923,16 @@ struct MatMulImpl : kernels::KernelDefaults {
         }
       }
     }
-    if constexpr (!blocked_gemm::kSameRepresentation<T>) {
-      for (std::int64_t i = 0; i < state.y_elements; ++i) y_data[i] = conv_pool::narrow<T>(y[i]);
+    if constexpr (!gemm::kSameRepresentation<T>) {
+      for (std::int64_t i = 0; i < state.y_elements; ++i) y_data[i] = compute_type::narrow<T>(y[i]);
     }
   }
 };
 
-}  // namespace detail
-
-namespace kernels {
+}  // namespace matmul_detail
 
 // MatMul-1 (also 9 and 13, which only added dtypes): numpy matmul with 1-D operands and batch broadcasting.
-using MatMul_1 = VersionedKernel<detail::MatMulImpl, 1>;
+using MatMul_1 = VersionedKernel<matmul_detail::MatMulImpl, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -15847,7 +15219,7 @@ ONNXMICRO_NAMESPACE_END
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
-namespace detail {
+namespace label_encoder_detail {
 
 /// Key/value element types LabelEncoder knows (opset 4's list; earlier versions use a subset).
 using LabelEncoderTypes = TypeList<StringRef, std::int64_t, float, double, std::int32_t, std::int16_t>;
@@ -16147,13 +15519,13 @@ inline Status prepare_label_encoder(PrepareContext& ctx, int version) noexcept {
   return {};
 }
 
-}  // namespace detail
+}  // namespace label_encoder_detail
 
 struct LabelEncoderBase : KernelDefaults {
   static constexpr std::string_view kDomain = "ai.onnx.ml";
   static constexpr std::string_view kOpType = "LabelEncoder";
   static Status run(RunContext& ctx) noexcept {
-    const auto& state = ctx.state<detail::LabelEncoderState>();
+    const auto& state = ctx.state<label_encoder_detail::LabelEncoderState>();
     state.lookup(state, ctx.input(0).data, ctx.output(0).data, ctx.input(0).element_count());
     return {};
   }
@@ -16162,7 +15534,7 @@ struct LabelEncoderBase : KernelDefaults {
 /// LabelEncoder's version rules (VersionedKernel): prepare reads what version `since` accepts; LabelEncoderBase holds
 /// the rest.
 struct LabelEncoderImpl : LabelEncoderBase {
-  static Status prepare(PrepareContext& ctx, int since) noexcept { return detail::prepare_label_encoder(ctx, since); }
+  static Status prepare(PrepareContext& ctx, int since) noexcept { return label_encoder_detail::prepare_label_encoder(ctx, since); }
 };
 
 // Opset 1: classes_strings maps string <-> int64 index.
@@ -16190,7 +15562,7 @@ ONNXMICRO_NAMESPACE_END
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
-namespace detail {
+namespace tree_ensemble_detail {
 
 enum class TreeNodeMode : std::uint8_t { leq = 0, lt = 1, gte = 2, gt = 3, eq = 4, neq = 5, member = 6 };
 enum class TreeAggregate : std::uint8_t { average = 0, sum = 1, min = 2, max = 3 };
@@ -16404,7 +15776,7 @@ Status tree_ensemble_compute(const TreeEnsembleState& s, const void* x_data, voi
   return {};
 }
 
-}  // namespace detail
+}  // namespace tree_ensemble_detail
 
 // Opset 5: the only version (replaces TreeEnsembleRegressor/Classifier's attribute layout).
 struct TreeEnsemble_5 : KernelDefaults {
@@ -16415,7 +15787,7 @@ struct TreeEnsemble_5 : KernelDefaults {
   static constexpr int kOutput = 0;
 
   static Status prepare(PrepareContext& ctx) noexcept {
-    using namespace detail;
+    using namespace tree_ensemble_detail;
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInput));
     const TensorInfo& x = ctx.input(kInput);
     if (x.dtype != DataType::float32 && x.dtype != DataType::float64 && x.dtype != DataType::float16) {
@@ -16589,7 +15961,7 @@ struct TreeEnsemble_5 : KernelDefaults {
   }
 
   static Status run(RunContext& ctx) noexcept {
-    using namespace detail;
+    using namespace tree_ensemble_detail;
     const auto& state = ctx.state<TreeEnsembleState>();
     const void* x = ctx.input(kInput).data;
     void* y = ctx.output(kOutput).data;
@@ -16642,8 +16014,7 @@ ONNXMICRO_NAMESPACE_END
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
-namespace detail {
-namespace resize {
+namespace resize_util {
 
 enum class Mode { nearest, linear, cubic };
 
@@ -17121,8 +16492,7 @@ inline Status parse_choice(const PrepareContext& ctx, std::string_view name, std
   return s;
 }
 
-}  // namespace resize
-}  // namespace detail
+}  // namespace resize_util
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/nn/resize_util.hpp
@@ -17237,8 +16607,8 @@ struct AffineGrid_20 : KernelDefaults {
             position[r] = 1.0;
             for (int i = 0; i < r; ++i) {
               double acc = 0.0;
-              for (int k = 0; k <= r; ++k) acc += detail::resize::load(m[i * (r + 1) + k]) * position[k];
-              grid[out++] = detail::resize::store<T>(acc);
+              for (int k = 0; k <= r; ++k) acc += resize_util::load(m[i * (r + 1) + k]) * position[k];
+              grid[out++] = resize_util::store<T>(acc);
             }
           }
         }
@@ -17849,9 +17219,329 @@ ONNXMICRO_NAMESPACE_END
 // input and the explicit pads, but not the extra room ceil_mode adds past the end pad (as onnx's reference
 // and onnxruntime). float16/bfloat16 are averaged in float32.
 
+// #include "onnxmicro/kernels/common/sliding_window.hpp"
+// begin of file onnxmicro/kernels/common/sliding_window.hpp
+// Sliding-window geometry of Conv, ConvTranspose, DeformConv, MaxPool, AveragePool, LpPool and their
+// quantized forms: kernel_shape/strides/dilations/pads/auto_pad/ceil_mode parsing, validation and output
+// sizes (following the ONNX spec and onnx's shape inference), and the walk over windows and their taps.
+
 
 ONNXMICRO_NAMESPACE_BEGIN
-namespace detail {
+namespace kernels {
+namespace sliding_window {
+
+/// Most spatial axes a window op handles: the input is (N, C, D1, ..., Dn).
+constexpr int kMaxSpatialRank = kMaxRank > 2 ? kMaxRank - 2 : 1;
+
+enum class AutoPad : std::uint8_t { notset, valid, same_upper, same_lower };
+
+/// The resolved window of a Conv/pool node: per spatial axis the input extent, kernel, stride, dilation,
+/// effective pads (explicit or derived from auto_pad) and output extent.
+struct WindowGeometry {
+  int rank = 0;  ///< number of spatial axes
+  AutoPad auto_pad = AutoPad::notset;
+  bool ceil_mode = false;
+  std::int64_t input[kMaxSpatialRank] = {};
+  std::int64_t kernel[kMaxSpatialRank] = {};
+  std::int64_t stride[kMaxSpatialRank] = {};
+  std::int64_t dilation[kMaxSpatialRank] = {};
+  std::int64_t pad_begin[kMaxSpatialRank] = {};
+  std::int64_t pad_end[kMaxSpatialRank] = {};
+  std::int64_t output[kMaxSpatialRank] = {};
+
+  std::int64_t input_size() const noexcept { return product(input); }
+  std::int64_t output_size() const noexcept { return product(output); }
+  std::int64_t kernel_size() const noexcept { return product(kernel); }
+  bool has_padding() const noexcept {
+    for (int i = 0; i < rank; ++i)
+      if (pad_begin[i] != 0 || pad_end[i] != 0) return true;
+    return false;
+  }
+
+ private:
+  std::int64_t product(const std::int64_t* dims) const noexcept {
+    std::int64_t n = 1;
+    for (int i = 0; i < rank; ++i) n *= dims[i];
+    return n;
+  }
+};
+
+/// Which window attributes a given op version defines, and where the kernel size comes from.
+struct WindowRules {
+  /// First opset version defining `dilations` (Conv: 1, MaxPool: 10, AveragePool: 19).
+  int dilations_since = 1;
+  /// First opset version defining `ceil_mode`; 0 when the op has none (Conv).
+  int ceil_mode_since = 0;
+  /// Conv: W's spatial dims (kernel_shape is then optional but must match). nullptr: kernel_shape is required.
+  const std::int64_t* weight_kernel = nullptr;
+};
+
+/// Room for pads of every spatial axis plus one, so a list one too long is reported with its length.
+constexpr std::size_t kAxisIntsCapacity = 2 * kMaxSpatialRank + 1;
+
+/// Reads an INTS attribute that must have exactly `expected` values, each >= `minimum`.
+inline Status read_axis_ints(const kernels::PrepareContext& ctx, std::string_view name, int expected,
+                             std::int64_t minimum, std::int64_t* values, bool& present) noexcept {
+  std::size_t count = 0;
+  ONNXMICRO_RETURN_IF_ERROR(ctx.attribute_ints(name, values, kAxisIntsCapacity, count, present));
+  if (!present) return {};
+  if (count != static_cast<std::size_t>(expected)) {
+    return Status(StatusCode::invalid_model)
+           << "attribute '" << name << "' has " << static_cast<unsigned long long>(count) << " values, expected "
+           << expected << " (" << (name == "pads" ? "2 x " : "") << "the " << (name == "pads" ? expected / 2 : expected)
+           << " spatial axes of input 0)";
+  }
+  for (int i = 0; i < expected; ++i) {
+    if (values[i] < minimum) {
+      return Status(StatusCode::invalid_model)
+             << "attribute '" << name << "'[" << i << "] is " << static_cast<long long>(values[i])
+             << ", expected >= " << static_cast<long long>(minimum);
+    }
+  }
+  return {};
+}
+
+/// Fails when an attribute the model's opset does not define yet carries a non-default value.
+inline Status reject_before(const kernels::PrepareContext& ctx, std::string_view name, bool non_default,
+                            int since) noexcept {
+  if (!non_default || ctx.opset_version() >= since) return {};
+  return Status(StatusCode::invalid_model)
+         << "attribute '" << name << "' is only defined from opset " << since << ", but the node's opset is "
+         << static_cast<long long>(ctx.opset_version());
+}
+
+/// Parses and validates the window attributes of a node whose input 0 has shape `x` (N, C, D1..Dn) and
+/// computes the output extent and effective pads of every spatial axis:
+/// - NOTSET (explicit pads) and VALID (no pads): out = floor((in + pads - eff) / stride) + 1, or with
+///   ceil_mode ceil(...) + 1 minus one when the last window would start past the input and the left pad;
+///   eff = (kernel - 1) * dilation + 1.
+/// - SAME_UPPER/SAME_LOWER: out = ceil(in / stride); the total pad (out - 1) * stride + eff - in (at least 0)
+///   is split evenly, the odd pixel at the end (UPPER) or the beginning (LOWER). Explicit pads are ignored.
+inline Status parse_window(const kernels::PrepareContext& ctx, const Shape& x, const WindowRules& rules,
+                           WindowGeometry& g) noexcept {
+  if (x.rank() < 3) {
+    return Status(StatusCode::invalid_model) << "input 0 '" << ctx.input(0).name << "' has shape " << x
+                                             << ", expected rank >= 3 (N, C, and at least one spatial axis)";
+  }
+  if (x.rank() - 2 > kMaxSpatialRank) {
+    return Status(StatusCode::unsupported) << "input 0 has " << x.rank() - 2 << " spatial axes, at most "
+                                           << kMaxSpatialRank << " supported (ONNXMICRO_MAX_RANK)";
+  }
+  const int rank = x.rank() - 2;
+  g = WindowGeometry();
+  g.rank = rank;
+  for (int i = 0; i < rank; ++i) g.input[i] = x[i + 2];
+
+  // kernel_shape: required for pools; for Conv optional, inferred from W, and must agree with it.
+  std::int64_t values[kAxisIntsCapacity] = {};
+  bool present = false;
+  ONNXMICRO_RETURN_IF_ERROR(read_axis_ints(ctx, "kernel_shape", rank, 1, values, present));
+  if (rules.weight_kernel != nullptr) {
+    for (int i = 0; i < rank; ++i) {
+      if (present && values[i] != rules.weight_kernel[i]) {
+        return Status(StatusCode::invalid_model)
+               << "attribute 'kernel_shape'[" << i << "] is " << static_cast<long long>(values[i])
+               << " but input 1 (W) has spatial dim " << static_cast<long long>(rules.weight_kernel[i]);
+      }
+      g.kernel[i] = rules.weight_kernel[i];
+    }
+  } else {
+    if (!present) {
+      return Status(StatusCode::invalid_model) << "required attribute 'kernel_shape' (INTS) is missing";
+    }
+    for (int i = 0; i < rank; ++i) g.kernel[i] = values[i];
+  }
+
+  ONNXMICRO_RETURN_IF_ERROR(read_axis_ints(ctx, "strides", rank, 1, values, present));
+  for (int i = 0; i < rank; ++i) g.stride[i] = present ? values[i] : 1;
+
+  ONNXMICRO_RETURN_IF_ERROR(read_axis_ints(ctx, "dilations", rank, 1, values, present));
+  bool non_default = false;
+  for (int i = 0; i < rank; ++i) {
+    g.dilation[i] = present ? values[i] : 1;
+    non_default = non_default || g.dilation[i] != 1;
+  }
+  ONNXMICRO_RETURN_IF_ERROR(reject_before(ctx, "dilations", non_default, rules.dilations_since));
+
+  std::int64_t ceil_mode = 0;
+  if (rules.ceil_mode_since > 0) {
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("ceil_mode", ceil_mode, 0));
+    if (ceil_mode != 0 && ceil_mode != 1) {
+      return Status(StatusCode::invalid_model)
+             << "attribute 'ceil_mode' is " << static_cast<long long>(ceil_mode) << ", expected 0 or 1";
+    }
+    ONNXMICRO_RETURN_IF_ERROR(reject_before(ctx, "ceil_mode", ceil_mode != 0, rules.ceil_mode_since));
+  }
+  g.ceil_mode = ceil_mode != 0;
+
+  std::string_view auto_pad;
+  ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("auto_pad", auto_pad, "NOTSET"));
+  if (auto_pad == "NOTSET") {
+    g.auto_pad = AutoPad::notset;
+  } else if (auto_pad == "VALID") {
+    g.auto_pad = AutoPad::valid;
+  } else if (auto_pad == "SAME_UPPER") {
+    g.auto_pad = AutoPad::same_upper;
+  } else if (auto_pad == "SAME_LOWER") {
+    g.auto_pad = AutoPad::same_lower;
+  } else {
+    return Status(StatusCode::invalid_model)
+           << "attribute 'auto_pad' is '" << auto_pad << "', expected NOTSET, VALID, SAME_UPPER or SAME_LOWER";
+  }
+
+  // pads are read only with NOTSET; with auto_pad set they are ignored, as onnx's shape inference does.
+  if (g.auto_pad == AutoPad::notset) {
+    ONNXMICRO_RETURN_IF_ERROR(read_axis_ints(ctx, "pads", 2 * rank, 0, values, present));
+    for (int i = 0; i < rank; ++i) {
+      g.pad_begin[i] = present ? values[i] : 0;
+      g.pad_end[i] = present ? values[i + rank] : 0;
+    }
+  }
+
+  constexpr std::int64_t kLimit = std::numeric_limits<std::int32_t>::max();  // keeps every product below in range
+  for (int i = 0; i < rank; ++i) {
+    if (g.kernel[i] > kLimit || g.stride[i] > kLimit || g.dilation[i] > kLimit || g.pad_begin[i] > kLimit ||
+        g.pad_end[i] > kLimit || g.input[i] > (std::int64_t{1} << 40)) {
+      return Status(StatusCode::limit_exceeded)
+             << "window attributes of spatial axis " << i << " exceed 2^31 - 1 (kernel, stride, dilation or pads)";
+    }
+    const std::int64_t in = g.input[i];
+    const std::int64_t s = g.stride[i];
+    const std::int64_t effective = (g.kernel[i] - 1) * g.dilation[i] + 1;
+    if (g.auto_pad == AutoPad::same_upper || g.auto_pad == AutoPad::same_lower) {
+      g.output[i] = (in + s - 1) / s;
+      std::int64_t total = (g.output[i] - 1) * s + effective - in;
+      if (total < 0) total = 0;
+      g.pad_begin[i] = g.auto_pad == AutoPad::same_upper ? total / 2 : total - total / 2;
+      g.pad_end[i] = total - g.pad_begin[i];
+      continue;
+    }
+    const std::int64_t span = in + g.pad_begin[i] + g.pad_end[i] - effective;
+    if (span < 0) {
+      return Status(StatusCode::invalid_argument)
+             << "spatial axis " << i << " of input 0 has size " << static_cast<long long>(in) << " plus pads "
+             << static_cast<long long>(g.pad_begin[i] + g.pad_end[i]) << ", smaller than the dilated kernel "
+             << static_cast<long long>(effective);
+    }
+    if (g.ceil_mode) {
+      g.output[i] = (span + s - 1) / s + 1;
+      // The last window must start inside the input or the left padding (onnx shape inference, PyTorch).
+      if ((g.output[i] - 1) * s >= in + g.pad_begin[i]) --g.output[i];
+    } else {
+      g.output[i] = span / s + 1;
+    }
+  }
+  return {};
+}
+
+/// Output shape (N, channels, out...) of a window op.
+inline Shape window_output_shape(const Shape& x, std::int64_t channels, const WindowGeometry& g) noexcept {
+  Shape y = x;
+  y[1] = channels;
+  for (int i = 0; i < g.rank; ++i) y[i + 2] = g.output[i];
+  return y;
+}
+
+/// Range of kernel taps [first, last) of one axis whose input coordinate start + k * dilation lies in
+/// [lower, upper).
+inline void valid_taps(std::int64_t start, std::int64_t dilation, std::int64_t kernel, std::int64_t lower,
+                       std::int64_t upper, std::int64_t& first, std::int64_t& last) noexcept {
+  if (dilation == 1) {  // the common case, without divisions
+    first = start >= lower ? 0 : lower - start;
+    last = upper - start;
+  } else {
+    first = start >= lower ? 0 : (lower - start + dilation - 1) / dilation;
+    last = start >= upper ? 0 : (upper - start + dilation - 1) / dilation;
+  }
+  if (last > kernel) last = kernel;
+  if (last < 0) last = 0;
+  if (first > last) first = last;
+}
+
+/// One located window: per spatial axis its first input coordinate `start` (negative in the left padding)
+/// and the taps [first, last) that fall inside the input; `inside` = number of taps inside (0: the window
+/// lies entirely in padding).
+struct WindowPlacement {
+  std::int64_t start[kMaxSpatialRank];
+  std::int64_t first[kMaxSpatialRank];
+  std::int64_t last[kMaxSpatialRank];
+  std::int64_t inside;
+};
+
+/// Calls per_window(output_offset, placement) for every output position of one (N, C) plane, in row-major
+/// order. The outer axes are placed once per output row, only the innermost axis per position.
+template <typename PerWindow>
+inline void for_each_window(const WindowGeometry& g, PerWindow&& per_window) noexcept {
+  const int inner = g.rank - 1;
+  WindowPlacement w;
+  std::int64_t outer_index[kMaxSpatialRank] = {};
+  std::int64_t rows = 1;
+  for (int d = 0; d < inner; ++d) rows *= g.output[d];
+  std::int64_t output_offset = 0;
+  for (std::int64_t row = 0; row < rows; ++row) {
+    std::int64_t outer_inside = 1;
+    for (int d = 0; d < inner; ++d) {
+      w.start[d] = outer_index[d] * g.stride[d] - g.pad_begin[d];
+      valid_taps(w.start[d], g.dilation[d], g.kernel[d], 0, g.input[d], w.first[d], w.last[d]);
+      outer_inside *= w.last[d] - w.first[d];
+    }
+    for (std::int64_t o = 0; o < g.output[inner]; ++o) {
+      w.start[inner] = o * g.stride[inner] - g.pad_begin[inner];
+      valid_taps(w.start[inner], g.dilation[inner], g.kernel[inner], 0, g.input[inner], w.first[inner], w.last[inner]);
+      w.inside = outer_inside * (w.last[inner] - w.first[inner]);
+      per_window(output_offset++, static_cast<const WindowPlacement&>(w));
+    }
+    for (int d = inner - 1; d >= 0; --d) {  // next output row
+      if (++outer_index[d] < g.output[d]) break;
+      outer_index[d] = 0;
+    }
+  }
+}
+
+/// Calls visit(offset, tap) for every tap of a placed window that lies inside the input, in row-major order;
+/// `offset` is the tap's row-major position within one (N, C) plane, `tap` its row-major index within the
+/// kernel (a weight's position in a convolution filter). Precondition: w.inside > 0.
+template <typename Visit>
+inline void visit_window_taps(const WindowGeometry& g, const WindowPlacement& w, Visit&& visit) noexcept {
+  const int inner = g.rank - 1;
+  std::int64_t tap[kMaxSpatialRank];
+  for (int d = 0; d < inner; ++d) tap[d] = w.first[d];
+  const std::int64_t step = g.dilation[inner];
+  const std::int64_t inner_begin = w.start[inner] + w.first[inner] * step;
+  const std::int64_t inner_count = w.last[inner] - w.first[inner];
+  for (;;) {
+    std::int64_t base = 0;
+    std::int64_t tap_base = 0;
+    for (int d = 0; d < inner; ++d) {
+      base = base * g.input[d] + w.start[d] + tap[d] * g.dilation[d];
+      tap_base = tap_base * g.kernel[d] + tap[d];
+    }
+    const std::int64_t row_begin = base * g.input[inner] + inner_begin;
+    const std::int64_t tap_begin = tap_base * g.kernel[inner] + w.first[inner];
+    for (std::int64_t k = 0; k < inner_count; ++k) visit(row_begin + k * step, tap_begin + k);
+    int d = inner - 1;
+    for (; d >= 0; --d) {
+      if (++tap[d] < w.last[d]) break;
+      tap[d] = w.first[d];
+    }
+    if (d < 0) return;
+  }
+}
+
+/// visit_window_taps without the tap index: visit(offset).
+template <typename Visit>
+inline void visit_window(const WindowGeometry& g, const WindowPlacement& w, Visit&& visit) noexcept {
+  visit_window_taps(g, w, [&visit](std::int64_t offset, std::int64_t) { visit(offset); });
+}
+
+}  // namespace sliding_window
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/common/sliding_window.hpp
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+namespace average_pool_detail {
 
 /// Implementation shared by every AveragePool version; the version-specific attributes are gated on the
 /// node's opset (count_include_pad: 7, ceil_mode: 10, dilations: 19).
@@ -17863,7 +17553,7 @@ struct AveragePoolImpl : kernels::KernelDefaults {
 
   struct State {
     void (*compute)(const State&, RunContext&) noexcept;
-    conv_pool::WindowGeometry geometry;
+    sliding_window::WindowGeometry geometry;
     std::int64_t planes;  ///< N * C
     std::int64_t in_spatial, out_spatial;
     bool count_include_pad;
@@ -17881,10 +17571,10 @@ struct AveragePoolImpl : kernels::KernelDefaults {
       case DataType::bfloat16: state->compute = &compute<bfloat16_t>; break;  // opset 22
       default: return ctx.unsupported_input_dtype(kX);
     }
-    conv_pool::WindowRules rules;
+    sliding_window::WindowRules rules;
     rules.dilations_since = 19;
     rules.ceil_mode_since = 10;
-    ONNXMICRO_RETURN_IF_ERROR(conv_pool::parse_window(ctx, x.shape, rules, state->geometry));
+    ONNXMICRO_RETURN_IF_ERROR(sliding_window::parse_window(ctx, x.shape, rules, state->geometry));
 
     std::int64_t count_include_pad = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("count_include_pad", count_include_pad, 0));
@@ -17896,12 +17586,12 @@ struct AveragePoolImpl : kernels::KernelDefaults {
       return Status(StatusCode::invalid_model) << "attribute 'count_include_pad' is only defined from opset 7";
     }
 
-    const conv_pool::WindowGeometry& g = state->geometry;
+    const sliding_window::WindowGeometry& g = state->geometry;
     state->planes = x.shape[0] * x.shape[1];
     state->in_spatial = g.input_size();
     state->out_spatial = g.output_size();
     state->count_include_pad = count_include_pad == 1;
-    ctx.set_output(kY, x.dtype, conv_pool::window_output_shape(x.shape, x.shape[1], g));
+    ctx.set_output(kY, x.dtype, sliding_window::window_output_shape(x.shape, x.shape[1], g));
     return {};
   }
 
@@ -17913,13 +17603,13 @@ struct AveragePoolImpl : kernels::KernelDefaults {
 
  private:
   /// Divisor with count_include_pad: taps inside the input or the explicit pads.
-  static std::int64_t padded_tap_count(const conv_pool::WindowGeometry& g,
-                                       const conv_pool::WindowPlacement& w) noexcept {
+  static std::int64_t padded_tap_count(const sliding_window::WindowGeometry& g,
+                                       const sliding_window::WindowPlacement& w) noexcept {
     std::int64_t count = 1;
     for (int d = 0; d < g.rank; ++d) {
       std::int64_t first = 0, last = 0;
-      conv_pool::valid_taps(w.start[d], g.dilation[d], g.kernel[d], -g.pad_begin[d], g.input[d] + g.pad_end[d], first,
-                            last);
+      sliding_window::valid_taps(w.start[d], g.dilation[d], g.kernel[d], -g.pad_begin[d], g.input[d] + g.pad_end[d],
+                                 first, last);
       count *= last - first;
     }
     return count;
@@ -17927,38 +17617,36 @@ struct AveragePoolImpl : kernels::KernelDefaults {
 
   template <typename T>
   static void compute(const State& s, RunContext& ctx) noexcept {
-    using C = conv_pool::ComputeType<T>;
-    const conv_pool::WindowGeometry& g = s.geometry;
+    using C = compute_type::ComputeType<T>;
+    const sliding_window::WindowGeometry& g = s.geometry;
     const T* x = static_cast<const T*>(ctx.input(kX).data);
     T* y = static_cast<T*>(ctx.output(kY).data);
     for (std::int64_t plane = 0; plane < s.planes; ++plane) {
       const T* x_plane = x + plane * s.in_spatial;
       T* y_plane = y + plane * s.out_spatial;
-      conv_pool::for_each_window(g, [&](std::int64_t o, const conv_pool::WindowPlacement& w) {
+      sliding_window::for_each_window(g, [&](std::int64_t o, const sliding_window::WindowPlacement& w) {
         C sum = C(0);
         if (w.inside > 0) {
-          conv_pool::visit_window(g, w, [&](std::int64_t offset) { sum += conv_pool::widen(x_plane[offset]); });
+          sliding_window::visit_window(g, w, [&](std::int64_t offset) { sum += compute_type::widen(x_plane[offset]); });
         }
         const std::int64_t divisor = s.count_include_pad ? padded_tap_count(g, w) : w.inside;
-        y_plane[o] = conv_pool::narrow<T>(sum / static_cast<C>(divisor));
+        y_plane[o] = compute_type::narrow<T>(sum / static_cast<C>(divisor));
       });
     }
   }
 };
 
-}  // namespace detail
-
-namespace kernels {
+}  // namespace average_pool_detail
 
 // AveragePool-1: kernel_shape, strides, pads, auto_pad; padding never counts in the divisor.
-using AveragePool_1 = VersionedKernel<detail::AveragePoolImpl, 1, 7>;
+using AveragePool_1 = VersionedKernel<average_pool_detail::AveragePoolImpl, 1, 7>;
 // AveragePool-7: adds count_include_pad.
-using AveragePool_7 = VersionedKernel<detail::AveragePoolImpl, 7, 10>;
+using AveragePool_7 = VersionedKernel<average_pool_detail::AveragePoolImpl, 7, 10>;
 // AveragePool-10: adds ceil_mode. 11 only re-documented SAME padding as out = ceil(in / stride), which every
 // version computes here.
-using AveragePool_10 = VersionedKernel<detail::AveragePoolImpl, 10, 19>;
+using AveragePool_10 = VersionedKernel<average_pool_detail::AveragePoolImpl, 10, 19>;
 // AveragePool-19: adds dilations; 22 added bfloat16.
-using AveragePool_19 = VersionedKernel<detail::AveragePoolImpl, 19>;
+using AveragePool_19 = VersionedKernel<average_pool_detail::AveragePoolImpl, 19>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -17974,7 +17662,8 @@ ONNXMICRO_NAMESPACE_END
 
 
 ONNXMICRO_NAMESPACE_BEGIN
-namespace detail {
+namespace kernels {
+namespace batch_normalization_detail {
 
 /// Implementation shared by every BatchNormalization version.
 struct BatchNormalizationImpl : kernels::KernelDefaults {
@@ -18039,7 +17728,7 @@ struct BatchNormalizationImpl : kernels::KernelDefaults {
       default: return ctx.unsupported_input_dtype(kX);
     }
     for (int i = kScale; i <= kVar; ++i) {
-      if (!conv_pool::is_loadable_floating(ctx.input(i).dtype)) return ctx.unsupported_input_dtype(i);
+      if (!compute_type::is_loadable_floating(ctx.input(i).dtype)) return ctx.unsupported_input_dtype(i);
     }
     if (rules.free_param_dtypes) {
       ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kScale, kBias));
@@ -18132,7 +17821,7 @@ struct BatchNormalizationImpl : kernels::KernelDefaults {
         ONNXMICRO_RETURN_IF_ERROR(fold_at_prepare<float>(ctx, params, *state));
       }
     } else {
-      conv_pool::ScratchLayout layout;
+      scratch::ScratchLayout layout;
       state->factors_offset =
           double_factors ? layout.reserve<double>(2 * state->params) : layout.reserve<float>(2 * state->params);
       if (state->training) {
@@ -18167,7 +17856,7 @@ struct BatchNormalizationImpl : kernels::KernelDefaults {
       double v[4] = {};
       for (int i = 0; i < 4; ++i) {
         const auto* base = static_cast<const unsigned char*>(params[i]);
-        conv_pool::load_floating(dtypes[i], base + static_cast<std::size_t>(p) * dtype_size(dtypes[i]), &v[i], 1);
+        compute_type::load_floating(dtypes[i], base + static_cast<std::size_t>(p) * dtype_size(dtypes[i]), &v[i], 1);
       }
       const double a = v[0] / std::sqrt(v[3] + static_cast<double>(s.epsilon));
       factors[p] = static_cast<C>(a);
@@ -18186,13 +17875,13 @@ struct BatchNormalizationImpl : kernels::KernelDefaults {
 
   template <typename T, bool kTrainingAttr>
   static void compute(const State& s, RunContext& ctx) noexcept {
-    using C = conv_pool::ComputeType<T>;
+    using C = compute_type::ComputeType<T>;
     const T* x = static_cast<const T*>(ctx.input(kX).data);
     T* y = static_cast<T*>(ctx.output(kY).data);
     const C* factors = static_cast<const C*>(s.folded);
     if (factors == nullptr) {
       void* scratch = ctx.scratch();
-      C* scratch_factors = conv_pool::scratch_at<C>(scratch, s.factors_offset);
+      C* scratch_factors = scratch::scratch_at<C>(scratch, s.factors_offset);
       bool from_batch = false;  // training mode: only the versions with the attribute compile that path
       if constexpr (kTrainingAttr) {
         from_batch = s.training;
@@ -18214,7 +17903,7 @@ struct BatchNormalizationImpl : kernels::KernelDefaults {
         const T* src = x_n + p * s.param_inner;
         T* dst = y_n + p * s.param_inner;
         for (std::int64_t i = 0; i < s.param_inner; ++i)
-          dst[i] = conv_pool::narrow<T>(conv_pool::widen(src[i]) * scale + shift);
+          dst[i] = compute_type::narrow<T>(compute_type::widen(src[i]) * scale + shift);
       }
     }
   }
@@ -18222,14 +17911,14 @@ struct BatchNormalizationImpl : kernels::KernelDefaults {
   /// Training mode: the factors from the batch statistics, and the running statistics written.
   template <typename T, typename C>
   static void training_factors(const State& s, RunContext& ctx, const T* x, void* scratch, C* factors) noexcept {
-    double* a = conv_pool::scratch_at<double>(scratch, s.scale_offset);
-    double* b = conv_pool::scratch_at<double>(scratch, s.bias_offset);
-    double* mean = conv_pool::scratch_at<double>(scratch, s.mean_offset);
-    double* var = conv_pool::scratch_at<double>(scratch, s.var_offset);
-    conv_pool::load_floating(s.scale_dtype, ctx.input(kScale).data, a, s.params);
-    conv_pool::load_floating(s.bias_dtype, ctx.input(kBias).data, b, s.params);
-    conv_pool::load_floating(s.mean_dtype, ctx.input(kMean).data, mean, s.params);
-    conv_pool::load_floating(s.var_dtype, ctx.input(kVar).data, var, s.params);
+    double* a = scratch::scratch_at<double>(scratch, s.scale_offset);
+    double* b = scratch::scratch_at<double>(scratch, s.bias_offset);
+    double* mean = scratch::scratch_at<double>(scratch, s.mean_offset);
+    double* var = scratch::scratch_at<double>(scratch, s.var_offset);
+    compute_type::load_floating(s.scale_dtype, ctx.input(kScale).data, a, s.params);
+    compute_type::load_floating(s.bias_dtype, ctx.input(kBias).data, b, s.params);
+    compute_type::load_floating(s.mean_dtype, ctx.input(kMean).data, mean, s.params);
+    compute_type::load_floating(s.var_dtype, ctx.input(kVar).data, var, s.params);
     // Batch statistics per channel (params == channels here), two passes for a stable variance. The
     // running statistics are written first, while mean/var still hold the inputs.
     const double count = static_cast<double>(s.batch * s.inner);
@@ -18237,14 +17926,14 @@ struct BatchNormalizationImpl : kernels::KernelDefaults {
       double sum = 0.0;
       for (std::int64_t n = 0; n < s.batch; ++n) {
         const T* row = x + (n * s.channels + c) * s.inner;
-        for (std::int64_t i = 0; i < s.inner; ++i) sum += static_cast<double>(conv_pool::widen(row[i]));
+        for (std::int64_t i = 0; i < s.inner; ++i) sum += static_cast<double>(compute_type::widen(row[i]));
       }
       const double batch_mean = count > 0 ? sum / count : 0.0;
       double squares = 0.0;
       for (std::int64_t n = 0; n < s.batch; ++n) {
         const T* row = x + (n * s.channels + c) * s.inner;
         for (std::int64_t i = 0; i < s.inner; ++i) {
-          const double d = static_cast<double>(conv_pool::widen(row[i])) - batch_mean;
+          const double d = static_cast<double>(compute_type::widen(row[i])) - batch_mean;
           squares += d * d;
         }
       }
@@ -18256,8 +17945,8 @@ struct BatchNormalizationImpl : kernels::KernelDefaults {
       a[c] = a[c] * inv;
       b[c] = b[c] - batch_mean * a[c];
     }
-    if (s.write_running_mean) conv_pool::store_floating(s.mean_dtype, mean, ctx.output(kRunningMean).data, s.params);
-    if (s.write_running_var) conv_pool::store_floating(s.var_dtype, var, ctx.output(kRunningVar).data, s.params);
+    if (s.write_running_mean) compute_type::store_floating(s.mean_dtype, mean, ctx.output(kRunningMean).data, s.params);
+    if (s.write_running_var) compute_type::store_floating(s.var_dtype, var, ctx.output(kRunningVar).data, s.params);
     for (std::int64_t p = 0; p < s.params; ++p) {
       factors[p] = static_cast<C>(a[p]);
       factors[s.params + p] = static_cast<C>(b[p]);
@@ -18265,22 +17954,20 @@ struct BatchNormalizationImpl : kernels::KernelDefaults {
   }
 };
 
-}  // namespace detail
-
-namespace kernels {
+}  // namespace batch_normalization_detail
 
 // BatchNormalization-1 (also 6 and 7): inference with per-channel (spatial = 1) or per-activation
 // (spatial = 0) parameters. 6 dropped consumed_inputs and 7 dropped is_test, neither of which changes
 // inference; training outputs are not supported.
-using BatchNormalization_1 = VersionedKernel<detail::BatchNormalizationImpl, 1, 9>;
+using BatchNormalization_1 = VersionedKernel<batch_normalization_detail::BatchNormalizationImpl, 1, 9>;
 // BatchNormalization-9: `spatial` removed (parameters are always per channel); X may be 1-D (one channel).
-using BatchNormalization_9 = VersionedKernel<detail::BatchNormalizationImpl, 9, 14>;
+using BatchNormalization_9 = VersionedKernel<batch_normalization_detail::BatchNormalizationImpl, 9, 14>;
 // BatchNormalization-14: training_mode attribute with outputs running_mean/running_var; mean/var may have
 // their own float dtype (U).
-using BatchNormalization_14 = VersionedKernel<detail::BatchNormalizationImpl, 14, 15>;
+using BatchNormalization_14 = VersionedKernel<batch_normalization_detail::BatchNormalizationImpl, 14, 15>;
 // BatchNormalization-15: scale/B may have their own float dtype too (T1), independent of X (T) and
 // mean/var (T2).
-using BatchNormalization_15 = VersionedKernel<detail::BatchNormalizationImpl, 15>;
+using BatchNormalization_15 = VersionedKernel<batch_normalization_detail::BatchNormalizationImpl, 15>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -18429,8 +18116,8 @@ ONNXMICRO_NAMESPACE_END
 
 
 ONNXMICRO_NAMESPACE_BEGIN
-namespace detail {
-namespace spatial {
+namespace kernels {
+namespace spatial_util {
 
 /// Carries a type through a generic lambda (see visit_float_dtype).
 template <typename T>
@@ -18461,8 +18148,8 @@ constexpr std::int64_t floor_div(std::int64_t a, std::int64_t b) noexcept {
 inline Status read_axis_attribute(const kernels::PrepareContext& ctx, std::string_view name, int expected,
                                   std::int64_t minimum, std::int64_t fallback, std::int64_t* values,
                                   bool& present) noexcept {
-  std::int64_t buffer[conv_pool::window_detail::kAxisIntsCapacity] = {};
-  ONNXMICRO_RETURN_IF_ERROR(conv_pool::window_detail::read_axis_ints(ctx, name, expected, minimum, buffer, present));
+  std::int64_t buffer[sliding_window::kAxisIntsCapacity] = {};
+  ONNXMICRO_RETURN_IF_ERROR(sliding_window::read_axis_ints(ctx, name, expected, minimum, buffer, present));
   for (int i = 0; i < expected; ++i) values[i] = present ? buffer[i] : fallback;
   return {};
 }
@@ -18470,12 +18157,12 @@ inline Status read_axis_attribute(const kernels::PrepareContext& ctx, std::strin
 /// Where the positions of an input grid land in an output grid through a kernel (see the file comment).
 struct ScatterGeometry {
   int rank = 0;
-  std::int64_t input[conv_pool::kMaxSpatialRank] = {};
-  std::int64_t output[conv_pool::kMaxSpatialRank] = {};
-  std::int64_t kernel[conv_pool::kMaxSpatialRank] = {};
-  std::int64_t stride[conv_pool::kMaxSpatialRank] = {};
-  std::int64_t dilation[conv_pool::kMaxSpatialRank] = {};
-  std::int64_t pad_begin[conv_pool::kMaxSpatialRank] = {};
+  std::int64_t input[sliding_window::kMaxSpatialRank] = {};
+  std::int64_t output[sliding_window::kMaxSpatialRank] = {};
+  std::int64_t kernel[sliding_window::kMaxSpatialRank] = {};
+  std::int64_t stride[sliding_window::kMaxSpatialRank] = {};
+  std::int64_t dilation[sliding_window::kMaxSpatialRank] = {};
+  std::int64_t pad_begin[sliding_window::kMaxSpatialRank] = {};
 
   std::int64_t input_size() const noexcept { return product(input); }
   std::int64_t output_size() const noexcept { return product(output); }
@@ -18496,9 +18183,9 @@ inline void for_each_scatter(const ScatterGeometry& g, Visit&& visit) noexcept {
   const std::int64_t taps = g.kernel_size();
   const std::int64_t positions = g.input_size();
   if (taps == 0 || positions == 0 || g.output_size() == 0) return;
-  std::int64_t tap_index[conv_pool::kMaxSpatialRank] = {};
+  std::int64_t tap_index[sliding_window::kMaxSpatialRank] = {};
   for (std::int64_t tap = 0; tap < taps; ++tap) {
-    std::int64_t position[conv_pool::kMaxSpatialRank] = {};
+    std::int64_t position[sliding_window::kMaxSpatialRank] = {};
     for (std::int64_t p = 0; p < positions; ++p) {
       std::int64_t offset = 0;
       bool inside = true;
@@ -18558,17 +18245,17 @@ inline double root(double sum, double p) noexcept {
 /// Starts each of `channels` accumulator planes of `plane` values at its channel's bias (0 without bias).
 template <typename T>
 inline void fill_with_bias(const T* bias, std::int64_t channels, std::int64_t plane,
-                           conv_pool::ComputeType<T>* accumulator) noexcept {
+                           compute_type::ComputeType<T>* accumulator) noexcept {
   for (std::int64_t c = 0; c < channels; ++c) {
-    const conv_pool::ComputeType<T> value = bias ? conv_pool::widen(bias[c]) : conv_pool::ComputeType<T>(0);
+    const compute_type::ComputeType<T> value = bias ? compute_type::widen(bias[c]) : compute_type::ComputeType<T>(0);
     for (std::int64_t i = 0; i < plane; ++i) accumulator[c * plane + i] = value;
   }
 }
 
 /// Stores `count` accumulated values into `out`, rounded to T.
 template <typename T>
-inline void store_narrowed(const conv_pool::ComputeType<T>* accumulator, std::int64_t count, T* out) noexcept {
-  for (std::int64_t i = 0; i < count; ++i) out[i] = conv_pool::narrow<T>(accumulator[i]);
+inline void store_narrowed(const compute_type::ComputeType<T>* accumulator, std::int64_t count, T* out) noexcept {
+  for (std::int64_t i = 0; i < count; ++i) out[i] = compute_type::narrow<T>(accumulator[i]);
 }
 
 /// Checks that input `index` has rank >= 3 (N, C, spatial...) and at most kMaxSpatialRank spatial axes.
@@ -18578,10 +18265,10 @@ inline Status require_spatial_input(const kernels::PrepareContext& ctx, int inde
     return Status(StatusCode::invalid_model) << "input " << index << " '" << x.name << "' has shape " << x.shape
                                              << ", expected rank >= 3 (N, C, and at least one spatial axis)";
   }
-  if (x.shape.rank() - 2 > conv_pool::kMaxSpatialRank) {
+  if (x.shape.rank() - 2 > sliding_window::kMaxSpatialRank) {
     return Status(StatusCode::unsupported)
            << "input " << index << " has " << x.shape.rank() - 2 << " spatial axes, at most "
-           << conv_pool::kMaxSpatialRank << " supported (ONNXMICRO_MAX_RANK)";
+           << sliding_window::kMaxSpatialRank << " supported (ONNXMICRO_MAX_RANK)";
   }
   return {};
 }
@@ -18639,13 +18326,14 @@ struct GlobalPool : kernels::KernelDefaults {
   }
 };
 
-}  // namespace spatial
-}  // namespace detail
+}  // namespace spatial_util
+}  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/nn/spatial_util.hpp
 
 ONNXMICRO_NAMESPACE_BEGIN
-namespace detail {
+namespace kernels {
+namespace col2im_detail {
 
 struct Col2ImImpl : kernels::KernelDefaults {
   static constexpr std::string_view kOpType = "Col2Im";
@@ -18657,7 +18345,7 @@ struct Col2ImImpl : kernels::KernelDefaults {
 
   struct State {
     void (*compute)(const State&, RunContext&) noexcept;
-    spatial::ScatterGeometry geometry;
+    spatial_util::ScatterGeometry geometry;
     std::int64_t planes;  ///< N * C
     std::int64_t image_size, block_size, positions;
     std::size_t accumulator_offset;
@@ -18668,7 +18356,7 @@ struct Col2ImImpl : kernels::KernelDefaults {
     const kernels::TensorInfo& x = ctx.input(kInput);
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    conv_pool::ScratchLayout layout;
+    scratch::ScratchLayout layout;
     std::size_t accumulator_bytes = 0;
     switch (compiled_dtype(x.dtype)) {
       case DataType::float32:
@@ -18737,17 +18425,17 @@ struct Col2ImImpl : kernels::KernelDefaults {
              << " and " << static_cast<unsigned long long>(block_rank) << " values, expected the same count >= 1";
     }
     const int rank = static_cast<int>(image_rank);
-    if (rank > conv_pool::kMaxSpatialRank) {
+    if (rank > sliding_window::kMaxSpatialRank) {
       return Status(StatusCode::unsupported) << "image_shape has " << rank << " dims, at most "
-                                             << conv_pool::kMaxSpatialRank << " supported (ONNXMICRO_MAX_RANK)";
+                                             << sliding_window::kMaxSpatialRank << " supported (ONNXMICRO_MAX_RANK)";
     }
-    spatial::ScatterGeometry& g = state->geometry;
+    spatial_util::ScatterGeometry& g = state->geometry;
     g.rank = rank;
     bool present = false;
-    std::int64_t pads[2 * conv_pool::kMaxSpatialRank] = {};
-    ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "strides", rank, 1, 1, g.stride, present));
-    ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "dilations", rank, 1, 1, g.dilation, present));
-    ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "pads", 2 * rank, 0, 0, pads, present));
+    std::int64_t pads[2 * sliding_window::kMaxSpatialRank] = {};
+    ONNXMICRO_RETURN_IF_ERROR(spatial_util::read_axis_attribute(ctx, "strides", rank, 1, 1, g.stride, present));
+    ONNXMICRO_RETURN_IF_ERROR(spatial_util::read_axis_attribute(ctx, "dilations", rank, 1, 1, g.dilation, present));
+    ONNXMICRO_RETURN_IF_ERROR(spatial_util::read_axis_attribute(ctx, "pads", 2 * rank, 0, 0, pads, present));
     for (int i = 0; i < rank; ++i) {
       if (image[i] < 1 || block[i] < 1) {
         return Status(StatusCode::invalid_model)
@@ -18799,27 +18487,25 @@ struct Col2ImImpl : kernels::KernelDefaults {
  private:
   template <typename T>
   static void compute(const State& s, RunContext& ctx) noexcept {
-    using Acc = conv_pool::ComputeType<T>;
+    using Acc = compute_type::ComputeType<T>;
     const T* x = static_cast<const T*>(ctx.input(kInput).data);
     T* y = static_cast<T*>(ctx.output(kOutput).data);
-    Acc* acc = conv_pool::scratch_at<Acc>(ctx.scratch(), s.accumulator_offset);
+    Acc* acc = scratch::scratch_at<Acc>(ctx.scratch(), s.accumulator_offset);
     for (std::int64_t plane = 0; plane < s.planes; ++plane) {
       for (std::int64_t i = 0; i < s.image_size; ++i) acc[i] = Acc(0);
       const T* columns = x + plane * s.block_size * s.positions;
-      spatial::for_each_scatter(s.geometry, [&](std::int64_t p, std::int64_t tap, std::int64_t o) {
-        acc[o] = static_cast<Acc>(acc[o] + conv_pool::widen(columns[tap * s.positions + p]));
+      spatial_util::for_each_scatter(s.geometry, [&](std::int64_t p, std::int64_t tap, std::int64_t o) {
+        acc[o] = static_cast<Acc>(acc[o] + compute_type::widen(columns[tap * s.positions + p]));
       });
-      spatial::store_narrowed(acc, s.image_size, y + plane * s.image_size);
+      spatial_util::store_narrowed(acc, s.image_size, y + plane * s.image_size);
     }
   }
 };
 
-}  // namespace detail
-
-namespace kernels {
+}  // namespace col2im_detail
 
 // Col2Im-18: the first version.
-using Col2Im_18 = VersionedKernel<detail::Col2ImImpl, 18>;
+using Col2Im_18 = VersionedKernel<col2im_detail::Col2ImImpl, 18>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -18838,7 +18524,8 @@ ONNXMICRO_NAMESPACE_END
 
 
 ONNXMICRO_NAMESPACE_BEGIN
-namespace detail {
+namespace kernels {
+namespace conv_detail {
 
 /// Implementation of Conv (every version).
 struct ConvImpl : kernels::KernelDefaults {
@@ -18859,7 +18546,7 @@ struct ConvImpl : kernels::KernelDefaults {
 
   struct State {
     void (*compute)(const State&, RunContext&) noexcept;
-    conv_pool::WindowGeometry geometry;
+    sliding_window::WindowGeometry geometry;
     std::int64_t batch, in_channels, out_channels, group;
     std::int64_t group_in_channels, group_out_channels;  ///< C / group, M / group
     std::int64_t in_spatial, out_spatial, kernel_size;
@@ -18937,12 +18624,12 @@ struct ConvImpl : kernels::KernelDefaults {
 
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    conv_pool::WindowRules rules;
+    sliding_window::WindowRules rules;
     rules.dilations_since = 1;
     rules.ceil_mode_since = 0;
     rules.weight_kernel = w.shape.data() + 2;
-    ONNXMICRO_RETURN_IF_ERROR(conv_pool::parse_window(ctx, x.shape, rules, state->geometry));
-    const conv_pool::WindowGeometry& g = state->geometry;
+    ONNXMICRO_RETURN_IF_ERROR(sliding_window::parse_window(ctx, x.shape, rules, state->geometry));
+    const sliding_window::WindowGeometry& g = state->geometry;
 
     state->batch = x.shape[0];
     state->in_channels = channels;
@@ -18959,7 +18646,7 @@ struct ConvImpl : kernels::KernelDefaults {
     for (int i = 0; i < g.rank; ++i) pointwise = pointwise && g.kernel[i] == 1 && g.stride[i] == 1;
     state->pointwise = pointwise;
 
-    Shape y = conv_pool::window_output_shape(x.shape, out_channels, g);
+    Shape y = sliding_window::window_output_shape(x.shape, out_channels, g);
     std::int64_t y_count = 0;
     ONNXMICRO_RETURN_IF_ERROR(y.checked_element_count(y_count));
     ctx.set_output(kY, x.dtype, y);
@@ -18982,15 +18669,15 @@ struct ConvImpl : kernels::KernelDefaults {
  private:
   template <typename T>
   static Status plan(kernels::PrepareContext& ctx, State& state) noexcept {
-    using Acc = conv_pool::ComputeType<T>;
-    constexpr bool kHalf = conv_pool::kIsHalf<T>;
+    using Acc = compute_type::ComputeType<T>;
+    constexpr bool kHalf = compute_type::kIsHalf<T>;
     if constexpr (!kHalf) {
       if (ctx.size_optimized()) {  // always true with ONNXMICRO_OPTIMIZE_FOR_SIZE=1: what follows is not compiled
         state.compute = &compute_direct<T>;
         return {};
       }
     }
-    conv_pool::ScratchLayout layout;
+    scratch::ScratchLayout layout;
     const bool direct = state.pointwise && !kHalf;
     if (direct) {
       state.tile = state.out_spatial;
@@ -19014,7 +18701,7 @@ struct ConvImpl : kernels::KernelDefaults {
       if (w.is_constant && w_count > 0) {
         Span<Acc> converted;
         ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(w_count), converted));
-        conv_pool::load_floating(w.dtype, w.const_data, converted.data(), w_count);
+        compute_type::load_floating(w.dtype, w.const_data, converted.data(), w_count);
         state.converted_weights = converted.data();
       } else {
         state.weights_in_scratch = true;
@@ -19031,7 +18718,7 @@ struct ConvImpl : kernels::KernelDefaults {
   /// No column matrix, so no scratch; the window walk is the pooling ops'.
   template <typename T>
   static void compute_direct(const State& s, RunContext& ctx) noexcept {
-    const conv_pool::WindowGeometry& g = s.geometry;
+    const sliding_window::WindowGeometry& g = s.geometry;
     const T* x = static_cast<const T*>(ctx.input(kX).data);
     const T* w = static_cast<const T*>(ctx.input(kW).data);
     const T* bias = s.has_bias ? static_cast<const T*>(ctx.input(kB).data) : nullptr;
@@ -19043,13 +18730,13 @@ struct ConvImpl : kernels::KernelDefaults {
         const T* w_m = w + m * s.column_rows;
         T* y_plane = y + (n * s.out_channels + m) * s.out_spatial;
         const T start = bias != nullptr ? bias[m] : T(0);
-        conv_pool::for_each_window(g, [&](std::int64_t o, const conv_pool::WindowPlacement& placement) {
+        sliding_window::for_each_window(g, [&](std::int64_t o, const sliding_window::WindowPlacement& placement) {
           T sum = start;
           if (placement.inside > 0) {
             for (std::int64_t c = 0; c < s.group_in_channels; ++c) {
               const T* plane = x_group + c * s.in_spatial;
               const T* filter = w_m + c * s.kernel_size;
-              conv_pool::visit_window_taps(
+              sliding_window::visit_window_taps(
                   g, placement, [&](std::int64_t offset, std::int64_t tap) { sum += plane[offset] * filter[tap]; });
             }
           }
@@ -19063,10 +18750,10 @@ struct ConvImpl : kernels::KernelDefaults {
   /// row (c, tap) holds the input value each output position sees through that kernel tap, 0 in padding.
   template <typename T, typename Acc>
   static void im2col(const State& s, const T* x, std::int64_t first, std::int64_t count, Acc* col) noexcept {
-    const conv_pool::WindowGeometry& g = s.geometry;
+    const sliding_window::WindowGeometry& g = s.geometry;
     const int last = g.rank - 1;
-    std::int64_t tap[conv_pool::kMaxSpatialRank] = {};
-    std::int64_t start_index[conv_pool::kMaxSpatialRank] = {};
+    std::int64_t tap[sliding_window::kMaxSpatialRank] = {};
+    std::int64_t start_index[sliding_window::kMaxSpatialRank] = {};
     {
       std::int64_t rest = first;
       for (int d = last; d >= 0; --d) {
@@ -19078,7 +18765,7 @@ struct ConvImpl : kernels::KernelDefaults {
       const std::int64_t channel = row / s.kernel_size;
       const T* plane = x + channel * s.in_spatial;
       Acc* dst = col + row * count;
-      std::int64_t out[conv_pool::kMaxSpatialRank];
+      std::int64_t out[sliding_window::kMaxSpatialRank];
       for (int d = 0; d <= last; ++d) out[d] = start_index[d];
       std::int64_t done = 0;
       while (done < count) {
@@ -19100,12 +18787,12 @@ struct ConvImpl : kernels::KernelDefaults {
           const std::int64_t stride = g.stride[last];
           const std::int64_t start = out[last] * stride + tap[last] * g.dilation[last] - g.pad_begin[last];
           std::int64_t lo = 0, hi = 0;  // positions whose input coordinate is inside the line
-          conv_pool::valid_taps(start, stride, run_length, 0, g.input[last], lo, hi);
+          sliding_window::valid_taps(start, stride, run_length, 0, g.input[last], lo, hi);
           for (std::int64_t q = 0; q < lo; ++q) segment[q] = Acc(0);
           if (stride == 1) {
-            for (std::int64_t q = lo; q < hi; ++q) segment[q] = conv_pool::widen(line[start + q]);
+            for (std::int64_t q = lo; q < hi; ++q) segment[q] = compute_type::widen(line[start + q]);
           } else {
-            for (std::int64_t q = lo; q < hi; ++q) segment[q] = conv_pool::widen(line[start + q * stride]);
+            for (std::int64_t q = lo; q < hi; ++q) segment[q] = compute_type::widen(line[start + q * stride]);
           }
           for (std::int64_t q = hi; q < run_length; ++q) segment[q] = Acc(0);
         }
@@ -19125,8 +18812,8 @@ struct ConvImpl : kernels::KernelDefaults {
 
   template <typename T>
   static void compute(const State& s, RunContext& ctx) noexcept {
-    using Acc = conv_pool::ComputeType<T>;
-    constexpr bool kHalf = conv_pool::kIsHalf<T>;
+    using Acc = compute_type::ComputeType<T>;
+    constexpr bool kHalf = compute_type::kIsHalf<T>;
     const T* x = static_cast<const T*>(ctx.input(kX).data);
     const T* bias = s.has_bias ? static_cast<const T*>(ctx.input(kB).data) : nullptr;
     T* y = static_cast<T*>(ctx.output(kY).data);
@@ -19135,8 +18822,8 @@ struct ConvImpl : kernels::KernelDefaults {
     const Acc* weights = nullptr;
     if constexpr (kHalf) {
       if (s.weights_in_scratch) {
-        Acc* converted = conv_pool::scratch_at<Acc>(scratch, s.weights_offset);
-        conv_pool::load_floating(ctx.input(kW).dtype, ctx.input(kW).data, converted, s.out_channels * s.column_rows);
+        Acc* converted = scratch::scratch_at<Acc>(scratch, s.weights_offset);
+        compute_type::load_floating(ctx.input(kW).dtype, ctx.input(kW).data, converted, s.out_channels * s.column_rows);
         weights = converted;
       } else {
         weights = static_cast<const Acc*>(s.converted_weights);
@@ -19144,8 +18831,8 @@ struct ConvImpl : kernels::KernelDefaults {
     } else {
       weights = static_cast<const Acc*>(ctx.input(kW).data);
     }
-    Acc* col = s.pointwise && !kHalf ? nullptr : conv_pool::scratch_at<Acc>(scratch, s.column_offset);
-    Acc* accumulator = kHalf ? conv_pool::scratch_at<Acc>(scratch, s.accumulator_offset) : nullptr;
+    Acc* col = s.pointwise && !kHalf ? nullptr : scratch::scratch_at<Acc>(scratch, s.column_offset);
+    Acc* accumulator = kHalf ? scratch::scratch_at<Acc>(scratch, s.accumulator_offset) : nullptr;
 
     const std::int64_t mg = s.group_out_channels;
     for (std::int64_t n = 0; n < s.batch; ++n) {
@@ -19157,8 +18844,8 @@ struct ConvImpl : kernels::KernelDefaults {
         if constexpr (!kHalf) {
           if (s.pointwise) {
             fill_bias(b_group, mg, s.out_spatial, y_group, s.out_spatial);
-            blocked_gemm::accumulate<Acc>(mg, s.out_spatial, s.group_in_channels, w_group, s.column_rows, 1, x_group,
-                                          s.in_spatial, y_group, s.out_spatial);
+            gemm::accumulate<Acc>(mg, s.out_spatial, s.group_in_channels, w_group, s.column_rows, 1, x_group,
+                                  s.in_spatial, y_group, s.out_spatial);
             continue;
           }
         }
@@ -19167,15 +18854,14 @@ struct ConvImpl : kernels::KernelDefaults {
           im2col(s, x_group, first, count, col);
           if constexpr (kHalf) {
             fill_bias(b_group, mg, count, accumulator, count);
-            blocked_gemm::accumulate<Acc>(mg, count, s.column_rows, w_group, s.column_rows, 1, col, count, accumulator,
-                                          count);
+            gemm::accumulate<Acc>(mg, count, s.column_rows, w_group, s.column_rows, 1, col, count, accumulator, count);
             for (std::int64_t m = 0; m < mg; ++m)
               for (std::int64_t q = 0; q < count; ++q)
-                y_group[m * s.out_spatial + first + q] = conv_pool::narrow<T>(accumulator[m * count + q]);
+                y_group[m * s.out_spatial + first + q] = compute_type::narrow<T>(accumulator[m * count + q]);
           } else {
             fill_bias(b_group, mg, count, y_group + first, s.out_spatial);
-            blocked_gemm::accumulate<Acc>(mg, count, s.column_rows, w_group, s.column_rows, 1, col, count,
-                                          y_group + first, s.out_spatial);
+            gemm::accumulate<Acc>(mg, count, s.column_rows, w_group, s.column_rows, 1, col, count, y_group + first,
+                                  s.out_spatial);
           }
         }
       }
@@ -19184,22 +18870,20 @@ struct ConvImpl : kernels::KernelDefaults {
 
   /// Starts each of `rows` output rows (`cols` wide, row stride ld) at its channel's bias, or 0.
   template <typename T>
-  static void fill_bias(const T* bias, std::int64_t rows, std::int64_t cols, conv_pool::ComputeType<T>* dst,
+  static void fill_bias(const T* bias, std::int64_t rows, std::int64_t cols, compute_type::ComputeType<T>* dst,
                         std::int64_t ld) noexcept {
-    using Acc = conv_pool::ComputeType<T>;
+    using Acc = compute_type::ComputeType<T>;
     for (std::int64_t r = 0; r < rows; ++r) {
-      const Acc value = bias ? conv_pool::widen(bias[r]) : Acc(0);
+      const Acc value = bias ? compute_type::widen(bias[r]) : Acc(0);
       for (std::int64_t q = 0; q < cols; ++q) dst[r * ld + q] = value;
     }
   }
 };
 
-}  // namespace detail
-
-namespace kernels {
+}  // namespace conv_detail
 
 // Conv-1 (also 11, which only clarified kernel_shape inference and SAME padding, and 22, which added bfloat16).
-using Conv_1 = VersionedKernel<detail::ConvImpl, 1>;
+using Conv_1 = VersionedKernel<conv_detail::ConvImpl, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -19217,7 +18901,8 @@ ONNXMICRO_NAMESPACE_END
 
 
 ONNXMICRO_NAMESPACE_BEGIN
-namespace detail {
+namespace kernels {
+namespace conv_transpose_detail {
 
 struct ConvTransposeImpl : kernels::KernelDefaults {
   static constexpr std::string_view kOpType = "ConvTranspose";
@@ -19229,7 +18914,7 @@ struct ConvTransposeImpl : kernels::KernelDefaults {
 
   struct State {
     void (*compute)(const State&, RunContext&) noexcept;
-    spatial::ScatterGeometry geometry;
+    spatial_util::ScatterGeometry geometry;
     std::int64_t batch, in_channels, out_channels, group, group_in, group_out;
     std::int64_t in_spatial, out_spatial, kernel_size;
     bool has_bias;
@@ -19241,11 +18926,11 @@ struct ConvTransposeImpl : kernels::KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kW));
     const kernels::TensorInfo& x = ctx.input(kX);
     const kernels::TensorInfo& w = ctx.input(kW);
-    if (!conv_pool::is_loadable_floating(x.dtype)) return ctx.unsupported_input_dtype(kX);
+    if (!compute_type::is_loadable_floating(x.dtype)) return ctx.unsupported_input_dtype(kX);
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kW));
     const bool has_bias = ctx.has_input(kB);
     if (has_bias) ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kB));
-    ONNXMICRO_RETURN_IF_ERROR(spatial::require_spatial_input(ctx, kX));
+    ONNXMICRO_RETURN_IF_ERROR(spatial_util::require_spatial_input(ctx, kX));
     const int rank = x.shape.rank() - 2;
     if (w.shape.rank() != x.shape.rank()) {
       return Status(StatusCode::invalid_model) << "input 1 '" << w.name << "' (W) has shape " << w.shape
@@ -19275,11 +18960,11 @@ struct ConvTransposeImpl : kernels::KernelDefaults {
 
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    spatial::ScatterGeometry& g = state->geometry;
+    spatial_util::ScatterGeometry& g = state->geometry;
     g.rank = rank;
     bool present = false;
-    std::int64_t values[conv_pool::window_detail::kAxisIntsCapacity] = {};
-    ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "kernel_shape", rank, 1, 1, values, present));
+    std::int64_t values[sliding_window::kAxisIntsCapacity] = {};
+    ONNXMICRO_RETURN_IF_ERROR(spatial_util::read_axis_attribute(ctx, "kernel_shape", rank, 1, 1, values, present));
     for (int i = 0; i < rank; ++i) {
       if (present && values[i] != w.shape[i + 2]) {
         return Status(StatusCode::invalid_model)
@@ -19289,12 +18974,13 @@ struct ConvTransposeImpl : kernels::KernelDefaults {
       g.kernel[i] = w.shape[i + 2];
       g.input[i] = x.shape[i + 2];
     }
-    ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "strides", rank, 1, 1, g.stride, present));
-    ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "dilations", rank, 1, 1, g.dilation, present));
-    std::int64_t output_padding[conv_pool::kMaxSpatialRank] = {};
-    ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "output_padding", rank, 0, 0, output_padding, present));
-    std::int64_t pads[2 * conv_pool::kMaxSpatialRank] = {};
-    ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "pads", 2 * rank, 0, 0, pads, present));
+    ONNXMICRO_RETURN_IF_ERROR(spatial_util::read_axis_attribute(ctx, "strides", rank, 1, 1, g.stride, present));
+    ONNXMICRO_RETURN_IF_ERROR(spatial_util::read_axis_attribute(ctx, "dilations", rank, 1, 1, g.dilation, present));
+    std::int64_t output_padding[sliding_window::kMaxSpatialRank] = {};
+    ONNXMICRO_RETURN_IF_ERROR(
+        spatial_util::read_axis_attribute(ctx, "output_padding", rank, 0, 0, output_padding, present));
+    std::int64_t pads[2 * sliding_window::kMaxSpatialRank] = {};
+    ONNXMICRO_RETURN_IF_ERROR(spatial_util::read_axis_attribute(ctx, "pads", 2 * rank, 0, 0, pads, present));
 
     std::string_view auto_pad;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("auto_pad", auto_pad, "NOTSET"));
@@ -19309,10 +18995,10 @@ struct ConvTransposeImpl : kernels::KernelDefaults {
     }
 
     // output_shape: the spatial dims, or (as some exporters write it) N, C and the spatial dims.
-    std::int64_t output_shape[conv_pool::kMaxSpatialRank + 2] = {};
+    std::int64_t output_shape[sliding_window::kMaxSpatialRank + 2] = {};
     std::size_t output_shape_count = 0;
     bool has_output_shape = false;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute_ints("output_shape", output_shape, conv_pool::kMaxSpatialRank + 2,
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute_ints("output_shape", output_shape, sliding_window::kMaxSpatialRank + 2,
                                                  output_shape_count, has_output_shape));
     if (has_output_shape && output_shape_count != static_cast<std::size_t>(rank) &&
         output_shape_count != static_cast<std::size_t>(rank + 2)) {
@@ -19329,7 +19015,7 @@ struct ConvTransposeImpl : kernels::KernelDefaults {
         const std::int64_t out =
             has_output_shape ? output_shape[skip + static_cast<std::size_t>(i)] : g.input[i] * g.stride[i];
         const std::int64_t total = full - out;
-        g.pad_begin[i] = same_upper ? spatial::floor_div(total, 2) : total - spatial::floor_div(total, 2);
+        g.pad_begin[i] = same_upper ? spatial_util::floor_div(total, 2) : total - spatial_util::floor_div(total, 2);
         g.output[i] = out;
       } else {
         g.pad_begin[i] = pads[i];
@@ -19359,11 +19045,11 @@ struct ConvTransposeImpl : kernels::KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(y.checked_element_count(y_count));
     ctx.set_output(kY, x.dtype, y);
 
-    conv_pool::ScratchLayout layout;  // X's dtype was checked above
-    spatial::visit_float_dtype(x.dtype, [&](auto tag) {
+    scratch::ScratchLayout layout;  // X's dtype was checked above
+    spatial_util::visit_float_dtype(x.dtype, [&](auto tag) {
       using T = typename decltype(tag)::type;
       state->compute = &compute<T>;
-      state->accumulator_offset = layout.reserve<conv_pool::ComputeType<T>>(out_channels * state->out_spatial);
+      state->accumulator_offset = layout.reserve<compute_type::ComputeType<T>>(out_channels * state->out_spatial);
     });
     ctx.request_scratch(layout.bytes());
     return {};
@@ -19378,39 +19064,37 @@ struct ConvTransposeImpl : kernels::KernelDefaults {
  private:
   template <typename T>
   static void compute(const State& s, RunContext& ctx) noexcept {
-    using Acc = conv_pool::ComputeType<T>;
+    using Acc = compute_type::ComputeType<T>;
     const T* x = static_cast<const T*>(ctx.input(kX).data);
     const T* w = static_cast<const T*>(ctx.input(kW).data);
     const T* bias = s.has_bias ? static_cast<const T*>(ctx.input(kB).data) : nullptr;
     T* y = static_cast<T*>(ctx.output(kY).data);
-    Acc* acc = conv_pool::scratch_at<Acc>(ctx.scratch(), s.accumulator_offset);
+    Acc* acc = scratch::scratch_at<Acc>(ctx.scratch(), s.accumulator_offset);
     const std::int64_t image = s.out_channels * s.out_spatial;
     for (std::int64_t n = 0; n < s.batch; ++n) {
-      spatial::fill_with_bias(bias, s.out_channels, s.out_spatial, acc);
+      spatial_util::fill_with_bias(bias, s.out_channels, s.out_spatial, acc);
       const T* x_image = x + n * s.in_channels * s.in_spatial;
-      spatial::for_each_scatter(s.geometry, [&](std::int64_t p, std::int64_t tap, std::int64_t o) {
+      spatial_util::for_each_scatter(s.geometry, [&](std::int64_t p, std::int64_t tap, std::int64_t o) {
         for (std::int64_t c = 0; c < s.in_channels; ++c) {
-          const Acc xv = conv_pool::widen(x_image[c * s.in_spatial + p]);
+          const Acc xv = compute_type::widen(x_image[c * s.in_spatial + p]);
           const std::int64_t grp = c / s.group_in;
           const T* w_row = w + c * s.group_out * s.kernel_size + tap;  // W[c, :, tap]
           Acc* out = acc + grp * s.group_out * s.out_spatial + o;
           for (std::int64_t m = 0; m < s.group_out; ++m) {
-            out[m * s.out_spatial] += xv * conv_pool::widen(w_row[m * s.kernel_size]);
+            out[m * s.out_spatial] += xv * compute_type::widen(w_row[m * s.kernel_size]);
           }
         }
       });
-      spatial::store_narrowed(acc, image, y + n * image);
+      spatial_util::store_narrowed(acc, image, y + n * image);
     }
   }
 };
 
-}  // namespace detail
-
-namespace kernels {
+}  // namespace conv_transpose_detail
 
 // ConvTranspose-1 (also 11, which only clarified output_shape/pads and auto_pad, and 22, which added
 // bfloat16): the same computation in every version.
-using ConvTranspose_1 = VersionedKernel<detail::ConvTransposeImpl, 1>;
+using ConvTranspose_1 = VersionedKernel<conv_transpose_detail::ConvTransposeImpl, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -19428,7 +19112,8 @@ ONNXMICRO_NAMESPACE_END
 
 
 ONNXMICRO_NAMESPACE_BEGIN
-namespace detail {
+namespace kernels {
+namespace deform_conv_detail {
 
 struct DeformConvImpl : kernels::KernelDefaults {
   static constexpr std::string_view kOpType = "DeformConv";
@@ -19439,14 +19124,14 @@ struct DeformConvImpl : kernels::KernelDefaults {
   static constexpr int kB = 3;
   static constexpr int kMask = 4;
   static constexpr int kY = 0;
-  static constexpr int kMaxCorners = 1 << conv_pool::kMaxSpatialRank;
+  static constexpr int kMaxCorners = 1 << sliding_window::kMaxSpatialRank;
 
   struct State {
     void (*compute)(const State&, RunContext&) noexcept;
     int rank;
-    std::int64_t input[conv_pool::kMaxSpatialRank], output[conv_pool::kMaxSpatialRank];
-    std::int64_t kernel[conv_pool::kMaxSpatialRank], stride[conv_pool::kMaxSpatialRank];
-    std::int64_t dilation[conv_pool::kMaxSpatialRank], pad_begin[conv_pool::kMaxSpatialRank];
+    std::int64_t input[sliding_window::kMaxSpatialRank], output[sliding_window::kMaxSpatialRank];
+    std::int64_t kernel[sliding_window::kMaxSpatialRank], stride[sliding_window::kMaxSpatialRank];
+    std::int64_t dilation[sliding_window::kMaxSpatialRank], pad_begin[sliding_window::kMaxSpatialRank];
     std::int64_t batch, in_channels, out_channels, group_in, group_out, offset_groups, group_channels;
     std::int64_t in_spatial, out_spatial, kernel_size;
     bool has_bias, has_mask;
@@ -19460,8 +19145,8 @@ struct DeformConvImpl : kernels::KernelDefaults {
     const kernels::TensorInfo& offset = ctx.input(kOffset);
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    const bool is_float =
-        spatial::visit_float_dtype(x.dtype, [&](auto tag) { state->compute = &compute<typename decltype(tag)::type>; });
+    const bool is_float = spatial_util::visit_float_dtype(
+        x.dtype, [&](auto tag) { state->compute = &compute<typename decltype(tag)::type>; });
     if (!is_float) return ctx.unsupported_input_dtype(kX);
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kW));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kOffset));
@@ -19469,7 +19154,7 @@ struct DeformConvImpl : kernels::KernelDefaults {
     state->has_mask = ctx.has_input(kMask);
     if (state->has_bias) ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kB));
     if (state->has_mask) ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kMask));
-    ONNXMICRO_RETURN_IF_ERROR(spatial::require_spatial_input(ctx, kX));
+    ONNXMICRO_RETURN_IF_ERROR(spatial_util::require_spatial_input(ctx, kX));
     const int rank = x.shape.rank() - 2;
     state->rank = rank;
     if (w.shape.rank() != x.shape.rank()) {
@@ -19492,12 +19177,13 @@ struct DeformConvImpl : kernels::KernelDefaults {
              << ", expected >= 1 and dividing the " << static_cast<long long>(channels) << " channels of X";
     }
     bool present = false;
-    std::int64_t values[conv_pool::window_detail::kAxisIntsCapacity] = {};
-    ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "kernel_shape", rank, 1, 1, values, present));
-    std::int64_t pads[2 * conv_pool::kMaxSpatialRank] = {};
-    ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "strides", rank, 1, 1, state->stride, present));
-    ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "dilations", rank, 1, 1, state->dilation, present));
-    ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "pads", 2 * rank, 0, 0, pads, present));
+    std::int64_t values[sliding_window::kAxisIntsCapacity] = {};
+    ONNXMICRO_RETURN_IF_ERROR(spatial_util::read_axis_attribute(ctx, "kernel_shape", rank, 1, 1, values, present));
+    std::int64_t pads[2 * sliding_window::kMaxSpatialRank] = {};
+    ONNXMICRO_RETURN_IF_ERROR(spatial_util::read_axis_attribute(ctx, "strides", rank, 1, 1, state->stride, present));
+    ONNXMICRO_RETURN_IF_ERROR(
+        spatial_util::read_axis_attribute(ctx, "dilations", rank, 1, 1, state->dilation, present));
+    ONNXMICRO_RETURN_IF_ERROR(spatial_util::read_axis_attribute(ctx, "pads", 2 * rank, 0, 0, pads, present));
     state->kernel_size = 1;
     state->in_spatial = 1;
     state->out_spatial = 1;
@@ -19550,9 +19236,9 @@ struct DeformConvImpl : kernels::KernelDefaults {
     state->group_channels = channels / offset_groups;
     std::int64_t y_count = 0;
     ONNXMICRO_RETURN_IF_ERROR(y.checked_element_count(y_count));
-    conv_pool::ScratchLayout layout;
-    spatial::visit_float_dtype(x.dtype, [&](auto tag) {
-      using Acc = conv_pool::ComputeType<typename decltype(tag)::type>;
+    scratch::ScratchLayout layout;
+    spatial_util::visit_float_dtype(x.dtype, [&](auto tag) {
+      using Acc = compute_type::ComputeType<typename decltype(tag)::type>;
       state->accumulator_offset = layout.reserve<Acc>(out_channels * state->out_spatial);
     });
     ctx.request_scratch(layout.bytes());
@@ -19577,8 +19263,8 @@ struct DeformConvImpl : kernels::KernelDefaults {
 
   template <typename Acc>
   static void locate(const State& s, const Acc* position, Corners<Acc>& corners) noexcept {
-    std::int64_t low[conv_pool::kMaxSpatialRank];
-    Acc fraction[conv_pool::kMaxSpatialRank];
+    std::int64_t low[sliding_window::kMaxSpatialRank];
+    Acc fraction[sliding_window::kMaxSpatialRank];
     for (int d = 0; d < s.rank; ++d) {
       const Acc f = std::floor(position[d]);
       low[d] = static_cast<std::int64_t>(f);
@@ -19605,47 +19291,47 @@ struct DeformConvImpl : kernels::KernelDefaults {
 
   template <typename T>
   static void compute(const State& s, RunContext& ctx) noexcept {
-    using Acc = conv_pool::ComputeType<T>;
+    using Acc = compute_type::ComputeType<T>;
     const T* x = static_cast<const T*>(ctx.input(kX).data);
     const T* w = static_cast<const T*>(ctx.input(kW).data);
     const T* offsets = static_cast<const T*>(ctx.input(kOffset).data);
     const T* bias = s.has_bias ? static_cast<const T*>(ctx.input(kB).data) : nullptr;
     const T* mask = s.has_mask ? static_cast<const T*>(ctx.input(kMask).data) : nullptr;
     T* y = static_cast<T*>(ctx.output(kY).data);
-    Acc* acc = conv_pool::scratch_at<Acc>(ctx.scratch(), s.accumulator_offset);
+    Acc* acc = scratch::scratch_at<Acc>(ctx.scratch(), s.accumulator_offset);
     const std::int64_t image = s.out_channels * s.out_spatial;
     for (std::int64_t n = 0; n < s.batch; ++n) {
-      spatial::fill_with_bias(bias, s.out_channels, s.out_spatial, acc);
+      spatial_util::fill_with_bias(bias, s.out_channels, s.out_spatial, acc);
       const T* x_image = x + n * s.in_channels * s.in_spatial;
       const T* offset_image = offsets + n * s.offset_groups * s.kernel_size * s.rank * s.out_spatial;
       const T* mask_image = mask ? mask + n * s.offset_groups * s.kernel_size * s.out_spatial : nullptr;
-      std::int64_t out_index[conv_pool::kMaxSpatialRank] = {};
+      std::int64_t out_index[sliding_window::kMaxSpatialRank] = {};
       for (std::int64_t o = 0; o < s.out_spatial; ++o) {
         for (std::int64_t og = 0; og < s.offset_groups; ++og) {
-          std::int64_t tap_index[conv_pool::kMaxSpatialRank] = {};
+          std::int64_t tap_index[sliding_window::kMaxSpatialRank] = {};
           for (std::int64_t tap = 0; tap < s.kernel_size; ++tap) {
             const std::int64_t slot = og * s.kernel_size + tap;
-            Acc position[conv_pool::kMaxSpatialRank];
+            Acc position[sliding_window::kMaxSpatialRank];
             for (int d = 0; d < s.rank; ++d) {
-              const Acc shift = conv_pool::widen(offset_image[(slot * s.rank + d) * s.out_spatial + o]);
+              const Acc shift = compute_type::widen(offset_image[(slot * s.rank + d) * s.out_spatial + o]);
               position[d] =
                   static_cast<Acc>(out_index[d] * s.stride[d] - s.pad_begin[d] + tap_index[d] * s.dilation[d]) + shift;
             }
             Corners<Acc> corners;
             locate(s, position, corners);
-            const Acc scale = mask_image ? conv_pool::widen(mask_image[slot * s.out_spatial + o]) : Acc(1);
+            const Acc scale = mask_image ? compute_type::widen(mask_image[slot * s.out_spatial + o]) : Acc(1);
             for (std::int64_t c = og * s.group_channels; c < (og + 1) * s.group_channels; ++c) {
               const T* plane = x_image + c * s.in_spatial;
               Acc value = Acc(0);
               for (int k = 0; k < corners.count; ++k)
-                value += corners.weight[k] * conv_pool::widen(plane[corners.offset[k]]);
+                value += corners.weight[k] * compute_type::widen(plane[corners.offset[k]]);
               value *= scale;
               if (value == Acc(0)) continue;
               const std::int64_t grp = c / s.group_in;
               const T* w_tap = w + (grp * s.group_out * s.group_in + c % s.group_in) * s.kernel_size + tap;
               Acc* out = acc + grp * s.group_out * s.out_spatial + o;
               for (std::int64_t m = 0; m < s.group_out; ++m) {
-                out[m * s.out_spatial] += value * conv_pool::widen(w_tap[m * s.group_in * s.kernel_size]);
+                out[m * s.out_spatial] += value * compute_type::widen(w_tap[m * s.group_in * s.kernel_size]);
               }
             }
             for (int d = s.rank - 1; d >= 0; --d) {
@@ -19659,17 +19345,15 @@ struct DeformConvImpl : kernels::KernelDefaults {
           out_index[d] = 0;
         }
       }
-      spatial::store_narrowed(acc, image, y + n * image);
+      spatial_util::store_narrowed(acc, image, y + n * image);
     }
   }
 };
 
-}  // namespace detail
-
-namespace kernels {
+}  // namespace deform_conv_detail
 
 // DeformConv-19 (also 22, which added bfloat16).
-using DeformConv_19 = VersionedKernel<detail::DeformConvImpl, 19>;
+using DeformConv_19 = VersionedKernel<deform_conv_detail::DeformConvImpl, 19>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -19687,7 +19371,8 @@ ONNXMICRO_NAMESPACE_END
 
 
 ONNXMICRO_NAMESPACE_BEGIN
-namespace detail {
+namespace kernels {
+namespace dropout_detail {
 
 /// MT19937 as numpy's legacy RandomState uses it (init_genrand seeding, 53-bit doubles from two draws).
 class Mt19937 {
@@ -19781,7 +19466,7 @@ struct DropoutImpl : kernels::KernelDefaults {
     if (rules.ratio_input) {
       if (ctx.has_input(kRatio)) {
         const kernels::TensorInfo& r = ctx.input(kRatio);
-        if (!conv_pool::is_loadable_floating(r.dtype)) return ctx.unsupported_input_dtype(kRatio);
+        if (!compute_type::is_loadable_floating(r.dtype)) return ctx.unsupported_input_dtype(kRatio);
         if (r.shape.element_count() != 1) {
           return Status(StatusCode::invalid_model)
                  << "input 1 '" << r.name << "' (ratio) has shape " << r.shape << ", expected a scalar";
@@ -19821,7 +19506,7 @@ struct DropoutImpl : kernels::KernelDefaults {
     const void* x = ctx.input(kData).data;
     void* y = ctx.output(kOutput).data;
     double ratio = 0.5;
-    if (ctx.has_input(kRatio)) conv_pool::load_floating(s.ratio_dtype, ctx.input(kRatio).data, &ratio, 1);
+    if (ctx.has_input(kRatio)) compute_type::load_floating(s.ratio_dtype, ctx.input(kRatio).data, &ratio, 1);
     bool training = false;
     if (s.may_train && ctx.has_input(kTrainingMode)) {
       training = *static_cast<const unsigned char*>(ctx.input(kTrainingMode).data) != 0;
@@ -19858,18 +19543,18 @@ struct DropoutImpl : kernels::KernelDefaults {
       return;
     }
     const double one = keep ? 1.0 : 0.0;  // before opset 10 the mask has X's (float) dtype
-    conv_pool::store_floating(s.dtype, &one,
-                              static_cast<unsigned char*>(mask) + i * static_cast<std::int64_t>(s.element_bytes), 1);
+    compute_type::store_floating(s.dtype, &one,
+                                 static_cast<unsigned char*>(mask) + i * static_cast<std::int64_t>(s.element_bytes), 1);
   }
   /// y[i] = x[i] * factor in X's dtype (factor 0 for dropped elements).
   static void store_scaled(DataType dtype, const void* x, void* y, std::int64_t i, double factor) noexcept {
-    using kernels::cast_detail::MiniFloat;
+    using float_formats::MiniFloat;
     const MiniFloat* format = nullptr;
     switch (compiled_dtype(dtype)) {
-      case DataType::float8e4m3fn: format = &kernels::cast_detail::kFloat8E4M3FN; break;
-      case DataType::float8e4m3fnuz: format = &kernels::cast_detail::kFloat8E4M3FNUZ; break;
-      case DataType::float8e5m2: format = &kernels::cast_detail::kFloat8E5M2; break;
-      case DataType::float8e5m2fnuz: format = &kernels::cast_detail::kFloat8E5M2FNUZ; break;
+      case DataType::float8e4m3fn: format = &float_formats::kFloat8E4M3FN; break;
+      case DataType::float8e4m3fnuz: format = &float_formats::kFloat8E4M3FNUZ; break;
+      case DataType::float8e5m2: format = &float_formats::kFloat8E5M2; break;
+      case DataType::float8e5m2fnuz: format = &float_formats::kFloat8E5M2FNUZ; break;
       case DataType::float64: {
         static_cast<double*>(y)[i] = factor == 0.0 ? 0.0 : static_cast<const double*>(x)[i] * factor;
         return;
@@ -19877,32 +19562,30 @@ struct DropoutImpl : kernels::KernelDefaults {
       default: {
         const std::size_t bytes = dtype_size(dtype);
         float v = 0.0f;
-        conv_pool::load_floating(dtype, static_cast<const unsigned char*>(x) + i * static_cast<std::int64_t>(bytes), &v,
-                                 1);
+        compute_type::load_floating(dtype, static_cast<const unsigned char*>(x) + i * static_cast<std::int64_t>(bytes),
+                                    &v, 1);
         const float out = factor == 0.0 ? 0.0f : v * static_cast<float>(factor);
-        conv_pool::store_floating(dtype, &out, static_cast<unsigned char*>(y) + i * static_cast<std::int64_t>(bytes),
-                                  1);
+        compute_type::store_floating(dtype, &out, static_cast<unsigned char*>(y) + i * static_cast<std::int64_t>(bytes),
+                                     1);
         return;
       }
     }
     const std::uint8_t bits = static_cast<const std::uint8_t*>(x)[i];
-    const double v = factor == 0.0 ? 0.0 : kernels::cast_detail::decode_minifloat(*format, bits) * factor;
-    static_cast<std::uint8_t*>(y)[i] = kernels::cast_detail::encode_minifloat(*format, v, true);
+    const double v = factor == 0.0 ? 0.0 : float_formats::decode_minifloat(*format, bits) * factor;
+    static_cast<std::uint8_t*>(y)[i] = float_formats::encode_minifloat(*format, v, true);
   }
 };
 
-}  // namespace detail
-
-namespace kernels {
+}  // namespace dropout_detail
 
 // Dropout-1: ratio and is_test attributes (consumed_inputs is legacy); mask has X's dtype. 6 dropped
 // consumed_inputs, 7 dropped is_test (always inference); neither changes what this kernel computes.
-using Dropout_1 = VersionedKernel<detail::DropoutImpl, 1, 10>;
+using Dropout_1 = VersionedKernel<dropout_detail::DropoutImpl, 1, 10>;
 // Dropout-10: the mask output becomes bool.
-using Dropout_10 = VersionedKernel<detail::DropoutImpl, 10, 12>;
+using Dropout_10 = VersionedKernel<dropout_detail::DropoutImpl, 10, 12>;
 // Dropout-12: ratio and training_mode become optional inputs, seed an attribute (training mode is random).
 // 13 added bfloat16, 22 the float8 types.
-using Dropout_12 = VersionedKernel<detail::DropoutImpl, 12>;
+using Dropout_12 = VersionedKernel<dropout_detail::DropoutImpl, 12>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -19915,7 +19598,8 @@ ONNXMICRO_NAMESPACE_END
 
 
 ONNXMICRO_NAMESPACE_BEGIN
-namespace detail {
+namespace kernels {
+namespace flatten_detail {
 
 /// Implementation shared by the Flatten versions.
 struct FlattenImpl : kernels::KernelDefaults {
@@ -19958,15 +19642,13 @@ struct FlattenImpl : kernels::KernelDefaults {
   }
 };
 
-}  // namespace detail
-
-namespace kernels {
+}  // namespace flatten_detail
 
 // Flatten-1: axis in [0, rank], default 1. (9 widened the dtypes to every tensor type.)
-using Flatten_1 = VersionedKernel<detail::FlattenImpl, 1, 11>;
+using Flatten_1 = VersionedKernel<flatten_detail::FlattenImpl, 1, 11>;
 // Flatten-11: axis may be negative (counted from the back), in [-rank, rank]. 13, 21, 23, 24 and 25 only
 // added dtypes.
-using Flatten_11 = VersionedKernel<detail::FlattenImpl, 11>;
+using Flatten_11 = VersionedKernel<flatten_detail::FlattenImpl, 11>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -20770,7 +20452,7 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
 /// GlobalAveragePool's one implementation: GlobalPool supplies run and calls compute for X's dtype.
-struct GlobalAveragePoolImpl : detail::spatial::GlobalPool<GlobalAveragePoolImpl> {
+struct GlobalAveragePoolImpl : spatial_util::GlobalPool<GlobalAveragePoolImpl> {
   static constexpr std::string_view kOpType = "GlobalAveragePool";
 
   static Status prepare(PrepareContext& ctx, int /*since: every version accepts the same*/) noexcept {
@@ -20786,12 +20468,12 @@ struct GlobalAveragePoolImpl : detail::spatial::GlobalPool<GlobalAveragePoolImpl
   }
 
  private:
-  friend struct detail::spatial::GlobalPool<GlobalAveragePoolImpl>;
+  friend struct spatial_util::GlobalPool<GlobalAveragePoolImpl>;
 
   template <typename T>
   static void compute(const State& s, const void* x_data, void* y_data) noexcept {
     const std::int64_t planes = s.planes, plane_size = s.plane_size;
-    using C = detail::conv_pool::ComputeType<T>;
+    using C = compute_type::ComputeType<T>;
     const T* x = static_cast<const T*>(x_data);
     T* y = static_cast<T*>(y_data);
     // The same value as static_cast<C>(plane_size), converted from size_t: a 32-bit target then needs no software
@@ -20803,13 +20485,13 @@ struct GlobalAveragePoolImpl : detail::spatial::GlobalPool<GlobalAveragePoolImpl
       C s0 = C(0), s1 = C(0), s2 = C(0), s3 = C(0);
       std::int64_t i = 0;
       for (; i + 4 <= plane_size; i += 4) {
-        s0 += detail::conv_pool::widen(plane[i]);
-        s1 += detail::conv_pool::widen(plane[i + 1]);
-        s2 += detail::conv_pool::widen(plane[i + 2]);
-        s3 += detail::conv_pool::widen(plane[i + 3]);
+        s0 += compute_type::widen(plane[i]);
+        s1 += compute_type::widen(plane[i + 1]);
+        s2 += compute_type::widen(plane[i + 2]);
+        s3 += compute_type::widen(plane[i + 3]);
       }
-      for (; i < plane_size; ++i) s0 += detail::conv_pool::widen(plane[i]);
-      y[p] = detail::conv_pool::narrow<T>(((s0 + s1) + (s2 + s3)) / divisor);
+      for (; i < plane_size; ++i) s0 += compute_type::widen(plane[i]);
+      y[p] = compute_type::narrow<T>(((s0 + s1) + (s2 + s3)) / divisor);
     }
   }
 };
@@ -20828,19 +20510,19 @@ ONNXMICRO_NAMESPACE_END
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
-namespace detail_global_lp_pool {
+namespace global_lp_pool_detail {
 
 /// GlobalLpPool's versions: GlobalPool supplies run and calls compute for X's dtype.
-struct GlobalLpPoolImpl : detail::spatial::GlobalPool<GlobalLpPoolImpl> {
-  using Base = detail::spatial::GlobalPool<GlobalLpPoolImpl>;
+struct GlobalLpPoolImpl : spatial_util::GlobalPool<GlobalLpPoolImpl> {
+  using Base = spatial_util::GlobalPool<GlobalLpPoolImpl>;
   static constexpr std::string_view kOpType = "GlobalLpPool";
 
   static Status prepare(PrepareContext& ctx, int since) noexcept {
     const bool float_p = since < 2;  // opset 1 declares p as FLOAT; later versions as INT
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(Base::begin_prepare(ctx, state));
-    ONNXMICRO_RETURN_IF_ERROR(detail::spatial::read_p(ctx, float_p, state->p));
-    ONNXMICRO_RETURN_IF_ERROR(detail::spatial::require_spatial_input(ctx, Base::kX));
+    ONNXMICRO_RETURN_IF_ERROR(spatial_util::read_p(ctx, float_p, state->p));
+    ONNXMICRO_RETURN_IF_ERROR(spatial_util::require_spatial_input(ctx, Base::kX));
     Base::finish_prepare(ctx, *state);
     return {};
   }
@@ -20850,26 +20532,25 @@ struct GlobalLpPoolImpl : detail::spatial::GlobalPool<GlobalLpPoolImpl> {
 
   template <typename T>
   static void compute(const State& s, const void* x_data, void* y_data) noexcept {
-    namespace conv_pool = detail::conv_pool;
     const T* x = static_cast<const T*>(x_data);
     T* y = static_cast<T*>(y_data);
     for (std::int64_t plane = 0; plane < s.planes; ++plane) {
       const T* values = x + plane * s.plane_size;
       double sum = 0.0;
       for (std::int64_t i = 0; i < s.plane_size; ++i) {
-        sum += detail::spatial::abs_power(static_cast<double>(conv_pool::widen(values[i])), s.p);
+        sum += spatial_util::abs_power(static_cast<double>(compute_type::widen(values[i])), s.p);
       }
-      y[plane] = conv_pool::narrow<T>(static_cast<conv_pool::ComputeType<T>>(detail::spatial::root(sum, s.p)));
+      y[plane] = compute_type::narrow<T>(static_cast<compute_type::ComputeType<T>>(spatial_util::root(sum, s.p)));
     }
   }
 };
 
-}  // namespace detail_global_lp_pool
+}  // namespace global_lp_pool_detail
 
 // GlobalLpPool-1: p is a FLOAT attribute.
-using GlobalLpPool_1 = VersionedKernel<detail_global_lp_pool::GlobalLpPoolImpl, 1, 2>;
+using GlobalLpPool_1 = VersionedKernel<global_lp_pool_detail::GlobalLpPoolImpl, 1, 2>;
 // GlobalLpPool-2: p becomes an INT attribute; 22 added bfloat16.
-using GlobalLpPool_2 = VersionedKernel<detail_global_lp_pool::GlobalLpPoolImpl, 2>;
+using GlobalLpPool_2 = VersionedKernel<global_lp_pool_detail::GlobalLpPoolImpl, 2>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -20884,16 +20565,16 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
 /// GlobalMaxPool's one implementation: GlobalPool supplies run and calls compute for X's dtype.
-struct GlobalMaxPoolImpl : detail::spatial::GlobalPool<GlobalMaxPoolImpl> {
+struct GlobalMaxPoolImpl : spatial_util::GlobalPool<GlobalMaxPoolImpl> {
   static constexpr std::string_view kOpType = "GlobalMaxPool";
 
   static Status prepare(PrepareContext& ctx, int /*since: every version accepts the same*/) noexcept {
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(begin_prepare(ctx, state));
-    ONNXMICRO_RETURN_IF_ERROR(detail::spatial::require_spatial_input(ctx, kX));
+    ONNXMICRO_RETURN_IF_ERROR(spatial_util::require_spatial_input(ctx, kX));
     const TensorInfo& x = ctx.input(kX);
     std::int64_t plane_size = 0;
-    const Shape y = detail::spatial::global_pool_shape(x.shape, plane_size);
+    const Shape y = spatial_util::global_pool_shape(x.shape, plane_size);
     if (plane_size == 0 && x.shape.element_count() == 0 && y.element_count() != 0) {
       return Status(StatusCode::invalid_model)
              << "input 0 '" << x.name << "' has shape " << x.shape << ": the maximum of an empty plane is undefined";
@@ -20903,22 +20584,22 @@ struct GlobalMaxPoolImpl : detail::spatial::GlobalPool<GlobalMaxPoolImpl> {
   }
 
  private:
-  friend struct detail::spatial::GlobalPool<GlobalMaxPoolImpl>;
+  friend struct spatial_util::GlobalPool<GlobalMaxPoolImpl>;
 
   template <typename T>
   static void compute(const State& s, const void* x_data, void* y_data) noexcept {
     const std::int64_t planes = s.planes, plane_size = s.plane_size;
-    using C = detail::conv_pool::ComputeType<T>;
+    using C = compute_type::ComputeType<T>;
     const T* x = static_cast<const T*>(x_data);
     T* y = static_cast<T*>(y_data);
     for (std::int64_t p = 0; p < planes; ++p) {
       const T* plane = x + p * plane_size;
-      C best = detail::conv_pool::widen(plane[0]);
+      C best = compute_type::widen(plane[0]);
       for (std::int64_t i = 1; i < plane_size && best == best; ++i) {
-        const C v = detail::conv_pool::widen(plane[i]);
+        const C v = compute_type::widen(plane[i]);
         if (!(v <= best)) best = v;  // larger, or NaN (which then stays)
       }
-      y[p] = detail::conv_pool::narrow<T>(best);
+      y[p] = compute_type::narrow<T>(best);
     }
   }
 };
@@ -20947,8 +20628,7 @@ ONNXMICRO_NAMESPACE_END
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
-namespace detail {
-namespace grid_sample {
+namespace grid_sample_detail {
 
 enum class Mode { nearest, linear, cubic };
 enum class Padding { zeros, border, reflection };
@@ -21126,7 +20806,7 @@ inline void sample_interpolate(const State& s, const void* x_data, const void* g
             offset += t.offset;
             weight *= t.weight;
           }
-          if (inside) acc += weight * resize::load(plane[offset]);
+          if (inside) acc += weight * resize_util::load(plane[offset]);
           int d = r - 1;
           for (; d >= 0; --d) {
             if (++counter[d] < per_axis) break;
@@ -21134,7 +20814,7 @@ inline void sample_interpolate(const State& s, const void* x_data, const void* g
           }
           if (d < 0) break;
         }
-        y[(n * s.channels + c) * s.locations + l] = resize::store<T>(acc);
+        y[(n * s.channels + c) * s.locations + l] = resize_util::store<T>(acc);
       }
     }
   }
@@ -21142,7 +20822,7 @@ inline void sample_interpolate(const State& s, const void* x_data, const void* g
 
 template <typename G>
 inline float grid_value(const void* grid, std::int64_t index) noexcept {
-  return static_cast<float>(resize::load(static_cast<const G*>(grid)[index]));
+  return static_cast<float>(resize_util::load(static_cast<const G*>(grid)[index]));
 }
 
 inline Status prepare(PrepareContext& ctx, int version) noexcept {
@@ -21264,19 +20944,18 @@ inline Status run(RunContext& ctx) noexcept {
 
 struct Impl : KernelDefaults {
   static constexpr std::string_view kOpType = "GridSample";
-  static Status prepare(PrepareContext& ctx, int version) noexcept { return grid_sample::prepare(ctx, version); }
-  static Status run(RunContext& ctx) noexcept { return grid_sample::run(ctx); }
+  static Status prepare(PrepareContext& ctx, int version) noexcept { return grid_sample_detail::prepare(ctx, version); }
+  static Status run(RunContext& ctx) noexcept { return grid_sample_detail::run(ctx); }
 };
 
-}  // namespace grid_sample
-}  // namespace detail
+}  // namespace grid_sample_detail
 
 // GridSample-16: 4-D input; modes 'bilinear', 'nearest', 'bicubic'.
-using GridSample_16 = VersionedKernel<detail::grid_sample::Impl, 16, 20>;
+using GridSample_16 = VersionedKernel<grid_sample_detail::Impl, 16, 20>;
 // GridSample-20: N-D input; modes renamed 'linear', 'nearest', 'cubic'.
-using GridSample_20 = VersionedKernel<detail::grid_sample::Impl, 20, 22>;
+using GridSample_20 = VersionedKernel<grid_sample_detail::Impl, 20, 22>;
 // GridSample-22: bfloat16.
-using GridSample_22 = VersionedKernel<detail::grid_sample::Impl, 22>;
+using GridSample_22 = VersionedKernel<grid_sample_detail::Impl, 22>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -21301,8 +20980,8 @@ ONNXMICRO_NAMESPACE_END
 
 
 ONNXMICRO_NAMESPACE_BEGIN
-namespace detail {
-namespace norm {
+namespace kernels {
+namespace normalization_util {
 
 /// Everything run() needs to normalise blocks of X; lives in the kernel's State.
 struct BlockNormalizer {
@@ -21324,7 +21003,7 @@ struct BlockNormalizer {
 };
 
 /// True for the dtypes the normalisation ops accept.
-constexpr bool is_normalizable(DataType dtype) noexcept { return conv_pool::is_loadable_floating(dtype); }
+constexpr bool is_normalizable(DataType dtype) noexcept { return compute_type::is_loadable_floating(dtype); }
 
 /// Reads the FLOAT attribute `epsilon` (default `default_value`) and checks it is finite and >= 0.
 inline Status read_epsilon(const kernels::PrepareContext& ctx, float default_value, double& epsilon) noexcept {
@@ -21355,28 +21034,28 @@ inline Status check_param_shape(const kernels::PrepareContext& ctx, int index, c
 template <typename T>
 void compute_blocks(const BlockNormalizer& s, const void* x_data, const void* scale_data, const void* bias_data,
                     void* y_data, void* scratch) noexcept {
-  using Acc = conv_pool::ComputeType<T>;
+  using Acc = compute_type::ComputeType<T>;
   const T* x = static_cast<const T*>(x_data);
   T* y = static_cast<T*>(y_data);
-  Acc* mean = conv_pool::scratch_at<Acc>(scratch, s.mean_offset);
-  Acc* inv = conv_pool::scratch_at<Acc>(scratch, s.inv_offset);
-  Acc* scale = conv_pool::scratch_at<Acc>(scratch, s.param_offset);
+  Acc* mean = scratch::scratch_at<Acc>(scratch, s.mean_offset);
+  Acc* inv = scratch::scratch_at<Acc>(scratch, s.inv_offset);
+  Acc* scale = scratch::scratch_at<Acc>(scratch, s.param_offset);
   Acc* bias = scale + s.scale_count;
   // scale/bias may have another float dtype than X (RMSNormalization's V): read them into the compute type.
-  if (s.has_scale) conv_pool::load_floating(s.param_dtype, scale_data, scale, s.scale_count);
-  if (s.has_bias) conv_pool::load_floating(s.param_dtype, bias_data, bias, s.bias_count);
+  if (s.has_scale) compute_type::load_floating(s.param_dtype, scale_data, scale, s.scale_count);
+  if (s.has_bias) compute_type::load_floating(s.param_dtype, bias_data, bias, s.bias_count);
 
   for (std::int64_t r = 0; r < s.rows; ++r) {
     const T* row = x + r * s.block;
     double m = 0.0;
     if (s.subtract_mean) {
       double sum = 0.0;
-      for (std::int64_t i = 0; i < s.block; ++i) sum += static_cast<double>(conv_pool::widen(row[i]));
+      for (std::int64_t i = 0; i < s.block; ++i) sum += static_cast<double>(compute_type::widen(row[i]));
       m = sum / static_cast<double>(s.block);
     }
     double squares = 0.0;
     for (std::int64_t i = 0; i < s.block; ++i) {
-      const double d = static_cast<double>(conv_pool::widen(row[i])) - m;
+      const double d = static_cast<double>(compute_type::widen(row[i])) - m;
       squares += d * d;
     }
     mean[r] = static_cast<Acc>(m);
@@ -21389,10 +21068,10 @@ void compute_blocks(const BlockNormalizer& s, const void* x_data, const void* sc
     const Acc* sc = scale + offsets[1];
     const Acc* bi = bias + offsets[2];
     for (std::int64_t j = 0; j < n; ++j) {
-      Acc v = (conv_pool::widen(x[out + j]) - mean[r]) * inv[r];
+      Acc v = (compute_type::widen(x[out + j]) - mean[r]) * inv[r];
       if (s.has_scale) v = v * sc[j * scale_step];
       if (s.has_bias) v = v + bi[j * bias_step];
-      y[out + j] = conv_pool::narrow<T>(v);
+      y[out + j] = compute_type::narrow<T>(v);
       if (++position == s.block) {
         position = 0;
         ++r;
@@ -21405,7 +21084,7 @@ void compute_blocks(const BlockNormalizer& s, const void* x_data, const void* sc
 /// `view` (same element count as X). `scale`/`bias` are null when absent; scale and bias share `param_dtype`.
 /// Reserves the scratch in `layout`.
 inline Status plan_blocks(DataType x_dtype, std::int64_t rows, std::int64_t block, const Shape& view,
-                          const Shape* scale, const Shape* bias, DataType param_dtype, conv_pool::ScratchLayout& layout,
+                          const Shape* scale, const Shape* bias, DataType param_dtype, scratch::ScratchLayout& layout,
                           BlockNormalizer& s) noexcept {
   s.x_dtype = x_dtype;
   s.rows = rows;
@@ -21418,9 +21097,9 @@ inline Status plan_blocks(DataType x_dtype, std::int64_t rows, std::int64_t bloc
   ONNXMICRO_RETURN_IF_ERROR(kernels::make_broadcast_plan(operands, view, s.plan));
   s.scale_count = scale ? scale->element_count() : 0;
   s.bias_count = bias ? bias->element_count() : 0;
-  const bool is_float = spatial::visit_float_dtype(x_dtype, [&](auto tag) {
+  const bool is_float = spatial_util::visit_float_dtype(x_dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    using Acc = conv_pool::ComputeType<T>;
+    using Acc = compute_type::ComputeType<T>;
     s.compute = &compute_blocks<T>;
     s.mean_offset = layout.reserve<Acc>(rows);
     s.inv_offset = layout.reserve<Acc>(rows);
@@ -21442,25 +21121,26 @@ inline void store_statistics(const BlockNormalizer& s, void* scratch, void* mean
   const bool narrow = s.x_dtype != DataType::float64;
   if (mean_out != nullptr) {
     if (narrow)
-      conv_pool::store_floating(s.stat_dtype, conv_pool::scratch_at<float>(scratch, s.mean_offset), mean_out, s.rows);
+      compute_type::store_floating(s.stat_dtype, scratch::scratch_at<float>(scratch, s.mean_offset), mean_out, s.rows);
     else
-      conv_pool::store_floating(s.stat_dtype, conv_pool::scratch_at<double>(scratch, s.mean_offset), mean_out, s.rows);
+      compute_type::store_floating(s.stat_dtype, scratch::scratch_at<double>(scratch, s.mean_offset), mean_out, s.rows);
   }
   if (inv_out != nullptr) {
     if (narrow)
-      conv_pool::store_floating(s.stat_dtype, conv_pool::scratch_at<float>(scratch, s.inv_offset), inv_out, s.rows);
+      compute_type::store_floating(s.stat_dtype, scratch::scratch_at<float>(scratch, s.inv_offset), inv_out, s.rows);
     else
-      conv_pool::store_floating(s.stat_dtype, conv_pool::scratch_at<double>(scratch, s.inv_offset), inv_out, s.rows);
+      compute_type::store_floating(s.stat_dtype, scratch::scratch_at<double>(scratch, s.inv_offset), inv_out, s.rows);
   }
 }
 
-}  // namespace norm
-}  // namespace detail
+}  // namespace normalization_util
+}  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/nn/normalization_util.hpp
 
 ONNXMICRO_NAMESPACE_BEGIN
-namespace detail {
+namespace kernels {
+namespace group_normalization_detail {
 
 struct GroupNormalizationImpl : kernels::KernelDefaults {
   static constexpr std::string_view kOpType = "GroupNormalization";
@@ -21470,7 +21150,7 @@ struct GroupNormalizationImpl : kernels::KernelDefaults {
   static constexpr int kY = 0;
 
   struct State {
-    norm::BlockNormalizer normalizer;
+    normalization_util::BlockNormalizer normalizer;
   };
 
   /// `per_channel`: scale/bias have C values (21+) rather than num_groups (18).
@@ -21478,7 +21158,7 @@ struct GroupNormalizationImpl : kernels::KernelDefaults {
     const bool per_channel = since >= 21;
     for (int i = kX; i <= kBias; ++i) ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(i));
     const kernels::TensorInfo& x = ctx.input(kX);
-    if (!norm::is_normalizable(x.dtype)) return ctx.unsupported_input_dtype(kX);
+    if (!normalization_util::is_normalizable(x.dtype)) return ctx.unsupported_input_dtype(kX);
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kScale));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kBias));
     if (x.shape.rank() < 2) {
@@ -21496,7 +21176,8 @@ struct GroupNormalizationImpl : kernels::KernelDefaults {
     if (per_channel) {
       std::int64_t stash_type = 1;
       ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("stash_type", stash_type, 1));
-      if (!norm::is_normalizable(static_cast<DataType>(stash_type)) || stash_type < 0 || stash_type > 16) {
+      if (!normalization_util::is_normalizable(static_cast<DataType>(stash_type)) || stash_type < 0 ||
+          stash_type > 16) {
         return Status(StatusCode::invalid_model)
                << "attribute 'stash_type' is " << static_cast<long long>(stash_type)
                << ", expected a float dtype number (1 float, 10 float16, 11 double, 16 bfloat16)";
@@ -21513,8 +21194,8 @@ struct GroupNormalizationImpl : kernels::KernelDefaults {
     }
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    norm::BlockNormalizer& n = state->normalizer;
-    ONNXMICRO_RETURN_IF_ERROR(norm::read_epsilon(ctx, 1e-5f, n.epsilon));
+    normalization_util::BlockNormalizer& n = state->normalizer;
+    ONNXMICRO_RETURN_IF_ERROR(normalization_util::read_epsilon(ctx, 1e-5f, n.epsilon));
     std::int64_t spatial = 1;
     for (int i = 2; i < x.shape.rank(); ++i) spatial *= x.shape[i];
     const std::int64_t batch = x.shape[0];
@@ -21522,9 +21203,9 @@ struct GroupNormalizationImpl : kernels::KernelDefaults {
     const Shape view =
         per_channel ? Shape{batch, channels, spatial} : Shape{batch, groups, channels / groups * spatial};
     const Shape param{params, 1};
-    conv_pool::ScratchLayout layout;
-    ONNXMICRO_RETURN_IF_ERROR(norm::plan_blocks(x.dtype, batch * groups, channels / groups * spatial, view, &param,
-                                                &param, x.dtype, layout, n));
+    scratch::ScratchLayout layout;
+    ONNXMICRO_RETURN_IF_ERROR(normalization_util::plan_blocks(x.dtype, batch * groups, channels / groups * spatial,
+                                                              view, &param, &param, x.dtype, layout, n));
     ctx.request_scratch(layout.bytes());
     ctx.set_output(kY, x.dtype, x.shape);
     return {};
@@ -21532,20 +21213,18 @@ struct GroupNormalizationImpl : kernels::KernelDefaults {
 
   static Status run(kernels::RunContext& ctx) noexcept {
     const State& state = ctx.state<State>();
-    norm::run_blocks(state.normalizer, ctx.input(kX).data, ctx.input(kScale).data, ctx.input(kBias).data,
-                     ctx.output(kY).data, ctx.scratch());
+    normalization_util::run_blocks(state.normalizer, ctx.input(kX).data, ctx.input(kScale).data, ctx.input(kBias).data,
+                                   ctx.output(kY).data, ctx.scratch());
     return {};
   }
 };
 
-}  // namespace detail
-
-namespace kernels {
+}  // namespace group_normalization_detail
 
 // GroupNormalization-18: scale and bias have one value per group.
-using GroupNormalization_18 = VersionedKernel<detail::GroupNormalizationImpl, 18, 21>;
+using GroupNormalization_18 = VersionedKernel<group_normalization_detail::GroupNormalizationImpl, 18, 21>;
 // GroupNormalization-21: scale and bias have one value per channel; adds stash_type.
-using GroupNormalization_21 = VersionedKernel<detail::GroupNormalizationImpl, 21>;
+using GroupNormalization_21 = VersionedKernel<group_normalization_detail::GroupNormalizationImpl, 21>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -21574,7 +21253,7 @@ ONNXMICRO_NAMESPACE_END
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
-namespace recurrent {
+namespace recurrent_util {
 
 enum class ActivationKind : std::uint8_t {
   relu,
@@ -22003,7 +21682,7 @@ struct RecurrentOp {
   }
 };
 
-}  // namespace recurrent
+}  // namespace recurrent_util
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/nn/recurrent_util.hpp
@@ -22020,7 +21699,7 @@ struct GruCell {
   static constexpr int kScratchVectors = 4;
 
   template <int kSince>
-  static Status parse(PrepareContext& ctx, recurrent::Config& cfg) noexcept {
+  static Status parse(PrepareContext& ctx, recurrent_util::Config& cfg) noexcept {
     std::int64_t linear_before_reset = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("linear_before_reset", linear_before_reset, 0));
     // linear_before_reset: added in opset 3.
@@ -22032,19 +21711,19 @@ struct GruCell {
   }
 
   template <typename A, typename T>
-  static void step(const recurrent::Config& cfg, const recurrent::Weights<T>& wt, const T* x, A* h, A*,
+  static void step(const recurrent_util::Config& cfg, const recurrent_util::Weights<T>& wt, const T* x, A* h, A*,
                    A* scratch) noexcept {
-    using recurrent::bias;
-    using recurrent::clip_value;
-    using recurrent::dot;
+    using recurrent_util::bias;
+    using recurrent_util::clip_value;
+    using recurrent_util::dot;
     const std::int64_t H = cfg.hidden, I = cfg.input_size, gh = kGates * H;
-    const recurrent::Activation& f = wt.activations[0];
-    const recurrent::Activation& g = wt.activations[1];
+    const recurrent_util::Activation& f = wt.activations[0];
+    const recurrent_util::Activation& g = wt.activations[1];
     A* z = scratch;
     A* r = z + H;
     A* reset_h = r + H;
     A* candidate = reset_h + H;
-    recurrent::gate_inputs(cfg, wt, kGates, x, h, 0, 2, z);  // z and r are adjacent
+    recurrent_util::gate_inputs(cfg, wt, kGates, x, h, 0, 2, z);  // z and r are adjacent
     for (std::int64_t j = 0; j < 2 * H; ++j) z[j] = f(clip_value(cfg, z[j]));
     for (std::int64_t j = 0; j < H; ++j) reset_h[j] = r[j] * h[j];
     for (std::int64_t j = 0; j < H; ++j) {
@@ -22064,7 +21743,7 @@ struct GruCell {
 
 /// GRU's versions (VersionedKernel): RecurrentOp supplies run() and prepare_version<kSince>(),
 /// which takes the version as a template argument.
-struct GruImpl : KernelDefaults, recurrent::RecurrentOp<GruCell> {
+struct GruImpl : KernelDefaults, recurrent_util::RecurrentOp<GruCell> {
   static constexpr std::string_view kOpType = "GRU";
   template <int kSince>
   static Status prepare(PrepareContext& ctx, std::integral_constant<int, kSince>) noexcept {
@@ -22107,13 +21786,13 @@ struct InstanceNormalization_1 : KernelDefaults {
   static constexpr int kY = 0;
 
   struct State {
-    detail::norm::BlockNormalizer normalizer;
+    normalization_util::BlockNormalizer normalizer;
   };
 
   static Status prepare(PrepareContext& ctx) noexcept {
     for (int i = kX; i <= kBias; ++i) ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(i));
     const TensorInfo& x = ctx.input(kX);
-    if (!detail::norm::is_normalizable(x.dtype)) return ctx.unsupported_input_dtype(kX);
+    if (!normalization_util::is_normalizable(x.dtype)) return ctx.unsupported_input_dtype(kX);
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kScale));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kBias));
     if (x.shape.rank() < 3) {
@@ -22131,15 +21810,15 @@ struct InstanceNormalization_1 : KernelDefaults {
     }
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    detail::norm::BlockNormalizer& n = state->normalizer;
-    ONNXMICRO_RETURN_IF_ERROR(detail::norm::read_epsilon(ctx, 1e-5f, n.epsilon));
+    normalization_util::BlockNormalizer& n = state->normalizer;
+    ONNXMICRO_RETURN_IF_ERROR(normalization_util::read_epsilon(ctx, 1e-5f, n.epsilon));
     std::int64_t spatial = 1;
     for (int i = 2; i < x.shape.rank(); ++i) spatial *= x.shape[i];
     const Shape view{x.shape[0], channels, spatial};
     const Shape param{channels, 1};
-    detail::conv_pool::ScratchLayout layout;
-    ONNXMICRO_RETURN_IF_ERROR(
-        detail::norm::plan_blocks(x.dtype, x.shape[0] * channels, spatial, view, &param, &param, x.dtype, layout, n));
+    scratch::ScratchLayout layout;
+    ONNXMICRO_RETURN_IF_ERROR(normalization_util::plan_blocks(x.dtype, x.shape[0] * channels, spatial, view, &param,
+                                                              &param, x.dtype, layout, n));
     ctx.request_scratch(layout.bytes());
     ctx.set_output(kY, x.dtype, x.shape);
     return {};
@@ -22147,8 +21826,8 @@ struct InstanceNormalization_1 : KernelDefaults {
 
   static Status run(RunContext& ctx) noexcept {
     const State& state = ctx.state<State>();
-    detail::norm::run_blocks(state.normalizer, ctx.input(kX).data, ctx.input(kScale).data, ctx.input(kBias).data,
-                             ctx.output(kY).data, ctx.scratch());
+    normalization_util::run_blocks(state.normalizer, ctx.input(kX).data, ctx.input(kScale).data, ctx.input(kBias).data,
+                                   ctx.output(kY).data, ctx.scratch());
     return {};
   }
 };
@@ -22181,7 +21860,7 @@ struct LayerNormalization_17 : KernelDefaults {
   static constexpr int kInvStdDev = 2;
 
   struct State {
-    detail::norm::BlockNormalizer normalizer;
+    normalization_util::BlockNormalizer normalizer;
     bool write_mean, write_inv_std_dev;
   };
 
@@ -22189,7 +21868,7 @@ struct LayerNormalization_17 : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kX));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kScale));
     const TensorInfo& x = ctx.input(kX);
-    if (!detail::norm::is_normalizable(x.dtype)) return ctx.unsupported_input_dtype(kX);
+    if (!normalization_util::is_normalizable(x.dtype)) return ctx.unsupported_input_dtype(kX);
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kScale));
     const bool has_bias = ctx.has_input(kBias);
     if (has_bias) ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kBias));
@@ -22204,7 +21883,7 @@ struct LayerNormalization_17 : KernelDefaults {
     std::int64_t stash_type = 1;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("stash_type", stash_type, 1));
     const DataType stat_dtype = static_cast<DataType>(stash_type);
-    if (!detail::norm::is_normalizable(stat_dtype) || stash_type != static_cast<std::int32_t>(stat_dtype)) {
+    if (!normalization_util::is_normalizable(stat_dtype) || stash_type != static_cast<std::int32_t>(stat_dtype)) {
       return Status(StatusCode::invalid_model)
              << "attribute 'stash_type' is " << static_cast<long long>(stash_type)
              << ", expected a float dtype number (1 float, 10 float16, 11 double, 16 bfloat16)";
@@ -22212,21 +21891,21 @@ struct LayerNormalization_17 : KernelDefaults {
 
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    detail::norm::BlockNormalizer& n = state->normalizer;
-    ONNXMICRO_RETURN_IF_ERROR(detail::norm::read_epsilon(ctx, 1e-5f, n.epsilon));
+    normalization_util::BlockNormalizer& n = state->normalizer;
+    ONNXMICRO_RETURN_IF_ERROR(normalization_util::read_epsilon(ctx, 1e-5f, n.epsilon));
     const char* expectation = "a shape that broadcasts onto X's normalised dims (numpy rules)";
     ONNXMICRO_RETURN_IF_ERROR(
-        detail::norm::check_param_shape(ctx, kScale, ctx.input(kScale).shape, x.shape, expectation));
+        normalization_util::check_param_shape(ctx, kScale, ctx.input(kScale).shape, x.shape, expectation));
     if (has_bias) {
       ONNXMICRO_RETURN_IF_ERROR(
-          detail::norm::check_param_shape(ctx, kBias, ctx.input(kBias).shape, x.shape, expectation));
+          normalization_util::check_param_shape(ctx, kBias, ctx.input(kBias).shape, x.shape, expectation));
     }
     const std::int64_t rows = shape_util::dims_product(x.shape, 0, axis);
     const std::int64_t block = shape_util::dims_product(x.shape, axis, rank);
-    detail::conv_pool::ScratchLayout layout;
-    ONNXMICRO_RETURN_IF_ERROR(detail::norm::plan_blocks(x.dtype, rows, block, x.shape, &ctx.input(kScale).shape,
-                                                        has_bias ? &ctx.input(kBias).shape : nullptr, x.dtype, layout,
-                                                        n));
+    scratch::ScratchLayout layout;
+    ONNXMICRO_RETURN_IF_ERROR(normalization_util::plan_blocks(x.dtype, rows, block, x.shape, &ctx.input(kScale).shape,
+                                                              has_bias ? &ctx.input(kBias).shape : nullptr, x.dtype,
+                                                              layout, n));
     n.stat_dtype = stat_dtype;
     ctx.request_scratch(layout.bytes());
 
@@ -22243,10 +21922,11 @@ struct LayerNormalization_17 : KernelDefaults {
   static Status run(RunContext& ctx) noexcept {
     const State& state = ctx.state<State>();
     const void* bias = ctx.has_input(kBias) ? ctx.input(kBias).data : nullptr;
-    detail::norm::run_blocks(state.normalizer, ctx.input(kX).data, ctx.input(kScale).data, bias, ctx.output(kY).data,
-                             ctx.scratch());
-    detail::norm::store_statistics(state.normalizer, ctx.scratch(), state.write_mean ? ctx.output(kMean).data : nullptr,
-                                   state.write_inv_std_dev ? ctx.output(kInvStdDev).data : nullptr);
+    normalization_util::run_blocks(state.normalizer, ctx.input(kX).data, ctx.input(kScale).data, bias,
+                                   ctx.output(kY).data, ctx.scratch());
+    normalization_util::store_statistics(state.normalizer, ctx.scratch(),
+                                         state.write_mean ? ctx.output(kMean).data : nullptr,
+                                         state.write_inv_std_dev ? ctx.output(kInvStdDev).data : nullptr);
     return {};
   }
 };
@@ -22504,7 +22184,8 @@ ONNXMICRO_NAMESPACE_END
 
 
 ONNXMICRO_NAMESPACE_BEGIN
-namespace detail {
+namespace kernels {
+namespace lp_normalization_detail {
 
 struct LpNormalizationImpl : kernels::KernelDefaults {
   static constexpr std::string_view kOpType = "LpNormalization";
@@ -22523,8 +22204,8 @@ struct LpNormalizationImpl : kernels::KernelDefaults {
     const kernels::TensorInfo& x = ctx.input(kX);
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    const bool is_float =
-        spatial::visit_float_dtype(x.dtype, [&](auto tag) { state->compute = &compute<typename decltype(tag)::type>; });
+    const bool is_float = spatial_util::visit_float_dtype(
+        x.dtype, [&](auto tag) { state->compute = &compute<typename decltype(tag)::type>; });
     if (!is_float) return ctx.unsupported_input_dtype(kX);
     const int rank = x.shape.rank();
     if (rank < 1) {
@@ -22556,7 +22237,7 @@ struct LpNormalizationImpl : kernels::KernelDefaults {
  private:
   template <typename T>
   static void compute(const State& s, const void* x_data, void* y_data) noexcept {
-    using C = conv_pool::ComputeType<T>;
+    using C = compute_type::ComputeType<T>;
     const T* x = static_cast<const T*>(x_data);
     T* y = static_cast<T*>(y_data);
     for (std::int64_t o = 0; o < s.outer; ++o) {
@@ -22564,25 +22245,23 @@ struct LpNormalizationImpl : kernels::KernelDefaults {
         const std::int64_t base = o * s.axis_size * s.inner + i;
         double sum = 0.0;
         for (std::int64_t k = 0; k < s.axis_size; ++k) {
-          const double v = static_cast<double>(conv_pool::widen(x[base + k * s.inner]));
+          const double v = static_cast<double>(compute_type::widen(x[base + k * s.inner]));
           sum += s.l1 ? std::fabs(v) : v * v;
         }
         const double norm = s.l1 ? sum : std::sqrt(sum);
         for (std::int64_t k = 0; k < s.axis_size; ++k) {
-          const double v = static_cast<double>(conv_pool::widen(x[base + k * s.inner]));
-          y[base + k * s.inner] = conv_pool::narrow<T>(static_cast<C>(norm == 0.0 ? 0.0 : v / norm));
+          const double v = static_cast<double>(compute_type::widen(x[base + k * s.inner]));
+          y[base + k * s.inner] = compute_type::narrow<T>(static_cast<C>(norm == 0.0 ? 0.0 : v / norm));
         }
       }
     }
   }
 };
 
-}  // namespace detail
-
-namespace kernels {
+}  // namespace lp_normalization_detail
 
 // LpNormalization-1 (also 22, which added bfloat16).
-using LpNormalization_1 = VersionedKernel<detail::LpNormalizationImpl, 1>;
+using LpNormalization_1 = VersionedKernel<lp_normalization_detail::LpNormalizationImpl, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -22594,7 +22273,8 @@ ONNXMICRO_NAMESPACE_END
 
 
 ONNXMICRO_NAMESPACE_BEGIN
-namespace detail {
+namespace kernels {
+namespace lp_pool_detail {
 
 struct LpPoolImpl : kernels::KernelDefaults {
   static constexpr std::string_view kOpType = "LpPool";
@@ -22604,7 +22284,7 @@ struct LpPoolImpl : kernels::KernelDefaults {
 
   struct State {
     void (*compute)(const State&, RunContext&) noexcept;
-    conv_pool::WindowGeometry geometry;
+    sliding_window::WindowGeometry geometry;
     std::int64_t planes, in_spatial, out_spatial;
     double p;
   };
@@ -22616,19 +22296,19 @@ struct LpPoolImpl : kernels::KernelDefaults {
     const kernels::TensorInfo& x = ctx.input(kX);
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    const bool is_float =
-        spatial::visit_float_dtype(x.dtype, [&](auto tag) { state->compute = &compute<typename decltype(tag)::type>; });
+    const bool is_float = spatial_util::visit_float_dtype(
+        x.dtype, [&](auto tag) { state->compute = &compute<typename decltype(tag)::type>; });
     if (!is_float) return ctx.unsupported_input_dtype(kX);
-    ONNXMICRO_RETURN_IF_ERROR(spatial::read_p(ctx, float_p, state->p));
-    conv_pool::WindowRules rules;
+    ONNXMICRO_RETURN_IF_ERROR(spatial_util::read_p(ctx, float_p, state->p));
+    sliding_window::WindowRules rules;
     rules.dilations_since = 18;
     rules.ceil_mode_since = 18;
-    ONNXMICRO_RETURN_IF_ERROR(conv_pool::parse_window(ctx, x.shape, rules, state->geometry));
-    const conv_pool::WindowGeometry& g = state->geometry;
+    ONNXMICRO_RETURN_IF_ERROR(sliding_window::parse_window(ctx, x.shape, rules, state->geometry));
+    const sliding_window::WindowGeometry& g = state->geometry;
     state->planes = x.shape[0] * x.shape[1];
     state->in_spatial = g.input_size();
     state->out_spatial = g.output_size();
-    ctx.set_output(kY, x.dtype, conv_pool::window_output_shape(x.shape, x.shape[1], g));
+    ctx.set_output(kY, x.dtype, sliding_window::window_output_shape(x.shape, x.shape[1], g));
     return {};
   }
 
@@ -22641,34 +22321,32 @@ struct LpPoolImpl : kernels::KernelDefaults {
  private:
   template <typename T>
   static void compute(const State& s, RunContext& ctx) noexcept {
-    const conv_pool::WindowGeometry& g = s.geometry;
+    const sliding_window::WindowGeometry& g = s.geometry;
     const T* x = static_cast<const T*>(ctx.input(kX).data);
     T* y = static_cast<T*>(ctx.output(kY).data);
     for (std::int64_t plane = 0; plane < s.planes; ++plane) {
       const T* x_plane = x + plane * s.in_spatial;
       T* y_plane = y + plane * s.out_spatial;
-      conv_pool::for_each_window(g, [&](std::int64_t o, const conv_pool::WindowPlacement& w) {
+      sliding_window::for_each_window(g, [&](std::int64_t o, const sliding_window::WindowPlacement& w) {
         double sum = 0.0;
         if (w.inside > 0) {
-          conv_pool::visit_window(g, w, [&](std::int64_t offset) {
-            sum += spatial::abs_power(static_cast<double>(conv_pool::widen(x_plane[offset])), s.p);
+          sliding_window::visit_window(g, w, [&](std::int64_t offset) {
+            sum += spatial_util::abs_power(static_cast<double>(compute_type::widen(x_plane[offset])), s.p);
           });
         }
-        y_plane[o] = conv_pool::narrow<T>(static_cast<conv_pool::ComputeType<T>>(spatial::root(sum, s.p)));
+        y_plane[o] = compute_type::narrow<T>(static_cast<compute_type::ComputeType<T>>(spatial_util::root(sum, s.p)));
       });
     }
   }
 };
 
-}  // namespace detail
-
-namespace kernels {
+}  // namespace lp_pool_detail
 
 // LpPool-1: p is a FLOAT attribute.
-using LpPool_1 = VersionedKernel<detail::LpPoolImpl, 1, 2>;
+using LpPool_1 = VersionedKernel<lp_pool_detail::LpPoolImpl, 1, 2>;
 // LpPool-2: p becomes an INT attribute. 11 only re-documented SAME padding; 18 added ceil_mode and dilations
 // (rejected before 18 by the window parser); 22 added bfloat16.
-using LpPool_2 = VersionedKernel<detail::LpPoolImpl, 2>;
+using LpPool_2 = VersionedKernel<lp_pool_detail::LpPoolImpl, 2>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -22682,7 +22360,8 @@ ONNXMICRO_NAMESPACE_END
 
 
 ONNXMICRO_NAMESPACE_BEGIN
-namespace detail {
+namespace kernels {
+namespace lrn_detail {
 
 struct LrnImpl : kernels::KernelDefaults {
   static constexpr std::string_view kOpType = "LRN";
@@ -22701,8 +22380,8 @@ struct LrnImpl : kernels::KernelDefaults {
     const kernels::TensorInfo& x = ctx.input(kX);
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    const bool is_float =
-        spatial::visit_float_dtype(x.dtype, [&](auto tag) { state->compute = &compute<typename decltype(tag)::type>; });
+    const bool is_float = spatial_util::visit_float_dtype(
+        x.dtype, [&](auto tag) { state->compute = &compute<typename decltype(tag)::type>; });
     if (!is_float) return ctx.unsupported_input_dtype(kX);
     if (x.shape.rank() < 2) {
       return Status(StatusCode::invalid_model)
@@ -22739,7 +22418,7 @@ struct LrnImpl : kernels::KernelDefaults {
  private:
   template <typename T>
   static void compute(const State& s, const void* x_data, void* y_data) noexcept {
-    using C = conv_pool::ComputeType<T>;
+    using C = compute_type::ComputeType<T>;
     const T* x = static_cast<const T*>(x_data);
     T* y = static_cast<T*>(y_data);
     for (std::int64_t n = 0; n < s.batch; ++n) {
@@ -22751,24 +22430,22 @@ struct LrnImpl : kernels::KernelDefaults {
         for (std::int64_t i = 0; i < s.inner; ++i) {
           double sum = 0.0;
           for (std::int64_t k = first; k <= last; ++k) {
-            const double v = static_cast<double>(conv_pool::widen(image[k * s.inner + i]));
+            const double v = static_cast<double>(compute_type::widen(image[k * s.inner + i]));
             sum += v * v;
           }
           const double divisor = std::pow(s.bias + s.alpha_over_size * sum, s.beta);
-          const C v = conv_pool::widen(image[c * s.inner + i]);
-          out[c * s.inner + i] = conv_pool::narrow<T>(static_cast<C>(static_cast<double>(v) / divisor));
+          const C v = compute_type::widen(image[c * s.inner + i]);
+          out[c * s.inner + i] = compute_type::narrow<T>(static_cast<C>(static_cast<double>(v) / divisor));
         }
       }
     }
   }
 };
 
-}  // namespace detail
-
-namespace kernels {
+}  // namespace lrn_detail
 
 // LRN-1 (also 13, which added bfloat16).
-using LRN_1 = VersionedKernel<detail::LrnImpl, 1>;
+using LRN_1 = VersionedKernel<lrn_detail::LrnImpl, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -22798,7 +22475,7 @@ struct LstmCell {
   static constexpr int kScratchVectors = 4;
 
   template <int kSince>
-  static Status parse(PrepareContext& ctx, recurrent::Config& cfg) noexcept {
+  static Status parse(PrepareContext& ctx, recurrent_util::Config& cfg) noexcept {
     std::int64_t input_forget = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("input_forget", input_forget, 0));
     cfg.input_forget = input_forget != 0;
@@ -22806,22 +22483,22 @@ struct LstmCell {
   }
 
   template <typename A, typename T>
-  static void step(const recurrent::Config& cfg, const recurrent::Weights<T>& wt, const T* x, A* h, A* c,
+  static void step(const recurrent_util::Config& cfg, const recurrent_util::Weights<T>& wt, const T* x, A* h, A* c,
                    A* scratch) noexcept {
-    recurrent::gate_inputs(cfg, wt, kGates, x, h, 0, kGates, scratch);
+    recurrent_util::gate_inputs(cfg, wt, kGates, x, h, 0, kGates, scratch);
     apply_gates(cfg, wt.activations, wt.p, scratch, h, c);
   }
 
   /// One step's state update from the gates' pre-activations `pre` (blocks i, o, f, c; biases included) and
   /// the peepholes `p` ([Pi, Po, Pf] or nullptr). DynamicQuantizeLSTM shares it.
   template <typename A, typename P>
-  static void apply_gates(const recurrent::Config& cfg, const recurrent::Activation* activations, const P* p,
+  static void apply_gates(const recurrent_util::Config& cfg, const recurrent_util::Activation* activations, const P* p,
                           const A* pre, A* h, A* c) noexcept {
-    using recurrent::clip_value;
+    using recurrent_util::clip_value;
     const std::int64_t H = cfg.hidden;
-    const recurrent::Activation& f = activations[0];
-    const recurrent::Activation& g = activations[1];
-    const recurrent::Activation& act_h = activations[2];
+    const recurrent_util::Activation& f = activations[0];
+    const recurrent_util::Activation& g = activations[1];
+    const recurrent_util::Activation& act_h = activations[2];
     const A* in = pre;
     const A* out = pre + H;
     const A* forget = pre + 2 * H;
@@ -22842,7 +22519,7 @@ struct LstmCell {
 
 /// LSTM's versions (VersionedKernel): RecurrentOp supplies run() and prepare_version<kSince>(),
 /// which takes the version as a template argument.
-struct LstmImpl : KernelDefaults, recurrent::RecurrentOp<LstmCell> {
+struct LstmImpl : KernelDefaults, recurrent_util::RecurrentOp<LstmCell> {
   static constexpr std::string_view kOpType = "LSTM";
   template <int kSince>
   static Status prepare(PrepareContext& ctx, std::integral_constant<int, kSince>) noexcept {
@@ -22872,7 +22549,8 @@ ONNXMICRO_NAMESPACE_END
 
 
 ONNXMICRO_NAMESPACE_BEGIN
-namespace detail {
+namespace kernels {
+namespace max_pool_detail {
 
 /// Implementation shared by every MaxPool version; the version-specific attributes are gated on the node's
 /// opset (storage_order and Indices: 8, ceil_mode and dilations: 10).
@@ -22885,7 +22563,7 @@ struct MaxPoolImpl : kernels::KernelDefaults {
 
   struct State {
     void (*compute)(const State&, RunContext&) noexcept;
-    conv_pool::WindowGeometry geometry;
+    sliding_window::WindowGeometry geometry;
     std::int64_t planes;  ///< N * C
     std::int64_t in_spatial, out_spatial;
     bool write_indices;
@@ -22906,10 +22584,10 @@ struct MaxPoolImpl : kernels::KernelDefaults {
       case DataType::uint8: state->compute = &compute<std::uint8_t>; break;   // opset 12
       default: return ctx.unsupported_input_dtype(kX);
     }
-    conv_pool::WindowRules rules;
+    sliding_window::WindowRules rules;
     rules.dilations_since = 10;
     rules.ceil_mode_since = 10;
-    ONNXMICRO_RETURN_IF_ERROR(conv_pool::parse_window(ctx, x.shape, rules, state->geometry));
+    ONNXMICRO_RETURN_IF_ERROR(sliding_window::parse_window(ctx, x.shape, rules, state->geometry));
 
     std::int64_t storage_order = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("storage_order", storage_order, 0));
@@ -22925,13 +22603,13 @@ struct MaxPoolImpl : kernels::KernelDefaults {
       return Status(StatusCode::invalid_model) << "output 1 (Indices) is only defined from opset 8";
     }
 
-    const conv_pool::WindowGeometry& g = state->geometry;
+    const sliding_window::WindowGeometry& g = state->geometry;
     state->planes = x.shape[0] * x.shape[1];
     state->in_spatial = g.input_size();
     state->out_spatial = g.output_size();
     state->write_indices = indices;
     state->column_major = storage_order == 1;
-    const Shape y = conv_pool::window_output_shape(x.shape, x.shape[1], g);
+    const Shape y = sliding_window::window_output_shape(x.shape, x.shape[1], g);
     ctx.set_output(kY, x.dtype, y);
     if (indices) ctx.set_output(kIndices, DataType::int64, y);
     return {};
@@ -22945,8 +22623,8 @@ struct MaxPoolImpl : kernels::KernelDefaults {
 
  private:
   /// Spatial row-major offset -> column-major offset (storage_order 1).
-  static std::int64_t column_major_offset(const conv_pool::WindowGeometry& g, std::int64_t offset) noexcept {
-    std::int64_t coordinates[conv_pool::kMaxSpatialRank];
+  static std::int64_t column_major_offset(const sliding_window::WindowGeometry& g, std::int64_t offset) noexcept {
+    std::int64_t coordinates[sliding_window::kMaxSpatialRank];
     for (int d = g.rank - 1; d >= 0; --d) {
       coordinates[d] = offset % g.input[d];
       offset /= g.input[d];
@@ -22958,8 +22636,8 @@ struct MaxPoolImpl : kernels::KernelDefaults {
 
   template <typename T>
   static void compute(const State& s, RunContext& ctx) noexcept {
-    using C = conv_pool::ComputeType<T>;
-    const conv_pool::WindowGeometry& g = s.geometry;
+    using C = compute_type::ComputeType<T>;
+    const sliding_window::WindowGeometry& g = s.geometry;
     const T* x = static_cast<const T*>(ctx.input(kX).data);
     T* y = static_cast<T*>(ctx.output(kY).data);
     std::int64_t* indices = s.write_indices ? static_cast<std::int64_t*>(ctx.output(kIndices).data) : nullptr;
@@ -22968,32 +22646,32 @@ struct MaxPoolImpl : kernels::KernelDefaults {
       T* y_plane = y + plane * s.out_spatial;
       // Without Indices, a walk that skips the index bookkeeping is faster; the size-optimised build keeps one.
       if (!ONNXMICRO_OPTIMIZE_FOR_SIZE && indices == nullptr) {
-        conv_pool::for_each_window(g, [&](std::int64_t o, const conv_pool::WindowPlacement& w) {
+        sliding_window::for_each_window(g, [&](std::int64_t o, const sliding_window::WindowPlacement& w) {
           C best = std::numeric_limits<C>::lowest();
           if (w.inside > 0) {
-            conv_pool::visit_window(g, w, [&](std::int64_t offset) {
-              const C v = conv_pool::widen(x_plane[offset]);
+            sliding_window::visit_window(g, w, [&](std::int64_t offset) {
+              const C v = compute_type::widen(x_plane[offset]);
               best = v > best ? v : best;  // NaN compares false and never wins
             });
           }
-          y_plane[o] = conv_pool::narrow<T>(best);
+          y_plane[o] = compute_type::narrow<T>(best);
         });
         continue;
       }
       std::int64_t* i_plane = indices != nullptr ? indices + plane * s.out_spatial : nullptr;
-      conv_pool::for_each_window(g, [&](std::int64_t o, const conv_pool::WindowPlacement& w) {
+      sliding_window::for_each_window(g, [&](std::int64_t o, const sliding_window::WindowPlacement& w) {
         C best = std::numeric_limits<C>::lowest();
         std::int64_t best_offset = -1;
         if (w.inside > 0) {
-          conv_pool::visit_window(g, w, [&](std::int64_t offset) {
-            const C v = conv_pool::widen(x_plane[offset]);
+          sliding_window::visit_window(g, w, [&](std::int64_t offset) {
+            const C v = compute_type::widen(x_plane[offset]);
             if ((v > best || best_offset < 0) && v == v) {  // first maximum wins; NaN never does
               best = v;
               best_offset = offset;
             }
           });
         }
-        y_plane[o] = conv_pool::narrow<T>(best);
+        y_plane[o] = compute_type::narrow<T>(best);
         if (i_plane == nullptr) return;
         i_plane[o] = best_offset < 0
                          ? -1
@@ -23003,17 +22681,15 @@ struct MaxPoolImpl : kernels::KernelDefaults {
   }
 };
 
-}  // namespace detail
-
-namespace kernels {
+}  // namespace max_pool_detail
 
 // MaxPool-1: kernel_shape, strides, pads, auto_pad; output Y only.
-using MaxPool_1 = VersionedKernel<detail::MaxPoolImpl, 1, 8>;
+using MaxPool_1 = VersionedKernel<max_pool_detail::MaxPoolImpl, 1, 8>;
 // MaxPool-8: adds the optional Indices output and storage_order.
-using MaxPool_8 = VersionedKernel<detail::MaxPoolImpl, 8, 10>;
+using MaxPool_8 = VersionedKernel<max_pool_detail::MaxPoolImpl, 8, 10>;
 // MaxPool-10: adds ceil_mode and dilations. 11 only re-documented SAME padding as out = ceil(in / stride)
 // (what every version computes here), 12 added int8/uint8, 22 bfloat16.
-using MaxPool_10 = VersionedKernel<detail::MaxPoolImpl, 10>;
+using MaxPool_10 = VersionedKernel<max_pool_detail::MaxPoolImpl, 10>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -23098,7 +22774,7 @@ struct MaxRoiPool_1 : KernelDefaults {
 
   template <typename T>
   static Status compute(const State& s, const void* x_data, const void* roi_data, void* y_data) noexcept {
-    using detail::resize::load;
+    using resize_util::load;
     const T* x = static_cast<const T*>(x_data);
     const T* rois = static_cast<const T*>(roi_data);
     T* y = static_cast<T*>(y_data);
@@ -23141,7 +22817,7 @@ struct MaxRoiPool_1 : KernelDefaults {
                 first = false;
               }
             }
-            out[ph * s.pooled_width + pw] = detail::resize::store<T>(best);
+            out[ph * s.pooled_width + pw] = resize_util::store<T>(best);
           }
         }
       }
@@ -23164,7 +22840,8 @@ ONNXMICRO_NAMESPACE_END
 
 
 ONNXMICRO_NAMESPACE_BEGIN
-namespace detail {
+namespace kernels {
+namespace max_unpool_detail {
 
 struct MaxUnpoolImpl : kernels::KernelDefaults {
   static constexpr std::string_view kOpType = "MaxUnpool";
@@ -23185,7 +22862,7 @@ struct MaxUnpoolImpl : kernels::KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kX));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kI));
     const kernels::TensorInfo& x = ctx.input(kX);
-    if (!conv_pool::is_loadable_floating(x.dtype)) return ctx.unsupported_input_dtype(kX);
+    if (!compute_type::is_loadable_floating(x.dtype)) return ctx.unsupported_input_dtype(kX);
     const kernels::TensorInfo& indices = ctx.input(kI);
     if (indices.dtype != DataType::int64) {
       return Status(StatusCode::invalid_model)
@@ -23195,15 +22872,16 @@ struct MaxUnpoolImpl : kernels::KernelDefaults {
       return Status(StatusCode::invalid_model) << "input 1 '" << indices.name << "' (I) has shape " << indices.shape
                                                << ", expected X's shape " << x.shape;
     }
-    ONNXMICRO_RETURN_IF_ERROR(spatial::require_spatial_input(ctx, kX));
+    ONNXMICRO_RETURN_IF_ERROR(spatial_util::require_spatial_input(ctx, kX));
     const int spatial_rank = x.shape.rank() - 2;
-    std::int64_t kernel[conv_pool::kMaxSpatialRank] = {}, strides[conv_pool::kMaxSpatialRank] = {};
-    std::int64_t pads[2 * conv_pool::kMaxSpatialRank] = {};
+    std::int64_t kernel[sliding_window::kMaxSpatialRank] = {}, strides[sliding_window::kMaxSpatialRank] = {};
+    std::int64_t pads[2 * sliding_window::kMaxSpatialRank] = {};
     bool present = false;
-    ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "kernel_shape", spatial_rank, 1, 1, kernel, present));
+    ONNXMICRO_RETURN_IF_ERROR(
+        spatial_util::read_axis_attribute(ctx, "kernel_shape", spatial_rank, 1, 1, kernel, present));
     if (!present) return Status(StatusCode::invalid_model) << "required attribute 'kernel_shape' (INTS) is missing";
-    ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "strides", spatial_rank, 1, 1, strides, present));
-    ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "pads", 2 * spatial_rank, 0, 0, pads, present));
+    ONNXMICRO_RETURN_IF_ERROR(spatial_util::read_axis_attribute(ctx, "strides", spatial_rank, 1, 1, strides, present));
+    ONNXMICRO_RETURN_IF_ERROR(spatial_util::read_axis_attribute(ctx, "pads", 2 * spatial_rank, 0, 0, pads, present));
 
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
@@ -23283,13 +22961,11 @@ struct MaxUnpoolImpl : kernels::KernelDefaults {
   }
 };
 
-}  // namespace detail
-
-namespace kernels {
+}  // namespace max_unpool_detail
 
 // MaxUnpool-9 (also 11, which only clarified how output_shape relates to the indices, and 22, which added
 // bfloat16).
-using MaxUnpool_9 = VersionedKernel<detail::MaxUnpoolImpl, 9>;
+using MaxUnpool_9 = VersionedKernel<max_unpool_detail::MaxUnpoolImpl, 9>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -23302,7 +22978,8 @@ ONNXMICRO_NAMESPACE_END
 
 
 ONNXMICRO_NAMESPACE_BEGIN
-namespace detail {
+namespace kernels {
+namespace mean_variance_normalization_detail {
 
 struct MeanVarianceNormalizationImpl : kernels::KernelDefaults {
   static constexpr std::string_view kOpType = "MeanVarianceNormalization";
@@ -23326,8 +23003,8 @@ struct MeanVarianceNormalizationImpl : kernels::KernelDefaults {
     const kernels::TensorInfo& x = ctx.input(kX);
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    const bool is_float =
-        spatial::visit_float_dtype(x.dtype, [&](auto tag) { state->compute = &compute<typename decltype(tag)::type>; });
+    const bool is_float = spatial_util::visit_float_dtype(
+        x.dtype, [&](auto tag) { state->compute = &compute<typename decltype(tag)::type>; });
     if (!is_float) return ctx.unsupported_input_dtype(kX);
     const int rank = x.shape.rank();
     std::int64_t axes[kMaxRank + 1] = {};
@@ -23365,7 +23042,7 @@ struct MeanVarianceNormalizationImpl : kernels::KernelDefaults {
     }
     state->slots = stride;
     state->count = x.shape.element_count();
-    conv_pool::ScratchLayout layout;
+    scratch::ScratchLayout layout;
     state->sum_offset = layout.reserve<double>(state->slots);
     state->square_offset = layout.reserve<double>(state->slots);
     ctx.request_scratch(layout.bytes());
@@ -23398,14 +23075,14 @@ struct MeanVarianceNormalizationImpl : kernels::KernelDefaults {
 
   template <typename T>
   static void compute(const State& s, const void* x_data, void* y_data, void* scratch) noexcept {
-    using C = conv_pool::ComputeType<T>;
+    using C = compute_type::ComputeType<T>;
     const T* x = static_cast<const T*>(x_data);
     T* y = static_cast<T*>(y_data);
-    double* sum = conv_pool::scratch_at<double>(scratch, s.sum_offset);
-    double* square = conv_pool::scratch_at<double>(scratch, s.square_offset);
+    double* sum = scratch::scratch_at<double>(scratch, s.sum_offset);
+    double* square = scratch::scratch_at<double>(scratch, s.square_offset);
     for (std::int64_t i = 0; i < s.slots; ++i) sum[i] = square[i] = 0.0;
     for_each_element(s, [&](std::int64_t e, std::int64_t slot) {
-      const double v = static_cast<double>(conv_pool::widen(x[e]));
+      const double v = static_cast<double>(compute_type::widen(x[e]));
       sum[slot] += v;
       square[slot] += v * v;
     });
@@ -23417,18 +23094,17 @@ struct MeanVarianceNormalizationImpl : kernels::KernelDefaults {
       square[i] = 1.0 / (std::sqrt(variance > 0.0 ? variance : 0.0) + kEpsilon);  // now 1 / (std + eps)
     }
     for_each_element(s, [&](std::int64_t e, std::int64_t slot) {
-      const double v = static_cast<double>(conv_pool::widen(x[e]));
-      y[e] = conv_pool::narrow<T>(static_cast<C>((v - sum[slot]) * square[slot]));
+      const double v = static_cast<double>(compute_type::widen(x[e]));
+      y[e] = compute_type::narrow<T>(static_cast<C>((v - sum[slot]) * square[slot]));
     });
   }
 };
 
-}  // namespace detail
-
-namespace kernels {
+}  // namespace mean_variance_normalization_detail
 
 // MeanVarianceNormalization-9 (also 13, which added bfloat16).
-using MeanVarianceNormalization_9 = VersionedKernel<detail::MeanVarianceNormalizationImpl, 9>;
+using MeanVarianceNormalization_9 =
+    VersionedKernel<mean_variance_normalization_detail::MeanVarianceNormalizationImpl, 9>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -23664,15 +23340,14 @@ ONNXMICRO_NAMESPACE_END
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
-namespace detail {
-namespace resize {
+namespace resize_detail {
 
 /// The prepare() of every Resize version; `version` is the kernel's since-version.
 struct ResizeCommon : KernelDefaults {
   static constexpr std::string_view kOpType = "Resize";
 
   struct State {
-    Plan plan;
+    resize_util::Plan plan;
   };
 
   static Status prepare(PrepareContext& ctx, int version) noexcept {
@@ -23686,7 +23361,7 @@ struct ResizeCommon : KernelDefaults {
     if (x.dtype == DataType::bfloat16 && version < 13) return ctx.unsupported_input_dtype(x_index);
     const int rank = x.shape.rank();
 
-    Params params;
+    resize_util::Params params;
     double extrapolation_value = 0.0;
     ONNXMICRO_RETURN_IF_ERROR(parse_attributes(ctx, version, params, extrapolation_value));
 
@@ -23712,9 +23387,9 @@ struct ResizeCommon : KernelDefaults {
       }
     }
 
-    AxisRequest requests[kMaxRank];
+    resize_util::AxisRequest requests[kMaxRank];
     std::int64_t strides[kMaxRank];
-    row_major_strides(x.shape, strides);
+    resize_util::row_major_strides(x.shape, strides);
     for (int d = 0; d < rank; ++d) {
       requests[d].input_size = x.shape[d];
       requests[d].output_size = x.shape[d];
@@ -23743,7 +23418,7 @@ struct ResizeCommon : KernelDefaults {
           return Status(StatusCode::invalid_model) << "input " << scales_index << " 'scales': value "
                                                    << static_cast<unsigned long long>(i) << " is not positive";
         }
-        AxisRequest& r = requests[axes[i]];
+        resize_util::AxisRequest& r = requests[axes[i]];
         r.scale = static_cast<double>(scales[i]);
         ONNXMICRO_RETURN_IF_ERROR(to_output_size(r.scale * static_cast<double>(r.input_size), axes[i], r.output_size));
       }
@@ -23755,7 +23430,7 @@ struct ResizeCommon : KernelDefaults {
                  << "input " << sizes_index << " 'sizes': value " << static_cast<unsigned long long>(i) << " is "
                  << static_cast<long long>(sizes[i]) << ", expected >= 0";
         }
-        AxisRequest& r = requests[axes[i]];
+        resize_util::AxisRequest& r = requests[axes[i]];
         if (r.input_size == 0 && sizes[i] != 0) {
           return Status(StatusCode::invalid_model)
                  << "cannot resize axis " << axes[i] << " of size 0 to size " << static_cast<long long>(sizes[i]);
@@ -23767,7 +23442,7 @@ struct ResizeCommon : KernelDefaults {
     }
 
     // roi matters only for tf_crop_and_resize; other modes ignore it (and need not know it).
-    if (params.coordinates == CoordinateMode::tf_crop_and_resize) {
+    if (params.coordinates == resize_util::CoordinateMode::tf_crop_and_resize) {
       if (roi_index < 0 || !ctx.has_input(roi_index)) {
         return Status(StatusCode::invalid_model)
                << "coordinate_transformation_mode 'tf_crop_and_resize' needs input 1 'roi'";
@@ -23778,53 +23453,57 @@ struct ResizeCommon : KernelDefaults {
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
     state->plan.extrapolation_value = extrapolation_value;
-    ONNXMICRO_RETURN_IF_ERROR(select_compute(ctx, x_index, params.mode, state->plan));
-    ONNXMICRO_RETURN_IF_ERROR(build_plan(ctx, params, requests, rank, state->plan));
+    ONNXMICRO_RETURN_IF_ERROR(resize_util::select_compute(ctx, x_index, params.mode, state->plan));
+    ONNXMICRO_RETURN_IF_ERROR(resize_util::build_plan(ctx, params, requests, rank, state->plan));
     ctx.set_output(0, x.dtype, state->plan.output_shape);
     return {};
   }
 
   static Status run(RunContext& ctx) noexcept {
-    const Plan& plan = ctx.state<State>().plan;
+    const resize_util::Plan& plan = ctx.state<State>().plan;
     plan.compute(plan, ctx.input(0).data, ctx.output(0).data);
     return {};
   }
 
  private:
-  static Status parse_attributes(PrepareContext& ctx, int version, Params& p, double& extrapolation) noexcept {
+  static Status parse_attributes(PrepareContext& ctx, int version, resize_util::Params& p,
+                                 double& extrapolation) noexcept {
     static constexpr std::string_view kModeNames[] = {"nearest", "linear", "cubic"};
-    static constexpr Mode kModes[] = {Mode::nearest, Mode::linear, Mode::cubic};
-    ONNXMICRO_RETURN_IF_ERROR(parse_choice(ctx, "mode", "nearest", kModeNames, kModes, p.mode));
+    static constexpr resize_util::Mode kModes[] = {resize_util::Mode::nearest, resize_util::Mode::linear,
+                                                   resize_util::Mode::cubic};
+    ONNXMICRO_RETURN_IF_ERROR(resize_util::parse_choice(ctx, "mode", "nearest", kModeNames, kModes, p.mode));
     if (version < 11) {
-      if (p.mode == Mode::cubic) {
+      if (p.mode == resize_util::Mode::cubic) {
         return Status(StatusCode::invalid_model) << "attribute 'mode' is 'cubic', which Resize-10 does not have";
       }
-      p.coordinates = CoordinateMode::asymmetric;
-      p.nearest = NearestMode::legacy;
+      p.coordinates = resize_util::CoordinateMode::asymmetric;
+      p.nearest = resize_util::NearestMode::legacy;
       return {};
     }
     static constexpr std::string_view kCoordinateNames[] = {
         "half_pixel",         "pytorch_half_pixel",   "align_corners",       "asymmetric",
         "tf_crop_and_resize", "tf_half_pixel_for_nn", "half_pixel_symmetric"};
-    static constexpr CoordinateMode kCoordinates[] = {
-        CoordinateMode::half_pixel,          CoordinateMode::pytorch_half_pixel, CoordinateMode::align_corners,
-        CoordinateMode::asymmetric,          CoordinateMode::tf_crop_and_resize, CoordinateMode::tf_half_pixel_for_nn,
-        CoordinateMode::half_pixel_symmetric};
-    ONNXMICRO_RETURN_IF_ERROR(parse_choice(ctx, "coordinate_transformation_mode", "half_pixel", kCoordinateNames,
-                                           kCoordinates, p.coordinates));
+    static constexpr resize_util::CoordinateMode kCoordinates[] = {
+        resize_util::CoordinateMode::half_pixel,          resize_util::CoordinateMode::pytorch_half_pixel,
+        resize_util::CoordinateMode::align_corners,       resize_util::CoordinateMode::asymmetric,
+        resize_util::CoordinateMode::tf_crop_and_resize,  resize_util::CoordinateMode::tf_half_pixel_for_nn,
+        resize_util::CoordinateMode::half_pixel_symmetric};
+    ONNXMICRO_RETURN_IF_ERROR(resize_util::parse_choice(ctx, "coordinate_transformation_mode", "half_pixel",
+                                                        kCoordinateNames, kCoordinates, p.coordinates));
     // tf_half_pixel_for_nn: only in Resize-11; half_pixel_symmetric: added in 19.
-    if ((p.coordinates == CoordinateMode::tf_half_pixel_for_nn && version != 11) ||
-        (p.coordinates == CoordinateMode::half_pixel_symmetric && version < 19)) {
+    if ((p.coordinates == resize_util::CoordinateMode::tf_half_pixel_for_nn && version != 11) ||
+        (p.coordinates == resize_util::CoordinateMode::half_pixel_symmetric && version < 19)) {
       std::string_view text;
       ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("coordinate_transformation_mode", text, ""));
       return Status(StatusCode::invalid_model) << "attribute 'coordinate_transformation_mode' is '" << text
                                                << "', which Resize-" << version << " does not have";
     }
     static constexpr std::string_view kNearestNames[] = {"round_prefer_floor", "round_prefer_ceil", "floor", "ceil"};
-    static constexpr NearestMode kNearest[] = {NearestMode::round_prefer_floor, NearestMode::round_prefer_ceil,
-                                               NearestMode::floor, NearestMode::ceil};
+    static constexpr resize_util::NearestMode kNearest[] = {
+        resize_util::NearestMode::round_prefer_floor, resize_util::NearestMode::round_prefer_ceil,
+        resize_util::NearestMode::floor, resize_util::NearestMode::ceil};
     ONNXMICRO_RETURN_IF_ERROR(
-        parse_choice(ctx, "nearest_mode", "round_prefer_floor", kNearestNames, kNearest, p.nearest));
+        resize_util::parse_choice(ctx, "nearest_mode", "round_prefer_floor", kNearestNames, kNearest, p.nearest));
     float a = -0.75f;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("cubic_coeff_a", a, -0.75f));
     p.cubic_coeff_a = static_cast<double>(a);
@@ -23838,7 +23517,7 @@ struct ResizeCommon : KernelDefaults {
       std::int64_t antialias = 0;
       ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("antialias", antialias, 0));
       // The spec applies antialias to linear and cubic only; nearest ignores it.
-      p.antialias = antialias != 0 && p.mode != Mode::nearest;
+      p.antialias = antialias != 0 && p.mode != resize_util::Mode::nearest;
     }
     return {};
   }
@@ -23878,7 +23557,7 @@ struct ResizeCommon : KernelDefaults {
 
   /// Reads roi (starts then ends, one pair per axis in `axes`) into the requests.
   static Status read_roi(PrepareContext& ctx, int index, const int* axes, std::size_t axis_count,
-                         AxisRequest* requests) noexcept {
+                         resize_util::AxisRequest* requests) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_constant_input(index));
     const TensorInfo& info = ctx.input(index);
     const std::int64_t n = info.shape.element_count();
@@ -23923,7 +23602,7 @@ struct ResizeCommon : KernelDefaults {
       return d;
     };
     for (std::size_t i = 0; i < axis_count; ++i) {
-      AxisRequest& r = requests[axes[i]];
+      resize_util::AxisRequest& r = requests[axes[i]];
       r.has_roi = true;
       r.roi_start = value(i);
       r.roi_end = value(axis_count + i);
@@ -23952,7 +23631,7 @@ struct ResizeCommon : KernelDefaults {
 
   /// keep_aspect_ratio_policy (18+, sizes only): one scale for every resized axis.
   static Status keep_aspect_ratio(PrepareContext& ctx, const int* axes, std::size_t axis_count,
-                                  AxisRequest* requests) noexcept {
+                                  resize_util::AxisRequest* requests) noexcept {
     std::string_view policy;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("keep_aspect_ratio_policy", policy, "stretch"));
     if (policy == "stretch") return {};
@@ -23967,7 +23646,7 @@ struct ResizeCommon : KernelDefaults {
       if (i == 0 || (not_larger ? s < scale : s > scale)) scale = s;
     }
     for (std::size_t i = 0; i < axis_count; ++i) {
-      AxisRequest& r = requests[axes[i]];
+      resize_util::AxisRequest& r = requests[axes[i]];
       r.scale = scale;
       ONNXMICRO_RETURN_IF_ERROR(
           to_output_size(scale * static_cast<double>(r.input_size) + 0.5, axes[i], r.output_size));  // half up
@@ -23976,19 +23655,18 @@ struct ResizeCommon : KernelDefaults {
   }
 };
 
-}  // namespace resize
-}  // namespace detail
+}  // namespace resize_detail
 
 // Resize-10: (X, scales); asymmetric coordinates, nearest or linear.
-using Resize_10 = VersionedKernel<detail::resize::ResizeCommon, 10, 11>;
+using Resize_10 = VersionedKernel<resize_detail::ResizeCommon, 10, 11>;
 // Resize-11: (X, roi, scales[, sizes]) with coordinate_transformation_mode, nearest_mode, cubic, exclude_outside.
-using Resize_11 = VersionedKernel<detail::resize::ResizeCommon, 11, 13>;
+using Resize_11 = VersionedKernel<resize_detail::ResizeCommon, 11, 13>;
 // Resize-13: roi and scales optional, bfloat16, tf_half_pixel_for_nn removed.
-using Resize_13 = VersionedKernel<detail::resize::ResizeCommon, 13, 18>;
+using Resize_13 = VersionedKernel<resize_detail::ResizeCommon, 13, 18>;
 // Resize-18: axes, keep_aspect_ratio_policy and antialias attributes.
-using Resize_18 = VersionedKernel<detail::resize::ResizeCommon, 18, 19>;
+using Resize_18 = VersionedKernel<resize_detail::ResizeCommon, 18, 19>;
 // Resize-19: coordinate_transformation_mode half_pixel_symmetric.
-using Resize_19 = VersionedKernel<detail::resize::ResizeCommon, 19>;
+using Resize_19 = VersionedKernel<resize_detail::ResizeCommon, 19>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -24001,7 +23679,8 @@ ONNXMICRO_NAMESPACE_END
 
 
 ONNXMICRO_NAMESPACE_BEGIN
-namespace detail {
+namespace kernels {
+namespace rms_normalization_detail {
 
 /// Shared by every RMSNormalization version. When Y's dtype (V, scale's) differs from X's (T), Y is first
 /// computed in T into scratch and then converted (so e.g. float16 X with float scale is rounded to float16 once).
@@ -24012,7 +23691,7 @@ struct RmsNormalizationImpl : kernels::KernelDefaults {
   static constexpr int kY = 0;
 
   struct State {
-    norm::BlockNormalizer normalizer;
+    normalization_util::BlockNormalizer normalizer;
     bool convert;                  ///< Y's dtype (V) differs from X's (T): normalise into scratch, then convert
     std::size_t converted_offset;  ///< scratch for Y in X's dtype when `convert`
     DataType y_dtype;
@@ -24023,8 +23702,8 @@ struct RmsNormalizationImpl : kernels::KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kScale));
     const kernels::TensorInfo& x = ctx.input(kX);
     const kernels::TensorInfo& scale = ctx.input(kScale);
-    if (!norm::is_normalizable(x.dtype)) return ctx.unsupported_input_dtype(kX);
-    if (!norm::is_normalizable(scale.dtype)) return ctx.unsupported_input_dtype(kScale);
+    if (!normalization_util::is_normalizable(x.dtype)) return ctx.unsupported_input_dtype(kX);
+    if (!normalization_util::is_normalizable(scale.dtype)) return ctx.unsupported_input_dtype(kScale);
     const int rank = x.shape.rank();
     if (rank < 1) {
       return Status(StatusCode::invalid_model) << "input 0 '" << x.name << "' (X) is a scalar, expected rank >= 1";
@@ -24035,7 +23714,7 @@ struct RmsNormalizationImpl : kernels::KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(kernels::shape_util::normalize_axis(axis_value, rank, "attribute 'axis'", true, axis));
     std::int64_t stash_type = 1;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("stash_type", stash_type, 1));
-    if (!norm::is_normalizable(static_cast<DataType>(stash_type)) || stash_type < 0 || stash_type > 16) {
+    if (!normalization_util::is_normalizable(static_cast<DataType>(stash_type)) || stash_type < 0 || stash_type > 16) {
       return Status(StatusCode::invalid_model)
              << "attribute 'stash_type' is " << static_cast<long long>(stash_type)
              << ", expected a float dtype number (1 float, 10 float16, 11 double, 16 bfloat16)";
@@ -24043,16 +23722,16 @@ struct RmsNormalizationImpl : kernels::KernelDefaults {
 
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    norm::BlockNormalizer& n = state->normalizer;
+    normalization_util::BlockNormalizer& n = state->normalizer;
     n.subtract_mean = false;
-    ONNXMICRO_RETURN_IF_ERROR(norm::read_epsilon(ctx, 1e-5f, n.epsilon));
-    ONNXMICRO_RETURN_IF_ERROR(norm::check_param_shape(
+    ONNXMICRO_RETURN_IF_ERROR(normalization_util::read_epsilon(ctx, 1e-5f, n.epsilon));
+    ONNXMICRO_RETURN_IF_ERROR(normalization_util::check_param_shape(
         ctx, kScale, scale.shape, x.shape, "a shape that broadcasts onto X's normalised dims (numpy rules)"));
     const std::int64_t rows = kernels::shape_util::dims_product(x.shape, 0, axis);
     const std::int64_t block = kernels::shape_util::dims_product(x.shape, axis, rank);
-    conv_pool::ScratchLayout layout;
+    scratch::ScratchLayout layout;
     ONNXMICRO_RETURN_IF_ERROR(
-        norm::plan_blocks(x.dtype, rows, block, x.shape, &scale.shape, nullptr, scale.dtype, layout, n));
+        normalization_util::plan_blocks(x.dtype, rows, block, x.shape, &scale.shape, nullptr, scale.dtype, layout, n));
     state->y_dtype = scale.dtype;
     state->convert = scale.dtype != x.dtype;
     if (state->convert) state->converted_offset = layout.reserve<double>(x.shape.element_count());
@@ -24065,33 +23744,32 @@ struct RmsNormalizationImpl : kernels::KernelDefaults {
     const State& state = ctx.state<State>();
     const std::int64_t count = ctx.input(kX).element_count();
     if (!state.convert) {
-      norm::run_blocks(state.normalizer, ctx.input(kX).data, ctx.input(kScale).data, nullptr, ctx.output(kY).data,
-                       ctx.scratch());
+      normalization_util::run_blocks(state.normalizer, ctx.input(kX).data, ctx.input(kScale).data, nullptr,
+                                     ctx.output(kY).data, ctx.scratch());
       return {};
     }
     // Y in X's dtype first (scratch sized for double, enough for any float dtype), then converted to V.
-    void* staged = conv_pool::scratch_at<unsigned char>(ctx.scratch(), state.converted_offset);
-    norm::run_blocks(state.normalizer, ctx.input(kX).data, ctx.input(kScale).data, nullptr, staged, ctx.scratch());
+    void* staged = scratch::scratch_at<unsigned char>(ctx.scratch(), state.converted_offset);
+    normalization_util::run_blocks(state.normalizer, ctx.input(kX).data, ctx.input(kScale).data, nullptr, staged,
+                                   ctx.scratch());
     double* wide = static_cast<double*>(staged);
     // Widen in place from the back so no element is overwritten before it is read.
     const DataType t = ctx.input(kX).dtype;
     for (std::int64_t i = count - 1; i >= 0; --i) {
       double v = 0.0;
-      conv_pool::load_floating(
+      compute_type::load_floating(
           t, static_cast<const unsigned char*>(staged) + i * static_cast<std::int64_t>(dtype_size(t)), &v, 1);
       wide[i] = v;
     }
-    conv_pool::store_floating(state.y_dtype, wide, ctx.output(kY).data, count);
+    compute_type::store_floating(state.y_dtype, wide, ctx.output(kY).data, count);
     return {};
   }
 };
 
-}  // namespace detail
-
-namespace kernels {
+}  // namespace rms_normalization_detail
 
 // RMSNormalization-23: the first version.
-using RMSNormalization_23 = VersionedKernel<detail::RmsNormalizationImpl, 23>;
+using RMSNormalization_23 = VersionedKernel<rms_normalization_detail::RmsNormalizationImpl, 23>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -24114,21 +23792,21 @@ struct RnnCell {
   static constexpr int kScratchVectors = 1;
 
   template <int kSince>
-  static Status parse(PrepareContext&, recurrent::Config&) noexcept {
+  static Status parse(PrepareContext&, recurrent_util::Config&) noexcept {
     return {};
   }
 
   template <typename A, typename T>
-  static void step(const recurrent::Config& cfg, const recurrent::Weights<T>& wt, const T* x, A* h, A*,
+  static void step(const recurrent_util::Config& cfg, const recurrent_util::Weights<T>& wt, const T* x, A* h, A*,
                    A* scratch) noexcept {
-    recurrent::gate_inputs(cfg, wt, kGates, x, h, 0, 1, scratch);
-    for (std::int64_t j = 0; j < cfg.hidden; ++j) h[j] = wt.activations[0](recurrent::clip_value(cfg, scratch[j]));
+    recurrent_util::gate_inputs(cfg, wt, kGates, x, h, 0, 1, scratch);
+    for (std::int64_t j = 0; j < cfg.hidden; ++j) h[j] = wt.activations[0](recurrent_util::clip_value(cfg, scratch[j]));
   }
 };
 
 /// RNN's versions (VersionedKernel): RecurrentOp supplies run() and prepare_version<kSince>(),
 /// which takes the version as a template argument.
-struct RnnImpl : KernelDefaults, recurrent::RecurrentOp<RnnCell> {
+struct RnnImpl : KernelDefaults, recurrent_util::RecurrentOp<RnnCell> {
   static constexpr std::string_view kOpType = "RNN";
   template <int kSince>
   static Status prepare(PrepareContext& ctx, std::integral_constant<int, kSince>) noexcept {
@@ -24163,8 +23841,7 @@ ONNXMICRO_NAMESPACE_END
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
-namespace detail {
-namespace roi_align {
+namespace roi_align_detail {
 
 struct State {
   Status (*compute)(const State& s, const void* x, const void* rois, const std::int64_t* batch, void* y) noexcept;
@@ -24243,10 +23920,10 @@ inline Status compute(const State& s, const void* x_data, const void* roi_data, 
              << " is outside [0, " << static_cast<long long>(s.batch) << ")";
     }
     const T* roi = rois + n * 4;
-    const C start_w = static_cast<C>(resize::load(roi[0])) * scale - offset;
-    const C start_h = static_cast<C>(resize::load(roi[1])) * scale - offset;
-    const C end_w = static_cast<C>(resize::load(roi[2])) * scale - offset;
-    const C end_h = static_cast<C>(resize::load(roi[3])) * scale - offset;
+    const C start_w = static_cast<C>(resize_util::load(roi[0])) * scale - offset;
+    const C start_h = static_cast<C>(resize_util::load(roi[1])) * scale - offset;
+    const C end_w = static_cast<C>(resize_util::load(roi[2])) * scale - offset;
+    const C end_h = static_cast<C>(resize_util::load(roi[3])) * scale - offset;
     C roi_width = end_w - start_w;
     C roi_height = end_h - start_h;
     if (!s.half_pixel) {  // force malformed rois to 1x1
@@ -24277,7 +23954,7 @@ inline Status compute(const State& s, const void* x_data, const void* roi_data, 
                   start_w + static_cast<C>(pw) * bin_w + (static_cast<C>(ix) + C(0.5)) * bin_w / static_cast<C>(grid_w);
               const Sample<C> p = bilinear<C>(s, yy, xx);
               C v[4];
-              for (int k = 0; k < 4; ++k) v[k] = p.w[k] * static_cast<C>(resize::load(plane[p.pos[k]]));
+              for (int k = 0; k < 4; ++k) v[k] = p.w[k] * static_cast<C>(resize_util::load(plane[p.pos[k]]));
               if (!s.max_mode) {
                 value += v[0] + v[1] + v[2] + v[3];
               } else {
@@ -24289,7 +23966,7 @@ inline Status compute(const State& s, const void* x_data, const void* roi_data, 
             }
           }
           if (!s.max_mode) value /= static_cast<C>(count);
-          out[ph * s.pooled_width + pw] = resize::store<T>(static_cast<double>(value));
+          out[ph * s.pooled_width + pw] = resize_util::store<T>(static_cast<double>(value));
         }
       }
     }
@@ -24373,19 +24050,18 @@ inline Status run(RunContext& ctx) noexcept {
 
 struct Impl : KernelDefaults {
   static constexpr std::string_view kOpType = "RoiAlign";
-  static Status prepare(PrepareContext& ctx, int version) noexcept { return roi_align::prepare(ctx, version); }
-  static Status run(RunContext& ctx) noexcept { return roi_align::run(ctx); }
+  static Status prepare(PrepareContext& ctx, int version) noexcept { return roi_align_detail::prepare(ctx, version); }
+  static Status run(RunContext& ctx) noexcept { return roi_align_detail::run(ctx); }
 };
 
-}  // namespace roi_align
-}  // namespace detail
+}  // namespace roi_align_detail
 
 // RoiAlign-10: no half-pixel shift; rois at least 1x1.
-using RoiAlign_10 = VersionedKernel<detail::roi_align::Impl, 10, 16>;
+using RoiAlign_10 = VersionedKernel<roi_align_detail::Impl, 10, 16>;
 // RoiAlign-16: coordinate_transformation_mode, default 'half_pixel'.
-using RoiAlign_16 = VersionedKernel<detail::roi_align::Impl, 16, 22>;
+using RoiAlign_16 = VersionedKernel<roi_align_detail::Impl, 16, 22>;
 // RoiAlign-22: bfloat16.
-using RoiAlign_22 = VersionedKernel<detail::roi_align::Impl, 22>;
+using RoiAlign_22 = VersionedKernel<roi_align_detail::Impl, 22>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -24574,11 +24250,10 @@ ONNXMICRO_NAMESPACE_END
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
-namespace detail {
-namespace upsample {
+namespace upsample_detail {
 
 struct State {
-  resize::Plan plan;
+  resize_util::Plan plan;
 };
 
 /// Shared prepare once the scales are known (`scales[0..rank)`).
@@ -24589,21 +24264,21 @@ inline Status prepare_with_scales(PrepareContext& ctx, const float* scales, std:
     return Status(StatusCode::invalid_model) << "scales has " << static_cast<unsigned long long>(count)
                                              << " values, expected " << rank << " (one per axis of " << x.shape << ")";
   }
-  resize::Params params;
+  resize_util::Params params;
   std::string_view mode;
   ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("mode", mode, "nearest"));
   if (mode == "nearest") {
-    params.mode = resize::Mode::nearest;
+    params.mode = resize_util::Mode::nearest;
   } else if (mode == "linear" || mode == "bilinear") {
-    params.mode = resize::Mode::linear;
+    params.mode = resize_util::Mode::linear;
   } else {
     return Status(StatusCode::invalid_model) << "attribute 'mode' is '" << mode << "', expected 'nearest' or 'linear'";
   }
-  params.coordinates = resize::CoordinateMode::asymmetric;
-  params.nearest = resize::NearestMode::legacy;
-  resize::AxisRequest requests[kMaxRank];
+  params.coordinates = resize_util::CoordinateMode::asymmetric;
+  params.nearest = resize_util::NearestMode::legacy;
+  resize_util::AxisRequest requests[kMaxRank];
   std::int64_t strides[kMaxRank];
-  resize::row_major_strides(x.shape, strides);
+  resize_util::row_major_strides(x.shape, strides);
   for (int d = 0; d < rank; ++d) {
     if (!(scales[d] >= 1.0f)) {
       return Status(StatusCode::invalid_model) << "scale " << d << " is below 1 (Upsample only enlarges)";
@@ -24615,20 +24290,19 @@ inline Status prepare_with_scales(PrepareContext& ctx, const float* scales, std:
   }
   State* state = nullptr;
   ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-  ONNXMICRO_RETURN_IF_ERROR(resize::select_compute(ctx, 0, params.mode, state->plan));
-  ONNXMICRO_RETURN_IF_ERROR(resize::build_plan(ctx, params, requests, rank, state->plan));
+  ONNXMICRO_RETURN_IF_ERROR(resize_util::select_compute(ctx, 0, params.mode, state->plan));
+  ONNXMICRO_RETURN_IF_ERROR(resize_util::build_plan(ctx, params, requests, rank, state->plan));
   ctx.set_output(0, x.dtype, state->plan.output_shape);
   return {};
 }
 
 inline Status run(RunContext& ctx) noexcept {
-  const resize::Plan& plan = ctx.state<State>().plan;
+  const resize_util::Plan& plan = ctx.state<State>().plan;
   plan.compute(plan, ctx.input(0).data, ctx.output(0).data);
   return {};
 }
 
-}  // namespace upsample
-}  // namespace detail
+}  // namespace upsample_detail
 
 // Upsample-1 (experimental): 4-D input scaled by attributes height_scale and width_scale.
 struct Upsample_1 : KernelDefaults {
@@ -24655,9 +24329,9 @@ struct Upsample_1 : KernelDefaults {
     float scales[4] = {1.0f, 1.0f, 1.0f, 1.0f};
     ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("height_scale", scales[2]));
     ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("width_scale", scales[3]));
-    return detail::upsample::prepare_with_scales(ctx, scales, 4);
+    return upsample_detail::prepare_with_scales(ctx, scales, 4);
   }
-  static Status run(RunContext& ctx) noexcept { return detail::upsample::run(ctx); }
+  static Status run(RunContext& ctx) noexcept { return upsample_detail::run(ctx); }
 };
 
 // Upsample-7: any rank, scales as an attribute.
@@ -24673,9 +24347,9 @@ struct Upsample_7 : KernelDefaults {
     bool present = false;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute_floats("scales", scales, kMaxRank, count, present));
     if (!present) return Status(StatusCode::invalid_model) << "required attribute 'scales' (floats) is missing";
-    return detail::upsample::prepare_with_scales(ctx, scales, count);
+    return upsample_detail::prepare_with_scales(ctx, scales, count);
   }
-  static Status run(RunContext& ctx) noexcept { return detail::upsample::run(ctx); }
+  static Status run(RunContext& ctx) noexcept { return upsample_detail::run(ctx); }
 };
 
 // Upsample-9: scales moved to input 1 (also serves the deprecated version 10 and later).
@@ -24696,9 +24370,9 @@ struct Upsample_9 : KernelDefaults {
     }
     float scales[kMaxRank];
     if (n > 0) std::memcpy(scales, s.const_data, static_cast<std::size_t>(n) * sizeof(float));
-    return detail::upsample::prepare_with_scales(ctx, scales, static_cast<std::size_t>(n));
+    return upsample_detail::prepare_with_scales(ctx, scales, static_cast<std::size_t>(n));
   }
-  static Status run(RunContext& ctx) noexcept { return detail::upsample::run(ctx); }
+  static Status run(RunContext& ctx) noexcept { return upsample_detail::run(ctx); }
 };
 
 }  // namespace kernels
@@ -24745,10 +24419,10 @@ ONNXMICRO_NAMESPACE_END
 // and output shape as Conv (group, kernel_shape, strides, dilations, pads, auto_pad).
 // Method: QLinearConv's integer path without requantisation: W - w_zero packed once at prepare (constant W and
 // zero point; else into scratch at every run), im2col tiles of x - x_zero packed for the integer GEMM core
-// (integer_gemm.hpp), whose int32 register tiles are stored as they are.
+// (common/integer_gemm.hpp), whose int32 register tiles are stored as they are.
 
-// #include "onnxmicro/kernels/quantization/integer_gemm.hpp"
-// begin of file onnxmicro/kernels/quantization/integer_gemm.hpp
+// #include "onnxmicro/kernels/common/integer_gemm.hpp"
+// begin of file onnxmicro/kernels/common/integer_gemm.hpp
 // Integer matrix-multiply core of the quantized kernels (QLinearConv, QLinearMatMul, QGemm, MatMulInteger):
 //   C[M x N] (int32, wrapping) = A[M x K] * B[K x N]
 // on operands already shifted by their zero points and widened to int16 ((value - zero_point) is in
@@ -24771,8 +24445,8 @@ ONNXMICRO_NAMESPACE_END
 // requantisation, store), so no int32 matrix is ever written out.
 #include <initializer_list>
 
-// #include "onnxmicro/kernels/quantization/fixed_point.hpp"
-// begin of file onnxmicro/kernels/quantization/fixed_point.hpp
+// #include "onnxmicro/kernels/common/fixed_point.hpp"
+// begin of file onnxmicro/kernels/common/fixed_point.hpp
 // Fixed-point requantisation for the integer kernels: a positive real multiplier (x_scale * w_scale / y_scale,
 // computed once at prepare time) becomes a 31-bit mantissa and a power-of-two exponent, so run() rescales an
 // int32 accumulator with one 64-bit multiply and a rounding shift, no floating point.
@@ -24785,7 +24459,7 @@ ONNXMICRO_NAMESPACE_END
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
-namespace quant_util {
+namespace fixed_point {
 
 /// multiplier = mantissa * 2^(exponent - 31), mantissa in [2^30, 2^31) (0 for a zero multiplier).
 struct FixedPointMultiplier {
@@ -24849,10 +24523,10 @@ inline std::int32_t requantize(std::int32_t acc, FixedPointMultiplier m, std::in
   return static_cast<std::int32_t>(v);
 }
 
-}  // namespace quant_util
+}  // namespace fixed_point
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
-// end of file onnxmicro/kernels/quantization/fixed_point.hpp
+// end of file onnxmicro/kernels/common/fixed_point.hpp
 // #include "onnxmicro/kernels/quantization/quant_util.hpp"
 // begin of file onnxmicro/kernels/quantization/quant_util.hpp
 // Helpers shared by the quantization kernels (QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear,
@@ -24863,7 +24537,7 @@ ONNXMICRO_NAMESPACE_END
 //  - the scale/zero-point layout of QuantizeLinear/DequantizeLinear (per tensor, per axis, blocked) with its checks;
 //  - integer matrix products and convolutions on zero-point-shifted operands (reference loops; fused fast integer
 //    paths come with a later issue).
-// The minifloat encoders/decoders are Cast's (kernels/tensor/cast.hpp), reused here.
+// The minifloat encoders/decoders are the float_formats engine's (kernels/common/float_formats.hpp).
 
 
 ONNXMICRO_NAMESPACE_BEGIN
@@ -24873,8 +24547,8 @@ namespace quant_util {
 // ---- element access -----------------------------------------------------------------------------------------
 
 /// float6 formats (ONNX opset 28); like float4e2m1 they have no inf and no NaN. Cast does not support them yet.
-constexpr cast_detail::MiniFloat kFloat6E2M3{2, 3, 1, cast_detail::MiniFloat::Specials::none, 0x1F, 7.5};
-constexpr cast_detail::MiniFloat kFloat6E3M2{3, 2, 3, cast_detail::MiniFloat::Specials::none, 0x1F, 28.0};
+constexpr float_formats::MiniFloat kFloat6E2M3{2, 3, 1, float_formats::MiniFloat::Specials::none, 0x1F, 7.5};
+constexpr float_formats::MiniFloat kFloat6E3M2{3, 2, 3, float_formats::MiniFloat::Specials::none, 0x1F, 28.0};
 
 /// Reads element `index` of a tensor as a double (exact for every dtype below).
 using LoadElement = double (*)(const void* data, std::int64_t index) noexcept;
@@ -24887,13 +24561,13 @@ template <typename T>  // float16_t, bfloat16_t
 double load_half(const void* data, std::int64_t index) noexcept {
   return static_cast<double>(T::from_bits(static_cast<const std::uint16_t*>(data)[index]).to_float());
 }
-template <const cast_detail::MiniFloat& Format>
+template <const float_formats::MiniFloat& Format>
 double load_float8(const void* data, std::int64_t index) noexcept {
-  return cast_detail::decode_minifloat(Format, static_cast<const std::uint8_t*>(data)[index]);
+  return float_formats::decode_minifloat(Format, static_cast<const std::uint8_t*>(data)[index]);
 }
-template <const cast_detail::MiniFloat& Format, unsigned Bits>
+template <const float_formats::MiniFloat& Format, unsigned Bits>
 double load_packed_float(const void* data, std::int64_t index) noexcept {
-  return cast_detail::decode_minifloat(Format, shape_util::get_packed(data, index, Bits));
+  return float_formats::decode_minifloat(Format, shape_util::get_packed(data, index, Bits));
 }
 template <unsigned Bits, bool Signed>
 double load_packed_integer(const void* data, std::int64_t index) noexcept {
@@ -24902,7 +24576,7 @@ double load_packed_integer(const void* data, std::int64_t index) noexcept {
   return static_cast<double>(Signed && v >= kHalf ? v - 2 * kHalf : v);  // sign extension
 }
 inline double load_e8m0(const void* data, std::int64_t index) noexcept {
-  return cast_detail::decode_e8m0(static_cast<const std::uint8_t*>(data)[index]);
+  return float_formats::decode_e8m0(static_cast<const std::uint8_t*>(data)[index]);
 }
 
 /// The loader of `dtype`, or nullptr for dtypes no quantization op reads.
@@ -24917,12 +24591,12 @@ inline LoadElement loader_for(DataType dtype) noexcept {
     case DataType::int16: return &load_native<std::int16_t>;
     case DataType::uint16: return &load_native<std::uint16_t>;
     case DataType::int32: return &load_native<std::int32_t>;
-    case DataType::float8e4m3fn: return &load_float8<cast_detail::kFloat8E4M3FN>;
-    case DataType::float8e4m3fnuz: return &load_float8<cast_detail::kFloat8E4M3FNUZ>;
-    case DataType::float8e5m2: return &load_float8<cast_detail::kFloat8E5M2>;
-    case DataType::float8e5m2fnuz: return &load_float8<cast_detail::kFloat8E5M2FNUZ>;
+    case DataType::float8e4m3fn: return &load_float8<float_formats::kFloat8E4M3FN>;
+    case DataType::float8e4m3fnuz: return &load_float8<float_formats::kFloat8E4M3FNUZ>;
+    case DataType::float8e5m2: return &load_float8<float_formats::kFloat8E5M2>;
+    case DataType::float8e5m2fnuz: return &load_float8<float_formats::kFloat8E5M2FNUZ>;
     case DataType::float8e8m0: return &load_e8m0;
-    case DataType::float4e2m1: return &load_packed_float<cast_detail::kFloat4E2M1, 4>;
+    case DataType::float4e2m1: return &load_packed_float<float_formats::kFloat4E2M1, 4>;
     case DataType::float6e2m3: return &load_packed_float<kFloat6E2M3, 6>;
     case DataType::float6e3m2: return &load_packed_float<kFloat6E3M2, 6>;
     case DataType::int4: return &load_packed_integer<4, true>;
@@ -24973,18 +24647,18 @@ void store_packed_integer(void* data, std::int64_t index, double value, bool) no
   // Two's complement low bits: -1 in int4 is 0xF.
   shape_util::set_packed(data, index, Bits, static_cast<std::uint8_t>(static_cast<int>(value) & ((1 << Bits) - 1)));
 }
-template <const cast_detail::MiniFloat& Format>
+template <const float_formats::MiniFloat& Format>
 void store_float8(void* data, std::int64_t index, double value, bool saturate) noexcept {
-  static_cast<std::uint8_t*>(data)[index] = cast_detail::encode_minifloat(Format, value, saturate);
+  static_cast<std::uint8_t*>(data)[index] = float_formats::encode_minifloat(Format, value, saturate);
 }
-template <const cast_detail::MiniFloat& Format, unsigned Bits>
+template <const float_formats::MiniFloat& Format, unsigned Bits>
 void store_packed_float(void* data, std::int64_t index, double value, bool) noexcept {
   // No NaN in these formats: ml_dtypes (the reference) gives the sign-only pattern for NaN and 0 for -NaN.
   std::uint8_t bits = 0;
   if (value != value) {
     bits = std::signbit(value) ? 0 : static_cast<std::uint8_t>(1u << (Bits - 1));
   } else {
-    bits = cast_detail::encode_minifloat(Format, value, true);  // always saturates: there is no inf
+    bits = float_formats::encode_minifloat(Format, value, true);  // always saturates: there is no inf
   }
   shape_util::set_packed(data, index, Bits, bits);
 }
@@ -25000,11 +24674,11 @@ inline StoreQuantized storer_for(DataType dtype) noexcept {
     case DataType::uint4: return &store_packed_integer<4>;
     case DataType::int2:
     case DataType::uint2: return &store_packed_integer<2>;
-    case DataType::float8e4m3fn: return &store_float8<cast_detail::kFloat8E4M3FN>;
-    case DataType::float8e4m3fnuz: return &store_float8<cast_detail::kFloat8E4M3FNUZ>;
-    case DataType::float8e5m2: return &store_float8<cast_detail::kFloat8E5M2>;
-    case DataType::float8e5m2fnuz: return &store_float8<cast_detail::kFloat8E5M2FNUZ>;
-    case DataType::float4e2m1: return &store_packed_float<cast_detail::kFloat4E2M1, 4>;
+    case DataType::float8e4m3fn: return &store_float8<float_formats::kFloat8E4M3FN>;
+    case DataType::float8e4m3fnuz: return &store_float8<float_formats::kFloat8E4M3FNUZ>;
+    case DataType::float8e5m2: return &store_float8<float_formats::kFloat8E5M2>;
+    case DataType::float8e5m2fnuz: return &store_float8<float_formats::kFloat8E5M2FNUZ>;
+    case DataType::float4e2m1: return &store_packed_float<float_formats::kFloat4E2M1, 4>;
     case DataType::float6e2m3: return &store_packed_float<kFloat6E2M3, 6>;
     case DataType::float6e3m2: return &store_packed_float<kFloat6E3M2, 6>;
     default: return nullptr;
@@ -25070,11 +24744,11 @@ enum class Precision : std::uint8_t { float32, float16, bfloat16, float64 };
 /// Rounds `v` to `p` (nearest even; out-of-range values become +/-inf).
 inline double round_to(Precision p, double v) noexcept {
   switch (p) {
-    case Precision::float32: return static_cast<double>(cast_detail::double_to_float(v));
+    case Precision::float32: return static_cast<double>(float_formats::double_to_float(v));
     case Precision::float16:
-      return static_cast<double>(float16_t::from_bits(cast_detail::double_to_float16_bits(v)).to_float());
+      return static_cast<double>(float16_t::from_bits(float_formats::double_to_float16_bits(v)).to_float());
     case Precision::bfloat16:
-      return static_cast<double>(bfloat16_t::from_bits(cast_detail::double_to_bfloat16_bits(v)).to_float());
+      return static_cast<double>(bfloat16_t::from_bits(float_formats::double_to_bfloat16_bits(v)).to_float());
     case Precision::float64: break;
   }
   return v;
@@ -25103,13 +24777,13 @@ inline Precision precision_of(DataType t) noexcept {
 /// Writes `value` (already in the output's precision, or a double to round once) as float dtype `t`.
 inline void store_real(DataType t, void* data, std::int64_t index, double value) noexcept {
   switch (compiled_dtype(t)) {
-    case DataType::float32: static_cast<float*>(data)[index] = cast_detail::double_to_float(value); break;
+    case DataType::float32: static_cast<float*>(data)[index] = float_formats::double_to_float(value); break;
     case DataType::float64: static_cast<double*>(data)[index] = value; break;
     case DataType::float16:
-      static_cast<std::uint16_t*>(data)[index] = cast_detail::double_to_float16_bits(value);
+      static_cast<std::uint16_t*>(data)[index] = float_formats::double_to_float16_bits(value);
       break;
     case DataType::bfloat16:
-      static_cast<std::uint16_t*>(data)[index] = cast_detail::double_to_bfloat16_bits(value);
+      static_cast<std::uint16_t*>(data)[index] = float_formats::double_to_bfloat16_bits(value);
       break;
     default: break;
   }
@@ -25427,7 +25101,7 @@ inline Status require_same_shape(const PrepareContext& ctx, int index, int other
 
 /// Geometry of an N-D convolution of X (N, C, D1..) with W (M, C/group, k1..).
 struct ConvPlan {
-  detail::conv_pool::WindowGeometry geometry;
+  sliding_window::WindowGeometry geometry;
   std::int64_t batch = 0, channels = 0, out_channels = 0, group = 1;
   std::int64_t group_channels = 0, group_out_channels = 0;
   std::int64_t in_spatial = 0, out_spatial = 0, kernel_size = 0;
@@ -25438,19 +25112,19 @@ struct ConvPlan {
   template <typename WZero, typename Emit>
   void for_each_sum(LoadElement load_x, const void* x, double x_zero, LoadElement load_w, const void* w, WZero&& w_zero,
                     Emit&& emit) const noexcept {
-    const detail::conv_pool::WindowGeometry& g = geometry;
+    const sliding_window::WindowGeometry& g = geometry;
     std::int64_t y = 0;
     for (std::int64_t image = 0; image < batch; ++image) {
       for (std::int64_t m = 0; m < out_channels; ++m) {
         const double zw = w_zero(m);
         const std::int64_t first_channel = (m / group_out_channels) * group_channels;
-        std::int64_t out[detail::conv_pool::kMaxSpatialRank] = {};
+        std::int64_t out[sliding_window::kMaxSpatialRank] = {};
         for (std::int64_t position = 0; position < out_spatial; ++position) {
           double sum = 0;
           for (std::int64_t c = 0; c < group_channels; ++c) {
             const std::int64_t x_plane = (image * channels + first_channel + c) * in_spatial;
             const std::int64_t w_plane = (m * group_channels + c) * kernel_size;
-            std::int64_t tap[detail::conv_pool::kMaxSpatialRank] = {};
+            std::int64_t tap[sliding_window::kMaxSpatialRank] = {};
             for (std::int64_t t = 0; t < kernel_size; ++t) {
               bool inside = true;
               std::int64_t offset = 0;
@@ -25516,13 +25190,13 @@ inline Status plan_conv(const PrepareContext& ctx, int x_index, int w_index, Con
            << static_cast<long long>(w.shape[1])
            << ", expected C / group = " << static_cast<long long>(plan.group_channels);
   }
-  detail::conv_pool::WindowRules rules;
+  sliding_window::WindowRules rules;
   rules.weight_kernel = w.shape.data() + 2;
-  ONNXMICRO_RETURN_IF_ERROR(detail::conv_pool::parse_window(ctx, x.shape, rules, plan.geometry));
+  ONNXMICRO_RETURN_IF_ERROR(sliding_window::parse_window(ctx, x.shape, rules, plan.geometry));
   plan.in_spatial = plan.geometry.input_size();
   plan.out_spatial = plan.geometry.output_size();
   plan.kernel_size = plan.geometry.kernel_size();
-  plan.output = detail::conv_pool::window_output_shape(x.shape, plan.out_channels, plan.geometry);
+  plan.output = sliding_window::window_output_shape(x.shape, plan.out_channels, plan.geometry);
   return {};
 }
 
@@ -26008,7 +25682,7 @@ inline void multiply_matrices(const quant_util::MatMulPlan& plan, const std::int
 /// How one output channel (or column) turns an int32 sum into the output type: round(sum * real) + zero point,
 /// ties to even, as the ONNX reference computes in float64 (`real` is the float32 multiplier widened).
 struct Requant {
-  quant_util::FixedPointMultiplier fixed;
+  fixed_point::FixedPointMultiplier fixed;
   double real = 0.0;
   bool use_fixed = false;   ///< false for multipliers fixed point cannot express (negative, inf, NaN: run-time scales)
   bool use_vector = false;  ///< use_fixed and below 2: a product with |acc| < 2^29 converts to int32 without overflow
@@ -26019,7 +25693,7 @@ inline Requant make_requant(double multiplier) noexcept {
   q.real = multiplier;
   q.use_fixed = multiplier >= 0.0 && multiplier <= 3.4028234663852886e38;  // finite, not negative, not NaN
   q.use_vector = q.use_fixed && multiplier < 2.0;
-  if (q.use_fixed) q.fixed = quant_util::to_fixed_point(multiplier);
+  if (q.use_fixed) q.fixed = fixed_point::to_fixed_point(multiplier);
   return q;
 }
 
@@ -26045,7 +25719,7 @@ inline std::int32_t requantize(std::int32_t acc, const Requant& q, std::int32_t 
   }
 #endif
   if (q.use_fixed && acc < kExactLimit && acc > -kExactLimit) {
-    return quant_util::requantize(acc, q.fixed, zero, low, high);
+    return fixed_point::requantize(acc, q.fixed, zero, low, high);
   }
   return static_cast<std::int32_t>(quant_util::round_and_saturate(static_cast<double>(acc) * q.real, zero, low, high));
 }
@@ -26115,7 +25789,7 @@ inline void output_bounds(const FusedClamp& clamp, float y_scale, std::int32_t y
 }  // namespace integer_gemm
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
-// end of file onnxmicro/kernels/quantization/integer_gemm.hpp
+// end of file onnxmicro/kernels/common/integer_gemm.hpp
 // #include "onnxmicro/kernels/quantization/qlinear_conv.hpp"
 // begin of file onnxmicro/kernels/quantization/qlinear_conv.hpp
 // QLinearConv (opset 10, the only version): N-D convolution of quantized x and w, plus an optional int32 bias,
@@ -26128,7 +25802,7 @@ ONNXMICRO_NAMESPACE_END
 // the output range to [quantize(min), quantize(max)].
 //
 // Method: integer arithmetic throughout. W - w_zero is packed once at prepare (when W and its zero point are
-// constants; otherwise into scratch at every run) for the integer GEMM core (integer_gemm.hpp); per (image,
+// constants; otherwise into scratch at every run) for the integer GEMM core (common/integer_gemm.hpp); per (image,
 // group), a tile of output positions is gathered as int16 x - x_zero (0 in the padding, im2col), packed and
 // multiplied; each register tile is requantised with fixed-point multipliers precomputed at prepare (at run for
 // run-time scales). Depthwise convolutions (one input channel per group) use a direct loop over a zero-padded
@@ -26145,10 +25819,10 @@ namespace qlinear_conv_detail {
 template <typename TX>
 inline void im2col(const quant_util::ConvPlan& plan, std::int64_t depth, const TX* x, int x_zero, std::int64_t first,
                    std::int64_t count, std::int16_t* col) noexcept {
-  const detail::conv_pool::WindowGeometry& g = plan.geometry;
+  const sliding_window::WindowGeometry& g = plan.geometry;
   const int last = g.rank - 1;
-  std::int64_t tap[detail::conv_pool::kMaxSpatialRank] = {};
-  std::int64_t start_index[detail::conv_pool::kMaxSpatialRank] = {};
+  std::int64_t tap[sliding_window::kMaxSpatialRank] = {};
+  std::int64_t start_index[sliding_window::kMaxSpatialRank] = {};
   std::int64_t rest = first;
   for (int d = last; d >= 0; --d) {
     start_index[d] = rest % g.output[d];
@@ -26157,7 +25831,7 @@ inline void im2col(const quant_util::ConvPlan& plan, std::int64_t depth, const T
   for (std::int64_t row = 0; row < depth; ++row) {
     const TX* plane = x + (row / plan.kernel_size) * plan.in_spatial;
     std::int16_t* dst = col + row * count;
-    std::int64_t out[detail::conv_pool::kMaxSpatialRank];
+    std::int64_t out[sliding_window::kMaxSpatialRank];
     for (int d = 0; d <= last; ++d) out[d] = start_index[d];
     std::int64_t done = 0;
     while (done < count) {
@@ -26178,7 +25852,7 @@ inline void im2col(const quant_util::ConvPlan& plan, std::int64_t depth, const T
         const std::int64_t stride = g.stride[last];
         const std::int64_t start = out[last] * stride + tap[last] * g.dilation[last] - g.pad_begin[last];
         std::int64_t lo = 0, hi = 0;  // positions whose input coordinate is inside the line
-        detail::conv_pool::valid_taps(start, stride, run_length, 0, g.input[last], lo, hi);
+        sliding_window::valid_taps(start, stride, run_length, 0, g.input[last], lo, hi);
         for (std::int64_t q = 0; q < lo; ++q) segment[q] = 0;
         if (stride == 1) {
           const TX* src = line + start;
@@ -26284,7 +25958,7 @@ struct QLinearConv_10 : KernelDefaults {
     s.clamp = ctx.fused_clamp();
     s.depth = plan.group_channels * plan.kernel_size;
 
-    const detail::conv_pool::WindowGeometry& g = plan.geometry;
+    const sliding_window::WindowGeometry& g = plan.geometry;
     bool non_negative_pads = true;
     for (int d = 0; d < g.rank; ++d) non_negative_pads = non_negative_pads && g.pad_begin[d] >= 0 && g.pad_end[d] >= 0;
     s.depthwise = plan.group_channels == 1 && plan.group > 1 && g.rank == 2 && non_negative_pads;
@@ -26412,7 +26086,7 @@ struct QLinearConv_10 : KernelDefaults {
 
     const std::int16_t* weights = s.weights;
     if (weights == nullptr) {
-      std::int16_t* packed = detail::conv_pool::scratch_at<std::int16_t>(scratch, s.weights_offset);
+      std::int16_t* packed = scratch::scratch_at<std::int16_t>(scratch, s.weights_offset);
       pack_weights_as(s, static_cast<const TW*>(ctx.input(kW).data),
                       ctx.has_input(kWZeroPoint) ? static_cast<const TW*>(ctx.input(kWZeroPoint).data) : nullptr,
                       packed);
@@ -26420,7 +26094,7 @@ struct QLinearConv_10 : KernelDefaults {
     }
     const integer_gemm::Requant* requant = s.requant;
     if (requant == nullptr) {
-      integer_gemm::Requant* computed = detail::conv_pool::scratch_at<integer_gemm::Requant>(scratch, s.requant_offset);
+      integer_gemm::Requant* computed = scratch::scratch_at<integer_gemm::Requant>(scratch, s.requant_offset);
       compute_requant(s, ctx.input(kXScale).data, ctx.input(kWScale).data, ctx.input(kYScale).data, computed);
       requant = computed;
     }
@@ -26428,8 +26102,8 @@ struct QLinearConv_10 : KernelDefaults {
       depthwise<TX, TY>(s, scratch, x, x_zero, weights, requant, bias, y_zero, low, high, y);
       return;
     }
-    std::int16_t* col = detail::conv_pool::scratch_at<std::int16_t>(scratch, s.column_offset);
-    std::int16_t* packed = detail::conv_pool::scratch_at<std::int16_t>(scratch, s.packed_offset);
+    std::int16_t* col = scratch::scratch_at<std::int16_t>(scratch, s.column_offset);
+    std::int16_t* packed = scratch::scratch_at<std::int16_t>(scratch, s.packed_offset);
     const std::int64_t mg = p.group_out_channels;
     const std::int64_t kp = integer_gemm::packed_depth(s.depth);
     const std::int64_t group_size = integer_gemm::packed_a_size(mg, s.depth);
@@ -26469,9 +26143,9 @@ struct QLinearConv_10 : KernelDefaults {
                         const integer_gemm::Requant* requant, const std::int32_t* bias, std::int32_t y_zero,
                         std::int32_t low, std::int32_t high, TY* y) noexcept {
     const quant_util::ConvPlan& p = s.plan;
-    const detail::conv_pool::WindowGeometry& g = p.geometry;
-    std::int16_t* plane = detail::conv_pool::scratch_at<std::int16_t>(scratch, s.column_offset);
-    std::int32_t* acc = detail::conv_pool::scratch_at<std::int32_t>(scratch, s.accumulator_offset);
+    const sliding_window::WindowGeometry& g = p.geometry;
+    std::int16_t* plane = scratch::scratch_at<std::int16_t>(scratch, s.column_offset);
+    std::int32_t* acc = scratch::scratch_at<std::int32_t>(scratch, s.accumulator_offset);
     const std::int64_t multiplier = p.group_out_channels;  // output channels per input channel
     const std::int64_t out_h = g.output[0], out_w = g.output[1];
     const std::int64_t in_h = g.input[0], in_w = g.input[1];
@@ -26638,13 +26312,13 @@ struct ConvInteger_10 : KernelDefaults {
     std::int32_t* y = static_cast<std::int32_t*>(ctx.output(kY).data);
     const std::int16_t* weights = s.weights;
     if (weights == nullptr) {
-      std::int16_t* packed = detail::conv_pool::scratch_at<std::int16_t>(scratch, s.weights_offset);
+      std::int16_t* packed = scratch::scratch_at<std::int16_t>(scratch, s.weights_offset);
       pack_weights(s, static_cast<const TW*>(ctx.input(kW).data),
                    ctx.has_input(kWZeroPoint) ? static_cast<const TW*>(ctx.input(kWZeroPoint).data) : nullptr, packed);
       weights = packed;
     }
-    std::int16_t* col = detail::conv_pool::scratch_at<std::int16_t>(scratch, s.column_offset);
-    std::int16_t* packed = detail::conv_pool::scratch_at<std::int16_t>(scratch, s.packed_offset);
+    std::int16_t* col = scratch::scratch_at<std::int16_t>(scratch, s.column_offset);
+    std::int16_t* packed = scratch::scratch_at<std::int16_t>(scratch, s.packed_offset);
     const std::int64_t mg = p.group_out_channels;
     const std::int64_t kp = integer_gemm::packed_depth(s.depth);
     const std::int64_t group_size = integer_gemm::packed_a_size(mg, s.depth);
@@ -26930,14 +26604,14 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
 // Version 1: the only version.
-struct DynamicQuantizeLSTM_1 : KernelDefaults, private recurrent::RecurrentOp<LstmCell> {
+struct DynamicQuantizeLSTM_1 : KernelDefaults, private recurrent_util::RecurrentOp<LstmCell> {
   static constexpr std::string_view kDomain = "com.microsoft";
   static constexpr std::string_view kOpType = "DynamicQuantizeLSTM";
   static constexpr int kSinceVersion = 1;
   static constexpr int kWScale = 8, kWZeroPoint = 9, kRScale = 10, kRZeroPoint = 11;
 
   struct State {
-    recurrent::Config cfg;
+    recurrent_util::Config cfg;
     bool w_signed, r_signed;
     bool w_per_column, r_per_column;  ///< scale has 4 * hidden values per direction
     // Scratch offsets (bytes): quantized X, the input projection, the quantized hidden state, h and c of every
@@ -26948,8 +26622,9 @@ struct DynamicQuantizeLSTM_1 : KernelDefaults, private recurrent::RecurrentOp<Ls
   static Status prepare(PrepareContext& ctx) noexcept {
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    recurrent::Config& cfg = state->cfg;
-    for (int i : {recurrent::kX, recurrent::kW, recurrent::kR, kWScale, kWZeroPoint, kRScale, kRZeroPoint}) {
+    recurrent_util::Config& cfg = state->cfg;
+    for (int i :
+         {recurrent_util::kX, recurrent_util::kW, recurrent_util::kR, kWScale, kWZeroPoint, kRScale, kRZeroPoint}) {
       ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(i));
     }
     ONNXMICRO_RETURN_IF_ERROR(check_dtypes(ctx));
@@ -26958,24 +26633,25 @@ struct DynamicQuantizeLSTM_1 : KernelDefaults, private recurrent::RecurrentOp<Ls
     ONNXMICRO_RETURN_IF_ERROR(parse_activations(ctx, cfg));
     ONNXMICRO_RETURN_IF_ERROR(parse_clip(ctx, cfg));
     ONNXMICRO_RETURN_IF_ERROR(LstmCell::parse<1>(ctx, cfg));
-    ONNXMICRO_RETURN_IF_ERROR(check_params(ctx, cfg, recurrent::kW, kWScale, kWZeroPoint, state->w_per_column));
-    ONNXMICRO_RETURN_IF_ERROR(check_params(ctx, cfg, recurrent::kR, kRScale, kRZeroPoint, state->r_per_column));
-    state->w_signed = ctx.input(recurrent::kW).dtype == DataType::int8;
-    state->r_signed = ctx.input(recurrent::kR).dtype == DataType::int8;
+    ONNXMICRO_RETURN_IF_ERROR(check_params(ctx, cfg, recurrent_util::kW, kWScale, kWZeroPoint, state->w_per_column));
+    ONNXMICRO_RETURN_IF_ERROR(check_params(ctx, cfg, recurrent_util::kR, kRScale, kRZeroPoint, state->r_per_column));
+    state->w_signed = ctx.input(recurrent_util::kW).dtype == DataType::int8;
+    state->r_signed = ctx.input(recurrent_util::kR).dtype == DataType::int8;
 
     const std::int64_t d = cfg.directions, b = cfg.batch, t = cfg.seq_length, h = cfg.hidden;
-    if (ctx.has_output(recurrent::kY)) ctx.set_output(recurrent::kY, DataType::float32, Shape{t, d, b, h});
-    if (ctx.has_output(recurrent::kYH)) ctx.set_output(recurrent::kYH, DataType::float32, Shape{d, b, h});
-    if (ctx.has_output(recurrent::kYC)) ctx.set_output(recurrent::kYC, DataType::float32, Shape{d, b, h});
+    if (ctx.has_output(recurrent_util::kY)) ctx.set_output(recurrent_util::kY, DataType::float32, Shape{t, d, b, h});
+    if (ctx.has_output(recurrent_util::kYH)) ctx.set_output(recurrent_util::kYH, DataType::float32, Shape{d, b, h});
+    if (ctx.has_output(recurrent_util::kYC)) ctx.set_output(recurrent_util::kYC, DataType::float32, Shape{d, b, h});
     plan_scratch(ctx, *state);
     return {};
   }
 
   static Status run(RunContext& ctx) noexcept {
     const State& s = ctx.state<State>();
-    const recurrent::Config& cfg = s.cfg;
-    const std::int32_t* lens =
-        ctx.has_input(recurrent::kSequenceLens) ? ctx.input(recurrent::kSequenceLens).data_as<std::int32_t>() : nullptr;
+    const recurrent_util::Config& cfg = s.cfg;
+    const std::int32_t* lens = ctx.has_input(recurrent_util::kSequenceLens)
+                                   ? ctx.input(recurrent_util::kSequenceLens).data_as<std::int32_t>()
+                                   : nullptr;
     std::int64_t steps = lens == nullptr ? cfg.seq_length : 0;  // max(sequence_lens): the steps that run
     for (std::int64_t b = 0; lens != nullptr && b < cfg.batch; ++b) {
       if (lens[b] < 0 || lens[b] > cfg.seq_length) {
@@ -26986,7 +26662,7 @@ struct DynamicQuantizeLSTM_1 : KernelDefaults, private recurrent::RecurrentOp<Ls
     }
     ONNXMICRO_RETURN_IF_ERROR(check_zero_points(ctx, s, kWZeroPoint));
     ONNXMICRO_RETURN_IF_ERROR(check_zero_points(ctx, s, kRZeroPoint));
-    const Quantized x = quantize(ctx.input(recurrent::kX).data_as<float>(), steps * cfg.batch * cfg.input_size,
+    const Quantized x = quantize(ctx.input(recurrent_util::kX).data_as<float>(), steps * cfg.batch * cfg.input_size,
                                  scratch<std::int16_t>(ctx, s.x_offset));
     for (int d = 0; d < cfg.directions; ++d) run_direction(ctx, s, d, steps, lens, x);
     return {};
@@ -27001,28 +26677,31 @@ struct DynamicQuantizeLSTM_1 : KernelDefaults, private recurrent::RecurrentOp<Ls
 
   template <typename T>
   static T* scratch(RunContext& ctx, std::size_t offset) noexcept {
-    return detail::conv_pool::scratch_at<T>(ctx.scratch(), offset);
+    return scratch::scratch_at<T>(ctx.scratch(), offset);
   }
 
   static Status check_dtypes(PrepareContext& ctx) noexcept {
-    if (ctx.input(recurrent::kX).dtype != DataType::float32) return ctx.unsupported_input_dtype(recurrent::kX);
-    for (int i : {recurrent::kW, recurrent::kR}) {
+    if (ctx.input(recurrent_util::kX).dtype != DataType::float32)
+      return ctx.unsupported_input_dtype(recurrent_util::kX);
+    for (int i : {recurrent_util::kW, recurrent_util::kR}) {
       const DataType t = ctx.input(i).dtype;
       if (t != DataType::int8 && t != DataType::uint8) return ctx.unsupported_input_dtype(i);
     }
-    for (int i : {recurrent::kB, recurrent::kInitialH, recurrent::kInitialC, recurrent::kPeepholes, kWScale, kRScale}) {
+    for (int i : {recurrent_util::kB, recurrent_util::kInitialH, recurrent_util::kInitialC, recurrent_util::kPeepholes,
+                  kWScale, kRScale}) {
       if (ctx.has_input(i) && ctx.input(i).dtype != DataType::float32) return ctx.unsupported_input_dtype(i);
     }
-    ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(recurrent::kW, kWZeroPoint));
-    ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(recurrent::kR, kRZeroPoint));
-    if (ctx.has_input(recurrent::kSequenceLens) && ctx.input(recurrent::kSequenceLens).dtype != DataType::int32) {
-      return ctx.unsupported_input_dtype(recurrent::kSequenceLens);
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(recurrent_util::kW, kWZeroPoint));
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(recurrent_util::kR, kRZeroPoint));
+    if (ctx.has_input(recurrent_util::kSequenceLens) &&
+        ctx.input(recurrent_util::kSequenceLens).dtype != DataType::int32) {
+      return ctx.unsupported_input_dtype(recurrent_util::kSequenceLens);
     }
     return {};
   }
 
   /// Scale and zero point of W or R: [directions] or [directions, 4 * hidden], the same shape.
-  static Status check_params(PrepareContext& ctx, const recurrent::Config& cfg, int weights, int scale, int zero,
+  static Status check_params(PrepareContext& ctx, const recurrent_util::Config& cfg, int weights, int scale, int zero,
                              bool& per_column) noexcept {
     const Shape per_direction{cfg.directions}, per_column_shape{cfg.directions, 4 * cfg.hidden};
     const TensorInfo& info = ctx.input(scale);
@@ -27058,7 +26737,7 @@ struct DynamicQuantizeLSTM_1 : KernelDefaults, private recurrent::RecurrentOp<Ls
   }
 
   static void plan_scratch(PrepareContext& ctx, State& s) noexcept {
-    const recurrent::Config& cfg = s.cfg;
+    const recurrent_util::Config& cfg = s.cfg;
     const std::int64_t rows = cfg.seq_length * cfg.batch, columns = 4 * cfg.hidden;
     std::size_t offset = 0;
     const auto take = [&offset](std::int64_t count, std::size_t element) {
@@ -27118,9 +26797,9 @@ struct DynamicQuantizeLSTM_1 : KernelDefaults, private recurrent::RecurrentOp<Ls
   };
   static Product product(RunContext& ctx, const State& s, int weights, int scale, int zero, int d) noexcept {
     const std::int64_t columns = 4 * s.cfg.hidden;
-    const bool per_column = weights == recurrent::kW ? s.w_per_column : s.r_per_column;
-    const bool is_signed = weights == recurrent::kW ? s.w_signed : s.r_signed;
-    const std::int64_t depth = weights == recurrent::kW ? s.cfg.input_size : s.cfg.hidden;
+    const bool per_column = weights == recurrent_util::kW ? s.w_per_column : s.r_per_column;
+    const bool is_signed = weights == recurrent_util::kW ? s.w_signed : s.r_signed;
+    const std::int64_t depth = weights == recurrent_util::kW ? s.cfg.input_size : s.cfg.hidden;
     const std::int64_t param = per_column ? d * columns : d;
     const auto* zero_bytes = ctx.input(zero).data_as<std::uint8_t>();
     Product p;
@@ -27142,17 +26821,21 @@ struct DynamicQuantizeLSTM_1 : KernelDefaults, private recurrent::RecurrentOp<Ls
 
   static void run_direction(RunContext& ctx, const State& s, int d, std::int64_t steps, const std::int32_t* lens,
                             const Quantized& x) noexcept {
-    const recurrent::Config& cfg = s.cfg;
+    const recurrent_util::Config& cfg = s.cfg;
     const std::int64_t B = cfg.batch, H = cfg.hidden, I = cfg.input_size, G = 4 * H, T_len = cfg.seq_length;
     const bool backwards = cfg.directions == 2 ? d == 1 : cfg.reverse;
-    const Product w = product(ctx, s, recurrent::kW, kWScale, kWZeroPoint, d);
-    const Product r = product(ctx, s, recurrent::kR, kRScale, kRZeroPoint, d);
-    const float* bias = ctx.has_input(recurrent::kB) ? ctx.input(recurrent::kB).data_as<float>() + d * 2 * G : nullptr;
-    const float* peepholes =
-        ctx.has_input(recurrent::kPeepholes) ? ctx.input(recurrent::kPeepholes).data_as<float>() + d * 3 * H : nullptr;
-    const float* h0 = ctx.has_input(recurrent::kInitialH) ? ctx.input(recurrent::kInitialH).data_as<float>() : nullptr;
-    const float* c0 = ctx.has_input(recurrent::kInitialC) ? ctx.input(recurrent::kInitialC).data_as<float>() : nullptr;
-    float* y = ctx.has_output(recurrent::kY) ? ctx.output(recurrent::kY).data_as<float>() : nullptr;
+    const Product w = product(ctx, s, recurrent_util::kW, kWScale, kWZeroPoint, d);
+    const Product r = product(ctx, s, recurrent_util::kR, kRScale, kRZeroPoint, d);
+    const float* bias =
+        ctx.has_input(recurrent_util::kB) ? ctx.input(recurrent_util::kB).data_as<float>() + d * 2 * G : nullptr;
+    const float* peepholes = ctx.has_input(recurrent_util::kPeepholes)
+                                 ? ctx.input(recurrent_util::kPeepholes).data_as<float>() + d * 3 * H
+                                 : nullptr;
+    const float* h0 =
+        ctx.has_input(recurrent_util::kInitialH) ? ctx.input(recurrent_util::kInitialH).data_as<float>() : nullptr;
+    const float* c0 =
+        ctx.has_input(recurrent_util::kInitialC) ? ctx.input(recurrent_util::kInitialC).data_as<float>() : nullptr;
+    float* y = ctx.has_output(recurrent_util::kY) ? ctx.output(recurrent_util::kY).data_as<float>() : nullptr;
     float* projection = scratch<float>(ctx, s.projection_offset);
     float* h = scratch<float>(ctx, s.h_offset);
     float* c = scratch<float>(ctx, s.c_offset);
@@ -27185,8 +26868,8 @@ struct DynamicQuantizeLSTM_1 : KernelDefaults, private recurrent::RecurrentOp<Ls
         for (std::int64_t j = 0; y_row != nullptr && j < H; ++j) y_row[j] = h[b * H + j];
       }
     }
-    float* yh = ctx.has_output(recurrent::kYH) ? ctx.output(recurrent::kYH).data_as<float>() : nullptr;
-    float* yc = ctx.has_output(recurrent::kYC) ? ctx.output(recurrent::kYC).data_as<float>() : nullptr;
+    float* yh = ctx.has_output(recurrent_util::kYH) ? ctx.output(recurrent_util::kYH).data_as<float>() : nullptr;
+    float* yc = ctx.has_output(recurrent_util::kYC) ? ctx.output(recurrent_util::kYC).data_as<float>() : nullptr;
     for (std::int64_t i = 0; i < B * H; ++i) {
       if (yh != nullptr) yh[d * B * H + i] = h[i];
       if (yc != nullptr) yc[d * B * H + i] = c[i];
@@ -27205,9 +26888,9 @@ ONNXMICRO_NAMESPACE_END
 // (The ONNX reference subtracts a 1-D a_zero_point along K, against the spec's per-row meaning; the suite only
 // has one-value zero points.)
 // A per-tensor a_zero_point with b_zero_point per tensor or per column (the same for every batch) runs on the
-// integer GEMM core (integer_gemm.hpp): y^T = (B - b_zero)^T (A - a_zero)^T, B packed once at prepare when it and
-// its zero point are constants (else into scratch at every run), A packed per tile. Other layouts use the
-// reference loops.
+// integer GEMM core (common/integer_gemm.hpp): y^T = (B - b_zero)^T (A - a_zero)^T, B packed once at prepare when it
+// and its zero point are constants (else into scratch at every run), A packed per tile. Other layouts use the reference
+// loops.
 
 
 ONNXMICRO_NAMESPACE_BEGIN
@@ -27327,12 +27010,12 @@ struct MatMulInteger_10 : KernelDefaults {
     std::int32_t* y = static_cast<std::int32_t*>(ctx.output(kY).data);
     const std::int16_t* weights = s.weights;
     if (weights == nullptr) {
-      std::int16_t* packed = detail::conv_pool::scratch_at<std::int16_t>(scratch, s.weights_offset);
+      std::int16_t* packed = scratch::scratch_at<std::int16_t>(scratch, s.weights_offset);
       pack_weights(s, static_cast<const TB*>(ctx.input(kB).data),
                    ctx.has_input(kBZeroPoint) ? static_cast<const TB*>(ctx.input(kBZeroPoint).data) : nullptr, packed);
       weights = packed;
     }
-    std::int16_t* packed = detail::conv_pool::scratch_at<std::int16_t>(scratch, s.packed_offset);
+    std::int16_t* packed = scratch::scratch_at<std::int16_t>(scratch, s.packed_offset);
     const std::int64_t m = plan.m, n = plan.n;
     integer_gemm::multiply_matrices(plan, weights, a, a_zero, s.tile, packed,
                                     [&](std::int64_t batch, std::int64_t row, std::int64_t column, std::int64_t rows,
@@ -27361,7 +27044,7 @@ ONNXMICRO_NAMESPACE_END
 // (onnxruntime rounds a float32 product, which can differ by one on near-ties). Without y_zero_point a quantized
 // y has A's dtype. A Relu/Clip fused by the session (PrepareContext::fused_clamp) clamps the output to
 // [quantize(min), quantize(max)] (float output: to [min, max]).
-// Method: the integer GEMM core (integer_gemm.hpp) on y^T = B'^T A'^T: B packed once at prepare when constant,
+// Method: the integer GEMM core (common/integer_gemm.hpp) on y^T = B'^T A'^T: B packed once at prepare when constant,
 // A packed per tile into scratch.
 
 
@@ -27527,13 +27210,13 @@ struct QGemm_1 : KernelDefaults {
     TY* y = static_cast<TY*>(ctx.output(kY).data);
     const std::int16_t* weights = s.weights;
     if (weights == nullptr) {
-      std::int16_t* packed = detail::conv_pool::scratch_at<std::int16_t>(scratch, s.weights_offset);
+      std::int16_t* packed = scratch::scratch_at<std::int16_t>(scratch, s.weights_offset);
       pack_weights_as(s, static_cast<const TB*>(ctx.input(kB).data),
                       ctx.has_input(kBZeroPoint) ? static_cast<const TB*>(ctx.input(kBZeroPoint).data) : nullptr,
                       packed);
       weights = packed;
     }
-    integer_gemm::Requant* requant = detail::conv_pool::scratch_at<integer_gemm::Requant>(scratch, s.requant_offset);
+    integer_gemm::Requant* requant = scratch::scratch_at<integer_gemm::Requant>(scratch, s.requant_offset);
     std::int32_t y_zero = 0, low = 0, high = 0;
     if constexpr (!kFloat) {
       const float y_scale = static_cast<const float*>(ctx.input(kYScale).data)[0];
@@ -27548,7 +27231,7 @@ struct QGemm_1 : KernelDefaults {
     } else {
       for (std::int64_t j = 0; j < s.n; ++j) requant[j].real = (a_scale * b_scale[s.per_column ? j : 0]) * s.alpha;
     }
-    std::int16_t* packed = detail::conv_pool::scratch_at<std::int16_t>(scratch, s.packed_offset);
+    std::int16_t* packed = scratch::scratch_at<std::int16_t>(scratch, s.packed_offset);
     // A'(m, k) = transA ? A[k * M + m] : A[m * K + k]: depth stride and column (m) stride.
     integer_gemm::multiply_strided(
         weights, s.n, a, s.trans_a ? s.m : 1, s.trans_a ? 1 : s.k, s.k, s.m, a_zero, s.tile, packed,
@@ -27607,12 +27290,12 @@ ONNXMICRO_NAMESPACE_END
 //    dtype, both scalars and known at prepare time, since every requantisation is precomputed there);
 //  - integer output ranges, narrowed by a QDQ-fused Relu/Clip (FusedClamp);
 //  - 256-entry lookup tables for ops of one 8-bit input (table[q] = quantize(f(dequantize(q)))).
-// The kernels then compute with integers only: fixed-point multipliers (fixed_point.hpp) or table lookups.
+// The kernels then compute with integers only: fixed-point multipliers (common/fixed_point.hpp) or table lookups.
 
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
-namespace quant_util {
+namespace qoperator_util {
 
 /// A per-tensor quantization: real = (q - zero_point) * scale.
 struct QuantParams {
@@ -27633,11 +27316,12 @@ inline Status require_8bit(const PrepareContext& ctx, int index) noexcept {
 inline Status read_quant_params(PrepareContext& ctx, int scale_index, int zero_index, DataType data,
                                 QuantParams& out) noexcept {
   ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(scale_index));
-  ONNXMICRO_RETURN_IF_ERROR(require_dtype(ctx, scale_index, DataType::float32, "scale"));
-  if (ctx.has_input(zero_index)) ONNXMICRO_RETURN_IF_ERROR(require_dtype(ctx, zero_index, data, "zero point"));
+  ONNXMICRO_RETURN_IF_ERROR(quant_util::require_dtype(ctx, scale_index, DataType::float32, "scale"));
+  if (ctx.has_input(zero_index))
+    ONNXMICRO_RETURN_IF_ERROR(quant_util::require_dtype(ctx, zero_index, data, "zero point"));
   for (int i : {scale_index, zero_index}) {
     if (!ctx.has_input(i)) continue;
-    ONNXMICRO_RETURN_IF_ERROR(check_scalar_param(ctx, i));
+    ONNXMICRO_RETURN_IF_ERROR(quant_util::check_scalar_param(ctx, i));
     const TensorInfo& t = ctx.input(i);
     if (!t.is_constant || t.const_data == nullptr) {
       return Status(StatusCode::unsupported)
@@ -27646,7 +27330,7 @@ inline Status read_quant_params(PrepareContext& ctx, int scale_index, int zero_i
                 "requantisation from the scales and zero points";
     }
   }
-  ONNXMICRO_RETURN_IF_ERROR(check_constant_scale_positive(ctx, scale_index, "scale"));
+  ONNXMICRO_RETURN_IF_ERROR(quant_util::check_constant_scale_positive(ctx, scale_index, "scale"));
   out.scale = static_cast<const float*>(ctx.input(scale_index).const_data)[0];
   out.zero_point = 0;
   if (ctx.has_input(zero_index)) {
@@ -27657,7 +27341,7 @@ inline Status read_quant_params(PrepareContext& ctx, int scale_index, int zero_i
   return {};
 }
 
-/// round(v * multiplier), ties to even, for run()'s per-element loops: fixed_point.hpp's apply_multiplier with the
+/// round(v * multiplier), ties to even, for run()'s per-element loops: fixed_point::apply_multiplier with the
 /// shift and rounding constants precomputed (the same result for |v| < 2^31 and multipliers in [2^-31, 2^30)).
 struct RoundingMultiplier {
   std::int64_t mantissa = 0;
@@ -27665,7 +27349,7 @@ struct RoundingMultiplier {
   std::int64_t mask = 0;  ///< the bits shifted out
   int shift = 1;
 
-  explicit RoundingMultiplier(FixedPointMultiplier m = {}) noexcept {
+  explicit RoundingMultiplier(fixed_point::FixedPointMultiplier m = {}) noexcept {
     mantissa = m.mantissa;
     shift = 31 - m.exponent;
     if (shift < 1) {  // multiplier >= 2^30: every nonzero 8-bit-derived value saturates; keep the sign
@@ -27900,14 +27584,14 @@ struct QLinearBinaryKernel : KernelDefaults {
   }
 };
 
-}  // namespace quant_util
+}  // namespace qoperator_util
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/quantization/qoperator_util.hpp
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
-namespace detail {
+namespace qlinear_add_detail {
 
 struct QuantizedAdd {
   /// Fraction bits of the tables: 2^-24 of an output quantum, far below the rounding granularity.
@@ -27919,31 +27603,32 @@ struct QuantizedAdd {
     std::int64_t a[256];
     std::int64_t b[256];
   };
-  static void fill(std::int64_t* table, DataType t, quant_util::QuantParams p, double ratio, double offset) noexcept {
+  static void fill(std::int64_t* table, DataType t, qoperator_util::QuantParams p, double ratio,
+                   double offset) noexcept {
     constexpr double kUnit = static_cast<double>(std::int64_t{1} << kFraction);
     constexpr double kLimit = 4611686018427387904.0;  // 2^62: two entries still add up within int64
-    const quant_util::QuantRange r = quant_util::range_of(t);
+    const qoperator_util::QuantRange r = qoperator_util::range_of(t);
     for (std::int32_t q = r.low; q <= r.high; ++q) {
       double v = std::floor((static_cast<double>(q - p.zero_point) * ratio + offset) * kUnit + 0.5);
       v = v > kLimit ? kLimit : (v < -kLimit ? -kLimit : v);  // such ratios saturate the output anyway
       table[static_cast<std::uint8_t>(q)] = static_cast<std::int64_t>(v);
     }
   }
-  static void init(Params& params, DataType t, quant_util::QuantParams a, quant_util::QuantParams b,
-                   quant_util::QuantParams c) noexcept {
+  static void init(Params& params, DataType t, qoperator_util::QuantParams a, qoperator_util::QuantParams b,
+                   qoperator_util::QuantParams c) noexcept {
     fill(params.a, t, a, static_cast<double>(a.scale) / c.scale, c.zero_point + 0.5);
     fill(params.b, t, b, static_cast<double>(b.scale) / c.scale, 0.0);
   }
   static std::int64_t apply(const Params& p, std::int32_t a, std::int32_t b) noexcept {
-    return quant_util::RoundingMultiplier::round_shifted(
+    return qoperator_util::RoundingMultiplier::round_shifted(
         p.a[static_cast<std::uint8_t>(a)] + p.b[static_cast<std::uint8_t>(b)], kFraction, kMask);
   }
 };
 
-}  // namespace detail
+}  // namespace qlinear_add_detail
 
 // Version 1: the only version.
-struct QLinearAdd_1 : quant_util::QLinearBinaryKernel<detail::QuantizedAdd> {
+struct QLinearAdd_1 : qoperator_util::QLinearBinaryKernel<qlinear_add_detail::QuantizedAdd> {
   static constexpr std::string_view kOpType = "QLinearAdd";
 };
 
@@ -27965,7 +27650,7 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
 // Version 1: the only version.
-struct QLinearAveragePool_1 : KernelDefaults, quant_util::UnaryInputs {
+struct QLinearAveragePool_1 : KernelDefaults, qoperator_util::UnaryInputs {
   static constexpr std::string_view kDomain = "com.microsoft";
   static constexpr std::string_view kOpType = "QLinearAveragePool";
   static constexpr int kSinceVersion = 1;
@@ -27973,25 +27658,25 @@ struct QLinearAveragePool_1 : KernelDefaults, quant_util::UnaryInputs {
   static constexpr std::int64_t kMaxKernelSize = std::int64_t{1} << 20;
 
   struct State {
-    detail::conv_pool::WindowGeometry geometry;
+    sliding_window::WindowGeometry geometry;
     std::int64_t batch, channels, in_spatial, out_spatial;
     std::int64_t kernel_size;
     bool channels_last, count_include_pad;
     std::int32_t x_zero, y_zero;
-    quant_util::QuantRange range;
-    const quant_util::FixedPointMultiplier* multipliers;  ///< [divisor], 1 <= divisor <= kernel size
+    qoperator_util::QuantRange range;
+    const fixed_point::FixedPointMultiplier* multipliers;  ///< [divisor], 1 <= divisor <= kernel size
     void (*compute)(const State&, RunContext&) noexcept;
   };
 
   static Status prepare(PrepareContext& ctx) noexcept {
-    quant_util::QuantParams xq, yq;
+    qoperator_util::QuantParams xq, yq;
     ONNXMICRO_RETURN_IF_ERROR(read_params(ctx, xq, yq));
     const TensorInfo& x = ctx.input(kX);
     std::int64_t channels_last = 0, count_include_pad = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("channels_last", channels_last, 0));
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("count_include_pad", count_include_pad, 0));
-    ONNXMICRO_RETURN_IF_ERROR(quant_util::require_flag("channels_last", channels_last));
-    ONNXMICRO_RETURN_IF_ERROR(quant_util::require_flag("count_include_pad", count_include_pad));
+    ONNXMICRO_RETURN_IF_ERROR(qoperator_util::require_flag("channels_last", channels_last));
+    ONNXMICRO_RETURN_IF_ERROR(qoperator_util::require_flag("count_include_pad", count_include_pad));
     if (ctx.has_attribute("dilations")) {
       return Status(StatusCode::invalid_model) << "attribute 'dilations' is not defined for QLinearAveragePool";
     }
@@ -28006,20 +27691,20 @@ struct QLinearAveragePool_1 : KernelDefaults, quant_util::UnaryInputs {
       nchw[1] = x.shape[rank - 1];
       for (int i = 2; i < rank; ++i) nchw[i] = x.shape[i - 1];
     }
-    detail::conv_pool::WindowRules rules;
+    sliding_window::WindowRules rules;
     rules.ceil_mode_since = 1;
-    detail::conv_pool::WindowGeometry& g = s->geometry;
-    ONNXMICRO_RETURN_IF_ERROR(detail::conv_pool::parse_window(ctx, nchw, rules, g));
+    sliding_window::WindowGeometry& g = s->geometry;
+    ONNXMICRO_RETURN_IF_ERROR(sliding_window::parse_window(ctx, nchw, rules, g));
     const std::int64_t kernel_size = g.kernel_size();
     if (kernel_size > kMaxKernelSize) {
       return Status(StatusCode::unsupported)
              << "attribute 'kernel_shape' has " << static_cast<long long>(kernel_size) << " taps, at most "
              << static_cast<long long>(kMaxKernelSize) << " supported (the int32 sum of a window)";
     }
-    Span<quant_util::FixedPointMultiplier> multipliers;
+    Span<fixed_point::FixedPointMultiplier> multipliers;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(kernel_size) + 1, multipliers));
     for (std::int64_t d = 1; d <= kernel_size; ++d) {
-      multipliers[static_cast<std::size_t>(d)] = quant_util::to_fixed_point(
+      multipliers[static_cast<std::size_t>(d)] = fixed_point::to_fixed_point(
           static_cast<double>(xq.scale) / (static_cast<double>(yq.scale) * static_cast<double>(d)));
     }
     s->multipliers = multipliers.data();
@@ -28030,10 +27715,10 @@ struct QLinearAveragePool_1 : KernelDefaults, quant_util::UnaryInputs {
     s->out_spatial = g.output_size();
     s->x_zero = xq.zero_point;
     s->y_zero = yq.zero_point;
-    s->range = quant_util::range_of(x.dtype);
+    s->range = qoperator_util::range_of(x.dtype);
     s->compute = x.dtype == DataType::int8 ? &compute<std::int8_t> : &compute<std::uint8_t>;
     if (s->channels_last) ctx.request_scratch(static_cast<std::size_t>(s->channels) * sizeof(std::int32_t));
-    Shape y = detail::conv_pool::window_output_shape(nchw, nchw[1], g);
+    Shape y = sliding_window::window_output_shape(nchw, nchw[1], g);
     if (s->channels_last) {
       for (int i = 1; i < rank - 1; ++i) y[i] = g.output[i - 1];
       y[rank - 1] = nchw[1];
@@ -28051,7 +27736,7 @@ struct QLinearAveragePool_1 : KernelDefaults, quant_util::UnaryInputs {
  private:
   /// The divisor of a window: its taps inside the input, or with count_include_pad the whole kernel. Every
   /// window lies inside input plus pads except ceil_mode's last ones; onnxruntime counts their extra room too.
-  static std::int64_t divisor(const State& s, const detail::conv_pool::WindowPlacement& w) noexcept {
+  static std::int64_t divisor(const State& s, const sliding_window::WindowPlacement& w) noexcept {
     return s.count_include_pad ? s.kernel_size : w.inside;
   }
 
@@ -28059,22 +27744,21 @@ struct QLinearAveragePool_1 : KernelDefaults, quant_util::UnaryInputs {
   static std::int32_t average(const State& s, std::int32_t sum, std::int64_t inside, std::int64_t taps) noexcept {
     if (taps <= 0) return s.y_zero;  // a window entirely in ceil_mode's extra room: the mean of nothing, 0
     const std::int32_t acc = sum - s.x_zero * static_cast<std::int32_t>(inside);
-    return quant_util::requantize(acc, s.multipliers[taps], s.y_zero, s.range.low, s.range.high);
+    return fixed_point::requantize(acc, s.multipliers[taps], s.y_zero, s.range.low, s.range.high);
   }
 
   template <typename T>
   static void compute(const State& s, RunContext& ctx) noexcept {
-    namespace cp = detail::conv_pool;
     const T* x = static_cast<const T*>(ctx.input(kX).data);
     T* y = static_cast<T*>(ctx.output(kY).data);
-    const cp::WindowGeometry& g = s.geometry;
+    const sliding_window::WindowGeometry& g = s.geometry;
     if (!s.channels_last) {
       for (std::int64_t plane = 0; plane < s.batch * s.channels; ++plane) {
         const T* xp = x + plane * s.in_spatial;
         T* yp = y + plane * s.out_spatial;
-        cp::for_each_window(g, [&](std::int64_t o, const cp::WindowPlacement& w) {
+        sliding_window::for_each_window(g, [&](std::int64_t o, const sliding_window::WindowPlacement& w) {
           std::int32_t sum = 0;
-          if (w.inside > 0) cp::visit_window(g, w, [&](std::int64_t offset) { sum += xp[offset]; });
+          if (w.inside > 0) sliding_window::visit_window(g, w, [&](std::int64_t offset) { sum += xp[offset]; });
           yp[o] = static_cast<T>(average(s, sum, w.inside, divisor(s, w)));
         });
       }
@@ -28086,10 +27770,10 @@ struct QLinearAveragePool_1 : KernelDefaults, quant_util::UnaryInputs {
     for (std::int64_t n = 0; n < s.batch; ++n) {
       const T* image = x + n * s.in_spatial * c_count;
       T* out = y + n * s.out_spatial * c_count;
-      cp::for_each_window(g, [&](std::int64_t o, const cp::WindowPlacement& w) {
+      sliding_window::for_each_window(g, [&](std::int64_t o, const sliding_window::WindowPlacement& w) {
         std::memset(sums, 0, static_cast<std::size_t>(c_count) * sizeof(std::int32_t));
         if (w.inside > 0) {
-          cp::visit_window(g, w, [&](std::int64_t offset) {
+          sliding_window::visit_window(g, w, [&](std::int64_t offset) {
             const T* pixel = image + offset * c_count;
             for (std::int64_t c = 0; c < c_count; ++c) sums[c] += pixel[c];
           });
@@ -28129,7 +27813,7 @@ struct QLinearConcat_1 : KernelDefaults {
   struct Part {
     std::int64_t block;  ///< elements of one outer slice: dim(axis) * inner size
     bool copy;           ///< quantized like Y: a plain copy
-    quant_util::LookupTable table;
+    qoperator_util::LookupTable table;
   };
   struct State {
     const Part* parts;
@@ -28145,10 +27829,10 @@ struct QLinearConcat_1 : KernelDefaults {
              << ctx.input_count() << " inputs";
     }
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kYZeroPoint));
-    ONNXMICRO_RETURN_IF_ERROR(quant_util::require_8bit(ctx, kYZeroPoint));
+    ONNXMICRO_RETURN_IF_ERROR(qoperator_util::require_8bit(ctx, kYZeroPoint));
     const DataType t = ctx.input(kYZeroPoint).dtype;
-    quant_util::QuantParams yq;
-    ONNXMICRO_RETURN_IF_ERROR(quant_util::read_quant_params(ctx, kYScale, kYZeroPoint, t, yq));
+    qoperator_util::QuantParams yq;
+    ONNXMICRO_RETURN_IF_ERROR(qoperator_util::read_quant_params(ctx, kYScale, kYZeroPoint, t, yq));
     std::int64_t axis = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("axis", axis));
 
@@ -28190,8 +27874,8 @@ struct QLinearConcat_1 : KernelDefaults {
                                                  << shape << ", expected the shape of input " << kFirstX << " " << first
                                                  << " except on axis " << static_cast<long long>(axis);
       }
-      quant_util::QuantParams xq;
-      ONNXMICRO_RETURN_IF_ERROR(quant_util::read_quant_params(ctx, xi + 1, xi + 2, t, xq));
+      qoperator_util::QuantParams xq;
+      ONNXMICRO_RETURN_IF_ERROR(qoperator_util::read_quant_params(ctx, xi + 1, xi + 2, t, xq));
       Part& part = parts[static_cast<std::size_t>(i)];
       part.block = shape[static_cast<int>(axis)] * inner;
       part.copy = xq.scale == yq.scale && xq.zero_point == yq.zero_point;
@@ -28236,7 +27920,7 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
 // Version 1: the only version.
-struct QLinearGlobalAveragePool_1 : KernelDefaults, quant_util::UnaryInputs {
+struct QLinearGlobalAveragePool_1 : KernelDefaults, qoperator_util::UnaryInputs {
   static constexpr std::string_view kDomain = "com.microsoft";
   static constexpr std::string_view kOpType = "QLinearGlobalAveragePool";
   static constexpr int kSinceVersion = 1;
@@ -28247,18 +27931,18 @@ struct QLinearGlobalAveragePool_1 : KernelDefaults, quant_util::UnaryInputs {
     std::int64_t batch, channels, spatial;
     bool channels_last;
     std::int32_t x_zero, y_zero;
-    quant_util::QuantRange range;
-    quant_util::FixedPointMultiplier multiplier;
+    qoperator_util::QuantRange range;
+    fixed_point::FixedPointMultiplier multiplier;
     void (*compute)(const State&, RunContext&) noexcept;
   };
 
   static Status prepare(PrepareContext& ctx) noexcept {
-    quant_util::QuantParams xq, yq;
+    qoperator_util::QuantParams xq, yq;
     ONNXMICRO_RETURN_IF_ERROR(read_params(ctx, xq, yq));
     const TensorInfo& x = ctx.input(kX);
     std::int64_t channels_last = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("channels_last", channels_last, 0));
-    ONNXMICRO_RETURN_IF_ERROR(quant_util::require_flag("channels_last", channels_last));
+    ONNXMICRO_RETURN_IF_ERROR(qoperator_util::require_flag("channels_last", channels_last));
     const int rank = x.shape.rank();
     if (rank < 3) {
       return Status(StatusCode::invalid_model)
@@ -28280,9 +27964,9 @@ struct QLinearGlobalAveragePool_1 : KernelDefaults, quant_util::UnaryInputs {
     }
     s->x_zero = xq.zero_point;
     s->y_zero = yq.zero_point;
-    s->range = quant_util::range_of(x.dtype);
-    s->multiplier = quant_util::to_fixed_point(static_cast<double>(xq.scale) /
-                                               (static_cast<double>(yq.scale) * static_cast<double>(s->spatial)));
+    s->range = qoperator_util::range_of(x.dtype);
+    s->multiplier = fixed_point::to_fixed_point(static_cast<double>(xq.scale) /
+                                                (static_cast<double>(yq.scale) * static_cast<double>(s->spatial)));
     s->compute = x.dtype == DataType::int8 ? &compute<std::int8_t> : &compute<std::uint8_t>;
     if (s->channels_last) ctx.request_scratch(static_cast<std::size_t>(s->channels) * sizeof(std::int32_t));
     Shape y = x.shape;
@@ -28300,7 +27984,7 @@ struct QLinearGlobalAveragePool_1 : KernelDefaults, quant_util::UnaryInputs {
  private:
   static std::int32_t average(const State& s, std::int32_t sum) noexcept {
     const std::int32_t acc = sum - s.x_zero * static_cast<std::int32_t>(s.spatial);
-    return quant_util::requantize(acc, s.multiplier, s.y_zero, s.range.low, s.range.high);
+    return fixed_point::requantize(acc, s.multiplier, s.y_zero, s.range.low, s.range.high);
   }
 
   template <typename T>
@@ -28351,9 +28035,9 @@ struct QLinearLeakyRelu_1 : KernelDefaults {
   static Status prepare(PrepareContext& ctx) noexcept {
     float alpha = 0.01f;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("alpha", alpha, 0.01f));
-    return quant_util::LookupTableKernel::prepare(ctx, [alpha](float v) { return v >= 0.0f ? v : v * alpha; });
+    return qoperator_util::LookupTableKernel::prepare(ctx, [alpha](float v) { return v >= 0.0f ? v : v * alpha; });
   }
-  static Status run(RunContext& ctx) noexcept { return quant_util::LookupTableKernel::run(ctx); }
+  static Status run(RunContext& ctx) noexcept { return qoperator_util::LookupTableKernel::run(ctx); }
 };
 
 }  // namespace kernels
@@ -28370,7 +28054,7 @@ ONNXMICRO_NAMESPACE_END
 // float64 (no wrap) and a float8 y gets the saturated, rounded value. Without y_zero_point, y has a's dtype.
 //
 // Integer operands with float32 scales, a per tensor and b per tensor or per column run on the integer GEMM
-// core (integer_gemm.hpp): y^T = (b - b_zero)^T (a - a_zero)^T, b packed once at prepare when it and its zero
+// core (common/integer_gemm.hpp): y^T = (b - b_zero)^T (a - a_zero)^T, b packed once at prepare when it and its zero
 // point are constants (else into scratch at every run), a packed per tile, fixed-point requantisation per
 // column of b; fewer than 4 rows of a (GEMV) multiply b's raw rows instead. A Relu/Clip fused by the session
 // (PrepareContext::fused_clamp) narrows the output range to [quantize(min), quantize(max)]. Other layouts (per-row a,
@@ -28468,17 +28152,17 @@ void compute_integer(const State& s, RunContext& ctx) noexcept {
   integer_gemm::output_bounds<TY>(s.clamp, y_scale, y_zero, low, high);
   const integer_gemm::Requant* requant = s.requant;
   if (requant == nullptr) {
-    integer_gemm::Requant* computed = detail::conv_pool::scratch_at<integer_gemm::Requant>(scratch, s.requant_offset);
+    integer_gemm::Requant* computed = scratch::scratch_at<integer_gemm::Requant>(scratch, s.requant_offset);
     compute_requant(s, ctx.input(kAScale).data, ctx.input(kBScale).data, ctx.input(kYScale).data, computed);
     requant = computed;
   }
-  std::int16_t* packed = detail::conv_pool::scratch_at<std::int16_t>(scratch, s.packed_offset);
+  std::int16_t* packed = scratch::scratch_at<std::int16_t>(scratch, s.packed_offset);
   const std::int64_t m = plan.m, n = plan.n, k = plan.k;
   if (m < kVectorRows) {
     const TB* b = static_cast<const TB*>(ctx.input(kB).data);
     const TB* b_zero = ctx.has_input(kBZeroPoint) ? static_cast<const TB*>(ctx.input(kBZeroPoint).data) : nullptr;
-    std::int32_t* sums = detail::conv_pool::scratch_at<std::int32_t>(scratch, s.sums_offset);
-    std::int16_t* row = detail::conv_pool::scratch_at<std::int16_t>(scratch, s.row_offset);
+    std::int32_t* sums = scratch::scratch_at<std::int32_t>(scratch, s.sums_offset);
+    std::int16_t* row = scratch::scratch_at<std::int16_t>(scratch, s.row_offset);
     integer_gemm::for_each_matrix(plan, [&](std::int64_t batch, std::int64_t a_offset, std::int64_t b_offset) {
       for (std::int64_t i = 0; i < m; ++i) {
         vector_row(s, a + a_offset + i * k, a_zero, b + b_offset, b_zero, requant, y_zero, low, high, sums, row,
@@ -28489,7 +28173,7 @@ void compute_integer(const State& s, RunContext& ctx) noexcept {
   }
   const std::int16_t* weights = s.weights;
   if (weights == nullptr) {
-    std::int16_t* packed = detail::conv_pool::scratch_at<std::int16_t>(scratch, s.weights_offset);
+    std::int16_t* packed = scratch::scratch_at<std::int16_t>(scratch, s.weights_offset);
     pack_weights(s, static_cast<const TB*>(ctx.input(kB).data),
                  ctx.has_input(kBZeroPoint) ? static_cast<const TB*>(ctx.input(kBZeroPoint).data) : nullptr, packed);
     weights = packed;
@@ -28677,30 +28361,30 @@ ONNXMICRO_NAMESPACE_END
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
-namespace detail {
+namespace qlinear_mul_detail {
 
 struct QuantizedMul {
   struct Params {
     std::int32_t a_zero, b_zero, c_zero;
-    quant_util::RoundingMultiplier output;
+    qoperator_util::RoundingMultiplier output;
   };
-  static void init(Params& params, DataType, quant_util::QuantParams a, quant_util::QuantParams b,
-                   quant_util::QuantParams c) noexcept {
+  static void init(Params& params, DataType, qoperator_util::QuantParams a, qoperator_util::QuantParams b,
+                   qoperator_util::QuantParams c) noexcept {
     params.a_zero = a.zero_point;
     params.b_zero = b.zero_point;
     params.c_zero = c.zero_point;
-    params.output =
-        quant_util::RoundingMultiplier(quant_util::to_fixed_point(static_cast<double>(a.scale) * b.scale / c.scale));
+    params.output = qoperator_util::RoundingMultiplier(
+        fixed_point::to_fixed_point(static_cast<double>(a.scale) * b.scale / c.scale));
   }
   static std::int64_t apply(const Params& p, std::int32_t a, std::int32_t b) noexcept {
     return p.output.apply((a - p.a_zero) * (b - p.b_zero)) + p.c_zero;  // |product| <= 2^16
   }
 };
 
-}  // namespace detail
+}  // namespace qlinear_mul_detail
 
 // Version 1: the only version.
-struct QLinearMul_1 : quant_util::QLinearBinaryKernel<detail::QuantizedMul> {
+struct QLinearMul_1 : qoperator_util::QLinearBinaryKernel<qlinear_mul_detail::QuantizedMul> {
   static constexpr std::string_view kOpType = "QLinearMul";
 };
 
@@ -28724,9 +28408,9 @@ struct QLinearSigmoid_1 : KernelDefaults {
   static constexpr int kInPlaceInput = 0;
 
   static Status prepare(PrepareContext& ctx) noexcept {
-    return quant_util::LookupTableKernel::prepare(ctx, [](float v) { return 1.0f / (1.0f + std::exp(-v)); });
+    return qoperator_util::LookupTableKernel::prepare(ctx, [](float v) { return 1.0f / (1.0f + std::exp(-v)); });
   }
-  static Status run(RunContext& ctx) noexcept { return quant_util::LookupTableKernel::run(ctx); }
+  static Status run(RunContext& ctx) noexcept { return qoperator_util::LookupTableKernel::run(ctx); }
 };
 
 }  // namespace kernels
@@ -28786,7 +28470,7 @@ struct QLinearSoftmax_1 : KernelDefaults {
 
   static Status prepare(PrepareContext& ctx) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kX));
-    ONNXMICRO_RETURN_IF_ERROR(quant_util::require_8bit(ctx, kX));
+    ONNXMICRO_RETURN_IF_ERROR(qoperator_util::require_8bit(ctx, kX));
     const TensorInfo& x = ctx.input(kX);
     if (!x.shape.is_static()) {
       return Status(StatusCode::unsupported)
@@ -28796,9 +28480,9 @@ struct QLinearSoftmax_1 : KernelDefaults {
     if (rank < 1) {
       return Status(StatusCode::invalid_model) << "input 0 '" << x.name << "' is a scalar, expected rank >= 1";
     }
-    quant_util::QuantParams xq, yq;
-    ONNXMICRO_RETURN_IF_ERROR(quant_util::read_quant_params(ctx, kXScale, kXZeroPoint, x.dtype, xq));
-    ONNXMICRO_RETURN_IF_ERROR(quant_util::read_quant_params(ctx, kYScale, kYZeroPoint, x.dtype, yq));
+    qoperator_util::QuantParams xq, yq;
+    ONNXMICRO_RETURN_IF_ERROR(qoperator_util::read_quant_params(ctx, kXScale, kXZeroPoint, x.dtype, xq));
+    ONNXMICRO_RETURN_IF_ERROR(qoperator_util::read_quant_params(ctx, kYScale, kYZeroPoint, x.dtype, yq));
 
     // A written QLinearSoftmax carries `opset` and defaults `axis` to -1 (onnxruntime's schema); a node fused from
     // DequantizeLinear -> Softmax -> QuantizeLinear has Softmax's attributes only, so Softmax's defaults apply.
@@ -29146,13 +28830,13 @@ ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/quantization/quantization_kernels.hpp
 // #include "onnxmicro/kernels/reduction/reduction_kernels.hpp"
 // begin of file onnxmicro/kernels/reduction/reduction_kernels.hpp
-// The reduction family: the Reduce* ops (one shared engine, reduce_common.hpp) and ArgMax/ArgMin.
+// The reduction family: the Reduce* ops (one shared engine, reduce_util.hpp) and ArgMax/ArgMin.
 // #include "onnxmicro/kernels/reduction/arg_max.hpp"
 // begin of file onnxmicro/kernels/reduction/arg_max.hpp
 // ArgMax: int64 index of the largest element along `axis` (default 0), keepdims (default 1). The shared body
-// is in arg_extremum.hpp.
-// #include "onnxmicro/kernels/reduction/arg_extremum.hpp"
-// begin of file onnxmicro/kernels/reduction/arg_extremum.hpp
+// is in arg_extremum_util.hpp.
+// #include "onnxmicro/kernels/reduction/arg_extremum_util.hpp"
+// begin of file onnxmicro/kernels/reduction/arg_extremum_util.hpp
 // The engine behind ArgMax and ArgMin: the int64 index of the largest/smallest element along `axis`
 // (keepdims, select_last_index). Ties give the first index, or the last with select_last_index (opset 12). A
 // NaN counts as the extreme value, like numpy's argmax/argmin (the first NaN wins).
@@ -29249,7 +28933,7 @@ struct ArgExtremumKernel {
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
-// end of file onnxmicro/kernels/reduction/arg_extremum.hpp
+// end of file onnxmicro/kernels/reduction/arg_extremum_util.hpp
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
@@ -29275,7 +28959,7 @@ ONNXMICRO_NAMESPACE_END
 // #include "onnxmicro/kernels/reduction/arg_min.hpp"
 // begin of file onnxmicro/kernels/reduction/arg_min.hpp
 // ArgMin: int64 index of the smallest element along `axis` (default 0), keepdims (default 1). The shared body
-// is in arg_extremum.hpp.
+// is in arg_extremum_util.hpp.
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
@@ -29301,9 +28985,9 @@ ONNXMICRO_NAMESPACE_END
 // #include "onnxmicro/kernels/reduction/reduce_l1.hpp"
 // begin of file onnxmicro/kernels/reduction/reduce_l1.hpp
 // ReduceL1: the sum of absolute values over the given axes (all axes when none are given). Empty set: 0.
-// The shared engine (axes, keepdims, noop_with_empty_axes, iteration) is in reduce_common.hpp.
-// #include "onnxmicro/kernels/reduction/reduce_common.hpp"
-// begin of file onnxmicro/kernels/reduction/reduce_common.hpp
+// The shared engine (axes, keepdims, noop_with_empty_axes, iteration) is in reduce_util.hpp.
+// #include "onnxmicro/kernels/reduction/reduce_util.hpp"
+// begin of file onnxmicro/kernels/reduction/reduce_util.hpp
 // The engine behind every Reduce* kernel. prepare() reads the axes (attribute up to ReduceSum-12 / the others-17,
 // constant input afterwards), computes the output shape (keepdims, noop_with_empty_axes) and a plan: the input's
 // dims split into kept and reduced groups, with size-1 dims dropped and neighbours of the same kind merged, so
@@ -29592,7 +29276,7 @@ struct ReduceKernel {
 
 // ---- the reduce operations ------------------------------------------------------------------------------
 
-namespace reduce_ops {
+namespace reduce_util {
 
 /// Accumulator of the summing ops: float for 16-bit floats, double for double, T for integers (which wrap
 /// modulo 2^bits like numpy).
@@ -29648,11 +29332,11 @@ inline sum_t<T> plain_sum(const T* base, const ReducePlan& plan) noexcept {
   return acc;
 }
 
-}  // namespace reduce_ops
+}  // namespace reduce_util
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
-// end of file onnxmicro/kernels/reduction/reduce_common.hpp
+// end of file onnxmicro/kernels/reduction/reduce_util.hpp
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
@@ -29663,9 +29347,9 @@ struct ReduceL1Op {
   static bool allows(DataType dtype, std::int64_t opset) noexcept { return reduce_base_dtype_allowed(dtype, opset); }
   template <typename T>
   static T reduce(const T* base, const ReducePlan& plan) noexcept {
-    reduce_ops::sum_t<T> acc = 0;
+    reduce_util::sum_t<T> acc = 0;
     for_each_reduced(base, plan, [&](T v) noexcept {
-      acc = reduce_ops::add(acc, reduce_ops::absolute(static_cast<reduce_ops::sum_t<T>>(load_element(v))));
+      acc = reduce_util::add(acc, reduce_util::absolute(static_cast<reduce_util::sum_t<T>>(load_element(v))));
     });
     return store_element<T>(acc);
   }
@@ -29692,7 +29376,7 @@ ONNXMICRO_NAMESPACE_END
 // #include "onnxmicro/kernels/reduction/reduce_l2.hpp"
 // begin of file onnxmicro/kernels/reduction/reduce_l2.hpp
 // ReduceL2: the square root of the sum of squares over the given axes (all axes when none are given). Empty set: 0.
-// The shared engine (axes, keepdims, noop_with_empty_axes, iteration) is in reduce_common.hpp.
+// The shared engine (axes, keepdims, noop_with_empty_axes, iteration) is in reduce_util.hpp.
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
@@ -29703,13 +29387,13 @@ struct ReduceL2Op {
   static bool allows(DataType dtype, std::int64_t opset) noexcept { return reduce_base_dtype_allowed(dtype, opset); }
   template <typename T>
   static T reduce(const T* base, const ReducePlan& plan) noexcept {
-    using R = reduce_ops::real_t<T>;
+    using R = reduce_util::real_t<T>;
     R acc = 0;
     for_each_reduced(base, plan, [&](T v) noexcept {
       const R x = static_cast<R>(load_element(v));
       acc += x * x;
     });
-    return reduce_ops::store_real<T>(std::sqrt(acc));
+    return reduce_util::store_real<T>(std::sqrt(acc));
   }
 };
 
@@ -29734,7 +29418,7 @@ ONNXMICRO_NAMESPACE_END
 // #include "onnxmicro/kernels/reduction/reduce_log_sum.hpp"
 // begin of file onnxmicro/kernels/reduction/reduce_log_sum.hpp
 // ReduceLogSum: the natural log of the sum over the given axes (all axes when none are given). Empty set: log(0) =
-// -inf. The shared engine (axes, keepdims, noop_with_empty_axes, iteration) is in reduce_common.hpp.
+// -inf. The shared engine (axes, keepdims, noop_with_empty_axes, iteration) is in reduce_util.hpp.
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
@@ -29748,10 +29432,10 @@ struct ReduceLogSumOp {
   }
   template <typename T>
   static T reduce(const T* base, const ReducePlan& plan) noexcept {
-    using R = reduce_ops::real_t<T>;
+    using R = reduce_util::real_t<T>;
     R acc = 0;
     for_each_reduced(base, plan, [&](T v) noexcept { acc += static_cast<R>(load_element(v)); });
-    return reduce_ops::store_real<T>(std::log(acc));
+    return reduce_util::store_real<T>(std::log(acc));
   }
 };
 
@@ -29778,7 +29462,7 @@ ONNXMICRO_NAMESPACE_END
 // begin of file onnxmicro/kernels/reduction/reduce_log_sum_exp.hpp
 // ReduceLogSumExp: the log(sum(exp(x))), computed as max + log(sum(exp(x - max))) so large inputs do not overflow over
 // the given axes (all axes when none are given). Empty set: -inf. The shared engine (axes, keepdims,
-// noop_with_empty_axes, iteration) is in reduce_common.hpp.
+// noop_with_empty_axes, iteration) is in reduce_util.hpp.
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
@@ -29792,7 +29476,7 @@ struct ReduceLogSumExpOp {
   }
   template <typename T>
   static T reduce(const T* base, const ReducePlan& plan) noexcept {
-    using R = reduce_ops::real_t<T>;
+    using R = reduce_util::real_t<T>;
     R max = -std::numeric_limits<R>::infinity();
     bool nan = false;
     for_each_reduced(base, plan, [&](T v) noexcept {
@@ -29800,12 +29484,12 @@ struct ReduceLogSumExpOp {
       if (x != x) nan = true;
       if (x > max) max = x;
     });
-    if (nan) return reduce_ops::store_real<T>(std::numeric_limits<R>::quiet_NaN());
+    if (nan) return reduce_util::store_real<T>(std::numeric_limits<R>::quiet_NaN());
     // All -inf (or the empty set): log(0) = -inf; any +inf: +inf. Both would make x - max NaN below.
-    if (std::isinf(max)) return reduce_ops::store_real<T>(max);
+    if (std::isinf(max)) return reduce_util::store_real<T>(max);
     R sum = 0;
     for_each_reduced(base, plan, [&](T v) noexcept { sum += std::exp(static_cast<R>(load_element(v)) - max); });
-    return reduce_ops::store_real<T>(max + std::log(sum));
+    return reduce_util::store_real<T>(max + std::log(sum));
   }
 };
 
@@ -29832,9 +29516,9 @@ ONNXMICRO_NAMESPACE_END
 // begin of file onnxmicro/kernels/reduction/reduce_max.hpp
 // ReduceMax: the largest element (NaN propagates; bool: any) over the given axes (all axes when none are given). Empty
 // set: -inf, the lowest integer, or false. The shared engine (axes, keepdims, noop_with_empty_axes, iteration) is in
-// reduce_common.hpp.
-// #include "onnxmicro/kernels/reduction/reduce_extremum.hpp"
-// begin of file onnxmicro/kernels/reduction/reduce_extremum.hpp
+// reduce_util.hpp.
+// #include "onnxmicro/kernels/reduction/reduce_extremum_util.hpp"
+// begin of file onnxmicro/kernels/reduction/reduce_extremum_util.hpp
 // What ReduceMax and ReduceMin share: their dtype lists per opset and the max/min slice loop.
 
 
@@ -29848,7 +29532,7 @@ inline bool reduce_extremum_dtype_allowed(DataType dtype, std::int64_t opset) no
   return reduce_base_dtype_allowed(dtype, opset);
 }
 
-namespace reduce_ops {
+namespace reduce_util {
 
 /// Largest (kMax) or smallest element of a slice. A NaN makes the result NaN (numpy's max/min); bool is
 /// any/all. The empty set gives the identity: -inf/+inf for floats, the lowest/highest integer, false/true.
@@ -29874,10 +29558,10 @@ inline T extremum(const T* base, const ReducePlan& plan) noexcept {
   return store_element<T>(acc);
 }
 
-}  // namespace reduce_ops
+}  // namespace reduce_util
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
-// end of file onnxmicro/kernels/reduction/reduce_extremum.hpp
+// end of file onnxmicro/kernels/reduction/reduce_extremum_util.hpp
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
@@ -29891,7 +29575,7 @@ struct ReduceMaxOp {
   }
   template <typename T>
   static T reduce(const T* base, const ReducePlan& plan) noexcept {
-    return reduce_ops::extremum<T, true>(base, plan);
+    return reduce_util::extremum<T, true>(base, plan);
   }
 };
 
@@ -29916,7 +29600,7 @@ ONNXMICRO_NAMESPACE_END
 // #include "onnxmicro/kernels/reduction/reduce_mean.hpp"
 // begin of file onnxmicro/kernels/reduction/reduce_mean.hpp
 // ReduceMean: the arithmetic mean of the elements over the given axes (all axes when none are given). Empty set: NaN (0
-// for integers). The shared engine (axes, keepdims, noop_with_empty_axes, iteration) is in reduce_common.hpp.
+// for integers). The shared engine (axes, keepdims, noop_with_empty_axes, iteration) is in reduce_util.hpp.
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
@@ -29927,12 +29611,12 @@ struct ReduceMeanOp {
   static bool allows(DataType dtype, std::int64_t opset) noexcept { return reduce_base_dtype_allowed(dtype, opset); }
   template <typename T>
   static T reduce(const T* base, const ReducePlan& plan) noexcept {
-    using R = reduce_ops::real_t<T>;
+    using R = reduce_util::real_t<T>;
     R acc = 0;
     for_each_reduced(base, plan, [&](T v) noexcept { acc += static_cast<R>(load_element(v)); });
     // Integers: computed in double and truncated, as numpy's mean(...).astype(dtype).
-    if (plan.reduced_count == 0) return reduce_ops::store_real<T>(std::numeric_limits<R>::quiet_NaN());
-    return reduce_ops::store_real<T>(acc / static_cast<R>(plan.reduced_count));
+    if (plan.reduced_count == 0) return reduce_util::store_real<T>(std::numeric_limits<R>::quiet_NaN());
+    return reduce_util::store_real<T>(acc / static_cast<R>(plan.reduced_count));
   }
 };
 
@@ -29958,7 +29642,7 @@ ONNXMICRO_NAMESPACE_END
 // begin of file onnxmicro/kernels/reduction/reduce_min.hpp
 // ReduceMin: the smallest element (NaN propagates; bool: all) over the given axes (all axes when none are given). Empty
 // set: +inf, the highest integer, or true. The shared engine (axes, keepdims, noop_with_empty_axes, iteration) is in
-// reduce_common.hpp.
+// reduce_util.hpp.
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
@@ -29972,7 +29656,7 @@ struct ReduceMinOp {
   }
   template <typename T>
   static T reduce(const T* base, const ReducePlan& plan) noexcept {
-    return reduce_ops::extremum<T, false>(base, plan);
+    return reduce_util::extremum<T, false>(base, plan);
   }
 };
 
@@ -29997,7 +29681,7 @@ ONNXMICRO_NAMESPACE_END
 // #include "onnxmicro/kernels/reduction/reduce_prod.hpp"
 // begin of file onnxmicro/kernels/reduction/reduce_prod.hpp
 // ReduceProd: the product of the elements over the given axes (all axes when none are given). Empty set: 1.
-// The shared engine (axes, keepdims, noop_with_empty_axes, iteration) is in reduce_common.hpp.
+// The shared engine (axes, keepdims, noop_with_empty_axes, iteration) is in reduce_util.hpp.
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
@@ -30008,9 +29692,9 @@ struct ReduceProdOp {
   static bool allows(DataType dtype, std::int64_t opset) noexcept { return reduce_base_dtype_allowed(dtype, opset); }
   template <typename T>
   static T reduce(const T* base, const ReducePlan& plan) noexcept {
-    reduce_ops::sum_t<T> acc = 1;
+    reduce_util::sum_t<T> acc = 1;
     for_each_reduced(base, plan, [&](T v) noexcept {
-      acc = reduce_ops::mul(acc, static_cast<reduce_ops::sum_t<T>>(load_element(v)));
+      acc = reduce_util::mul(acc, static_cast<reduce_util::sum_t<T>>(load_element(v)));
     });
     return store_element<T>(acc);
   }
@@ -30037,7 +29721,7 @@ ONNXMICRO_NAMESPACE_END
 // #include "onnxmicro/kernels/reduction/reduce_sum.hpp"
 // begin of file onnxmicro/kernels/reduction/reduce_sum.hpp
 // ReduceSum: the sum of the elements over the given axes (all axes when none are given). Empty set: 0.
-// The shared engine (axes, keepdims, noop_with_empty_axes, iteration) is in reduce_common.hpp.
+// The shared engine (axes, keepdims, noop_with_empty_axes, iteration) is in reduce_util.hpp.
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
@@ -30048,7 +29732,7 @@ struct ReduceSumOp {
   static bool allows(DataType dtype, std::int64_t opset) noexcept { return reduce_base_dtype_allowed(dtype, opset); }
   template <typename T>
   static T reduce(const T* base, const ReducePlan& plan) noexcept {
-    return store_element<T>(reduce_ops::plain_sum(base, plan));
+    return store_element<T>(reduce_util::plain_sum(base, plan));
   }
 };
 
@@ -30073,7 +29757,7 @@ ONNXMICRO_NAMESPACE_END
 // #include "onnxmicro/kernels/reduction/reduce_sum_square.hpp"
 // begin of file onnxmicro/kernels/reduction/reduce_sum_square.hpp
 // ReduceSumSquare: the sum of squares over the given axes (all axes when none are given). Empty set: 0.
-// The shared engine (axes, keepdims, noop_with_empty_axes, iteration) is in reduce_common.hpp.
+// The shared engine (axes, keepdims, noop_with_empty_axes, iteration) is in reduce_util.hpp.
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
@@ -30084,11 +29768,11 @@ struct ReduceSumSquareOp {
   static bool allows(DataType dtype, std::int64_t opset) noexcept { return reduce_base_dtype_allowed(dtype, opset); }
   template <typename T>
   static T reduce(const T* base, const ReducePlan& plan) noexcept {
-    using A = reduce_ops::sum_t<T>;
+    using A = reduce_util::sum_t<T>;
     A acc = 0;
     for_each_reduced(base, plan, [&](T v) noexcept {
       const A x = static_cast<A>(load_element(v));
-      acc = reduce_ops::add(acc, reduce_ops::mul(x, x));
+      acc = reduce_util::add(acc, reduce_util::mul(x, x));
     });
     return store_element<T>(acc);
   }
@@ -30142,7 +29826,7 @@ ONNXMICRO_NAMESPACE_END
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
-namespace detail {
+namespace sequence_util {
 
 /// A result computed at prepare time: run() copies `bytes` bytes from `data` to output 0.
 struct PreparedResult {
@@ -30230,7 +29914,7 @@ inline Status position_error(std::int64_t position, std::int64_t low, std::int64
          << ", " << static_cast<long long>(high) << "]";
 }
 
-}  // namespace detail
+}  // namespace sequence_util
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/sequence/sequence_util.hpp
@@ -30243,13 +29927,13 @@ struct ConcatFromSequence_11 : KernelDefaults {
   static constexpr std::string_view kOpType = "ConcatFromSequence";
   static constexpr int kSinceVersion = 11;
   static Status prepare(PrepareContext& ctx) noexcept {
-    ONNXMICRO_RETURN_IF_ERROR(detail::require_container(ctx, 0));
+    ONNXMICRO_RETURN_IF_ERROR(sequence_util::require_container(ctx, 0));
     std::int64_t axis = 0, new_axis = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("axis", axis));
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("new_axis", new_axis, 0));
-    const std::int64_t n = detail::count_of(ctx.input(0));
+    const std::int64_t n = sequence_util::count_of(ctx.input(0));
     if (n == 0) return Status(StatusCode::invalid_argument) << "cannot concatenate an empty sequence";
-    const ValueRef* elements = detail::elements_of(ctx.input(0));
+    const ValueRef* elements = sequence_util::elements_of(ctx.input(0));
     const ConstTensorView first = view_of(elements[0]);
     const int rank = first.shape.rank();
     const int out_rank = rank + (new_axis != 0 ? 1 : 0);
@@ -30290,9 +29974,9 @@ struct ConcatFromSequence_11 : KernelDefaults {
         offset += slab;
       }
     }
-    return detail::set_tensor_result(ctx, ConstTensorView(first.dtype, out, data.data()));
+    return sequence_util::set_tensor_result(ctx, ConstTensorView(first.dtype, out, data.data()));
   }
-  static Status run(RunContext& ctx) noexcept { return detail::PreparedResult::run(ctx); }
+  static Status run(RunContext& ctx) noexcept { return sequence_util::PreparedResult::run(ctx); }
 };
 
 }  // namespace kernels
@@ -30315,14 +29999,14 @@ struct Optional_15 : KernelDefaults {
       if (!ctx.has_attribute("type")) {
         return Status(StatusCode::invalid_model) << "an Optional without input needs attribute 'type'";
       }
-      return detail::set_sequence_result(ctx, nullptr, 0, DataType::optional);
+      return sequence_util::set_sequence_result(ctx, nullptr, 0, DataType::optional);
     }
     if (ctx.input(0).dtype == DataType::optional) return ctx.unsupported_input_dtype(0);
     ValueRef ref{};
-    ONNXMICRO_RETURN_IF_ERROR(detail::value_ref_of_input(ctx, 0, ref));
-    return detail::set_sequence_result(ctx, &ref, 1, DataType::optional);
+    ONNXMICRO_RETURN_IF_ERROR(sequence_util::value_ref_of_input(ctx, 0, ref));
+    return sequence_util::set_sequence_result(ctx, &ref, 1, DataType::optional);
   }
-  static Status run(RunContext& ctx) noexcept { return detail::PreparedResult::run(ctx); }
+  static Status run(RunContext& ctx) noexcept { return sequence_util::PreparedResult::run(ctx); }
 };
 
 }  // namespace kernels
@@ -30346,14 +30030,14 @@ struct OptionalGetElement_15 : KernelDefaults {
     const TensorInfo& x = ctx.input(0);
     if (x.dtype != DataType::optional) {
       if (ctx.opset_version() < 18) return ctx.unsupported_input_dtype(0);
-      return detail::set_tensor_result(ctx, ConstTensorView(x.dtype, x.shape, x.const_data));
+      return sequence_util::set_tensor_result(ctx, ConstTensorView(x.dtype, x.shape, x.const_data));
     }
     if (x.shape.element_count() == 0) {
       return Status(StatusCode::invalid_argument) << "input 0 '" << x.name << "' is an empty optional";
     }
-    return detail::set_tensor_result(ctx, view_of(detail::elements_of(x)[0]));
+    return sequence_util::set_tensor_result(ctx, view_of(sequence_util::elements_of(x)[0]));
   }
-  static Status run(RunContext& ctx) noexcept { return detail::PreparedResult::run(ctx); }
+  static Status run(RunContext& ctx) noexcept { return sequence_util::PreparedResult::run(ctx); }
 };
 
 }  // namespace kernels
@@ -30383,9 +30067,9 @@ struct OptionalHasElement_15 : KernelDefaults {
       if (ctx.opset_version() < 18) return ctx.unsupported_input_dtype(0);
       result[0] = true;
     }
-    return detail::set_tensor_result(ctx, ConstTensorView(DataType::boolean, Shape(), result.data()));
+    return sequence_util::set_tensor_result(ctx, ConstTensorView(DataType::boolean, Shape(), result.data()));
   }
-  static Status run(RunContext& ctx) noexcept { return detail::PreparedResult::run(ctx); }
+  static Status run(RunContext& ctx) noexcept { return sequence_util::PreparedResult::run(ctx); }
 };
 
 }  // namespace kernels
@@ -30403,16 +30087,16 @@ struct SequenceAt_11 : KernelDefaults {
   static constexpr std::string_view kOpType = "SequenceAt";
   static constexpr int kSinceVersion = 11;
   static Status prepare(PrepareContext& ctx) noexcept {
-    ONNXMICRO_RETURN_IF_ERROR(detail::require_container(ctx, 0));
+    ONNXMICRO_RETURN_IF_ERROR(sequence_util::require_container(ctx, 0));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(1));
-    const std::int64_t n = detail::count_of(ctx.input(0));
+    const std::int64_t n = sequence_util::count_of(ctx.input(0));
     std::int64_t position = 0;
-    ONNXMICRO_RETURN_IF_ERROR(detail::read_index_input(ctx, 1, position));
-    if (position < -n || position >= n) return detail::position_error(position, -n, n - 1);
+    ONNXMICRO_RETURN_IF_ERROR(sequence_util::read_index_input(ctx, 1, position));
+    if (position < -n || position >= n) return sequence_util::position_error(position, -n, n - 1);
     if (position < 0) position += n;
-    return detail::set_tensor_result(ctx, view_of(detail::elements_of(ctx.input(0))[position]));
+    return sequence_util::set_tensor_result(ctx, view_of(sequence_util::elements_of(ctx.input(0))[position]));
   }
-  static Status run(RunContext& ctx) noexcept { return detail::PreparedResult::run(ctx); }
+  static Status run(RunContext& ctx) noexcept { return sequence_util::PreparedResult::run(ctx); }
 };
 
 }  // namespace kernels
@@ -30435,13 +30119,13 @@ struct SequenceConstruct_11 : KernelDefaults {
     Span<ValueRef> refs;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(n), refs));
     for (int i = 0; i < n; ++i) {
-      ONNXMICRO_RETURN_IF_ERROR(detail::value_ref_of_input(ctx, i, refs[static_cast<std::size_t>(i)]));
+      ONNXMICRO_RETURN_IF_ERROR(sequence_util::value_ref_of_input(ctx, i, refs[static_cast<std::size_t>(i)]));
       if (is_value_container(ctx.input(i).dtype)) return ctx.unsupported_input_dtype(i);
       if (i > 0) ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(0, i));
     }
-    return detail::set_sequence_result(ctx, refs.data(), n);
+    return sequence_util::set_sequence_result(ctx, refs.data(), n);
   }
-  static Status run(RunContext& ctx) noexcept { return detail::PreparedResult::run(ctx); }
+  static Status run(RunContext& ctx) noexcept { return sequence_util::PreparedResult::run(ctx); }
 };
 
 }  // namespace kernels
@@ -30466,9 +30150,9 @@ struct SequenceEmpty_11 : KernelDefaults {
       return Status(StatusCode::invalid_model)
              << "attribute 'dtype' is " << static_cast<long long>(dtype) << ", not an ONNX tensor dtype";
     }
-    return detail::set_sequence_result(ctx, nullptr, 0);
+    return sequence_util::set_sequence_result(ctx, nullptr, 0);
   }
-  static Status run(RunContext& ctx) noexcept { return detail::PreparedResult::run(ctx); }
+  static Status run(RunContext& ctx) noexcept { return sequence_util::PreparedResult::run(ctx); }
 };
 
 }  // namespace kernels
@@ -30486,23 +30170,23 @@ struct SequenceErase_11 : KernelDefaults {
   static constexpr std::string_view kOpType = "SequenceErase";
   static constexpr int kSinceVersion = 11;
   static Status prepare(PrepareContext& ctx) noexcept {
-    ONNXMICRO_RETURN_IF_ERROR(detail::require_container(ctx, 0));
-    const std::int64_t n = detail::count_of(ctx.input(0));
+    ONNXMICRO_RETURN_IF_ERROR(sequence_util::require_container(ctx, 0));
+    const std::int64_t n = sequence_util::count_of(ctx.input(0));
     if (n == 0) return Status(StatusCode::invalid_argument) << "cannot erase from an empty sequence";
     std::int64_t position = n - 1;
     if (ctx.has_input(1)) {
-      ONNXMICRO_RETURN_IF_ERROR(detail::read_index_input(ctx, 1, position));
-      if (position < -n || position >= n) return detail::position_error(position, -n, n - 1);
+      ONNXMICRO_RETURN_IF_ERROR(sequence_util::read_index_input(ctx, 1, position));
+      if (position < -n || position >= n) return sequence_util::position_error(position, -n, n - 1);
       if (position < 0) position += n;
     }
     Span<ValueRef> refs;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(n - 1), refs));
-    const ValueRef* elements = detail::elements_of(ctx.input(0));
+    const ValueRef* elements = sequence_util::elements_of(ctx.input(0));
     for (std::int64_t i = 0, k = 0; i < n; ++i)
       if (i != position) refs[static_cast<std::size_t>(k++)] = elements[i];
-    return detail::set_sequence_result(ctx, refs.data(), n - 1);
+    return sequence_util::set_sequence_result(ctx, refs.data(), n - 1);
   }
-  static Status run(RunContext& ctx) noexcept { return detail::PreparedResult::run(ctx); }
+  static Status run(RunContext& ctx) noexcept { return sequence_util::PreparedResult::run(ctx); }
 };
 
 }  // namespace kernels
@@ -30521,12 +30205,12 @@ struct SequenceInsert_11 : KernelDefaults {
   static constexpr std::string_view kOpType = "SequenceInsert";
   static constexpr int kSinceVersion = 11;
   static Status prepare(PrepareContext& ctx) noexcept {
-    ONNXMICRO_RETURN_IF_ERROR(detail::require_container(ctx, 0));
+    ONNXMICRO_RETURN_IF_ERROR(sequence_util::require_container(ctx, 0));
     ValueRef inserted{};
-    ONNXMICRO_RETURN_IF_ERROR(detail::value_ref_of_input(ctx, 1, inserted));
+    ONNXMICRO_RETURN_IF_ERROR(sequence_util::value_ref_of_input(ctx, 1, inserted));
     if (is_value_container(inserted.dtype)) return ctx.unsupported_input_dtype(1);
-    const std::int64_t n = detail::count_of(ctx.input(0));
-    const ValueRef* elements = detail::elements_of(ctx.input(0));
+    const std::int64_t n = sequence_util::count_of(ctx.input(0));
+    const ValueRef* elements = sequence_util::elements_of(ctx.input(0));
     if (n > 0 && elements[0].dtype != inserted.dtype) {
       return Status(StatusCode::invalid_model)
              << "input 1 '" << ctx.input(1).name << "' is " << dtype_name(inserted.dtype) << ", the sequence holds "
@@ -30534,17 +30218,17 @@ struct SequenceInsert_11 : KernelDefaults {
     }
     std::int64_t position = n;
     if (ctx.has_input(2)) {
-      ONNXMICRO_RETURN_IF_ERROR(detail::read_index_input(ctx, 2, position));
-      if (position < -n || position > n) return detail::position_error(position, -n, n);
+      ONNXMICRO_RETURN_IF_ERROR(sequence_util::read_index_input(ctx, 2, position));
+      if (position < -n || position > n) return sequence_util::position_error(position, -n, n);
       if (position < 0) position += n;
     }
     Span<ValueRef> refs;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(n + 1), refs));
     for (std::int64_t i = 0, k = 0; i <= n; ++i)
       refs[static_cast<std::size_t>(i)] = i == position ? inserted : elements[k++];
-    return detail::set_sequence_result(ctx, refs.data(), n + 1);
+    return sequence_util::set_sequence_result(ctx, refs.data(), n + 1);
   }
-  static Status run(RunContext& ctx) noexcept { return detail::PreparedResult::run(ctx); }
+  static Status run(RunContext& ctx) noexcept { return sequence_util::PreparedResult::run(ctx); }
 };
 
 }  // namespace kernels
@@ -30562,13 +30246,13 @@ struct SequenceLength_11 : KernelDefaults {
   static constexpr std::string_view kOpType = "SequenceLength";
   static constexpr int kSinceVersion = 11;
   static Status prepare(PrepareContext& ctx) noexcept {
-    ONNXMICRO_RETURN_IF_ERROR(detail::require_container(ctx, 0));
+    ONNXMICRO_RETURN_IF_ERROR(sequence_util::require_container(ctx, 0));
     Span<std::int64_t> length;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(1, length));
-    length[0] = detail::count_of(ctx.input(0));
-    return detail::set_tensor_result(ctx, ConstTensorView(DataType::int64, Shape(), length.data()));
+    length[0] = sequence_util::count_of(ctx.input(0));
+    return sequence_util::set_tensor_result(ctx, ConstTensorView(DataType::int64, Shape(), length.data()));
   }
-  static Status run(RunContext& ctx) noexcept { return detail::PreparedResult::run(ctx); }
+  static Status run(RunContext& ctx) noexcept { return sequence_util::PreparedResult::run(ctx); }
 };
 
 }  // namespace kernels
@@ -30672,9 +30356,9 @@ struct SplitToSequence_11 : KernelDefaults {
       refs[static_cast<std::size_t>(p)] = value_ref_of(ConstTensorView(x.dtype, shape, data.data()));
       start += size;
     }
-    return detail::set_sequence_result(ctx, refs.data(), pieces);
+    return sequence_util::set_sequence_result(ctx, refs.data(), pieces);
   }
-  static Status run(RunContext& ctx) noexcept { return detail::PreparedResult::run(ctx); }
+  static Status run(RunContext& ctx) noexcept { return sequence_util::PreparedResult::run(ctx); }
 };
 
 }  // namespace kernels
@@ -30708,7 +30392,7 @@ ONNXMICRO_NAMESPACE_END
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
-namespace signal {
+namespace signal_util {
 
 constexpr double kPi = 3.14159265358979323846;
 
@@ -30863,7 +30547,7 @@ struct WindowGenerator {
   }
 };
 
-}  // namespace signal
+}  // namespace signal_util
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/signal/signal_util.hpp
@@ -30873,13 +30557,13 @@ namespace kernels {
 
 struct BlackmanFormula {
   static double value(double n, double denominator) noexcept {
-    return 0.42 - 0.5 * std::cos(2.0 * signal::kPi * n / denominator) +
-           0.08 * std::cos(4.0 * signal::kPi * n / denominator);
+    return 0.42 - 0.5 * std::cos(2.0 * signal_util::kPi * n / denominator) +
+           0.08 * std::cos(4.0 * signal_util::kPi * n / denominator);
   }
 };
 
 /// BlackmanWindow-17: the first version.
-struct BlackmanWindow_17 : KernelDefaults, signal::WindowGenerator<BlackmanFormula> {
+struct BlackmanWindow_17 : KernelDefaults, signal_util::WindowGenerator<BlackmanFormula> {
   static constexpr std::string_view kDomain = "";
   static constexpr std::string_view kOpType = "BlackmanWindow";
   static constexpr int kSinceVersion = 17;
@@ -30938,7 +30622,7 @@ struct DftCommon {
     const char* axis_name = kAxisFromInput ? "input 2 'axis'" : "attribute 'axis'";
     if constexpr (kAxisFromInput) {
       if (ctx.has_input(kAxisInput))
-        ONNXMICRO_RETURN_IF_ERROR(signal::read_constant_scalar(ctx, kAxisInput, "axis", axis_value));
+        ONNXMICRO_RETURN_IF_ERROR(signal_util::read_constant_scalar(ctx, kAxisInput, "axis", axis_value));
     } else {
       ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("axis", axis_value, 1));
     }
@@ -30960,7 +30644,7 @@ struct DftCommon {
     state->components_in = input.shape[rank - 1];
     std::int64_t n = state->half_spectrum_input ? 2 * (state->axis_in - 1) : state->axis_in;
     if (ctx.has_input(kDftLength)) {
-      ONNXMICRO_RETURN_IF_ERROR(signal::read_constant_scalar(ctx, kDftLength, "dft_length", n));
+      ONNXMICRO_RETURN_IF_ERROR(signal_util::read_constant_scalar(ctx, kDftLength, "dft_length", n));
     }
     if (n < 1) {
       return Status(StatusCode::invalid_model) << "dft_length is " << static_cast<long long>(n)
@@ -30973,7 +30657,7 @@ struct DftCommon {
     out[axis] = state->axis_out;
     out[rank - 1] = state->components_out;
     ctx.set_output(kOutput, input.dtype, out);
-    ctx.request_scratch(signal::DftWorkspace::scratch_bytes(n));
+    ctx.request_scratch(signal_util::DftWorkspace::scratch_bytes(n));
     return {};
   }
 
@@ -30989,7 +30673,7 @@ struct DftCommon {
     const T* x = static_cast<const T*>(x_data);
     T* y = static_cast<T*>(y_data);
     const std::int64_t n = s.n;
-    const signal::DftWorkspace work(scratch, n);
+    const signal_util::DftWorkspace work(scratch, n);
     double* line = work.buffer;  // this line of the input, padded or mirrored to n
     const double scale = s.inverse ? 1.0 / static_cast<double>(n) : 1.0;
     for (std::int64_t o = 0; o < s.outer; ++o) {
@@ -30997,7 +30681,7 @@ struct DftCommon {
         // Element m of this line: x[((o * axis_in + m) * inner + i) * components_in + c].
         auto load = [&](std::int64_t m, int c) noexcept -> double {
           if (m >= s.axis_in || c >= s.components_in) return 0.0;
-          return signal::to_double(x[((o * s.axis_in + m) * s.inner + i) * s.components_in + c]);
+          return signal_util::to_double(x[((o * s.axis_in + m) * s.inner + i) * s.components_in + c]);
         };
         for (std::int64_t m = 0; m < n; ++m) {
           if (s.half_spectrum_input && m > n / 2) {  // the conjugate mirror of bin n - m
@@ -31012,8 +30696,8 @@ struct DftCommon {
           double re = 0, im = 0;
           work.bin(k, s.inverse, re, im);
           T* out = y + ((o * s.axis_out + k) * s.inner + i) * s.components_out;
-          out[0] = signal::from_double<T>(re * scale);
-          if (s.components_out == 2) out[1] = signal::from_double<T>(im * scale);
+          out[0] = signal_util::from_double<T>(re * scale);
+          if (s.components_out == 2) out[1] = signal_util::from_double<T>(im * scale);
         }
       }
     }
@@ -31051,12 +30735,12 @@ namespace kernels {
 struct HammingFormula {
   static double value(double n, double denominator) noexcept {
     constexpr double alpha = 25.0 / 46.0;
-    return alpha - (1.0 - alpha) * std::cos(2.0 * signal::kPi * n / denominator);
+    return alpha - (1.0 - alpha) * std::cos(2.0 * signal_util::kPi * n / denominator);
   }
 };
 
 /// HammingWindow-17: the first version.
-struct HammingWindow_17 : KernelDefaults, signal::WindowGenerator<HammingFormula> {
+struct HammingWindow_17 : KernelDefaults, signal_util::WindowGenerator<HammingFormula> {
   static constexpr std::string_view kDomain = "";
   static constexpr std::string_view kOpType = "HammingWindow";
   static constexpr int kSinceVersion = 17;
@@ -31074,13 +30758,13 @@ namespace kernels {
 
 struct HannFormula {
   static double value(double n, double denominator) noexcept {
-    const double s = std::sin(signal::kPi * n / denominator);
+    const double s = std::sin(signal_util::kPi * n / denominator);
     return s * s;
   }
 };
 
 /// HannWindow-17: the first version.
-struct HannWindow_17 : KernelDefaults, signal::WindowGenerator<HannFormula> {
+struct HannWindow_17 : KernelDefaults, signal_util::WindowGenerator<HannFormula> {
   static constexpr std::string_view kDomain = "";
   static constexpr std::string_view kOpType = "HannWindow";
   static constexpr int kSinceVersion = 17;
@@ -31124,9 +30808,9 @@ struct MelWeightMatrix_17 : KernelDefaults {
     for (int i = 0; i <= kUpperEdge; ++i) ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(i));
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    ONNXMICRO_RETURN_IF_ERROR(signal::read_constant_scalar(ctx, kNumMelBins, "num_mel_bins", state->mel_bins));
-    ONNXMICRO_RETURN_IF_ERROR(signal::read_constant_scalar(ctx, kDftLength, "dft_length", state->dft_length));
-    ONNXMICRO_RETURN_IF_ERROR(signal::read_constant_scalar(ctx, kSampleRate, "sample_rate", state->sample_rate));
+    ONNXMICRO_RETURN_IF_ERROR(signal_util::read_constant_scalar(ctx, kNumMelBins, "num_mel_bins", state->mel_bins));
+    ONNXMICRO_RETURN_IF_ERROR(signal_util::read_constant_scalar(ctx, kDftLength, "dft_length", state->dft_length));
+    ONNXMICRO_RETURN_IF_ERROR(signal_util::read_constant_scalar(ctx, kSampleRate, "sample_rate", state->sample_rate));
     if (state->mel_bins < 0 || state->dft_length < 1 || state->sample_rate < 1) {
       return Status(StatusCode::invalid_model)
              << "num_mel_bins " << static_cast<long long>(state->mel_bins) << ", dft_length "
@@ -31154,7 +30838,7 @@ struct MelWeightMatrix_17 : KernelDefaults {
     state->mel_step = (mel_edges[1] - mel_edges[0]) / static_cast<double>(state->mel_bins + 2);
     state->spectrum_bins = state->dft_length / 2 + 1;
     DataType dtype = DataType::float32;
-    ONNXMICRO_RETURN_IF_ERROR(signal::read_output_datatype<NumericTypes>(ctx, dtype));
+    ONNXMICRO_RETURN_IF_ERROR(signal_util::read_output_datatype<NumericTypes>(ctx, dtype));
     visit_dtype(dtype, NumericTypes{}, [&](auto tag) noexcept { state->fill = &fill<typename decltype(tag)::type>; });
     ctx.set_output(kOutput, dtype, Shape{state->spectrum_bins, state->mel_bins});
     return {};
@@ -31199,9 +30883,9 @@ struct MelWeightMatrix_17 : KernelDefaults {
   static void fill(const State& s, void* out) noexcept {
     T* y = static_cast<T*>(out);
     const std::int64_t columns = s.mel_bins;
-    for (std::int64_t i = 0; i < s.spectrum_bins * columns; ++i) y[i] = signal::from_double<T>(0.0);
+    for (std::int64_t i = 0; i < s.spectrum_bins * columns; ++i) y[i] = signal_util::from_double<T>(0.0);
     auto set = [&](std::int64_t row, std::int64_t column, double value) noexcept {
-      if (row >= 0 && row < s.spectrum_bins) y[row * columns + column] = signal::from_double<T>(value);
+      if (row >= 0 && row < s.spectrum_bins) y[row * columns + column] = signal_util::from_double<T>(value);
     };
     for (std::int64_t i = 0; i < columns; ++i) {
       const std::int64_t low = point_bin(s, i), center = point_bin(s, i + 1), high = point_bin(s, i + 2);
@@ -31269,7 +30953,7 @@ struct STFT_17 : KernelDefaults {
     state->batch = signal.shape[0];
     state->length = signal.shape[1];
     state->components = signal.shape[2];
-    ONNXMICRO_RETURN_IF_ERROR(signal::read_constant_scalar(ctx, kFrameStep, "frame_step", state->frame_step));
+    ONNXMICRO_RETURN_IF_ERROR(signal_util::read_constant_scalar(ctx, kFrameStep, "frame_step", state->frame_step));
     if (state->frame_step < 1) {
       return Status(StatusCode::invalid_model)
              << "input 1 'frame_step' is " << static_cast<long long>(state->frame_step) << ", expected >= 1";
@@ -31286,7 +30970,7 @@ struct STFT_17 : KernelDefaults {
     }
     if (ctx.has_input(kFrameLength)) {
       std::int64_t given = 0;
-      ONNXMICRO_RETURN_IF_ERROR(signal::read_constant_scalar(ctx, kFrameLength, "frame_length", given));
+      ONNXMICRO_RETURN_IF_ERROR(signal_util::read_constant_scalar(ctx, kFrameLength, "frame_length", given));
       if (frame_length >= 0 && given != frame_length) {
         return Status(StatusCode::invalid_model)
                << "input 3 'frame_length' is " << static_cast<long long>(given) << ", but the window has "
@@ -31308,7 +30992,7 @@ struct STFT_17 : KernelDefaults {
     state->frames = 1 + (state->length - frame_length) / state->frame_step;
     state->bins = onesided != 0 ? frame_length / 2 + 1 : frame_length;
     ctx.set_output(kOutput, signal.dtype, Shape{state->batch, state->frames, state->bins, 2});
-    ctx.request_scratch(signal::DftWorkspace::scratch_bytes(frame_length));
+    ctx.request_scratch(signal_util::DftWorkspace::scratch_bytes(frame_length));
     return {};
   }
 
@@ -31327,22 +31011,22 @@ struct STFT_17 : KernelDefaults {
     const T* window = static_cast<const T*>(window_data);
     T* y = static_cast<T*>(y_data);
     const std::int64_t n = s.frame_length;
-    const signal::DftWorkspace work(scratch, n);
+    const signal_util::DftWorkspace work(scratch, n);
     double* frame = work.buffer;
     for (std::int64_t b = 0; b < s.batch; ++b) {
       for (std::int64_t f = 0; f < s.frames; ++f) {
         const T* samples = x + (b * s.length + f * s.frame_step) * s.components;
         for (std::int64_t m = 0; m < n; ++m) {
-          const double w = window == nullptr ? 1.0 : signal::to_double(window[m]);
-          frame[2 * m] = signal::to_double(samples[m * s.components]) * w;
-          frame[2 * m + 1] = s.components == 2 ? signal::to_double(samples[m * s.components + 1]) * w : 0.0;
+          const double w = window == nullptr ? 1.0 : signal_util::to_double(window[m]);
+          frame[2 * m] = signal_util::to_double(samples[m * s.components]) * w;
+          frame[2 * m + 1] = s.components == 2 ? signal_util::to_double(samples[m * s.components + 1]) * w : 0.0;
         }
         T* out = y + (b * s.frames + f) * s.bins * 2;
         for (std::int64_t k = 0; k < s.bins; ++k) {
           double re = 0, im = 0;
           work.bin(k, false, re, im);
-          out[2 * k] = signal::from_double<T>(re);
-          out[2 * k + 1] = signal::from_double<T>(im);
+          out[2 * k] = signal_util::from_double<T>(re);
+          out[2 * k + 1] = signal_util::from_double<T>(im);
         }
       }
     }
@@ -31418,6 +31102,223 @@ struct BitCast_26 : KernelDefaults {
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/tensor/bit_cast.hpp
+// #include "onnxmicro/kernels/tensor/cast.hpp"
+// begin of file onnxmicro/kernels/tensor/cast.hpp
+// Cast: converts every element to the dtype `to`, with the ONNX reference's rounding and overflow rules:
+//  - float -> float: round to nearest even, +/-inf when out of range (double -> float16 rounds once, from the
+//    exact value, like numpy; double -> bfloat16 goes through float, like ml_dtypes).
+//  - float -> integer: truncate toward zero, then keep the low bits like an integer -> integer cast. ONNX leaves
+//    out-of-range values undefined; this matches numpy on x86-64 for |x| < 2^31 and ml_dtypes (the reference)
+//    for int4/uint4/int2/uint2. NaN gives 0; values beyond the 64-bit range give the nearest 64-bit bound
+//    before the low bits are kept.
+//  - integer -> integer: keep the low bits (two's complement); -> bool: != 0; bool -> number: 0 or 1.
+//  - float8 (e4m3fn, e4m3fnuz, e5m2, e5m2fnuz): round to nearest even; out-of-range and +/-inf go to +/-max with
+//    saturate=1 (the default), else to NaN (or inf for e5m2). float4e2m1 always saturates. float8e8m0 follows
+//    'round_mode' (up, down, nearest) and 'saturate'.
+// Strings and the float6 types are not supported yet (a clear `unsupported` status at prepare).
+//
+// The conversion itself is the dtype_convert engine (kernels/common/dtype_convert.hpp).
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+namespace cast_detail {
+
+/// Parses Cast-1's string 'to' ("FLOAT", "INT64", ...; case-insensitive). Returns undefined when unknown.
+inline DataType dtype_from_onnx_name(std::string_view name) noexcept {
+  struct Entry {
+    const char* name;
+    DataType dtype;
+  };
+  static constexpr Entry kNames[] = {
+      {"FLOAT", DataType::float32},   {"UINT8", DataType::uint8},       {"INT8", DataType::int8},
+      {"UINT16", DataType::uint16},   {"INT16", DataType::int16},       {"INT32", DataType::int32},
+      {"INT64", DataType::int64},     {"STRING", DataType::string},     {"BOOL", DataType::boolean},
+      {"FLOAT16", DataType::float16}, {"DOUBLE", DataType::float64},    {"UINT32", DataType::uint32},
+      {"UINT64", DataType::uint64},   {"BFLOAT16", DataType::bfloat16},
+  };
+  for (const Entry& entry : kNames) {
+    std::string_view candidate(entry.name);
+    if (candidate.size() != name.size()) continue;
+    bool equal = true;
+    for (std::size_t i = 0; equal && i < name.size(); ++i) {
+      char c = name[i];
+      if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+      equal = c == candidate[i];
+    }
+    if (equal) return entry.dtype;
+  }
+  return DataType::undefined;
+}
+
+}  // namespace cast_detail
+
+/// Shared implementation of every Cast version; they differ in which attributes exist.
+struct CastBase : KernelDefaults {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Cast";
+  static constexpr int kInput = 0;
+  static constexpr int kOutput = 0;
+
+  struct State {
+    bool same_dtype;  ///< plain copy
+    dtype_convert::LoadBlock load;
+    dtype_convert::StoreBlock store;
+    dtype_convert::Options options;
+  };
+
+  static Status prepare_with(PrepareContext& ctx, DataType to, const dtype_convert::Options& options) noexcept {
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInput));
+    const TensorInfo& in = ctx.input(kInput);
+    // The session refuses compiled-out inputs before this; the output dtype is only known here.
+    if (!dtype_enabled(in.dtype)) return PrepareContext::disabled_dtype("input", kInput, in.name, in.dtype);
+    if (!dtype_enabled(to)) return PrepareContext::disabled_dtype("output", kOutput, ctx.output(kOutput).name, to);
+    if (in.dtype == DataType::string || to == DataType::string) {
+      return Status(StatusCode::unsupported) << "Cast from " << dtype_name(in.dtype) << " to " << dtype_name(to)
+                                             << ": string casts are not supported yet";
+    }
+    State* state = nullptr;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
+    state->options = options;
+    state->same_dtype = in.dtype == to && shape_util::element_bits(to) != 0;
+    if (!state->same_dtype) {
+      dtype_convert::SourceKind kind = dtype_convert::SourceKind::floating;
+      state->load = dtype_convert::loader_for(in.dtype, kind);
+      if (state->load == nullptr) {
+        return Status(StatusCode::unsupported)
+               << "input 0 '" << in.name << "' has dtype " << dtype_name(in.dtype) << ", which Cast does not support";
+      }
+      switch (kind) {
+        case dtype_convert::SourceKind::floating:
+          state->store = dtype_convert::storer_for<dtype_convert::SourceKind::floating>(to);
+          break;
+        case dtype_convert::SourceKind::signed_integer:
+          state->store = dtype_convert::storer_for<dtype_convert::SourceKind::signed_integer>(to);
+          break;
+        case dtype_convert::SourceKind::unsigned64:
+          state->store = dtype_convert::storer_for<dtype_convert::SourceKind::unsigned64>(to);
+          break;
+      }
+      if (state->store == nullptr) {
+        return Status(StatusCode::unsupported) << "attribute 'to' is " << static_cast<int>(to) << " (" << dtype_name(to)
+                                               << "), which Cast does not support";
+      }
+    }
+    ctx.set_output(kOutput, to, in.shape);
+    return {};
+  }
+
+  static Status run(RunContext& ctx) noexcept {
+    const State& state = ctx.state<State>();
+    const ConstTensorView& in = ctx.input(kInput);
+    void* dst = ctx.output(kOutput).data;
+    if (state.same_dtype) {
+      shape_util::copy_unless_aliased(dst, in.data, in.byte_size());
+      return {};
+    }
+    dtype_convert::Wide block[dtype_convert::kBlockElements];
+    const std::int64_t count = in.element_count();
+    for (std::int64_t begin = 0; begin < count; begin += dtype_convert::kBlockElements) {
+      const std::int64_t left = count - begin;
+      const int n = left < dtype_convert::kBlockElements ? static_cast<int>(left) : dtype_convert::kBlockElements;
+      state.load(in.data, begin, n, block);
+      state.store(block, dst, begin, n, state.options);
+    }
+    return {};
+  }
+
+ protected:
+  /// Reads the INT 'to' attribute (opset 6+) and checks it names a dtype.
+  static Status read_to(PrepareContext& ctx, DataType& to) noexcept {
+    std::int64_t value = 0;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("to", value));
+    if (value < 0 || value > kMaxDataTypeValue || !is_known_dtype(static_cast<std::int32_t>(value))) {
+      return Status(StatusCode::unsupported)
+             << "attribute 'to' is " << static_cast<long long>(value) << ", which is not a dtype this build knows (1.."
+             << kMaxDataTypeValue << ")";
+    }
+    to = static_cast<DataType>(value);
+    return {};
+  }
+  /// Reads 'saturate' (opset 19+), 0 or 1.
+  static Status read_saturate(PrepareContext& ctx, dtype_convert::Options& options) noexcept {
+    std::int64_t saturate = 1;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("saturate", saturate, 1));
+    if (saturate != 0 && saturate != 1) {
+      return Status(StatusCode::invalid_model)
+             << "attribute 'saturate' is " << static_cast<long long>(saturate) << ", expected 0 or 1";
+    }
+    options.saturate = saturate == 1;
+    return {};
+  }
+  /// Reads 'round_mode' (opset 24 on): how casts to float8e8m0 round.
+  static Status read_round_mode(PrepareContext& ctx, dtype_convert::Options& options) noexcept {
+    std::string_view round_mode;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("round_mode", round_mode, "up"));
+    if (round_mode == "up") {
+      options.e8m0_rounding = float_formats::E8M0Rounding::up;
+    } else if (round_mode == "down") {
+      options.e8m0_rounding = float_formats::E8M0Rounding::down;
+    } else if (round_mode == "nearest") {
+      options.e8m0_rounding = float_formats::E8M0Rounding::nearest;
+    } else {
+      return Status(StatusCode::invalid_model)
+             << "attribute 'round_mode' is \"" << round_mode << "\", expected \"up\", \"down\" or \"nearest\"";
+    }
+    return {};
+  }
+};
+
+/// Cast's version rules (VersionedKernel): prepare reads what version `since` accepts; CastBase holds the
+/// rest.
+struct CastImpl : CastBase {
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
+    if (since < 6) return prepare_named_to(ctx);
+    DataType to = DataType::undefined;
+    ONNXMICRO_RETURN_IF_ERROR(read_to(ctx, to));
+    dtype_convert::Options options;
+    if (since >= 19) ONNXMICRO_RETURN_IF_ERROR(read_saturate(ctx, options));
+    if (since >= 24) ONNXMICRO_RETURN_IF_ERROR(read_round_mode(ctx, options));
+    return prepare_with(ctx, to, options);
+  }
+
+ private:
+  /// Opset 1's 'to': a STRING dtype name.
+  static Status prepare_named_to(PrepareContext& ctx) noexcept {
+    proto::Attribute attribute;
+    if (!ctx.find_attribute("to", attribute)) {
+      return Status(StatusCode::invalid_model) << "required attribute 'to' (STRING) is missing";
+    }
+    if (attribute.type == proto::AttributeType::int_) {  // some old exporters already wrote the opset-6 form
+      DataType to = DataType::undefined;
+      ONNXMICRO_RETURN_IF_ERROR(read_to(ctx, to));
+      return prepare_with(ctx, to, dtype_convert::Options());
+    }
+    ONNXMICRO_RETURN_IF_ERROR(PrepareContext::expect_type(attribute, proto::AttributeType::string));
+    std::string_view name(reinterpret_cast<const char*>(attribute.s.data()), attribute.s.size());
+    DataType to = cast_detail::dtype_from_onnx_name(name);
+    if (to == DataType::undefined) {
+      return Status(StatusCode::invalid_model)
+             << "attribute 'to' is \"" << name << "\", expected a TensorProto.DataType name such as \"FLOAT\"";
+    }
+    return prepare_with(ctx, to, dtype_convert::Options());
+  }
+};
+
+// Opset 1: 'to' is a STRING naming the dtype ("FLOAT", "INT32", ...).
+using Cast_1 = VersionedKernel<CastImpl, 1, 6>;
+// Opset 6: 'to' becomes an INT (TensorProto.DataType). Opsets 9 (string) and 13 (bfloat16) only add dtypes.
+using Cast_6 = VersionedKernel<CastImpl, 6, 19>;
+// Opset 19: adds float8 dtypes and 'saturate' (their overflow rule). Opsets 21 (int4/uint4) and 23 (float4e2m1)
+// only add dtypes.
+using Cast_19 = VersionedKernel<CastImpl, 19, 24>;
+// Opset 24: adds float8e8m0 and 'round_mode' (up, down, nearest) for casts to it. Opsets 25 (int2/uint2) and 28
+// (float6, not supported yet) only add dtypes.
+using Cast_24 = VersionedKernel<CastImpl, 24>;
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/tensor/cast.hpp
 // #include "onnxmicro/kernels/tensor/cast_like.hpp"
 // begin of file onnxmicro/kernels/tensor/cast_like.hpp
 // CastLike: Cast to the dtype of input 1 ('target_type'), whose values are never read. The conversion rules,
@@ -31434,7 +31335,7 @@ struct CastLikeBase : CastBase {
   static constexpr int kTargetType = 1;
 
  protected:
-  static Status prepare_like(PrepareContext& ctx, const cast_detail::Options& options) noexcept {
+  static Status prepare_like(PrepareContext& ctx, const dtype_convert::Options& options) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kTargetType));
     Status status = prepare_with(ctx, ctx.input(kTargetType).dtype, options);
     if (!status.ok()) return status.prepend("(the destination dtype is input 1's) ");
@@ -31446,7 +31347,7 @@ struct CastLikeBase : CastBase {
 /// rest.
 struct CastLikeImpl : CastLikeBase {
   static Status prepare(PrepareContext& ctx, int since) noexcept {
-    cast_detail::Options options;
+    dtype_convert::Options options;
     if (since >= 19) ONNXMICRO_RETURN_IF_ERROR(read_saturate(ctx, options));
     if (since >= 24) ONNXMICRO_RETURN_IF_ERROR(read_round_mode(ctx, options));
     return prepare_like(ctx, options);
@@ -31470,7 +31371,7 @@ ONNXMICRO_NAMESPACE_END
 // CenterCropPad: crops or zero-pads each listed axis (attribute 'axes', default all) to the size in input 1
 // ('shape', known at prepare time since it decides the output shape), keeping the input centred; when the
 // difference is odd the extra element is cut from / added at the end, as the ONNX reference does. Elements move
-// as raw bits through the per-axis remap of kernels/tensor/slice.hpp.
+// as raw bits through the per-axis remap of kernels/common/remap.hpp.
 
 
 ONNXMICRO_NAMESPACE_BEGIN
@@ -31980,7 +31881,7 @@ ONNXMICRO_NAMESPACE_END
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
-namespace detail_compress {
+namespace compress_detail {
 
 // kNegativeAxis: negative axes are accepted (opset 11+).
 template <bool kNegativeAxis>
@@ -32081,16 +31982,16 @@ struct CompressKernel : KernelDefaults {
   }
 };
 
-}  // namespace detail_compress
+}  // namespace compress_detail
 
 // Opset 9: the axis must be non-negative.
-struct Compress_9 : detail_compress::CompressKernel<false> {
+struct Compress_9 : compress_detail::CompressKernel<false> {
   static constexpr int kSinceVersion = 9;
   static constexpr int kUntilVersion = 11;
 };
 
 // Opset 11: negative axes count from the back (28 only added bfloat16).
-struct Compress_11 : detail_compress::CompressKernel<true> {
+struct Compress_11 : compress_detail::CompressKernel<true> {
   static constexpr int kSinceVersion = 11;
 };
 
@@ -32211,7 +32112,7 @@ ONNXMICRO_NAMESPACE_END
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
-namespace detail_depth_space {
+namespace depth_to_space_detail {
 
 /// State shared by DepthToSpace and SpaceToDepth: the 6-D view of the input and the transpose.
 struct PermuteState {
@@ -32299,16 +32200,16 @@ struct DepthToSpaceKernel : KernelDefaults {
   static Status run(RunContext& ctx) noexcept { return run_permute(ctx); }
 };
 
-}  // namespace detail_depth_space
+}  // namespace depth_to_space_detail
 
 // Opset 1: DCR order only.
-struct DepthToSpace_1 : detail_depth_space::DepthToSpaceKernel<false> {
+struct DepthToSpace_1 : depth_to_space_detail::DepthToSpaceKernel<false> {
   static constexpr int kSinceVersion = 1;
   static constexpr int kUntilVersion = 11;
 };
 
 // Opset 11: adds `mode` (DCR or CRD); 13 only added bfloat16 and 28 changed nothing computed.
-struct DepthToSpace_11 : detail_depth_space::DepthToSpaceKernel<true> {
+struct DepthToSpace_11 : depth_to_space_detail::DepthToSpaceKernel<true> {
   static constexpr int kSinceVersion = 11;
 };
 
@@ -32571,7 +32472,7 @@ ONNXMICRO_NAMESPACE_END
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
-namespace detail_gather_nd {
+namespace gather_nd_detail {
 
 // kHasBatchDims: the batch_dims attribute exists (opset 12+).
 template <bool kHasBatchDims>
@@ -32680,16 +32581,16 @@ struct GatherNDKernel : KernelDefaults {
   }
 };
 
-}  // namespace detail_gather_nd
+}  // namespace gather_nd_detail
 
 // Opset 11: no batch dims.
-struct GatherND_11 : detail_gather_nd::GatherNDKernel<false> {
+struct GatherND_11 : gather_nd_detail::GatherNDKernel<false> {
   static constexpr int kSinceVersion = 11;
   static constexpr int kUntilVersion = 12;
 };
 
 // Opset 12: adds the batch_dims attribute (13 only added bfloat16).
-struct GatherND_12 : detail_gather_nd::GatherNDKernel<true> {
+struct GatherND_12 : gather_nd_detail::GatherNDKernel<true> {
   static constexpr int kSinceVersion = 12;
 };
 
@@ -32861,7 +32762,7 @@ ONNXMICRO_NAMESPACE_END
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
-namespace detail_one_hot {
+namespace one_hot_detail {
 
 using ReadFunction = std::int64_t (*)(const void* data, std::int64_t k) noexcept;
 
@@ -32988,16 +32889,16 @@ struct OneHotKernel : KernelDefaults {
   }
 };
 
-}  // namespace detail_one_hot
+}  // namespace one_hot_detail
 
 // Opset 9: indices outside [0, depth-1] select nothing.
-struct OneHot_9 : detail_one_hot::OneHotKernel<false> {
+struct OneHot_9 : one_hot_detail::OneHotKernel<false> {
   static constexpr int kSinceVersion = 9;
   static constexpr int kUntilVersion = 11;
 };
 
 // Opset 11: negative indices in [-depth, -1] count from the back (28 only added bfloat16 values).
-struct OneHot_11 : detail_one_hot::OneHotKernel<true> {
+struct OneHot_11 : one_hot_detail::OneHotKernel<true> {
   static constexpr int kSinceVersion = 11;
 };
 
@@ -33011,7 +32912,7 @@ ONNXMICRO_NAMESPACE_END
 // border, bouncing again for pads longer than the axis, as numpy), and 'wrap' (opset 19: periodic). Pads are an
 // attribute before opset 11 and a constant input from 11 on (they decide the output shape); the fill value is the
 // FLOAT attribute 'value' before 11 and the optional input 'constant_value' (read at run time) from 11 on.
-// Elements move as raw bits through the per-axis remap of kernels/tensor/slice.hpp.
+// Elements move as raw bits through the per-axis remap of kernels/common/remap.hpp.
 
 
 ONNXMICRO_NAMESPACE_BEGIN
@@ -33134,12 +33035,12 @@ struct PadBase : KernelDefaults {
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(prepare_pads(ctx, pads, count, nullptr, 0, kind, state));
     // The value is a float whatever the data dtype: convert it as Cast would.
-    cast_detail::Wide wide;
+    dtype_convert::Wide wide;
     wide.f = static_cast<double>(value);
-    const cast_detail::StoreBlock store =
-        cast_detail::storer_for<cast_detail::SourceKind::floating>(ctx.input(kData).dtype);
+    const dtype_convert::StoreBlock store =
+        dtype_convert::storer_for<dtype_convert::SourceKind::floating>(ctx.input(kData).dtype);
     if (store == nullptr) return ctx.unsupported_input_dtype(kData);
-    store(&wide, state->fill, 0, 1, cast_detail::Options());
+    store(&wide, state->fill, 0, 1, dtype_convert::Options());
     return {};
   }
 
@@ -33477,7 +33378,7 @@ ONNXMICRO_NAMESPACE_END
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
-namespace detail_scatter_elements {
+namespace scatter_elements_detail {
 
 // kMaxReduction: the last reduction the version defines (none: no `reduction` attribute).
 template <index_util::Reduction kMaxReduction>
@@ -33527,24 +33428,24 @@ struct ScatterElementsKernel : KernelDefaults {
   }
 };
 
-}  // namespace detail_scatter_elements
+}  // namespace scatter_elements_detail
 
 // Opset 11: plain assignment (13 only added bfloat16).
-struct ScatterElements_11 : detail_scatter_elements::ScatterElementsKernel<index_util::Reduction::none> {
+struct ScatterElements_11 : scatter_elements_detail::ScatterElementsKernel<index_util::Reduction::none> {
   static constexpr std::string_view kOpType = "ScatterElements";
   static constexpr int kSinceVersion = 11;
   static constexpr int kUntilVersion = 16;
 };
 
 // Opset 16: adds the `reduction` attribute with add and mul.
-struct ScatterElements_16 : detail_scatter_elements::ScatterElementsKernel<index_util::Reduction::mul> {
+struct ScatterElements_16 : scatter_elements_detail::ScatterElementsKernel<index_util::Reduction::mul> {
   static constexpr std::string_view kOpType = "ScatterElements";
   static constexpr int kSinceVersion = 16;
   static constexpr int kUntilVersion = 18;
 };
 
 // Opset 18: adds the max and min reductions.
-struct ScatterElements_18 : detail_scatter_elements::ScatterElementsKernel<index_util::Reduction::min> {
+struct ScatterElements_18 : scatter_elements_detail::ScatterElementsKernel<index_util::Reduction::min> {
   static constexpr std::string_view kOpType = "ScatterElements";
   static constexpr int kSinceVersion = 18;
 };
@@ -33557,7 +33458,7 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
 // Opset 9 introduced it; opset 11 deprecated it (models must use ScatterElements from then on).
-struct Scatter_9 : detail_scatter_elements::ScatterElementsKernel<index_util::Reduction::none> {
+struct Scatter_9 : scatter_elements_detail::ScatterElementsKernel<index_util::Reduction::none> {
   static constexpr std::string_view kOpType = "Scatter";
   static constexpr int kSinceVersion = 9;
   static constexpr int kUntilVersion = 11;
@@ -33578,7 +33479,7 @@ ONNXMICRO_NAMESPACE_END
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
-namespace detail_scatter_nd {
+namespace scatter_nd_detail {
 
 // kMaxReduction: the last reduction the version defines (none: no `reduction` attribute).
 template <index_util::Reduction kMaxReduction>
@@ -33666,22 +33567,22 @@ struct ScatterNDKernel : KernelDefaults {
   }
 };
 
-}  // namespace detail_scatter_nd
+}  // namespace scatter_nd_detail
 
 // Opset 11: plain assignment (13 only added bfloat16).
-struct ScatterND_11 : detail_scatter_nd::ScatterNDKernel<index_util::Reduction::none> {
+struct ScatterND_11 : scatter_nd_detail::ScatterNDKernel<index_util::Reduction::none> {
   static constexpr int kSinceVersion = 11;
   static constexpr int kUntilVersion = 16;
 };
 
 // Opset 16: adds the `reduction` attribute with add and mul.
-struct ScatterND_16 : detail_scatter_nd::ScatterNDKernel<index_util::Reduction::mul> {
+struct ScatterND_16 : scatter_nd_detail::ScatterNDKernel<index_util::Reduction::mul> {
   static constexpr int kSinceVersion = 16;
   static constexpr int kUntilVersion = 18;
 };
 
 // Opset 18: adds the max and min reductions.
-struct ScatterND_18 : detail_scatter_nd::ScatterNDKernel<index_util::Reduction::min> {
+struct ScatterND_18 : scatter_nd_detail::ScatterNDKernel<index_util::Reduction::min> {
   static constexpr int kSinceVersion = 18;
 };
 
@@ -33815,6 +33716,162 @@ struct Size_1 : KernelDefaults {
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/tensor/size.hpp
+// #include "onnxmicro/kernels/tensor/slice.hpp"
+// begin of file onnxmicro/kernels/tensor/slice.hpp
+// Slice: takes starts[i]:ends[i]:steps[i] along axes[i], with Python's clamping rules (negative indices count
+// from the back, out-of-range indices clamp, INT64_MAX/INT64_MIN mean "to the end"). Opset 1 reads
+// starts/ends/axes from attributes; opset 10 reads them (and steps) from inputs, which must be known at prepare
+// time because they decide the output shape.
+//
+// The copy itself is the remap engine (kernels/common/remap.hpp).
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// Shared implementation of every Slice version; they differ in where starts/ends/axes/steps come from.
+struct SliceBase : KernelDefaults {
+  static constexpr std::string_view kDomain = "";
+  static constexpr std::string_view kOpType = "Slice";
+  static constexpr int kData = 0;
+
+  /// The slice parameters, one entry per sliced axis.
+  struct Request {
+    std::int64_t starts[kMaxRank];
+    std::int64_t ends[kMaxRank];
+    std::int64_t axes[kMaxRank];
+    std::int64_t steps[kMaxRank];
+    std::size_t count = 0;
+    bool has_axes = false;
+  };
+
+  static Status run(RunContext& ctx) noexcept { return remap::run_state(ctx); }
+
+ protected:
+  static Status prepare_request(PrepareContext& ctx, const Request& request, bool allow_negative_axes) noexcept {
+    std::size_t bits = 0;
+    ONNXMICRO_RETURN_IF_ERROR(remap::check_source(ctx, kData, bits));
+    const Shape& in = ctx.input(kData).shape;
+    const int rank = in.rank();
+    if (request.count > static_cast<std::size_t>(rank)) {
+      return Status(StatusCode::invalid_model) << "starts has " << static_cast<unsigned long long>(request.count)
+                                               << " values, more than the data rank " << rank;
+    }
+    remap::Plan plan;
+    remap::start_identity(plan, in);
+    bool seen[kMaxRank] = {};
+    for (std::size_t i = 0; i < request.count; ++i) {
+      int axis = static_cast<int>(i);
+      if (request.has_axes) {
+        ONNXMICRO_RETURN_IF_ERROR(
+            shape_util::normalize_axis(request.axes[i], rank, "axes value", allow_negative_axes, axis));
+      }
+      if (seen[axis]) {
+        return Status(StatusCode::invalid_model) << "axis " << axis << " appears more than once in axes";
+      }
+      seen[axis] = true;
+      const std::int64_t step = request.steps[i];
+      if (step == 0) return Status(StatusCode::invalid_model) << "steps[" << static_cast<int>(i) << "] is 0";
+      const std::int64_t dim = in[axis];
+      // Python slice clamping: negative counts from the back; then [0, dim] for step > 0, [-1, dim-1] for step < 0.
+      std::int64_t start = clamp_index(request.starts[i], dim, step);
+      std::int64_t end = clamp_index(request.ends[i], dim, step);
+      std::int64_t size = 0;
+      if (step > 0 && end > start) size = (end - start + step - 1) / step;
+      if (step < 0 && start > end) size = (start - end - step - 1) / -step;
+      plan.axes[axis].start = size > 0 ? start : 0;
+      plan.axes[axis].step = step;
+      plan.axes[axis].output_dim = size;
+    }
+    remap::finish(plan, bits);
+    return remap::set_output_and_state(ctx, plan);
+  }
+
+ private:
+  static std::int64_t clamp_index(std::int64_t v, std::int64_t dim, std::int64_t step) noexcept {
+    if (v < 0) v = v < -dim ? -1 : v + dim;  // -1 marks "before the first element"
+    if (step > 0) return v < 0 ? 0 : (v > dim ? dim : v);
+    return v < 0 ? -1 : (v > dim - 1 ? dim - 1 : v);
+  }
+};
+
+/// Slice from opset 10 on: starts, ends, axes and steps are (constant) inputs 1..4.
+struct SliceInputsBase : SliceBase {
+ protected:
+  static Status prepare_inputs(PrepareContext& ctx, bool allow_negative_axes) noexcept {
+    Request request;
+    std::size_t count = 0;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(1));
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(2));
+    ONNXMICRO_RETURN_IF_ERROR(
+        shape_util::read_constant_ints(ctx, 1, "starts", request.starts, kMaxRank, request.count));
+    ONNXMICRO_RETURN_IF_ERROR(shape_util::read_constant_ints(ctx, 2, "ends", request.ends, kMaxRank, count));
+    ONNXMICRO_RETURN_IF_ERROR(check_length(ctx, 2, count, request.count));
+    request.has_axes = ctx.has_input(3);
+    if (request.has_axes) {
+      ONNXMICRO_RETURN_IF_ERROR(shape_util::read_constant_ints(ctx, 3, "axes", request.axes, kMaxRank, count));
+      ONNXMICRO_RETURN_IF_ERROR(check_length(ctx, 3, count, request.count));
+    }
+    if (ctx.has_input(4)) {
+      ONNXMICRO_RETURN_IF_ERROR(shape_util::read_constant_ints(ctx, 4, "steps", request.steps, kMaxRank, count));
+      ONNXMICRO_RETURN_IF_ERROR(check_length(ctx, 4, count, request.count));
+    } else {
+      for (std::size_t i = 0; i < request.count; ++i) request.steps[i] = 1;
+    }
+    return prepare_request(ctx, request, allow_negative_axes);
+  }
+
+ private:
+  static Status check_length(const PrepareContext& ctx, int index, std::size_t count, std::size_t expected) noexcept {
+    if (count == expected) return {};
+    return Status(StatusCode::invalid_model)
+           << "input " << index << " '" << ctx.input(index).name << "' has " << static_cast<unsigned long long>(count)
+           << " values, expected " << static_cast<unsigned long long>(expected) << " (as many as starts)";
+  }
+};
+
+/// Slice's version rules (VersionedKernel): prepare reads what version `since` accepts; SliceInputsBase holds the
+/// rest.
+struct SliceImpl : SliceInputsBase {
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
+    if (since >= 11) return prepare_inputs(ctx, true);
+    if (since >= 10) return prepare_inputs(ctx, false);
+    return prepare_v1(ctx);
+  }
+
+ private:
+  static Status prepare_v1(PrepareContext& ctx) noexcept {
+    Request request;
+    std::size_t ends_count = 0;
+    bool present = false;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute_ints("starts", request.starts, kMaxRank, request.count, present));
+    if (!present) return Status(StatusCode::invalid_model) << "required attribute 'starts' (INTS) is missing";
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute_ints("ends", request.ends, kMaxRank, ends_count, present));
+    if (!present) return Status(StatusCode::invalid_model) << "required attribute 'ends' (INTS) is missing";
+    std::size_t axes_count = 0;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute_ints("axes", request.axes, kMaxRank, axes_count, request.has_axes));
+    request.has_axes = request.has_axes && axes_count > 0;  // an empty list means absent, as in the reference
+    if (ends_count != request.count || (request.has_axes && axes_count != request.count)) {
+      return Status(StatusCode::invalid_model)
+             << "attributes 'starts', 'ends' and 'axes' must have the same length, got "
+             << static_cast<unsigned long long>(request.count) << ", " << static_cast<unsigned long long>(ends_count)
+             << " and " << static_cast<unsigned long long>(axes_count);
+    }
+    for (std::size_t i = 0; i < request.count; ++i) request.steps[i] = 1;
+    return prepare_request(ctx, request, false);
+  }
+};
+
+// Opset 1: 'starts', 'ends' and optional 'axes' are attributes; steps are 1.
+using Slice_1 = VersionedKernel<SliceImpl, 1, 10>;
+// Opset 10: starts, ends, axes and steps become inputs; steps may be negative.
+using Slice_10 = VersionedKernel<SliceImpl, 10, 11>;
+// Opset 11: negative axes count from the back (opset 13 only adds bfloat16).
+using Slice_11 = VersionedKernel<SliceImpl, 11>;
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/tensor/slice.hpp
 // #include "onnxmicro/kernels/tensor/space_to_depth.hpp"
 // begin of file onnxmicro/kernels/tensor/space_to_depth.hpp
 // SpaceToDepth: the inverse of DepthToSpace: [N, C, H, W] -> [N, C*b*b, H/b, W/b] for blocksize b. Mode DCR
@@ -33824,7 +33881,7 @@ ONNXMICRO_NAMESPACE_END
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
-namespace detail_depth_space {
+namespace depth_to_space_detail {
 
 // kHasMode: the `mode` attribute exists (opset 28+).
 template <bool kHasMode>
@@ -33854,16 +33911,16 @@ struct SpaceToDepthKernel : KernelDefaults {
   static Status run(RunContext& ctx) noexcept { return run_permute(ctx); }
 };
 
-}  // namespace detail_depth_space
+}  // namespace depth_to_space_detail
 
 // Opset 1: DCR order only (13 only added bfloat16).
-struct SpaceToDepth_1 : detail_depth_space::SpaceToDepthKernel<false> {
+struct SpaceToDepth_1 : depth_to_space_detail::SpaceToDepthKernel<false> {
   static constexpr int kSinceVersion = 1;
   static constexpr int kUntilVersion = 28;
 };
 
 // Opset 28: adds `mode` (DCR or CRD).
-struct SpaceToDepth_28 : detail_depth_space::SpaceToDepthKernel<true> {
+struct SpaceToDepth_28 : depth_to_space_detail::SpaceToDepthKernel<true> {
   static constexpr int kSinceVersion = 28;
 };
 
@@ -34299,7 +34356,7 @@ ONNXMICRO_NAMESPACE_END
 // begin of file onnxmicro/kernels/tensor/tile.hpp
 // Tile: repeats the input along each axis (output dim = dim x repeats; output index i reads i mod dim). The repeat
 // counts decide the output shape, so they must be known at prepare time. Elements move as raw bits through the
-// per-axis remap of kernels/tensor/slice.hpp.
+// per-axis remap of kernels/common/remap.hpp.
 
 
 ONNXMICRO_NAMESPACE_BEGIN
@@ -35165,9 +35222,9 @@ ONNXMICRO_NAMESPACE_END
 // #include "onnxmicro/kernels/text/regex_full_match.hpp"
 // begin of file onnxmicro/kernels/text/regex_full_match.hpp
 // RegexFullMatch (opset 20): y[i] = whether the whole of string x[i] matches `pattern` (RE2 syntax; the subset
-// text/regex.hpp implements, checked at prepare time). Linear-time matching in a scratch buffer.
-// #include "onnxmicro/kernels/text/regex.hpp"
-// begin of file onnxmicro/kernels/text/regex.hpp
+// common/regex.hpp implements, checked at prepare time). Linear-time matching in a scratch buffer.
+// #include "onnxmicro/kernels/common/regex.hpp"
+// begin of file onnxmicro/kernels/common/regex.hpp
 // A small regular-expression engine for RegexFullMatch: RE2 syntax (the subset below), compiled at prepare time
 // into a Thompson NFA and run as a Pike VM, so matching takes time linear in the text for every pattern (no
 // backtracking blow-up on hostile patterns or input) and uses a fixed scratch buffer.
@@ -35180,7 +35237,7 @@ ONNXMICRO_NAMESPACE_END
 
 
 ONNXMICRO_NAMESPACE_BEGIN
-namespace detail {
+namespace kernels {
 namespace regex {
 
 /// Largest {n,m} count (as RE2).
@@ -35693,9 +35750,9 @@ inline bool full_match(const Program& program, std::string_view text, void* scra
 }
 
 }  // namespace regex
-}  // namespace detail
+}  // namespace kernels
 ONNXMICRO_NAMESPACE_END
-// end of file onnxmicro/kernels/text/regex.hpp
+// end of file onnxmicro/kernels/common/regex.hpp
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
@@ -35708,11 +35765,11 @@ struct RegexFullMatch_20 : KernelDefaults {
   static constexpr int kOutput = 0;
 
   struct State {
-    detail::regex::Program program;
+    regex::Program program;
   };
 
   static Status prepare(PrepareContext& ctx) noexcept {
-    namespace rx = detail::regex;
+    namespace rx = regex;
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInput));
     if (ctx.input(kInput).dtype != DataType::string) return ctx.unsupported_input_dtype(kInput);
     proto::Attribute attribute;
@@ -35756,7 +35813,7 @@ struct RegexFullMatch_20 : KernelDefaults {
     const auto* x = ctx.input(kInput).data_as<StringRef>();
     auto* y = ctx.output(kOutput).data_as<bool>();
     for (std::int64_t i = 0; i < ctx.input(kInput).element_count(); ++i)
-      y[i] = detail::regex::full_match(state.program, x[i].view(), ctx.scratch());
+      y[i] = regex::full_match(state.program, x[i].view(), ctx.scratch());
     return {};
   }
 };
@@ -40379,14 +40436,14 @@ struct SequenceMap_17 : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
     MetadataAllocator& allocator = ctx.metadata_allocator();
     const int inputs = ctx.explicit_input_count();
-    ONNXMICRO_RETURN_IF_ERROR(detail::require_container(ctx, 0));
-    const std::int64_t length = detail::count_of(ctx.input(0));
+    ONNXMICRO_RETURN_IF_ERROR(sequence_util::require_container(ctx, 0));
+    const std::int64_t length = sequence_util::count_of(ctx.input(0));
     for (int i = 0; i < ctx.input_count(); ++i) {
       ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(i));
       ONNXMICRO_RETURN_IF_ERROR(ctx.require_constant_input(i));
-      if (i < inputs && ctx.input(i).dtype == DataType::sequence && detail::count_of(ctx.input(i)) != length) {
+      if (i < inputs && ctx.input(i).dtype == DataType::sequence && sequence_util::count_of(ctx.input(i)) != length) {
         return Status(StatusCode::invalid_argument) << "input " << i << " '" << ctx.input(i).name << "' has "
-                                                    << static_cast<long long>(detail::count_of(ctx.input(i)))
+                                                    << static_cast<long long>(sequence_util::count_of(ctx.input(i)))
                                                     << " elements, input 0 has " << static_cast<long long>(length);
       }
     }
@@ -40409,7 +40466,7 @@ struct SequenceMap_17 : KernelDefaults {
         TensorInfo& f = formal[static_cast<std::size_t>(i)];
         f = in;
         if (in.dtype == DataType::sequence) {
-          const ConstTensorView element = view_of(detail::elements_of(in)[e]);
+          const ConstTensorView element = view_of(sequence_util::elements_of(in)[e]);
           f.dtype = element.dtype;
           f.shape = element.shape;
           f.const_data = element.data;

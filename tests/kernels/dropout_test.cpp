@@ -21,9 +21,10 @@ TestTensor flag(bool value) {
 }
 
 TEST(DropoutRandom, Mt19937MatchesTheReferenceGenerator) {
-  om::detail::Mt19937 standard(5489u);  // the seed of the MT19937 reference code; its first output is known
+  // the seed of the MT19937 reference code; its first output is known
+  om::kernels::dropout_detail::Mt19937 standard(5489u);
   EXPECT_EQ(standard.next(), 3499211612u);
-  om::detail::Mt19937 numpy_seed_7(7u);  // numpy.random.RandomState(7).uniform(0, 1, 3)
+  om::kernels::dropout_detail::Mt19937 numpy_seed_7(7u);  // numpy.random.RandomState(7).uniform(0, 1, 3)
   EXPECT_DOUBLE_EQ(numpy_seed_7.next_double(), 0.07630828937395717);
   EXPECT_DOUBLE_EQ(numpy_seed_7.next_double(), 0.7799187922401146);
   EXPECT_DOUBLE_EQ(numpy_seed_7.next_double(), 0.4384092314408935);

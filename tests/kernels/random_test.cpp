@@ -75,7 +75,7 @@ NodeResult shaped(const std::string& op, int opset, std::vector<ProtoWriter> att
 
 TEST(RandomPcg32, MatchesTheReferenceImplementationsPublishedOutputs) {
   // pcg32_srandom_r(&rng, 42, 54) from pcg32-demo, whose first outputs are published with the PCG paper's code.
-  om::kernels::random_detail::Pcg32 rng{0, (54u << 1) | 1u};
+  om::kernels::random_util::Pcg32 rng{0, (54u << 1) | 1u};
   (void)rng.next();
   rng.state += 42;
   (void)rng.next();

@@ -16,7 +16,7 @@
 // first version of the range it serves, and names each version with VersionedKernel (below):
 //
 //   // Flatten-11: negative axis.
-//   using Flatten_11 = VersionedKernel<detail::FlattenImpl, 11>;
+//   using Flatten_11 = VersionedKernel<flatten_detail::FlattenImpl, 11>;
 //
 // prepare() runs once per shape binding: it validates dtypes, shapes and attributes (returning a Status whose
 // message names the input/attribute and expected vs actual; the session prefixes node, op, domain and
@@ -439,7 +439,7 @@ using RunFunction = Status (*)(RunContext&);
 /// and `static Status run(RunContext&)`; prepare receives Since, the range's first version, to pick its rules.
 /// Since arrives as std::integral_constant<int, Since>, which converts to int; an Impl that must keep a version's
 /// unused code out of the binary takes it as `template <int kSince> ... std::integral_constant<int, kSince>`.
-/// Each version is then one alias: `using Gemm_11 = VersionedKernel<detail::GemmImpl, 11>;`.
+/// Each version is then one alias: `using Gemm_11 = VersionedKernel<gemm_detail::GemmImpl, 11>;`.
 template <typename Impl, int Since, int Until = kOpenEnded>
 struct VersionedKernel {
   static constexpr std::string_view kDomain = Impl::kDomain;

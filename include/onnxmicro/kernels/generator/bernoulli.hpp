@@ -18,9 +18,9 @@ struct BernoulliKernel : KernelDefaults {
   static constexpr std::uint64_t kSeedConstant = 0x4265726E6F756C6Cull;  // "Bernoull"
 
   struct State {
-    random_detail::Pcg32 generator;
-    random_detail::LoadFunction load;
-    random_detail::StoreFunction store;
+    random_util::Pcg32 generator;
+    random_util::LoadFunction load;
+    random_util::StoreFunction store;
   };
 
   static Status prepare(PrepareContext& ctx) noexcept {
@@ -28,23 +28,22 @@ struct BernoulliKernel : KernelDefaults {
     const TensorInfo& in = ctx.input(0);
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    state->load = random_detail::real_loader(in.dtype, kAllowBfloat16Input);
+    state->load = random_util::real_loader(in.dtype, kAllowBfloat16Input);
     if (state->load == nullptr) {
-      return random_detail::dtype_error(
-          "input 0's dtype", static_cast<std::int64_t>(in.dtype),
-          kAllowBfloat16Input ? random_detail::kRealDtypesBf16 : random_detail::kRealDtypes);
+      return random_util::dtype_error("input 0's dtype", static_cast<std::int64_t>(in.dtype),
+                                      kAllowBfloat16Input ? random_util::kRealDtypesBf16 : random_util::kRealDtypes);
     }
     std::int64_t dtype_value = static_cast<std::int64_t>(in.dtype);
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("dtype", dtype_value, dtype_value));
     const DataType dtype = static_cast<DataType>(dtype_value);
     state->store =
-        is_known_dtype(static_cast<std::int32_t>(dtype_value)) ? random_detail::numeric_storer(dtype) : nullptr;
+        is_known_dtype(static_cast<std::int32_t>(dtype_value)) ? random_util::numeric_storer(dtype) : nullptr;
     if (state->store == nullptr) {
-      return random_detail::dtype_error("attribute 'dtype'", dtype_value,
-                                        "bfloat16, float16, float, double, int8..int64, uint8..uint64, bool");
+      return random_util::dtype_error("attribute 'dtype'", dtype_value,
+                                      "bfloat16, float16, float, double, int8..int64, uint8..uint64, bool");
     }
     std::uint64_t seed = 0;
-    ONNXMICRO_RETURN_IF_ERROR(random_detail::node_seed(ctx, kSeedConstant, seed));
+    ONNXMICRO_RETURN_IF_ERROR(random_util::node_seed(ctx, kSeedConstant, seed));
     state->generator.seed(seed);
     ctx.set_output(0, dtype, in.shape);
     return {};

@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "onnxmicro/kernels/common/dtype_convert.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
-#include "onnxmicro/kernels/tensor/cast.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
@@ -48,10 +48,10 @@ struct EyeLike_9 : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("k", state->k, 0));
     state->element_bytes = dtype_size(dtype);
-    cast_detail::Wide one;
+    dtype_convert::Wide one;
     one.i = 1;
-    cast_detail::storer_for<cast_detail::SourceKind::signed_integer>(dtype)(&one, state->one, 0, 1,
-                                                                            cast_detail::Options());
+    dtype_convert::storer_for<dtype_convert::SourceKind::signed_integer>(dtype)(&one, state->one, 0, 1,
+                                                                                dtype_convert::Options());
     ctx.set_output(0, dtype, in.shape);
     return {};
   }

@@ -20,9 +20,9 @@ struct MultinomialKernel : KernelDefaults {
   static constexpr std::uint64_t kSeedConstant = 0x4D756C74696E6F6Dull;  // "Multinom"
 
   struct State {
-    random_detail::Pcg32 generator;
-    random_detail::LoadFunction load;
-    random_detail::StoreFunction store;
+    random_util::Pcg32 generator;
+    random_util::LoadFunction load;
+    random_util::StoreFunction store;
     std::int64_t sample_size;
   };
 
@@ -31,10 +31,10 @@ struct MultinomialKernel : KernelDefaults {
     const TensorInfo& in = ctx.input(0);
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    state->load = random_detail::real_loader(in.dtype, kAllowBfloat16);
+    state->load = random_util::real_loader(in.dtype, kAllowBfloat16);
     if (state->load == nullptr) {
-      return random_detail::dtype_error("input 0's dtype", static_cast<std::int64_t>(in.dtype),
-                                        kAllowBfloat16 ? random_detail::kRealDtypesBf16 : random_detail::kRealDtypes);
+      return random_util::dtype_error("input 0's dtype", static_cast<std::int64_t>(in.dtype),
+                                      kAllowBfloat16 ? random_util::kRealDtypesBf16 : random_util::kRealDtypes);
     }
     if (in.shape.rank() != 2 || !in.shape.is_static()) {
       return Status(StatusCode::invalid_model)
@@ -44,9 +44,9 @@ struct MultinomialKernel : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("dtype", dtype_value, static_cast<std::int64_t>(DataType::int32)));
     const DataType dtype = static_cast<DataType>(dtype_value);
     if (dtype != DataType::int32 && dtype != DataType::int64) {
-      return random_detail::dtype_error("attribute 'dtype'", dtype_value, "int32 (6), int64 (7)");
+      return random_util::dtype_error("attribute 'dtype'", dtype_value, "int32 (6), int64 (7)");
     }
-    state->store = random_detail::numeric_storer(dtype);
+    state->store = random_util::numeric_storer(dtype);
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("sample_size", state->sample_size, 1));
     if (state->sample_size < 1) {
       return Status(StatusCode::invalid_model)
@@ -57,7 +57,7 @@ struct MultinomialKernel : KernelDefaults {
              << "input 0 '" << in.name << "' has shape " << in.shape << "; class_size must be >= 1 to draw from";
     }
     std::uint64_t seed = 0;
-    ONNXMICRO_RETURN_IF_ERROR(random_detail::node_seed(ctx, kSeedConstant, seed));
+    ONNXMICRO_RETURN_IF_ERROR(random_util::node_seed(ctx, kSeedConstant, seed));
     state->generator.seed(seed);
     ctx.set_output(0, dtype, Shape{in.shape[0], state->sample_size});
     return {};

@@ -16,9 +16,9 @@ struct RandomNormalKernel : KernelDefaults {
   static constexpr bool kFoldable = false;
   static constexpr std::uint64_t kSeedConstant = 0x52616E644E6F726Dull;  // "RandNorm"
   static Status prepare(PrepareContext& ctx) noexcept {
-    return random_detail::prepare_shaped_fill<kAllowBfloat16>(ctx, random_detail::kNormalParameters, kSeedConstant);
+    return random_util::prepare_shaped_fill<kAllowBfloat16>(ctx, random_util::kNormalParameters, kSeedConstant);
   }
-  static Status run(RunContext& ctx) noexcept { return random_detail::run_normal(ctx); }
+  static Status run(RunContext& ctx) noexcept { return random_util::run_normal(ctx); }
 };
 
 // Opset 1: the first version (float16, float, double).

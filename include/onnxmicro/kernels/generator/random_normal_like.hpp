@@ -18,9 +18,9 @@ struct RandomNormalLikeKernel : KernelDefaults {
   static constexpr std::uint64_t kSeedConstant = 0x4E6F726D4C696B65ull;  // "NormLike"
   static constexpr bool kNeedsInputData = false;
   static Status prepare(PrepareContext& ctx) noexcept {
-    return random_detail::prepare_like_fill<kAllowBfloat16>(ctx, random_detail::kNormalParameters, kSeedConstant);
+    return random_util::prepare_like_fill<kAllowBfloat16>(ctx, random_util::kNormalParameters, kSeedConstant);
   }
-  static Status run(RunContext& ctx) noexcept { return random_detail::run_normal(ctx); }
+  static Status run(RunContext& ctx) noexcept { return random_util::run_normal(ctx); }
 };
 
 // Opset 1: the first version (float16, float, double).

@@ -16,9 +16,9 @@ struct RandomUniformKernel : KernelDefaults {
   static constexpr bool kFoldable = false;
   static constexpr std::uint64_t kSeedConstant = 0x52616E64556E6966ull;  // "RandUnif"
   static Status prepare(PrepareContext& ctx) noexcept {
-    return random_detail::prepare_shaped_fill<kAllowBfloat16>(ctx, random_detail::kUniformParameters, kSeedConstant);
+    return random_util::prepare_shaped_fill<kAllowBfloat16>(ctx, random_util::kUniformParameters, kSeedConstant);
   }
-  static Status run(RunContext& ctx) noexcept { return random_detail::run_uniform(ctx); }
+  static Status run(RunContext& ctx) noexcept { return random_util::run_uniform(ctx); }
 };
 
 // Opset 1: the first version (float16, float, double).

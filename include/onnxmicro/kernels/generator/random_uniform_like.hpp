@@ -17,9 +17,9 @@ struct RandomUniformLikeKernel : KernelDefaults {
   static constexpr std::uint64_t kSeedConstant = 0x556E69664C696B65ull;  // "UnifLike"
   static constexpr bool kNeedsInputData = false;
   static Status prepare(PrepareContext& ctx) noexcept {
-    return random_detail::prepare_like_fill<kAllowBfloat16>(ctx, random_detail::kUniformParameters, kSeedConstant);
+    return random_util::prepare_like_fill<kAllowBfloat16>(ctx, random_util::kUniformParameters, kSeedConstant);
   }
-  static Status run(RunContext& ctx) noexcept { return random_detail::run_uniform(ctx); }
+  static Status run(RunContext& ctx) noexcept { return random_util::run_uniform(ctx); }
 };
 
 // Opset 1: the first version (float16, float, double).

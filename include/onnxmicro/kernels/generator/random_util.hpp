@@ -19,7 +19,7 @@
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
-namespace random_detail {
+namespace random_util {
 
 /// splitmix64 step (Steele, Lea, Flood): turns any 64-bit seed into well-mixed generator words.
 inline std::uint64_t splitmix64(std::uint64_t& x) noexcept {
@@ -268,6 +268,6 @@ Status prepare_like_fill(PrepareContext& ctx, const FillParameters& parameters, 
   return prepare_fill(ctx, parameters, op_constant, dtype, store, in.shape);
 }
 
-}  // namespace random_detail
+}  // namespace random_util
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -9,8 +9,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "onnxmicro/kernels/common/dtype_convert.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
-#include "onnxmicro/kernels/tensor/cast.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
@@ -26,7 +26,7 @@ struct RangeBase : KernelDefaults {
 
   struct State {
     Precision precision;
-    cast_detail::StoreBlock store;
+    dtype_convert::StoreBlock store;
     std::int64_t count;
     std::int64_t start_int;
     std::int64_t delta_int;
@@ -37,11 +37,11 @@ struct RangeBase : KernelDefaults {
   static Status run(RunContext& ctx) noexcept {
     const State& state = ctx.state<State>();
     void* dst = ctx.output(kOutput).data;
-    cast_detail::Wide block[cast_detail::kBlockElements];
-    const cast_detail::Options options;
-    for (std::int64_t begin = 0; begin < state.count; begin += cast_detail::kBlockElements) {
+    dtype_convert::Wide block[dtype_convert::kBlockElements];
+    const dtype_convert::Options options;
+    for (std::int64_t begin = 0; begin < state.count; begin += dtype_convert::kBlockElements) {
       const std::int64_t left = state.count - begin;
-      const int n = left < cast_detail::kBlockElements ? static_cast<int>(left) : cast_detail::kBlockElements;
+      const int n = left < dtype_convert::kBlockElements ? static_cast<int>(left) : dtype_convert::kBlockElements;
       for (int k = 0; k < n; ++k) {
         const std::int64_t i = begin + k;
         switch (state.precision) {
@@ -95,7 +95,7 @@ struct RangeBase : KernelDefaults {
       }
       std::int64_t count = span / delta + ((span % delta != 0 && ((span < 0) == (delta < 0))) ? 1 : 0);
       state->count = count < 0 ? 0 : count;
-      state->store = cast_detail::storer_for<cast_detail::SourceKind::signed_integer>(dtype);
+      state->store = dtype_convert::storer_for<dtype_convert::SourceKind::signed_integer>(dtype);
     } else if (dtype == DataType::float32 || dtype == DataType::float64 || (half && allow_half)) {
       const double start = read_float(ctx, 0);
       const double limit = read_float(ctx, 1);
@@ -118,7 +118,7 @@ struct RangeBase : KernelDefaults {
                << delta << ")";
       }
       state->count = count > 0 ? static_cast<std::int64_t>(count) : 0;
-      state->store = cast_detail::storer_for<cast_detail::SourceKind::floating>(dtype);
+      state->store = dtype_convert::storer_for<dtype_convert::SourceKind::floating>(dtype);
     } else {
       return ctx.unsupported_input_dtype(0);
     }

@@ -7,8 +7,8 @@
 #pragma once
 #include <type_traits>
 
-#include "onnxmicro/kernels/logical/broadcast_binary.hpp"
-#include "onnxmicro/kernels/logical/type_lists.hpp"
+#include "onnxmicro/kernels/common/broadcast.hpp"
+#include "onnxmicro/kernels/logical/type_list_util.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {

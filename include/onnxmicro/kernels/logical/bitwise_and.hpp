@@ -3,7 +3,7 @@
 // Versions: 18 introduced it, unchanged since.
 #pragma once
 #include "onnxmicro/kernels/common/elementwise.hpp"
-#include "onnxmicro/kernels/logical/type_lists.hpp"
+#include "onnxmicro/kernels/logical/type_list_util.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {

@@ -5,7 +5,7 @@
 // (compared by bytes).
 #pragma once
 #include "onnxmicro/kernels/common/elementwise.hpp"
-#include "onnxmicro/kernels/logical/type_lists.hpp"
+#include "onnxmicro/kernels/logical/type_list_util.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {

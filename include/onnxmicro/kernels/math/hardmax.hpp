@@ -3,8 +3,8 @@
 // numpy's argmax). Up to opset 12 the input is seen as a 2-D matrix [prod(dims[:axis]), prod(dims[axis:])] with
 // one 1 per row; from opset 13 the slices run along `axis` only.
 #pragma once
+#include "onnxmicro/kernels/common/axis_slices.hpp"
 #include "onnxmicro/kernels/common/elementwise.hpp"
-#include "onnxmicro/kernels/reduction/axis_slices.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {

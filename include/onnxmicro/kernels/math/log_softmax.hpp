@@ -6,8 +6,8 @@
 #include <cmath>
 #include <limits>
 
+#include "onnxmicro/kernels/common/axis_slices.hpp"
 #include "onnxmicro/kernels/common/elementwise.hpp"
-#include "onnxmicro/kernels/reduction/axis_slices.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {

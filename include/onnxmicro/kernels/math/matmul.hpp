@@ -7,12 +7,14 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "onnxmicro/kernels/common/conv_pool_util.hpp"
+#include "onnxmicro/kernels/common/compute_type.hpp"
+#include "onnxmicro/kernels/common/gemm.hpp"
+#include "onnxmicro/kernels/common/scratch.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
-#include "onnxmicro/kernels/math/gemm.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
-namespace detail {
+namespace kernels {
+namespace matmul_detail {
 
 /// Implementation of MatMul (every version).
 struct MatMulImpl : kernels::KernelDefaults {
@@ -42,7 +44,7 @@ struct MatMulImpl : kernels::KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kB));
     const kernels::TensorInfo& a = ctx.input(kA);
     const kernels::TensorInfo& b = ctx.input(kB);
-    if (!blocked_gemm::is_matrix_dtype(a.dtype)) return ctx.unsupported_input_dtype(kA);
+    if (!gemm::is_matrix_dtype(a.dtype)) return ctx.unsupported_input_dtype(kA);
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kA, kB));
     const Shape& sa = a.shape;
     const Shape& sb = b.shape;
@@ -133,9 +135,9 @@ struct MatMulImpl : kernels::KernelDefaults {
  private:
   template <typename T>
   static Status plan(kernels::PrepareContext& ctx, State& state) noexcept {
-    using Acc = blocked_gemm::Accumulator<T>;
-    if constexpr (!blocked_gemm::kSameRepresentation<T>) {
-      conv_pool::ScratchLayout layout;
+    using Acc = gemm::Accumulator<T>;
+    if constexpr (!gemm::kSameRepresentation<T>) {
+      scratch::ScratchLayout layout;
       state.a_offset = layout.reserve<Acc>(state.a_elements);
       state.b_offset = layout.reserve<Acc>(state.b_elements);
       state.y_offset = layout.reserve<Acc>(state.y_elements);
@@ -147,33 +149,33 @@ struct MatMulImpl : kernels::KernelDefaults {
 
   template <typename T>
   static void compute(const State& state, RunContext& ctx) noexcept {
-    using Acc = blocked_gemm::Accumulator<T>;
+    using Acc = gemm::Accumulator<T>;
     const T* a_data = static_cast<const T*>(ctx.input(kA).data);
     const T* b_data = static_cast<const T*>(ctx.input(kB).data);
     T* y_data = static_cast<T*>(ctx.output(kY).data);
     const Acc* a = reinterpret_cast<const Acc*>(a_data);
     const Acc* b = reinterpret_cast<const Acc*>(b_data);
     Acc* y = reinterpret_cast<Acc*>(y_data);
-    if constexpr (!blocked_gemm::kSameRepresentation<T>) {
-      Acc* a_converted = conv_pool::scratch_at<Acc>(ctx.scratch(), state.a_offset);
-      Acc* b_converted = conv_pool::scratch_at<Acc>(ctx.scratch(), state.b_offset);
-      blocked_gemm::to_accumulator(a_data, a_converted, state.a_elements);
-      blocked_gemm::to_accumulator(b_data, b_converted, state.b_elements);
+    if constexpr (!gemm::kSameRepresentation<T>) {
+      Acc* a_converted = scratch::scratch_at<Acc>(ctx.scratch(), state.a_offset);
+      Acc* b_converted = scratch::scratch_at<Acc>(ctx.scratch(), state.b_offset);
+      gemm::to_accumulator(a_data, a_converted, state.a_elements);
+      gemm::to_accumulator(b_data, b_converted, state.b_elements);
       a = a_converted;
       b = b_converted;
-      y = conv_pool::scratch_at<Acc>(ctx.scratch(), state.y_offset);
+      y = scratch::scratch_at<Acc>(ctx.scratch(), state.y_offset);
     }
     for (std::int64_t i = 0; i < state.y_elements; ++i) y[i] = Acc(0);
     const std::int64_t m = state.m, n = state.n, k = state.k;
     if (state.fold_batch) {
       // Every batch uses the same B; A's batches are contiguous (broadcast A axes are size 1 here), so the
       // whole product is one (batch * M) x K by K x N multiply.
-      blocked_gemm::accumulate<Acc>(state.batch_count * m, n, k, a, k, 1, b, n, y, n);
+      gemm::accumulate<Acc>(state.batch_count * m, n, k, a, k, 1, b, n, y, n);
     } else {
       std::int64_t index[kMaxRank] = {};
       std::int64_t a_offset = 0, b_offset = 0;
       for (std::int64_t batch = 0; batch < state.batch_count; ++batch) {
-        blocked_gemm::accumulate<Acc>(m, n, k, a + a_offset, k, 1, b + b_offset, n, y + batch * m * n, n);
+        gemm::accumulate<Acc>(m, n, k, a + a_offset, k, 1, b + b_offset, n, y + batch * m * n, n);
         for (int axis = state.batch_rank - 1; axis >= 0; --axis) {  // odometer over the output batch axes
           a_offset += state.a_batch_stride[axis];
           b_offset += state.b_batch_stride[axis];
@@ -184,18 +186,16 @@ struct MatMulImpl : kernels::KernelDefaults {
         }
       }
     }
-    if constexpr (!blocked_gemm::kSameRepresentation<T>) {
-      for (std::int64_t i = 0; i < state.y_elements; ++i) y_data[i] = conv_pool::narrow<T>(y[i]);
+    if constexpr (!gemm::kSameRepresentation<T>) {
+      for (std::int64_t i = 0; i < state.y_elements; ++i) y_data[i] = compute_type::narrow<T>(y[i]);
     }
   }
 };
 
-}  // namespace detail
-
-namespace kernels {
+}  // namespace matmul_detail
 
 // MatMul-1 (also 9 and 13, which only added dtypes): numpy matmul with 1-D operands and batch broadcasting.
-using MatMul_1 = VersionedKernel<detail::MatMulImpl, 1>;
+using MatMul_1 = VersionedKernel<matmul_detail::MatMulImpl, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -10,8 +10,8 @@
 #include <limits>
 #include <type_traits>
 
+#include "onnxmicro/kernels/common/broadcast.hpp"
 #include "onnxmicro/kernels/common/elementwise.hpp"
-#include "onnxmicro/kernels/logical/broadcast_binary.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {

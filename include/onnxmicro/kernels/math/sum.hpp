@@ -6,8 +6,8 @@
 #pragma once
 #include <cstdint>
 
+#include "onnxmicro/kernels/common/broadcast.hpp"
 #include "onnxmicro/kernels/common/elementwise.hpp"
-#include "onnxmicro/kernels/logical/broadcast_binary.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {

@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "onnxmicro/kernels/common/axis_slices.hpp"
 #include "onnxmicro/kernels/common/elementwise.hpp"
-#include "onnxmicro/kernels/reduction/axis_slices.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {

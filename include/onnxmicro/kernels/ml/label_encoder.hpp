@@ -18,7 +18,7 @@
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
-namespace detail {
+namespace label_encoder_detail {
 
 /// Key/value element types LabelEncoder knows (opset 4's list; earlier versions use a subset).
 using LabelEncoderTypes = TypeList<StringRef, std::int64_t, float, double, std::int32_t, std::int16_t>;
@@ -318,13 +318,13 @@ inline Status prepare_label_encoder(PrepareContext& ctx, int version) noexcept {
   return {};
 }
 
-}  // namespace detail
+}  // namespace label_encoder_detail
 
 struct LabelEncoderBase : KernelDefaults {
   static constexpr std::string_view kDomain = "ai.onnx.ml";
   static constexpr std::string_view kOpType = "LabelEncoder";
   static Status run(RunContext& ctx) noexcept {
-    const auto& state = ctx.state<detail::LabelEncoderState>();
+    const auto& state = ctx.state<label_encoder_detail::LabelEncoderState>();
     state.lookup(state, ctx.input(0).data, ctx.output(0).data, ctx.input(0).element_count());
     return {};
   }
@@ -333,7 +333,7 @@ struct LabelEncoderBase : KernelDefaults {
 /// LabelEncoder's version rules (VersionedKernel): prepare reads what version `since` accepts; LabelEncoderBase holds
 /// the rest.
 struct LabelEncoderImpl : LabelEncoderBase {
-  static Status prepare(PrepareContext& ctx, int since) noexcept { return detail::prepare_label_encoder(ctx, since); }
+  static Status prepare(PrepareContext& ctx, int since) noexcept { return label_encoder_detail::prepare_label_encoder(ctx, since); }
 };
 
 // Opset 1: classes_strings maps string <-> int64 index.

@@ -19,7 +19,7 @@
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
-namespace detail {
+namespace tree_ensemble_detail {
 
 enum class TreeNodeMode : std::uint8_t { leq = 0, lt = 1, gte = 2, gt = 3, eq = 4, neq = 5, member = 6 };
 enum class TreeAggregate : std::uint8_t { average = 0, sum = 1, min = 2, max = 3 };
@@ -233,7 +233,7 @@ Status tree_ensemble_compute(const TreeEnsembleState& s, const void* x_data, voi
   return {};
 }
 
-}  // namespace detail
+}  // namespace tree_ensemble_detail
 
 // Opset 5: the only version (replaces TreeEnsembleRegressor/Classifier's attribute layout).
 struct TreeEnsemble_5 : KernelDefaults {
@@ -244,7 +244,7 @@ struct TreeEnsemble_5 : KernelDefaults {
   static constexpr int kOutput = 0;
 
   static Status prepare(PrepareContext& ctx) noexcept {
-    using namespace detail;
+    using namespace tree_ensemble_detail;
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInput));
     const TensorInfo& x = ctx.input(kInput);
     if (x.dtype != DataType::float32 && x.dtype != DataType::float64 && x.dtype != DataType::float16) {
@@ -418,7 +418,7 @@ struct TreeEnsemble_5 : KernelDefaults {
   }
 
   static Status run(RunContext& ctx) noexcept {
-    using namespace detail;
+    using namespace tree_ensemble_detail;
     const auto& state = ctx.state<TreeEnsembleState>();
     const void* x = ctx.input(kInput).data;
     void* y = ctx.output(kOutput).data;

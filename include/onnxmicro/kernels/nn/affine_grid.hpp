@@ -122,8 +122,8 @@ struct AffineGrid_20 : KernelDefaults {
             position[r] = 1.0;
             for (int i = 0; i < r; ++i) {
               double acc = 0.0;
-              for (int k = 0; k <= r; ++k) acc += detail::resize::load(m[i * (r + 1) + k]) * position[k];
-              grid[out++] = detail::resize::store<T>(acc);
+              for (int k = 0; k <= r; ++k) acc += resize_util::load(m[i * (r + 1) + k]) * position[k];
+              grid[out++] = resize_util::store<T>(acc);
             }
           }
         }

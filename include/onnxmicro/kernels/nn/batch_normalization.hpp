@@ -11,11 +11,13 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "onnxmicro/kernels/common/conv_pool_util.hpp"
+#include "onnxmicro/kernels/common/compute_type.hpp"
+#include "onnxmicro/kernels/common/scratch.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
-namespace detail {
+namespace kernels {
+namespace batch_normalization_detail {
 
 /// Implementation shared by every BatchNormalization version.
 struct BatchNormalizationImpl : kernels::KernelDefaults {
@@ -80,7 +82,7 @@ struct BatchNormalizationImpl : kernels::KernelDefaults {
       default: return ctx.unsupported_input_dtype(kX);
     }
     for (int i = kScale; i <= kVar; ++i) {
-      if (!conv_pool::is_loadable_floating(ctx.input(i).dtype)) return ctx.unsupported_input_dtype(i);
+      if (!compute_type::is_loadable_floating(ctx.input(i).dtype)) return ctx.unsupported_input_dtype(i);
     }
     if (rules.free_param_dtypes) {
       ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kScale, kBias));
@@ -173,7 +175,7 @@ struct BatchNormalizationImpl : kernels::KernelDefaults {
         ONNXMICRO_RETURN_IF_ERROR(fold_at_prepare<float>(ctx, params, *state));
       }
     } else {
-      conv_pool::ScratchLayout layout;
+      scratch::ScratchLayout layout;
       state->factors_offset =
           double_factors ? layout.reserve<double>(2 * state->params) : layout.reserve<float>(2 * state->params);
       if (state->training) {
@@ -208,7 +210,7 @@ struct BatchNormalizationImpl : kernels::KernelDefaults {
       double v[4] = {};
       for (int i = 0; i < 4; ++i) {
         const auto* base = static_cast<const unsigned char*>(params[i]);
-        conv_pool::load_floating(dtypes[i], base + static_cast<std::size_t>(p) * dtype_size(dtypes[i]), &v[i], 1);
+        compute_type::load_floating(dtypes[i], base + static_cast<std::size_t>(p) * dtype_size(dtypes[i]), &v[i], 1);
       }
       const double a = v[0] / std::sqrt(v[3] + static_cast<double>(s.epsilon));
       factors[p] = static_cast<C>(a);
@@ -227,13 +229,13 @@ struct BatchNormalizationImpl : kernels::KernelDefaults {
 
   template <typename T, bool kTrainingAttr>
   static void compute(const State& s, RunContext& ctx) noexcept {
-    using C = conv_pool::ComputeType<T>;
+    using C = compute_type::ComputeType<T>;
     const T* x = static_cast<const T*>(ctx.input(kX).data);
     T* y = static_cast<T*>(ctx.output(kY).data);
     const C* factors = static_cast<const C*>(s.folded);
     if (factors == nullptr) {
       void* scratch = ctx.scratch();
-      C* scratch_factors = conv_pool::scratch_at<C>(scratch, s.factors_offset);
+      C* scratch_factors = scratch::scratch_at<C>(scratch, s.factors_offset);
       bool from_batch = false;  // training mode: only the versions with the attribute compile that path
       if constexpr (kTrainingAttr) {
         from_batch = s.training;
@@ -255,7 +257,7 @@ struct BatchNormalizationImpl : kernels::KernelDefaults {
         const T* src = x_n + p * s.param_inner;
         T* dst = y_n + p * s.param_inner;
         for (std::int64_t i = 0; i < s.param_inner; ++i)
-          dst[i] = conv_pool::narrow<T>(conv_pool::widen(src[i]) * scale + shift);
+          dst[i] = compute_type::narrow<T>(compute_type::widen(src[i]) * scale + shift);
       }
     }
   }
@@ -263,14 +265,14 @@ struct BatchNormalizationImpl : kernels::KernelDefaults {
   /// Training mode: the factors from the batch statistics, and the running statistics written.
   template <typename T, typename C>
   static void training_factors(const State& s, RunContext& ctx, const T* x, void* scratch, C* factors) noexcept {
-    double* a = conv_pool::scratch_at<double>(scratch, s.scale_offset);
-    double* b = conv_pool::scratch_at<double>(scratch, s.bias_offset);
-    double* mean = conv_pool::scratch_at<double>(scratch, s.mean_offset);
-    double* var = conv_pool::scratch_at<double>(scratch, s.var_offset);
-    conv_pool::load_floating(s.scale_dtype, ctx.input(kScale).data, a, s.params);
-    conv_pool::load_floating(s.bias_dtype, ctx.input(kBias).data, b, s.params);
-    conv_pool::load_floating(s.mean_dtype, ctx.input(kMean).data, mean, s.params);
-    conv_pool::load_floating(s.var_dtype, ctx.input(kVar).data, var, s.params);
+    double* a = scratch::scratch_at<double>(scratch, s.scale_offset);
+    double* b = scratch::scratch_at<double>(scratch, s.bias_offset);
+    double* mean = scratch::scratch_at<double>(scratch, s.mean_offset);
+    double* var = scratch::scratch_at<double>(scratch, s.var_offset);
+    compute_type::load_floating(s.scale_dtype, ctx.input(kScale).data, a, s.params);
+    compute_type::load_floating(s.bias_dtype, ctx.input(kBias).data, b, s.params);
+    compute_type::load_floating(s.mean_dtype, ctx.input(kMean).data, mean, s.params);
+    compute_type::load_floating(s.var_dtype, ctx.input(kVar).data, var, s.params);
     // Batch statistics per channel (params == channels here), two passes for a stable variance. The
     // running statistics are written first, while mean/var still hold the inputs.
     const double count = static_cast<double>(s.batch * s.inner);
@@ -278,14 +280,14 @@ struct BatchNormalizationImpl : kernels::KernelDefaults {
       double sum = 0.0;
       for (std::int64_t n = 0; n < s.batch; ++n) {
         const T* row = x + (n * s.channels + c) * s.inner;
-        for (std::int64_t i = 0; i < s.inner; ++i) sum += static_cast<double>(conv_pool::widen(row[i]));
+        for (std::int64_t i = 0; i < s.inner; ++i) sum += static_cast<double>(compute_type::widen(row[i]));
       }
       const double batch_mean = count > 0 ? sum / count : 0.0;
       double squares = 0.0;
       for (std::int64_t n = 0; n < s.batch; ++n) {
         const T* row = x + (n * s.channels + c) * s.inner;
         for (std::int64_t i = 0; i < s.inner; ++i) {
-          const double d = static_cast<double>(conv_pool::widen(row[i])) - batch_mean;
+          const double d = static_cast<double>(compute_type::widen(row[i])) - batch_mean;
           squares += d * d;
         }
       }
@@ -297,8 +299,8 @@ struct BatchNormalizationImpl : kernels::KernelDefaults {
       a[c] = a[c] * inv;
       b[c] = b[c] - batch_mean * a[c];
     }
-    if (s.write_running_mean) conv_pool::store_floating(s.mean_dtype, mean, ctx.output(kRunningMean).data, s.params);
-    if (s.write_running_var) conv_pool::store_floating(s.var_dtype, var, ctx.output(kRunningVar).data, s.params);
+    if (s.write_running_mean) compute_type::store_floating(s.mean_dtype, mean, ctx.output(kRunningMean).data, s.params);
+    if (s.write_running_var) compute_type::store_floating(s.var_dtype, var, ctx.output(kRunningVar).data, s.params);
     for (std::int64_t p = 0; p < s.params; ++p) {
       factors[p] = static_cast<C>(a[p]);
       factors[s.params + p] = static_cast<C>(b[p]);
@@ -306,22 +308,20 @@ struct BatchNormalizationImpl : kernels::KernelDefaults {
   }
 };
 
-}  // namespace detail
-
-namespace kernels {
+}  // namespace batch_normalization_detail
 
 // BatchNormalization-1 (also 6 and 7): inference with per-channel (spatial = 1) or per-activation
 // (spatial = 0) parameters. 6 dropped consumed_inputs and 7 dropped is_test, neither of which changes
 // inference; training outputs are not supported.
-using BatchNormalization_1 = VersionedKernel<detail::BatchNormalizationImpl, 1, 9>;
+using BatchNormalization_1 = VersionedKernel<batch_normalization_detail::BatchNormalizationImpl, 1, 9>;
 // BatchNormalization-9: `spatial` removed (parameters are always per channel); X may be 1-D (one channel).
-using BatchNormalization_9 = VersionedKernel<detail::BatchNormalizationImpl, 9, 14>;
+using BatchNormalization_9 = VersionedKernel<batch_normalization_detail::BatchNormalizationImpl, 9, 14>;
 // BatchNormalization-14: training_mode attribute with outputs running_mean/running_var; mean/var may have
 // their own float dtype (U).
-using BatchNormalization_14 = VersionedKernel<detail::BatchNormalizationImpl, 14, 15>;
+using BatchNormalization_14 = VersionedKernel<batch_normalization_detail::BatchNormalizationImpl, 14, 15>;
 // BatchNormalization-15: scale/B may have their own float dtype too (T1), independent of X (T) and
 // mean/var (T2).
-using BatchNormalization_15 = VersionedKernel<detail::BatchNormalizationImpl, 15>;
+using BatchNormalization_15 = VersionedKernel<batch_normalization_detail::BatchNormalizationImpl, 15>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

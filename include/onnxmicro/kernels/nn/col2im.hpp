@@ -8,13 +8,16 @@
 #pragma once
 #include <cstdint>
 
-#include "onnxmicro/kernels/common/conv_pool_util.hpp"
+#include "onnxmicro/kernels/common/compute_type.hpp"
+#include "onnxmicro/kernels/common/scratch.hpp"
 #include "onnxmicro/kernels/common/shape_util.hpp"
+#include "onnxmicro/kernels/common/sliding_window.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
 #include "onnxmicro/kernels/nn/spatial_util.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
-namespace detail {
+namespace kernels {
+namespace col2im_detail {
 
 struct Col2ImImpl : kernels::KernelDefaults {
   static constexpr std::string_view kOpType = "Col2Im";
@@ -26,7 +29,7 @@ struct Col2ImImpl : kernels::KernelDefaults {
 
   struct State {
     void (*compute)(const State&, RunContext&) noexcept;
-    spatial::ScatterGeometry geometry;
+    spatial_util::ScatterGeometry geometry;
     std::int64_t planes;  ///< N * C
     std::int64_t image_size, block_size, positions;
     std::size_t accumulator_offset;
@@ -37,7 +40,7 @@ struct Col2ImImpl : kernels::KernelDefaults {
     const kernels::TensorInfo& x = ctx.input(kInput);
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    conv_pool::ScratchLayout layout;
+    scratch::ScratchLayout layout;
     std::size_t accumulator_bytes = 0;
     switch (compiled_dtype(x.dtype)) {
       case DataType::float32:
@@ -106,17 +109,17 @@ struct Col2ImImpl : kernels::KernelDefaults {
              << " and " << static_cast<unsigned long long>(block_rank) << " values, expected the same count >= 1";
     }
     const int rank = static_cast<int>(image_rank);
-    if (rank > conv_pool::kMaxSpatialRank) {
+    if (rank > sliding_window::kMaxSpatialRank) {
       return Status(StatusCode::unsupported) << "image_shape has " << rank << " dims, at most "
-                                             << conv_pool::kMaxSpatialRank << " supported (ONNXMICRO_MAX_RANK)";
+                                             << sliding_window::kMaxSpatialRank << " supported (ONNXMICRO_MAX_RANK)";
     }
-    spatial::ScatterGeometry& g = state->geometry;
+    spatial_util::ScatterGeometry& g = state->geometry;
     g.rank = rank;
     bool present = false;
-    std::int64_t pads[2 * conv_pool::kMaxSpatialRank] = {};
-    ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "strides", rank, 1, 1, g.stride, present));
-    ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "dilations", rank, 1, 1, g.dilation, present));
-    ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "pads", 2 * rank, 0, 0, pads, present));
+    std::int64_t pads[2 * sliding_window::kMaxSpatialRank] = {};
+    ONNXMICRO_RETURN_IF_ERROR(spatial_util::read_axis_attribute(ctx, "strides", rank, 1, 1, g.stride, present));
+    ONNXMICRO_RETURN_IF_ERROR(spatial_util::read_axis_attribute(ctx, "dilations", rank, 1, 1, g.dilation, present));
+    ONNXMICRO_RETURN_IF_ERROR(spatial_util::read_axis_attribute(ctx, "pads", 2 * rank, 0, 0, pads, present));
     for (int i = 0; i < rank; ++i) {
       if (image[i] < 1 || block[i] < 1) {
         return Status(StatusCode::invalid_model)
@@ -168,27 +171,25 @@ struct Col2ImImpl : kernels::KernelDefaults {
  private:
   template <typename T>
   static void compute(const State& s, RunContext& ctx) noexcept {
-    using Acc = conv_pool::ComputeType<T>;
+    using Acc = compute_type::ComputeType<T>;
     const T* x = static_cast<const T*>(ctx.input(kInput).data);
     T* y = static_cast<T*>(ctx.output(kOutput).data);
-    Acc* acc = conv_pool::scratch_at<Acc>(ctx.scratch(), s.accumulator_offset);
+    Acc* acc = scratch::scratch_at<Acc>(ctx.scratch(), s.accumulator_offset);
     for (std::int64_t plane = 0; plane < s.planes; ++plane) {
       for (std::int64_t i = 0; i < s.image_size; ++i) acc[i] = Acc(0);
       const T* columns = x + plane * s.block_size * s.positions;
-      spatial::for_each_scatter(s.geometry, [&](std::int64_t p, std::int64_t tap, std::int64_t o) {
-        acc[o] = static_cast<Acc>(acc[o] + conv_pool::widen(columns[tap * s.positions + p]));
+      spatial_util::for_each_scatter(s.geometry, [&](std::int64_t p, std::int64_t tap, std::int64_t o) {
+        acc[o] = static_cast<Acc>(acc[o] + compute_type::widen(columns[tap * s.positions + p]));
       });
-      spatial::store_narrowed(acc, s.image_size, y + plane * s.image_size);
+      spatial_util::store_narrowed(acc, s.image_size, y + plane * s.image_size);
     }
   }
 };
 
-}  // namespace detail
-
-namespace kernels {
+}  // namespace col2im_detail
 
 // Col2Im-18: the first version.
-using Col2Im_18 = VersionedKernel<detail::Col2ImImpl, 18>;
+using Col2Im_18 = VersionedKernel<col2im_detail::Col2ImImpl, 18>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -12,12 +12,15 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "onnxmicro/kernels/common/conv_pool_util.hpp"
+#include "onnxmicro/kernels/common/compute_type.hpp"
+#include "onnxmicro/kernels/common/gemm.hpp"
+#include "onnxmicro/kernels/common/scratch.hpp"
+#include "onnxmicro/kernels/common/sliding_window.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
-#include "onnxmicro/kernels/math/gemm.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
-namespace detail {
+namespace kernels {
+namespace conv_detail {
 
 /// Implementation of Conv (every version).
 struct ConvImpl : kernels::KernelDefaults {
@@ -38,7 +41,7 @@ struct ConvImpl : kernels::KernelDefaults {
 
   struct State {
     void (*compute)(const State&, RunContext&) noexcept;
-    conv_pool::WindowGeometry geometry;
+    sliding_window::WindowGeometry geometry;
     std::int64_t batch, in_channels, out_channels, group;
     std::int64_t group_in_channels, group_out_channels;  ///< C / group, M / group
     std::int64_t in_spatial, out_spatial, kernel_size;
@@ -116,12 +119,12 @@ struct ConvImpl : kernels::KernelDefaults {
 
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    conv_pool::WindowRules rules;
+    sliding_window::WindowRules rules;
     rules.dilations_since = 1;
     rules.ceil_mode_since = 0;
     rules.weight_kernel = w.shape.data() + 2;
-    ONNXMICRO_RETURN_IF_ERROR(conv_pool::parse_window(ctx, x.shape, rules, state->geometry));
-    const conv_pool::WindowGeometry& g = state->geometry;
+    ONNXMICRO_RETURN_IF_ERROR(sliding_window::parse_window(ctx, x.shape, rules, state->geometry));
+    const sliding_window::WindowGeometry& g = state->geometry;
 
     state->batch = x.shape[0];
     state->in_channels = channels;
@@ -138,7 +141,7 @@ struct ConvImpl : kernels::KernelDefaults {
     for (int i = 0; i < g.rank; ++i) pointwise = pointwise && g.kernel[i] == 1 && g.stride[i] == 1;
     state->pointwise = pointwise;
 
-    Shape y = conv_pool::window_output_shape(x.shape, out_channels, g);
+    Shape y = sliding_window::window_output_shape(x.shape, out_channels, g);
     std::int64_t y_count = 0;
     ONNXMICRO_RETURN_IF_ERROR(y.checked_element_count(y_count));
     ctx.set_output(kY, x.dtype, y);
@@ -161,15 +164,15 @@ struct ConvImpl : kernels::KernelDefaults {
  private:
   template <typename T>
   static Status plan(kernels::PrepareContext& ctx, State& state) noexcept {
-    using Acc = conv_pool::ComputeType<T>;
-    constexpr bool kHalf = conv_pool::kIsHalf<T>;
+    using Acc = compute_type::ComputeType<T>;
+    constexpr bool kHalf = compute_type::kIsHalf<T>;
     if constexpr (!kHalf) {
       if (ctx.size_optimized()) {  // always true with ONNXMICRO_OPTIMIZE_FOR_SIZE=1: what follows is not compiled
         state.compute = &compute_direct<T>;
         return {};
       }
     }
-    conv_pool::ScratchLayout layout;
+    scratch::ScratchLayout layout;
     const bool direct = state.pointwise && !kHalf;
     if (direct) {
       state.tile = state.out_spatial;
@@ -193,7 +196,7 @@ struct ConvImpl : kernels::KernelDefaults {
       if (w.is_constant && w_count > 0) {
         Span<Acc> converted;
         ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(w_count), converted));
-        conv_pool::load_floating(w.dtype, w.const_data, converted.data(), w_count);
+        compute_type::load_floating(w.dtype, w.const_data, converted.data(), w_count);
         state.converted_weights = converted.data();
       } else {
         state.weights_in_scratch = true;
@@ -210,7 +213,7 @@ struct ConvImpl : kernels::KernelDefaults {
   /// No column matrix, so no scratch; the window walk is the pooling ops'.
   template <typename T>
   static void compute_direct(const State& s, RunContext& ctx) noexcept {
-    const conv_pool::WindowGeometry& g = s.geometry;
+    const sliding_window::WindowGeometry& g = s.geometry;
     const T* x = static_cast<const T*>(ctx.input(kX).data);
     const T* w = static_cast<const T*>(ctx.input(kW).data);
     const T* bias = s.has_bias ? static_cast<const T*>(ctx.input(kB).data) : nullptr;
@@ -222,13 +225,13 @@ struct ConvImpl : kernels::KernelDefaults {
         const T* w_m = w + m * s.column_rows;
         T* y_plane = y + (n * s.out_channels + m) * s.out_spatial;
         const T start = bias != nullptr ? bias[m] : T(0);
-        conv_pool::for_each_window(g, [&](std::int64_t o, const conv_pool::WindowPlacement& placement) {
+        sliding_window::for_each_window(g, [&](std::int64_t o, const sliding_window::WindowPlacement& placement) {
           T sum = start;
           if (placement.inside > 0) {
             for (std::int64_t c = 0; c < s.group_in_channels; ++c) {
               const T* plane = x_group + c * s.in_spatial;
               const T* filter = w_m + c * s.kernel_size;
-              conv_pool::visit_window_taps(
+              sliding_window::visit_window_taps(
                   g, placement, [&](std::int64_t offset, std::int64_t tap) { sum += plane[offset] * filter[tap]; });
             }
           }
@@ -242,10 +245,10 @@ struct ConvImpl : kernels::KernelDefaults {
   /// row (c, tap) holds the input value each output position sees through that kernel tap, 0 in padding.
   template <typename T, typename Acc>
   static void im2col(const State& s, const T* x, std::int64_t first, std::int64_t count, Acc* col) noexcept {
-    const conv_pool::WindowGeometry& g = s.geometry;
+    const sliding_window::WindowGeometry& g = s.geometry;
     const int last = g.rank - 1;
-    std::int64_t tap[conv_pool::kMaxSpatialRank] = {};
-    std::int64_t start_index[conv_pool::kMaxSpatialRank] = {};
+    std::int64_t tap[sliding_window::kMaxSpatialRank] = {};
+    std::int64_t start_index[sliding_window::kMaxSpatialRank] = {};
     {
       std::int64_t rest = first;
       for (int d = last; d >= 0; --d) {
@@ -257,7 +260,7 @@ struct ConvImpl : kernels::KernelDefaults {
       const std::int64_t channel = row / s.kernel_size;
       const T* plane = x + channel * s.in_spatial;
       Acc* dst = col + row * count;
-      std::int64_t out[conv_pool::kMaxSpatialRank];
+      std::int64_t out[sliding_window::kMaxSpatialRank];
       for (int d = 0; d <= last; ++d) out[d] = start_index[d];
       std::int64_t done = 0;
       while (done < count) {
@@ -279,12 +282,12 @@ struct ConvImpl : kernels::KernelDefaults {
           const std::int64_t stride = g.stride[last];
           const std::int64_t start = out[last] * stride + tap[last] * g.dilation[last] - g.pad_begin[last];
           std::int64_t lo = 0, hi = 0;  // positions whose input coordinate is inside the line
-          conv_pool::valid_taps(start, stride, run_length, 0, g.input[last], lo, hi);
+          sliding_window::valid_taps(start, stride, run_length, 0, g.input[last], lo, hi);
           for (std::int64_t q = 0; q < lo; ++q) segment[q] = Acc(0);
           if (stride == 1) {
-            for (std::int64_t q = lo; q < hi; ++q) segment[q] = conv_pool::widen(line[start + q]);
+            for (std::int64_t q = lo; q < hi; ++q) segment[q] = compute_type::widen(line[start + q]);
           } else {
-            for (std::int64_t q = lo; q < hi; ++q) segment[q] = conv_pool::widen(line[start + q * stride]);
+            for (std::int64_t q = lo; q < hi; ++q) segment[q] = compute_type::widen(line[start + q * stride]);
           }
           for (std::int64_t q = hi; q < run_length; ++q) segment[q] = Acc(0);
         }
@@ -304,8 +307,8 @@ struct ConvImpl : kernels::KernelDefaults {
 
   template <typename T>
   static void compute(const State& s, RunContext& ctx) noexcept {
-    using Acc = conv_pool::ComputeType<T>;
-    constexpr bool kHalf = conv_pool::kIsHalf<T>;
+    using Acc = compute_type::ComputeType<T>;
+    constexpr bool kHalf = compute_type::kIsHalf<T>;
     const T* x = static_cast<const T*>(ctx.input(kX).data);
     const T* bias = s.has_bias ? static_cast<const T*>(ctx.input(kB).data) : nullptr;
     T* y = static_cast<T*>(ctx.output(kY).data);
@@ -314,8 +317,8 @@ struct ConvImpl : kernels::KernelDefaults {
     const Acc* weights = nullptr;
     if constexpr (kHalf) {
       if (s.weights_in_scratch) {
-        Acc* converted = conv_pool::scratch_at<Acc>(scratch, s.weights_offset);
-        conv_pool::load_floating(ctx.input(kW).dtype, ctx.input(kW).data, converted, s.out_channels * s.column_rows);
+        Acc* converted = scratch::scratch_at<Acc>(scratch, s.weights_offset);
+        compute_type::load_floating(ctx.input(kW).dtype, ctx.input(kW).data, converted, s.out_channels * s.column_rows);
         weights = converted;
       } else {
         weights = static_cast<const Acc*>(s.converted_weights);
@@ -323,8 +326,8 @@ struct ConvImpl : kernels::KernelDefaults {
     } else {
       weights = static_cast<const Acc*>(ctx.input(kW).data);
     }
-    Acc* col = s.pointwise && !kHalf ? nullptr : conv_pool::scratch_at<Acc>(scratch, s.column_offset);
-    Acc* accumulator = kHalf ? conv_pool::scratch_at<Acc>(scratch, s.accumulator_offset) : nullptr;
+    Acc* col = s.pointwise && !kHalf ? nullptr : scratch::scratch_at<Acc>(scratch, s.column_offset);
+    Acc* accumulator = kHalf ? scratch::scratch_at<Acc>(scratch, s.accumulator_offset) : nullptr;
 
     const std::int64_t mg = s.group_out_channels;
     for (std::int64_t n = 0; n < s.batch; ++n) {
@@ -336,8 +339,8 @@ struct ConvImpl : kernels::KernelDefaults {
         if constexpr (!kHalf) {
           if (s.pointwise) {
             fill_bias(b_group, mg, s.out_spatial, y_group, s.out_spatial);
-            blocked_gemm::accumulate<Acc>(mg, s.out_spatial, s.group_in_channels, w_group, s.column_rows, 1, x_group,
-                                          s.in_spatial, y_group, s.out_spatial);
+            gemm::accumulate<Acc>(mg, s.out_spatial, s.group_in_channels, w_group, s.column_rows, 1, x_group,
+                                  s.in_spatial, y_group, s.out_spatial);
             continue;
           }
         }
@@ -346,15 +349,14 @@ struct ConvImpl : kernels::KernelDefaults {
           im2col(s, x_group, first, count, col);
           if constexpr (kHalf) {
             fill_bias(b_group, mg, count, accumulator, count);
-            blocked_gemm::accumulate<Acc>(mg, count, s.column_rows, w_group, s.column_rows, 1, col, count, accumulator,
-                                          count);
+            gemm::accumulate<Acc>(mg, count, s.column_rows, w_group, s.column_rows, 1, col, count, accumulator, count);
             for (std::int64_t m = 0; m < mg; ++m)
               for (std::int64_t q = 0; q < count; ++q)
-                y_group[m * s.out_spatial + first + q] = conv_pool::narrow<T>(accumulator[m * count + q]);
+                y_group[m * s.out_spatial + first + q] = compute_type::narrow<T>(accumulator[m * count + q]);
           } else {
             fill_bias(b_group, mg, count, y_group + first, s.out_spatial);
-            blocked_gemm::accumulate<Acc>(mg, count, s.column_rows, w_group, s.column_rows, 1, col, count,
-                                          y_group + first, s.out_spatial);
+            gemm::accumulate<Acc>(mg, count, s.column_rows, w_group, s.column_rows, 1, col, count, y_group + first,
+                                  s.out_spatial);
           }
         }
       }
@@ -363,22 +365,20 @@ struct ConvImpl : kernels::KernelDefaults {
 
   /// Starts each of `rows` output rows (`cols` wide, row stride ld) at its channel's bias, or 0.
   template <typename T>
-  static void fill_bias(const T* bias, std::int64_t rows, std::int64_t cols, conv_pool::ComputeType<T>* dst,
+  static void fill_bias(const T* bias, std::int64_t rows, std::int64_t cols, compute_type::ComputeType<T>* dst,
                         std::int64_t ld) noexcept {
-    using Acc = conv_pool::ComputeType<T>;
+    using Acc = compute_type::ComputeType<T>;
     for (std::int64_t r = 0; r < rows; ++r) {
-      const Acc value = bias ? conv_pool::widen(bias[r]) : Acc(0);
+      const Acc value = bias ? compute_type::widen(bias[r]) : Acc(0);
       for (std::int64_t q = 0; q < cols; ++q) dst[r * ld + q] = value;
     }
   }
 };
 
-}  // namespace detail
-
-namespace kernels {
+}  // namespace conv_detail
 
 // Conv-1 (also 11, which only clarified kernel_shape inference and SAME padding, and 22, which added bfloat16).
-using Conv_1 = VersionedKernel<detail::ConvImpl, 1>;
+using Conv_1 = VersionedKernel<conv_detail::ConvImpl, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

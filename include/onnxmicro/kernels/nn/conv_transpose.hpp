@@ -11,12 +11,15 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "onnxmicro/kernels/common/conv_pool_util.hpp"
+#include "onnxmicro/kernels/common/compute_type.hpp"
+#include "onnxmicro/kernels/common/scratch.hpp"
+#include "onnxmicro/kernels/common/sliding_window.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
 #include "onnxmicro/kernels/nn/spatial_util.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
-namespace detail {
+namespace kernels {
+namespace conv_transpose_detail {
 
 struct ConvTransposeImpl : kernels::KernelDefaults {
   static constexpr std::string_view kOpType = "ConvTranspose";
@@ -28,7 +31,7 @@ struct ConvTransposeImpl : kernels::KernelDefaults {
 
   struct State {
     void (*compute)(const State&, RunContext&) noexcept;
-    spatial::ScatterGeometry geometry;
+    spatial_util::ScatterGeometry geometry;
     std::int64_t batch, in_channels, out_channels, group, group_in, group_out;
     std::int64_t in_spatial, out_spatial, kernel_size;
     bool has_bias;
@@ -40,11 +43,11 @@ struct ConvTransposeImpl : kernels::KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kW));
     const kernels::TensorInfo& x = ctx.input(kX);
     const kernels::TensorInfo& w = ctx.input(kW);
-    if (!conv_pool::is_loadable_floating(x.dtype)) return ctx.unsupported_input_dtype(kX);
+    if (!compute_type::is_loadable_floating(x.dtype)) return ctx.unsupported_input_dtype(kX);
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kW));
     const bool has_bias = ctx.has_input(kB);
     if (has_bias) ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kB));
-    ONNXMICRO_RETURN_IF_ERROR(spatial::require_spatial_input(ctx, kX));
+    ONNXMICRO_RETURN_IF_ERROR(spatial_util::require_spatial_input(ctx, kX));
     const int rank = x.shape.rank() - 2;
     if (w.shape.rank() != x.shape.rank()) {
       return Status(StatusCode::invalid_model) << "input 1 '" << w.name << "' (W) has shape " << w.shape
@@ -74,11 +77,11 @@ struct ConvTransposeImpl : kernels::KernelDefaults {
 
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    spatial::ScatterGeometry& g = state->geometry;
+    spatial_util::ScatterGeometry& g = state->geometry;
     g.rank = rank;
     bool present = false;
-    std::int64_t values[conv_pool::window_detail::kAxisIntsCapacity] = {};
-    ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "kernel_shape", rank, 1, 1, values, present));
+    std::int64_t values[sliding_window::kAxisIntsCapacity] = {};
+    ONNXMICRO_RETURN_IF_ERROR(spatial_util::read_axis_attribute(ctx, "kernel_shape", rank, 1, 1, values, present));
     for (int i = 0; i < rank; ++i) {
       if (present && values[i] != w.shape[i + 2]) {
         return Status(StatusCode::invalid_model)
@@ -88,12 +91,13 @@ struct ConvTransposeImpl : kernels::KernelDefaults {
       g.kernel[i] = w.shape[i + 2];
       g.input[i] = x.shape[i + 2];
     }
-    ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "strides", rank, 1, 1, g.stride, present));
-    ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "dilations", rank, 1, 1, g.dilation, present));
-    std::int64_t output_padding[conv_pool::kMaxSpatialRank] = {};
-    ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "output_padding", rank, 0, 0, output_padding, present));
-    std::int64_t pads[2 * conv_pool::kMaxSpatialRank] = {};
-    ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "pads", 2 * rank, 0, 0, pads, present));
+    ONNXMICRO_RETURN_IF_ERROR(spatial_util::read_axis_attribute(ctx, "strides", rank, 1, 1, g.stride, present));
+    ONNXMICRO_RETURN_IF_ERROR(spatial_util::read_axis_attribute(ctx, "dilations", rank, 1, 1, g.dilation, present));
+    std::int64_t output_padding[sliding_window::kMaxSpatialRank] = {};
+    ONNXMICRO_RETURN_IF_ERROR(
+        spatial_util::read_axis_attribute(ctx, "output_padding", rank, 0, 0, output_padding, present));
+    std::int64_t pads[2 * sliding_window::kMaxSpatialRank] = {};
+    ONNXMICRO_RETURN_IF_ERROR(spatial_util::read_axis_attribute(ctx, "pads", 2 * rank, 0, 0, pads, present));
 
     std::string_view auto_pad;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("auto_pad", auto_pad, "NOTSET"));
@@ -108,10 +112,10 @@ struct ConvTransposeImpl : kernels::KernelDefaults {
     }
 
     // output_shape: the spatial dims, or (as some exporters write it) N, C and the spatial dims.
-    std::int64_t output_shape[conv_pool::kMaxSpatialRank + 2] = {};
+    std::int64_t output_shape[sliding_window::kMaxSpatialRank + 2] = {};
     std::size_t output_shape_count = 0;
     bool has_output_shape = false;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute_ints("output_shape", output_shape, conv_pool::kMaxSpatialRank + 2,
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute_ints("output_shape", output_shape, sliding_window::kMaxSpatialRank + 2,
                                                  output_shape_count, has_output_shape));
     if (has_output_shape && output_shape_count != static_cast<std::size_t>(rank) &&
         output_shape_count != static_cast<std::size_t>(rank + 2)) {
@@ -128,7 +132,7 @@ struct ConvTransposeImpl : kernels::KernelDefaults {
         const std::int64_t out =
             has_output_shape ? output_shape[skip + static_cast<std::size_t>(i)] : g.input[i] * g.stride[i];
         const std::int64_t total = full - out;
-        g.pad_begin[i] = same_upper ? spatial::floor_div(total, 2) : total - spatial::floor_div(total, 2);
+        g.pad_begin[i] = same_upper ? spatial_util::floor_div(total, 2) : total - spatial_util::floor_div(total, 2);
         g.output[i] = out;
       } else {
         g.pad_begin[i] = pads[i];
@@ -158,11 +162,11 @@ struct ConvTransposeImpl : kernels::KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(y.checked_element_count(y_count));
     ctx.set_output(kY, x.dtype, y);
 
-    conv_pool::ScratchLayout layout;  // X's dtype was checked above
-    spatial::visit_float_dtype(x.dtype, [&](auto tag) {
+    scratch::ScratchLayout layout;  // X's dtype was checked above
+    spatial_util::visit_float_dtype(x.dtype, [&](auto tag) {
       using T = typename decltype(tag)::type;
       state->compute = &compute<T>;
-      state->accumulator_offset = layout.reserve<conv_pool::ComputeType<T>>(out_channels * state->out_spatial);
+      state->accumulator_offset = layout.reserve<compute_type::ComputeType<T>>(out_channels * state->out_spatial);
     });
     ctx.request_scratch(layout.bytes());
     return {};
@@ -177,39 +181,37 @@ struct ConvTransposeImpl : kernels::KernelDefaults {
  private:
   template <typename T>
   static void compute(const State& s, RunContext& ctx) noexcept {
-    using Acc = conv_pool::ComputeType<T>;
+    using Acc = compute_type::ComputeType<T>;
     const T* x = static_cast<const T*>(ctx.input(kX).data);
     const T* w = static_cast<const T*>(ctx.input(kW).data);
     const T* bias = s.has_bias ? static_cast<const T*>(ctx.input(kB).data) : nullptr;
     T* y = static_cast<T*>(ctx.output(kY).data);
-    Acc* acc = conv_pool::scratch_at<Acc>(ctx.scratch(), s.accumulator_offset);
+    Acc* acc = scratch::scratch_at<Acc>(ctx.scratch(), s.accumulator_offset);
     const std::int64_t image = s.out_channels * s.out_spatial;
     for (std::int64_t n = 0; n < s.batch; ++n) {
-      spatial::fill_with_bias(bias, s.out_channels, s.out_spatial, acc);
+      spatial_util::fill_with_bias(bias, s.out_channels, s.out_spatial, acc);
       const T* x_image = x + n * s.in_channels * s.in_spatial;
-      spatial::for_each_scatter(s.geometry, [&](std::int64_t p, std::int64_t tap, std::int64_t o) {
+      spatial_util::for_each_scatter(s.geometry, [&](std::int64_t p, std::int64_t tap, std::int64_t o) {
         for (std::int64_t c = 0; c < s.in_channels; ++c) {
-          const Acc xv = conv_pool::widen(x_image[c * s.in_spatial + p]);
+          const Acc xv = compute_type::widen(x_image[c * s.in_spatial + p]);
           const std::int64_t grp = c / s.group_in;
           const T* w_row = w + c * s.group_out * s.kernel_size + tap;  // W[c, :, tap]
           Acc* out = acc + grp * s.group_out * s.out_spatial + o;
           for (std::int64_t m = 0; m < s.group_out; ++m) {
-            out[m * s.out_spatial] += xv * conv_pool::widen(w_row[m * s.kernel_size]);
+            out[m * s.out_spatial] += xv * compute_type::widen(w_row[m * s.kernel_size]);
           }
         }
       });
-      spatial::store_narrowed(acc, image, y + n * image);
+      spatial_util::store_narrowed(acc, image, y + n * image);
     }
   }
 };
 
-}  // namespace detail
-
-namespace kernels {
+}  // namespace conv_transpose_detail
 
 // ConvTranspose-1 (also 11, which only clarified output_shape/pads and auto_pad, and 22, which added
 // bfloat16): the same computation in every version.
-using ConvTranspose_1 = VersionedKernel<detail::ConvTransposeImpl, 1>;
+using ConvTranspose_1 = VersionedKernel<conv_transpose_detail::ConvTransposeImpl, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -12,12 +12,15 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "onnxmicro/kernels/common/conv_pool_util.hpp"
+#include "onnxmicro/kernels/common/compute_type.hpp"
+#include "onnxmicro/kernels/common/scratch.hpp"
+#include "onnxmicro/kernels/common/sliding_window.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
 #include "onnxmicro/kernels/nn/spatial_util.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
-namespace detail {
+namespace kernels {
+namespace deform_conv_detail {
 
 struct DeformConvImpl : kernels::KernelDefaults {
   static constexpr std::string_view kOpType = "DeformConv";
@@ -28,14 +31,14 @@ struct DeformConvImpl : kernels::KernelDefaults {
   static constexpr int kB = 3;
   static constexpr int kMask = 4;
   static constexpr int kY = 0;
-  static constexpr int kMaxCorners = 1 << conv_pool::kMaxSpatialRank;
+  static constexpr int kMaxCorners = 1 << sliding_window::kMaxSpatialRank;
 
   struct State {
     void (*compute)(const State&, RunContext&) noexcept;
     int rank;
-    std::int64_t input[conv_pool::kMaxSpatialRank], output[conv_pool::kMaxSpatialRank];
-    std::int64_t kernel[conv_pool::kMaxSpatialRank], stride[conv_pool::kMaxSpatialRank];
-    std::int64_t dilation[conv_pool::kMaxSpatialRank], pad_begin[conv_pool::kMaxSpatialRank];
+    std::int64_t input[sliding_window::kMaxSpatialRank], output[sliding_window::kMaxSpatialRank];
+    std::int64_t kernel[sliding_window::kMaxSpatialRank], stride[sliding_window::kMaxSpatialRank];
+    std::int64_t dilation[sliding_window::kMaxSpatialRank], pad_begin[sliding_window::kMaxSpatialRank];
     std::int64_t batch, in_channels, out_channels, group_in, group_out, offset_groups, group_channels;
     std::int64_t in_spatial, out_spatial, kernel_size;
     bool has_bias, has_mask;
@@ -49,8 +52,8 @@ struct DeformConvImpl : kernels::KernelDefaults {
     const kernels::TensorInfo& offset = ctx.input(kOffset);
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    const bool is_float =
-        spatial::visit_float_dtype(x.dtype, [&](auto tag) { state->compute = &compute<typename decltype(tag)::type>; });
+    const bool is_float = spatial_util::visit_float_dtype(
+        x.dtype, [&](auto tag) { state->compute = &compute<typename decltype(tag)::type>; });
     if (!is_float) return ctx.unsupported_input_dtype(kX);
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kW));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kOffset));
@@ -58,7 +61,7 @@ struct DeformConvImpl : kernels::KernelDefaults {
     state->has_mask = ctx.has_input(kMask);
     if (state->has_bias) ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kB));
     if (state->has_mask) ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kMask));
-    ONNXMICRO_RETURN_IF_ERROR(spatial::require_spatial_input(ctx, kX));
+    ONNXMICRO_RETURN_IF_ERROR(spatial_util::require_spatial_input(ctx, kX));
     const int rank = x.shape.rank() - 2;
     state->rank = rank;
     if (w.shape.rank() != x.shape.rank()) {
@@ -81,12 +84,13 @@ struct DeformConvImpl : kernels::KernelDefaults {
              << ", expected >= 1 and dividing the " << static_cast<long long>(channels) << " channels of X";
     }
     bool present = false;
-    std::int64_t values[conv_pool::window_detail::kAxisIntsCapacity] = {};
-    ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "kernel_shape", rank, 1, 1, values, present));
-    std::int64_t pads[2 * conv_pool::kMaxSpatialRank] = {};
-    ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "strides", rank, 1, 1, state->stride, present));
-    ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "dilations", rank, 1, 1, state->dilation, present));
-    ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "pads", 2 * rank, 0, 0, pads, present));
+    std::int64_t values[sliding_window::kAxisIntsCapacity] = {};
+    ONNXMICRO_RETURN_IF_ERROR(spatial_util::read_axis_attribute(ctx, "kernel_shape", rank, 1, 1, values, present));
+    std::int64_t pads[2 * sliding_window::kMaxSpatialRank] = {};
+    ONNXMICRO_RETURN_IF_ERROR(spatial_util::read_axis_attribute(ctx, "strides", rank, 1, 1, state->stride, present));
+    ONNXMICRO_RETURN_IF_ERROR(
+        spatial_util::read_axis_attribute(ctx, "dilations", rank, 1, 1, state->dilation, present));
+    ONNXMICRO_RETURN_IF_ERROR(spatial_util::read_axis_attribute(ctx, "pads", 2 * rank, 0, 0, pads, present));
     state->kernel_size = 1;
     state->in_spatial = 1;
     state->out_spatial = 1;
@@ -139,9 +143,9 @@ struct DeformConvImpl : kernels::KernelDefaults {
     state->group_channels = channels / offset_groups;
     std::int64_t y_count = 0;
     ONNXMICRO_RETURN_IF_ERROR(y.checked_element_count(y_count));
-    conv_pool::ScratchLayout layout;
-    spatial::visit_float_dtype(x.dtype, [&](auto tag) {
-      using Acc = conv_pool::ComputeType<typename decltype(tag)::type>;
+    scratch::ScratchLayout layout;
+    spatial_util::visit_float_dtype(x.dtype, [&](auto tag) {
+      using Acc = compute_type::ComputeType<typename decltype(tag)::type>;
       state->accumulator_offset = layout.reserve<Acc>(out_channels * state->out_spatial);
     });
     ctx.request_scratch(layout.bytes());
@@ -166,8 +170,8 @@ struct DeformConvImpl : kernels::KernelDefaults {
 
   template <typename Acc>
   static void locate(const State& s, const Acc* position, Corners<Acc>& corners) noexcept {
-    std::int64_t low[conv_pool::kMaxSpatialRank];
-    Acc fraction[conv_pool::kMaxSpatialRank];
+    std::int64_t low[sliding_window::kMaxSpatialRank];
+    Acc fraction[sliding_window::kMaxSpatialRank];
     for (int d = 0; d < s.rank; ++d) {
       const Acc f = std::floor(position[d]);
       low[d] = static_cast<std::int64_t>(f);
@@ -194,47 +198,47 @@ struct DeformConvImpl : kernels::KernelDefaults {
 
   template <typename T>
   static void compute(const State& s, RunContext& ctx) noexcept {
-    using Acc = conv_pool::ComputeType<T>;
+    using Acc = compute_type::ComputeType<T>;
     const T* x = static_cast<const T*>(ctx.input(kX).data);
     const T* w = static_cast<const T*>(ctx.input(kW).data);
     const T* offsets = static_cast<const T*>(ctx.input(kOffset).data);
     const T* bias = s.has_bias ? static_cast<const T*>(ctx.input(kB).data) : nullptr;
     const T* mask = s.has_mask ? static_cast<const T*>(ctx.input(kMask).data) : nullptr;
     T* y = static_cast<T*>(ctx.output(kY).data);
-    Acc* acc = conv_pool::scratch_at<Acc>(ctx.scratch(), s.accumulator_offset);
+    Acc* acc = scratch::scratch_at<Acc>(ctx.scratch(), s.accumulator_offset);
     const std::int64_t image = s.out_channels * s.out_spatial;
     for (std::int64_t n = 0; n < s.batch; ++n) {
-      spatial::fill_with_bias(bias, s.out_channels, s.out_spatial, acc);
+      spatial_util::fill_with_bias(bias, s.out_channels, s.out_spatial, acc);
       const T* x_image = x + n * s.in_channels * s.in_spatial;
       const T* offset_image = offsets + n * s.offset_groups * s.kernel_size * s.rank * s.out_spatial;
       const T* mask_image = mask ? mask + n * s.offset_groups * s.kernel_size * s.out_spatial : nullptr;
-      std::int64_t out_index[conv_pool::kMaxSpatialRank] = {};
+      std::int64_t out_index[sliding_window::kMaxSpatialRank] = {};
       for (std::int64_t o = 0; o < s.out_spatial; ++o) {
         for (std::int64_t og = 0; og < s.offset_groups; ++og) {
-          std::int64_t tap_index[conv_pool::kMaxSpatialRank] = {};
+          std::int64_t tap_index[sliding_window::kMaxSpatialRank] = {};
           for (std::int64_t tap = 0; tap < s.kernel_size; ++tap) {
             const std::int64_t slot = og * s.kernel_size + tap;
-            Acc position[conv_pool::kMaxSpatialRank];
+            Acc position[sliding_window::kMaxSpatialRank];
             for (int d = 0; d < s.rank; ++d) {
-              const Acc shift = conv_pool::widen(offset_image[(slot * s.rank + d) * s.out_spatial + o]);
+              const Acc shift = compute_type::widen(offset_image[(slot * s.rank + d) * s.out_spatial + o]);
               position[d] =
                   static_cast<Acc>(out_index[d] * s.stride[d] - s.pad_begin[d] + tap_index[d] * s.dilation[d]) + shift;
             }
             Corners<Acc> corners;
             locate(s, position, corners);
-            const Acc scale = mask_image ? conv_pool::widen(mask_image[slot * s.out_spatial + o]) : Acc(1);
+            const Acc scale = mask_image ? compute_type::widen(mask_image[slot * s.out_spatial + o]) : Acc(1);
             for (std::int64_t c = og * s.group_channels; c < (og + 1) * s.group_channels; ++c) {
               const T* plane = x_image + c * s.in_spatial;
               Acc value = Acc(0);
               for (int k = 0; k < corners.count; ++k)
-                value += corners.weight[k] * conv_pool::widen(plane[corners.offset[k]]);
+                value += corners.weight[k] * compute_type::widen(plane[corners.offset[k]]);
               value *= scale;
               if (value == Acc(0)) continue;
               const std::int64_t grp = c / s.group_in;
               const T* w_tap = w + (grp * s.group_out * s.group_in + c % s.group_in) * s.kernel_size + tap;
               Acc* out = acc + grp * s.group_out * s.out_spatial + o;
               for (std::int64_t m = 0; m < s.group_out; ++m) {
-                out[m * s.out_spatial] += value * conv_pool::widen(w_tap[m * s.group_in * s.kernel_size]);
+                out[m * s.out_spatial] += value * compute_type::widen(w_tap[m * s.group_in * s.kernel_size]);
               }
             }
             for (int d = s.rank - 1; d >= 0; --d) {
@@ -248,17 +252,15 @@ struct DeformConvImpl : kernels::KernelDefaults {
           out_index[d] = 0;
         }
       }
-      spatial::store_narrowed(acc, image, y + n * image);
+      spatial_util::store_narrowed(acc, image, y + n * image);
     }
   }
 };
 
-}  // namespace detail
-
-namespace kernels {
+}  // namespace deform_conv_detail
 
 // DeformConv-19 (also 22, which added bfloat16).
-using DeformConv_19 = VersionedKernel<detail::DeformConvImpl, 19>;
+using DeformConv_19 = VersionedKernel<deform_conv_detail::DeformConvImpl, 19>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

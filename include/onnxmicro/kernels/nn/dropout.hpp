@@ -11,12 +11,13 @@
 #include <cstdint>
 #include <cstring>
 
-#include "onnxmicro/kernels/common/conv_pool_util.hpp"
+#include "onnxmicro/kernels/common/compute_type.hpp"
+#include "onnxmicro/kernels/common/float_formats.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
-#include "onnxmicro/kernels/tensor/cast.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
-namespace detail {
+namespace kernels {
+namespace dropout_detail {
 
 /// MT19937 as numpy's legacy RandomState uses it (init_genrand seeding, 53-bit doubles from two draws).
 class Mt19937 {
@@ -110,7 +111,7 @@ struct DropoutImpl : kernels::KernelDefaults {
     if (rules.ratio_input) {
       if (ctx.has_input(kRatio)) {
         const kernels::TensorInfo& r = ctx.input(kRatio);
-        if (!conv_pool::is_loadable_floating(r.dtype)) return ctx.unsupported_input_dtype(kRatio);
+        if (!compute_type::is_loadable_floating(r.dtype)) return ctx.unsupported_input_dtype(kRatio);
         if (r.shape.element_count() != 1) {
           return Status(StatusCode::invalid_model)
                  << "input 1 '" << r.name << "' (ratio) has shape " << r.shape << ", expected a scalar";
@@ -150,7 +151,7 @@ struct DropoutImpl : kernels::KernelDefaults {
     const void* x = ctx.input(kData).data;
     void* y = ctx.output(kOutput).data;
     double ratio = 0.5;
-    if (ctx.has_input(kRatio)) conv_pool::load_floating(s.ratio_dtype, ctx.input(kRatio).data, &ratio, 1);
+    if (ctx.has_input(kRatio)) compute_type::load_floating(s.ratio_dtype, ctx.input(kRatio).data, &ratio, 1);
     bool training = false;
     if (s.may_train && ctx.has_input(kTrainingMode)) {
       training = *static_cast<const unsigned char*>(ctx.input(kTrainingMode).data) != 0;
@@ -187,18 +188,18 @@ struct DropoutImpl : kernels::KernelDefaults {
       return;
     }
     const double one = keep ? 1.0 : 0.0;  // before opset 10 the mask has X's (float) dtype
-    conv_pool::store_floating(s.dtype, &one,
-                              static_cast<unsigned char*>(mask) + i * static_cast<std::int64_t>(s.element_bytes), 1);
+    compute_type::store_floating(s.dtype, &one,
+                                 static_cast<unsigned char*>(mask) + i * static_cast<std::int64_t>(s.element_bytes), 1);
   }
   /// y[i] = x[i] * factor in X's dtype (factor 0 for dropped elements).
   static void store_scaled(DataType dtype, const void* x, void* y, std::int64_t i, double factor) noexcept {
-    using kernels::cast_detail::MiniFloat;
+    using float_formats::MiniFloat;
     const MiniFloat* format = nullptr;
     switch (compiled_dtype(dtype)) {
-      case DataType::float8e4m3fn: format = &kernels::cast_detail::kFloat8E4M3FN; break;
-      case DataType::float8e4m3fnuz: format = &kernels::cast_detail::kFloat8E4M3FNUZ; break;
-      case DataType::float8e5m2: format = &kernels::cast_detail::kFloat8E5M2; break;
-      case DataType::float8e5m2fnuz: format = &kernels::cast_detail::kFloat8E5M2FNUZ; break;
+      case DataType::float8e4m3fn: format = &float_formats::kFloat8E4M3FN; break;
+      case DataType::float8e4m3fnuz: format = &float_formats::kFloat8E4M3FNUZ; break;
+      case DataType::float8e5m2: format = &float_formats::kFloat8E5M2; break;
+      case DataType::float8e5m2fnuz: format = &float_formats::kFloat8E5M2FNUZ; break;
       case DataType::float64: {
         static_cast<double*>(y)[i] = factor == 0.0 ? 0.0 : static_cast<const double*>(x)[i] * factor;
         return;
@@ -206,32 +207,30 @@ struct DropoutImpl : kernels::KernelDefaults {
       default: {
         const std::size_t bytes = dtype_size(dtype);
         float v = 0.0f;
-        conv_pool::load_floating(dtype, static_cast<const unsigned char*>(x) + i * static_cast<std::int64_t>(bytes), &v,
-                                 1);
+        compute_type::load_floating(dtype, static_cast<const unsigned char*>(x) + i * static_cast<std::int64_t>(bytes),
+                                    &v, 1);
         const float out = factor == 0.0 ? 0.0f : v * static_cast<float>(factor);
-        conv_pool::store_floating(dtype, &out, static_cast<unsigned char*>(y) + i * static_cast<std::int64_t>(bytes),
-                                  1);
+        compute_type::store_floating(dtype, &out, static_cast<unsigned char*>(y) + i * static_cast<std::int64_t>(bytes),
+                                     1);
         return;
       }
     }
     const std::uint8_t bits = static_cast<const std::uint8_t*>(x)[i];
-    const double v = factor == 0.0 ? 0.0 : kernels::cast_detail::decode_minifloat(*format, bits) * factor;
-    static_cast<std::uint8_t*>(y)[i] = kernels::cast_detail::encode_minifloat(*format, v, true);
+    const double v = factor == 0.0 ? 0.0 : float_formats::decode_minifloat(*format, bits) * factor;
+    static_cast<std::uint8_t*>(y)[i] = float_formats::encode_minifloat(*format, v, true);
   }
 };
 
-}  // namespace detail
-
-namespace kernels {
+}  // namespace dropout_detail
 
 // Dropout-1: ratio and is_test attributes (consumed_inputs is legacy); mask has X's dtype. 6 dropped
 // consumed_inputs, 7 dropped is_test (always inference); neither changes what this kernel computes.
-using Dropout_1 = VersionedKernel<detail::DropoutImpl, 1, 10>;
+using Dropout_1 = VersionedKernel<dropout_detail::DropoutImpl, 1, 10>;
 // Dropout-10: the mask output becomes bool.
-using Dropout_10 = VersionedKernel<detail::DropoutImpl, 10, 12>;
+using Dropout_10 = VersionedKernel<dropout_detail::DropoutImpl, 10, 12>;
 // Dropout-12: ratio and training_mode become optional inputs, seed an attribute (training mode is random).
 // 13 added bfloat16, 22 the float8 types.
-using Dropout_12 = VersionedKernel<detail::DropoutImpl, 12>;
+using Dropout_12 = VersionedKernel<dropout_detail::DropoutImpl, 12>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

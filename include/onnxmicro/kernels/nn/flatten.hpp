@@ -10,7 +10,8 @@
 #include "onnxmicro/kernels/kernel_api.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
-namespace detail {
+namespace kernels {
+namespace flatten_detail {
 
 /// Implementation shared by the Flatten versions.
 struct FlattenImpl : kernels::KernelDefaults {
@@ -53,15 +54,13 @@ struct FlattenImpl : kernels::KernelDefaults {
   }
 };
 
-}  // namespace detail
-
-namespace kernels {
+}  // namespace flatten_detail
 
 // Flatten-1: axis in [0, rank], default 1. (9 widened the dtypes to every tensor type.)
-using Flatten_1 = VersionedKernel<detail::FlattenImpl, 1, 11>;
+using Flatten_1 = VersionedKernel<flatten_detail::FlattenImpl, 1, 11>;
 // Flatten-11: axis may be negative (counted from the back), in [-rank, rank]. 13, 21, 23, 24 and 25 only
 // added dtypes.
-using Flatten_11 = VersionedKernel<detail::FlattenImpl, 11>;
+using Flatten_11 = VersionedKernel<flatten_detail::FlattenImpl, 11>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "onnxmicro/kernels/common/conv_pool_util.hpp"
+#include "onnxmicro/kernels/common/compute_type.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
 #include "onnxmicro/kernels/nn/spatial_util.hpp"
 
@@ -13,7 +13,7 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
 /// GlobalAveragePool's one implementation: GlobalPool supplies run and calls compute for X's dtype.
-struct GlobalAveragePoolImpl : detail::spatial::GlobalPool<GlobalAveragePoolImpl> {
+struct GlobalAveragePoolImpl : spatial_util::GlobalPool<GlobalAveragePoolImpl> {
   static constexpr std::string_view kOpType = "GlobalAveragePool";
 
   static Status prepare(PrepareContext& ctx, int /*since: every version accepts the same*/) noexcept {
@@ -29,12 +29,12 @@ struct GlobalAveragePoolImpl : detail::spatial::GlobalPool<GlobalAveragePoolImpl
   }
 
  private:
-  friend struct detail::spatial::GlobalPool<GlobalAveragePoolImpl>;
+  friend struct spatial_util::GlobalPool<GlobalAveragePoolImpl>;
 
   template <typename T>
   static void compute(const State& s, const void* x_data, void* y_data) noexcept {
     const std::int64_t planes = s.planes, plane_size = s.plane_size;
-    using C = detail::conv_pool::ComputeType<T>;
+    using C = compute_type::ComputeType<T>;
     const T* x = static_cast<const T*>(x_data);
     T* y = static_cast<T*>(y_data);
     // The same value as static_cast<C>(plane_size), converted from size_t: a 32-bit target then needs no software
@@ -46,13 +46,13 @@ struct GlobalAveragePoolImpl : detail::spatial::GlobalPool<GlobalAveragePoolImpl
       C s0 = C(0), s1 = C(0), s2 = C(0), s3 = C(0);
       std::int64_t i = 0;
       for (; i + 4 <= plane_size; i += 4) {
-        s0 += detail::conv_pool::widen(plane[i]);
-        s1 += detail::conv_pool::widen(plane[i + 1]);
-        s2 += detail::conv_pool::widen(plane[i + 2]);
-        s3 += detail::conv_pool::widen(plane[i + 3]);
+        s0 += compute_type::widen(plane[i]);
+        s1 += compute_type::widen(plane[i + 1]);
+        s2 += compute_type::widen(plane[i + 2]);
+        s3 += compute_type::widen(plane[i + 3]);
       }
-      for (; i < plane_size; ++i) s0 += detail::conv_pool::widen(plane[i]);
-      y[p] = detail::conv_pool::narrow<T>(((s0 + s1) + (s2 + s3)) / divisor);
+      for (; i < plane_size; ++i) s0 += compute_type::widen(plane[i]);
+      y[p] = compute_type::narrow<T>(((s0 + s1) + (s2 + s3)) / divisor);
     }
   }
 };

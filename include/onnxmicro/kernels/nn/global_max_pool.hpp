@@ -4,7 +4,7 @@
 #pragma once
 #include <cstdint>
 
-#include "onnxmicro/kernels/common/conv_pool_util.hpp"
+#include "onnxmicro/kernels/common/compute_type.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
 #include "onnxmicro/kernels/nn/spatial_util.hpp"
 
@@ -12,16 +12,16 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
 /// GlobalMaxPool's one implementation: GlobalPool supplies run and calls compute for X's dtype.
-struct GlobalMaxPoolImpl : detail::spatial::GlobalPool<GlobalMaxPoolImpl> {
+struct GlobalMaxPoolImpl : spatial_util::GlobalPool<GlobalMaxPoolImpl> {
   static constexpr std::string_view kOpType = "GlobalMaxPool";
 
   static Status prepare(PrepareContext& ctx, int /*since: every version accepts the same*/) noexcept {
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(begin_prepare(ctx, state));
-    ONNXMICRO_RETURN_IF_ERROR(detail::spatial::require_spatial_input(ctx, kX));
+    ONNXMICRO_RETURN_IF_ERROR(spatial_util::require_spatial_input(ctx, kX));
     const TensorInfo& x = ctx.input(kX);
     std::int64_t plane_size = 0;
-    const Shape y = detail::spatial::global_pool_shape(x.shape, plane_size);
+    const Shape y = spatial_util::global_pool_shape(x.shape, plane_size);
     if (plane_size == 0 && x.shape.element_count() == 0 && y.element_count() != 0) {
       return Status(StatusCode::invalid_model)
              << "input 0 '" << x.name << "' has shape " << x.shape << ": the maximum of an empty plane is undefined";
@@ -31,22 +31,22 @@ struct GlobalMaxPoolImpl : detail::spatial::GlobalPool<GlobalMaxPoolImpl> {
   }
 
  private:
-  friend struct detail::spatial::GlobalPool<GlobalMaxPoolImpl>;
+  friend struct spatial_util::GlobalPool<GlobalMaxPoolImpl>;
 
   template <typename T>
   static void compute(const State& s, const void* x_data, void* y_data) noexcept {
     const std::int64_t planes = s.planes, plane_size = s.plane_size;
-    using C = detail::conv_pool::ComputeType<T>;
+    using C = compute_type::ComputeType<T>;
     const T* x = static_cast<const T*>(x_data);
     T* y = static_cast<T*>(y_data);
     for (std::int64_t p = 0; p < planes; ++p) {
       const T* plane = x + p * plane_size;
-      C best = detail::conv_pool::widen(plane[0]);
+      C best = compute_type::widen(plane[0]);
       for (std::int64_t i = 1; i < plane_size && best == best; ++i) {
-        const C v = detail::conv_pool::widen(plane[i]);
+        const C v = compute_type::widen(plane[i]);
         if (!(v <= best)) best = v;  // larger, or NaN (which then stays)
       }
-      y[p] = detail::conv_pool::narrow<T>(best);
+      y[p] = compute_type::narrow<T>(best);
     }
   }
 };

@@ -21,8 +21,7 @@
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
-namespace detail {
-namespace grid_sample {
+namespace grid_sample_detail {
 
 enum class Mode { nearest, linear, cubic };
 enum class Padding { zeros, border, reflection };
@@ -200,7 +199,7 @@ inline void sample_interpolate(const State& s, const void* x_data, const void* g
             offset += t.offset;
             weight *= t.weight;
           }
-          if (inside) acc += weight * resize::load(plane[offset]);
+          if (inside) acc += weight * resize_util::load(plane[offset]);
           int d = r - 1;
           for (; d >= 0; --d) {
             if (++counter[d] < per_axis) break;
@@ -208,7 +207,7 @@ inline void sample_interpolate(const State& s, const void* x_data, const void* g
           }
           if (d < 0) break;
         }
-        y[(n * s.channels + c) * s.locations + l] = resize::store<T>(acc);
+        y[(n * s.channels + c) * s.locations + l] = resize_util::store<T>(acc);
       }
     }
   }
@@ -216,7 +215,7 @@ inline void sample_interpolate(const State& s, const void* x_data, const void* g
 
 template <typename G>
 inline float grid_value(const void* grid, std::int64_t index) noexcept {
-  return static_cast<float>(resize::load(static_cast<const G*>(grid)[index]));
+  return static_cast<float>(resize_util::load(static_cast<const G*>(grid)[index]));
 }
 
 inline Status prepare(PrepareContext& ctx, int version) noexcept {
@@ -338,19 +337,18 @@ inline Status run(RunContext& ctx) noexcept {
 
 struct Impl : KernelDefaults {
   static constexpr std::string_view kOpType = "GridSample";
-  static Status prepare(PrepareContext& ctx, int version) noexcept { return grid_sample::prepare(ctx, version); }
-  static Status run(RunContext& ctx) noexcept { return grid_sample::run(ctx); }
+  static Status prepare(PrepareContext& ctx, int version) noexcept { return grid_sample_detail::prepare(ctx, version); }
+  static Status run(RunContext& ctx) noexcept { return grid_sample_detail::run(ctx); }
 };
 
-}  // namespace grid_sample
-}  // namespace detail
+}  // namespace grid_sample_detail
 
 // GridSample-16: 4-D input; modes 'bilinear', 'nearest', 'bicubic'.
-using GridSample_16 = VersionedKernel<detail::grid_sample::Impl, 16, 20>;
+using GridSample_16 = VersionedKernel<grid_sample_detail::Impl, 16, 20>;
 // GridSample-20: N-D input; modes renamed 'linear', 'nearest', 'cubic'.
-using GridSample_20 = VersionedKernel<detail::grid_sample::Impl, 20, 22>;
+using GridSample_20 = VersionedKernel<grid_sample_detail::Impl, 20, 22>;
 // GridSample-22: bfloat16.
-using GridSample_22 = VersionedKernel<detail::grid_sample::Impl, 22>;
+using GridSample_22 = VersionedKernel<grid_sample_detail::Impl, 22>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -11,7 +11,8 @@
 #include "onnxmicro/kernels/nn/normalization_util.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
-namespace detail {
+namespace kernels {
+namespace group_normalization_detail {
 
 struct GroupNormalizationImpl : kernels::KernelDefaults {
   static constexpr std::string_view kOpType = "GroupNormalization";
@@ -21,7 +22,7 @@ struct GroupNormalizationImpl : kernels::KernelDefaults {
   static constexpr int kY = 0;
 
   struct State {
-    norm::BlockNormalizer normalizer;
+    normalization_util::BlockNormalizer normalizer;
   };
 
   /// `per_channel`: scale/bias have C values (21+) rather than num_groups (18).
@@ -29,7 +30,7 @@ struct GroupNormalizationImpl : kernels::KernelDefaults {
     const bool per_channel = since >= 21;
     for (int i = kX; i <= kBias; ++i) ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(i));
     const kernels::TensorInfo& x = ctx.input(kX);
-    if (!norm::is_normalizable(x.dtype)) return ctx.unsupported_input_dtype(kX);
+    if (!normalization_util::is_normalizable(x.dtype)) return ctx.unsupported_input_dtype(kX);
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kScale));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kBias));
     if (x.shape.rank() < 2) {
@@ -47,7 +48,8 @@ struct GroupNormalizationImpl : kernels::KernelDefaults {
     if (per_channel) {
       std::int64_t stash_type = 1;
       ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("stash_type", stash_type, 1));
-      if (!norm::is_normalizable(static_cast<DataType>(stash_type)) || stash_type < 0 || stash_type > 16) {
+      if (!normalization_util::is_normalizable(static_cast<DataType>(stash_type)) || stash_type < 0 ||
+          stash_type > 16) {
         return Status(StatusCode::invalid_model)
                << "attribute 'stash_type' is " << static_cast<long long>(stash_type)
                << ", expected a float dtype number (1 float, 10 float16, 11 double, 16 bfloat16)";
@@ -64,8 +66,8 @@ struct GroupNormalizationImpl : kernels::KernelDefaults {
     }
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    norm::BlockNormalizer& n = state->normalizer;
-    ONNXMICRO_RETURN_IF_ERROR(norm::read_epsilon(ctx, 1e-5f, n.epsilon));
+    normalization_util::BlockNormalizer& n = state->normalizer;
+    ONNXMICRO_RETURN_IF_ERROR(normalization_util::read_epsilon(ctx, 1e-5f, n.epsilon));
     std::int64_t spatial = 1;
     for (int i = 2; i < x.shape.rank(); ++i) spatial *= x.shape[i];
     const std::int64_t batch = x.shape[0];
@@ -73,9 +75,9 @@ struct GroupNormalizationImpl : kernels::KernelDefaults {
     const Shape view =
         per_channel ? Shape{batch, channels, spatial} : Shape{batch, groups, channels / groups * spatial};
     const Shape param{params, 1};
-    conv_pool::ScratchLayout layout;
-    ONNXMICRO_RETURN_IF_ERROR(norm::plan_blocks(x.dtype, batch * groups, channels / groups * spatial, view, &param,
-                                                &param, x.dtype, layout, n));
+    scratch::ScratchLayout layout;
+    ONNXMICRO_RETURN_IF_ERROR(normalization_util::plan_blocks(x.dtype, batch * groups, channels / groups * spatial,
+                                                              view, &param, &param, x.dtype, layout, n));
     ctx.request_scratch(layout.bytes());
     ctx.set_output(kY, x.dtype, x.shape);
     return {};
@@ -83,20 +85,18 @@ struct GroupNormalizationImpl : kernels::KernelDefaults {
 
   static Status run(kernels::RunContext& ctx) noexcept {
     const State& state = ctx.state<State>();
-    norm::run_blocks(state.normalizer, ctx.input(kX).data, ctx.input(kScale).data, ctx.input(kBias).data,
-                     ctx.output(kY).data, ctx.scratch());
+    normalization_util::run_blocks(state.normalizer, ctx.input(kX).data, ctx.input(kScale).data, ctx.input(kBias).data,
+                                   ctx.output(kY).data, ctx.scratch());
     return {};
   }
 };
 
-}  // namespace detail
-
-namespace kernels {
+}  // namespace group_normalization_detail
 
 // GroupNormalization-18: scale and bias have one value per group.
-using GroupNormalization_18 = VersionedKernel<detail::GroupNormalizationImpl, 18, 21>;
+using GroupNormalization_18 = VersionedKernel<group_normalization_detail::GroupNormalizationImpl, 18, 21>;
 // GroupNormalization-21: scale and bias have one value per channel; adds stash_type.
-using GroupNormalization_21 = VersionedKernel<detail::GroupNormalizationImpl, 21>;
+using GroupNormalization_21 = VersionedKernel<group_normalization_detail::GroupNormalizationImpl, 21>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

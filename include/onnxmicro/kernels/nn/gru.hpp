@@ -22,7 +22,7 @@ struct GruCell {
   static constexpr int kScratchVectors = 4;
 
   template <int kSince>
-  static Status parse(PrepareContext& ctx, recurrent::Config& cfg) noexcept {
+  static Status parse(PrepareContext& ctx, recurrent_util::Config& cfg) noexcept {
     std::int64_t linear_before_reset = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("linear_before_reset", linear_before_reset, 0));
     // linear_before_reset: added in opset 3.
@@ -34,19 +34,19 @@ struct GruCell {
   }
 
   template <typename A, typename T>
-  static void step(const recurrent::Config& cfg, const recurrent::Weights<T>& wt, const T* x, A* h, A*,
+  static void step(const recurrent_util::Config& cfg, const recurrent_util::Weights<T>& wt, const T* x, A* h, A*,
                    A* scratch) noexcept {
-    using recurrent::bias;
-    using recurrent::clip_value;
-    using recurrent::dot;
+    using recurrent_util::bias;
+    using recurrent_util::clip_value;
+    using recurrent_util::dot;
     const std::int64_t H = cfg.hidden, I = cfg.input_size, gh = kGates * H;
-    const recurrent::Activation& f = wt.activations[0];
-    const recurrent::Activation& g = wt.activations[1];
+    const recurrent_util::Activation& f = wt.activations[0];
+    const recurrent_util::Activation& g = wt.activations[1];
     A* z = scratch;
     A* r = z + H;
     A* reset_h = r + H;
     A* candidate = reset_h + H;
-    recurrent::gate_inputs(cfg, wt, kGates, x, h, 0, 2, z);  // z and r are adjacent
+    recurrent_util::gate_inputs(cfg, wt, kGates, x, h, 0, 2, z);  // z and r are adjacent
     for (std::int64_t j = 0; j < 2 * H; ++j) z[j] = f(clip_value(cfg, z[j]));
     for (std::int64_t j = 0; j < H; ++j) reset_h[j] = r[j] * h[j];
     for (std::int64_t j = 0; j < H; ++j) {
@@ -66,7 +66,7 @@ struct GruCell {
 
 /// GRU's versions (VersionedKernel): RecurrentOp supplies run() and prepare_version<kSince>(),
 /// which takes the version as a template argument.
-struct GruImpl : KernelDefaults, recurrent::RecurrentOp<GruCell> {
+struct GruImpl : KernelDefaults, recurrent_util::RecurrentOp<GruCell> {
   static constexpr std::string_view kOpType = "GRU";
   template <int kSince>
   static Status prepare(PrepareContext& ctx, std::integral_constant<int, kSince>) noexcept {

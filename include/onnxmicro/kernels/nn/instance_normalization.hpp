@@ -22,13 +22,13 @@ struct InstanceNormalization_1 : KernelDefaults {
   static constexpr int kY = 0;
 
   struct State {
-    detail::norm::BlockNormalizer normalizer;
+    normalization_util::BlockNormalizer normalizer;
   };
 
   static Status prepare(PrepareContext& ctx) noexcept {
     for (int i = kX; i <= kBias; ++i) ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(i));
     const TensorInfo& x = ctx.input(kX);
-    if (!detail::norm::is_normalizable(x.dtype)) return ctx.unsupported_input_dtype(kX);
+    if (!normalization_util::is_normalizable(x.dtype)) return ctx.unsupported_input_dtype(kX);
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kScale));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kBias));
     if (x.shape.rank() < 3) {
@@ -46,15 +46,15 @@ struct InstanceNormalization_1 : KernelDefaults {
     }
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    detail::norm::BlockNormalizer& n = state->normalizer;
-    ONNXMICRO_RETURN_IF_ERROR(detail::norm::read_epsilon(ctx, 1e-5f, n.epsilon));
+    normalization_util::BlockNormalizer& n = state->normalizer;
+    ONNXMICRO_RETURN_IF_ERROR(normalization_util::read_epsilon(ctx, 1e-5f, n.epsilon));
     std::int64_t spatial = 1;
     for (int i = 2; i < x.shape.rank(); ++i) spatial *= x.shape[i];
     const Shape view{x.shape[0], channels, spatial};
     const Shape param{channels, 1};
-    detail::conv_pool::ScratchLayout layout;
-    ONNXMICRO_RETURN_IF_ERROR(
-        detail::norm::plan_blocks(x.dtype, x.shape[0] * channels, spatial, view, &param, &param, x.dtype, layout, n));
+    scratch::ScratchLayout layout;
+    ONNXMICRO_RETURN_IF_ERROR(normalization_util::plan_blocks(x.dtype, x.shape[0] * channels, spatial, view, &param,
+                                                              &param, x.dtype, layout, n));
     ctx.request_scratch(layout.bytes());
     ctx.set_output(kY, x.dtype, x.shape);
     return {};
@@ -62,8 +62,8 @@ struct InstanceNormalization_1 : KernelDefaults {
 
   static Status run(RunContext& ctx) noexcept {
     const State& state = ctx.state<State>();
-    detail::norm::run_blocks(state.normalizer, ctx.input(kX).data, ctx.input(kScale).data, ctx.input(kBias).data,
-                             ctx.output(kY).data, ctx.scratch());
+    normalization_util::run_blocks(state.normalizer, ctx.input(kX).data, ctx.input(kScale).data, ctx.input(kBias).data,
+                                   ctx.output(kY).data, ctx.scratch());
     return {};
   }
 };

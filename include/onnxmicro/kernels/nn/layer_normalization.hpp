@@ -27,7 +27,7 @@ struct LayerNormalization_17 : KernelDefaults {
   static constexpr int kInvStdDev = 2;
 
   struct State {
-    detail::norm::BlockNormalizer normalizer;
+    normalization_util::BlockNormalizer normalizer;
     bool write_mean, write_inv_std_dev;
   };
 
@@ -35,7 +35,7 @@ struct LayerNormalization_17 : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kX));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kScale));
     const TensorInfo& x = ctx.input(kX);
-    if (!detail::norm::is_normalizable(x.dtype)) return ctx.unsupported_input_dtype(kX);
+    if (!normalization_util::is_normalizable(x.dtype)) return ctx.unsupported_input_dtype(kX);
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kScale));
     const bool has_bias = ctx.has_input(kBias);
     if (has_bias) ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kBias));
@@ -50,7 +50,7 @@ struct LayerNormalization_17 : KernelDefaults {
     std::int64_t stash_type = 1;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("stash_type", stash_type, 1));
     const DataType stat_dtype = static_cast<DataType>(stash_type);
-    if (!detail::norm::is_normalizable(stat_dtype) || stash_type != static_cast<std::int32_t>(stat_dtype)) {
+    if (!normalization_util::is_normalizable(stat_dtype) || stash_type != static_cast<std::int32_t>(stat_dtype)) {
       return Status(StatusCode::invalid_model)
              << "attribute 'stash_type' is " << static_cast<long long>(stash_type)
              << ", expected a float dtype number (1 float, 10 float16, 11 double, 16 bfloat16)";
@@ -58,21 +58,21 @@ struct LayerNormalization_17 : KernelDefaults {
 
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    detail::norm::BlockNormalizer& n = state->normalizer;
-    ONNXMICRO_RETURN_IF_ERROR(detail::norm::read_epsilon(ctx, 1e-5f, n.epsilon));
+    normalization_util::BlockNormalizer& n = state->normalizer;
+    ONNXMICRO_RETURN_IF_ERROR(normalization_util::read_epsilon(ctx, 1e-5f, n.epsilon));
     const char* expectation = "a shape that broadcasts onto X's normalised dims (numpy rules)";
     ONNXMICRO_RETURN_IF_ERROR(
-        detail::norm::check_param_shape(ctx, kScale, ctx.input(kScale).shape, x.shape, expectation));
+        normalization_util::check_param_shape(ctx, kScale, ctx.input(kScale).shape, x.shape, expectation));
     if (has_bias) {
       ONNXMICRO_RETURN_IF_ERROR(
-          detail::norm::check_param_shape(ctx, kBias, ctx.input(kBias).shape, x.shape, expectation));
+          normalization_util::check_param_shape(ctx, kBias, ctx.input(kBias).shape, x.shape, expectation));
     }
     const std::int64_t rows = shape_util::dims_product(x.shape, 0, axis);
     const std::int64_t block = shape_util::dims_product(x.shape, axis, rank);
-    detail::conv_pool::ScratchLayout layout;
-    ONNXMICRO_RETURN_IF_ERROR(detail::norm::plan_blocks(x.dtype, rows, block, x.shape, &ctx.input(kScale).shape,
-                                                        has_bias ? &ctx.input(kBias).shape : nullptr, x.dtype, layout,
-                                                        n));
+    scratch::ScratchLayout layout;
+    ONNXMICRO_RETURN_IF_ERROR(normalization_util::plan_blocks(x.dtype, rows, block, x.shape, &ctx.input(kScale).shape,
+                                                              has_bias ? &ctx.input(kBias).shape : nullptr, x.dtype,
+                                                              layout, n));
     n.stat_dtype = stat_dtype;
     ctx.request_scratch(layout.bytes());
 
@@ -89,10 +89,11 @@ struct LayerNormalization_17 : KernelDefaults {
   static Status run(RunContext& ctx) noexcept {
     const State& state = ctx.state<State>();
     const void* bias = ctx.has_input(kBias) ? ctx.input(kBias).data : nullptr;
-    detail::norm::run_blocks(state.normalizer, ctx.input(kX).data, ctx.input(kScale).data, bias, ctx.output(kY).data,
-                             ctx.scratch());
-    detail::norm::store_statistics(state.normalizer, ctx.scratch(), state.write_mean ? ctx.output(kMean).data : nullptr,
-                                   state.write_inv_std_dev ? ctx.output(kInvStdDev).data : nullptr);
+    normalization_util::run_blocks(state.normalizer, ctx.input(kX).data, ctx.input(kScale).data, bias,
+                                   ctx.output(kY).data, ctx.scratch());
+    normalization_util::store_statistics(state.normalizer, ctx.scratch(),
+                                         state.write_mean ? ctx.output(kMean).data : nullptr,
+                                         state.write_inv_std_dev ? ctx.output(kInvStdDev).data : nullptr);
     return {};
   }
 };

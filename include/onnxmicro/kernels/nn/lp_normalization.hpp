@@ -6,13 +6,14 @@
 #include <cmath>
 #include <cstdint>
 
-#include "onnxmicro/kernels/common/conv_pool_util.hpp"
+#include "onnxmicro/kernels/common/compute_type.hpp"
 #include "onnxmicro/kernels/common/shape_util.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
 #include "onnxmicro/kernels/nn/spatial_util.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
-namespace detail {
+namespace kernels {
+namespace lp_normalization_detail {
 
 struct LpNormalizationImpl : kernels::KernelDefaults {
   static constexpr std::string_view kOpType = "LpNormalization";
@@ -31,8 +32,8 @@ struct LpNormalizationImpl : kernels::KernelDefaults {
     const kernels::TensorInfo& x = ctx.input(kX);
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    const bool is_float =
-        spatial::visit_float_dtype(x.dtype, [&](auto tag) { state->compute = &compute<typename decltype(tag)::type>; });
+    const bool is_float = spatial_util::visit_float_dtype(
+        x.dtype, [&](auto tag) { state->compute = &compute<typename decltype(tag)::type>; });
     if (!is_float) return ctx.unsupported_input_dtype(kX);
     const int rank = x.shape.rank();
     if (rank < 1) {
@@ -64,7 +65,7 @@ struct LpNormalizationImpl : kernels::KernelDefaults {
  private:
   template <typename T>
   static void compute(const State& s, const void* x_data, void* y_data) noexcept {
-    using C = conv_pool::ComputeType<T>;
+    using C = compute_type::ComputeType<T>;
     const T* x = static_cast<const T*>(x_data);
     T* y = static_cast<T*>(y_data);
     for (std::int64_t o = 0; o < s.outer; ++o) {
@@ -72,25 +73,23 @@ struct LpNormalizationImpl : kernels::KernelDefaults {
         const std::int64_t base = o * s.axis_size * s.inner + i;
         double sum = 0.0;
         for (std::int64_t k = 0; k < s.axis_size; ++k) {
-          const double v = static_cast<double>(conv_pool::widen(x[base + k * s.inner]));
+          const double v = static_cast<double>(compute_type::widen(x[base + k * s.inner]));
           sum += s.l1 ? std::fabs(v) : v * v;
         }
         const double norm = s.l1 ? sum : std::sqrt(sum);
         for (std::int64_t k = 0; k < s.axis_size; ++k) {
-          const double v = static_cast<double>(conv_pool::widen(x[base + k * s.inner]));
-          y[base + k * s.inner] = conv_pool::narrow<T>(static_cast<C>(norm == 0.0 ? 0.0 : v / norm));
+          const double v = static_cast<double>(compute_type::widen(x[base + k * s.inner]));
+          y[base + k * s.inner] = compute_type::narrow<T>(static_cast<C>(norm == 0.0 ? 0.0 : v / norm));
         }
       }
     }
   }
 };
 
-}  // namespace detail
-
-namespace kernels {
+}  // namespace lp_normalization_detail
 
 // LpNormalization-1 (also 22, which added bfloat16).
-using LpNormalization_1 = VersionedKernel<detail::LpNormalizationImpl, 1>;
+using LpNormalization_1 = VersionedKernel<lp_normalization_detail::LpNormalizationImpl, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -7,13 +7,14 @@
 #include <cmath>
 #include <cstdint>
 
-#include "onnxmicro/kernels/common/conv_pool_util.hpp"
+#include "onnxmicro/kernels/common/compute_type.hpp"
 #include "onnxmicro/kernels/common/shape_util.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
 #include "onnxmicro/kernels/nn/spatial_util.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
-namespace detail {
+namespace kernels {
+namespace lrn_detail {
 
 struct LrnImpl : kernels::KernelDefaults {
   static constexpr std::string_view kOpType = "LRN";
@@ -32,8 +33,8 @@ struct LrnImpl : kernels::KernelDefaults {
     const kernels::TensorInfo& x = ctx.input(kX);
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    const bool is_float =
-        spatial::visit_float_dtype(x.dtype, [&](auto tag) { state->compute = &compute<typename decltype(tag)::type>; });
+    const bool is_float = spatial_util::visit_float_dtype(
+        x.dtype, [&](auto tag) { state->compute = &compute<typename decltype(tag)::type>; });
     if (!is_float) return ctx.unsupported_input_dtype(kX);
     if (x.shape.rank() < 2) {
       return Status(StatusCode::invalid_model)
@@ -70,7 +71,7 @@ struct LrnImpl : kernels::KernelDefaults {
  private:
   template <typename T>
   static void compute(const State& s, const void* x_data, void* y_data) noexcept {
-    using C = conv_pool::ComputeType<T>;
+    using C = compute_type::ComputeType<T>;
     const T* x = static_cast<const T*>(x_data);
     T* y = static_cast<T*>(y_data);
     for (std::int64_t n = 0; n < s.batch; ++n) {
@@ -82,24 +83,22 @@ struct LrnImpl : kernels::KernelDefaults {
         for (std::int64_t i = 0; i < s.inner; ++i) {
           double sum = 0.0;
           for (std::int64_t k = first; k <= last; ++k) {
-            const double v = static_cast<double>(conv_pool::widen(image[k * s.inner + i]));
+            const double v = static_cast<double>(compute_type::widen(image[k * s.inner + i]));
             sum += v * v;
           }
           const double divisor = std::pow(s.bias + s.alpha_over_size * sum, s.beta);
-          const C v = conv_pool::widen(image[c * s.inner + i]);
-          out[c * s.inner + i] = conv_pool::narrow<T>(static_cast<C>(static_cast<double>(v) / divisor));
+          const C v = compute_type::widen(image[c * s.inner + i]);
+          out[c * s.inner + i] = compute_type::narrow<T>(static_cast<C>(static_cast<double>(v) / divisor));
         }
       }
     }
   }
 };
 
-}  // namespace detail
-
-namespace kernels {
+}  // namespace lrn_detail
 
 // LRN-1 (also 13, which added bfloat16).
-using LRN_1 = VersionedKernel<detail::LrnImpl, 1>;
+using LRN_1 = VersionedKernel<lrn_detail::LrnImpl, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -25,7 +25,7 @@ struct LstmCell {
   static constexpr int kScratchVectors = 4;
 
   template <int kSince>
-  static Status parse(PrepareContext& ctx, recurrent::Config& cfg) noexcept {
+  static Status parse(PrepareContext& ctx, recurrent_util::Config& cfg) noexcept {
     std::int64_t input_forget = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("input_forget", input_forget, 0));
     cfg.input_forget = input_forget != 0;
@@ -33,22 +33,22 @@ struct LstmCell {
   }
 
   template <typename A, typename T>
-  static void step(const recurrent::Config& cfg, const recurrent::Weights<T>& wt, const T* x, A* h, A* c,
+  static void step(const recurrent_util::Config& cfg, const recurrent_util::Weights<T>& wt, const T* x, A* h, A* c,
                    A* scratch) noexcept {
-    recurrent::gate_inputs(cfg, wt, kGates, x, h, 0, kGates, scratch);
+    recurrent_util::gate_inputs(cfg, wt, kGates, x, h, 0, kGates, scratch);
     apply_gates(cfg, wt.activations, wt.p, scratch, h, c);
   }
 
   /// One step's state update from the gates' pre-activations `pre` (blocks i, o, f, c; biases included) and
   /// the peepholes `p` ([Pi, Po, Pf] or nullptr). DynamicQuantizeLSTM shares it.
   template <typename A, typename P>
-  static void apply_gates(const recurrent::Config& cfg, const recurrent::Activation* activations, const P* p,
+  static void apply_gates(const recurrent_util::Config& cfg, const recurrent_util::Activation* activations, const P* p,
                           const A* pre, A* h, A* c) noexcept {
-    using recurrent::clip_value;
+    using recurrent_util::clip_value;
     const std::int64_t H = cfg.hidden;
-    const recurrent::Activation& f = activations[0];
-    const recurrent::Activation& g = activations[1];
-    const recurrent::Activation& act_h = activations[2];
+    const recurrent_util::Activation& f = activations[0];
+    const recurrent_util::Activation& g = activations[1];
+    const recurrent_util::Activation& act_h = activations[2];
     const A* in = pre;
     const A* out = pre + H;
     const A* forget = pre + 2 * H;
@@ -69,7 +69,7 @@ struct LstmCell {
 
 /// LSTM's versions (VersionedKernel): RecurrentOp supplies run() and prepare_version<kSince>(),
 /// which takes the version as a template argument.
-struct LstmImpl : KernelDefaults, recurrent::RecurrentOp<LstmCell> {
+struct LstmImpl : KernelDefaults, recurrent_util::RecurrentOp<LstmCell> {
   static constexpr std::string_view kOpType = "LSTM";
   template <int kSince>
   static Status prepare(PrepareContext& ctx, std::integral_constant<int, kSince>) noexcept {

@@ -9,11 +9,13 @@
 #include <cstdint>
 #include <limits>
 
-#include "onnxmicro/kernels/common/conv_pool_util.hpp"
+#include "onnxmicro/kernels/common/compute_type.hpp"
+#include "onnxmicro/kernels/common/sliding_window.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
-namespace detail {
+namespace kernels {
+namespace max_pool_detail {
 
 /// Implementation shared by every MaxPool version; the version-specific attributes are gated on the node's
 /// opset (storage_order and Indices: 8, ceil_mode and dilations: 10).
@@ -26,7 +28,7 @@ struct MaxPoolImpl : kernels::KernelDefaults {
 
   struct State {
     void (*compute)(const State&, RunContext&) noexcept;
-    conv_pool::WindowGeometry geometry;
+    sliding_window::WindowGeometry geometry;
     std::int64_t planes;  ///< N * C
     std::int64_t in_spatial, out_spatial;
     bool write_indices;
@@ -47,10 +49,10 @@ struct MaxPoolImpl : kernels::KernelDefaults {
       case DataType::uint8: state->compute = &compute<std::uint8_t>; break;   // opset 12
       default: return ctx.unsupported_input_dtype(kX);
     }
-    conv_pool::WindowRules rules;
+    sliding_window::WindowRules rules;
     rules.dilations_since = 10;
     rules.ceil_mode_since = 10;
-    ONNXMICRO_RETURN_IF_ERROR(conv_pool::parse_window(ctx, x.shape, rules, state->geometry));
+    ONNXMICRO_RETURN_IF_ERROR(sliding_window::parse_window(ctx, x.shape, rules, state->geometry));
 
     std::int64_t storage_order = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("storage_order", storage_order, 0));
@@ -66,13 +68,13 @@ struct MaxPoolImpl : kernels::KernelDefaults {
       return Status(StatusCode::invalid_model) << "output 1 (Indices) is only defined from opset 8";
     }
 
-    const conv_pool::WindowGeometry& g = state->geometry;
+    const sliding_window::WindowGeometry& g = state->geometry;
     state->planes = x.shape[0] * x.shape[1];
     state->in_spatial = g.input_size();
     state->out_spatial = g.output_size();
     state->write_indices = indices;
     state->column_major = storage_order == 1;
-    const Shape y = conv_pool::window_output_shape(x.shape, x.shape[1], g);
+    const Shape y = sliding_window::window_output_shape(x.shape, x.shape[1], g);
     ctx.set_output(kY, x.dtype, y);
     if (indices) ctx.set_output(kIndices, DataType::int64, y);
     return {};
@@ -86,8 +88,8 @@ struct MaxPoolImpl : kernels::KernelDefaults {
 
  private:
   /// Spatial row-major offset -> column-major offset (storage_order 1).
-  static std::int64_t column_major_offset(const conv_pool::WindowGeometry& g, std::int64_t offset) noexcept {
-    std::int64_t coordinates[conv_pool::kMaxSpatialRank];
+  static std::int64_t column_major_offset(const sliding_window::WindowGeometry& g, std::int64_t offset) noexcept {
+    std::int64_t coordinates[sliding_window::kMaxSpatialRank];
     for (int d = g.rank - 1; d >= 0; --d) {
       coordinates[d] = offset % g.input[d];
       offset /= g.input[d];
@@ -99,8 +101,8 @@ struct MaxPoolImpl : kernels::KernelDefaults {
 
   template <typename T>
   static void compute(const State& s, RunContext& ctx) noexcept {
-    using C = conv_pool::ComputeType<T>;
-    const conv_pool::WindowGeometry& g = s.geometry;
+    using C = compute_type::ComputeType<T>;
+    const sliding_window::WindowGeometry& g = s.geometry;
     const T* x = static_cast<const T*>(ctx.input(kX).data);
     T* y = static_cast<T*>(ctx.output(kY).data);
     std::int64_t* indices = s.write_indices ? static_cast<std::int64_t*>(ctx.output(kIndices).data) : nullptr;
@@ -109,32 +111,32 @@ struct MaxPoolImpl : kernels::KernelDefaults {
       T* y_plane = y + plane * s.out_spatial;
       // Without Indices, a walk that skips the index bookkeeping is faster; the size-optimised build keeps one.
       if (!ONNXMICRO_OPTIMIZE_FOR_SIZE && indices == nullptr) {
-        conv_pool::for_each_window(g, [&](std::int64_t o, const conv_pool::WindowPlacement& w) {
+        sliding_window::for_each_window(g, [&](std::int64_t o, const sliding_window::WindowPlacement& w) {
           C best = std::numeric_limits<C>::lowest();
           if (w.inside > 0) {
-            conv_pool::visit_window(g, w, [&](std::int64_t offset) {
-              const C v = conv_pool::widen(x_plane[offset]);
+            sliding_window::visit_window(g, w, [&](std::int64_t offset) {
+              const C v = compute_type::widen(x_plane[offset]);
               best = v > best ? v : best;  // NaN compares false and never wins
             });
           }
-          y_plane[o] = conv_pool::narrow<T>(best);
+          y_plane[o] = compute_type::narrow<T>(best);
         });
         continue;
       }
       std::int64_t* i_plane = indices != nullptr ? indices + plane * s.out_spatial : nullptr;
-      conv_pool::for_each_window(g, [&](std::int64_t o, const conv_pool::WindowPlacement& w) {
+      sliding_window::for_each_window(g, [&](std::int64_t o, const sliding_window::WindowPlacement& w) {
         C best = std::numeric_limits<C>::lowest();
         std::int64_t best_offset = -1;
         if (w.inside > 0) {
-          conv_pool::visit_window(g, w, [&](std::int64_t offset) {
-            const C v = conv_pool::widen(x_plane[offset]);
+          sliding_window::visit_window(g, w, [&](std::int64_t offset) {
+            const C v = compute_type::widen(x_plane[offset]);
             if ((v > best || best_offset < 0) && v == v) {  // first maximum wins; NaN never does
               best = v;
               best_offset = offset;
             }
           });
         }
-        y_plane[o] = conv_pool::narrow<T>(best);
+        y_plane[o] = compute_type::narrow<T>(best);
         if (i_plane == nullptr) return;
         i_plane[o] = best_offset < 0
                          ? -1
@@ -144,17 +146,15 @@ struct MaxPoolImpl : kernels::KernelDefaults {
   }
 };
 
-}  // namespace detail
-
-namespace kernels {
+}  // namespace max_pool_detail
 
 // MaxPool-1: kernel_shape, strides, pads, auto_pad; output Y only.
-using MaxPool_1 = VersionedKernel<detail::MaxPoolImpl, 1, 8>;
+using MaxPool_1 = VersionedKernel<max_pool_detail::MaxPoolImpl, 1, 8>;
 // MaxPool-8: adds the optional Indices output and storage_order.
-using MaxPool_8 = VersionedKernel<detail::MaxPoolImpl, 8, 10>;
+using MaxPool_8 = VersionedKernel<max_pool_detail::MaxPoolImpl, 8, 10>;
 // MaxPool-10: adds ceil_mode and dilations. 11 only re-documented SAME padding as out = ceil(in / stride)
 // (what every version computes here), 12 added int8/uint8, 22 bfloat16.
-using MaxPool_10 = VersionedKernel<detail::MaxPoolImpl, 10>;
+using MaxPool_10 = VersionedKernel<max_pool_detail::MaxPoolImpl, 10>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

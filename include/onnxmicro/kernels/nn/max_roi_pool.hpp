@@ -82,7 +82,7 @@ struct MaxRoiPool_1 : KernelDefaults {
 
   template <typename T>
   static Status compute(const State& s, const void* x_data, const void* roi_data, void* y_data) noexcept {
-    using detail::resize::load;
+    using resize_util::load;
     const T* x = static_cast<const T*>(x_data);
     const T* rois = static_cast<const T*>(roi_data);
     T* y = static_cast<T*>(y_data);
@@ -125,7 +125,7 @@ struct MaxRoiPool_1 : KernelDefaults {
                 first = false;
               }
             }
-            out[ph * s.pooled_width + pw] = detail::resize::store<T>(best);
+            out[ph * s.pooled_width + pw] = resize_util::store<T>(best);
           }
         }
       }

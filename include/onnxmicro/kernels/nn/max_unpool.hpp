@@ -9,13 +9,15 @@
 #include <cstdint>
 #include <cstring>
 
-#include "onnxmicro/kernels/common/conv_pool_util.hpp"
+#include "onnxmicro/kernels/common/compute_type.hpp"
 #include "onnxmicro/kernels/common/shape_util.hpp"
+#include "onnxmicro/kernels/common/sliding_window.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
 #include "onnxmicro/kernels/nn/spatial_util.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
-namespace detail {
+namespace kernels {
+namespace max_unpool_detail {
 
 struct MaxUnpoolImpl : kernels::KernelDefaults {
   static constexpr std::string_view kOpType = "MaxUnpool";
@@ -36,7 +38,7 @@ struct MaxUnpoolImpl : kernels::KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kX));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kI));
     const kernels::TensorInfo& x = ctx.input(kX);
-    if (!conv_pool::is_loadable_floating(x.dtype)) return ctx.unsupported_input_dtype(kX);
+    if (!compute_type::is_loadable_floating(x.dtype)) return ctx.unsupported_input_dtype(kX);
     const kernels::TensorInfo& indices = ctx.input(kI);
     if (indices.dtype != DataType::int64) {
       return Status(StatusCode::invalid_model)
@@ -46,15 +48,16 @@ struct MaxUnpoolImpl : kernels::KernelDefaults {
       return Status(StatusCode::invalid_model) << "input 1 '" << indices.name << "' (I) has shape " << indices.shape
                                                << ", expected X's shape " << x.shape;
     }
-    ONNXMICRO_RETURN_IF_ERROR(spatial::require_spatial_input(ctx, kX));
+    ONNXMICRO_RETURN_IF_ERROR(spatial_util::require_spatial_input(ctx, kX));
     const int spatial_rank = x.shape.rank() - 2;
-    std::int64_t kernel[conv_pool::kMaxSpatialRank] = {}, strides[conv_pool::kMaxSpatialRank] = {};
-    std::int64_t pads[2 * conv_pool::kMaxSpatialRank] = {};
+    std::int64_t kernel[sliding_window::kMaxSpatialRank] = {}, strides[sliding_window::kMaxSpatialRank] = {};
+    std::int64_t pads[2 * sliding_window::kMaxSpatialRank] = {};
     bool present = false;
-    ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "kernel_shape", spatial_rank, 1, 1, kernel, present));
+    ONNXMICRO_RETURN_IF_ERROR(
+        spatial_util::read_axis_attribute(ctx, "kernel_shape", spatial_rank, 1, 1, kernel, present));
     if (!present) return Status(StatusCode::invalid_model) << "required attribute 'kernel_shape' (INTS) is missing";
-    ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "strides", spatial_rank, 1, 1, strides, present));
-    ONNXMICRO_RETURN_IF_ERROR(spatial::read_axis_attribute(ctx, "pads", 2 * spatial_rank, 0, 0, pads, present));
+    ONNXMICRO_RETURN_IF_ERROR(spatial_util::read_axis_attribute(ctx, "strides", spatial_rank, 1, 1, strides, present));
+    ONNXMICRO_RETURN_IF_ERROR(spatial_util::read_axis_attribute(ctx, "pads", 2 * spatial_rank, 0, 0, pads, present));
 
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
@@ -134,13 +137,11 @@ struct MaxUnpoolImpl : kernels::KernelDefaults {
   }
 };
 
-}  // namespace detail
-
-namespace kernels {
+}  // namespace max_unpool_detail
 
 // MaxUnpool-9 (also 11, which only clarified how output_shape relates to the indices, and 22, which added
 // bfloat16).
-using MaxUnpool_9 = VersionedKernel<detail::MaxUnpoolImpl, 9>;
+using MaxUnpool_9 = VersionedKernel<max_unpool_detail::MaxUnpoolImpl, 9>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -6,13 +6,15 @@
 #include <cmath>
 #include <cstdint>
 
-#include "onnxmicro/kernels/common/conv_pool_util.hpp"
+#include "onnxmicro/kernels/common/compute_type.hpp"
+#include "onnxmicro/kernels/common/scratch.hpp"
 #include "onnxmicro/kernels/common/shape_util.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
 #include "onnxmicro/kernels/nn/spatial_util.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
-namespace detail {
+namespace kernels {
+namespace mean_variance_normalization_detail {
 
 struct MeanVarianceNormalizationImpl : kernels::KernelDefaults {
   static constexpr std::string_view kOpType = "MeanVarianceNormalization";
@@ -36,8 +38,8 @@ struct MeanVarianceNormalizationImpl : kernels::KernelDefaults {
     const kernels::TensorInfo& x = ctx.input(kX);
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    const bool is_float =
-        spatial::visit_float_dtype(x.dtype, [&](auto tag) { state->compute = &compute<typename decltype(tag)::type>; });
+    const bool is_float = spatial_util::visit_float_dtype(
+        x.dtype, [&](auto tag) { state->compute = &compute<typename decltype(tag)::type>; });
     if (!is_float) return ctx.unsupported_input_dtype(kX);
     const int rank = x.shape.rank();
     std::int64_t axes[kMaxRank + 1] = {};
@@ -75,7 +77,7 @@ struct MeanVarianceNormalizationImpl : kernels::KernelDefaults {
     }
     state->slots = stride;
     state->count = x.shape.element_count();
-    conv_pool::ScratchLayout layout;
+    scratch::ScratchLayout layout;
     state->sum_offset = layout.reserve<double>(state->slots);
     state->square_offset = layout.reserve<double>(state->slots);
     ctx.request_scratch(layout.bytes());
@@ -108,14 +110,14 @@ struct MeanVarianceNormalizationImpl : kernels::KernelDefaults {
 
   template <typename T>
   static void compute(const State& s, const void* x_data, void* y_data, void* scratch) noexcept {
-    using C = conv_pool::ComputeType<T>;
+    using C = compute_type::ComputeType<T>;
     const T* x = static_cast<const T*>(x_data);
     T* y = static_cast<T*>(y_data);
-    double* sum = conv_pool::scratch_at<double>(scratch, s.sum_offset);
-    double* square = conv_pool::scratch_at<double>(scratch, s.square_offset);
+    double* sum = scratch::scratch_at<double>(scratch, s.sum_offset);
+    double* square = scratch::scratch_at<double>(scratch, s.square_offset);
     for (std::int64_t i = 0; i < s.slots; ++i) sum[i] = square[i] = 0.0;
     for_each_element(s, [&](std::int64_t e, std::int64_t slot) {
-      const double v = static_cast<double>(conv_pool::widen(x[e]));
+      const double v = static_cast<double>(compute_type::widen(x[e]));
       sum[slot] += v;
       square[slot] += v * v;
     });
@@ -127,18 +129,17 @@ struct MeanVarianceNormalizationImpl : kernels::KernelDefaults {
       square[i] = 1.0 / (std::sqrt(variance > 0.0 ? variance : 0.0) + kEpsilon);  // now 1 / (std + eps)
     }
     for_each_element(s, [&](std::int64_t e, std::int64_t slot) {
-      const double v = static_cast<double>(conv_pool::widen(x[e]));
-      y[e] = conv_pool::narrow<T>(static_cast<C>((v - sum[slot]) * square[slot]));
+      const double v = static_cast<double>(compute_type::widen(x[e]));
+      y[e] = compute_type::narrow<T>(static_cast<C>((v - sum[slot]) * square[slot]));
     });
   }
 };
 
-}  // namespace detail
-
-namespace kernels {
+}  // namespace mean_variance_normalization_detail
 
 // MeanVarianceNormalization-9 (also 13, which added bfloat16).
-using MeanVarianceNormalization_9 = VersionedKernel<detail::MeanVarianceNormalizationImpl, 9>;
+using MeanVarianceNormalization_9 =
+    VersionedKernel<mean_variance_normalization_detail::MeanVarianceNormalizationImpl, 9>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

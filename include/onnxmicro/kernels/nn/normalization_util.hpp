@@ -12,13 +12,14 @@
 #include <cstdint>
 
 #include "onnxmicro/kernels/common/broadcast.hpp"
-#include "onnxmicro/kernels/common/conv_pool_util.hpp"
+#include "onnxmicro/kernels/common/compute_type.hpp"
+#include "onnxmicro/kernels/common/scratch.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
 #include "onnxmicro/kernels/nn/spatial_util.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
-namespace detail {
-namespace norm {
+namespace kernels {
+namespace normalization_util {
 
 /// Everything run() needs to normalise blocks of X; lives in the kernel's State.
 struct BlockNormalizer {
@@ -40,7 +41,7 @@ struct BlockNormalizer {
 };
 
 /// True for the dtypes the normalisation ops accept.
-constexpr bool is_normalizable(DataType dtype) noexcept { return conv_pool::is_loadable_floating(dtype); }
+constexpr bool is_normalizable(DataType dtype) noexcept { return compute_type::is_loadable_floating(dtype); }
 
 /// Reads the FLOAT attribute `epsilon` (default `default_value`) and checks it is finite and >= 0.
 inline Status read_epsilon(const kernels::PrepareContext& ctx, float default_value, double& epsilon) noexcept {
@@ -71,28 +72,28 @@ inline Status check_param_shape(const kernels::PrepareContext& ctx, int index, c
 template <typename T>
 void compute_blocks(const BlockNormalizer& s, const void* x_data, const void* scale_data, const void* bias_data,
                     void* y_data, void* scratch) noexcept {
-  using Acc = conv_pool::ComputeType<T>;
+  using Acc = compute_type::ComputeType<T>;
   const T* x = static_cast<const T*>(x_data);
   T* y = static_cast<T*>(y_data);
-  Acc* mean = conv_pool::scratch_at<Acc>(scratch, s.mean_offset);
-  Acc* inv = conv_pool::scratch_at<Acc>(scratch, s.inv_offset);
-  Acc* scale = conv_pool::scratch_at<Acc>(scratch, s.param_offset);
+  Acc* mean = scratch::scratch_at<Acc>(scratch, s.mean_offset);
+  Acc* inv = scratch::scratch_at<Acc>(scratch, s.inv_offset);
+  Acc* scale = scratch::scratch_at<Acc>(scratch, s.param_offset);
   Acc* bias = scale + s.scale_count;
   // scale/bias may have another float dtype than X (RMSNormalization's V): read them into the compute type.
-  if (s.has_scale) conv_pool::load_floating(s.param_dtype, scale_data, scale, s.scale_count);
-  if (s.has_bias) conv_pool::load_floating(s.param_dtype, bias_data, bias, s.bias_count);
+  if (s.has_scale) compute_type::load_floating(s.param_dtype, scale_data, scale, s.scale_count);
+  if (s.has_bias) compute_type::load_floating(s.param_dtype, bias_data, bias, s.bias_count);
 
   for (std::int64_t r = 0; r < s.rows; ++r) {
     const T* row = x + r * s.block;
     double m = 0.0;
     if (s.subtract_mean) {
       double sum = 0.0;
-      for (std::int64_t i = 0; i < s.block; ++i) sum += static_cast<double>(conv_pool::widen(row[i]));
+      for (std::int64_t i = 0; i < s.block; ++i) sum += static_cast<double>(compute_type::widen(row[i]));
       m = sum / static_cast<double>(s.block);
     }
     double squares = 0.0;
     for (std::int64_t i = 0; i < s.block; ++i) {
-      const double d = static_cast<double>(conv_pool::widen(row[i])) - m;
+      const double d = static_cast<double>(compute_type::widen(row[i])) - m;
       squares += d * d;
     }
     mean[r] = static_cast<Acc>(m);
@@ -105,10 +106,10 @@ void compute_blocks(const BlockNormalizer& s, const void* x_data, const void* sc
     const Acc* sc = scale + offsets[1];
     const Acc* bi = bias + offsets[2];
     for (std::int64_t j = 0; j < n; ++j) {
-      Acc v = (conv_pool::widen(x[out + j]) - mean[r]) * inv[r];
+      Acc v = (compute_type::widen(x[out + j]) - mean[r]) * inv[r];
       if (s.has_scale) v = v * sc[j * scale_step];
       if (s.has_bias) v = v + bi[j * bias_step];
-      y[out + j] = conv_pool::narrow<T>(v);
+      y[out + j] = compute_type::narrow<T>(v);
       if (++position == s.block) {
         position = 0;
         ++r;
@@ -121,7 +122,7 @@ void compute_blocks(const BlockNormalizer& s, const void* x_data, const void* sc
 /// `view` (same element count as X). `scale`/`bias` are null when absent; scale and bias share `param_dtype`.
 /// Reserves the scratch in `layout`.
 inline Status plan_blocks(DataType x_dtype, std::int64_t rows, std::int64_t block, const Shape& view,
-                          const Shape* scale, const Shape* bias, DataType param_dtype, conv_pool::ScratchLayout& layout,
+                          const Shape* scale, const Shape* bias, DataType param_dtype, scratch::ScratchLayout& layout,
                           BlockNormalizer& s) noexcept {
   s.x_dtype = x_dtype;
   s.rows = rows;
@@ -134,9 +135,9 @@ inline Status plan_blocks(DataType x_dtype, std::int64_t rows, std::int64_t bloc
   ONNXMICRO_RETURN_IF_ERROR(kernels::make_broadcast_plan(operands, view, s.plan));
   s.scale_count = scale ? scale->element_count() : 0;
   s.bias_count = bias ? bias->element_count() : 0;
-  const bool is_float = spatial::visit_float_dtype(x_dtype, [&](auto tag) {
+  const bool is_float = spatial_util::visit_float_dtype(x_dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    using Acc = conv_pool::ComputeType<T>;
+    using Acc = compute_type::ComputeType<T>;
     s.compute = &compute_blocks<T>;
     s.mean_offset = layout.reserve<Acc>(rows);
     s.inv_offset = layout.reserve<Acc>(rows);
@@ -158,18 +159,18 @@ inline void store_statistics(const BlockNormalizer& s, void* scratch, void* mean
   const bool narrow = s.x_dtype != DataType::float64;
   if (mean_out != nullptr) {
     if (narrow)
-      conv_pool::store_floating(s.stat_dtype, conv_pool::scratch_at<float>(scratch, s.mean_offset), mean_out, s.rows);
+      compute_type::store_floating(s.stat_dtype, scratch::scratch_at<float>(scratch, s.mean_offset), mean_out, s.rows);
     else
-      conv_pool::store_floating(s.stat_dtype, conv_pool::scratch_at<double>(scratch, s.mean_offset), mean_out, s.rows);
+      compute_type::store_floating(s.stat_dtype, scratch::scratch_at<double>(scratch, s.mean_offset), mean_out, s.rows);
   }
   if (inv_out != nullptr) {
     if (narrow)
-      conv_pool::store_floating(s.stat_dtype, conv_pool::scratch_at<float>(scratch, s.inv_offset), inv_out, s.rows);
+      compute_type::store_floating(s.stat_dtype, scratch::scratch_at<float>(scratch, s.inv_offset), inv_out, s.rows);
     else
-      conv_pool::store_floating(s.stat_dtype, conv_pool::scratch_at<double>(scratch, s.inv_offset), inv_out, s.rows);
+      compute_type::store_floating(s.stat_dtype, scratch::scratch_at<double>(scratch, s.inv_offset), inv_out, s.rows);
   }
 }
 
-}  // namespace norm
-}  // namespace detail
+}  // namespace normalization_util
+}  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -20,7 +20,7 @@
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
-namespace recurrent {
+namespace recurrent_util {
 
 enum class ActivationKind : std::uint8_t {
   relu,
@@ -449,6 +449,6 @@ struct RecurrentOp {
   }
 };
 
-}  // namespace recurrent
+}  // namespace recurrent_util
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

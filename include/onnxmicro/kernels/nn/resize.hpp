@@ -22,15 +22,14 @@
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
-namespace detail {
-namespace resize {
+namespace resize_detail {
 
 /// The prepare() of every Resize version; `version` is the kernel's since-version.
 struct ResizeCommon : KernelDefaults {
   static constexpr std::string_view kOpType = "Resize";
 
   struct State {
-    Plan plan;
+    resize_util::Plan plan;
   };
 
   static Status prepare(PrepareContext& ctx, int version) noexcept {
@@ -44,7 +43,7 @@ struct ResizeCommon : KernelDefaults {
     if (x.dtype == DataType::bfloat16 && version < 13) return ctx.unsupported_input_dtype(x_index);
     const int rank = x.shape.rank();
 
-    Params params;
+    resize_util::Params params;
     double extrapolation_value = 0.0;
     ONNXMICRO_RETURN_IF_ERROR(parse_attributes(ctx, version, params, extrapolation_value));
 
@@ -70,9 +69,9 @@ struct ResizeCommon : KernelDefaults {
       }
     }
 
-    AxisRequest requests[kMaxRank];
+    resize_util::AxisRequest requests[kMaxRank];
     std::int64_t strides[kMaxRank];
-    row_major_strides(x.shape, strides);
+    resize_util::row_major_strides(x.shape, strides);
     for (int d = 0; d < rank; ++d) {
       requests[d].input_size = x.shape[d];
       requests[d].output_size = x.shape[d];
@@ -101,7 +100,7 @@ struct ResizeCommon : KernelDefaults {
           return Status(StatusCode::invalid_model) << "input " << scales_index << " 'scales': value "
                                                    << static_cast<unsigned long long>(i) << " is not positive";
         }
-        AxisRequest& r = requests[axes[i]];
+        resize_util::AxisRequest& r = requests[axes[i]];
         r.scale = static_cast<double>(scales[i]);
         ONNXMICRO_RETURN_IF_ERROR(to_output_size(r.scale * static_cast<double>(r.input_size), axes[i], r.output_size));
       }
@@ -113,7 +112,7 @@ struct ResizeCommon : KernelDefaults {
                  << "input " << sizes_index << " 'sizes': value " << static_cast<unsigned long long>(i) << " is "
                  << static_cast<long long>(sizes[i]) << ", expected >= 0";
         }
-        AxisRequest& r = requests[axes[i]];
+        resize_util::AxisRequest& r = requests[axes[i]];
         if (r.input_size == 0 && sizes[i] != 0) {
           return Status(StatusCode::invalid_model)
                  << "cannot resize axis " << axes[i] << " of size 0 to size " << static_cast<long long>(sizes[i]);
@@ -125,7 +124,7 @@ struct ResizeCommon : KernelDefaults {
     }
 
     // roi matters only for tf_crop_and_resize; other modes ignore it (and need not know it).
-    if (params.coordinates == CoordinateMode::tf_crop_and_resize) {
+    if (params.coordinates == resize_util::CoordinateMode::tf_crop_and_resize) {
       if (roi_index < 0 || !ctx.has_input(roi_index)) {
         return Status(StatusCode::invalid_model)
                << "coordinate_transformation_mode 'tf_crop_and_resize' needs input 1 'roi'";
@@ -136,53 +135,57 @@ struct ResizeCommon : KernelDefaults {
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
     state->plan.extrapolation_value = extrapolation_value;
-    ONNXMICRO_RETURN_IF_ERROR(select_compute(ctx, x_index, params.mode, state->plan));
-    ONNXMICRO_RETURN_IF_ERROR(build_plan(ctx, params, requests, rank, state->plan));
+    ONNXMICRO_RETURN_IF_ERROR(resize_util::select_compute(ctx, x_index, params.mode, state->plan));
+    ONNXMICRO_RETURN_IF_ERROR(resize_util::build_plan(ctx, params, requests, rank, state->plan));
     ctx.set_output(0, x.dtype, state->plan.output_shape);
     return {};
   }
 
   static Status run(RunContext& ctx) noexcept {
-    const Plan& plan = ctx.state<State>().plan;
+    const resize_util::Plan& plan = ctx.state<State>().plan;
     plan.compute(plan, ctx.input(0).data, ctx.output(0).data);
     return {};
   }
 
  private:
-  static Status parse_attributes(PrepareContext& ctx, int version, Params& p, double& extrapolation) noexcept {
+  static Status parse_attributes(PrepareContext& ctx, int version, resize_util::Params& p,
+                                 double& extrapolation) noexcept {
     static constexpr std::string_view kModeNames[] = {"nearest", "linear", "cubic"};
-    static constexpr Mode kModes[] = {Mode::nearest, Mode::linear, Mode::cubic};
-    ONNXMICRO_RETURN_IF_ERROR(parse_choice(ctx, "mode", "nearest", kModeNames, kModes, p.mode));
+    static constexpr resize_util::Mode kModes[] = {resize_util::Mode::nearest, resize_util::Mode::linear,
+                                                   resize_util::Mode::cubic};
+    ONNXMICRO_RETURN_IF_ERROR(resize_util::parse_choice(ctx, "mode", "nearest", kModeNames, kModes, p.mode));
     if (version < 11) {
-      if (p.mode == Mode::cubic) {
+      if (p.mode == resize_util::Mode::cubic) {
         return Status(StatusCode::invalid_model) << "attribute 'mode' is 'cubic', which Resize-10 does not have";
       }
-      p.coordinates = CoordinateMode::asymmetric;
-      p.nearest = NearestMode::legacy;
+      p.coordinates = resize_util::CoordinateMode::asymmetric;
+      p.nearest = resize_util::NearestMode::legacy;
       return {};
     }
     static constexpr std::string_view kCoordinateNames[] = {
         "half_pixel",         "pytorch_half_pixel",   "align_corners",       "asymmetric",
         "tf_crop_and_resize", "tf_half_pixel_for_nn", "half_pixel_symmetric"};
-    static constexpr CoordinateMode kCoordinates[] = {
-        CoordinateMode::half_pixel,          CoordinateMode::pytorch_half_pixel, CoordinateMode::align_corners,
-        CoordinateMode::asymmetric,          CoordinateMode::tf_crop_and_resize, CoordinateMode::tf_half_pixel_for_nn,
-        CoordinateMode::half_pixel_symmetric};
-    ONNXMICRO_RETURN_IF_ERROR(parse_choice(ctx, "coordinate_transformation_mode", "half_pixel", kCoordinateNames,
-                                           kCoordinates, p.coordinates));
+    static constexpr resize_util::CoordinateMode kCoordinates[] = {
+        resize_util::CoordinateMode::half_pixel,          resize_util::CoordinateMode::pytorch_half_pixel,
+        resize_util::CoordinateMode::align_corners,       resize_util::CoordinateMode::asymmetric,
+        resize_util::CoordinateMode::tf_crop_and_resize,  resize_util::CoordinateMode::tf_half_pixel_for_nn,
+        resize_util::CoordinateMode::half_pixel_symmetric};
+    ONNXMICRO_RETURN_IF_ERROR(resize_util::parse_choice(ctx, "coordinate_transformation_mode", "half_pixel",
+                                                        kCoordinateNames, kCoordinates, p.coordinates));
     // tf_half_pixel_for_nn: only in Resize-11; half_pixel_symmetric: added in 19.
-    if ((p.coordinates == CoordinateMode::tf_half_pixel_for_nn && version != 11) ||
-        (p.coordinates == CoordinateMode::half_pixel_symmetric && version < 19)) {
+    if ((p.coordinates == resize_util::CoordinateMode::tf_half_pixel_for_nn && version != 11) ||
+        (p.coordinates == resize_util::CoordinateMode::half_pixel_symmetric && version < 19)) {
       std::string_view text;
       ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("coordinate_transformation_mode", text, ""));
       return Status(StatusCode::invalid_model) << "attribute 'coordinate_transformation_mode' is '" << text
                                                << "', which Resize-" << version << " does not have";
     }
     static constexpr std::string_view kNearestNames[] = {"round_prefer_floor", "round_prefer_ceil", "floor", "ceil"};
-    static constexpr NearestMode kNearest[] = {NearestMode::round_prefer_floor, NearestMode::round_prefer_ceil,
-                                               NearestMode::floor, NearestMode::ceil};
+    static constexpr resize_util::NearestMode kNearest[] = {
+        resize_util::NearestMode::round_prefer_floor, resize_util::NearestMode::round_prefer_ceil,
+        resize_util::NearestMode::floor, resize_util::NearestMode::ceil};
     ONNXMICRO_RETURN_IF_ERROR(
-        parse_choice(ctx, "nearest_mode", "round_prefer_floor", kNearestNames, kNearest, p.nearest));
+        resize_util::parse_choice(ctx, "nearest_mode", "round_prefer_floor", kNearestNames, kNearest, p.nearest));
     float a = -0.75f;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("cubic_coeff_a", a, -0.75f));
     p.cubic_coeff_a = static_cast<double>(a);
@@ -196,7 +199,7 @@ struct ResizeCommon : KernelDefaults {
       std::int64_t antialias = 0;
       ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("antialias", antialias, 0));
       // The spec applies antialias to linear and cubic only; nearest ignores it.
-      p.antialias = antialias != 0 && p.mode != Mode::nearest;
+      p.antialias = antialias != 0 && p.mode != resize_util::Mode::nearest;
     }
     return {};
   }
@@ -236,7 +239,7 @@ struct ResizeCommon : KernelDefaults {
 
   /// Reads roi (starts then ends, one pair per axis in `axes`) into the requests.
   static Status read_roi(PrepareContext& ctx, int index, const int* axes, std::size_t axis_count,
-                         AxisRequest* requests) noexcept {
+                         resize_util::AxisRequest* requests) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_constant_input(index));
     const TensorInfo& info = ctx.input(index);
     const std::int64_t n = info.shape.element_count();
@@ -281,7 +284,7 @@ struct ResizeCommon : KernelDefaults {
       return d;
     };
     for (std::size_t i = 0; i < axis_count; ++i) {
-      AxisRequest& r = requests[axes[i]];
+      resize_util::AxisRequest& r = requests[axes[i]];
       r.has_roi = true;
       r.roi_start = value(i);
       r.roi_end = value(axis_count + i);
@@ -310,7 +313,7 @@ struct ResizeCommon : KernelDefaults {
 
   /// keep_aspect_ratio_policy (18+, sizes only): one scale for every resized axis.
   static Status keep_aspect_ratio(PrepareContext& ctx, const int* axes, std::size_t axis_count,
-                                  AxisRequest* requests) noexcept {
+                                  resize_util::AxisRequest* requests) noexcept {
     std::string_view policy;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("keep_aspect_ratio_policy", policy, "stretch"));
     if (policy == "stretch") return {};
@@ -325,7 +328,7 @@ struct ResizeCommon : KernelDefaults {
       if (i == 0 || (not_larger ? s < scale : s > scale)) scale = s;
     }
     for (std::size_t i = 0; i < axis_count; ++i) {
-      AxisRequest& r = requests[axes[i]];
+      resize_util::AxisRequest& r = requests[axes[i]];
       r.scale = scale;
       ONNXMICRO_RETURN_IF_ERROR(
           to_output_size(scale * static_cast<double>(r.input_size) + 0.5, axes[i], r.output_size));  // half up
@@ -334,19 +337,18 @@ struct ResizeCommon : KernelDefaults {
   }
 };
 
-}  // namespace resize
-}  // namespace detail
+}  // namespace resize_detail
 
 // Resize-10: (X, scales); asymmetric coordinates, nearest or linear.
-using Resize_10 = VersionedKernel<detail::resize::ResizeCommon, 10, 11>;
+using Resize_10 = VersionedKernel<resize_detail::ResizeCommon, 10, 11>;
 // Resize-11: (X, roi, scales[, sizes]) with coordinate_transformation_mode, nearest_mode, cubic, exclude_outside.
-using Resize_11 = VersionedKernel<detail::resize::ResizeCommon, 11, 13>;
+using Resize_11 = VersionedKernel<resize_detail::ResizeCommon, 11, 13>;
 // Resize-13: roi and scales optional, bfloat16, tf_half_pixel_for_nn removed.
-using Resize_13 = VersionedKernel<detail::resize::ResizeCommon, 13, 18>;
+using Resize_13 = VersionedKernel<resize_detail::ResizeCommon, 13, 18>;
 // Resize-18: axes, keep_aspect_ratio_policy and antialias attributes.
-using Resize_18 = VersionedKernel<detail::resize::ResizeCommon, 18, 19>;
+using Resize_18 = VersionedKernel<resize_detail::ResizeCommon, 18, 19>;
 // Resize-19: coordinate_transformation_mode half_pixel_symmetric.
-using Resize_19 = VersionedKernel<detail::resize::ResizeCommon, 19>;
+using Resize_19 = VersionedKernel<resize_detail::ResizeCommon, 19>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

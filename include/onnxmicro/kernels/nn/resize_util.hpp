@@ -19,8 +19,7 @@
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
-namespace detail {
-namespace resize {
+namespace resize_util {
 
 enum class Mode { nearest, linear, cubic };
 
@@ -498,7 +497,6 @@ inline Status parse_choice(const PrepareContext& ctx, std::string_view name, std
   return s;
 }
 
-}  // namespace resize
-}  // namespace detail
+}  // namespace resize_util
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -10,7 +10,8 @@
 #include "onnxmicro/kernels/nn/normalization_util.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
-namespace detail {
+namespace kernels {
+namespace rms_normalization_detail {
 
 /// Shared by every RMSNormalization version. When Y's dtype (V, scale's) differs from X's (T), Y is first
 /// computed in T into scratch and then converted (so e.g. float16 X with float scale is rounded to float16 once).
@@ -21,7 +22,7 @@ struct RmsNormalizationImpl : kernels::KernelDefaults {
   static constexpr int kY = 0;
 
   struct State {
-    norm::BlockNormalizer normalizer;
+    normalization_util::BlockNormalizer normalizer;
     bool convert;                  ///< Y's dtype (V) differs from X's (T): normalise into scratch, then convert
     std::size_t converted_offset;  ///< scratch for Y in X's dtype when `convert`
     DataType y_dtype;
@@ -32,8 +33,8 @@ struct RmsNormalizationImpl : kernels::KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kScale));
     const kernels::TensorInfo& x = ctx.input(kX);
     const kernels::TensorInfo& scale = ctx.input(kScale);
-    if (!norm::is_normalizable(x.dtype)) return ctx.unsupported_input_dtype(kX);
-    if (!norm::is_normalizable(scale.dtype)) return ctx.unsupported_input_dtype(kScale);
+    if (!normalization_util::is_normalizable(x.dtype)) return ctx.unsupported_input_dtype(kX);
+    if (!normalization_util::is_normalizable(scale.dtype)) return ctx.unsupported_input_dtype(kScale);
     const int rank = x.shape.rank();
     if (rank < 1) {
       return Status(StatusCode::invalid_model) << "input 0 '" << x.name << "' (X) is a scalar, expected rank >= 1";
@@ -44,7 +45,7 @@ struct RmsNormalizationImpl : kernels::KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(kernels::shape_util::normalize_axis(axis_value, rank, "attribute 'axis'", true, axis));
     std::int64_t stash_type = 1;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("stash_type", stash_type, 1));
-    if (!norm::is_normalizable(static_cast<DataType>(stash_type)) || stash_type < 0 || stash_type > 16) {
+    if (!normalization_util::is_normalizable(static_cast<DataType>(stash_type)) || stash_type < 0 || stash_type > 16) {
       return Status(StatusCode::invalid_model)
              << "attribute 'stash_type' is " << static_cast<long long>(stash_type)
              << ", expected a float dtype number (1 float, 10 float16, 11 double, 16 bfloat16)";
@@ -52,16 +53,16 @@ struct RmsNormalizationImpl : kernels::KernelDefaults {
 
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    norm::BlockNormalizer& n = state->normalizer;
+    normalization_util::BlockNormalizer& n = state->normalizer;
     n.subtract_mean = false;
-    ONNXMICRO_RETURN_IF_ERROR(norm::read_epsilon(ctx, 1e-5f, n.epsilon));
-    ONNXMICRO_RETURN_IF_ERROR(norm::check_param_shape(
+    ONNXMICRO_RETURN_IF_ERROR(normalization_util::read_epsilon(ctx, 1e-5f, n.epsilon));
+    ONNXMICRO_RETURN_IF_ERROR(normalization_util::check_param_shape(
         ctx, kScale, scale.shape, x.shape, "a shape that broadcasts onto X's normalised dims (numpy rules)"));
     const std::int64_t rows = kernels::shape_util::dims_product(x.shape, 0, axis);
     const std::int64_t block = kernels::shape_util::dims_product(x.shape, axis, rank);
-    conv_pool::ScratchLayout layout;
+    scratch::ScratchLayout layout;
     ONNXMICRO_RETURN_IF_ERROR(
-        norm::plan_blocks(x.dtype, rows, block, x.shape, &scale.shape, nullptr, scale.dtype, layout, n));
+        normalization_util::plan_blocks(x.dtype, rows, block, x.shape, &scale.shape, nullptr, scale.dtype, layout, n));
     state->y_dtype = scale.dtype;
     state->convert = scale.dtype != x.dtype;
     if (state->convert) state->converted_offset = layout.reserve<double>(x.shape.element_count());
@@ -74,33 +75,32 @@ struct RmsNormalizationImpl : kernels::KernelDefaults {
     const State& state = ctx.state<State>();
     const std::int64_t count = ctx.input(kX).element_count();
     if (!state.convert) {
-      norm::run_blocks(state.normalizer, ctx.input(kX).data, ctx.input(kScale).data, nullptr, ctx.output(kY).data,
-                       ctx.scratch());
+      normalization_util::run_blocks(state.normalizer, ctx.input(kX).data, ctx.input(kScale).data, nullptr,
+                                     ctx.output(kY).data, ctx.scratch());
       return {};
     }
     // Y in X's dtype first (scratch sized for double, enough for any float dtype), then converted to V.
-    void* staged = conv_pool::scratch_at<unsigned char>(ctx.scratch(), state.converted_offset);
-    norm::run_blocks(state.normalizer, ctx.input(kX).data, ctx.input(kScale).data, nullptr, staged, ctx.scratch());
+    void* staged = scratch::scratch_at<unsigned char>(ctx.scratch(), state.converted_offset);
+    normalization_util::run_blocks(state.normalizer, ctx.input(kX).data, ctx.input(kScale).data, nullptr, staged,
+                                   ctx.scratch());
     double* wide = static_cast<double*>(staged);
     // Widen in place from the back so no element is overwritten before it is read.
     const DataType t = ctx.input(kX).dtype;
     for (std::int64_t i = count - 1; i >= 0; --i) {
       double v = 0.0;
-      conv_pool::load_floating(
+      compute_type::load_floating(
           t, static_cast<const unsigned char*>(staged) + i * static_cast<std::int64_t>(dtype_size(t)), &v, 1);
       wide[i] = v;
     }
-    conv_pool::store_floating(state.y_dtype, wide, ctx.output(kY).data, count);
+    compute_type::store_floating(state.y_dtype, wide, ctx.output(kY).data, count);
     return {};
   }
 };
 
-}  // namespace detail
-
-namespace kernels {
+}  // namespace rms_normalization_detail
 
 // RMSNormalization-23: the first version.
-using RMSNormalization_23 = VersionedKernel<detail::RmsNormalizationImpl, 23>;
+using RMSNormalization_23 = VersionedKernel<rms_normalization_detail::RmsNormalizationImpl, 23>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -18,21 +18,21 @@ struct RnnCell {
   static constexpr int kScratchVectors = 1;
 
   template <int kSince>
-  static Status parse(PrepareContext&, recurrent::Config&) noexcept {
+  static Status parse(PrepareContext&, recurrent_util::Config&) noexcept {
     return {};
   }
 
   template <typename A, typename T>
-  static void step(const recurrent::Config& cfg, const recurrent::Weights<T>& wt, const T* x, A* h, A*,
+  static void step(const recurrent_util::Config& cfg, const recurrent_util::Weights<T>& wt, const T* x, A* h, A*,
                    A* scratch) noexcept {
-    recurrent::gate_inputs(cfg, wt, kGates, x, h, 0, 1, scratch);
-    for (std::int64_t j = 0; j < cfg.hidden; ++j) h[j] = wt.activations[0](recurrent::clip_value(cfg, scratch[j]));
+    recurrent_util::gate_inputs(cfg, wt, kGates, x, h, 0, 1, scratch);
+    for (std::int64_t j = 0; j < cfg.hidden; ++j) h[j] = wt.activations[0](recurrent_util::clip_value(cfg, scratch[j]));
   }
 };
 
 /// RNN's versions (VersionedKernel): RecurrentOp supplies run() and prepare_version<kSince>(),
 /// which takes the version as a template argument.
-struct RnnImpl : KernelDefaults, recurrent::RecurrentOp<RnnCell> {
+struct RnnImpl : KernelDefaults, recurrent_util::RecurrentOp<RnnCell> {
   static constexpr std::string_view kOpType = "RNN";
   template <int kSince>
   static Status prepare(PrepareContext& ctx, std::integral_constant<int, kSince>) noexcept {

@@ -17,8 +17,7 @@
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
-namespace detail {
-namespace roi_align {
+namespace roi_align_detail {
 
 struct State {
   Status (*compute)(const State& s, const void* x, const void* rois, const std::int64_t* batch, void* y) noexcept;
@@ -97,10 +96,10 @@ inline Status compute(const State& s, const void* x_data, const void* roi_data, 
              << " is outside [0, " << static_cast<long long>(s.batch) << ")";
     }
     const T* roi = rois + n * 4;
-    const C start_w = static_cast<C>(resize::load(roi[0])) * scale - offset;
-    const C start_h = static_cast<C>(resize::load(roi[1])) * scale - offset;
-    const C end_w = static_cast<C>(resize::load(roi[2])) * scale - offset;
-    const C end_h = static_cast<C>(resize::load(roi[3])) * scale - offset;
+    const C start_w = static_cast<C>(resize_util::load(roi[0])) * scale - offset;
+    const C start_h = static_cast<C>(resize_util::load(roi[1])) * scale - offset;
+    const C end_w = static_cast<C>(resize_util::load(roi[2])) * scale - offset;
+    const C end_h = static_cast<C>(resize_util::load(roi[3])) * scale - offset;
     C roi_width = end_w - start_w;
     C roi_height = end_h - start_h;
     if (!s.half_pixel) {  // force malformed rois to 1x1
@@ -131,7 +130,7 @@ inline Status compute(const State& s, const void* x_data, const void* roi_data, 
                   start_w + static_cast<C>(pw) * bin_w + (static_cast<C>(ix) + C(0.5)) * bin_w / static_cast<C>(grid_w);
               const Sample<C> p = bilinear<C>(s, yy, xx);
               C v[4];
-              for (int k = 0; k < 4; ++k) v[k] = p.w[k] * static_cast<C>(resize::load(plane[p.pos[k]]));
+              for (int k = 0; k < 4; ++k) v[k] = p.w[k] * static_cast<C>(resize_util::load(plane[p.pos[k]]));
               if (!s.max_mode) {
                 value += v[0] + v[1] + v[2] + v[3];
               } else {
@@ -143,7 +142,7 @@ inline Status compute(const State& s, const void* x_data, const void* roi_data, 
             }
           }
           if (!s.max_mode) value /= static_cast<C>(count);
-          out[ph * s.pooled_width + pw] = resize::store<T>(static_cast<double>(value));
+          out[ph * s.pooled_width + pw] = resize_util::store<T>(static_cast<double>(value));
         }
       }
     }
@@ -227,19 +226,18 @@ inline Status run(RunContext& ctx) noexcept {
 
 struct Impl : KernelDefaults {
   static constexpr std::string_view kOpType = "RoiAlign";
-  static Status prepare(PrepareContext& ctx, int version) noexcept { return roi_align::prepare(ctx, version); }
-  static Status run(RunContext& ctx) noexcept { return roi_align::run(ctx); }
+  static Status prepare(PrepareContext& ctx, int version) noexcept { return roi_align_detail::prepare(ctx, version); }
+  static Status run(RunContext& ctx) noexcept { return roi_align_detail::run(ctx); }
 };
 
-}  // namespace roi_align
-}  // namespace detail
+}  // namespace roi_align_detail
 
 // RoiAlign-10: no half-pixel shift; rois at least 1x1.
-using RoiAlign_10 = VersionedKernel<detail::roi_align::Impl, 10, 16>;
+using RoiAlign_10 = VersionedKernel<roi_align_detail::Impl, 10, 16>;
 // RoiAlign-16: coordinate_transformation_mode, default 'half_pixel'.
-using RoiAlign_16 = VersionedKernel<detail::roi_align::Impl, 16, 22>;
+using RoiAlign_16 = VersionedKernel<roi_align_detail::Impl, 16, 22>;
 // RoiAlign-22: bfloat16.
-using RoiAlign_22 = VersionedKernel<detail::roi_align::Impl, 22>;
+using RoiAlign_22 = VersionedKernel<roi_align_detail::Impl, 22>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

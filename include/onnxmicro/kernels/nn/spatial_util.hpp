@@ -9,12 +9,13 @@
 #include <cstdint>
 #include <string_view>
 
-#include "onnxmicro/kernels/common/conv_pool_util.hpp"
+#include "onnxmicro/kernels/common/compute_type.hpp"
+#include "onnxmicro/kernels/common/sliding_window.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
-namespace detail {
-namespace spatial {
+namespace kernels {
+namespace spatial_util {
 
 /// Carries a type through a generic lambda (see visit_float_dtype).
 template <typename T>
@@ -45,8 +46,8 @@ constexpr std::int64_t floor_div(std::int64_t a, std::int64_t b) noexcept {
 inline Status read_axis_attribute(const kernels::PrepareContext& ctx, std::string_view name, int expected,
                                   std::int64_t minimum, std::int64_t fallback, std::int64_t* values,
                                   bool& present) noexcept {
-  std::int64_t buffer[conv_pool::window_detail::kAxisIntsCapacity] = {};
-  ONNXMICRO_RETURN_IF_ERROR(conv_pool::window_detail::read_axis_ints(ctx, name, expected, minimum, buffer, present));
+  std::int64_t buffer[sliding_window::kAxisIntsCapacity] = {};
+  ONNXMICRO_RETURN_IF_ERROR(sliding_window::read_axis_ints(ctx, name, expected, minimum, buffer, present));
   for (int i = 0; i < expected; ++i) values[i] = present ? buffer[i] : fallback;
   return {};
 }
@@ -54,12 +55,12 @@ inline Status read_axis_attribute(const kernels::PrepareContext& ctx, std::strin
 /// Where the positions of an input grid land in an output grid through a kernel (see the file comment).
 struct ScatterGeometry {
   int rank = 0;
-  std::int64_t input[conv_pool::kMaxSpatialRank] = {};
-  std::int64_t output[conv_pool::kMaxSpatialRank] = {};
-  std::int64_t kernel[conv_pool::kMaxSpatialRank] = {};
-  std::int64_t stride[conv_pool::kMaxSpatialRank] = {};
-  std::int64_t dilation[conv_pool::kMaxSpatialRank] = {};
-  std::int64_t pad_begin[conv_pool::kMaxSpatialRank] = {};
+  std::int64_t input[sliding_window::kMaxSpatialRank] = {};
+  std::int64_t output[sliding_window::kMaxSpatialRank] = {};
+  std::int64_t kernel[sliding_window::kMaxSpatialRank] = {};
+  std::int64_t stride[sliding_window::kMaxSpatialRank] = {};
+  std::int64_t dilation[sliding_window::kMaxSpatialRank] = {};
+  std::int64_t pad_begin[sliding_window::kMaxSpatialRank] = {};
 
   std::int64_t input_size() const noexcept { return product(input); }
   std::int64_t output_size() const noexcept { return product(output); }
@@ -80,9 +81,9 @@ inline void for_each_scatter(const ScatterGeometry& g, Visit&& visit) noexcept {
   const std::int64_t taps = g.kernel_size();
   const std::int64_t positions = g.input_size();
   if (taps == 0 || positions == 0 || g.output_size() == 0) return;
-  std::int64_t tap_index[conv_pool::kMaxSpatialRank] = {};
+  std::int64_t tap_index[sliding_window::kMaxSpatialRank] = {};
   for (std::int64_t tap = 0; tap < taps; ++tap) {
-    std::int64_t position[conv_pool::kMaxSpatialRank] = {};
+    std::int64_t position[sliding_window::kMaxSpatialRank] = {};
     for (std::int64_t p = 0; p < positions; ++p) {
       std::int64_t offset = 0;
       bool inside = true;
@@ -142,17 +143,17 @@ inline double root(double sum, double p) noexcept {
 /// Starts each of `channels` accumulator planes of `plane` values at its channel's bias (0 without bias).
 template <typename T>
 inline void fill_with_bias(const T* bias, std::int64_t channels, std::int64_t plane,
-                           conv_pool::ComputeType<T>* accumulator) noexcept {
+                           compute_type::ComputeType<T>* accumulator) noexcept {
   for (std::int64_t c = 0; c < channels; ++c) {
-    const conv_pool::ComputeType<T> value = bias ? conv_pool::widen(bias[c]) : conv_pool::ComputeType<T>(0);
+    const compute_type::ComputeType<T> value = bias ? compute_type::widen(bias[c]) : compute_type::ComputeType<T>(0);
     for (std::int64_t i = 0; i < plane; ++i) accumulator[c * plane + i] = value;
   }
 }
 
 /// Stores `count` accumulated values into `out`, rounded to T.
 template <typename T>
-inline void store_narrowed(const conv_pool::ComputeType<T>* accumulator, std::int64_t count, T* out) noexcept {
-  for (std::int64_t i = 0; i < count; ++i) out[i] = conv_pool::narrow<T>(accumulator[i]);
+inline void store_narrowed(const compute_type::ComputeType<T>* accumulator, std::int64_t count, T* out) noexcept {
+  for (std::int64_t i = 0; i < count; ++i) out[i] = compute_type::narrow<T>(accumulator[i]);
 }
 
 /// Checks that input `index` has rank >= 3 (N, C, spatial...) and at most kMaxSpatialRank spatial axes.
@@ -162,10 +163,10 @@ inline Status require_spatial_input(const kernels::PrepareContext& ctx, int inde
     return Status(StatusCode::invalid_model) << "input " << index << " '" << x.name << "' has shape " << x.shape
                                              << ", expected rank >= 3 (N, C, and at least one spatial axis)";
   }
-  if (x.shape.rank() - 2 > conv_pool::kMaxSpatialRank) {
+  if (x.shape.rank() - 2 > sliding_window::kMaxSpatialRank) {
     return Status(StatusCode::unsupported)
            << "input " << index << " has " << x.shape.rank() - 2 << " spatial axes, at most "
-           << conv_pool::kMaxSpatialRank << " supported (ONNXMICRO_MAX_RANK)";
+           << sliding_window::kMaxSpatialRank << " supported (ONNXMICRO_MAX_RANK)";
   }
   return {};
 }
@@ -223,6 +224,6 @@ struct GlobalPool : kernels::KernelDefaults {
   }
 };
 
-}  // namespace spatial
-}  // namespace detail
+}  // namespace spatial_util
+}  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -17,11 +17,10 @@
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
-namespace detail {
-namespace upsample {
+namespace upsample_detail {
 
 struct State {
-  resize::Plan plan;
+  resize_util::Plan plan;
 };
 
 /// Shared prepare once the scales are known (`scales[0..rank)`).
@@ -32,21 +31,21 @@ inline Status prepare_with_scales(PrepareContext& ctx, const float* scales, std:
     return Status(StatusCode::invalid_model) << "scales has " << static_cast<unsigned long long>(count)
                                              << " values, expected " << rank << " (one per axis of " << x.shape << ")";
   }
-  resize::Params params;
+  resize_util::Params params;
   std::string_view mode;
   ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("mode", mode, "nearest"));
   if (mode == "nearest") {
-    params.mode = resize::Mode::nearest;
+    params.mode = resize_util::Mode::nearest;
   } else if (mode == "linear" || mode == "bilinear") {
-    params.mode = resize::Mode::linear;
+    params.mode = resize_util::Mode::linear;
   } else {
     return Status(StatusCode::invalid_model) << "attribute 'mode' is '" << mode << "', expected 'nearest' or 'linear'";
   }
-  params.coordinates = resize::CoordinateMode::asymmetric;
-  params.nearest = resize::NearestMode::legacy;
-  resize::AxisRequest requests[kMaxRank];
+  params.coordinates = resize_util::CoordinateMode::asymmetric;
+  params.nearest = resize_util::NearestMode::legacy;
+  resize_util::AxisRequest requests[kMaxRank];
   std::int64_t strides[kMaxRank];
-  resize::row_major_strides(x.shape, strides);
+  resize_util::row_major_strides(x.shape, strides);
   for (int d = 0; d < rank; ++d) {
     if (!(scales[d] >= 1.0f)) {
       return Status(StatusCode::invalid_model) << "scale " << d << " is below 1 (Upsample only enlarges)";
@@ -58,20 +57,19 @@ inline Status prepare_with_scales(PrepareContext& ctx, const float* scales, std:
   }
   State* state = nullptr;
   ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-  ONNXMICRO_RETURN_IF_ERROR(resize::select_compute(ctx, 0, params.mode, state->plan));
-  ONNXMICRO_RETURN_IF_ERROR(resize::build_plan(ctx, params, requests, rank, state->plan));
+  ONNXMICRO_RETURN_IF_ERROR(resize_util::select_compute(ctx, 0, params.mode, state->plan));
+  ONNXMICRO_RETURN_IF_ERROR(resize_util::build_plan(ctx, params, requests, rank, state->plan));
   ctx.set_output(0, x.dtype, state->plan.output_shape);
   return {};
 }
 
 inline Status run(RunContext& ctx) noexcept {
-  const resize::Plan& plan = ctx.state<State>().plan;
+  const resize_util::Plan& plan = ctx.state<State>().plan;
   plan.compute(plan, ctx.input(0).data, ctx.output(0).data);
   return {};
 }
 
-}  // namespace upsample
-}  // namespace detail
+}  // namespace upsample_detail
 
 // Upsample-1 (experimental): 4-D input scaled by attributes height_scale and width_scale.
 struct Upsample_1 : KernelDefaults {
@@ -98,9 +96,9 @@ struct Upsample_1 : KernelDefaults {
     float scales[4] = {1.0f, 1.0f, 1.0f, 1.0f};
     ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("height_scale", scales[2]));
     ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("width_scale", scales[3]));
-    return detail::upsample::prepare_with_scales(ctx, scales, 4);
+    return upsample_detail::prepare_with_scales(ctx, scales, 4);
   }
-  static Status run(RunContext& ctx) noexcept { return detail::upsample::run(ctx); }
+  static Status run(RunContext& ctx) noexcept { return upsample_detail::run(ctx); }
 };
 
 // Upsample-7: any rank, scales as an attribute.
@@ -116,9 +114,9 @@ struct Upsample_7 : KernelDefaults {
     bool present = false;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute_floats("scales", scales, kMaxRank, count, present));
     if (!present) return Status(StatusCode::invalid_model) << "required attribute 'scales' (floats) is missing";
-    return detail::upsample::prepare_with_scales(ctx, scales, count);
+    return upsample_detail::prepare_with_scales(ctx, scales, count);
   }
-  static Status run(RunContext& ctx) noexcept { return detail::upsample::run(ctx); }
+  static Status run(RunContext& ctx) noexcept { return upsample_detail::run(ctx); }
 };
 
 // Upsample-9: scales moved to input 1 (also serves the deprecated version 10 and later).
@@ -139,9 +137,9 @@ struct Upsample_9 : KernelDefaults {
     }
     float scales[kMaxRank];
     if (n > 0) std::memcpy(scales, s.const_data, static_cast<std::size_t>(n) * sizeof(float));
-    return detail::upsample::prepare_with_scales(ctx, scales, static_cast<std::size_t>(n));
+    return upsample_detail::prepare_with_scales(ctx, scales, static_cast<std::size_t>(n));
   }
-  static Status run(RunContext& ctx) noexcept { return detail::upsample::run(ctx); }
+  static Status run(RunContext& ctx) noexcept { return upsample_detail::run(ctx); }
 };
 
 }  // namespace kernels

@@ -5,14 +5,14 @@
 // and output shape as Conv (group, kernel_shape, strides, dilations, pads, auto_pad).
 // Method: QLinearConv's integer path without requantisation: W - w_zero packed once at prepare (constant W and
 // zero point; else into scratch at every run), im2col tiles of x - x_zero packed for the integer GEMM core
-// (integer_gemm.hpp), whose int32 register tiles are stored as they are.
+// (common/integer_gemm.hpp), whose int32 register tiles are stored as they are.
 #pragma once
 #include <cstddef>
 #include <cstdint>
 
-#include "onnxmicro/kernels/common/conv_pool_util.hpp"
+#include "onnxmicro/kernels/common/integer_gemm.hpp"
+#include "onnxmicro/kernels/common/scratch.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
-#include "onnxmicro/kernels/quantization/integer_gemm.hpp"
 #include "onnxmicro/kernels/quantization/qlinear_conv.hpp"
 #include "onnxmicro/kernels/quantization/quant_util.hpp"
 
@@ -120,13 +120,13 @@ struct ConvInteger_10 : KernelDefaults {
     std::int32_t* y = static_cast<std::int32_t*>(ctx.output(kY).data);
     const std::int16_t* weights = s.weights;
     if (weights == nullptr) {
-      std::int16_t* packed = detail::conv_pool::scratch_at<std::int16_t>(scratch, s.weights_offset);
+      std::int16_t* packed = scratch::scratch_at<std::int16_t>(scratch, s.weights_offset);
       pack_weights(s, static_cast<const TW*>(ctx.input(kW).data),
                    ctx.has_input(kWZeroPoint) ? static_cast<const TW*>(ctx.input(kWZeroPoint).data) : nullptr, packed);
       weights = packed;
     }
-    std::int16_t* col = detail::conv_pool::scratch_at<std::int16_t>(scratch, s.column_offset);
-    std::int16_t* packed = detail::conv_pool::scratch_at<std::int16_t>(scratch, s.packed_offset);
+    std::int16_t* col = scratch::scratch_at<std::int16_t>(scratch, s.column_offset);
+    std::int16_t* packed = scratch::scratch_at<std::int16_t>(scratch, s.packed_offset);
     const std::int64_t mg = p.group_out_channels;
     const std::int64_t kp = integer_gemm::packed_depth(s.depth);
     const std::int64_t group_size = integer_gemm::packed_a_size(mg, s.depth);

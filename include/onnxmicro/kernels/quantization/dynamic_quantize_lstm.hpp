@@ -18,7 +18,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "onnxmicro/kernels/common/conv_pool_util.hpp"
+#include "onnxmicro/kernels/common/scratch.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
 #include "onnxmicro/kernels/nn/lstm.hpp"
 
@@ -26,14 +26,14 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
 // Version 1: the only version.
-struct DynamicQuantizeLSTM_1 : KernelDefaults, private recurrent::RecurrentOp<LstmCell> {
+struct DynamicQuantizeLSTM_1 : KernelDefaults, private recurrent_util::RecurrentOp<LstmCell> {
   static constexpr std::string_view kDomain = "com.microsoft";
   static constexpr std::string_view kOpType = "DynamicQuantizeLSTM";
   static constexpr int kSinceVersion = 1;
   static constexpr int kWScale = 8, kWZeroPoint = 9, kRScale = 10, kRZeroPoint = 11;
 
   struct State {
-    recurrent::Config cfg;
+    recurrent_util::Config cfg;
     bool w_signed, r_signed;
     bool w_per_column, r_per_column;  ///< scale has 4 * hidden values per direction
     // Scratch offsets (bytes): quantized X, the input projection, the quantized hidden state, h and c of every
@@ -44,8 +44,9 @@ struct DynamicQuantizeLSTM_1 : KernelDefaults, private recurrent::RecurrentOp<Ls
   static Status prepare(PrepareContext& ctx) noexcept {
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    recurrent::Config& cfg = state->cfg;
-    for (int i : {recurrent::kX, recurrent::kW, recurrent::kR, kWScale, kWZeroPoint, kRScale, kRZeroPoint}) {
+    recurrent_util::Config& cfg = state->cfg;
+    for (int i :
+         {recurrent_util::kX, recurrent_util::kW, recurrent_util::kR, kWScale, kWZeroPoint, kRScale, kRZeroPoint}) {
       ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(i));
     }
     ONNXMICRO_RETURN_IF_ERROR(check_dtypes(ctx));
@@ -54,24 +55,25 @@ struct DynamicQuantizeLSTM_1 : KernelDefaults, private recurrent::RecurrentOp<Ls
     ONNXMICRO_RETURN_IF_ERROR(parse_activations(ctx, cfg));
     ONNXMICRO_RETURN_IF_ERROR(parse_clip(ctx, cfg));
     ONNXMICRO_RETURN_IF_ERROR(LstmCell::parse<1>(ctx, cfg));
-    ONNXMICRO_RETURN_IF_ERROR(check_params(ctx, cfg, recurrent::kW, kWScale, kWZeroPoint, state->w_per_column));
-    ONNXMICRO_RETURN_IF_ERROR(check_params(ctx, cfg, recurrent::kR, kRScale, kRZeroPoint, state->r_per_column));
-    state->w_signed = ctx.input(recurrent::kW).dtype == DataType::int8;
-    state->r_signed = ctx.input(recurrent::kR).dtype == DataType::int8;
+    ONNXMICRO_RETURN_IF_ERROR(check_params(ctx, cfg, recurrent_util::kW, kWScale, kWZeroPoint, state->w_per_column));
+    ONNXMICRO_RETURN_IF_ERROR(check_params(ctx, cfg, recurrent_util::kR, kRScale, kRZeroPoint, state->r_per_column));
+    state->w_signed = ctx.input(recurrent_util::kW).dtype == DataType::int8;
+    state->r_signed = ctx.input(recurrent_util::kR).dtype == DataType::int8;
 
     const std::int64_t d = cfg.directions, b = cfg.batch, t = cfg.seq_length, h = cfg.hidden;
-    if (ctx.has_output(recurrent::kY)) ctx.set_output(recurrent::kY, DataType::float32, Shape{t, d, b, h});
-    if (ctx.has_output(recurrent::kYH)) ctx.set_output(recurrent::kYH, DataType::float32, Shape{d, b, h});
-    if (ctx.has_output(recurrent::kYC)) ctx.set_output(recurrent::kYC, DataType::float32, Shape{d, b, h});
+    if (ctx.has_output(recurrent_util::kY)) ctx.set_output(recurrent_util::kY, DataType::float32, Shape{t, d, b, h});
+    if (ctx.has_output(recurrent_util::kYH)) ctx.set_output(recurrent_util::kYH, DataType::float32, Shape{d, b, h});
+    if (ctx.has_output(recurrent_util::kYC)) ctx.set_output(recurrent_util::kYC, DataType::float32, Shape{d, b, h});
     plan_scratch(ctx, *state);
     return {};
   }
 
   static Status run(RunContext& ctx) noexcept {
     const State& s = ctx.state<State>();
-    const recurrent::Config& cfg = s.cfg;
-    const std::int32_t* lens =
-        ctx.has_input(recurrent::kSequenceLens) ? ctx.input(recurrent::kSequenceLens).data_as<std::int32_t>() : nullptr;
+    const recurrent_util::Config& cfg = s.cfg;
+    const std::int32_t* lens = ctx.has_input(recurrent_util::kSequenceLens)
+                                   ? ctx.input(recurrent_util::kSequenceLens).data_as<std::int32_t>()
+                                   : nullptr;
     std::int64_t steps = lens == nullptr ? cfg.seq_length : 0;  // max(sequence_lens): the steps that run
     for (std::int64_t b = 0; lens != nullptr && b < cfg.batch; ++b) {
       if (lens[b] < 0 || lens[b] > cfg.seq_length) {
@@ -82,7 +84,7 @@ struct DynamicQuantizeLSTM_1 : KernelDefaults, private recurrent::RecurrentOp<Ls
     }
     ONNXMICRO_RETURN_IF_ERROR(check_zero_points(ctx, s, kWZeroPoint));
     ONNXMICRO_RETURN_IF_ERROR(check_zero_points(ctx, s, kRZeroPoint));
-    const Quantized x = quantize(ctx.input(recurrent::kX).data_as<float>(), steps * cfg.batch * cfg.input_size,
+    const Quantized x = quantize(ctx.input(recurrent_util::kX).data_as<float>(), steps * cfg.batch * cfg.input_size,
                                  scratch<std::int16_t>(ctx, s.x_offset));
     for (int d = 0; d < cfg.directions; ++d) run_direction(ctx, s, d, steps, lens, x);
     return {};
@@ -97,28 +99,31 @@ struct DynamicQuantizeLSTM_1 : KernelDefaults, private recurrent::RecurrentOp<Ls
 
   template <typename T>
   static T* scratch(RunContext& ctx, std::size_t offset) noexcept {
-    return detail::conv_pool::scratch_at<T>(ctx.scratch(), offset);
+    return scratch::scratch_at<T>(ctx.scratch(), offset);
   }
 
   static Status check_dtypes(PrepareContext& ctx) noexcept {
-    if (ctx.input(recurrent::kX).dtype != DataType::float32) return ctx.unsupported_input_dtype(recurrent::kX);
-    for (int i : {recurrent::kW, recurrent::kR}) {
+    if (ctx.input(recurrent_util::kX).dtype != DataType::float32)
+      return ctx.unsupported_input_dtype(recurrent_util::kX);
+    for (int i : {recurrent_util::kW, recurrent_util::kR}) {
       const DataType t = ctx.input(i).dtype;
       if (t != DataType::int8 && t != DataType::uint8) return ctx.unsupported_input_dtype(i);
     }
-    for (int i : {recurrent::kB, recurrent::kInitialH, recurrent::kInitialC, recurrent::kPeepholes, kWScale, kRScale}) {
+    for (int i : {recurrent_util::kB, recurrent_util::kInitialH, recurrent_util::kInitialC, recurrent_util::kPeepholes,
+                  kWScale, kRScale}) {
       if (ctx.has_input(i) && ctx.input(i).dtype != DataType::float32) return ctx.unsupported_input_dtype(i);
     }
-    ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(recurrent::kW, kWZeroPoint));
-    ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(recurrent::kR, kRZeroPoint));
-    if (ctx.has_input(recurrent::kSequenceLens) && ctx.input(recurrent::kSequenceLens).dtype != DataType::int32) {
-      return ctx.unsupported_input_dtype(recurrent::kSequenceLens);
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(recurrent_util::kW, kWZeroPoint));
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(recurrent_util::kR, kRZeroPoint));
+    if (ctx.has_input(recurrent_util::kSequenceLens) &&
+        ctx.input(recurrent_util::kSequenceLens).dtype != DataType::int32) {
+      return ctx.unsupported_input_dtype(recurrent_util::kSequenceLens);
     }
     return {};
   }
 
   /// Scale and zero point of W or R: [directions] or [directions, 4 * hidden], the same shape.
-  static Status check_params(PrepareContext& ctx, const recurrent::Config& cfg, int weights, int scale, int zero,
+  static Status check_params(PrepareContext& ctx, const recurrent_util::Config& cfg, int weights, int scale, int zero,
                              bool& per_column) noexcept {
     const Shape per_direction{cfg.directions}, per_column_shape{cfg.directions, 4 * cfg.hidden};
     const TensorInfo& info = ctx.input(scale);
@@ -154,7 +159,7 @@ struct DynamicQuantizeLSTM_1 : KernelDefaults, private recurrent::RecurrentOp<Ls
   }
 
   static void plan_scratch(PrepareContext& ctx, State& s) noexcept {
-    const recurrent::Config& cfg = s.cfg;
+    const recurrent_util::Config& cfg = s.cfg;
     const std::int64_t rows = cfg.seq_length * cfg.batch, columns = 4 * cfg.hidden;
     std::size_t offset = 0;
     const auto take = [&offset](std::int64_t count, std::size_t element) {
@@ -214,9 +219,9 @@ struct DynamicQuantizeLSTM_1 : KernelDefaults, private recurrent::RecurrentOp<Ls
   };
   static Product product(RunContext& ctx, const State& s, int weights, int scale, int zero, int d) noexcept {
     const std::int64_t columns = 4 * s.cfg.hidden;
-    const bool per_column = weights == recurrent::kW ? s.w_per_column : s.r_per_column;
-    const bool is_signed = weights == recurrent::kW ? s.w_signed : s.r_signed;
-    const std::int64_t depth = weights == recurrent::kW ? s.cfg.input_size : s.cfg.hidden;
+    const bool per_column = weights == recurrent_util::kW ? s.w_per_column : s.r_per_column;
+    const bool is_signed = weights == recurrent_util::kW ? s.w_signed : s.r_signed;
+    const std::int64_t depth = weights == recurrent_util::kW ? s.cfg.input_size : s.cfg.hidden;
     const std::int64_t param = per_column ? d * columns : d;
     const auto* zero_bytes = ctx.input(zero).data_as<std::uint8_t>();
     Product p;
@@ -238,17 +243,21 @@ struct DynamicQuantizeLSTM_1 : KernelDefaults, private recurrent::RecurrentOp<Ls
 
   static void run_direction(RunContext& ctx, const State& s, int d, std::int64_t steps, const std::int32_t* lens,
                             const Quantized& x) noexcept {
-    const recurrent::Config& cfg = s.cfg;
+    const recurrent_util::Config& cfg = s.cfg;
     const std::int64_t B = cfg.batch, H = cfg.hidden, I = cfg.input_size, G = 4 * H, T_len = cfg.seq_length;
     const bool backwards = cfg.directions == 2 ? d == 1 : cfg.reverse;
-    const Product w = product(ctx, s, recurrent::kW, kWScale, kWZeroPoint, d);
-    const Product r = product(ctx, s, recurrent::kR, kRScale, kRZeroPoint, d);
-    const float* bias = ctx.has_input(recurrent::kB) ? ctx.input(recurrent::kB).data_as<float>() + d * 2 * G : nullptr;
-    const float* peepholes =
-        ctx.has_input(recurrent::kPeepholes) ? ctx.input(recurrent::kPeepholes).data_as<float>() + d * 3 * H : nullptr;
-    const float* h0 = ctx.has_input(recurrent::kInitialH) ? ctx.input(recurrent::kInitialH).data_as<float>() : nullptr;
-    const float* c0 = ctx.has_input(recurrent::kInitialC) ? ctx.input(recurrent::kInitialC).data_as<float>() : nullptr;
-    float* y = ctx.has_output(recurrent::kY) ? ctx.output(recurrent::kY).data_as<float>() : nullptr;
+    const Product w = product(ctx, s, recurrent_util::kW, kWScale, kWZeroPoint, d);
+    const Product r = product(ctx, s, recurrent_util::kR, kRScale, kRZeroPoint, d);
+    const float* bias =
+        ctx.has_input(recurrent_util::kB) ? ctx.input(recurrent_util::kB).data_as<float>() + d * 2 * G : nullptr;
+    const float* peepholes = ctx.has_input(recurrent_util::kPeepholes)
+                                 ? ctx.input(recurrent_util::kPeepholes).data_as<float>() + d * 3 * H
+                                 : nullptr;
+    const float* h0 =
+        ctx.has_input(recurrent_util::kInitialH) ? ctx.input(recurrent_util::kInitialH).data_as<float>() : nullptr;
+    const float* c0 =
+        ctx.has_input(recurrent_util::kInitialC) ? ctx.input(recurrent_util::kInitialC).data_as<float>() : nullptr;
+    float* y = ctx.has_output(recurrent_util::kY) ? ctx.output(recurrent_util::kY).data_as<float>() : nullptr;
     float* projection = scratch<float>(ctx, s.projection_offset);
     float* h = scratch<float>(ctx, s.h_offset);
     float* c = scratch<float>(ctx, s.c_offset);
@@ -281,8 +290,8 @@ struct DynamicQuantizeLSTM_1 : KernelDefaults, private recurrent::RecurrentOp<Ls
         for (std::int64_t j = 0; y_row != nullptr && j < H; ++j) y_row[j] = h[b * H + j];
       }
     }
-    float* yh = ctx.has_output(recurrent::kYH) ? ctx.output(recurrent::kYH).data_as<float>() : nullptr;
-    float* yc = ctx.has_output(recurrent::kYC) ? ctx.output(recurrent::kYC).data_as<float>() : nullptr;
+    float* yh = ctx.has_output(recurrent_util::kYH) ? ctx.output(recurrent_util::kYH).data_as<float>() : nullptr;
+    float* yc = ctx.has_output(recurrent_util::kYC) ? ctx.output(recurrent_util::kYC).data_as<float>() : nullptr;
     for (std::int64_t i = 0; i < B * H; ++i) {
       if (yh != nullptr) yh[d * B * H + i] = h[i];
       if (yc != nullptr) yc[d * B * H + i] = c[i];

@@ -5,16 +5,16 @@
 // (The ONNX reference subtracts a 1-D a_zero_point along K, against the spec's per-row meaning; the suite only
 // has one-value zero points.)
 // A per-tensor a_zero_point with b_zero_point per tensor or per column (the same for every batch) runs on the
-// integer GEMM core (integer_gemm.hpp): y^T = (B - b_zero)^T (A - a_zero)^T, B packed once at prepare when it and
-// its zero point are constants (else into scratch at every run), A packed per tile. Other layouts use the
-// reference loops.
+// integer GEMM core (common/integer_gemm.hpp): y^T = (B - b_zero)^T (A - a_zero)^T, B packed once at prepare when it
+// and its zero point are constants (else into scratch at every run), A packed per tile. Other layouts use the reference
+// loops.
 #pragma once
 #include <cstddef>
 #include <cstdint>
 
-#include "onnxmicro/kernels/common/conv_pool_util.hpp"
+#include "onnxmicro/kernels/common/integer_gemm.hpp"
+#include "onnxmicro/kernels/common/scratch.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
-#include "onnxmicro/kernels/quantization/integer_gemm.hpp"
 #include "onnxmicro/kernels/quantization/quant_util.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
@@ -134,12 +134,12 @@ struct MatMulInteger_10 : KernelDefaults {
     std::int32_t* y = static_cast<std::int32_t*>(ctx.output(kY).data);
     const std::int16_t* weights = s.weights;
     if (weights == nullptr) {
-      std::int16_t* packed = detail::conv_pool::scratch_at<std::int16_t>(scratch, s.weights_offset);
+      std::int16_t* packed = scratch::scratch_at<std::int16_t>(scratch, s.weights_offset);
       pack_weights(s, static_cast<const TB*>(ctx.input(kB).data),
                    ctx.has_input(kBZeroPoint) ? static_cast<const TB*>(ctx.input(kBZeroPoint).data) : nullptr, packed);
       weights = packed;
     }
-    std::int16_t* packed = detail::conv_pool::scratch_at<std::int16_t>(scratch, s.packed_offset);
+    std::int16_t* packed = scratch::scratch_at<std::int16_t>(scratch, s.packed_offset);
     const std::int64_t m = plan.m, n = plan.n;
     integer_gemm::multiply_matrices(plan, weights, a, a_zero, s.tile, packed,
                                     [&](std::int64_t batch, std::int64_t row, std::int64_t column, std::int64_t rows,

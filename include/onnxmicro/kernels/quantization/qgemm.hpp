@@ -9,16 +9,16 @@
 // (onnxruntime rounds a float32 product, which can differ by one on near-ties). Without y_zero_point a quantized
 // y has A's dtype. A Relu/Clip fused by the session (PrepareContext::fused_clamp) clamps the output to
 // [quantize(min), quantize(max)] (float output: to [min, max]).
-// Method: the integer GEMM core (integer_gemm.hpp) on y^T = B'^T A'^T: B packed once at prepare when constant,
+// Method: the integer GEMM core (common/integer_gemm.hpp) on y^T = B'^T A'^T: B packed once at prepare when constant,
 // A packed per tile into scratch.
 #pragma once
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
-#include "onnxmicro/kernels/common/conv_pool_util.hpp"
+#include "onnxmicro/kernels/common/integer_gemm.hpp"
+#include "onnxmicro/kernels/common/scratch.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
-#include "onnxmicro/kernels/quantization/integer_gemm.hpp"
 #include "onnxmicro/kernels/quantization/quant_util.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
@@ -183,13 +183,13 @@ struct QGemm_1 : KernelDefaults {
     TY* y = static_cast<TY*>(ctx.output(kY).data);
     const std::int16_t* weights = s.weights;
     if (weights == nullptr) {
-      std::int16_t* packed = detail::conv_pool::scratch_at<std::int16_t>(scratch, s.weights_offset);
+      std::int16_t* packed = scratch::scratch_at<std::int16_t>(scratch, s.weights_offset);
       pack_weights_as(s, static_cast<const TB*>(ctx.input(kB).data),
                       ctx.has_input(kBZeroPoint) ? static_cast<const TB*>(ctx.input(kBZeroPoint).data) : nullptr,
                       packed);
       weights = packed;
     }
-    integer_gemm::Requant* requant = detail::conv_pool::scratch_at<integer_gemm::Requant>(scratch, s.requant_offset);
+    integer_gemm::Requant* requant = scratch::scratch_at<integer_gemm::Requant>(scratch, s.requant_offset);
     std::int32_t y_zero = 0, low = 0, high = 0;
     if constexpr (!kFloat) {
       const float y_scale = static_cast<const float*>(ctx.input(kYScale).data)[0];
@@ -204,7 +204,7 @@ struct QGemm_1 : KernelDefaults {
     } else {
       for (std::int64_t j = 0; j < s.n; ++j) requant[j].real = (a_scale * b_scale[s.per_column ? j : 0]) * s.alpha;
     }
-    std::int16_t* packed = detail::conv_pool::scratch_at<std::int16_t>(scratch, s.packed_offset);
+    std::int16_t* packed = scratch::scratch_at<std::int16_t>(scratch, s.packed_offset);
     // A'(m, k) = transA ? A[k * M + m] : A[m * K + k]: depth stride and column (m) stride.
     integer_gemm::multiply_strided(
         weights, s.n, a, s.trans_a ? s.m : 1, s.trans_a ? 1 : s.k, s.k, s.m, a_zero, s.tile, packed,

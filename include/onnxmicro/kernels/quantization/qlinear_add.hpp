@@ -14,7 +14,7 @@
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
-namespace detail {
+namespace qlinear_add_detail {
 
 struct QuantizedAdd {
   /// Fraction bits of the tables: 2^-24 of an output quantum, far below the rounding granularity.
@@ -26,31 +26,32 @@ struct QuantizedAdd {
     std::int64_t a[256];
     std::int64_t b[256];
   };
-  static void fill(std::int64_t* table, DataType t, quant_util::QuantParams p, double ratio, double offset) noexcept {
+  static void fill(std::int64_t* table, DataType t, qoperator_util::QuantParams p, double ratio,
+                   double offset) noexcept {
     constexpr double kUnit = static_cast<double>(std::int64_t{1} << kFraction);
     constexpr double kLimit = 4611686018427387904.0;  // 2^62: two entries still add up within int64
-    const quant_util::QuantRange r = quant_util::range_of(t);
+    const qoperator_util::QuantRange r = qoperator_util::range_of(t);
     for (std::int32_t q = r.low; q <= r.high; ++q) {
       double v = std::floor((static_cast<double>(q - p.zero_point) * ratio + offset) * kUnit + 0.5);
       v = v > kLimit ? kLimit : (v < -kLimit ? -kLimit : v);  // such ratios saturate the output anyway
       table[static_cast<std::uint8_t>(q)] = static_cast<std::int64_t>(v);
     }
   }
-  static void init(Params& params, DataType t, quant_util::QuantParams a, quant_util::QuantParams b,
-                   quant_util::QuantParams c) noexcept {
+  static void init(Params& params, DataType t, qoperator_util::QuantParams a, qoperator_util::QuantParams b,
+                   qoperator_util::QuantParams c) noexcept {
     fill(params.a, t, a, static_cast<double>(a.scale) / c.scale, c.zero_point + 0.5);
     fill(params.b, t, b, static_cast<double>(b.scale) / c.scale, 0.0);
   }
   static std::int64_t apply(const Params& p, std::int32_t a, std::int32_t b) noexcept {
-    return quant_util::RoundingMultiplier::round_shifted(
+    return qoperator_util::RoundingMultiplier::round_shifted(
         p.a[static_cast<std::uint8_t>(a)] + p.b[static_cast<std::uint8_t>(b)], kFraction, kMask);
   }
 };
 
-}  // namespace detail
+}  // namespace qlinear_add_detail
 
 // Version 1: the only version.
-struct QLinearAdd_1 : quant_util::QLinearBinaryKernel<detail::QuantizedAdd> {
+struct QLinearAdd_1 : qoperator_util::QLinearBinaryKernel<qlinear_add_detail::QuantizedAdd> {
   static constexpr std::string_view kOpType = "QLinearAdd";
 };
 

@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "onnxmicro/kernels/common/conv_pool_util.hpp"
+#include "onnxmicro/kernels/common/sliding_window.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
 #include "onnxmicro/kernels/quantization/qoperator_util.hpp"
 
@@ -18,7 +18,7 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
 // Version 1: the only version.
-struct QLinearAveragePool_1 : KernelDefaults, quant_util::UnaryInputs {
+struct QLinearAveragePool_1 : KernelDefaults, qoperator_util::UnaryInputs {
   static constexpr std::string_view kDomain = "com.microsoft";
   static constexpr std::string_view kOpType = "QLinearAveragePool";
   static constexpr int kSinceVersion = 1;
@@ -26,25 +26,25 @@ struct QLinearAveragePool_1 : KernelDefaults, quant_util::UnaryInputs {
   static constexpr std::int64_t kMaxKernelSize = std::int64_t{1} << 20;
 
   struct State {
-    detail::conv_pool::WindowGeometry geometry;
+    sliding_window::WindowGeometry geometry;
     std::int64_t batch, channels, in_spatial, out_spatial;
     std::int64_t kernel_size;
     bool channels_last, count_include_pad;
     std::int32_t x_zero, y_zero;
-    quant_util::QuantRange range;
-    const quant_util::FixedPointMultiplier* multipliers;  ///< [divisor], 1 <= divisor <= kernel size
+    qoperator_util::QuantRange range;
+    const fixed_point::FixedPointMultiplier* multipliers;  ///< [divisor], 1 <= divisor <= kernel size
     void (*compute)(const State&, RunContext&) noexcept;
   };
 
   static Status prepare(PrepareContext& ctx) noexcept {
-    quant_util::QuantParams xq, yq;
+    qoperator_util::QuantParams xq, yq;
     ONNXMICRO_RETURN_IF_ERROR(read_params(ctx, xq, yq));
     const TensorInfo& x = ctx.input(kX);
     std::int64_t channels_last = 0, count_include_pad = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("channels_last", channels_last, 0));
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("count_include_pad", count_include_pad, 0));
-    ONNXMICRO_RETURN_IF_ERROR(quant_util::require_flag("channels_last", channels_last));
-    ONNXMICRO_RETURN_IF_ERROR(quant_util::require_flag("count_include_pad", count_include_pad));
+    ONNXMICRO_RETURN_IF_ERROR(qoperator_util::require_flag("channels_last", channels_last));
+    ONNXMICRO_RETURN_IF_ERROR(qoperator_util::require_flag("count_include_pad", count_include_pad));
     if (ctx.has_attribute("dilations")) {
       return Status(StatusCode::invalid_model) << "attribute 'dilations' is not defined for QLinearAveragePool";
     }
@@ -59,20 +59,20 @@ struct QLinearAveragePool_1 : KernelDefaults, quant_util::UnaryInputs {
       nchw[1] = x.shape[rank - 1];
       for (int i = 2; i < rank; ++i) nchw[i] = x.shape[i - 1];
     }
-    detail::conv_pool::WindowRules rules;
+    sliding_window::WindowRules rules;
     rules.ceil_mode_since = 1;
-    detail::conv_pool::WindowGeometry& g = s->geometry;
-    ONNXMICRO_RETURN_IF_ERROR(detail::conv_pool::parse_window(ctx, nchw, rules, g));
+    sliding_window::WindowGeometry& g = s->geometry;
+    ONNXMICRO_RETURN_IF_ERROR(sliding_window::parse_window(ctx, nchw, rules, g));
     const std::int64_t kernel_size = g.kernel_size();
     if (kernel_size > kMaxKernelSize) {
       return Status(StatusCode::unsupported)
              << "attribute 'kernel_shape' has " << static_cast<long long>(kernel_size) << " taps, at most "
              << static_cast<long long>(kMaxKernelSize) << " supported (the int32 sum of a window)";
     }
-    Span<quant_util::FixedPointMultiplier> multipliers;
+    Span<fixed_point::FixedPointMultiplier> multipliers;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(kernel_size) + 1, multipliers));
     for (std::int64_t d = 1; d <= kernel_size; ++d) {
-      multipliers[static_cast<std::size_t>(d)] = quant_util::to_fixed_point(
+      multipliers[static_cast<std::size_t>(d)] = fixed_point::to_fixed_point(
           static_cast<double>(xq.scale) / (static_cast<double>(yq.scale) * static_cast<double>(d)));
     }
     s->multipliers = multipliers.data();
@@ -83,10 +83,10 @@ struct QLinearAveragePool_1 : KernelDefaults, quant_util::UnaryInputs {
     s->out_spatial = g.output_size();
     s->x_zero = xq.zero_point;
     s->y_zero = yq.zero_point;
-    s->range = quant_util::range_of(x.dtype);
+    s->range = qoperator_util::range_of(x.dtype);
     s->compute = x.dtype == DataType::int8 ? &compute<std::int8_t> : &compute<std::uint8_t>;
     if (s->channels_last) ctx.request_scratch(static_cast<std::size_t>(s->channels) * sizeof(std::int32_t));
-    Shape y = detail::conv_pool::window_output_shape(nchw, nchw[1], g);
+    Shape y = sliding_window::window_output_shape(nchw, nchw[1], g);
     if (s->channels_last) {
       for (int i = 1; i < rank - 1; ++i) y[i] = g.output[i - 1];
       y[rank - 1] = nchw[1];
@@ -104,7 +104,7 @@ struct QLinearAveragePool_1 : KernelDefaults, quant_util::UnaryInputs {
  private:
   /// The divisor of a window: its taps inside the input, or with count_include_pad the whole kernel. Every
   /// window lies inside input plus pads except ceil_mode's last ones; onnxruntime counts their extra room too.
-  static std::int64_t divisor(const State& s, const detail::conv_pool::WindowPlacement& w) noexcept {
+  static std::int64_t divisor(const State& s, const sliding_window::WindowPlacement& w) noexcept {
     return s.count_include_pad ? s.kernel_size : w.inside;
   }
 
@@ -112,22 +112,21 @@ struct QLinearAveragePool_1 : KernelDefaults, quant_util::UnaryInputs {
   static std::int32_t average(const State& s, std::int32_t sum, std::int64_t inside, std::int64_t taps) noexcept {
     if (taps <= 0) return s.y_zero;  // a window entirely in ceil_mode's extra room: the mean of nothing, 0
     const std::int32_t acc = sum - s.x_zero * static_cast<std::int32_t>(inside);
-    return quant_util::requantize(acc, s.multipliers[taps], s.y_zero, s.range.low, s.range.high);
+    return fixed_point::requantize(acc, s.multipliers[taps], s.y_zero, s.range.low, s.range.high);
   }
 
   template <typename T>
   static void compute(const State& s, RunContext& ctx) noexcept {
-    namespace cp = detail::conv_pool;
     const T* x = static_cast<const T*>(ctx.input(kX).data);
     T* y = static_cast<T*>(ctx.output(kY).data);
-    const cp::WindowGeometry& g = s.geometry;
+    const sliding_window::WindowGeometry& g = s.geometry;
     if (!s.channels_last) {
       for (std::int64_t plane = 0; plane < s.batch * s.channels; ++plane) {
         const T* xp = x + plane * s.in_spatial;
         T* yp = y + plane * s.out_spatial;
-        cp::for_each_window(g, [&](std::int64_t o, const cp::WindowPlacement& w) {
+        sliding_window::for_each_window(g, [&](std::int64_t o, const sliding_window::WindowPlacement& w) {
           std::int32_t sum = 0;
-          if (w.inside > 0) cp::visit_window(g, w, [&](std::int64_t offset) { sum += xp[offset]; });
+          if (w.inside > 0) sliding_window::visit_window(g, w, [&](std::int64_t offset) { sum += xp[offset]; });
           yp[o] = static_cast<T>(average(s, sum, w.inside, divisor(s, w)));
         });
       }
@@ -139,10 +138,10 @@ struct QLinearAveragePool_1 : KernelDefaults, quant_util::UnaryInputs {
     for (std::int64_t n = 0; n < s.batch; ++n) {
       const T* image = x + n * s.in_spatial * c_count;
       T* out = y + n * s.out_spatial * c_count;
-      cp::for_each_window(g, [&](std::int64_t o, const cp::WindowPlacement& w) {
+      sliding_window::for_each_window(g, [&](std::int64_t o, const sliding_window::WindowPlacement& w) {
         std::memset(sums, 0, static_cast<std::size_t>(c_count) * sizeof(std::int32_t));
         if (w.inside > 0) {
-          cp::visit_window(g, w, [&](std::int64_t offset) {
+          sliding_window::visit_window(g, w, [&](std::int64_t offset) {
             const T* pixel = image + offset * c_count;
             for (std::int64_t c = 0; c < c_count; ++c) sums[c] += pixel[c];
           });

@@ -26,7 +26,7 @@ struct QLinearConcat_1 : KernelDefaults {
   struct Part {
     std::int64_t block;  ///< elements of one outer slice: dim(axis) * inner size
     bool copy;           ///< quantized like Y: a plain copy
-    quant_util::LookupTable table;
+    qoperator_util::LookupTable table;
   };
   struct State {
     const Part* parts;
@@ -42,10 +42,10 @@ struct QLinearConcat_1 : KernelDefaults {
              << ctx.input_count() << " inputs";
     }
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kYZeroPoint));
-    ONNXMICRO_RETURN_IF_ERROR(quant_util::require_8bit(ctx, kYZeroPoint));
+    ONNXMICRO_RETURN_IF_ERROR(qoperator_util::require_8bit(ctx, kYZeroPoint));
     const DataType t = ctx.input(kYZeroPoint).dtype;
-    quant_util::QuantParams yq;
-    ONNXMICRO_RETURN_IF_ERROR(quant_util::read_quant_params(ctx, kYScale, kYZeroPoint, t, yq));
+    qoperator_util::QuantParams yq;
+    ONNXMICRO_RETURN_IF_ERROR(qoperator_util::read_quant_params(ctx, kYScale, kYZeroPoint, t, yq));
     std::int64_t axis = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("axis", axis));
 
@@ -87,8 +87,8 @@ struct QLinearConcat_1 : KernelDefaults {
                                                  << shape << ", expected the shape of input " << kFirstX << " " << first
                                                  << " except on axis " << static_cast<long long>(axis);
       }
-      quant_util::QuantParams xq;
-      ONNXMICRO_RETURN_IF_ERROR(quant_util::read_quant_params(ctx, xi + 1, xi + 2, t, xq));
+      qoperator_util::QuantParams xq;
+      ONNXMICRO_RETURN_IF_ERROR(qoperator_util::read_quant_params(ctx, xi + 1, xi + 2, t, xq));
       Part& part = parts[static_cast<std::size_t>(i)];
       part.block = shape[static_cast<int>(axis)] * inner;
       part.copy = xq.scale == yq.scale && xq.zero_point == yq.zero_point;

@@ -9,7 +9,7 @@
 // the output range to [quantize(min), quantize(max)].
 //
 // Method: integer arithmetic throughout. W - w_zero is packed once at prepare (when W and its zero point are
-// constants; otherwise into scratch at every run) for the integer GEMM core (integer_gemm.hpp); per (image,
+// constants; otherwise into scratch at every run) for the integer GEMM core (common/integer_gemm.hpp); per (image,
 // group), a tile of output positions is gathered as int16 x - x_zero (0 in the padding, im2col), packed and
 // multiplied; each register tile is requantised with fixed-point multipliers precomputed at prepare (at run for
 // run-time scales). Depthwise convolutions (one input channel per group) use a direct loop over a zero-padded
@@ -18,9 +18,10 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "onnxmicro/kernels/common/conv_pool_util.hpp"
+#include "onnxmicro/kernels/common/integer_gemm.hpp"
+#include "onnxmicro/kernels/common/scratch.hpp"
+#include "onnxmicro/kernels/common/sliding_window.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
-#include "onnxmicro/kernels/quantization/integer_gemm.hpp"
 #include "onnxmicro/kernels/quantization/quant_util.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
@@ -33,10 +34,10 @@ namespace qlinear_conv_detail {
 template <typename TX>
 inline void im2col(const quant_util::ConvPlan& plan, std::int64_t depth, const TX* x, int x_zero, std::int64_t first,
                    std::int64_t count, std::int16_t* col) noexcept {
-  const detail::conv_pool::WindowGeometry& g = plan.geometry;
+  const sliding_window::WindowGeometry& g = plan.geometry;
   const int last = g.rank - 1;
-  std::int64_t tap[detail::conv_pool::kMaxSpatialRank] = {};
-  std::int64_t start_index[detail::conv_pool::kMaxSpatialRank] = {};
+  std::int64_t tap[sliding_window::kMaxSpatialRank] = {};
+  std::int64_t start_index[sliding_window::kMaxSpatialRank] = {};
   std::int64_t rest = first;
   for (int d = last; d >= 0; --d) {
     start_index[d] = rest % g.output[d];
@@ -45,7 +46,7 @@ inline void im2col(const quant_util::ConvPlan& plan, std::int64_t depth, const T
   for (std::int64_t row = 0; row < depth; ++row) {
     const TX* plane = x + (row / plan.kernel_size) * plan.in_spatial;
     std::int16_t* dst = col + row * count;
-    std::int64_t out[detail::conv_pool::kMaxSpatialRank];
+    std::int64_t out[sliding_window::kMaxSpatialRank];
     for (int d = 0; d <= last; ++d) out[d] = start_index[d];
     std::int64_t done = 0;
     while (done < count) {
@@ -66,7 +67,7 @@ inline void im2col(const quant_util::ConvPlan& plan, std::int64_t depth, const T
         const std::int64_t stride = g.stride[last];
         const std::int64_t start = out[last] * stride + tap[last] * g.dilation[last] - g.pad_begin[last];
         std::int64_t lo = 0, hi = 0;  // positions whose input coordinate is inside the line
-        detail::conv_pool::valid_taps(start, stride, run_length, 0, g.input[last], lo, hi);
+        sliding_window::valid_taps(start, stride, run_length, 0, g.input[last], lo, hi);
         for (std::int64_t q = 0; q < lo; ++q) segment[q] = 0;
         if (stride == 1) {
           const TX* src = line + start;
@@ -172,7 +173,7 @@ struct QLinearConv_10 : KernelDefaults {
     s.clamp = ctx.fused_clamp();
     s.depth = plan.group_channels * plan.kernel_size;
 
-    const detail::conv_pool::WindowGeometry& g = plan.geometry;
+    const sliding_window::WindowGeometry& g = plan.geometry;
     bool non_negative_pads = true;
     for (int d = 0; d < g.rank; ++d) non_negative_pads = non_negative_pads && g.pad_begin[d] >= 0 && g.pad_end[d] >= 0;
     s.depthwise = plan.group_channels == 1 && plan.group > 1 && g.rank == 2 && non_negative_pads;
@@ -300,7 +301,7 @@ struct QLinearConv_10 : KernelDefaults {
 
     const std::int16_t* weights = s.weights;
     if (weights == nullptr) {
-      std::int16_t* packed = detail::conv_pool::scratch_at<std::int16_t>(scratch, s.weights_offset);
+      std::int16_t* packed = scratch::scratch_at<std::int16_t>(scratch, s.weights_offset);
       pack_weights_as(s, static_cast<const TW*>(ctx.input(kW).data),
                       ctx.has_input(kWZeroPoint) ? static_cast<const TW*>(ctx.input(kWZeroPoint).data) : nullptr,
                       packed);
@@ -308,7 +309,7 @@ struct QLinearConv_10 : KernelDefaults {
     }
     const integer_gemm::Requant* requant = s.requant;
     if (requant == nullptr) {
-      integer_gemm::Requant* computed = detail::conv_pool::scratch_at<integer_gemm::Requant>(scratch, s.requant_offset);
+      integer_gemm::Requant* computed = scratch::scratch_at<integer_gemm::Requant>(scratch, s.requant_offset);
       compute_requant(s, ctx.input(kXScale).data, ctx.input(kWScale).data, ctx.input(kYScale).data, computed);
       requant = computed;
     }
@@ -316,8 +317,8 @@ struct QLinearConv_10 : KernelDefaults {
       depthwise<TX, TY>(s, scratch, x, x_zero, weights, requant, bias, y_zero, low, high, y);
       return;
     }
-    std::int16_t* col = detail::conv_pool::scratch_at<std::int16_t>(scratch, s.column_offset);
-    std::int16_t* packed = detail::conv_pool::scratch_at<std::int16_t>(scratch, s.packed_offset);
+    std::int16_t* col = scratch::scratch_at<std::int16_t>(scratch, s.column_offset);
+    std::int16_t* packed = scratch::scratch_at<std::int16_t>(scratch, s.packed_offset);
     const std::int64_t mg = p.group_out_channels;
     const std::int64_t kp = integer_gemm::packed_depth(s.depth);
     const std::int64_t group_size = integer_gemm::packed_a_size(mg, s.depth);
@@ -357,9 +358,9 @@ struct QLinearConv_10 : KernelDefaults {
                         const integer_gemm::Requant* requant, const std::int32_t* bias, std::int32_t y_zero,
                         std::int32_t low, std::int32_t high, TY* y) noexcept {
     const quant_util::ConvPlan& p = s.plan;
-    const detail::conv_pool::WindowGeometry& g = p.geometry;
-    std::int16_t* plane = detail::conv_pool::scratch_at<std::int16_t>(scratch, s.column_offset);
-    std::int32_t* acc = detail::conv_pool::scratch_at<std::int32_t>(scratch, s.accumulator_offset);
+    const sliding_window::WindowGeometry& g = p.geometry;
+    std::int16_t* plane = scratch::scratch_at<std::int16_t>(scratch, s.column_offset);
+    std::int32_t* acc = scratch::scratch_at<std::int32_t>(scratch, s.accumulator_offset);
     const std::int64_t multiplier = p.group_out_channels;  // output channels per input channel
     const std::int64_t out_h = g.output[0], out_w = g.output[1];
     const std::int64_t in_h = g.input[0], in_w = g.input[1];

@@ -14,7 +14,7 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
 // Version 1: the only version.
-struct QLinearGlobalAveragePool_1 : KernelDefaults, quant_util::UnaryInputs {
+struct QLinearGlobalAveragePool_1 : KernelDefaults, qoperator_util::UnaryInputs {
   static constexpr std::string_view kDomain = "com.microsoft";
   static constexpr std::string_view kOpType = "QLinearGlobalAveragePool";
   static constexpr int kSinceVersion = 1;
@@ -25,18 +25,18 @@ struct QLinearGlobalAveragePool_1 : KernelDefaults, quant_util::UnaryInputs {
     std::int64_t batch, channels, spatial;
     bool channels_last;
     std::int32_t x_zero, y_zero;
-    quant_util::QuantRange range;
-    quant_util::FixedPointMultiplier multiplier;
+    qoperator_util::QuantRange range;
+    fixed_point::FixedPointMultiplier multiplier;
     void (*compute)(const State&, RunContext&) noexcept;
   };
 
   static Status prepare(PrepareContext& ctx) noexcept {
-    quant_util::QuantParams xq, yq;
+    qoperator_util::QuantParams xq, yq;
     ONNXMICRO_RETURN_IF_ERROR(read_params(ctx, xq, yq));
     const TensorInfo& x = ctx.input(kX);
     std::int64_t channels_last = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("channels_last", channels_last, 0));
-    ONNXMICRO_RETURN_IF_ERROR(quant_util::require_flag("channels_last", channels_last));
+    ONNXMICRO_RETURN_IF_ERROR(qoperator_util::require_flag("channels_last", channels_last));
     const int rank = x.shape.rank();
     if (rank < 3) {
       return Status(StatusCode::invalid_model)
@@ -58,9 +58,9 @@ struct QLinearGlobalAveragePool_1 : KernelDefaults, quant_util::UnaryInputs {
     }
     s->x_zero = xq.zero_point;
     s->y_zero = yq.zero_point;
-    s->range = quant_util::range_of(x.dtype);
-    s->multiplier = quant_util::to_fixed_point(static_cast<double>(xq.scale) /
-                                               (static_cast<double>(yq.scale) * static_cast<double>(s->spatial)));
+    s->range = qoperator_util::range_of(x.dtype);
+    s->multiplier = fixed_point::to_fixed_point(static_cast<double>(xq.scale) /
+                                                (static_cast<double>(yq.scale) * static_cast<double>(s->spatial)));
     s->compute = x.dtype == DataType::int8 ? &compute<std::int8_t> : &compute<std::uint8_t>;
     if (s->channels_last) ctx.request_scratch(static_cast<std::size_t>(s->channels) * sizeof(std::int32_t));
     Shape y = x.shape;
@@ -78,7 +78,7 @@ struct QLinearGlobalAveragePool_1 : KernelDefaults, quant_util::UnaryInputs {
  private:
   static std::int32_t average(const State& s, std::int32_t sum) noexcept {
     const std::int32_t acc = sum - s.x_zero * static_cast<std::int32_t>(s.spatial);
-    return quant_util::requantize(acc, s.multiplier, s.y_zero, s.range.low, s.range.high);
+    return fixed_point::requantize(acc, s.multiplier, s.y_zero, s.range.low, s.range.high);
   }
 
   template <typename T>

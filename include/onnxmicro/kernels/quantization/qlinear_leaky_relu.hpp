@@ -18,9 +18,9 @@ struct QLinearLeakyRelu_1 : KernelDefaults {
   static Status prepare(PrepareContext& ctx) noexcept {
     float alpha = 0.01f;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("alpha", alpha, 0.01f));
-    return quant_util::LookupTableKernel::prepare(ctx, [alpha](float v) { return v >= 0.0f ? v : v * alpha; });
+    return qoperator_util::LookupTableKernel::prepare(ctx, [alpha](float v) { return v >= 0.0f ? v : v * alpha; });
   }
-  static Status run(RunContext& ctx) noexcept { return quant_util::LookupTableKernel::run(ctx); }
+  static Status run(RunContext& ctx) noexcept { return qoperator_util::LookupTableKernel::run(ctx); }
 };
 
 }  // namespace kernels

@@ -8,7 +8,7 @@
 // float64 (no wrap) and a float8 y gets the saturated, rounded value. Without y_zero_point, y has a's dtype.
 //
 // Integer operands with float32 scales, a per tensor and b per tensor or per column run on the integer GEMM
-// core (integer_gemm.hpp): y^T = (b - b_zero)^T (a - a_zero)^T, b packed once at prepare when it and its zero
+// core (common/integer_gemm.hpp): y^T = (b - b_zero)^T (a - a_zero)^T, b packed once at prepare when it and its zero
 // point are constants (else into scratch at every run), a packed per tile, fixed-point requantisation per
 // column of b; fewer than 4 rows of a (GEMV) multiply b's raw rows instead. A Relu/Clip fused by the session
 // (PrepareContext::fused_clamp) narrows the output range to [quantize(min), quantize(max)]. Other layouts (per-row a,
@@ -17,9 +17,9 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "onnxmicro/kernels/common/conv_pool_util.hpp"
+#include "onnxmicro/kernels/common/integer_gemm.hpp"
+#include "onnxmicro/kernels/common/scratch.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
-#include "onnxmicro/kernels/quantization/integer_gemm.hpp"
 #include "onnxmicro/kernels/quantization/quant_util.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
@@ -113,17 +113,17 @@ void compute_integer(const State& s, RunContext& ctx) noexcept {
   integer_gemm::output_bounds<TY>(s.clamp, y_scale, y_zero, low, high);
   const integer_gemm::Requant* requant = s.requant;
   if (requant == nullptr) {
-    integer_gemm::Requant* computed = detail::conv_pool::scratch_at<integer_gemm::Requant>(scratch, s.requant_offset);
+    integer_gemm::Requant* computed = scratch::scratch_at<integer_gemm::Requant>(scratch, s.requant_offset);
     compute_requant(s, ctx.input(kAScale).data, ctx.input(kBScale).data, ctx.input(kYScale).data, computed);
     requant = computed;
   }
-  std::int16_t* packed = detail::conv_pool::scratch_at<std::int16_t>(scratch, s.packed_offset);
+  std::int16_t* packed = scratch::scratch_at<std::int16_t>(scratch, s.packed_offset);
   const std::int64_t m = plan.m, n = plan.n, k = plan.k;
   if (m < kVectorRows) {
     const TB* b = static_cast<const TB*>(ctx.input(kB).data);
     const TB* b_zero = ctx.has_input(kBZeroPoint) ? static_cast<const TB*>(ctx.input(kBZeroPoint).data) : nullptr;
-    std::int32_t* sums = detail::conv_pool::scratch_at<std::int32_t>(scratch, s.sums_offset);
-    std::int16_t* row = detail::conv_pool::scratch_at<std::int16_t>(scratch, s.row_offset);
+    std::int32_t* sums = scratch::scratch_at<std::int32_t>(scratch, s.sums_offset);
+    std::int16_t* row = scratch::scratch_at<std::int16_t>(scratch, s.row_offset);
     integer_gemm::for_each_matrix(plan, [&](std::int64_t batch, std::int64_t a_offset, std::int64_t b_offset) {
       for (std::int64_t i = 0; i < m; ++i) {
         vector_row(s, a + a_offset + i * k, a_zero, b + b_offset, b_zero, requant, y_zero, low, high, sums, row,
@@ -134,7 +134,7 @@ void compute_integer(const State& s, RunContext& ctx) noexcept {
   }
   const std::int16_t* weights = s.weights;
   if (weights == nullptr) {
-    std::int16_t* packed = detail::conv_pool::scratch_at<std::int16_t>(scratch, s.weights_offset);
+    std::int16_t* packed = scratch::scratch_at<std::int16_t>(scratch, s.weights_offset);
     pack_weights(s, static_cast<const TB*>(ctx.input(kB).data),
                  ctx.has_input(kBZeroPoint) ? static_cast<const TB*>(ctx.input(kBZeroPoint).data) : nullptr, packed);
     weights = packed;

@@ -12,30 +12,30 @@
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
-namespace detail {
+namespace qlinear_mul_detail {
 
 struct QuantizedMul {
   struct Params {
     std::int32_t a_zero, b_zero, c_zero;
-    quant_util::RoundingMultiplier output;
+    qoperator_util::RoundingMultiplier output;
   };
-  static void init(Params& params, DataType, quant_util::QuantParams a, quant_util::QuantParams b,
-                   quant_util::QuantParams c) noexcept {
+  static void init(Params& params, DataType, qoperator_util::QuantParams a, qoperator_util::QuantParams b,
+                   qoperator_util::QuantParams c) noexcept {
     params.a_zero = a.zero_point;
     params.b_zero = b.zero_point;
     params.c_zero = c.zero_point;
-    params.output =
-        quant_util::RoundingMultiplier(quant_util::to_fixed_point(static_cast<double>(a.scale) * b.scale / c.scale));
+    params.output = qoperator_util::RoundingMultiplier(
+        fixed_point::to_fixed_point(static_cast<double>(a.scale) * b.scale / c.scale));
   }
   static std::int64_t apply(const Params& p, std::int32_t a, std::int32_t b) noexcept {
     return p.output.apply((a - p.a_zero) * (b - p.b_zero)) + p.c_zero;  // |product| <= 2^16
   }
 };
 
-}  // namespace detail
+}  // namespace qlinear_mul_detail
 
 // Version 1: the only version.
-struct QLinearMul_1 : quant_util::QLinearBinaryKernel<detail::QuantizedMul> {
+struct QLinearMul_1 : qoperator_util::QLinearBinaryKernel<qlinear_mul_detail::QuantizedMul> {
   static constexpr std::string_view kOpType = "QLinearMul";
 };
 

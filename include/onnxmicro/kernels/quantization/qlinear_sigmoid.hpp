@@ -18,9 +18,9 @@ struct QLinearSigmoid_1 : KernelDefaults {
   static constexpr int kInPlaceInput = 0;
 
   static Status prepare(PrepareContext& ctx) noexcept {
-    return quant_util::LookupTableKernel::prepare(ctx, [](float v) { return 1.0f / (1.0f + std::exp(-v)); });
+    return qoperator_util::LookupTableKernel::prepare(ctx, [](float v) { return 1.0f / (1.0f + std::exp(-v)); });
   }
-  static Status run(RunContext& ctx) noexcept { return quant_util::LookupTableKernel::run(ctx); }
+  static Status run(RunContext& ctx) noexcept { return qoperator_util::LookupTableKernel::run(ctx); }
 };
 
 }  // namespace kernels

@@ -58,7 +58,7 @@ struct QLinearSoftmax_1 : KernelDefaults {
 
   static Status prepare(PrepareContext& ctx) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kX));
-    ONNXMICRO_RETURN_IF_ERROR(quant_util::require_8bit(ctx, kX));
+    ONNXMICRO_RETURN_IF_ERROR(qoperator_util::require_8bit(ctx, kX));
     const TensorInfo& x = ctx.input(kX);
     if (!x.shape.is_static()) {
       return Status(StatusCode::unsupported)
@@ -68,9 +68,9 @@ struct QLinearSoftmax_1 : KernelDefaults {
     if (rank < 1) {
       return Status(StatusCode::invalid_model) << "input 0 '" << x.name << "' is a scalar, expected rank >= 1";
     }
-    quant_util::QuantParams xq, yq;
-    ONNXMICRO_RETURN_IF_ERROR(quant_util::read_quant_params(ctx, kXScale, kXZeroPoint, x.dtype, xq));
-    ONNXMICRO_RETURN_IF_ERROR(quant_util::read_quant_params(ctx, kYScale, kYZeroPoint, x.dtype, yq));
+    qoperator_util::QuantParams xq, yq;
+    ONNXMICRO_RETURN_IF_ERROR(qoperator_util::read_quant_params(ctx, kXScale, kXZeroPoint, x.dtype, xq));
+    ONNXMICRO_RETURN_IF_ERROR(qoperator_util::read_quant_params(ctx, kYScale, kYZeroPoint, x.dtype, yq));
 
     // A written QLinearSoftmax carries `opset` and defaults `axis` to -1 (onnxruntime's schema); a node fused from
     // DequantizeLinear -> Softmax -> QuantizeLinear has Softmax's attributes only, so Softmax's defaults apply.

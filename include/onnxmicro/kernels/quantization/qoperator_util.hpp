@@ -5,19 +5,19 @@
 //    dtype, both scalars and known at prepare time, since every requantisation is precomputed there);
 //  - integer output ranges, narrowed by a QDQ-fused Relu/Clip (FusedClamp);
 //  - 256-entry lookup tables for ops of one 8-bit input (table[q] = quantize(f(dequantize(q)))).
-// The kernels then compute with integers only: fixed-point multipliers (fixed_point.hpp) or table lookups.
+// The kernels then compute with integers only: fixed-point multipliers (common/fixed_point.hpp) or table lookups.
 #pragma once
 #include <cmath>
 #include <cstdint>
 
 #include "onnxmicro/kernels/common/broadcast.hpp"
+#include "onnxmicro/kernels/common/fixed_point.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
-#include "onnxmicro/kernels/quantization/fixed_point.hpp"
 #include "onnxmicro/kernels/quantization/quant_util.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
-namespace quant_util {
+namespace qoperator_util {
 
 /// A per-tensor quantization: real = (q - zero_point) * scale.
 struct QuantParams {
@@ -38,11 +38,12 @@ inline Status require_8bit(const PrepareContext& ctx, int index) noexcept {
 inline Status read_quant_params(PrepareContext& ctx, int scale_index, int zero_index, DataType data,
                                 QuantParams& out) noexcept {
   ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(scale_index));
-  ONNXMICRO_RETURN_IF_ERROR(require_dtype(ctx, scale_index, DataType::float32, "scale"));
-  if (ctx.has_input(zero_index)) ONNXMICRO_RETURN_IF_ERROR(require_dtype(ctx, zero_index, data, "zero point"));
+  ONNXMICRO_RETURN_IF_ERROR(quant_util::require_dtype(ctx, scale_index, DataType::float32, "scale"));
+  if (ctx.has_input(zero_index))
+    ONNXMICRO_RETURN_IF_ERROR(quant_util::require_dtype(ctx, zero_index, data, "zero point"));
   for (int i : {scale_index, zero_index}) {
     if (!ctx.has_input(i)) continue;
-    ONNXMICRO_RETURN_IF_ERROR(check_scalar_param(ctx, i));
+    ONNXMICRO_RETURN_IF_ERROR(quant_util::check_scalar_param(ctx, i));
     const TensorInfo& t = ctx.input(i);
     if (!t.is_constant || t.const_data == nullptr) {
       return Status(StatusCode::unsupported)
@@ -51,7 +52,7 @@ inline Status read_quant_params(PrepareContext& ctx, int scale_index, int zero_i
                 "requantisation from the scales and zero points";
     }
   }
-  ONNXMICRO_RETURN_IF_ERROR(check_constant_scale_positive(ctx, scale_index, "scale"));
+  ONNXMICRO_RETURN_IF_ERROR(quant_util::check_constant_scale_positive(ctx, scale_index, "scale"));
   out.scale = static_cast<const float*>(ctx.input(scale_index).const_data)[0];
   out.zero_point = 0;
   if (ctx.has_input(zero_index)) {
@@ -62,7 +63,7 @@ inline Status read_quant_params(PrepareContext& ctx, int scale_index, int zero_i
   return {};
 }
 
-/// round(v * multiplier), ties to even, for run()'s per-element loops: fixed_point.hpp's apply_multiplier with the
+/// round(v * multiplier), ties to even, for run()'s per-element loops: fixed_point::apply_multiplier with the
 /// shift and rounding constants precomputed (the same result for |v| < 2^31 and multipliers in [2^-31, 2^30)).
 struct RoundingMultiplier {
   std::int64_t mantissa = 0;
@@ -70,7 +71,7 @@ struct RoundingMultiplier {
   std::int64_t mask = 0;  ///< the bits shifted out
   int shift = 1;
 
-  explicit RoundingMultiplier(FixedPointMultiplier m = {}) noexcept {
+  explicit RoundingMultiplier(fixed_point::FixedPointMultiplier m = {}) noexcept {
     mantissa = m.mantissa;
     shift = 31 - m.exponent;
     if (shift < 1) {  // multiplier >= 2^30: every nonzero 8-bit-derived value saturates; keep the sign
@@ -305,6 +306,6 @@ struct QLinearBinaryKernel : KernelDefaults {
   }
 };
 
-}  // namespace quant_util
+}  // namespace qoperator_util
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -7,17 +7,17 @@
 //  - the scale/zero-point layout of QuantizeLinear/DequantizeLinear (per tensor, per axis, blocked) with its checks;
 //  - integer matrix products and convolutions on zero-point-shifted operands (reference loops; fused fast integer
 //    paths come with a later issue).
-// The minifloat encoders/decoders are Cast's (kernels/tensor/cast.hpp), reused here.
+// The minifloat encoders/decoders are the float_formats engine's (kernels/common/float_formats.hpp).
 #pragma once
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
 
-#include "onnxmicro/kernels/common/conv_pool_util.hpp"
+#include "onnxmicro/kernels/common/float_formats.hpp"
 #include "onnxmicro/kernels/common/shape_util.hpp"
+#include "onnxmicro/kernels/common/sliding_window.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
-#include "onnxmicro/kernels/tensor/cast.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
@@ -26,8 +26,8 @@ namespace quant_util {
 // ---- element access -----------------------------------------------------------------------------------------
 
 /// float6 formats (ONNX opset 28); like float4e2m1 they have no inf and no NaN. Cast does not support them yet.
-constexpr cast_detail::MiniFloat kFloat6E2M3{2, 3, 1, cast_detail::MiniFloat::Specials::none, 0x1F, 7.5};
-constexpr cast_detail::MiniFloat kFloat6E3M2{3, 2, 3, cast_detail::MiniFloat::Specials::none, 0x1F, 28.0};
+constexpr float_formats::MiniFloat kFloat6E2M3{2, 3, 1, float_formats::MiniFloat::Specials::none, 0x1F, 7.5};
+constexpr float_formats::MiniFloat kFloat6E3M2{3, 2, 3, float_formats::MiniFloat::Specials::none, 0x1F, 28.0};
 
 /// Reads element `index` of a tensor as a double (exact for every dtype below).
 using LoadElement = double (*)(const void* data, std::int64_t index) noexcept;
@@ -40,13 +40,13 @@ template <typename T>  // float16_t, bfloat16_t
 double load_half(const void* data, std::int64_t index) noexcept {
   return static_cast<double>(T::from_bits(static_cast<const std::uint16_t*>(data)[index]).to_float());
 }
-template <const cast_detail::MiniFloat& Format>
+template <const float_formats::MiniFloat& Format>
 double load_float8(const void* data, std::int64_t index) noexcept {
-  return cast_detail::decode_minifloat(Format, static_cast<const std::uint8_t*>(data)[index]);
+  return float_formats::decode_minifloat(Format, static_cast<const std::uint8_t*>(data)[index]);
 }
-template <const cast_detail::MiniFloat& Format, unsigned Bits>
+template <const float_formats::MiniFloat& Format, unsigned Bits>
 double load_packed_float(const void* data, std::int64_t index) noexcept {
-  return cast_detail::decode_minifloat(Format, shape_util::get_packed(data, index, Bits));
+  return float_formats::decode_minifloat(Format, shape_util::get_packed(data, index, Bits));
 }
 template <unsigned Bits, bool Signed>
 double load_packed_integer(const void* data, std::int64_t index) noexcept {
@@ -55,7 +55,7 @@ double load_packed_integer(const void* data, std::int64_t index) noexcept {
   return static_cast<double>(Signed && v >= kHalf ? v - 2 * kHalf : v);  // sign extension
 }
 inline double load_e8m0(const void* data, std::int64_t index) noexcept {
-  return cast_detail::decode_e8m0(static_cast<const std::uint8_t*>(data)[index]);
+  return float_formats::decode_e8m0(static_cast<const std::uint8_t*>(data)[index]);
 }
 
 /// The loader of `dtype`, or nullptr for dtypes no quantization op reads.
@@ -70,12 +70,12 @@ inline LoadElement loader_for(DataType dtype) noexcept {
     case DataType::int16: return &load_native<std::int16_t>;
     case DataType::uint16: return &load_native<std::uint16_t>;
     case DataType::int32: return &load_native<std::int32_t>;
-    case DataType::float8e4m3fn: return &load_float8<cast_detail::kFloat8E4M3FN>;
-    case DataType::float8e4m3fnuz: return &load_float8<cast_detail::kFloat8E4M3FNUZ>;
-    case DataType::float8e5m2: return &load_float8<cast_detail::kFloat8E5M2>;
-    case DataType::float8e5m2fnuz: return &load_float8<cast_detail::kFloat8E5M2FNUZ>;
+    case DataType::float8e4m3fn: return &load_float8<float_formats::kFloat8E4M3FN>;
+    case DataType::float8e4m3fnuz: return &load_float8<float_formats::kFloat8E4M3FNUZ>;
+    case DataType::float8e5m2: return &load_float8<float_formats::kFloat8E5M2>;
+    case DataType::float8e5m2fnuz: return &load_float8<float_formats::kFloat8E5M2FNUZ>;
     case DataType::float8e8m0: return &load_e8m0;
-    case DataType::float4e2m1: return &load_packed_float<cast_detail::kFloat4E2M1, 4>;
+    case DataType::float4e2m1: return &load_packed_float<float_formats::kFloat4E2M1, 4>;
     case DataType::float6e2m3: return &load_packed_float<kFloat6E2M3, 6>;
     case DataType::float6e3m2: return &load_packed_float<kFloat6E3M2, 6>;
     case DataType::int4: return &load_packed_integer<4, true>;
@@ -126,18 +126,18 @@ void store_packed_integer(void* data, std::int64_t index, double value, bool) no
   // Two's complement low bits: -1 in int4 is 0xF.
   shape_util::set_packed(data, index, Bits, static_cast<std::uint8_t>(static_cast<int>(value) & ((1 << Bits) - 1)));
 }
-template <const cast_detail::MiniFloat& Format>
+template <const float_formats::MiniFloat& Format>
 void store_float8(void* data, std::int64_t index, double value, bool saturate) noexcept {
-  static_cast<std::uint8_t*>(data)[index] = cast_detail::encode_minifloat(Format, value, saturate);
+  static_cast<std::uint8_t*>(data)[index] = float_formats::encode_minifloat(Format, value, saturate);
 }
-template <const cast_detail::MiniFloat& Format, unsigned Bits>
+template <const float_formats::MiniFloat& Format, unsigned Bits>
 void store_packed_float(void* data, std::int64_t index, double value, bool) noexcept {
   // No NaN in these formats: ml_dtypes (the reference) gives the sign-only pattern for NaN and 0 for -NaN.
   std::uint8_t bits = 0;
   if (value != value) {
     bits = std::signbit(value) ? 0 : static_cast<std::uint8_t>(1u << (Bits - 1));
   } else {
-    bits = cast_detail::encode_minifloat(Format, value, true);  // always saturates: there is no inf
+    bits = float_formats::encode_minifloat(Format, value, true);  // always saturates: there is no inf
   }
   shape_util::set_packed(data, index, Bits, bits);
 }
@@ -153,11 +153,11 @@ inline StoreQuantized storer_for(DataType dtype) noexcept {
     case DataType::uint4: return &store_packed_integer<4>;
     case DataType::int2:
     case DataType::uint2: return &store_packed_integer<2>;
-    case DataType::float8e4m3fn: return &store_float8<cast_detail::kFloat8E4M3FN>;
-    case DataType::float8e4m3fnuz: return &store_float8<cast_detail::kFloat8E4M3FNUZ>;
-    case DataType::float8e5m2: return &store_float8<cast_detail::kFloat8E5M2>;
-    case DataType::float8e5m2fnuz: return &store_float8<cast_detail::kFloat8E5M2FNUZ>;
-    case DataType::float4e2m1: return &store_packed_float<cast_detail::kFloat4E2M1, 4>;
+    case DataType::float8e4m3fn: return &store_float8<float_formats::kFloat8E4M3FN>;
+    case DataType::float8e4m3fnuz: return &store_float8<float_formats::kFloat8E4M3FNUZ>;
+    case DataType::float8e5m2: return &store_float8<float_formats::kFloat8E5M2>;
+    case DataType::float8e5m2fnuz: return &store_float8<float_formats::kFloat8E5M2FNUZ>;
+    case DataType::float4e2m1: return &store_packed_float<float_formats::kFloat4E2M1, 4>;
     case DataType::float6e2m3: return &store_packed_float<kFloat6E2M3, 6>;
     case DataType::float6e3m2: return &store_packed_float<kFloat6E3M2, 6>;
     default: return nullptr;
@@ -223,11 +223,11 @@ enum class Precision : std::uint8_t { float32, float16, bfloat16, float64 };
 /// Rounds `v` to `p` (nearest even; out-of-range values become +/-inf).
 inline double round_to(Precision p, double v) noexcept {
   switch (p) {
-    case Precision::float32: return static_cast<double>(cast_detail::double_to_float(v));
+    case Precision::float32: return static_cast<double>(float_formats::double_to_float(v));
     case Precision::float16:
-      return static_cast<double>(float16_t::from_bits(cast_detail::double_to_float16_bits(v)).to_float());
+      return static_cast<double>(float16_t::from_bits(float_formats::double_to_float16_bits(v)).to_float());
     case Precision::bfloat16:
-      return static_cast<double>(bfloat16_t::from_bits(cast_detail::double_to_bfloat16_bits(v)).to_float());
+      return static_cast<double>(bfloat16_t::from_bits(float_formats::double_to_bfloat16_bits(v)).to_float());
     case Precision::float64: break;
   }
   return v;
@@ -256,13 +256,13 @@ inline Precision precision_of(DataType t) noexcept {
 /// Writes `value` (already in the output's precision, or a double to round once) as float dtype `t`.
 inline void store_real(DataType t, void* data, std::int64_t index, double value) noexcept {
   switch (compiled_dtype(t)) {
-    case DataType::float32: static_cast<float*>(data)[index] = cast_detail::double_to_float(value); break;
+    case DataType::float32: static_cast<float*>(data)[index] = float_formats::double_to_float(value); break;
     case DataType::float64: static_cast<double*>(data)[index] = value; break;
     case DataType::float16:
-      static_cast<std::uint16_t*>(data)[index] = cast_detail::double_to_float16_bits(value);
+      static_cast<std::uint16_t*>(data)[index] = float_formats::double_to_float16_bits(value);
       break;
     case DataType::bfloat16:
-      static_cast<std::uint16_t*>(data)[index] = cast_detail::double_to_bfloat16_bits(value);
+      static_cast<std::uint16_t*>(data)[index] = float_formats::double_to_bfloat16_bits(value);
       break;
     default: break;
   }
@@ -580,7 +580,7 @@ inline Status require_same_shape(const PrepareContext& ctx, int index, int other
 
 /// Geometry of an N-D convolution of X (N, C, D1..) with W (M, C/group, k1..).
 struct ConvPlan {
-  detail::conv_pool::WindowGeometry geometry;
+  sliding_window::WindowGeometry geometry;
   std::int64_t batch = 0, channels = 0, out_channels = 0, group = 1;
   std::int64_t group_channels = 0, group_out_channels = 0;
   std::int64_t in_spatial = 0, out_spatial = 0, kernel_size = 0;
@@ -591,19 +591,19 @@ struct ConvPlan {
   template <typename WZero, typename Emit>
   void for_each_sum(LoadElement load_x, const void* x, double x_zero, LoadElement load_w, const void* w, WZero&& w_zero,
                     Emit&& emit) const noexcept {
-    const detail::conv_pool::WindowGeometry& g = geometry;
+    const sliding_window::WindowGeometry& g = geometry;
     std::int64_t y = 0;
     for (std::int64_t image = 0; image < batch; ++image) {
       for (std::int64_t m = 0; m < out_channels; ++m) {
         const double zw = w_zero(m);
         const std::int64_t first_channel = (m / group_out_channels) * group_channels;
-        std::int64_t out[detail::conv_pool::kMaxSpatialRank] = {};
+        std::int64_t out[sliding_window::kMaxSpatialRank] = {};
         for (std::int64_t position = 0; position < out_spatial; ++position) {
           double sum = 0;
           for (std::int64_t c = 0; c < group_channels; ++c) {
             const std::int64_t x_plane = (image * channels + first_channel + c) * in_spatial;
             const std::int64_t w_plane = (m * group_channels + c) * kernel_size;
-            std::int64_t tap[detail::conv_pool::kMaxSpatialRank] = {};
+            std::int64_t tap[sliding_window::kMaxSpatialRank] = {};
             for (std::int64_t t = 0; t < kernel_size; ++t) {
               bool inside = true;
               std::int64_t offset = 0;
@@ -669,13 +669,13 @@ inline Status plan_conv(const PrepareContext& ctx, int x_index, int w_index, Con
            << static_cast<long long>(w.shape[1])
            << ", expected C / group = " << static_cast<long long>(plan.group_channels);
   }
-  detail::conv_pool::WindowRules rules;
+  sliding_window::WindowRules rules;
   rules.weight_kernel = w.shape.data() + 2;
-  ONNXMICRO_RETURN_IF_ERROR(detail::conv_pool::parse_window(ctx, x.shape, rules, plan.geometry));
+  ONNXMICRO_RETURN_IF_ERROR(sliding_window::parse_window(ctx, x.shape, rules, plan.geometry));
   plan.in_spatial = plan.geometry.input_size();
   plan.out_spatial = plan.geometry.output_size();
   plan.kernel_size = plan.geometry.kernel_size();
-  plan.output = detail::conv_pool::window_output_shape(x.shape, plan.out_channels, plan.geometry);
+  plan.output = sliding_window::window_output_shape(x.shape, plan.out_channels, plan.geometry);
   return {};
 }
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // ArgMax: int64 index of the largest element along `axis` (default 0), keepdims (default 1). The shared body
-// is in arg_extremum.hpp.
+// is in arg_extremum_util.hpp.
 #pragma once
-#include "onnxmicro/kernels/reduction/arg_extremum.hpp"
+#include "onnxmicro/kernels/reduction/arg_extremum_util.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // ArgMin: int64 index of the smallest element along `axis` (default 0), keepdims (default 1). The shared body
-// is in arg_extremum.hpp.
+// is in arg_extremum_util.hpp.
 #pragma once
-#include "onnxmicro/kernels/reduction/arg_extremum.hpp"
+#include "onnxmicro/kernels/reduction/arg_extremum_util.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // ReduceL1: the sum of absolute values over the given axes (all axes when none are given). Empty set: 0.
-// The shared engine (axes, keepdims, noop_with_empty_axes, iteration) is in reduce_common.hpp.
+// The shared engine (axes, keepdims, noop_with_empty_axes, iteration) is in reduce_util.hpp.
 #pragma once
-#include "onnxmicro/kernels/reduction/reduce_common.hpp"
+#include "onnxmicro/kernels/reduction/reduce_util.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
@@ -13,9 +13,9 @@ struct ReduceL1Op {
   static bool allows(DataType dtype, std::int64_t opset) noexcept { return reduce_base_dtype_allowed(dtype, opset); }
   template <typename T>
   static T reduce(const T* base, const ReducePlan& plan) noexcept {
-    reduce_ops::sum_t<T> acc = 0;
+    reduce_util::sum_t<T> acc = 0;
     for_each_reduced(base, plan, [&](T v) noexcept {
-      acc = reduce_ops::add(acc, reduce_ops::absolute(static_cast<reduce_ops::sum_t<T>>(load_element(v))));
+      acc = reduce_util::add(acc, reduce_util::absolute(static_cast<reduce_util::sum_t<T>>(load_element(v))));
     });
     return store_element<T>(acc);
   }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // ReduceL2: the square root of the sum of squares over the given axes (all axes when none are given). Empty set: 0.
-// The shared engine (axes, keepdims, noop_with_empty_axes, iteration) is in reduce_common.hpp.
+// The shared engine (axes, keepdims, noop_with_empty_axes, iteration) is in reduce_util.hpp.
 #pragma once
-#include "onnxmicro/kernels/reduction/reduce_common.hpp"
+#include "onnxmicro/kernels/reduction/reduce_util.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
@@ -13,13 +13,13 @@ struct ReduceL2Op {
   static bool allows(DataType dtype, std::int64_t opset) noexcept { return reduce_base_dtype_allowed(dtype, opset); }
   template <typename T>
   static T reduce(const T* base, const ReducePlan& plan) noexcept {
-    using R = reduce_ops::real_t<T>;
+    using R = reduce_util::real_t<T>;
     R acc = 0;
     for_each_reduced(base, plan, [&](T v) noexcept {
       const R x = static_cast<R>(load_element(v));
       acc += x * x;
     });
-    return reduce_ops::store_real<T>(std::sqrt(acc));
+    return reduce_util::store_real<T>(std::sqrt(acc));
   }
 };
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // ReduceLogSum: the natural log of the sum over the given axes (all axes when none are given). Empty set: log(0) =
-// -inf. The shared engine (axes, keepdims, noop_with_empty_axes, iteration) is in reduce_common.hpp.
+// -inf. The shared engine (axes, keepdims, noop_with_empty_axes, iteration) is in reduce_util.hpp.
 #pragma once
-#include "onnxmicro/kernels/reduction/reduce_common.hpp"
+#include "onnxmicro/kernels/reduction/reduce_util.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
@@ -16,10 +16,10 @@ struct ReduceLogSumOp {
   }
   template <typename T>
   static T reduce(const T* base, const ReducePlan& plan) noexcept {
-    using R = reduce_ops::real_t<T>;
+    using R = reduce_util::real_t<T>;
     R acc = 0;
     for_each_reduced(base, plan, [&](T v) noexcept { acc += static_cast<R>(load_element(v)); });
-    return reduce_ops::store_real<T>(std::log(acc));
+    return reduce_util::store_real<T>(std::log(acc));
   }
 };
 

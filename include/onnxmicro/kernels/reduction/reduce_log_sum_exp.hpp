@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // ReduceLogSumExp: the log(sum(exp(x))), computed as max + log(sum(exp(x - max))) so large inputs do not overflow over
 // the given axes (all axes when none are given). Empty set: -inf. The shared engine (axes, keepdims,
-// noop_with_empty_axes, iteration) is in reduce_common.hpp.
+// noop_with_empty_axes, iteration) is in reduce_util.hpp.
 #pragma once
-#include "onnxmicro/kernels/reduction/reduce_common.hpp"
+#include "onnxmicro/kernels/reduction/reduce_util.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
@@ -17,7 +17,7 @@ struct ReduceLogSumExpOp {
   }
   template <typename T>
   static T reduce(const T* base, const ReducePlan& plan) noexcept {
-    using R = reduce_ops::real_t<T>;
+    using R = reduce_util::real_t<T>;
     R max = -std::numeric_limits<R>::infinity();
     bool nan = false;
     for_each_reduced(base, plan, [&](T v) noexcept {
@@ -25,12 +25,12 @@ struct ReduceLogSumExpOp {
       if (x != x) nan = true;
       if (x > max) max = x;
     });
-    if (nan) return reduce_ops::store_real<T>(std::numeric_limits<R>::quiet_NaN());
+    if (nan) return reduce_util::store_real<T>(std::numeric_limits<R>::quiet_NaN());
     // All -inf (or the empty set): log(0) = -inf; any +inf: +inf. Both would make x - max NaN below.
-    if (std::isinf(max)) return reduce_ops::store_real<T>(max);
+    if (std::isinf(max)) return reduce_util::store_real<T>(max);
     R sum = 0;
     for_each_reduced(base, plan, [&](T v) noexcept { sum += std::exp(static_cast<R>(load_element(v)) - max); });
-    return reduce_ops::store_real<T>(max + std::log(sum));
+    return reduce_util::store_real<T>(max + std::log(sum));
   }
 };
 

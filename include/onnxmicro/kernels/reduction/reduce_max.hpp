@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // ReduceMax: the largest element (NaN propagates; bool: any) over the given axes (all axes when none are given). Empty
 // set: -inf, the lowest integer, or false. The shared engine (axes, keepdims, noop_with_empty_axes, iteration) is in
-// reduce_common.hpp.
+// reduce_util.hpp.
 #pragma once
-#include "onnxmicro/kernels/reduction/reduce_extremum.hpp"
+#include "onnxmicro/kernels/reduction/reduce_extremum_util.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
@@ -17,7 +17,7 @@ struct ReduceMaxOp {
   }
   template <typename T>
   static T reduce(const T* base, const ReducePlan& plan) noexcept {
-    return reduce_ops::extremum<T, true>(base, plan);
+    return reduce_util::extremum<T, true>(base, plan);
   }
 };
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // ReduceMin: the smallest element (NaN propagates; bool: all) over the given axes (all axes when none are given). Empty
 // set: +inf, the highest integer, or true. The shared engine (axes, keepdims, noop_with_empty_axes, iteration) is in
-// reduce_common.hpp.
+// reduce_util.hpp.
 #pragma once
-#include "onnxmicro/kernels/reduction/reduce_extremum.hpp"
+#include "onnxmicro/kernels/reduction/reduce_extremum_util.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
@@ -17,7 +17,7 @@ struct ReduceMinOp {
   }
   template <typename T>
   static T reduce(const T* base, const ReducePlan& plan) noexcept {
-    return reduce_ops::extremum<T, false>(base, plan);
+    return reduce_util::extremum<T, false>(base, plan);
   }
 };
 

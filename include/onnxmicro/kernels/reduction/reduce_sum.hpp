@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // ReduceSum: the sum of the elements over the given axes (all axes when none are given). Empty set: 0.
-// The shared engine (axes, keepdims, noop_with_empty_axes, iteration) is in reduce_common.hpp.
+// The shared engine (axes, keepdims, noop_with_empty_axes, iteration) is in reduce_util.hpp.
 #pragma once
-#include "onnxmicro/kernels/reduction/reduce_common.hpp"
+#include "onnxmicro/kernels/reduction/reduce_util.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
@@ -13,7 +13,7 @@ struct ReduceSumOp {
   static bool allows(DataType dtype, std::int64_t opset) noexcept { return reduce_base_dtype_allowed(dtype, opset); }
   template <typename T>
   static T reduce(const T* base, const ReducePlan& plan) noexcept {
-    return store_element<T>(reduce_ops::plain_sum(base, plan));
+    return store_element<T>(reduce_util::plain_sum(base, plan));
   }
 };
 

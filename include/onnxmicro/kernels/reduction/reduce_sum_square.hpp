@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // ReduceSumSquare: the sum of squares over the given axes (all axes when none are given). Empty set: 0.
-// The shared engine (axes, keepdims, noop_with_empty_axes, iteration) is in reduce_common.hpp.
+// The shared engine (axes, keepdims, noop_with_empty_axes, iteration) is in reduce_util.hpp.
 #pragma once
-#include "onnxmicro/kernels/reduction/reduce_common.hpp"
+#include "onnxmicro/kernels/reduction/reduce_util.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
@@ -13,11 +13,11 @@ struct ReduceSumSquareOp {
   static bool allows(DataType dtype, std::int64_t opset) noexcept { return reduce_base_dtype_allowed(dtype, opset); }
   template <typename T>
   static T reduce(const T* base, const ReducePlan& plan) noexcept {
-    using A = reduce_ops::sum_t<T>;
+    using A = reduce_util::sum_t<T>;
     A acc = 0;
     for_each_reduced(base, plan, [&](T v) noexcept {
       const A x = static_cast<A>(load_element(v));
-      acc = reduce_ops::add(acc, reduce_ops::mul(x, x));
+      acc = reduce_util::add(acc, reduce_util::mul(x, x));
     });
     return store_element<T>(acc);
   }

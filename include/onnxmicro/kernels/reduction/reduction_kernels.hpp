@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The reduction family: the Reduce* ops (one shared engine, reduce_common.hpp) and ArgMax/ArgMin.
+// The reduction family: the Reduce* ops (one shared engine, reduce_util.hpp) and ArgMax/ArgMin.
 #pragma once
 #include "onnxmicro/kernels/kernel_set.hpp"
 #include "onnxmicro/kernels/reduction/arg_max.hpp"

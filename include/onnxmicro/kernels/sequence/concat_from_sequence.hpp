@@ -12,13 +12,13 @@ struct ConcatFromSequence_11 : KernelDefaults {
   static constexpr std::string_view kOpType = "ConcatFromSequence";
   static constexpr int kSinceVersion = 11;
   static Status prepare(PrepareContext& ctx) noexcept {
-    ONNXMICRO_RETURN_IF_ERROR(detail::require_container(ctx, 0));
+    ONNXMICRO_RETURN_IF_ERROR(sequence_util::require_container(ctx, 0));
     std::int64_t axis = 0, new_axis = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("axis", axis));
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("new_axis", new_axis, 0));
-    const std::int64_t n = detail::count_of(ctx.input(0));
+    const std::int64_t n = sequence_util::count_of(ctx.input(0));
     if (n == 0) return Status(StatusCode::invalid_argument) << "cannot concatenate an empty sequence";
-    const ValueRef* elements = detail::elements_of(ctx.input(0));
+    const ValueRef* elements = sequence_util::elements_of(ctx.input(0));
     const ConstTensorView first = view_of(elements[0]);
     const int rank = first.shape.rank();
     const int out_rank = rank + (new_axis != 0 ? 1 : 0);
@@ -59,9 +59,9 @@ struct ConcatFromSequence_11 : KernelDefaults {
         offset += slab;
       }
     }
-    return detail::set_tensor_result(ctx, ConstTensorView(first.dtype, out, data.data()));
+    return sequence_util::set_tensor_result(ctx, ConstTensorView(first.dtype, out, data.data()));
   }
-  static Status run(RunContext& ctx) noexcept { return detail::PreparedResult::run(ctx); }
+  static Status run(RunContext& ctx) noexcept { return sequence_util::PreparedResult::run(ctx); }
 };
 
 }  // namespace kernels

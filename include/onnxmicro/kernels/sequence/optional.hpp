@@ -16,14 +16,14 @@ struct Optional_15 : KernelDefaults {
       if (!ctx.has_attribute("type")) {
         return Status(StatusCode::invalid_model) << "an Optional without input needs attribute 'type'";
       }
-      return detail::set_sequence_result(ctx, nullptr, 0, DataType::optional);
+      return sequence_util::set_sequence_result(ctx, nullptr, 0, DataType::optional);
     }
     if (ctx.input(0).dtype == DataType::optional) return ctx.unsupported_input_dtype(0);
     ValueRef ref{};
-    ONNXMICRO_RETURN_IF_ERROR(detail::value_ref_of_input(ctx, 0, ref));
-    return detail::set_sequence_result(ctx, &ref, 1, DataType::optional);
+    ONNXMICRO_RETURN_IF_ERROR(sequence_util::value_ref_of_input(ctx, 0, ref));
+    return sequence_util::set_sequence_result(ctx, &ref, 1, DataType::optional);
   }
-  static Status run(RunContext& ctx) noexcept { return detail::PreparedResult::run(ctx); }
+  static Status run(RunContext& ctx) noexcept { return sequence_util::PreparedResult::run(ctx); }
 };
 
 }  // namespace kernels

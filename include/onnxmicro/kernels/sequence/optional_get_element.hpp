@@ -17,14 +17,14 @@ struct OptionalGetElement_15 : KernelDefaults {
     const TensorInfo& x = ctx.input(0);
     if (x.dtype != DataType::optional) {
       if (ctx.opset_version() < 18) return ctx.unsupported_input_dtype(0);
-      return detail::set_tensor_result(ctx, ConstTensorView(x.dtype, x.shape, x.const_data));
+      return sequence_util::set_tensor_result(ctx, ConstTensorView(x.dtype, x.shape, x.const_data));
     }
     if (x.shape.element_count() == 0) {
       return Status(StatusCode::invalid_argument) << "input 0 '" << x.name << "' is an empty optional";
     }
-    return detail::set_tensor_result(ctx, view_of(detail::elements_of(x)[0]));
+    return sequence_util::set_tensor_result(ctx, view_of(sequence_util::elements_of(x)[0]));
   }
-  static Status run(RunContext& ctx) noexcept { return detail::PreparedResult::run(ctx); }
+  static Status run(RunContext& ctx) noexcept { return sequence_util::PreparedResult::run(ctx); }
 };
 
 }  // namespace kernels

@@ -23,9 +23,9 @@ struct OptionalHasElement_15 : KernelDefaults {
       if (ctx.opset_version() < 18) return ctx.unsupported_input_dtype(0);
       result[0] = true;
     }
-    return detail::set_tensor_result(ctx, ConstTensorView(DataType::boolean, Shape(), result.data()));
+    return sequence_util::set_tensor_result(ctx, ConstTensorView(DataType::boolean, Shape(), result.data()));
   }
-  static Status run(RunContext& ctx) noexcept { return detail::PreparedResult::run(ctx); }
+  static Status run(RunContext& ctx) noexcept { return sequence_util::PreparedResult::run(ctx); }
 };
 
 }  // namespace kernels

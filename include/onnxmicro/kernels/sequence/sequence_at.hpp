@@ -11,16 +11,16 @@ struct SequenceAt_11 : KernelDefaults {
   static constexpr std::string_view kOpType = "SequenceAt";
   static constexpr int kSinceVersion = 11;
   static Status prepare(PrepareContext& ctx) noexcept {
-    ONNXMICRO_RETURN_IF_ERROR(detail::require_container(ctx, 0));
+    ONNXMICRO_RETURN_IF_ERROR(sequence_util::require_container(ctx, 0));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(1));
-    const std::int64_t n = detail::count_of(ctx.input(0));
+    const std::int64_t n = sequence_util::count_of(ctx.input(0));
     std::int64_t position = 0;
-    ONNXMICRO_RETURN_IF_ERROR(detail::read_index_input(ctx, 1, position));
-    if (position < -n || position >= n) return detail::position_error(position, -n, n - 1);
+    ONNXMICRO_RETURN_IF_ERROR(sequence_util::read_index_input(ctx, 1, position));
+    if (position < -n || position >= n) return sequence_util::position_error(position, -n, n - 1);
     if (position < 0) position += n;
-    return detail::set_tensor_result(ctx, view_of(detail::elements_of(ctx.input(0))[position]));
+    return sequence_util::set_tensor_result(ctx, view_of(sequence_util::elements_of(ctx.input(0))[position]));
   }
-  static Status run(RunContext& ctx) noexcept { return detail::PreparedResult::run(ctx); }
+  static Status run(RunContext& ctx) noexcept { return sequence_util::PreparedResult::run(ctx); }
 };
 
 }  // namespace kernels

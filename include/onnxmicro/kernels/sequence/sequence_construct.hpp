@@ -16,13 +16,13 @@ struct SequenceConstruct_11 : KernelDefaults {
     Span<ValueRef> refs;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(n), refs));
     for (int i = 0; i < n; ++i) {
-      ONNXMICRO_RETURN_IF_ERROR(detail::value_ref_of_input(ctx, i, refs[static_cast<std::size_t>(i)]));
+      ONNXMICRO_RETURN_IF_ERROR(sequence_util::value_ref_of_input(ctx, i, refs[static_cast<std::size_t>(i)]));
       if (is_value_container(ctx.input(i).dtype)) return ctx.unsupported_input_dtype(i);
       if (i > 0) ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(0, i));
     }
-    return detail::set_sequence_result(ctx, refs.data(), n);
+    return sequence_util::set_sequence_result(ctx, refs.data(), n);
   }
-  static Status run(RunContext& ctx) noexcept { return detail::PreparedResult::run(ctx); }
+  static Status run(RunContext& ctx) noexcept { return sequence_util::PreparedResult::run(ctx); }
 };
 
 }  // namespace kernels

@@ -18,9 +18,9 @@ struct SequenceEmpty_11 : KernelDefaults {
       return Status(StatusCode::invalid_model)
              << "attribute 'dtype' is " << static_cast<long long>(dtype) << ", not an ONNX tensor dtype";
     }
-    return detail::set_sequence_result(ctx, nullptr, 0);
+    return sequence_util::set_sequence_result(ctx, nullptr, 0);
   }
-  static Status run(RunContext& ctx) noexcept { return detail::PreparedResult::run(ctx); }
+  static Status run(RunContext& ctx) noexcept { return sequence_util::PreparedResult::run(ctx); }
 };
 
 }  // namespace kernels

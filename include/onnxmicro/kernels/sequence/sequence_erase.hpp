@@ -11,23 +11,23 @@ struct SequenceErase_11 : KernelDefaults {
   static constexpr std::string_view kOpType = "SequenceErase";
   static constexpr int kSinceVersion = 11;
   static Status prepare(PrepareContext& ctx) noexcept {
-    ONNXMICRO_RETURN_IF_ERROR(detail::require_container(ctx, 0));
-    const std::int64_t n = detail::count_of(ctx.input(0));
+    ONNXMICRO_RETURN_IF_ERROR(sequence_util::require_container(ctx, 0));
+    const std::int64_t n = sequence_util::count_of(ctx.input(0));
     if (n == 0) return Status(StatusCode::invalid_argument) << "cannot erase from an empty sequence";
     std::int64_t position = n - 1;
     if (ctx.has_input(1)) {
-      ONNXMICRO_RETURN_IF_ERROR(detail::read_index_input(ctx, 1, position));
-      if (position < -n || position >= n) return detail::position_error(position, -n, n - 1);
+      ONNXMICRO_RETURN_IF_ERROR(sequence_util::read_index_input(ctx, 1, position));
+      if (position < -n || position >= n) return sequence_util::position_error(position, -n, n - 1);
       if (position < 0) position += n;
     }
     Span<ValueRef> refs;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(n - 1), refs));
-    const ValueRef* elements = detail::elements_of(ctx.input(0));
+    const ValueRef* elements = sequence_util::elements_of(ctx.input(0));
     for (std::int64_t i = 0, k = 0; i < n; ++i)
       if (i != position) refs[static_cast<std::size_t>(k++)] = elements[i];
-    return detail::set_sequence_result(ctx, refs.data(), n - 1);
+    return sequence_util::set_sequence_result(ctx, refs.data(), n - 1);
   }
-  static Status run(RunContext& ctx) noexcept { return detail::PreparedResult::run(ctx); }
+  static Status run(RunContext& ctx) noexcept { return sequence_util::PreparedResult::run(ctx); }
 };
 
 }  // namespace kernels

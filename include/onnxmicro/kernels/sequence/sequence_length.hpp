@@ -11,13 +11,13 @@ struct SequenceLength_11 : KernelDefaults {
   static constexpr std::string_view kOpType = "SequenceLength";
   static constexpr int kSinceVersion = 11;
   static Status prepare(PrepareContext& ctx) noexcept {
-    ONNXMICRO_RETURN_IF_ERROR(detail::require_container(ctx, 0));
+    ONNXMICRO_RETURN_IF_ERROR(sequence_util::require_container(ctx, 0));
     Span<std::int64_t> length;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(1, length));
-    length[0] = detail::count_of(ctx.input(0));
-    return detail::set_tensor_result(ctx, ConstTensorView(DataType::int64, Shape(), length.data()));
+    length[0] = sequence_util::count_of(ctx.input(0));
+    return sequence_util::set_tensor_result(ctx, ConstTensorView(DataType::int64, Shape(), length.data()));
   }
-  static Status run(RunContext& ctx) noexcept { return detail::PreparedResult::run(ctx); }
+  static Status run(RunContext& ctx) noexcept { return sequence_util::PreparedResult::run(ctx); }
 };
 
 }  // namespace kernels

@@ -10,7 +10,7 @@
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
-namespace detail {
+namespace sequence_util {
 
 /// A result computed at prepare time: run() copies `bytes` bytes from `data` to output 0.
 struct PreparedResult {
@@ -98,6 +98,6 @@ inline Status position_error(std::int64_t position, std::int64_t low, std::int64
          << ", " << static_cast<long long>(high) << "]";
 }
 
-}  // namespace detail
+}  // namespace sequence_util
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -97,9 +97,9 @@ struct SplitToSequence_11 : KernelDefaults {
       refs[static_cast<std::size_t>(p)] = value_ref_of(ConstTensorView(x.dtype, shape, data.data()));
       start += size;
     }
-    return detail::set_sequence_result(ctx, refs.data(), pieces);
+    return sequence_util::set_sequence_result(ctx, refs.data(), pieces);
   }
-  static Status run(RunContext& ctx) noexcept { return detail::PreparedResult::run(ctx); }
+  static Status run(RunContext& ctx) noexcept { return sequence_util::PreparedResult::run(ctx); }
 };
 
 }  // namespace kernels

@@ -9,13 +9,13 @@ namespace kernels {
 
 struct BlackmanFormula {
   static double value(double n, double denominator) noexcept {
-    return 0.42 - 0.5 * std::cos(2.0 * signal::kPi * n / denominator) +
-           0.08 * std::cos(4.0 * signal::kPi * n / denominator);
+    return 0.42 - 0.5 * std::cos(2.0 * signal_util::kPi * n / denominator) +
+           0.08 * std::cos(4.0 * signal_util::kPi * n / denominator);
   }
 };
 
 /// BlackmanWindow-17: the first version.
-struct BlackmanWindow_17 : KernelDefaults, signal::WindowGenerator<BlackmanFormula> {
+struct BlackmanWindow_17 : KernelDefaults, signal_util::WindowGenerator<BlackmanFormula> {
   static constexpr std::string_view kDomain = "";
   static constexpr std::string_view kOpType = "BlackmanWindow";
   static constexpr int kSinceVersion = 17;

@@ -49,7 +49,7 @@ struct DftCommon {
     const char* axis_name = kAxisFromInput ? "input 2 'axis'" : "attribute 'axis'";
     if constexpr (kAxisFromInput) {
       if (ctx.has_input(kAxisInput))
-        ONNXMICRO_RETURN_IF_ERROR(signal::read_constant_scalar(ctx, kAxisInput, "axis", axis_value));
+        ONNXMICRO_RETURN_IF_ERROR(signal_util::read_constant_scalar(ctx, kAxisInput, "axis", axis_value));
     } else {
       ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("axis", axis_value, 1));
     }
@@ -71,7 +71,7 @@ struct DftCommon {
     state->components_in = input.shape[rank - 1];
     std::int64_t n = state->half_spectrum_input ? 2 * (state->axis_in - 1) : state->axis_in;
     if (ctx.has_input(kDftLength)) {
-      ONNXMICRO_RETURN_IF_ERROR(signal::read_constant_scalar(ctx, kDftLength, "dft_length", n));
+      ONNXMICRO_RETURN_IF_ERROR(signal_util::read_constant_scalar(ctx, kDftLength, "dft_length", n));
     }
     if (n < 1) {
       return Status(StatusCode::invalid_model) << "dft_length is " << static_cast<long long>(n)
@@ -84,7 +84,7 @@ struct DftCommon {
     out[axis] = state->axis_out;
     out[rank - 1] = state->components_out;
     ctx.set_output(kOutput, input.dtype, out);
-    ctx.request_scratch(signal::DftWorkspace::scratch_bytes(n));
+    ctx.request_scratch(signal_util::DftWorkspace::scratch_bytes(n));
     return {};
   }
 
@@ -100,7 +100,7 @@ struct DftCommon {
     const T* x = static_cast<const T*>(x_data);
     T* y = static_cast<T*>(y_data);
     const std::int64_t n = s.n;
-    const signal::DftWorkspace work(scratch, n);
+    const signal_util::DftWorkspace work(scratch, n);
     double* line = work.buffer;  // this line of the input, padded or mirrored to n
     const double scale = s.inverse ? 1.0 / static_cast<double>(n) : 1.0;
     for (std::int64_t o = 0; o < s.outer; ++o) {
@@ -108,7 +108,7 @@ struct DftCommon {
         // Element m of this line: x[((o * axis_in + m) * inner + i) * components_in + c].
         auto load = [&](std::int64_t m, int c) noexcept -> double {
           if (m >= s.axis_in || c >= s.components_in) return 0.0;
-          return signal::to_double(x[((o * s.axis_in + m) * s.inner + i) * s.components_in + c]);
+          return signal_util::to_double(x[((o * s.axis_in + m) * s.inner + i) * s.components_in + c]);
         };
         for (std::int64_t m = 0; m < n; ++m) {
           if (s.half_spectrum_input && m > n / 2) {  // the conjugate mirror of bin n - m
@@ -123,8 +123,8 @@ struct DftCommon {
           double re = 0, im = 0;
           work.bin(k, s.inverse, re, im);
           T* out = y + ((o * s.axis_out + k) * s.inner + i) * s.components_out;
-          out[0] = signal::from_double<T>(re * scale);
-          if (s.components_out == 2) out[1] = signal::from_double<T>(im * scale);
+          out[0] = signal_util::from_double<T>(re * scale);
+          if (s.components_out == 2) out[1] = signal_util::from_double<T>(im * scale);
         }
       }
     }

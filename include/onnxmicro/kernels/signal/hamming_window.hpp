@@ -10,12 +10,12 @@ namespace kernels {
 struct HammingFormula {
   static double value(double n, double denominator) noexcept {
     constexpr double alpha = 25.0 / 46.0;
-    return alpha - (1.0 - alpha) * std::cos(2.0 * signal::kPi * n / denominator);
+    return alpha - (1.0 - alpha) * std::cos(2.0 * signal_util::kPi * n / denominator);
   }
 };
 
 /// HammingWindow-17: the first version.
-struct HammingWindow_17 : KernelDefaults, signal::WindowGenerator<HammingFormula> {
+struct HammingWindow_17 : KernelDefaults, signal_util::WindowGenerator<HammingFormula> {
   static constexpr std::string_view kDomain = "";
   static constexpr std::string_view kOpType = "HammingWindow";
   static constexpr int kSinceVersion = 17;

@@ -8,13 +8,13 @@ namespace kernels {
 
 struct HannFormula {
   static double value(double n, double denominator) noexcept {
-    const double s = std::sin(signal::kPi * n / denominator);
+    const double s = std::sin(signal_util::kPi * n / denominator);
     return s * s;
   }
 };
 
 /// HannWindow-17: the first version.
-struct HannWindow_17 : KernelDefaults, signal::WindowGenerator<HannFormula> {
+struct HannWindow_17 : KernelDefaults, signal_util::WindowGenerator<HannFormula> {
   static constexpr std::string_view kDomain = "";
   static constexpr std::string_view kOpType = "HannWindow";
   static constexpr int kSinceVersion = 17;

@@ -35,9 +35,9 @@ struct MelWeightMatrix_17 : KernelDefaults {
     for (int i = 0; i <= kUpperEdge; ++i) ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(i));
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    ONNXMICRO_RETURN_IF_ERROR(signal::read_constant_scalar(ctx, kNumMelBins, "num_mel_bins", state->mel_bins));
-    ONNXMICRO_RETURN_IF_ERROR(signal::read_constant_scalar(ctx, kDftLength, "dft_length", state->dft_length));
-    ONNXMICRO_RETURN_IF_ERROR(signal::read_constant_scalar(ctx, kSampleRate, "sample_rate", state->sample_rate));
+    ONNXMICRO_RETURN_IF_ERROR(signal_util::read_constant_scalar(ctx, kNumMelBins, "num_mel_bins", state->mel_bins));
+    ONNXMICRO_RETURN_IF_ERROR(signal_util::read_constant_scalar(ctx, kDftLength, "dft_length", state->dft_length));
+    ONNXMICRO_RETURN_IF_ERROR(signal_util::read_constant_scalar(ctx, kSampleRate, "sample_rate", state->sample_rate));
     if (state->mel_bins < 0 || state->dft_length < 1 || state->sample_rate < 1) {
       return Status(StatusCode::invalid_model)
              << "num_mel_bins " << static_cast<long long>(state->mel_bins) << ", dft_length "
@@ -65,7 +65,7 @@ struct MelWeightMatrix_17 : KernelDefaults {
     state->mel_step = (mel_edges[1] - mel_edges[0]) / static_cast<double>(state->mel_bins + 2);
     state->spectrum_bins = state->dft_length / 2 + 1;
     DataType dtype = DataType::float32;
-    ONNXMICRO_RETURN_IF_ERROR(signal::read_output_datatype<NumericTypes>(ctx, dtype));
+    ONNXMICRO_RETURN_IF_ERROR(signal_util::read_output_datatype<NumericTypes>(ctx, dtype));
     visit_dtype(dtype, NumericTypes{}, [&](auto tag) noexcept { state->fill = &fill<typename decltype(tag)::type>; });
     ctx.set_output(kOutput, dtype, Shape{state->spectrum_bins, state->mel_bins});
     return {};
@@ -110,9 +110,9 @@ struct MelWeightMatrix_17 : KernelDefaults {
   static void fill(const State& s, void* out) noexcept {
     T* y = static_cast<T*>(out);
     const std::int64_t columns = s.mel_bins;
-    for (std::int64_t i = 0; i < s.spectrum_bins * columns; ++i) y[i] = signal::from_double<T>(0.0);
+    for (std::int64_t i = 0; i < s.spectrum_bins * columns; ++i) y[i] = signal_util::from_double<T>(0.0);
     auto set = [&](std::int64_t row, std::int64_t column, double value) noexcept {
-      if (row >= 0 && row < s.spectrum_bins) y[row * columns + column] = signal::from_double<T>(value);
+      if (row >= 0 && row < s.spectrum_bins) y[row * columns + column] = signal_util::from_double<T>(value);
     };
     for (std::int64_t i = 0; i < columns; ++i) {
       const std::int64_t low = point_bin(s, i), center = point_bin(s, i + 1), high = point_bin(s, i + 2);

@@ -14,7 +14,7 @@
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
-namespace signal {
+namespace signal_util {
 
 constexpr double kPi = 3.14159265358979323846;
 
@@ -169,6 +169,6 @@ struct WindowGenerator {
   }
 };
 
-}  // namespace signal
+}  // namespace signal_util
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -44,7 +44,7 @@ struct STFT_17 : KernelDefaults {
     state->batch = signal.shape[0];
     state->length = signal.shape[1];
     state->components = signal.shape[2];
-    ONNXMICRO_RETURN_IF_ERROR(signal::read_constant_scalar(ctx, kFrameStep, "frame_step", state->frame_step));
+    ONNXMICRO_RETURN_IF_ERROR(signal_util::read_constant_scalar(ctx, kFrameStep, "frame_step", state->frame_step));
     if (state->frame_step < 1) {
       return Status(StatusCode::invalid_model)
              << "input 1 'frame_step' is " << static_cast<long long>(state->frame_step) << ", expected >= 1";
@@ -61,7 +61,7 @@ struct STFT_17 : KernelDefaults {
     }
     if (ctx.has_input(kFrameLength)) {
       std::int64_t given = 0;
-      ONNXMICRO_RETURN_IF_ERROR(signal::read_constant_scalar(ctx, kFrameLength, "frame_length", given));
+      ONNXMICRO_RETURN_IF_ERROR(signal_util::read_constant_scalar(ctx, kFrameLength, "frame_length", given));
       if (frame_length >= 0 && given != frame_length) {
         return Status(StatusCode::invalid_model)
                << "input 3 'frame_length' is " << static_cast<long long>(given) << ", but the window has "
@@ -83,7 +83,7 @@ struct STFT_17 : KernelDefaults {
     state->frames = 1 + (state->length - frame_length) / state->frame_step;
     state->bins = onesided != 0 ? frame_length / 2 + 1 : frame_length;
     ctx.set_output(kOutput, signal.dtype, Shape{state->batch, state->frames, state->bins, 2});
-    ctx.request_scratch(signal::DftWorkspace::scratch_bytes(frame_length));
+    ctx.request_scratch(signal_util::DftWorkspace::scratch_bytes(frame_length));
     return {};
   }
 
@@ -102,22 +102,22 @@ struct STFT_17 : KernelDefaults {
     const T* window = static_cast<const T*>(window_data);
     T* y = static_cast<T*>(y_data);
     const std::int64_t n = s.frame_length;
-    const signal::DftWorkspace work(scratch, n);
+    const signal_util::DftWorkspace work(scratch, n);
     double* frame = work.buffer;
     for (std::int64_t b = 0; b < s.batch; ++b) {
       for (std::int64_t f = 0; f < s.frames; ++f) {
         const T* samples = x + (b * s.length + f * s.frame_step) * s.components;
         for (std::int64_t m = 0; m < n; ++m) {
-          const double w = window == nullptr ? 1.0 : signal::to_double(window[m]);
-          frame[2 * m] = signal::to_double(samples[m * s.components]) * w;
-          frame[2 * m + 1] = s.components == 2 ? signal::to_double(samples[m * s.components + 1]) * w : 0.0;
+          const double w = window == nullptr ? 1.0 : signal_util::to_double(window[m]);
+          frame[2 * m] = signal_util::to_double(samples[m * s.components]) * w;
+          frame[2 * m + 1] = s.components == 2 ? signal_util::to_double(samples[m * s.components + 1]) * w : 0.0;
         }
         T* out = y + (b * s.frames + f) * s.bins * 2;
         for (std::int64_t k = 0; k < s.bins; ++k) {
           double re = 0, im = 0;
           work.bin(k, false, re, im);
-          out[2 * k] = signal::from_double<T>(re);
-          out[2 * k + 1] = signal::from_double<T>(im);
+          out[2 * k] = signal_util::from_double<T>(re);
+          out[2 * k + 1] = signal_util::from_double<T>(im);
         }
       }
     }

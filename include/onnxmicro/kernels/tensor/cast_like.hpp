@@ -17,7 +17,7 @@ struct CastLikeBase : CastBase {
   static constexpr int kTargetType = 1;
 
  protected:
-  static Status prepare_like(PrepareContext& ctx, const cast_detail::Options& options) noexcept {
+  static Status prepare_like(PrepareContext& ctx, const dtype_convert::Options& options) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kTargetType));
     Status status = prepare_with(ctx, ctx.input(kTargetType).dtype, options);
     if (!status.ok()) return status.prepend("(the destination dtype is input 1's) ");
@@ -29,7 +29,7 @@ struct CastLikeBase : CastBase {
 /// rest.
 struct CastLikeImpl : CastLikeBase {
   static Status prepare(PrepareContext& ctx, int since) noexcept {
-    cast_detail::Options options;
+    dtype_convert::Options options;
     if (since >= 19) ONNXMICRO_RETURN_IF_ERROR(read_saturate(ctx, options));
     if (since >= 24) ONNXMICRO_RETURN_IF_ERROR(read_round_mode(ctx, options));
     return prepare_like(ctx, options);

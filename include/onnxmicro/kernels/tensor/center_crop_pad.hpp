@@ -2,13 +2,13 @@
 // CenterCropPad: crops or zero-pads each listed axis (attribute 'axes', default all) to the size in input 1
 // ('shape', known at prepare time since it decides the output shape), keeping the input centred; when the
 // difference is odd the extra element is cut from / added at the end, as the ONNX reference does. Elements move
-// as raw bits through the per-axis remap of kernels/tensor/slice.hpp.
+// as raw bits through the per-axis remap of kernels/common/remap.hpp.
 #pragma once
 #include <cstdint>
 
+#include "onnxmicro/kernels/common/remap.hpp"
 #include "onnxmicro/kernels/common/shape_util.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
-#include "onnxmicro/kernels/tensor/slice.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {

@@ -13,7 +13,7 @@
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
-namespace detail_compress {
+namespace compress_detail {
 
 // kNegativeAxis: negative axes are accepted (opset 11+).
 template <bool kNegativeAxis>
@@ -114,16 +114,16 @@ struct CompressKernel : KernelDefaults {
   }
 };
 
-}  // namespace detail_compress
+}  // namespace compress_detail
 
 // Opset 9: the axis must be non-negative.
-struct Compress_9 : detail_compress::CompressKernel<false> {
+struct Compress_9 : compress_detail::CompressKernel<false> {
   static constexpr int kSinceVersion = 9;
   static constexpr int kUntilVersion = 11;
 };
 
 // Opset 11: negative axes count from the back (28 only added bfloat16).
-struct Compress_11 : detail_compress::CompressKernel<true> {
+struct Compress_11 : compress_detail::CompressKernel<true> {
   static constexpr int kSinceVersion = 11;
 };
 

@@ -10,7 +10,7 @@
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
-namespace detail_depth_space {
+namespace depth_to_space_detail {
 
 /// State shared by DepthToSpace and SpaceToDepth: the 6-D view of the input and the transpose.
 struct PermuteState {
@@ -98,16 +98,16 @@ struct DepthToSpaceKernel : KernelDefaults {
   static Status run(RunContext& ctx) noexcept { return run_permute(ctx); }
 };
 
-}  // namespace detail_depth_space
+}  // namespace depth_to_space_detail
 
 // Opset 1: DCR order only.
-struct DepthToSpace_1 : detail_depth_space::DepthToSpaceKernel<false> {
+struct DepthToSpace_1 : depth_to_space_detail::DepthToSpaceKernel<false> {
   static constexpr int kSinceVersion = 1;
   static constexpr int kUntilVersion = 11;
 };
 
 // Opset 11: adds `mode` (DCR or CRD); 13 only added bfloat16 and 28 changed nothing computed.
-struct DepthToSpace_11 : detail_depth_space::DepthToSpaceKernel<true> {
+struct DepthToSpace_11 : depth_to_space_detail::DepthToSpaceKernel<true> {
   static constexpr int kSinceVersion = 11;
 };
 

@@ -6,9 +6,9 @@
 #include <cstdint>
 
 #include "onnxmicro/kernels/common/broadcast.hpp"
+#include "onnxmicro/kernels/common/remap.hpp"
 #include "onnxmicro/kernels/common/shape_util.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
-#include "onnxmicro/kernels/tensor/slice.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {

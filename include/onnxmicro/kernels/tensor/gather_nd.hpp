@@ -13,7 +13,7 @@
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
-namespace detail_gather_nd {
+namespace gather_nd_detail {
 
 // kHasBatchDims: the batch_dims attribute exists (opset 12+).
 template <bool kHasBatchDims>
@@ -122,16 +122,16 @@ struct GatherNDKernel : KernelDefaults {
   }
 };
 
-}  // namespace detail_gather_nd
+}  // namespace gather_nd_detail
 
 // Opset 11: no batch dims.
-struct GatherND_11 : detail_gather_nd::GatherNDKernel<false> {
+struct GatherND_11 : gather_nd_detail::GatherNDKernel<false> {
   static constexpr int kSinceVersion = 11;
   static constexpr int kUntilVersion = 12;
 };
 
 // Opset 12: adds the batch_dims attribute (13 only added bfloat16).
-struct GatherND_12 : detail_gather_nd::GatherNDKernel<true> {
+struct GatherND_12 : gather_nd_detail::GatherNDKernel<true> {
   static constexpr int kSinceVersion = 12;
 };
 

@@ -14,7 +14,7 @@
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
-namespace detail_one_hot {
+namespace one_hot_detail {
 
 using ReadFunction = std::int64_t (*)(const void* data, std::int64_t k) noexcept;
 
@@ -141,16 +141,16 @@ struct OneHotKernel : KernelDefaults {
   }
 };
 
-}  // namespace detail_one_hot
+}  // namespace one_hot_detail
 
 // Opset 9: indices outside [0, depth-1] select nothing.
-struct OneHot_9 : detail_one_hot::OneHotKernel<false> {
+struct OneHot_9 : one_hot_detail::OneHotKernel<false> {
   static constexpr int kSinceVersion = 9;
   static constexpr int kUntilVersion = 11;
 };
 
 // Opset 11: negative indices in [-depth, -1] count from the back (28 only added bfloat16 values).
-struct OneHot_11 : detail_one_hot::OneHotKernel<true> {
+struct OneHot_11 : one_hot_detail::OneHotKernel<true> {
   static constexpr int kSinceVersion = 11;
 };
 

@@ -4,15 +4,15 @@
 // border, bouncing again for pads longer than the axis, as numpy), and 'wrap' (opset 19: periodic). Pads are an
 // attribute before opset 11 and a constant input from 11 on (they decide the output shape); the fill value is the
 // FLOAT attribute 'value' before 11 and the optional input 'constant_value' (read at run time) from 11 on.
-// Elements move as raw bits through the per-axis remap of kernels/tensor/slice.hpp.
+// Elements move as raw bits through the per-axis remap of kernels/common/remap.hpp.
 #pragma once
 #include <cstdint>
 #include <string_view>
 
+#include "onnxmicro/kernels/common/dtype_convert.hpp"
+#include "onnxmicro/kernels/common/remap.hpp"
 #include "onnxmicro/kernels/common/shape_util.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
-#include "onnxmicro/kernels/tensor/cast.hpp"
-#include "onnxmicro/kernels/tensor/slice.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
@@ -134,12 +134,12 @@ struct PadBase : KernelDefaults {
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(prepare_pads(ctx, pads, count, nullptr, 0, kind, state));
     // The value is a float whatever the data dtype: convert it as Cast would.
-    cast_detail::Wide wide;
+    dtype_convert::Wide wide;
     wide.f = static_cast<double>(value);
-    const cast_detail::StoreBlock store =
-        cast_detail::storer_for<cast_detail::SourceKind::floating>(ctx.input(kData).dtype);
+    const dtype_convert::StoreBlock store =
+        dtype_convert::storer_for<dtype_convert::SourceKind::floating>(ctx.input(kData).dtype);
     if (store == nullptr) return ctx.unsupported_input_dtype(kData);
-    store(&wide, state->fill, 0, 1, cast_detail::Options());
+    store(&wide, state->fill, 0, 1, dtype_convert::Options());
     return {};
   }
 

@@ -8,7 +8,7 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
 // Opset 9 introduced it; opset 11 deprecated it (models must use ScatterElements from then on).
-struct Scatter_9 : detail_scatter_elements::ScatterElementsKernel<index_util::Reduction::none> {
+struct Scatter_9 : scatter_elements_detail::ScatterElementsKernel<index_util::Reduction::none> {
   static constexpr std::string_view kOpType = "Scatter";
   static constexpr int kSinceVersion = 9;
   static constexpr int kUntilVersion = 11;

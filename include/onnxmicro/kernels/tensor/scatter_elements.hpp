@@ -14,7 +14,7 @@
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
-namespace detail_scatter_elements {
+namespace scatter_elements_detail {
 
 // kMaxReduction: the last reduction the version defines (none: no `reduction` attribute).
 template <index_util::Reduction kMaxReduction>
@@ -64,24 +64,24 @@ struct ScatterElementsKernel : KernelDefaults {
   }
 };
 
-}  // namespace detail_scatter_elements
+}  // namespace scatter_elements_detail
 
 // Opset 11: plain assignment (13 only added bfloat16).
-struct ScatterElements_11 : detail_scatter_elements::ScatterElementsKernel<index_util::Reduction::none> {
+struct ScatterElements_11 : scatter_elements_detail::ScatterElementsKernel<index_util::Reduction::none> {
   static constexpr std::string_view kOpType = "ScatterElements";
   static constexpr int kSinceVersion = 11;
   static constexpr int kUntilVersion = 16;
 };
 
 // Opset 16: adds the `reduction` attribute with add and mul.
-struct ScatterElements_16 : detail_scatter_elements::ScatterElementsKernel<index_util::Reduction::mul> {
+struct ScatterElements_16 : scatter_elements_detail::ScatterElementsKernel<index_util::Reduction::mul> {
   static constexpr std::string_view kOpType = "ScatterElements";
   static constexpr int kSinceVersion = 16;
   static constexpr int kUntilVersion = 18;
 };
 
 // Opset 18: adds the max and min reductions.
-struct ScatterElements_18 : detail_scatter_elements::ScatterElementsKernel<index_util::Reduction::min> {
+struct ScatterElements_18 : scatter_elements_detail::ScatterElementsKernel<index_util::Reduction::min> {
   static constexpr std::string_view kOpType = "ScatterElements";
   static constexpr int kSinceVersion = 18;
 };

@@ -14,7 +14,7 @@
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
-namespace detail_scatter_nd {
+namespace scatter_nd_detail {
 
 // kMaxReduction: the last reduction the version defines (none: no `reduction` attribute).
 template <index_util::Reduction kMaxReduction>
@@ -102,22 +102,22 @@ struct ScatterNDKernel : KernelDefaults {
   }
 };
 
-}  // namespace detail_scatter_nd
+}  // namespace scatter_nd_detail
 
 // Opset 11: plain assignment (13 only added bfloat16).
-struct ScatterND_11 : detail_scatter_nd::ScatterNDKernel<index_util::Reduction::none> {
+struct ScatterND_11 : scatter_nd_detail::ScatterNDKernel<index_util::Reduction::none> {
   static constexpr int kSinceVersion = 11;
   static constexpr int kUntilVersion = 16;
 };
 
 // Opset 16: adds the `reduction` attribute with add and mul.
-struct ScatterND_16 : detail_scatter_nd::ScatterNDKernel<index_util::Reduction::mul> {
+struct ScatterND_16 : scatter_nd_detail::ScatterNDKernel<index_util::Reduction::mul> {
   static constexpr int kSinceVersion = 16;
   static constexpr int kUntilVersion = 18;
 };
 
 // Opset 18: adds the max and min reductions.
-struct ScatterND_18 : detail_scatter_nd::ScatterNDKernel<index_util::Reduction::min> {
+struct ScatterND_18 : scatter_nd_detail::ScatterNDKernel<index_util::Reduction::min> {
   static constexpr int kSinceVersion = 18;
 };
 

@@ -9,7 +9,7 @@
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
-namespace detail_depth_space {
+namespace depth_to_space_detail {
 
 // kHasMode: the `mode` attribute exists (opset 28+).
 template <bool kHasMode>
@@ -39,16 +39,16 @@ struct SpaceToDepthKernel : KernelDefaults {
   static Status run(RunContext& ctx) noexcept { return run_permute(ctx); }
 };
 
-}  // namespace detail_depth_space
+}  // namespace depth_to_space_detail
 
 // Opset 1: DCR order only (13 only added bfloat16).
-struct SpaceToDepth_1 : detail_depth_space::SpaceToDepthKernel<false> {
+struct SpaceToDepth_1 : depth_to_space_detail::SpaceToDepthKernel<false> {
   static constexpr int kSinceVersion = 1;
   static constexpr int kUntilVersion = 28;
 };
 
 // Opset 28: adds `mode` (DCR or CRD).
-struct SpaceToDepth_28 : detail_depth_space::SpaceToDepthKernel<true> {
+struct SpaceToDepth_28 : depth_to_space_detail::SpaceToDepthKernel<true> {
   static constexpr int kSinceVersion = 28;
 };
 

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 // Tile: repeats the input along each axis (output dim = dim x repeats; output index i reads i mod dim). The repeat
 // counts decide the output shape, so they must be known at prepare time. Elements move as raw bits through the
-// per-axis remap of kernels/tensor/slice.hpp.
+// per-axis remap of kernels/common/remap.hpp.
 #pragma once
 #include <cstdint>
 
+#include "onnxmicro/kernels/common/remap.hpp"
 #include "onnxmicro/kernels/common/shape_util.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
-#include "onnxmicro/kernels/tensor/slice.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // RegexFullMatch (opset 20): y[i] = whether the whole of string x[i] matches `pattern` (RE2 syntax; the subset
-// text/regex.hpp implements, checked at prepare time). Linear-time matching in a scratch buffer.
+// common/regex.hpp implements, checked at prepare time). Linear-time matching in a scratch buffer.
 #pragma once
+#include "onnxmicro/kernels/common/regex.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
-#include "onnxmicro/kernels/text/regex.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
@@ -16,11 +16,11 @@ struct RegexFullMatch_20 : KernelDefaults {
   static constexpr int kOutput = 0;
 
   struct State {
-    detail::regex::Program program;
+    regex::Program program;
   };
 
   static Status prepare(PrepareContext& ctx) noexcept {
-    namespace rx = detail::regex;
+    namespace rx = regex;
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInput));
     if (ctx.input(kInput).dtype != DataType::string) return ctx.unsupported_input_dtype(kInput);
     proto::Attribute attribute;
@@ -64,7 +64,7 @@ struct RegexFullMatch_20 : KernelDefaults {
     const auto* x = ctx.input(kInput).data_as<StringRef>();
     auto* y = ctx.output(kOutput).data_as<bool>();
     for (std::int64_t i = 0; i < ctx.input(kInput).element_count(); ++i)
-      y[i] = detail::regex::full_match(state.program, x[i].view(), ctx.scratch());
+      y[i] = regex::full_match(state.program, x[i].view(), ctx.scratch());
     return {};
   }
 };

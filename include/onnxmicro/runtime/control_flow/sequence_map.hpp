@@ -25,14 +25,14 @@ struct SequenceMap_17 : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
     MetadataAllocator& allocator = ctx.metadata_allocator();
     const int inputs = ctx.explicit_input_count();
-    ONNXMICRO_RETURN_IF_ERROR(detail::require_container(ctx, 0));
-    const std::int64_t length = detail::count_of(ctx.input(0));
+    ONNXMICRO_RETURN_IF_ERROR(sequence_util::require_container(ctx, 0));
+    const std::int64_t length = sequence_util::count_of(ctx.input(0));
     for (int i = 0; i < ctx.input_count(); ++i) {
       ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(i));
       ONNXMICRO_RETURN_IF_ERROR(ctx.require_constant_input(i));
-      if (i < inputs && ctx.input(i).dtype == DataType::sequence && detail::count_of(ctx.input(i)) != length) {
+      if (i < inputs && ctx.input(i).dtype == DataType::sequence && sequence_util::count_of(ctx.input(i)) != length) {
         return Status(StatusCode::invalid_argument) << "input " << i << " '" << ctx.input(i).name << "' has "
-                                                    << static_cast<long long>(detail::count_of(ctx.input(i)))
+                                                    << static_cast<long long>(sequence_util::count_of(ctx.input(i)))
                                                     << " elements, input 0 has " << static_cast<long long>(length);
       }
     }
@@ -55,7 +55,7 @@ struct SequenceMap_17 : KernelDefaults {
         TensorInfo& f = formal[static_cast<std::size_t>(i)];
         f = in;
         if (in.dtype == DataType::sequence) {
-          const ConstTensorView element = view_of(detail::elements_of(in)[e]);
+          const ConstTensorView element = view_of(sequence_util::elements_of(in)[e]);
           f.dtype = element.dtype;
           f.shape = element.shape;
           f.const_data = element.data;

@@ -14,7 +14,7 @@
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
-namespace quant_util {
+namespace fixed_point {
 
 /// multiplier = mantissa * 2^(exponent - 31), mantissa in [2^30, 2^31) (0 for a zero multiplier).
 struct FixedPointMultiplier {
@@ -78,6 +78,6 @@ inline std::int32_t requantize(std::int32_t acc, FixedPointMultiplier m, std::in
   return static_cast<std::int32_t>(v);
 }
 
-}  // namespace quant_util
+}  // namespace fixed_point
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -5,7 +5,7 @@
 #include <limits>
 #include <type_traits>
 
-#include "onnxmicro/kernels/reduction/reduce_common.hpp"
+#include "onnxmicro/kernels/reduction/reduce_util.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
@@ -17,7 +17,7 @@ inline bool reduce_extremum_dtype_allowed(DataType dtype, std::int64_t opset) no
   return reduce_base_dtype_allowed(dtype, opset);
 }
 
-namespace reduce_ops {
+namespace reduce_util {
 
 /// Largest (kMax) or smallest element of a slice. A NaN makes the result NaN (numpy's max/min); bool is
 /// any/all. The empty set gives the identity: -inf/+inf for floats, the lowest/highest integer, false/true.
@@ -43,6 +43,6 @@ inline T extremum(const T* base, const ReducePlan& plan) noexcept {
   return store_element<T>(acc);
 }
 
-}  // namespace reduce_ops
+}  // namespace reduce_util
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

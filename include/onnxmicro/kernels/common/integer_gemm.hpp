@@ -27,8 +27,8 @@
 #include <limits>
 
 #include "onnxmicro/core/version.hpp"
+#include "onnxmicro/kernels/common/fixed_point.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
-#include "onnxmicro/kernels/quantization/fixed_point.hpp"
 #include "onnxmicro/kernels/quantization/quant_util.hpp"
 
 #if defined(__AVX2__)
@@ -469,7 +469,7 @@ inline void multiply_matrices(const quant_util::MatMulPlan& plan, const std::int
 /// How one output channel (or column) turns an int32 sum into the output type: round(sum * real) + zero point,
 /// ties to even, as the ONNX reference computes in float64 (`real` is the float32 multiplier widened).
 struct Requant {
-  quant_util::FixedPointMultiplier fixed;
+  fixed_point::FixedPointMultiplier fixed;
   double real = 0.0;
   bool use_fixed = false;   ///< false for multipliers fixed point cannot express (negative, inf, NaN: run-time scales)
   bool use_vector = false;  ///< use_fixed and below 2: a product with |acc| < 2^29 converts to int32 without overflow
@@ -480,7 +480,7 @@ inline Requant make_requant(double multiplier) noexcept {
   q.real = multiplier;
   q.use_fixed = multiplier >= 0.0 && multiplier <= 3.4028234663852886e38;  // finite, not negative, not NaN
   q.use_vector = q.use_fixed && multiplier < 2.0;
-  if (q.use_fixed) q.fixed = quant_util::to_fixed_point(multiplier);
+  if (q.use_fixed) q.fixed = fixed_point::to_fixed_point(multiplier);
   return q;
 }
 
@@ -506,7 +506,7 @@ inline std::int32_t requantize(std::int32_t acc, const Requant& q, std::int32_t 
   }
 #endif
   if (q.use_fixed && acc < kExactLimit && acc > -kExactLimit) {
-    return quant_util::requantize(acc, q.fixed, zero, low, high);
+    return fixed_point::requantize(acc, q.fixed, zero, low, high);
   }
   return static_cast<std::int32_t>(quant_util::round_and_saturate(static_cast<double>(acc) * q.real, zero, low, high));
 }

@@ -15,7 +15,7 @@
 #include "onnxmicro/core/status.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
-namespace detail {
+namespace kernels {
 namespace regex {
 
 /// Largest {n,m} count (as RE2).
@@ -528,5 +528,5 @@ inline bool full_match(const Program& program, std::string_view text, void* scra
 }
 
 }  // namespace regex
-}  // namespace detail
+}  // namespace kernels
 ONNXMICRO_NAMESPACE_END

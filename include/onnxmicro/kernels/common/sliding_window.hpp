@@ -1,142 +1,18 @@
 // SPDX-License-Identifier: MIT
-// Helpers shared by the conv/pool/normalisation/matrix kernels: element conversion for the half types
-// (computed in float32, rounded once on store), floating-point input loading for ops whose inputs may
-// have different float dtypes, and the sliding-window geometry of Conv, MaxPool and AveragePool
-// (kernel_shape/strides/dilations/pads/auto_pad/ceil_mode parsing, validation and output sizes, following
-// the ONNX spec and onnx's shape inference).
+// Sliding-window geometry of Conv, ConvTranspose, DeformConv, MaxPool, AveragePool, LpPool and their
+// quantized forms: kernel_shape/strides/dilations/pads/auto_pad/ceil_mode parsing, validation and output
+// sizes (following the ONNX spec and onnx's shape inference), and the walk over windows and their taps.
 #pragma once
 #include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <string_view>
-#include <type_traits>
 
 #include "onnxmicro/kernels/kernel_api.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
-namespace detail {
-namespace conv_pool {
-
-// ---- element conversion -----------------------------------------------------------------------------------
-
-/// True for the 16-bit float storage types, which are computed in float32.
-template <typename T>
-constexpr bool kIsHalf = std::is_same<T, float16_t>::value || std::is_same<T, bfloat16_t>::value;
-
-/// The type arithmetic on T is done in: float for float16/bfloat16, T itself otherwise.
-template <typename T>
-using ComputeType = std::conditional_t<kIsHalf<T>, float, T>;
-
-/// T -> its compute type.
-template <typename T>
-inline ComputeType<T> widen(T value) noexcept {
-  if constexpr (kIsHalf<T>) {
-    return value.to_float();
-  } else {
-    return value;
-  }
-}
-
-/// Compute type -> T (rounds to nearest even for the half types).
-template <typename T>
-inline T narrow(ComputeType<T> value) noexcept {
-  if constexpr (kIsHalf<T>) {
-    return T::from_float(value);
-  } else {
-    return value;
-  }
-}
-
-/// True for the float dtypes load_floating() reads.
-constexpr bool is_loadable_floating(DataType dtype) noexcept {
-  return dtype == DataType::float32 || dtype == DataType::float64 || dtype == DataType::float16 ||
-         dtype == DataType::bfloat16;
-}
-
-/// Converts `count` elements of floating dtype `dtype` (see is_loadable_floating) at `src` into `dst`.
-template <typename Acc>
-inline void load_floating(DataType dtype, const void* src, Acc* dst, std::int64_t count) noexcept {
-  switch (compiled_dtype(dtype)) {
-    case DataType::float32: {
-      const float* p = static_cast<const float*>(src);
-      for (std::int64_t i = 0; i < count; ++i) dst[i] = static_cast<Acc>(p[i]);
-      break;
-    }
-    case DataType::float64: {
-      const double* p = static_cast<const double*>(src);
-      for (std::int64_t i = 0; i < count; ++i) dst[i] = static_cast<Acc>(p[i]);
-      break;
-    }
-    case DataType::float16: {
-      const float16_t* p = static_cast<const float16_t*>(src);
-      for (std::int64_t i = 0; i < count; ++i) dst[i] = static_cast<Acc>(p[i].to_float());
-      break;
-    }
-    case DataType::bfloat16: {
-      const bfloat16_t* p = static_cast<const bfloat16_t*>(src);
-      for (std::int64_t i = 0; i < count; ++i) dst[i] = static_cast<Acc>(p[i].to_float());
-      break;
-    }
-    default: break;  // prepare() admits only the dtypes above
-  }
-}
-
-/// Writes `count` values of `src` as floating dtype `dtype` (see is_loadable_floating) into `dst`.
-template <typename Acc>
-inline void store_floating(DataType dtype, const Acc* src, void* dst, std::int64_t count) noexcept {
-  switch (compiled_dtype(dtype)) {
-    case DataType::float32: {
-      float* p = static_cast<float*>(dst);
-      for (std::int64_t i = 0; i < count; ++i) p[i] = static_cast<float>(src[i]);
-      break;
-    }
-    case DataType::float64: {
-      double* p = static_cast<double*>(dst);
-      for (std::int64_t i = 0; i < count; ++i) p[i] = static_cast<double>(src[i]);
-      break;
-    }
-    case DataType::float16: {
-      float16_t* p = static_cast<float16_t*>(dst);
-      for (std::int64_t i = 0; i < count; ++i) p[i] = float16_t::from_float(static_cast<float>(src[i]));
-      break;
-    }
-    case DataType::bfloat16: {
-      bfloat16_t* p = static_cast<bfloat16_t*>(dst);
-      for (std::int64_t i = 0; i < count; ++i) p[i] = bfloat16_t::from_float(static_cast<float>(src[i]));
-      break;
-    }
-    default: break;
-  }
-}
-
-// ---- scratch layout -----------------------------------------------------------------------------------------
-
-/// Scratch sub-buffers are aligned to this (enough for every element type and for SIMD loads).
-constexpr std::size_t kScratchAlignment = 16;
-
-/// Builds a scratch layout at prepare time: each reserve() returns the offset of a new sub-buffer.
-class ScratchLayout {
- public:
-  /// Reserves `count` elements of T; returns the byte offset of the sub-buffer.
-  template <typename T>
-  std::size_t reserve(std::int64_t count) noexcept {
-    std::size_t offset = align_up(bytes_, kScratchAlignment);
-    bytes_ = offset + static_cast<std::size_t>(count > 0 ? count : 0) * sizeof(T);
-    return offset;
-  }
-  std::size_t bytes() const noexcept { return bytes_; }
-
- private:
-  std::size_t bytes_ = 0;
-};
-
-/// The sub-buffer at `offset` of the scratch memory handed to run().
-template <typename T>
-inline T* scratch_at(void* scratch, std::size_t offset) noexcept {
-  return reinterpret_cast<T*>(static_cast<unsigned char*>(scratch) + offset);
-}
-
-// ---- sliding-window geometry --------------------------------------------------------------------------------
+namespace kernels {
+namespace sliding_window {
 
 /// Most spatial axes a window op handles: the input is (N, C, D1, ..., Dn).
 constexpr int kMaxSpatialRank = kMaxRank > 2 ? kMaxRank - 2 : 1;
@@ -184,8 +60,6 @@ struct WindowRules {
   const std::int64_t* weight_kernel = nullptr;
 };
 
-namespace window_detail {
-
 /// Room for pads of every spatial axis plus one, so a list one too long is reported with its length.
 constexpr std::size_t kAxisIntsCapacity = 2 * kMaxSpatialRank + 1;
 
@@ -220,8 +94,6 @@ inline Status reject_before(const kernels::PrepareContext& ctx, std::string_view
          << static_cast<long long>(ctx.opset_version());
 }
 
-}  // namespace window_detail
-
 /// Parses and validates the window attributes of a node whose input 0 has shape `x` (N, C, D1..Dn) and
 /// computes the output extent and effective pads of every spatial axis:
 /// - NOTSET (explicit pads) and VALID (no pads): out = floor((in + pads - eff) / stride) + 1, or with
@@ -245,9 +117,9 @@ inline Status parse_window(const kernels::PrepareContext& ctx, const Shape& x, c
   for (int i = 0; i < rank; ++i) g.input[i] = x[i + 2];
 
   // kernel_shape: required for pools; for Conv optional, inferred from W, and must agree with it.
-  std::int64_t values[window_detail::kAxisIntsCapacity] = {};
+  std::int64_t values[kAxisIntsCapacity] = {};
   bool present = false;
-  ONNXMICRO_RETURN_IF_ERROR(window_detail::read_axis_ints(ctx, "kernel_shape", rank, 1, values, present));
+  ONNXMICRO_RETURN_IF_ERROR(read_axis_ints(ctx, "kernel_shape", rank, 1, values, present));
   if (rules.weight_kernel != nullptr) {
     for (int i = 0; i < rank; ++i) {
       if (present && values[i] != rules.weight_kernel[i]) {
@@ -264,16 +136,16 @@ inline Status parse_window(const kernels::PrepareContext& ctx, const Shape& x, c
     for (int i = 0; i < rank; ++i) g.kernel[i] = values[i];
   }
 
-  ONNXMICRO_RETURN_IF_ERROR(window_detail::read_axis_ints(ctx, "strides", rank, 1, values, present));
+  ONNXMICRO_RETURN_IF_ERROR(read_axis_ints(ctx, "strides", rank, 1, values, present));
   for (int i = 0; i < rank; ++i) g.stride[i] = present ? values[i] : 1;
 
-  ONNXMICRO_RETURN_IF_ERROR(window_detail::read_axis_ints(ctx, "dilations", rank, 1, values, present));
+  ONNXMICRO_RETURN_IF_ERROR(read_axis_ints(ctx, "dilations", rank, 1, values, present));
   bool non_default = false;
   for (int i = 0; i < rank; ++i) {
     g.dilation[i] = present ? values[i] : 1;
     non_default = non_default || g.dilation[i] != 1;
   }
-  ONNXMICRO_RETURN_IF_ERROR(window_detail::reject_before(ctx, "dilations", non_default, rules.dilations_since));
+  ONNXMICRO_RETURN_IF_ERROR(reject_before(ctx, "dilations", non_default, rules.dilations_since));
 
   std::int64_t ceil_mode = 0;
   if (rules.ceil_mode_since > 0) {
@@ -282,7 +154,7 @@ inline Status parse_window(const kernels::PrepareContext& ctx, const Shape& x, c
       return Status(StatusCode::invalid_model)
              << "attribute 'ceil_mode' is " << static_cast<long long>(ceil_mode) << ", expected 0 or 1";
     }
-    ONNXMICRO_RETURN_IF_ERROR(window_detail::reject_before(ctx, "ceil_mode", ceil_mode != 0, rules.ceil_mode_since));
+    ONNXMICRO_RETURN_IF_ERROR(reject_before(ctx, "ceil_mode", ceil_mode != 0, rules.ceil_mode_since));
   }
   g.ceil_mode = ceil_mode != 0;
 
@@ -303,7 +175,7 @@ inline Status parse_window(const kernels::PrepareContext& ctx, const Shape& x, c
 
   // pads are read only with NOTSET; with auto_pad set they are ignored, as onnx's shape inference does.
   if (g.auto_pad == AutoPad::notset) {
-    ONNXMICRO_RETURN_IF_ERROR(window_detail::read_axis_ints(ctx, "pads", 2 * rank, 0, values, present));
+    ONNXMICRO_RETURN_IF_ERROR(read_axis_ints(ctx, "pads", 2 * rank, 0, values, present));
     for (int i = 0; i < rank; ++i) {
       g.pad_begin[i] = present ? values[i] : 0;
       g.pad_end[i] = present ? values[i + rank] : 0;
@@ -446,6 +318,6 @@ inline void visit_window(const WindowGeometry& g, const WindowPlacement& w, Visi
   visit_window_taps(g, w, [&visit](std::int64_t offset, std::int64_t) { visit(offset); });
 }
 
-}  // namespace conv_pool
-}  // namespace detail
+}  // namespace sliding_window
+}  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -18,9 +18,9 @@
 #include <limits>
 #include <type_traits>
 
+#include "onnxmicro/kernels/common/axis_slices.hpp"
 #include "onnxmicro/kernels/common/elementwise.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
-#include "onnxmicro/kernels/reduction/axis_slices.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
@@ -296,7 +296,7 @@ struct ReduceKernel {
 
 // ---- the reduce operations ------------------------------------------------------------------------------
 
-namespace reduce_ops {
+namespace reduce_util {
 
 /// Accumulator of the summing ops: float for 16-bit floats, double for double, T for integers (which wrap
 /// modulo 2^bits like numpy).
@@ -352,7 +352,7 @@ inline sum_t<T> plain_sum(const T* base, const ReducePlan& plan) noexcept {
   return acc;
 }
 
-}  // namespace reduce_ops
+}  // namespace reduce_util
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
