@@ -915,7 +915,7 @@ class Shape {
   Status assign(const std::int64_t* dims, std::size_t rank) noexcept {
     if (rank > static_cast<std::size_t>(kMaxRank)) {
       return Status(StatusCode::limit_exceeded)
-             << "rank " << static_cast<unsigned long long>(rank) << " exceeds ONNXMICRO_MAX_RANK (" << kMaxRank << ")";
+             << "rank " << rank << " exceeds ONNXMICRO_MAX_RANK (" << kMaxRank << ")";
     }
     rank_ = static_cast<int>(rank);
     for (std::size_t i = 0; i < rank; ++i) dims_[i] = dims[i];
@@ -970,7 +970,7 @@ inline Status& operator<<(Status& status, const Shape& shape) noexcept {
     if (shape[i] < 0)
       status << "?";
     else
-      status << static_cast<long long>(shape[i]);
+      status << shape[i];
   }
   return status << "]";
 }
@@ -996,8 +996,7 @@ inline Status Shape::checked_element_count(std::int64_t& count) const noexcept {
   for (int i = 0; i < rank_; ++i) {
     std::uint64_t d = static_cast<std::uint64_t>(dims_[i]);
     if (n > limit / d) {
-      return Status(StatusCode::limit_exceeded)
-             << "shape " << *this << " has more than " << static_cast<unsigned long long>(limit) << " elements";
+      return Status(StatusCode::limit_exceeded) << "shape " << *this << " has more than " << limit << " elements";
     }
     n *= d;
   }
@@ -1153,14 +1152,12 @@ class MetadataAllocator {
   /// The untyped part of allocate_array(), one copy for every element type (code size on microcontrollers).
   Status allocate_elements(std::size_t count, std::size_t element_bytes, std::size_t alignment, void*& out) noexcept {
     if (count > static_cast<std::size_t>(-1) / element_bytes) {
-      return Status(StatusCode::limit_exceeded)
-             << "metadata array of " << static_cast<unsigned long long>(count) << " elements overflows";
+      return Status(StatusCode::limit_exceeded) << "metadata array of " << count << " elements overflows";
     }
     out = allocate(count * element_bytes, alignment);
     if (out == nullptr) {
-      return Status(StatusCode::out_of_memory)
-             << "metadata allocator exhausted: needed " << static_cast<unsigned long long>(count * element_bytes)
-             << " more bytes after " << static_cast<unsigned long long>(used_bytes()) << " used";
+      return Status(StatusCode::out_of_memory) << "metadata allocator exhausted: needed " << (count * element_bytes)
+                                               << " more bytes after " << used_bytes() << " used";
     }
     return {};
   }
@@ -1601,26 +1598,23 @@ inline Status& WireReader::describe_error(WireError error, Status& s) const noex
       s << "invalid wire type " << static_cast<unsigned>(error_wire_type_) << " at byte " << at;
       break;
     case WireError::truncated_fixed32:
-      s << "fixed32 truncated at byte " << at << " (4 bytes needed, "
-        << static_cast<unsigned long long>(error_available_) << " left)";
+      s << "fixed32 truncated at byte " << at << " (4 bytes needed, " << error_available_ << " left)";
       break;
     case WireError::truncated_fixed64:
-      s << "fixed64 truncated at byte " << at << " (8 bytes needed, "
-        << static_cast<unsigned long long>(error_available_) << " left)";
+      s << "fixed64 truncated at byte " << at << " (8 bytes needed, " << error_available_ << " left)";
       break;
     case WireError::truncated_length: s << "length prefix truncated at byte " << at; break;
     case WireError::length_past_end:
-      s << "length " << static_cast<unsigned long long>(error_length_) << " at byte " << at << " runs past the end ("
-        << static_cast<unsigned long long>(error_available_) << " bytes left in the enclosing message)";
+      s << "length " << error_length_ << " at byte " << at << " runs past the end (" << error_available_
+        << " bytes left in the enclosing message)";
       break;
     case WireError::length_too_long:
-      s << "length prefix of " << static_cast<unsigned long long>(error_length_) << " bytes at byte " << at
+      s << "length prefix of " << error_length_ << " bytes at byte " << at
         << " exceeds protobuf's limits (at most 5 bytes, length below 2^31)";
       break;
     case WireError::packed_size_mismatch:
-      s << "packed " << (error_wire_type_ == 5 ? "fixed32" : "fixed64") << " payload of "
-        << static_cast<unsigned long long>(error_length_) << " bytes at byte " << at << " is not a multiple of "
-        << (error_wire_type_ == 5 ? 4 : 8);
+      s << "packed " << (error_wire_type_ == 5 ? "fixed32" : "fixed64") << " payload of " << error_length_
+        << " bytes at byte " << at << " is not a multiple of " << (error_wire_type_ == 5 ? 4 : 8);
       break;
   }
   if (current_field_ != 0 && error != WireError::field_zero) s << " (field " << current_field_ << ")";
@@ -2823,14 +2817,13 @@ struct ProtoViewParser {
       }
       if (rank > static_cast<std::size_t>(ONNXMICRO_MAX_RANK)) {
         failure(*c, StatusCode::limit_exceeded, kType, out.name)
-            << "rank " << static_cast<unsigned long long>(rank) << " exceeds ONNXMICRO_MAX_RANK (" << ONNXMICRO_MAX_RANK
-            << ")";
+            << "rank " << rank << " exceeds ONNXMICRO_MAX_RANK (" << ONNXMICRO_MAX_RANK << ")";
         return false;
       }
       for (int i = 0; i < out.rank; ++i) {
         if (out.dims[i] < 0) {
           failure(*c, StatusCode::invalid_model, kType, out.name)
-              << "dims[" << i << "] is negative (" << static_cast<long long>(out.dims[i]) << ")";
+              << "dims[" << i << "] is negative (" << out.dims[i] << ")";
           return false;
         }
       }
@@ -3462,7 +3455,7 @@ inline Status& describe_tensor(Status& s, const proto::Tensor& t) noexcept {
   s << " [";
   for (int i = 0; i < t.rank; ++i) {
     if (i) s << ",";
-    s << static_cast<long long>(t.dims[i]);
+    s << t.dims[i];
   }
   return s << "])";
 }
@@ -3627,8 +3620,7 @@ inline Status Tensor::element_count(std::int64_t& count) const noexcept {
   }
   if (n == 0 || bytes_needed == 0 || bytes_needed > limit) {
     Status s(StatusCode::limit_exceeded);
-    detail::describe_tensor(s, *this) << " is larger than ONNXMICRO_MAX_TENSOR_BYTES ("
-                                      << static_cast<unsigned long long>(limit) << " bytes)";
+    detail::describe_tensor(s, *this) << " is larger than ONNXMICRO_MAX_TENSOR_BYTES (" << limit << " bytes)";
     return s;
   }
   count = static_cast<std::int64_t>(n);
@@ -3705,8 +3697,8 @@ inline Status Tensor::decode_to(void* dst, std::size_t dst_bytes) const noexcept
   const std::size_t need = byte_size_of(dtype, count);
   if (dst_bytes != need || (need != 0 && dst == nullptr)) {
     Status s = error(StatusCode::invalid_argument);
-    s << "destination has " << static_cast<unsigned long long>(dst_bytes) << " bytes"
-      << (dst == nullptr ? " (null)" : "") << ", the tensor needs " << static_cast<unsigned long long>(need);
+    s << "destination has " << dst_bytes << " bytes" << (dst == nullptr ? " (null)" : "") << ", the tensor needs "
+      << need;
     return s;
   }
   auto* out = static_cast<unsigned char*>(dst);
@@ -3722,8 +3714,7 @@ inline Status Tensor::decode_to(void* dst, std::size_t dst_bytes) const noexcept
     std::size_t stored = typed_data_field == 6 ? string_data().size() : 0;
     if (stored != static_cast<std::size_t>(count)) {
       Status s = error(StatusCode::invalid_model);
-      s << "string_data holds " << static_cast<unsigned long long>(stored) << " strings, the dims need "
-        << static_cast<long long>(count);
+      s << "string_data holds " << stored << " strings, the dims need " << count;
       return s;
     }
     std::size_t i = 0;
@@ -3740,8 +3731,7 @@ inline Status Tensor::decode_to(void* dst, std::size_t dst_bytes) const noexcept
   if (has_raw_data) {
     if (raw_data.size() != need) {
       Status s = error(StatusCode::invalid_model);
-      s << "raw_data holds " << static_cast<unsigned long long>(raw_data.size()) << " bytes, the dims need "
-        << static_cast<unsigned long long>(need);
+      s << "raw_data holds " << raw_data.size() << " bytes, the dims need " << need;
       return s;
     }
     if (need == 0) return {};
@@ -3783,7 +3773,7 @@ inline Status Tensor::decode_to(void* dst, std::size_t dst_bytes) const noexcept
   if (typed_data_field == 0) {
     if (count == 0) return {};
     Status s = error(StatusCode::invalid_model);
-    s << "has no data (needs " << static_cast<long long>(count) << " elements)";
+    s << "has no data (needs " << count << " elements)";
     return s;
   }
   if (typed_data_field != expected_field) {
@@ -3805,9 +3795,8 @@ inline Status Tensor::decode_to(void* dst, std::size_t dst_bytes) const noexcept
   }
   if (stored_values != expected_values) {
     Status s = error(StatusCode::invalid_model);
-    s << detail::ProtoViewParser::tensor_field_name(typed_data_field) << " holds "
-      << static_cast<unsigned long long>(stored_values) << " values, the dims need "
-      << static_cast<unsigned long long>(expected_values);
+    s << detail::ProtoViewParser::tensor_field_name(typed_data_field) << " holds " << stored_values
+      << " values, the dims need " << expected_values;
     return s;
   }
 
@@ -3863,8 +3852,7 @@ inline Status Tensor::decode_to(void* dst, std::size_t dst_bytes) const noexcept
         for (std::int64_t v : int32_data()) {
           if (v < 0 || v > 63) {
             Status s = error(StatusCode::invalid_model);
-            s << "int32_data[" << static_cast<unsigned long long>(index) << "] = " << static_cast<long long>(v)
-              << " does not fit the 6 bits of " << dtype_name(dtype);
+            s << "int32_data[" << index << "] = " << v << " does not fit the 6 bits of " << dtype_name(dtype);
             return s;
           }
           const auto value = static_cast<unsigned>(v);
@@ -3888,9 +3876,8 @@ inline Status Tensor::decode_to(void* dst, std::size_t dst_bytes) const noexcept
       for (std::int64_t v : int32_data()) {
         if (low <= high && (v < low || v > high)) {
           Status s = error(StatusCode::invalid_model);
-          s << "int32_data[" << static_cast<unsigned long long>(index) << "] = " << static_cast<long long>(v)
-            << " is out of the range of " << dtype_name(dtype) << " [" << static_cast<long long>(low) << ", "
-            << static_cast<long long>(high) << "]";
+          s << "int32_data[" << index << "] = " << v << " is out of the range of " << dtype_name(dtype) << " [" << low
+            << ", " << high << "]";
           return s;
         }
         ++index;
@@ -4190,13 +4177,11 @@ inline Status ModelBytes::copy(const void* data, std::size_t size, ModelBytes& o
     return {};
   }
   if (data == nullptr) {
-    return Status(StatusCode::invalid_argument)
-           << "ModelBytes::copy: data is null but size is " << static_cast<unsigned long long>(size);
+    return Status(StatusCode::invalid_argument) << "ModelBytes::copy: data is null but size is " << size;
   }
   void* buffer = std::malloc(size);
   if (buffer == nullptr) {
-    return Status(StatusCode::out_of_memory)
-           << "cannot allocate " << static_cast<unsigned long long>(size) << " bytes to copy the model";
+    return Status(StatusCode::out_of_memory) << "cannot allocate " << size << " bytes to copy the model";
   }
   std::memcpy(buffer, data, size);
   ModelBytes result;
@@ -4222,8 +4207,7 @@ inline Status ModelBytes::set_directory(const char* path) noexcept {
   }
   if (dir.size() >= sizeof directory_) {
     return Status(StatusCode::limit_exceeded)
-           << "model file directory longer than " << static_cast<unsigned long long>(sizeof directory_ - 1)
-           << " bytes: '" << path << "'";
+           << "model file directory longer than " << (sizeof directory_ - 1) << " bytes: '" << path << "'";
   }
   std::memcpy(directory_, dir.data(), dir.size());
   directory_[dir.size()] = '\0';
@@ -4237,8 +4221,7 @@ inline Status ModelBytes::read_all(int fd, const char* path, std::size_t size_hi
   std::size_t capacity = (size_hint > 0 && size_hint < static_cast<std::size_t>(-1)) ? size_hint + 1 : 65536;
   auto* buffer = static_cast<unsigned char*>(std::malloc(capacity));
   if (buffer == nullptr) {
-    return Status(StatusCode::out_of_memory)
-           << "cannot allocate " << static_cast<unsigned long long>(capacity) << " bytes to read '" << path << "'";
+    return Status(StatusCode::out_of_memory) << "cannot allocate " << capacity << " bytes to read '" << path << "'";
   }
   std::size_t used = 0;
   while (true) {
@@ -4247,8 +4230,8 @@ inline Status ModelBytes::read_all(int fd, const char* path, std::size_t size_hi
       void* bigger = grown > capacity ? std::realloc(buffer, grown) : nullptr;
       if (bigger == nullptr) {
         std::free(buffer);
-        return Status(StatusCode::out_of_memory) << "cannot grow the buffer reading '" << path << "' past "
-                                                 << static_cast<unsigned long long>(capacity) << " bytes";
+        return Status(StatusCode::out_of_memory)
+               << "cannot grow the buffer reading '" << path << "' past " << capacity << " bytes";
       }
       buffer = static_cast<unsigned char*>(bigger);
       capacity = grown;
@@ -4298,7 +4281,7 @@ inline Status ModelBytes::from_file(const char* path, ModelBytes& out) noexcept 
     if (!detail::file_size_fits(info, size)) {
       ::close(fd);
       return Status(StatusCode::limit_exceeded)
-             << "'" << path << "' is too large to map (" << static_cast<long long>(info.st_size) << " bytes)";
+             << "'" << path << "' is too large to map (" << info.st_size << " bytes)";
     }
     if (size == 0) {  // an empty file is simply empty bytes
       ::close(fd);
@@ -4694,8 +4677,8 @@ class ExternalDataResolver {
     const std::uint64_t need = byte_size_of(static_cast<DataType>(t.data_type), count);
     if (ref.has_length && ref.length != need) {
       Status s = external_error(StatusCode::invalid_model, t, ref.location);
-      s << "length is " << static_cast<unsigned long long>(ref.length) << " bytes but ";
-      return detail::describe_tensor(s, t) << " needs " << static_cast<unsigned long long>(need);
+      s << "length is " << ref.length << " bytes but ";
+      return detail::describe_tensor(s, t) << " needs " << need;
     }
     if (reader_ != nullptr) {
       ONNXMICRO_RETURN_IF_ERROR(read_through_reader(t, ref, need, out));
@@ -4718,15 +4701,13 @@ class ExternalDataResolver {
     Status st = reader_->read(ref.location, ref.offset, need, out);
     if (!st.ok()) {
       Status s = external_error(st.code(), t, ref.location);
-      return s << "the external data reader failed at offset " << static_cast<unsigned long long>(ref.offset) << ": "
-               << st.message_view();
+      return s << "the external data reader failed at offset " << ref.offset << ": " << st.message_view();
     }
     if (out.size() != need || (need != 0 && out.data() == nullptr)) {
       Status s = external_error(StatusCode::io_error, t, ref.location);
-      return s << "the external data reader returned " << static_cast<unsigned long long>(out.size()) << " bytes"
-               << (out.data() == nullptr ? " (null)" : "") << " at offset "
-               << static_cast<unsigned long long>(ref.offset) << ", the tensor needs "
-               << static_cast<unsigned long long>(need);
+      return s << "the external data reader returned " << out.size() << " bytes"
+               << (out.data() == nullptr ? " (null)" : "") << " at offset " << ref.offset << ", the tensor needs "
+               << need;
     }
     return {};
   }
@@ -4751,8 +4732,7 @@ class ExternalDataResolver {
     }
     Status s = external_error(StatusCode::invalid_model, t, ref.location);
     s << "checksum mismatch: the model says SHA-1 ";
-    append_hex(s, expected) << ", the " << static_cast<unsigned long long>(data.size()) << " bytes at offset "
-                            << static_cast<unsigned long long>(ref.offset) << " hash to ";
+    append_hex(s, expected) << ", the " << data.size() << " bytes at offset " << ref.offset << " hash to ";
     return append_hex(s, actual);
   }
 
@@ -4885,7 +4865,7 @@ class ExternalDataResolver {
     if (info.st_nlink > 1) {
       ::close(fd);
       Status s = external_error(StatusCode::invalid_model, t, location);
-      append_path(s, location) << " has " << static_cast<unsigned long long>(info.st_nlink)
+      append_path(s, location) << " has " << info.st_nlink
                                << " hard links; a hard link may alias a file outside the model directory, so "
                                   "external data files must have exactly one";
       return s;
@@ -4906,8 +4886,7 @@ class ExternalDataResolver {
     if (!detail::file_size_fits(info, size)) {
       ::close(fd);
       Status s = external_error(StatusCode::limit_exceeded, t, location);
-      append_path(s, location) << " (" << static_cast<long long>(info.st_size)
-                               << " bytes) does not fit in this process's address space";
+      append_path(s, location) << " (" << info.st_size << " bytes) does not fit in this process's address space";
       return s;
     }
     // An empty file maps to no bytes and serves only empty tensors.
@@ -4939,22 +4918,21 @@ class ExternalDataResolver {
     // Overflow-safe: offset <= size is checked before size - offset is formed.
     if (ref.offset > file->size) {
       Status s = external_error(StatusCode::invalid_model, t, ref.location);
-      s << "offset " << static_cast<unsigned long long>(ref.offset) << " is past the end of ";
-      return append_path(s, ref.location) << " (" << static_cast<unsigned long long>(file->size) << " bytes)";
+      s << "offset " << ref.offset << " is past the end of ";
+      return append_path(s, ref.location) << " (" << file->size << " bytes)";
     }
     const std::uint64_t available = file->size - ref.offset;
     if (ref.has_length && ref.length > available) {
       Status s = external_error(StatusCode::invalid_model, t, ref.location);
-      s << "offset " << static_cast<unsigned long long>(ref.offset) << " + length "
-        << static_cast<unsigned long long>(ref.length) << " is past the end of ";
-      return append_path(s, ref.location) << " (" << static_cast<unsigned long long>(file->size) << " bytes)";
+      s << "offset " << ref.offset << " + length " << ref.length << " is past the end of ";
+      return append_path(s, ref.location) << " (" << file->size << " bytes)";
     }
     if (!ref.has_length && available != need) {
       Status s = external_error(StatusCode::invalid_model, t, ref.location);
-      s << "without a length the tensor is the " << static_cast<unsigned long long>(available) << " bytes from offset "
-        << static_cast<unsigned long long>(ref.offset) << " to the end of ";
+      s << "without a length the tensor is the " << available << " bytes from offset " << ref.offset
+        << " to the end of ";
       append_path(s, ref.location) << ", but ";
-      return detail::describe_tensor(s, t) << " needs " << static_cast<unsigned long long>(need);
+      return detail::describe_tensor(s, t) << " needs " << need;
     }
     out = need == 0 ? ByteSpan(file->data, 0)
                     : ByteSpan(file->data + static_cast<std::size_t>(ref.offset), static_cast<std::size_t>(need));
@@ -5099,8 +5077,8 @@ class FunctionInliner {
     ONNXMICRO_RETURN_IF_ERROR(emit_model(counter));
     auto* buffer = static_cast<unsigned char*>(allocator_.allocate(counter.size() + 1, 16));
     if (buffer == nullptr) {
-      return Status(StatusCode::out_of_memory) << "metadata allocator exhausted expanding model-local functions ("
-                                               << static_cast<unsigned long long>(counter.size()) << " bytes)";
+      return Status(StatusCode::out_of_memory)
+             << "metadata allocator exhausted expanding model-local functions (" << counter.size() << " bytes)";
     }
     ProtoEmitter writer(buffer);
     call_counter_ = 0;
@@ -5276,9 +5254,8 @@ class FunctionInliner {
           if (mo.version != fo.version) {
             return Status(StatusCode::unsupported)
                    << "model-local function '" << f.name << "' imports domain '"
-                   << model::display_domain(model::normalize_domain(fo.domain)) << "' at version "
-                   << static_cast<long long>(fo.version) << ", the model at " << static_cast<long long>(mo.version)
-                   << "; expanding it would change its nodes' semantics";
+                   << model::display_domain(model::normalize_domain(fo.domain)) << "' at version " << fo.version
+                   << ", the model at " << mo.version << "; expanding it would change its nodes' semantics";
           }
         }
         // Domains only functions use (their own, usually) join the model's imports once.
@@ -5516,7 +5493,7 @@ inline Status& Model::describe_node(Status& status, const model::Node& node) noe
   else
     status << node.name;
   return status << "' (" << node.op_type << ", domain " << model::display_domain(node.domain) << ", opset "
-                << static_cast<long long>(node.opset_version) << ")";
+                << node.opset_version << ")";
 }
 
 inline std::int64_t Model::opset_version(std::string_view domain) const noexcept {
@@ -5558,8 +5535,8 @@ inline Status apply_value_info(const proto::ValueInfo& info, const char* where, 
     model::DeclaredDim& dim = value.declared_dims[static_cast<std::size_t>(rank++)];
     if (d.has_value) {
       if (d.value < 0) {
-        return Status(StatusCode::invalid_model) << where << " '" << info.name << "' dim " << (rank - 1)
-                                                 << " is negative (" << static_cast<long long>(d.value) << ")";
+        return Status(StatusCode::invalid_model)
+               << where << " '" << info.name << "' dim " << (rank - 1) << " is negative (" << d.value << ")";
       }
       dim.value = d.value;
       dim.param = std::string_view();
@@ -5731,8 +5708,8 @@ class GraphBuilder {
         std::int32_t id = resolve(name);
         if (id < 0) {
           Status s(StatusCode::invalid_model);
-          return Model::describe_node(s, node) << ": input " << static_cast<unsigned long long>(i) << " '" << name
-                                               << "' is not a graph input, an initializer or any node's output";
+          return Model::describe_node(s, node)
+                 << ": input " << i << " '" << name << "' is not a graph input, an initializer or any node's output";
         }
         node.inputs[i++] = id;
       }
@@ -5941,14 +5918,12 @@ class GraphBuilder {
         if (t.raw_data.size() != expected_bytes) {
           return Status(StatusCode::invalid_model)
                  << "initializer '" << t.name << "' of shape " << shape << " and dtype " << dtype_name(dtype)
-                 << " needs " << static_cast<unsigned long long>(expected_bytes) << " bytes of raw_data, it has "
-                 << static_cast<unsigned long long>(t.raw_data.size());
+                 << " needs " << expected_bytes << " bytes of raw_data, it has " << t.raw_data.size();
         }
       } else if (t.stored_element_count() != static_cast<std::size_t>(count)) {
         return Status(StatusCode::invalid_model)
                << "initializer '" << t.name << "' of shape " << shape << " and dtype " << dtype_name(dtype) << " needs "
-               << static_cast<long long>(count) << " elements, its data field holds "
-               << static_cast<unsigned long long>(t.stored_element_count());
+               << count << " elements, its data field holds " << t.stored_element_count();
       }
     }
     proto::Tensor* view = nullptr;
@@ -6022,9 +5997,8 @@ class GraphBuilder {
       for (std::size_t i = 0; i < count; ++i) {
         if (pending[i] > 0) {
           Status s(StatusCode::invalid_model);
-          return Model::describe_node(s, nodes[i])
-                 << " is part of a cycle (or depends on one): the graph has "
-                 << static_cast<unsigned long long>(count - tail) << " nodes that can never run";
+          return Model::describe_node(s, nodes[i]) << " is part of a cycle (or depends on one): the graph has "
+                                                   << (count - tail) << " nodes that can never run";
         }
       }
     }
@@ -6139,7 +6113,7 @@ inline Status Model::load(ByteSpan bytes, const LoadOptions& options) noexcept {
   std::size_t opset_count = proto_.opset_imports().size();
   if (opset_count == 0) {
     return Status(StatusCode::invalid_model)
-           << "the model has no opset_import (IR version " << static_cast<long long>(proto_.ir_version) << ")";
+           << "the model has no opset_import (IR version " << proto_.ir_version << ")";
   }
   ONNXMICRO_RETURN_IF_ERROR(allocator->allocate_array(opset_count, opset_imports_));
   std::size_t k = 0;
@@ -6152,8 +6126,8 @@ inline Status Model::load(ByteSpan bytes, const LoadOptions& options) noexcept {
       }
     }
     if (o.version < 1) {
-      return Status(StatusCode::invalid_model) << "opset_import of domain '" << model::display_domain(domain)
-                                               << "' has version " << static_cast<long long>(o.version);
+      return Status(StatusCode::invalid_model)
+             << "opset_import of domain '" << model::display_domain(domain) << "' has version " << o.version;
     }
     opset_imports_[k].domain = domain;
     opset_imports_[k].version = o.version;
@@ -6460,16 +6434,27 @@ class PrepareContext {
 
   // ---- helpers for common checks ----
 
+  /// The start of an error about input i: "input 1 'w'", or with the spec's name for it "input 1 'w' (W)". The
+  /// caller appends the rest (the session prefixes the node):
+  ///   return ctx.input_error(kW, "W") << " has shape " << ctx.input(kW).shape << ", expected rank 4";
+  Status input_error(int i, std::string_view role = {}, StatusCode code = StatusCode::invalid_model) const noexcept {
+    return tensor_error(code, "input", i, inputs_[i].name, role);
+  }
+  /// The same for output i: "output 0 'y'" or "output 0 'y' (Y)".
+  Status output_error(int i, std::string_view role = {}, StatusCode code = StatusCode::invalid_model) const noexcept {
+    return tensor_error(code, "output", i, outputs_[i].name, role);
+  }
+
   /// Error for input i or output i (`role` "input" / "output") having a dtype this build compiles out
   /// (dtype_enabled): names the tensor, its dtype and the macro to turn it back on.
   static Status disabled_dtype(const char* role, int i, std::string_view name, DataType dtype) noexcept {
-    return Status(StatusCode::unsupported) << role << " " << i << " '" << name << "' is " << dtype_name(dtype)
-                                           << ", which this build leaves out (" << dtype_disabled_by(dtype) << ")";
+    return tensor_error(StatusCode::unsupported, role, i, name, {})
+           << " is " << dtype_name(dtype) << ", which this build leaves out (" << dtype_disabled_by(dtype) << ")";
   }
   /// Error for input i having dtype not in the kernel's supported list; names input and dtype.
   Status unsupported_input_dtype(int i) const noexcept {
-    return Status(StatusCode::unsupported) << "input " << i << " '" << inputs_[i].name << "' has dtype "
-                                           << dtype_name(inputs_[i].dtype) << ", which this kernel does not support";
+    return input_error(i, {}, StatusCode::unsupported)
+           << " has dtype " << dtype_name(inputs_[i].dtype) << ", which this kernel does not support";
   }
   /// Fails unless input i is known at prepare time (an initializer, a Constant, a folded value, or a graph
   /// input whose value the caller bound with SessionOptions::input_values). Use it for inputs that decide
@@ -6478,9 +6463,8 @@ class PrepareContext {
   Status require_constant_input(int i) noexcept {
     if (inputs_[i].is_constant) return {};
     missing_constant_input_ = i;
-    return Status(StatusCode::unsupported)
-           << "input " << i << " '" << inputs_[i].name
-           << "' decides the output shape, so its value must be known at prepare time: make it a constant or bind "
+    return input_error(i, {}, StatusCode::unsupported)
+           << " decides the output shape, so its value must be known at prepare time: make it a constant or bind "
               "it with SessionOptions::input_values (Session::run(inputs) offers every input and re-plans when such a "
               "value changes)";
   }
@@ -6495,13 +6479,18 @@ class PrepareContext {
   /// Fails unless inputs a and b have the same dtype.
   Status require_same_dtype(int a, int b) const noexcept {
     if (inputs_[a].dtype == inputs_[b].dtype) return {};
-    return Status(StatusCode::invalid_model)
-           << "input " << b << " '" << inputs_[b].name << "' has dtype " << dtype_name(inputs_[b].dtype)
-           << ", expected " << dtype_name(inputs_[a].dtype) << " (same as input " << a << " '" << inputs_[a].name
-           << "')";
+    return input_error(b) << " has dtype " << dtype_name(inputs_[b].dtype) << ", expected "
+                          << dtype_name(inputs_[a].dtype) << " (same as input " << a << " '" << inputs_[a].name << "')";
   }
 
  private:
+  static Status tensor_error(StatusCode code, const char* kind, int i, std::string_view name,
+                             std::string_view role) noexcept {
+    Status s(code);
+    s << kind << " " << i << " '" << name << "'";
+    if (!role.empty()) s << " (" << role << ")";
+    return s;
+  }
   Status missing(std::string_view name, proto::AttributeType type) const noexcept {
     return Status(StatusCode::invalid_model)
            << "required attribute '" << name << "' (" << proto::attribute_type_name(type) << ") is missing";
@@ -39498,8 +39487,7 @@ class Subgraph {
     missing_formal_ = -1;
     if (formal.size() != formal_inputs_) {
       return Status(StatusCode::invalid_model)
-             << "subgraph '" << attribute_ << "' has " << static_cast<unsigned long long>(formal_inputs_)
-             << " inputs, the op passes " << static_cast<unsigned long long>(formal.size());
+             << "subgraph '" << attribute_ << "' has " << formal_inputs_ << " inputs, the op passes " << formal.size();
     }
     MetadataAllocator& allocator = ctx.metadata_allocator();
     Span<InputShape> shapes;
@@ -39556,8 +39544,8 @@ class Subgraph {
       const std::size_t bytes = session_->required_arena_bytes();
       void* arena = allocator.allocate(bytes, ONNXMICRO_TENSOR_ALIGNMENT);
       if (arena == nullptr) {
-        return Status(StatusCode::out_of_memory) << "subgraph '" << attribute_ << "': metadata allocator exhausted for "
-                                                 << static_cast<unsigned long long>(bytes) << " arena bytes";
+        return Status(StatusCode::out_of_memory)
+               << "subgraph '" << attribute_ << "': metadata allocator exhausted for " << bytes << " arena bytes";
       }
       arena_ = arena;
       arena_bytes_ = bytes;
@@ -39599,9 +39587,8 @@ class Subgraph {
     if (arena_in_scratch_) {
       if (ctx.scratch_bytes() < session_->required_arena_bytes()) {
         return Status(StatusCode::internal)
-               << "subgraph '" << attribute_ << "' needs "
-               << static_cast<unsigned long long>(session_->required_arena_bytes()) << " scratch bytes, the node has "
-               << static_cast<unsigned long long>(ctx.scratch_bytes());
+               << "subgraph '" << attribute_ << "' needs " << session_->required_arena_bytes()
+               << " scratch bytes, the node has " << ctx.scratch_bytes();
       }
       session_->rebase_arena(ctx.scratch());
       for (const InputValue& value : constant_inputs_)
@@ -39695,9 +39682,8 @@ struct If_1 : KernelDefaults {
       // One branch runs at a time: they share the node's scratch.
       if (branch.scratch_bytes() > scratch_bytes) scratch_bytes = branch.scratch_bytes();
       if (branch.output_count() != static_cast<std::size_t>(ctx.output_count())) {
-        return Status(StatusCode::invalid_model)
-               << "subgraph '" << names[b] << "' has " << static_cast<unsigned long long>(branch.output_count())
-               << " outputs, the node has " << ctx.output_count();
+        return Status(StatusCode::invalid_model) << "subgraph '" << names[b] << "' has " << branch.output_count()
+                                                 << " outputs, the node has " << ctx.output_count();
       }
     }
     const int first = state->fixed_branch >= 0 ? state->fixed_branch : 0;
@@ -39811,10 +39797,9 @@ struct Loop_1 : KernelDefaults {
     if (body.formal_input_count() != static_cast<std::size_t>(2 + state->carried) ||
         body.output_count() != static_cast<std::size_t>(1 + state->carried + state->scans)) {
       return Status(StatusCode::invalid_model)
-             << "subgraph 'body' has " << static_cast<unsigned long long>(body.formal_input_count()) << " inputs and "
-             << static_cast<unsigned long long>(body.output_count()) << " outputs; a Loop with " << state->carried
-             << " carried values and " << state->scans << " scan outputs needs " << (2 + state->carried) << " and "
-             << (1 + state->carried + state->scans);
+             << "subgraph 'body' has " << body.formal_input_count() << " inputs and " << body.output_count()
+             << " outputs; a Loop with " << state->carried << " carried values and " << state->scans
+             << " scan outputs needs " << (2 + state->carried) << " and " << (1 + state->carried + state->scans);
     }
     // The body declares its iteration number and condition as scalars or (in older exports) [1].
     const model::Graph& graph = body.model().graph();
@@ -39882,9 +39867,8 @@ struct Loop_1 : KernelDefaults {
     return input.has_declared_shape && input.declared_rank == 1 ? Shape{1} : Shape();
   }
   static Status too_many_iterations() noexcept {
-    return Status(StatusCode::limit_exceeded)
-           << "the loop ran ONNXMICRO_MAX_LOOP_ITERATIONS (" << static_cast<long long>(ONNXMICRO_MAX_LOOP_ITERATIONS)
-           << ") iterations without stopping";
+    return Status(StatusCode::limit_exceeded) << "the loop ran ONNXMICRO_MAX_LOOP_ITERATIONS ("
+                                              << ONNXMICRO_MAX_LOOP_ITERATIONS << ") iterations without stopping";
   }
 
   // The second way: one preparation of the body, iterated by run().
@@ -39980,7 +39964,7 @@ struct Loop_1 : KernelDefaults {
         } else if (out.dtype != info.dtype || out.shape != info.shape) {
           return Status(StatusCode::invalid_model)
                  << "scan output " << k << " is " << dtype_name(out.dtype) << " " << out.shape << " at iteration "
-                 << static_cast<long long>(iteration) << " but " << dtype_name(info.dtype) << " " << info.shape
+                 << iteration << " but " << dtype_name(info.dtype) << " " << info.shape
                  << " before; scan outputs must keep their shape";
         }
         Span<const void*>& list = slices[static_cast<std::size_t>(k)];
@@ -40149,15 +40133,13 @@ inline Status read_axes_attribute(const PrepareContext& ctx, const char* name, s
   ONNXMICRO_RETURN_IF_ERROR(ctx.attribute_ints(name, out.data(), count, read, present));
   if (present && read != count) {
     return Status(StatusCode::invalid_model)
-           << "attribute '" << name << "' has " << static_cast<unsigned long long>(read) << " values, expected "
-           << static_cast<unsigned long long>(count);
+           << "attribute '" << name << "' has " << read << " values, expected " << count;
   }
   if (directions) {
     for (std::size_t i = 0; i < count; ++i) {
       if (out[i] != 0 && out[i] != 1) {
         return Status(StatusCode::invalid_model)
-               << "attribute '" << name << "' value " << static_cast<long long>(out[i])
-               << " must be 0 (forward) or 1 (reverse)";
+               << "attribute '" << name << "' value " << out[i] << " must be 0 (forward) or 1 (reverse)";
       }
     }
   }
