@@ -37,8 +37,10 @@ class Model;
 struct KernelEntry;
 namespace kernels {
 
-/// Kernel internals may live in kernels::detail or onnxmicro::detail; from inside kernels, `detail::X` finds
-/// either (qualified lookup falls back to the namespaces a using-directive names).
+/// Core internals live in onnxmicro::detail, the kernel-set machinery in kernels::detail; from inside kernels,
+/// `detail::X` finds either (qualified lookup falls back to the namespaces a using-directive names). Kernel helpers
+/// have namespaces of their own: engines in kernels::<what>, family helpers in <topic>_util, an op file's private
+/// helpers in <op>_detail (DEVELOPERS.md, "Where shared kernel code goes").
 namespace detail {
 using namespace ::onnxmicro::detail;
 }  // namespace detail
