@@ -12,24 +12,6 @@
 //   onnxmicro::ConstTensorView y = session.output(0);
 #pragma once
 
-// Layer order, as in DEVELOPERS.md (each header also includes what it uses).
-// clang-format off
-#include "onnxmicro/core/config.hpp"
-#include "onnxmicro/core/version.hpp"
-#include "onnxmicro/core/status.hpp"
-#include "onnxmicro/core/dtype.hpp"
-#include "onnxmicro/core/span.hpp"
-#include "onnxmicro/core/shape.hpp"
-#include "onnxmicro/core/tensor.hpp"
-#include "onnxmicro/core/memory.hpp"
-#include "onnxmicro/proto/wire.hpp"
-#include "onnxmicro/proto/onnx_views.hpp"
-#include "onnxmicro/model/graph.hpp"
-#include "onnxmicro/model/model_bytes.hpp"
-#include "onnxmicro/model/loader.hpp"
-#include "onnxmicro/kernels/kernel_api.hpp"
-#include "onnxmicro/kernels/kernel_set.hpp"
+// The runtime (everything but the kernels; include only it when naming the kernels you use), then every kernel.
+#include "onnxmicro/runtime.hpp"
 #include "onnxmicro/runtime/all_kernels.hpp"
-#include "onnxmicro/runtime/planner.hpp"
-#include "onnxmicro/runtime/session.hpp"
-// clang-format on

@@ -207,8 +207,7 @@ class PrepareContext {
     ONNXMICRO_RETURN_IF_ERROR(expect_type(a, proto::AttributeType::ints));
     for (std::int64_t v : a.ints()) {
       if (count == capacity) {
-        return Status(StatusCode::unsupported)
-               << "attribute '" << name << "' has more than " << static_cast<unsigned long long>(capacity) << " values";
+        return Status(StatusCode::unsupported) << "attribute '" << name << "' has more than " << capacity << " values";
       }
       values[count++] = v;
     }
@@ -224,8 +223,7 @@ class PrepareContext {
     ONNXMICRO_RETURN_IF_ERROR(expect_type(a, proto::AttributeType::floats));
     for (float v : a.floats()) {
       if (count == capacity) {
-        return Status(StatusCode::unsupported)
-               << "attribute '" << name << "' has more than " << static_cast<unsigned long long>(capacity) << " values";
+        return Status(StatusCode::unsupported) << "attribute '" << name << "' has more than " << capacity << " values";
       }
       values[count++] = v;
     }
@@ -418,9 +416,8 @@ class RunContext {
     out = strings_ == nullptr ? nullptr : strings_->allocate(bytes);
     if (out != nullptr) return {};
     return Status(StatusCode::out_of_memory)
-           << "the string pool is full: " << static_cast<unsigned long long>(bytes) << " more bytes needed, capacity "
-           << static_cast<unsigned long long>(strings_ == nullptr ? 0 : strings_->capacity())
-           << " (SessionOptions::string_pool_bytes)";
+           << "the string pool is full: " << bytes << " more bytes needed, capacity "
+           << (strings_ == nullptr ? 0 : strings_->capacity()) << " (SessionOptions::string_pool_bytes)";
   }
 
  private:

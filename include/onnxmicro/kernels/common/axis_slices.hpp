@@ -35,7 +35,7 @@ inline Status normalize(std::int64_t axis, const Shape& shape, std::string_view 
   const int rank = shape.rank();
   const int high = rank - 1 + extra_high;
   if (axis < 0 && !allow_negative) {
-    return Status(StatusCode::invalid_model) << what << " is " << static_cast<long long>(axis)
+    return Status(StatusCode::invalid_model) << what << " is " << axis
                                              << ", but negative axes are only allowed from opset 11 on; expected a "
                                                 "value in [0, "
                                              << high << "] for shape " << shape;
@@ -43,8 +43,7 @@ inline Status normalize(std::int64_t axis, const Shape& shape, std::string_view 
   const std::int64_t normalised = axis < 0 ? axis + rank : axis;
   if (normalised < 0 || normalised > high) {
     return Status(StatusCode::invalid_model)
-           << what << " is " << static_cast<long long>(axis) << ", expected a value in [" << -rank << ", " << high
-           << "] for shape " << shape;
+           << what << " is " << axis << ", expected a value in [" << -rank << ", " << high << "] for shape " << shape;
   }
   out = static_cast<int>(normalised);
   return {};

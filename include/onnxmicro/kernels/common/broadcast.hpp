@@ -76,8 +76,8 @@ inline Status broadcast_shapes(Span<const BroadcastOperand> operands, Shape& out
         return Status(StatusCode::invalid_model)
                << a.label << " " << a.index << " '" << a.name << "' with shape " << *a.shape << " and " << b.label
                << " " << b.index << " '" << b.name << "' with shape " << *b.shape
-               << " cannot be broadcast: output axis " << axis << " would need size " << static_cast<long long>(size)
-               << " and " << static_cast<long long>(dim) << " (numpy rules: sizes must be equal or one of them 1)";
+               << " cannot be broadcast: output axis " << axis << " would need size " << size << " and " << dim
+               << " (numpy rules: sizes must be equal or one of them 1)";
       }
     }
     out[axis] = (size == 1 && unknown) ? Shape::kUnknownDim : size;

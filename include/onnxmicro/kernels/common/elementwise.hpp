@@ -282,8 +282,7 @@ struct BinaryElementwise {
     std::int64_t broadcast = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("broadcast", broadcast, 0));
     if (broadcast != 0 && broadcast != 1) {
-      return Status(StatusCode::invalid_model)
-             << "attribute 'broadcast' is " << static_cast<long long>(broadcast) << ", expected 0 or 1";
+      return Status(StatusCode::invalid_model) << "attribute 'broadcast' is " << broadcast << ", expected 0 or 1";
     }
     if (broadcast == 0) {
       if (a == b) return {};
@@ -303,9 +302,9 @@ struct BinaryElementwise {
       axis = requested < 0 ? requested + a.rank() : requested;
       if (axis < 0 || axis > a.rank() - b.rank()) {
         return Status(StatusCode::invalid_model)
-               << "attribute 'axis' is " << static_cast<long long>(requested) << ", expected a value in [" << -a.rank()
-               << ", " << (a.rank() - b.rank()) << "] to place input 1 '" << in_b.name << "' shape " << b
-               << " inside input 0 '" << in_a.name << "' shape " << a;
+               << "attribute 'axis' is " << requested << ", expected a value in [" << -a.rank() << ", "
+               << (a.rank() - b.rank()) << "] to place input 1 '" << in_b.name << "' shape " << b << " inside input 0 '"
+               << in_a.name << "' shape " << a;
       }
     }
     Shape aligned;
@@ -319,9 +318,8 @@ struct BinaryElementwise {
       if (b[i] != a[target]) {
         return Status(StatusCode::invalid_model)
                << "input 1 '" << in_b.name << "' shape " << b << " does not match input 0 '" << in_a.name << "' shape "
-               << a << " at axis " << target << " (input 1 placed at axis " << static_cast<long long>(axis)
-               << "): opset < 7 requires equal sizes, got " << static_cast<long long>(b[i]) << " vs "
-               << static_cast<long long>(a[target]);
+               << a << " at axis " << target << " (input 1 placed at axis " << axis
+               << "): opset < 7 requires equal sizes, got " << b[i] << " vs " << a[target];
       }
       aligned[target] = b[i];
     }

@@ -96,8 +96,8 @@ class Parser {
   static constexpr int kMaxNesting = 100;
 
   Status error(const char* what) const noexcept {
-    return Status(StatusCode::invalid_model) << "attribute 'pattern' \"" << pattern_ << "\": " << what
-                                             << " at position " << static_cast<unsigned long long>(pos_);
+    return Status(StatusCode::invalid_model)
+           << "attribute 'pattern' \"" << pattern_ << "\": " << what << " at position " << pos_;
   }
   Status new_node(NodeKind kind, std::int32_t& index) noexcept {
     if (count_ == capacity_) return error("pattern too complex");

@@ -20,13 +20,12 @@ inline Status normalize_axis(std::int64_t axis, int rank, std::string_view what,
                              int& out) noexcept {
   if (axis < 0 && !allow_negative) {
     return Status(StatusCode::invalid_model)
-           << what << " is " << static_cast<long long>(axis)
+           << what << " is " << axis
            << ", but negative axes are only allowed from opset 11 on; expected a value in [0, " << rank - 1 << "]";
   }
   if (axis < -static_cast<std::int64_t>(rank) || axis >= rank) {
     return Status(StatusCode::invalid_model)
-           << what << " is " << static_cast<long long>(axis) << ", expected a value in [" << -rank << ", " << rank - 1
-           << "] for rank " << rank;
+           << what << " is " << axis << ", expected a value in [" << -rank << ", " << rank - 1 << "] for rank " << rank;
   }
   out = static_cast<int>(axis < 0 ? axis + rank : axis);
   return {};
@@ -36,7 +35,7 @@ inline Status normalize_axis(std::int64_t axis, int rank, std::string_view what,
 inline Status check_output_rank(std::int64_t rank) noexcept {
   if (rank <= kMaxRank) return {};
   return Status(StatusCode::limit_exceeded)
-         << "output rank " << static_cast<long long>(rank) << " exceeds ONNXMICRO_MAX_RANK (" << kMaxRank << ")";
+         << "output rank " << rank << " exceeds ONNXMICRO_MAX_RANK (" << kMaxRank << ")";
 }
 
 /// Reads a constant 0-D or 1-D int64 (or int32) input into `values` (capacity `capacity`); `count` = number
@@ -61,9 +60,8 @@ inline Status read_constant_ints(PrepareContext& ctx, int index, std::string_vie
   std::int64_t n = info.shape.element_count();
   if (n < 0 || static_cast<std::uint64_t>(n) > capacity) {
     return Status(StatusCode::limit_exceeded)
-           << "input " << index << " '" << info.name << "' (" << role << ") has " << static_cast<long long>(n)
-           << " values, more than the " << static_cast<unsigned long long>(capacity)
-           << " supported (ONNXMICRO_MAX_RANK)";
+           << "input " << index << " '" << info.name << "' (" << role << ") has " << n << " values, more than the "
+           << capacity << " supported (ONNXMICRO_MAX_RANK)";
   }
   // memcpy: constant data need not be aligned for its dtype (it may point into the model bytes).
   const unsigned char* bytes = static_cast<const unsigned char*>(info.const_data);
@@ -87,7 +85,7 @@ inline Status& append_int_list(Status& status, const std::int64_t* values, std::
   status << "[";
   for (std::size_t i = 0; i < count; ++i) {
     if (i) status << ",";
-    status << static_cast<long long>(values[i]);
+    status << values[i];
   }
   return status << "]";
 }

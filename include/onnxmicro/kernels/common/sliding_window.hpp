@@ -71,15 +71,14 @@ inline Status read_axis_ints(const kernels::PrepareContext& ctx, std::string_vie
   if (!present) return {};
   if (count != static_cast<std::size_t>(expected)) {
     return Status(StatusCode::invalid_model)
-           << "attribute '" << name << "' has " << static_cast<unsigned long long>(count) << " values, expected "
-           << expected << " (" << (name == "pads" ? "2 x " : "") << "the " << (name == "pads" ? expected / 2 : expected)
+           << "attribute '" << name << "' has " << count << " values, expected " << expected << " ("
+           << (name == "pads" ? "2 x " : "") << "the " << (name == "pads" ? expected / 2 : expected)
            << " spatial axes of input 0)";
   }
   for (int i = 0; i < expected; ++i) {
     if (values[i] < minimum) {
       return Status(StatusCode::invalid_model)
-             << "attribute '" << name << "'[" << i << "] is " << static_cast<long long>(values[i])
-             << ", expected >= " << static_cast<long long>(minimum);
+             << "attribute '" << name << "'[" << i << "] is " << values[i] << ", expected >= " << minimum;
     }
   }
   return {};
@@ -89,9 +88,8 @@ inline Status read_axis_ints(const kernels::PrepareContext& ctx, std::string_vie
 inline Status reject_before(const kernels::PrepareContext& ctx, std::string_view name, bool non_default,
                             int since) noexcept {
   if (!non_default || ctx.opset_version() >= since) return {};
-  return Status(StatusCode::invalid_model)
-         << "attribute '" << name << "' is only defined from opset " << since << ", but the node's opset is "
-         << static_cast<long long>(ctx.opset_version());
+  return Status(StatusCode::invalid_model) << "attribute '" << name << "' is only defined from opset " << since
+                                           << ", but the node's opset is " << ctx.opset_version();
 }
 
 /// Parses and validates the window attributes of a node whose input 0 has shape `x` (N, C, D1..Dn) and
@@ -123,9 +121,8 @@ inline Status parse_window(const kernels::PrepareContext& ctx, const Shape& x, c
   if (rules.weight_kernel != nullptr) {
     for (int i = 0; i < rank; ++i) {
       if (present && values[i] != rules.weight_kernel[i]) {
-        return Status(StatusCode::invalid_model)
-               << "attribute 'kernel_shape'[" << i << "] is " << static_cast<long long>(values[i])
-               << " but input 1 (W) has spatial dim " << static_cast<long long>(rules.weight_kernel[i]);
+        return Status(StatusCode::invalid_model) << "attribute 'kernel_shape'[" << i << "] is " << values[i]
+                                                 << " but input 1 (W) has spatial dim " << rules.weight_kernel[i];
       }
       g.kernel[i] = rules.weight_kernel[i];
     }
@@ -151,8 +148,7 @@ inline Status parse_window(const kernels::PrepareContext& ctx, const Shape& x, c
   if (rules.ceil_mode_since > 0) {
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("ceil_mode", ceil_mode, 0));
     if (ceil_mode != 0 && ceil_mode != 1) {
-      return Status(StatusCode::invalid_model)
-             << "attribute 'ceil_mode' is " << static_cast<long long>(ceil_mode) << ", expected 0 or 1";
+      return Status(StatusCode::invalid_model) << "attribute 'ceil_mode' is " << ceil_mode << ", expected 0 or 1";
     }
     ONNXMICRO_RETURN_IF_ERROR(reject_before(ctx, "ceil_mode", ceil_mode != 0, rules.ceil_mode_since));
   }
@@ -203,9 +199,8 @@ inline Status parse_window(const kernels::PrepareContext& ctx, const Shape& x, c
     const std::int64_t span = in + g.pad_begin[i] + g.pad_end[i] - effective;
     if (span < 0) {
       return Status(StatusCode::invalid_argument)
-             << "spatial axis " << i << " of input 0 has size " << static_cast<long long>(in) << " plus pads "
-             << static_cast<long long>(g.pad_begin[i] + g.pad_end[i]) << ", smaller than the dilated kernel "
-             << static_cast<long long>(effective);
+             << "spatial axis " << i << " of input 0 has size " << in << " plus pads "
+             << (g.pad_begin[i] + g.pad_end[i]) << ", smaller than the dilated kernel " << effective;
     }
     if (g.ceil_mode) {
       g.output[i] = (span + s - 1) / s + 1;

@@ -58,8 +58,7 @@ struct BernoulliKernel : KernelDefaults {
       const double p = s.load(in.data, i);
       if (!(p >= 0.0 && p <= 1.0)) {
         return Status(StatusCode::out_of_range)
-               << "input 0 has probability " << p << " at flat index " << static_cast<unsigned long long>(i)
-               << "; probabilities must be in [0, 1]";
+               << "input 0 has probability " << p << " at flat index " << i << "; probabilities must be in [0, 1]";
       }
       s.store(s.generator.next_double() < p ? 1.0 : 0.0, out.data, i);
     }

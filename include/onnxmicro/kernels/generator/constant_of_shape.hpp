@@ -82,8 +82,7 @@ struct ConstantOfShape_9 : KernelDefaults {
     std::int64_t count = 0;
     ONNXMICRO_RETURN_IF_ERROR(tensor.element_count(count));
     if (count != 1) {
-      return Status(StatusCode::invalid_model)
-             << "attribute 'value' has " << static_cast<long long>(count) << " elements, expected exactly 1";
+      return Status(StatusCode::invalid_model) << "attribute 'value' has " << count << " elements, expected exactly 1";
     }
     Status status = tensor.decode_to(state.value, byte_size_of(dtype, 1));
     if (!status.ok()) return status.prepend("attribute 'value': ");

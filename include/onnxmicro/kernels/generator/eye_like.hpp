@@ -39,8 +39,7 @@ struct EyeLike_9 : KernelDefaults {
     const DataType dtype = static_cast<DataType>(dtype_value);
     if (!supported(dtype)) {
       return Status(StatusCode::unsupported)
-             << (ctx.has_attribute("dtype") ? "attribute 'dtype'" : "input 0's dtype") << " is "
-             << static_cast<long long>(dtype_value) << " ("
+             << (ctx.has_attribute("dtype") ? "attribute 'dtype'" : "input 0's dtype") << " is " << dtype_value << " ("
              << (is_known_dtype(static_cast<std::int32_t>(dtype_value)) ? dtype_name(dtype) : "unknown")
              << "); EyeLike supports numeric and bool dtypes";
     }

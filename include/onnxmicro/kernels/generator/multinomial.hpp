@@ -50,7 +50,7 @@ struct MultinomialKernel : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("sample_size", state->sample_size, 1));
     if (state->sample_size < 1) {
       return Status(StatusCode::invalid_model)
-             << "attribute 'sample_size' is " << static_cast<long long>(state->sample_size) << "; it must be >= 1";
+             << "attribute 'sample_size' is " << state->sample_size << "; it must be >= 1";
     }
     if (in.shape[1] < 1 && in.shape[0] > 0) {
       return Status(StatusCode::invalid_model)
@@ -100,8 +100,8 @@ struct MultinomialKernel : KernelDefaults {
 
  private:
   static Status bad_row(std::size_t row, double logit) noexcept {
-    return Status(StatusCode::out_of_range) << "input 0 row " << static_cast<unsigned long long>(row) << " has logit "
-                                            << logit << "; logits must be finite or -inf, with at least one finite";
+    return Status(StatusCode::out_of_range) << "input 0 row " << row << " has logit " << logit
+                                            << "; logits must be finite or -inf, with at least one finite";
   }
 };
 

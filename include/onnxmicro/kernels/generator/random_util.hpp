@@ -146,7 +146,7 @@ inline LoadFunction real_loader(DataType dtype, bool allow_bfloat16) noexcept {
 
 /// Error for a dtype the op's schema does not allow; names where it came from and what is allowed.
 inline Status dtype_error(std::string_view source, std::int64_t dtype_value, std::string_view allowed) noexcept {
-  return Status(StatusCode::unsupported) << source << " is " << static_cast<long long>(dtype_value) << " ("
+  return Status(StatusCode::unsupported) << source << " is " << dtype_value << " ("
                                          << (is_known_dtype(static_cast<std::int32_t>(dtype_value))
                                                  ? dtype_name(static_cast<DataType>(dtype_value))
                                                  : "unknown")
@@ -179,8 +179,7 @@ inline Status shape_attribute(const PrepareContext& ctx, Shape& shape) noexcept 
   for (std::size_t i = 0; i < count; ++i) {
     if (dims[i] < 0) {
       return Status(StatusCode::invalid_model)
-             << "attribute 'shape' has dim " << static_cast<long long>(dims[i]) << " at position "
-             << static_cast<unsigned long long>(i) << "; dims must be >= 0";
+             << "attribute 'shape' has dim " << dims[i] << " at position " << i << "; dims must be >= 0";
     }
   }
   return shape.assign(dims, count);

@@ -69,8 +69,7 @@ struct RangeBase : KernelDefaults {
       ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(i));
       ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(0, i));
       if (ctx.input(i).shape.element_count() != 1 || ctx.input(i).shape.rank() > 1) {
-        return Status(StatusCode::invalid_model)
-               << "input " << i << " '" << ctx.input(i).name << "' must be a scalar, got shape " << ctx.input(i).shape;
+        return ctx.input_error(i) << " must be a scalar, got shape " << ctx.input(i).shape;
       }
     }
     for (int i = 0; i < 3; ++i) ONNXMICRO_RETURN_IF_ERROR(ctx.require_constant_input(i));
@@ -90,8 +89,7 @@ struct RangeBase : KernelDefaults {
       // limit - start, and span / -1 for span = INT64_MIN, overflow int64 (undefined behaviour): too many elements.
       if (__builtin_sub_overflow(limit, start, &span) || (delta == -1 && span < -0x7fffffffffffffff)) {
         return Status(StatusCode::limit_exceeded)
-               << "range from " << static_cast<long long>(start) << " to " << static_cast<long long>(limit)
-               << " has more elements than a 64-bit count holds";
+               << "range from " << start << " to " << limit << " has more elements than a 64-bit count holds";
       }
       std::int64_t count = span / delta + ((span % delta != 0 && ((span < 0) == (delta < 0))) ? 1 : 0);
       state->count = count < 0 ? 0 : count;
@@ -188,7 +186,7 @@ struct RangeImpl : RangeBase {
     if (stash != static_cast<std::int64_t>(DataType::float32) &&
         stash != static_cast<std::int64_t>(DataType::float64)) {
       return Status(StatusCode::invalid_model)
-             << "attribute 'stash_type' is " << static_cast<long long>(stash) << ", expected 1 (float) or 11 (double)";
+             << "attribute 'stash_type' is " << stash << ", expected 1 (float) or 11 (double)";
     }
     return prepare_with(ctx, static_cast<DataType>(stash), true);
   }

@@ -132,8 +132,8 @@ struct Einsum_12 : KernelDefaults {
       ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(i));
       ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(0, i));
       if (!ctx.input(i).shape.is_static()) {
-        return Status(StatusCode::unsupported) << "input " << i << " '" << ctx.input(i).name << "' has shape "
-                                               << ctx.input(i).shape << "; it must be known at prepare time";
+        return ctx.input_error(i, {}, StatusCode::unsupported)
+               << " has shape " << ctx.input(i).shape << "; it must be known at prepare time";
       }
     }
     // bfloat16: added in opset 28.
@@ -183,10 +183,9 @@ struct Einsum_12 : KernelDefaults {
         if (size < 0 || size == 1) {
           size = shape[d];
         } else if (shape[d] != size && shape[d] != 1) {
-          return Status(StatusCode::invalid_model)
-                 << "input " << i << " '" << ctx.input(i).name << "' has shape " << shape << ": dimension " << d
-                 << " is " << static_cast<long long>(shape[d]) << " but its label has size "
-                 << static_cast<long long>(size) << " elsewhere in attribute 'equation' '" << equation << "'";
+          return ctx.input_error(i) << " has shape " << shape << ": dimension " << d << " is " << shape[d]
+                                    << " but its label has size " << size << " elsewhere in attribute 'equation' '"
+                                    << equation << "'";
         }
       }
     }

@@ -84,8 +84,8 @@ struct GemmImpl : kernels::KernelDefaults {
     if (k != kb) {
       return Status(StatusCode::invalid_model)
              << "inner dimensions differ: op(A) of input 0 '" << a.name << "' " << a.shape << " (transA=" << trans_a
-             << ") has K=" << static_cast<long long>(k) << ", op(B) of input 1 '" << b.name << "' " << b.shape
-             << " (transB=" << trans_b << ") has K=" << static_cast<long long>(kb);
+             << ") has K=" << k << ", op(B) of input 1 '" << b.name << "' " << b.shape << " (transB=" << trans_b
+             << ") has K=" << kb;
     }
 
     State* state = nullptr;
@@ -132,13 +132,12 @@ struct GemmImpl : kernels::KernelDefaults {
     const bool fits = c.rank() <= 2 && (rows == 1 || rows == m) && (cols == 1 || cols == n);
     if (!fits) {
       return Status(StatusCode::invalid_model) << "input 2 '" << ctx.input(kC).name << "' (C) has shape " << c
-                                               << ", which does not broadcast to the output ["
-                                               << static_cast<long long>(m) << "," << static_cast<long long>(n) << "]";
+                                               << ", which does not broadcast to the output [" << m << "," << n << "]";
     }
     if (!broadcast && !(c.rank() == 2 && rows == m && cols == n)) {
-      return Status(StatusCode::invalid_model) << "input 2 '" << ctx.input(kC).name << "' (C) has shape " << c
-                                               << " but attribute 'broadcast' is 0, so it must be exactly ["
-                                               << static_cast<long long>(m) << "," << static_cast<long long>(n) << "]";
+      return Status(StatusCode::invalid_model)
+             << "input 2 '" << ctx.input(kC).name << "' (C) has shape " << c
+             << " but attribute 'broadcast' is 0, so it must be exactly [" << m << "," << n << "]";
     }
     row_stride = rows == 1 ? 0 : cols;
     col_stride = cols == 1 ? 0 : 1;

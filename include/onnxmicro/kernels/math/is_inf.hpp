@@ -23,8 +23,7 @@ struct IsInfPredicate {
       for (auto [name, value] : {std::pair<const char*, std::int64_t>{"detect_positive", positive},
                                  std::pair<const char*, std::int64_t>{"detect_negative", negative}}) {
         if (value != 0 && value != 1) {
-          return Status(StatusCode::invalid_model)
-                 << "attribute '" << name << "' is " << static_cast<long long>(value) << ", expected 0 or 1";
+          return Status(StatusCode::invalid_model) << "attribute '" << name << "' is " << value << ", expected 0 or 1";
         }
       }
       params.detect_positive = positive != 0;

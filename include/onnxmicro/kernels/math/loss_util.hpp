@@ -74,9 +74,8 @@ inline Status prepare_plan(PrepareContext& ctx, std::string_view scores_role, Lo
     const TensorInfo& weight = ctx.input(kWeightInput);
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kScoresInput, kWeightInput));
     if (weight.shape.rank() != 1 || weight.shape[0] != plan.classes) {
-      return Status(StatusCode::invalid_model)
-             << "input 2 '" << weight.name << "' (weight) has shape " << weight.shape << ", expected ["
-             << static_cast<long long>(plan.classes) << "] (one weight per class)";
+      return Status(StatusCode::invalid_model) << "input 2 '" << weight.name << "' (weight) has shape " << weight.shape
+                                               << ", expected [" << plan.classes << "] (one weight per class)";
     }
   }
 
@@ -166,9 +165,8 @@ Status gather_and_reduce(const LossPlan& plan, const Index* target, const T* wei
       C w = 0;
       if (!plan.has_ignore_index || t != plan.ignore_index) {
         if (t < 0 || t >= plan.classes) {
-          return Status(StatusCode::out_of_range)
-                 << "target value " << static_cast<long long>(t) << " at position " << static_cast<long long>(position)
-                 << " is outside [0, " << static_cast<long long>(plan.classes) << ") and is not ignore_index";
+          return Status(StatusCode::out_of_range) << "target value " << t << " at position " << position
+                                                  << " is outside [0, " << plan.classes << ") and is not ignore_index";
         }
         w = plan.has_weight ? load_element(weight[t]) : C(1);
         value = -w * log_prob(n, t, d);

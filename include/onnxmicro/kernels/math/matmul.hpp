@@ -50,8 +50,7 @@ struct MatMulImpl : kernels::KernelDefaults {
     const Shape& sb = b.shape;
     if (sa.rank() < 1 || sb.rank() < 1) {
       const int bad = sa.rank() < 1 ? kA : kB;
-      return Status(StatusCode::invalid_model)
-             << "input " << bad << " '" << ctx.input(bad).name << "' is a scalar; MatMul needs rank >= 1";
+      return ctx.input_error(bad) << " is a scalar; MatMul needs rank >= 1";
     }
     const int ra = sa.rank(), rb = sb.rank();
     const std::int64_t m = ra >= 2 ? sa[ra - 2] : 1;
@@ -60,8 +59,8 @@ struct MatMulImpl : kernels::KernelDefaults {
     const std::int64_t n = rb >= 2 ? sb[rb - 1] : 1;
     if (k != kb) {
       return Status(StatusCode::invalid_model)
-             << "inner dimensions differ: input 0 '" << a.name << "' " << sa << " has K=" << static_cast<long long>(k)
-             << ", input 1 '" << b.name << "' " << sb << " has K=" << static_cast<long long>(kb);
+             << "inner dimensions differ: input 0 '" << a.name << "' " << sa << " has K=" << k << ", input 1 '"
+             << b.name << "' " << sb << " has K=" << kb;
     }
 
     State* state = nullptr;
@@ -86,8 +85,7 @@ struct MatMulImpl : kernels::KernelDefaults {
       if (da != db && da != 1 && db != 1) {
         return Status(StatusCode::invalid_model)
                << "batch axes do not broadcast: input 0 '" << a.name << "' " << sa << " and input 1 '" << b.name << "' "
-               << sb << " (axis " << i << " of the batch: " << static_cast<long long>(da) << " vs "
-               << static_cast<long long>(db) << ")";
+               << sb << " (axis " << i << " of the batch: " << da << " vs " << db << ")";
       }
       state->batch_dims[i] = da == 1 ? db : da;
       state->a_batch_stride[i] = da == 1 ? 0 : a_stride;

@@ -76,8 +76,7 @@ struct ModBody {
     std::int64_t fmod = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("fmod", fmod, 0));
     if (fmod != 0 && fmod != 1) {
-      return Status(StatusCode::invalid_model)
-             << "attribute 'fmod' is " << static_cast<long long>(fmod) << ", expected 0 or 1";
+      return Status(StatusCode::invalid_model) << "attribute 'fmod' is " << fmod << ", expected 0 or 1";
     }
     const DataType dtype = ctx.input(kInputA).dtype;
     if (!kFloatFloorMod && fmod == 0 && is_floating(dtype)) {

@@ -39,9 +39,8 @@ struct SoftmaxCommon {
     const int max_axis = rank - 1 + max_axis_offset;
     if (normalised < 0 || normalised > max_axis) {
       return Status(StatusCode::invalid_model)
-             << "attribute 'axis' is " << static_cast<long long>(requested) << ", expected a value in [" << -rank
-             << ", " << max_axis << "] for input 0 '" << ctx.input(kInput).name << "' of shape "
-             << ctx.input(kInput).shape;
+             << "attribute 'axis' is " << requested << ", expected a value in [" << -rank << ", " << max_axis
+             << "] for input 0 '" << ctx.input(kInput).name << "' of shape " << ctx.input(kInput).shape;
     }
     axis = static_cast<int>(normalised);
     return {};

@@ -85,9 +85,8 @@ struct TopKCommon {
     }
     if (k < 0 || k > state->slices.length) {
       return Status(StatusCode::invalid_model)
-             << k_name << " is " << static_cast<long long>(k) << ", expected a value in [0, "
-             << static_cast<long long>(state->slices.length) << "] (the size of axis " << axis << " of shape "
-             << input.shape << ")";
+             << k_name << " is " << k << ", expected a value in [0, " << state->slices.length << "] (the size of axis "
+             << axis << " of shape " << input.shape << ")";
     }
     state->k = k;
     Shape out = input.shape;

@@ -67,10 +67,8 @@ struct ArrayFeatureExtractor_1 : KernelDefaults {
     const std::size_t size = state.element_bytes;
     for (std::int64_t j = 0; j < state.index_count; ++j) {
       if (indices[j] < 0 || indices[j] >= state.row_length) {
-        return Status(StatusCode::out_of_range)
-               << "input 1 (indices): index " << static_cast<long long>(indices[j]) << " at position "
-               << static_cast<long long>(j) << " is out of range [0, " << static_cast<long long>(state.row_length)
-               << ")";
+        return Status(StatusCode::out_of_range) << "input 1 (indices): index " << indices[j] << " at position " << j
+                                                << " is out of range [0, " << state.row_length << ")";
       }
     }
     for (std::int64_t r = 0; r < state.rows; ++r) {

@@ -154,8 +154,7 @@ class LabelEncoderBuilder {
       }
       if (stored != count) {
         return Status(StatusCode::invalid_model)
-               << "attribute '" << a.name << "' holds " << static_cast<long long>(stored) << " strings, its dims say "
-               << static_cast<long long>(count);
+               << "attribute '" << a.name << "' holds " << stored << " strings, its dims say " << count;
       }
       return {};
     }
@@ -260,8 +259,7 @@ inline Status prepare_label_encoder(PrepareContext& ctx, int version) noexcept {
     }
     if (state->keys.count != state->values.count) {
       return Status(StatusCode::invalid_model)
-             << "the keys attribute has " << static_cast<long long>(state->keys.count) << " entries but the values "
-             << static_cast<long long>(state->values.count);
+             << "the keys attribute has " << state->keys.count << " entries but the values " << state->values.count;
     }
     if (input_dtype != state->keys.dtype) {
       return Status(StatusCode::invalid_model)
@@ -280,9 +278,8 @@ inline Status prepare_label_encoder(PrepareContext& ctx, int version) noexcept {
     bool found = false;
     ONNXMICRO_RETURN_IF_ERROR(builder.load("default_tensor", loaded, found));
     if (loaded.dtype != out || loaded.count != 1) {
-      return Status(StatusCode::invalid_model)
-             << "attribute 'default_tensor' must hold one " << dtype_name(out) << " value, got "
-             << static_cast<long long>(loaded.count) << " of " << dtype_name(loaded.dtype);
+      return Status(StatusCode::invalid_model) << "attribute 'default_tensor' must hold one " << dtype_name(out)
+                                               << " value, got " << loaded.count << " of " << dtype_name(loaded.dtype);
     }
     std::memcpy(def, loaded.data, dtype_size(out));
   } else if (out == DataType::string) {
@@ -333,7 +330,9 @@ struct LabelEncoderBase : KernelDefaults {
 /// LabelEncoder's version rules (VersionedKernel): prepare reads what version `since` accepts; LabelEncoderBase holds
 /// the rest.
 struct LabelEncoderImpl : LabelEncoderBase {
-  static Status prepare(PrepareContext& ctx, int since) noexcept { return label_encoder_detail::prepare_label_encoder(ctx, since); }
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
+    return label_encoder_detail::prepare_label_encoder(ctx, since);
+  }
 };
 
 // Opset 1: classes_strings maps string <-> int64 index.

@@ -266,11 +266,10 @@ struct TreeEnsemble_5 : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("n_targets", state->targets));
     if (aggregate < 0 || aggregate > 3) {
       return Status(StatusCode::invalid_model)
-             << "attribute 'aggregate_function' is " << static_cast<long long>(aggregate) << ", expected 0..3";
+             << "attribute 'aggregate_function' is " << aggregate << ", expected 0..3";
     }
     if (post < 0 || post > 4) {
-      return Status(StatusCode::invalid_model)
-             << "attribute 'post_transform' is " << static_cast<long long>(post) << ", expected 0..4";
+      return Status(StatusCode::invalid_model) << "attribute 'post_transform' is " << post << ", expected 0..4";
     }
     if (state->targets < 1) {
       return Status(StatusCode::invalid_model) << "attribute 'n_targets' must be >= 1";
@@ -329,9 +328,8 @@ struct TreeEnsemble_5 : KernelDefaults {
         return Status(StatusCode::invalid_model) << "required attribute '" << list.name << "' is missing";
       }
       if (list.count >= 0 && list.count != n) {
-        return Status(StatusCode::invalid_model)
-               << "attribute '" << list.name << "' has " << static_cast<long long>(list.count) << " entries, expected "
-               << static_cast<long long>(n) << " (as nodes_featureids)";
+        return Status(StatusCode::invalid_model) << "attribute '" << list.name << "' has " << list.count
+                                                 << " entries, expected " << n << " (as nodes_featureids)";
       }
     }
     if (n_weights < 0 || n_targets < 0 || n_weights != n_targets) {
@@ -348,8 +346,7 @@ struct TreeEnsemble_5 : KernelDefaults {
     for (std::int64_t i = 0; i < n_weights; ++i) {
       if (target_ids[i] < 0 || target_ids[i] >= state->targets) {
         return Status(StatusCode::invalid_model)
-               << "attribute 'leaf_targetids'[" << static_cast<long long>(i)
-               << "] = " << static_cast<long long>(target_ids[i]) << " is outside [0, n_targets)";
+               << "attribute 'leaf_targetids'[" << i << "] = " << target_ids[i] << " is outside [0, n_targets)";
       }
       leaves[i] = TreeLeaf{weights[i], target_ids[i]};
     }
@@ -360,16 +357,15 @@ struct TreeEnsemble_5 : KernelDefaults {
     for (std::int64_t i = 0; i < n; ++i) {
       TreeNode& node = nodes[i];
       if (modes[i] > 6) {
-        return Status(StatusCode::invalid_model) << "attribute 'nodes_modes'[" << static_cast<long long>(i)
-                                                 << "] = " << static_cast<int>(modes[i]) << " is not 0..6";
+        return Status(StatusCode::invalid_model)
+               << "attribute 'nodes_modes'[" << i << "] = " << static_cast<int>(modes[i]) << " is not 0..6";
       }
       node.mode = static_cast<TreeNodeMode>(modes[i]);
       node.split = splits[i];
       node.feature = feature_ids[i];
       if (node.feature < 0 || node.feature >= state->features) {
-        return Status(StatusCode::invalid_model) << "attribute 'nodes_featureids'[" << static_cast<long long>(i)
-                                                 << "] = " << static_cast<long long>(node.feature) << " is outside [0, "
-                                                 << static_cast<long long>(state->features) << ") (X's feature count)";
+        return Status(StatusCode::invalid_model) << "attribute 'nodes_featureids'[" << i << "] = " << node.feature
+                                                 << " is outside [0, " << state->features << ") (X's feature count)";
       }
       node.missing_tracks_true = n_missing > 0 && missing[i] != 0;
       const std::int64_t ids[2] = {false_ids[i], true_ids[i]};
@@ -377,9 +373,8 @@ struct TreeEnsemble_5 : KernelDefaults {
       for (int side = 0; side < 2; ++side) {
         const std::int64_t limit = leaf[side] ? n_weights : n;
         if (ids[side] < 0 || ids[side] >= limit) {
-          return Status(StatusCode::invalid_model)
-                 << "node " << static_cast<long long>(i) << ": " << (side ? "true" : "false") << " branch "
-                 << static_cast<long long>(ids[side]) << " is outside [0, " << static_cast<long long>(limit) << ")";
+          return Status(StatusCode::invalid_model) << "node " << i << ": " << (side ? "true" : "false") << " branch "
+                                                   << ids[side] << " is outside [0, " << limit << ")";
         }
         node.branch[side] = static_cast<std::int32_t>(ids[side]);
         node.is_leaf[side] = leaf[side];
@@ -390,8 +385,7 @@ struct TreeEnsemble_5 : KernelDefaults {
         while (member_at < n_members && !std::isnan(members[member_at])) ++member_at;
         if (member_at >= n_members) {
           return Status(StatusCode::invalid_model)
-                 << "attribute 'membership_values' lacks the NaN-terminated set of BRANCH_MEMBER node "
-                 << static_cast<long long>(i);
+                 << "attribute 'membership_values' lacks the NaN-terminated set of BRANCH_MEMBER node " << i;
         }
         node.member_count = static_cast<std::int32_t>(member_at - node.member_begin);
         ++member_at;  // the NaN
@@ -401,8 +395,8 @@ struct TreeEnsemble_5 : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(n_roots), tree_roots));
     for (std::int64_t i = 0; i < n_roots; ++i) {
       if (roots[i] < 0 || roots[i] >= n) {
-        return Status(StatusCode::invalid_model) << "attribute 'tree_roots'[" << static_cast<long long>(i)
-                                                 << "] = " << static_cast<long long>(roots[i]) << " is not a node";
+        return Status(StatusCode::invalid_model)
+               << "attribute 'tree_roots'[" << i << "] = " << roots[i] << " is not a node";
       }
       tree_roots[i] = static_cast<std::int32_t>(roots[i]);
     }

@@ -97,9 +97,8 @@ struct AttentionCommon : KernelDefaults {
       ONNXMICRO_RETURN_IF_ERROR(split_heads(ctx, kK, st->kv_heads, "kv_num_heads", k_head_size));
       ONNXMICRO_RETURN_IF_ERROR(split_heads(ctx, kV, st->kv_heads, "kv_num_heads", st->v_head_size));
       if (k_head_size != st->head_size) {
-        return Status(StatusCode::invalid_model)
-               << "input 1 'K' of shape " << ks << " has head size " << static_cast<long long>(k_head_size)
-               << ", expected " << static_cast<long long>(st->head_size) << " (Q's head size)";
+        return Status(StatusCode::invalid_model) << "input 1 'K' of shape " << ks << " has head size " << k_head_size
+                                                 << ", expected " << st->head_size << " (Q's head size)";
       }
       st->q_len = qs[1];
       st->new_kv_len = ks[1];
@@ -128,8 +127,7 @@ struct AttentionCommon : KernelDefaults {
         attention_util::require_dim(ctx, kV, rank == 3 ? 1 : 2, st->new_kv_len, "sequence length of K"));
     if (st->kv_heads <= 0 || st->q_heads % st->kv_heads != 0) {
       return Status(StatusCode::invalid_model)
-             << "query heads (" << static_cast<long long>(st->q_heads) << ") must be a multiple of key/value heads ("
-             << static_cast<long long>(st->kv_heads) << ")";
+             << "query heads (" << st->q_heads << ") must be a multiple of key/value heads (" << st->kv_heads << ")";
     }
     st->group = st->q_heads / st->kv_heads;
 
@@ -141,8 +139,8 @@ struct AttentionCommon : KernelDefaults {
       const TensorInfo& in = ctx.input(kNonpadKvSeqlen);
       if (in.dtype != DataType::int64) return ctx.unsupported_input_dtype(kNonpadKvSeqlen);
       if (in.shape.rank() != 1 || in.shape[0] != st->batch) {
-        return Status(StatusCode::invalid_model) << "input 6 '" << in.name << "' has shape " << in.shape
-                                                 << ", expected [" << static_cast<long long>(st->batch) << "]";
+        return Status(StatusCode::invalid_model)
+               << "input 6 '" << in.name << "' has shape " << in.shape << ", expected [" << st->batch << "]";
       }
       if (st->past_len > 0 || ctx.has_input(kPastKey)) {
         return Status(StatusCode::invalid_model) << "input 6 'nonpad_kv_seqlen' cannot be combined with past_key";
@@ -189,10 +187,8 @@ struct AttentionCommon : KernelDefaults {
                             std::int64_t& head_size) noexcept {
     const Shape& s = ctx.input(i).shape;
     if (s[2] % heads != 0) {
-      return Status(StatusCode::invalid_model)
-             << "input " << i << " '" << ctx.input(i).name << "' of shape " << s << ": hidden size "
-             << static_cast<long long>(s[2]) << " is not divisible by attribute '" << attribute << "' ("
-             << static_cast<long long>(heads) << ")";
+      return ctx.input_error(i) << " of shape " << s << ": hidden size " << s[2] << " is not divisible by attribute '"
+                                << attribute << "' (" << heads << ")";
     }
     head_size = s[2] / heads;
     return {};
@@ -240,8 +236,8 @@ struct AttentionCommon : KernelDefaults {
     st.softcap = softcap > 0.0f ? softcap : 0.0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("qk_matmul_output_mode", st.qk_mode, 0));
     if (st.qk_mode < 0 || st.qk_mode > 3) {
-      return Status(StatusCode::invalid_model) << "attribute 'qk_matmul_output_mode' is "
-                                               << static_cast<long long>(st.qk_mode) << ", expected 0, 1, 2 or 3";
+      return Status(StatusCode::invalid_model)
+             << "attribute 'qk_matmul_output_mode' is " << st.qk_mode << ", expected 0, 1, 2 or 3";
     }
     st.softmax_dtype = t1;
     if (ctx.has_attribute("softmax_precision")) {
@@ -249,9 +245,8 @@ struct AttentionCommon : KernelDefaults {
       ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("softmax_precision", precision, 0));
       const DataType dtype = static_cast<DataType>(precision);
       if (!attention_util::is_float_dtype(dtype)) {
-        return Status(StatusCode::invalid_model)
-               << "attribute 'softmax_precision' is " << static_cast<long long>(precision)
-               << ", expected 1 (float), 10 (float16), 11 (double) or 16 (bfloat16)";
+        return Status(StatusCode::invalid_model) << "attribute 'softmax_precision' is " << precision
+                                                 << ", expected 1 (float), 10 (float16), 11 (double) or 16 (bfloat16)";
       }
       st.softmax_dtype = dtype;
     }
@@ -263,7 +258,7 @@ struct AttentionCommon : KernelDefaults {
       if (st.left_window < -1 || st.right_window < -1) {
         return Status(StatusCode::invalid_model)
                << "attributes 'left_window_size' and 'right_window_size' must be -1 or nonnegative, got "
-               << static_cast<long long>(st.left_window) << " and " << static_cast<long long>(st.right_window);
+               << st.left_window << " and " << st.right_window;
       }
     }
     return {};
@@ -292,9 +287,8 @@ struct AttentionCommon : KernelDefaults {
       if (!fits) {
         return Status(StatusCode::invalid_model)
                << "input 3 '" << in.name << "' of shape " << in.shape
-               << " does not broadcast to [batch, q_heads, q_len, kv_len] = [" << static_cast<long long>(target[0])
-               << "," << static_cast<long long>(target[1]) << "," << static_cast<long long>(target[2]) << ","
-               << static_cast<long long>(target[3]) << "]";
+               << " does not broadcast to [batch, q_heads, q_len, kv_len] = [" << target[0] << "," << target[1] << ","
+               << target[2] << "," << target[3] << "]";
       }
       st.mask_strides[axis] = (dim == 1 && axis != 3) ? 0 : stride;
       stride *= dim;

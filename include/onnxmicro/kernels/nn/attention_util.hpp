@@ -39,9 +39,8 @@ inline Status require_dim(const PrepareContext& ctx, int i, int axis, std::int64
                           const char* what) noexcept {
   const TensorInfo& in = ctx.input(i);
   if (in.shape[axis] == expected) return {};
-  return Status(StatusCode::invalid_model)
-         << "input " << i << " '" << in.name << "' of shape " << in.shape << ": dim " << axis << " must be "
-         << static_cast<long long>(expected) << " (" << what << ")";
+  return Status(StatusCode::invalid_model) << "input " << i << " '" << in.name << "' of shape " << in.shape << ": dim "
+                                           << axis << " must be " << expected << " (" << what << ")";
 }
 
 /// Fails unless input i has a floating-point dtype accepted by `Types`.
@@ -61,7 +60,7 @@ inline Status positive_attribute(const PrepareContext& ctx, std::string_view nam
   }
   if (value > 0 || (!required && value == default_value)) return {};
   return Status(StatusCode::invalid_model)
-         << "attribute '" << name << "' is " << static_cast<long long>(value) << ", expected a positive value";
+         << "attribute '" << name << "' is " << value << ", expected a positive value";
 }
 
 /// Reads element `index` of a tensor of any real dtype (and bool, read as 0/1) as a double.

@@ -52,7 +52,7 @@ struct AveragePoolImpl : kernels::KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("count_include_pad", count_include_pad, 0));
     if (count_include_pad != 0 && count_include_pad != 1) {
       return Status(StatusCode::invalid_model)
-             << "attribute 'count_include_pad' is " << static_cast<long long>(count_include_pad) << ", expected 0 or 1";
+             << "attribute 'count_include_pad' is " << count_include_pad << ", expected 0 or 1";
     }
     if (count_include_pad != 0 && ctx.opset_version() < 7) {
       return Status(StatusCode::invalid_model) << "attribute 'count_include_pad' is only defined from opset 7";

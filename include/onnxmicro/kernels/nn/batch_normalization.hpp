@@ -106,8 +106,7 @@ struct BatchNormalizationImpl : kernels::KernelDefaults {
     if (rules.spatial_attr) {
       ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("spatial", spatial, 1));
       if (spatial != 0 && spatial != 1) {
-        return Status(StatusCode::invalid_model)
-               << "attribute 'spatial' is " << static_cast<long long>(spatial) << ", expected 0 or 1";
+        return Status(StatusCode::invalid_model) << "attribute 'spatial' is " << spatial << ", expected 0 or 1";
       }
     }
     state->params = spatial ? state->channels : state->channels * state->inner;
@@ -121,10 +120,9 @@ struct BatchNormalizationImpl : kernels::KernelDefaults {
         status << "input " << i << " '" << ctx.input(i).name << "' (" << kNames[i] << ") has shape " << p
                << ", expected ";
         if (spatial) {
-          status << "[" << static_cast<long long>(state->channels) << "] (one value per channel of X " << xs << ")";
+          status << "[" << state->channels << "] (one value per channel of X " << xs << ")";
         } else {
-          status << static_cast<long long>(state->params) << " elements (C x D1 x ... x Dn of X " << xs
-                 << ", spatial = 0)";
+          status << state->params << " elements (C x D1 x ... x Dn of X " << xs << ", spatial = 0)";
         }
         return status;
       }
@@ -142,7 +140,7 @@ struct BatchNormalizationImpl : kernels::KernelDefaults {
       ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("training_mode", training_mode, 0));
       if (training_mode != 0 && training_mode != 1) {
         return Status(StatusCode::invalid_model)
-               << "attribute 'training_mode' is " << static_cast<long long>(training_mode) << ", expected 0 or 1";
+               << "attribute 'training_mode' is " << training_mode << ", expected 0 or 1";
       }
       state->training = training_mode == 1;
       if (!state->training && extra_outputs) {

@@ -104,9 +104,8 @@ struct Col2ImImpl : kernels::KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(
         kernels::shape_util::read_constant_ints(ctx, kBlockShape, "block_shape", block, kMaxRank + 1, block_rank));
     if (image_rank == 0 || block_rank != image_rank) {
-      return Status(StatusCode::invalid_model)
-             << "inputs 1 (image_shape) and 2 (block_shape) have " << static_cast<unsigned long long>(image_rank)
-             << " and " << static_cast<unsigned long long>(block_rank) << " values, expected the same count >= 1";
+      return Status(StatusCode::invalid_model) << "inputs 1 (image_shape) and 2 (block_shape) have " << image_rank
+                                               << " and " << block_rank << " values, expected the same count >= 1";
     }
     const int rank = static_cast<int>(image_rank);
     if (rank > sliding_window::kMaxSpatialRank) {
@@ -122,9 +121,8 @@ struct Col2ImImpl : kernels::KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(spatial_util::read_axis_attribute(ctx, "pads", 2 * rank, 0, 0, pads, present));
     for (int i = 0; i < rank; ++i) {
       if (image[i] < 1 || block[i] < 1) {
-        return Status(StatusCode::invalid_model)
-               << "image_shape and block_shape must be >= 1, got " << static_cast<long long>(image[i]) << " and "
-               << static_cast<long long>(block[i]) << " on axis " << i;
+        return Status(StatusCode::invalid_model) << "image_shape and block_shape must be >= 1, got " << image[i]
+                                                 << " and " << block[i] << " on axis " << i;
       }
       g.output[i] = image[i];
       g.kernel[i] = block[i];
@@ -142,8 +140,8 @@ struct Col2ImImpl : kernels::KernelDefaults {
     if (x.shape[1] % state->block_size != 0 || x.shape[2] != state->positions) {
       return Status(StatusCode::invalid_model)
              << "input 0 '" << x.name << "' has shape " << x.shape
-             << ", expected dim 1 divisible by prod(block_shape) = " << static_cast<long long>(state->block_size)
-             << " and dim 2 = the number of block positions " << static_cast<long long>(state->positions);
+             << ", expected dim 1 divisible by prod(block_shape) = " << state->block_size
+             << " and dim 2 = the number of block positions " << state->positions;
     }
     const std::int64_t channels = x.shape[1] / state->block_size;
     state->planes = x.shape[0] * channels;

@@ -89,31 +89,26 @@ struct ConvImpl : kernels::KernelDefaults {
     const std::int64_t channels = x.shape[1];
     const std::int64_t out_channels = w.shape[0];
     if (group < 1) {
-      return Status(StatusCode::invalid_model)
-             << "attribute 'group' is " << static_cast<long long>(group) << ", expected >= 1";
+      return Status(StatusCode::invalid_model) << "attribute 'group' is " << group << ", expected >= 1";
     }
     if (channels % group != 0) {
       return Status(StatusCode::invalid_model)
-             << "input 0 '" << x.name << "' has " << static_cast<long long>(channels)
-             << " channels, not divisible by group = " << static_cast<long long>(group);
+             << "input 0 '" << x.name << "' has " << channels << " channels, not divisible by group = " << group;
     }
     if (out_channels % group != 0) {
-      return Status(StatusCode::invalid_model)
-             << "input 1 '" << w.name << "' (W) has " << static_cast<long long>(out_channels)
-             << " output channels (dim 0), not divisible by group = " << static_cast<long long>(group);
+      return Status(StatusCode::invalid_model) << "input 1 '" << w.name << "' (W) has " << out_channels
+                                               << " output channels (dim 0), not divisible by group = " << group;
     }
     if (w.shape[1] != channels / group) {
       return Status(StatusCode::invalid_model)
-             << "input 1 '" << w.name << "' (W) has shape " << w.shape << ": dim 1 is "
-             << static_cast<long long>(w.shape[1]) << ", expected C / group = " << static_cast<long long>(channels)
-             << " / " << static_cast<long long>(group) << " = " << static_cast<long long>(channels / group);
+             << "input 1 '" << w.name << "' (W) has shape " << w.shape << ": dim 1 is " << w.shape[1]
+             << ", expected C / group = " << channels << " / " << group << " = " << (channels / group);
     }
     if (has_bias) {
       const Shape& b = ctx.input(kB).shape;
       if (b.rank() != 1 || b[0] != out_channels) {
-        return Status(StatusCode::invalid_model)
-               << "input 2 '" << ctx.input(kB).name << "' (B) has shape " << b << ", expected ["
-               << static_cast<long long>(out_channels) << "] (one bias per output channel)";
+        return Status(StatusCode::invalid_model) << "input 2 '" << ctx.input(kB).name << "' (B) has shape " << b
+                                                 << ", expected [" << out_channels << "] (one bias per output channel)";
       }
     }
 

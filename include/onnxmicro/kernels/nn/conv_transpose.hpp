@@ -58,20 +58,19 @@ struct ConvTransposeImpl : kernels::KernelDefaults {
     const std::int64_t channels = x.shape[1];
     if (group < 1 || channels % group != 0) {
       return Status(StatusCode::invalid_model)
-             << "attribute 'group' is " << static_cast<long long>(group) << ", expected >= 1 and dividing the "
-             << static_cast<long long>(channels) << " channels of input 0";
+             << "attribute 'group' is " << group << ", expected >= 1 and dividing the " << channels
+             << " channels of input 0";
     }
     if (w.shape[0] != channels) {
-      return Status(StatusCode::invalid_model)
-             << "input 1 '" << w.name << "' (W) has shape " << w.shape << ": dim 0 must equal X's channels "
-             << static_cast<long long>(channels);
+      return Status(StatusCode::invalid_model) << "input 1 '" << w.name << "' (W) has shape " << w.shape
+                                               << ": dim 0 must equal X's channels " << channels;
     }
     const std::int64_t out_channels = w.shape[1] * group;
     if (has_bias) {
       const Shape& b = ctx.input(kB).shape;
       if (b.rank() != 1 || b[0] != out_channels) {
-        return Status(StatusCode::invalid_model) << "input 2 '" << ctx.input(kB).name << "' (B) has shape " << b
-                                                 << ", expected [" << static_cast<long long>(out_channels) << "]";
+        return Status(StatusCode::invalid_model)
+               << "input 2 '" << ctx.input(kB).name << "' (B) has shape " << b << ", expected [" << out_channels << "]";
       }
     }
 
@@ -84,9 +83,8 @@ struct ConvTransposeImpl : kernels::KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(spatial_util::read_axis_attribute(ctx, "kernel_shape", rank, 1, 1, values, present));
     for (int i = 0; i < rank; ++i) {
       if (present && values[i] != w.shape[i + 2]) {
-        return Status(StatusCode::invalid_model)
-               << "attribute 'kernel_shape'[" << i << "] is " << static_cast<long long>(values[i])
-               << " but input 1 (W) has spatial dim " << static_cast<long long>(w.shape[i + 2]);
+        return Status(StatusCode::invalid_model) << "attribute 'kernel_shape'[" << i << "] is " << values[i]
+                                                 << " but input 1 (W) has spatial dim " << w.shape[i + 2];
       }
       g.kernel[i] = w.shape[i + 2];
       g.input[i] = x.shape[i + 2];
@@ -119,9 +117,8 @@ struct ConvTransposeImpl : kernels::KernelDefaults {
                                                  output_shape_count, has_output_shape));
     if (has_output_shape && output_shape_count != static_cast<std::size_t>(rank) &&
         output_shape_count != static_cast<std::size_t>(rank + 2)) {
-      return Status(StatusCode::invalid_model)
-             << "attribute 'output_shape' has " << static_cast<unsigned long long>(output_shape_count)
-             << " values, expected " << rank << " (the spatial axes of input 0)";
+      return Status(StatusCode::invalid_model) << "attribute 'output_shape' has " << output_shape_count
+                                               << " values, expected " << rank << " (the spatial axes of input 0)";
     }
     const std::size_t skip = has_output_shape ? output_shape_count - static_cast<std::size_t>(rank) : 0;
 
@@ -140,8 +137,8 @@ struct ConvTransposeImpl : kernels::KernelDefaults {
       }
       if (g.output[i] < 0) {
         return Status(StatusCode::invalid_model)
-               << "spatial axis " << i << " of the output would have size " << static_cast<long long>(g.output[i])
-               << " (input " << static_cast<long long>(g.input[i]) << ", pads or output_shape too large)";
+               << "spatial axis " << i << " of the output would have size " << g.output[i] << " (input " << g.input[i]
+               << ", pads or output_shape too large)";
       }
     }
 

@@ -74,14 +74,12 @@ struct DeformConvImpl : kernels::KernelDefaults {
     const std::int64_t channels = x.shape[1], out_channels = w.shape[0];
     if (group < 1 || channels % group != 0 || out_channels % group != 0 || w.shape[1] * group != channels) {
       return Status(StatusCode::invalid_model)
-             << "attribute 'group' is " << static_cast<long long>(group) << ": X has "
-             << static_cast<long long>(channels) << " channels and W has shape " << w.shape
+             << "attribute 'group' is " << group << ": X has " << channels << " channels and W has shape " << w.shape
              << ", expected C and M divisible by group and W dim 1 = C / group";
     }
     if (offset_groups < 1 || channels % offset_groups != 0) {
-      return Status(StatusCode::invalid_model)
-             << "attribute 'offset_group' is " << static_cast<long long>(offset_groups)
-             << ", expected >= 1 and dividing the " << static_cast<long long>(channels) << " channels of X";
+      return Status(StatusCode::invalid_model) << "attribute 'offset_group' is " << offset_groups
+                                               << ", expected >= 1 and dividing the " << channels << " channels of X";
     }
     bool present = false;
     std::int64_t values[sliding_window::kAxisIntsCapacity] = {};
@@ -122,8 +120,8 @@ struct DeformConvImpl : kernels::KernelDefaults {
     if (state->has_bias) {
       const Shape& b = ctx.input(kB).shape;
       if (b.rank() != 1 || b[0] != out_channels) {
-        return Status(StatusCode::invalid_model) << "input 3 '" << ctx.input(kB).name << "' (B) has shape " << b
-                                                 << ", expected [" << static_cast<long long>(out_channels) << "]";
+        return Status(StatusCode::invalid_model)
+               << "input 3 '" << ctx.input(kB).name << "' (B) has shape " << b << ", expected [" << out_channels << "]";
       }
     }
     if (state->has_mask) {

@@ -34,9 +34,8 @@ struct FlattenImpl : kernels::KernelDefaults {
     const std::int64_t lowest = negative_axis ? -rank : 0;
     if (axis < lowest || axis > rank) {
       return Status(StatusCode::invalid_model)
-             << "attribute 'axis' is " << static_cast<long long>(axis) << ", expected in ["
-             << static_cast<long long>(lowest) << ", " << static_cast<long long>(rank) << "] for input 0 '" << x.name
-             << "' of shape " << x.shape << (negative_axis ? "" : " (negative axes need opset 11)");
+             << "attribute 'axis' is " << axis << ", expected in [" << lowest << ", " << rank << "] for input 0 '"
+             << x.name << "' of shape " << x.shape << (negative_axis ? "" : " (negative axes need opset 11)");
     }
     if (axis < 0) axis += rank;
     std::int64_t outer = 1, inner = 1;

@@ -695,8 +695,7 @@ struct FlexAttention_1 : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(require_dim(ctx, kV, 2, st->kv_len, "sequence length of K"));
     if (st->kv_heads <= 0 || st->q_heads % st->kv_heads != 0) {
       return Status(StatusCode::invalid_model)
-             << "query heads (" << static_cast<long long>(st->q_heads) << ") must be a multiple of key/value heads ("
-             << static_cast<long long>(st->kv_heads) << ")";
+             << "query heads (" << st->q_heads << ") must be a multiple of key/value heads (" << st->kv_heads << ")";
     }
     st->group = st->q_heads / st->kv_heads;
     const DataType t = ctx.input(kQ).dtype;
@@ -708,9 +707,8 @@ struct FlexAttention_1 : KernelDefaults {
       std::int64_t precision = 0;
       ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("softmax_precision", precision, 0));
       if (!attention_util::is_float_dtype(static_cast<DataType>(precision))) {
-        return Status(StatusCode::invalid_model)
-               << "attribute 'softmax_precision' is " << static_cast<long long>(precision)
-               << ", expected 1 (float), 10 (float16), 11 (double) or 16 (bfloat16)";
+        return Status(StatusCode::invalid_model) << "attribute 'softmax_precision' is " << precision
+                                                 << ", expected 1 (float), 10 (float16), 11 (double) or 16 (bfloat16)";
       }
       st->softmax_dtype = static_cast<DataType>(precision);
     }

@@ -263,9 +263,9 @@ inline Status prepare(PrepareContext& ctx, int version) noexcept {
   }
   const int r = rank - 2;
   if (grid.shape.rank() != rank || grid.shape[0] != x.shape[0] || grid.shape[rank - 1] != r) {
-    return Status(StatusCode::invalid_model) << "input 1 '" << grid.name << "' has shape " << grid.shape
-                                             << ", expected [" << static_cast<long long>(x.shape[0]) << ", o1.."
-                                             << "o" << r << ", " << r << "] for X of shape " << x.shape;
+    return Status(StatusCode::invalid_model)
+           << "input 1 '" << grid.name << "' has shape " << grid.shape << ", expected [" << x.shape[0] << ", o1.."
+           << "o" << r << ", " << r << "] for X of shape " << x.shape;
   }
   switch (compiled_dtype(grid.dtype)) {
     case DataType::float32: state->grid_at = &grid_value<float>; break;

@@ -41,9 +41,8 @@ struct GroupNormalizationImpl : kernels::KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("num_groups", groups));
     const std::int64_t channels = x.shape[1];
     if (groups < 1 || channels % groups != 0) {
-      return Status(StatusCode::invalid_model)
-             << "attribute 'num_groups' is " << static_cast<long long>(groups) << ", expected >= 1 and dividing the "
-             << static_cast<long long>(channels) << " channels of X";
+      return Status(StatusCode::invalid_model) << "attribute 'num_groups' is " << groups
+                                               << ", expected >= 1 and dividing the " << channels << " channels of X";
     }
     if (per_channel) {
       std::int64_t stash_type = 1;
@@ -51,7 +50,7 @@ struct GroupNormalizationImpl : kernels::KernelDefaults {
       if (!normalization_util::is_normalizable(static_cast<DataType>(stash_type)) || stash_type < 0 ||
           stash_type > 16) {
         return Status(StatusCode::invalid_model)
-               << "attribute 'stash_type' is " << static_cast<long long>(stash_type)
+               << "attribute 'stash_type' is " << stash_type
                << ", expected a float dtype number (1 float, 10 float16, 11 double, 16 bfloat16)";
       }
     }
@@ -59,9 +58,8 @@ struct GroupNormalizationImpl : kernels::KernelDefaults {
     for (int i = kScale; i <= kBias; ++i) {
       const Shape& p = ctx.input(i).shape;
       if (p.rank() != 1 || p[0] != params) {
-        return Status(StatusCode::invalid_model)
-               << "input " << i << " '" << ctx.input(i).name << "' has shape " << p << ", expected ["
-               << static_cast<long long>(params) << "] (one value per " << (per_channel ? "channel" : "group") << ")";
+        return ctx.input_error(i) << " has shape " << p << ", expected [" << params << "] (one value per "
+                                  << (per_channel ? "channel" : "group") << ")";
       }
     }
     State* state = nullptr;

@@ -39,9 +39,7 @@ struct InstanceNormalization_1 : KernelDefaults {
     for (int i = kScale; i <= kBias; ++i) {
       const Shape& p = ctx.input(i).shape;
       if (p.rank() != 1 || p[0] != channels) {
-        return Status(StatusCode::invalid_model)
-               << "input " << i << " '" << ctx.input(i).name << "' has shape " << p << ", expected ["
-               << static_cast<long long>(channels) << "] (one value per channel)";
+        return ctx.input_error(i) << " has shape " << p << ", expected [" << channels << "] (one value per channel)";
       }
     }
     State* state = nullptr;

@@ -52,7 +52,7 @@ struct LayerNormalization_17 : KernelDefaults {
     const DataType stat_dtype = static_cast<DataType>(stash_type);
     if (!normalization_util::is_normalizable(stat_dtype) || stash_type != static_cast<std::int32_t>(stat_dtype)) {
       return Status(StatusCode::invalid_model)
-             << "attribute 'stash_type' is " << static_cast<long long>(stash_type)
+             << "attribute 'stash_type' is " << stash_type
              << ", expected a float dtype number (1 float, 10 float16, 11 double, 16 bfloat16)";
     }
 

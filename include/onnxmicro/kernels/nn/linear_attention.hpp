@@ -58,9 +58,8 @@ struct LinearAttention_27 : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(attention_util::positive_attribute(ctx, "q_num_heads", st->q_heads, true));
     ONNXMICRO_RETURN_IF_ERROR(attention_util::positive_attribute(ctx, "kv_num_heads", st->kv_heads, true));
     if (st->q_heads % st->kv_heads != 0) {
-      return Status(StatusCode::invalid_model)
-             << "attribute 'q_num_heads' (" << static_cast<long long>(st->q_heads)
-             << ") must be a multiple of 'kv_num_heads' (" << static_cast<long long>(st->kv_heads) << ")";
+      return Status(StatusCode::invalid_model) << "attribute 'q_num_heads' (" << st->q_heads
+                                               << ") must be a multiple of 'kv_num_heads' (" << st->kv_heads << ")";
     }
     st->group = st->q_heads / st->kv_heads;
     std::string_view rule;

@@ -43,8 +43,7 @@ struct LpNormalizationImpl : kernels::KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("axis", axis_value, -1));
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("p", p, 2));
     if (p != 1 && p != 2) {
-      return Status(StatusCode::invalid_model)
-             << "attribute 'p' is " << static_cast<long long>(p) << ", expected 1 or 2";
+      return Status(StatusCode::invalid_model) << "attribute 'p' is " << p << ", expected 1 or 2";
     }
     int axis = 0;
     ONNXMICRO_RETURN_IF_ERROR(kernels::shape_util::normalize_axis(axis_value, rank, "attribute 'axis'", true, axis));

@@ -43,8 +43,7 @@ struct LrnImpl : kernels::KernelDefaults {
     std::int64_t size = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("size", size));
     if (size < 1) {
-      return Status(StatusCode::invalid_model)
-             << "attribute 'size' is " << static_cast<long long>(size) << ", expected >= 1";
+      return Status(StatusCode::invalid_model) << "attribute 'size' is " << size << ", expected >= 1";
     }
     float alpha = 1e-4f, beta = 0.75f, bias = 1.0f;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("alpha", alpha, 1e-4f));

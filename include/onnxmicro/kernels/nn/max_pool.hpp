@@ -58,7 +58,7 @@ struct MaxPoolImpl : kernels::KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("storage_order", storage_order, 0));
     if (storage_order != 0 && storage_order != 1) {
       return Status(StatusCode::invalid_model)
-             << "attribute 'storage_order' is " << static_cast<long long>(storage_order) << ", expected 0 or 1";
+             << "attribute 'storage_order' is " << storage_order << ", expected 0 or 1";
     }
     if (storage_order != 0 && ctx.opset_version() < 8) {
       return Status(StatusCode::invalid_model) << "attribute 'storage_order' is only defined from opset 8";

@@ -92,8 +92,7 @@ struct MaxRoiPool_1 : KernelDefaults {
       const std::int64_t b = static_cast<std::int64_t>(load(roi[0]));
       if (b < 0 || b >= s.batch) {
         return Status(StatusCode::out_of_range)
-               << "input 1 (rois): batch id " << static_cast<long long>(b) << " of roi " << static_cast<long long>(n)
-               << " is outside [0, " << static_cast<long long>(s.batch) << ")";
+               << "input 1 (rois): batch id " << b << " of roi " << n << " is outside [0, " << s.batch << ")";
       }
       const std::int64_t start_w = static_cast<std::int64_t>(std::round(static_cast<float>(load(roi[1])) * scale));
       const std::int64_t start_h = static_cast<std::int64_t>(std::round(static_cast<float>(load(roi[2])) * scale));

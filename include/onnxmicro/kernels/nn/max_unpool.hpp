@@ -68,7 +68,7 @@ struct MaxUnpoolImpl : kernels::KernelDefaults {
       inferred[i + 2] = (x.shape[i + 2] - 1) * strides[i] + kernel[i] - pads[i] - pads[i + spatial_rank];
       if (inferred[i + 2] < 0) {
         return Status(StatusCode::invalid_model) << "spatial axis " << i << " of the unpooled output would have size "
-                                                 << static_cast<long long>(inferred[i + 2]) << " (pads too large)";
+                                                 << inferred[i + 2] << " (pads too large)";
       }
     }
     Shape y = inferred;
@@ -112,9 +112,8 @@ struct MaxUnpoolImpl : kernels::KernelDefaults {
     for (std::int64_t k = 0; k < s.count; ++k) {
       std::int64_t index = indices[k];
       if (index < 0 || index >= s.inferred_count) {
-        return Status(StatusCode::invalid_argument)
-               << "input 1 (I) element " << static_cast<long long>(k) << " is " << static_cast<long long>(index)
-               << ", expected a value in [0, " << static_cast<long long>(s.inferred_count) << ")";
+        return Status(StatusCode::invalid_argument) << "input 1 (I) element " << k << " is " << index
+                                                    << ", expected a value in [0, " << s.inferred_count << ")";
       }
       // Coordinates in the inferred shape -> offset in the output (skipped when cropped away).
       std::int64_t coordinates[kMaxRank];

@@ -44,15 +44,14 @@ struct NonMaxSuppression_10 : KernelDefaults {
     }
     if (scores.shape.rank() != 3 || scores.shape[0] != boxes.shape[0] || scores.shape[2] != boxes.shape[1]) {
       return Status(StatusCode::invalid_model)
-             << "input 1 '" << scores.name << "' has shape " << scores.shape << ", expected ["
-             << static_cast<long long>(boxes.shape[0]) << ", num_classes, " << static_cast<long long>(boxes.shape[1])
-             << "] for boxes of shape " << boxes.shape;
+             << "input 1 '" << scores.name << "' has shape " << scores.shape << ", expected [" << boxes.shape[0]
+             << ", num_classes, " << boxes.shape[1] << "] for boxes of shape " << boxes.shape;
     }
     std::int64_t center_point_box = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("center_point_box", center_point_box, 0));
     if (center_point_box != 0 && center_point_box != 1) {
       return Status(StatusCode::invalid_model)
-             << "attribute 'center_point_box' is " << static_cast<long long>(center_point_box) << ", expected 0 or 1";
+             << "attribute 'center_point_box' is " << center_point_box << ", expected 0 or 1";
     }
 
     // Optional scalars (an omitted or empty input takes the default: 0 boxes, IoU 0, no score filter).

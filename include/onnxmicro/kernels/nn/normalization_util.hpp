@@ -65,8 +65,7 @@ inline Status check_param_shape(const kernels::PrepareContext& ctx, int index, c
     ok = dim == 1 || dim == view[view.rank() - 1 - i];
   }
   if (ok) return {};
-  return Status(StatusCode::invalid_model) << "input " << index << " '" << ctx.input(index).name << "' has shape "
-                                           << ctx.input(index).shape << ", expected " << expectation;
+  return ctx.input_error(index) << " has shape " << ctx.input(index).shape << ", expected " << expectation;
 }
 
 template <typename T>

@@ -216,7 +216,7 @@ struct RecurrentOp {
     // layout: added in opset 14.
     if (layout != 0 && (kSince < 14 || layout != 1)) {
       return Status(StatusCode::invalid_model)
-             << "attribute 'layout' is " << static_cast<long long>(layout)
+             << "attribute 'layout' is " << layout
              << (kSince < 14 ? ", but layout exists only from opset 14 on" : ", expected 0 or 1");
     }
     cfg.batch_first = layout == 1;
@@ -300,8 +300,7 @@ struct RecurrentOp {
     if (ctx.has_attribute("hidden_size")) {
       ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("hidden_size", hidden, 0));
       if (hidden <= 0) {
-        return Status(StatusCode::invalid_model)
-               << "attribute 'hidden_size' is " << static_cast<long long>(hidden) << ", expected > 0";
+        return Status(StatusCode::invalid_model) << "attribute 'hidden_size' is " << hidden << ", expected > 0";
       }
     }
     cfg.hidden = hidden;
@@ -406,8 +405,7 @@ struct RecurrentOp {
       const std::int64_t len = lens == nullptr ? T_len : lens[b];
       if (len < 0 || len > T_len) {
         return Status(StatusCode::out_of_range)
-               << "input 4 'sequence_lens'[" << static_cast<long long>(b) << "] is " << static_cast<long long>(len)
-               << ", expected a value in [0, " << static_cast<long long>(T_len) << "]";
+               << "input 4 'sequence_lens'[" << b << "] is " << len << ", expected a value in [0, " << T_len << "]";
       }
     }
     for (std::int64_t d = 0; d < D; ++d) {

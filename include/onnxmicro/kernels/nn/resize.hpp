@@ -97,8 +97,8 @@ struct ResizeCommon : KernelDefaults {
       if (scale_count != axis_count) return length_error(ctx, scales_index, "scales", scale_count, axis_count);
       for (std::size_t i = 0; i < axis_count; ++i) {
         if (!(scales[i] > 0.0f)) {
-          return Status(StatusCode::invalid_model) << "input " << scales_index << " 'scales': value "
-                                                   << static_cast<unsigned long long>(i) << " is not positive";
+          return Status(StatusCode::invalid_model)
+                 << "input " << scales_index << " 'scales': value " << i << " is not positive";
         }
         resize_util::AxisRequest& r = requests[axes[i]];
         r.scale = static_cast<double>(scales[i]);
@@ -109,13 +109,12 @@ struct ResizeCommon : KernelDefaults {
       for (std::size_t i = 0; i < axis_count; ++i) {
         if (sizes[i] < 0) {
           return Status(StatusCode::invalid_model)
-                 << "input " << sizes_index << " 'sizes': value " << static_cast<unsigned long long>(i) << " is "
-                 << static_cast<long long>(sizes[i]) << ", expected >= 0";
+                 << "input " << sizes_index << " 'sizes': value " << i << " is " << sizes[i] << ", expected >= 0";
         }
         resize_util::AxisRequest& r = requests[axes[i]];
         if (r.input_size == 0 && sizes[i] != 0) {
           return Status(StatusCode::invalid_model)
-                 << "cannot resize axis " << axes[i] << " of size 0 to size " << static_cast<long long>(sizes[i]);
+                 << "cannot resize axis " << axes[i] << " of size 0 to size " << sizes[i];
         }
         r.output_size = sizes[i];
         r.scale = r.input_size == 0 ? 1.0 : static_cast<double>(sizes[i]) / static_cast<double>(r.input_size);
@@ -206,9 +205,8 @@ struct ResizeCommon : KernelDefaults {
 
   static Status length_error(const PrepareContext& ctx, int index, const char* role, std::size_t got,
                              std::size_t expected) noexcept {
-    return Status(StatusCode::invalid_model) << "input " << index << " '" << ctx.input(index).name << "' (" << role
-                                             << ") has " << static_cast<unsigned long long>(got) << " values, expected "
-                                             << static_cast<unsigned long long>(expected) << " (one per resized axis)";
+    return ctx.input_error(index) << " (" << role << ") has " << got << " values, expected " << expected
+                                  << " (one per resized axis)";
   }
 
   /// Reads the constant float32 `scales` input (1-D).
@@ -246,7 +244,7 @@ struct ResizeCommon : KernelDefaults {
     if (info.shape.rank() != 1 || n != static_cast<std::int64_t>(2 * axis_count)) {
       return Status(StatusCode::invalid_model)
              << "input " << index << " '" << info.name << "' (roi) has shape " << info.shape << ", expected ["
-             << static_cast<unsigned long long>(2 * axis_count) << "] (starts then ends of the resized axes)";
+             << (2 * axis_count) << "] (starts then ends of the resized axes)";
     }
     double (*round)(double) noexcept = nullptr;
     std::size_t size = 0;

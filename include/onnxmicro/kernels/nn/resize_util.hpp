@@ -248,8 +248,7 @@ inline Status build_axis(PrepareContext& ctx, const Params& p, const AxisRequest
   const bool identity =
       is_close(r.scale, 1.0) && out == r.input_size && (!r.has_roi || (r.roi_start == 0.0 && is_close(r.roi_end, 1.0)));
   if (out > 0 && r.input_size == 0) {
-    return Status(StatusCode::invalid_model)
-           << "cannot resize an axis of size 0 to size " << static_cast<long long>(out);
+    return Status(StatusCode::invalid_model) << "cannot resize an axis of size 0 to size " << out;
   }
   const int n = identity ? 1 : (p.mode == Mode::nearest ? 1 : tap_count(p, r.scale));
   if (n < 1 || n > (1 << 20)) {
@@ -448,8 +447,8 @@ inline Status select_compute(PrepareContext& ctx, int x_index, Mode mode, Plan& 
     case DataType::uint32: plan.compute = &interpolate<std::uint32_t>; break;
     case DataType::uint64: plan.compute = &interpolate<std::uint64_t>; break;
     default:
-      return Status(StatusCode::unsupported)
-             << "input " << x_index << " '" << ctx.input(x_index).name << "' has dtype " << dtype_name(dtype)
+      return ctx.input_error(x_index, {}, StatusCode::unsupported)
+             << " has dtype " << dtype_name(dtype)
              << ", which linear and cubic interpolation do not support (nearest does)";
   }
   return {};

@@ -47,7 +47,7 @@ struct RmsNormalizationImpl : kernels::KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("stash_type", stash_type, 1));
     if (!normalization_util::is_normalizable(static_cast<DataType>(stash_type)) || stash_type < 0 || stash_type > 16) {
       return Status(StatusCode::invalid_model)
-             << "attribute 'stash_type' is " << static_cast<long long>(stash_type)
+             << "attribute 'stash_type' is " << stash_type
              << ", expected a float dtype number (1 float, 10 float16, 11 double, 16 bfloat16)";
     }
 

@@ -92,8 +92,7 @@ inline Status compute(const State& s, const void* x_data, const void* roi_data, 
     const std::int64_t b = batch[n];
     if (b < 0 || b >= s.batch) {
       return Status(StatusCode::out_of_range)
-             << "input 2 (batch_indices): value " << static_cast<long long>(b) << " at " << static_cast<long long>(n)
-             << " is outside [0, " << static_cast<long long>(s.batch) << ")";
+             << "input 2 (batch_indices): value " << b << " at " << n << " is outside [0, " << s.batch << ")";
     }
     const T* roi = rois + n * 4;
     const C start_w = static_cast<C>(resize_util::load(roi[0])) * scale - offset;
@@ -178,8 +177,8 @@ inline Status prepare(PrepareContext& ctx, int version) noexcept {
            << "input 1 '" << rois.name << "' has shape " << rois.shape << ", expected [num_rois, 4]";
   }
   if (batch.shape.rank() != 1 || batch.shape[0] != rois.shape[0]) {
-    return Status(StatusCode::invalid_model) << "input 2 '" << batch.name << "' has shape " << batch.shape
-                                             << ", expected [" << static_cast<long long>(rois.shape[0]) << "]";
+    return Status(StatusCode::invalid_model)
+           << "input 2 '" << batch.name << "' has shape " << batch.shape << ", expected [" << rois.shape[0] << "]";
   }
   std::string_view mode;
   ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("mode", mode, "avg"));
@@ -203,9 +202,8 @@ inline Status prepare(PrepareContext& ctx, int version) noexcept {
   ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("spatial_scale", state->spatial_scale, 1.0f));
   if (state->pooled_height < 1 || state->pooled_width < 1 || state->sampling_ratio < 0) {
     return Status(StatusCode::invalid_model)
-           << "attributes output_height/output_width must be >= 1 and sampling_ratio >= 0, got "
-           << static_cast<long long>(state->pooled_height) << "/" << static_cast<long long>(state->pooled_width)
-           << " and " << static_cast<long long>(state->sampling_ratio);
+           << "attributes output_height/output_width must be >= 1 and sampling_ratio >= 0, got " << state->pooled_height
+           << "/" << state->pooled_width << " and " << state->sampling_ratio;
   }
   state->batch = x.shape[0];
   state->channels = x.shape[1];

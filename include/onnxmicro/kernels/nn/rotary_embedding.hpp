@@ -61,9 +61,8 @@ struct RotaryEmbedding_23 : KernelDefaults {
       ONNXMICRO_RETURN_IF_ERROR(attention_util::positive_attribute(ctx, "num_heads", st->heads, true));
       if (x[2] % st->heads != 0) {
         return Status(StatusCode::invalid_model)
-               << "input 0 '" << ctx.input(kInput).name << "' of shape " << x << ": hidden size "
-               << static_cast<long long>(x[2]) << " is not divisible by attribute 'num_heads' ("
-               << static_cast<long long>(st->heads) << ")";
+               << "input 0 '" << ctx.input(kInput).name << "' of shape " << x << ": hidden size " << x[2]
+               << " is not divisible by attribute 'num_heads' (" << st->heads << ")";
       }
       st->seq = x[1];
       st->head_size = x[2] / st->heads;
@@ -76,8 +75,8 @@ struct RotaryEmbedding_23 : KernelDefaults {
     if (rotary_dim == 0) rotary_dim = st->head_size;
     if (rotary_dim < 0 || rotary_dim > st->head_size || rotary_dim % 2 != 0) {
       return Status(StatusCode::invalid_model)
-             << "attribute 'rotary_embedding_dim' is " << static_cast<long long>(rotary_dim)
-             << ", expected an even value in [0, head_size = " << static_cast<long long>(st->head_size) << "]";
+             << "attribute 'rotary_embedding_dim' is " << rotary_dim
+             << ", expected an even value in [0, head_size = " << st->head_size << "]";
     }
     st->rotary_half = rotary_dim / 2;
     std::int64_t interleaved = 0;
@@ -135,9 +134,8 @@ struct RotaryEmbedding_23 : KernelDefaults {
         if (positions != nullptr) {
           row = positions[row];
           if (row < 0 || row >= st.max_position) {
-            return Status(StatusCode::out_of_range)
-                   << "input 3 'position_ids' holds " << static_cast<long long>(row) << ", outside [0, "
-                   << static_cast<long long>(st.max_position) << ") (the rows of cos_cache)";
+            return Status(StatusCode::out_of_range) << "input 3 'position_ids' holds " << row << ", outside [0, "
+                                                    << st.max_position << ") (the rows of cos_cache)";
           }
         }
         const T* cos_row = cos_cache + row * half;

@@ -28,8 +28,8 @@ inline Status prepare_with_scales(PrepareContext& ctx, const float* scales, std:
   const TensorInfo& x = ctx.input(0);
   const int rank = x.shape.rank();
   if (count != static_cast<std::size_t>(rank)) {
-    return Status(StatusCode::invalid_model) << "scales has " << static_cast<unsigned long long>(count)
-                                             << " values, expected " << rank << " (one per axis of " << x.shape << ")";
+    return Status(StatusCode::invalid_model)
+           << "scales has " << count << " values, expected " << rank << " (one per axis of " << x.shape << ")";
   }
   resize_util::Params params;
   std::string_view mode;

@@ -44,8 +44,7 @@ inline Status check_dtypes(const PrepareContext& ctx, const Rules& rules, DataTy
   if (since == 0 || since > opset) {
     return quant_util::with_needed_opset(Status(StatusCode::unsupported)
                                              << "input 0 '" << x.name << "' has dtype " << dtype_name(x.dtype)
-                                             << ", which DequantizeLinear-" << static_cast<long long>(opset)
-                                             << " does not support",
+                                             << ", which DequantizeLinear-" << opset << " does not support",
                                          since);
   }
   if (ctx.has_input(kZeroPoint))

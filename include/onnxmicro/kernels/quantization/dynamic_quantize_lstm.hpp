@@ -134,9 +134,8 @@ struct DynamicQuantizeLSTM_1 : KernelDefaults, private recurrent_util::Recurrent
                                                << per_direction << " or " << per_column_shape << ", got " << info.shape;
     }
     if (ctx.input(zero).shape != info.shape) {
-      return Status(StatusCode::invalid_model)
-             << "input " << zero << " '" << ctx.input(zero).name << "' (zero point): expected the shape of its scale "
-             << info.shape << ", got " << ctx.input(zero).shape;
+      return ctx.input_error(zero) << " (zero point): expected the shape of its scale " << info.shape << ", got "
+                                   << ctx.input(zero).shape;
     }
     return {};
   }

@@ -81,8 +81,7 @@ struct QGemm_1 : KernelDefaults {
     const TensorInfo& b = ctx.input(kB);
     for (int i : {kA, kB}) {
       if (ctx.input(i).shape.rank() != 2) {
-        return Status(StatusCode::invalid_model) << "input " << i << " '" << ctx.input(i).name << "' has shape "
-                                                 << ctx.input(i).shape << ", expected rank 2";
+        return ctx.input_error(i) << " has shape " << ctx.input(i).shape << ", expected rank 2";
       }
     }
     s.m = s.trans_a ? a.shape[1] : a.shape[0];
@@ -90,10 +89,9 @@ struct QGemm_1 : KernelDefaults {
     const std::int64_t kb = s.trans_b ? b.shape[1] : b.shape[0];
     s.n = s.trans_b ? b.shape[0] : b.shape[1];
     if (kb != s.k) {
-      return Status(StatusCode::invalid_model)
-             << "inner dimensions differ: input 0 '" << a.name << "' " << a.shape << " (transA=" << trans_a
-             << ") has K=" << static_cast<long long>(s.k) << ", input 3 '" << b.name << "' " << b.shape
-             << " (transB=" << trans_b << ") has K=" << static_cast<long long>(kb);
+      return Status(StatusCode::invalid_model) << "inner dimensions differ: input 0 '" << a.name << "' " << a.shape
+                                               << " (transA=" << trans_a << ") has K=" << s.k << ", input 3 '" << b.name
+                                               << "' " << b.shape << " (transB=" << trans_b << ") has K=" << kb;
     }
     for (int i : {kAScale, kAZeroPoint, kYScale, kYZeroPoint}) {
       ONNXMICRO_RETURN_IF_ERROR(quant_util::check_scalar_param(ctx, i));
@@ -112,9 +110,8 @@ struct QGemm_1 : KernelDefaults {
       const std::int64_t rows = c.rank() == 2 ? c[0] : 1;
       const std::int64_t cols = c.rank() >= 1 ? c[c.rank() - 1] : 1;
       if (c.rank() > 2 || (rows != 1 && rows != s.m) || (cols != 1 && cols != s.n)) {
-        return Status(StatusCode::invalid_model)
-               << "input 6 '" << ctx.input(kC).name << "' (C) has shape " << c << ", which does not broadcast to ["
-               << static_cast<long long>(s.m) << "," << static_cast<long long>(s.n) << "]";
+        return Status(StatusCode::invalid_model) << "input 6 '" << ctx.input(kC).name << "' (C) has shape " << c
+                                                 << ", which does not broadcast to [" << s.m << "," << s.n << "]";
       }
       s.c_col_stride = cols == 1 ? 0 : 1;
       s.c_row_stride = rows == 1 ? 0 : cols;

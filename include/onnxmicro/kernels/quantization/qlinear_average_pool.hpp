@@ -65,9 +65,8 @@ struct QLinearAveragePool_1 : KernelDefaults, qoperator_util::UnaryInputs {
     ONNXMICRO_RETURN_IF_ERROR(sliding_window::parse_window(ctx, nchw, rules, g));
     const std::int64_t kernel_size = g.kernel_size();
     if (kernel_size > kMaxKernelSize) {
-      return Status(StatusCode::unsupported)
-             << "attribute 'kernel_shape' has " << static_cast<long long>(kernel_size) << " taps, at most "
-             << static_cast<long long>(kMaxKernelSize) << " supported (the int32 sum of a window)";
+      return Status(StatusCode::unsupported) << "attribute 'kernel_shape' has " << kernel_size << " taps, at most "
+                                             << kMaxKernelSize << " supported (the int32 sum of a window)";
     }
     Span<fixed_point::FixedPointMultiplier> multipliers;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(kernel_size) + 1, multipliers));

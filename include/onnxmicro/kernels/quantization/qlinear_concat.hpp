@@ -54,8 +54,8 @@ struct QLinearConcat_1 : KernelDefaults {
     const int rank = first.rank();
     if (axis < -rank || axis >= rank || rank == 0) {
       return Status(StatusCode::invalid_model)
-             << "attribute 'axis' is " << static_cast<long long>(axis) << ", expected in [" << -rank << ", " << rank - 1
-             << "] for input " << kFirstX << " '" << ctx.input(kFirstX).name << "' " << first;
+             << "attribute 'axis' is " << axis << ", expected in [" << -rank << ", " << rank - 1 << "] for input "
+             << kFirstX << " '" << ctx.input(kFirstX).name << "' " << first;
     }
     if (axis < 0) axis += rank;
     State* s = nullptr;
@@ -75,17 +75,15 @@ struct QLinearConcat_1 : KernelDefaults {
       const int xi = kFirstX + 3 * i;
       ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(xi));
       if (ctx.input(xi).dtype != t) {
-        return Status(StatusCode::invalid_model)
-               << "input " << xi << " '" << ctx.input(xi).name << "' has dtype " << dtype_name(ctx.input(xi).dtype)
-               << ", expected " << dtype_name(t) << " (the dtype of input 1 'Y_zero_point')";
+        return ctx.input_error(xi) << " has dtype " << dtype_name(ctx.input(xi).dtype) << ", expected " << dtype_name(t)
+                                   << " (the dtype of input 1 'Y_zero_point')";
       }
       const Shape& shape = ctx.input(xi).shape;
       bool same = shape.rank() == rank;
       for (int d = 0; same && d < rank; ++d) same = d == axis || shape[d] == first[d];
       if (!same) {
-        return Status(StatusCode::invalid_model) << "input " << xi << " '" << ctx.input(xi).name << "' has shape "
-                                                 << shape << ", expected the shape of input " << kFirstX << " " << first
-                                                 << " except on axis " << static_cast<long long>(axis);
+        return ctx.input_error(xi) << " has shape " << shape << ", expected the shape of input " << kFirstX << " "
+                                   << first << " except on axis " << axis;
       }
       qoperator_util::QuantParams xq;
       ONNXMICRO_RETURN_IF_ERROR(qoperator_util::read_quant_params(ctx, xi + 1, xi + 2, t, xq));

@@ -52,9 +52,8 @@ struct QLinearGlobalAveragePool_1 : KernelDefaults, qoperator_util::UnaryInputs 
     for (int i = 1; i < rank - 1; ++i) s->spatial *= x.shape[s->channels_last ? i : i + 1];
     if (s->spatial < 1 || s->spatial > kMaxSpatial) {
       return Status(StatusCode::unsupported)
-             << "input 0 '" << x.name << "' has shape " << x.shape << ": " << static_cast<long long>(s->spatial)
-             << " spatial positions, expected 1 to " << static_cast<long long>(kMaxSpatial)
-             << " (the int32 sum of a channel)";
+             << "input 0 '" << x.name << "' has shape " << x.shape << ": " << s->spatial
+             << " spatial positions, expected 1 to " << kMaxSpatial << " (the int32 sum of a channel)";
     }
     s->x_zero = xq.zero_point;
     s->y_zero = yq.zero_point;

@@ -83,8 +83,8 @@ struct QLinearSoftmax_1 : KernelDefaults {
     const std::int64_t axis = requested < 0 ? requested + rank : requested;
     if (axis < 0 || axis >= rank) {
       return Status(StatusCode::invalid_model)
-             << "attribute 'axis' is " << static_cast<long long>(requested) << ", expected a value in [" << -rank
-             << ", " << rank - 1 << "] for input 0 '" << x.name << "' of shape " << x.shape;
+             << "attribute 'axis' is " << requested << ", expected a value in [" << -rank << ", " << rank - 1
+             << "] for input 0 '" << x.name << "' of shape " << x.shape;
     }
 
     State* state = nullptr;

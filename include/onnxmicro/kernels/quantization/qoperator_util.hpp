@@ -29,8 +29,8 @@ struct QuantParams {
 inline Status require_8bit(const PrepareContext& ctx, int index) noexcept {
   const DataType t = ctx.input(index).dtype;
   if (t == DataType::int8 || t == DataType::uint8) return {};
-  return Status(StatusCode::unsupported) << "input " << index << " '" << ctx.input(index).name << "' has dtype "
-                                         << dtype_name(t) << ", expected int8 or uint8";
+  return ctx.input_error(index, {}, StatusCode::unsupported)
+         << " has dtype " << dtype_name(t) << ", expected int8 or uint8";
 }
 
 /// Checks and reads the scale (input `scale_index`, required) and zero point (input `zero_index`, optional: 0)
@@ -160,8 +160,7 @@ struct LookupTable {
 /// Fails unless the integer attribute `name` is 0 or 1 (a flag).
 inline Status require_flag(const char* name, std::int64_t value) noexcept {
   if (value == 0 || value == 1) return {};
-  return Status(StatusCode::invalid_model)
-         << "attribute '" << name << "' is " << static_cast<long long>(value) << ", expected 0 or 1";
+  return Status(StatusCode::invalid_model) << "attribute '" << name << "' is " << value << ", expected 0 or 1";
 }
 
 /// The inputs of the QOperator ops of one 8-bit input and output (lookup-table ops, the average pools).

@@ -321,7 +321,7 @@ inline Status plan_params(const PrepareContext& ctx, int scale_index, int zero_p
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("block_size", block_size, 0));
     if (block_size < 0) {
       return Status(StatusCode::invalid_model)
-             << "attribute 'block_size' is " << static_cast<long long>(block_size) << ", expected a positive value";
+             << "attribute 'block_size' is " << block_size << ", expected a positive value";
     }
   }
   layout = ParamLayout();
@@ -347,9 +347,8 @@ inline Status plan_params(const PrepareContext& ctx, int scale_index, int zero_p
   if (!blocked) {
     if (s[0] != dim) {
       return Status(StatusCode::invalid_model)
-             << "input " << scale_index << " '" << scale.name << "' (scale) has " << static_cast<long long>(s[0])
-             << " values, expected " << static_cast<long long>(dim) << " (dim " << axis << " of input 0 " << x.shape
-             << ")";
+             << "input " << scale_index << " '" << scale.name << "' (scale) has " << s[0] << " values, expected " << dim
+             << " (dim " << axis << " of input 0 " << x.shape << ")";
     }
     layout.axis_stride = 1;
     return {};
@@ -366,9 +365,8 @@ inline Status plan_params(const PrepareContext& ctx, int scale_index, int zero_p
   const std::int64_t expected = (dim + block_size - 1) / block_size;
   if (blocks != expected) {
     return Status(StatusCode::invalid_model)
-           << "attribute 'block_size' is " << static_cast<long long>(block_size) << ": axis " << axis << " of input 0 "
-           << x.shape << " needs " << static_cast<long long>(expected) << " blocks, but input " << scale_index << " '"
-           << scale.name << "' has " << static_cast<long long>(blocks);
+           << "attribute 'block_size' is " << block_size << ": axis " << axis << " of input 0 " << x.shape << " needs "
+           << expected << " blocks, but input " << scale_index << " '" << scale.name << "' has " << blocks;
   }
   layout.block = block_size;
   layout.inner_stride = 1;
@@ -391,7 +389,7 @@ inline Status read_dtype_attribute(const PrepareContext& ctx, const char* name, 
   ONNXMICRO_RETURN_IF_ERROR(ctx.attribute(name, v, 0));
   if (v < 0 || v > kMaxDataTypeValue) {
     return Status(StatusCode::invalid_model)
-           << "attribute '" << name << "' is " << static_cast<long long>(v) << ", which is not a TensorProto.DataType";
+           << "attribute '" << name << "' is " << v << ", which is not a TensorProto.DataType";
   }
   value = static_cast<DataType>(v);
   return {};
@@ -472,8 +470,7 @@ inline Status plan_matmul(const PrepareContext& ctx, int a_index, int b_index, M
   const Shape& sb = b.shape;
   if (sa.rank() < 1 || sb.rank() < 1) {
     const int bad = sa.rank() < 1 ? a_index : b_index;
-    return Status(StatusCode::invalid_model)
-           << "input " << bad << " '" << ctx.input(bad).name << "' is a scalar; a matrix product needs rank >= 1";
+    return ctx.input_error(bad) << " is a scalar; a matrix product needs rank >= 1";
   }
   const int ra = sa.rank(), rb = sb.rank();
   plan = MatMulPlan();
@@ -483,9 +480,8 @@ inline Status plan_matmul(const PrepareContext& ctx, int a_index, int b_index, M
   plan.n = rb >= 2 ? sb[rb - 1] : 1;
   if (plan.k != kb) {
     return Status(StatusCode::invalid_model)
-           << "inner dimensions differ: input " << a_index << " '" << a.name << "' " << sa
-           << " has K=" << static_cast<long long>(plan.k) << ", input " << b_index << " '" << b.name << "' " << sb
-           << " has K=" << static_cast<long long>(kb);
+           << "inner dimensions differ: input " << a_index << " '" << a.name << "' " << sa << " has K=" << plan.k
+           << ", input " << b_index << " '" << b.name << "' " << sb << " has K=" << kb;
   }
   const int a_batch = ra > 2 ? ra - 2 : 0;
   const int b_batch = rb > 2 ? rb - 2 : 0;
@@ -548,8 +544,8 @@ inline Status plan_matrix_params(const PrepareContext& ctx, int param_index, int
   if (!ok) {
     return Status(StatusCode::invalid_model)
            << "input " << param_index << " '" << info.name << "' has shape " << info.shape << ", expected a scalar, ["
-           << static_cast<long long>(extent) << "] or " << (rows ? "[..., M, 1]" : "[..., 1, N]") << " (per "
-           << (rows ? "row" : "column") << " of input " << matrix_index << " " << matrix << ")";
+           << extent << "] or " << (rows ? "[..., M, 1]" : "[..., 1, N]") << " (per " << (rows ? "row" : "column")
+           << " of input " << matrix_index << " " << matrix << ")";
   }
   std::int64_t stride = 1;
   const int own_axis = r == 1 ? 0 : (rows ? r - 2 : r - 1);  // the axis of M (rows) or N (columns)
@@ -657,17 +653,15 @@ inline Status plan_conv(const PrepareContext& ctx, int x_index, int w_index, Con
   plan.out_channels = w.shape[0];
   if (plan.group < 1 || plan.channels % plan.group != 0 || plan.out_channels % plan.group != 0) {
     return Status(StatusCode::invalid_model)
-           << "attribute 'group' is " << static_cast<long long>(plan.group) << ", expected >= 1 and dividing both the "
-           << static_cast<long long>(plan.channels) << " input channels and the "
-           << static_cast<long long>(plan.out_channels) << " output channels";
+           << "attribute 'group' is " << plan.group << ", expected >= 1 and dividing both the " << plan.channels
+           << " input channels and the " << plan.out_channels << " output channels";
   }
   plan.group_channels = plan.channels / plan.group;
   plan.group_out_channels = plan.out_channels / plan.group;
   if (w.shape[1] != plan.group_channels) {
     return Status(StatusCode::invalid_model)
-           << "input " << w_index << " '" << w.name << "' (w) has shape " << w.shape << ": dim 1 is "
-           << static_cast<long long>(w.shape[1])
-           << ", expected C / group = " << static_cast<long long>(plan.group_channels);
+           << "input " << w_index << " '" << w.name << "' (w) has shape " << w.shape << ": dim 1 is " << w.shape[1]
+           << ", expected C / group = " << plan.group_channels;
   }
   sliding_window::WindowRules rules;
   rules.weight_kernel = w.shape.data() + 2;
@@ -687,7 +681,7 @@ inline Status check_channel_param(const PrepareContext& ctx, int index, std::int
   if (p.shape.rank() == 1 && p.shape[0] == out_channels) return {};
   return Status(StatusCode::invalid_model)
          << "input " << index << " '" << p.name << "' has shape " << p.shape << ", expected a scalar or ["
-         << static_cast<long long>(out_channels) << "] (one value per output channel)";
+         << out_channels << "] (one value per output channel)";
 }
 
 /// Checks a per-tensor parameter (x_scale, y_zero_point, ...): a scalar or a single value.
@@ -711,8 +705,8 @@ inline Status check_constant_scale_positive(const PrepareContext& ctx, int index
     const double v = load(scale.const_data, i);
     if (!(v > 0.0) || v > 1.7976931348623157e308) {  // rejects NaN, zero, negative and infinite scales
       return Status(StatusCode::invalid_model)
-             << "input " << index << " '" << scale.name << "' (" << role << ") element " << static_cast<long long>(i)
-             << " is " << v << "; a quantization scale must be positive and finite";
+             << "input " << index << " '" << scale.name << "' (" << role << ") element " << i << " is " << v
+             << "; a quantization scale must be positive and finite";
     }
   }
   return {};

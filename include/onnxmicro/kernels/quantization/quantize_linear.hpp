@@ -91,8 +91,7 @@ inline Status output_dtype(const PrepareContext& ctx, const Rules& rules, DataTy
     return quant_util::with_needed_opset(Status(StatusCode::unsupported)
                                              << "output dtype " << dtype_name(out)
                                              << (ctx.has_input(kZeroPoint) ? " (from input 2 'y_zero_point')" : "")
-                                             << " is not a quantized type of QuantizeLinear-"
-                                             << static_cast<long long>(ctx.opset_version()),
+                                             << " is not a quantized type of QuantizeLinear-" << ctx.opset_version(),
                                          since);
   }
   return {};
@@ -124,8 +123,7 @@ inline Status prepare(PrepareContext& ctx, const Rules& rules) noexcept {
   std::int64_t saturate = 1;
   if (rules.saturate) ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("saturate", saturate, 1));
   if (saturate != 0 && saturate != 1) {
-    return Status(StatusCode::invalid_model)
-           << "attribute 'saturate' is " << static_cast<long long>(saturate) << ", expected 0 or 1";
+    return Status(StatusCode::invalid_model) << "attribute 'saturate' is " << saturate << ", expected 0 or 1";
   }
   state->saturate = saturate == 1;
   state->load_x = quant_util::loader_for(x.dtype);

@@ -262,7 +262,7 @@ struct ReduceKernel {
     s << "[";
     for (std::size_t i = 0; i < count; ++i) {
       if (i) s << ",";
-      s << static_cast<long long>(values[i]);
+      s << values[i];
     }
     return s << "]";
   }
@@ -283,8 +283,7 @@ struct ReduceKernel {
     const std::int64_t n = info.shape.element_count();
     if (n < 0 || static_cast<std::uint64_t>(n) > capacity) {
       return Status(StatusCode::invalid_model)
-             << "input 1 '" << info.name << "' (axes) has " << static_cast<long long>(n)
-             << " values, more than the input rank " << static_cast<long long>(capacity);
+             << "input 1 '" << info.name << "' (axes) has " << n << " values, more than the input rank " << capacity;
     }
     // memcpy: constant data may point into the model bytes, unaligned.
     for (std::int64_t i = 0; i < n; ++i)

@@ -24,7 +24,7 @@ struct ConcatFromSequence_11 : KernelDefaults {
     const int out_rank = rank + (new_axis != 0 ? 1 : 0);
     if (axis < -out_rank || axis >= out_rank || (new_axis == 0 && rank == 0)) {
       return Status(StatusCode::invalid_model)
-             << "attribute 'axis' " << static_cast<long long>(axis) << " is out of range for rank " << out_rank;
+             << "attribute 'axis' " << axis << " is out of range for rank " << out_rank;
     }
     if (axis < 0) axis += out_rank;
     const int a = static_cast<int>(axis);
@@ -38,8 +38,8 @@ struct ConcatFromSequence_11 : KernelDefaults {
       for (int d = 0; fits && d < rank; ++d) fits = (new_axis == 0 && d == a) || e.shape[d] == first.shape[d];
       if (!fits) {
         return Status(StatusCode::invalid_argument)
-               << "element " << static_cast<long long>(i) << " is " << dtype_name(e.dtype) << " " << e.shape
-               << ", which does not join " << dtype_name(first.dtype) << " " << first.shape;
+               << "element " << i << " is " << dtype_name(e.dtype) << " " << e.shape << ", which does not join "
+               << dtype_name(first.dtype) << " " << first.shape;
       }
       if (new_axis == 0) out[a] += e.shape[a];
     }

@@ -15,8 +15,7 @@ struct SequenceEmpty_11 : KernelDefaults {
     std::int64_t dtype = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("dtype", dtype, static_cast<std::int64_t>(DataType::float32)));
     if (!is_known_dtype(static_cast<std::int32_t>(dtype)) || dtype == static_cast<std::int64_t>(DataType::undefined)) {
-      return Status(StatusCode::invalid_model)
-             << "attribute 'dtype' is " << static_cast<long long>(dtype) << ", not an ONNX tensor dtype";
+      return Status(StatusCode::invalid_model) << "attribute 'dtype' is " << dtype << ", not an ONNX tensor dtype";
     }
     return sequence_util::set_sequence_result(ctx, nullptr, 0);
   }

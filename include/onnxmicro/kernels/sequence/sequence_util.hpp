@@ -94,8 +94,7 @@ inline Status value_ref_of_input(PrepareContext& ctx, int index, ValueRef& out) 
 
 inline Status position_error(std::int64_t position, std::int64_t low, std::int64_t high) noexcept {
   return Status(StatusCode::invalid_argument)
-         << "position " << static_cast<long long>(position) << " is out of range [" << static_cast<long long>(low)
-         << ", " << static_cast<long long>(high) << "]";
+         << "position " << position << " is out of range [" << low << ", " << high << "]";
 }
 
 }  // namespace sequence_util

@@ -24,7 +24,7 @@ struct SplitToSequence_11 : KernelDefaults {
     const int rank = x.shape.rank();
     if (axis < -rank || axis >= rank) {
       return Status(StatusCode::invalid_model)
-             << "attribute 'axis' " << static_cast<long long>(axis) << " is out of range for input shape " << x.shape;
+             << "attribute 'axis' " << axis << " is out of range for input shape " << x.shape;
     }
     if (axis < 0) axis += rank;
     const int a = static_cast<int>(axis);
@@ -57,8 +57,7 @@ struct SplitToSequence_11 : KernelDefaults {
         }
         if (total != length) {
           return Status(StatusCode::invalid_model)
-                 << "input 1 'split' sums to " << static_cast<long long>(total) << ", axis " << a << " of " << x.shape
-                 << " is " << static_cast<long long>(length);
+                 << "input 1 'split' sums to " << total << ", axis " << a << " of " << x.shape << " is " << length;
         }
         sizes = values.data();
         pieces = static_cast<std::int64_t>(values.size());

@@ -56,9 +56,9 @@ struct DftCommon {
     int axis = 0;
     ONNXMICRO_RETURN_IF_ERROR(shape_util::normalize_axis(axis_value, rank, axis_name, true, axis));
     if (axis == rank - 1) {
-      return Status(StatusCode::invalid_model) << axis_name << " is " << static_cast<long long>(axis_value)
-                                               << ", which is the (re, im) dimension; expected a value in [" << -rank
-                                               << ", -2] or [0, " << rank - 2 << "]";
+      return Status(StatusCode::invalid_model)
+             << axis_name << " is " << axis_value << ", which is the (re, im) dimension; expected a value in [" << -rank
+             << ", -2] or [0, " << rank - 2 << "]";
     }
     std::int64_t inverse = 0, onesided = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("inverse", inverse, 0));
@@ -74,8 +74,8 @@ struct DftCommon {
       ONNXMICRO_RETURN_IF_ERROR(signal_util::read_constant_scalar(ctx, kDftLength, "dft_length", n));
     }
     if (n < 1) {
-      return Status(StatusCode::invalid_model) << "dft_length is " << static_cast<long long>(n)
-                                               << " (for input 0 of shape " << input.shape << "), expected >= 1";
+      return Status(StatusCode::invalid_model)
+             << "dft_length is " << n << " (for input 0 of shape " << input.shape << "), expected >= 1";
     }
     state->n = n;
     state->axis_out = onesided != 0 && inverse == 0 ? n / 2 + 1 : n;

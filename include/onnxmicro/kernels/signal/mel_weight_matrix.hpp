@@ -40,9 +40,8 @@ struct MelWeightMatrix_17 : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(signal_util::read_constant_scalar(ctx, kSampleRate, "sample_rate", state->sample_rate));
     if (state->mel_bins < 0 || state->dft_length < 1 || state->sample_rate < 1) {
       return Status(StatusCode::invalid_model)
-             << "num_mel_bins " << static_cast<long long>(state->mel_bins) << ", dft_length "
-             << static_cast<long long>(state->dft_length) << ", sample_rate "
-             << static_cast<long long>(state->sample_rate) << ": expected num_mel_bins >= 0 and the others >= 1";
+             << "num_mel_bins " << state->mel_bins << ", dft_length " << state->dft_length << ", sample_rate "
+             << state->sample_rate << ": expected num_mel_bins >= 0 and the others >= 1";
     }
     double mel_edges[2] = {0, 0};
     for (int i = kLowerEdge; i <= kUpperEdge; ++i) {

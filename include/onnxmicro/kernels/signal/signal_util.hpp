@@ -27,9 +27,8 @@ inline Status read_constant_scalar(PrepareContext& ctx, int index, std::string_v
   const Status status = shape_util::read_constant_ints(ctx, index, role, values, 1, count);
   if (!status.ok() || count != 1) {
     if (!status.ok() && status.code() != StatusCode::limit_exceeded) return status;
-    return Status(StatusCode::invalid_model)
-           << "input " << index << " '" << ctx.input(index).name << "' (" << role << "): expected one int32 or "
-           << "int64 value, got shape " << ctx.input(index).shape;
+    return ctx.input_error(index) << " (" << role << "): expected one int32 or "
+                                  << "int64 value, got shape " << ctx.input(index).shape;
   }
   value = values[0];
   return {};
@@ -45,7 +44,7 @@ inline Status read_output_datatype(const PrepareContext& ctx, DataType& dtype) n
       is_known_dtype(static_cast<std::int32_t>(value)) && visit_dtype(dtype, Types{}, [](auto) noexcept {});
   if (!supported) {
     return Status(StatusCode::unsupported)
-           << "attribute 'output_datatype' is " << static_cast<long long>(value) << " ("
+           << "attribute 'output_datatype' is " << value << " ("
            << (is_known_dtype(static_cast<std::int32_t>(value)) ? dtype_name(dtype) : "unknown")
            << "), expected a real numeric dtype";
   }
@@ -142,8 +141,8 @@ struct WindowGenerator {
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
     ONNXMICRO_RETURN_IF_ERROR(read_constant_scalar(ctx, kSize, "size", state->size));
     if (state->size < 0) {
-      return Status(StatusCode::invalid_model) << "input 0 '" << ctx.input(kSize).name << "' (size) is "
-                                               << static_cast<long long>(state->size) << ", expected >= 0";
+      return Status(StatusCode::invalid_model)
+             << "input 0 '" << ctx.input(kSize).name << "' (size) is " << state->size << ", expected >= 0";
     }
     std::int64_t periodic = 1;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("periodic", periodic, 1));

@@ -46,8 +46,7 @@ struct STFT_17 : KernelDefaults {
     state->components = signal.shape[2];
     ONNXMICRO_RETURN_IF_ERROR(signal_util::read_constant_scalar(ctx, kFrameStep, "frame_step", state->frame_step));
     if (state->frame_step < 1) {
-      return Status(StatusCode::invalid_model)
-             << "input 1 'frame_step' is " << static_cast<long long>(state->frame_step) << ", expected >= 1";
+      return Status(StatusCode::invalid_model) << "input 1 'frame_step' is " << state->frame_step << ", expected >= 1";
     }
     std::int64_t frame_length = -1;
     if (ctx.has_input(kWindow)) {
@@ -64,8 +63,7 @@ struct STFT_17 : KernelDefaults {
       ONNXMICRO_RETURN_IF_ERROR(signal_util::read_constant_scalar(ctx, kFrameLength, "frame_length", given));
       if (frame_length >= 0 && given != frame_length) {
         return Status(StatusCode::invalid_model)
-               << "input 3 'frame_length' is " << static_cast<long long>(given) << ", but the window has "
-               << static_cast<long long>(frame_length) << " values";
+               << "input 3 'frame_length' is " << given << ", but the window has " << frame_length << " values";
       }
       frame_length = given;
     }
@@ -73,9 +71,8 @@ struct STFT_17 : KernelDefaults {
       return Status(StatusCode::invalid_model) << "STFT needs input 2 'window' or input 3 'frame_length'";
     }
     if (frame_length < 1 || frame_length > state->length) {
-      return Status(StatusCode::invalid_model)
-             << "frame_length is " << static_cast<long long>(frame_length) << ", expected a value in [1, "
-             << static_cast<long long>(state->length) << "] (the signal length)";
+      return Status(StatusCode::invalid_model) << "frame_length is " << frame_length << ", expected a value in [1, "
+                                               << state->length << "] (the signal length)";
     }
     std::int64_t onesided = 1;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("onesided", onesided, 1));

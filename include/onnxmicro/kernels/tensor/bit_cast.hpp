@@ -32,14 +32,13 @@ struct BitCast_26 : KernelDefaults {
     const std::size_t to_bits = to == DataType::string ? 0 : shape_util::element_bits(to);
     if (to_bits == 0) {
       return Status(StatusCode::unsupported)
-             << "attribute 'to' is " << static_cast<long long>(to_value) << " (" << (known ? dtype_name(to) : "unknown")
+             << "attribute 'to' is " << to_value << " (" << (known ? dtype_name(to) : "unknown")
              << "), which has no fixed element size";
     }
     if (to_bits != bits) {
       return Status(StatusCode::invalid_model)
-             << "attribute 'to' is " << dtype_name(to) << " (" << static_cast<unsigned long long>(to_bits)
-             << " bits), but input 0 '" << in.name << "' is " << dtype_name(in.dtype) << " ("
-             << static_cast<unsigned long long>(bits) << " bits); BitCast needs equal element widths";
+             << "attribute 'to' is " << dtype_name(to) << " (" << to_bits << " bits), but input 0 '" << in.name
+             << "' is " << dtype_name(in.dtype) << " (" << bits << " bits); BitCast needs equal element widths";
     }
     ctx.set_output(0, to, in.shape);
     return {};

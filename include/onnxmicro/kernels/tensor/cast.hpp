@@ -134,8 +134,8 @@ struct CastBase : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("to", value));
     if (value < 0 || value > kMaxDataTypeValue || !is_known_dtype(static_cast<std::int32_t>(value))) {
       return Status(StatusCode::unsupported)
-             << "attribute 'to' is " << static_cast<long long>(value) << ", which is not a dtype this build knows (1.."
-             << kMaxDataTypeValue << ")";
+             << "attribute 'to' is " << value << ", which is not a dtype this build knows (1.." << kMaxDataTypeValue
+             << ")";
     }
     to = static_cast<DataType>(value);
     return {};
@@ -145,8 +145,7 @@ struct CastBase : KernelDefaults {
     std::int64_t saturate = 1;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("saturate", saturate, 1));
     if (saturate != 0 && saturate != 1) {
-      return Status(StatusCode::invalid_model)
-             << "attribute 'saturate' is " << static_cast<long long>(saturate) << ", expected 0 or 1";
+      return Status(StatusCode::invalid_model) << "attribute 'saturate' is " << saturate << ", expected 0 or 1";
     }
     options.saturate = saturate == 1;
     return {};

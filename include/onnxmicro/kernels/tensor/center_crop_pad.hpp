@@ -37,9 +37,8 @@ struct CenterCropPad_18 : KernelDefaults {
     if (!has_axes) axis_count = static_cast<std::size_t>(rank);
     if (count != axis_count) {
       return Status(StatusCode::invalid_model)
-             << "input 1 '" << ctx.input(kShape).name << "' (shape) has " << static_cast<unsigned long long>(count)
-             << " values, expected " << static_cast<unsigned long long>(axis_count) << " (one per "
-             << (has_axes ? "value of 'axes'" : "input axis") << ")";
+             << "input 1 '" << ctx.input(kShape).name << "' (shape) has " << count << " values, expected " << axis_count
+             << " (one per " << (has_axes ? "value of 'axes'" : "input axis") << ")";
     }
     remap::Plan plan;
     remap::start_identity(plan, in);
@@ -49,8 +48,7 @@ struct CenterCropPad_18 : KernelDefaults {
       remap::Axis& a = plan.axes[axis];
       const std::int64_t size = sizes[i];
       if (size < 0) {
-        return Status(StatusCode::invalid_model)
-               << "shape value " << static_cast<long long>(size) << " for axis " << axis << " is negative";
+        return Status(StatusCode::invalid_model) << "shape value " << size << " for axis " << axis << " is negative";
       }
       if (size < a.source_dim) {  // crop: skip half the difference (rounded down) at the start
         a.start = (a.source_dim - size) / 2;

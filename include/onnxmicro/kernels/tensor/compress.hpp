@@ -79,8 +79,8 @@ struct CompressKernel : KernelDefaults {
     if (kept != s.kept) {
       // The output buffer was sized for the prepare-time condition.
       return Status(StatusCode::invalid_argument)
-             << "input 1 (condition) keeps " << static_cast<long long>(kept) << " slices, but the output was sized for "
-             << static_cast<long long>(s.kept) << " when prepared";
+             << "input 1 (condition) keeps " << kept << " slices, but the output was sized for " << s.kept
+             << " when prepared";
     }
     const unsigned char* src = static_cast<const unsigned char*>(ctx.input(kInput).data);
     unsigned char* dst = static_cast<unsigned char*>(ctx.output(kOutput).data);
@@ -105,8 +105,8 @@ struct CompressKernel : KernelDefaults {
       if (!condition[j]) continue;
       if (j >= s.axis_size) {
         return Status(StatusCode::out_of_range)
-               << "input 1 (condition) element [" << static_cast<long long>(j)
-               << "] is true, but the compressed axis has only " << static_cast<long long>(s.axis_size) << " slices";
+               << "input 1 (condition) element [" << j << "] is true, but the compressed axis has only " << s.axis_size
+               << " slices";
       }
       ++kept;
     }

@@ -32,8 +32,7 @@ inline Status read_common(PrepareContext& ctx, bool has_mode, std::int64_t& bloc
   }
   ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("blocksize", blocksize));
   if (blocksize < 1) {
-    return Status(StatusCode::invalid_model)
-           << "attribute 'blocksize' is " << static_cast<long long>(blocksize) << ", expected >= 1";
+    return Status(StatusCode::invalid_model) << "attribute 'blocksize' is " << blocksize << ", expected >= 1";
   }
   crd = false;
   if (has_mode) {
@@ -84,8 +83,7 @@ struct DepthToSpaceKernel : KernelDefaults {
     const std::int64_t n = input.shape[0], c = input.shape[1], h = input.shape[2], w = input.shape[3];
     if (c % b != 0 || (c / b) % b != 0) {  // c % (b*b), without overflowing b*b
       return Status(StatusCode::invalid_model)
-             << "input 0 '" << input.name << "' has " << static_cast<long long>(c)
-             << " channels, not a multiple of blocksize^2 = " << static_cast<long long>(b * b);
+             << "input 0 '" << input.name << "' has " << c << " channels, not a multiple of blocksize^2 = " << (b * b);
     }
     const std::int64_t dcr_dims[6] = {n, b, b, c / (b * b), h, w};
     const std::int64_t crd_dims[6] = {n, c / (b * b), b, b, h, w};

@@ -123,10 +123,8 @@ struct Gather_1 : KernelDefaults {
       std::int64_t v = read_index(state, indices, k);
       if (v < low || v >= state.axis_size) {
         Status status(StatusCode::out_of_range);
-        status << "indices[" << static_cast<long long>(k) << "] = " << static_cast<long long>(v)
-               << " is out of range for axis " << state.axis << " of size " << static_cast<long long>(state.axis_size)
-               << " (valid: [" << static_cast<long long>(low) << ", " << static_cast<long long>(state.axis_size - 1)
-               << "])";
+        status << "indices[" << k << "] = " << v << " is out of range for axis " << state.axis << " of size "
+               << state.axis_size << " (valid: [" << low << ", " << (state.axis_size - 1) << "])";
         return status;
       }
     }

@@ -53,8 +53,8 @@ struct GatherNDKernel : KernelDefaults {
                                                << indices.name << "' " << indices.shape << " must have rank >= 1";
     }
     if (b < 0 || b >= q || b >= r) {
-      return Status(StatusCode::invalid_model) << "attribute 'batch_dims' is " << static_cast<long long>(b)
-                                               << ", expected a value in [0, min(" << r << ", " << q << ") - 1]";
+      return Status(StatusCode::invalid_model)
+             << "attribute 'batch_dims' is " << b << ", expected a value in [0, min(" << r << ", " << q << ") - 1]";
     }
     const int batch_dims = static_cast<int>(b);
     for (int d = 0; d < batch_dims; ++d) {
@@ -67,7 +67,7 @@ struct GatherNDKernel : KernelDefaults {
     const std::int64_t m = indices.shape[q - 1];
     if (m < 1 || m > r - batch_dims) {
       return Status(StatusCode::invalid_model)
-             << "input 1 '" << indices.name << "' " << indices.shape << ": last dim is " << static_cast<long long>(m)
+             << "input 1 '" << indices.name << "' " << indices.shape << ": last dim is " << m
              << ", expected a value in [1, " << r - batch_dims << "] (data rank " << r << " - batch_dims " << batch_dims
              << ")";
     }

@@ -62,7 +62,7 @@ inline Status& append_coordinates(Status& status, const Shape& shape, std::int64
   status << "[";
   for (int d = 0; d < shape.rank(); ++d) {
     if (d) status << ",";
-    status << static_cast<long long>(coords[d]);
+    status << coords[d];
   }
   return status << "]";
 }
@@ -74,8 +74,7 @@ inline Status index_out_of_range(int input, std::string_view role, const Shape& 
   Status status(StatusCode::out_of_range);
   status << "input " << input << " (" << role << ") element ";
   append_coordinates(status, shape, flat);
-  status << " = " << static_cast<long long>(value) << " is out of range [" << static_cast<long long>(low) << ", "
-         << static_cast<long long>(high) << "]";
+  status << " = " << value << " is out of range [" << low << ", " << high << "]";
   return status;
 }
 
@@ -390,7 +389,7 @@ inline Status tuple_offset(const ConstTensorView& indices, std::int64_t k, std::
     const std::int64_t dim = dims[j];
     if (index < -dim || index >= dim) {
       return index_out_of_range(1, "indices", indices.shape, k + j, index, -dim, dim - 1)
-             << " of data dim " << static_cast<long long>(first_dim + j);
+             << " of data dim " << (first_dim + j);
     }
     if (index < 0) index += dim;
     offset += index * strides[j];

@@ -65,8 +65,7 @@ struct NonZero_9 : KernelDefaults {
     if (count_non_zero(s, x.data, n) != s.count) {
       // The output buffer was sized for the prepare-time values.
       return Status(StatusCode::invalid_argument)
-             << "input 0 has a different number of non-zero elements than when prepared ("
-             << static_cast<long long>(s.count) << ")";
+             << "input 0 has a different number of non-zero elements than when prepared (" << s.count << ")";
     }
     const int rank = x.shape.rank();
     std::int64_t* out = static_cast<std::int64_t*>(ctx.output(kOutput).data);

@@ -101,7 +101,7 @@ struct OneHotKernel : KernelDefaults {
     const std::int64_t depth = read_depth(depth_info.const_data, 0);
     if (depth < 1) {
       return Status(StatusCode::invalid_model)
-             << "input 1 '" << depth_info.name << "' (depth) is " << static_cast<long long>(depth) << ", expected >= 1";
+             << "input 1 '" << depth_info.name << "' (depth) is " << depth << ", expected >= 1";
     }
     const int rank = indices.shape.rank();
     std::int64_t axis_value = -1;

@@ -77,9 +77,8 @@ struct PadBase : KernelDefaults {
       Status status(StatusCode::invalid_model);
       status << "pads ";
       shape_util::append_int_list(status, pads, pad_count);
-      return status << " has " << static_cast<unsigned long long>(pad_count) << " values, expected "
-                    << static_cast<unsigned long long>(2 * axis_count) << " (begin and end for each of "
-                    << static_cast<unsigned long long>(axis_count) << " axes of input 0 '" << in.name << "' "
+      return status << " has " << pad_count << " values, expected " << (2 * axis_count)
+                    << " (begin and end for each of " << axis_count << " axes of input 0 '" << in.name << "' "
                     << in.shape << ")";
     }
     remap::Plan plan;
@@ -96,14 +95,12 @@ struct PadBase : KernelDefaults {
       if (__builtin_sub_overflow(std::int64_t{0}, before, &a.start) ||
           __builtin_add_overflow(a.source_dim, before, &padded) ||
           __builtin_add_overflow(padded, after, &a.output_dim)) {
-        return Status(StatusCode::limit_exceeded)
-               << "pads " << static_cast<long long>(before) << " and " << static_cast<long long>(after) << " on axis "
-               << axis << " of size " << static_cast<long long>(a.source_dim) << " overflow a 64-bit size";
+        return Status(StatusCode::limit_exceeded) << "pads " << before << " and " << after << " on axis " << axis
+                                                  << " of size " << a.source_dim << " overflow a 64-bit size";
       }
       if (a.output_dim < 0) {
-        return Status(StatusCode::invalid_model)
-               << "pads " << static_cast<long long>(before) << " and " << static_cast<long long>(after) << " on axis "
-               << axis << " of size " << static_cast<long long>(a.source_dim) << " give a negative size";
+        return Status(StatusCode::invalid_model) << "pads " << before << " and " << after << " on axis " << axis
+                                                 << " of size " << a.source_dim << " give a negative size";
       }
       if (a.source_dim == 0 && a.output_dim > 0 && kind != remap::AxisKind::constant_pad) {
         return Status(StatusCode::invalid_model) << "axis " << axis << " of input 0 '" << in.name << "' " << in.shape

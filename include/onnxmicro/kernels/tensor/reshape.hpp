@@ -45,8 +45,7 @@ struct ReshapeBase : KernelDefaults {
       }
       if (v < -1) {
         Status status = bad_shape(input, requested, count);
-        return status << ": shape[" << i << "] is " << static_cast<long long>(v)
-                      << "; only -1 (infer) and values >= 0 are allowed";
+        return status << ": shape[" << i << "] is " << v << "; only -1 (infer) and values >= 0 are allowed";
       }
       if (v == 0 && !allow_zero) {
         if (i >= input.rank()) {
@@ -73,10 +72,9 @@ struct ReshapeBase : KernelDefaults {
       }
       if (overflow || known == 0 || input_count % known != 0) {
         Status status = bad_shape(input, requested, count);
-        status << ": " << static_cast<long long>(input_count)
-               << " elements cannot be split into dims whose known part multiplies to ";
+        status << ": " << input_count << " elements cannot be split into dims whose known part multiplies to ";
         if (overflow) return status << "more than ONNXMICRO_MAX_TENSOR_BYTES";
-        return status << static_cast<long long>(known);
+        return status << known;
       }
       out[inferred] = input_count / known;
       return {};
@@ -85,7 +83,7 @@ struct ReshapeBase : KernelDefaults {
       Status status = bad_shape(input, requested, count);
       status << " (" << out << ", ";
       if (overflow) return status << "too many elements)";
-      return status << static_cast<long long>(known) << " elements): element counts differ";
+      return status << known << " elements): element counts differ";
     }
     return {};
   }
@@ -120,8 +118,7 @@ struct ReshapeBase : KernelDefaults {
  private:
   static Status bad_shape(const Shape& input, const std::int64_t* requested, std::size_t count) noexcept {
     Status status(StatusCode::invalid_model);
-    status << "cannot reshape input 0 of shape " << input << " (" << static_cast<long long>(input.element_count())
-           << " elements) to ";
+    status << "cannot reshape input 0 of shape " << input << " (" << input.element_count() << " elements) to ";
     shape_util::append_int_list(status, requested, count);
     return status;
   }
@@ -150,8 +147,7 @@ struct ReshapeImpl : ReshapeBase {
     std::int64_t allow_zero = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("allowzero", allow_zero, 0));
     if (allow_zero != 0 && allow_zero != 1) {
-      return Status(StatusCode::invalid_model)
-             << "attribute 'allowzero' is " << static_cast<long long>(allow_zero) << ", expected 0 or 1";
+      return Status(StatusCode::invalid_model) << "attribute 'allowzero' is " << allow_zero << ", expected 0 or 1";
     }
     return prepare_from_shape_input(ctx, allow_zero == 1);
   }

@@ -49,14 +49,13 @@ struct ReverseSequence_10 : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("time_axis", time_axis, 0));
     if (!((batch_axis == 0 && time_axis == 1) || (batch_axis == 1 && time_axis == 0))) {
       return Status(StatusCode::invalid_model)
-             << "attributes 'batch_axis' = " << static_cast<long long>(batch_axis)
-             << " and 'time_axis' = " << static_cast<long long>(time_axis) << ": expected 0 and 1 in either order";
+             << "attributes 'batch_axis' = " << batch_axis << " and 'time_axis' = " << time_axis
+             << ": expected 0 and 1 in either order";
     }
     const std::int64_t batch = input.shape[static_cast<int>(batch_axis)];
     if (lens.shape.rank() != 1 || lens.shape[0] != batch) {
-      return Status(StatusCode::invalid_model)
-             << "input 1 '" << lens.name << "' has shape " << lens.shape << ", expected ["
-             << static_cast<long long>(batch) << "] (the batch size)";
+      return Status(StatusCode::invalid_model) << "input 1 '" << lens.name << "' has shape " << lens.shape
+                                               << ", expected [" << batch << "] (the batch size)";
     }
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
@@ -78,7 +77,7 @@ struct ReverseSequence_10 : KernelDefaults {
       const std::int64_t length = index_util::read_index(lens.data, true, b);
       if (length < 0 || length > s.max_time) {
         return index_util::index_out_of_range(kSequenceLens, "sequence_lens", lens.shape, b, length, 0, s.max_time)
-               << " (the time axis has " << static_cast<long long>(s.max_time) << " steps)";
+               << " (the time axis has " << s.max_time << " steps)";
       }
     }
     if (s.slice_bytes == 0) return {};

@@ -54,7 +54,7 @@ struct ScatterNDKernel : KernelDefaults {
     const std::int64_t k = indices.shape[q - 1];
     if (k < 1 || k > r) {
       return Status(StatusCode::invalid_model)
-             << "input 1 '" << indices.name << "' " << indices.shape << ": last dim is " << static_cast<long long>(k)
+             << "input 1 '" << indices.name << "' " << indices.shape << ": last dim is " << k
              << ", expected a value in [1, " << r << "] (the rank of input 0)";
     }
     // updates.shape must be indices.shape[:-1] + data.shape[k:].
@@ -66,8 +66,7 @@ struct ScatterNDKernel : KernelDefaults {
     if (!updates_ok) {
       return Status(StatusCode::invalid_model)
              << "input 2 '" << updates.name << "' has shape " << updates.shape << ", expected indices.shape[:-1] + "
-             << "data.shape[" << static_cast<long long>(k) << ":] for indices " << indices.shape << " and data "
-             << data.shape;
+             << "data.shape[" << k << ":] for indices " << indices.shape << " and data " << data.shape;
     }
     std::int64_t data_strides[kMaxRank];
     index_util::strides_of(data.shape, data_strides);

@@ -42,8 +42,8 @@ struct SliceBase : KernelDefaults {
     const Shape& in = ctx.input(kData).shape;
     const int rank = in.rank();
     if (request.count > static_cast<std::size_t>(rank)) {
-      return Status(StatusCode::invalid_model) << "starts has " << static_cast<unsigned long long>(request.count)
-                                               << " values, more than the data rank " << rank;
+      return Status(StatusCode::invalid_model)
+             << "starts has " << request.count << " values, more than the data rank " << rank;
     }
     remap::Plan plan;
     remap::start_identity(plan, in);
@@ -112,9 +112,7 @@ struct SliceInputsBase : SliceBase {
  private:
   static Status check_length(const PrepareContext& ctx, int index, std::size_t count, std::size_t expected) noexcept {
     if (count == expected) return {};
-    return Status(StatusCode::invalid_model)
-           << "input " << index << " '" << ctx.input(index).name << "' has " << static_cast<unsigned long long>(count)
-           << " values, expected " << static_cast<unsigned long long>(expected) << " (as many as starts)";
+    return ctx.input_error(index) << " has " << count << " values, expected " << expected << " (as many as starts)";
   }
 };
 
@@ -141,9 +139,8 @@ struct SliceImpl : SliceInputsBase {
     request.has_axes = request.has_axes && axes_count > 0;  // an empty list means absent, as in the reference
     if (ends_count != request.count || (request.has_axes && axes_count != request.count)) {
       return Status(StatusCode::invalid_model)
-             << "attributes 'starts', 'ends' and 'axes' must have the same length, got "
-             << static_cast<unsigned long long>(request.count) << ", " << static_cast<unsigned long long>(ends_count)
-             << " and " << static_cast<unsigned long long>(axes_count);
+             << "attributes 'starts', 'ends' and 'axes' must have the same length, got " << request.count << ", "
+             << ends_count << " and " << axes_count;
     }
     for (std::size_t i = 0; i < request.count; ++i) request.steps[i] = 1;
     return prepare_request(ctx, request, false);

@@ -26,9 +26,8 @@ struct SpaceToDepthKernel : KernelDefaults {
     const std::int64_t n = input.shape[0], c = input.shape[1], h = input.shape[2], w = input.shape[3];
     // The last test keeps c*b*b from overflowing when both spatial dims are 0.
     if (h % b != 0 || w % b != 0 || (b > h && b > w)) {
-      return Status(StatusCode::invalid_model)
-             << "input 0 '" << input.name << "' has shape " << input.shape
-             << ": height and width must be multiples of blocksize " << static_cast<long long>(b);
+      return Status(StatusCode::invalid_model) << "input 0 '" << input.name << "' has shape " << input.shape
+                                               << ": height and width must be multiples of blocksize " << b;
     }
     const std::int64_t dims[6] = {n, c, h / b, b, w / b, b};
     const int dcr_perm[6] = {0, 3, 5, 1, 2, 4};

@@ -93,8 +93,8 @@ struct SplitBase : KernelDefaults {
       }
     } else {
       if (equal_parts != outputs) {
-        return Status(StatusCode::invalid_model) << "attribute 'num_outputs' is " << static_cast<long long>(equal_parts)
-                                                 << ", but the node has " << outputs << " outputs";
+        return Status(StatusCode::invalid_model)
+               << "attribute 'num_outputs' is " << equal_parts << ", but the node has " << outputs << " outputs";
       }
       // The reference's rule: ceil(dim / n) per piece; the last one takes what is left.
       const std::int64_t piece = dim / outputs + (dim % outputs != 0 ? 1 : 0);
@@ -104,8 +104,8 @@ struct SplitBase : KernelDefaults {
       total = dim;
     }
     if (given != outputs) {
-      return Status(StatusCode::invalid_model) << "'split' has " << static_cast<long long>(given)
-                                               << " values, but the node has " << outputs << " outputs";
+      return Status(StatusCode::invalid_model)
+             << "'split' has " << given << " values, but the node has " << outputs << " outputs";
     }
     bool negative = false;
     for (int i = 0; i < outputs; ++i) negative = negative || sizes[static_cast<std::size_t>(i)] < 0;
@@ -164,8 +164,7 @@ struct SplitImpl : SplitBase {
       return Status(StatusCode::invalid_model) << "input 'split' and attribute 'num_outputs' are mutually exclusive";
     }
     if (num_outputs < 1) {
-      return Status(StatusCode::invalid_model)
-             << "attribute 'num_outputs' is " << static_cast<long long>(num_outputs) << ", expected >= 1";
+      return Status(StatusCode::invalid_model) << "attribute 'num_outputs' is " << num_outputs << ", expected >= 1";
     }
     return prepare_version(ctx, true, false, true, num_outputs);
   }

@@ -33,7 +33,7 @@ struct SqueezeBase : KernelDefaults {
     }
     for (std::size_t k = 0; k < count; ++k) {
       Status what(StatusCode::ok);
-      what << "axes[" << static_cast<unsigned long long>(k) << "]";
+      what << "axes[" << k << "]";
       int axis = 0;
       ONNXMICRO_RETURN_IF_ERROR(
           shape_util::normalize_axis(axes[k], in.rank(), what.message_view(), allow_negative, axis));
@@ -46,7 +46,7 @@ struct SqueezeBase : KernelDefaults {
       if (in[axis] != 1) {
         Status status(StatusCode::invalid_model);
         status << "cannot squeeze axis " << axis << " of input 0 '" << data.name << "' (shape " << in
-               << "): its size is " << static_cast<long long>(in[axis]) << ", expected 1";
+               << "): its size is " << in[axis] << ", expected 1";
         return status;
       }
       removed[axis] = true;

@@ -60,8 +60,8 @@ struct TensorScatter_24 : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(shape_util::normalize_axis(axis_value, rank, "attribute 'axis'", true, axis));
     if (axis == 0) {
       return Status(StatusCode::invalid_model)
-             << "attribute 'axis' is " << static_cast<long long>(axis_value)
-             << ", which is the batch dim; expected a sequence axis in [1, " << rank - 1 << "]";
+             << "attribute 'axis' is " << axis_value << ", which is the batch dim; expected a sequence axis in [1, "
+             << rank - 1 << "]";
     }
     bool compatible = update.shape.rank() == rank;
     for (int d = 0; compatible && d < rank; ++d) {
@@ -71,15 +71,15 @@ struct TensorScatter_24 : KernelDefaults {
       return Status(StatusCode::invalid_model)
              << "input 1 '" << update.name << "' has shape " << update.shape << ", expected the shape of input 0 '"
              << past.name << "' " << past.shape << " except a sequence length (dim " << axis
-             << ") <= " << static_cast<long long>(past.shape[axis]);
+             << ") <= " << past.shape[axis];
     }
     if (ctx.has_input(kWriteIndices)) {
       const TensorInfo& write = ctx.input(kWriteIndices);
       ONNXMICRO_RETURN_IF_ERROR(index_util::check_index_dtype(ctx, kWriteIndices, "write_indices", false));
       if (write.shape.rank() != 1 || write.shape[0] != past.shape[0]) {
         return Status(StatusCode::invalid_model)
-               << "input 2 '" << write.name << "' has shape " << write.shape << ", expected ["
-               << static_cast<long long>(past.shape[0]) << "] (one write index per batch entry)";
+               << "input 2 '" << write.name << "' has shape " << write.shape << ", expected [" << past.shape[0]
+               << "] (one write index per batch entry)";
       }
     }
     State* state = nullptr;
@@ -113,8 +113,7 @@ struct TensorScatter_24 : KernelDefaults {
       } else if (start < 0 || start > max_length - s.update_length) {
         return index_util::index_out_of_range(kWriteIndices, "write_indices", ctx.input(kWriteIndices).shape, batch,
                                               start, 0, max_length - s.update_length)
-               << ": " << static_cast<long long>(s.update_length) << " rows must fit in a cache of length "
-               << static_cast<long long>(max_length) << " (mode linear)";
+               << ": " << s.update_length << " rows must fit in a cache of length " << max_length << " (mode linear)";
       }
       const std::int64_t src = p * s.update_length * s.inner;
       const std::int64_t dst = p * max_length * s.inner;

@@ -30,13 +30,12 @@ struct TileBase : KernelDefaults {
     for (int d = 0; d < plan.rank; ++d) {
       if (repeats[d] < 0) {
         return Status(StatusCode::invalid_model)
-               << "repeat count " << static_cast<long long>(repeats[d]) << " for axis " << d << " is negative";
+               << "repeat count " << repeats[d] << " for axis " << d << " is negative";
       }
       plan.axes[d].kind = remap::AxisKind::modulo;
       if (__builtin_mul_overflow(plan.axes[d].source_dim, repeats[d], &plan.axes[d].output_dim)) {
-        return Status(StatusCode::limit_exceeded)
-               << "repeat count " << static_cast<long long>(repeats[d]) << " for axis " << d << " of size "
-               << static_cast<long long>(plan.axes[d].source_dim) << " overflows a 64-bit size";
+        return Status(StatusCode::limit_exceeded) << "repeat count " << repeats[d] << " for axis " << d << " of size "
+                                                  << plan.axes[d].source_dim << " overflows a 64-bit size";
       }
     }
     remap::finish(plan, bits);
@@ -79,10 +78,9 @@ struct TileImpl : TileBase {
     ONNXMICRO_RETURN_IF_ERROR(shape_util::read_constant_ints(ctx, 1, "repeats", repeats, kMaxRank, count));
     const int rank = ctx.input(kInput).shape.rank();
     if (count != static_cast<std::size_t>(rank)) {
-      return Status(StatusCode::invalid_model)
-             << "input 1 '" << ctx.input(1).name << "' (repeats) has " << static_cast<unsigned long long>(count)
-             << " values, expected one per axis of input 0 '" << ctx.input(kInput).name << "' "
-             << ctx.input(kInput).shape;
+      return Status(StatusCode::invalid_model) << "input 1 '" << ctx.input(1).name << "' (repeats) has " << count
+                                               << " values, expected one per axis of input 0 '"
+                                               << ctx.input(kInput).name << "' " << ctx.input(kInput).shape;
     }
     return prepare_repeats(ctx, repeats);
   }

@@ -163,8 +163,7 @@ struct Transpose_1 : KernelDefaults {
       Status status(StatusCode::invalid_model);
       status << "attribute 'perm' ";
       shape_util::append_int_list(status, perm, count);
-      return status << " has " << static_cast<unsigned long long>(count) << " values, expected " << rank
-                    << " (the rank of input 0)";
+      return status << " has " << count << " values, expected " << rank << " (the rank of input 0)";
     }
     bool seen[kMaxRank] = {};
     for (int i = 0; i < rank; ++i) {
@@ -172,8 +171,7 @@ struct Transpose_1 : KernelDefaults {
         Status status(StatusCode::invalid_model);
         status << "attribute 'perm' ";
         shape_util::append_int_list(status, perm, count);
-        status << " is not a permutation of [0, " << rank - 1 << "]: perm[" << i << "] is "
-               << static_cast<long long>(perm[i]);
+        status << " is not a permutation of [0, " << rank - 1 << "]: perm[" << i << "] is " << perm[i];
         return status << (perm[i] >= 0 && perm[i] < rank ? " (repeated)" : " (out of range)");
       }
       seen[perm[i]] = true;

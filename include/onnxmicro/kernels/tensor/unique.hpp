@@ -49,8 +49,7 @@ struct Unique_11 : KernelDefaults {
     std::int64_t sorted = 1;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("sorted", sorted, 1));
     if (sorted != 0 && sorted != 1) {
-      return Status(StatusCode::invalid_model)
-             << "attribute 'sorted' is " << static_cast<long long>(sorted) << ", expected 0 or 1";
+      return Status(StatusCode::invalid_model) << "attribute 'sorted' is " << sorted << ", expected 0 or 1";
     }
     state->sorted = sorted == 1;
     index_util::AxisSplit split;
@@ -90,8 +89,7 @@ struct Unique_11 : KernelDefaults {
     std::int64_t* position = perm + 4 * n;  // output slot of each group
     if (sort_and_count(s, data, perm) != s.unique_count) {
       return Status(StatusCode::invalid_argument)
-             << "input 0 has a different number of unique entries than when prepared ("
-             << static_cast<long long>(s.unique_count) << ")";
+             << "input 0 has a different number of unique entries than when prepared (" << s.unique_count << ")";
     }
     std::int64_t g = -1;
     for (std::int64_t r = 0; r < n; ++r) {

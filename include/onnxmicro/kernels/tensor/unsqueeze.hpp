@@ -31,7 +31,7 @@ struct UnsqueezeBase : KernelDefaults {
     bool inserted[kMaxRank] = {};
     for (std::size_t k = 0; k < count; ++k) {
       Status what(StatusCode::ok);
-      what << "axes[" << static_cast<unsigned long long>(k) << "] (an axis of the output)";
+      what << "axes[" << k << "] (an axis of the output)";
       int axis = 0;
       ONNXMICRO_RETURN_IF_ERROR(
           shape_util::normalize_axis(axes[k], static_cast<int>(out_rank), what.message_view(), allow_negative, axis));

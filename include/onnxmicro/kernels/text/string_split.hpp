@@ -71,8 +71,7 @@ struct StringSplit_20 : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("delimiter", state->delimiter, std::string_view()));
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("maxsplit", state->maxsplit, -1));
     if (ctx.has_attribute("maxsplit") && state->maxsplit <= 0) {
-      return Status(StatusCode::invalid_model)
-             << "attribute 'maxsplit' must be positive, got " << static_cast<long long>(state->maxsplit);
+      return Status(StatusCode::invalid_model) << "attribute 'maxsplit' must be positive, got " << state->maxsplit;
     }
     const TensorInfo& x = ctx.input(kInput);
     const auto* strings = static_cast<const StringRef*>(x.const_data);

@@ -68,9 +68,8 @@ struct TfIdfVectorizer_9 : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("max_skip_count", state->max_skip));
     if (state->min_gram < 1 || state->max_gram < state->min_gram || state->max_skip < 0) {
       return Status(StatusCode::invalid_model)
-             << "attributes min_gram_length " << static_cast<long long>(state->min_gram) << ", max_gram_length "
-             << static_cast<long long>(state->max_gram) << ", max_skip_count "
-             << static_cast<long long>(state->max_skip)
+             << "attributes min_gram_length " << state->min_gram << ", max_gram_length " << state->max_gram
+             << ", max_skip_count " << state->max_skip
              << ": expected 1 <= min_gram_length <= max_gram_length and max_skip_count >= 0";
     }
 
@@ -135,9 +134,8 @@ struct TfIdfVectorizer_9 : KernelDefaults {
       const std::size_t n = weights.floats().size();
       if (n != 0) {
         if (n < static_cast<std::size_t>(state->output_size)) {
-          return Status(StatusCode::invalid_model)
-                 << "attribute 'weights' has " << static_cast<unsigned long long>(n) << " entries, expected "
-                 << static_cast<long long>(state->output_size) << " (one per output column)";
+          return Status(StatusCode::invalid_model) << "attribute 'weights' has " << n << " entries, expected "
+                                                   << state->output_size << " (one per output column)";
         }
         Span<float> values;
         ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(n, values));
@@ -182,8 +180,7 @@ struct TfIdfVectorizer_9 : KernelDefaults {
         }
         if (ngram_id - 1 >= static_cast<std::int64_t>(index_size)) {
           return Status(StatusCode::invalid_model)
-                 << "attribute 'ngram_indexes' has " << static_cast<unsigned long long>(index_size)
-                 << " entries, fewer than the pool's n-grams";
+                 << "attribute 'ngram_indexes' has " << index_size << " entries, fewer than the pool's n-grams";
         }
         trie[static_cast<std::size_t>(parent)].id = static_cast<std::int32_t>(ngram_id++);
       }

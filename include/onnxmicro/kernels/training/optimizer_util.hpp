@@ -43,8 +43,7 @@ inline Status prepare(PrepareContext& ctx, int input_groups, int output_groups, 
   }
   for (int i = 0; i < 2; ++i) {
     if (ctx.input(i).shape.element_count() != 1) {
-      return Status(StatusCode::invalid_model)
-             << "input " << i << " '" << ctx.input(i).name << "' must be a scalar, got shape " << ctx.input(i).shape;
+      return ctx.input_error(i) << " must be a scalar, got shape " << ctx.input(i).shape;
     }
   }
   plan.rate_is_double = rate.dtype == DataType::float64;
@@ -71,10 +70,8 @@ inline Status prepare(PrepareContext& ctx, int input_groups, int output_groups, 
       ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(index));
       ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kFirstTensorInput, index));
       if (!ctx.input(index).shape.is_static() || ctx.input(index).shape != ctx.input(x).shape) {
-        return Status(StatusCode::invalid_model)
-               << "input " << index << " '" << ctx.input(index).name << "' has shape " << ctx.input(index).shape
-               << ", expected the shape " << ctx.input(x).shape << " of input " << x << " '" << ctx.input(x).name
-               << "'";
+        return ctx.input_error(index) << " has shape " << ctx.input(index).shape << ", expected the shape "
+                                      << ctx.input(x).shape << " of input " << x << " '" << ctx.input(x).name << "'";
       }
     }
     for (int k = 0; k < output_groups; ++k) {

@@ -31,18 +31,17 @@ struct SequenceMap_17 : KernelDefaults {
       ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(i));
       ONNXMICRO_RETURN_IF_ERROR(ctx.require_constant_input(i));
       if (i < inputs && ctx.input(i).dtype == DataType::sequence && sequence_util::count_of(ctx.input(i)) != length) {
-        return Status(StatusCode::invalid_argument) << "input " << i << " '" << ctx.input(i).name << "' has "
-                                                    << static_cast<long long>(sequence_util::count_of(ctx.input(i)))
-                                                    << " elements, input 0 has " << static_cast<long long>(length);
+        return Status(StatusCode::invalid_argument)
+               << "input " << i << " '" << ctx.input(i).name << "' has " << sequence_util::count_of(ctx.input(i))
+               << " elements, input 0 has " << length;
       }
     }
     ONNXMICRO_RETURN_IF_ERROR(state->body.load(ctx, "body"));
     if (state->body.formal_input_count() != static_cast<std::size_t>(inputs) ||
         state->body.output_count() != static_cast<std::size_t>(ctx.output_count())) {
       return Status(StatusCode::invalid_model)
-             << "subgraph 'body' has " << static_cast<unsigned long long>(state->body.formal_input_count())
-             << " inputs and " << static_cast<unsigned long long>(state->body.output_count()) << " outputs, the node "
-             << inputs << " and " << ctx.output_count();
+             << "subgraph 'body' has " << state->body.formal_input_count() << " inputs and "
+             << state->body.output_count() << " outputs, the node " << inputs << " and " << ctx.output_count();
     }
     ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(static_cast<std::size_t>(ctx.output_count()), state->results));
     for (Span<ValueRef>& r : state->results)
