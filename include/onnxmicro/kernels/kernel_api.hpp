@@ -1,22 +1,23 @@
 // SPDX-License-Identifier: MIT
-// The contract every kernel implements. A kernel is a type, named after its op and the opset version its
-// semantics start at (Squeeze_13), declaring (kernels/math/relu.hpp is a whole one):
+// The contract every kernel implements: what KernelSet reads of a kernel type. A kernel is named after its op
+// and the opset version its semantics start at (Squeeze_13), and declares:
 //
-//   struct Relu_1 : KernelDefaults {
-//     static constexpr std::string_view kDomain = "";        // optional: "" = ai.onnx
-//     static constexpr std::string_view kOpType = "Relu";
-//     static constexpr int kSinceVersion = 1;                // first opset version it implements
-//     static constexpr int kUntilVersion = kOpenEnded;       // optional: first version it does NOT implement
-//     static constexpr int kInPlaceInput = 0;                // optional: output 0 may share input 0's buffer
-//     static Status prepare(PrepareContext& ctx);            // checks, output dtypes/shapes, state, scratch
-//     static Status run(RunContext& ctx);                    // computes; never allocates
-//   };
+//   kDomain        "" = ai.onnx
+//   kOpType        "Relu"
+//   kSinceVersion  first opset version it implements
+//   kUntilVersion  first version it does NOT implement (kOpenEnded)
+//   kInPlaceInput  input whose buffer output 0 may share (-1: none); kFoldable, kNeedsInputData (KernelDefaults)
+//   static Status prepare(PrepareContext& ctx);   checks, output dtypes/shapes, state, scratch
+//   static Status run(RunContext& ctx);           computes; never allocates
 //
-// An op with several versions writes its implementation once, as an Impl whose prepare(ctx, since) takes the
-// first version of the range it serves, and names each version with VersionedKernel (below):
+// Built-in kernels never spell this out: each is a VersionedKernel alias (below) of an implementation written
+// once, which supplies everything but the version range (a custom kernel of an application may declare the
+// members by hand):
 //
 //   // Flatten-11: negative axis.
 //   using Flatten_11 = VersionedKernel<flatten_detail::FlattenImpl, 11>;
+//   // Relu-1 (unchanged since): the elementwise body with Relu's function.
+//   using Relu_1 = VersionedKernel<UnaryElementwise<ReluOp, ReluTypes>, 1>;
 //
 // prepare() runs once per shape binding: it validates dtypes, shapes and attributes (returning a Status whose
 // message names the input/attribute and expected vs actual; the session prefixes node, op, domain and
@@ -26,6 +27,7 @@
 #include <cstdint>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 
 #include "onnxmicro/core/memory.hpp"
 #include "onnxmicro/core/tensor.hpp"
@@ -196,6 +198,14 @@ class PrepareContext {
     value = std::string_view(reinterpret_cast<const char*>(a.s.data()), a.s.size());
     return {};
   }
+  /// STRING attribute that must be present: "required attribute 'name' (STRING) is missing" otherwise.
+  Status required_attribute(std::string_view name, std::string_view& value) const noexcept {
+    proto::Attribute a;
+    if (!find_attribute(name, a)) return missing(name, proto::AttributeType::string);
+    ONNXMICRO_RETURN_IF_ERROR(expect_type(a, proto::AttributeType::string));
+    value = std::string_view(reinterpret_cast<const char*>(a.s.data()), a.s.size());
+    return {};
+  }
   /// INTS attribute copied into `values` (capacity `capacity`); `count` = number read, `present` whether
   /// the attribute exists. Fails when the list is longer than `capacity`.
   Status attribute_ints(std::string_view name, std::int64_t* values, std::size_t capacity, std::size_t& count,
@@ -228,6 +238,20 @@ class PrepareContext {
       values[count++] = v;
     }
     return {};
+  }
+  /// INTS attribute that must be present (an empty list counts as present), as attribute_ints.
+  Status required_attribute_ints(std::string_view name, std::int64_t* values, std::size_t capacity,
+                                 std::size_t& count) const noexcept {
+    bool present = false;
+    ONNXMICRO_RETURN_IF_ERROR(attribute_ints(name, values, capacity, count, present));
+    return present ? Status() : missing(name, proto::AttributeType::ints);
+  }
+  /// FLOATS attribute that must be present, as attribute_floats.
+  Status required_attribute_floats(std::string_view name, float* values, std::size_t capacity,
+                                   std::size_t& count) const noexcept {
+    bool present = false;
+    ONNXMICRO_RETURN_IF_ERROR(attribute_floats(name, values, capacity, count, present));
+    return present ? Status() : missing(name, proto::AttributeType::floats);
   }
   /// Checks that attribute `a` has type `expected`; the error names both.
   static Status expect_type(const proto::Attribute& a, proto::AttributeType expected) noexcept {
@@ -432,15 +456,28 @@ class RunContext {
 using PrepareFunction = Status (*)(PrepareContext&);
 using RunFunction = Status (*)(RunContext&);
 
-/// The kernel for versions [Since, Until) of an op whose versions share one implementation and differ only in
-/// what prepare accepts. Impl inherits KernelDefaults (hiding kDomain, kInPlaceInput, kFoldable or
-/// kNeedsInputData where they differ) and declares kOpType, `static Status prepare(PrepareContext&, int since)`
-/// and `static Status run(RunContext&)`; prepare receives Since, the range's first version, to pick its rules.
-/// Since arrives as std::integral_constant<int, Since>, which converts to int; an Impl that must keep a version's
-/// unused code out of the binary takes it as `template <int kSince> ... std::integral_constant<int, kSince>`.
-/// Each version is then one alias: `using Gemm_11 = VersionedKernel<gemm_detail::GemmImpl, 11>;`.
+namespace kernel_api_detail {
+/// Whether Impl's prepare takes the range's first version (prepare(ctx, since)) or only the context.
+template <typename Impl, typename Since, typename = void>
+struct PrepareTakesSince : std::false_type {};
+template <typename Impl, typename Since>
+struct PrepareTakesSince<Impl, Since, std::void_t<decltype(Impl::prepare(std::declval<PrepareContext&>(), Since()))>>
+    : std::true_type {};
+}  // namespace kernel_api_detail
+
+/// The kernel for versions [Since, Until) of an op: the one way a built-in kernel is written (every type in
+/// AllKernels is one). Impl inherits KernelDefaults (hiding kDomain, kInPlaceInput, kFoldable or kNeedsInputData
+/// where they differ) and declares kOpType, `static Status run(RunContext&)` and a prepare: either
+/// `static Status prepare(PrepareContext&, int since)`, which receives Since, the range's first version, to pick
+/// its rules, or `static Status prepare(PrepareContext&)` where every version it serves prepares alike. Since
+/// arrives as std::integral_constant<int, Since>, which converts to int; an Impl that must keep a version's unused
+/// code out of the binary takes it as `template <int kSince> ... std::integral_constant<int, kSince>`. Impl may be
+/// a family's building block instantiated with the op's policy (UnaryElementwise<SigmoidOp, FloatTypes>), which
+/// takes kOpType from the policy. Each version is then one alias:
+/// `using Gemm_11 = VersionedKernel<gemm_detail::GemmImpl, 11>;`.
 template <typename Impl, int Since, int Until = kOpenEnded>
 struct VersionedKernel {
+  static_assert(Since < Until, "VersionedKernel: the version range [Since, Until) is empty");
   static constexpr std::string_view kDomain = Impl::kDomain;
   static constexpr std::string_view kOpType = Impl::kOpType;
   static constexpr int kSinceVersion = Since;
@@ -449,10 +486,21 @@ struct VersionedKernel {
   static constexpr bool kFoldable = Impl::kFoldable;
   static constexpr bool kNeedsInputData = Impl::kNeedsInputData;
   static Status prepare(PrepareContext& ctx) noexcept {
-    return Impl::prepare(ctx, std::integral_constant<int, Since>());
+    using SinceTag = std::integral_constant<int, Since>;
+    if constexpr (kernel_api_detail::PrepareTakesSince<Impl, SinceTag>::value) {
+      return Impl::prepare(ctx, SinceTag());
+    } else {
+      return Impl::prepare(ctx);
+    }
   }
   static Status run(RunContext& ctx) noexcept { return Impl::run(ctx); }
 };
+
+/// Whether K is a VersionedKernel (all_kernels.hpp asserts it of every built-in kernel).
+template <typename K>
+struct IsVersionedKernel : std::false_type {};
+template <typename Impl, int Since, int Until>
+struct IsVersionedKernel<VersionedKernel<Impl, Since, Until>> : std::true_type {};
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -6,16 +6,12 @@
 //   BinaryElementwise<Op, Types, Mode> y = Op::apply(a, b) with numpy broadcasting (opset >= 7) or the
 //                                       legacy `broadcast`/`axis` attributes of opset 1-6 arithmetic.
 //
-// A kernel type inherits one of them and adds its identity:
+// Each version of an op is one VersionedKernel alias of the body instantiated with the op's policy:
 //
-//   struct Sigmoid_1 : KernelDefaults, UnaryElementwise<SigmoidOp, FloatTypes> {
-//     static constexpr std::string_view kDomain = "";
-//     static constexpr std::string_view kOpType = "Sigmoid";
-//     static constexpr int kSinceVersion = 1;
-//     static constexpr int kInPlaceInput = 0;
-//   };
+//   using Sigmoid_6 = VersionedKernel<UnaryElementwise<SigmoidOp, FloatTypes>, 6>;
 //
 // Op is a struct of static members:
+//   both:   static constexpr std::string_view kOpType = "Sigmoid";     // the op it computes (ai.onnx)
 //   unary:  using Params = <trivially destructible struct with    // parsed attributes; NoParams when none
 //                           static Status parse(const PrepareContext&, Params&) noexcept>;
 //           template <typename C> static C apply(C x, const Params&) noexcept;
@@ -36,6 +32,15 @@ namespace kernels {
 /// A list of element types a kernel accepts.
 template <typename... Ts>
 struct TypeList {};
+/// The first type of a TypeList.
+template <typename List>
+struct FirstType;
+template <typename T, typename... Rest>
+struct FirstType<TypeList<T, Rest...>> {
+  using type = T;
+};
+template <typename List>
+using first_type_t = typename FirstType<List>::type;
 /// Carries a type into a generic lambda: [&](auto tag) { using T = typename decltype(tag)::type; ... }.
 template <typename T>
 struct TypeTag {
@@ -132,7 +137,9 @@ struct NoParams {
 /// Body of a unary elementwise kernel (see the file comment). Output 0 has input 0's dtype and shape; run()
 /// is correct when input and output alias (each element is read before it is written).
 template <typename Op, typename Types>
-struct UnaryElementwise {
+struct UnaryElementwise : KernelDefaults {
+  static constexpr std::string_view kOpType = Op::kOpType;
+  static constexpr int kInPlaceInput = 0;
   static constexpr int kInput = 0;
   static constexpr int kOutput = 0;
   using Params = typename Op::Params;
@@ -187,10 +194,16 @@ enum class BinaryBroadcast : std::uint8_t {
 /// before it is written; B aliases nothing or is A itself (Add(x, x)). Kernels with a bool output must not
 /// declare kInPlaceInput: a smaller, broadcast A could then have the output's byte size.
 template <typename Op, typename Types, BinaryBroadcast kMode = BinaryBroadcast::numpy>
-struct BinaryElementwise {
+struct BinaryElementwise : KernelDefaults {
   static constexpr int kInputA = 0;
   static constexpr int kInputB = 1;
   static constexpr int kOutput = 0;
+  template <typename T>
+  using result_t = decltype(Op::apply(compute_t<T>(), compute_t<T>()));
+
+  static constexpr std::string_view kOpType = Op::kOpType;
+  /// In place on A when the output keeps A's dtype (see above); never for a bool result.
+  static constexpr int kInPlaceInput = std::is_same_v<result_t<first_type_t<Types>>, bool> ? -1 : 0;
 
   struct State {
     BroadcastPlan<2> plan;
@@ -230,9 +243,6 @@ struct BinaryElementwise {
     state.compute(state.plan, ctx.input(kInputA).data, ctx.input(kInputB).data, ctx.output(kOutput).data);
     return {};
   }
-
-  template <typename T>
-  using result_t = decltype(Op::apply(compute_t<T>(), compute_t<T>()));
 
   template <typename T>
   static void compute(const BroadcastPlan<2>& plan, const void* a, const void* b, void* y) noexcept {

@@ -9,6 +9,7 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
 struct BitwiseAndOp {
+  static constexpr std::string_view kOpType = "BitwiseAnd";
   template <typename C>
   static C apply(C a, C b) noexcept {
     return static_cast<C>(a & b);
@@ -16,12 +17,7 @@ struct BitwiseAndOp {
 };
 
 // Opset 18+.
-struct BitwiseAnd_18 : KernelDefaults, BinaryElementwise<BitwiseAndOp, IntegerTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "BitwiseAnd";
-  static constexpr int kSinceVersion = 18;
-  static constexpr int kInPlaceInput = 0;
-};
+using BitwiseAnd_18 = VersionedKernel<BinaryElementwise<BitwiseAndOp, IntegerTypes>, 18>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

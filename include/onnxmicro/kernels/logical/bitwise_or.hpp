@@ -9,6 +9,7 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
 struct BitwiseOrOp {
+  static constexpr std::string_view kOpType = "BitwiseOr";
   template <typename C>
   static C apply(C a, C b) noexcept {
     return static_cast<C>(a | b);
@@ -16,12 +17,7 @@ struct BitwiseOrOp {
 };
 
 // Opset 18+.
-struct BitwiseOr_18 : KernelDefaults, BinaryElementwise<BitwiseOrOp, IntegerTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "BitwiseOr";
-  static constexpr int kSinceVersion = 18;
-  static constexpr int kInPlaceInput = 0;
-};
+using BitwiseOr_18 = VersionedKernel<BinaryElementwise<BitwiseOrOp, IntegerTypes>, 18>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -9,6 +9,7 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
 struct BitwiseXorOp {
+  static constexpr std::string_view kOpType = "BitwiseXor";
   template <typename C>
   static C apply(C a, C b) noexcept {
     return static_cast<C>(a ^ b);
@@ -16,12 +17,7 @@ struct BitwiseXorOp {
 };
 
 // Opset 18+.
-struct BitwiseXor_18 : KernelDefaults, BinaryElementwise<BitwiseXorOp, IntegerTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "BitwiseXor";
-  static constexpr int kSinceVersion = 18;
-  static constexpr int kInPlaceInput = 0;
-};
+using BitwiseXor_18 = VersionedKernel<BinaryElementwise<BitwiseXorOp, IntegerTypes>, 18>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

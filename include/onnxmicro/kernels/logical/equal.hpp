@@ -11,6 +11,7 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
 struct EqualOp {
+  static constexpr std::string_view kOpType = "Equal";
   template <typename C>
   static bool apply(C a, C b) noexcept {
     return a == b;  // NaN == NaN is false, as in numpy
@@ -18,27 +19,13 @@ struct EqualOp {
 };
 
 // Opset 1-6: legacy broadcasting (attribute broadcast=1 repeats input B over input A at `axis`).
-struct Equal_1 : KernelDefaults, BinaryElementwise<EqualOp, BoolAndNumericTypes, BinaryBroadcast::legacy> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Equal";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 7;
-};
+using Equal_1 = VersionedKernel<BinaryElementwise<EqualOp, BoolAndNumericTypes, BinaryBroadcast::legacy>, 1, 7>;
 
 // Opset 7-18: numpy (multidirectional) broadcasting.
-struct Equal_7 : KernelDefaults, BinaryElementwise<EqualOp, BoolAndNumericTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Equal";
-  static constexpr int kSinceVersion = 7;
-  static constexpr int kUntilVersion = 19;
-};
+using Equal_7 = VersionedKernel<BinaryElementwise<EqualOp, BoolAndNumericTypes>, 7, 19>;
 
 // Opset 19+: string tensors too.
-struct Equal_19 : KernelDefaults, BinaryElementwise<EqualOp, BoolNumericAndStringTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Equal";
-  static constexpr int kSinceVersion = 19;
-};
+using Equal_19 = VersionedKernel<BinaryElementwise<EqualOp, BoolNumericAndStringTypes>, 19>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -9,6 +9,7 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
 struct GreaterOp {
+  static constexpr std::string_view kOpType = "Greater";
   template <typename C>
   static bool apply(C a, C b) noexcept {
     return a > b;
@@ -16,19 +17,10 @@ struct GreaterOp {
 };
 
 // Opset 1-6: legacy broadcasting (attribute broadcast=1 repeats input B over input A at `axis`).
-struct Greater_1 : KernelDefaults, BinaryElementwise<GreaterOp, NumericTypes, BinaryBroadcast::legacy> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Greater";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 7;
-};
+using Greater_1 = VersionedKernel<BinaryElementwise<GreaterOp, NumericTypes, BinaryBroadcast::legacy>, 1, 7>;
 
 // Opset 7+: numpy (multidirectional) broadcasting.
-struct Greater_7 : KernelDefaults, BinaryElementwise<GreaterOp, NumericTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Greater";
-  static constexpr int kSinceVersion = 7;
-};
+using Greater_7 = VersionedKernel<BinaryElementwise<GreaterOp, NumericTypes>, 7>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -8,6 +8,7 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
 struct GreaterOrEqualOp {
+  static constexpr std::string_view kOpType = "GreaterOrEqual";
   template <typename C>
   static bool apply(C a, C b) noexcept {
     return a >= b;
@@ -15,11 +16,7 @@ struct GreaterOrEqualOp {
 };
 
 // Opset 12+: numpy (multidirectional) broadcasting.
-struct GreaterOrEqual_12 : KernelDefaults, BinaryElementwise<GreaterOrEqualOp, NumericTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "GreaterOrEqual";
-  static constexpr int kSinceVersion = 12;
-};
+using GreaterOrEqual_12 = VersionedKernel<BinaryElementwise<GreaterOrEqualOp, NumericTypes>, 12>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

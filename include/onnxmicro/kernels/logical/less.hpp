@@ -9,6 +9,7 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
 struct LessOp {
+  static constexpr std::string_view kOpType = "Less";
   template <typename C>
   static bool apply(C a, C b) noexcept {
     return a < b;
@@ -16,19 +17,10 @@ struct LessOp {
 };
 
 // Opset 1-6: legacy broadcasting (attribute broadcast=1 repeats input B over input A at `axis`).
-struct Less_1 : KernelDefaults, BinaryElementwise<LessOp, NumericTypes, BinaryBroadcast::legacy> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Less";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 7;
-};
+using Less_1 = VersionedKernel<BinaryElementwise<LessOp, NumericTypes, BinaryBroadcast::legacy>, 1, 7>;
 
 // Opset 7+: numpy (multidirectional) broadcasting.
-struct Less_7 : KernelDefaults, BinaryElementwise<LessOp, NumericTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Less";
-  static constexpr int kSinceVersion = 7;
-};
+using Less_7 = VersionedKernel<BinaryElementwise<LessOp, NumericTypes>, 7>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -8,6 +8,7 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
 struct LessOrEqualOp {
+  static constexpr std::string_view kOpType = "LessOrEqual";
   template <typename C>
   static bool apply(C a, C b) noexcept {
     return a <= b;
@@ -15,11 +16,7 @@ struct LessOrEqualOp {
 };
 
 // Opset 12+: numpy (multidirectional) broadcasting.
-struct LessOrEqual_12 : KernelDefaults, BinaryElementwise<LessOrEqualOp, NumericTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "LessOrEqual";
-  static constexpr int kSinceVersion = 12;
-};
+using LessOrEqual_12 = VersionedKernel<BinaryElementwise<LessOrEqualOp, NumericTypes>, 12>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -8,17 +8,13 @@ namespace kernels {
 
 /// The function of Not, on bool.
 struct NotOp {
+  static constexpr std::string_view kOpType = "Not";
   using Params = NoParams;
   static bool apply(bool x, const Params&) noexcept { return !x; }
 };
 
 // Opset 1+: the first version.
-struct Not_1 : KernelDefaults, UnaryElementwise<NotOp, TypeList<bool>> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Not";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kInPlaceInput = 0;
-};
+using Not_1 = VersionedKernel<UnaryElementwise<NotOp, TypeList<bool>>, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -8,23 +8,15 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
 struct XorOp {
+  static constexpr std::string_view kOpType = "Xor";
   static bool apply(bool a, bool b) noexcept { return a != b; }
 };
 
 // Opset 1-6: legacy broadcasting (attribute broadcast=1 repeats input B over input A at `axis`).
-struct Xor_1 : KernelDefaults, BinaryElementwise<XorOp, TypeList<bool>, BinaryBroadcast::legacy> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Xor";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 7;
-};
+using Xor_1 = VersionedKernel<BinaryElementwise<XorOp, TypeList<bool>, BinaryBroadcast::legacy>, 1, 7>;
 
 // Opset 7+: numpy (multidirectional) broadcasting.
-struct Xor_7 : KernelDefaults, BinaryElementwise<XorOp, TypeList<bool>> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Xor";
-  static constexpr int kSinceVersion = 7;
-};
+using Xor_7 = VersionedKernel<BinaryElementwise<XorOp, TypeList<bool>>, 7>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -13,6 +13,7 @@ namespace kernels {
 
 /// The function of Abs, on compute types (float for float16/bfloat16).
 struct AbsOp {
+  static constexpr std::string_view kOpType = "Abs";
   using Params = NoParams;
   template <typename C>
   static C apply(C x, const Params&) noexcept {
@@ -27,12 +28,7 @@ struct AbsOp {
 };
 
 // Opset 1+: unchanged semantics (6 dropped consumed_inputs and added integers, 13 added bfloat16).
-struct Abs_1 : KernelDefaults, UnaryElementwise<AbsOp, NumericTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Abs";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kInPlaceInput = 0;
-};
+using Abs_1 = VersionedKernel<UnaryElementwise<AbsOp, NumericTypes>, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

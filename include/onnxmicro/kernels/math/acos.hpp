@@ -11,6 +11,7 @@ namespace kernels {
 
 /// The function of Acos, on compute types (float for float16/bfloat16).
 struct AcosOp {
+  static constexpr std::string_view kOpType = "Acos";
   using Params = NoParams;
   template <typename C>
   static C apply(C x, const Params&) noexcept {
@@ -19,12 +20,7 @@ struct AcosOp {
 };
 
 // Opset 7+: unchanged semantics (22 added bfloat16).
-struct Acos_7 : KernelDefaults, UnaryElementwise<AcosOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Acos";
-  static constexpr int kSinceVersion = 7;
-  static constexpr int kInPlaceInput = 0;
-};
+using Acos_7 = VersionedKernel<UnaryElementwise<AcosOp, FloatTypes>, 7>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -11,6 +11,7 @@ namespace kernels {
 
 /// The function of Acosh, on compute types (float for float16/bfloat16).
 struct AcoshOp {
+  static constexpr std::string_view kOpType = "Acosh";
   using Params = NoParams;
   template <typename C>
   static C apply(C x, const Params&) noexcept {
@@ -19,12 +20,7 @@ struct AcoshOp {
 };
 
 // Opset 9+: unchanged semantics (22 added bfloat16).
-struct Acosh_9 : KernelDefaults, UnaryElementwise<AcoshOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Acosh";
-  static constexpr int kSinceVersion = 9;
-  static constexpr int kInPlaceInput = 0;
-};
+using Acosh_9 = VersionedKernel<UnaryElementwise<AcoshOp, FloatTypes>, 9>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -11,6 +11,7 @@ namespace kernels {
 
 /// The arithmetic of Add, on compute types (float for float16/bfloat16).
 struct AddOp {
+  static constexpr std::string_view kOpType = "Add";
   template <typename C>
   static C apply(C a, C b) noexcept {
     if constexpr (std::is_integral_v<C>) {
@@ -22,21 +23,10 @@ struct AddOp {
 };
 
 // Opset 1-6: legacy broadcasting (attribute broadcast=1 repeats input B over input A at `axis`).
-struct Add_1 : KernelDefaults, BinaryElementwise<AddOp, NumericTypes, BinaryBroadcast::legacy> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Add";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 7;
-  static constexpr int kInPlaceInput = 0;
-};
+using Add_1 = VersionedKernel<BinaryElementwise<AddOp, NumericTypes, BinaryBroadcast::legacy>, 1, 7>;
 
 // Opset 7+: numpy (multidirectional) broadcasting.
-struct Add_7 : KernelDefaults, BinaryElementwise<AddOp, NumericTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Add";
-  static constexpr int kSinceVersion = 7;
-  static constexpr int kInPlaceInput = 0;
-};
+using Add_7 = VersionedKernel<BinaryElementwise<AddOp, NumericTypes>, 7>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

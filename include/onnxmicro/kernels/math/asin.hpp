@@ -11,6 +11,7 @@ namespace kernels {
 
 /// The function of Asin, on compute types (float for float16/bfloat16).
 struct AsinOp {
+  static constexpr std::string_view kOpType = "Asin";
   using Params = NoParams;
   template <typename C>
   static C apply(C x, const Params&) noexcept {
@@ -19,12 +20,7 @@ struct AsinOp {
 };
 
 // Opset 7+: unchanged semantics (22 added bfloat16).
-struct Asin_7 : KernelDefaults, UnaryElementwise<AsinOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Asin";
-  static constexpr int kSinceVersion = 7;
-  static constexpr int kInPlaceInput = 0;
-};
+using Asin_7 = VersionedKernel<UnaryElementwise<AsinOp, FloatTypes>, 7>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

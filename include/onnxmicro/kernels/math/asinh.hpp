@@ -10,6 +10,7 @@ namespace kernels {
 
 /// The function of Asinh, on compute types (float for float16/bfloat16).
 struct AsinhOp {
+  static constexpr std::string_view kOpType = "Asinh";
   using Params = NoParams;
   template <typename C>
   static C apply(C x, const Params&) noexcept {
@@ -18,12 +19,7 @@ struct AsinhOp {
 };
 
 // Opset 9+: unchanged semantics (22 added bfloat16).
-struct Asinh_9 : KernelDefaults, UnaryElementwise<AsinhOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Asinh";
-  static constexpr int kSinceVersion = 9;
-  static constexpr int kInPlaceInput = 0;
-};
+using Asinh_9 = VersionedKernel<UnaryElementwise<AsinhOp, FloatTypes>, 9>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -10,6 +10,7 @@ namespace kernels {
 
 /// The function of Atan, on compute types (float for float16/bfloat16).
 struct AtanOp {
+  static constexpr std::string_view kOpType = "Atan";
   using Params = NoParams;
   template <typename C>
   static C apply(C x, const Params&) noexcept {
@@ -18,12 +19,7 @@ struct AtanOp {
 };
 
 // Opset 7+: unchanged semantics (22 added bfloat16).
-struct Atan_7 : KernelDefaults, UnaryElementwise<AtanOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Atan";
-  static constexpr int kSinceVersion = 7;
-  static constexpr int kInPlaceInput = 0;
-};
+using Atan_7 = VersionedKernel<UnaryElementwise<AtanOp, FloatTypes>, 7>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

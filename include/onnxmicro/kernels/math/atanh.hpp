@@ -11,6 +11,7 @@ namespace kernels {
 
 /// The function of Atanh, on compute types (float for float16/bfloat16).
 struct AtanhOp {
+  static constexpr std::string_view kOpType = "Atanh";
   using Params = NoParams;
   template <typename C>
   static C apply(C x, const Params&) noexcept {
@@ -19,12 +20,7 @@ struct AtanhOp {
 };
 
 // Opset 9+: unchanged semantics (22 added bfloat16).
-struct Atanh_9 : KernelDefaults, UnaryElementwise<AtanhOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Atanh";
-  static constexpr int kSinceVersion = 9;
-  static constexpr int kInPlaceInput = 0;
-};
+using Atanh_9 = VersionedKernel<UnaryElementwise<AtanhOp, FloatTypes>, 9>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -10,6 +10,7 @@ namespace kernels {
 
 /// The function of BitwiseNot, on the integer types.
 struct BitwiseNotOp {
+  static constexpr std::string_view kOpType = "BitwiseNot";
   using Params = NoParams;
   template <typename C>
   static C apply(C x, const Params&) noexcept {
@@ -22,12 +23,7 @@ using BitwiseIntegerTypes = TypeList<std::int8_t, std::int16_t, std::int32_t, st
                                      std::uint32_t, std::uint64_t>;
 
 // Opset 18+: the first version.
-struct BitwiseNot_18 : KernelDefaults, UnaryElementwise<BitwiseNotOp, BitwiseIntegerTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "BitwiseNot";
-  static constexpr int kSinceVersion = 18;
-  static constexpr int kInPlaceInput = 0;
-};
+using BitwiseNot_18 = VersionedKernel<UnaryElementwise<BitwiseNotOp, BitwiseIntegerTypes>, 18>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

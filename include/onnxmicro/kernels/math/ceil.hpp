@@ -11,6 +11,7 @@ namespace kernels {
 
 /// The function of Ceil, on compute types (float for float16/bfloat16).
 struct CeilOp {
+  static constexpr std::string_view kOpType = "Ceil";
   using Params = NoParams;
   template <typename C>
   static C apply(C x, const Params&) noexcept {
@@ -19,12 +20,7 @@ struct CeilOp {
 };
 
 // Opset 1+: unchanged semantics (6 dropped consumed_inputs, 13 added bfloat16).
-struct Ceil_1 : KernelDefaults, UnaryElementwise<CeilOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Ceil";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kInPlaceInput = 0;
-};
+using Ceil_1 = VersionedKernel<UnaryElementwise<CeilOp, FloatTypes>, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

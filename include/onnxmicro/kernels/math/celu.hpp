@@ -11,6 +11,7 @@ namespace kernels {
 
 /// The function of Celu, on compute types (float for float16/bfloat16).
 struct CeluOp {
+  static constexpr std::string_view kOpType = "Celu";
   struct Params {
     float alpha;
     static Status parse(const PrepareContext& ctx, Params& params) noexcept {
@@ -34,12 +35,7 @@ struct CeluOp {
 };
 
 // Opset 12+: unchanged semantics (28 added float16, bfloat16 and double).
-struct Celu_12 : KernelDefaults, UnaryElementwise<CeluOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Celu";
-  static constexpr int kSinceVersion = 12;
-  static constexpr int kInPlaceInput = 0;
-};
+using Celu_12 = VersionedKernel<UnaryElementwise<CeluOp, FloatTypes>, 12>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

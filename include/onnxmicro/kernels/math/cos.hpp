@@ -10,6 +10,7 @@ namespace kernels {
 
 /// The function of Cos, on compute types (float for float16/bfloat16).
 struct CosOp {
+  static constexpr std::string_view kOpType = "Cos";
   using Params = NoParams;
   template <typename C>
   static C apply(C x, const Params&) noexcept {
@@ -18,12 +19,7 @@ struct CosOp {
 };
 
 // Opset 7+: unchanged semantics (22 added bfloat16).
-struct Cos_7 : KernelDefaults, UnaryElementwise<CosOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Cos";
-  static constexpr int kSinceVersion = 7;
-  static constexpr int kInPlaceInput = 0;
-};
+using Cos_7 = VersionedKernel<UnaryElementwise<CosOp, FloatTypes>, 7>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -10,6 +10,7 @@ namespace kernels {
 
 /// The function of Cosh, on compute types (float for float16/bfloat16).
 struct CoshOp {
+  static constexpr std::string_view kOpType = "Cosh";
   using Params = NoParams;
   template <typename C>
   static C apply(C x, const Params&) noexcept {
@@ -18,12 +19,7 @@ struct CoshOp {
 };
 
 // Opset 9+: unchanged semantics (22 added bfloat16).
-struct Cosh_9 : KernelDefaults, UnaryElementwise<CoshOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Cosh";
-  static constexpr int kSinceVersion = 9;
-  static constexpr int kInPlaceInput = 0;
-};
+using Cosh_9 = VersionedKernel<UnaryElementwise<CoshOp, FloatTypes>, 9>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -13,6 +13,7 @@ namespace kernels {
 /// inf or NaN). Integer division truncates toward zero as ONNX specifies; the cases C leaves undefined get
 /// defined results instead of a crash: x / 0 = 0, and MIN / -1 wraps to MIN (like the other integer ops).
 struct DivOp {
+  static constexpr std::string_view kOpType = "Div";
   template <typename C>
   static C apply(C a, C b) noexcept {
     if constexpr (std::is_integral_v<C>) {
@@ -28,21 +29,10 @@ struct DivOp {
 };
 
 // Opset 1-6: legacy broadcasting (attribute broadcast=1 repeats input B over input A at `axis`).
-struct Div_1 : KernelDefaults, BinaryElementwise<DivOp, NumericTypes, BinaryBroadcast::legacy> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Div";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 7;
-  static constexpr int kInPlaceInput = 0;
-};
+using Div_1 = VersionedKernel<BinaryElementwise<DivOp, NumericTypes, BinaryBroadcast::legacy>, 1, 7>;
 
 // Opset 7+: numpy (multidirectional) broadcasting.
-struct Div_7 : KernelDefaults, BinaryElementwise<DivOp, NumericTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Div";
-  static constexpr int kSinceVersion = 7;
-  static constexpr int kInPlaceInput = 0;
-};
+using Div_7 = VersionedKernel<BinaryElementwise<DivOp, NumericTypes>, 7>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

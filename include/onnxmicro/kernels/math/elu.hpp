@@ -11,6 +11,7 @@ namespace kernels {
 
 /// The function of Elu, on compute types (float for float16/bfloat16).
 struct EluOp {
+  static constexpr std::string_view kOpType = "Elu";
   struct Params {
     float alpha;
     static Status parse(const PrepareContext& ctx, Params& params) noexcept {
@@ -25,12 +26,7 @@ struct EluOp {
 };
 
 // Opset 1+: unchanged semantics (6 dropped consumed_inputs, 22 added bfloat16).
-struct Elu_1 : KernelDefaults, UnaryElementwise<EluOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Elu";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kInPlaceInput = 0;
-};
+using Elu_1 = VersionedKernel<UnaryElementwise<EluOp, FloatTypes>, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -13,6 +13,7 @@ namespace kernels {
 
 /// The function of Erf, on compute types (float for float16/bfloat16, the integer type itself for integers).
 struct ErfOp {
+  static constexpr std::string_view kOpType = "Erf";
   using Params = NoParams;
   template <typename C>
   static C apply(C x, const Params&) noexcept {
@@ -25,12 +26,7 @@ struct ErfOp {
 };
 
 // Opset 9+: same formula (13 dropped the integer types and added bfloat16).
-struct Erf_9 : KernelDefaults, UnaryElementwise<ErfOp, NumericTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Erf";
-  static constexpr int kSinceVersion = 9;
-  static constexpr int kInPlaceInput = 0;
-};
+using Erf_9 = VersionedKernel<UnaryElementwise<ErfOp, NumericTypes>, 9>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -11,6 +11,7 @@ namespace kernels {
 
 /// The function of Exp, on compute types (float for float16/bfloat16).
 struct ExpOp {
+  static constexpr std::string_view kOpType = "Exp";
   using Params = NoParams;
   template <typename C>
   static C apply(C x, const Params&) noexcept {
@@ -19,12 +20,7 @@ struct ExpOp {
 };
 
 // Opset 1+: unchanged semantics (6 dropped consumed_inputs, 13 added bfloat16).
-struct Exp_1 : KernelDefaults, UnaryElementwise<ExpOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Exp";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kInPlaceInput = 0;
-};
+using Exp_1 = VersionedKernel<UnaryElementwise<ExpOp, FloatTypes>, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -11,6 +11,7 @@ namespace kernels {
 
 /// The function of Floor, on compute types (float for float16/bfloat16).
 struct FloorOp {
+  static constexpr std::string_view kOpType = "Floor";
   using Params = NoParams;
   template <typename C>
   static C apply(C x, const Params&) noexcept {
@@ -19,12 +20,7 @@ struct FloorOp {
 };
 
 // Opset 1+: unchanged semantics (6 dropped consumed_inputs, 13 added bfloat16).
-struct Floor_1 : KernelDefaults, UnaryElementwise<FloorOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Floor";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kInPlaceInput = 0;
-};
+using Floor_1 = VersionedKernel<UnaryElementwise<FloorOp, FloatTypes>, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

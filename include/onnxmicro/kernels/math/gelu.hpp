@@ -12,6 +12,7 @@ namespace kernels {
 
 /// The function of Gelu, on compute types (float for float16/bfloat16).
 struct GeluOp {
+  static constexpr std::string_view kOpType = "Gelu";
   struct Params {
     bool tanh_approximation;
     static Status parse(const PrepareContext& ctx, Params& params) noexcept {
@@ -40,12 +41,7 @@ struct GeluOp {
 };
 
 // Opset 20+: the first version.
-struct Gelu_20 : KernelDefaults, UnaryElementwise<GeluOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Gelu";
-  static constexpr int kSinceVersion = 20;
-  static constexpr int kInPlaceInput = 0;
-};
+using Gelu_20 = VersionedKernel<UnaryElementwise<GeluOp, FloatTypes>, 20>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

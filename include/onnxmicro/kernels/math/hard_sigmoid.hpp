@@ -19,6 +19,7 @@ inline C hard_sigmoid(C x, C alpha, C beta) noexcept {
 
 /// The function of HardSigmoid, on compute types (float for float16/bfloat16).
 struct HardSigmoidOp {
+  static constexpr std::string_view kOpType = "HardSigmoid";
   struct Params {
     float alpha;
     float beta;
@@ -34,12 +35,7 @@ struct HardSigmoidOp {
 };
 
 // Opset 1+: unchanged semantics (6 dropped consumed_inputs, 22 added bfloat16).
-struct HardSigmoid_1 : KernelDefaults, UnaryElementwise<HardSigmoidOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "HardSigmoid";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kInPlaceInput = 0;
-};
+using HardSigmoid_1 = VersionedKernel<UnaryElementwise<HardSigmoidOp, FloatTypes>, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

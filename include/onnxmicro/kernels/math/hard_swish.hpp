@@ -10,6 +10,7 @@ namespace kernels {
 
 /// The function of HardSwish, on compute types (float for float16/bfloat16).
 struct HardSwishOp {
+  static constexpr std::string_view kOpType = "HardSwish";
   using Params = NoParams;
   template <typename C>
   static C apply(C x, const Params&) noexcept {
@@ -18,12 +19,7 @@ struct HardSwishOp {
 };
 
 // Opset 14+: unchanged semantics (22 added bfloat16).
-struct HardSwish_14 : KernelDefaults, UnaryElementwise<HardSwishOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "HardSwish";
-  static constexpr int kSinceVersion = 14;
-  static constexpr int kInPlaceInput = 0;
-};
+using HardSwish_14 = VersionedKernel<UnaryElementwise<HardSwishOp, FloatTypes>, 14>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

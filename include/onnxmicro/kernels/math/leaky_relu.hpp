@@ -12,6 +12,7 @@ namespace kernels {
 
 /// The function of LeakyRelu, on compute types (float for float16/bfloat16).
 struct LeakyReluOp {
+  static constexpr std::string_view kOpType = "LeakyRelu";
   struct Params {
     float alpha;
     static Status parse(const PrepareContext& ctx, Params& params) noexcept {
@@ -41,12 +42,7 @@ struct LeakyReluOp {
 };
 
 // Opset 1+: unchanged semantics (6 dropped consumed_inputs, 16 added bfloat16).
-struct LeakyRelu_1 : KernelDefaults, UnaryElementwise<LeakyReluOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "LeakyRelu";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kInPlaceInput = 0;
-};
+using LeakyRelu_1 = VersionedKernel<UnaryElementwise<LeakyReluOp, FloatTypes>, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

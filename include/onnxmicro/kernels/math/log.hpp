@@ -11,6 +11,7 @@ namespace kernels {
 
 /// The function of Log, on compute types (float for float16/bfloat16).
 struct LogOp {
+  static constexpr std::string_view kOpType = "Log";
   using Params = NoParams;
   template <typename C>
   static C apply(C x, const Params&) noexcept {
@@ -19,12 +20,7 @@ struct LogOp {
 };
 
 // Opset 1+: unchanged semantics (6 dropped consumed_inputs, 13 added bfloat16).
-struct Log_1 : KernelDefaults, UnaryElementwise<LogOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Log";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kInPlaceInput = 0;
-};
+using Log_1 = VersionedKernel<UnaryElementwise<LogOp, FloatTypes>, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -13,6 +13,7 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
 struct MaxOp {
+  static constexpr std::string_view kOpType = "Max";
   template <typename C>
   static C apply(C a, C b) noexcept {
     if constexpr (std::is_floating_point_v<C>) {
@@ -24,19 +25,10 @@ struct MaxOp {
 };
 
 // Opset 1-7: every input has the same shape.
-struct Max_1 : KernelDefaults, VariadicElementwise<MaxOp, NumericTypes, false> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Max";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 8;
-};
+using Max_1 = VersionedKernel<VariadicElementwise<MaxOp, NumericTypes, false>, 1, 8>;
 
 // Opset 8+: numpy broadcasting over all inputs.
-struct Max_8 : KernelDefaults, VariadicElementwise<MaxOp, NumericTypes, true> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Max";
-  static constexpr int kSinceVersion = 8;
-};
+using Max_8 = VersionedKernel<VariadicElementwise<MaxOp, NumericTypes, true>, 8>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -8,20 +8,16 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 1-7: every input has the same shape.
-struct Mean_1 : KernelDefaults, VariadicElementwise<SumOp, FloatTypes, false, true> {
-  static constexpr std::string_view kDomain = "";
+/// Mean sums as Sum does (then VariadicElementwise's mean flag divides).
+struct MeanOp : SumOp {
   static constexpr std::string_view kOpType = "Mean";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 8;
 };
 
+// Opset 1-7: every input has the same shape.
+using Mean_1 = VersionedKernel<VariadicElementwise<MeanOp, FloatTypes, false, true>, 1, 8>;
+
 // Opset 8+: numpy broadcasting over all inputs.
-struct Mean_8 : KernelDefaults, VariadicElementwise<SumOp, FloatTypes, true, true> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Mean";
-  static constexpr int kSinceVersion = 8;
-};
+using Mean_8 = VersionedKernel<VariadicElementwise<MeanOp, FloatTypes, true, true>, 8>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

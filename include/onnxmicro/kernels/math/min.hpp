@@ -13,6 +13,7 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
 struct MinOp {
+  static constexpr std::string_view kOpType = "Min";
   template <typename C>
   static C apply(C a, C b) noexcept {
     if constexpr (std::is_floating_point_v<C>) {
@@ -24,19 +25,10 @@ struct MinOp {
 };
 
 // Opset 1-7: every input has the same shape.
-struct Min_1 : KernelDefaults, VariadicElementwise<MinOp, NumericTypes, false> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Min";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 8;
-};
+using Min_1 = VersionedKernel<VariadicElementwise<MinOp, NumericTypes, false>, 1, 8>;
 
 // Opset 8+: numpy broadcasting over all inputs.
-struct Min_8 : KernelDefaults, VariadicElementwise<MinOp, NumericTypes, true> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Min";
-  static constexpr int kSinceVersion = 8;
-};
+using Min_8 = VersionedKernel<VariadicElementwise<MinOp, NumericTypes, true>, 8>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -12,6 +12,7 @@ namespace kernels {
 
 /// The function of Mish, on compute types (float for float16/bfloat16).
 struct MishOp {
+  static constexpr std::string_view kOpType = "Mish";
   using Params = NoParams;
   template <typename C>
   static C apply(C x, const Params&) noexcept {
@@ -20,12 +21,7 @@ struct MishOp {
 };
 
 // Opset 18+: unchanged semantics (22 added bfloat16).
-struct Mish_18 : KernelDefaults, UnaryElementwise<MishOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Mish";
-  static constexpr int kSinceVersion = 18;
-  static constexpr int kInPlaceInput = 0;
-};
+using Mish_18 = VersionedKernel<UnaryElementwise<MishOp, FloatTypes>, 18>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -11,6 +11,7 @@ namespace kernels {
 
 /// The arithmetic of Mul, on compute types (float for float16/bfloat16).
 struct MulOp {
+  static constexpr std::string_view kOpType = "Mul";
   template <typename C>
   static C apply(C a, C b) noexcept {
     if constexpr (std::is_integral_v<C>) {
@@ -22,21 +23,10 @@ struct MulOp {
 };
 
 // Opset 1-6: legacy broadcasting (attribute broadcast=1 repeats input B over input A at `axis`).
-struct Mul_1 : KernelDefaults, BinaryElementwise<MulOp, NumericTypes, BinaryBroadcast::legacy> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Mul";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 7;
-  static constexpr int kInPlaceInput = 0;
-};
+using Mul_1 = VersionedKernel<BinaryElementwise<MulOp, NumericTypes, BinaryBroadcast::legacy>, 1, 7>;
 
 // Opset 7+: numpy (multidirectional) broadcasting.
-struct Mul_7 : KernelDefaults, BinaryElementwise<MulOp, NumericTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Mul";
-  static constexpr int kSinceVersion = 7;
-  static constexpr int kInPlaceInput = 0;
-};
+using Mul_7 = VersionedKernel<BinaryElementwise<MulOp, NumericTypes>, 7>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

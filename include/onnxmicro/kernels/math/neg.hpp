@@ -13,6 +13,7 @@ namespace kernels {
 
 /// The function of Neg, on compute types (float for float16/bfloat16).
 struct NegOp {
+  static constexpr std::string_view kOpType = "Neg";
   using Params = NoParams;
   template <typename C>
   static C apply(C x, const Params&) noexcept {
@@ -28,12 +29,7 @@ struct NegOp {
 using NegTypes = TypeList<float, double, float16_t, bfloat16_t, std::int8_t, std::int16_t, std::int32_t, std::int64_t>;
 
 // Opset 1+: unchanged semantics (6 dropped consumed_inputs and added signed integers, 13 added bfloat16).
-struct Neg_1 : KernelDefaults, UnaryElementwise<NegOp, NegTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Neg";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kInPlaceInput = 0;
-};
+using Neg_1 = VersionedKernel<UnaryElementwise<NegOp, NegTypes>, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

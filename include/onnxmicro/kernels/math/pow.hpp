@@ -18,6 +18,7 @@ namespace kernels {
 
 /// Pow on one compute type: the opset 1-11 body, where base and exponent share a float dtype.
 struct PowOp {
+  static constexpr std::string_view kOpType = "Pow";
   template <typename C>
   static C apply(C a, C b) noexcept {
     return std::pow(a, b);
@@ -85,28 +86,16 @@ struct MixedPowOp {
 using PowBaseTypes = TypeList<float, double, float16_t, bfloat16_t, std::int32_t, std::int64_t>;
 
 // Opset 1-6: legacy broadcasting (attribute broadcast=1 repeats input Y over input X at `axis`).
-struct Pow_1 : KernelDefaults, BinaryElementwise<PowOp, FloatTypes, BinaryBroadcast::legacy> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Pow";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 7;
-  static constexpr int kInPlaceInput = 0;
-};
+using Pow_1 = VersionedKernel<BinaryElementwise<PowOp, FloatTypes, BinaryBroadcast::legacy>, 1, 7>;
 
 // Opset 7-11: numpy broadcasting; base and exponent share one float dtype.
-struct Pow_7 : KernelDefaults, BinaryElementwise<PowOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Pow";
-  static constexpr int kSinceVersion = 7;
-  static constexpr int kUntilVersion = 12;
-  static constexpr int kInPlaceInput = 0;
-};
+using Pow_7 = VersionedKernel<BinaryElementwise<PowOp, FloatTypes>, 7, 12>;
 
-// Opset 12+: the exponent may have any numeric dtype; integer bases.
-struct Pow_12 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace pow_detail {
+
+/// Opset 12+: base and exponent dtypes may differ (an exponent of any numeric dtype; integer bases).
+struct MixedPowImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "Pow";
-  static constexpr int kSinceVersion = 12;
   static constexpr int kInPlaceInput = 0;
   static constexpr int kInputX = 0;
   static constexpr int kInputY = 1;
@@ -141,6 +130,11 @@ struct Pow_12 : KernelDefaults {
     return {};
   }
 };
+
+}  // namespace pow_detail
+
+// Opset 12+: the exponent may have any numeric dtype; integer bases (13 and 15 widened the dtypes).
+using Pow_12 = VersionedKernel<pow_detail::MixedPowImpl, 12>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

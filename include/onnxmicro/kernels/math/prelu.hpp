@@ -12,6 +12,7 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
 struct PReluOp {
+  static constexpr std::string_view kOpType = "PRelu";
   template <typename C>
   static C apply(C x, C slope) noexcept {
     if constexpr (std::is_unsigned_v<C>) {
@@ -29,37 +30,30 @@ struct PReluOp {
 using PReluTypes =
     TypeList<float, double, float16_t, bfloat16_t, std::int32_t, std::int64_t, std::uint32_t, std::uint64_t>;
 
-// Opset 7+: slope broadcasts unidirectionally (numpy rules, y has x's shape).
-struct PRelu_7 : KernelDefaults, BinaryElementwise<PReluOp, PReluTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "PRelu";
-  static constexpr int kSinceVersion = 7;
-  static constexpr int kInPlaceInput = 0;
+namespace prelu_detail {
+
+/// Opset 7+: the binary body, after checking that slope broadcasts unidirectionally (numpy rules, y has x's shape).
+struct PReluImpl : BinaryElementwise<PReluOp, PReluTypes> {
   using Body = BinaryElementwise<PReluOp, PReluTypes>;
 
   static Status prepare(PrepareContext& ctx) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInputA));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInputB));
-    // Unidirectional: slope must broadcast to x's shape without growing it.
     Shape output;
     ONNXMICRO_RETURN_IF_ERROR(broadcast_input_shapes(ctx, {kInputA, kInputB}, output));
     const TensorInfo& x = ctx.input(kInputA);
-    const TensorInfo& slope = ctx.input(kInputB);
     if (!(output == x.shape)) {
-      return Status(StatusCode::invalid_model)
-             << "input 1 '" << slope.name << "' (slope) has shape " << slope.shape
-             << ", which does not broadcast unidirectionally to input 0 '" << x.name << "' shape " << x.shape;
+      return ctx.input_error(kInputB, "slope")
+             << " has shape " << ctx.input(kInputB).shape << ", which does not broadcast unidirectionally to input 0 '"
+             << x.name << "' shape " << x.shape;
     }
     return Body::prepare(ctx);
   }
 };
 
-// Opset 1 and 6: as 7, plus a slope of shape [C] that applies per channel (axis 1) of x.
-struct PRelu_1 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+/// Opset 1 and 6: as 7, plus a slope of shape [C] that applies per channel (axis 1) of x.
+struct PReluPerChannelImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "PRelu";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 7;
   static constexpr int kInPlaceInput = 0;
 
   struct ChannelState {
@@ -70,7 +64,7 @@ struct PRelu_1 : KernelDefaults {
   static Status prepare(PrepareContext& ctx) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInputA));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInputB));
-    if (!is_per_channel(ctx.input(kInputA).shape, ctx.input(kInputB).shape)) return PRelu_7::prepare(ctx);
+    if (!is_per_channel(ctx.input(kInputA).shape, ctx.input(kInputB).shape)) return PReluImpl::prepare(ctx);
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kInputA, kInputB));
     ChannelState* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
@@ -86,7 +80,7 @@ struct PRelu_1 : KernelDefaults {
 
   static Status run(RunContext& ctx) noexcept {
     const Shape& x = ctx.input(kInputA).shape;
-    if (!is_per_channel(x, ctx.input(kInputB).shape)) return PRelu_7::run(ctx);
+    if (!is_per_channel(x, ctx.input(kInputB).shape)) return PReluImpl::run(ctx);
     std::int64_t inner = 1;
     for (int d = 2; d < x.rank(); ++d) inner *= x[d];
     ctx.state<ChannelState>().compute(ctx.input(kInputA).data, ctx.input(kInputB).data, ctx.output(kOutput).data, x[0],
@@ -125,6 +119,13 @@ struct PRelu_1 : KernelDefaults {
     }
   }
 };
+
+}  // namespace prelu_detail
+
+// Opset 1 and 6: per-channel slope [C] besides numpy broadcasting.
+using PRelu_1 = VersionedKernel<prelu_detail::PReluPerChannelImpl, 1, 7>;
+// Opset 7+: slope broadcasts unidirectionally (9 and 16 widened the dtypes).
+using PRelu_7 = VersionedKernel<prelu_detail::PReluImpl, 7>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

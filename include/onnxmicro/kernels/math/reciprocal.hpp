@@ -11,6 +11,7 @@ namespace kernels {
 
 /// The function of Reciprocal, on compute types (float for float16/bfloat16).
 struct ReciprocalOp {
+  static constexpr std::string_view kOpType = "Reciprocal";
   using Params = NoParams;
   template <typename C>
   static C apply(C x, const Params&) noexcept {
@@ -19,12 +20,7 @@ struct ReciprocalOp {
 };
 
 // Opset 1+: unchanged semantics (6 dropped consumed_inputs, 13 added bfloat16).
-struct Reciprocal_1 : KernelDefaults, UnaryElementwise<ReciprocalOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Reciprocal";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kInPlaceInput = 0;
-};
+using Reciprocal_1 = VersionedKernel<UnaryElementwise<ReciprocalOp, FloatTypes>, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -11,6 +11,7 @@ namespace kernels {
 
 /// The function of Round, on compute types (float for float16/bfloat16).
 struct RoundOp {
+  static constexpr std::string_view kOpType = "Round";
   using Params = NoParams;
   template <typename C>
   static C apply(C x, const Params&) noexcept {
@@ -23,12 +24,7 @@ struct RoundOp {
 };
 
 // Opset 11+: unchanged semantics (22 added bfloat16).
-struct Round_11 : KernelDefaults, UnaryElementwise<RoundOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Round";
-  static constexpr int kSinceVersion = 11;
-  static constexpr int kInPlaceInput = 0;
-};
+using Round_11 = VersionedKernel<UnaryElementwise<RoundOp, FloatTypes>, 11>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

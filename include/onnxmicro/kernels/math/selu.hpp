@@ -13,6 +13,7 @@ namespace kernels {
 
 /// The function of Selu, on compute types (float for float16/bfloat16).
 struct SeluOp {
+  static constexpr std::string_view kOpType = "Selu";
   struct Params {
     float alpha;
     float gamma;
@@ -29,12 +30,7 @@ struct SeluOp {
 };
 
 // Opset 1+: unchanged semantics (6 dropped consumed_inputs, 22 added bfloat16).
-struct Selu_1 : KernelDefaults, UnaryElementwise<SeluOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Selu";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kInPlaceInput = 0;
-};
+using Selu_1 = VersionedKernel<UnaryElementwise<SeluOp, FloatTypes>, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

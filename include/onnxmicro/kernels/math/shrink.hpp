@@ -14,6 +14,7 @@ namespace kernels {
 
 /// The function of Shrink, on compute types (float for float16/bfloat16, the integer type for integers).
 struct ShrinkOp {
+  static constexpr std::string_view kOpType = "Shrink";
   struct Params {
     float bias;
     float lambd;
@@ -54,12 +55,7 @@ struct ShrinkOp {
 };
 
 // Opset 9+: the first version.
-struct Shrink_9 : KernelDefaults, UnaryElementwise<ShrinkOp, NumericTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Shrink";
-  static constexpr int kSinceVersion = 9;
-  static constexpr int kInPlaceInput = 0;
-};
+using Shrink_9 = VersionedKernel<UnaryElementwise<ShrinkOp, NumericTypes>, 9>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

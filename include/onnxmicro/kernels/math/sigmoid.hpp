@@ -11,6 +11,7 @@ namespace kernels {
 
 /// The function of Sigmoid, on compute types (float for float16/bfloat16).
 struct SigmoidOp {
+  static constexpr std::string_view kOpType = "Sigmoid";
   using Params = NoParams;
   template <typename C>
   static C apply(C x, const Params&) noexcept {
@@ -22,12 +23,7 @@ struct SigmoidOp {
 };
 
 // Opset 1+: unchanged semantics (6 dropped consumed_inputs, 13 added bfloat16).
-struct Sigmoid_1 : KernelDefaults, UnaryElementwise<SigmoidOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Sigmoid";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kInPlaceInput = 0;
-};
+using Sigmoid_1 = VersionedKernel<UnaryElementwise<SigmoidOp, FloatTypes>, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -11,6 +11,7 @@ namespace kernels {
 
 /// The function of Sign, on compute types (float for float16/bfloat16).
 struct SignOp {
+  static constexpr std::string_view kOpType = "Sign";
   using Params = NoParams;
   template <typename C>
   static C apply(C x, const Params&) noexcept {
@@ -27,12 +28,7 @@ struct SignOp {
 };
 
 // Opset 9+: unchanged semantics (13 added bfloat16).
-struct Sign_9 : KernelDefaults, UnaryElementwise<SignOp, NumericTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Sign";
-  static constexpr int kSinceVersion = 9;
-  static constexpr int kInPlaceInput = 0;
-};
+using Sign_9 = VersionedKernel<UnaryElementwise<SignOp, NumericTypes>, 9>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -10,6 +10,7 @@ namespace kernels {
 
 /// The function of Sin, on compute types (float for float16/bfloat16).
 struct SinOp {
+  static constexpr std::string_view kOpType = "Sin";
   using Params = NoParams;
   template <typename C>
   static C apply(C x, const Params&) noexcept {
@@ -18,12 +19,7 @@ struct SinOp {
 };
 
 // Opset 7+: unchanged semantics (22 added bfloat16).
-struct Sin_7 : KernelDefaults, UnaryElementwise<SinOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Sin";
-  static constexpr int kSinceVersion = 7;
-  static constexpr int kInPlaceInput = 0;
-};
+using Sin_7 = VersionedKernel<UnaryElementwise<SinOp, FloatTypes>, 7>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -10,6 +10,7 @@ namespace kernels {
 
 /// The function of Sinh, on compute types (float for float16/bfloat16).
 struct SinhOp {
+  static constexpr std::string_view kOpType = "Sinh";
   using Params = NoParams;
   template <typename C>
   static C apply(C x, const Params&) noexcept {
@@ -18,12 +19,7 @@ struct SinhOp {
 };
 
 // Opset 9+: unchanged semantics (22 added bfloat16).
-struct Sinh_9 : KernelDefaults, UnaryElementwise<SinhOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Sinh";
-  static constexpr int kSinceVersion = 9;
-  static constexpr int kInPlaceInput = 0;
-};
+using Sinh_9 = VersionedKernel<UnaryElementwise<SinhOp, FloatTypes>, 9>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

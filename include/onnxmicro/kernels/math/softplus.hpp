@@ -18,6 +18,7 @@ inline C softplus(C x) noexcept {
 
 /// The function of Softplus, on compute types (float for float16/bfloat16).
 struct SoftplusOp {
+  static constexpr std::string_view kOpType = "Softplus";
   using Params = NoParams;
   template <typename C>
   static C apply(C x, const Params&) noexcept {
@@ -26,12 +27,7 @@ struct SoftplusOp {
 };
 
 // Opset 1+: unchanged semantics (22 added bfloat16).
-struct Softplus_1 : KernelDefaults, UnaryElementwise<SoftplusOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Softplus";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kInPlaceInput = 0;
-};
+using Softplus_1 = VersionedKernel<UnaryElementwise<SoftplusOp, FloatTypes>, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -10,6 +10,7 @@ namespace kernels {
 
 /// The function of Softsign, on compute types (float for float16/bfloat16).
 struct SoftsignOp {
+  static constexpr std::string_view kOpType = "Softsign";
   using Params = NoParams;
   template <typename C>
   static C apply(C x, const Params&) noexcept {
@@ -18,12 +19,7 @@ struct SoftsignOp {
 };
 
 // Opset 1+: unchanged semantics (22 added bfloat16).
-struct Softsign_1 : KernelDefaults, UnaryElementwise<SoftsignOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Softsign";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kInPlaceInput = 0;
-};
+using Softsign_1 = VersionedKernel<UnaryElementwise<SoftsignOp, FloatTypes>, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -11,6 +11,7 @@ namespace kernels {
 
 /// The function of Sqrt, on compute types (float for float16/bfloat16).
 struct SqrtOp {
+  static constexpr std::string_view kOpType = "Sqrt";
   using Params = NoParams;
   template <typename C>
   static C apply(C x, const Params&) noexcept {
@@ -19,12 +20,7 @@ struct SqrtOp {
 };
 
 // Opset 1+: unchanged semantics (6 dropped consumed_inputs, 13 added bfloat16).
-struct Sqrt_1 : KernelDefaults, UnaryElementwise<SqrtOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Sqrt";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kInPlaceInput = 0;
-};
+using Sqrt_1 = VersionedKernel<UnaryElementwise<SqrtOp, FloatTypes>, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

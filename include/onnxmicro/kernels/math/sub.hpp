@@ -11,6 +11,7 @@ namespace kernels {
 
 /// The arithmetic of Sub, on compute types (float for float16/bfloat16).
 struct SubOp {
+  static constexpr std::string_view kOpType = "Sub";
   template <typename C>
   static C apply(C a, C b) noexcept {
     if constexpr (std::is_integral_v<C>) {
@@ -22,21 +23,10 @@ struct SubOp {
 };
 
 // Opset 1-6: legacy broadcasting (attribute broadcast=1 repeats input B over input A at `axis`).
-struct Sub_1 : KernelDefaults, BinaryElementwise<SubOp, NumericTypes, BinaryBroadcast::legacy> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Sub";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 7;
-  static constexpr int kInPlaceInput = 0;
-};
+using Sub_1 = VersionedKernel<BinaryElementwise<SubOp, NumericTypes, BinaryBroadcast::legacy>, 1, 7>;
 
 // Opset 7+: numpy (multidirectional) broadcasting.
-struct Sub_7 : KernelDefaults, BinaryElementwise<SubOp, NumericTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Sub";
-  static constexpr int kSinceVersion = 7;
-  static constexpr int kInPlaceInput = 0;
-};
+using Sub_7 = VersionedKernel<BinaryElementwise<SubOp, NumericTypes>, 7>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -18,7 +18,8 @@ namespace kernels {
 /// the input count at the end. run() folds input after input into the output buffer, so it allocates nothing;
 /// the output must not alias an input (no kInPlaceInput).
 template <typename Op, typename Types, bool kBroadcast, bool kMean = false>
-struct VariadicElementwise {
+struct VariadicElementwise : KernelDefaults {
+  static constexpr std::string_view kOpType = Op::kOpType;
   static constexpr int kOutput = 0;
 
   struct State {
@@ -109,6 +110,7 @@ struct VariadicElementwise {
 };
 
 struct SumOp {
+  static constexpr std::string_view kOpType = "Sum";
   template <typename C>
   static C apply(C a, C b) noexcept {
     return a + b;
@@ -116,19 +118,10 @@ struct SumOp {
 };
 
 // Opset 1-7: every input has the same shape.
-struct Sum_1 : KernelDefaults, VariadicElementwise<SumOp, FloatTypes, false> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Sum";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 8;
-};
+using Sum_1 = VersionedKernel<VariadicElementwise<SumOp, FloatTypes, false>, 1, 8>;
 
 // Opset 8+: numpy broadcasting over all inputs.
-struct Sum_8 : KernelDefaults, VariadicElementwise<SumOp, FloatTypes, true> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Sum";
-  static constexpr int kSinceVersion = 8;
-};
+using Sum_8 = VersionedKernel<VariadicElementwise<SumOp, FloatTypes, true>, 8>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

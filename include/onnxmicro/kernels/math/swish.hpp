@@ -11,6 +11,7 @@ namespace kernels {
 
 /// The function of Swish, on compute types (float for float16/bfloat16); SwiGLU gates with it too.
 struct SwishOp {
+  static constexpr std::string_view kOpType = "Swish";
   struct Params {
     float alpha;
     static Status parse(const PrepareContext& ctx, Params& params) noexcept {
@@ -24,12 +25,7 @@ struct SwishOp {
 };
 
 // Opset 24: first version.
-struct Swish_24 : KernelDefaults, UnaryElementwise<SwishOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Swish";
-  static constexpr int kSinceVersion = 24;
-  static constexpr int kInPlaceInput = 0;
-};
+using Swish_24 = VersionedKernel<UnaryElementwise<SwishOp, FloatTypes>, 24>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -10,6 +10,7 @@ namespace kernels {
 
 /// The function of Tan, on compute types (float for float16/bfloat16).
 struct TanOp {
+  static constexpr std::string_view kOpType = "Tan";
   using Params = NoParams;
   template <typename C>
   static C apply(C x, const Params&) noexcept {
@@ -18,12 +19,7 @@ struct TanOp {
 };
 
 // Opset 7+: unchanged semantics (22 added bfloat16).
-struct Tan_7 : KernelDefaults, UnaryElementwise<TanOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Tan";
-  static constexpr int kSinceVersion = 7;
-  static constexpr int kInPlaceInput = 0;
-};
+using Tan_7 = VersionedKernel<UnaryElementwise<TanOp, FloatTypes>, 7>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

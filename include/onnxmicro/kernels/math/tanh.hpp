@@ -11,6 +11,7 @@ namespace kernels {
 
 /// The function of Tanh, on compute types (float for float16/bfloat16).
 struct TanhOp {
+  static constexpr std::string_view kOpType = "Tanh";
   using Params = NoParams;
   template <typename C>
   static C apply(C x, const Params&) noexcept {
@@ -19,12 +20,7 @@ struct TanhOp {
 };
 
 // Opset 1+: unchanged semantics (6 dropped consumed_inputs, 13 added bfloat16).
-struct Tanh_1 : KernelDefaults, UnaryElementwise<TanhOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Tanh";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kInPlaceInput = 0;
-};
+using Tanh_1 = VersionedKernel<UnaryElementwise<TanhOp, FloatTypes>, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -9,6 +9,7 @@ namespace kernels {
 
 /// The function of ThresholdedRelu, on compute types (float for float16/bfloat16).
 struct ThresholdedReluOp {
+  static constexpr std::string_view kOpType = "ThresholdedRelu";
   struct Params {
     float alpha;
     static Status parse(const PrepareContext& ctx, Params& params) noexcept {
@@ -22,12 +23,7 @@ struct ThresholdedReluOp {
 };
 
 // Opset 10+: unchanged semantics (22 added bfloat16).
-struct ThresholdedRelu_10 : KernelDefaults, UnaryElementwise<ThresholdedReluOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "ThresholdedRelu";
-  static constexpr int kSinceVersion = 10;
-  static constexpr int kInPlaceInput = 0;
-};
+using ThresholdedRelu_10 = VersionedKernel<UnaryElementwise<ThresholdedReluOp, FloatTypes>, 10>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
