@@ -24,6 +24,7 @@ using om::Shape;
 using om::Status;
 using om::StatusCode;
 using om::kernels::Transpose_1;
+namespace transpose_detail = om::kernels::transpose_detail;
 using onnxmicro_test::make_attribute_ints;
 using onnxmicro_test::ProtoWriter;
 
@@ -121,9 +122,9 @@ TEST(Transpose, ImageLayoutPermutationsUseTheBatched2dLoop) {
   std::mt19937 rng(7);
   const std::vector<std::int64_t> to_nhwc = {0, 2, 3, 1}, to_nchw = {0, 3, 1, 2};
   for (const auto& perm : {to_nhwc, to_nchw}) {
-    Transpose_1::State state{};
-    Transpose_1::plan(Shape{2, 3, 17, 19}, perm.data(), state);
-    EXPECT_EQ(state.plan, Transpose_1::Plan::batched_2d);
+    transpose_detail::TransposeImpl::State state{};
+    transpose_detail::TransposeImpl::plan(Shape{2, 3, 17, 19}, perm.data(), state);
+    EXPECT_EQ(state.plan, transpose_detail::TransposeImpl::Plan::batched_2d);
     EXPECT_EQ(state.batch, 2);
     const Tensor in = random_tensor(DataType::float32, Shape{2, 3, 17, 19}, rng);  // not a multiple of the block
     Result r = run_op("Transpose", 13, {in}, {make_attribute_ints("perm", perm)});
@@ -134,19 +135,19 @@ TEST(Transpose, ImageLayoutPermutationsUseTheBatched2dLoop) {
 
 TEST(Transpose, SimplifiesThePermutationBeforeChoosingALoop) {
   auto plan_of = [](const Shape& shape, std::vector<std::int64_t> perm) {
-    Transpose_1::State state{};
-    Transpose_1::plan(shape, perm.data(), state);
+    transpose_detail::TransposeImpl::State state{};
+    transpose_detail::TransposeImpl::plan(shape, perm.data(), state);
     return state;
   };
-  EXPECT_EQ(plan_of(Shape{2, 3, 4}, {0, 1, 2}).plan, Transpose_1::Plan::copy);
-  EXPECT_EQ(plan_of(Shape{1, 5}, {1, 0}).plan, Transpose_1::Plan::copy);  // size-1 axes move freely
-  EXPECT_EQ(plan_of(Shape{4, 1, 5}, {1, 0, 2}).plan, Transpose_1::Plan::copy);
-  Transpose_1::State merged = plan_of(Shape{2, 3, 4}, {2, 0, 1});  // axes 0 and 1 stay together
-  EXPECT_EQ(merged.plan, Transpose_1::Plan::batched_2d);
+  EXPECT_EQ(plan_of(Shape{2, 3, 4}, {0, 1, 2}).plan, transpose_detail::TransposeImpl::Plan::copy);
+  EXPECT_EQ(plan_of(Shape{1, 5}, {1, 0}).plan, transpose_detail::TransposeImpl::Plan::copy);  // size-1 axes move freely
+  EXPECT_EQ(plan_of(Shape{4, 1, 5}, {1, 0, 2}).plan, transpose_detail::TransposeImpl::Plan::copy);
+  transpose_detail::TransposeImpl::State merged = plan_of(Shape{2, 3, 4}, {2, 0, 1});  // axes 0 and 1 stay together
+  EXPECT_EQ(merged.plan, transpose_detail::TransposeImpl::Plan::batched_2d);
   EXPECT_EQ(merged.rows, 6);
   EXPECT_EQ(merged.cols, 4);
-  Transpose_1::State general = plan_of(Shape{2, 3, 4}, {1, 0, 2});
-  EXPECT_EQ(general.plan, Transpose_1::Plan::general);
+  transpose_detail::TransposeImpl::State general = plan_of(Shape{2, 3, 4}, {1, 0, 2});
+  EXPECT_EQ(general.plan, transpose_detail::TransposeImpl::Plan::general);
   EXPECT_EQ(general.rank, 3);
 }
 

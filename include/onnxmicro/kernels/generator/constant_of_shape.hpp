@@ -12,11 +12,11 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 9: the first version (opsets 20, 21, 23, 24, 25 only add dtypes).
-struct ConstantOfShape_9 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace constant_of_shape_detail {
+
+/// The implementation of ConstantOfShape (see the file comment).
+struct ConstantOfShapeImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "ConstantOfShape";
-  static constexpr int kSinceVersion = 9;
   static constexpr int kShape = 0;
   static constexpr int kOutput = 0;
   static constexpr std::size_t kMaxValueBytes = 16;  // complex128
@@ -89,6 +89,11 @@ struct ConstantOfShape_9 : KernelDefaults {
     return {};
   }
 };
+
+}  // namespace constant_of_shape_detail
+
+// Opset 9: the first version (opsets 20, 21, 23, 24, 25 only add dtypes).
+using ConstantOfShape_9 = VersionedKernel<constant_of_shape_detail::ConstantOfShapeImpl, 9>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

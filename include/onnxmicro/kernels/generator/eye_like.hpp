@@ -13,11 +13,11 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 9: the first version (opset 22 only adds bfloat16).
-struct EyeLike_9 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace eye_like_detail {
+
+/// The implementation of EyeLike (see the file comment).
+struct EyeLikeImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "EyeLike";
-  static constexpr int kSinceVersion = 9;
   static constexpr bool kNeedsInputData = false;
   static constexpr int kInput = 0;
 
@@ -89,6 +89,11 @@ struct EyeLike_9 : KernelDefaults {
     }
   }
 };
+
+}  // namespace eye_like_detail
+
+// Opset 9: the first version (opset 22 only adds bfloat16).
+using EyeLike_9 = VersionedKernel<eye_like_detail::EyeLikeImpl, 9>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -13,23 +13,23 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 26: first version.
-struct CumProd_26 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace cum_prod_detail {
+
+/// The implementation of CumProd (see the file comment).
+struct CumProdImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "CumProd";
-  static constexpr int kSinceVersion = 26;
   static constexpr int kInPlaceInput = 0;
-  using State = CumSum_11::State;
+  using State = cum_sum_detail::CumSumImpl::State;
 
   static Status prepare(PrepareContext& ctx) noexcept {
-    ONNXMICRO_RETURN_IF_ERROR(CumSum_11::prepare(ctx));
+    ONNXMICRO_RETURN_IF_ERROR(cum_sum_detail::CumSumImpl::prepare(ctx));
     State* state = static_cast<State*>(ctx.state());
-    visit_dtype(ctx.input(CumSum_11::kInput).dtype, CumSum_11::Types{},
+    visit_dtype(ctx.input(cum_sum_detail::CumSumImpl::kInput).dtype, cum_sum_detail::CumSumImpl::Types{},
                 [&](auto tag) noexcept { state->compute = &compute<typename decltype(tag)::type>; });
     return {};
   }
 
-  static Status run(RunContext& ctx) noexcept { return CumSum_11::run(ctx); }
+  static Status run(RunContext& ctx) noexcept { return cum_sum_detail::CumSumImpl::run(ctx); }
 
  private:
   // y may alias x: each position's input is read before its output is written, and only earlier (in scan
@@ -56,6 +56,11 @@ struct CumProd_26 : KernelDefaults {
     }
   }
 };
+
+}  // namespace cum_prod_detail
+
+// Opset 26: first version.
+using CumProd_26 = VersionedKernel<cum_prod_detail::CumProdImpl, 26>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -11,11 +11,11 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 11: first version (float/double/int32/int64/uint32/uint64); opset 14 adds float16 and bfloat16.
-struct CumSum_11 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace cum_sum_detail {
+
+/// The implementation of CumSum (see the file comment).
+struct CumSumImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "CumSum";
-  static constexpr int kSinceVersion = 11;
   static constexpr int kInPlaceInput = 0;
   static constexpr int kInput = 0;
   static constexpr int kAxisInput = 1;
@@ -114,6 +114,11 @@ struct CumSum_11 : KernelDefaults {
     }
   }
 };
+
+}  // namespace cum_sum_detail
+
+// Opset 11: first version (float/double/int32/int64/uint32/uint64); opset 14 adds float16 and bfloat16.
+using CumSum_11 = VersionedKernel<cum_sum_detail::CumSumImpl, 11>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

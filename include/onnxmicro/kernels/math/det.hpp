@@ -10,12 +10,11 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 11: first version (float16/float/double); opset 22 adds bfloat16 and nothing else, so this one kernel
-// serves both.
-struct Det_11 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace det_detail {
+
+/// The implementation of Det (see the file comment).
+struct DetImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "Det";
-  static constexpr int kSinceVersion = 11;
   static constexpr int kInput = 0;
   static constexpr int kOutput = 0;
 
@@ -105,6 +104,12 @@ struct Det_11 : KernelDefaults {
     return det;
   }
 };
+
+}  // namespace det_detail
+
+// Opset 11: first version (float16/float/double); opset 22 adds bfloat16 and nothing else, so this one kernel
+// serves both.
+using Det_11 = VersionedKernel<det_detail::DetImpl, 11>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -93,11 +93,11 @@ inline Status expand_term(const Term& term, int rank, int ellipsis_rank, std::st
 
 }  // namespace einsum_detail
 
-// Opset 12: first version; opset 28 adds bfloat16 and nothing else, so this one kernel serves both.
-struct Einsum_12 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace einsum_detail {
+
+/// The implementation of Einsum (see the file comment).
+struct EinsumImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "Einsum";
-  static constexpr int kSinceVersion = 12;
   static constexpr int kOutput = 0;
 
   using Types = NumericTypes;
@@ -325,6 +325,11 @@ struct Einsum_12 : KernelDefaults {
     }
   }
 };
+
+}  // namespace einsum_detail
+
+// Opset 12: first version; opset 28 adds bfloat16 and nothing else, so this one kernel serves both.
+using Einsum_12 = VersionedKernel<einsum_detail::EinsumImpl, 12>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -37,12 +37,17 @@ struct IsInfPredicate {
   }
 };
 
-// Opset 10+: unchanged semantics (20 added float16, bfloat16 and the float8 types).
-struct IsInf_10 : KernelDefaults, FloatClassKernel<IsInfPredicate> {
-  static constexpr std::string_view kDomain = "";
+namespace is_inf_detail {
+
+/// The implementation of IsInf (see the file comment).
+struct IsInfImpl : KernelDefaults, FloatClassKernel<IsInfPredicate> {
   static constexpr std::string_view kOpType = "IsInf";
-  static constexpr int kSinceVersion = 10;
 };
+
+}  // namespace is_inf_detail
+
+// Opset 10+: unchanged semantics (20 added float16, bfloat16 and the float8 types).
+using IsInf_10 = VersionedKernel<is_inf_detail::IsInfImpl, 10>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -101,12 +101,17 @@ struct IsNaNPredicate {
   static bool apply(FloatClass c, const Params&) noexcept { return c == FloatClass::nan; }
 };
 
-// Opset 9+: unchanged semantics (13 added bfloat16, 20 the float8 types).
-struct IsNaN_9 : KernelDefaults, FloatClassKernel<IsNaNPredicate> {
-  static constexpr std::string_view kDomain = "";
+namespace is_nan_detail {
+
+/// The implementation of IsNaN (see the file comment).
+struct IsNaNImpl : KernelDefaults, FloatClassKernel<IsNaNPredicate> {
   static constexpr std::string_view kOpType = "IsNaN";
-  static constexpr int kSinceVersion = 9;
 };
+
+}  // namespace is_nan_detail
+
+// Opset 9+: unchanged semantics (13 added bfloat16, 20 the float8 types).
+using IsNaN_9 = VersionedKernel<is_nan_detail::IsNaNImpl, 9>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

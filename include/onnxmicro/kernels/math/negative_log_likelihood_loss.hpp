@@ -9,14 +9,15 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-struct NegativeLogLikelihoodLoss_12 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace negative_log_likelihood_loss_detail {
+
+/// The implementation of NegativeLogLikelihoodLoss (see the file comment).
+struct NegativeLogLikelihoodLossImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "NegativeLogLikelihoodLoss";
-  static constexpr int kSinceVersion = 12;
 
   static Status prepare(PrepareContext& ctx) noexcept {
     // bfloat16: added in opset 22.
-    return loss_util::prepare_kernel<NegativeLogLikelihoodLoss_12>(ctx, "input", 22);
+    return loss_util::prepare_kernel<NegativeLogLikelihoodLossImpl>(ctx, "input", 22);
   }
 
   static Status run(RunContext& ctx) noexcept { return loss_util::run_kernel(ctx); }
@@ -35,6 +36,10 @@ struct NegativeLogLikelihoodLoss_12 : KernelDefaults {
                                         });
   }
 };
+
+}  // namespace negative_log_likelihood_loss_detail
+
+using NegativeLogLikelihoodLoss_12 = VersionedKernel<negative_log_likelihood_loss_detail::NegativeLogLikelihoodLossImpl, 12>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -11,17 +11,16 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 12: first version (float16/float/double); opset 13 adds bfloat16 and nothing else, so this one kernel
-// serves both.
-struct SoftmaxCrossEntropyLoss_12 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace softmax_cross_entropy_loss_detail {
+
+/// The implementation of SoftmaxCrossEntropyLoss (see the file comment).
+struct SoftmaxCrossEntropyLossImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "SoftmaxCrossEntropyLoss";
-  static constexpr int kSinceVersion = 12;
   static constexpr int kLogProbOutput = 1;
 
   static Status prepare(PrepareContext& ctx) noexcept {
     // bfloat16: added in opset 13.
-    ONNXMICRO_RETURN_IF_ERROR(loss_util::prepare_kernel<SoftmaxCrossEntropyLoss_12>(ctx, "scores", 13));
+    ONNXMICRO_RETURN_IF_ERROR(loss_util::prepare_kernel<SoftmaxCrossEntropyLossImpl>(ctx, "scores", 13));
     const TensorInfo& scores = ctx.input(loss_util::kScoresInput);
     if (ctx.has_output(kLogProbOutput)) ctx.set_output(kLogProbOutput, scores.dtype, scores.shape);
     return {};
@@ -75,6 +74,12 @@ struct SoftmaxCrossEntropyLoss_12 : KernelDefaults {
         });
   }
 };
+
+}  // namespace softmax_cross_entropy_loss_detail
+
+// Opset 12: first version (float16/float/double); opset 13 adds bfloat16 and nothing else, so this one kernel
+// serves both.
+using SoftmaxCrossEntropyLoss_12 = VersionedKernel<softmax_cross_entropy_loss_detail::SoftmaxCrossEntropyLossImpl, 12>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

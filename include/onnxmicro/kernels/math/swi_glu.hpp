@@ -8,11 +8,11 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 28: first version.
-struct SwiGLU_28 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace swi_glu_detail {
+
+/// The implementation of SwiGLU (see the file comment).
+struct SwiGLUImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "SwiGLU";
-  static constexpr int kSinceVersion = 28;
   static constexpr int kInPlaceInput = 0;  // y[i] is written after a[i] and b[i] are read
   static constexpr int kGateInput = 0;
   static constexpr int kValueInput = 1;
@@ -63,6 +63,11 @@ struct SwiGLU_28 : KernelDefaults {
     }
   }
 };
+
+}  // namespace swi_glu_detail
+
+// Opset 28: first version.
+using SwiGLU_28 = VersionedKernel<swi_glu_detail::SwiGLUImpl, 28>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

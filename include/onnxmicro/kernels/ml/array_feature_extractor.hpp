@@ -11,11 +11,12 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 1: the only version.
-struct ArrayFeatureExtractor_1 : KernelDefaults {
+namespace array_feature_extractor_detail {
+
+/// The implementation of ArrayFeatureExtractor (see the file comment).
+struct ArrayFeatureExtractorImpl : KernelDefaults {
   static constexpr std::string_view kDomain = "ai.onnx.ml";
   static constexpr std::string_view kOpType = "ArrayFeatureExtractor";
-  static constexpr int kSinceVersion = 1;
   static constexpr int kData = 0;
   static constexpr int kIndices = 1;
   static constexpr int kOutput = 0;
@@ -81,6 +82,11 @@ struct ArrayFeatureExtractor_1 : KernelDefaults {
     return {};
   }
 };
+
+}  // namespace array_feature_extractor_detail
+
+// Opset 1: the only version.
+using ArrayFeatureExtractor_1 = VersionedKernel<array_feature_extractor_detail::ArrayFeatureExtractorImpl, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -10,11 +10,12 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 1: the only version.
-struct Binarizer_1 : KernelDefaults {
+namespace binarizer_detail {
+
+/// The implementation of Binarizer (see the file comment).
+struct BinarizerImpl : KernelDefaults {
   static constexpr std::string_view kDomain = "ai.onnx.ml";
   static constexpr std::string_view kOpType = "Binarizer";
-  static constexpr int kSinceVersion = 1;
   static constexpr int kInPlaceInput = 0;
   static constexpr int kInput = 0;
   static constexpr int kOutput = 0;
@@ -54,6 +55,11 @@ struct Binarizer_1 : KernelDefaults {
     for (std::int64_t i = 0; i < count; ++i) out[i] = static_cast<double>(in[i]) > threshold ? T(1) : T(0);
   }
 };
+
+}  // namespace binarizer_detail
+
+// Opset 1: the only version.
+using Binarizer_1 = VersionedKernel<binarizer_detail::BinarizerImpl, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

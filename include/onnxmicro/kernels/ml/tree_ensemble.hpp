@@ -235,11 +235,12 @@ Status tree_ensemble_compute(const TreeEnsembleState& s, const void* x_data, voi
 
 }  // namespace tree_ensemble_detail
 
-// Opset 5: the only version (replaces TreeEnsembleRegressor/Classifier's attribute layout).
-struct TreeEnsemble_5 : KernelDefaults {
+namespace tree_ensemble_detail {
+
+/// The implementation of TreeEnsemble (see the file comment).
+struct TreeEnsembleImpl : KernelDefaults {
   static constexpr std::string_view kDomain = "ai.onnx.ml";
   static constexpr std::string_view kOpType = "TreeEnsemble";
-  static constexpr int kSinceVersion = 5;
   static constexpr int kInput = 0;
   static constexpr int kOutput = 0;
 
@@ -425,6 +426,11 @@ struct TreeEnsemble_5 : KernelDefaults {
     }
   }
 };
+
+}  // namespace tree_ensemble_detail
+
+// Opset 5: the only version (replaces TreeEnsembleRegressor/Classifier's attribute layout).
+using TreeEnsemble_5 = VersionedKernel<tree_ensemble_detail::TreeEnsembleImpl, 5>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

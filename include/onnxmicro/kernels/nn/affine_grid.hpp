@@ -15,11 +15,11 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// AffineGrid-20: the first version.
-struct AffineGrid_20 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace affine_grid_detail {
+
+/// The implementation of AffineGrid (see the file comment).
+struct AffineGridImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "AffineGrid";
-  static constexpr int kSinceVersion = 20;
   static constexpr int kTheta = 0;
   static constexpr int kSize = 1;
   static constexpr int kGrid = 0;
@@ -129,6 +129,11 @@ struct AffineGrid_20 : KernelDefaults {
     }
   }
 };
+
+}  // namespace affine_grid_detail
+
+// AffineGrid-20: the first version.
+using AffineGrid_20 = VersionedKernel<affine_grid_detail::AffineGridImpl, 20>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -14,11 +14,11 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 27: first version.
-struct CausalConvWithState_27 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace causal_conv_with_state_detail {
+
+/// The implementation of CausalConvWithState (see the file comment).
+struct CausalConvWithStateImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "CausalConvWithState";
-  static constexpr int kSinceVersion = 27;
   static constexpr int kInput = 0;
   static constexpr int kWeight = 1;
   static constexpr int kBias = 2;
@@ -124,6 +124,11 @@ struct CausalConvWithState_27 : KernelDefaults {
     }
   }
 };
+
+}  // namespace causal_conv_with_state_detail
+
+// Opset 27: first version.
+using CausalConvWithState_27 = VersionedKernel<causal_conv_with_state_detail::CausalConvWithStateImpl, 27>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

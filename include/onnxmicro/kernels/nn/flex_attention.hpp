@@ -649,11 +649,12 @@ inline Status ModGraph::compile(PrepareContext& ctx, std::string_view attribute,
   return {};
 }
 
-// ai.onnx.preview opset 1: first version.
-struct FlexAttention_1 : KernelDefaults {
+namespace flex_attention_detail {
+
+/// The implementation of FlexAttention (see the file comment).
+struct FlexAttentionImpl : KernelDefaults {
   static constexpr std::string_view kDomain = "ai.onnx.preview";
   static constexpr std::string_view kOpType = "FlexAttention";
-  static constexpr int kSinceVersion = 1;
   static constexpr int kQ = 0;
   static constexpr int kK = 1;
   static constexpr int kV = 2;
@@ -787,6 +788,11 @@ struct FlexAttention_1 : KernelDefaults {
     }
   }
 };
+
+}  // namespace flex_attention_detail
+
+// ai.onnx.preview opset 1: first version.
+using FlexAttention_1 = VersionedKernel<flex_attention_detail::FlexAttentionImpl, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

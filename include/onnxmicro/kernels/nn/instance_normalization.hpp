@@ -11,11 +11,11 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// InstanceNormalization-1 (also 6, which dropped the legacy consumed_inputs, and 22, which added bfloat16).
-struct InstanceNormalization_1 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace instance_normalization_detail {
+
+/// The implementation of InstanceNormalization (see the file comment).
+struct InstanceNormalizationImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "InstanceNormalization";
-  static constexpr int kSinceVersion = 1;
   static constexpr int kX = 0;
   static constexpr int kScale = 1;
   static constexpr int kBias = 2;
@@ -65,6 +65,11 @@ struct InstanceNormalization_1 : KernelDefaults {
     return {};
   }
 };
+
+}  // namespace instance_normalization_detail
+
+// InstanceNormalization-1 (also 6, which dropped the legacy consumed_inputs, and 22, which added bfloat16).
+using InstanceNormalization_1 = VersionedKernel<instance_normalization_detail::InstanceNormalizationImpl, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -14,11 +14,11 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// LayerNormalization-17: the first version (before 17 it was a function of other ops).
-struct LayerNormalization_17 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace layer_normalization_detail {
+
+/// The implementation of LayerNormalization (see the file comment).
+struct LayerNormalizationImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "LayerNormalization";
-  static constexpr int kSinceVersion = 17;
   static constexpr int kX = 0;
   static constexpr int kScale = 1;
   static constexpr int kBias = 2;
@@ -97,6 +97,11 @@ struct LayerNormalization_17 : KernelDefaults {
     return {};
   }
 };
+
+}  // namespace layer_normalization_detail
+
+// LayerNormalization-17: the first version (before 17 it was a function of other ops).
+using LayerNormalization_17 = VersionedKernel<layer_normalization_detail::LayerNormalizationImpl, 17>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -19,11 +19,11 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 27: first version.
-struct LinearAttention_27 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace linear_attention_detail {
+
+/// The implementation of LinearAttention (see the file comment).
+struct LinearAttentionImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "LinearAttention";
-  static constexpr int kSinceVersion = 27;
   static constexpr int kQuery = 0;
   static constexpr int kKey = 1;
   static constexpr int kValue = 2;
@@ -239,6 +239,11 @@ struct LinearAttention_27 : KernelDefaults {
     return store;
   }
 };
+
+}  // namespace linear_attention_detail
+
+// Opset 27: first version.
+using LinearAttention_27 = VersionedKernel<linear_attention_detail::LinearAttentionImpl, 27>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

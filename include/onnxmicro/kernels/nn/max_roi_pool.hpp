@@ -13,11 +13,11 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// MaxRoiPool-1 (also 22, which added bfloat16).
-struct MaxRoiPool_1 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace max_roi_pool_detail {
+
+/// The implementation of MaxRoiPool (see the file comment).
+struct MaxRoiPoolImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "MaxRoiPool";
-  static constexpr int kSinceVersion = 1;
   static constexpr int kX = 0;
   static constexpr int kRois = 1;
 
@@ -132,6 +132,11 @@ struct MaxRoiPool_1 : KernelDefaults {
     return {};
   }
 };
+
+}  // namespace max_roi_pool_detail
+
+// MaxRoiPool-1 (also 22, which added bfloat16).
+using MaxRoiPool_1 = VersionedKernel<max_roi_pool_detail::MaxRoiPoolImpl, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

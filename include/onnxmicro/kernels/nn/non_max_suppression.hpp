@@ -16,11 +16,11 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// NonMaxSuppression-10 (also 11, which changed no behaviour).
-struct NonMaxSuppression_10 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace non_max_suppression_detail {
+
+/// The implementation of NonMaxSuppression (see the file comment).
+struct NonMaxSuppressionImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "NonMaxSuppression";
-  static constexpr int kSinceVersion = 10;
   static constexpr int kBoxes = 0;
   static constexpr int kScores = 1;
   static constexpr int kMaxOutput = 2;
@@ -209,6 +209,11 @@ struct NonMaxSuppression_10 : KernelDefaults {
     return intersection / union_area > threshold;
   }
 };
+
+}  // namespace non_max_suppression_detail
+
+// NonMaxSuppression-10 (also 11, which changed no behaviour).
+using NonMaxSuppression_10 = VersionedKernel<non_max_suppression_detail::NonMaxSuppressionImpl, 10>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -14,11 +14,11 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 23: first version.
-struct RotaryEmbedding_23 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace rotary_embedding_detail {
+
+/// The implementation of RotaryEmbedding (see the file comment).
+struct RotaryEmbeddingImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "RotaryEmbedding";
-  static constexpr int kSinceVersion = 23;
   static constexpr int kInPlaceInput = 0;
   static constexpr int kInput = 0;
   static constexpr int kCos = 1;
@@ -163,6 +163,11 @@ struct RotaryEmbedding_23 : KernelDefaults {
     return {};
   }
 };
+
+}  // namespace rotary_embedding_detail
+
+// Opset 23: first version.
+using RotaryEmbedding_23 = VersionedKernel<rotary_embedding_detail::RotaryEmbeddingImpl, 23>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -19,11 +19,11 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 10: the only version.
-struct ConvInteger_10 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace conv_integer_detail {
+
+/// The implementation of ConvInteger (see the file comment).
+struct ConvIntegerImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "ConvInteger";
-  static constexpr int kSinceVersion = 10;
   static constexpr int kX = 0;
   static constexpr int kW = 1;
   static constexpr int kXZeroPoint = 2;
@@ -152,6 +152,11 @@ struct ConvInteger_10 : KernelDefaults {
     }
   }
 };
+
+}  // namespace conv_integer_detail
+
+// Opset 10: the only version.
+using ConvInteger_10 = VersionedKernel<conv_integer_detail::ConvIntegerImpl, 10>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

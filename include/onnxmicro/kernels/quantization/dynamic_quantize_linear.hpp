@@ -15,11 +15,11 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 11: the only version.
-struct DynamicQuantizeLinear_11 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace dynamic_quantize_linear_detail {
+
+/// The implementation of DynamicQuantizeLinear (see the file comment).
+struct DynamicQuantizeLinearImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "DynamicQuantizeLinear";
-  static constexpr int kSinceVersion = 11;
   static constexpr int kX = 0;
   static constexpr int kY = 0;
   static constexpr int kScale = 1;
@@ -61,6 +61,11 @@ struct DynamicQuantizeLinear_11 : KernelDefaults {
   /// Saturates to [0, 255]; NaN gives 0.
   static float clamp(float v) noexcept { return v >= 255.0f ? 255.0f : (v >= 0.0f ? v : 0.0f); }
 };
+
+}  // namespace dynamic_quantize_linear_detail
+
+// Opset 11: the only version.
+using DynamicQuantizeLinear_11 = VersionedKernel<dynamic_quantize_linear_detail::DynamicQuantizeLinearImpl, 11>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

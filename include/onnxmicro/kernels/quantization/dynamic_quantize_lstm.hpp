@@ -25,11 +25,12 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Version 1: the only version.
-struct DynamicQuantizeLSTM_1 : KernelDefaults, private recurrent_util::RecurrentOp<LstmCell> {
+namespace dynamic_quantize_lstm_detail {
+
+/// The implementation of DynamicQuantizeLSTM (see the file comment).
+struct DynamicQuantizeLSTMImpl : KernelDefaults, private recurrent_util::RecurrentOp<LstmCell> {
   static constexpr std::string_view kDomain = "com.microsoft";
   static constexpr std::string_view kOpType = "DynamicQuantizeLSTM";
-  static constexpr int kSinceVersion = 1;
   static constexpr int kWScale = 8, kWZeroPoint = 9, kRScale = 10, kRZeroPoint = 11;
 
   struct State {
@@ -297,6 +298,11 @@ struct DynamicQuantizeLSTM_1 : KernelDefaults, private recurrent_util::Recurrent
     }
   }
 };
+
+}  // namespace dynamic_quantize_lstm_detail
+
+// Version 1: the only version.
+using DynamicQuantizeLSTM_1 = VersionedKernel<dynamic_quantize_lstm_detail::DynamicQuantizeLSTMImpl, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -20,11 +20,11 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 10: the only version.
-struct MatMulInteger_10 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace matmul_integer_detail {
+
+/// The implementation of MatMulInteger (see the file comment).
+struct MatMulIntegerImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "MatMulInteger";
-  static constexpr int kSinceVersion = 10;
   static constexpr int kA = 0;
   static constexpr int kB = 1;
   static constexpr int kAZeroPoint = 2;
@@ -152,6 +152,11 @@ struct MatMulInteger_10 : KernelDefaults {
                                     });
   }
 };
+
+}  // namespace matmul_integer_detail
+
+// Opset 10: the only version.
+using MatMulInteger_10 = VersionedKernel<matmul_integer_detail::MatMulIntegerImpl, 10>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

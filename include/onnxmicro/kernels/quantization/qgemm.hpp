@@ -24,11 +24,12 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// com.microsoft version 1: the only version.
-struct QGemm_1 : KernelDefaults {
+namespace qgemm_detail {
+
+/// The implementation of QGemm (see the file comment).
+struct QGemmImpl : KernelDefaults {
   static constexpr std::string_view kDomain = "com.microsoft";
   static constexpr std::string_view kOpType = "QGemm";
-  static constexpr int kSinceVersion = 1;
   static constexpr int kA = 0;
   static constexpr int kAScale = 1;
   static constexpr int kAZeroPoint = 2;
@@ -239,6 +240,11 @@ struct QGemm_1 : KernelDefaults {
         a, b, [output](auto ta, auto tb) { return pick_output<decltype(ta), decltype(tb)>(output); });
   }
 };
+
+}  // namespace qgemm_detail
+
+// com.microsoft version 1: the only version.
+using QGemm_1 = VersionedKernel<qgemm_detail::QGemmImpl, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

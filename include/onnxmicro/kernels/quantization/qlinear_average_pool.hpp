@@ -17,11 +17,12 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Version 1: the only version.
-struct QLinearAveragePool_1 : KernelDefaults, qoperator_util::UnaryInputs {
+namespace qlinear_average_pool_detail {
+
+/// The implementation of QLinearAveragePool (see the file comment).
+struct QLinearAveragePoolImpl : KernelDefaults, qoperator_util::UnaryInputs {
   static constexpr std::string_view kDomain = "com.microsoft";
   static constexpr std::string_view kOpType = "QLinearAveragePool";
-  static constexpr int kSinceVersion = 1;
   /// Most taps a window may have: their sum of 8-bit values must fit in int32, and one multiplier per divisor.
   static constexpr std::int64_t kMaxKernelSize = std::int64_t{1} << 20;
 
@@ -152,6 +153,11 @@ struct QLinearAveragePool_1 : KernelDefaults, qoperator_util::UnaryInputs {
     }
   }
 };
+
+}  // namespace qlinear_average_pool_detail
+
+// Version 1: the only version.
+using QLinearAveragePool_1 = VersionedKernel<qlinear_average_pool_detail::QLinearAveragePoolImpl, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -13,11 +13,12 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Version 1: the only version.
-struct QLinearConcat_1 : KernelDefaults {
+namespace qlinear_concat_detail {
+
+/// The implementation of QLinearConcat (see the file comment).
+struct QLinearConcatImpl : KernelDefaults {
   static constexpr std::string_view kDomain = "com.microsoft";
   static constexpr std::string_view kOpType = "QLinearConcat";
-  static constexpr int kSinceVersion = 1;
   static constexpr int kYScale = 0;
   static constexpr int kYZeroPoint = 1;
   static constexpr int kFirstX = 2;  ///< X_i, X_scale_i, X_zero_point_i at kFirstX + 3 * i
@@ -115,6 +116,11 @@ struct QLinearConcat_1 : KernelDefaults {
     return {};
   }
 };
+
+}  // namespace qlinear_concat_detail
+
+// Version 1: the only version.
+using QLinearConcat_1 = VersionedKernel<qlinear_concat_detail::QLinearConcatImpl, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

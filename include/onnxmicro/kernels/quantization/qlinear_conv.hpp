@@ -95,11 +95,11 @@ inline void im2col(const quant_util::ConvPlan& plan, std::int64_t depth, const T
 
 }  // namespace qlinear_conv_detail
 
-// Opset 10: the only version.
-struct QLinearConv_10 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace qlinear_conv_detail {
+
+/// The implementation of QLinearConv (see the file comment).
+struct QLinearConvImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "QLinearConv";
-  static constexpr int kSinceVersion = 10;
   static constexpr int kX = 0;
   static constexpr int kXScale = 1;
   static constexpr int kXZeroPoint = 2;
@@ -417,6 +417,11 @@ struct QLinearConv_10 : KernelDefaults {
         x, w, [output](auto tx, auto tw) { return pick_output<decltype(tx), decltype(tw)>(output); });
   }
 };
+
+}  // namespace qlinear_conv_detail
+
+// Opset 10: the only version.
+using QLinearConv_10 = VersionedKernel<qlinear_conv_detail::QLinearConvImpl, 10>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

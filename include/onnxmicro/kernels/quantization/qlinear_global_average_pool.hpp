@@ -13,11 +13,12 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Version 1: the only version.
-struct QLinearGlobalAveragePool_1 : KernelDefaults, qoperator_util::UnaryInputs {
+namespace qlinear_global_average_pool_detail {
+
+/// The implementation of QLinearGlobalAveragePool (see the file comment).
+struct QLinearGlobalAveragePoolImpl : KernelDefaults, qoperator_util::UnaryInputs {
   static constexpr std::string_view kDomain = "com.microsoft";
   static constexpr std::string_view kOpType = "QLinearGlobalAveragePool";
-  static constexpr int kSinceVersion = 1;
   /// Most positions a channel may have: their sum of 8-bit values must fit in int32.
   static constexpr std::int64_t kMaxSpatial = (std::int64_t{1} << 31) / 256;
 
@@ -106,6 +107,11 @@ struct QLinearGlobalAveragePool_1 : KernelDefaults, qoperator_util::UnaryInputs 
     }
   }
 };
+
+}  // namespace qlinear_global_average_pool_detail
+
+// Version 1: the only version.
+using QLinearGlobalAveragePool_1 = VersionedKernel<qlinear_global_average_pool_detail::QLinearGlobalAveragePoolImpl, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -8,11 +8,12 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Version 1: the only version.
-struct QLinearLeakyRelu_1 : KernelDefaults {
+namespace qlinear_leaky_relu_detail {
+
+/// The implementation of QLinearLeakyRelu (see the file comment).
+struct QLinearLeakyReluImpl : KernelDefaults {
   static constexpr std::string_view kDomain = "com.microsoft";
   static constexpr std::string_view kOpType = "QLinearLeakyRelu";
-  static constexpr int kSinceVersion = 1;
   static constexpr int kInPlaceInput = 0;
 
   static Status prepare(PrepareContext& ctx) noexcept {
@@ -22,6 +23,11 @@ struct QLinearLeakyRelu_1 : KernelDefaults {
   }
   static Status run(RunContext& ctx) noexcept { return qoperator_util::LookupTableKernel::run(ctx); }
 };
+
+}  // namespace qlinear_leaky_relu_detail
+
+// Version 1: the only version.
+using QLinearLeakyRelu_1 = VersionedKernel<qlinear_leaky_relu_detail::QLinearLeakyReluImpl, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

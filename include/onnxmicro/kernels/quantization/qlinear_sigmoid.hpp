@@ -10,11 +10,12 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Version 1: the only version.
-struct QLinearSigmoid_1 : KernelDefaults {
+namespace qlinear_sigmoid_detail {
+
+/// The implementation of QLinearSigmoid (see the file comment).
+struct QLinearSigmoidImpl : KernelDefaults {
   static constexpr std::string_view kDomain = "com.microsoft";
   static constexpr std::string_view kOpType = "QLinearSigmoid";
-  static constexpr int kSinceVersion = 1;
   static constexpr int kInPlaceInput = 0;
 
   static Status prepare(PrepareContext& ctx) noexcept {
@@ -22,6 +23,11 @@ struct QLinearSigmoid_1 : KernelDefaults {
   }
   static Status run(RunContext& ctx) noexcept { return qoperator_util::LookupTableKernel::run(ctx); }
 };
+
+}  // namespace qlinear_sigmoid_detail
+
+// Version 1: the only version.
+using QLinearSigmoid_1 = VersionedKernel<qlinear_sigmoid_detail::QLinearSigmoidImpl, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -27,11 +27,12 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Version 1: the only version.
-struct QLinearSoftmax_1 : KernelDefaults {
+namespace qlinear_softmax_detail {
+
+/// The implementation of QLinearSoftmax (see the file comment).
+struct QLinearSoftmaxImpl : KernelDefaults {
   static constexpr std::string_view kDomain = "com.microsoft";
   static constexpr std::string_view kOpType = "QLinearSoftmax";
-  static constexpr int kSinceVersion = 1;
   // Each row is read completely (max, sum) before any of its elements is written, and rows are disjoint.
   static constexpr int kInPlaceInput = 0;
 
@@ -168,6 +169,11 @@ struct QLinearSoftmax_1 : KernelDefaults {
     }
   }
 };
+
+}  // namespace qlinear_softmax_detail
+
+// Version 1: the only version.
+using QLinearSoftmax_1 = VersionedKernel<qlinear_softmax_detail::QLinearSoftmaxImpl, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

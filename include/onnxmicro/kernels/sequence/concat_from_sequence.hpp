@@ -7,10 +7,11 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-struct ConcatFromSequence_11 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace concat_from_sequence_detail {
+
+/// The implementation of ConcatFromSequence (see the file comment).
+struct ConcatFromSequenceImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "ConcatFromSequence";
-  static constexpr int kSinceVersion = 11;
   static Status prepare(PrepareContext& ctx) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(sequence_util::require_container(ctx, 0));
     std::int64_t axis = 0, new_axis = 0;
@@ -63,6 +64,10 @@ struct ConcatFromSequence_11 : KernelDefaults {
   }
   static Status run(RunContext& ctx) noexcept { return sequence_util::PreparedResult::run(ctx); }
 };
+
+}  // namespace concat_from_sequence_detail
+
+using ConcatFromSequence_11 = VersionedKernel<concat_from_sequence_detail::ConcatFromSequenceImpl, 11>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

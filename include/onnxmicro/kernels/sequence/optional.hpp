@@ -7,10 +7,11 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-struct Optional_15 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace optional_detail {
+
+/// The implementation of Optional (see the file comment).
+struct OptionalImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "Optional";
-  static constexpr int kSinceVersion = 15;
   static Status prepare(PrepareContext& ctx) noexcept {
     if (!ctx.has_input(0)) {
       if (!ctx.has_attribute("type")) {
@@ -25,6 +26,10 @@ struct Optional_15 : KernelDefaults {
   }
   static Status run(RunContext& ctx) noexcept { return sequence_util::PreparedResult::run(ctx); }
 };
+
+}  // namespace optional_detail
+
+using Optional_15 = VersionedKernel<optional_detail::OptionalImpl, 15>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

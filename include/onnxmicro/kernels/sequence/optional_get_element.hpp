@@ -7,10 +7,11 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-struct OptionalGetElement_15 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace optional_get_element_detail {
+
+/// The implementation of OptionalGetElement (see the file comment).
+struct OptionalGetElementImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "OptionalGetElement";
-  static constexpr int kSinceVersion = 15;
   static Status prepare(PrepareContext& ctx) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(0));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_constant_input(0));
@@ -26,6 +27,10 @@ struct OptionalGetElement_15 : KernelDefaults {
   }
   static Status run(RunContext& ctx) noexcept { return sequence_util::PreparedResult::run(ctx); }
 };
+
+}  // namespace optional_get_element_detail
+
+using OptionalGetElement_15 = VersionedKernel<optional_get_element_detail::OptionalGetElementImpl, 15>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

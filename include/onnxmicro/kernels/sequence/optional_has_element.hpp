@@ -7,10 +7,11 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-struct OptionalHasElement_15 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace optional_has_element_detail {
+
+/// The implementation of OptionalHasElement (see the file comment).
+struct OptionalHasElementImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "OptionalHasElement";
-  static constexpr int kSinceVersion = 15;
   static Status prepare(PrepareContext& ctx) noexcept {
     Span<bool> result;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(1, result));
@@ -27,6 +28,10 @@ struct OptionalHasElement_15 : KernelDefaults {
   }
   static Status run(RunContext& ctx) noexcept { return sequence_util::PreparedResult::run(ctx); }
 };
+
+}  // namespace optional_has_element_detail
+
+using OptionalHasElement_15 = VersionedKernel<optional_has_element_detail::OptionalHasElementImpl, 15>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -6,10 +6,11 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-struct SequenceAt_11 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace sequence_at_detail {
+
+/// The implementation of SequenceAt (see the file comment).
+struct SequenceAtImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "SequenceAt";
-  static constexpr int kSinceVersion = 11;
   static Status prepare(PrepareContext& ctx) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(sequence_util::require_container(ctx, 0));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(1));
@@ -22,6 +23,10 @@ struct SequenceAt_11 : KernelDefaults {
   }
   static Status run(RunContext& ctx) noexcept { return sequence_util::PreparedResult::run(ctx); }
 };
+
+}  // namespace sequence_at_detail
+
+using SequenceAt_11 = VersionedKernel<sequence_at_detail::SequenceAtImpl, 11>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -6,10 +6,11 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-struct SequenceConstruct_11 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace sequence_construct_detail {
+
+/// The implementation of SequenceConstruct (see the file comment).
+struct SequenceConstructImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "SequenceConstruct";
-  static constexpr int kSinceVersion = 11;
   static Status prepare(PrepareContext& ctx) noexcept {
     const int n = ctx.explicit_input_count();
     if (n < 1) return Status(StatusCode::invalid_model) << "SequenceConstruct needs at least one input";
@@ -24,6 +25,10 @@ struct SequenceConstruct_11 : KernelDefaults {
   }
   static Status run(RunContext& ctx) noexcept { return sequence_util::PreparedResult::run(ctx); }
 };
+
+}  // namespace sequence_construct_detail
+
+using SequenceConstruct_11 = VersionedKernel<sequence_construct_detail::SequenceConstructImpl, 11>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -7,10 +7,11 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-struct SequenceEmpty_11 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace sequence_empty_detail {
+
+/// The implementation of SequenceEmpty (see the file comment).
+struct SequenceEmptyImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "SequenceEmpty";
-  static constexpr int kSinceVersion = 11;
   static Status prepare(PrepareContext& ctx) noexcept {
     std::int64_t dtype = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("dtype", dtype, static_cast<std::int64_t>(DataType::float32)));
@@ -21,6 +22,10 @@ struct SequenceEmpty_11 : KernelDefaults {
   }
   static Status run(RunContext& ctx) noexcept { return sequence_util::PreparedResult::run(ctx); }
 };
+
+}  // namespace sequence_empty_detail
+
+using SequenceEmpty_11 = VersionedKernel<sequence_empty_detail::SequenceEmptyImpl, 11>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

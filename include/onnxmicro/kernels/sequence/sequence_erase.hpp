@@ -6,10 +6,11 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-struct SequenceErase_11 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace sequence_erase_detail {
+
+/// The implementation of SequenceErase (see the file comment).
+struct SequenceEraseImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "SequenceErase";
-  static constexpr int kSinceVersion = 11;
   static Status prepare(PrepareContext& ctx) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(sequence_util::require_container(ctx, 0));
     const std::int64_t n = sequence_util::count_of(ctx.input(0));
@@ -29,6 +30,10 @@ struct SequenceErase_11 : KernelDefaults {
   }
   static Status run(RunContext& ctx) noexcept { return sequence_util::PreparedResult::run(ctx); }
 };
+
+}  // namespace sequence_erase_detail
+
+using SequenceErase_11 = VersionedKernel<sequence_erase_detail::SequenceEraseImpl, 11>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -7,10 +7,11 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-struct SequenceInsert_11 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace sequence_insert_detail {
+
+/// The implementation of SequenceInsert (see the file comment).
+struct SequenceInsertImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "SequenceInsert";
-  static constexpr int kSinceVersion = 11;
   static Status prepare(PrepareContext& ctx) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(sequence_util::require_container(ctx, 0));
     ValueRef inserted{};
@@ -37,6 +38,10 @@ struct SequenceInsert_11 : KernelDefaults {
   }
   static Status run(RunContext& ctx) noexcept { return sequence_util::PreparedResult::run(ctx); }
 };
+
+}  // namespace sequence_insert_detail
+
+using SequenceInsert_11 = VersionedKernel<sequence_insert_detail::SequenceInsertImpl, 11>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -6,10 +6,11 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-struct SequenceLength_11 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace sequence_length_detail {
+
+/// The implementation of SequenceLength (see the file comment).
+struct SequenceLengthImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "SequenceLength";
-  static constexpr int kSinceVersion = 11;
   static Status prepare(PrepareContext& ctx) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(sequence_util::require_container(ctx, 0));
     Span<std::int64_t> length;
@@ -19,6 +20,10 @@ struct SequenceLength_11 : KernelDefaults {
   }
   static Status run(RunContext& ctx) noexcept { return sequence_util::PreparedResult::run(ctx); }
 };
+
+}  // namespace sequence_length_detail
+
+using SequenceLength_11 = VersionedKernel<sequence_length_detail::SequenceLengthImpl, 11>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -8,10 +8,11 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-struct SplitToSequence_11 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace split_to_sequence_detail {
+
+/// The implementation of SplitToSequence (see the file comment).
+struct SplitToSequenceImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "SplitToSequence";
-  static constexpr int kSinceVersion = 11;
   static constexpr int kMaxPieces = 1 << 20;
   static Status prepare(PrepareContext& ctx) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(0));
@@ -100,6 +101,10 @@ struct SplitToSequence_11 : KernelDefaults {
   }
   static Status run(RunContext& ctx) noexcept { return sequence_util::PreparedResult::run(ctx); }
 };
+
+}  // namespace split_to_sequence_detail
+
+using SplitToSequence_11 = VersionedKernel<split_to_sequence_detail::SplitToSequenceImpl, 11>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

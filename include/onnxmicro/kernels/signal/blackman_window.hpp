@@ -14,12 +14,17 @@ struct BlackmanFormula {
   }
 };
 
-/// BlackmanWindow-17: the first version.
-struct BlackmanWindow_17 : KernelDefaults, signal_util::WindowGenerator<BlackmanFormula> {
-  static constexpr std::string_view kDomain = "";
+namespace blackman_window_detail {
+
+/// The implementation of BlackmanWindow (see the file comment).
+struct BlackmanWindowImpl : KernelDefaults, signal_util::WindowGenerator<BlackmanFormula> {
   static constexpr std::string_view kOpType = "BlackmanWindow";
-  static constexpr int kSinceVersion = 17;
 };
+
+}  // namespace blackman_window_detail
+
+/// BlackmanWindow-17: the first version.
+using BlackmanWindow_17 = VersionedKernel<blackman_window_detail::BlackmanWindowImpl, 17>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

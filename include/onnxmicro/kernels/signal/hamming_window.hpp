@@ -14,12 +14,17 @@ struct HammingFormula {
   }
 };
 
-/// HammingWindow-17: the first version.
-struct HammingWindow_17 : KernelDefaults, signal_util::WindowGenerator<HammingFormula> {
-  static constexpr std::string_view kDomain = "";
+namespace hamming_window_detail {
+
+/// The implementation of HammingWindow (see the file comment).
+struct HammingWindowImpl : KernelDefaults, signal_util::WindowGenerator<HammingFormula> {
   static constexpr std::string_view kOpType = "HammingWindow";
-  static constexpr int kSinceVersion = 17;
 };
+
+}  // namespace hamming_window_detail
+
+/// HammingWindow-17: the first version.
+using HammingWindow_17 = VersionedKernel<hamming_window_detail::HammingWindowImpl, 17>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

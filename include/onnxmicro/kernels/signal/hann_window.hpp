@@ -13,12 +13,17 @@ struct HannFormula {
   }
 };
 
-/// HannWindow-17: the first version.
-struct HannWindow_17 : KernelDefaults, signal_util::WindowGenerator<HannFormula> {
-  static constexpr std::string_view kDomain = "";
+namespace hann_window_detail {
+
+/// The implementation of HannWindow (see the file comment).
+struct HannWindowImpl : KernelDefaults, signal_util::WindowGenerator<HannFormula> {
   static constexpr std::string_view kOpType = "HannWindow";
-  static constexpr int kSinceVersion = 17;
 };
+
+}  // namespace hann_window_detail
+
+/// HannWindow-17: the first version.
+using HannWindow_17 = VersionedKernel<hann_window_detail::HannWindowImpl, 17>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -13,11 +13,11 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-/// MelWeightMatrix-17: the first version.
-struct MelWeightMatrix_17 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace mel_weight_matrix_detail {
+
+/// The implementation of MelWeightMatrix (see the file comment).
+struct MelWeightMatrixImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "MelWeightMatrix";
-  static constexpr int kSinceVersion = 17;
   static constexpr int kNumMelBins = 0;
   static constexpr int kDftLength = 1;
   static constexpr int kSampleRate = 2;
@@ -130,6 +130,11 @@ struct MelWeightMatrix_17 : KernelDefaults {
     }
   }
 };
+
+}  // namespace mel_weight_matrix_detail
+
+/// MelWeightMatrix-17: the first version.
+using MelWeightMatrix_17 = VersionedKernel<mel_weight_matrix_detail::MelWeightMatrixImpl, 17>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

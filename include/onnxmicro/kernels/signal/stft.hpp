@@ -11,11 +11,11 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-/// STFT-17: the first version.
-struct STFT_17 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace stft_detail {
+
+/// The implementation of STFT (see the file comment).
+struct STFTImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "STFT";
-  static constexpr int kSinceVersion = 17;
   static constexpr int kSignal = 0;
   static constexpr int kFrameStep = 1;
   static constexpr int kWindow = 2;
@@ -120,6 +120,11 @@ struct STFT_17 : KernelDefaults {
     }
   }
 };
+
+}  // namespace stft_detail
+
+/// STFT-17: the first version.
+using STFT_17 = VersionedKernel<stft_detail::STFTImpl, 17>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -11,11 +11,11 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 26: the first version.
-struct BitCast_26 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace bit_cast_detail {
+
+/// The implementation of BitCast (see the file comment).
+struct BitCastImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "BitCast";
-  static constexpr int kSinceVersion = 26;
   static constexpr int kInPlaceInput = 0;
   static constexpr int kInput = 0;
 
@@ -49,6 +49,11 @@ struct BitCast_26 : KernelDefaults {
     return {};
   }
 };
+
+}  // namespace bit_cast_detail
+
+// Opset 26: the first version.
+using BitCast_26 = VersionedKernel<bit_cast_detail::BitCastImpl, 26>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

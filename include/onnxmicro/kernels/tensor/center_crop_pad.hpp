@@ -13,11 +13,11 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 18: the first version.
-struct CenterCropPad_18 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace center_crop_pad_detail {
+
+/// The implementation of CenterCropPad (see the file comment).
+struct CenterCropPadImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "CenterCropPad";
-  static constexpr int kSinceVersion = 18;
   static constexpr int kInput = 0;
   static constexpr int kShape = 1;
 
@@ -64,6 +64,11 @@ struct CenterCropPad_18 : KernelDefaults {
 
   static Status run(RunContext& ctx) noexcept { return remap::run_state(ctx); }
 };
+
+}  // namespace center_crop_pad_detail
+
+// Opset 18: the first version.
+using CenterCropPad_18 = VersionedKernel<center_crop_pad_detail::CenterCropPadImpl, 18>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

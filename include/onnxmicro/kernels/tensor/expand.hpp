@@ -13,11 +13,11 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 8: the first version (opset 13 only adds bfloat16).
-struct Expand_8 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace expand_detail {
+
+/// The implementation of Expand (see the file comment).
+struct ExpandImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "Expand";
-  static constexpr int kSinceVersion = 8;
   static constexpr int kInput = 0;
   static constexpr int kShape = 1;
 
@@ -57,6 +57,11 @@ struct Expand_8 : KernelDefaults {
 
   static Status run(RunContext& ctx) noexcept { return remap::run_state(ctx); }
 };
+
+}  // namespace expand_detail
+
+// Opset 8: the first version (opset 13 only adds bfloat16).
+using Expand_8 = VersionedKernel<expand_detail::ExpandImpl, 8>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

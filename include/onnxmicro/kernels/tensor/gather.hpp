@@ -13,13 +13,11 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 1: indices in [-s, s-1] for an axis of size s. Gather-1 left negative indices unspecified and Gather-11
-// defined them as counting from the back; like onnxruntime we accept them in every version, so one kernel serves
-// all (opset 13 only adds bfloat16).
-struct Gather_1 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace gather_detail {
+
+/// The implementation of Gather (see the file comment).
+struct GatherImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "Gather";
-  static constexpr int kSinceVersion = 1;
   static constexpr int kData = 0;
   static constexpr int kIndices = 1;
   static constexpr int kOutput = 0;
@@ -131,6 +129,13 @@ struct Gather_1 : KernelDefaults {
     return {};
   }
 };
+
+}  // namespace gather_detail
+
+// Opset 1: indices in [-s, s-1] for an axis of size s. Gather-1 left negative indices unspecified and Gather-11
+// defined them as counting from the back; like onnxruntime we accept them in every version, so one kernel serves
+// all (opset 13 only adds bfloat16).
+using Gather_1 = VersionedKernel<gather_detail::GatherImpl, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -13,11 +13,11 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 11 introduced it; 13 only added bfloat16, so one kernel serves every version.
-struct GatherElements_11 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace gather_elements_detail {
+
+/// The implementation of GatherElements (see the file comment).
+struct GatherElementsImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "GatherElements";
-  static constexpr int kSinceVersion = 11;
   static constexpr int kData = 0;
   static constexpr int kIndices = 1;
   static constexpr int kOutput = 0;
@@ -49,6 +49,11 @@ struct GatherElements_11 : KernelDefaults {
         });
   }
 };
+
+}  // namespace gather_elements_detail
+
+// Opset 11 introduced it; 13 only added bfloat16, so one kernel serves every version.
+using GatherElements_11 = VersionedKernel<gather_elements_detail::GatherElementsImpl, 11>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

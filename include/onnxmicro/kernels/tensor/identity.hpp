@@ -10,11 +10,11 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 1+: a copy of the input tensor (skipped when the output shares the input's buffer).
-struct Identity_1 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace identity_detail {
+
+/// The implementation of Identity (see the file comment).
+struct IdentityImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "Identity";
-  static constexpr int kSinceVersion = 1;
   static constexpr int kInPlaceInput = 0;
   static constexpr int kInput = 0;
   static constexpr int kOutput = 0;
@@ -39,6 +39,11 @@ struct Identity_1 : KernelDefaults {
     return {};
   }
 };
+
+}  // namespace identity_detail
+
+// Opset 1+: a copy of the input tensor (skipped when the output shares the input's buffer).
+using Identity_1 = VersionedKernel<identity_detail::IdentityImpl, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -12,11 +12,11 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 9 introduced it; 13 only added bfloat16, so one kernel serves every version.
-struct NonZero_9 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace non_zero_detail {
+
+/// The implementation of NonZero (see the file comment).
+struct NonZeroImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "NonZero";
-  static constexpr int kSinceVersion = 9;
   static constexpr int kInput = 0;
   static constexpr int kOutput = 0;
 
@@ -106,6 +106,11 @@ struct NonZero_9 : KernelDefaults {
     return count;
   }
 };
+
+}  // namespace non_zero_detail
+
+// Opset 9 introduced it; 13 only added bfloat16, so one kernel serves every version.
+using NonZero_9 = VersionedKernel<non_zero_detail::NonZeroImpl, 9>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -13,11 +13,11 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 10 introduced it; 28 only added bfloat16, so one kernel serves every version.
-struct ReverseSequence_10 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace reverse_sequence_detail {
+
+/// The implementation of ReverseSequence (see the file comment).
+struct ReverseSequenceImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "ReverseSequence";
-  static constexpr int kSinceVersion = 10;
   static constexpr int kInput = 0;
   static constexpr int kSequenceLens = 1;
   static constexpr int kOutput = 0;
@@ -93,6 +93,11 @@ struct ReverseSequence_10 : KernelDefaults {
     return {};
   }
 };
+
+}  // namespace reverse_sequence_detail
+
+// Opset 10 introduced it; 28 only added bfloat16, so one kernel serves every version.
+using ReverseSequence_10 = VersionedKernel<reverse_sequence_detail::ReverseSequenceImpl, 10>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -7,12 +7,17 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 9 introduced it; opset 11 deprecated it (models must use ScatterElements from then on).
-struct Scatter_9 : scatter_elements_detail::ScatterElementsKernel<index_util::Reduction::none> {
+namespace scatter_detail {
+
+/// The implementation of Scatter (see the file comment).
+struct ScatterImpl : scatter_elements_detail::ScatterElementsKernel<index_util::Reduction::none> {
   static constexpr std::string_view kOpType = "Scatter";
-  static constexpr int kSinceVersion = 9;
-  static constexpr int kUntilVersion = 11;
 };
+
+}  // namespace scatter_detail
+
+// Opset 9 introduced it; opset 11 deprecated it (models must use ScatterElements from then on).
+using Scatter_9 = VersionedKernel<scatter_detail::ScatterImpl, 9, 11>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -10,11 +10,11 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 1: the first version (later versions only add dtypes).
-struct Size_1 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace size_detail {
+
+/// The implementation of Size (see the file comment).
+struct SizeImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "Size";
-  static constexpr int kSinceVersion = 1;
   static constexpr bool kNeedsInputData = false;
   static constexpr int kInput = 0;
   static constexpr int kOutput = 0;
@@ -42,6 +42,11 @@ struct Size_1 : KernelDefaults {
     return {};
   }
 };
+
+}  // namespace size_detail
+
+// Opset 1: the first version (later versions only add dtypes).
+using Size_1 = VersionedKernel<size_detail::SizeImpl, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

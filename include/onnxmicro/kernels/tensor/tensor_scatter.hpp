@@ -15,11 +15,11 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 24 introduced it.
-struct TensorScatter_24 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace tensor_scatter_detail {
+
+/// The implementation of TensorScatter (see the file comment).
+struct TensorScatterImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "TensorScatter";
-  static constexpr int kSinceVersion = 24;
   static constexpr int kInPlaceInput = 0;
   static constexpr int kPastCache = 0;
   static constexpr int kUpdate = 1;
@@ -126,6 +126,11 @@ struct TensorScatter_24 : KernelDefaults {
     return {};
   }
 };
+
+}  // namespace tensor_scatter_detail
+
+// Opset 24 introduced it.
+using TensorScatter_24 = VersionedKernel<tensor_scatter_detail::TensorScatterImpl, 24>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -16,11 +16,11 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 1: perm attribute (default: reversed axes). Later versions only add dtypes.
-struct Transpose_1 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace transpose_detail {
+
+/// The implementation of Transpose (see the file comment).
+struct TransposeImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "Transpose";
-  static constexpr int kSinceVersion = 1;
   static constexpr int kInput = 0;
   static constexpr int kOutput = 0;
 
@@ -239,6 +239,11 @@ struct Transpose_1 : KernelDefaults {
     shape_util::clear_padding_bits(dst, count, state.element_bits);
   }
 };
+
+}  // namespace transpose_detail
+
+// Opset 1: perm attribute (default: reversed axes). Later versions only add dtypes.
+using Transpose_1 = VersionedKernel<transpose_detail::TransposeImpl, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -12,11 +12,11 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 14: the first version.
-struct Trilu_14 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace trilu_detail {
+
+/// The implementation of Trilu (see the file comment).
+struct TriluImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "Trilu";
-  static constexpr int kSinceVersion = 14;
   static constexpr int kInPlaceInput = 0;
   static constexpr int kInput = 0;
   static constexpr int kK = 1;
@@ -87,6 +87,11 @@ struct Trilu_14 : KernelDefaults {
     return {};
   }
 };
+
+}  // namespace trilu_detail
+
+// Opset 14: the first version.
+using Trilu_14 = VersionedKernel<trilu_detail::TriluImpl, 14>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -15,11 +15,11 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 11 introduced it; 28 only added bfloat16, so one kernel serves every version.
-struct Unique_11 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace unique_detail {
+
+/// The implementation of Unique (see the file comment).
+struct UniqueImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "Unique";
-  static constexpr int kSinceVersion = 11;
   static constexpr int kInput = 0;
   static constexpr int kOutputY = 0;
   static constexpr int kOutputIndices = 1;
@@ -222,6 +222,11 @@ struct Unique_11 : KernelDefaults {
     return {};
   }
 };
+
+}  // namespace unique_detail
+
+// Opset 11 introduced it; 28 only added bfloat16, so one kernel serves every version.
+using Unique_11 = VersionedKernel<unique_detail::UniqueImpl, 11>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -11,11 +11,11 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 9+.
-struct Where_9 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace where_detail {
+
+/// The implementation of Where (see the file comment).
+struct WhereImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "Where";
-  static constexpr int kSinceVersion = 9;
   static constexpr int kInputCondition = 0;
   static constexpr int kInputX = 1;
   static constexpr int kInputY = 2;
@@ -89,6 +89,11 @@ struct Where_9 : KernelDefaults {
     });
   }
 };
+
+}  // namespace where_detail
+
+// Opset 9+.
+using Where_9 = VersionedKernel<where_detail::WhereImpl, 9>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

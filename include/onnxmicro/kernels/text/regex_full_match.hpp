@@ -8,10 +8,11 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-struct RegexFullMatch_20 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace regex_full_match_detail {
+
+/// The implementation of RegexFullMatch (see the file comment).
+struct RegexFullMatchImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "RegexFullMatch";
-  static constexpr int kSinceVersion = 20;
   static constexpr int kInput = 0;
   static constexpr int kOutput = 0;
 
@@ -68,6 +69,10 @@ struct RegexFullMatch_20 : KernelDefaults {
     return {};
   }
 };
+
+}  // namespace regex_full_match_detail
+
+using RegexFullMatch_20 = VersionedKernel<regex_full_match_detail::RegexFullMatchImpl, 20>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -10,10 +10,11 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-struct StringConcat_20 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace string_concat_detail {
+
+/// The implementation of StringConcat (see the file comment).
+struct StringConcatImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "StringConcat";
-  static constexpr int kSinceVersion = 20;
   static constexpr int kA = 0;
   static constexpr int kB = 1;
   static constexpr int kOutput = 0;
@@ -60,6 +61,10 @@ struct StringConcat_20 : KernelDefaults {
     return status;
   }
 };
+
+}  // namespace string_concat_detail
+
+using StringConcat_20 = VersionedKernel<string_concat_detail::StringConcatImpl, 20>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -14,10 +14,11 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-struct StringNormalizer_10 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace string_normalizer_detail {
+
+/// The implementation of StringNormalizer (see the file comment).
+struct StringNormalizerImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "StringNormalizer";
-  static constexpr int kSinceVersion = 10;
   static constexpr int kInput = 0;
   static constexpr int kOutput = 0;
 
@@ -107,6 +108,10 @@ struct StringNormalizer_10 : KernelDefaults {
     return false;
   }
 };
+
+}  // namespace string_normalizer_detail
+
+using StringNormalizer_10 = VersionedKernel<string_normalizer_detail::StringNormalizerImpl, 10>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -11,10 +11,11 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-struct StringSplit_20 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace string_split_detail {
+
+/// The implementation of StringSplit (see the file comment).
+struct StringSplitImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "StringSplit";
-  static constexpr int kSinceVersion = 20;
   static constexpr int kInput = 0;
   static constexpr int kSubstrings = 0;
   static constexpr int kCounts = 1;
@@ -116,6 +117,10 @@ struct StringSplit_20 : KernelDefaults {
            c == '\x1e' || c == '\x1f';
   }
 };
+
+}  // namespace string_split_detail
+
+using StringSplit_20 = VersionedKernel<string_split_detail::StringSplitImpl, 20>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

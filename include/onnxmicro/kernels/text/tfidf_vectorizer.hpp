@@ -15,11 +15,11 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 9: the only version.
-struct TfIdfVectorizer_9 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace tfidf_vectorizer_detail {
+
+/// The implementation of TfIdfVectorizer (see the file comment).
+struct TfIdfVectorizerImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "TfIdfVectorizer";
-  static constexpr int kSinceVersion = 9;
   static constexpr int kInput = 0;
   static constexpr int kOutput = 0;
 
@@ -282,6 +282,11 @@ struct TfIdfVectorizer_9 : KernelDefaults {
     }
   }
 };
+
+}  // namespace tfidf_vectorizer_detail
+
+// Opset 9: the only version.
+using TfIdfVectorizer_9 = VersionedKernel<tfidf_vectorizer_detail::TfIdfVectorizerImpl, 9>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

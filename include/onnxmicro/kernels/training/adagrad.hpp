@@ -47,11 +47,17 @@ struct AdagradOp {
   }
 };
 
-// Opset 1 of ai.onnx.preview.training: first version.
-struct Adagrad_1 : OptimizerKernel<AdagradOp, 3, 2> {
+namespace adagrad_detail {
+
+/// The implementation of Adagrad (see the file comment).
+struct AdagradImpl : OptimizerKernel<AdagradOp, 3, 2> {
   static constexpr std::string_view kOpType = "Adagrad";
-  static constexpr int kSinceVersion = 1;
 };
+
+}  // namespace adagrad_detail
+
+// Opset 1 of ai.onnx.preview.training: first version.
+using Adagrad_1 = VersionedKernel<adagrad_detail::AdagradImpl, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -60,11 +60,17 @@ struct AdamOp {
   }
 };
 
-// Opset 1 of ai.onnx.preview.training: first version.
-struct Adam_1 : OptimizerKernel<AdamOp, 4, 3> {
+namespace adam_detail {
+
+/// The implementation of Adam (see the file comment).
+struct AdamImpl : OptimizerKernel<AdamOp, 4, 3> {
   static constexpr std::string_view kOpType = "Adam";
-  static constexpr int kSinceVersion = 1;
 };
+
+}  // namespace adam_detail
+
+// Opset 1 of ai.onnx.preview.training: first version.
+using Adam_1 = VersionedKernel<adam_detail::AdamImpl, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -59,11 +59,17 @@ struct MomentumOp {
   }
 };
 
-// Opset 1 of ai.onnx.preview.training: first version.
-struct Momentum_1 : OptimizerKernel<MomentumOp, 3, 2> {
+namespace momentum_detail {
+
+/// The implementation of Momentum (see the file comment).
+struct MomentumImpl : OptimizerKernel<MomentumOp, 3, 2> {
   static constexpr std::string_view kOpType = "Momentum";
-  static constexpr int kSinceVersion = 1;
 };
+
+}  // namespace momentum_detail
+
+// Opset 1 of ai.onnx.preview.training: first version.
+using Momentum_1 = VersionedKernel<momentum_detail::MomentumImpl, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -11,10 +11,11 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-struct If_1 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace if_detail {
+
+/// The implementation of If (see the file comment).
+struct IfImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "If";
-  static constexpr int kSinceVersion = 1;
   static constexpr int kCond = 0;
 
   struct State {
@@ -81,6 +82,10 @@ struct If_1 : KernelDefaults {
     return {};
   }
 };
+
+}  // namespace if_detail
+
+using If_1 = VersionedKernel<if_detail::IfImpl, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

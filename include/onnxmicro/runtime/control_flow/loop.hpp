@@ -17,10 +17,11 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-struct Loop_1 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace loop_detail {
+
+/// The implementation of Loop (see the file comment).
+struct LoopImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "Loop";
-  static constexpr int kSinceVersion = 1;
   static constexpr int kTripCount = 0;
   static constexpr int kCondition = 1;
   static constexpr int kFirstCarried = 2;
@@ -303,6 +304,10 @@ struct Loop_1 : KernelDefaults {
     return {};
   }
 };
+
+}  // namespace loop_detail
+
+using Loop_1 = VersionedKernel<loop_detail::LoopImpl, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

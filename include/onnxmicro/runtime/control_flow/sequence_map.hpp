@@ -10,10 +10,11 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-struct SequenceMap_17 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace sequence_map_detail {
+
+/// The implementation of SequenceMap (see the file comment).
+struct SequenceMapImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "SequenceMap";
-  static constexpr int kSinceVersion = 17;
 
   struct State {
     detail::Subgraph body;
@@ -85,6 +86,10 @@ struct SequenceMap_17 : KernelDefaults {
     return {};
   }
 };
+
+}  // namespace sequence_map_detail
+
+using SequenceMap_17 = VersionedKernel<sequence_map_detail::SequenceMapImpl, 17>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
