@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: MIT
-# onnxmicro_all_kernels: a static library defining onnxmicro::all_kernels_registry() for the repo's own programs
+# onnxmicro_all_kernels (onnxmicro::all_kernels, installed with the package): a static library defining
+# onnxmicro::all_kernels_registry() (onnxmicro/all_kernels_registry.hpp), for users and the repo's own programs
 # (tests, conformance runner, CLI). Instead of one translation unit instantiating every kernel (minutes of
 # compile time, all of it redone after any kernel edit), each family's kernel list gets its own generated
 # translation unit, so families compile in parallel and an edit recompiles only its family; one more unit
@@ -30,7 +31,7 @@ function(_onnxmicro_kernel_set_name folder out_name)
   set(${out_name} "${_name}Kernels" PARENT_SCOPE)
 endfunction()
 
-set(_registry_dir "${CMAKE_BINARY_DIR}/kernel_registry")
+set(_registry_dir "${PROJECT_BINARY_DIR}/kernel_registry")
 set(_registry_sources "")
 set(_set_declarations "")
 set(_set_appends "")
@@ -76,4 +77,10 @@ configure_file("${_registry_root}/tools/kernel_registry/all_kernels_registry.cpp
                "${_registry_dir}/all_kernels_registry.cpp" @ONLY)
 
 add_library(onnxmicro_all_kernels STATIC ${_registry_sources} "${_registry_dir}/all_kernels_registry.cpp")
-target_link_libraries(onnxmicro_all_kernels PUBLIC onnxmicro::onnxmicro PRIVATE onnxmicro_warnings)
+add_library(onnxmicro::all_kernels ALIAS onnxmicro_all_kernels)
+set_target_properties(onnxmicro_all_kernels PROPERTIES EXPORT_NAME all_kernels)
+target_link_libraries(onnxmicro_all_kernels PUBLIC onnxmicro::onnxmicro PRIVATE $<BUILD_INTERFACE:onnxmicro_warnings>)
+if(NOT ONNXMICRO_KERNEL_REGISTRY_SOURCE_DIR AND NOT ONNXMICRO_TOP_LEVEL)
+  # A sub-project (add_subdirectory, FetchContent) builds it only for a target that links it.
+  set_target_properties(onnxmicro_all_kernels PROPERTIES EXCLUDE_FROM_ALL ON)
+endif()

@@ -20,6 +20,7 @@
 #   ONNXMICRO_HAVE_GTEST_SOURCES ONNXMICRO_GTEST_SOURCE_DIR, GoogleTest's sources (src/gtest-all.cc), built for the
 #                                aarch64/armhf targets to run the unit tests under qemu-user
 #   ONNXMICRO_HAVE_ARM_NONE_EABI ONNXMICRO_ARM_NONE_EABI_CXX, arm-none-eabi-g++ with newlib(-nano) and libstdc++
+#   ONNXMICRO_HAVE_GNU_TIME      ONNXMICRO_GNU_TIME, /usr/bin/time (-v reports peak memory)
 
 set(_onnxmicro_missing_packages "")
 set(_onnxmicro_missing_lines "")
@@ -41,6 +42,10 @@ function(_onnxmicro_dependency name found packages enables)
     message(STATUS "onnxmicro: ${enables} disabled: ${name} not found (Debian package(s): ${_pkgs})")
   endif()
 endfunction()
+
+# GNU time: wall time and peak memory of the compiler in the build-time budget test.
+find_program(ONNXMICRO_GNU_TIME NAMES time PATHS /usr/bin NO_DEFAULT_PATH)
+_onnxmicro_dependency(GNU_TIME "${ONNXMICRO_GNU_TIME}" time "the build-time budget test (/usr/bin/time -v)")
 
 # Python: the interpreter (amalgamation) and venv creation (the conformance suite's onnx/onnxruntime/numpy venv).
 find_package(Python3 COMPONENTS Interpreter)

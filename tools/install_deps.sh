@@ -30,6 +30,8 @@ packages=(
   qemu-system-arm
   # the formatting check (.ci/run with ONNXMICRO_CHECK_FORMAT=1)
   clang-format-14
+  # the build-time budget test (wall time and peak compiler memory of the README example and examples/hello)
+  time
 )
 
 if [[ ${1:-} == --list ]]; then

@@ -463,6 +463,17 @@ struct PrepareTakesSince : std::false_type {};
 template <typename Impl, typename Since>
 struct PrepareTakesSince<Impl, Since, std::void_t<decltype(Impl::prepare(std::declval<PrepareContext&>(), Since()))>>
     : std::true_type {};
+
+/// Impl with a one-argument prepare: the version's own prepare(ctx) passes Since on.
+template <typename Impl, int Since, bool = PrepareTakesSince<Impl, std::integral_constant<int, Since>>::value>
+struct VersionPrepare : Impl {
+  static Status prepare(PrepareContext& ctx) noexcept {
+    return Impl::prepare(ctx, std::integral_constant<int, Since>());
+  }
+};
+/// Impl whose prepare(ctx) serves every version: inherited as it is, so the registry points at it directly.
+template <typename Impl, int Since>
+struct VersionPrepare<Impl, Since, false> : Impl {};
 }  // namespace kernel_api_detail
 
 /// The kernel for versions [Since, Until) of an op: the one way a built-in kernel is written (every type in
@@ -474,26 +485,14 @@ struct PrepareTakesSince<Impl, Since, std::void_t<decltype(Impl::prepare(std::de
 /// code out of the binary takes it as `template <int kSince> ... std::integral_constant<int, kSince>`. Impl may be
 /// a family's building block instantiated with the op's policy (UnaryElementwise<SigmoidOp, FloatTypes>), which
 /// takes kOpType from the policy. Each version is then one alias:
-/// `using Gemm_11 = VersionedKernel<gemm_detail::GemmImpl, 11>;`.
+/// `using Gemm_11 = VersionedKernel<gemm_detail::GemmImpl, 11>;`. The kernel derives from Impl (its State and
+/// constants stay reachable through the alias) and adds only the range, so the registry calls Impl's run, and a
+/// one-argument prepare, without a forwarding function in between.
 template <typename Impl, int Since, int Until = kOpenEnded>
-struct VersionedKernel {
+struct VersionedKernel : kernel_api_detail::VersionPrepare<Impl, Since> {
   static_assert(Since < Until, "VersionedKernel: the version range [Since, Until) is empty");
-  static constexpr std::string_view kDomain = Impl::kDomain;
-  static constexpr std::string_view kOpType = Impl::kOpType;
   static constexpr int kSinceVersion = Since;
   static constexpr int kUntilVersion = Until;
-  static constexpr int kInPlaceInput = Impl::kInPlaceInput;
-  static constexpr bool kFoldable = Impl::kFoldable;
-  static constexpr bool kNeedsInputData = Impl::kNeedsInputData;
-  static Status prepare(PrepareContext& ctx) noexcept {
-    using SinceTag = std::integral_constant<int, Since>;
-    if constexpr (kernel_api_detail::PrepareTakesSince<Impl, SinceTag>::value) {
-      return Impl::prepare(ctx, SinceTag());
-    } else {
-      return Impl::prepare(ctx);
-    }
-  }
-  static Status run(RunContext& ctx) noexcept { return Impl::run(ctx); }
 };
 
 /// Whether K is a VersionedKernel (all_kernels.hpp asserts it of every built-in kernel).

@@ -13,6 +13,7 @@
 #include "onnxmicro/kernels/tensor/tensor_kernels.hpp"
 #include "onnxmicro/kernels/text/text_kernels.hpp"
 #include "onnxmicro/kernels/training/training_kernels.hpp"
+#include "onnxmicro/runtime/all_kernels_registry.hpp"
 #include "onnxmicro/runtime/control_flow/control_flow_kernels.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
@@ -27,12 +28,10 @@ using AllKernels =
                     kernels::SequenceKernels, kernels::SignalKernels, kernels::TensorKernels, kernels::TextKernels,
                     kernels::TrainingKernels, kernels::ControlFlowKernels>;
 
-/// The AllKernels registry as a plain function, for programs whose many translation units all need every kernel:
-/// AllKernels::registry() instantiates (and compiles) every kernel in each translation unit that calls it, while
-/// this declaration compiles nothing. Define ONNXMICRO_DEFINE_ALL_KERNELS_REGISTRY before including onnxmicro in
-/// exactly one translation unit of the program to provide the definition there.
-KernelRegistry all_kernels_registry() noexcept;
-
+// all_kernels_registry() (runtime/all_kernels_registry.hpp) is AllKernels::registry() as a plain
+// function, compiled once: in the library onnxmicro::all_kernels, or in the one translation unit of a program that
+// defines ONNXMICRO_DEFINE_ALL_KERNELS_REGISTRY before including onnxmicro (AllKernels::registry() compiles every
+// kernel in each translation unit that calls it).
 #if defined(ONNXMICRO_DEFINE_ALL_KERNELS_REGISTRY)
 KernelRegistry all_kernels_registry() noexcept { return AllKernels::registry(); }
 #endif

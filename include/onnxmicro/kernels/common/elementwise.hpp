@@ -144,8 +144,8 @@ struct UnaryElementwise : KernelDefaults {
   static constexpr int kOutput = 0;
   using Params = typename Op::Params;
 
-  struct State {
-    Params params;
+  // Params as a base: an op without attributes (NoParams) then adds nothing to the node's state (metadata RAM).
+  struct State : Params {
     void (*compute)(const void* x, void* y, std::int64_t count, const Params& params) noexcept;
   };
 
@@ -153,7 +153,7 @@ struct UnaryElementwise : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInput));
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    ONNXMICRO_RETURN_IF_ERROR(Params::parse(ctx, state->params));
+    ONNXMICRO_RETURN_IF_ERROR(Params::parse(ctx, static_cast<Params&>(*state)));
     const bool supported = visit_dtype(ctx.input(kInput).dtype, Types{}, [&](auto tag) noexcept {
       state->compute = &compute<typename decltype(tag)::type>;
     });
@@ -164,7 +164,8 @@ struct UnaryElementwise : KernelDefaults {
 
   static Status run(RunContext& ctx) noexcept {
     const State& state = ctx.state<State>();
-    state.compute(ctx.input(kInput).data, ctx.output(kOutput).data, ctx.input(kInput).element_count(), state.params);
+    state.compute(ctx.input(kInput).data, ctx.output(kOutput).data, ctx.input(kInput).element_count(),
+                  static_cast<const Params&>(state));
     return {};
   }
 

@@ -1,0 +1,30 @@
+# SPDX-License-Identifier: MIT
+# The README's C++ snippet must be examples/readme/main.cpp's: its include line, then the lines between the
+# snippet markers (unindented). ctest readme_example_in_sync; the program itself is built and run by
+# build_time_budget. Usage: cmake -DSOURCE_DIR=... -P check_readme_example.cmake
+file(READ "${SOURCE_DIR}/README.md" readme)
+string(REGEX MATCH "```cpp\n(#include <onnxmicro/all_kernels_registry.hpp>[^`]*)```" _ "${readme}")
+if(NOT CMAKE_MATCH_1)
+  message(FATAL_ERROR "README.md has no ```cpp block starting with #include <onnxmicro/all_kernels_registry.hpp>")
+endif()
+set(snippet "${CMAKE_MATCH_1}")
+file(STRINGS "${SOURCE_DIR}/examples/readme/main.cpp" lines)
+set(program "")
+set(inside OFF)
+foreach(line IN LISTS lines)
+  if(line MATCHES "^#include <onnxmicro/all_kernels_registry.hpp>")
+    string(APPEND program "${line}\n\n")
+  elseif(line MATCHES "---- end of the snippet ----")
+    set(inside OFF)
+  elseif(inside AND NOT line MATCHES "clang-format")
+    string(REGEX REPLACE "^  " "" line "${line}")
+    string(APPEND program "${line}\n")
+  elseif(line MATCHES "---- the README's snippet")
+    set(inside ON)
+  endif()
+endforeach()
+if(NOT snippet STREQUAL program)
+  message(FATAL_ERROR "README.md's C++ snippet differs from examples/readme/main.cpp:\n--- README\n${snippet}\n"
+                      "--- examples/readme/main.cpp\n${program}")
+endif()
+message(STATUS "README.md's C++ snippet is examples/readme/main.cpp's")
