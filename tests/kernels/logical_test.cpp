@@ -242,7 +242,7 @@ TEST(BitShift, DirectionAttributeIsCheckedByName) {
   const Tensor n = tensor<std::uint32_t>("n", {1}, {1});
   Result missing = run_op("BitShift", 11, {x, n}, DataType::uint32, {1});
   ASSERT_FALSE(missing.status.ok());
-  EXPECT_TRUE(contains(missing.status, "required attribute 'direction' (string) is missing"))
+  EXPECT_TRUE(contains(missing.status, "required attribute 'direction' (STRING) is missing"))
       << missing.status.message();
   Result wrong = run_op("BitShift", 11, {x, n}, DataType::uint32, {1}, {make_attribute_string("direction", "left")});
   ASSERT_FALSE(wrong.status.ok());

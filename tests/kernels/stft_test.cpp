@@ -45,8 +45,9 @@ TEST(STFTKernel, FrameLengthMustMatchTheWindow) {
   NodeResult r = run_node(om::all_kernels_registry(), "STFT", 17,
                           {kSignal, scalar("frame_step", 2), make<float>(Shape{4}, {0, 1, 1, 0}).named("window"),
                            scalar("frame_length", 3)});
-  EXPECT_NE(std::string(r.status.message()).find("input 3 'frame_length' is 3, but the window has 4 values"),
-            std::string::npos)
+  EXPECT_NE(
+      std::string(r.status.message()).find("input 3 'frame_length' (frame_length) is 3, but the window has 4 values"),
+      std::string::npos)
       << r.status.message();
 }
 

@@ -8,11 +8,10 @@
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
+namespace bernoulli_detail {
 
-/// Shared body of the Bernoulli versions; bfloat16 probabilities only from opset 22 (bfloat16 outputs: 15+).
-template <bool kAllowBfloat16Input>
-struct BernoulliKernel : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+/// Every Bernoulli version; bfloat16 probabilities only from opset 22 (bfloat16 outputs: 15+).
+struct BernoulliImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "Bernoulli";
   static constexpr bool kFoldable = false;
   static constexpr std::uint64_t kSeedConstant = 0x4265726E6F756C6Cull;  // "Bernoull"
@@ -23,15 +22,16 @@ struct BernoulliKernel : KernelDefaults {
     random_util::StoreFunction store;
   };
 
-  static Status prepare(PrepareContext& ctx) noexcept {
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(0));
     const TensorInfo& in = ctx.input(0);
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    state->load = random_util::real_loader(in.dtype, kAllowBfloat16Input);
+    const bool allow_bfloat16_input = since >= random_util::kBfloat16Since;
+    state->load = random_util::real_loader(in.dtype, allow_bfloat16_input);
     if (state->load == nullptr) {
       return random_util::dtype_error("input 0's dtype", static_cast<std::int64_t>(in.dtype),
-                                      kAllowBfloat16Input ? random_util::kRealDtypesBf16 : random_util::kRealDtypes);
+                                      allow_bfloat16_input ? random_util::kRealDtypesBf16 : random_util::kRealDtypes);
     }
     std::int64_t dtype_value = static_cast<std::int64_t>(in.dtype);
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("dtype", dtype_value, dtype_value));
@@ -66,16 +66,13 @@ struct BernoulliKernel : KernelDefaults {
   }
 };
 
+}  // namespace bernoulli_detail
+
 // Opset 15: the first version (probabilities float16, float, double).
-struct Bernoulli_15 : BernoulliKernel<false> {
-  static constexpr int kSinceVersion = 15;
-  static constexpr int kUntilVersion = 22;
-};
+using Bernoulli_15 = VersionedKernel<bernoulli_detail::BernoulliImpl, 15, 22>;
 
 // Opset 22: adds bfloat16 probabilities.
-struct Bernoulli_22 : BernoulliKernel<true> {
-  static constexpr int kSinceVersion = 22;
-};
+using Bernoulli_22 = VersionedKernel<bernoulli_detail::BernoulliImpl, 22>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

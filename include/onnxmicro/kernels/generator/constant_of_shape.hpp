@@ -29,8 +29,7 @@ struct ConstantOfShapeImpl : KernelDefaults {
   static Status prepare(PrepareContext& ctx) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kShape));
     if (ctx.input(kShape).dtype != DataType::int64) {
-      return Status(StatusCode::invalid_model) << "input 0 '" << ctx.input(kShape).name << "' has dtype "
-                                               << dtype_name(ctx.input(kShape).dtype) << ", expected int64";
+      return ctx.input_error(kShape) << " has dtype " << dtype_name(ctx.input(kShape).dtype) << ", expected int64";
     }
     std::int64_t dims[kMaxRank];
     std::size_t count = 0;
@@ -39,8 +38,7 @@ struct ConstantOfShapeImpl : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(out.assign(dims, count));
     for (int d = 0; d < out.rank(); ++d) {
       if (out[d] < 0) {
-        return Status(StatusCode::invalid_model)
-               << "input 0 '" << ctx.input(kShape).name << "' is " << out << "; dims must be >= 0";
+        return ctx.input_error(kShape) << " is " << out << "; dims must be >= 0";
       }
     }
     State* state = nullptr;

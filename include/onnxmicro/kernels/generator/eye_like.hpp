@@ -31,8 +31,7 @@ struct EyeLikeImpl : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInput));
     const TensorInfo& in = ctx.input(kInput);
     if (in.shape.rank() != 2 || !in.shape.is_static()) {
-      return Status(StatusCode::invalid_model)
-             << "input 0 '" << in.name << "' has shape " << in.shape << "; EyeLike needs a known 2-D shape";
+      return ctx.input_error(kInput) << " has shape " << in.shape << "; EyeLike needs a known 2-D shape";
     }
     std::int64_t dtype_value = static_cast<std::int64_t>(in.dtype);
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("dtype", dtype_value, dtype_value));

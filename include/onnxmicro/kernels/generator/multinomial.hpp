@@ -10,11 +10,10 @@
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
+namespace multinomial_detail {
 
-/// Shared body of the Multinomial versions; bfloat16 logits only from opset 22.
-template <bool kAllowBfloat16>
-struct MultinomialKernel : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+/// Every Multinomial version; bfloat16 logits only from opset 22.
+struct MultinomialImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "Multinomial";
   static constexpr bool kFoldable = false;
   static constexpr std::uint64_t kSeedConstant = 0x4D756C74696E6F6Dull;  // "Multinom"
@@ -26,19 +25,19 @@ struct MultinomialKernel : KernelDefaults {
     std::int64_t sample_size;
   };
 
-  static Status prepare(PrepareContext& ctx) noexcept {
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(0));
     const TensorInfo& in = ctx.input(0);
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    state->load = random_util::real_loader(in.dtype, kAllowBfloat16);
+    const bool allow_bfloat16 = since >= random_util::kBfloat16Since;
+    state->load = random_util::real_loader(in.dtype, allow_bfloat16);
     if (state->load == nullptr) {
       return random_util::dtype_error("input 0's dtype", static_cast<std::int64_t>(in.dtype),
-                                      kAllowBfloat16 ? random_util::kRealDtypesBf16 : random_util::kRealDtypes);
+                                      allow_bfloat16 ? random_util::kRealDtypesBf16 : random_util::kRealDtypes);
     }
     if (in.shape.rank() != 2 || !in.shape.is_static()) {
-      return Status(StatusCode::invalid_model)
-             << "input 0 '" << in.name << "' has shape " << in.shape << "; Multinomial needs [batch_size, class_size]";
+      return ctx.input_error(0) << " has shape " << in.shape << "; Multinomial needs [batch_size, class_size]";
     }
     std::int64_t dtype_value = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("dtype", dtype_value, static_cast<std::int64_t>(DataType::int32)));
@@ -53,8 +52,7 @@ struct MultinomialKernel : KernelDefaults {
              << "attribute 'sample_size' is " << state->sample_size << "; it must be >= 1";
     }
     if (in.shape[1] < 1 && in.shape[0] > 0) {
-      return Status(StatusCode::invalid_model)
-             << "input 0 '" << in.name << "' has shape " << in.shape << "; class_size must be >= 1 to draw from";
+      return ctx.input_error(0) << " has shape " << in.shape << "; class_size must be >= 1 to draw from";
     }
     std::uint64_t seed = 0;
     ONNXMICRO_RETURN_IF_ERROR(random_util::node_seed(ctx, kSeedConstant, seed));
@@ -105,16 +103,13 @@ struct MultinomialKernel : KernelDefaults {
   }
 };
 
+}  // namespace multinomial_detail
+
 // Opset 7: the first version (logits float16, float, double).
-struct Multinomial_7 : MultinomialKernel<false> {
-  static constexpr int kSinceVersion = 7;
-  static constexpr int kUntilVersion = 22;
-};
+using Multinomial_7 = VersionedKernel<multinomial_detail::MultinomialImpl, 7, 22>;
 
 // Opset 22: adds bfloat16 logits.
-struct Multinomial_22 : MultinomialKernel<true> {
-  static constexpr int kSinceVersion = 22;
-};
+using Multinomial_22 = VersionedKernel<multinomial_detail::MultinomialImpl, 22>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -8,29 +8,19 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-/// Shared body of the RandomUniform versions; bfloat16 outputs only from opset 22.
-template <bool kAllowBfloat16>
-struct RandomUniformKernel : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+/// RandomUniform's policy for the fill body (random_util.hpp).
+struct RandomUniformOp {
   static constexpr std::string_view kOpType = "RandomUniform";
-  static constexpr bool kFoldable = false;
   static constexpr std::uint64_t kSeedConstant = 0x52616E64556E6966ull;  // "RandUnif"
-  static Status prepare(PrepareContext& ctx) noexcept {
-    return random_util::prepare_shaped_fill<kAllowBfloat16>(ctx, random_util::kUniformParameters, kSeedConstant);
-  }
-  static Status run(RunContext& ctx) noexcept { return random_util::run_uniform(ctx); }
+  static constexpr random_util::FillParameters kParameters = random_util::kUniformParameters;
+  static constexpr bool kLike = false;  ///< output of the 'shape' attribute
 };
 
 // Opset 1: the first version (float16, float, double).
-struct RandomUniform_1 : RandomUniformKernel<false> {
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 22;
-};
+using RandomUniform_1 = VersionedKernel<RandomFillKernel<RandomUniformOp>, 1, 22>;
 
 // Opset 22: adds bfloat16.
-struct RandomUniform_22 : RandomUniformKernel<true> {
-  static constexpr int kSinceVersion = 22;
-};
+using RandomUniform_22 = VersionedKernel<RandomFillKernel<RandomUniformOp>, 22>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

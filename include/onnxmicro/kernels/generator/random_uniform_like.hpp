@@ -8,30 +8,19 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-/// Shared body of the RandomUniformLike versions; bfloat16 outputs only from opset 22.
-template <bool kAllowBfloat16>
-struct RandomUniformLikeKernel : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+/// RandomUniformLike's policy for the fill body (random_util.hpp).
+struct RandomUniformLikeOp {
   static constexpr std::string_view kOpType = "RandomUniformLike";
-  static constexpr bool kFoldable = false;
   static constexpr std::uint64_t kSeedConstant = 0x556E69664C696B65ull;  // "UnifLike"
-  static constexpr bool kNeedsInputData = false;
-  static Status prepare(PrepareContext& ctx) noexcept {
-    return random_util::prepare_like_fill<kAllowBfloat16>(ctx, random_util::kUniformParameters, kSeedConstant);
-  }
-  static Status run(RunContext& ctx) noexcept { return random_util::run_uniform(ctx); }
+  static constexpr random_util::FillParameters kParameters = random_util::kUniformParameters;
+  static constexpr bool kLike = true;  ///< output of input 0's shape
 };
 
 // Opset 1: the first version (float16, float, double).
-struct RandomUniformLike_1 : RandomUniformLikeKernel<false> {
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 22;
-};
+using RandomUniformLike_1 = VersionedKernel<RandomFillKernel<RandomUniformLikeOp>, 1, 22>;
 
 // Opset 22: adds bfloat16.
-struct RandomUniformLike_22 : RandomUniformLikeKernel<true> {
-  static constexpr int kSinceVersion = 22;
-};
+using RandomUniformLike_22 = VersionedKernel<RandomFillKernel<RandomUniformLikeOp>, 22>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -173,9 +173,7 @@ inline Status real_output_dtype(const PrepareContext& ctx, DataType fallback_dty
 inline Status shape_attribute(const PrepareContext& ctx, Shape& shape) noexcept {
   std::int64_t dims[kMaxRank];
   std::size_t count = 0;
-  bool present = false;
-  ONNXMICRO_RETURN_IF_ERROR(ctx.attribute_ints("shape", dims, kMaxRank, count, present));
-  if (!present) return Status(StatusCode::invalid_model) << "required attribute 'shape' (INTS) is missing";
+  ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute_ints("shape", dims, kMaxRank, count));
   for (std::size_t i = 0; i < count; ++i) {
     if (dims[i] < 0) {
       return Status(StatusCode::invalid_model)
@@ -242,31 +240,69 @@ inline Status prepare_fill(PrepareContext& ctx, const FillParameters& parameters
 }
 
 /// RandomUniform / RandomNormal: output of the 'shape' attribute, dtype from 'dtype' (default float).
-template <bool kAllowBfloat16>
-Status prepare_shaped_fill(PrepareContext& ctx, const FillParameters& parameters, std::uint64_t op_constant) noexcept {
+inline Status prepare_shaped_fill(PrepareContext& ctx, const FillParameters& parameters, std::uint64_t op_constant,
+                                  bool allow_bfloat16) noexcept {
   DataType dtype = DataType::undefined;
   StoreFunction store = nullptr;
-  ONNXMICRO_RETURN_IF_ERROR(real_output_dtype(ctx, DataType::float32, kAllowBfloat16, dtype, store));
+  ONNXMICRO_RETURN_IF_ERROR(real_output_dtype(ctx, DataType::float32, allow_bfloat16, dtype, store));
   Shape shape;
   ONNXMICRO_RETURN_IF_ERROR(shape_attribute(ctx, shape));
   return prepare_fill(ctx, parameters, op_constant, dtype, store, shape);
 }
 
 /// RandomUniformLike / RandomNormalLike: output of input 0's shape, dtype from 'dtype' (default input 0's).
-template <bool kAllowBfloat16>
-Status prepare_like_fill(PrepareContext& ctx, const FillParameters& parameters, std::uint64_t op_constant) noexcept {
+inline Status prepare_like_fill(PrepareContext& ctx, const FillParameters& parameters, std::uint64_t op_constant,
+                                bool allow_bfloat16) noexcept {
   ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(0));
   const TensorInfo& in = ctx.input(0);
   if (!in.shape.is_static()) {
-    return Status(StatusCode::unsupported)
-           << "input 0 '" << in.name << "' has shape " << in.shape << "; its shape must be known at prepare time";
+    return ctx.input_error(0, {}, StatusCode::unsupported)
+           << " has shape " << in.shape << "; its shape must be known at prepare time";
   }
   DataType dtype = DataType::undefined;
   StoreFunction store = nullptr;
-  ONNXMICRO_RETURN_IF_ERROR(real_output_dtype(ctx, in.dtype, kAllowBfloat16, dtype, store));
+  ONNXMICRO_RETURN_IF_ERROR(real_output_dtype(ctx, in.dtype, allow_bfloat16, dtype, store));
   return prepare_fill(ctx, parameters, op_constant, dtype, store, in.shape);
 }
 
+/// The opset that added bfloat16 to the random ops' floating-point inputs and outputs (Bernoulli's outputs had it
+/// from its first version, 15).
+inline constexpr int kBfloat16Since = 22;
+
 }  // namespace random_util
+
+/// Body of RandomUniform, RandomNormal and their *Like forms, usable directly as a VersionedKernel's Impl:
+/// `using RandomNormal_22 = VersionedKernel<RandomFillKernel<RandomNormalOp>, 22>;`. Op is the op's policy:
+///
+///   struct RandomNormalOp {
+///     static constexpr std::string_view kOpType = "RandomNormal";
+///     static constexpr std::uint64_t kSeedConstant = ...;               // random_util::node_seed
+///     static constexpr random_util::FillParameters kParameters = ...;   // the distribution and its attributes
+///     static constexpr bool kLike = false;  // output shaped like input 0 (true) or by the 'shape' attribute
+///   };
+///
+/// bfloat16 outputs from opset 22 (random_util::kBfloat16Since).
+template <typename Op>
+struct RandomFillKernel : KernelDefaults {
+  static constexpr std::string_view kOpType = Op::kOpType;
+  static constexpr bool kFoldable = false;
+  static constexpr bool kNeedsInputData = !Op::kLike;  ///< the *Like forms read only input 0's shape and dtype
+
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
+    const bool allow_bfloat16 = since >= random_util::kBfloat16Since;
+    if constexpr (Op::kLike) {
+      return random_util::prepare_like_fill(ctx, Op::kParameters, Op::kSeedConstant, allow_bfloat16);
+    } else {
+      return random_util::prepare_shaped_fill(ctx, Op::kParameters, Op::kSeedConstant, allow_bfloat16);
+    }
+  }
+  static Status run(RunContext& ctx) noexcept {
+    if constexpr (Op::kParameters.uniform) {
+      return random_util::run_uniform(ctx);
+    } else {
+      return random_util::run_normal(ctx);
+    }
+  }
+};
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

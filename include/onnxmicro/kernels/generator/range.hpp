@@ -81,7 +81,7 @@ struct RangeBase : KernelDefaults {
       const std::int64_t start = read_int(ctx, 0);
       const std::int64_t limit = read_int(ctx, 1);
       const std::int64_t delta = read_int(ctx, 2);
-      if (delta == 0) return Status(StatusCode::invalid_model) << "input 2 'delta' is 0";
+      if (delta == 0) return ctx.input_error(2, "delta") << " is 0";
       state->precision = Precision::integer;
       state->start_int = start;
       state->delta_int = delta;
@@ -98,7 +98,7 @@ struct RangeBase : KernelDefaults {
       const double start = read_float(ctx, 0);
       const double limit = read_float(ctx, 1);
       const double delta = read_float(ctx, 2);
-      if (delta == 0) return Status(StatusCode::invalid_model) << "input 2 'delta' is 0";
+      if (delta == 0) return ctx.input_error(2, "delta") << " is 0";
       state->precision = half && stash == DataType::float32 ? Precision::float32 : Precision::float64;
       // numpy stores start and start + delta in the compute dtype, then fills from their difference.
       if (state->precision == Precision::float32) {

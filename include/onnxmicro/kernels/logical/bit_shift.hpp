@@ -3,7 +3,7 @@
 // Versions: 11 accepts unsigned integers only; 28 added signed integers (right shift sign-extends, left shift
 // drops bits past the sign bit) and defined shifts by a negative amount or >= the bit width: the sign fill
 // alone (-1 for a right shift of a negative x, else 0). Unsigned values give the same results in both, so one
-// body serves both versions with different dtype lists.
+// body serves both versions, the first refusing signed dtypes.
 #pragma once
 #include <type_traits>
 
@@ -42,24 +42,23 @@ struct BitShiftOp {
   };
 };
 
-/// Shared body of BitShift_11/28; `Types` is the version's dtype list.
-template <typename Types>
-struct BitShiftBody {
+namespace bit_shift_detail {
+
+/// Every BitShift version: 11 takes the unsigned integers, 28 every integer (BitShiftOp is right for both).
+struct BitShiftImpl : KernelDefaults {
+  static constexpr std::string_view kOpType = "BitShift";
+  static constexpr int kInPlaceInput = 0;
   static constexpr int kInputX = 0;
   static constexpr int kInputY = 1;
   static constexpr int kOutput = 0;
   using State = BinaryPlanState;
 
-  static Status prepare(PrepareContext& ctx) noexcept {
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInputX));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInputY));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kInputX, kInputY));
-    proto::Attribute attribute;
-    if (!ctx.find_attribute("direction", attribute)) {
-      return Status(StatusCode::invalid_model) << "required attribute 'direction' (string) is missing";
-    }
     std::string_view direction;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("direction", direction, ""));
+    ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("direction", direction));
     const bool left = direction == "LEFT";
     if (!left && direction != "RIGHT") {
       return Status(StatusCode::invalid_model)
@@ -68,12 +67,14 @@ struct BitShiftBody {
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
     const DataType dtype = ctx.input(kInputX).dtype;
-    const bool supported = visit_dtype(dtype, Types{}, [&](auto tag) noexcept {
+    bool is_signed = false;
+    const bool supported = visit_dtype(dtype, IntegerTypes{}, [&](auto tag) noexcept {
       using T = typename decltype(tag)::type;
+      is_signed = std::is_signed_v<T>;
       state->compute =
           left ? &run_broadcast_binary<T, T, T, BitShiftOp::Left> : &run_broadcast_binary<T, T, T, BitShiftOp::Right>;
     });
-    if (!supported) return ctx.unsupported_input_dtype(kInputX);
+    if (!supported || (is_signed && since < 28)) return ctx.unsupported_input_dtype(kInputX);  // signed: opset 28
     Shape output;
     ONNXMICRO_RETURN_IF_ERROR(plan_broadcast_binary(ctx, kInputX, kInputY, output, state->plan));
     ctx.set_output(kOutput, dtype, output);
@@ -87,22 +88,13 @@ struct BitShiftBody {
   }
 };
 
+}  // namespace bit_shift_detail
+
 // Opset 11-27: unsigned integers only.
-struct BitShift_11 : KernelDefaults, BitShiftBody<UnsignedIntegerTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "BitShift";
-  static constexpr int kSinceVersion = 11;
-  static constexpr int kUntilVersion = 28;
-  static constexpr int kInPlaceInput = 0;
-};
+using BitShift_11 = VersionedKernel<bit_shift_detail::BitShiftImpl, 11, 28>;
 
 // Opset 28+: signed integers too, with defined out-of-range shift amounts.
-struct BitShift_28 : KernelDefaults, BitShiftBody<IntegerTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "BitShift";
-  static constexpr int kSinceVersion = 28;
-  static constexpr int kInPlaceInput = 0;
-};
+using BitShift_28 = VersionedKernel<bit_shift_detail::BitShiftImpl, 28>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

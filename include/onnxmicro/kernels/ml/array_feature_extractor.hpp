@@ -39,7 +39,7 @@ struct ArrayFeatureExtractorImpl : KernelDefaults {
     }
     if (ctx.input(kIndices).dtype != DataType::int64) return ctx.unsupported_input_dtype(kIndices);
     if (data.shape.rank() < 1) {
-      return Status(StatusCode::invalid_model) << "input 0 '" << data.name << "' must have rank >= 1, got rank 0";
+      return ctx.input_error(kData) << " must have rank >= 1, got rank 0";
     }
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));

@@ -262,9 +262,8 @@ inline Status prepare_label_encoder(PrepareContext& ctx, int version) noexcept {
              << "the keys attribute has " << state->keys.count << " entries but the values " << state->values.count;
     }
     if (input_dtype != state->keys.dtype) {
-      return Status(StatusCode::invalid_model)
-             << "input 0 '" << ctx.input(0).name << "' has dtype " << dtype_name(input_dtype)
-             << ", expected the keys' dtype " << dtype_name(state->keys.dtype);
+      return ctx.input_error(0) << " has dtype " << dtype_name(input_dtype) << ", expected the keys' dtype "
+                                << dtype_name(state->keys.dtype);
     }
   }
 

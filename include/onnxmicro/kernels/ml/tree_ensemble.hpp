@@ -252,8 +252,7 @@ struct TreeEnsembleImpl : KernelDefaults {
       return ctx.unsupported_input_dtype(kInput);
     }
     if (x.shape.rank() != 2) {
-      return Status(StatusCode::invalid_model)
-             << "input 0 '" << x.name << "' must have shape [N, F], got rank " << x.shape.rank();
+      return ctx.input_error(kInput) << " must have shape [N, F], got rank " << x.shape.rank();
     }
     TreeEnsembleState* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));

@@ -50,14 +50,13 @@ struct AffineGridImpl : KernelDefaults {
     std::size_t count = 0;
     ONNXMICRO_RETURN_IF_ERROR(shape_util::read_constant_ints(ctx, kSize, "size", size, kMaxRank, count));
     if (count != 4 && count != 5) {
-      return Status(StatusCode::invalid_model) << "input 1 '" << ctx.input(kSize).name << "' (size) has " << count
-                                               << " values, expected 4 (N, C, H, W) or 5 (N, C, D, H, W)";
+      return ctx.input_error(kSize, "size")
+             << " has " << count << " values, expected 4 (N, C, H, W) or 5 (N, C, D, H, W)";
     }
     const int r = static_cast<int>(count) - 2;
     if (theta.shape.rank() != 3 || theta.shape[0] != size[0] || theta.shape[1] != r || theta.shape[2] != r + 1) {
-      return Status(StatusCode::invalid_model)
-             << "input 0 '" << theta.name << "' has shape " << theta.shape << ", expected [" << size[0] << ", " << r
-             << ", " << r + 1 << "] for size of " << r + 2 << " values";
+      return ctx.input_error(kTheta) << " has shape " << theta.shape << ", expected [" << size[0] << ", " << r << ", "
+                                     << r + 1 << "] for size of " << r + 2 << " values";
     }
     std::int64_t align = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("align_corners", align, 0));
@@ -69,7 +68,7 @@ struct AffineGridImpl : KernelDefaults {
     for (int d = 0; d < r; ++d) {
       const std::int64_t n = size[d + 2];
       if (n < 0) {
-        return Status(StatusCode::invalid_model) << "input 1 (size) has negative dimension " << n;
+        return ctx.input_error(kSize, "size") << " has negative dimension " << n;
       }
       state->dims[d] = n;
       grid[d + 1] = n;

@@ -97,8 +97,8 @@ struct AttentionCommon : KernelDefaults {
       ONNXMICRO_RETURN_IF_ERROR(split_heads(ctx, kK, st->kv_heads, "kv_num_heads", k_head_size));
       ONNXMICRO_RETURN_IF_ERROR(split_heads(ctx, kV, st->kv_heads, "kv_num_heads", st->v_head_size));
       if (k_head_size != st->head_size) {
-        return Status(StatusCode::invalid_model) << "input 1 'K' of shape " << ks << " has head size " << k_head_size
-                                                 << ", expected " << st->head_size << " (Q's head size)";
+        return ctx.input_error(kK, "K") << " of shape " << ks << " has head size " << k_head_size << ", expected "
+                                        << st->head_size << " (Q's head size)";
       }
       st->q_len = qs[1];
       st->new_kv_len = ks[1];
@@ -139,11 +139,10 @@ struct AttentionCommon : KernelDefaults {
       const TensorInfo& in = ctx.input(kNonpadKvSeqlen);
       if (in.dtype != DataType::int64) return ctx.unsupported_input_dtype(kNonpadKvSeqlen);
       if (in.shape.rank() != 1 || in.shape[0] != st->batch) {
-        return Status(StatusCode::invalid_model)
-               << "input 6 '" << in.name << "' has shape " << in.shape << ", expected [" << st->batch << "]";
+        return ctx.input_error(kNonpadKvSeqlen) << " has shape " << in.shape << ", expected [" << st->batch << "]";
       }
       if (st->past_len > 0 || ctx.has_input(kPastKey)) {
-        return Status(StatusCode::invalid_model) << "input 6 'nonpad_kv_seqlen' cannot be combined with past_key";
+        return ctx.input_error(kNonpadKvSeqlen, "nonpad_kv_seqlen") << " cannot be combined with past_key";
       }
       st->has_nonpad = true;
     }
@@ -285,10 +284,9 @@ struct AttentionCommon : KernelDefaults {
       const std::int64_t dim = in.shape[axis - (4 - rank)];
       const bool fits = axis == 3 ? dim <= target[3] : (dim == target[axis] || dim == 1);
       if (!fits) {
-        return Status(StatusCode::invalid_model)
-               << "input 3 '" << in.name << "' of shape " << in.shape
-               << " does not broadcast to [batch, q_heads, q_len, kv_len] = [" << target[0] << "," << target[1] << ","
-               << target[2] << "," << target[3] << "]";
+        return ctx.input_error(kMask) << " of shape " << in.shape
+                                      << " does not broadcast to [batch, q_heads, q_len, kv_len] = [" << target[0]
+                                      << "," << target[1] << "," << target[2] << "," << target[3] << "]";
       }
       st.mask_strides[axis] = (dim == 1 && axis != 3) ? 0 : stride;
       stride *= dim;

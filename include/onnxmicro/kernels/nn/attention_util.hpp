@@ -21,13 +21,12 @@ inline Status require_rank(const PrepareContext& ctx, int i, int min_rank, int m
   ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(i));
   const TensorInfo& in = ctx.input(i);
   if (!in.shape.is_static()) {
-    return Status(StatusCode::unsupported)
-           << "input " << i << " '" << in.name << "' has shape " << in.shape << "; shapes must be known";
+    return ctx.input_error(i, {}, StatusCode::unsupported) << " has shape " << in.shape << "; shapes must be known";
   }
   const int rank = in.shape.rank();
   if (rank < min_rank || rank > max_rank) {
-    Status s(StatusCode::invalid_model);
-    s << "input " << i << " '" << in.name << "': expected rank " << min_rank;
+    Status s = ctx.input_error(i);
+    s << ": expected rank " << min_rank;
     if (max_rank != min_rank) s << " to " << max_rank;
     return s << ", got " << in.shape;
   }
@@ -39,8 +38,8 @@ inline Status require_dim(const PrepareContext& ctx, int i, int axis, std::int64
                           const char* what) noexcept {
   const TensorInfo& in = ctx.input(i);
   if (in.shape[axis] == expected) return {};
-  return Status(StatusCode::invalid_model) << "input " << i << " '" << in.name << "' of shape " << in.shape << ": dim "
-                                           << axis << " must be " << expected << " (" << what << ")";
+  return ctx.input_error(i) << " of shape " << in.shape << ": dim " << axis << " must be " << expected << " (" << what
+                            << ")";
 }
 
 /// Fails unless input i has a floating-point dtype accepted by `Types`.

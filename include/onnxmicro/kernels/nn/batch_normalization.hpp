@@ -95,7 +95,7 @@ struct BatchNormalizationImpl : kernels::KernelDefaults {
 
     const Shape& xs = x.shape;
     if (xs.rank() < 1) {
-      return Status(StatusCode::invalid_model) << "input 0 '" << x.name << "' (X) is a scalar, expected (N, C, ...)";
+      return ctx.input_error(kX, "X") << " is a scalar, expected (N, C, ...)";
     }
     state->batch = xs[0];
     state->channels = xs.rank() >= 2 ? xs[1] : 1;  // a 1-D X of N values has one channel (opset 9+)
@@ -116,9 +116,8 @@ struct BatchNormalizationImpl : kernels::KernelDefaults {
       const Shape& p = ctx.input(i).shape;
       const bool ok = spatial ? (p.rank() == 1 && p[0] == state->channels) : p.element_count() == state->params;
       if (!ok) {
-        Status status(StatusCode::invalid_model);
-        status << "input " << i << " '" << ctx.input(i).name << "' (" << kNames[i] << ") has shape " << p
-               << ", expected ";
+        Status status = ctx.input_error(i, kNames[i]);
+        status << " has shape " << p << ", expected ";
         if (spatial) {
           status << "[" << state->channels << "] (one value per channel of X " << xs << ")";
         } else {

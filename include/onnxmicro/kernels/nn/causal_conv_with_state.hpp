@@ -52,8 +52,7 @@ struct CausalConvWithStateImpl : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(require_dim(ctx, kWeight, 0, st->channels, "channels"));
     ONNXMICRO_RETURN_IF_ERROR(require_dim(ctx, kWeight, 1, 1, "depthwise: one input channel per group"));
     if (st->kernel < 1) {
-      return Status(StatusCode::invalid_model) << "input 1 '" << ctx.input(kWeight).name << "' of shape "
-                                               << ctx.input(kWeight).shape << ": kernel size must be at least 1";
+      return ctx.input_error(kWeight) << " of shape " << ctx.input(kWeight).shape << ": kernel size must be at least 1";
     }
     st->has_bias = ctx.has_input(kBias);
     if (st->has_bias) {

@@ -94,8 +94,7 @@ struct Col2ImImpl : kernels::KernelDefaults {
       default: return ctx.unsupported_input_dtype(kInput);
     }
     if (x.shape.rank() != 3) {
-      return Status(StatusCode::invalid_model)
-             << "input 0 '" << x.name << "' has shape " << x.shape << ", expected rank 3 (N, C * prod(block_shape), L)";
+      return ctx.input_error(kInput) << " has shape " << x.shape << ", expected rank 3 (N, C * prod(block_shape), L)";
     }
     std::int64_t image[kMaxRank + 1] = {}, block[kMaxRank + 1] = {};
     std::size_t image_rank = 0, block_rank = 0;
@@ -138,10 +137,9 @@ struct Col2ImImpl : kernels::KernelDefaults {
     state->positions = g.input_size();
     state->image_size = g.output_size();
     if (x.shape[1] % state->block_size != 0 || x.shape[2] != state->positions) {
-      return Status(StatusCode::invalid_model)
-             << "input 0 '" << x.name << "' has shape " << x.shape
-             << ", expected dim 1 divisible by prod(block_shape) = " << state->block_size
-             << " and dim 2 = the number of block positions " << state->positions;
+      return ctx.input_error(kInput) << " has shape " << x.shape
+                                     << ", expected dim 1 divisible by prod(block_shape) = " << state->block_size
+                                     << " and dim 2 = the number of block positions " << state->positions;
     }
     const std::int64_t channels = x.shape[1] / state->block_size;
     state->planes = x.shape[0] * channels;

@@ -70,18 +70,15 @@ struct ConvImpl : kernels::KernelDefaults {
     const bool has_bias = ctx.has_input(kB);
     if (has_bias) ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kB));
     if (x.shape.rank() < 3) {
-      return Status(StatusCode::invalid_model)
-             << "input 0 '" << x.name << "' (X) has shape " << x.shape << ", expected rank >= 3 (N, C, spatial...)";
+      return ctx.input_error(kX, "X") << " has shape " << x.shape << ", expected rank >= 3 (N, C, spatial...)";
     }
     if (w.shape.rank() != x.shape.rank()) {
-      return Status(StatusCode::invalid_model)
-             << "input 1 '" << w.name << "' (W) has shape " << w.shape << ", expected rank " << x.shape.rank()
-             << " like input 0 " << x.shape << " (M, C/group, kernel...)";
+      return ctx.input_error(kW, "W") << " has shape " << w.shape << ", expected rank " << x.shape.rank()
+                                      << " like input 0 " << x.shape << " (M, C/group, kernel...)";
     }
     for (int i = 2; i < w.shape.rank(); ++i) {
       if (w.shape[i] < 1) {
-        return Status(StatusCode::invalid_model)
-               << "input 1 '" << w.name << "' (W) has shape " << w.shape << ": kernel dims must be >= 1";
+        return ctx.input_error(kW, "W") << " has shape " << w.shape << ": kernel dims must be >= 1";
       }
     }
     std::int64_t group = 1;
@@ -92,23 +89,22 @@ struct ConvImpl : kernels::KernelDefaults {
       return Status(StatusCode::invalid_model) << "attribute 'group' is " << group << ", expected >= 1";
     }
     if (channels % group != 0) {
-      return Status(StatusCode::invalid_model)
-             << "input 0 '" << x.name << "' has " << channels << " channels, not divisible by group = " << group;
+      return ctx.input_error(kX) << " has " << channels << " channels, not divisible by group = " << group;
     }
     if (out_channels % group != 0) {
-      return Status(StatusCode::invalid_model) << "input 1 '" << w.name << "' (W) has " << out_channels
-                                               << " output channels (dim 0), not divisible by group = " << group;
+      return ctx.input_error(kW, "W") << " has " << out_channels
+                                      << " output channels (dim 0), not divisible by group = " << group;
     }
     if (w.shape[1] != channels / group) {
-      return Status(StatusCode::invalid_model)
-             << "input 1 '" << w.name << "' (W) has shape " << w.shape << ": dim 1 is " << w.shape[1]
-             << ", expected C / group = " << channels << " / " << group << " = " << (channels / group);
+      return ctx.input_error(kW, "W") << " has shape " << w.shape << ": dim 1 is " << w.shape[1]
+                                      << ", expected C / group = " << channels << " / " << group << " = "
+                                      << (channels / group);
     }
     if (has_bias) {
       const Shape& b = ctx.input(kB).shape;
       if (b.rank() != 1 || b[0] != out_channels) {
-        return Status(StatusCode::invalid_model) << "input 2 '" << ctx.input(kB).name << "' (B) has shape " << b
-                                                 << ", expected [" << out_channels << "] (one bias per output channel)";
+        return ctx.input_error(kB, "B") << " has shape " << b << ", expected [" << out_channels
+                                        << "] (one bias per output channel)";
       }
     }
 

@@ -50,8 +50,8 @@ struct ConvTransposeImpl : kernels::KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(spatial_util::require_spatial_input(ctx, kX));
     const int rank = x.shape.rank() - 2;
     if (w.shape.rank() != x.shape.rank()) {
-      return Status(StatusCode::invalid_model) << "input 1 '" << w.name << "' (W) has shape " << w.shape
-                                               << ", expected rank " << x.shape.rank() << " (C, M/group, kernel...)";
+      return ctx.input_error(kW, "W") << " has shape " << w.shape << ", expected rank " << x.shape.rank()
+                                      << " (C, M/group, kernel...)";
     }
     std::int64_t group = 1;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("group", group, 1));
@@ -62,15 +62,13 @@ struct ConvTransposeImpl : kernels::KernelDefaults {
              << " channels of input 0";
     }
     if (w.shape[0] != channels) {
-      return Status(StatusCode::invalid_model) << "input 1 '" << w.name << "' (W) has shape " << w.shape
-                                               << ": dim 0 must equal X's channels " << channels;
+      return ctx.input_error(kW, "W") << " has shape " << w.shape << ": dim 0 must equal X's channels " << channels;
     }
     const std::int64_t out_channels = w.shape[1] * group;
     if (has_bias) {
       const Shape& b = ctx.input(kB).shape;
       if (b.rank() != 1 || b[0] != out_channels) {
-        return Status(StatusCode::invalid_model)
-               << "input 2 '" << ctx.input(kB).name << "' (B) has shape " << b << ", expected [" << out_channels << "]";
+        return ctx.input_error(kB, "B") << " has shape " << b << ", expected [" << out_channels << "]";
       }
     }
 

@@ -65,8 +65,8 @@ struct DeformConvImpl : kernels::KernelDefaults {
     const int rank = x.shape.rank() - 2;
     state->rank = rank;
     if (w.shape.rank() != x.shape.rank()) {
-      return Status(StatusCode::invalid_model) << "input 1 '" << w.name << "' (W) has shape " << w.shape
-                                               << ", expected rank " << x.shape.rank() << " (M, C/group, kernel...)";
+      return ctx.input_error(kW, "W") << " has shape " << w.shape << ", expected rank " << x.shape.rank()
+                                      << " (M, C/group, kernel...)";
     }
     std::int64_t group = 1, offset_groups = 1;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("group", group, 1));
@@ -113,23 +113,21 @@ struct DeformConvImpl : kernels::KernelDefaults {
     Shape expected_offset = y;
     expected_offset[1] = offset_groups * state->kernel_size * rank;
     if (offset.shape != expected_offset) {
-      return Status(StatusCode::invalid_model)
-             << "input 2 '" << offset.name << "' (offset) has shape " << offset.shape << ", expected "
-             << expected_offset << " (N, offset_group * prod(kernel) * spatial rank, output dims)";
+      return ctx.input_error(kOffset, "offset") << " has shape " << offset.shape << ", expected " << expected_offset
+                                                << " (N, offset_group * prod(kernel) * spatial rank, output dims)";
     }
     if (state->has_bias) {
       const Shape& b = ctx.input(kB).shape;
       if (b.rank() != 1 || b[0] != out_channels) {
-        return Status(StatusCode::invalid_model)
-               << "input 3 '" << ctx.input(kB).name << "' (B) has shape " << b << ", expected [" << out_channels << "]";
+        return ctx.input_error(kB, "B") << " has shape " << b << ", expected [" << out_channels << "]";
       }
     }
     if (state->has_mask) {
       Shape expected_mask = y;
       expected_mask[1] = offset_groups * state->kernel_size;
       if (ctx.input(kMask).shape != expected_mask) {
-        return Status(StatusCode::invalid_model) << "input 4 '" << ctx.input(kMask).name << "' (mask) has shape "
-                                                 << ctx.input(kMask).shape << ", expected " << expected_mask;
+        return ctx.input_error(kMask, "mask")
+               << " has shape " << ctx.input(kMask).shape << ", expected " << expected_mask;
       }
     }
     state->batch = x.shape[0];

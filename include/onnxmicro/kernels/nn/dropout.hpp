@@ -113,20 +113,18 @@ struct DropoutImpl : kernels::KernelDefaults {
         const kernels::TensorInfo& r = ctx.input(kRatio);
         if (!compute_type::is_loadable_floating(r.dtype)) return ctx.unsupported_input_dtype(kRatio);
         if (r.shape.element_count() != 1) {
-          return Status(StatusCode::invalid_model)
-                 << "input 1 '" << r.name << "' (ratio) has shape " << r.shape << ", expected a scalar";
+          return ctx.input_error(kRatio, "ratio") << " has shape " << r.shape << ", expected a scalar";
         }
         state->ratio_dtype = r.dtype;
       }
       if (ctx.has_input(kTrainingMode)) {
         const kernels::TensorInfo& t = ctx.input(kTrainingMode);
         if (t.dtype != DataType::boolean) {
-          return Status(StatusCode::invalid_model)
-                 << "input 2 '" << t.name << "' (training_mode) has dtype " << dtype_name(t.dtype) << ", expected bool";
+          return ctx.input_error(kTrainingMode, "training_mode")
+                 << " has dtype " << dtype_name(t.dtype) << ", expected bool";
         }
         if (t.shape.element_count() != 1) {
-          return Status(StatusCode::invalid_model)
-                 << "input 2 '" << t.name << "' (training_mode) has shape " << t.shape << ", expected a scalar";
+          return ctx.input_error(kTrainingMode, "training_mode") << " has shape " << t.shape << ", expected a scalar";
         }
         state->may_train = true;
       }

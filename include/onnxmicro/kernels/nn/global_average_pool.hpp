@@ -21,8 +21,8 @@ struct GlobalAveragePoolImpl : spatial_util::GlobalPool<GlobalAveragePoolImpl> {
     ONNXMICRO_RETURN_IF_ERROR(begin_prepare(ctx, state));
     const TensorInfo& x = ctx.input(kX);
     if (x.shape.rank() < 3) {
-      return Status(StatusCode::invalid_model) << "input 0 '" << x.name << "' has shape " << x.shape
-                                               << ", expected rank >= 3 (N, C, and at least one spatial axis)";
+      return ctx.input_error(kX) << " has shape " << x.shape
+                                 << ", expected rank >= 3 (N, C, and at least one spatial axis)";
     }
     finish_prepare(ctx, *state);
     return {};

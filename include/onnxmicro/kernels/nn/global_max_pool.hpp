@@ -23,8 +23,7 @@ struct GlobalMaxPoolImpl : spatial_util::GlobalPool<GlobalMaxPoolImpl> {
     std::int64_t plane_size = 0;
     const Shape y = spatial_util::global_pool_shape(x.shape, plane_size);
     if (plane_size == 0 && x.shape.element_count() == 0 && y.element_count() != 0) {
-      return Status(StatusCode::invalid_model)
-             << "input 0 '" << x.name << "' has shape " << x.shape << ": the maximum of an empty plane is undefined";
+      return ctx.input_error(kX) << " has shape " << x.shape << ": the maximum of an empty plane is undefined";
     }
     finish_prepare(ctx, *state);
     return {};

@@ -258,14 +258,13 @@ inline Status prepare(PrepareContext& ctx, int version) noexcept {
 
   const int rank = x.shape.rank();
   if (rank < 3 || (version < 20 && rank != 4)) {
-    return Status(StatusCode::invalid_model) << "input 0 '" << x.name << "' has shape " << x.shape << ", expected "
-                                             << (version < 20 ? "rank 4 (N, C, H, W)" : "rank >= 3 (N, C, d1, ...)");
+    return ctx.input_error(0) << " has shape " << x.shape << ", expected "
+                              << (version < 20 ? "rank 4 (N, C, H, W)" : "rank >= 3 (N, C, d1, ...)");
   }
   const int r = rank - 2;
   if (grid.shape.rank() != rank || grid.shape[0] != x.shape[0] || grid.shape[rank - 1] != r) {
-    return Status(StatusCode::invalid_model)
-           << "input 1 '" << grid.name << "' has shape " << grid.shape << ", expected [" << x.shape[0] << ", o1.."
-           << "o" << r << ", " << r << "] for X of shape " << x.shape;
+    return ctx.input_error(1) << " has shape " << grid.shape << ", expected [" << x.shape[0] << ", o1.."
+                              << "o" << r << ", " << r << "] for X of shape " << x.shape;
   }
   switch (compiled_dtype(grid.dtype)) {
     case DataType::float32: state->grid_at = &grid_value<float>; break;
@@ -295,8 +294,8 @@ inline Status prepare(PrepareContext& ctx, int version) noexcept {
       case DataType::float16: state->sample = &sample_interpolate<float16_t>; break;
       case DataType::bfloat16: state->sample = &sample_interpolate<bfloat16_t>; break;
       default:
-        return Status(StatusCode::unsupported)
-               << "input 0 '" << x.name << "' has dtype " << dtype_name(x.dtype)
+        return ctx.input_error(0, {}, StatusCode::unsupported)
+               << " has dtype " << dtype_name(x.dtype)
                << ": linear and cubic sampling need float16, bfloat16, float or double (nearest takes any type)";
     }
   }
@@ -322,8 +321,8 @@ inline Status prepare(PrepareContext& ctx, int version) noexcept {
   }
   state->locations = locations;
   if (plane == 0 && locations > 0 && state->channels > 0 && state->padding != Padding::zeros) {
-    return Status(StatusCode::invalid_model) << "input 0 '" << x.name << "' has an empty spatial axis " << x.shape
-                                             << ", which only padding_mode 'zeros' can sample";
+    return ctx.input_error(0) << " has an empty spatial axis " << x.shape
+                              << ", which only padding_mode 'zeros' can sample";
   }
   ctx.set_output(0, x.dtype, y);
   return {};

@@ -34,8 +34,7 @@ struct GroupNormalizationImpl : kernels::KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kScale));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kBias));
     if (x.shape.rank() < 2) {
-      return Status(StatusCode::invalid_model)
-             << "input 0 '" << x.name << "' (X) has shape " << x.shape << ", expected rank >= 2 (N, C, D1, ..., Dn)";
+      return ctx.input_error(kX, "X") << " has shape " << x.shape << ", expected rank >= 2 (N, C, D1, ..., Dn)";
     }
     std::int64_t groups = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("num_groups", groups));

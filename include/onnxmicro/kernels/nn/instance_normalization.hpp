@@ -32,8 +32,7 @@ struct InstanceNormalizationImpl : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kScale));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kBias));
     if (x.shape.rank() < 3) {
-      return Status(StatusCode::invalid_model)
-             << "input 0 '" << x.name << "' has shape " << x.shape << ", expected rank >= 3 (N, C, D1, ..., Dn)";
+      return ctx.input_error(kX) << " has shape " << x.shape << ", expected rank >= 3 (N, C, D1, ..., Dn)";
     }
     const std::int64_t channels = x.shape[1];
     for (int i = kScale; i <= kBias; ++i) {

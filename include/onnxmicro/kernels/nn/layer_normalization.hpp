@@ -41,7 +41,7 @@ struct LayerNormalizationImpl : KernelDefaults {
     if (has_bias) ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kBias));
     const int rank = x.shape.rank();
     if (rank < 1) {
-      return Status(StatusCode::invalid_model) << "input 0 '" << x.name << "' (X) is a scalar, expected rank >= 1";
+      return ctx.input_error(kX, "X") << " is a scalar, expected rank >= 1";
     }
     std::int64_t axis_value = -1;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("axis", axis_value, -1));

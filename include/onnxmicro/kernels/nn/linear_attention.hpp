@@ -214,14 +214,14 @@ struct LinearAttentionImpl : KernelDefaults {
       const bool per_head = last == st.kv_heads;
       if (gate.index == kDecay) {
         if (!per_head && last != st.kv_heads * st.d_k) {
-          return Status(StatusCode::invalid_model) << "input 4 'decay' of shape " << ctx.input(gate.index).shape
-                                                   << ": last dim must be kv_num_heads or kv_num_heads * d_k";
+          return ctx.input_error(kDecay, "decay") << " of shape " << ctx.input(gate.index).shape
+                                                  << ": last dim must be kv_num_heads or kv_num_heads * d_k";
         }
         st.decay_width = per_head ? 1 : st.d_k;
       } else {
         if (!per_head && last != 1) {
-          return Status(StatusCode::invalid_model)
-                 << "input 5 'beta' of shape " << ctx.input(gate.index).shape << ": last dim must be kv_num_heads or 1";
+          return ctx.input_error(kBeta, "beta")
+                 << " of shape " << ctx.input(gate.index).shape << ": last dim must be kv_num_heads or 1";
         }
         st.beta_heads = per_head ? st.kv_heads : 1;
       }

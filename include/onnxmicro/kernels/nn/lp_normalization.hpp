@@ -37,7 +37,7 @@ struct LpNormalizationImpl : kernels::KernelDefaults {
     if (!is_float) return ctx.unsupported_input_dtype(kX);
     const int rank = x.shape.rank();
     if (rank < 1) {
-      return Status(StatusCode::invalid_model) << "input 0 '" << x.name << "' is a scalar, expected rank >= 1";
+      return ctx.input_error(kX) << " is a scalar, expected rank >= 1";
     }
     std::int64_t axis_value = -1, p = 2;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("axis", axis_value, -1));

@@ -37,8 +37,7 @@ struct LrnImpl : kernels::KernelDefaults {
         x.dtype, [&](auto tag) { state->compute = &compute<typename decltype(tag)::type>; });
     if (!is_float) return ctx.unsupported_input_dtype(kX);
     if (x.shape.rank() < 2) {
-      return Status(StatusCode::invalid_model)
-             << "input 0 '" << x.name << "' has shape " << x.shape << ", expected rank >= 2 (N, C, D1, ..., Dk)";
+      return ctx.input_error(kX) << " has shape " << x.shape << ", expected rank >= 2 (N, C, D1, ..., Dk)";
     }
     std::int64_t size = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("size", size));

@@ -65,7 +65,7 @@ struct MaxPoolImpl : kernels::KernelDefaults {
     }
     const bool indices = ctx.has_output(kIndices);
     if (indices && ctx.opset_version() < 8) {
-      return Status(StatusCode::invalid_model) << "output 1 (Indices) is only defined from opset 8";
+      return ctx.output_error(kIndices, "Indices") << " is only defined from opset 8";
     }
 
     const sliding_window::WindowGeometry& g = state->geometry;

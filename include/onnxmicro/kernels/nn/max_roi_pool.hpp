@@ -46,12 +46,11 @@ struct MaxRoiPoolImpl : KernelDefaults {
     }
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kRois));
     if (x.shape.rank() != 4) {
-      return Status(StatusCode::invalid_model)
-             << "input 0 '" << x.name << "' has shape " << x.shape << ", expected rank 4 (N, C, H, W)";
+      return ctx.input_error(kX) << " has shape " << x.shape << ", expected rank 4 (N, C, H, W)";
     }
     if (rois.shape.rank() != 2 || rois.shape[1] != 5) {
-      return Status(StatusCode::invalid_model) << "input 1 '" << rois.name << "' has shape " << rois.shape
-                                               << ", expected [num_rois, 5] (batch_id, x1, y1, x2, y2)";
+      return ctx.input_error(kRois) << " has shape " << rois.shape
+                                    << ", expected [num_rois, 5] (batch_id, x1, y1, x2, y2)";
     }
     std::int64_t pooled[2];
     std::size_t count = 0;

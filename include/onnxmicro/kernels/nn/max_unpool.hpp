@@ -41,12 +41,10 @@ struct MaxUnpoolImpl : kernels::KernelDefaults {
     if (!compute_type::is_loadable_floating(x.dtype)) return ctx.unsupported_input_dtype(kX);
     const kernels::TensorInfo& indices = ctx.input(kI);
     if (indices.dtype != DataType::int64) {
-      return Status(StatusCode::invalid_model)
-             << "input 1 '" << indices.name << "' (I) has dtype " << dtype_name(indices.dtype) << ", expected int64";
+      return ctx.input_error(kI, "I") << " has dtype " << dtype_name(indices.dtype) << ", expected int64";
     }
     if (indices.shape != x.shape) {
-      return Status(StatusCode::invalid_model) << "input 1 '" << indices.name << "' (I) has shape " << indices.shape
-                                               << ", expected X's shape " << x.shape;
+      return ctx.input_error(kI, "I") << " has shape " << indices.shape << ", expected X's shape " << x.shape;
     }
     ONNXMICRO_RETURN_IF_ERROR(spatial_util::require_spatial_input(ctx, kX));
     const int spatial_rank = x.shape.rank() - 2;
@@ -78,14 +76,14 @@ struct MaxUnpoolImpl : kernels::KernelDefaults {
       ONNXMICRO_RETURN_IF_ERROR(
           kernels::shape_util::read_constant_ints(ctx, kOutputShape, "output_shape", values, kMaxRank, count));
       if (count != static_cast<std::size_t>(rank) || values[0] != x.shape[0] || values[1] != x.shape[1]) {
-        Status status(StatusCode::invalid_model);
-        status << "input 2 '" << ctx.input(kOutputShape).name << "' (output_shape) is ";
+        Status status = ctx.input_error(kOutputShape, "output_shape");
+        status << " is ";
         kernels::shape_util::append_int_list(status, values, count);
         return status << ", expected " << rank << " values starting with X's N and C " << x.shape;
       }
       for (int i = 2; i < rank; ++i) {
         if (values[i] < 0) {
-          return Status(StatusCode::invalid_model) << "input 2 (output_shape) has a negative dim";
+          return ctx.input_error(kOutputShape, "output_shape") << " has a negative dim";
         }
         y[i] = values[i];
       }

@@ -39,13 +39,12 @@ struct NonMaxSuppressionImpl : KernelDefaults {
     if (boxes.dtype != DataType::float32) return ctx.unsupported_input_dtype(kBoxes);
     if (scores.dtype != DataType::float32) return ctx.unsupported_input_dtype(kScores);
     if (boxes.shape.rank() != 3 || boxes.shape[2] != 4) {
-      return Status(StatusCode::invalid_model) << "input 0 '" << boxes.name << "' has shape " << boxes.shape
-                                               << ", expected [num_batches, spatial_dimension, 4]";
+      return ctx.input_error(kBoxes) << " has shape " << boxes.shape
+                                     << ", expected [num_batches, spatial_dimension, 4]";
     }
     if (scores.shape.rank() != 3 || scores.shape[0] != boxes.shape[0] || scores.shape[2] != boxes.shape[1]) {
-      return Status(StatusCode::invalid_model)
-             << "input 1 '" << scores.name << "' has shape " << scores.shape << ", expected [" << boxes.shape[0]
-             << ", num_classes, " << boxes.shape[1] << "] for boxes of shape " << boxes.shape;
+      return ctx.input_error(kScores) << " has shape " << scores.shape << ", expected [" << boxes.shape[0]
+                                      << ", num_classes, " << boxes.shape[1] << "] for boxes of shape " << boxes.shape;
     }
     std::int64_t center_point_box = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("center_point_box", center_point_box, 0));
@@ -152,14 +151,12 @@ struct NonMaxSuppressionImpl : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_constant_input(index));
     const TensorInfo& info = ctx.input(index);
     if (info.dtype != dtype) {
-      return Status(StatusCode::invalid_model) << "input " << index << " '" << info.name << "' has dtype "
-                                               << dtype_name(info.dtype) << ", expected " << dtype_name(dtype);
+      return ctx.input_error(index) << " has dtype " << dtype_name(info.dtype) << ", expected " << dtype_name(dtype);
     }
     const std::int64_t n = info.shape.element_count();
     if (n == 0) return {};
     if (n != 1) {
-      return Status(StatusCode::invalid_model)
-             << "input " << index << " '" << info.name << "' has shape " << info.shape << ", expected a scalar";
+      return ctx.input_error(index) << " has shape " << info.shape << ", expected a scalar";
     }
     std::memcpy(value, info.const_data, dtype_size(dtype));
     present = true;

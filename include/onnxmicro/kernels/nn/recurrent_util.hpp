@@ -206,8 +206,8 @@ struct RecurrentOp {
       if (ctx.has_input(i)) ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, i));
     }
     if (ctx.has_input(kSequenceLens) && ctx.input(kSequenceLens).dtype != DataType::int32) {
-      return Status(StatusCode::invalid_model) << "input 4 '" << ctx.input(kSequenceLens).name << "' has dtype "
-                                               << dtype_name(ctx.input(kSequenceLens).dtype) << ", expected int32";
+      return ctx.input_error(kSequenceLens)
+             << " has dtype " << dtype_name(ctx.input(kSequenceLens).dtype) << ", expected int32";
     }
 
     ONNXMICRO_RETURN_IF_ERROR(parse_direction(ctx, cfg));
@@ -272,9 +272,8 @@ struct RecurrentOp {
     return {};
   }
 
-  static Status shape_error(const TensorInfo& info, int index, const Shape& expected) noexcept {
-    return Status(StatusCode::invalid_model)
-           << "input " << index << " '" << info.name << "': expected shape " << expected << ", got " << info.shape;
+  static Status shape_error(const PrepareContext& ctx, int index, const Shape& expected) noexcept {
+    return ctx.input_error(index) << ": expected shape " << expected << ", got " << ctx.input(index).shape;
   }
 
   /// Shapes of X, W, R and the optional inputs; fills cfg's sizes. `transposed_weights`: W is
@@ -285,13 +284,13 @@ struct RecurrentOp {
     const TensorInfo& w = ctx.input(kW);
     const TensorInfo& r = ctx.input(kR);
     if (x.shape.rank() != 3) {
-      return Status(StatusCode::invalid_model)
-             << "input 0 '" << x.name << "': expected rank 3 "
-             << (cfg.batch_first ? "[batch_size, seq_length, input_size]" : "[seq_length, batch_size, input_size]")
-             << ", got " << x.shape;
+      return ctx.input_error(kX) << ": expected rank 3 "
+                                 << (cfg.batch_first ? "[batch_size, seq_length, input_size]"
+                                                     : "[seq_length, batch_size, input_size]")
+                                 << ", got " << x.shape;
     }
     if (r.shape.rank() != 3) {
-      return Status(StatusCode::invalid_model) << "input 2 '" << r.name << "': expected rank 3, got " << r.shape;
+      return ctx.input_error(kR) << ": expected rank 3, got " << r.shape;
     }
     cfg.seq_length = x.shape[cfg.batch_first ? 1 : 0];
     cfg.batch = x.shape[cfg.batch_first ? 0 : 1];
@@ -308,22 +307,22 @@ struct RecurrentOp {
     const Shape w_shape =
         transposed_weights ? Shape{d, cfg.input_size, g * hidden} : Shape{d, g * hidden, cfg.input_size};
     const Shape r_shape = transposed_weights ? Shape{d, hidden, g * hidden} : Shape{d, g * hidden, hidden};
-    if (w.shape != w_shape) return shape_error(w, kW, w_shape);
-    if (r.shape != r_shape) return shape_error(r, kR, r_shape);
+    if (w.shape != w_shape) return shape_error(ctx, kW, w_shape);
+    if (r.shape != r_shape) return shape_error(ctx, kR, r_shape);
     if (ctx.has_input(kB) && ctx.input(kB).shape != Shape{d, 2 * g * hidden}) {
-      return shape_error(ctx.input(kB), kB, Shape{d, 2 * g * hidden});
+      return shape_error(ctx, kB, Shape{d, 2 * g * hidden});
     }
     if (ctx.has_input(kSequenceLens) && ctx.input(kSequenceLens).shape != Shape{cfg.batch}) {
-      return shape_error(ctx.input(kSequenceLens), kSequenceLens, Shape{cfg.batch});
+      return shape_error(ctx, kSequenceLens, Shape{cfg.batch});
     }
     const Shape state_shape = cfg.batch_first ? Shape{cfg.batch, d, hidden} : Shape{d, cfg.batch, hidden};
     const int state_inputs[] = {kInitialH, kInitialC};
     for (int i : state_inputs) {
       if (i == kInitialC && !Cell::kHasCell) break;
-      if (ctx.has_input(i) && ctx.input(i).shape != state_shape) return shape_error(ctx.input(i), i, state_shape);
+      if (ctx.has_input(i) && ctx.input(i).shape != state_shape) return shape_error(ctx, i, state_shape);
     }
     if (Cell::kHasCell && ctx.has_input(kPeepholes) && ctx.input(kPeepholes).shape != Shape{d, 3 * hidden}) {
-      return shape_error(ctx.input(kPeepholes), kPeepholes, Shape{d, 3 * hidden});
+      return shape_error(ctx, kPeepholes, Shape{d, 3 * hidden});
     }
     return {};
   }

@@ -97,8 +97,7 @@ struct ResizeCommon : KernelDefaults {
       if (scale_count != axis_count) return length_error(ctx, scales_index, "scales", scale_count, axis_count);
       for (std::size_t i = 0; i < axis_count; ++i) {
         if (!(scales[i] > 0.0f)) {
-          return Status(StatusCode::invalid_model)
-                 << "input " << scales_index << " 'scales': value " << i << " is not positive";
+          return ctx.input_error(scales_index, "scales") << ": value " << i << " is not positive";
         }
         resize_util::AxisRequest& r = requests[axes[i]];
         r.scale = static_cast<double>(scales[i]);
@@ -108,8 +107,7 @@ struct ResizeCommon : KernelDefaults {
       if (size_count != axis_count) return length_error(ctx, sizes_index, "sizes", size_count, axis_count);
       for (std::size_t i = 0; i < axis_count; ++i) {
         if (sizes[i] < 0) {
-          return Status(StatusCode::invalid_model)
-                 << "input " << sizes_index << " 'sizes': value " << i << " is " << sizes[i] << ", expected >= 0";
+          return ctx.input_error(sizes_index, "sizes") << ": value " << i << " is " << sizes[i] << ", expected >= 0";
         }
         resize_util::AxisRequest& r = requests[axes[i]];
         if (r.input_size == 0 && sizes[i] != 0) {
@@ -205,8 +203,8 @@ struct ResizeCommon : KernelDefaults {
 
   static Status length_error(const PrepareContext& ctx, int index, const char* role, std::size_t got,
                              std::size_t expected) noexcept {
-    return ctx.input_error(index) << " (" << role << ") has " << got << " values, expected " << expected
-                                  << " (one per resized axis)";
+    return ctx.input_error(index, role) << " has " << got << " values, expected " << expected
+                                        << " (one per resized axis)";
   }
 
   /// Reads the constant float32 `scales` input (1-D).
@@ -215,14 +213,11 @@ struct ResizeCommon : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_constant_input(index));
     const TensorInfo& info = ctx.input(index);
     if (info.dtype != DataType::float32) {
-      return Status(StatusCode::invalid_model) << "input " << index << " '" << info.name << "' (" << role
-                                               << ") has dtype " << dtype_name(info.dtype) << ", expected float";
+      return ctx.input_error(index, role) << " has dtype " << dtype_name(info.dtype) << ", expected float";
     }
     const std::int64_t n = info.shape.element_count();
     if (info.shape.rank() > 1 || n > kMaxRank) {
-      return Status(StatusCode::invalid_model)
-             << "input " << index << " '" << info.name << "' (" << role
-             << ") must be 1-D with at most one value per axis, got shape " << info.shape;
+      return ctx.input_error(index, role) << " must be 1-D with at most one value per axis, got shape " << info.shape;
     }
     if (n > 0) std::memcpy(values, info.const_data, static_cast<std::size_t>(n) * sizeof(float));
     count = static_cast<std::size_t>(n);
@@ -242,9 +237,8 @@ struct ResizeCommon : KernelDefaults {
     const TensorInfo& info = ctx.input(index);
     const std::int64_t n = info.shape.element_count();
     if (info.shape.rank() != 1 || n != static_cast<std::int64_t>(2 * axis_count)) {
-      return Status(StatusCode::invalid_model)
-             << "input " << index << " '" << info.name << "' (roi) has shape " << info.shape << ", expected ["
-             << (2 * axis_count) << "] (starts then ends of the resized axes)";
+      return ctx.input_error(index, "roi") << " has shape " << info.shape << ", expected [" << (2 * axis_count)
+                                           << "] (starts then ends of the resized axes)";
     }
     double (*round)(double) noexcept = nullptr;
     std::size_t size = 0;
@@ -262,8 +256,8 @@ struct ResizeCommon : KernelDefaults {
         size = 8;
         break;
       default:
-        return Status(StatusCode::invalid_model) << "input " << index << " '" << info.name << "' (roi) has dtype "
-                                                 << dtype_name(info.dtype) << ", expected float16, float or double";
+        return ctx.input_error(index, "roi")
+               << " has dtype " << dtype_name(info.dtype) << ", expected float16, float or double";
     }
     const unsigned char* bytes = static_cast<const unsigned char*>(info.const_data);
     auto value = [&](std::size_t i) {

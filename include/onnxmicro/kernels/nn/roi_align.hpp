@@ -169,16 +169,13 @@ inline Status prepare(PrepareContext& ctx, int version) noexcept {
   ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(0, 1));
   if (batch.dtype != DataType::int64) return ctx.unsupported_input_dtype(2);
   if (x.shape.rank() != 4) {
-    return Status(StatusCode::invalid_model)
-           << "input 0 '" << x.name << "' has shape " << x.shape << ", expected rank 4 (N, C, H, W)";
+    return ctx.input_error(0) << " has shape " << x.shape << ", expected rank 4 (N, C, H, W)";
   }
   if (rois.shape.rank() != 2 || rois.shape[1] != 4) {
-    return Status(StatusCode::invalid_model)
-           << "input 1 '" << rois.name << "' has shape " << rois.shape << ", expected [num_rois, 4]";
+    return ctx.input_error(1) << " has shape " << rois.shape << ", expected [num_rois, 4]";
   }
   if (batch.shape.rank() != 1 || batch.shape[0] != rois.shape[0]) {
-    return Status(StatusCode::invalid_model)
-           << "input 2 '" << batch.name << "' has shape " << batch.shape << ", expected [" << rois.shape[0] << "]";
+    return ctx.input_error(2) << " has shape " << batch.shape << ", expected [" << rois.shape[0] << "]";
   }
   std::string_view mode;
   ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("mode", mode, "avg"));
@@ -211,7 +208,7 @@ inline Status prepare(PrepareContext& ctx, int version) noexcept {
   state->width = x.shape[3];
   state->rois = rois.shape[0];
   if ((state->height == 0 || state->width == 0) && state->rois > 0 && state->channels > 0) {
-    return Status(StatusCode::invalid_model) << "input 0 '" << x.name << "' has an empty image " << x.shape;
+    return ctx.input_error(0) << " has an empty image " << x.shape;
   }
   ctx.set_output(0, x.dtype, Shape{rois.shape[0], x.shape[1], state->pooled_height, state->pooled_width});
   return {};

@@ -60,9 +60,8 @@ struct RotaryEmbeddingImpl : KernelDefaults {
     } else {
       ONNXMICRO_RETURN_IF_ERROR(attention_util::positive_attribute(ctx, "num_heads", st->heads, true));
       if (x[2] % st->heads != 0) {
-        return Status(StatusCode::invalid_model)
-               << "input 0 '" << ctx.input(kInput).name << "' of shape " << x << ": hidden size " << x[2]
-               << " is not divisible by attribute 'num_heads' (" << st->heads << ")";
+        return ctx.input_error(kInput) << " of shape " << x << ": hidden size " << x[2]
+                                       << " is not divisible by attribute 'num_heads' (" << st->heads << ")";
       }
       st->seq = x[1];
       st->head_size = x[2] / st->heads;
@@ -88,8 +87,8 @@ struct RotaryEmbeddingImpl : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(require_rank(ctx, kCos, cache_rank, cache_rank));
     ONNXMICRO_RETURN_IF_ERROR(require_rank(ctx, kSin, cache_rank, cache_rank));
     if (ctx.input(kCos).shape != ctx.input(kSin).shape) {
-      return Status(StatusCode::invalid_model) << "input 2 'sin_cache' has shape " << ctx.input(kSin).shape
-                                               << ", expected cos_cache's shape " << ctx.input(kCos).shape;
+      return ctx.input_error(kSin, "sin_cache")
+             << " has shape " << ctx.input(kSin).shape << ", expected cos_cache's shape " << ctx.input(kCos).shape;
     }
     ONNXMICRO_RETURN_IF_ERROR(
         attention_util::require_dim(ctx, kCos, cache_rank - 1, st->rotary_half, "rotary_embedding_dim / 2"));

@@ -160,13 +160,13 @@ inline void store_narrowed(const compute_type::ComputeType<T>* accumulator, std:
 inline Status require_spatial_input(const kernels::PrepareContext& ctx, int index) noexcept {
   const kernels::TensorInfo& x = ctx.input(index);
   if (x.shape.rank() < 3) {
-    return Status(StatusCode::invalid_model) << "input " << index << " '" << x.name << "' has shape " << x.shape
-                                             << ", expected rank >= 3 (N, C, and at least one spatial axis)";
+    return ctx.input_error(index) << " has shape " << x.shape
+                                  << ", expected rank >= 3 (N, C, and at least one spatial axis)";
   }
   if (x.shape.rank() - 2 > sliding_window::kMaxSpatialRank) {
-    return Status(StatusCode::unsupported)
-           << "input " << index << " has " << x.shape.rank() - 2 << " spatial axes, at most "
-           << sliding_window::kMaxSpatialRank << " supported (ONNXMICRO_MAX_RANK)";
+    return ctx.input_error(index, {}, StatusCode::unsupported)
+           << " has " << x.shape.rank() - 2 << " spatial axes, at most " << sliding_window::kMaxSpatialRank
+           << " supported (ONNXMICRO_MAX_RANK)";
   }
   return {};
 }

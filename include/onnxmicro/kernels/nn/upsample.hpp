@@ -63,84 +63,78 @@ inline Status prepare_with_scales(PrepareContext& ctx, const float* scales, std:
   return {};
 }
 
-inline Status run(RunContext& ctx) noexcept {
-  const resize_util::Plan& plan = ctx.state<State>().plan;
-  plan.compute(plan, ctx.input(0).data, ctx.output(0).data);
+/// Upsample-1's scales (`scales` holds 4): 4-D input, attributes height_scale and width_scale.
+inline Status read_height_width_scales(PrepareContext& ctx, float* scales, std::size_t& count) noexcept {
+  const TensorInfo& x = ctx.input(0);
+  switch (compiled_dtype(x.dtype)) {
+    case DataType::boolean:
+    case DataType::int32:
+    case DataType::int64:
+    case DataType::float16:
+    case DataType::float32:
+    case DataType::float64: break;
+    default: return ctx.unsupported_input_dtype(0);
+  }
+  if (x.shape.rank() != 4) {
+    return ctx.input_error(0) << " has shape " << x.shape << ", expected rank 4 (N, C, H, W)";
+  }
+  scales[0] = scales[1] = 1.0f;
+  ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("height_scale", scales[2]));
+  ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("width_scale", scales[3]));
+  count = 4;
   return {};
 }
+
+/// Upsample-9's scales: constant input 1.
+inline Status read_scales_input(PrepareContext& ctx, float* scales, std::size_t& count) noexcept {
+  ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(1));
+  ONNXMICRO_RETURN_IF_ERROR(ctx.require_constant_input(1));
+  const TensorInfo& s = ctx.input(1);
+  const std::int64_t n = s.shape.element_count();
+  if (s.dtype != DataType::float32 || s.shape.rank() != 1 || n > kMaxRank) {
+    return ctx.input_error(1, "scales") << " has dtype " << dtype_name(s.dtype) << " and shape " << s.shape
+                                        << ", expected a 1-D float tensor with one value per axis";
+  }
+  if (n > 0) std::memcpy(scales, s.const_data, static_cast<std::size_t>(n) * sizeof(float));
+  count = static_cast<std::size_t>(n);
+  return {};
+}
+
+/// Every Upsample version: they differ in where the scales come from.
+struct UpsampleImpl : KernelDefaults {
+  static constexpr std::string_view kOpType = "Upsample";
+
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(0));
+    float scales[kMaxRank < 4 ? 4 : kMaxRank];  // one per axis; Upsample-1 writes 4
+    std::size_t count = 0;
+    if (since < 7) {
+      ONNXMICRO_RETURN_IF_ERROR(read_height_width_scales(ctx, scales, count));
+    } else if (since < 9) {
+      ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute_floats("scales", scales, kMaxRank, count));
+    } else {
+      ONNXMICRO_RETURN_IF_ERROR(read_scales_input(ctx, scales, count));
+    }
+    return prepare_with_scales(ctx, scales, count);
+  }
+
+  static Status run(RunContext& ctx) noexcept {
+    const resize_util::Plan& plan = ctx.state<State>().plan;
+    plan.compute(plan, ctx.input(0).data, ctx.output(0).data);
+    return {};
+  }
+};
 
 }  // namespace upsample_detail
 
 // Upsample-1 (experimental): 4-D input scaled by attributes height_scale and width_scale.
-struct Upsample_1 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Upsample";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 7;
-  static Status prepare(PrepareContext& ctx) noexcept {
-    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(0));
-    const TensorInfo& x = ctx.input(0);
-    switch (compiled_dtype(x.dtype)) {
-      case DataType::boolean:
-      case DataType::int32:
-      case DataType::int64:
-      case DataType::float16:
-      case DataType::float32:
-      case DataType::float64: break;
-      default: return ctx.unsupported_input_dtype(0);
-    }
-    if (x.shape.rank() != 4) {
-      return Status(StatusCode::invalid_model)
-             << "input 0 '" << x.name << "' has shape " << x.shape << ", expected rank 4 (N, C, H, W)";
-    }
-    float scales[4] = {1.0f, 1.0f, 1.0f, 1.0f};
-    ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("height_scale", scales[2]));
-    ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("width_scale", scales[3]));
-    return upsample_detail::prepare_with_scales(ctx, scales, 4);
-  }
-  static Status run(RunContext& ctx) noexcept { return upsample_detail::run(ctx); }
-};
+using Upsample_1 = VersionedKernel<upsample_detail::UpsampleImpl, 1, 7>;
 
 // Upsample-7: any rank, scales as an attribute.
-struct Upsample_7 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Upsample";
-  static constexpr int kSinceVersion = 7;
-  static constexpr int kUntilVersion = 9;
-  static Status prepare(PrepareContext& ctx) noexcept {
-    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(0));
-    float scales[kMaxRank];
-    std::size_t count = 0;
-    bool present = false;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute_floats("scales", scales, kMaxRank, count, present));
-    if (!present) return Status(StatusCode::invalid_model) << "required attribute 'scales' (floats) is missing";
-    return upsample_detail::prepare_with_scales(ctx, scales, count);
-  }
-  static Status run(RunContext& ctx) noexcept { return upsample_detail::run(ctx); }
-};
+using Upsample_7 = VersionedKernel<upsample_detail::UpsampleImpl, 7, 9>;
 
 // Upsample-9: scales moved to input 1 (also serves the deprecated version 10 and later).
-struct Upsample_9 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Upsample";
-  static constexpr int kSinceVersion = 9;
-  static Status prepare(PrepareContext& ctx) noexcept {
-    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(0));
-    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(1));
-    ONNXMICRO_RETURN_IF_ERROR(ctx.require_constant_input(1));
-    const TensorInfo& s = ctx.input(1);
-    const std::int64_t n = s.shape.element_count();
-    if (s.dtype != DataType::float32 || s.shape.rank() != 1 || n > kMaxRank) {
-      return Status(StatusCode::invalid_model)
-             << "input 1 '" << s.name << "' (scales) has dtype " << dtype_name(s.dtype) << " and shape " << s.shape
-             << ", expected a 1-D float tensor with one value per axis";
-    }
-    float scales[kMaxRank];
-    if (n > 0) std::memcpy(scales, s.const_data, static_cast<std::size_t>(n) * sizeof(float));
-    return upsample_detail::prepare_with_scales(ctx, scales, static_cast<std::size_t>(n));
-  }
-  static Status run(RunContext& ctx) noexcept { return upsample_detail::run(ctx); }
-};
+using Upsample_9 = VersionedKernel<upsample_detail::UpsampleImpl, 9>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

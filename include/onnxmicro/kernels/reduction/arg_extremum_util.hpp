@@ -11,9 +11,13 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-/// Body of ArgMax (kMax) / ArgMin kernels.
-template <bool kMax>
-struct ArgExtremumKernel {
+/// Body of the ArgMax / ArgMin kernels, usable directly as a VersionedKernel's Impl. Op names the op (kOpType)
+/// and which extreme it finds (kMax: the largest, else the smallest):
+/// `using ArgMax_12 = VersionedKernel<ArgExtremumKernel<ArgMaxOp>, 12>;`.
+template <typename Op>
+struct ArgExtremumKernel : KernelDefaults {
+  static constexpr std::string_view kOpType = Op::kOpType;
+  static constexpr bool kMax = Op::kMax;
   static constexpr int kInput = 0;
   static constexpr int kOutput = 0;
   using Types = TypeList<float, double, float16_t, bfloat16_t, std::int8_t, std::int16_t, std::int32_t, std::int64_t,
@@ -43,7 +47,7 @@ struct ArgExtremumKernel {
       ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("select_last_index", select_last, 0));
     }
     if (data.shape.rank() == 0) {
-      return Status(StatusCode::invalid_model) << "input 0 '" << data.name << "' is a scalar; expected rank >= 1";
+      return ctx.input_error(kInput) << " is a scalar; expected rank >= 1";
     }
     int axis = 0;
     // negative axis: allowed from opset 11
@@ -52,8 +56,8 @@ struct ArgExtremumKernel {
     state->slices = axis_slices::along(data.shape, axis);
     state->select_last_index = select_last != 0;
     if (state->slices.length == 0 && state->slices.outer * state->slices.inner != 0) {
-      return Status(StatusCode::invalid_model) << "input 0 '" << data.name << "' has shape " << data.shape << ": axis "
-                                               << axis << " is empty, so there is no index to return";
+      return ctx.input_error(kInput) << " has shape " << data.shape << ": axis " << axis
+                                     << " is empty, so there is no index to return";
     }
     Shape out = data.shape;
     if (keepdims != 0) {

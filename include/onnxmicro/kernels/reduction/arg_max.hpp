@@ -7,20 +7,17 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 1-11: ties give the first index (negative axis from opset 11).
-struct ArgMax_1 : KernelDefaults, ArgExtremumKernel<true> {
-  static constexpr std::string_view kDomain = "";
+/// Which extreme ArgMax finds.
+struct ArgMaxOp {
   static constexpr std::string_view kOpType = "ArgMax";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 12;
+  static constexpr bool kMax = true;
 };
 
+// Opset 1-11: ties give the first index (negative axis from opset 11).
+using ArgMax_1 = VersionedKernel<ArgExtremumKernel<ArgMaxOp>, 1, 12>;
+
 // Opset 12: select_last_index added (ties may give the last index); bfloat16 from opset 13.
-struct ArgMax_12 : KernelDefaults, ArgExtremumKernel<true> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "ArgMax";
-  static constexpr int kSinceVersion = 12;
-};
+using ArgMax_12 = VersionedKernel<ArgExtremumKernel<ArgMaxOp>, 12>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -7,20 +7,17 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 1-11: ties give the first index (negative axis from opset 11).
-struct ArgMin_1 : KernelDefaults, ArgExtremumKernel<false> {
-  static constexpr std::string_view kDomain = "";
+/// Which extreme ArgMin finds.
+struct ArgMinOp {
   static constexpr std::string_view kOpType = "ArgMin";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 12;
+  static constexpr bool kMax = false;
 };
 
+// Opset 1-11: ties give the first index (negative axis from opset 11).
+using ArgMin_1 = VersionedKernel<ArgExtremumKernel<ArgMinOp>, 1, 12>;
+
 // Opset 12: select_last_index added (ties may give the last index); bfloat16 from opset 13.
-struct ArgMin_12 : KernelDefaults, ArgExtremumKernel<false> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "ArgMin";
-  static constexpr int kSinceVersion = 12;
-};
+using ArgMin_12 = VersionedKernel<ArgExtremumKernel<ArgMinOp>, 12>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

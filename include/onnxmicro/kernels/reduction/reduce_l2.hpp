@@ -9,6 +9,8 @@ namespace kernels {
 
 /// How ReduceL2 reduces one slice.
 struct ReduceL2Op {
+  static constexpr std::string_view kOpType = "ReduceL2";
+  static constexpr int kAxesInputSince = 18;  ///< axes: an attribute before, optional input 1 since
   using Types = ReduceBaseTypes;
   static bool allows(DataType dtype, std::int64_t opset) noexcept { return reduce_base_dtype_allowed(dtype, opset); }
   template <typename T>
@@ -24,19 +26,10 @@ struct ReduceL2Op {
 };
 
 // Opset 1-17: axes from the `axes` attribute (negative axes from 11, bfloat16 from 13).
-struct ReduceL2_1 : KernelDefaults, ReduceKernel<ReduceL2Op, false> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "ReduceL2";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 18;
-};
+using ReduceL2_1 = VersionedKernel<ReduceKernel<ReduceL2Op>, 1, 18>;
 
 // Opset 18: axes moved to optional input 1 (must be constant), noop_with_empty_axes added.
-struct ReduceL2_18 : KernelDefaults, ReduceKernel<ReduceL2Op, true> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "ReduceL2";
-  static constexpr int kSinceVersion = 18;
-};
+using ReduceL2_18 = VersionedKernel<ReduceKernel<ReduceL2Op>, 18>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -9,6 +9,8 @@ namespace kernels {
 
 /// How ReduceLogSum reduces one slice.
 struct ReduceLogSumOp {
+  static constexpr std::string_view kOpType = "ReduceLogSum";
+  static constexpr int kAxesInputSince = 18;  ///< axes: an attribute before, optional input 1 since
   using Types = ReduceBaseTypes;
   static bool allows(DataType dtype, std::int64_t opset) noexcept {
     return reduce_base_dtype_allowed(dtype, opset) &&
@@ -24,20 +26,11 @@ struct ReduceLogSumOp {
 };
 
 // Opset 1-17: axes from the `axes` attribute (negative axes from 11, bfloat16 from 13).
-struct ReduceLogSum_1 : KernelDefaults, ReduceKernel<ReduceLogSumOp, false> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "ReduceLogSum";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 18;
-};
+using ReduceLogSum_1 = VersionedKernel<ReduceKernel<ReduceLogSumOp>, 1, 18>;
 
 // Opset 18: axes moved to optional input 1 (must be constant), noop_with_empty_axes added;
 // opset 28 drops the integer types.
-struct ReduceLogSum_18 : KernelDefaults, ReduceKernel<ReduceLogSumOp, true> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "ReduceLogSum";
-  static constexpr int kSinceVersion = 18;
-};
+using ReduceLogSum_18 = VersionedKernel<ReduceKernel<ReduceLogSumOp>, 18>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -10,6 +10,8 @@ namespace kernels {
 
 /// How ReduceLogSumExp reduces one slice.
 struct ReduceLogSumExpOp {
+  static constexpr std::string_view kOpType = "ReduceLogSumExp";
+  static constexpr int kAxesInputSince = 18;  ///< axes: an attribute before, optional input 1 since
   using Types = ReduceBaseTypes;
   static bool allows(DataType dtype, std::int64_t opset) noexcept {
     return reduce_base_dtype_allowed(dtype, opset) &&
@@ -35,20 +37,11 @@ struct ReduceLogSumExpOp {
 };
 
 // Opset 1-17: axes from the `axes` attribute (negative axes from 11, bfloat16 from 13).
-struct ReduceLogSumExp_1 : KernelDefaults, ReduceKernel<ReduceLogSumExpOp, false> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "ReduceLogSumExp";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 18;
-};
+using ReduceLogSumExp_1 = VersionedKernel<ReduceKernel<ReduceLogSumExpOp>, 1, 18>;
 
 // Opset 18: axes moved to optional input 1 (must be constant), noop_with_empty_axes added;
 // opset 28 drops the integer types.
-struct ReduceLogSumExp_18 : KernelDefaults, ReduceKernel<ReduceLogSumExpOp, true> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "ReduceLogSumExp";
-  static constexpr int kSinceVersion = 18;
-};
+using ReduceLogSumExp_18 = VersionedKernel<ReduceKernel<ReduceLogSumExpOp>, 18>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -10,6 +10,8 @@ namespace kernels {
 
 /// How ReduceMax reduces one slice.
 struct ReduceMaxOp {
+  static constexpr std::string_view kOpType = "ReduceMax";
+  static constexpr int kAxesInputSince = 18;  ///< axes: an attribute before, optional input 1 since
   using Types = TypeList<float, double, float16_t, bfloat16_t, std::int8_t, std::int32_t, std::int64_t, std::uint8_t,
                          std::uint32_t, std::uint64_t, bool>;
   static bool allows(DataType dtype, std::int64_t opset) noexcept {
@@ -22,19 +24,10 @@ struct ReduceMaxOp {
 };
 
 // Opset 1-17: axes from the `axes` attribute (negative axes from 11, bfloat16 from 13, int8/uint8 from 12).
-struct ReduceMax_1 : KernelDefaults, ReduceKernel<ReduceMaxOp, false> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "ReduceMax";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 18;
-};
+using ReduceMax_1 = VersionedKernel<ReduceKernel<ReduceMaxOp>, 1, 18>;
 
 // Opset 18: axes moved to optional input 1 (must be constant), noop_with_empty_axes added; bool from 20.
-struct ReduceMax_18 : KernelDefaults, ReduceKernel<ReduceMaxOp, true> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "ReduceMax";
-  static constexpr int kSinceVersion = 18;
-};
+using ReduceMax_18 = VersionedKernel<ReduceKernel<ReduceMaxOp>, 18>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

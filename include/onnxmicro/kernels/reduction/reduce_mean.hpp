@@ -9,6 +9,8 @@ namespace kernels {
 
 /// How ReduceMean reduces one slice.
 struct ReduceMeanOp {
+  static constexpr std::string_view kOpType = "ReduceMean";
+  static constexpr int kAxesInputSince = 18;  ///< axes: an attribute before, optional input 1 since
   using Types = ReduceBaseTypes;
   static bool allows(DataType dtype, std::int64_t opset) noexcept { return reduce_base_dtype_allowed(dtype, opset); }
   template <typename T>
@@ -23,19 +25,10 @@ struct ReduceMeanOp {
 };
 
 // Opset 1-17: axes from the `axes` attribute (negative axes from 11, bfloat16 from 13).
-struct ReduceMean_1 : KernelDefaults, ReduceKernel<ReduceMeanOp, false> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "ReduceMean";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 18;
-};
+using ReduceMean_1 = VersionedKernel<ReduceKernel<ReduceMeanOp>, 1, 18>;
 
 // Opset 18: axes moved to optional input 1 (must be constant), noop_with_empty_axes added.
-struct ReduceMean_18 : KernelDefaults, ReduceKernel<ReduceMeanOp, true> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "ReduceMean";
-  static constexpr int kSinceVersion = 18;
-};
+using ReduceMean_18 = VersionedKernel<ReduceKernel<ReduceMeanOp>, 18>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

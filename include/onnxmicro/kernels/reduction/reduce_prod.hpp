@@ -9,6 +9,8 @@ namespace kernels {
 
 /// How ReduceProd reduces one slice.
 struct ReduceProdOp {
+  static constexpr std::string_view kOpType = "ReduceProd";
+  static constexpr int kAxesInputSince = 18;  ///< axes: an attribute before, optional input 1 since
   using Types = ReduceBaseTypes;
   static bool allows(DataType dtype, std::int64_t opset) noexcept { return reduce_base_dtype_allowed(dtype, opset); }
   template <typename T>
@@ -22,19 +24,10 @@ struct ReduceProdOp {
 };
 
 // Opset 1-17: axes from the `axes` attribute (negative axes from 11, bfloat16 from 13).
-struct ReduceProd_1 : KernelDefaults, ReduceKernel<ReduceProdOp, false> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "ReduceProd";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 18;
-};
+using ReduceProd_1 = VersionedKernel<ReduceKernel<ReduceProdOp>, 1, 18>;
 
 // Opset 18: axes moved to optional input 1 (must be constant), noop_with_empty_axes added.
-struct ReduceProd_18 : KernelDefaults, ReduceKernel<ReduceProdOp, true> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "ReduceProd";
-  static constexpr int kSinceVersion = 18;
-};
+using ReduceProd_18 = VersionedKernel<ReduceKernel<ReduceProdOp>, 18>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

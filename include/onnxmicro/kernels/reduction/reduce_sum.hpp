@@ -9,6 +9,8 @@ namespace kernels {
 
 /// How ReduceSum reduces one slice.
 struct ReduceSumOp {
+  static constexpr std::string_view kOpType = "ReduceSum";
+  static constexpr int kAxesInputSince = 13;  ///< axes: an attribute before, optional input 1 since
   using Types = ReduceBaseTypes;
   static bool allows(DataType dtype, std::int64_t opset) noexcept { return reduce_base_dtype_allowed(dtype, opset); }
   template <typename T>
@@ -18,19 +20,10 @@ struct ReduceSumOp {
 };
 
 // Opset 1-12: axes from the `axes` attribute (negative axes from opset 11 on).
-struct ReduceSum_1 : KernelDefaults, ReduceKernel<ReduceSumOp, false> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "ReduceSum";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 13;
-};
+using ReduceSum_1 = VersionedKernel<ReduceKernel<ReduceSumOp>, 1, 13>;
 
 // Opset 13: axes moved to optional input 1 (must be constant), noop_with_empty_axes added; bfloat16.
-struct ReduceSum_13 : KernelDefaults, ReduceKernel<ReduceSumOp, true> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "ReduceSum";
-  static constexpr int kSinceVersion = 13;
-};
+using ReduceSum_13 = VersionedKernel<ReduceKernel<ReduceSumOp>, 13>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -9,6 +9,8 @@ namespace kernels {
 
 /// How ReduceSumSquare reduces one slice.
 struct ReduceSumSquareOp {
+  static constexpr std::string_view kOpType = "ReduceSumSquare";
+  static constexpr int kAxesInputSince = 18;  ///< axes: an attribute before, optional input 1 since
   using Types = ReduceBaseTypes;
   static bool allows(DataType dtype, std::int64_t opset) noexcept { return reduce_base_dtype_allowed(dtype, opset); }
   template <typename T>
@@ -24,19 +26,10 @@ struct ReduceSumSquareOp {
 };
 
 // Opset 1-17: axes from the `axes` attribute (negative axes from 11, bfloat16 from 13).
-struct ReduceSumSquare_1 : KernelDefaults, ReduceKernel<ReduceSumSquareOp, false> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "ReduceSumSquare";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 18;
-};
+using ReduceSumSquare_1 = VersionedKernel<ReduceKernel<ReduceSumSquareOp>, 1, 18>;
 
 // Opset 18: axes moved to optional input 1 (must be constant), noop_with_empty_axes added.
-struct ReduceSumSquare_18 : KernelDefaults, ReduceKernel<ReduceSumSquareOp, true> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "ReduceSumSquare";
-  static constexpr int kSinceVersion = 18;
-};
+using ReduceSumSquare_18 = VersionedKernel<ReduceKernel<ReduceSumSquareOp>, 18>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

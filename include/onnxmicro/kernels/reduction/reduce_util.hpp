@@ -117,10 +117,12 @@ inline bool reduce_base_dtype_allowed(DataType dtype, std::int64_t opset) noexce
   }
 }
 
-/// Body of the Reduce* kernels. kAxesInput: axes come from optional input 1 (with noop_with_empty_axes)
-/// instead of the `axes` attribute.
-template <typename Op, bool kAxesInput>
-struct ReduceKernel {
+/// Body of the Reduce* kernels, usable directly as a VersionedKernel's Impl:
+/// `using ReduceSum_13 = VersionedKernel<ReduceKernel<ReduceSumOp>, 13>;`. From Op::kAxesInputSince on, the axes
+/// come from optional input 1 (with noop_with_empty_axes) instead of the `axes` attribute.
+template <typename Op>
+struct ReduceKernel : KernelDefaults {
+  static constexpr std::string_view kOpType = Op::kOpType;
   static constexpr int kInput = 0;
   static constexpr int kAxesInputIndex = 1;
   static constexpr int kOutput = 0;
@@ -131,7 +133,8 @@ struct ReduceKernel {
     void (*compute)(const ReducePlan& plan, const void* x, void* y) noexcept;
   };
 
-  static Status prepare(PrepareContext& ctx) noexcept {
+  /// `since`: the first version of the kernel's range (VersionedKernel passes it).
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInput));
     ONNXMICRO_RETURN_IF_ERROR(axis_slices::require_static_shape(ctx, kInput));
     const TensorInfo& data = ctx.input(kInput);
@@ -151,7 +154,7 @@ struct ReduceKernel {
     std::size_t axis_count = 0;
     bool noop_with_empty_axes = false;
     const char* axes_name = "attribute 'axes'";
-    if constexpr (kAxesInput) {
+    if (since >= Op::kAxesInputSince) {
       std::int64_t noop = 0;
       ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("noop_with_empty_axes", noop, 0));
       noop_with_empty_axes = noop != 0;
@@ -273,17 +276,15 @@ struct ReduceKernel {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_constant_input(kAxesInputIndex));
     const TensorInfo& info = ctx.input(kAxesInputIndex);
     if (info.dtype != DataType::int64) {
-      return Status(StatusCode::invalid_model)
-             << "input 1 '" << info.name << "' (axes) has dtype " << dtype_name(info.dtype) << ", expected int64";
+      return ctx.input_error(kAxesInputIndex, "axes") << " has dtype " << dtype_name(info.dtype) << ", expected int64";
     }
     if (info.shape.rank() > 1) {
-      return Status(StatusCode::invalid_model)
-             << "input 1 '" << info.name << "' (axes) must be 1-D, got shape " << info.shape;
+      return ctx.input_error(kAxesInputIndex, "axes") << " must be 1-D, got shape " << info.shape;
     }
     const std::int64_t n = info.shape.element_count();
     if (n < 0 || static_cast<std::uint64_t>(n) > capacity) {
-      return Status(StatusCode::invalid_model)
-             << "input 1 '" << info.name << "' (axes) has " << n << " values, more than the input rank " << capacity;
+      return ctx.input_error(kAxesInputIndex, "axes")
+             << " has " << n << " values, more than the input rank " << capacity;
     }
     // memcpy: constant data may point into the model bytes, unaligned.
     for (std::int64_t i = 0; i < n; ++i)

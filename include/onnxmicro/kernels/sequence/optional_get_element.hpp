@@ -21,7 +21,7 @@ struct OptionalGetElementImpl : KernelDefaults {
       return sequence_util::set_tensor_result(ctx, ConstTensorView(x.dtype, x.shape, x.const_data));
     }
     if (x.shape.element_count() == 0) {
-      return Status(StatusCode::invalid_argument) << "input 0 '" << x.name << "' is an empty optional";
+      return ctx.input_error(0, {}, StatusCode::invalid_argument) << " is an empty optional";
     }
     return sequence_util::set_tensor_result(ctx, view_of(sequence_util::elements_of(x)[0]));
   }

@@ -20,9 +20,8 @@ struct SequenceInsertImpl : KernelDefaults {
     const std::int64_t n = sequence_util::count_of(ctx.input(0));
     const ValueRef* elements = sequence_util::elements_of(ctx.input(0));
     if (n > 0 && elements[0].dtype != inserted.dtype) {
-      return Status(StatusCode::invalid_model)
-             << "input 1 '" << ctx.input(1).name << "' is " << dtype_name(inserted.dtype) << ", the sequence holds "
-             << dtype_name(elements[0].dtype);
+      return ctx.input_error(1) << " is " << dtype_name(inserted.dtype) << ", the sequence holds "
+                                << dtype_name(elements[0].dtype);
     }
     std::int64_t position = n;
     if (ctx.has_input(2)) {

@@ -29,8 +29,7 @@ inline Status require_container(PrepareContext& ctx, int index, DataType kind = 
   ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(index));
   const TensorInfo& info = ctx.input(index);
   if (info.dtype != kind) {
-    return Status(StatusCode::invalid_model) << "input " << index << " '" << info.name << "' is "
-                                             << dtype_name(info.dtype) << ", expected a " << dtype_name(kind);
+    return ctx.input_error(index) << " is " << dtype_name(info.dtype) << ", expected a " << dtype_name(kind);
   }
   return ctx.require_constant_input(index);
 }
@@ -45,8 +44,7 @@ inline Status read_index_input(PrepareContext& ctx, int index, std::int64_t& val
   const TensorInfo& info = ctx.input(index);
   if (info.dtype != DataType::int32 && info.dtype != DataType::int64) return ctx.unsupported_input_dtype(index);
   if (info.shape.element_count() != 1) {
-    return Status(StatusCode::invalid_model)
-           << "input " << index << " '" << info.name << "' must be a scalar, got shape " << info.shape;
+    return ctx.input_error(index) << " must be a scalar, got shape " << info.shape;
   }
   ONNXMICRO_RETURN_IF_ERROR(ctx.require_constant_input(index));
   if (info.dtype == DataType::int32) {

@@ -48,17 +48,17 @@ struct SplitToSequenceImpl : KernelDefaults {
       }
       if (split.shape.rank() == 0) {
         chunk = values[0];
-        if (chunk <= 0) return Status(StatusCode::invalid_model) << "input 1 'split' must be positive";
+        if (chunk <= 0) return ctx.input_error(1, "split") << " must be positive";
         pieces = length == 0 ? 0 : (length + chunk - 1) / chunk;
       } else {
         std::int64_t total = 0;
         for (std::int64_t v : values) {
-          if (v < 0) return Status(StatusCode::invalid_model) << "input 1 'split' has a negative size";
+          if (v < 0) return ctx.input_error(1, "split") << " has a negative size";
           total += v;
         }
         if (total != length) {
-          return Status(StatusCode::invalid_model)
-                 << "input 1 'split' sums to " << total << ", axis " << a << " of " << x.shape << " is " << length;
+          return ctx.input_error(1, "split")
+                 << " sums to " << total << ", axis " << a << " of " << x.shape << " is " << length;
         }
         sizes = values.data();
         pieces = static_cast<std::int64_t>(values.size());

@@ -13,8 +13,11 @@
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
+namespace dft_detail {
 
-struct DftCommon {
+/// Every DFT version.
+struct DftImpl : KernelDefaults {
+  static constexpr std::string_view kOpType = "DFT";
   static constexpr int kInput = 0;
   static constexpr int kDftLength = 1;
   static constexpr int kAxisInput = 2;
@@ -27,10 +30,9 @@ struct DftCommon {
     void (*compute)(const State&, const void* x, void* y, void* scratch) noexcept;
   };
 
-  /// kAxisFromInput: the axis is input 2 (opset 20, default -2) rather than attribute `axis` (opset 17,
-  /// default 1).
-  template <bool kAxisFromInput>
-  static Status prepare(PrepareContext& ctx) noexcept {
+  /// From opset 20 the axis is input 2 (default -2) rather than attribute `axis` (opset 17, default 1).
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
+    const bool axis_from_input = since >= 20;
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInput));
     const TensorInfo& input = ctx.input(kInput);
     State* state = nullptr;
@@ -41,13 +43,12 @@ struct DftCommon {
     }
     const int rank = input.shape.rank();
     if (rank < 2 || (input.shape[rank - 1] != 1 && input.shape[rank - 1] != 2)) {
-      return Status(StatusCode::invalid_model)
-             << "input 0 '" << input.name << "': expected rank >= 2 with a last dimension of 1 (real) or 2 "
-             << "(complex), got " << input.shape;
+      return ctx.input_error(kInput) << ": expected rank >= 2 with a last dimension of 1 (real) or 2 "
+                                     << "(complex), got " << input.shape;
     }
-    std::int64_t axis_value = kAxisFromInput ? -2 : 1;
-    const char* axis_name = kAxisFromInput ? "input 2 'axis'" : "attribute 'axis'";
-    if constexpr (kAxisFromInput) {
+    std::int64_t axis_value = axis_from_input ? -2 : 1;
+    const char* axis_name = axis_from_input ? "input 2 'axis'" : "attribute 'axis'";
+    if (axis_from_input) {
       if (ctx.has_input(kAxisInput))
         ONNXMICRO_RETURN_IF_ERROR(signal_util::read_constant_scalar(ctx, kAxisInput, "axis", axis_value));
     } else {
@@ -131,22 +132,13 @@ struct DftCommon {
   }
 };
 
-/// DFT-17: the first version; `axis` is an attribute (default 1).
-struct DFT_17 : KernelDefaults, DftCommon {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "DFT";
-  static constexpr int kSinceVersion = 17;
-  static constexpr int kUntilVersion = 20;
-  static Status prepare(PrepareContext& ctx) noexcept { return DftCommon::prepare<false>(ctx); }
-};
+}  // namespace dft_detail
 
-/// DFT-20: `axis` moves to an optional input (default -2).
-struct DFT_20 : KernelDefaults, DftCommon {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "DFT";
-  static constexpr int kSinceVersion = 20;
-  static Status prepare(PrepareContext& ctx) noexcept { return DftCommon::prepare<true>(ctx); }
-};
+// Opset 17: the first version; `axis` is an attribute (default 1).
+using DFT_17 = VersionedKernel<dft_detail::DftImpl, 17, 20>;
+
+// Opset 20: `axis` moves to an optional input (default -2).
+using DFT_20 = VersionedKernel<dft_detail::DftImpl, 20>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

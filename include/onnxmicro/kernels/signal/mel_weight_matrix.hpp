@@ -48,8 +48,7 @@ struct MelWeightMatrixImpl : KernelDefaults {
       ONNXMICRO_RETURN_IF_ERROR(ctx.require_constant_input(i));
       const TensorInfo& edge = ctx.input(i);
       if (edge.shape.element_count() != 1 || edge.shape.rank() > 1) {
-        return Status(StatusCode::invalid_model)
-               << "input " << i << " '" << edge.name << "': expected one value, got shape " << edge.shape;
+        return ctx.input_error(i) << ": expected one value, got shape " << edge.shape;
       }
       bool supported = visit_dtype(edge.dtype, FloatTypes{}, [&](auto tag) noexcept {
         using T = typename decltype(tag)::type;

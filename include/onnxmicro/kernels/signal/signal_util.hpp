@@ -141,8 +141,7 @@ struct WindowGenerator {
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
     ONNXMICRO_RETURN_IF_ERROR(read_constant_scalar(ctx, kSize, "size", state->size));
     if (state->size < 0) {
-      return Status(StatusCode::invalid_model)
-             << "input 0 '" << ctx.input(kSize).name << "' (size) is " << state->size << ", expected >= 0";
+      return ctx.input_error(kSize, "size") << " is " << state->size << ", expected >= 0";
     }
     std::int64_t periodic = 1;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("periodic", periodic, 1));

@@ -38,23 +38,21 @@ struct STFTImpl : KernelDefaults {
       return ctx.unsupported_input_dtype(kSignal);
     }
     if (signal.shape.rank() != 3 || (signal.shape[2] != 1 && signal.shape[2] != 2)) {
-      return Status(StatusCode::invalid_model)
-             << "input 0 '" << signal.name << "': expected shape [batch, signal_length, 1 or 2], got " << signal.shape;
+      return ctx.input_error(kSignal) << ": expected shape [batch, signal_length, 1 or 2], got " << signal.shape;
     }
     state->batch = signal.shape[0];
     state->length = signal.shape[1];
     state->components = signal.shape[2];
     ONNXMICRO_RETURN_IF_ERROR(signal_util::read_constant_scalar(ctx, kFrameStep, "frame_step", state->frame_step));
     if (state->frame_step < 1) {
-      return Status(StatusCode::invalid_model) << "input 1 'frame_step' is " << state->frame_step << ", expected >= 1";
+      return ctx.input_error(kFrameStep, "frame_step") << " is " << state->frame_step << ", expected >= 1";
     }
     std::int64_t frame_length = -1;
     if (ctx.has_input(kWindow)) {
       const TensorInfo& window = ctx.input(kWindow);
       ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kSignal, kWindow));
       if (window.shape.rank() != 1) {
-        return Status(StatusCode::invalid_model)
-               << "input 2 '" << window.name << "' (window): expected rank 1, got " << window.shape;
+        return ctx.input_error(kWindow, "window") << ": expected rank 1, got " << window.shape;
       }
       frame_length = window.shape[0];
     }
@@ -62,8 +60,8 @@ struct STFTImpl : KernelDefaults {
       std::int64_t given = 0;
       ONNXMICRO_RETURN_IF_ERROR(signal_util::read_constant_scalar(ctx, kFrameLength, "frame_length", given));
       if (frame_length >= 0 && given != frame_length) {
-        return Status(StatusCode::invalid_model)
-               << "input 3 'frame_length' is " << given << ", but the window has " << frame_length << " values";
+        return ctx.input_error(kFrameLength, "frame_length")
+               << " is " << given << ", but the window has " << frame_length << " values";
       }
       frame_length = given;
     }

@@ -24,12 +24,8 @@ struct RegexFullMatchImpl : KernelDefaults {
     namespace rx = regex;
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInput));
     if (ctx.input(kInput).dtype != DataType::string) return ctx.unsupported_input_dtype(kInput);
-    proto::Attribute attribute;
-    if (!ctx.find_attribute("pattern", attribute)) {
-      return Status(StatusCode::invalid_model) << "required attribute 'pattern' (STRING) is missing";
-    }
-    ONNXMICRO_RETURN_IF_ERROR(PrepareContext::expect_type(attribute, proto::AttributeType::string));
-    const std::string_view pattern(reinterpret_cast<const char*>(attribute.s.data()), attribute.s.size());
+    std::string_view pattern;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("pattern", pattern));
 
     Span<rx::Node> nodes;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(pattern.size() * 2 + 2, nodes));

@@ -36,8 +36,7 @@ struct StringNormalizerImpl : KernelDefaults {
     if (x.dtype != DataType::string) return ctx.unsupported_input_dtype(kInput);
     const bool row = x.shape.rank() == 2;
     if (!(x.shape.rank() == 1 || (row && x.shape[0] == 1))) {
-      return Status(StatusCode::invalid_model)
-             << "input 0 '" << x.name << "' must have shape [C] or [1, C], got " << x.shape;
+      return ctx.input_error(kInput) << " must have shape [C] or [1, C], got " << x.shape;
     }
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_constant_input(kInput));
     State* state = nullptr;

@@ -83,8 +83,8 @@ struct StringSplitImpl : KernelDefaults {
     }
     Shape y = x.shape;
     if (y.rank() == kMaxRank) {
-      return Status(StatusCode::limit_exceeded)
-             << "input 0 '" << x.name << "' has rank " << y.rank() << "; Y needs one more than ONNXMICRO_MAX_RANK";
+      return ctx.input_error(kInput, {}, StatusCode::limit_exceeded)
+             << " has rank " << y.rank() << "; Y needs one more than ONNXMICRO_MAX_RANK";
     }
     y.resize(x.shape.rank() + 1);
     y[x.shape.rank()] = state->width;

@@ -83,7 +83,7 @@ struct TfIdfVectorizerImpl : KernelDefaults {
     }
     const int rank = x.shape.rank();
     if (rank > 2 || (rank == 2 && x.shape[0] < 1)) {
-      return Status(StatusCode::invalid_model) << "input 0 '" << x.name << "' must have shape [C] or [B, C] with B > 0";
+      return ctx.input_error(kInput) << " must have shape [C] or [B, C] with B > 0";
     }
     state->rows = rank == 2 ? x.shape[0] : 1;
     state->row_length = rank == 0 ? 1 : x.shape[rank - 1];

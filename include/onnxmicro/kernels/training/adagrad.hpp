@@ -14,6 +14,9 @@ namespace kernels {
 
 /// The update rule of Adagrad (see the file comment).
 struct AdagradOp {
+  static constexpr std::string_view kOpType = "Adagrad";
+  static constexpr int kInputGroups = 3;   ///< X, G, H
+  static constexpr int kOutputGroups = 2;  ///< X_new, H_new
   struct Params {
     float norm_coefficient;
     float decay_factor;
@@ -47,17 +50,8 @@ struct AdagradOp {
   }
 };
 
-namespace adagrad_detail {
-
-/// The implementation of Adagrad (see the file comment).
-struct AdagradImpl : OptimizerKernel<AdagradOp, 3, 2> {
-  static constexpr std::string_view kOpType = "Adagrad";
-};
-
-}  // namespace adagrad_detail
-
 // Opset 1 of ai.onnx.preview.training: first version.
-using Adagrad_1 = VersionedKernel<adagrad_detail::AdagradImpl, 1>;
+using Adagrad_1 = VersionedKernel<OptimizerKernel<AdagradOp>, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -15,6 +15,9 @@ namespace kernels {
 
 /// The update rule of Adam (see the file comment).
 struct AdamOp {
+  static constexpr std::string_view kOpType = "Adam";
+  static constexpr int kInputGroups = 4;   ///< X, G, V, H
+  static constexpr int kOutputGroups = 3;  ///< X_new, V_new, H_new
   struct Params {
     float alpha;
     float beta;
@@ -60,17 +63,8 @@ struct AdamOp {
   }
 };
 
-namespace adam_detail {
-
-/// The implementation of Adam (see the file comment).
-struct AdamImpl : OptimizerKernel<AdamOp, 4, 3> {
-  static constexpr std::string_view kOpType = "Adam";
-};
-
-}  // namespace adam_detail
-
 // Opset 1 of ai.onnx.preview.training: first version.
-using Adam_1 = VersionedKernel<adam_detail::AdamImpl, 1>;
+using Adam_1 = VersionedKernel<OptimizerKernel<AdamOp>, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -12,6 +12,9 @@ namespace kernels {
 
 /// The update rule of Momentum (see the file comment). Every attribute is required.
 struct MomentumOp {
+  static constexpr std::string_view kOpType = "Momentum";
+  static constexpr int kInputGroups = 3;   ///< X, G, V
+  static constexpr int kOutputGroups = 2;  ///< X_new, V_new
   struct Params {
     float alpha;
     float beta;
@@ -21,11 +24,8 @@ struct MomentumOp {
       ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("alpha", params.alpha));
       ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("beta", params.beta));
       ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("norm_coefficient", params.norm_coefficient));
-      if (!ctx.has_attribute("mode")) {
-        return Status(StatusCode::invalid_model) << "required attribute 'mode' (STRING) is missing";
-      }
       std::string_view mode;
-      ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("mode", mode, ""));
+      ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("mode", mode));
       if (mode != "standard" && mode != "nesterov") {
         return Status(StatusCode::invalid_model)
                << "attribute 'mode' is '" << mode << "', expected 'standard' or 'nesterov'";
@@ -59,17 +59,8 @@ struct MomentumOp {
   }
 };
 
-namespace momentum_detail {
-
-/// The implementation of Momentum (see the file comment).
-struct MomentumImpl : OptimizerKernel<MomentumOp, 3, 2> {
-  static constexpr std::string_view kOpType = "Momentum";
-};
-
-}  // namespace momentum_detail
-
 // Opset 1 of ai.onnx.preview.training: first version.
-using Momentum_1 = VersionedKernel<momentum_detail::MomentumImpl, 1>;
+using Momentum_1 = VersionedKernel<OptimizerKernel<MomentumOp>, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

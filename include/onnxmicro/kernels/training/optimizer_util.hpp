@@ -34,12 +34,11 @@ inline Status prepare(PrepareContext& ctx, int input_groups, int output_groups, 
   const TensorInfo& rate = ctx.input(kRateInput);
   const TensorInfo& count = ctx.input(kCountInput);
   if (rate.dtype != DataType::float32 && rate.dtype != DataType::float64) {
-    return Status(StatusCode::unsupported)
-           << "input 0 '" << rate.name << "' (R) has dtype " << dtype_name(rate.dtype) << ", expected float or double";
+    return ctx.input_error(kRateInput, "R", StatusCode::unsupported)
+           << " has dtype " << dtype_name(rate.dtype) << ", expected float or double";
   }
   if (count.dtype != DataType::int64) {
-    return Status(StatusCode::invalid_model)
-           << "input 1 '" << count.name << "' (T) has dtype " << dtype_name(count.dtype) << ", expected int64";
+    return ctx.input_error(kCountInput, "T") << " has dtype " << dtype_name(count.dtype) << ", expected int64";
   }
   for (int i = 0; i < 2; ++i) {
     if (ctx.input(i).shape.element_count() != 1) {
@@ -85,7 +84,6 @@ inline Status prepare(PrepareContext& ctx, int input_groups, int output_groups, 
   return {};
 }
 
-/// R as double.
 /// R as double. memcpy: a constant input may point into the model bytes, unaligned.
 inline double rate(const Plan& plan, const RunContext& ctx) noexcept {
   if (plan.rate_is_double) {
@@ -105,16 +103,23 @@ inline std::int64_t update_count(const RunContext& ctx) noexcept {
 }
 }  // namespace optimizer_util
 
-/// The kernel body the optimizers share: prepare() checks the layout (optimizer_util::prepare) and parses
-/// `Op::Params`; run() reads R and T, asks `Op::step` for the per-run scalars and calls `Op::update<T>` once per
-/// tensor i with the pointers of its input groups (X_i, G_i, state_i...) and output groups. Op provides:
+/// The kernel body the optimizers share, usable directly as a VersionedKernel's Impl:
+/// `using Adam_1 = VersionedKernel<OptimizerKernel<AdamOp>, 1>;`. prepare() checks the layout
+/// (optimizer_util::prepare) and parses `Op::Params`; run() reads R and T, asks `Op::step` for the per-run scalars
+/// and calls `Op::update<T>` once per tensor i with the pointers of its input groups (X_i, G_i, state_i...) and
+/// output groups. Op provides:
+///   static constexpr std::string_view kOpType = "Adam";
+///   static constexpr int kInputGroups = 4, kOutputGroups = 3;  // X, G and the state tensors in; X_new, state out
 ///   struct Params { ...; static Status parse(const PrepareContext&, Params&) noexcept; };
 ///   struct Step { ... };  static Step step(const Params&, double rate, std::int64_t count) noexcept;
 ///   template <typename T> static void update(const Params&, const Step&, const T* const* in, T* const* out,
 ///                                            std::int64_t count) noexcept;
-template <typename Op, int kInputGroups, int kOutputGroups>
+template <typename Op>
 struct OptimizerKernel : KernelDefaults {
   static constexpr std::string_view kDomain = optimizer_util::kDomain;
+  static constexpr std::string_view kOpType = Op::kOpType;
+  static constexpr int kInputGroups = Op::kInputGroups;
+  static constexpr int kOutputGroups = Op::kOutputGroups;
 
   struct State {
     optimizer_util::Plan plan;
