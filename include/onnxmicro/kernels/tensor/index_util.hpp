@@ -126,6 +126,12 @@ inline Status split_at_optional_axis(const PrepareContext& ctx, const Shape& sha
 
 enum class Reduction : std::uint8_t { none, add, mul, max, min };
 
+/// The last reduction ScatterElements and ScatterND define at opset `since`: none before 16 (no `reduction`
+/// attribute), mul from 16 (add, mul), min from 18 (max, min).
+constexpr Reduction max_scatter_reduction(int since) noexcept {
+  return since >= 18 ? Reduction::min : since >= 16 ? Reduction::mul : Reduction::none;
+}
+
 /// Reads the `reduction` attribute. `max_allowed` is the last reduction the version knows (16: mul, 18: min).
 inline Status parse_reduction(const PrepareContext& ctx, Reduction max_allowed, Reduction& out) noexcept {
   std::string_view text;
