@@ -176,9 +176,9 @@ struct LoopImpl : KernelDefaults {
       const ConstTensorView out = session.output(static_cast<std::size_t>(1 + c));
       const TensorInfo& in = ctx.input(kFirstCarried + c);
       if (out.dtype != in.dtype || out.shape != in.shape) {
-        return Status(StatusCode::unsupported)
-               << "loop-carried value " << c << " '" << in.name << "' enters as " << dtype_name(in.dtype) << " "
-               << in.shape << " but the body returns " << dtype_name(out.dtype) << " " << out.shape
+        return ctx.input_error(kFirstCarried + c, {}, StatusCode::unsupported)
+               << " (loop-carried value " << c << ") enters as " << dtype_name(in.dtype) << " " << in.shape
+               << " but the body returns " << dtype_name(out.dtype) << " " << out.shape
                << "; a carried value that changes shape needs every input known at prepare time";
       }
       ctx.set_output(c, in.dtype, in.shape);
