@@ -23,8 +23,8 @@ namespace axis_slices {
 inline Status require_static_shape(const PrepareContext& ctx, int index) noexcept {
   const TensorInfo& info = ctx.input(index);
   if (info.shape.is_static()) return {};
-  return Status(StatusCode::unsupported) << "input " << index << " '" << info.name << "' has shape " << info.shape
-                                         << "; shapes must be known at prepare time";
+  return ctx.input_error(index, {}, StatusCode::unsupported)
+         << " has shape " << info.shape << "; shapes must be known at prepare time";
 }
 
 /// Checks `axis` (as written in the model; `what` names it in errors) against `shape`: accepted range is

@@ -297,14 +297,13 @@ struct BinaryElementwise : KernelDefaults {
     }
     if (broadcast == 0) {
       if (a == b) return {};
-      return Status(StatusCode::invalid_model)
-             << "input 1 '" << in_b.name << "' has shape " << b << ", expected " << a << " (same as input 0 '"
-             << in_a.name << "': attribute 'broadcast' is 0, and opset < 7 broadcasts only with broadcast=1)";
+      return ctx.input_error(kInputB)
+             << " has shape " << b << ", expected " << a << " (same as input 0 '" << in_a.name
+             << "': attribute 'broadcast' is 0, and opset < 7 broadcasts only with broadcast=1)";
     }
     if (b.rank() > a.rank()) {
-      return Status(StatusCode::invalid_model)
-             << "input 1 '" << in_b.name << "' has shape " << b << ", whose rank exceeds input 0 '" << in_a.name
-             << "' shape " << a << " (opset < 7 broadcasts input 1 onto input 0)";
+      return ctx.input_error(kInputB) << " has shape " << b << ", whose rank exceeds input 0 '" << in_a.name
+                                      << "' shape " << a << " (opset < 7 broadcasts input 1 onto input 0)";
     }
     std::int64_t axis = a.rank() - b.rank();  // suffix matching by default
     if (ctx.has_attribute("axis")) {
@@ -327,10 +326,9 @@ struct BinaryElementwise : KernelDefaults {
     for (int i = 0; i < b.rank(); ++i) {
       const int target = static_cast<int>(axis) + i;
       if (b[i] != a[target]) {
-        return Status(StatusCode::invalid_model)
-               << "input 1 '" << in_b.name << "' shape " << b << " does not match input 0 '" << in_a.name << "' shape "
-               << a << " at axis " << target << " (input 1 placed at axis " << axis
-               << "): opset < 7 requires equal sizes, got " << b[i] << " vs " << a[target];
+        return ctx.input_error(kInputB) << " shape " << b << " does not match input 0 '" << in_a.name << "' shape " << a
+                                        << " at axis " << target << " (input 1 placed at axis " << axis
+                                        << "): opset < 7 requires equal sizes, got " << b[i] << " vs " << a[target];
       }
       aligned[target] = b[i];
     }

@@ -173,8 +173,7 @@ inline Status check_source(const PrepareContext& ctx, int index, std::size_t& bi
   ONNXMICRO_RETURN_IF_ERROR(shape_util::input_element_bits(ctx, index, bits));
   const TensorInfo& in = ctx.input(index);
   if (!in.shape.is_static()) {
-    return Status(StatusCode::unsupported)
-           << "input " << index << " '" << in.name << "' has shape " << in.shape << " with unknown dims";
+    return ctx.input_error(index, {}, StatusCode::unsupported) << " has shape " << in.shape << " with unknown dims";
   }
   return {};
 }

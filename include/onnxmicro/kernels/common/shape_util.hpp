@@ -49,19 +49,15 @@ inline Status read_constant_ints(PrepareContext& ctx, int index, std::string_vie
   ONNXMICRO_RETURN_IF_ERROR(ctx.require_constant_input(index));
   const TensorInfo& info = ctx.input(index);
   if (info.dtype != DataType::int64 && info.dtype != DataType::int32) {
-    return Status(StatusCode::invalid_model)
-           << "input " << index << " '" << info.name << "' (" << role << ") has dtype " << dtype_name(info.dtype)
-           << ", expected int64 (or int32)";
+    return ctx.input_error(index, role) << " has dtype " << dtype_name(info.dtype) << ", expected int64 (or int32)";
   }
   if (info.shape.rank() > 1) {
-    return Status(StatusCode::invalid_model)
-           << "input " << index << " '" << info.name << "' (" << role << ") must be 1-D, got shape " << info.shape;
+    return ctx.input_error(index, role) << " must be 1-D, got shape " << info.shape;
   }
   std::int64_t n = info.shape.element_count();
   if (n < 0 || static_cast<std::uint64_t>(n) > capacity) {
-    return Status(StatusCode::limit_exceeded)
-           << "input " << index << " '" << info.name << "' (" << role << ") has " << n << " values, more than the "
-           << capacity << " supported (ONNXMICRO_MAX_RANK)";
+    return ctx.input_error(index, role, StatusCode::limit_exceeded)
+           << " has " << n << " values, more than the " << capacity << " supported (ONNXMICRO_MAX_RANK)";
   }
   // memcpy: constant data need not be aligned for its dtype (it may point into the model bytes).
   const unsigned char* bytes = static_cast<const unsigned char*>(info.const_data);
@@ -109,10 +105,10 @@ inline Status input_element_bits(const PrepareContext& ctx, int index, std::size
   const TensorInfo& info = ctx.input(index);
   bits = element_bits(info.dtype);
   if (bits != 0) return {};
-  return Status(StatusCode::unsupported) << "input " << index << " '" << info.name << "' has dtype "
-                                         << dtype_name(info.dtype)
-                                         << (info.dtype == DataType::string ? "; string tensors are not supported yet"
-                                                                            : ", which has no fixed element size");
+  return ctx.input_error(index, {}, StatusCode::unsupported)
+         << " has dtype " << dtype_name(info.dtype)
+         << (info.dtype == DataType::string ? "; string tensors are not supported yet"
+                                            : ", which has no fixed element size");
 }
 
 /// Copies `bytes` from `src` to `dst` unless they are the same buffer (in-place Reshape/Squeeze/...).

@@ -102,12 +102,11 @@ inline Status reject_before(const kernels::PrepareContext& ctx, std::string_view
 inline Status parse_window(const kernels::PrepareContext& ctx, const Shape& x, const WindowRules& rules,
                            WindowGeometry& g) noexcept {
   if (x.rank() < 3) {
-    return Status(StatusCode::invalid_model) << "input 0 '" << ctx.input(0).name << "' has shape " << x
-                                             << ", expected rank >= 3 (N, C, and at least one spatial axis)";
+    return ctx.input_error(0) << " has shape " << x << ", expected rank >= 3 (N, C, and at least one spatial axis)";
   }
   if (x.rank() - 2 > kMaxSpatialRank) {
-    return Status(StatusCode::unsupported) << "input 0 has " << x.rank() - 2 << " spatial axes, at most "
-                                           << kMaxSpatialRank << " supported (ONNXMICRO_MAX_RANK)";
+    return ctx.input_error(0, {}, StatusCode::unsupported) << " has " << x.rank() - 2 << " spatial axes, at most "
+                                                           << kMaxSpatialRank << " supported (ONNXMICRO_MAX_RANK)";
   }
   const int rank = x.rank() - 2;
   g = WindowGeometry();

@@ -55,12 +55,11 @@ struct CumSumImpl : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_constant_input(kAxisInput));
     const TensorInfo& axis_info = ctx.input(kAxisInput);
     if (axis_info.dtype != DataType::int32 && axis_info.dtype != DataType::int64) {
-      return Status(StatusCode::invalid_model) << "input 1 '" << axis_info.name << "' (axis) has dtype "
-                                               << dtype_name(axis_info.dtype) << ", expected int32 or int64";
+      return ctx.input_error(kAxisInput, "axis")
+             << " has dtype " << dtype_name(axis_info.dtype) << ", expected int32 or int64";
     }
     if (axis_info.shape.rank() > 1 || axis_info.shape.element_count() != 1) {
-      return Status(StatusCode::invalid_model)
-             << "input 1 '" << axis_info.name << "' (axis) must be a scalar, got shape " << axis_info.shape;
+      return ctx.input_error(kAxisInput, "axis") << " must be a scalar, got shape " << axis_info.shape;
     }
     std::int64_t axis_value = 0;
     if (axis_info.dtype == DataType::int64) {
@@ -71,7 +70,7 @@ struct CumSumImpl : KernelDefaults {
       axis_value = v;
     }
     if (input.shape.rank() == 0) {
-      return Status(StatusCode::invalid_model) << "input 0 '" << input.name << "' is a scalar; expected rank >= 1";
+      return ctx.input_error(kInput) << " is a scalar; expected rank >= 1";
     }
     int axis = 0;
     ONNXMICRO_RETURN_IF_ERROR(axis_slices::normalize(axis_value, input.shape, "input 1 'axis'", true, 0, axis));

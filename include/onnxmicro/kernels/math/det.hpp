@@ -28,13 +28,12 @@ struct DetImpl : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInput));
     const TensorInfo& input = ctx.input(kInput);
     if (!input.shape.is_static()) {
-      return Status(StatusCode::unsupported)
-             << "input 0 '" << input.name << "' has shape " << input.shape << "; it must be known at prepare time";
+      return ctx.input_error(kInput, {}, StatusCode::unsupported)
+             << " has shape " << input.shape << "; it must be known at prepare time";
     }
     const int rank = input.shape.rank();
     if (rank < 2 || input.shape[rank - 1] != input.shape[rank - 2]) {
-      return Status(StatusCode::invalid_model)
-             << "input 0 '" << input.name << "' must be square matrices [*, M, M], got shape " << input.shape;
+      return ctx.input_error(kInput) << " must be square matrices [*, M, M], got shape " << input.shape;
     }
     // bfloat16: added in opset 22.
     if (input.dtype == DataType::bfloat16 && ctx.opset_version() < 22) return ctx.unsupported_input_dtype(kInput);

@@ -115,10 +115,7 @@ struct EinsumImpl : KernelDefaults {
   static Status prepare(PrepareContext& ctx) noexcept {
     using namespace einsum_detail;
     std::string_view equation;
-    if (!ctx.has_attribute("equation")) {
-      return Status(StatusCode::invalid_model) << "required attribute 'equation' (STRING) is missing";
-    }
-    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("equation", equation, ""));
+    ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("equation", equation));
     const int operands = ctx.input_count();
     if (operands < 1 || operands > kMaxOperands) {
       return Status(StatusCode::limit_exceeded)

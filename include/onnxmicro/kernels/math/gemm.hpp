@@ -61,12 +61,10 @@ struct GemmImpl : kernels::KernelDefaults {
     const bool has_c = ctx.has_input(kC);
     if (has_c) ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kA, kC));
     if (a.shape.rank() != 2) {
-      return Status(StatusCode::invalid_model)
-             << "input 0 '" << a.name << "' (A) has shape " << a.shape << ", expected rank 2";
+      return ctx.input_error(kA, "A") << " has shape " << a.shape << ", expected rank 2";
     }
     if (b.shape.rank() != 2) {
-      return Status(StatusCode::invalid_model)
-             << "input 1 '" << b.name << "' (B) has shape " << b.shape << ", expected rank 2";
+      return ctx.input_error(kB, "B") << " has shape " << b.shape << ", expected rank 2";
     }
     std::int64_t trans_a = 0, trans_b = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("transA", trans_a, 0));
@@ -131,13 +129,13 @@ struct GemmImpl : kernels::KernelDefaults {
     const std::int64_t cols = c.rank() >= 1 ? c[c.rank() - 1] : 1;
     const bool fits = c.rank() <= 2 && (rows == 1 || rows == m) && (cols == 1 || cols == n);
     if (!fits) {
-      return Status(StatusCode::invalid_model) << "input 2 '" << ctx.input(kC).name << "' (C) has shape " << c
-                                               << ", which does not broadcast to the output [" << m << "," << n << "]";
+      return ctx.input_error(kC, "C") << " has shape " << c << ", which does not broadcast to the output [" << m << ","
+                                      << n << "]";
     }
     if (!broadcast && !(c.rank() == 2 && rows == m && cols == n)) {
-      return Status(StatusCode::invalid_model)
-             << "input 2 '" << ctx.input(kC).name << "' (C) has shape " << c
-             << " but attribute 'broadcast' is 0, so it must be exactly [" << m << "," << n << "]";
+      return ctx.input_error(kC, "C") << " has shape " << c
+                                      << " but attribute 'broadcast' is 0, so it must be exactly [" << m << "," << n
+                                      << "]";
     }
     row_stride = rows == 1 ? 0 : cols;
     col_stride = cols == 1 ? 0 : 1;

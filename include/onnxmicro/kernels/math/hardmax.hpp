@@ -9,8 +9,13 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-/// What Hardmax_1 and Hardmax_13 share: the input as [outer, length, inner], one 1 per slice along length.
-struct HardmaxCommon {
+namespace hardmax_detail {
+
+/// Implementation shared by the Hardmax versions: the input as [outer, length, inner], one 1 per slice along
+/// length.
+struct HardmaxImpl : KernelDefaults {
+  static constexpr std::string_view kOpType = "Hardmax";
+  static constexpr int kInPlaceInput = 0;
   static constexpr int kInput = 0;
   static constexpr int kOutput = 0;
 
@@ -19,9 +24,9 @@ struct HardmaxCommon {
     void (*compute)(const void* x, void* y, const AxisSlices& s) noexcept;
   };
 
-  /// kCoerce2d: the opset 1-12 semantics (default axis 1, axis == rank allowed, rows of prod(dims[axis:])).
-  template <bool kCoerce2d>
-  static Status prepare(PrepareContext& ctx) noexcept {
+  /// `coerce_2d`: the opset 1-12 semantics (default axis 1, axis == rank allowed, rows of prod(dims[axis:])).
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
+    const bool coerce_2d = since < 13;
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInput));
     ONNXMICRO_RETURN_IF_ERROR(axis_slices::require_static_shape(ctx, kInput));
     const TensorInfo& input = ctx.input(kInput);
@@ -33,13 +38,13 @@ struct HardmaxCommon {
         input.dtype, FloatTypes{}, [&](auto tag) noexcept { state->compute = &compute<typename decltype(tag)::type>; });
     if (!supported) return ctx.unsupported_input_dtype(kInput);
     std::int64_t axis_value = 0;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("axis", axis_value, kCoerce2d ? 1 : -1));
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("axis", axis_value, coerce_2d ? 1 : -1));
     int axis = 0;
     // negative axis: the spec allows it from opset 11, but exporters write -1 at older opsets (PyTorch at 6-10)
     // and onnxruntime accepts it, so every version does (13 defaults to -1)
     ONNXMICRO_RETURN_IF_ERROR(
-        axis_slices::normalize(axis_value, input.shape, "attribute 'axis'", true, kCoerce2d ? 1 : 0, axis));
-    state->slices = kCoerce2d ? axis_slices::coerced_2d(input.shape, axis) : axis_slices::along(input.shape, axis);
+        axis_slices::normalize(axis_value, input.shape, "attribute 'axis'", true, coerce_2d ? 1 : 0, axis));
+    state->slices = coerce_2d ? axis_slices::coerced_2d(input.shape, axis) : axis_slices::along(input.shape, axis);
     ctx.set_output(kOutput, input.dtype, input.shape);
     return {};
   }
@@ -77,26 +82,12 @@ struct HardmaxCommon {
   }
 };
 
-// Opset 1-12: the input is coerced to 2-D at `axis` (default 1; negative axis from 11), one 1 per row.
-struct Hardmax_1 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Hardmax";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 13;
-  static constexpr int kInPlaceInput = 0;
-  static Status prepare(PrepareContext& ctx) noexcept { return HardmaxCommon::prepare<true>(ctx); }
-  static Status run(RunContext& ctx) noexcept { return HardmaxCommon::run(ctx); }
-};
+}  // namespace hardmax_detail
 
+// Opset 1-12: the input is coerced to 2-D at `axis` (default 1; negative axis from 11), one 1 per row.
+using Hardmax_1 = VersionedKernel<hardmax_detail::HardmaxImpl, 1, 13>;
 // Opset 13: one 1 per slice along `axis` only (default -1); bfloat16 added.
-struct Hardmax_13 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Hardmax";
-  static constexpr int kSinceVersion = 13;
-  static constexpr int kInPlaceInput = 0;
-  static Status prepare(PrepareContext& ctx) noexcept { return HardmaxCommon::prepare<false>(ctx); }
-  static Status run(RunContext& ctx) noexcept { return HardmaxCommon::run(ctx); }
-};
+using Hardmax_13 = VersionedKernel<hardmax_detail::HardmaxImpl, 13>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -12,8 +12,13 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-/// What LogSoftmax_1 and LogSoftmax_13 share: the input as [outer, length, inner], normalised along length.
-struct LogSoftmaxCommon {
+namespace log_softmax_detail {
+
+/// Implementation shared by the LogSoftmax versions: the input as [outer, length, inner], normalised along
+/// length.
+struct LogSoftmaxImpl : KernelDefaults {
+  static constexpr std::string_view kOpType = "LogSoftmax";
+  static constexpr int kInPlaceInput = 0;
   static constexpr int kInput = 0;
   static constexpr int kOutput = 0;
 
@@ -22,9 +27,9 @@ struct LogSoftmaxCommon {
     void (*compute)(const void* x, void* y, const AxisSlices& s) noexcept;
   };
 
-  /// kCoerce2d: the opset 1-12 semantics (default axis 1, axis == rank allowed, rows of prod(dims[axis:])).
-  template <bool kCoerce2d>
-  static Status prepare(PrepareContext& ctx) noexcept {
+  /// `coerce_2d`: the opset 1-12 semantics (default axis 1, axis == rank allowed, rows of prod(dims[axis:])).
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
+    const bool coerce_2d = since < 13;
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInput));
     ONNXMICRO_RETURN_IF_ERROR(axis_slices::require_static_shape(ctx, kInput));
     const TensorInfo& input = ctx.input(kInput);
@@ -36,13 +41,13 @@ struct LogSoftmaxCommon {
         input.dtype, FloatTypes{}, [&](auto tag) noexcept { state->compute = &compute<typename decltype(tag)::type>; });
     if (!supported) return ctx.unsupported_input_dtype(kInput);
     std::int64_t axis_value = 0;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("axis", axis_value, kCoerce2d ? 1 : -1));
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("axis", axis_value, coerce_2d ? 1 : -1));
     int axis = 0;
     // negative axis: the spec allows it from opset 11, but exporters write -1 at older opsets (PyTorch at 6-10)
     // and onnxruntime accepts it, so every version does (13 defaults to -1)
     ONNXMICRO_RETURN_IF_ERROR(
-        axis_slices::normalize(axis_value, input.shape, "attribute 'axis'", true, kCoerce2d ? 1 : 0, axis));
-    state->slices = kCoerce2d ? axis_slices::coerced_2d(input.shape, axis) : axis_slices::along(input.shape, axis);
+        axis_slices::normalize(axis_value, input.shape, "attribute 'axis'", true, coerce_2d ? 1 : 0, axis));
+    state->slices = coerce_2d ? axis_slices::coerced_2d(input.shape, axis) : axis_slices::along(input.shape, axis);
     ctx.set_output(kOutput, input.dtype, input.shape);
     return {};
   }
@@ -80,27 +85,13 @@ struct LogSoftmaxCommon {
   }
 };
 
+}  // namespace log_softmax_detail
+
 // Opset 1-12: the input is coerced to 2-D at `axis` (default 1; negative axis from 11) and each row is
 // normalised.
-struct LogSoftmax_1 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "LogSoftmax";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 13;
-  static constexpr int kInPlaceInput = 0;
-  static Status prepare(PrepareContext& ctx) noexcept { return LogSoftmaxCommon::prepare<true>(ctx); }
-  static Status run(RunContext& ctx) noexcept { return LogSoftmaxCommon::run(ctx); }
-};
-
+using LogSoftmax_1 = VersionedKernel<log_softmax_detail::LogSoftmaxImpl, 1, 13>;
 // Opset 13: normalised along `axis` only (default -1); bfloat16 added.
-struct LogSoftmax_13 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "LogSoftmax";
-  static constexpr int kSinceVersion = 13;
-  static constexpr int kInPlaceInput = 0;
-  static Status prepare(PrepareContext& ctx) noexcept { return LogSoftmaxCommon::prepare<false>(ctx); }
-  static Status run(RunContext& ctx) noexcept { return LogSoftmaxCommon::run(ctx); }
-};
+using LogSoftmax_13 = VersionedKernel<log_softmax_detail::LogSoftmaxImpl, 13>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -49,20 +49,19 @@ inline Status prepare_plan(PrepareContext& ctx, std::string_view scores_role, Lo
            << "inputs 0 and 1 must have shapes known at prepare time, got " << scores.shape << " and " << target.shape;
   }
   if (scores.shape.rank() < 2) {
-    return Status(StatusCode::invalid_model) << "input 0 '" << scores.name << "' (" << scores_role
-                                             << ") must have rank >= 2 ([N, C, d1..dk]), got shape " << scores.shape;
+    return ctx.input_error(kScoresInput, scores_role)
+           << " must have rank >= 2 ([N, C, d1..dk]), got shape " << scores.shape;
   }
   if (target.dtype != DataType::int32 && target.dtype != DataType::int64) {
-    return Status(StatusCode::invalid_model) << "input 1 '" << target.name << "' (target) has dtype "
-                                             << dtype_name(target.dtype) << ", expected int32 or int64";
+    return ctx.input_error(kTargetInput, "target")
+           << " has dtype " << dtype_name(target.dtype) << ", expected int32 or int64";
   }
   bool target_matches = target.shape.rank() == scores.shape.rank() - 1 && target.shape[0] == scores.shape[0];
   for (int i = 1; target_matches && i < target.shape.rank(); ++i)
     target_matches = target.shape[i] == scores.shape[i + 1];
   if (!target_matches) {
-    return Status(StatusCode::invalid_model)
-           << "input 1 '" << target.name << "' (target) has shape " << target.shape << ", expected input 0's shape "
-           << scores.shape << " without its class dimension 1";
+    return ctx.input_error(kTargetInput, "target") << " has shape " << target.shape << ", expected input 0's shape "
+                                                   << scores.shape << " without its class dimension 1";
   }
   plan.batch = scores.shape[0];
   plan.classes = scores.shape[1];
@@ -74,8 +73,8 @@ inline Status prepare_plan(PrepareContext& ctx, std::string_view scores_role, Lo
     const TensorInfo& weight = ctx.input(kWeightInput);
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kScoresInput, kWeightInput));
     if (weight.shape.rank() != 1 || weight.shape[0] != plan.classes) {
-      return Status(StatusCode::invalid_model) << "input 2 '" << weight.name << "' (weight) has shape " << weight.shape
-                                               << ", expected [" << plan.classes << "] (one weight per class)";
+      return ctx.input_error(kWeightInput, "weight")
+             << " has shape " << weight.shape << ", expected [" << plan.classes << "] (one weight per class)";
     }
   }
 

@@ -61,15 +61,19 @@ struct ModOp {
   };
 };
 
-/// Shared body of Mod_10 and Mod_28; kFloatFloorMod says whether floats accept fmod=0.
-template <bool kFloatFloorMod>
-struct ModBody {
+namespace mod_detail {
+
+/// Implementation shared by the Mod versions; floats accept fmod=0 from opset 28.
+struct ModImpl : KernelDefaults {
+  static constexpr std::string_view kOpType = "Mod";
+  static constexpr int kInPlaceInput = 0;
   static constexpr int kInputA = 0;
   static constexpr int kInputB = 1;
   static constexpr int kOutput = 0;
   using State = BinaryPlanState;
 
-  static Status prepare(PrepareContext& ctx) noexcept {
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
+    const bool float_floor_mod = since >= 28;
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInputA));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInputB));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kInputA, kInputB));
@@ -79,7 +83,7 @@ struct ModBody {
       return Status(StatusCode::invalid_model) << "attribute 'fmod' is " << fmod << ", expected 0 or 1";
     }
     const DataType dtype = ctx.input(kInputA).dtype;
-    if (!kFloatFloorMod && fmod == 0 && is_floating(dtype)) {
+    if (!float_floor_mod && fmod == 0 && is_floating(dtype)) {
       return Status(StatusCode::invalid_model)
              << "attribute 'fmod' is 0 but input 0 '" << ctx.input(kInputA).name << "' has dtype " << dtype_name(dtype)
              << ": before opset 28 floating-point Mod requires fmod=1";
@@ -105,22 +109,12 @@ struct ModBody {
   }
 };
 
-// Opset 10-27: floating-point inputs require fmod=1.
-struct Mod_10 : KernelDefaults, ModBody<false> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Mod";
-  static constexpr int kSinceVersion = 10;
-  static constexpr int kUntilVersion = 28;
-  static constexpr int kInPlaceInput = 0;
-};
+}  // namespace mod_detail
 
+// Opset 10-27: floating-point inputs require fmod=1.
+using Mod_10 = VersionedKernel<mod_detail::ModImpl, 10, 28>;
 // Opset 28+: floating-point inputs accept fmod=0 too.
-struct Mod_28 : KernelDefaults, ModBody<true> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Mod";
-  static constexpr int kSinceVersion = 28;
-  static constexpr int kInPlaceInput = 0;
-};
+using Mod_28 = VersionedKernel<mod_detail::ModImpl, 28>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -39,7 +39,8 @@ struct NegativeLogLikelihoodLossImpl : KernelDefaults {
 
 }  // namespace negative_log_likelihood_loss_detail
 
-using NegativeLogLikelihoodLoss_12 = VersionedKernel<negative_log_likelihood_loss_detail::NegativeLogLikelihoodLossImpl, 12>;
+using NegativeLogLikelihoodLoss_12 =
+    VersionedKernel<negative_log_likelihood_loss_detail::NegativeLogLikelihoodLossImpl, 12>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -10,8 +10,13 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-/// What Softmax_1 and Softmax_13 share: the input viewed as [outer, length, inner], normalised along length.
-struct SoftmaxCommon {
+namespace softmax_detail {
+
+/// Implementation shared by the Softmax versions: the input viewed as [outer, length, inner], normalised along
+/// length.
+struct SoftmaxImpl : KernelDefaults {
+  static constexpr std::string_view kOpType = "Softmax";
+  static constexpr int kInPlaceInput = 0;
   static constexpr int kInput = 0;
   static constexpr int kOutput = 0;
 
@@ -30,8 +35,8 @@ struct SoftmaxCommon {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInput));
     const int rank = ctx.input(kInput).shape.rank();
     if (!ctx.input(kInput).shape.is_static()) {
-      return Status(StatusCode::unsupported) << "input 0 '" << ctx.input(kInput).name << "' has shape "
-                                             << ctx.input(kInput).shape << "; shapes must be known";
+      return ctx.input_error(kInput, {}, StatusCode::unsupported)
+             << " has shape " << ctx.input(kInput).shape << "; shapes must be known";
     }
     std::int64_t requested = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("axis", requested, default_axis));
@@ -44,6 +49,27 @@ struct SoftmaxCommon {
     }
     axis = static_cast<int>(normalised);
     return {};
+  }
+
+  /// Opset 1-12 (`since` < 13): the input is coerced to 2-D at `axis` (default 1, axis == rank allowed: rows of
+  /// one element) and each row of prod(dims[axis:]) elements is normalised. Opset 13+: normalised along `axis`
+  /// only (default -1).
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
+    const bool coerce_2d = since < 13;
+    int axis = 0;
+    ONNXMICRO_RETURN_IF_ERROR(prepare_axis(ctx, coerce_2d ? 1 : -1, coerce_2d ? 1 : 0, axis));
+    State* state = nullptr;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
+    const Shape& shape = ctx.input(kInput).shape;
+    state->outer = product(shape, 0, axis);
+    if (coerce_2d) {
+      state->length = product(shape, axis, shape.rank());
+      state->inner = 1;
+    } else {
+      state->length = shape[axis];
+      state->inner = product(shape, axis + 1, shape.rank());
+    }
+    return finish_prepare(ctx, *state);
   }
 
   /// Picks the loop for the input dtype, asks for scratch, sets the output; `outer/length/inner` in state.
@@ -150,50 +176,13 @@ struct SoftmaxCommon {
   }
 };
 
+}  // namespace softmax_detail
+
 // Opset 1-12: the input is coerced to 2-D at `axis` (default 1; opset 11 allowed negative axes, accepted
 // here for every version) and each row of prod(dims[axis:]) elements is normalised.
-struct Softmax_1 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Softmax";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 13;
-  static constexpr int kInPlaceInput = 0;
-
-  static Status prepare(PrepareContext& ctx) noexcept {
-    int axis = 0;
-    // axis == rank is allowed here: it makes rows of one element.
-    ONNXMICRO_RETURN_IF_ERROR(SoftmaxCommon::prepare_axis(ctx, 1, 1, axis));
-    SoftmaxCommon::State* state = nullptr;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    const Shape& shape = ctx.input(SoftmaxCommon::kInput).shape;
-    state->outer = SoftmaxCommon::product(shape, 0, axis);
-    state->length = SoftmaxCommon::product(shape, axis, shape.rank());
-    state->inner = 1;
-    return SoftmaxCommon::finish_prepare(ctx, *state);
-  }
-  static Status run(RunContext& ctx) noexcept { return SoftmaxCommon::run(ctx); }
-};
-
+using Softmax_1 = VersionedKernel<softmax_detail::SoftmaxImpl, 1, 13>;
 // Opset 13+: normalised along `axis` only (default -1); the other dimensions are independent slices.
-struct Softmax_13 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Softmax";
-  static constexpr int kSinceVersion = 13;
-  static constexpr int kInPlaceInput = 0;
-
-  static Status prepare(PrepareContext& ctx) noexcept {
-    int axis = 0;
-    ONNXMICRO_RETURN_IF_ERROR(SoftmaxCommon::prepare_axis(ctx, -1, 0, axis));
-    SoftmaxCommon::State* state = nullptr;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    const Shape& shape = ctx.input(SoftmaxCommon::kInput).shape;
-    state->outer = SoftmaxCommon::product(shape, 0, axis);
-    state->length = shape[axis];
-    state->inner = SoftmaxCommon::product(shape, axis + 1, shape.rank());
-    return SoftmaxCommon::finish_prepare(ctx, *state);
-  }
-  static Status run(RunContext& ctx) noexcept { return SoftmaxCommon::run(ctx); }
-};
+using Softmax_13 = VersionedKernel<softmax_detail::SoftmaxImpl, 13>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -58,9 +58,8 @@ struct VariadicElementwise : KernelDefaults {
         ONNXMICRO_RETURN_IF_ERROR(broadcast_shapes(Span<const BroadcastOperand>(operands, 2), merged));
         output = merged;
       } else if (!(input.shape == output)) {
-        return Status(StatusCode::invalid_model)
-               << "input " << i << " '" << input.name << "' has shape " << input.shape << ", expected " << output
-               << " (same as input 0 '" << ctx.input(0).name << "': broadcasting needs opset 8)";
+        return ctx.input_error(i) << " has shape " << input.shape << ", expected " << output << " (same as input 0 '"
+                                  << ctx.input(0).name << "': broadcasting needs opset 8)";
       }
     }
 

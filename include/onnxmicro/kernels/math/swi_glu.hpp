@@ -30,9 +30,8 @@ struct SwiGLUImpl : KernelDefaults {
     const TensorInfo& gate = ctx.input(kGateInput);
     const TensorInfo& value = ctx.input(kValueInput);
     if (gate.shape != value.shape) {
-      return Status(StatusCode::invalid_model)
-             << "input 1 '" << value.name << "' (B) has shape " << value.shape << ", expected input 0's shape "
-             << gate.shape << " (SwiGLU does not broadcast)";
+      return ctx.input_error(kValueInput, "B") << " has shape " << value.shape << ", expected input 0's shape "
+                                               << gate.shape << " (SwiGLU does not broadcast)";
     }
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));

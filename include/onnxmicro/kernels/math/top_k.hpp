@@ -13,8 +13,11 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-/// What every TopK version shares. Scratch holds one slice's candidate indices.
-struct TopKCommon {
+namespace top_k_detail {
+
+/// Implementation shared by the TopK versions. Scratch holds one slice's candidate indices.
+struct TopKImpl : KernelDefaults {
+  static constexpr std::string_view kOpType = "TopK";
   static constexpr int kInput = 0;
   static constexpr int kKInput = 1;
   static constexpr int kValues = 0;
@@ -31,10 +34,11 @@ struct TopKCommon {
                     bool largest, std::int64_t* order) noexcept;
   };
 
-  /// kKFromInput: k is input 1 (opset 10+) rather than attribute `k`; kHasLargest: the `largest`/`sorted`
+  /// `k_from_input`: k is input 1 (opset 10+) rather than attribute `k`; `has_largest`: the `largest`/`sorted`
   /// attributes and the integer dtypes exist (opset 11+).
-  template <bool kKFromInput, bool kHasLargest>
-  static Status prepare(PrepareContext& ctx) noexcept {
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
+    const bool k_from_input = since >= 10;
+    const bool has_largest = since >= 11;
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInput));
     ONNXMICRO_RETURN_IF_ERROR(axis_slices::require_static_shape(ctx, kInput));
     const TensorInfo& input = ctx.input(kInput);
@@ -42,7 +46,7 @@ struct TopKCommon {
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
     const DataType dtype = input.dtype;
     // Integer types: added in opset 11; bfloat16: added in opset 24.
-    if (!kHasLargest && !(dtype == DataType::float32 || dtype == DataType::float64 || dtype == DataType::float16)) {
+    if (!has_largest && !(dtype == DataType::float32 || dtype == DataType::float64 || dtype == DataType::float16)) {
       return ctx.unsupported_input_dtype(kInput);
     }
     if (dtype == DataType::bfloat16 && ctx.opset_version() < 24) return ctx.unsupported_input_dtype(kInput);
@@ -52,7 +56,7 @@ struct TopKCommon {
 
     std::int64_t axis_value = -1, largest = 1;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("axis", axis_value, -1));
-    if constexpr (kHasLargest) {
+    if (has_largest) {
       std::int64_t sorted = 1;
       ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("largest", largest, 1));
       // sorted=0 leaves the order unspecified; sorted output is a valid answer for it.
@@ -60,7 +64,7 @@ struct TopKCommon {
     }
     state->largest = largest != 0;
     if (input.shape.rank() == 0) {
-      return Status(StatusCode::invalid_model) << "input 0 '" << input.name << "' is a scalar; expected rank >= 1";
+      return ctx.input_error(kInput) << " is a scalar; expected rank >= 1";
     }
     int axis = 0;
     // The default axis is -1 in every version, so negative values are accepted throughout.
@@ -69,15 +73,14 @@ struct TopKCommon {
 
     std::int64_t k = 0;
     const char* k_name = "attribute 'k'";
-    if constexpr (kKFromInput) {
+    if (k_from_input) {
       k_name = "input 1 'K'";
       ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kKInput));
       ONNXMICRO_RETURN_IF_ERROR(ctx.require_constant_input(kKInput));
       const TensorInfo& k_info = ctx.input(kKInput);
       if (k_info.dtype != DataType::int64 || k_info.shape.rank() > 1 || k_info.shape.element_count() != 1) {
-        return Status(StatusCode::invalid_model)
-               << "input 1 '" << k_info.name << "' (K) has dtype " << dtype_name(k_info.dtype) << " and shape "
-               << k_info.shape << ", expected one int64 value";
+        return ctx.input_error(kKInput, "K") << " has dtype " << dtype_name(k_info.dtype) << " and shape "
+                                             << k_info.shape << ", expected one int64 value";
       }
       std::memcpy(&k, k_info.const_data, 8);  // constant data may be unaligned
     } else {
@@ -136,34 +139,14 @@ struct TopKCommon {
   }
 };
 
+}  // namespace top_k_detail
+
 // Opset 1: k is an attribute; float types only.
-struct TopK_1 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "TopK";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 10;
-  static Status prepare(PrepareContext& ctx) noexcept { return TopKCommon::prepare<false, false>(ctx); }
-  static Status run(RunContext& ctx) noexcept { return TopKCommon::run(ctx); }
-};
-
+using TopK_1 = VersionedKernel<top_k_detail::TopKImpl, 1, 10>;
 // Opset 10: k moved to input 1 (a 1-element int64 tensor, must be constant).
-struct TopK_10 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "TopK";
-  static constexpr int kSinceVersion = 10;
-  static constexpr int kUntilVersion = 11;
-  static Status prepare(PrepareContext& ctx) noexcept { return TopKCommon::prepare<true, false>(ctx); }
-  static Status run(RunContext& ctx) noexcept { return TopKCommon::run(ctx); }
-};
-
+using TopK_10 = VersionedKernel<top_k_detail::TopKImpl, 10, 11>;
 // Opset 11: `largest` and `sorted` attributes and the integer types added; bfloat16 from opset 24.
-struct TopK_11 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "TopK";
-  static constexpr int kSinceVersion = 11;
-  static Status prepare(PrepareContext& ctx) noexcept { return TopKCommon::prepare<true, true>(ctx); }
-  static Status run(RunContext& ctx) noexcept { return TopKCommon::run(ctx); }
-};
+using TopK_11 = VersionedKernel<top_k_detail::TopKImpl, 11>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

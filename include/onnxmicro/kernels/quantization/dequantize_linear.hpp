@@ -42,9 +42,9 @@ inline Status check_dtypes(const PrepareContext& ctx, const Rules& rules, DataTy
   const std::int64_t opset = ctx.opset_version();
   const int since = x.dtype == DataType::int32 ? 10 : quant_util::quantized_dtype_since(x.dtype);
   if (since == 0 || since > opset) {
-    return quant_util::with_needed_opset(Status(StatusCode::unsupported)
-                                             << "input 0 '" << x.name << "' has dtype " << dtype_name(x.dtype)
-                                             << ", which DequantizeLinear-" << opset << " does not support",
+    return quant_util::with_needed_opset(ctx.input_error(kX, {}, StatusCode::unsupported)
+                                             << " has dtype " << dtype_name(x.dtype) << ", which DequantizeLinear-"
+                                             << opset << " does not support",
                                          since);
   }
   if (ctx.has_input(kZeroPoint))
@@ -56,9 +56,9 @@ inline Status check_dtypes(const PrepareContext& ctx, const Rules& rules, DataTy
   }
   const bool e8m0 = scale.dtype == DataType::float8e8m0 && opset >= 24;
   if (!is_floating(scale.dtype) && !e8m0) {
-    return Status(StatusCode::invalid_model)
-           << "input 1 '" << scale.name << "' (x_scale) has dtype " << dtype_name(scale.dtype)
-           << ", expected float, float16 or bfloat16" << (opset >= 24 ? " or float8e8m0" : "");
+    return ctx.input_error(kScale, "x_scale")
+           << " has dtype " << dtype_name(scale.dtype) << ", expected float, float16 or bfloat16"
+           << (opset >= 24 ? " or float8e8m0" : "");
   }
   output = scale.dtype;
   DataType attribute = DataType::undefined;

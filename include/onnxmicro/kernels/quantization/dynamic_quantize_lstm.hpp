@@ -130,9 +130,9 @@ struct DynamicQuantizeLSTMImpl : KernelDefaults, private recurrent_util::Recurre
     const TensorInfo& info = ctx.input(scale);
     per_column = info.shape == per_column_shape;
     if (!per_column && info.shape != per_direction) {
-      return Status(StatusCode::invalid_model) << "input " << scale << " '" << info.name << "' (scale of input "
-                                               << weights << " '" << ctx.input(weights).name << "'): expected shape "
-                                               << per_direction << " or " << per_column_shape << ", got " << info.shape;
+      return ctx.input_error(scale) << " (scale of input " << weights << " '" << ctx.input(weights).name
+                                    << "'): expected shape " << per_direction << " or " << per_column_shape << ", got "
+                                    << info.shape;
     }
     if (ctx.input(zero).shape != info.shape) {
       return ctx.input_error(zero) << " (zero point): expected the shape of its scale " << info.shape << ", got "

@@ -67,7 +67,7 @@ struct QGemmImpl : KernelDefaults {
     }
     if (ctx.has_input(kC)) ONNXMICRO_RETURN_IF_ERROR(quant_util::require_dtype(ctx, kC, DataType::int32, "C"));
     if (ctx.has_input(kYZeroPoint) && !ctx.has_input(kYScale)) {
-      return Status(StatusCode::invalid_model) << "input 8 (y_zero_point) is given without input 7 (y_scale)";
+      return ctx.input_error(kYZeroPoint, "y_zero_point") << " is given without input 7 (y_scale)";
     }
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
@@ -101,9 +101,9 @@ struct QGemmImpl : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(quant_util::check_channel_param(ctx, kBZeroPoint, s.n));
     s.per_column = ctx.input(kBScale).shape.element_count() > 1;
     if (ctx.has_input(kBZeroPoint) && (ctx.input(kBZeroPoint).shape.element_count() > 1) != s.per_column) {
-      return Status(StatusCode::invalid_model)
-             << "input 5 '" << ctx.input(kBZeroPoint).name << "' has shape " << ctx.input(kBZeroPoint).shape
-             << ", expected the shape of input 4 " << ctx.input(kBScale).shape << " (b_scale)";
+      return ctx.input_error(kBZeroPoint)
+             << " has shape " << ctx.input(kBZeroPoint).shape << ", expected the shape of input 4 "
+             << ctx.input(kBScale).shape << " (b_scale)";
     }
     s.c_row_stride = s.c_col_stride = 0;
     if (ctx.has_input(kC)) {
@@ -111,8 +111,8 @@ struct QGemmImpl : KernelDefaults {
       const std::int64_t rows = c.rank() == 2 ? c[0] : 1;
       const std::int64_t cols = c.rank() >= 1 ? c[c.rank() - 1] : 1;
       if (c.rank() > 2 || (rows != 1 && rows != s.m) || (cols != 1 && cols != s.n)) {
-        return Status(StatusCode::invalid_model) << "input 6 '" << ctx.input(kC).name << "' (C) has shape " << c
-                                                 << ", which does not broadcast to [" << s.m << "," << s.n << "]";
+        return ctx.input_error(kC, "C") << " has shape " << c << ", which does not broadcast to [" << s.m << "," << s.n
+                                        << "]";
       }
       s.c_col_stride = cols == 1 ? 0 : 1;
       s.c_row_stride = rows == 1 ? 0 : cols;

@@ -17,6 +17,8 @@ namespace kernels {
 namespace qlinear_add_detail {
 
 struct QuantizedAdd {
+  static constexpr std::string_view kDomain = "com.microsoft";
+  static constexpr std::string_view kOpType = "QLinearAdd";
   /// Fraction bits of the tables: 2^-24 of an output quantum, far below the rounding granularity.
   static constexpr int kFraction = 24;
   static constexpr std::int64_t kMask = (std::int64_t{1} << kFraction) - 1;
@@ -51,9 +53,7 @@ struct QuantizedAdd {
 }  // namespace qlinear_add_detail
 
 // Version 1: the only version.
-struct QLinearAdd_1 : qoperator_util::QLinearBinaryKernel<qlinear_add_detail::QuantizedAdd> {
-  static constexpr std::string_view kOpType = "QLinearAdd";
-};
+using QLinearAdd_1 = VersionedKernel<qoperator_util::QLinearBinaryKernel<qlinear_add_detail::QuantizedAdd>, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

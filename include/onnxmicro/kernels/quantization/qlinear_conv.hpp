@@ -159,8 +159,8 @@ struct QLinearConvImpl : KernelDefaults {
     if (ctx.has_input(kB)) {
       const TensorInfo& b = ctx.input(kB);
       if (b.shape.rank() != 1 || b.shape[0] != m) {
-        return Status(StatusCode::invalid_model) << "input 8 '" << b.name << "' (B) has shape " << b.shape
-                                                 << ", expected [" << m << "] (one bias per output channel)";
+        return ctx.input_error(kB, "B") << " has shape " << b.shape << ", expected [" << m
+                                        << "] (one bias per output channel)";
       }
     }
     const DataType x_type = ctx.input(kX).dtype;

@@ -40,9 +40,8 @@ struct QLinearGlobalAveragePoolImpl : KernelDefaults, qoperator_util::UnaryInput
     ONNXMICRO_RETURN_IF_ERROR(qoperator_util::require_flag("channels_last", channels_last));
     const int rank = x.shape.rank();
     if (rank < 3) {
-      return Status(StatusCode::invalid_model)
-             << "input 0 '" << x.name << "' has shape " << x.shape << ", expected rank >= 3 ("
-             << (channels_last ? "N, spatial..., C" : "N, C, spatial...") << ")";
+      return ctx.input_error(kX) << " has shape " << x.shape << ", expected rank >= 3 ("
+                                 << (channels_last ? "N, spatial..., C" : "N, C, spatial...") << ")";
     }
     State* s = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(s));
@@ -52,9 +51,9 @@ struct QLinearGlobalAveragePoolImpl : KernelDefaults, qoperator_util::UnaryInput
     s->spatial = 1;
     for (int i = 1; i < rank - 1; ++i) s->spatial *= x.shape[s->channels_last ? i : i + 1];
     if (s->spatial < 1 || s->spatial > kMaxSpatial) {
-      return Status(StatusCode::unsupported)
-             << "input 0 '" << x.name << "' has shape " << x.shape << ": " << s->spatial
-             << " spatial positions, expected 1 to " << kMaxSpatial << " (the int32 sum of a channel)";
+      return ctx.input_error(kX, {}, StatusCode::unsupported)
+             << " has shape " << x.shape << ": " << s->spatial << " spatial positions, expected 1 to " << kMaxSpatial
+             << " (the int32 sum of a channel)";
     }
     s->x_zero = xq.zero_point;
     s->y_zero = yq.zero_point;

@@ -15,6 +15,8 @@ namespace kernels {
 namespace qlinear_mul_detail {
 
 struct QuantizedMul {
+  static constexpr std::string_view kDomain = "com.microsoft";
+  static constexpr std::string_view kOpType = "QLinearMul";
   struct Params {
     std::int32_t a_zero, b_zero, c_zero;
     qoperator_util::RoundingMultiplier output;
@@ -35,9 +37,7 @@ struct QuantizedMul {
 }  // namespace qlinear_mul_detail
 
 // Version 1: the only version.
-struct QLinearMul_1 : qoperator_util::QLinearBinaryKernel<qlinear_mul_detail::QuantizedMul> {
-  static constexpr std::string_view kOpType = "QLinearMul";
-};
+using QLinearMul_1 = VersionedKernel<qoperator_util::QLinearBinaryKernel<qlinear_mul_detail::QuantizedMul>, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -62,12 +62,11 @@ struct QLinearSoftmaxImpl : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(qoperator_util::require_8bit(ctx, kX));
     const TensorInfo& x = ctx.input(kX);
     if (!x.shape.is_static()) {
-      return Status(StatusCode::unsupported)
-             << "input 0 '" << x.name << "' has shape " << x.shape << "; shapes must be known";
+      return ctx.input_error(kX, {}, StatusCode::unsupported) << " has shape " << x.shape << "; shapes must be known";
     }
     const int rank = x.shape.rank();
     if (rank < 1) {
-      return Status(StatusCode::invalid_model) << "input 0 '" << x.name << "' is a scalar, expected rank >= 1";
+      return ctx.input_error(kX) << " is a scalar, expected rank >= 1";
     }
     qoperator_util::QuantParams xq, yq;
     ONNXMICRO_RETURN_IF_ERROR(qoperator_util::read_quant_params(ctx, kXScale, kXZeroPoint, x.dtype, xq));

@@ -46,9 +46,8 @@ inline Status read_quant_params(PrepareContext& ctx, int scale_index, int zero_i
     ONNXMICRO_RETURN_IF_ERROR(quant_util::check_scalar_param(ctx, i));
     const TensorInfo& t = ctx.input(i);
     if (!t.is_constant || t.const_data == nullptr) {
-      return Status(StatusCode::unsupported)
-             << "input " << i << " '" << t.name
-             << "' must be known at prepare time (an initializer or constant): this kernel precomputes its integer "
+      return ctx.input_error(i, {}, StatusCode::unsupported)
+             << " must be known at prepare time (an initializer or constant): this kernel precomputes its integer "
                 "requantisation from the scales and zero points";
     }
   }
@@ -221,15 +220,16 @@ struct LookupTableKernel : UnaryInputs {
 
 /// Shared shape of QLinearAdd and QLinearMul: A, A_scale, A_zero_point, B, B_scale, B_zero_point, C_scale,
 /// C_zero_point, numpy broadcasting of A and B, per-tensor parameters, and a QDQ-fused Relu/Clip on the output.
-/// `Op` supplies the integer arithmetic:
+/// `Op` names the op and supplies the integer arithmetic:
+///   static constexpr std::string_view kDomain = "com.microsoft", kOpType = "QLinearAdd";
 ///   struct Params;                                                       // precomputed at prepare
 ///   static void init(Params&, DataType, QuantParams a, QuantParams b, QuantParams c);
 ///   static std::int64_t apply(const Params&, std::int32_t a, std::int32_t b);  // round(real / C_scale) + C_zero
-/// A kernel is `struct QLinearAdd_1 : QLinearBinaryKernel<Op> { kOpType }` (com.microsoft, version 1, the only one).
+/// A kernel is `using QLinearAdd_1 = VersionedKernel<QLinearBinaryKernel<Op>, 1>;` (version 1, the only one).
 template <typename Op>
 struct QLinearBinaryKernel : KernelDefaults {
-  static constexpr std::string_view kDomain = "com.microsoft";
-  static constexpr int kSinceVersion = 1;
+  static constexpr std::string_view kDomain = Op::kDomain;
+  static constexpr std::string_view kOpType = Op::kOpType;
   static constexpr int kA = 0;
   static constexpr int kAScale = 1;
   static constexpr int kAZeroPoint = 2;

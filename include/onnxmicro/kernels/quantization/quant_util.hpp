@@ -309,9 +309,9 @@ inline Status plan_params(const PrepareContext& ctx, int scale_index, int zero_p
     const bool both_single =
         zp.shape.element_count() == 1 && s.element_count() == 1;  // e.g. a 0-D scale with a [1] zero point
     if (zp.shape != s && !both_single) {
-      return Status(StatusCode::invalid_model)
-             << "input " << zero_point_index << " '" << zp.name << "' (zero point) has shape " << zp.shape
-             << ", expected " << s << " (the shape of input " << scale_index << " '" << scale.name << "')";
+      return ctx.input_error(zero_point_index, "zero point")
+             << " has shape " << zp.shape << ", expected " << s << " (the shape of input " << scale_index << " '"
+             << scale.name << "')";
     }
   }
   std::int64_t axis_attr = 1;
@@ -328,15 +328,14 @@ inline Status plan_params(const PrepareContext& ctx, int scale_index, int zero_p
   layout.inner = x.shape.element_count();
   if (s.element_count() == 1) return {};  // per tensor (one value, whatever its rank, as the reference)
   if (!rules.per_axis) {
-    return Status(StatusCode::invalid_model) << "input " << scale_index << " '" << scale.name << "' (scale) has shape "
-                                             << s << ", expected a scalar (per-axis scales need opset 13)";
+    return ctx.input_error(scale_index, "scale")
+           << " has shape " << s << ", expected a scalar (per-axis scales need opset 13)";
   }
   int axis = 0;
   const bool blocked = block_size > 0;
   if (!blocked && s.rank() != 1) {
-    return Status(StatusCode::invalid_model)
-           << "input " << scale_index << " '" << scale.name << "' (scale) has shape " << s
-           << ", expected a scalar or a 1-D tensor"
+    return ctx.input_error(scale_index, "scale")
+           << " has shape " << s << ", expected a scalar or a 1-D tensor"
            << (rules.blocked ? " (blocked quantization needs attribute 'block_size' > 0)" : "");
   }
   ONNXMICRO_RETURN_IF_ERROR(shape_util::normalize_axis(axis_attr, x.shape.rank(), "attribute 'axis'", true, axis));
@@ -346,9 +345,8 @@ inline Status plan_params(const PrepareContext& ctx, int scale_index, int zero_p
   layout.inner = shape_util::dims_product(x.shape, axis + 1, x.shape.rank());
   if (!blocked) {
     if (s[0] != dim) {
-      return Status(StatusCode::invalid_model)
-             << "input " << scale_index << " '" << scale.name << "' (scale) has " << s[0] << " values, expected " << dim
-             << " (dim " << axis << " of input 0 " << x.shape << ")";
+      return ctx.input_error(scale_index, "scale")
+             << " has " << s[0] << " values, expected " << dim << " (dim " << axis << " of input 0 " << x.shape << ")";
     }
     layout.axis_stride = 1;
     return {};
@@ -357,9 +355,8 @@ inline Status plan_params(const PrepareContext& ctx, int scale_index, int zero_p
   bool same_rank_and_dims = s.rank() == x.shape.rank();
   for (int d = 0; same_rank_and_dims && d < s.rank(); ++d) same_rank_and_dims = d == axis || s[d] == x.shape[d];
   if (!same_rank_and_dims) {
-    return Status(StatusCode::invalid_model)
-           << "input " << scale_index << " '" << scale.name << "' (scale) has shape " << s
-           << ", expected the shape of input 0 " << x.shape << " except on axis " << axis << " (blocked quantization)";
+    return ctx.input_error(scale_index, "scale") << " has shape " << s << ", expected the shape of input 0 " << x.shape
+                                                 << " except on axis " << axis << " (blocked quantization)";
   }
   const std::int64_t blocks = s[axis];
   const std::int64_t expected = (dim + block_size - 1) / block_size;
@@ -379,8 +376,7 @@ inline Status plan_params(const PrepareContext& ctx, int scale_index, int zero_p
 inline Status require_dtype(const PrepareContext& ctx, int index, DataType expected, const char* role) noexcept {
   const TensorInfo& t = ctx.input(index);
   if (t.dtype == expected) return {};
-  return Status(StatusCode::invalid_model) << "input " << index << " '" << t.name << "' (" << role << ") has dtype "
-                                           << dtype_name(t.dtype) << ", expected " << dtype_name(expected);
+  return ctx.input_error(index, role) << " has dtype " << dtype_name(t.dtype) << ", expected " << dtype_name(expected);
 }
 
 /// Reads the dtype attribute `name` (output_dtype, precision): 0 or absent leaves `value` undefined.
@@ -542,10 +538,10 @@ inline Status plan_matrix_params(const PrepareContext& ctx, int param_index, int
     ok = p[j] == 1 || p[j] == md;
   }
   if (!ok) {
-    return Status(StatusCode::invalid_model)
-           << "input " << param_index << " '" << info.name << "' has shape " << info.shape << ", expected a scalar, ["
-           << extent << "] or " << (rows ? "[..., M, 1]" : "[..., 1, N]") << " (per " << (rows ? "row" : "column")
-           << " of input " << matrix_index << " " << matrix << ")";
+    return ctx.input_error(param_index) << " has shape " << info.shape << ", expected a scalar, [" << extent << "] or "
+                                        << (rows ? "[..., M, 1]" : "[..., 1, N]") << " (per "
+                                        << (rows ? "row" : "column") << " of input " << matrix_index << " " << matrix
+                                        << ")";
   }
   std::int64_t stride = 1;
   const int own_axis = r == 1 ? 0 : (rows ? r - 2 : r - 1);  // the axis of M (rows) or N (columns)
@@ -567,9 +563,8 @@ inline Status require_same_shape(const PrepareContext& ctx, int index, int other
   const TensorInfo& a = ctx.input(index);
   const TensorInfo& b = ctx.input(other);
   if (a.shape == b.shape || (a.shape.element_count() == 1 && b.shape.element_count() == 1)) return {};
-  return Status(StatusCode::invalid_model)
-         << "input " << other << " '" << b.name << "' has shape " << b.shape << ", expected " << a.shape
-         << " (the shape of input " << index << " '" << a.name << "')";
+  return ctx.input_error(other) << " has shape " << b.shape << ", expected " << a.shape << " (the shape of input "
+                                << index << " '" << a.name << "')";
 }
 
 // ---- integer convolution on zero-point-shifted operands -------------------------------------------------------
@@ -632,18 +627,15 @@ inline Status plan_conv(const PrepareContext& ctx, int x_index, int w_index, Con
   const TensorInfo& x = ctx.input(x_index);
   const TensorInfo& w = ctx.input(w_index);
   if (x.shape.rank() < 3) {
-    return Status(StatusCode::invalid_model) << "input " << x_index << " '" << x.name << "' (x) has shape " << x.shape
-                                             << ", expected rank >= 3 (N, C, spatial...)";
+    return ctx.input_error(x_index, "x") << " has shape " << x.shape << ", expected rank >= 3 (N, C, spatial...)";
   }
   if (w.shape.rank() != x.shape.rank()) {
-    return Status(StatusCode::invalid_model)
-           << "input " << w_index << " '" << w.name << "' (w) has shape " << w.shape << ", expected rank "
-           << x.shape.rank() << " like input " << x_index << " " << x.shape << " (M, C/group, kernel...)";
+    return ctx.input_error(w_index, "w") << " has shape " << w.shape << ", expected rank " << x.shape.rank()
+                                         << " like input " << x_index << " " << x.shape << " (M, C/group, kernel...)";
   }
   for (int i = 2; i < w.shape.rank(); ++i) {
     if (w.shape[i] < 1) {
-      return Status(StatusCode::invalid_model)
-             << "input " << w_index << " '" << w.name << "' (w) has shape " << w.shape << ": kernel dims must be >= 1";
+      return ctx.input_error(w_index, "w") << " has shape " << w.shape << ": kernel dims must be >= 1";
     }
   }
   plan = ConvPlan();
@@ -659,9 +651,8 @@ inline Status plan_conv(const PrepareContext& ctx, int x_index, int w_index, Con
   plan.group_channels = plan.channels / plan.group;
   plan.group_out_channels = plan.out_channels / plan.group;
   if (w.shape[1] != plan.group_channels) {
-    return Status(StatusCode::invalid_model)
-           << "input " << w_index << " '" << w.name << "' (w) has shape " << w.shape << ": dim 1 is " << w.shape[1]
-           << ", expected C / group = " << plan.group_channels;
+    return ctx.input_error(w_index, "w") << " has shape " << w.shape << ": dim 1 is " << w.shape[1]
+                                         << ", expected C / group = " << plan.group_channels;
   }
   sliding_window::WindowRules rules;
   rules.weight_kernel = w.shape.data() + 2;
@@ -679,9 +670,8 @@ inline Status check_channel_param(const PrepareContext& ctx, int index, std::int
   const TensorInfo& p = ctx.input(index);
   if (p.shape.element_count() == 1 && p.shape.rank() <= 1) return {};
   if (p.shape.rank() == 1 && p.shape[0] == out_channels) return {};
-  return Status(StatusCode::invalid_model)
-         << "input " << index << " '" << p.name << "' has shape " << p.shape << ", expected a scalar or ["
-         << out_channels << "] (one value per output channel)";
+  return ctx.input_error(index) << " has shape " << p.shape << ", expected a scalar or [" << out_channels
+                                << "] (one value per output channel)";
 }
 
 /// Checks a per-tensor parameter (x_scale, y_zero_point, ...): a scalar or a single value.
@@ -689,8 +679,7 @@ inline Status check_scalar_param(const PrepareContext& ctx, int index) noexcept 
   if (!ctx.has_input(index)) return {};
   const TensorInfo& p = ctx.input(index);
   if (p.shape.element_count() == 1 && p.shape.rank() <= 1) return {};
-  return Status(StatusCode::invalid_model) << "input " << index << " '" << p.name << "' has shape " << p.shape
-                                           << ", expected a scalar (per-tensor quantization)";
+  return ctx.input_error(index) << " has shape " << p.shape << ", expected a scalar (per-tensor quantization)";
 }
 
 /// A scale known at prepare time must be positive and finite everywhere: x / 0 or a negative scale is a broken
@@ -704,9 +693,8 @@ inline Status check_constant_scale_positive(const PrepareContext& ctx, int index
   for (std::int64_t i = 0; i < count; ++i) {
     const double v = load(scale.const_data, i);
     if (!(v > 0.0) || v > 1.7976931348623157e308) {  // rejects NaN, zero, negative and infinite scales
-      return Status(StatusCode::invalid_model)
-             << "input " << index << " '" << scale.name << "' (" << role << ") element " << i << " is " << v
-             << "; a quantization scale must be positive and finite";
+      return ctx.input_error(index, role)
+             << " element " << i << " is " << v << "; a quantization scale must be positive and finite";
     }
   }
   return {};

@@ -67,9 +67,9 @@ inline Status check_x_and_scale(const PrepareContext& ctx, const Rules& rules) n
       break;
     default: break;
   }
-  return Status(StatusCode::invalid_model)
-         << "input 1 '" << scale.name << "' (y_scale) has dtype " << dtype_name(scale.dtype)
-         << ", expected float, float16, bfloat16 or int32" << (opset >= 24 ? " or float8e8m0" : "");
+  return ctx.input_error(kScale, "y_scale")
+         << " has dtype " << dtype_name(scale.dtype) << ", expected float, float16, bfloat16 or int32"
+         << (opset >= 24 ? " or float8e8m0" : "");
 }
 
 /// The output dtype: y_zero_point's, else 'output_dtype' (opset 21), else uint8.

@@ -85,8 +85,8 @@ struct CastBase : KernelDefaults {
       dtype_convert::SourceKind kind = dtype_convert::SourceKind::floating;
       state->load = dtype_convert::loader_for(in.dtype, kind);
       if (state->load == nullptr) {
-        return Status(StatusCode::unsupported)
-               << "input 0 '" << in.name << "' has dtype " << dtype_name(in.dtype) << ", which Cast does not support";
+        return ctx.input_error(kInput, {}, StatusCode::unsupported)
+               << " has dtype " << dtype_name(in.dtype) << ", which Cast does not support";
       }
       switch (kind) {
         case dtype_convert::SourceKind::floating:

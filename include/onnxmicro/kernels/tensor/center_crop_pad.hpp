@@ -36,9 +36,8 @@ struct CenterCropPadImpl : KernelDefaults {
     const int rank = in.rank();
     if (!has_axes) axis_count = static_cast<std::size_t>(rank);
     if (count != axis_count) {
-      return Status(StatusCode::invalid_model)
-             << "input 1 '" << ctx.input(kShape).name << "' (shape) has " << count << " values, expected " << axis_count
-             << " (one per " << (has_axes ? "value of 'axes'" : "input axis") << ")";
+      return ctx.input_error(kShape, "shape") << " has " << count << " values, expected " << axis_count << " (one per "
+                                              << (has_axes ? "value of 'axes'" : "input axis") << ")";
     }
     remap::Plan plan;
     remap::start_identity(plan, in);

@@ -15,10 +15,8 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 namespace compress_detail {
 
-// kNegativeAxis: negative axes are accepted (opset 11+).
-template <bool kNegativeAxis>
-struct CompressKernel : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+/// Implementation shared by the Compress versions.
+struct CompressImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "Compress";
   static constexpr int kInput = 0;
   static constexpr int kCondition = 1;
@@ -33,7 +31,8 @@ struct CompressKernel : KernelDefaults {
     std::size_t element_bytes;
   };
 
-  static Status prepare(PrepareContext& ctx) noexcept {
+  /// Negative axes are accepted from opset 11.
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInput));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kCondition));
     const TensorInfo& input = ctx.input(kInput);
@@ -41,14 +40,13 @@ struct CompressKernel : KernelDefaults {
     std::size_t element_bytes = 0;
     ONNXMICRO_RETURN_IF_ERROR(index_util::input_element_bytes(ctx, kInput, element_bytes));
     if (condition.dtype != DataType::boolean || condition.shape.rank() != 1) {
-      return Status(StatusCode::invalid_model)
-             << "input 1 '" << condition.name << "' (condition) is " << dtype_name(condition.dtype) << " "
-             << condition.shape << ", expected a 1-D bool tensor";
+      return ctx.input_error(kCondition, "condition")
+             << " is " << dtype_name(condition.dtype) << " " << condition.shape << ", expected a 1-D bool tensor";
     }
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
     index_util::AxisSplit split;
-    ONNXMICRO_RETURN_IF_ERROR(index_util::split_at_optional_axis(ctx, input.shape, kNegativeAxis, split));
+    ONNXMICRO_RETURN_IF_ERROR(index_util::split_at_optional_axis(ctx, input.shape, since >= 11, split));
     state->outer = split.outer;
     state->axis_size = split.n;
     state->inner = split.inner;
@@ -117,15 +115,9 @@ struct CompressKernel : KernelDefaults {
 }  // namespace compress_detail
 
 // Opset 9: the axis must be non-negative.
-struct Compress_9 : compress_detail::CompressKernel<false> {
-  static constexpr int kSinceVersion = 9;
-  static constexpr int kUntilVersion = 11;
-};
-
+using Compress_9 = VersionedKernel<compress_detail::CompressImpl, 9, 11>;
 // Opset 11: negative axes count from the back (28 only added bfloat16).
-struct Compress_11 : compress_detail::CompressKernel<true> {
-  static constexpr int kSinceVersion = 11;
-};
+using Compress_11 = VersionedKernel<compress_detail::CompressImpl, 11>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -30,7 +30,7 @@ struct ConcatBase : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(shape_util::input_element_bits(ctx, 0, bits));
     const int rank = first.shape.rank();
     if (rank == 0) {
-      return Status(StatusCode::invalid_model) << "input 0 '" << first.name << "' is a scalar; Concat needs rank >= 1";
+      return ctx.input_error(0) << " is a scalar; Concat needs rank >= 1";
     }
     int axis = 0;
     ONNXMICRO_RETURN_IF_ERROR(shape_util::normalize_axis(axis_value, rank, "attribute 'axis'", allow_negative, axis));
@@ -42,10 +42,9 @@ struct ConcatBase : KernelDefaults {
       bool compatible = in.shape.rank() == rank;
       for (int d = 0; compatible && d < rank; ++d) compatible = d == axis || in.shape[d] == first.shape[d];
       if (!compatible) {
-        return Status(StatusCode::invalid_model)
-               << "input " << i << " '" << in.name << "' has shape " << in.shape << ", incompatible with input 0 '"
-               << first.name << "' of shape " << first.shape << " for concatenation along axis " << axis
-               << " (all dims but the axis must match)";
+        return ctx.input_error(i) << " has shape " << in.shape << ", incompatible with input 0 '" << first.name
+                                  << "' of shape " << first.shape << " for concatenation along axis " << axis
+                                  << " (all dims but the axis must match)";
       }
       out[axis] += in.shape[axis];
     }

@@ -27,8 +27,7 @@ inline Status read_common(PrepareContext& ctx, bool has_mode, std::int64_t& bloc
   ONNXMICRO_RETURN_IF_ERROR(index_util::input_element_bytes(ctx, 0, element_bytes));
   const TensorInfo& input = ctx.input(0);
   if (input.shape.rank() != 4) {
-    return Status(StatusCode::invalid_model)
-           << "input 0 '" << input.name << "' has shape " << input.shape << ", expected rank 4 (N, C, H, W)";
+    return ctx.input_error(0) << " has shape " << input.shape << ", expected rank 4 (N, C, H, W)";
   }
   ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("blocksize", blocksize));
   if (blocksize < 1) {
@@ -68,22 +67,20 @@ inline Status run_permute(RunContext& ctx) noexcept {
   return {};
 }
 
-// kHasMode: the `mode` attribute exists (opset 11+).
-template <bool kHasMode>
-struct DepthToSpaceKernel : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+/// Implementation shared by the DepthToSpace versions.
+struct DepthToSpaceImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "DepthToSpace";
 
-  static Status prepare(PrepareContext& ctx) noexcept {
+  /// The `mode` attribute exists from opset 11.
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
     std::int64_t b = 0;
     bool crd = false;
     std::size_t element_bytes = 0;
-    ONNXMICRO_RETURN_IF_ERROR(read_common(ctx, kHasMode, b, crd, element_bytes));
+    ONNXMICRO_RETURN_IF_ERROR(read_common(ctx, since >= 11, b, crd, element_bytes));
     const TensorInfo& input = ctx.input(0);
     const std::int64_t n = input.shape[0], c = input.shape[1], h = input.shape[2], w = input.shape[3];
     if (c % b != 0 || (c / b) % b != 0) {  // c % (b*b), without overflowing b*b
-      return Status(StatusCode::invalid_model)
-             << "input 0 '" << input.name << "' has " << c << " channels, not a multiple of blocksize^2 = " << (b * b);
+      return ctx.input_error(0) << " has " << c << " channels, not a multiple of blocksize^2 = " << (b * b);
     }
     const std::int64_t dcr_dims[6] = {n, b, b, c / (b * b), h, w};
     const std::int64_t crd_dims[6] = {n, c / (b * b), b, b, h, w};
@@ -99,15 +96,9 @@ struct DepthToSpaceKernel : KernelDefaults {
 }  // namespace depth_to_space_detail
 
 // Opset 1: DCR order only.
-struct DepthToSpace_1 : depth_to_space_detail::DepthToSpaceKernel<false> {
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 11;
-};
-
+using DepthToSpace_1 = VersionedKernel<depth_to_space_detail::DepthToSpaceImpl, 1, 11>;
 // Opset 11: adds `mode` (DCR or CRD); 13 only added bfloat16 and 28 changed nothing computed.
-struct DepthToSpace_11 : depth_to_space_detail::DepthToSpaceKernel<true> {
-  static constexpr int kSinceVersion = 11;
-};
+using DepthToSpace_11 = VersionedKernel<depth_to_space_detail::DepthToSpaceImpl, 11>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

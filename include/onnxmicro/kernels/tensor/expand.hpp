@@ -32,8 +32,7 @@ struct ExpandImpl : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(requested.assign(dims, count));
     for (int d = 0; d < requested.rank(); ++d) {
       if (requested[d] < 0) {
-        return Status(StatusCode::invalid_model)
-               << "input 1 '" << ctx.input(kShape).name << "' (shape) is " << requested << "; dims must be >= 0";
+        return ctx.input_error(kShape, "shape") << " is " << requested << "; dims must be >= 0";
       }
     }
     const Shape& in = ctx.input(kInput).shape;

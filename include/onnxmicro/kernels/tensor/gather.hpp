@@ -39,12 +39,12 @@ struct GatherImpl : KernelDefaults {
     std::size_t bits = 0;
     ONNXMICRO_RETURN_IF_ERROR(shape_util::input_element_bits(ctx, kData, bits));
     if (indices.dtype != DataType::int64 && indices.dtype != DataType::int32) {
-      return Status(StatusCode::invalid_model) << "input 1 '" << indices.name << "' (indices) has dtype "
-                                               << dtype_name(indices.dtype) << ", expected int32 or int64";
+      return ctx.input_error(kIndices, "indices")
+             << " has dtype " << dtype_name(indices.dtype) << ", expected int32 or int64";
     }
     const int rank = data.shape.rank();
     if (rank == 0) {
-      return Status(StatusCode::invalid_model) << "input 0 '" << data.name << "' is a scalar; Gather needs rank >= 1";
+      return ctx.input_error(kData) << " is a scalar; Gather needs rank >= 1";
     }
     std::int64_t axis_value = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("axis", axis_value, 0));

@@ -15,10 +15,8 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 namespace gather_nd_detail {
 
-// kHasBatchDims: the batch_dims attribute exists (opset 12+).
-template <bool kHasBatchDims>
-struct GatherNDKernel : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+/// Implementation shared by the GatherND versions.
+struct GatherNDImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "GatherND";
   static constexpr int kData = 0;
   static constexpr int kIndices = 1;
@@ -36,7 +34,8 @@ struct GatherNDKernel : KernelDefaults {
     int batch_dims;
   };
 
-  static Status prepare(PrepareContext& ctx) noexcept {
+  /// The batch_dims attribute exists from opset 12.
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kData));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kIndices));
     const TensorInfo& data = ctx.input(kData);
@@ -47,7 +46,7 @@ struct GatherNDKernel : KernelDefaults {
     const int r = data.shape.rank();
     const int q = indices.shape.rank();
     std::int64_t b = 0;
-    if (kHasBatchDims) ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("batch_dims", b, 0));
+    if (since >= 12) ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("batch_dims", b, 0));
     if (r < 1 || q < 1) {
       return Status(StatusCode::invalid_model) << "inputs 0 '" << data.name << "' " << data.shape << " and 1 '"
                                                << indices.name << "' " << indices.shape << " must have rank >= 1";
@@ -59,17 +58,15 @@ struct GatherNDKernel : KernelDefaults {
     const int batch_dims = static_cast<int>(b);
     for (int d = 0; d < batch_dims; ++d) {
       if (data.shape[d] != indices.shape[d]) {
-        return Status(StatusCode::invalid_model)
-               << "input 1 '" << indices.name << "' " << indices.shape << " and input 0 '" << data.name << "' "
-               << data.shape << " differ in batch dim " << d;
+        return ctx.input_error(kIndices) << " " << indices.shape << " and input 0 '" << data.name << "' " << data.shape
+                                         << " differ in batch dim " << d;
       }
     }
     const std::int64_t m = indices.shape[q - 1];
     if (m < 1 || m > r - batch_dims) {
-      return Status(StatusCode::invalid_model)
-             << "input 1 '" << indices.name << "' " << indices.shape << ": last dim is " << m
-             << ", expected a value in [1, " << r - batch_dims << "] (data rank " << r << " - batch_dims " << batch_dims
-             << ")";
+      return ctx.input_error(kIndices) << " " << indices.shape << ": last dim is " << m << ", expected a value in [1, "
+                                       << r - batch_dims << "] (data rank " << r << " - batch_dims " << batch_dims
+                                       << ")";
     }
     const int tuple_end = batch_dims + static_cast<int>(m);
     ONNXMICRO_RETURN_IF_ERROR(shape_util::check_output_rank(q - 1 + r - tuple_end));
@@ -125,15 +122,9 @@ struct GatherNDKernel : KernelDefaults {
 }  // namespace gather_nd_detail
 
 // Opset 11: no batch dims.
-struct GatherND_11 : gather_nd_detail::GatherNDKernel<false> {
-  static constexpr int kSinceVersion = 11;
-  static constexpr int kUntilVersion = 12;
-};
-
+using GatherND_11 = VersionedKernel<gather_nd_detail::GatherNDImpl, 11, 12>;
 // Opset 12: adds the batch_dims attribute (13 only added bfloat16).
-struct GatherND_12 : gather_nd_detail::GatherNDKernel<true> {
-  static constexpr int kSinceVersion = 12;
-};
+using GatherND_12 = VersionedKernel<gather_nd_detail::GatherNDImpl, 12>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

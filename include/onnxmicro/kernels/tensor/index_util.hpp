@@ -33,9 +33,8 @@ inline Status check_index_dtype(const PrepareContext& ctx, int index, std::strin
                                 bool allow_int32) noexcept {
   const TensorInfo& info = ctx.input(index);
   if (info.dtype == DataType::int64 || (allow_int32 && info.dtype == DataType::int32)) return {};
-  return Status(StatusCode::invalid_model)
-         << "input " << index << " '" << info.name << "' (" << role << ") has dtype " << dtype_name(info.dtype)
-         << (allow_int32 ? ", expected int32 or int64" : ", expected int64");
+  return ctx.input_error(index, role) << " has dtype " << dtype_name(info.dtype)
+                                      << (allow_int32 ? ", expected int32 or int64" : ", expected int64");
 }
 
 /// Element `k` of an int64 (`is_int64`) or int32 buffer; memcpy because buffers may be unaligned constants.
@@ -125,6 +124,12 @@ inline Status split_at_optional_axis(const PrepareContext& ctx, const Shape& sha
 // ---- scatter reductions ----
 
 enum class Reduction : std::uint8_t { none, add, mul, max, min };
+
+/// The last reduction ScatterElements and ScatterND define at opset `since`: none before 16 (no `reduction`
+/// attribute), mul from 16 (add, mul), min from 18 (max, min).
+constexpr Reduction max_scatter_reduction(int since) noexcept {
+  return since >= 18 ? Reduction::min : since >= 16 ? Reduction::mul : Reduction::none;
+}
 
 /// Reads the `reduction` attribute. `max_allowed` is the last reduction the version knows (16: mul, 18: min).
 inline Status parse_reduction(const PrepareContext& ctx, Reduction max_allowed, Reduction& out) noexcept {
@@ -278,9 +283,8 @@ inline Status combine_function(const PrepareContext& ctx, int index, Reduction r
     case DataType::complex64: out = combine_for<Complex<float>>(r); break;
     case DataType::complex128: out = combine_for<Complex<double>>(r); break;
     default: {
-      const TensorInfo& info = ctx.input(index);
-      return Status(StatusCode::unsupported)
-             << "input " << index << " '" << info.name << "' has dtype " << dtype_name(info.dtype)
+      return ctx.input_error(index, {}, StatusCode::unsupported)
+             << " has dtype " << dtype_name(ctx.input(index).dtype)
              << ", for which this kernel has no add/mul/max/min reduction";
     }
   }
@@ -328,12 +332,11 @@ inline Status prepare_elements_addressing(const PrepareContext& ctx, ElementsAdd
   ONNXMICRO_RETURN_IF_ERROR(check_index_dtype(ctx, 1, "indices", true));
   const int rank = data.shape.rank();
   if (rank == 0) {
-    return Status(StatusCode::invalid_model) << "input 0 '" << data.name << "' is a scalar; expected rank >= 1";
+    return ctx.input_error(0) << " is a scalar; expected rank >= 1";
   }
   if (indices.shape.rank() != rank) {
-    return Status(StatusCode::invalid_model)
-           << "input 1 '" << indices.name << "' has shape " << indices.shape << ", expected rank " << rank
-           << " (the rank of input 0, shape " << data.shape << ")";
+    return ctx.input_error(1) << " has shape " << indices.shape << ", expected rank " << rank
+                              << " (the rank of input 0, shape " << data.shape << ")";
   }
   std::int64_t axis_value = 0;
   ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("axis", axis_value, 0));
@@ -341,8 +344,8 @@ inline Status prepare_elements_addressing(const PrepareContext& ctx, ElementsAdd
   ONNXMICRO_RETURN_IF_ERROR(shape_util::normalize_axis(axis_value, rank, "attribute 'axis'", true, axis));
   for (int d = 0; d < rank; ++d) {
     if (d != axis && indices.shape[d] > data.shape[d]) {
-      return Status(StatusCode::invalid_model) << "input 1 '" << indices.name << "' has shape " << indices.shape
-                                               << ": dim " << d << " is larger than input 0's " << data.shape;
+      return ctx.input_error(1) << " has shape " << indices.shape << ": dim " << d << " is larger than input 0's "
+                                << data.shape;
     }
   }
   strides_of(data.shape, out.data_strides);

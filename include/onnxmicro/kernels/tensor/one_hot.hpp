@@ -60,10 +60,8 @@ inline Status reader_for(const PrepareContext& ctx, int index, ReadFunction& out
   return {};
 }
 
-// kNegativeIndices: indices in [-depth, -1] count from the back (opset 11+).
-template <bool kNegativeIndices>
-struct OneHotKernel : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+/// Implementation shared by the OneHot versions.
+struct OneHotImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "OneHot";
   static constexpr int kIndices = 0;
   static constexpr int kDepth = 1;
@@ -76,9 +74,10 @@ struct OneHotKernel : KernelDefaults {
     std::int64_t depth;
     std::int64_t inner;  ///< product of indices dims from the new axis on
     std::size_t element_bytes;
+    bool negative_indices;  ///< indices in [-depth, -1] count from the back (opset 11+)
   };
 
-  static Status prepare(PrepareContext& ctx) noexcept {
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
     for (int i = kIndices; i <= kValues; ++i) ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(i));
     const TensorInfo& indices = ctx.input(kIndices);
     const TensorInfo& depth_info = ctx.input(kDepth);
@@ -90,18 +89,15 @@ struct OneHotKernel : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(reader_for(ctx, kDepth, read_depth));
     ONNXMICRO_RETURN_IF_ERROR(index_util::input_element_bytes(ctx, kValues, state->element_bytes));
     if (values.shape.rank() != 1 || values.shape[0] != 2) {
-      return Status(StatusCode::invalid_model) << "input 2 '" << values.name << "' has shape " << values.shape
-                                               << ", expected [2] ([off_value, on_value])";
+      return ctx.input_error(kValues) << " has shape " << values.shape << ", expected [2] ([off_value, on_value])";
     }
     if (depth_info.shape.element_count() != 1 || depth_info.shape.rank() > 1) {
-      return Status(StatusCode::invalid_model) << "input 1 '" << depth_info.name << "' (depth) has shape "
-                                               << depth_info.shape << ", expected a scalar or [1]";
+      return ctx.input_error(kDepth, "depth") << " has shape " << depth_info.shape << ", expected a scalar or [1]";
     }
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_constant_input(kDepth));
     const std::int64_t depth = read_depth(depth_info.const_data, 0);
     if (depth < 1) {
-      return Status(StatusCode::invalid_model)
-             << "input 1 '" << depth_info.name << "' (depth) is " << depth << ", expected >= 1";
+      return ctx.input_error(kDepth, "depth") << " is " << depth << ", expected >= 1";
     }
     const int rank = indices.shape.rank();
     std::int64_t axis_value = -1;
@@ -117,6 +113,7 @@ struct OneHotKernel : KernelDefaults {
     state->outer = shape_util::dims_product(indices.shape, 0, axis);
     state->depth = depth;
     state->inner = shape_util::dims_product(indices.shape, axis, rank);
+    state->negative_indices = since >= 11;
     ctx.set_output(kOutput, values.dtype, out);
     return {};
   }
@@ -131,7 +128,7 @@ struct OneHotKernel : KernelDefaults {
       for (std::int64_t d = 0; d < s.depth; ++d) {
         for (std::int64_t i = 0; i < s.inner; ++i) {
           std::int64_t index = s.read_index(indices, o * s.inner + i);
-          if (kNegativeIndices && index < 0) index += s.depth;  // negative indices: opset 11+
+          if (s.negative_indices && index < 0) index += s.depth;  // negative indices: opset 11+
           std::memcpy(out, values + (index == d ? size : 0), size);
           out += size;
         }
@@ -144,15 +141,9 @@ struct OneHotKernel : KernelDefaults {
 }  // namespace one_hot_detail
 
 // Opset 9: indices outside [0, depth-1] select nothing.
-struct OneHot_9 : one_hot_detail::OneHotKernel<false> {
-  static constexpr int kSinceVersion = 9;
-  static constexpr int kUntilVersion = 11;
-};
-
+using OneHot_9 = VersionedKernel<one_hot_detail::OneHotImpl, 9, 11>;
 // Opset 11: negative indices in [-depth, -1] count from the back (28 only added bfloat16 values).
-struct OneHot_11 : one_hot_detail::OneHotKernel<true> {
-  static constexpr int kSinceVersion = 11;
-};
+using OneHot_11 = VersionedKernel<one_hot_detail::OneHotImpl, 11>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -119,11 +119,7 @@ struct PadBase : KernelDefaults {
   static Status prepare_attributes(PrepareContext& ctx, std::string_view pads_name) noexcept {
     std::int64_t pads[2 * kMaxRank];
     std::size_t count = 0;
-    bool present = false;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute_ints(pads_name, pads, 2 * kMaxRank, count, present));
-    if (!present) {
-      return Status(StatusCode::invalid_model) << "required attribute '" << pads_name << "' (INTS) is missing";
-    }
+    ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute_ints(pads_name, pads, 2 * kMaxRank, count));
     remap::AxisKind kind = remap::AxisKind::constant_pad;
     ONNXMICRO_RETURN_IF_ERROR(read_mode(ctx, false, kind));
     float value = 0;
@@ -159,10 +155,8 @@ struct PadBase : KernelDefaults {
     if (ctx.has_input(kConstantValue)) {
       ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kData, kConstantValue));
       if (ctx.input(kConstantValue).shape.element_count() > 1) {
-        return Status(StatusCode::invalid_model)
-               << "input 2 '" << ctx.input(kConstantValue).name
-               << "' (constant_value) must be a scalar or have one element, got shape "
-               << ctx.input(kConstantValue).shape;
+        return ctx.input_error(kConstantValue, "constant_value")
+               << " must be a scalar or have one element, got shape " << ctx.input(kConstantValue).shape;
       }
       state->fill_from_input = true;
     }

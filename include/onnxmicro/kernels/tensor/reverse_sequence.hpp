@@ -40,8 +40,7 @@ struct ReverseSequenceImpl : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(index_util::check_index_dtype(ctx, kSequenceLens, "sequence_lens", false));
     const int rank = input.shape.rank();
     if (rank < 2) {
-      return Status(StatusCode::invalid_model)
-             << "input 0 '" << input.name << "' has shape " << input.shape << ", expected rank >= 2";
+      return ctx.input_error(kInput) << " has shape " << input.shape << ", expected rank >= 2";
     }
     std::int64_t batch_axis = 1;
     std::int64_t time_axis = 0;
@@ -54,8 +53,8 @@ struct ReverseSequenceImpl : KernelDefaults {
     }
     const std::int64_t batch = input.shape[static_cast<int>(batch_axis)];
     if (lens.shape.rank() != 1 || lens.shape[0] != batch) {
-      return Status(StatusCode::invalid_model) << "input 1 '" << lens.name << "' has shape " << lens.shape
-                                               << ", expected [" << batch << "] (the batch size)";
+      return ctx.input_error(kSequenceLens)
+             << " has shape " << lens.shape << ", expected [" << batch << "] (the batch size)";
     }
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));

@@ -9,8 +9,8 @@ namespace kernels {
 
 namespace scatter_detail {
 
-/// The implementation of Scatter (see the file comment).
-struct ScatterImpl : scatter_elements_detail::ScatterElementsKernel<index_util::Reduction::none> {
+/// The implementation of Scatter (see the file comment): its versions, below 11, have no `reduction`.
+struct ScatterImpl : scatter_elements_detail::ScatterElementsImpl {
   static constexpr std::string_view kOpType = "Scatter";
 };
 

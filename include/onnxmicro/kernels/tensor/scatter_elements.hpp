@@ -16,10 +16,9 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 namespace scatter_elements_detail {
 
-// kMaxReduction: the last reduction the version defines (none: no `reduction` attribute).
-template <index_util::Reduction kMaxReduction>
-struct ScatterElementsKernel : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+/// Implementation shared by the ScatterElements versions (and Scatter, as version 11).
+struct ScatterElementsImpl : KernelDefaults {
+  static constexpr std::string_view kOpType = "ScatterElements";
   static constexpr int kInPlaceInput = 0;
   static constexpr int kData = 0;
   static constexpr int kIndices = 1;
@@ -32,17 +31,17 @@ struct ScatterElementsKernel : KernelDefaults {
     index_util::CombineFunction combine;  ///< nullptr: plain assignment
   };
 
-  static Status prepare(PrepareContext& ctx) noexcept {
+  /// The reductions `since` defines: none before 16, add and mul from 16, max and min from 18.
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    ONNXMICRO_RETURN_IF_ERROR(
-        index_util::prepare_scatter_inputs(ctx, kMaxReduction, true, state->element_bytes, state->combine));
+    ONNXMICRO_RETURN_IF_ERROR(index_util::prepare_scatter_inputs(ctx, index_util::max_scatter_reduction(since), true,
+                                                                 state->element_bytes, state->combine));
     const TensorInfo& indices = ctx.input(kIndices);
     const TensorInfo& updates = ctx.input(kUpdates);
     if (indices.shape != updates.shape) {
-      return Status(StatusCode::invalid_model)
-             << "input 2 '" << updates.name << "' has shape " << updates.shape << ", expected the shape of input 1 '"
-             << indices.name << "' " << indices.shape;
+      return ctx.input_error(kUpdates) << " has shape " << updates.shape << ", expected the shape of input 1 '"
+                                       << indices.name << "' " << indices.shape;
     }
     ONNXMICRO_RETURN_IF_ERROR(index_util::prepare_elements_addressing(ctx, state->addressing));
     ctx.set_output(kOutput, ctx.input(kData).dtype, ctx.input(kData).shape);
@@ -67,24 +66,11 @@ struct ScatterElementsKernel : KernelDefaults {
 }  // namespace scatter_elements_detail
 
 // Opset 11: plain assignment (13 only added bfloat16).
-struct ScatterElements_11 : scatter_elements_detail::ScatterElementsKernel<index_util::Reduction::none> {
-  static constexpr std::string_view kOpType = "ScatterElements";
-  static constexpr int kSinceVersion = 11;
-  static constexpr int kUntilVersion = 16;
-};
-
+using ScatterElements_11 = VersionedKernel<scatter_elements_detail::ScatterElementsImpl, 11, 16>;
 // Opset 16: adds the `reduction` attribute with add and mul.
-struct ScatterElements_16 : scatter_elements_detail::ScatterElementsKernel<index_util::Reduction::mul> {
-  static constexpr std::string_view kOpType = "ScatterElements";
-  static constexpr int kSinceVersion = 16;
-  static constexpr int kUntilVersion = 18;
-};
-
+using ScatterElements_16 = VersionedKernel<scatter_elements_detail::ScatterElementsImpl, 16, 18>;
 // Opset 18: adds the max and min reductions.
-struct ScatterElements_18 : scatter_elements_detail::ScatterElementsKernel<index_util::Reduction::min> {
-  static constexpr std::string_view kOpType = "ScatterElements";
-  static constexpr int kSinceVersion = 18;
-};
+using ScatterElements_18 = VersionedKernel<scatter_elements_detail::ScatterElementsImpl, 18>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -16,10 +16,8 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 namespace scatter_nd_detail {
 
-// kMaxReduction: the last reduction the version defines (none: no `reduction` attribute).
-template <index_util::Reduction kMaxReduction>
-struct ScatterNDKernel : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+/// Implementation shared by the ScatterND versions.
+struct ScatterNDImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "ScatterND";
   static constexpr int kInPlaceInput = 0;
   static constexpr int kData = 0;
@@ -37,11 +35,12 @@ struct ScatterNDKernel : KernelDefaults {
     index_util::CombineFunction combine;  ///< nullptr: plain assignment
   };
 
-  static Status prepare(PrepareContext& ctx) noexcept {
+  /// The reductions `since` defines: none before 16, add and mul from 16, max and min from 18.
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    ONNXMICRO_RETURN_IF_ERROR(
-        index_util::prepare_scatter_inputs(ctx, kMaxReduction, false, state->element_bytes, state->combine));
+    ONNXMICRO_RETURN_IF_ERROR(index_util::prepare_scatter_inputs(ctx, index_util::max_scatter_reduction(since), false,
+                                                                 state->element_bytes, state->combine));
     const TensorInfo& data = ctx.input(kData);
     const TensorInfo& indices = ctx.input(kIndices);
     const TensorInfo& updates = ctx.input(kUpdates);
@@ -53,9 +52,8 @@ struct ScatterNDKernel : KernelDefaults {
     }
     const std::int64_t k = indices.shape[q - 1];
     if (k < 1 || k > r) {
-      return Status(StatusCode::invalid_model)
-             << "input 1 '" << indices.name << "' " << indices.shape << ": last dim is " << k
-             << ", expected a value in [1, " << r << "] (the rank of input 0)";
+      return ctx.input_error(kIndices) << " " << indices.shape << ": last dim is " << k << ", expected a value in [1, "
+                                       << r << "] (the rank of input 0)";
     }
     // updates.shape must be indices.shape[:-1] + data.shape[k:].
     bool updates_ok = updates.shape.rank() == q - 1 + r - static_cast<int>(k);
@@ -64,9 +62,9 @@ struct ScatterNDKernel : KernelDefaults {
       updates_ok = updates.shape[q - 1 + d - static_cast<int>(k)] == data.shape[d];
     }
     if (!updates_ok) {
-      return Status(StatusCode::invalid_model)
-             << "input 2 '" << updates.name << "' has shape " << updates.shape << ", expected indices.shape[:-1] + "
-             << "data.shape[" << k << ":] for indices " << indices.shape << " and data " << data.shape;
+      return ctx.input_error(kUpdates) << " has shape " << updates.shape << ", expected indices.shape[:-1] + "
+                                       << "data.shape[" << k << ":] for indices " << indices.shape << " and data "
+                                       << data.shape;
     }
     std::int64_t data_strides[kMaxRank];
     index_util::strides_of(data.shape, data_strides);
@@ -104,21 +102,11 @@ struct ScatterNDKernel : KernelDefaults {
 }  // namespace scatter_nd_detail
 
 // Opset 11: plain assignment (13 only added bfloat16).
-struct ScatterND_11 : scatter_nd_detail::ScatterNDKernel<index_util::Reduction::none> {
-  static constexpr int kSinceVersion = 11;
-  static constexpr int kUntilVersion = 16;
-};
-
+using ScatterND_11 = VersionedKernel<scatter_nd_detail::ScatterNDImpl, 11, 16>;
 // Opset 16: adds the `reduction` attribute with add and mul.
-struct ScatterND_16 : scatter_nd_detail::ScatterNDKernel<index_util::Reduction::mul> {
-  static constexpr int kSinceVersion = 16;
-  static constexpr int kUntilVersion = 18;
-};
-
+using ScatterND_16 = VersionedKernel<scatter_nd_detail::ScatterNDImpl, 16, 18>;
 // Opset 18: adds the max and min reductions.
-struct ScatterND_18 : scatter_nd_detail::ScatterNDKernel<index_util::Reduction::min> {
-  static constexpr int kSinceVersion = 18;
-};
+using ScatterND_18 = VersionedKernel<scatter_nd_detail::ScatterNDImpl, 18>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -30,8 +30,7 @@ struct ShapeBase : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInput));
     const Shape& in = ctx.input(kInput).shape;
     if (!in.is_static()) {
-      return Status(StatusCode::unsupported)
-             << "input 0 '" << ctx.input(kInput).name << "' has shape " << in << " with unknown dims";
+      return ctx.input_error(kInput, {}, StatusCode::unsupported) << " has shape " << in << " with unknown dims";
     }
     const std::int64_t rank = in.rank();
     start = clamp(start < 0 ? start + rank : start, rank);

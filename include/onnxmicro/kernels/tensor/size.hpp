@@ -27,8 +27,7 @@ struct SizeImpl : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInput));
     const TensorInfo& in = ctx.input(kInput);
     if (!in.shape.is_static()) {
-      return Status(StatusCode::unsupported)
-             << "input 0 '" << in.name << "' has shape " << in.shape << " with unknown dims";
+      return ctx.input_error(kInput, {}, StatusCode::unsupported) << " has shape " << in.shape << " with unknown dims";
     }
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));

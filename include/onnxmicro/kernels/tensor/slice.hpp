@@ -129,11 +129,8 @@ struct SliceImpl : SliceInputsBase {
   static Status prepare_v1(PrepareContext& ctx) noexcept {
     Request request;
     std::size_t ends_count = 0;
-    bool present = false;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute_ints("starts", request.starts, kMaxRank, request.count, present));
-    if (!present) return Status(StatusCode::invalid_model) << "required attribute 'starts' (INTS) is missing";
-    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute_ints("ends", request.ends, kMaxRank, ends_count, present));
-    if (!present) return Status(StatusCode::invalid_model) << "required attribute 'ends' (INTS) is missing";
+    ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute_ints("starts", request.starts, kMaxRank, request.count));
+    ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute_ints("ends", request.ends, kMaxRank, ends_count));
     std::size_t axes_count = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute_ints("axes", request.axes, kMaxRank, axes_count, request.has_axes));
     request.has_axes = request.has_axes && axes_count > 0;  // an empty list means absent, as in the reference

@@ -57,7 +57,7 @@ struct SplitBase : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(remap::check_source(ctx, kInput, bits));
     const TensorInfo& in = ctx.input(kInput);
     const int rank = in.shape.rank();
-    if (rank == 0) return Status(StatusCode::invalid_model) << "input 0 '" << in.name << "' is a scalar";
+    if (rank == 0) return ctx.input_error(kInput) << " is a scalar";
     int axis = 0;
     ONNXMICRO_RETURN_IF_ERROR(shape_util::normalize_axis(axis_value, rank, "attribute 'axis'", allow_negative, axis));
     const int outputs = ctx.output_count();
@@ -81,9 +81,8 @@ struct SplitBase : KernelDefaults {
       ONNXMICRO_RETURN_IF_ERROR(ctx.require_constant_input(kSplitInput));
       const TensorInfo& split = ctx.input(kSplitInput);
       if ((split.dtype != DataType::int64 && split.dtype != DataType::int32) || split.shape.rank() > 1) {
-        return Status(StatusCode::invalid_model)
-               << "input 1 '" << split.name << "' (split) has dtype " << dtype_name(split.dtype) << " and shape "
-               << split.shape << ", expected a 1-D int64 tensor";
+        return ctx.input_error(kSplitInput, "split") << " has dtype " << dtype_name(split.dtype) << " and shape "
+                                                     << split.shape << ", expected a 1-D int64 tensor";
       }
       given = split.shape.element_count();
       for (std::int64_t i = 0; i < given; ++i) {
@@ -161,7 +160,7 @@ struct SplitImpl : SplitBase {
     std::int64_t num_outputs = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("num_outputs", num_outputs, ctx.output_count()));
     if (ctx.has_attribute("num_outputs") && ctx.has_input(kSplitInput)) {
-      return Status(StatusCode::invalid_model) << "input 'split' and attribute 'num_outputs' are mutually exclusive";
+      return ctx.input_error(kSplitInput, "split") << " and attribute 'num_outputs' are mutually exclusive";
     }
     if (num_outputs < 1) {
       return Status(StatusCode::invalid_model) << "attribute 'num_outputs' is " << num_outputs << ", expected >= 1";

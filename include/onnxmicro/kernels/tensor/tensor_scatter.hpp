@@ -51,8 +51,8 @@ struct TensorScatterImpl : KernelDefaults {
     }
     const int rank = past.shape.rank();
     if (rank < 2) {
-      return Status(StatusCode::invalid_model) << "input 0 '" << past.name << "' has shape " << past.shape
-                                               << ", expected rank >= 2 (batch, ..., sequence)";
+      return ctx.input_error(kPastCache) << " has shape " << past.shape
+                                         << ", expected rank >= 2 (batch, ..., sequence)";
     }
     std::int64_t axis_value = -2;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("axis", axis_value, -2));
@@ -68,18 +68,16 @@ struct TensorScatterImpl : KernelDefaults {
       compatible = d == axis ? update.shape[d] <= past.shape[d] : update.shape[d] == past.shape[d];
     }
     if (!compatible) {
-      return Status(StatusCode::invalid_model)
-             << "input 1 '" << update.name << "' has shape " << update.shape << ", expected the shape of input 0 '"
-             << past.name << "' " << past.shape << " except a sequence length (dim " << axis
-             << ") <= " << past.shape[axis];
+      return ctx.input_error(kUpdate) << " has shape " << update.shape << ", expected the shape of input 0 '"
+                                      << past.name << "' " << past.shape << " except a sequence length (dim " << axis
+                                      << ") <= " << past.shape[axis];
     }
     if (ctx.has_input(kWriteIndices)) {
       const TensorInfo& write = ctx.input(kWriteIndices);
       ONNXMICRO_RETURN_IF_ERROR(index_util::check_index_dtype(ctx, kWriteIndices, "write_indices", false));
       if (write.shape.rank() != 1 || write.shape[0] != past.shape[0]) {
-        return Status(StatusCode::invalid_model)
-               << "input 2 '" << write.name << "' has shape " << write.shape << ", expected [" << past.shape[0]
-               << "] (one write index per batch entry)";
+        return ctx.input_error(kWriteIndices) << " has shape " << write.shape << ", expected [" << past.shape[0]
+                                              << "] (one write index per batch entry)";
       }
     }
     State* state = nullptr;

@@ -59,9 +59,9 @@ struct TileImpl : TileBase {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(1));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(2));
     ONNXMICRO_RETURN_IF_ERROR(shape_util::read_constant_ints(ctx, 1, "tiles", tiles, 1, count));
-    if (count != 1) return Status(StatusCode::invalid_model) << "input 1 'tiles' must hold one value";
+    if (count != 1) return ctx.input_error(1, "tiles") << " must hold one value";
     ONNXMICRO_RETURN_IF_ERROR(shape_util::read_constant_ints(ctx, 2, "axis", axis_value, 1, count));
-    if (count != 1) return Status(StatusCode::invalid_model) << "input 2 'axis' must hold one value";
+    if (count != 1) return ctx.input_error(2, "axis") << " must hold one value";
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInput));
     const int rank = ctx.input(kInput).shape.rank();
     int axis = 0;
@@ -78,9 +78,8 @@ struct TileImpl : TileBase {
     ONNXMICRO_RETURN_IF_ERROR(shape_util::read_constant_ints(ctx, 1, "repeats", repeats, kMaxRank, count));
     const int rank = ctx.input(kInput).shape.rank();
     if (count != static_cast<std::size_t>(rank)) {
-      return Status(StatusCode::invalid_model) << "input 1 '" << ctx.input(1).name << "' (repeats) has " << count
-                                               << " values, expected one per axis of input 0 '"
-                                               << ctx.input(kInput).name << "' " << ctx.input(kInput).shape;
+      return ctx.input_error(1, "repeats") << " has " << count << " values, expected one per axis of input 0 '"
+                                           << ctx.input(kInput).name << "' " << ctx.input(kInput).shape;
     }
     return prepare_repeats(ctx, repeats);
   }

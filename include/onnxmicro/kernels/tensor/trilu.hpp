@@ -37,14 +37,13 @@ struct TriluImpl : KernelDefaults {
     if (bits < 8) return ctx.unsupported_input_dtype(kInput);
     const int rank = in.shape.rank();
     if (rank < 2) {
-      return Status(StatusCode::invalid_model)
-             << "input 0 '" << in.name << "' has shape " << in.shape << "; Trilu needs rank >= 2";
+      return ctx.input_error(kInput) << " has shape " << in.shape << "; Trilu needs rank >= 2";
     }
     if (ctx.has_input(kK)) {
       const TensorInfo& k = ctx.input(kK);
       if (k.dtype != DataType::int64 || k.shape.element_count() != 1 || k.shape.rank() > 1) {
-        return Status(StatusCode::invalid_model) << "input 1 '" << k.name << "' (k) has dtype " << dtype_name(k.dtype)
-                                                 << " and shape " << k.shape << ", expected an int64 scalar";
+        return ctx.input_error(kK, "k") << " has dtype " << dtype_name(k.dtype) << " and shape " << k.shape
+                                        << ", expected an int64 scalar";
       }
     }
     std::int64_t upper = 1;

@@ -62,9 +62,7 @@ struct UnsqueezeBase : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kData));
     std::int64_t axes[kMaxRank];
     std::size_t count = 0;
-    bool present = false;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute_ints("axes", axes, kMaxRank, count, present));
-    if (!present) return Status(StatusCode::invalid_model) << "required attribute 'axes' (INTS) is missing";
+    ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute_ints("axes", axes, kMaxRank, count));
     return prepare_with_axes(ctx, axes, count, allow_negative);
   }
 };

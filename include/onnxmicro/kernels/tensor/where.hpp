@@ -33,8 +33,7 @@ struct WhereImpl : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInputY));
     const TensorInfo& condition = ctx.input(kInputCondition);
     if (condition.dtype != DataType::boolean) {
-      return Status(StatusCode::invalid_model)
-             << "input 0 '" << condition.name << "' has dtype " << dtype_name(condition.dtype) << ", expected bool";
+      return ctx.input_error(kInputCondition) << " has dtype " << dtype_name(condition.dtype) << ", expected bool";
     }
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kInputX, kInputY));
     State* state = nullptr;

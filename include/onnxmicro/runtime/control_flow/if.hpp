@@ -28,8 +28,7 @@ struct IfImpl : KernelDefaults {
     const TensorInfo& cond = ctx.input(kCond);
     if (cond.dtype != DataType::boolean) return ctx.unsupported_input_dtype(kCond);
     if (cond.shape.element_count() != 1) {
-      return Status(StatusCode::invalid_model)
-             << "input 0 '" << cond.name << "' must hold one bool, got shape " << cond.shape;
+      return ctx.input_error(kCond) << " must hold one bool, got shape " << cond.shape;
     }
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
@@ -57,9 +56,9 @@ struct IfImpl : KernelDefaults {
         const ConstTensorView other = state->branches[1].session().output(static_cast<std::size_t>(k));
         if (other.dtype != out.dtype || other.shape != out.shape) {
           (void)ctx.require_constant_input(kCond);  // a bound condition makes this work: ask for it
-          return Status(StatusCode::unsupported)
-                 << "output " << k << ": then_branch gives " << dtype_name(out.dtype) << " " << out.shape
-                 << ", else_branch " << dtype_name(other.dtype) << " " << other.shape
+          return ctx.output_error(k, {}, StatusCode::unsupported)
+                 << ": then_branch gives " << dtype_name(out.dtype) << " " << out.shape << ", else_branch "
+                 << dtype_name(other.dtype) << " " << other.shape
                  << "; branches of different shapes need the condition's value when planning (offer the input it "
                     "comes from in SessionOptions::input_values, as Session::run(inputs) does)";
         }
@@ -85,6 +84,7 @@ struct IfImpl : KernelDefaults {
 
 }  // namespace if_detail
 
+// Opset 1+: one kernel for every version (see the file comment).
 using If_1 = VersionedKernel<if_detail::IfImpl, 1>;
 
 }  // namespace kernels

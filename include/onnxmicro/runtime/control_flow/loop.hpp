@@ -59,14 +59,14 @@ struct LoopImpl : KernelDefaults {
       const TensorInfo& m = ctx.input(kTripCount);
       if (m.dtype != DataType::int64) return ctx.unsupported_input_dtype(kTripCount);
       if (m.shape.element_count() != 1) {
-        return Status(StatusCode::invalid_model) << "input 0 'M' must hold one value, got shape " << m.shape;
+        return ctx.input_error(kTripCount, "M") << " must hold one value, got shape " << m.shape;
       }
     }
     if (ctx.has_input(kCondition)) {
       const TensorInfo& c = ctx.input(kCondition);
       if (c.dtype != DataType::boolean) return ctx.unsupported_input_dtype(kCondition);
       if (c.shape.element_count() != 1) {
-        return Status(StatusCode::invalid_model) << "input 1 'cond' must hold one value, got shape " << c.shape;
+        return ctx.input_error(kCondition, "cond") << " must hold one value, got shape " << c.shape;
       }
     }
     for (int i = 0; i < state->carried; ++i) ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kFirstCarried + i));
@@ -176,9 +176,9 @@ struct LoopImpl : KernelDefaults {
       const ConstTensorView out = session.output(static_cast<std::size_t>(1 + c));
       const TensorInfo& in = ctx.input(kFirstCarried + c);
       if (out.dtype != in.dtype || out.shape != in.shape) {
-        return Status(StatusCode::unsupported)
-               << "loop-carried value " << c << " '" << in.name << "' enters as " << dtype_name(in.dtype) << " "
-               << in.shape << " but the body returns " << dtype_name(out.dtype) << " " << out.shape
+        return ctx.input_error(kFirstCarried + c, {}, StatusCode::unsupported)
+               << " (loop-carried value " << c << ") enters as " << dtype_name(in.dtype) << " " << in.shape
+               << " but the body returns " << dtype_name(out.dtype) << " " << out.shape
                << "; a carried value that changes shape needs every input known at prepare time";
       }
       ctx.set_output(c, in.dtype, in.shape);
@@ -307,6 +307,7 @@ struct LoopImpl : KernelDefaults {
 
 }  // namespace loop_detail
 
+// Opset 1+: one kernel for every version (see the file comment).
 using Loop_1 = VersionedKernel<loop_detail::LoopImpl, 1>;
 
 }  // namespace kernels

@@ -117,25 +117,25 @@ inline Status read_axes_attribute(const PrepareContext& ctx, const char* name, s
 
 }  // namespace detail
 
-template <int Since, int Until, bool Batched>
-struct ScanKernel : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace scan_detail {
+
+/// The implementation of Scan (see the file comment); `batched`: the Scan-8 layout (since < 9).
+struct ScanImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "Scan";
-  static constexpr int kSinceVersion = Since;
-  static constexpr int kUntilVersion = Until;
 
   using State = detail::ScanPlan;
 
-  static Status prepare(PrepareContext& ctx) noexcept {
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
+    const bool batched = since < 9;
     State* plan = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(plan));
-    ONNXMICRO_RETURN_IF_ERROR(count_inputs_and_outputs(ctx, *plan));
+    ONNXMICRO_RETURN_IF_ERROR(count_inputs_and_outputs(ctx, batched, *plan));
     Attributes attributes;
-    ONNXMICRO_RETURN_IF_ERROR(read_attributes(ctx, *plan, attributes));
-    ONNXMICRO_RETURN_IF_ERROR(plan_scan_inputs(ctx, attributes, *plan));
+    ONNXMICRO_RETURN_IF_ERROR(read_attributes(ctx, batched, *plan, attributes));
+    ONNXMICRO_RETURN_IF_ERROR(plan_scan_inputs(ctx, batched, attributes, *plan));
     Span<TensorInfo> formal;
-    ONNXMICRO_RETURN_IF_ERROR(prepare_body(ctx, *plan, formal));
-    return plan_outputs(ctx, attributes, formal, *plan);
+    ONNXMICRO_RETURN_IF_ERROR(prepare_body(ctx, batched, *plan, formal));
+    return plan_outputs(ctx, batched, attributes, formal, *plan);
   }
 
  private:
@@ -144,10 +144,10 @@ struct ScanKernel : KernelDefaults {
     Span<std::int64_t> input_axes, input_directions, output_axes, output_directions;
   };
 
-  static Status count_inputs_and_outputs(PrepareContext& ctx, State& plan) noexcept {
+  static Status count_inputs_and_outputs(PrepareContext& ctx, bool batched, State& plan) noexcept {
     std::int64_t m = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("num_scan_inputs", m));
-    plan.first_state = Batched ? 1 : 0;
+    plan.first_state = batched ? 1 : 0;
     const int explicit_inputs = ctx.explicit_input_count();
     if (m < 1 || m > explicit_inputs - plan.first_state) {
       return Status(StatusCode::invalid_model)
@@ -163,7 +163,7 @@ struct ScanKernel : KernelDefaults {
     return {};
   }
 
-  static Status read_attributes(PrepareContext& ctx, State& plan, Attributes& a) noexcept {
+  static Status read_attributes(PrepareContext& ctx, bool batched, State& plan, Attributes& a) noexcept {
     MetadataAllocator& allocator = ctx.metadata_allocator();
     const std::size_t mi = static_cast<std::size_t>(plan.scan_inputs);
     const std::size_t ko = static_cast<std::size_t>(plan.scan_outputs);
@@ -171,7 +171,7 @@ struct ScanKernel : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(mi, a.input_directions));
     ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(ko, a.output_axes));
     ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(ko, a.output_directions));
-    if (Batched) {
+    if (batched) {
       ONNXMICRO_RETURN_IF_ERROR(detail::read_axes_attribute(ctx, "directions", mi, true, a.input_directions));
     } else {
       ONNXMICRO_RETURN_IF_ERROR(detail::read_axes_attribute(ctx, "scan_input_axes", mi, false, a.input_axes));
@@ -191,12 +191,12 @@ struct ScanKernel : KernelDefaults {
   }
 
   /// Batch size, sequence length and each scan input's axis, direction and layout.
-  static Status plan_scan_inputs(PrepareContext& ctx, const Attributes& a, State& plan) noexcept {
+  static Status plan_scan_inputs(PrepareContext& ctx, bool batched, const Attributes& a, State& plan) noexcept {
     plan.batch = 1;
     plan.length = -1;
-    if (Batched && ctx.has_input(0)) {
-      return Status(StatusCode::unsupported)
-             << "input 0 'sequence_lens' of Scan-8 is not supported yet: every batch entry runs the full length";
+    if (batched && ctx.has_input(0)) {
+      return ctx.input_error(0, "sequence_lens", StatusCode::unsupported)
+             << " of Scan-8 is not supported yet: every batch entry runs the full length";
     }
     for (int i = 0; i < plan.states + plan.scan_inputs; ++i) {
       ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(plan.first_state + i));
@@ -206,36 +206,36 @@ struct ScanKernel : KernelDefaults {
       const int index = plan.first_state + plan.states + static_cast<int>(j);
       const TensorInfo& x = ctx.input(index);
       const int rank = x.shape.rank();
-      std::int64_t axis = Batched ? 1 : a.input_axes[j];
+      std::int64_t axis = batched ? 1 : a.input_axes[j];
       if (axis < 0) axis += rank;
-      if (axis < 0 || axis >= rank || (Batched && rank < 2)) {
-        return Status(StatusCode::invalid_model) << "scan input " << j << " '" << x.name << "' of shape " << x.shape
-                                                 << " has no scan axis " << a.input_axes[j];
+      if (axis < 0 || axis >= rank || (batched && rank < 2)) {
+        return ctx.input_error(index) << " (scan input " << j << ") of shape " << x.shape << " has no scan axis "
+                                      << a.input_axes[j];
       }
-      if (Batched) {
+      if (batched) {
         if (j == 0) plan.batch = x.shape[0];
         if (x.shape[0] != plan.batch) {
-          return Status(StatusCode::invalid_model)
-                 << "scan input " << j << " '" << x.name << "' has batch " << x.shape[0] << ", expected " << plan.batch;
+          return ctx.input_error(index) << " (scan input " << j << ") has batch " << x.shape[0] << ", expected "
+                                        << plan.batch;
         }
       }
       if (plan.length < 0) plan.length = x.shape[static_cast<int>(axis)];
       if (x.shape[static_cast<int>(axis)] != plan.length) {
-        return Status(StatusCode::invalid_model)
-               << "scan input " << j << " '" << x.name << "' has length " << x.shape[axis]
-               << " along its scan axis, expected " << plan.length << " (as the first scan input)";
+        return ctx.input_error(index) << " (scan input " << j << ") has length " << x.shape[axis]
+                                      << " along its scan axis, expected " << plan.length
+                                      << " (as the first scan input)";
       }
       plan.input_axes[j] = static_cast<std::int32_t>(axis);
       plan.input_reverse[j] = static_cast<std::uint8_t>(a.input_directions[j]);
-      plan.input_layouts[j] = detail::AxisLayout::of(x.dtype, Batched ? detail::remove_axis(x.shape, 0) : x.shape,
-                                                     static_cast<int>(axis) - (Batched ? 1 : 0));
-      plan.input_batch_bytes[j] = detail::batch_entry_bytes(x.dtype, x.shape, Batched);
+      plan.input_layouts[j] = detail::AxisLayout::of(x.dtype, batched ? detail::remove_axis(x.shape, 0) : x.shape,
+                                                     static_cast<int>(axis) - (batched ? 1 : 0));
+      plan.input_batch_bytes[j] = detail::batch_entry_bytes(x.dtype, x.shape, batched);
     }
     return {};
   }
 
   /// Prepares the body: it sees states without the batch axis and scan inputs without batch and scan axes.
-  static Status prepare_body(PrepareContext& ctx, State& p, Span<TensorInfo>& formal) noexcept {
+  static Status prepare_body(PrepareContext& ctx, bool batched, State& p, Span<TensorInfo>& formal) noexcept {
     MetadataAllocator& allocator = ctx.metadata_allocator();
     ONNXMICRO_RETURN_IF_ERROR(p.body.load(ctx, "body"));
     if (p.body.formal_input_count() != static_cast<std::size_t>(p.states + p.scan_inputs) ||
@@ -248,19 +248,19 @@ struct ScanKernel : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(static_cast<std::size_t>(p.states), p.state_layouts));
     for (int c = 0; c < p.states; ++c) {
       const TensorInfo& s = ctx.input(p.first_state + c);
-      if (Batched && (s.shape.rank() < 1 || s.shape[0] != p.batch)) {
-        return Status(StatusCode::invalid_model) << "state " << c << " '" << s.name << "' of shape " << s.shape
-                                                 << " must start with the batch size " << p.batch;
+      if (batched && (s.shape.rank() < 1 || s.shape[0] != p.batch)) {
+        return ctx.input_error(p.first_state + c)
+               << " (state " << c << ") of shape " << s.shape << " must start with the batch size " << p.batch;
       }
       formal[c].dtype = s.dtype;
-      formal[c].shape = Batched ? detail::remove_axis(s.shape, 0) : s.shape;
-      p.state_layouts[c] = detail::batch_layout(s.dtype, s.shape, Batched);
+      formal[c].shape = batched ? detail::remove_axis(s.shape, 0) : s.shape;
+      p.state_layouts[c] = detail::batch_layout(s.dtype, s.shape, batched);
     }
     for (int j = 0; j < p.scan_inputs; ++j) {
       const TensorInfo& x = ctx.input(p.first_state + p.states + j);
       Shape slice = detail::remove_axis(x.shape, p.input_axes[j]);
       formal[p.states + j].dtype = x.dtype;
-      formal[p.states + j].shape = Batched ? detail::remove_axis(slice, 0) : slice;
+      formal[p.states + j].shape = batched ? detail::remove_axis(slice, 0) : slice;
     }
     for (TensorInfo& f : formal) f.present = true;  // not constant: they change every iteration
     p.body.place_arena_in_scratch();
@@ -270,7 +270,7 @@ struct ScanKernel : KernelDefaults {
   }
 
   /// The node's outputs: final states as they entered, scan outputs stacked along their axis.
-  static Status plan_outputs(PrepareContext& ctx, const Attributes& a, Span<const TensorInfo> formal,
+  static Status plan_outputs(PrepareContext& ctx, bool batched, const Attributes& a, Span<const TensorInfo> formal,
                              State& p) noexcept {
     Session& session = p.body.session();
     for (int c = 0; c < p.states; ++c) {
@@ -287,7 +287,7 @@ struct ScanKernel : KernelDefaults {
       if (is_sub_byte(out.dtype)) {
         return Status(StatusCode::unsupported) << "scan output " << k << " has packed dtype " << dtype_name(out.dtype);
       }
-      std::int64_t axis = Batched ? 0 : a.output_axes[k];
+      std::int64_t axis = batched ? 0 : a.output_axes[k];
       if (axis < 0) axis += out.shape.rank() + 1;
       if (axis < 0 || axis > out.shape.rank()) {
         return Status(StatusCode::invalid_model)
@@ -295,11 +295,11 @@ struct ScanKernel : KernelDefaults {
                << " of rank " << (out.shape.rank() + 1);
       }
       Shape full = detail::insert_axis(out.shape, static_cast<int>(axis), p.length);
-      if (Batched) full = detail::insert_axis(full, 0, p.batch);
+      if (batched) full = detail::insert_axis(full, 0, p.batch);
       p.output_reverse[k] = static_cast<std::uint8_t>(a.output_directions[k]);
       p.output_layouts[k] =
-          detail::AxisLayout::of(out.dtype, Batched ? detail::remove_axis(full, 0) : full, static_cast<int>(axis));
-      p.output_batch_bytes[k] = detail::batch_entry_bytes(out.dtype, full, Batched);
+          detail::AxisLayout::of(out.dtype, batched ? detail::remove_axis(full, 0) : full, static_cast<int>(axis));
+      p.output_batch_bytes[k] = detail::batch_entry_bytes(out.dtype, full, batched);
       ctx.set_output(p.states + static_cast<int>(k), out.dtype, full);
     }
     return {};
@@ -354,10 +354,12 @@ struct ScanKernel : KernelDefaults {
   }
 };
 
+}  // namespace scan_detail
+
 // Opset 8: batch axis 0 and optional sequence_lens; `directions` per scan input.
-using Scan_8 = ScanKernel<8, 9, true>;
+using Scan_8 = VersionedKernel<scan_detail::ScanImpl, 8, 9>;
 // Opset 9+: per-input/output scan axes and directions, no batch axis.
-using Scan_9 = ScanKernel<9, kOpenEnded, false>;
+using Scan_9 = VersionedKernel<scan_detail::ScanImpl, 9>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

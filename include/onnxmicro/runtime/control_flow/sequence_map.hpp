@@ -32,9 +32,8 @@ struct SequenceMapImpl : KernelDefaults {
       ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(i));
       ONNXMICRO_RETURN_IF_ERROR(ctx.require_constant_input(i));
       if (i < inputs && ctx.input(i).dtype == DataType::sequence && sequence_util::count_of(ctx.input(i)) != length) {
-        return Status(StatusCode::invalid_argument)
-               << "input " << i << " '" << ctx.input(i).name << "' has " << sequence_util::count_of(ctx.input(i))
-               << " elements, input 0 has " << length;
+        return ctx.input_error(i, {}, StatusCode::invalid_argument)
+               << " has " << sequence_util::count_of(ctx.input(i)) << " elements, input 0 has " << length;
       }
     }
     ONNXMICRO_RETURN_IF_ERROR(state->body.load(ctx, "body"));
@@ -89,6 +88,7 @@ struct SequenceMapImpl : KernelDefaults {
 
 }  // namespace sequence_map_detail
 
+// Opset 17+: the only version.
 using SequenceMap_17 = VersionedKernel<sequence_map_detail::SequenceMapImpl, 17>;
 
 }  // namespace kernels
