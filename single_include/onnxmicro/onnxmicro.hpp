@@ -300,6 +300,18 @@ class [[nodiscard]] Status {
   /// A failed status (or ok, for StatusCode::ok) with an empty message to be filled with <<.
   explicit Status(StatusCode code) noexcept : code_(code), length_(0) { message_[0] = '\0'; }
   Status(StatusCode code, std::string_view message) noexcept : Status(code) { append(message); }
+  /// Copies only the message's bytes, not the whole buffer: every ONNXMICRO_RETURN_IF_ERROR copies a Status, and
+  /// one call here is smaller firmware (and faster) than a full-size memcpy at each of them.
+  Status(const Status& other) noexcept : code_(other.code_), truncated_(other.truncated_), length_(other.length_) {
+    copy_message(other);
+  }
+  Status& operator=(const Status& other) noexcept {
+    code_ = other.code_;
+    truncated_ = other.truncated_;
+    length_ = other.length_;
+    copy_message(other);
+    return *this;
+  }
 
   bool ok() const noexcept { return code_ == StatusCode::ok; }
   StatusCode code() const noexcept { return code_; }
@@ -400,6 +412,10 @@ class [[nodiscard]] Status {
     while (n > 0 && out[n - 1] == '0') --n;
     append(".");
     return append(std::string_view(out, static_cast<std::size_t>(n)));
+  }
+
+  void copy_message(const Status& other) noexcept {
+    for (std::size_t i = 0; i <= length_; ++i) message_[i] = other.message_[i];  // with the terminating NUL
   }
 
   StatusCode code_;
@@ -6188,29 +6204,31 @@ ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/model/loader.hpp
 // #include "onnxmicro/kernels/kernel_api.hpp"
 // begin of file onnxmicro/kernels/kernel_api.hpp
-// The contract every kernel implements. A kernel is a type, named after its op and the opset version its
-// semantics start at (Squeeze_13), declaring (kernels/math/relu.hpp is a whole one):
+// The contract every kernel implements: what KernelSet reads of a kernel type. A kernel is named after its op
+// and the opset version its semantics start at (Squeeze_13), and declares:
 //
-//   struct Relu_1 : KernelDefaults {
-//     static constexpr std::string_view kDomain = "";        // optional: "" = ai.onnx
-//     static constexpr std::string_view kOpType = "Relu";
-//     static constexpr int kSinceVersion = 1;                // first opset version it implements
-//     static constexpr int kUntilVersion = kOpenEnded;       // optional: first version it does NOT implement
-//     static constexpr int kInPlaceInput = 0;                // optional: output 0 may share input 0's buffer
-//     static Status prepare(PrepareContext& ctx);            // checks, output dtypes/shapes, state, scratch
-//     static Status run(RunContext& ctx);                    // computes; never allocates
-//   };
+//   kDomain        "" = ai.onnx
+//   kOpType        "Relu"
+//   kSinceVersion  first opset version it implements
+//   kUntilVersion  first version it does NOT implement (kOpenEnded)
+//   kInPlaceInput  input whose buffer output 0 may share (-1: none); kFoldable, kNeedsInputData (KernelDefaults)
+//   static Status prepare(PrepareContext& ctx);   checks, output dtypes/shapes, state, scratch
+//   static Status run(RunContext& ctx);           computes; never allocates
 //
-// An op with several versions writes its implementation once, as an Impl whose prepare(ctx, since) takes the
-// first version of the range it serves, and names each version with VersionedKernel (below):
+// Built-in kernels never spell this out: each is a VersionedKernel alias (below) of an implementation written
+// once, which supplies everything but the version range (a custom kernel of an application may declare the
+// members by hand):
 //
 //   // Flatten-11: negative axis.
 //   using Flatten_11 = VersionedKernel<flatten_detail::FlattenImpl, 11>;
+//   // Relu-1 (unchanged since): the elementwise body with Relu's function.
+//   using Relu_1 = VersionedKernel<UnaryElementwise<ReluOp, ReluTypes>, 1>;
 //
 // prepare() runs once per shape binding: it validates dtypes, shapes and attributes (returning a Status whose
 // message names the input/attribute and expected vs actual; the session prefixes node, op, domain and
 // opset), sets every output's dtype and shape, and precomputes everything run() needs into a state object.
 // run() only computes. Kernel files live in kernels/<family>/<op>.hpp, one op per file.
+#include <utility>
 
 
 ONNXMICRO_NAMESPACE_BEGIN
@@ -6378,6 +6396,14 @@ class PrepareContext {
     value = std::string_view(reinterpret_cast<const char*>(a.s.data()), a.s.size());
     return {};
   }
+  /// STRING attribute that must be present: "required attribute 'name' (STRING) is missing" otherwise.
+  Status required_attribute(std::string_view name, std::string_view& value) const noexcept {
+    proto::Attribute a;
+    if (!find_attribute(name, a)) return missing(name, proto::AttributeType::string);
+    ONNXMICRO_RETURN_IF_ERROR(expect_type(a, proto::AttributeType::string));
+    value = std::string_view(reinterpret_cast<const char*>(a.s.data()), a.s.size());
+    return {};
+  }
   /// INTS attribute copied into `values` (capacity `capacity`); `count` = number read, `present` whether
   /// the attribute exists. Fails when the list is longer than `capacity`.
   Status attribute_ints(std::string_view name, std::int64_t* values, std::size_t capacity, std::size_t& count,
@@ -6410,6 +6436,20 @@ class PrepareContext {
       values[count++] = v;
     }
     return {};
+  }
+  /// INTS attribute that must be present (an empty list counts as present), as attribute_ints.
+  Status required_attribute_ints(std::string_view name, std::int64_t* values, std::size_t capacity,
+                                 std::size_t& count) const noexcept {
+    bool present = false;
+    ONNXMICRO_RETURN_IF_ERROR(attribute_ints(name, values, capacity, count, present));
+    return present ? Status() : missing(name, proto::AttributeType::ints);
+  }
+  /// FLOATS attribute that must be present, as attribute_floats.
+  Status required_attribute_floats(std::string_view name, float* values, std::size_t capacity,
+                                   std::size_t& count) const noexcept {
+    bool present = false;
+    ONNXMICRO_RETURN_IF_ERROR(attribute_floats(name, values, capacity, count, present));
+    return present ? Status() : missing(name, proto::AttributeType::floats);
   }
   /// Checks that attribute `a` has type `expected`; the error names both.
   static Status expect_type(const proto::Attribute& a, proto::AttributeType expected) noexcept {
@@ -6614,27 +6654,50 @@ class RunContext {
 using PrepareFunction = Status (*)(PrepareContext&);
 using RunFunction = Status (*)(RunContext&);
 
-/// The kernel for versions [Since, Until) of an op whose versions share one implementation and differ only in
-/// what prepare accepts. Impl inherits KernelDefaults (hiding kDomain, kInPlaceInput, kFoldable or
-/// kNeedsInputData where they differ) and declares kOpType, `static Status prepare(PrepareContext&, int since)`
-/// and `static Status run(RunContext&)`; prepare receives Since, the range's first version, to pick its rules.
-/// Since arrives as std::integral_constant<int, Since>, which converts to int; an Impl that must keep a version's
-/// unused code out of the binary takes it as `template <int kSince> ... std::integral_constant<int, kSince>`.
-/// Each version is then one alias: `using Gemm_11 = VersionedKernel<gemm_detail::GemmImpl, 11>;`.
-template <typename Impl, int Since, int Until = kOpenEnded>
-struct VersionedKernel {
-  static constexpr std::string_view kDomain = Impl::kDomain;
-  static constexpr std::string_view kOpType = Impl::kOpType;
-  static constexpr int kSinceVersion = Since;
-  static constexpr int kUntilVersion = Until;
-  static constexpr int kInPlaceInput = Impl::kInPlaceInput;
-  static constexpr bool kFoldable = Impl::kFoldable;
-  static constexpr bool kNeedsInputData = Impl::kNeedsInputData;
+namespace kernel_api_detail {
+/// Whether Impl's prepare takes the range's first version (prepare(ctx, since)) or only the context.
+template <typename Impl, typename Since, typename = void>
+struct PrepareTakesSince : std::false_type {};
+template <typename Impl, typename Since>
+struct PrepareTakesSince<Impl, Since, std::void_t<decltype(Impl::prepare(std::declval<PrepareContext&>(), Since()))>>
+    : std::true_type {};
+
+/// Impl with a one-argument prepare: the version's own prepare(ctx) passes Since on.
+template <typename Impl, int Since, bool = PrepareTakesSince<Impl, std::integral_constant<int, Since>>::value>
+struct VersionPrepare : Impl {
   static Status prepare(PrepareContext& ctx) noexcept {
     return Impl::prepare(ctx, std::integral_constant<int, Since>());
   }
-  static Status run(RunContext& ctx) noexcept { return Impl::run(ctx); }
 };
+/// Impl whose prepare(ctx) serves every version: inherited as it is, so the registry points at it directly.
+template <typename Impl, int Since>
+struct VersionPrepare<Impl, Since, false> : Impl {};
+}  // namespace kernel_api_detail
+
+/// The kernel for versions [Since, Until) of an op: the one way a built-in kernel is written (every type in
+/// AllKernels is one). Impl inherits KernelDefaults (hiding kDomain, kInPlaceInput, kFoldable or kNeedsInputData
+/// where they differ) and declares kOpType, `static Status run(RunContext&)` and a prepare: either
+/// `static Status prepare(PrepareContext&, int since)`, which receives Since, the range's first version, to pick
+/// its rules, or `static Status prepare(PrepareContext&)` where every version it serves prepares alike. Since
+/// arrives as std::integral_constant<int, Since>, which converts to int; an Impl that must keep a version's unused
+/// code out of the binary takes it as `template <int kSince> ... std::integral_constant<int, kSince>`. Impl may be
+/// a family's building block instantiated with the op's policy (UnaryElementwise<SigmoidOp, FloatTypes>), which
+/// takes kOpType from the policy. Each version is then one alias:
+/// `using Gemm_11 = VersionedKernel<gemm_detail::GemmImpl, 11>;`. The kernel derives from Impl (its State and
+/// constants stay reachable through the alias) and adds only the range, so the registry calls Impl's run, and a
+/// one-argument prepare, without a forwarding function in between.
+template <typename Impl, int Since, int Until = kOpenEnded>
+struct VersionedKernel : kernel_api_detail::VersionPrepare<Impl, Since> {
+  static_assert(Since < Until, "VersionedKernel: the version range [Since, Until) is empty");
+  static constexpr int kSinceVersion = Since;
+  static constexpr int kUntilVersion = Until;
+};
+
+/// Whether K is a VersionedKernel (all_kernels.hpp asserts it of every built-in kernel).
+template <typename K>
+struct IsVersionedKernel : std::false_type {};
+template <typename Impl, int Since, int Until>
+struct IsVersionedKernel<VersionedKernel<Impl, Since, Until>> : std::true_type {};
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -9607,9 +9670,7 @@ inline Status real_output_dtype(const PrepareContext& ctx, DataType fallback_dty
 inline Status shape_attribute(const PrepareContext& ctx, Shape& shape) noexcept {
   std::int64_t dims[kMaxRank];
   std::size_t count = 0;
-  bool present = false;
-  ONNXMICRO_RETURN_IF_ERROR(ctx.attribute_ints("shape", dims, kMaxRank, count, present));
-  if (!present) return Status(StatusCode::invalid_model) << "required attribute 'shape' (INTS) is missing";
+  ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute_ints("shape", dims, kMaxRank, count));
   for (std::size_t i = 0; i < count; ++i) {
     if (dims[i] < 0) {
       return Status(StatusCode::invalid_model)
@@ -9676,43 +9737,80 @@ inline Status prepare_fill(PrepareContext& ctx, const FillParameters& parameters
 }
 
 /// RandomUniform / RandomNormal: output of the 'shape' attribute, dtype from 'dtype' (default float).
-template <bool kAllowBfloat16>
-Status prepare_shaped_fill(PrepareContext& ctx, const FillParameters& parameters, std::uint64_t op_constant) noexcept {
+inline Status prepare_shaped_fill(PrepareContext& ctx, const FillParameters& parameters, std::uint64_t op_constant,
+                                  bool allow_bfloat16) noexcept {
   DataType dtype = DataType::undefined;
   StoreFunction store = nullptr;
-  ONNXMICRO_RETURN_IF_ERROR(real_output_dtype(ctx, DataType::float32, kAllowBfloat16, dtype, store));
+  ONNXMICRO_RETURN_IF_ERROR(real_output_dtype(ctx, DataType::float32, allow_bfloat16, dtype, store));
   Shape shape;
   ONNXMICRO_RETURN_IF_ERROR(shape_attribute(ctx, shape));
   return prepare_fill(ctx, parameters, op_constant, dtype, store, shape);
 }
 
 /// RandomUniformLike / RandomNormalLike: output of input 0's shape, dtype from 'dtype' (default input 0's).
-template <bool kAllowBfloat16>
-Status prepare_like_fill(PrepareContext& ctx, const FillParameters& parameters, std::uint64_t op_constant) noexcept {
+inline Status prepare_like_fill(PrepareContext& ctx, const FillParameters& parameters, std::uint64_t op_constant,
+                                bool allow_bfloat16) noexcept {
   ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(0));
   const TensorInfo& in = ctx.input(0);
   if (!in.shape.is_static()) {
-    return Status(StatusCode::unsupported)
-           << "input 0 '" << in.name << "' has shape " << in.shape << "; its shape must be known at prepare time";
+    return ctx.input_error(0, {}, StatusCode::unsupported)
+           << " has shape " << in.shape << "; its shape must be known at prepare time";
   }
   DataType dtype = DataType::undefined;
   StoreFunction store = nullptr;
-  ONNXMICRO_RETURN_IF_ERROR(real_output_dtype(ctx, in.dtype, kAllowBfloat16, dtype, store));
+  ONNXMICRO_RETURN_IF_ERROR(real_output_dtype(ctx, in.dtype, allow_bfloat16, dtype, store));
   return prepare_fill(ctx, parameters, op_constant, dtype, store, in.shape);
 }
 
+/// The opset that added bfloat16 to the random ops' floating-point inputs and outputs (Bernoulli's outputs had it
+/// from its first version, 15).
+inline constexpr int kBfloat16Since = 22;
+
 }  // namespace random_util
+
+/// Body of RandomUniform, RandomNormal and their *Like forms, usable directly as a VersionedKernel's Impl:
+/// `using RandomNormal_22 = VersionedKernel<RandomFillKernel<RandomNormalOp>, 22>;`. Op is the op's policy:
+///
+///   struct RandomNormalOp {
+///     static constexpr std::string_view kOpType = "RandomNormal";
+///     static constexpr std::uint64_t kSeedConstant = ...;               // random_util::node_seed
+///     static constexpr random_util::FillParameters kParameters = ...;   // the distribution and its attributes
+///     static constexpr bool kLike = false;  // output shaped like input 0 (true) or by the 'shape' attribute
+///   };
+///
+/// bfloat16 outputs from opset 22 (random_util::kBfloat16Since).
+template <typename Op>
+struct RandomFillKernel : KernelDefaults {
+  static constexpr std::string_view kOpType = Op::kOpType;
+  static constexpr bool kFoldable = false;
+  static constexpr bool kNeedsInputData = !Op::kLike;  ///< the *Like forms read only input 0's shape and dtype
+
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
+    const bool allow_bfloat16 = since >= random_util::kBfloat16Since;
+    if constexpr (Op::kLike) {
+      return random_util::prepare_like_fill(ctx, Op::kParameters, Op::kSeedConstant, allow_bfloat16);
+    } else {
+      return random_util::prepare_shaped_fill(ctx, Op::kParameters, Op::kSeedConstant, allow_bfloat16);
+    }
+  }
+  static Status run(RunContext& ctx) noexcept {
+    if constexpr (Op::kParameters.uniform) {
+      return random_util::run_uniform(ctx);
+    } else {
+      return random_util::run_normal(ctx);
+    }
+  }
+};
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/generator/random_util.hpp
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
+namespace bernoulli_detail {
 
-/// Shared body of the Bernoulli versions; bfloat16 probabilities only from opset 22 (bfloat16 outputs: 15+).
-template <bool kAllowBfloat16Input>
-struct BernoulliKernel : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+/// Every Bernoulli version; bfloat16 probabilities only from opset 22 (bfloat16 outputs: 15+).
+struct BernoulliImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "Bernoulli";
   static constexpr bool kFoldable = false;
   static constexpr std::uint64_t kSeedConstant = 0x4265726E6F756C6Cull;  // "Bernoull"
@@ -9723,15 +9821,16 @@ struct BernoulliKernel : KernelDefaults {
     random_util::StoreFunction store;
   };
 
-  static Status prepare(PrepareContext& ctx) noexcept {
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(0));
     const TensorInfo& in = ctx.input(0);
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    state->load = random_util::real_loader(in.dtype, kAllowBfloat16Input);
+    const bool allow_bfloat16_input = since >= random_util::kBfloat16Since;
+    state->load = random_util::real_loader(in.dtype, allow_bfloat16_input);
     if (state->load == nullptr) {
       return random_util::dtype_error("input 0's dtype", static_cast<std::int64_t>(in.dtype),
-                                      kAllowBfloat16Input ? random_util::kRealDtypesBf16 : random_util::kRealDtypes);
+                                      allow_bfloat16_input ? random_util::kRealDtypesBf16 : random_util::kRealDtypes);
     }
     std::int64_t dtype_value = static_cast<std::int64_t>(in.dtype);
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("dtype", dtype_value, dtype_value));
@@ -9766,16 +9865,13 @@ struct BernoulliKernel : KernelDefaults {
   }
 };
 
+}  // namespace bernoulli_detail
+
 // Opset 15: the first version (probabilities float16, float, double).
-struct Bernoulli_15 : BernoulliKernel<false> {
-  static constexpr int kSinceVersion = 15;
-  static constexpr int kUntilVersion = 22;
-};
+using Bernoulli_15 = VersionedKernel<bernoulli_detail::BernoulliImpl, 15, 22>;
 
 // Opset 22: adds bfloat16 probabilities.
-struct Bernoulli_22 : BernoulliKernel<true> {
-  static constexpr int kSinceVersion = 22;
-};
+using Bernoulli_22 = VersionedKernel<bernoulli_detail::BernoulliImpl, 22>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -9833,19 +9929,15 @@ inline Status read_constant_ints(PrepareContext& ctx, int index, std::string_vie
   ONNXMICRO_RETURN_IF_ERROR(ctx.require_constant_input(index));
   const TensorInfo& info = ctx.input(index);
   if (info.dtype != DataType::int64 && info.dtype != DataType::int32) {
-    return Status(StatusCode::invalid_model)
-           << "input " << index << " '" << info.name << "' (" << role << ") has dtype " << dtype_name(info.dtype)
-           << ", expected int64 (or int32)";
+    return ctx.input_error(index, role) << " has dtype " << dtype_name(info.dtype) << ", expected int64 (or int32)";
   }
   if (info.shape.rank() > 1) {
-    return Status(StatusCode::invalid_model)
-           << "input " << index << " '" << info.name << "' (" << role << ") must be 1-D, got shape " << info.shape;
+    return ctx.input_error(index, role) << " must be 1-D, got shape " << info.shape;
   }
   std::int64_t n = info.shape.element_count();
   if (n < 0 || static_cast<std::uint64_t>(n) > capacity) {
-    return Status(StatusCode::limit_exceeded)
-           << "input " << index << " '" << info.name << "' (" << role << ") has " << n << " values, more than the "
-           << capacity << " supported (ONNXMICRO_MAX_RANK)";
+    return ctx.input_error(index, role, StatusCode::limit_exceeded)
+           << " has " << n << " values, more than the " << capacity << " supported (ONNXMICRO_MAX_RANK)";
   }
   // memcpy: constant data need not be aligned for its dtype (it may point into the model bytes).
   const unsigned char* bytes = static_cast<const unsigned char*>(info.const_data);
@@ -9893,10 +9985,10 @@ inline Status input_element_bits(const PrepareContext& ctx, int index, std::size
   const TensorInfo& info = ctx.input(index);
   bits = element_bits(info.dtype);
   if (bits != 0) return {};
-  return Status(StatusCode::unsupported) << "input " << index << " '" << info.name << "' has dtype "
-                                         << dtype_name(info.dtype)
-                                         << (info.dtype == DataType::string ? "; string tensors are not supported yet"
-                                                                            : ", which has no fixed element size");
+  return ctx.input_error(index, {}, StatusCode::unsupported)
+         << " has dtype " << dtype_name(info.dtype)
+         << (info.dtype == DataType::string ? "; string tensors are not supported yet"
+                                            : ", which has no fixed element size");
 }
 
 /// Copies `bytes` from `src` to `dst` unless they are the same buffer (in-place Reshape/Squeeze/...).
@@ -10363,8 +10455,7 @@ inline Status check_source(const PrepareContext& ctx, int index, std::size_t& bi
   ONNXMICRO_RETURN_IF_ERROR(shape_util::input_element_bits(ctx, index, bits));
   const TensorInfo& in = ctx.input(index);
   if (!in.shape.is_static()) {
-    return Status(StatusCode::unsupported)
-           << "input " << index << " '" << in.name << "' has shape " << in.shape << " with unknown dims";
+    return ctx.input_error(index, {}, StatusCode::unsupported) << " has shape " << in.shape << " with unknown dims";
   }
   return {};
 }
@@ -10419,11 +10510,11 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 9: the first version (opsets 20, 21, 23, 24, 25 only add dtypes).
-struct ConstantOfShape_9 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace constant_of_shape_detail {
+
+/// The implementation of ConstantOfShape (see the file comment).
+struct ConstantOfShapeImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "ConstantOfShape";
-  static constexpr int kSinceVersion = 9;
   static constexpr int kShape = 0;
   static constexpr int kOutput = 0;
   static constexpr std::size_t kMaxValueBytes = 16;  // complex128
@@ -10436,8 +10527,7 @@ struct ConstantOfShape_9 : KernelDefaults {
   static Status prepare(PrepareContext& ctx) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kShape));
     if (ctx.input(kShape).dtype != DataType::int64) {
-      return Status(StatusCode::invalid_model) << "input 0 '" << ctx.input(kShape).name << "' has dtype "
-                                               << dtype_name(ctx.input(kShape).dtype) << ", expected int64";
+      return ctx.input_error(kShape) << " has dtype " << dtype_name(ctx.input(kShape).dtype) << ", expected int64";
     }
     std::int64_t dims[kMaxRank];
     std::size_t count = 0;
@@ -10446,8 +10536,7 @@ struct ConstantOfShape_9 : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(out.assign(dims, count));
     for (int d = 0; d < out.rank(); ++d) {
       if (out[d] < 0) {
-        return Status(StatusCode::invalid_model)
-               << "input 0 '" << ctx.input(kShape).name << "' is " << out << "; dims must be >= 0";
+        return ctx.input_error(kShape) << " is " << out << "; dims must be >= 0";
       }
     }
     State* state = nullptr;
@@ -10496,6 +10585,11 @@ struct ConstantOfShape_9 : KernelDefaults {
     return {};
   }
 };
+
+}  // namespace constant_of_shape_detail
+
+// Opset 9: the first version (opsets 20, 21, 23, 24, 25 only add dtypes).
+using ConstantOfShape_9 = VersionedKernel<constant_of_shape_detail::ConstantOfShapeImpl, 9>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -10967,11 +11061,11 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 9: the first version (opset 22 only adds bfloat16).
-struct EyeLike_9 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace eye_like_detail {
+
+/// The implementation of EyeLike (see the file comment).
+struct EyeLikeImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "EyeLike";
-  static constexpr int kSinceVersion = 9;
   static constexpr bool kNeedsInputData = false;
   static constexpr int kInput = 0;
 
@@ -10985,8 +11079,7 @@ struct EyeLike_9 : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInput));
     const TensorInfo& in = ctx.input(kInput);
     if (in.shape.rank() != 2 || !in.shape.is_static()) {
-      return Status(StatusCode::invalid_model)
-             << "input 0 '" << in.name << "' has shape " << in.shape << "; EyeLike needs a known 2-D shape";
+      return ctx.input_error(kInput) << " has shape " << in.shape << "; EyeLike needs a known 2-D shape";
     }
     std::int64_t dtype_value = static_cast<std::int64_t>(in.dtype);
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("dtype", dtype_value, dtype_value));
@@ -11044,6 +11137,11 @@ struct EyeLike_9 : KernelDefaults {
   }
 };
 
+}  // namespace eye_like_detail
+
+// Opset 9: the first version (opset 22 only adds bfloat16).
+using EyeLike_9 = VersionedKernel<eye_like_detail::EyeLikeImpl, 9>;
+
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/generator/eye_like.hpp
@@ -11058,11 +11156,10 @@ ONNXMICRO_NAMESPACE_END
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
+namespace multinomial_detail {
 
-/// Shared body of the Multinomial versions; bfloat16 logits only from opset 22.
-template <bool kAllowBfloat16>
-struct MultinomialKernel : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+/// Every Multinomial version; bfloat16 logits only from opset 22.
+struct MultinomialImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "Multinomial";
   static constexpr bool kFoldable = false;
   static constexpr std::uint64_t kSeedConstant = 0x4D756C74696E6F6Dull;  // "Multinom"
@@ -11074,19 +11171,19 @@ struct MultinomialKernel : KernelDefaults {
     std::int64_t sample_size;
   };
 
-  static Status prepare(PrepareContext& ctx) noexcept {
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(0));
     const TensorInfo& in = ctx.input(0);
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    state->load = random_util::real_loader(in.dtype, kAllowBfloat16);
+    const bool allow_bfloat16 = since >= random_util::kBfloat16Since;
+    state->load = random_util::real_loader(in.dtype, allow_bfloat16);
     if (state->load == nullptr) {
       return random_util::dtype_error("input 0's dtype", static_cast<std::int64_t>(in.dtype),
-                                      kAllowBfloat16 ? random_util::kRealDtypesBf16 : random_util::kRealDtypes);
+                                      allow_bfloat16 ? random_util::kRealDtypesBf16 : random_util::kRealDtypes);
     }
     if (in.shape.rank() != 2 || !in.shape.is_static()) {
-      return Status(StatusCode::invalid_model)
-             << "input 0 '" << in.name << "' has shape " << in.shape << "; Multinomial needs [batch_size, class_size]";
+      return ctx.input_error(0) << " has shape " << in.shape << "; Multinomial needs [batch_size, class_size]";
     }
     std::int64_t dtype_value = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("dtype", dtype_value, static_cast<std::int64_t>(DataType::int32)));
@@ -11101,8 +11198,7 @@ struct MultinomialKernel : KernelDefaults {
              << "attribute 'sample_size' is " << state->sample_size << "; it must be >= 1";
     }
     if (in.shape[1] < 1 && in.shape[0] > 0) {
-      return Status(StatusCode::invalid_model)
-             << "input 0 '" << in.name << "' has shape " << in.shape << "; class_size must be >= 1 to draw from";
+      return ctx.input_error(0) << " has shape " << in.shape << "; class_size must be >= 1 to draw from";
     }
     std::uint64_t seed = 0;
     ONNXMICRO_RETURN_IF_ERROR(random_util::node_seed(ctx, kSeedConstant, seed));
@@ -11153,16 +11249,13 @@ struct MultinomialKernel : KernelDefaults {
   }
 };
 
+}  // namespace multinomial_detail
+
 // Opset 7: the first version (logits float16, float, double).
-struct Multinomial_7 : MultinomialKernel<false> {
-  static constexpr int kSinceVersion = 7;
-  static constexpr int kUntilVersion = 22;
-};
+using Multinomial_7 = VersionedKernel<multinomial_detail::MultinomialImpl, 7, 22>;
 
 // Opset 22: adds bfloat16 logits.
-struct Multinomial_22 : MultinomialKernel<true> {
-  static constexpr int kSinceVersion = 22;
-};
+using Multinomial_22 = VersionedKernel<multinomial_detail::MultinomialImpl, 22>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -11176,29 +11269,19 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-/// Shared body of the RandomNormal versions; bfloat16 outputs only from opset 22.
-template <bool kAllowBfloat16>
-struct RandomNormalKernel : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+/// RandomNormal's policy for the fill body (random_util.hpp).
+struct RandomNormalOp {
   static constexpr std::string_view kOpType = "RandomNormal";
-  static constexpr bool kFoldable = false;
   static constexpr std::uint64_t kSeedConstant = 0x52616E644E6F726Dull;  // "RandNorm"
-  static Status prepare(PrepareContext& ctx) noexcept {
-    return random_util::prepare_shaped_fill<kAllowBfloat16>(ctx, random_util::kNormalParameters, kSeedConstant);
-  }
-  static Status run(RunContext& ctx) noexcept { return random_util::run_normal(ctx); }
+  static constexpr random_util::FillParameters kParameters = random_util::kNormalParameters;
+  static constexpr bool kLike = false;  ///< output of the 'shape' attribute
 };
 
 // Opset 1: the first version (float16, float, double).
-struct RandomNormal_1 : RandomNormalKernel<false> {
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 22;
-};
+using RandomNormal_1 = VersionedKernel<RandomFillKernel<RandomNormalOp>, 1, 22>;
 
 // Opset 22: adds bfloat16.
-struct RandomNormal_22 : RandomNormalKernel<true> {
-  static constexpr int kSinceVersion = 22;
-};
+using RandomNormal_22 = VersionedKernel<RandomFillKernel<RandomNormalOp>, 22>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -11213,30 +11296,19 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-/// Shared body of the RandomNormalLike versions; bfloat16 outputs only from opset 22.
-template <bool kAllowBfloat16>
-struct RandomNormalLikeKernel : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+/// RandomNormalLike's policy for the fill body (random_util.hpp).
+struct RandomNormalLikeOp {
   static constexpr std::string_view kOpType = "RandomNormalLike";
-  static constexpr bool kFoldable = false;
   static constexpr std::uint64_t kSeedConstant = 0x4E6F726D4C696B65ull;  // "NormLike"
-  static constexpr bool kNeedsInputData = false;
-  static Status prepare(PrepareContext& ctx) noexcept {
-    return random_util::prepare_like_fill<kAllowBfloat16>(ctx, random_util::kNormalParameters, kSeedConstant);
-  }
-  static Status run(RunContext& ctx) noexcept { return random_util::run_normal(ctx); }
+  static constexpr random_util::FillParameters kParameters = random_util::kNormalParameters;
+  static constexpr bool kLike = true;  ///< output of input 0's shape
 };
 
 // Opset 1: the first version (float16, float, double).
-struct RandomNormalLike_1 : RandomNormalLikeKernel<false> {
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 22;
-};
+using RandomNormalLike_1 = VersionedKernel<RandomFillKernel<RandomNormalLikeOp>, 1, 22>;
 
 // Opset 22: adds bfloat16.
-struct RandomNormalLike_22 : RandomNormalLikeKernel<true> {
-  static constexpr int kSinceVersion = 22;
-};
+using RandomNormalLike_22 = VersionedKernel<RandomFillKernel<RandomNormalLikeOp>, 22>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -11250,29 +11322,19 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-/// Shared body of the RandomUniform versions; bfloat16 outputs only from opset 22.
-template <bool kAllowBfloat16>
-struct RandomUniformKernel : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+/// RandomUniform's policy for the fill body (random_util.hpp).
+struct RandomUniformOp {
   static constexpr std::string_view kOpType = "RandomUniform";
-  static constexpr bool kFoldable = false;
   static constexpr std::uint64_t kSeedConstant = 0x52616E64556E6966ull;  // "RandUnif"
-  static Status prepare(PrepareContext& ctx) noexcept {
-    return random_util::prepare_shaped_fill<kAllowBfloat16>(ctx, random_util::kUniformParameters, kSeedConstant);
-  }
-  static Status run(RunContext& ctx) noexcept { return random_util::run_uniform(ctx); }
+  static constexpr random_util::FillParameters kParameters = random_util::kUniformParameters;
+  static constexpr bool kLike = false;  ///< output of the 'shape' attribute
 };
 
 // Opset 1: the first version (float16, float, double).
-struct RandomUniform_1 : RandomUniformKernel<false> {
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 22;
-};
+using RandomUniform_1 = VersionedKernel<RandomFillKernel<RandomUniformOp>, 1, 22>;
 
 // Opset 22: adds bfloat16.
-struct RandomUniform_22 : RandomUniformKernel<true> {
-  static constexpr int kSinceVersion = 22;
-};
+using RandomUniform_22 = VersionedKernel<RandomFillKernel<RandomUniformOp>, 22>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -11286,30 +11348,19 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-/// Shared body of the RandomUniformLike versions; bfloat16 outputs only from opset 22.
-template <bool kAllowBfloat16>
-struct RandomUniformLikeKernel : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+/// RandomUniformLike's policy for the fill body (random_util.hpp).
+struct RandomUniformLikeOp {
   static constexpr std::string_view kOpType = "RandomUniformLike";
-  static constexpr bool kFoldable = false;
   static constexpr std::uint64_t kSeedConstant = 0x556E69664C696B65ull;  // "UnifLike"
-  static constexpr bool kNeedsInputData = false;
-  static Status prepare(PrepareContext& ctx) noexcept {
-    return random_util::prepare_like_fill<kAllowBfloat16>(ctx, random_util::kUniformParameters, kSeedConstant);
-  }
-  static Status run(RunContext& ctx) noexcept { return random_util::run_uniform(ctx); }
+  static constexpr random_util::FillParameters kParameters = random_util::kUniformParameters;
+  static constexpr bool kLike = true;  ///< output of input 0's shape
 };
 
 // Opset 1: the first version (float16, float, double).
-struct RandomUniformLike_1 : RandomUniformLikeKernel<false> {
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 22;
-};
+using RandomUniformLike_1 = VersionedKernel<RandomFillKernel<RandomUniformLikeOp>, 1, 22>;
 
 // Opset 22: adds bfloat16.
-struct RandomUniformLike_22 : RandomUniformLikeKernel<true> {
-  static constexpr int kSinceVersion = 22;
-};
+using RandomUniformLike_22 = VersionedKernel<RandomFillKernel<RandomUniformLikeOp>, 22>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -11392,7 +11443,7 @@ struct RangeBase : KernelDefaults {
       const std::int64_t start = read_int(ctx, 0);
       const std::int64_t limit = read_int(ctx, 1);
       const std::int64_t delta = read_int(ctx, 2);
-      if (delta == 0) return Status(StatusCode::invalid_model) << "input 2 'delta' is 0";
+      if (delta == 0) return ctx.input_error(2, "delta") << " is 0";
       state->precision = Precision::integer;
       state->start_int = start;
       state->delta_int = delta;
@@ -11409,7 +11460,7 @@ struct RangeBase : KernelDefaults {
       const double start = read_float(ctx, 0);
       const double limit = read_float(ctx, 1);
       const double delta = read_float(ctx, 2);
-      if (delta == 0) return Status(StatusCode::invalid_model) << "input 2 'delta' is 0";
+      if (delta == 0) return ctx.input_error(2, "delta") << " is 0";
       state->precision = half && stash == DataType::float32 ? Precision::float32 : Precision::float64;
       // numpy stores start and start + delta in the compute dtype, then fills from their difference.
       if (state->precision == Precision::float32) {
@@ -11543,16 +11594,12 @@ ONNXMICRO_NAMESPACE_END
 //   BinaryElementwise<Op, Types, Mode> y = Op::apply(a, b) with numpy broadcasting (opset >= 7) or the
 //                                       legacy `broadcast`/`axis` attributes of opset 1-6 arithmetic.
 //
-// A kernel type inherits one of them and adds its identity:
+// Each version of an op is one VersionedKernel alias of the body instantiated with the op's policy:
 //
-//   struct Sigmoid_1 : KernelDefaults, UnaryElementwise<SigmoidOp, FloatTypes> {
-//     static constexpr std::string_view kDomain = "";
-//     static constexpr std::string_view kOpType = "Sigmoid";
-//     static constexpr int kSinceVersion = 1;
-//     static constexpr int kInPlaceInput = 0;
-//   };
+//   using Sigmoid_6 = VersionedKernel<UnaryElementwise<SigmoidOp, FloatTypes>, 6>;
 //
 // Op is a struct of static members:
+//   both:   static constexpr std::string_view kOpType = "Sigmoid";     // the op it computes (ai.onnx)
 //   unary:  using Params = <trivially destructible struct with    // parsed attributes; NoParams when none
 //                           static Status parse(const PrepareContext&, Params&) noexcept>;
 //           template <typename C> static C apply(C x, const Params&) noexcept;
@@ -11834,6 +11881,15 @@ namespace kernels {
 /// A list of element types a kernel accepts.
 template <typename... Ts>
 struct TypeList {};
+/// The first type of a TypeList.
+template <typename List>
+struct FirstType;
+template <typename T, typename... Rest>
+struct FirstType<TypeList<T, Rest...>> {
+  using type = T;
+};
+template <typename List>
+using first_type_t = typename FirstType<List>::type;
 /// Carries a type into a generic lambda: [&](auto tag) { using T = typename decltype(tag)::type; ... }.
 template <typename T>
 struct TypeTag {
@@ -11930,13 +11986,15 @@ struct NoParams {
 /// Body of a unary elementwise kernel (see the file comment). Output 0 has input 0's dtype and shape; run()
 /// is correct when input and output alias (each element is read before it is written).
 template <typename Op, typename Types>
-struct UnaryElementwise {
+struct UnaryElementwise : KernelDefaults {
+  static constexpr std::string_view kOpType = Op::kOpType;
+  static constexpr int kInPlaceInput = 0;
   static constexpr int kInput = 0;
   static constexpr int kOutput = 0;
   using Params = typename Op::Params;
 
-  struct State {
-    Params params;
+  // Params as a base: an op without attributes (NoParams) then adds nothing to the node's state (metadata RAM).
+  struct State : Params {
     void (*compute)(const void* x, void* y, std::int64_t count, const Params& params) noexcept;
   };
 
@@ -11944,7 +12002,7 @@ struct UnaryElementwise {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInput));
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    ONNXMICRO_RETURN_IF_ERROR(Params::parse(ctx, state->params));
+    ONNXMICRO_RETURN_IF_ERROR(Params::parse(ctx, static_cast<Params&>(*state)));
     const bool supported = visit_dtype(ctx.input(kInput).dtype, Types{}, [&](auto tag) noexcept {
       state->compute = &compute<typename decltype(tag)::type>;
     });
@@ -11955,7 +12013,8 @@ struct UnaryElementwise {
 
   static Status run(RunContext& ctx) noexcept {
     const State& state = ctx.state<State>();
-    state.compute(ctx.input(kInput).data, ctx.output(kOutput).data, ctx.input(kInput).element_count(), state.params);
+    state.compute(ctx.input(kInput).data, ctx.output(kOutput).data, ctx.input(kInput).element_count(),
+                  static_cast<const Params&>(state));
     return {};
   }
 
@@ -11985,10 +12044,16 @@ enum class BinaryBroadcast : std::uint8_t {
 /// before it is written; B aliases nothing or is A itself (Add(x, x)). Kernels with a bool output must not
 /// declare kInPlaceInput: a smaller, broadcast A could then have the output's byte size.
 template <typename Op, typename Types, BinaryBroadcast kMode = BinaryBroadcast::numpy>
-struct BinaryElementwise {
+struct BinaryElementwise : KernelDefaults {
   static constexpr int kInputA = 0;
   static constexpr int kInputB = 1;
   static constexpr int kOutput = 0;
+  template <typename T>
+  using result_t = decltype(Op::apply(compute_t<T>(), compute_t<T>()));
+
+  static constexpr std::string_view kOpType = Op::kOpType;
+  /// In place on A when the output keeps A's dtype (see above); never for a bool result.
+  static constexpr int kInPlaceInput = std::is_same_v<result_t<first_type_t<Types>>, bool> ? -1 : 0;
 
   struct State {
     BroadcastPlan<2> plan;
@@ -12028,9 +12093,6 @@ struct BinaryElementwise {
     state.compute(state.plan, ctx.input(kInputA).data, ctx.input(kInputB).data, ctx.output(kOutput).data);
     return {};
   }
-
-  template <typename T>
-  using result_t = decltype(Op::apply(compute_t<T>(), compute_t<T>()));
 
   template <typename T>
   static void compute(const BroadcastPlan<2>& plan, const void* a, const void* b, void* y) noexcept {
@@ -12084,14 +12146,13 @@ struct BinaryElementwise {
     }
     if (broadcast == 0) {
       if (a == b) return {};
-      return Status(StatusCode::invalid_model)
-             << "input 1 '" << in_b.name << "' has shape " << b << ", expected " << a << " (same as input 0 '"
-             << in_a.name << "': attribute 'broadcast' is 0, and opset < 7 broadcasts only with broadcast=1)";
+      return ctx.input_error(kInputB)
+             << " has shape " << b << ", expected " << a << " (same as input 0 '" << in_a.name
+             << "': attribute 'broadcast' is 0, and opset < 7 broadcasts only with broadcast=1)";
     }
     if (b.rank() > a.rank()) {
-      return Status(StatusCode::invalid_model)
-             << "input 1 '" << in_b.name << "' has shape " << b << ", whose rank exceeds input 0 '" << in_a.name
-             << "' shape " << a << " (opset < 7 broadcasts input 1 onto input 0)";
+      return ctx.input_error(kInputB) << " has shape " << b << ", whose rank exceeds input 0 '" << in_a.name
+                                      << "' shape " << a << " (opset < 7 broadcasts input 1 onto input 0)";
     }
     std::int64_t axis = a.rank() - b.rank();  // suffix matching by default
     if (ctx.has_attribute("axis")) {
@@ -12114,10 +12175,9 @@ struct BinaryElementwise {
     for (int i = 0; i < b.rank(); ++i) {
       const int target = static_cast<int>(axis) + i;
       if (b[i] != a[target]) {
-        return Status(StatusCode::invalid_model)
-               << "input 1 '" << in_b.name << "' shape " << b << " does not match input 0 '" << in_a.name << "' shape "
-               << a << " at axis " << target << " (input 1 placed at axis " << axis
-               << "): opset < 7 requires equal sizes, got " << b[i] << " vs " << a[target];
+        return ctx.input_error(kInputB) << " shape " << b << " does not match input 0 '" << in_a.name << "' shape " << a
+                                        << " at axis " << target << " (input 1 placed at axis " << axis
+                                        << "): opset < 7 requires equal sizes, got " << b[i] << " vs " << a[target];
       }
       aligned[target] = b[i];
     }
@@ -12134,23 +12194,15 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
 struct AndOp {
+  static constexpr std::string_view kOpType = "And";
   static bool apply(bool a, bool b) noexcept { return a && b; }
 };
 
 // Opset 1-6: legacy broadcasting (attribute broadcast=1 repeats input B over input A at `axis`).
-struct And_1 : KernelDefaults, BinaryElementwise<AndOp, TypeList<bool>, BinaryBroadcast::legacy> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "And";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 7;
-};
+using And_1 = VersionedKernel<BinaryElementwise<AndOp, TypeList<bool>, BinaryBroadcast::legacy>, 1, 7>;
 
 // Opset 7+: numpy (multidirectional) broadcasting.
-struct And_7 : KernelDefaults, BinaryElementwise<AndOp, TypeList<bool>> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "And";
-  static constexpr int kSinceVersion = 7;
-};
+using And_7 = VersionedKernel<BinaryElementwise<AndOp, TypeList<bool>>, 7>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -12161,7 +12213,7 @@ ONNXMICRO_NAMESPACE_END
 // Versions: 11 accepts unsigned integers only; 28 added signed integers (right shift sign-extends, left shift
 // drops bits past the sign bit) and defined shifts by a negative amount or >= the bit width: the sign fill
 // alone (-1 for a right shift of a negative x, else 0). Unsigned values give the same results in both, so one
-// body serves both versions with different dtype lists.
+// body serves both versions, the first refusing signed dtypes.
 
 // #include "onnxmicro/kernels/logical/type_list_util.hpp"
 // begin of file onnxmicro/kernels/logical/type_list_util.hpp
@@ -12218,24 +12270,23 @@ struct BitShiftOp {
   };
 };
 
-/// Shared body of BitShift_11/28; `Types` is the version's dtype list.
-template <typename Types>
-struct BitShiftBody {
+namespace bit_shift_detail {
+
+/// Every BitShift version: 11 takes the unsigned integers, 28 every integer (BitShiftOp is right for both).
+struct BitShiftImpl : KernelDefaults {
+  static constexpr std::string_view kOpType = "BitShift";
+  static constexpr int kInPlaceInput = 0;
   static constexpr int kInputX = 0;
   static constexpr int kInputY = 1;
   static constexpr int kOutput = 0;
   using State = BinaryPlanState;
 
-  static Status prepare(PrepareContext& ctx) noexcept {
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInputX));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInputY));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kInputX, kInputY));
-    proto::Attribute attribute;
-    if (!ctx.find_attribute("direction", attribute)) {
-      return Status(StatusCode::invalid_model) << "required attribute 'direction' (string) is missing";
-    }
     std::string_view direction;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("direction", direction, ""));
+    ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("direction", direction));
     const bool left = direction == "LEFT";
     if (!left && direction != "RIGHT") {
       return Status(StatusCode::invalid_model)
@@ -12244,12 +12295,14 @@ struct BitShiftBody {
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
     const DataType dtype = ctx.input(kInputX).dtype;
-    const bool supported = visit_dtype(dtype, Types{}, [&](auto tag) noexcept {
+    bool is_signed = false;
+    const bool supported = visit_dtype(dtype, IntegerTypes{}, [&](auto tag) noexcept {
       using T = typename decltype(tag)::type;
+      is_signed = std::is_signed_v<T>;
       state->compute =
           left ? &run_broadcast_binary<T, T, T, BitShiftOp::Left> : &run_broadcast_binary<T, T, T, BitShiftOp::Right>;
     });
-    if (!supported) return ctx.unsupported_input_dtype(kInputX);
+    if (!supported || (is_signed && since < 28)) return ctx.unsupported_input_dtype(kInputX);  // signed: opset 28
     Shape output;
     ONNXMICRO_RETURN_IF_ERROR(plan_broadcast_binary(ctx, kInputX, kInputY, output, state->plan));
     ctx.set_output(kOutput, dtype, output);
@@ -12263,22 +12316,13 @@ struct BitShiftBody {
   }
 };
 
+}  // namespace bit_shift_detail
+
 // Opset 11-27: unsigned integers only.
-struct BitShift_11 : KernelDefaults, BitShiftBody<UnsignedIntegerTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "BitShift";
-  static constexpr int kSinceVersion = 11;
-  static constexpr int kUntilVersion = 28;
-  static constexpr int kInPlaceInput = 0;
-};
+using BitShift_11 = VersionedKernel<bit_shift_detail::BitShiftImpl, 11, 28>;
 
 // Opset 28+: signed integers too, with defined out-of-range shift amounts.
-struct BitShift_28 : KernelDefaults, BitShiftBody<IntegerTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "BitShift";
-  static constexpr int kSinceVersion = 28;
-  static constexpr int kInPlaceInput = 0;
-};
+using BitShift_28 = VersionedKernel<bit_shift_detail::BitShiftImpl, 28>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -12292,6 +12336,7 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
 struct BitwiseAndOp {
+  static constexpr std::string_view kOpType = "BitwiseAnd";
   template <typename C>
   static C apply(C a, C b) noexcept {
     return static_cast<C>(a & b);
@@ -12299,12 +12344,7 @@ struct BitwiseAndOp {
 };
 
 // Opset 18+.
-struct BitwiseAnd_18 : KernelDefaults, BinaryElementwise<BitwiseAndOp, IntegerTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "BitwiseAnd";
-  static constexpr int kSinceVersion = 18;
-  static constexpr int kInPlaceInput = 0;
-};
+using BitwiseAnd_18 = VersionedKernel<BinaryElementwise<BitwiseAndOp, IntegerTypes>, 18>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -12318,6 +12358,7 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
 struct BitwiseOrOp {
+  static constexpr std::string_view kOpType = "BitwiseOr";
   template <typename C>
   static C apply(C a, C b) noexcept {
     return static_cast<C>(a | b);
@@ -12325,12 +12366,7 @@ struct BitwiseOrOp {
 };
 
 // Opset 18+.
-struct BitwiseOr_18 : KernelDefaults, BinaryElementwise<BitwiseOrOp, IntegerTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "BitwiseOr";
-  static constexpr int kSinceVersion = 18;
-  static constexpr int kInPlaceInput = 0;
-};
+using BitwiseOr_18 = VersionedKernel<BinaryElementwise<BitwiseOrOp, IntegerTypes>, 18>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -12344,6 +12380,7 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
 struct BitwiseXorOp {
+  static constexpr std::string_view kOpType = "BitwiseXor";
   template <typename C>
   static C apply(C a, C b) noexcept {
     return static_cast<C>(a ^ b);
@@ -12351,12 +12388,7 @@ struct BitwiseXorOp {
 };
 
 // Opset 18+.
-struct BitwiseXor_18 : KernelDefaults, BinaryElementwise<BitwiseXorOp, IntegerTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "BitwiseXor";
-  static constexpr int kSinceVersion = 18;
-  static constexpr int kInPlaceInput = 0;
-};
+using BitwiseXor_18 = VersionedKernel<BinaryElementwise<BitwiseXorOp, IntegerTypes>, 18>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -12372,6 +12404,7 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
 struct EqualOp {
+  static constexpr std::string_view kOpType = "Equal";
   template <typename C>
   static bool apply(C a, C b) noexcept {
     return a == b;  // NaN == NaN is false, as in numpy
@@ -12379,27 +12412,13 @@ struct EqualOp {
 };
 
 // Opset 1-6: legacy broadcasting (attribute broadcast=1 repeats input B over input A at `axis`).
-struct Equal_1 : KernelDefaults, BinaryElementwise<EqualOp, BoolAndNumericTypes, BinaryBroadcast::legacy> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Equal";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 7;
-};
+using Equal_1 = VersionedKernel<BinaryElementwise<EqualOp, BoolAndNumericTypes, BinaryBroadcast::legacy>, 1, 7>;
 
 // Opset 7-18: numpy (multidirectional) broadcasting.
-struct Equal_7 : KernelDefaults, BinaryElementwise<EqualOp, BoolAndNumericTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Equal";
-  static constexpr int kSinceVersion = 7;
-  static constexpr int kUntilVersion = 19;
-};
+using Equal_7 = VersionedKernel<BinaryElementwise<EqualOp, BoolAndNumericTypes>, 7, 19>;
 
 // Opset 19+: string tensors too.
-struct Equal_19 : KernelDefaults, BinaryElementwise<EqualOp, BoolNumericAndStringTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Equal";
-  static constexpr int kSinceVersion = 19;
-};
+using Equal_19 = VersionedKernel<BinaryElementwise<EqualOp, BoolNumericAndStringTypes>, 19>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -12414,6 +12433,7 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
 struct GreaterOp {
+  static constexpr std::string_view kOpType = "Greater";
   template <typename C>
   static bool apply(C a, C b) noexcept {
     return a > b;
@@ -12421,19 +12441,10 @@ struct GreaterOp {
 };
 
 // Opset 1-6: legacy broadcasting (attribute broadcast=1 repeats input B over input A at `axis`).
-struct Greater_1 : KernelDefaults, BinaryElementwise<GreaterOp, NumericTypes, BinaryBroadcast::legacy> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Greater";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 7;
-};
+using Greater_1 = VersionedKernel<BinaryElementwise<GreaterOp, NumericTypes, BinaryBroadcast::legacy>, 1, 7>;
 
 // Opset 7+: numpy (multidirectional) broadcasting.
-struct Greater_7 : KernelDefaults, BinaryElementwise<GreaterOp, NumericTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Greater";
-  static constexpr int kSinceVersion = 7;
-};
+using Greater_7 = VersionedKernel<BinaryElementwise<GreaterOp, NumericTypes>, 7>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -12447,6 +12458,7 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
 struct GreaterOrEqualOp {
+  static constexpr std::string_view kOpType = "GreaterOrEqual";
   template <typename C>
   static bool apply(C a, C b) noexcept {
     return a >= b;
@@ -12454,11 +12466,7 @@ struct GreaterOrEqualOp {
 };
 
 // Opset 12+: numpy (multidirectional) broadcasting.
-struct GreaterOrEqual_12 : KernelDefaults, BinaryElementwise<GreaterOrEqualOp, NumericTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "GreaterOrEqual";
-  static constexpr int kSinceVersion = 12;
-};
+using GreaterOrEqual_12 = VersionedKernel<BinaryElementwise<GreaterOrEqualOp, NumericTypes>, 12>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -12473,6 +12481,7 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
 struct LessOp {
+  static constexpr std::string_view kOpType = "Less";
   template <typename C>
   static bool apply(C a, C b) noexcept {
     return a < b;
@@ -12480,19 +12489,10 @@ struct LessOp {
 };
 
 // Opset 1-6: legacy broadcasting (attribute broadcast=1 repeats input B over input A at `axis`).
-struct Less_1 : KernelDefaults, BinaryElementwise<LessOp, NumericTypes, BinaryBroadcast::legacy> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Less";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 7;
-};
+using Less_1 = VersionedKernel<BinaryElementwise<LessOp, NumericTypes, BinaryBroadcast::legacy>, 1, 7>;
 
 // Opset 7+: numpy (multidirectional) broadcasting.
-struct Less_7 : KernelDefaults, BinaryElementwise<LessOp, NumericTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Less";
-  static constexpr int kSinceVersion = 7;
-};
+using Less_7 = VersionedKernel<BinaryElementwise<LessOp, NumericTypes>, 7>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -12506,6 +12506,7 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
 struct LessOrEqualOp {
+  static constexpr std::string_view kOpType = "LessOrEqual";
   template <typename C>
   static bool apply(C a, C b) noexcept {
     return a <= b;
@@ -12513,11 +12514,7 @@ struct LessOrEqualOp {
 };
 
 // Opset 12+: numpy (multidirectional) broadcasting.
-struct LessOrEqual_12 : KernelDefaults, BinaryElementwise<LessOrEqualOp, NumericTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "LessOrEqual";
-  static constexpr int kSinceVersion = 12;
-};
+using LessOrEqual_12 = VersionedKernel<BinaryElementwise<LessOrEqualOp, NumericTypes>, 12>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -12531,17 +12528,13 @@ namespace kernels {
 
 /// The function of Not, on bool.
 struct NotOp {
+  static constexpr std::string_view kOpType = "Not";
   using Params = NoParams;
   static bool apply(bool x, const Params&) noexcept { return !x; }
 };
 
 // Opset 1+: the first version.
-struct Not_1 : KernelDefaults, UnaryElementwise<NotOp, TypeList<bool>> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Not";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kInPlaceInput = 0;
-};
+using Not_1 = VersionedKernel<UnaryElementwise<NotOp, TypeList<bool>>, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -12555,23 +12548,15 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
 struct OrOp {
+  static constexpr std::string_view kOpType = "Or";
   static bool apply(bool a, bool b) noexcept { return a || b; }
 };
 
 // Opset 1-6: legacy broadcasting (attribute broadcast=1 repeats input B over input A at `axis`).
-struct Or_1 : KernelDefaults, BinaryElementwise<OrOp, TypeList<bool>, BinaryBroadcast::legacy> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Or";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 7;
-};
+using Or_1 = VersionedKernel<BinaryElementwise<OrOp, TypeList<bool>, BinaryBroadcast::legacy>, 1, 7>;
 
 // Opset 7+: numpy (multidirectional) broadcasting.
-struct Or_7 : KernelDefaults, BinaryElementwise<OrOp, TypeList<bool>> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Or";
-  static constexpr int kSinceVersion = 7;
-};
+using Or_7 = VersionedKernel<BinaryElementwise<OrOp, TypeList<bool>>, 7>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -12585,23 +12570,15 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
 struct XorOp {
+  static constexpr std::string_view kOpType = "Xor";
   static bool apply(bool a, bool b) noexcept { return a != b; }
 };
 
 // Opset 1-6: legacy broadcasting (attribute broadcast=1 repeats input B over input A at `axis`).
-struct Xor_1 : KernelDefaults, BinaryElementwise<XorOp, TypeList<bool>, BinaryBroadcast::legacy> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Xor";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 7;
-};
+using Xor_1 = VersionedKernel<BinaryElementwise<XorOp, TypeList<bool>, BinaryBroadcast::legacy>, 1, 7>;
 
 // Opset 7+: numpy (multidirectional) broadcasting.
-struct Xor_7 : KernelDefaults, BinaryElementwise<XorOp, TypeList<bool>> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Xor";
-  static constexpr int kSinceVersion = 7;
-};
+using Xor_7 = VersionedKernel<BinaryElementwise<XorOp, TypeList<bool>>, 7>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -12636,6 +12613,7 @@ namespace kernels {
 
 /// The function of Abs, on compute types (float for float16/bfloat16).
 struct AbsOp {
+  static constexpr std::string_view kOpType = "Abs";
   using Params = NoParams;
   template <typename C>
   static C apply(C x, const Params&) noexcept {
@@ -12650,12 +12628,7 @@ struct AbsOp {
 };
 
 // Opset 1+: unchanged semantics (6 dropped consumed_inputs and added integers, 13 added bfloat16).
-struct Abs_1 : KernelDefaults, UnaryElementwise<AbsOp, NumericTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Abs";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kInPlaceInput = 0;
-};
+using Abs_1 = VersionedKernel<UnaryElementwise<AbsOp, NumericTypes>, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -12671,6 +12644,7 @@ namespace kernels {
 
 /// The function of Acos, on compute types (float for float16/bfloat16).
 struct AcosOp {
+  static constexpr std::string_view kOpType = "Acos";
   using Params = NoParams;
   template <typename C>
   static C apply(C x, const Params&) noexcept {
@@ -12679,12 +12653,7 @@ struct AcosOp {
 };
 
 // Opset 7+: unchanged semantics (22 added bfloat16).
-struct Acos_7 : KernelDefaults, UnaryElementwise<AcosOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Acos";
-  static constexpr int kSinceVersion = 7;
-  static constexpr int kInPlaceInput = 0;
-};
+using Acos_7 = VersionedKernel<UnaryElementwise<AcosOp, FloatTypes>, 7>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -12700,6 +12669,7 @@ namespace kernels {
 
 /// The function of Acosh, on compute types (float for float16/bfloat16).
 struct AcoshOp {
+  static constexpr std::string_view kOpType = "Acosh";
   using Params = NoParams;
   template <typename C>
   static C apply(C x, const Params&) noexcept {
@@ -12708,12 +12678,7 @@ struct AcoshOp {
 };
 
 // Opset 9+: unchanged semantics (22 added bfloat16).
-struct Acosh_9 : KernelDefaults, UnaryElementwise<AcoshOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Acosh";
-  static constexpr int kSinceVersion = 9;
-  static constexpr int kInPlaceInput = 0;
-};
+using Acosh_9 = VersionedKernel<UnaryElementwise<AcoshOp, FloatTypes>, 9>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -12730,6 +12695,7 @@ namespace kernels {
 
 /// The arithmetic of Add, on compute types (float for float16/bfloat16).
 struct AddOp {
+  static constexpr std::string_view kOpType = "Add";
   template <typename C>
   static C apply(C a, C b) noexcept {
     if constexpr (std::is_integral_v<C>) {
@@ -12741,21 +12707,10 @@ struct AddOp {
 };
 
 // Opset 1-6: legacy broadcasting (attribute broadcast=1 repeats input B over input A at `axis`).
-struct Add_1 : KernelDefaults, BinaryElementwise<AddOp, NumericTypes, BinaryBroadcast::legacy> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Add";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 7;
-  static constexpr int kInPlaceInput = 0;
-};
+using Add_1 = VersionedKernel<BinaryElementwise<AddOp, NumericTypes, BinaryBroadcast::legacy>, 1, 7>;
 
 // Opset 7+: numpy (multidirectional) broadcasting.
-struct Add_7 : KernelDefaults, BinaryElementwise<AddOp, NumericTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Add";
-  static constexpr int kSinceVersion = 7;
-  static constexpr int kInPlaceInput = 0;
-};
+using Add_7 = VersionedKernel<BinaryElementwise<AddOp, NumericTypes>, 7>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -12771,6 +12726,7 @@ namespace kernels {
 
 /// The function of Asin, on compute types (float for float16/bfloat16).
 struct AsinOp {
+  static constexpr std::string_view kOpType = "Asin";
   using Params = NoParams;
   template <typename C>
   static C apply(C x, const Params&) noexcept {
@@ -12779,12 +12735,7 @@ struct AsinOp {
 };
 
 // Opset 7+: unchanged semantics (22 added bfloat16).
-struct Asin_7 : KernelDefaults, UnaryElementwise<AsinOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Asin";
-  static constexpr int kSinceVersion = 7;
-  static constexpr int kInPlaceInput = 0;
-};
+using Asin_7 = VersionedKernel<UnaryElementwise<AsinOp, FloatTypes>, 7>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -12799,6 +12750,7 @@ namespace kernels {
 
 /// The function of Asinh, on compute types (float for float16/bfloat16).
 struct AsinhOp {
+  static constexpr std::string_view kOpType = "Asinh";
   using Params = NoParams;
   template <typename C>
   static C apply(C x, const Params&) noexcept {
@@ -12807,12 +12759,7 @@ struct AsinhOp {
 };
 
 // Opset 9+: unchanged semantics (22 added bfloat16).
-struct Asinh_9 : KernelDefaults, UnaryElementwise<AsinhOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Asinh";
-  static constexpr int kSinceVersion = 9;
-  static constexpr int kInPlaceInput = 0;
-};
+using Asinh_9 = VersionedKernel<UnaryElementwise<AsinhOp, FloatTypes>, 9>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -12827,6 +12774,7 @@ namespace kernels {
 
 /// The function of Atan, on compute types (float for float16/bfloat16).
 struct AtanOp {
+  static constexpr std::string_view kOpType = "Atan";
   using Params = NoParams;
   template <typename C>
   static C apply(C x, const Params&) noexcept {
@@ -12835,12 +12783,7 @@ struct AtanOp {
 };
 
 // Opset 7+: unchanged semantics (22 added bfloat16).
-struct Atan_7 : KernelDefaults, UnaryElementwise<AtanOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Atan";
-  static constexpr int kSinceVersion = 7;
-  static constexpr int kInPlaceInput = 0;
-};
+using Atan_7 = VersionedKernel<UnaryElementwise<AtanOp, FloatTypes>, 7>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -12856,6 +12799,7 @@ namespace kernels {
 
 /// The function of Atanh, on compute types (float for float16/bfloat16).
 struct AtanhOp {
+  static constexpr std::string_view kOpType = "Atanh";
   using Params = NoParams;
   template <typename C>
   static C apply(C x, const Params&) noexcept {
@@ -12864,12 +12808,7 @@ struct AtanhOp {
 };
 
 // Opset 9+: unchanged semantics (22 added bfloat16).
-struct Atanh_9 : KernelDefaults, UnaryElementwise<AtanhOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Atanh";
-  static constexpr int kSinceVersion = 9;
-  static constexpr int kInPlaceInput = 0;
-};
+using Atanh_9 = VersionedKernel<UnaryElementwise<AtanhOp, FloatTypes>, 9>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -12884,6 +12823,7 @@ namespace kernels {
 
 /// The function of BitwiseNot, on the integer types.
 struct BitwiseNotOp {
+  static constexpr std::string_view kOpType = "BitwiseNot";
   using Params = NoParams;
   template <typename C>
   static C apply(C x, const Params&) noexcept {
@@ -12896,12 +12836,7 @@ using BitwiseIntegerTypes = TypeList<std::int8_t, std::int16_t, std::int32_t, st
                                      std::uint32_t, std::uint64_t>;
 
 // Opset 18+: the first version.
-struct BitwiseNot_18 : KernelDefaults, UnaryElementwise<BitwiseNotOp, BitwiseIntegerTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "BitwiseNot";
-  static constexpr int kSinceVersion = 18;
-  static constexpr int kInPlaceInput = 0;
-};
+using BitwiseNot_18 = VersionedKernel<UnaryElementwise<BitwiseNotOp, BitwiseIntegerTypes>, 18>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -12917,6 +12852,7 @@ namespace kernels {
 
 /// The function of Ceil, on compute types (float for float16/bfloat16).
 struct CeilOp {
+  static constexpr std::string_view kOpType = "Ceil";
   using Params = NoParams;
   template <typename C>
   static C apply(C x, const Params&) noexcept {
@@ -12925,12 +12861,7 @@ struct CeilOp {
 };
 
 // Opset 1+: unchanged semantics (6 dropped consumed_inputs, 13 added bfloat16).
-struct Ceil_1 : KernelDefaults, UnaryElementwise<CeilOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Ceil";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kInPlaceInput = 0;
-};
+using Ceil_1 = VersionedKernel<UnaryElementwise<CeilOp, FloatTypes>, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -12946,6 +12877,7 @@ namespace kernels {
 
 /// The function of Celu, on compute types (float for float16/bfloat16).
 struct CeluOp {
+  static constexpr std::string_view kOpType = "Celu";
   struct Params {
     float alpha;
     static Status parse(const PrepareContext& ctx, Params& params) noexcept {
@@ -12969,12 +12901,7 @@ struct CeluOp {
 };
 
 // Opset 12+: unchanged semantics (28 added float16, bfloat16 and double).
-struct Celu_12 : KernelDefaults, UnaryElementwise<CeluOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Celu";
-  static constexpr int kSinceVersion = 12;
-  static constexpr int kInPlaceInput = 0;
-};
+using Celu_12 = VersionedKernel<UnaryElementwise<CeluOp, FloatTypes>, 12>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -12989,8 +12916,18 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-/// What Clip_1 and Clip_11 share: the loop, and bounds kept as one element of the input's dtype.
-struct ClipCommon {
+namespace clip_detail {
+
+/// Implementation shared by the Clip versions: the loop, and bounds kept as one element of the input's dtype.
+/// Opset 1-10 reads the bounds from FLOAT attributes, opset 11+ from optional scalar inputs.
+struct ClipImpl : KernelDefaults {
+  static constexpr std::string_view kOpType = "Clip";
+  static constexpr int kInPlaceInput = 0;
+  static constexpr int kInput = 0;
+  static constexpr int kMin = 1;
+  static constexpr int kMax = 2;
+  static constexpr int kOutput = 0;
+
   /// Clips `count` elements of x into y (which may alias x). `min`/`max` point to one element of the same
   /// dtype, or are nullptr for no bound.
   using Function = void (*)(const void* x, void* y, std::int64_t count, const void* min, const void* max) noexcept;
@@ -13005,6 +12942,36 @@ struct ClipCommon {
     alignas(8) unsigned char min[8];  ///< the bound as one element of the input dtype (BoundSource::stored)
     alignas(8) unsigned char max[8];
   };
+
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInput));
+    State* state = nullptr;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
+    const DataType dtype = ctx.input(kInput).dtype;
+    // Opset 1-10: float dtypes only.
+    const bool supported =
+        (since >= 11 || is_floating(dtype)) && visit_dtype(dtype, NumericTypes{}, [&](auto tag) noexcept {
+          state->compute = &compute<typename decltype(tag)::type>;
+        });
+    if (!supported) return ctx.unsupported_input_dtype(kInput);
+    if (since < 11) {
+      const bool has_defaults = ctx.opset_version() >= 6;  // defaults: added in opset 6
+      ONNXMICRO_RETURN_IF_ERROR(read_bound(ctx, "min", -FLT_MAX, has_defaults, dtype, state->min_source, state->min));
+      ONNXMICRO_RETURN_IF_ERROR(read_bound(ctx, "max", FLT_MAX, has_defaults, dtype, state->max_source, state->max));
+    } else {
+      ONNXMICRO_RETURN_IF_ERROR(read_bound(ctx, kMin, state->min_source, state->min));
+      ONNXMICRO_RETURN_IF_ERROR(read_bound(ctx, kMax, state->max_source, state->max));
+    }
+    ctx.set_output(kOutput, dtype, ctx.input(kInput).shape);
+    return {};
+  }
+
+  static Status run(RunContext& ctx) noexcept {
+    const State& state = ctx.state<State>();
+    state.compute(ctx.input(kInput).data, ctx.output(kOutput).data, ctx.input(kInput).element_count(),
+                  bound(ctx, state.min_source, state.min, kMin), bound(ctx, state.max_source, state.max, kMax));
+    return {};
+  }
 
   template <typename T>
   static void compute(const void* x, void* y, std::int64_t count, const void* min, const void* max) noexcept {
@@ -13032,13 +12999,6 @@ struct ClipCommon {
     return std::numeric_limits<C>::max();
   }
 
-  /// Picks the loop for `dtype` among `Types`; false when unsupported.
-  template <typename Types>
-  static bool select(DataType dtype, State& state) noexcept {
-    return visit_dtype(dtype, Types{},
-                       [&](auto tag) noexcept { state.compute = &compute<typename decltype(tag)::type>; });
-  }
-
   static const void* bound(const RunContext& ctx, BoundSource source, const unsigned char* stored, int input) noexcept {
     switch (source) {
       case BoundSource::stored: return stored;
@@ -13047,51 +13007,19 @@ struct ClipCommon {
     }
     return nullptr;
   }
-};
-
-// Opset 1-10: bounds are FLOAT attributes. Opset 1: an absent bound does not clip; opset 6 made the
-// defaults -FLT_MAX / FLT_MAX (which also clips double inputs beyond float range).
-struct Clip_1 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Clip";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 11;
-  static constexpr int kInPlaceInput = 0;
-  static constexpr int kInput = 0;
-  static constexpr int kOutput = 0;
-  using State = ClipCommon::State;
-
-  static Status prepare(PrepareContext& ctx) noexcept {
-    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInput));
-    State* state = nullptr;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    const DataType dtype = ctx.input(kInput).dtype;
-    if (!ClipCommon::select<FloatTypes>(dtype, *state)) return ctx.unsupported_input_dtype(kInput);
-    const bool has_defaults = ctx.opset_version() >= 6;  // defaults: added in opset 6
-    ONNXMICRO_RETURN_IF_ERROR(read_bound(ctx, "min", -FLT_MAX, has_defaults, dtype, state->min_source, state->min));
-    ONNXMICRO_RETURN_IF_ERROR(read_bound(ctx, "max", FLT_MAX, has_defaults, dtype, state->max_source, state->max));
-    ctx.set_output(kOutput, dtype, ctx.input(kInput).shape);
-    return {};
-  }
-
-  static Status run(RunContext& ctx) noexcept {
-    const State& state = ctx.state<State>();
-    state.compute(ctx.input(kInput).data, ctx.output(kOutput).data, ctx.input(kInput).element_count(),
-                  ClipCommon::bound(ctx, state.min_source, state.min, -1),
-                  ClipCommon::bound(ctx, state.max_source, state.max, -1));
-    return {};
-  }
 
  private:
+  // Opset 1-10: a FLOAT attribute, stored as one element of the input dtype. Opset 1: an absent bound does
+  // not clip; opset 6 made the defaults -FLT_MAX / FLT_MAX (which also clips double inputs beyond float range).
   static Status read_bound(const PrepareContext& ctx, std::string_view name, float default_value, bool has_default,
-                           DataType dtype, ClipCommon::BoundSource& source, unsigned char* storage) noexcept {
+                           DataType dtype, BoundSource& source, unsigned char* storage) noexcept {
     float value = default_value;
     if (!has_default && !ctx.has_attribute(name)) {
-      source = ClipCommon::BoundSource::none;
+      source = BoundSource::none;
       return {};
     }
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute(name, value, default_value));
-    source = ClipCommon::BoundSource::stored;
+    source = BoundSource::stored;
     visit_dtype(dtype, FloatTypes{}, [&](auto tag) noexcept {
       using T = typename decltype(tag)::type;
       const T typed = store_element<T>(static_cast<compute_t<T>>(value));
@@ -13099,65 +13027,37 @@ struct Clip_1 : KernelDefaults {
     });
     return {};
   }
-};
 
-// Opset 11+: bounds are optional scalar inputs 1 'min' and 2 'max' (12 added integer dtypes, 13 bfloat16;
-// every numeric dtype is accepted at every version).
-struct Clip_11 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Clip";
-  static constexpr int kSinceVersion = 11;
-  static constexpr int kInPlaceInput = 0;
-  static constexpr int kInput = 0;
-  static constexpr int kMin = 1;
-  static constexpr int kMax = 2;
-  static constexpr int kOutput = 0;
-  using State = ClipCommon::State;
-
-  static Status prepare(PrepareContext& ctx) noexcept {
-    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInput));
-    State* state = nullptr;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    const DataType dtype = ctx.input(kInput).dtype;
-    if (!ClipCommon::select<NumericTypes>(dtype, *state)) return ctx.unsupported_input_dtype(kInput);
-    ONNXMICRO_RETURN_IF_ERROR(read_bound(ctx, kMin, state->min_source, state->min));
-    ONNXMICRO_RETURN_IF_ERROR(read_bound(ctx, kMax, state->max_source, state->max));
-    ctx.set_output(kOutput, dtype, ctx.input(kInput).shape);
-    return {};
-  }
-
-  static Status run(RunContext& ctx) noexcept {
-    const State& state = ctx.state<State>();
-    state.compute(ctx.input(kInput).data, ctx.output(kOutput).data, ctx.input(kInput).element_count(),
-                  ClipCommon::bound(ctx, state.min_source, state.min, kMin),
-                  ClipCommon::bound(ctx, state.max_source, state.max, kMax));
-    return {};
-  }
-
- private:
-  // A constant bound is copied into the state now; a computed one is read from its input at run time (it
-  // affects no shape, so it need not be known at prepare time).
-  static Status read_bound(const PrepareContext& ctx, int input, ClipCommon::BoundSource& source,
-                           unsigned char* storage) noexcept {
+  // Opset 11+: a constant bound is copied into the state now; a computed one is read from its input at run time
+  // (it affects no shape, so it need not be known at prepare time).
+  static Status read_bound(const PrepareContext& ctx, int input, BoundSource& source, unsigned char* storage) noexcept {
     if (!ctx.has_input(input)) {
-      source = ClipCommon::BoundSource::none;
+      source = BoundSource::none;
       return {};
     }
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kInput, input));
     const TensorInfo& info = ctx.input(input);
     if (!info.shape.is_static() || info.shape.element_count() != 1) {
-      return Status(StatusCode::invalid_model) << "input " << input << " '" << info.name << "' has shape " << info.shape
-                                               << ", expected a scalar (one element)";
+      return ctx.input_error(input) << " has shape " << info.shape << ", expected a scalar (one element)";
     }
     if (info.is_constant && info.const_data != nullptr) {
       std::memcpy(storage, info.const_data, dtype_size(info.dtype));
-      source = ClipCommon::BoundSource::stored;
+      source = BoundSource::stored;
     } else {
-      source = ClipCommon::BoundSource::input;
+      source = BoundSource::input;
     }
     return {};
   }
 };
+
+}  // namespace clip_detail
+
+// Opset 1-10: bounds are FLOAT attributes. Opset 1: an absent bound does not clip; opset 6 made the
+// defaults -FLT_MAX / FLT_MAX (which also clips double inputs beyond float range).
+using Clip_1 = VersionedKernel<clip_detail::ClipImpl, 1, 11>;
+// Opset 11+: bounds are optional scalar inputs 1 'min' and 2 'max' (12 added integer dtypes, 13 bfloat16;
+// every numeric dtype is accepted at every version).
+using Clip_11 = VersionedKernel<clip_detail::ClipImpl, 11>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -13172,6 +13072,7 @@ namespace kernels {
 
 /// The function of Cos, on compute types (float for float16/bfloat16).
 struct CosOp {
+  static constexpr std::string_view kOpType = "Cos";
   using Params = NoParams;
   template <typename C>
   static C apply(C x, const Params&) noexcept {
@@ -13180,12 +13081,7 @@ struct CosOp {
 };
 
 // Opset 7+: unchanged semantics (22 added bfloat16).
-struct Cos_7 : KernelDefaults, UnaryElementwise<CosOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Cos";
-  static constexpr int kSinceVersion = 7;
-  static constexpr int kInPlaceInput = 0;
-};
+using Cos_7 = VersionedKernel<UnaryElementwise<CosOp, FloatTypes>, 7>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -13200,6 +13096,7 @@ namespace kernels {
 
 /// The function of Cosh, on compute types (float for float16/bfloat16).
 struct CoshOp {
+  static constexpr std::string_view kOpType = "Cosh";
   using Params = NoParams;
   template <typename C>
   static C apply(C x, const Params&) noexcept {
@@ -13208,12 +13105,7 @@ struct CoshOp {
 };
 
 // Opset 9+: unchanged semantics (22 added bfloat16).
-struct Cosh_9 : KernelDefaults, UnaryElementwise<CoshOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Cosh";
-  static constexpr int kSinceVersion = 9;
-  static constexpr int kInPlaceInput = 0;
-};
+using Cosh_9 = VersionedKernel<UnaryElementwise<CoshOp, FloatTypes>, 9>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -13255,8 +13147,8 @@ namespace axis_slices {
 inline Status require_static_shape(const PrepareContext& ctx, int index) noexcept {
   const TensorInfo& info = ctx.input(index);
   if (info.shape.is_static()) return {};
-  return Status(StatusCode::unsupported) << "input " << index << " '" << info.name << "' has shape " << info.shape
-                                         << "; shapes must be known at prepare time";
+  return ctx.input_error(index, {}, StatusCode::unsupported)
+         << " has shape " << info.shape << "; shapes must be known at prepare time";
 }
 
 /// Checks `axis` (as written in the model; `what` names it in errors) against `shape`: accepted range is
@@ -13314,11 +13206,11 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 11: first version (float/double/int32/int64/uint32/uint64); opset 14 adds float16 and bfloat16.
-struct CumSum_11 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace cum_sum_detail {
+
+/// The implementation of CumSum (see the file comment).
+struct CumSumImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "CumSum";
-  static constexpr int kSinceVersion = 11;
   static constexpr int kInPlaceInput = 0;
   static constexpr int kInput = 0;
   static constexpr int kAxisInput = 1;
@@ -13358,12 +13250,11 @@ struct CumSum_11 : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_constant_input(kAxisInput));
     const TensorInfo& axis_info = ctx.input(kAxisInput);
     if (axis_info.dtype != DataType::int32 && axis_info.dtype != DataType::int64) {
-      return Status(StatusCode::invalid_model) << "input 1 '" << axis_info.name << "' (axis) has dtype "
-                                               << dtype_name(axis_info.dtype) << ", expected int32 or int64";
+      return ctx.input_error(kAxisInput, "axis")
+             << " has dtype " << dtype_name(axis_info.dtype) << ", expected int32 or int64";
     }
     if (axis_info.shape.rank() > 1 || axis_info.shape.element_count() != 1) {
-      return Status(StatusCode::invalid_model)
-             << "input 1 '" << axis_info.name << "' (axis) must be a scalar, got shape " << axis_info.shape;
+      return ctx.input_error(kAxisInput, "axis") << " must be a scalar, got shape " << axis_info.shape;
     }
     std::int64_t axis_value = 0;
     if (axis_info.dtype == DataType::int64) {
@@ -13374,7 +13265,7 @@ struct CumSum_11 : KernelDefaults {
       axis_value = v;
     }
     if (input.shape.rank() == 0) {
-      return Status(StatusCode::invalid_model) << "input 0 '" << input.name << "' is a scalar; expected rank >= 1";
+      return ctx.input_error(kInput) << " is a scalar; expected rank >= 1";
     }
     int axis = 0;
     ONNXMICRO_RETURN_IF_ERROR(axis_slices::normalize(axis_value, input.shape, "input 1 'axis'", true, 0, axis));
@@ -13418,6 +13309,11 @@ struct CumSum_11 : KernelDefaults {
   }
 };
 
+}  // namespace cum_sum_detail
+
+// Opset 11: first version (float/double/int32/int64/uint32/uint64); opset 14 adds float16 and bfloat16.
+using CumSum_11 = VersionedKernel<cum_sum_detail::CumSumImpl, 11>;
+
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/math/cum_sum.hpp
@@ -13425,23 +13321,23 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 26: first version.
-struct CumProd_26 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace cum_prod_detail {
+
+/// The implementation of CumProd (see the file comment).
+struct CumProdImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "CumProd";
-  static constexpr int kSinceVersion = 26;
   static constexpr int kInPlaceInput = 0;
-  using State = CumSum_11::State;
+  using State = cum_sum_detail::CumSumImpl::State;
 
   static Status prepare(PrepareContext& ctx) noexcept {
-    ONNXMICRO_RETURN_IF_ERROR(CumSum_11::prepare(ctx));
+    ONNXMICRO_RETURN_IF_ERROR(cum_sum_detail::CumSumImpl::prepare(ctx));
     State* state = static_cast<State*>(ctx.state());
-    visit_dtype(ctx.input(CumSum_11::kInput).dtype, CumSum_11::Types{},
+    visit_dtype(ctx.input(cum_sum_detail::CumSumImpl::kInput).dtype, cum_sum_detail::CumSumImpl::Types{},
                 [&](auto tag) noexcept { state->compute = &compute<typename decltype(tag)::type>; });
     return {};
   }
 
-  static Status run(RunContext& ctx) noexcept { return CumSum_11::run(ctx); }
+  static Status run(RunContext& ctx) noexcept { return cum_sum_detail::CumSumImpl::run(ctx); }
 
  private:
   // y may alias x: each position's input is read before its output is written, and only earlier (in scan
@@ -13469,6 +13365,11 @@ struct CumProd_26 : KernelDefaults {
   }
 };
 
+}  // namespace cum_prod_detail
+
+// Opset 26: first version.
+using CumProd_26 = VersionedKernel<cum_prod_detail::CumProdImpl, 26>;
+
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/math/cum_prod.hpp
@@ -13482,12 +13383,11 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 11: first version (float16/float/double); opset 22 adds bfloat16 and nothing else, so this one kernel
-// serves both.
-struct Det_11 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace det_detail {
+
+/// The implementation of Det (see the file comment).
+struct DetImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "Det";
-  static constexpr int kSinceVersion = 11;
   static constexpr int kInput = 0;
   static constexpr int kOutput = 0;
 
@@ -13501,13 +13401,12 @@ struct Det_11 : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInput));
     const TensorInfo& input = ctx.input(kInput);
     if (!input.shape.is_static()) {
-      return Status(StatusCode::unsupported)
-             << "input 0 '" << input.name << "' has shape " << input.shape << "; it must be known at prepare time";
+      return ctx.input_error(kInput, {}, StatusCode::unsupported)
+             << " has shape " << input.shape << "; it must be known at prepare time";
     }
     const int rank = input.shape.rank();
     if (rank < 2 || input.shape[rank - 1] != input.shape[rank - 2]) {
-      return Status(StatusCode::invalid_model)
-             << "input 0 '" << input.name << "' must be square matrices [*, M, M], got shape " << input.shape;
+      return ctx.input_error(kInput) << " must be square matrices [*, M, M], got shape " << input.shape;
     }
     // bfloat16: added in opset 22.
     if (input.dtype == DataType::bfloat16 && ctx.opset_version() < 22) return ctx.unsupported_input_dtype(kInput);
@@ -13578,6 +13477,12 @@ struct Det_11 : KernelDefaults {
   }
 };
 
+}  // namespace det_detail
+
+// Opset 11: first version (float16/float/double); opset 22 adds bfloat16 and nothing else, so this one kernel
+// serves both.
+using Det_11 = VersionedKernel<det_detail::DetImpl, 11>;
+
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/math/det.hpp
@@ -13595,6 +13500,7 @@ namespace kernels {
 /// inf or NaN). Integer division truncates toward zero as ONNX specifies; the cases C leaves undefined get
 /// defined results instead of a crash: x / 0 = 0, and MIN / -1 wraps to MIN (like the other integer ops).
 struct DivOp {
+  static constexpr std::string_view kOpType = "Div";
   template <typename C>
   static C apply(C a, C b) noexcept {
     if constexpr (std::is_integral_v<C>) {
@@ -13610,21 +13516,10 @@ struct DivOp {
 };
 
 // Opset 1-6: legacy broadcasting (attribute broadcast=1 repeats input B over input A at `axis`).
-struct Div_1 : KernelDefaults, BinaryElementwise<DivOp, NumericTypes, BinaryBroadcast::legacy> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Div";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 7;
-  static constexpr int kInPlaceInput = 0;
-};
+using Div_1 = VersionedKernel<BinaryElementwise<DivOp, NumericTypes, BinaryBroadcast::legacy>, 1, 7>;
 
 // Opset 7+: numpy (multidirectional) broadcasting.
-struct Div_7 : KernelDefaults, BinaryElementwise<DivOp, NumericTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Div";
-  static constexpr int kSinceVersion = 7;
-  static constexpr int kInPlaceInput = 0;
-};
+using Div_7 = VersionedKernel<BinaryElementwise<DivOp, NumericTypes>, 7>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -13721,11 +13616,11 @@ inline Status expand_term(const Term& term, int rank, int ellipsis_rank, std::st
 
 }  // namespace einsum_detail
 
-// Opset 12: first version; opset 28 adds bfloat16 and nothing else, so this one kernel serves both.
-struct Einsum_12 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace einsum_detail {
+
+/// The implementation of Einsum (see the file comment).
+struct EinsumImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "Einsum";
-  static constexpr int kSinceVersion = 12;
   static constexpr int kOutput = 0;
 
   using Types = NumericTypes;
@@ -13743,10 +13638,7 @@ struct Einsum_12 : KernelDefaults {
   static Status prepare(PrepareContext& ctx) noexcept {
     using namespace einsum_detail;
     std::string_view equation;
-    if (!ctx.has_attribute("equation")) {
-      return Status(StatusCode::invalid_model) << "required attribute 'equation' (STRING) is missing";
-    }
-    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("equation", equation, ""));
+    ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("equation", equation));
     const int operands = ctx.input_count();
     if (operands < 1 || operands > kMaxOperands) {
       return Status(StatusCode::limit_exceeded)
@@ -13954,6 +13846,11 @@ struct Einsum_12 : KernelDefaults {
   }
 };
 
+}  // namespace einsum_detail
+
+// Opset 12: first version; opset 28 adds bfloat16 and nothing else, so this one kernel serves both.
+using Einsum_12 = VersionedKernel<einsum_detail::EinsumImpl, 12>;
+
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/math/einsum.hpp
@@ -13968,6 +13865,7 @@ namespace kernels {
 
 /// The function of Elu, on compute types (float for float16/bfloat16).
 struct EluOp {
+  static constexpr std::string_view kOpType = "Elu";
   struct Params {
     float alpha;
     static Status parse(const PrepareContext& ctx, Params& params) noexcept {
@@ -13982,12 +13880,7 @@ struct EluOp {
 };
 
 // Opset 1+: unchanged semantics (6 dropped consumed_inputs, 22 added bfloat16).
-struct Elu_1 : KernelDefaults, UnaryElementwise<EluOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Elu";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kInPlaceInput = 0;
-};
+using Elu_1 = VersionedKernel<UnaryElementwise<EluOp, FloatTypes>, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -14004,6 +13897,7 @@ namespace kernels {
 
 /// The function of Erf, on compute types (float for float16/bfloat16, the integer type itself for integers).
 struct ErfOp {
+  static constexpr std::string_view kOpType = "Erf";
   using Params = NoParams;
   template <typename C>
   static C apply(C x, const Params&) noexcept {
@@ -14016,12 +13910,7 @@ struct ErfOp {
 };
 
 // Opset 9+: same formula (13 dropped the integer types and added bfloat16).
-struct Erf_9 : KernelDefaults, UnaryElementwise<ErfOp, NumericTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Erf";
-  static constexpr int kSinceVersion = 9;
-  static constexpr int kInPlaceInput = 0;
-};
+using Erf_9 = VersionedKernel<UnaryElementwise<ErfOp, NumericTypes>, 9>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -14037,6 +13926,7 @@ namespace kernels {
 
 /// The function of Exp, on compute types (float for float16/bfloat16).
 struct ExpOp {
+  static constexpr std::string_view kOpType = "Exp";
   using Params = NoParams;
   template <typename C>
   static C apply(C x, const Params&) noexcept {
@@ -14045,12 +13935,7 @@ struct ExpOp {
 };
 
 // Opset 1+: unchanged semantics (6 dropped consumed_inputs, 13 added bfloat16).
-struct Exp_1 : KernelDefaults, UnaryElementwise<ExpOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Exp";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kInPlaceInput = 0;
-};
+using Exp_1 = VersionedKernel<UnaryElementwise<ExpOp, FloatTypes>, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -14066,6 +13951,7 @@ namespace kernels {
 
 /// The function of Floor, on compute types (float for float16/bfloat16).
 struct FloorOp {
+  static constexpr std::string_view kOpType = "Floor";
   using Params = NoParams;
   template <typename C>
   static C apply(C x, const Params&) noexcept {
@@ -14074,12 +13960,7 @@ struct FloorOp {
 };
 
 // Opset 1+: unchanged semantics (6 dropped consumed_inputs, 13 added bfloat16).
-struct Floor_1 : KernelDefaults, UnaryElementwise<FloorOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Floor";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kInPlaceInput = 0;
-};
+using Floor_1 = VersionedKernel<UnaryElementwise<FloorOp, FloatTypes>, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -14095,6 +13976,7 @@ namespace kernels {
 
 /// The function of Gelu, on compute types (float for float16/bfloat16).
 struct GeluOp {
+  static constexpr std::string_view kOpType = "Gelu";
   struct Params {
     bool tanh_approximation;
     static Status parse(const PrepareContext& ctx, Params& params) noexcept {
@@ -14123,12 +14005,7 @@ struct GeluOp {
 };
 
 // Opset 20+: the first version.
-struct Gelu_20 : KernelDefaults, UnaryElementwise<GeluOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Gelu";
-  static constexpr int kSinceVersion = 20;
-  static constexpr int kInPlaceInput = 0;
-};
+using Gelu_20 = VersionedKernel<UnaryElementwise<GeluOp, FloatTypes>, 20>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -14604,12 +14481,10 @@ struct GemmImpl : kernels::KernelDefaults {
     const bool has_c = ctx.has_input(kC);
     if (has_c) ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kA, kC));
     if (a.shape.rank() != 2) {
-      return Status(StatusCode::invalid_model)
-             << "input 0 '" << a.name << "' (A) has shape " << a.shape << ", expected rank 2";
+      return ctx.input_error(kA, "A") << " has shape " << a.shape << ", expected rank 2";
     }
     if (b.shape.rank() != 2) {
-      return Status(StatusCode::invalid_model)
-             << "input 1 '" << b.name << "' (B) has shape " << b.shape << ", expected rank 2";
+      return ctx.input_error(kB, "B") << " has shape " << b.shape << ", expected rank 2";
     }
     std::int64_t trans_a = 0, trans_b = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("transA", trans_a, 0));
@@ -14674,13 +14549,13 @@ struct GemmImpl : kernels::KernelDefaults {
     const std::int64_t cols = c.rank() >= 1 ? c[c.rank() - 1] : 1;
     const bool fits = c.rank() <= 2 && (rows == 1 || rows == m) && (cols == 1 || cols == n);
     if (!fits) {
-      return Status(StatusCode::invalid_model) << "input 2 '" << ctx.input(kC).name << "' (C) has shape " << c
-                                               << ", which does not broadcast to the output [" << m << "," << n << "]";
+      return ctx.input_error(kC, "C") << " has shape " << c << ", which does not broadcast to the output [" << m << ","
+                                      << n << "]";
     }
     if (!broadcast && !(c.rank() == 2 && rows == m && cols == n)) {
-      return Status(StatusCode::invalid_model)
-             << "input 2 '" << ctx.input(kC).name << "' (C) has shape " << c
-             << " but attribute 'broadcast' is 0, so it must be exactly [" << m << "," << n << "]";
+      return ctx.input_error(kC, "C") << " has shape " << c
+                                      << " but attribute 'broadcast' is 0, so it must be exactly [" << m << "," << n
+                                      << "]";
     }
     row_stride = rows == 1 ? 0 : cols;
     col_stride = cols == 1 ? 0 : 1;
@@ -14855,6 +14730,7 @@ inline C hard_sigmoid(C x, C alpha, C beta) noexcept {
 
 /// The function of HardSigmoid, on compute types (float for float16/bfloat16).
 struct HardSigmoidOp {
+  static constexpr std::string_view kOpType = "HardSigmoid";
   struct Params {
     float alpha;
     float beta;
@@ -14870,12 +14746,7 @@ struct HardSigmoidOp {
 };
 
 // Opset 1+: unchanged semantics (6 dropped consumed_inputs, 22 added bfloat16).
-struct HardSigmoid_1 : KernelDefaults, UnaryElementwise<HardSigmoidOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "HardSigmoid";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kInPlaceInput = 0;
-};
+using HardSigmoid_1 = VersionedKernel<UnaryElementwise<HardSigmoidOp, FloatTypes>, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -14890,6 +14761,7 @@ namespace kernels {
 
 /// The function of HardSwish, on compute types (float for float16/bfloat16).
 struct HardSwishOp {
+  static constexpr std::string_view kOpType = "HardSwish";
   using Params = NoParams;
   template <typename C>
   static C apply(C x, const Params&) noexcept {
@@ -14898,12 +14770,7 @@ struct HardSwishOp {
 };
 
 // Opset 14+: unchanged semantics (22 added bfloat16).
-struct HardSwish_14 : KernelDefaults, UnaryElementwise<HardSwishOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "HardSwish";
-  static constexpr int kSinceVersion = 14;
-  static constexpr int kInPlaceInput = 0;
-};
+using HardSwish_14 = VersionedKernel<UnaryElementwise<HardSwishOp, FloatTypes>, 14>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -14917,8 +14784,13 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-/// What Hardmax_1 and Hardmax_13 share: the input as [outer, length, inner], one 1 per slice along length.
-struct HardmaxCommon {
+namespace hardmax_detail {
+
+/// Implementation shared by the Hardmax versions: the input as [outer, length, inner], one 1 per slice along
+/// length.
+struct HardmaxImpl : KernelDefaults {
+  static constexpr std::string_view kOpType = "Hardmax";
+  static constexpr int kInPlaceInput = 0;
   static constexpr int kInput = 0;
   static constexpr int kOutput = 0;
 
@@ -14927,9 +14799,9 @@ struct HardmaxCommon {
     void (*compute)(const void* x, void* y, const AxisSlices& s) noexcept;
   };
 
-  /// kCoerce2d: the opset 1-12 semantics (default axis 1, axis == rank allowed, rows of prod(dims[axis:])).
-  template <bool kCoerce2d>
-  static Status prepare(PrepareContext& ctx) noexcept {
+  /// `coerce_2d`: the opset 1-12 semantics (default axis 1, axis == rank allowed, rows of prod(dims[axis:])).
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
+    const bool coerce_2d = since < 13;
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInput));
     ONNXMICRO_RETURN_IF_ERROR(axis_slices::require_static_shape(ctx, kInput));
     const TensorInfo& input = ctx.input(kInput);
@@ -14941,13 +14813,13 @@ struct HardmaxCommon {
         input.dtype, FloatTypes{}, [&](auto tag) noexcept { state->compute = &compute<typename decltype(tag)::type>; });
     if (!supported) return ctx.unsupported_input_dtype(kInput);
     std::int64_t axis_value = 0;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("axis", axis_value, kCoerce2d ? 1 : -1));
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("axis", axis_value, coerce_2d ? 1 : -1));
     int axis = 0;
     // negative axis: the spec allows it from opset 11, but exporters write -1 at older opsets (PyTorch at 6-10)
     // and onnxruntime accepts it, so every version does (13 defaults to -1)
     ONNXMICRO_RETURN_IF_ERROR(
-        axis_slices::normalize(axis_value, input.shape, "attribute 'axis'", true, kCoerce2d ? 1 : 0, axis));
-    state->slices = kCoerce2d ? axis_slices::coerced_2d(input.shape, axis) : axis_slices::along(input.shape, axis);
+        axis_slices::normalize(axis_value, input.shape, "attribute 'axis'", true, coerce_2d ? 1 : 0, axis));
+    state->slices = coerce_2d ? axis_slices::coerced_2d(input.shape, axis) : axis_slices::along(input.shape, axis);
     ctx.set_output(kOutput, input.dtype, input.shape);
     return {};
   }
@@ -14985,26 +14857,12 @@ struct HardmaxCommon {
   }
 };
 
-// Opset 1-12: the input is coerced to 2-D at `axis` (default 1; negative axis from 11), one 1 per row.
-struct Hardmax_1 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Hardmax";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 13;
-  static constexpr int kInPlaceInput = 0;
-  static Status prepare(PrepareContext& ctx) noexcept { return HardmaxCommon::prepare<true>(ctx); }
-  static Status run(RunContext& ctx) noexcept { return HardmaxCommon::run(ctx); }
-};
+}  // namespace hardmax_detail
 
+// Opset 1-12: the input is coerced to 2-D at `axis` (default 1; negative axis from 11), one 1 per row.
+using Hardmax_1 = VersionedKernel<hardmax_detail::HardmaxImpl, 1, 13>;
 // Opset 13: one 1 per slice along `axis` only (default -1); bfloat16 added.
-struct Hardmax_13 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Hardmax";
-  static constexpr int kSinceVersion = 13;
-  static constexpr int kInPlaceInput = 0;
-  static Status prepare(PrepareContext& ctx) noexcept { return HardmaxCommon::prepare<false>(ctx); }
-  static Status run(RunContext& ctx) noexcept { return HardmaxCommon::run(ctx); }
-};
+using Hardmax_13 = VersionedKernel<hardmax_detail::HardmaxImpl, 13>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -15014,7 +14872,6 @@ ONNXMICRO_NAMESPACE_END
 // IsInf: y[i] = true where x[i] is +inf (when attribute detect_positive, default 1) or -inf (when
 // detect_negative, default 1); bool output, same shape. Versions 10 and 20 (float16, bfloat16 and the float8
 // types added) compute the same thing: one kernel serves both.
-#include <utility>
 
 // #include "onnxmicro/kernels/math/is_nan.hpp"
 // begin of file onnxmicro/kernels/math/is_nan.hpp
@@ -15116,12 +14973,17 @@ struct IsNaNPredicate {
   static bool apply(FloatClass c, const Params&) noexcept { return c == FloatClass::nan; }
 };
 
-// Opset 9+: unchanged semantics (13 added bfloat16, 20 the float8 types).
-struct IsNaN_9 : KernelDefaults, FloatClassKernel<IsNaNPredicate> {
-  static constexpr std::string_view kDomain = "";
+namespace is_nan_detail {
+
+/// The implementation of IsNaN (see the file comment).
+struct IsNaNImpl : KernelDefaults, FloatClassKernel<IsNaNPredicate> {
   static constexpr std::string_view kOpType = "IsNaN";
-  static constexpr int kSinceVersion = 9;
 };
+
+}  // namespace is_nan_detail
+
+// Opset 9+: unchanged semantics (13 added bfloat16, 20 the float8 types).
+using IsNaN_9 = VersionedKernel<is_nan_detail::IsNaNImpl, 9>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -15156,12 +15018,17 @@ struct IsInfPredicate {
   }
 };
 
-// Opset 10+: unchanged semantics (20 added float16, bfloat16 and the float8 types).
-struct IsInf_10 : KernelDefaults, FloatClassKernel<IsInfPredicate> {
-  static constexpr std::string_view kDomain = "";
+namespace is_inf_detail {
+
+/// The implementation of IsInf (see the file comment).
+struct IsInfImpl : KernelDefaults, FloatClassKernel<IsInfPredicate> {
   static constexpr std::string_view kOpType = "IsInf";
-  static constexpr int kSinceVersion = 10;
 };
+
+}  // namespace is_inf_detail
+
+// Opset 10+: unchanged semantics (20 added float16, bfloat16 and the float8 types).
+using IsInf_10 = VersionedKernel<is_inf_detail::IsInfImpl, 10>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -15177,6 +15044,7 @@ namespace kernels {
 
 /// The function of LeakyRelu, on compute types (float for float16/bfloat16).
 struct LeakyReluOp {
+  static constexpr std::string_view kOpType = "LeakyRelu";
   struct Params {
     float alpha;
     static Status parse(const PrepareContext& ctx, Params& params) noexcept {
@@ -15206,12 +15074,7 @@ struct LeakyReluOp {
 };
 
 // Opset 1+: unchanged semantics (6 dropped consumed_inputs, 16 added bfloat16).
-struct LeakyRelu_1 : KernelDefaults, UnaryElementwise<LeakyReluOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "LeakyRelu";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kInPlaceInput = 0;
-};
+using LeakyRelu_1 = VersionedKernel<UnaryElementwise<LeakyReluOp, FloatTypes>, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -15227,6 +15090,7 @@ namespace kernels {
 
 /// The function of Log, on compute types (float for float16/bfloat16).
 struct LogOp {
+  static constexpr std::string_view kOpType = "Log";
   using Params = NoParams;
   template <typename C>
   static C apply(C x, const Params&) noexcept {
@@ -15235,12 +15099,7 @@ struct LogOp {
 };
 
 // Opset 1+: unchanged semantics (6 dropped consumed_inputs, 13 added bfloat16).
-struct Log_1 : KernelDefaults, UnaryElementwise<LogOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Log";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kInPlaceInput = 0;
-};
+using Log_1 = VersionedKernel<UnaryElementwise<LogOp, FloatTypes>, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -15255,8 +15114,13 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-/// What LogSoftmax_1 and LogSoftmax_13 share: the input as [outer, length, inner], normalised along length.
-struct LogSoftmaxCommon {
+namespace log_softmax_detail {
+
+/// Implementation shared by the LogSoftmax versions: the input as [outer, length, inner], normalised along
+/// length.
+struct LogSoftmaxImpl : KernelDefaults {
+  static constexpr std::string_view kOpType = "LogSoftmax";
+  static constexpr int kInPlaceInput = 0;
   static constexpr int kInput = 0;
   static constexpr int kOutput = 0;
 
@@ -15265,9 +15129,9 @@ struct LogSoftmaxCommon {
     void (*compute)(const void* x, void* y, const AxisSlices& s) noexcept;
   };
 
-  /// kCoerce2d: the opset 1-12 semantics (default axis 1, axis == rank allowed, rows of prod(dims[axis:])).
-  template <bool kCoerce2d>
-  static Status prepare(PrepareContext& ctx) noexcept {
+  /// `coerce_2d`: the opset 1-12 semantics (default axis 1, axis == rank allowed, rows of prod(dims[axis:])).
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
+    const bool coerce_2d = since < 13;
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInput));
     ONNXMICRO_RETURN_IF_ERROR(axis_slices::require_static_shape(ctx, kInput));
     const TensorInfo& input = ctx.input(kInput);
@@ -15279,13 +15143,13 @@ struct LogSoftmaxCommon {
         input.dtype, FloatTypes{}, [&](auto tag) noexcept { state->compute = &compute<typename decltype(tag)::type>; });
     if (!supported) return ctx.unsupported_input_dtype(kInput);
     std::int64_t axis_value = 0;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("axis", axis_value, kCoerce2d ? 1 : -1));
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("axis", axis_value, coerce_2d ? 1 : -1));
     int axis = 0;
     // negative axis: the spec allows it from opset 11, but exporters write -1 at older opsets (PyTorch at 6-10)
     // and onnxruntime accepts it, so every version does (13 defaults to -1)
     ONNXMICRO_RETURN_IF_ERROR(
-        axis_slices::normalize(axis_value, input.shape, "attribute 'axis'", true, kCoerce2d ? 1 : 0, axis));
-    state->slices = kCoerce2d ? axis_slices::coerced_2d(input.shape, axis) : axis_slices::along(input.shape, axis);
+        axis_slices::normalize(axis_value, input.shape, "attribute 'axis'", true, coerce_2d ? 1 : 0, axis));
+    state->slices = coerce_2d ? axis_slices::coerced_2d(input.shape, axis) : axis_slices::along(input.shape, axis);
     ctx.set_output(kOutput, input.dtype, input.shape);
     return {};
   }
@@ -15323,27 +15187,13 @@ struct LogSoftmaxCommon {
   }
 };
 
+}  // namespace log_softmax_detail
+
 // Opset 1-12: the input is coerced to 2-D at `axis` (default 1; negative axis from 11) and each row is
 // normalised.
-struct LogSoftmax_1 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "LogSoftmax";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 13;
-  static constexpr int kInPlaceInput = 0;
-  static Status prepare(PrepareContext& ctx) noexcept { return LogSoftmaxCommon::prepare<true>(ctx); }
-  static Status run(RunContext& ctx) noexcept { return LogSoftmaxCommon::run(ctx); }
-};
-
+using LogSoftmax_1 = VersionedKernel<log_softmax_detail::LogSoftmaxImpl, 1, 13>;
 // Opset 13: normalised along `axis` only (default -1); bfloat16 added.
-struct LogSoftmax_13 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "LogSoftmax";
-  static constexpr int kSinceVersion = 13;
-  static constexpr int kInPlaceInput = 0;
-  static Status prepare(PrepareContext& ctx) noexcept { return LogSoftmaxCommon::prepare<false>(ctx); }
-  static Status run(RunContext& ctx) noexcept { return LogSoftmaxCommon::run(ctx); }
-};
+using LogSoftmax_13 = VersionedKernel<log_softmax_detail::LogSoftmaxImpl, 13>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -15562,12 +15412,15 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
 /// Body of a variadic elementwise kernel: y = Op(...Op(Op(x0, x1), x2)..., xn-1), every input of one dtype,
-/// broadcast together (kBroadcast, opset >= 8) or of one shape. Op::apply(C, C) -> C works on compute types;
-/// 16-bit floats round after every step, like numpy applying the binary op input by input. kMean divides by
-/// the input count at the end. run() folds input after input into the output buffer, so it allocates nothing;
-/// the output must not alias an input (no kInPlaceInput).
-template <typename Op, typename Types, bool kBroadcast, bool kMean = false>
-struct VariadicElementwise {
+/// broadcast together (from opset kBroadcastSince on) or of one shape. Op is the policy: kOpType, kMean (divide by
+/// the input count at the end) and apply(C, C) -> C on compute types; 16-bit floats round after every step, like
+/// numpy applying the binary op input by input. run() folds input after input into the output buffer, so it
+/// allocates nothing; the output must not alias an input (no kInPlaceInput).
+template <typename Op, typename Types>
+struct VariadicElementwise : KernelDefaults {
+  static constexpr std::string_view kOpType = Op::kOpType;
+  /// Max, Min, Sum and Mean broadcast their inputs from opset 8 on.
+  static constexpr int kBroadcastSince = 8;
   static constexpr int kOutput = 0;
 
   struct State {
@@ -15578,7 +15431,7 @@ struct VariadicElementwise {
     void (*divide)(void* y, std::int64_t count, std::int64_t divisor) noexcept;
   };
 
-  static Status prepare(PrepareContext& ctx) noexcept {
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
     const int count = ctx.input_count();
     if (count < 1) return Status(StatusCode::invalid_model) << "expected at least 1 input, got 0";
     for (int i = 0; i < count; ++i) {
@@ -15599,16 +15452,15 @@ struct VariadicElementwise {
     Shape output = ctx.input(0).shape;
     for (int i = 1; i < count; ++i) {
       const TensorInfo& input = ctx.input(i);
-      if constexpr (kBroadcast) {
+      if (since >= kBroadcastSince) {
         const BroadcastOperand operands[2] = {{&output, "broadcast of inputs 0 to", i - 1, ""},
                                               {&input.shape, "input", i, input.name}};
         Shape merged;
         ONNXMICRO_RETURN_IF_ERROR(broadcast_shapes(Span<const BroadcastOperand>(operands, 2), merged));
         output = merged;
       } else if (!(input.shape == output)) {
-        return Status(StatusCode::invalid_model)
-               << "input " << i << " '" << input.name << "' has shape " << input.shape << ", expected " << output
-               << " (same as input 0 '" << ctx.input(0).name << "': broadcasting needs opset 8)";
+        return ctx.input_error(i) << " has shape " << input.shape << ", expected " << output << " (same as input 0 '"
+                                  << ctx.input(0).name << "': broadcasting needs opset 8)";
       }
     }
 
@@ -15635,7 +15487,7 @@ struct VariadicElementwise {
       for (int i = 2; i < count; ++i)
         state.combine(state.plans[static_cast<std::size_t>(i - 1)], y, ctx.input(i).data, y);
     }
-    if constexpr (kMean) state.divide(y, ctx.output(kOutput).element_count(), count);
+    if constexpr (Op::kMean) state.divide(y, ctx.output(kOutput).element_count(), count);
     return {};
   }
 
@@ -15658,6 +15510,8 @@ struct VariadicElementwise {
 };
 
 struct SumOp {
+  static constexpr std::string_view kOpType = "Sum";
+  static constexpr bool kMean = false;
   template <typename C>
   static C apply(C a, C b) noexcept {
     return a + b;
@@ -15665,19 +15519,10 @@ struct SumOp {
 };
 
 // Opset 1-7: every input has the same shape.
-struct Sum_1 : KernelDefaults, VariadicElementwise<SumOp, FloatTypes, false> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Sum";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 8;
-};
+using Sum_1 = VersionedKernel<VariadicElementwise<SumOp, FloatTypes>, 1, 8>;
 
 // Opset 8+: numpy broadcasting over all inputs.
-struct Sum_8 : KernelDefaults, VariadicElementwise<SumOp, FloatTypes, true> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Sum";
-  static constexpr int kSinceVersion = 8;
-};
+using Sum_8 = VersionedKernel<VariadicElementwise<SumOp, FloatTypes>, 8>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -15687,6 +15532,8 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
 struct MaxOp {
+  static constexpr std::string_view kOpType = "Max";
+  static constexpr bool kMean = false;
   template <typename C>
   static C apply(C a, C b) noexcept {
     if constexpr (std::is_floating_point_v<C>) {
@@ -15698,19 +15545,10 @@ struct MaxOp {
 };
 
 // Opset 1-7: every input has the same shape.
-struct Max_1 : KernelDefaults, VariadicElementwise<MaxOp, NumericTypes, false> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Max";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 8;
-};
+using Max_1 = VersionedKernel<VariadicElementwise<MaxOp, NumericTypes>, 1, 8>;
 
 // Opset 8+: numpy broadcasting over all inputs.
-struct Max_8 : KernelDefaults, VariadicElementwise<MaxOp, NumericTypes, true> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Max";
-  static constexpr int kSinceVersion = 8;
-};
+using Max_8 = VersionedKernel<VariadicElementwise<MaxOp, NumericTypes>, 8>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -15724,20 +15562,17 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 1-7: every input has the same shape.
-struct Mean_1 : KernelDefaults, VariadicElementwise<SumOp, FloatTypes, false, true> {
-  static constexpr std::string_view kDomain = "";
+/// Mean sums as Sum does, then divides by the input count.
+struct MeanOp : SumOp {
   static constexpr std::string_view kOpType = "Mean";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 8;
+  static constexpr bool kMean = true;
 };
 
+// Opset 1-7: every input has the same shape.
+using Mean_1 = VersionedKernel<VariadicElementwise<MeanOp, FloatTypes>, 1, 8>;
+
 // Opset 8+: numpy broadcasting over all inputs.
-struct Mean_8 : KernelDefaults, VariadicElementwise<SumOp, FloatTypes, true, true> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Mean";
-  static constexpr int kSinceVersion = 8;
-};
+using Mean_8 = VersionedKernel<VariadicElementwise<MeanOp, FloatTypes>, 8>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -15755,6 +15590,8 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
 struct MinOp {
+  static constexpr std::string_view kOpType = "Min";
+  static constexpr bool kMean = false;
   template <typename C>
   static C apply(C a, C b) noexcept {
     if constexpr (std::is_floating_point_v<C>) {
@@ -15766,19 +15603,10 @@ struct MinOp {
 };
 
 // Opset 1-7: every input has the same shape.
-struct Min_1 : KernelDefaults, VariadicElementwise<MinOp, NumericTypes, false> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Min";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 8;
-};
+using Min_1 = VersionedKernel<VariadicElementwise<MinOp, NumericTypes>, 1, 8>;
 
 // Opset 8+: numpy broadcasting over all inputs.
-struct Min_8 : KernelDefaults, VariadicElementwise<MinOp, NumericTypes, true> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Min";
-  static constexpr int kSinceVersion = 8;
-};
+using Min_8 = VersionedKernel<VariadicElementwise<MinOp, NumericTypes>, 8>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -15806,6 +15634,7 @@ inline C softplus(C x) noexcept {
 
 /// The function of Softplus, on compute types (float for float16/bfloat16).
 struct SoftplusOp {
+  static constexpr std::string_view kOpType = "Softplus";
   using Params = NoParams;
   template <typename C>
   static C apply(C x, const Params&) noexcept {
@@ -15814,12 +15643,7 @@ struct SoftplusOp {
 };
 
 // Opset 1+: unchanged semantics (22 added bfloat16).
-struct Softplus_1 : KernelDefaults, UnaryElementwise<SoftplusOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Softplus";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kInPlaceInput = 0;
-};
+using Softplus_1 = VersionedKernel<UnaryElementwise<SoftplusOp, FloatTypes>, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -15830,6 +15654,7 @@ namespace kernels {
 
 /// The function of Mish, on compute types (float for float16/bfloat16).
 struct MishOp {
+  static constexpr std::string_view kOpType = "Mish";
   using Params = NoParams;
   template <typename C>
   static C apply(C x, const Params&) noexcept {
@@ -15838,12 +15663,7 @@ struct MishOp {
 };
 
 // Opset 18+: unchanged semantics (22 added bfloat16).
-struct Mish_18 : KernelDefaults, UnaryElementwise<MishOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Mish";
-  static constexpr int kSinceVersion = 18;
-  static constexpr int kInPlaceInput = 0;
-};
+using Mish_18 = VersionedKernel<UnaryElementwise<MishOp, FloatTypes>, 18>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -15907,15 +15727,19 @@ struct ModOp {
   };
 };
 
-/// Shared body of Mod_10 and Mod_28; kFloatFloorMod says whether floats accept fmod=0.
-template <bool kFloatFloorMod>
-struct ModBody {
+namespace mod_detail {
+
+/// Implementation shared by the Mod versions; floats accept fmod=0 from opset 28.
+struct ModImpl : KernelDefaults {
+  static constexpr std::string_view kOpType = "Mod";
+  static constexpr int kInPlaceInput = 0;
   static constexpr int kInputA = 0;
   static constexpr int kInputB = 1;
   static constexpr int kOutput = 0;
   using State = BinaryPlanState;
 
-  static Status prepare(PrepareContext& ctx) noexcept {
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
+    const bool float_floor_mod = since >= 28;
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInputA));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInputB));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kInputA, kInputB));
@@ -15925,7 +15749,7 @@ struct ModBody {
       return Status(StatusCode::invalid_model) << "attribute 'fmod' is " << fmod << ", expected 0 or 1";
     }
     const DataType dtype = ctx.input(kInputA).dtype;
-    if (!kFloatFloorMod && fmod == 0 && is_floating(dtype)) {
+    if (!float_floor_mod && fmod == 0 && is_floating(dtype)) {
       return Status(StatusCode::invalid_model)
              << "attribute 'fmod' is 0 but input 0 '" << ctx.input(kInputA).name << "' has dtype " << dtype_name(dtype)
              << ": before opset 28 floating-point Mod requires fmod=1";
@@ -15951,22 +15775,12 @@ struct ModBody {
   }
 };
 
-// Opset 10-27: floating-point inputs require fmod=1.
-struct Mod_10 : KernelDefaults, ModBody<false> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Mod";
-  static constexpr int kSinceVersion = 10;
-  static constexpr int kUntilVersion = 28;
-  static constexpr int kInPlaceInput = 0;
-};
+}  // namespace mod_detail
 
+// Opset 10-27: floating-point inputs require fmod=1.
+using Mod_10 = VersionedKernel<mod_detail::ModImpl, 10, 28>;
 // Opset 28+: floating-point inputs accept fmod=0 too.
-struct Mod_28 : KernelDefaults, ModBody<true> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Mod";
-  static constexpr int kSinceVersion = 28;
-  static constexpr int kInPlaceInput = 0;
-};
+using Mod_28 = VersionedKernel<mod_detail::ModImpl, 28>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -15983,6 +15797,7 @@ namespace kernels {
 
 /// The arithmetic of Mul, on compute types (float for float16/bfloat16).
 struct MulOp {
+  static constexpr std::string_view kOpType = "Mul";
   template <typename C>
   static C apply(C a, C b) noexcept {
     if constexpr (std::is_integral_v<C>) {
@@ -15994,21 +15809,10 @@ struct MulOp {
 };
 
 // Opset 1-6: legacy broadcasting (attribute broadcast=1 repeats input B over input A at `axis`).
-struct Mul_1 : KernelDefaults, BinaryElementwise<MulOp, NumericTypes, BinaryBroadcast::legacy> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Mul";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 7;
-  static constexpr int kInPlaceInput = 0;
-};
+using Mul_1 = VersionedKernel<BinaryElementwise<MulOp, NumericTypes, BinaryBroadcast::legacy>, 1, 7>;
 
 // Opset 7+: numpy (multidirectional) broadcasting.
-struct Mul_7 : KernelDefaults, BinaryElementwise<MulOp, NumericTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Mul";
-  static constexpr int kSinceVersion = 7;
-  static constexpr int kInPlaceInput = 0;
-};
+using Mul_7 = VersionedKernel<BinaryElementwise<MulOp, NumericTypes>, 7>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -16025,6 +15829,7 @@ namespace kernels {
 
 /// The function of Neg, on compute types (float for float16/bfloat16).
 struct NegOp {
+  static constexpr std::string_view kOpType = "Neg";
   using Params = NoParams;
   template <typename C>
   static C apply(C x, const Params&) noexcept {
@@ -16040,12 +15845,7 @@ struct NegOp {
 using NegTypes = TypeList<float, double, float16_t, bfloat16_t, std::int8_t, std::int16_t, std::int32_t, std::int64_t>;
 
 // Opset 1+: unchanged semantics (6 dropped consumed_inputs and added signed integers, 13 added bfloat16).
-struct Neg_1 : KernelDefaults, UnaryElementwise<NegOp, NegTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Neg";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kInPlaceInput = 0;
-};
+using Neg_1 = VersionedKernel<UnaryElementwise<NegOp, NegTypes>, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -16104,20 +15904,19 @@ inline Status prepare_plan(PrepareContext& ctx, std::string_view scores_role, Lo
            << "inputs 0 and 1 must have shapes known at prepare time, got " << scores.shape << " and " << target.shape;
   }
   if (scores.shape.rank() < 2) {
-    return Status(StatusCode::invalid_model) << "input 0 '" << scores.name << "' (" << scores_role
-                                             << ") must have rank >= 2 ([N, C, d1..dk]), got shape " << scores.shape;
+    return ctx.input_error(kScoresInput, scores_role)
+           << " must have rank >= 2 ([N, C, d1..dk]), got shape " << scores.shape;
   }
   if (target.dtype != DataType::int32 && target.dtype != DataType::int64) {
-    return Status(StatusCode::invalid_model) << "input 1 '" << target.name << "' (target) has dtype "
-                                             << dtype_name(target.dtype) << ", expected int32 or int64";
+    return ctx.input_error(kTargetInput, "target")
+           << " has dtype " << dtype_name(target.dtype) << ", expected int32 or int64";
   }
   bool target_matches = target.shape.rank() == scores.shape.rank() - 1 && target.shape[0] == scores.shape[0];
   for (int i = 1; target_matches && i < target.shape.rank(); ++i)
     target_matches = target.shape[i] == scores.shape[i + 1];
   if (!target_matches) {
-    return Status(StatusCode::invalid_model)
-           << "input 1 '" << target.name << "' (target) has shape " << target.shape << ", expected input 0's shape "
-           << scores.shape << " without its class dimension 1";
+    return ctx.input_error(kTargetInput, "target") << " has shape " << target.shape << ", expected input 0's shape "
+                                                   << scores.shape << " without its class dimension 1";
   }
   plan.batch = scores.shape[0];
   plan.classes = scores.shape[1];
@@ -16129,8 +15928,8 @@ inline Status prepare_plan(PrepareContext& ctx, std::string_view scores_role, Lo
     const TensorInfo& weight = ctx.input(kWeightInput);
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kScoresInput, kWeightInput));
     if (weight.shape.rank() != 1 || weight.shape[0] != plan.classes) {
-      return Status(StatusCode::invalid_model) << "input 2 '" << weight.name << "' (weight) has shape " << weight.shape
-                                               << ", expected [" << plan.classes << "] (one weight per class)";
+      return ctx.input_error(kWeightInput, "weight")
+             << " has shape " << weight.shape << ", expected [" << plan.classes << "] (one weight per class)";
     }
   }
 
@@ -16247,14 +16046,15 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-struct NegativeLogLikelihoodLoss_12 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace negative_log_likelihood_loss_detail {
+
+/// The implementation of NegativeLogLikelihoodLoss (see the file comment).
+struct NegativeLogLikelihoodLossImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "NegativeLogLikelihoodLoss";
-  static constexpr int kSinceVersion = 12;
 
   static Status prepare(PrepareContext& ctx) noexcept {
     // bfloat16: added in opset 22.
-    return loss_util::prepare_kernel<NegativeLogLikelihoodLoss_12>(ctx, "input", 22);
+    return loss_util::prepare_kernel<NegativeLogLikelihoodLossImpl>(ctx, "input", 22);
   }
 
   static Status run(RunContext& ctx) noexcept { return loss_util::run_kernel(ctx); }
@@ -16274,6 +16074,11 @@ struct NegativeLogLikelihoodLoss_12 : KernelDefaults {
   }
 };
 
+}  // namespace negative_log_likelihood_loss_detail
+
+using NegativeLogLikelihoodLoss_12 =
+    VersionedKernel<negative_log_likelihood_loss_detail::NegativeLogLikelihoodLossImpl, 12>;
+
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/math/negative_log_likelihood_loss.hpp
@@ -16292,6 +16097,7 @@ namespace kernels {
 
 /// Pow on one compute type: the opset 1-11 body, where base and exponent share a float dtype.
 struct PowOp {
+  static constexpr std::string_view kOpType = "Pow";
   template <typename C>
   static C apply(C a, C b) noexcept {
     return std::pow(a, b);
@@ -16359,28 +16165,16 @@ struct MixedPowOp {
 using PowBaseTypes = TypeList<float, double, float16_t, bfloat16_t, std::int32_t, std::int64_t>;
 
 // Opset 1-6: legacy broadcasting (attribute broadcast=1 repeats input Y over input X at `axis`).
-struct Pow_1 : KernelDefaults, BinaryElementwise<PowOp, FloatTypes, BinaryBroadcast::legacy> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Pow";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 7;
-  static constexpr int kInPlaceInput = 0;
-};
+using Pow_1 = VersionedKernel<BinaryElementwise<PowOp, FloatTypes, BinaryBroadcast::legacy>, 1, 7>;
 
 // Opset 7-11: numpy broadcasting; base and exponent share one float dtype.
-struct Pow_7 : KernelDefaults, BinaryElementwise<PowOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Pow";
-  static constexpr int kSinceVersion = 7;
-  static constexpr int kUntilVersion = 12;
-  static constexpr int kInPlaceInput = 0;
-};
+using Pow_7 = VersionedKernel<BinaryElementwise<PowOp, FloatTypes>, 7, 12>;
 
-// Opset 12+: the exponent may have any numeric dtype; integer bases.
-struct Pow_12 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace pow_detail {
+
+/// Opset 12+: base and exponent dtypes may differ (an exponent of any numeric dtype; integer bases).
+struct MixedPowImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "Pow";
-  static constexpr int kSinceVersion = 12;
   static constexpr int kInPlaceInput = 0;
   static constexpr int kInputX = 0;
   static constexpr int kInputY = 1;
@@ -16416,6 +16210,11 @@ struct Pow_12 : KernelDefaults {
   }
 };
 
+}  // namespace pow_detail
+
+// Opset 12+: the exponent may have any numeric dtype; integer bases (13 and 15 widened the dtypes).
+using Pow_12 = VersionedKernel<pow_detail::MixedPowImpl, 12>;
+
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/math/pow.hpp
@@ -16431,6 +16230,7 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
 struct PReluOp {
+  static constexpr std::string_view kOpType = "PRelu";
   template <typename C>
   static C apply(C x, C slope) noexcept {
     if constexpr (std::is_unsigned_v<C>) {
@@ -16448,37 +16248,30 @@ struct PReluOp {
 using PReluTypes =
     TypeList<float, double, float16_t, bfloat16_t, std::int32_t, std::int64_t, std::uint32_t, std::uint64_t>;
 
-// Opset 7+: slope broadcasts unidirectionally (numpy rules, y has x's shape).
-struct PRelu_7 : KernelDefaults, BinaryElementwise<PReluOp, PReluTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "PRelu";
-  static constexpr int kSinceVersion = 7;
-  static constexpr int kInPlaceInput = 0;
+namespace prelu_detail {
+
+/// Opset 7+: the binary body, after checking that slope broadcasts unidirectionally (numpy rules, y has x's shape).
+struct PReluImpl : BinaryElementwise<PReluOp, PReluTypes> {
   using Body = BinaryElementwise<PReluOp, PReluTypes>;
 
   static Status prepare(PrepareContext& ctx) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInputA));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInputB));
-    // Unidirectional: slope must broadcast to x's shape without growing it.
     Shape output;
     ONNXMICRO_RETURN_IF_ERROR(broadcast_input_shapes(ctx, {kInputA, kInputB}, output));
     const TensorInfo& x = ctx.input(kInputA);
-    const TensorInfo& slope = ctx.input(kInputB);
     if (!(output == x.shape)) {
-      return Status(StatusCode::invalid_model)
-             << "input 1 '" << slope.name << "' (slope) has shape " << slope.shape
-             << ", which does not broadcast unidirectionally to input 0 '" << x.name << "' shape " << x.shape;
+      return ctx.input_error(kInputB, "slope")
+             << " has shape " << ctx.input(kInputB).shape << ", which does not broadcast unidirectionally to input 0 '"
+             << x.name << "' shape " << x.shape;
     }
     return Body::prepare(ctx);
   }
 };
 
-// Opset 1 and 6: as 7, plus a slope of shape [C] that applies per channel (axis 1) of x.
-struct PRelu_1 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+/// Opset 1 and 6: as 7, plus a slope of shape [C] that applies per channel (axis 1) of x.
+struct PReluPerChannelImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "PRelu";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 7;
   static constexpr int kInPlaceInput = 0;
 
   struct ChannelState {
@@ -16489,7 +16282,7 @@ struct PRelu_1 : KernelDefaults {
   static Status prepare(PrepareContext& ctx) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInputA));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInputB));
-    if (!is_per_channel(ctx.input(kInputA).shape, ctx.input(kInputB).shape)) return PRelu_7::prepare(ctx);
+    if (!is_per_channel(ctx.input(kInputA).shape, ctx.input(kInputB).shape)) return PReluImpl::prepare(ctx);
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kInputA, kInputB));
     ChannelState* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
@@ -16505,7 +16298,7 @@ struct PRelu_1 : KernelDefaults {
 
   static Status run(RunContext& ctx) noexcept {
     const Shape& x = ctx.input(kInputA).shape;
-    if (!is_per_channel(x, ctx.input(kInputB).shape)) return PRelu_7::run(ctx);
+    if (!is_per_channel(x, ctx.input(kInputB).shape)) return PReluImpl::run(ctx);
     std::int64_t inner = 1;
     for (int d = 2; d < x.rank(); ++d) inner *= x[d];
     ctx.state<ChannelState>().compute(ctx.input(kInputA).data, ctx.input(kInputB).data, ctx.output(kOutput).data, x[0],
@@ -16545,6 +16338,13 @@ struct PRelu_1 : KernelDefaults {
   }
 };
 
+}  // namespace prelu_detail
+
+// Opset 1 and 6: per-channel slope [C] besides numpy broadcasting.
+using PRelu_1 = VersionedKernel<prelu_detail::PReluPerChannelImpl, 1, 7>;
+// Opset 7+: slope broadcasts unidirectionally (9 and 16 widened the dtypes).
+using PRelu_7 = VersionedKernel<prelu_detail::PReluImpl, 7>;
+
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/math/prelu.hpp
@@ -16559,6 +16359,7 @@ namespace kernels {
 
 /// The function of Reciprocal, on compute types (float for float16/bfloat16).
 struct ReciprocalOp {
+  static constexpr std::string_view kOpType = "Reciprocal";
   using Params = NoParams;
   template <typename C>
   static C apply(C x, const Params&) noexcept {
@@ -16567,12 +16368,7 @@ struct ReciprocalOp {
 };
 
 // Opset 1+: unchanged semantics (6 dropped consumed_inputs, 13 added bfloat16).
-struct Reciprocal_1 : KernelDefaults, UnaryElementwise<ReciprocalOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Reciprocal";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kInPlaceInput = 0;
-};
+using Reciprocal_1 = VersionedKernel<UnaryElementwise<ReciprocalOp, FloatTypes>, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -16585,60 +16381,21 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-struct Relu_1 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+/// The function of Relu, on compute types (float for float16/bfloat16).
+struct ReluOp {
   static constexpr std::string_view kOpType = "Relu";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kInPlaceInput = 0;
-  static constexpr int kInput = 0;
-  static constexpr int kOutput = 0;
-
-  struct State {
-    void (*compute)(const void* x, void* y, std::int64_t count) noexcept;
-  };
-
-  static Status prepare(PrepareContext& ctx) noexcept {
-    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInput));
-    State* state = nullptr;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    switch (compiled_dtype(ctx.input(kInput).dtype)) {
-      case DataType::float32: state->compute = &compute<float>; break;
-      case DataType::float64: state->compute = &compute<double>; break;
-      case DataType::float16: state->compute = &compute_via_float<float16_t>; break;
-      case DataType::bfloat16: state->compute = &compute_via_float<bfloat16_t>; break;
-      case DataType::int8: state->compute = &compute<std::int8_t>; break;
-      case DataType::int16: state->compute = &compute<std::int16_t>; break;
-      case DataType::int32: state->compute = &compute<std::int32_t>; break;
-      case DataType::int64: state->compute = &compute<std::int64_t>; break;
-      default: return ctx.unsupported_input_dtype(kInput);
-    }
-    ctx.set_output(kOutput, ctx.input(kInput).dtype, ctx.input(kInput).shape);
-    return {};
-  }
-
-  static Status run(RunContext& ctx) noexcept {
-    const State& state = ctx.state<State>();
-    state.compute(ctx.input(kInput).data, ctx.output(kOutput).data, ctx.input(kInput).element_count());
-    return {};
-  }
-
- private:
-  template <typename T>
-  static void compute(const void* x, void* y, std::int64_t count) noexcept {
-    const T* in = static_cast<const T*>(x);
-    T* out = static_cast<T*>(y);
-    for (std::int64_t i = 0; i < count; ++i) out[i] = in[i] < T(0) ? T(0) : in[i];  // NaN stays NaN
-  }
-  template <typename T>
-  static void compute_via_float(const void* x, void* y, std::int64_t count) noexcept {
-    const T* in = static_cast<const T*>(x);
-    T* out = static_cast<T*>(y);
-    for (std::int64_t i = 0; i < count; ++i) {
-      float v = in[i].to_float();
-      out[i] = T::from_float(v < 0.0f ? 0.0f : v);
-    }
+  using Params = NoParams;
+  template <typename C>
+  static C apply(C x, const Params&) noexcept {
+    return x < C(0) ? C(0) : x;  // NaN stays NaN
   }
 };
+
+/// Dtypes of Relu since opset 14.
+using ReluTypes = TypeList<float, double, float16_t, bfloat16_t, std::int8_t, std::int16_t, std::int32_t, std::int64_t>;
+
+// Opset 1+: unchanged semantics (6 dropped consumed_inputs, 13 added bfloat16, 14 signed integers).
+using Relu_1 = VersionedKernel<UnaryElementwise<ReluOp, ReluTypes>, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -16654,6 +16411,7 @@ namespace kernels {
 
 /// The function of Round, on compute types (float for float16/bfloat16).
 struct RoundOp {
+  static constexpr std::string_view kOpType = "Round";
   using Params = NoParams;
   template <typename C>
   static C apply(C x, const Params&) noexcept {
@@ -16666,12 +16424,7 @@ struct RoundOp {
 };
 
 // Opset 11+: unchanged semantics (22 added bfloat16).
-struct Round_11 : KernelDefaults, UnaryElementwise<RoundOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Round";
-  static constexpr int kSinceVersion = 11;
-  static constexpr int kInPlaceInput = 0;
-};
+using Round_11 = VersionedKernel<UnaryElementwise<RoundOp, FloatTypes>, 11>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -16689,6 +16442,7 @@ namespace kernels {
 
 /// The function of Selu, on compute types (float for float16/bfloat16).
 struct SeluOp {
+  static constexpr std::string_view kOpType = "Selu";
   struct Params {
     float alpha;
     float gamma;
@@ -16705,12 +16459,7 @@ struct SeluOp {
 };
 
 // Opset 1+: unchanged semantics (6 dropped consumed_inputs, 22 added bfloat16).
-struct Selu_1 : KernelDefaults, UnaryElementwise<SeluOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Selu";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kInPlaceInput = 0;
-};
+using Selu_1 = VersionedKernel<UnaryElementwise<SeluOp, FloatTypes>, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -16727,6 +16476,7 @@ namespace kernels {
 
 /// The function of Shrink, on compute types (float for float16/bfloat16, the integer type for integers).
 struct ShrinkOp {
+  static constexpr std::string_view kOpType = "Shrink";
   struct Params {
     float bias;
     float lambd;
@@ -16767,12 +16517,7 @@ struct ShrinkOp {
 };
 
 // Opset 9+: the first version.
-struct Shrink_9 : KernelDefaults, UnaryElementwise<ShrinkOp, NumericTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Shrink";
-  static constexpr int kSinceVersion = 9;
-  static constexpr int kInPlaceInput = 0;
-};
+using Shrink_9 = VersionedKernel<UnaryElementwise<ShrinkOp, NumericTypes>, 9>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -16788,6 +16533,7 @@ namespace kernels {
 
 /// The function of Sigmoid, on compute types (float for float16/bfloat16).
 struct SigmoidOp {
+  static constexpr std::string_view kOpType = "Sigmoid";
   using Params = NoParams;
   template <typename C>
   static C apply(C x, const Params&) noexcept {
@@ -16799,12 +16545,7 @@ struct SigmoidOp {
 };
 
 // Opset 1+: unchanged semantics (6 dropped consumed_inputs, 13 added bfloat16).
-struct Sigmoid_1 : KernelDefaults, UnaryElementwise<SigmoidOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Sigmoid";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kInPlaceInput = 0;
-};
+using Sigmoid_1 = VersionedKernel<UnaryElementwise<SigmoidOp, FloatTypes>, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -16820,6 +16561,7 @@ namespace kernels {
 
 /// The function of Sign, on compute types (float for float16/bfloat16).
 struct SignOp {
+  static constexpr std::string_view kOpType = "Sign";
   using Params = NoParams;
   template <typename C>
   static C apply(C x, const Params&) noexcept {
@@ -16836,12 +16578,7 @@ struct SignOp {
 };
 
 // Opset 9+: unchanged semantics (13 added bfloat16).
-struct Sign_9 : KernelDefaults, UnaryElementwise<SignOp, NumericTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Sign";
-  static constexpr int kSinceVersion = 9;
-  static constexpr int kInPlaceInput = 0;
-};
+using Sign_9 = VersionedKernel<UnaryElementwise<SignOp, NumericTypes>, 9>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -16856,6 +16593,7 @@ namespace kernels {
 
 /// The function of Sin, on compute types (float for float16/bfloat16).
 struct SinOp {
+  static constexpr std::string_view kOpType = "Sin";
   using Params = NoParams;
   template <typename C>
   static C apply(C x, const Params&) noexcept {
@@ -16864,12 +16602,7 @@ struct SinOp {
 };
 
 // Opset 7+: unchanged semantics (22 added bfloat16).
-struct Sin_7 : KernelDefaults, UnaryElementwise<SinOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Sin";
-  static constexpr int kSinceVersion = 7;
-  static constexpr int kInPlaceInput = 0;
-};
+using Sin_7 = VersionedKernel<UnaryElementwise<SinOp, FloatTypes>, 7>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -16884,6 +16617,7 @@ namespace kernels {
 
 /// The function of Sinh, on compute types (float for float16/bfloat16).
 struct SinhOp {
+  static constexpr std::string_view kOpType = "Sinh";
   using Params = NoParams;
   template <typename C>
   static C apply(C x, const Params&) noexcept {
@@ -16892,12 +16626,7 @@ struct SinhOp {
 };
 
 // Opset 9+: unchanged semantics (22 added bfloat16).
-struct Sinh_9 : KernelDefaults, UnaryElementwise<SinhOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Sinh";
-  static constexpr int kSinceVersion = 9;
-  static constexpr int kInPlaceInput = 0;
-};
+using Sinh_9 = VersionedKernel<UnaryElementwise<SinhOp, FloatTypes>, 9>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -16912,8 +16641,13 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-/// What Softmax_1 and Softmax_13 share: the input viewed as [outer, length, inner], normalised along length.
-struct SoftmaxCommon {
+namespace softmax_detail {
+
+/// Implementation shared by the Softmax versions: the input viewed as [outer, length, inner], normalised along
+/// length.
+struct SoftmaxImpl : KernelDefaults {
+  static constexpr std::string_view kOpType = "Softmax";
+  static constexpr int kInPlaceInput = 0;
   static constexpr int kInput = 0;
   static constexpr int kOutput = 0;
 
@@ -16932,8 +16666,8 @@ struct SoftmaxCommon {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInput));
     const int rank = ctx.input(kInput).shape.rank();
     if (!ctx.input(kInput).shape.is_static()) {
-      return Status(StatusCode::unsupported) << "input 0 '" << ctx.input(kInput).name << "' has shape "
-                                             << ctx.input(kInput).shape << "; shapes must be known";
+      return ctx.input_error(kInput, {}, StatusCode::unsupported)
+             << " has shape " << ctx.input(kInput).shape << "; shapes must be known";
     }
     std::int64_t requested = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("axis", requested, default_axis));
@@ -16946,6 +16680,27 @@ struct SoftmaxCommon {
     }
     axis = static_cast<int>(normalised);
     return {};
+  }
+
+  /// Opset 1-12 (`since` < 13): the input is coerced to 2-D at `axis` (default 1, axis == rank allowed: rows of
+  /// one element) and each row of prod(dims[axis:]) elements is normalised. Opset 13+: normalised along `axis`
+  /// only (default -1).
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
+    const bool coerce_2d = since < 13;
+    int axis = 0;
+    ONNXMICRO_RETURN_IF_ERROR(prepare_axis(ctx, coerce_2d ? 1 : -1, coerce_2d ? 1 : 0, axis));
+    State* state = nullptr;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
+    const Shape& shape = ctx.input(kInput).shape;
+    state->outer = product(shape, 0, axis);
+    if (coerce_2d) {
+      state->length = product(shape, axis, shape.rank());
+      state->inner = 1;
+    } else {
+      state->length = shape[axis];
+      state->inner = product(shape, axis + 1, shape.rank());
+    }
+    return finish_prepare(ctx, *state);
   }
 
   /// Picks the loop for the input dtype, asks for scratch, sets the output; `outer/length/inner` in state.
@@ -17052,50 +16807,13 @@ struct SoftmaxCommon {
   }
 };
 
+}  // namespace softmax_detail
+
 // Opset 1-12: the input is coerced to 2-D at `axis` (default 1; opset 11 allowed negative axes, accepted
 // here for every version) and each row of prod(dims[axis:]) elements is normalised.
-struct Softmax_1 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Softmax";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 13;
-  static constexpr int kInPlaceInput = 0;
-
-  static Status prepare(PrepareContext& ctx) noexcept {
-    int axis = 0;
-    // axis == rank is allowed here: it makes rows of one element.
-    ONNXMICRO_RETURN_IF_ERROR(SoftmaxCommon::prepare_axis(ctx, 1, 1, axis));
-    SoftmaxCommon::State* state = nullptr;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    const Shape& shape = ctx.input(SoftmaxCommon::kInput).shape;
-    state->outer = SoftmaxCommon::product(shape, 0, axis);
-    state->length = SoftmaxCommon::product(shape, axis, shape.rank());
-    state->inner = 1;
-    return SoftmaxCommon::finish_prepare(ctx, *state);
-  }
-  static Status run(RunContext& ctx) noexcept { return SoftmaxCommon::run(ctx); }
-};
-
+using Softmax_1 = VersionedKernel<softmax_detail::SoftmaxImpl, 1, 13>;
 // Opset 13+: normalised along `axis` only (default -1); the other dimensions are independent slices.
-struct Softmax_13 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Softmax";
-  static constexpr int kSinceVersion = 13;
-  static constexpr int kInPlaceInput = 0;
-
-  static Status prepare(PrepareContext& ctx) noexcept {
-    int axis = 0;
-    ONNXMICRO_RETURN_IF_ERROR(SoftmaxCommon::prepare_axis(ctx, -1, 0, axis));
-    SoftmaxCommon::State* state = nullptr;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    const Shape& shape = ctx.input(SoftmaxCommon::kInput).shape;
-    state->outer = SoftmaxCommon::product(shape, 0, axis);
-    state->length = shape[axis];
-    state->inner = SoftmaxCommon::product(shape, axis + 1, shape.rank());
-    return SoftmaxCommon::finish_prepare(ctx, *state);
-  }
-  static Status run(RunContext& ctx) noexcept { return SoftmaxCommon::run(ctx); }
-};
+using Softmax_13 = VersionedKernel<softmax_detail::SoftmaxImpl, 13>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -17111,17 +16829,16 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 12: first version (float16/float/double); opset 13 adds bfloat16 and nothing else, so this one kernel
-// serves both.
-struct SoftmaxCrossEntropyLoss_12 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace softmax_cross_entropy_loss_detail {
+
+/// The implementation of SoftmaxCrossEntropyLoss (see the file comment).
+struct SoftmaxCrossEntropyLossImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "SoftmaxCrossEntropyLoss";
-  static constexpr int kSinceVersion = 12;
   static constexpr int kLogProbOutput = 1;
 
   static Status prepare(PrepareContext& ctx) noexcept {
     // bfloat16: added in opset 13.
-    ONNXMICRO_RETURN_IF_ERROR(loss_util::prepare_kernel<SoftmaxCrossEntropyLoss_12>(ctx, "scores", 13));
+    ONNXMICRO_RETURN_IF_ERROR(loss_util::prepare_kernel<SoftmaxCrossEntropyLossImpl>(ctx, "scores", 13));
     const TensorInfo& scores = ctx.input(loss_util::kScoresInput);
     if (ctx.has_output(kLogProbOutput)) ctx.set_output(kLogProbOutput, scores.dtype, scores.shape);
     return {};
@@ -17176,6 +16893,12 @@ struct SoftmaxCrossEntropyLoss_12 : KernelDefaults {
   }
 };
 
+}  // namespace softmax_cross_entropy_loss_detail
+
+// Opset 12: first version (float16/float/double); opset 13 adds bfloat16 and nothing else, so this one kernel
+// serves both.
+using SoftmaxCrossEntropyLoss_12 = VersionedKernel<softmax_cross_entropy_loss_detail::SoftmaxCrossEntropyLossImpl, 12>;
+
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/math/softmax_cross_entropy_loss.hpp
@@ -17189,6 +16912,7 @@ namespace kernels {
 
 /// The function of Softsign, on compute types (float for float16/bfloat16).
 struct SoftsignOp {
+  static constexpr std::string_view kOpType = "Softsign";
   using Params = NoParams;
   template <typename C>
   static C apply(C x, const Params&) noexcept {
@@ -17197,12 +16921,7 @@ struct SoftsignOp {
 };
 
 // Opset 1+: unchanged semantics (22 added bfloat16).
-struct Softsign_1 : KernelDefaults, UnaryElementwise<SoftsignOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Softsign";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kInPlaceInput = 0;
-};
+using Softsign_1 = VersionedKernel<UnaryElementwise<SoftsignOp, FloatTypes>, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -17218,6 +16937,7 @@ namespace kernels {
 
 /// The function of Sqrt, on compute types (float for float16/bfloat16).
 struct SqrtOp {
+  static constexpr std::string_view kOpType = "Sqrt";
   using Params = NoParams;
   template <typename C>
   static C apply(C x, const Params&) noexcept {
@@ -17226,12 +16946,7 @@ struct SqrtOp {
 };
 
 // Opset 1+: unchanged semantics (6 dropped consumed_inputs, 13 added bfloat16).
-struct Sqrt_1 : KernelDefaults, UnaryElementwise<SqrtOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Sqrt";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kInPlaceInput = 0;
-};
+using Sqrt_1 = VersionedKernel<UnaryElementwise<SqrtOp, FloatTypes>, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -17248,6 +16963,7 @@ namespace kernels {
 
 /// The arithmetic of Sub, on compute types (float for float16/bfloat16).
 struct SubOp {
+  static constexpr std::string_view kOpType = "Sub";
   template <typename C>
   static C apply(C a, C b) noexcept {
     if constexpr (std::is_integral_v<C>) {
@@ -17259,21 +16975,10 @@ struct SubOp {
 };
 
 // Opset 1-6: legacy broadcasting (attribute broadcast=1 repeats input B over input A at `axis`).
-struct Sub_1 : KernelDefaults, BinaryElementwise<SubOp, NumericTypes, BinaryBroadcast::legacy> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Sub";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 7;
-  static constexpr int kInPlaceInput = 0;
-};
+using Sub_1 = VersionedKernel<BinaryElementwise<SubOp, NumericTypes, BinaryBroadcast::legacy>, 1, 7>;
 
 // Opset 7+: numpy (multidirectional) broadcasting.
-struct Sub_7 : KernelDefaults, BinaryElementwise<SubOp, NumericTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Sub";
-  static constexpr int kSinceVersion = 7;
-  static constexpr int kInPlaceInput = 0;
-};
+using Sub_7 = VersionedKernel<BinaryElementwise<SubOp, NumericTypes>, 7>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -17294,6 +16999,7 @@ namespace kernels {
 
 /// The function of Swish, on compute types (float for float16/bfloat16); SwiGLU gates with it too.
 struct SwishOp {
+  static constexpr std::string_view kOpType = "Swish";
   struct Params {
     float alpha;
     static Status parse(const PrepareContext& ctx, Params& params) noexcept {
@@ -17307,12 +17013,7 @@ struct SwishOp {
 };
 
 // Opset 24: first version.
-struct Swish_24 : KernelDefaults, UnaryElementwise<SwishOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Swish";
-  static constexpr int kSinceVersion = 24;
-  static constexpr int kInPlaceInput = 0;
-};
+using Swish_24 = VersionedKernel<UnaryElementwise<SwishOp, FloatTypes>, 24>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -17321,11 +17022,11 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 28: first version.
-struct SwiGLU_28 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace swi_glu_detail {
+
+/// The implementation of SwiGLU (see the file comment).
+struct SwiGLUImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "SwiGLU";
-  static constexpr int kSinceVersion = 28;
   static constexpr int kInPlaceInput = 0;  // y[i] is written after a[i] and b[i] are read
   static constexpr int kGateInput = 0;
   static constexpr int kValueInput = 1;
@@ -17343,9 +17044,8 @@ struct SwiGLU_28 : KernelDefaults {
     const TensorInfo& gate = ctx.input(kGateInput);
     const TensorInfo& value = ctx.input(kValueInput);
     if (gate.shape != value.shape) {
-      return Status(StatusCode::invalid_model)
-             << "input 1 '" << value.name << "' (B) has shape " << value.shape << ", expected input 0's shape "
-             << gate.shape << " (SwiGLU does not broadcast)";
+      return ctx.input_error(kValueInput, "B") << " has shape " << value.shape << ", expected input 0's shape "
+                                               << gate.shape << " (SwiGLU does not broadcast)";
     }
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
@@ -17377,6 +17077,11 @@ struct SwiGLU_28 : KernelDefaults {
   }
 };
 
+}  // namespace swi_glu_detail
+
+// Opset 28: first version.
+using SwiGLU_28 = VersionedKernel<swi_glu_detail::SwiGLUImpl, 28>;
+
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/math/swi_glu.hpp
@@ -17390,6 +17095,7 @@ namespace kernels {
 
 /// The function of Tan, on compute types (float for float16/bfloat16).
 struct TanOp {
+  static constexpr std::string_view kOpType = "Tan";
   using Params = NoParams;
   template <typename C>
   static C apply(C x, const Params&) noexcept {
@@ -17398,12 +17104,7 @@ struct TanOp {
 };
 
 // Opset 7+: unchanged semantics (22 added bfloat16).
-struct Tan_7 : KernelDefaults, UnaryElementwise<TanOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Tan";
-  static constexpr int kSinceVersion = 7;
-  static constexpr int kInPlaceInput = 0;
-};
+using Tan_7 = VersionedKernel<UnaryElementwise<TanOp, FloatTypes>, 7>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -17419,6 +17120,7 @@ namespace kernels {
 
 /// The function of Tanh, on compute types (float for float16/bfloat16).
 struct TanhOp {
+  static constexpr std::string_view kOpType = "Tanh";
   using Params = NoParams;
   template <typename C>
   static C apply(C x, const Params&) noexcept {
@@ -17427,12 +17129,7 @@ struct TanhOp {
 };
 
 // Opset 1+: unchanged semantics (6 dropped consumed_inputs, 13 added bfloat16).
-struct Tanh_1 : KernelDefaults, UnaryElementwise<TanhOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Tanh";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kInPlaceInput = 0;
-};
+using Tanh_1 = VersionedKernel<UnaryElementwise<TanhOp, FloatTypes>, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -17447,6 +17144,7 @@ namespace kernels {
 
 /// The function of ThresholdedRelu, on compute types (float for float16/bfloat16).
 struct ThresholdedReluOp {
+  static constexpr std::string_view kOpType = "ThresholdedRelu";
   struct Params {
     float alpha;
     static Status parse(const PrepareContext& ctx, Params& params) noexcept {
@@ -17460,12 +17158,7 @@ struct ThresholdedReluOp {
 };
 
 // Opset 10+: unchanged semantics (22 added bfloat16).
-struct ThresholdedRelu_10 : KernelDefaults, UnaryElementwise<ThresholdedReluOp, FloatTypes> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "ThresholdedRelu";
-  static constexpr int kSinceVersion = 10;
-  static constexpr int kInPlaceInput = 0;
-};
+using ThresholdedRelu_10 = VersionedKernel<UnaryElementwise<ThresholdedReluOp, FloatTypes>, 10>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -17482,8 +17175,11 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-/// What every TopK version shares. Scratch holds one slice's candidate indices.
-struct TopKCommon {
+namespace top_k_detail {
+
+/// Implementation shared by the TopK versions. Scratch holds one slice's candidate indices.
+struct TopKImpl : KernelDefaults {
+  static constexpr std::string_view kOpType = "TopK";
   static constexpr int kInput = 0;
   static constexpr int kKInput = 1;
   static constexpr int kValues = 0;
@@ -17500,10 +17196,11 @@ struct TopKCommon {
                     bool largest, std::int64_t* order) noexcept;
   };
 
-  /// kKFromInput: k is input 1 (opset 10+) rather than attribute `k`; kHasLargest: the `largest`/`sorted`
+  /// `k_from_input`: k is input 1 (opset 10+) rather than attribute `k`; `has_largest`: the `largest`/`sorted`
   /// attributes and the integer dtypes exist (opset 11+).
-  template <bool kKFromInput, bool kHasLargest>
-  static Status prepare(PrepareContext& ctx) noexcept {
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
+    const bool k_from_input = since >= 10;
+    const bool has_largest = since >= 11;
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInput));
     ONNXMICRO_RETURN_IF_ERROR(axis_slices::require_static_shape(ctx, kInput));
     const TensorInfo& input = ctx.input(kInput);
@@ -17511,7 +17208,7 @@ struct TopKCommon {
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
     const DataType dtype = input.dtype;
     // Integer types: added in opset 11; bfloat16: added in opset 24.
-    if (!kHasLargest && !(dtype == DataType::float32 || dtype == DataType::float64 || dtype == DataType::float16)) {
+    if (!has_largest && !(dtype == DataType::float32 || dtype == DataType::float64 || dtype == DataType::float16)) {
       return ctx.unsupported_input_dtype(kInput);
     }
     if (dtype == DataType::bfloat16 && ctx.opset_version() < 24) return ctx.unsupported_input_dtype(kInput);
@@ -17521,7 +17218,7 @@ struct TopKCommon {
 
     std::int64_t axis_value = -1, largest = 1;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("axis", axis_value, -1));
-    if constexpr (kHasLargest) {
+    if (has_largest) {
       std::int64_t sorted = 1;
       ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("largest", largest, 1));
       // sorted=0 leaves the order unspecified; sorted output is a valid answer for it.
@@ -17529,7 +17226,7 @@ struct TopKCommon {
     }
     state->largest = largest != 0;
     if (input.shape.rank() == 0) {
-      return Status(StatusCode::invalid_model) << "input 0 '" << input.name << "' is a scalar; expected rank >= 1";
+      return ctx.input_error(kInput) << " is a scalar; expected rank >= 1";
     }
     int axis = 0;
     // The default axis is -1 in every version, so negative values are accepted throughout.
@@ -17538,15 +17235,14 @@ struct TopKCommon {
 
     std::int64_t k = 0;
     const char* k_name = "attribute 'k'";
-    if constexpr (kKFromInput) {
+    if (k_from_input) {
       k_name = "input 1 'K'";
       ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kKInput));
       ONNXMICRO_RETURN_IF_ERROR(ctx.require_constant_input(kKInput));
       const TensorInfo& k_info = ctx.input(kKInput);
       if (k_info.dtype != DataType::int64 || k_info.shape.rank() > 1 || k_info.shape.element_count() != 1) {
-        return Status(StatusCode::invalid_model)
-               << "input 1 '" << k_info.name << "' (K) has dtype " << dtype_name(k_info.dtype) << " and shape "
-               << k_info.shape << ", expected one int64 value";
+        return ctx.input_error(kKInput, "K") << " has dtype " << dtype_name(k_info.dtype) << " and shape "
+                                             << k_info.shape << ", expected one int64 value";
       }
       std::memcpy(&k, k_info.const_data, 8);  // constant data may be unaligned
     } else {
@@ -17605,34 +17301,14 @@ struct TopKCommon {
   }
 };
 
+}  // namespace top_k_detail
+
 // Opset 1: k is an attribute; float types only.
-struct TopK_1 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "TopK";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 10;
-  static Status prepare(PrepareContext& ctx) noexcept { return TopKCommon::prepare<false, false>(ctx); }
-  static Status run(RunContext& ctx) noexcept { return TopKCommon::run(ctx); }
-};
-
+using TopK_1 = VersionedKernel<top_k_detail::TopKImpl, 1, 10>;
 // Opset 10: k moved to input 1 (a 1-element int64 tensor, must be constant).
-struct TopK_10 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "TopK";
-  static constexpr int kSinceVersion = 10;
-  static constexpr int kUntilVersion = 11;
-  static Status prepare(PrepareContext& ctx) noexcept { return TopKCommon::prepare<true, false>(ctx); }
-  static Status run(RunContext& ctx) noexcept { return TopKCommon::run(ctx); }
-};
-
+using TopK_10 = VersionedKernel<top_k_detail::TopKImpl, 10, 11>;
 // Opset 11: `largest` and `sorted` attributes and the integer types added; bfloat16 from opset 24.
-struct TopK_11 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "TopK";
-  static constexpr int kSinceVersion = 11;
-  static Status prepare(PrepareContext& ctx) noexcept { return TopKCommon::prepare<true, true>(ctx); }
-  static Status run(RunContext& ctx) noexcept { return TopKCommon::run(ctx); }
-};
+using TopK_11 = VersionedKernel<top_k_detail::TopKImpl, 11>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -17672,11 +17348,12 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 1: the only version.
-struct ArrayFeatureExtractor_1 : KernelDefaults {
+namespace array_feature_extractor_detail {
+
+/// The implementation of ArrayFeatureExtractor (see the file comment).
+struct ArrayFeatureExtractorImpl : KernelDefaults {
   static constexpr std::string_view kDomain = "ai.onnx.ml";
   static constexpr std::string_view kOpType = "ArrayFeatureExtractor";
-  static constexpr int kSinceVersion = 1;
   static constexpr int kData = 0;
   static constexpr int kIndices = 1;
   static constexpr int kOutput = 0;
@@ -17699,7 +17376,7 @@ struct ArrayFeatureExtractor_1 : KernelDefaults {
     }
     if (ctx.input(kIndices).dtype != DataType::int64) return ctx.unsupported_input_dtype(kIndices);
     if (data.shape.rank() < 1) {
-      return Status(StatusCode::invalid_model) << "input 0 '" << data.name << "' must have rank >= 1, got rank 0";
+      return ctx.input_error(kData) << " must have rank >= 1, got rank 0";
     }
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
@@ -17743,6 +17420,11 @@ struct ArrayFeatureExtractor_1 : KernelDefaults {
   }
 };
 
+}  // namespace array_feature_extractor_detail
+
+// Opset 1: the only version.
+using ArrayFeatureExtractor_1 = VersionedKernel<array_feature_extractor_detail::ArrayFeatureExtractorImpl, 1>;
+
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/ml/array_feature_extractor.hpp
@@ -17755,11 +17437,12 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 1: the only version.
-struct Binarizer_1 : KernelDefaults {
+namespace binarizer_detail {
+
+/// The implementation of Binarizer (see the file comment).
+struct BinarizerImpl : KernelDefaults {
   static constexpr std::string_view kDomain = "ai.onnx.ml";
   static constexpr std::string_view kOpType = "Binarizer";
-  static constexpr int kSinceVersion = 1;
   static constexpr int kInPlaceInput = 0;
   static constexpr int kInput = 0;
   static constexpr int kOutput = 0;
@@ -17799,6 +17482,11 @@ struct Binarizer_1 : KernelDefaults {
     for (std::int64_t i = 0; i < count; ++i) out[i] = static_cast<double>(in[i]) > threshold ? T(1) : T(0);
   }
 };
+
+}  // namespace binarizer_detail
+
+// Opset 1: the only version.
+using Binarizer_1 = VersionedKernel<binarizer_detail::BinarizerImpl, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -18061,9 +17749,8 @@ inline Status prepare_label_encoder(PrepareContext& ctx, int version) noexcept {
              << "the keys attribute has " << state->keys.count << " entries but the values " << state->values.count;
     }
     if (input_dtype != state->keys.dtype) {
-      return Status(StatusCode::invalid_model)
-             << "input 0 '" << ctx.input(0).name << "' has dtype " << dtype_name(input_dtype)
-             << ", expected the keys' dtype " << dtype_name(state->keys.dtype);
+      return ctx.input_error(0) << " has dtype " << dtype_name(input_dtype) << ", expected the keys' dtype "
+                                << dtype_name(state->keys.dtype);
     }
   }
 
@@ -18375,11 +18062,12 @@ Status tree_ensemble_compute(const TreeEnsembleState& s, const void* x_data, voi
 
 }  // namespace tree_ensemble_detail
 
-// Opset 5: the only version (replaces TreeEnsembleRegressor/Classifier's attribute layout).
-struct TreeEnsemble_5 : KernelDefaults {
+namespace tree_ensemble_detail {
+
+/// The implementation of TreeEnsemble (see the file comment).
+struct TreeEnsembleImpl : KernelDefaults {
   static constexpr std::string_view kDomain = "ai.onnx.ml";
   static constexpr std::string_view kOpType = "TreeEnsemble";
-  static constexpr int kSinceVersion = 5;
   static constexpr int kInput = 0;
   static constexpr int kOutput = 0;
 
@@ -18391,8 +18079,7 @@ struct TreeEnsemble_5 : KernelDefaults {
       return ctx.unsupported_input_dtype(kInput);
     }
     if (x.shape.rank() != 2) {
-      return Status(StatusCode::invalid_model)
-             << "input 0 '" << x.name << "' must have shape [N, F], got rank " << x.shape.rank();
+      return ctx.input_error(kInput) << " must have shape [N, F], got rank " << x.shape.rank();
     }
     TreeEnsembleState* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
@@ -18565,6 +18252,11 @@ struct TreeEnsemble_5 : KernelDefaults {
     }
   }
 };
+
+}  // namespace tree_ensemble_detail
+
+// Opset 5: the only version (replaces TreeEnsembleRegressor/Classifier's attribute layout).
+using TreeEnsemble_5 = VersionedKernel<tree_ensemble_detail::TreeEnsembleImpl, 5>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -19090,11 +18782,11 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// AffineGrid-20: the first version.
-struct AffineGrid_20 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace affine_grid_detail {
+
+/// The implementation of AffineGrid (see the file comment).
+struct AffineGridImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "AffineGrid";
-  static constexpr int kSinceVersion = 20;
   static constexpr int kTheta = 0;
   static constexpr int kSize = 1;
   static constexpr int kGrid = 0;
@@ -19125,14 +18817,13 @@ struct AffineGrid_20 : KernelDefaults {
     std::size_t count = 0;
     ONNXMICRO_RETURN_IF_ERROR(shape_util::read_constant_ints(ctx, kSize, "size", size, kMaxRank, count));
     if (count != 4 && count != 5) {
-      return Status(StatusCode::invalid_model) << "input 1 '" << ctx.input(kSize).name << "' (size) has " << count
-                                               << " values, expected 4 (N, C, H, W) or 5 (N, C, D, H, W)";
+      return ctx.input_error(kSize, "size")
+             << " has " << count << " values, expected 4 (N, C, H, W) or 5 (N, C, D, H, W)";
     }
     const int r = static_cast<int>(count) - 2;
     if (theta.shape.rank() != 3 || theta.shape[0] != size[0] || theta.shape[1] != r || theta.shape[2] != r + 1) {
-      return Status(StatusCode::invalid_model)
-             << "input 0 '" << theta.name << "' has shape " << theta.shape << ", expected [" << size[0] << ", " << r
-             << ", " << r + 1 << "] for size of " << r + 2 << " values";
+      return ctx.input_error(kTheta) << " has shape " << theta.shape << ", expected [" << size[0] << ", " << r << ", "
+                                     << r + 1 << "] for size of " << r + 2 << " values";
     }
     std::int64_t align = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("align_corners", align, 0));
@@ -19144,7 +18835,7 @@ struct AffineGrid_20 : KernelDefaults {
     for (int d = 0; d < r; ++d) {
       const std::int64_t n = size[d + 2];
       if (n < 0) {
-        return Status(StatusCode::invalid_model) << "input 1 (size) has negative dimension " << n;
+        return ctx.input_error(kSize, "size") << " has negative dimension " << n;
       }
       state->dims[d] = n;
       grid[d + 1] = n;
@@ -19205,6 +18896,11 @@ struct AffineGrid_20 : KernelDefaults {
   }
 };
 
+}  // namespace affine_grid_detail
+
+// AffineGrid-20: the first version.
+using AffineGrid_20 = VersionedKernel<affine_grid_detail::AffineGridImpl, 20>;
+
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/nn/affine_grid.hpp
@@ -19241,13 +18937,12 @@ inline Status require_rank(const PrepareContext& ctx, int i, int min_rank, int m
   ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(i));
   const TensorInfo& in = ctx.input(i);
   if (!in.shape.is_static()) {
-    return Status(StatusCode::unsupported)
-           << "input " << i << " '" << in.name << "' has shape " << in.shape << "; shapes must be known";
+    return ctx.input_error(i, {}, StatusCode::unsupported) << " has shape " << in.shape << "; shapes must be known";
   }
   const int rank = in.shape.rank();
   if (rank < min_rank || rank > max_rank) {
-    Status s(StatusCode::invalid_model);
-    s << "input " << i << " '" << in.name << "': expected rank " << min_rank;
+    Status s = ctx.input_error(i);
+    s << ": expected rank " << min_rank;
     if (max_rank != min_rank) s << " to " << max_rank;
     return s << ", got " << in.shape;
   }
@@ -19259,8 +18954,8 @@ inline Status require_dim(const PrepareContext& ctx, int i, int axis, std::int64
                           const char* what) noexcept {
   const TensorInfo& in = ctx.input(i);
   if (in.shape[axis] == expected) return {};
-  return Status(StatusCode::invalid_model) << "input " << i << " '" << in.name << "' of shape " << in.shape << ": dim "
-                                           << axis << " must be " << expected << " (" << what << ")";
+  return ctx.input_error(i) << " of shape " << in.shape << ": dim " << axis << " must be " << expected << " (" << what
+                            << ")";
 }
 
 /// Fails unless input i has a floating-point dtype accepted by `Types`.
@@ -19443,8 +19138,8 @@ struct AttentionCommon : KernelDefaults {
       ONNXMICRO_RETURN_IF_ERROR(split_heads(ctx, kK, st->kv_heads, "kv_num_heads", k_head_size));
       ONNXMICRO_RETURN_IF_ERROR(split_heads(ctx, kV, st->kv_heads, "kv_num_heads", st->v_head_size));
       if (k_head_size != st->head_size) {
-        return Status(StatusCode::invalid_model) << "input 1 'K' of shape " << ks << " has head size " << k_head_size
-                                                 << ", expected " << st->head_size << " (Q's head size)";
+        return ctx.input_error(kK, "K") << " of shape " << ks << " has head size " << k_head_size << ", expected "
+                                        << st->head_size << " (Q's head size)";
       }
       st->q_len = qs[1];
       st->new_kv_len = ks[1];
@@ -19485,11 +19180,10 @@ struct AttentionCommon : KernelDefaults {
       const TensorInfo& in = ctx.input(kNonpadKvSeqlen);
       if (in.dtype != DataType::int64) return ctx.unsupported_input_dtype(kNonpadKvSeqlen);
       if (in.shape.rank() != 1 || in.shape[0] != st->batch) {
-        return Status(StatusCode::invalid_model)
-               << "input 6 '" << in.name << "' has shape " << in.shape << ", expected [" << st->batch << "]";
+        return ctx.input_error(kNonpadKvSeqlen) << " has shape " << in.shape << ", expected [" << st->batch << "]";
       }
       if (st->past_len > 0 || ctx.has_input(kPastKey)) {
-        return Status(StatusCode::invalid_model) << "input 6 'nonpad_kv_seqlen' cannot be combined with past_key";
+        return ctx.input_error(kNonpadKvSeqlen, "nonpad_kv_seqlen") << " cannot be combined with past_key";
       }
       st->has_nonpad = true;
     }
@@ -19631,10 +19325,9 @@ struct AttentionCommon : KernelDefaults {
       const std::int64_t dim = in.shape[axis - (4 - rank)];
       const bool fits = axis == 3 ? dim <= target[3] : (dim == target[axis] || dim == 1);
       if (!fits) {
-        return Status(StatusCode::invalid_model)
-               << "input 3 '" << in.name << "' of shape " << in.shape
-               << " does not broadcast to [batch, q_heads, q_len, kv_len] = [" << target[0] << "," << target[1] << ","
-               << target[2] << "," << target[3] << "]";
+        return ctx.input_error(kMask) << " of shape " << in.shape
+                                      << " does not broadcast to [batch, q_heads, q_len, kv_len] = [" << target[0]
+                                      << "," << target[1] << "," << target[2] << "," << target[3] << "]";
       }
       st.mask_strides[axis] = (dim == 1 && axis != 3) ? 0 : stride;
       stride *= dim;
@@ -19899,12 +19592,11 @@ inline Status reject_before(const kernels::PrepareContext& ctx, std::string_view
 inline Status parse_window(const kernels::PrepareContext& ctx, const Shape& x, const WindowRules& rules,
                            WindowGeometry& g) noexcept {
   if (x.rank() < 3) {
-    return Status(StatusCode::invalid_model) << "input 0 '" << ctx.input(0).name << "' has shape " << x
-                                             << ", expected rank >= 3 (N, C, and at least one spatial axis)";
+    return ctx.input_error(0) << " has shape " << x << ", expected rank >= 3 (N, C, and at least one spatial axis)";
   }
   if (x.rank() - 2 > kMaxSpatialRank) {
-    return Status(StatusCode::unsupported) << "input 0 has " << x.rank() - 2 << " spatial axes, at most "
-                                           << kMaxSpatialRank << " supported (ONNXMICRO_MAX_RANK)";
+    return ctx.input_error(0, {}, StatusCode::unsupported) << " has " << x.rank() - 2 << " spatial axes, at most "
+                                                           << kMaxSpatialRank << " supported (ONNXMICRO_MAX_RANK)";
   }
   const int rank = x.rank() - 2;
   g = WindowGeometry();
@@ -20317,7 +20009,7 @@ struct BatchNormalizationImpl : kernels::KernelDefaults {
 
     const Shape& xs = x.shape;
     if (xs.rank() < 1) {
-      return Status(StatusCode::invalid_model) << "input 0 '" << x.name << "' (X) is a scalar, expected (N, C, ...)";
+      return ctx.input_error(kX, "X") << " is a scalar, expected (N, C, ...)";
     }
     state->batch = xs[0];
     state->channels = xs.rank() >= 2 ? xs[1] : 1;  // a 1-D X of N values has one channel (opset 9+)
@@ -20338,9 +20030,8 @@ struct BatchNormalizationImpl : kernels::KernelDefaults {
       const Shape& p = ctx.input(i).shape;
       const bool ok = spatial ? (p.rank() == 1 && p[0] == state->channels) : p.element_count() == state->params;
       if (!ok) {
-        Status status(StatusCode::invalid_model);
-        status << "input " << i << " '" << ctx.input(i).name << "' (" << kNames[i] << ") has shape " << p
-               << ", expected ";
+        Status status = ctx.input_error(i, kNames[i]);
+        status << " has shape " << p << ", expected ";
         if (spatial) {
           status << "[" << state->channels << "] (one value per channel of X " << xs << ")";
         } else {
@@ -20558,11 +20249,11 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 27: first version.
-struct CausalConvWithState_27 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace causal_conv_with_state_detail {
+
+/// The implementation of CausalConvWithState (see the file comment).
+struct CausalConvWithStateImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "CausalConvWithState";
-  static constexpr int kSinceVersion = 27;
   static constexpr int kInput = 0;
   static constexpr int kWeight = 1;
   static constexpr int kBias = 2;
@@ -20596,8 +20287,7 @@ struct CausalConvWithState_27 : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(require_dim(ctx, kWeight, 0, st->channels, "channels"));
     ONNXMICRO_RETURN_IF_ERROR(require_dim(ctx, kWeight, 1, 1, "depthwise: one input channel per group"));
     if (st->kernel < 1) {
-      return Status(StatusCode::invalid_model) << "input 1 '" << ctx.input(kWeight).name << "' of shape "
-                                               << ctx.input(kWeight).shape << ": kernel size must be at least 1";
+      return ctx.input_error(kWeight) << " of shape " << ctx.input(kWeight).shape << ": kernel size must be at least 1";
     }
     st->has_bias = ctx.has_input(kBias);
     if (st->has_bias) {
@@ -20668,6 +20358,11 @@ struct CausalConvWithState_27 : KernelDefaults {
     }
   }
 };
+
+}  // namespace causal_conv_with_state_detail
+
+// Opset 27: first version.
+using CausalConvWithState_27 = VersionedKernel<causal_conv_with_state_detail::CausalConvWithStateImpl, 27>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -20836,13 +20531,13 @@ inline void store_narrowed(const compute_type::ComputeType<T>* accumulator, std:
 inline Status require_spatial_input(const kernels::PrepareContext& ctx, int index) noexcept {
   const kernels::TensorInfo& x = ctx.input(index);
   if (x.shape.rank() < 3) {
-    return Status(StatusCode::invalid_model) << "input " << index << " '" << x.name << "' has shape " << x.shape
-                                             << ", expected rank >= 3 (N, C, and at least one spatial axis)";
+    return ctx.input_error(index) << " has shape " << x.shape
+                                  << ", expected rank >= 3 (N, C, and at least one spatial axis)";
   }
   if (x.shape.rank() - 2 > sliding_window::kMaxSpatialRank) {
-    return Status(StatusCode::unsupported)
-           << "input " << index << " has " << x.shape.rank() - 2 << " spatial axes, at most "
-           << sliding_window::kMaxSpatialRank << " supported (ONNXMICRO_MAX_RANK)";
+    return ctx.input_error(index, {}, StatusCode::unsupported)
+           << " has " << x.shape.rank() - 2 << " spatial axes, at most " << sliding_window::kMaxSpatialRank
+           << " supported (ONNXMICRO_MAX_RANK)";
   }
   return {};
 }
@@ -20984,8 +20679,7 @@ struct Col2ImImpl : kernels::KernelDefaults {
       default: return ctx.unsupported_input_dtype(kInput);
     }
     if (x.shape.rank() != 3) {
-      return Status(StatusCode::invalid_model)
-             << "input 0 '" << x.name << "' has shape " << x.shape << ", expected rank 3 (N, C * prod(block_shape), L)";
+      return ctx.input_error(kInput) << " has shape " << x.shape << ", expected rank 3 (N, C * prod(block_shape), L)";
     }
     std::int64_t image[kMaxRank + 1] = {}, block[kMaxRank + 1] = {};
     std::size_t image_rank = 0, block_rank = 0;
@@ -21028,10 +20722,9 @@ struct Col2ImImpl : kernels::KernelDefaults {
     state->positions = g.input_size();
     state->image_size = g.output_size();
     if (x.shape[1] % state->block_size != 0 || x.shape[2] != state->positions) {
-      return Status(StatusCode::invalid_model)
-             << "input 0 '" << x.name << "' has shape " << x.shape
-             << ", expected dim 1 divisible by prod(block_shape) = " << state->block_size
-             << " and dim 2 = the number of block positions " << state->positions;
+      return ctx.input_error(kInput) << " has shape " << x.shape
+                                     << ", expected dim 1 divisible by prod(block_shape) = " << state->block_size
+                                     << " and dim 2 = the number of block positions " << state->positions;
     }
     const std::int64_t channels = x.shape[1] / state->block_size;
     state->planes = x.shape[0] * channels;
@@ -21147,18 +20840,15 @@ struct ConvImpl : kernels::KernelDefaults {
     const bool has_bias = ctx.has_input(kB);
     if (has_bias) ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kB));
     if (x.shape.rank() < 3) {
-      return Status(StatusCode::invalid_model)
-             << "input 0 '" << x.name << "' (X) has shape " << x.shape << ", expected rank >= 3 (N, C, spatial...)";
+      return ctx.input_error(kX, "X") << " has shape " << x.shape << ", expected rank >= 3 (N, C, spatial...)";
     }
     if (w.shape.rank() != x.shape.rank()) {
-      return Status(StatusCode::invalid_model)
-             << "input 1 '" << w.name << "' (W) has shape " << w.shape << ", expected rank " << x.shape.rank()
-             << " like input 0 " << x.shape << " (M, C/group, kernel...)";
+      return ctx.input_error(kW, "W") << " has shape " << w.shape << ", expected rank " << x.shape.rank()
+                                      << " like input 0 " << x.shape << " (M, C/group, kernel...)";
     }
     for (int i = 2; i < w.shape.rank(); ++i) {
       if (w.shape[i] < 1) {
-        return Status(StatusCode::invalid_model)
-               << "input 1 '" << w.name << "' (W) has shape " << w.shape << ": kernel dims must be >= 1";
+        return ctx.input_error(kW, "W") << " has shape " << w.shape << ": kernel dims must be >= 1";
       }
     }
     std::int64_t group = 1;
@@ -21169,23 +20859,22 @@ struct ConvImpl : kernels::KernelDefaults {
       return Status(StatusCode::invalid_model) << "attribute 'group' is " << group << ", expected >= 1";
     }
     if (channels % group != 0) {
-      return Status(StatusCode::invalid_model)
-             << "input 0 '" << x.name << "' has " << channels << " channels, not divisible by group = " << group;
+      return ctx.input_error(kX) << " has " << channels << " channels, not divisible by group = " << group;
     }
     if (out_channels % group != 0) {
-      return Status(StatusCode::invalid_model) << "input 1 '" << w.name << "' (W) has " << out_channels
-                                               << " output channels (dim 0), not divisible by group = " << group;
+      return ctx.input_error(kW, "W") << " has " << out_channels
+                                      << " output channels (dim 0), not divisible by group = " << group;
     }
     if (w.shape[1] != channels / group) {
-      return Status(StatusCode::invalid_model)
-             << "input 1 '" << w.name << "' (W) has shape " << w.shape << ": dim 1 is " << w.shape[1]
-             << ", expected C / group = " << channels << " / " << group << " = " << (channels / group);
+      return ctx.input_error(kW, "W") << " has shape " << w.shape << ": dim 1 is " << w.shape[1]
+                                      << ", expected C / group = " << channels << " / " << group << " = "
+                                      << (channels / group);
     }
     if (has_bias) {
       const Shape& b = ctx.input(kB).shape;
       if (b.rank() != 1 || b[0] != out_channels) {
-        return Status(StatusCode::invalid_model) << "input 2 '" << ctx.input(kB).name << "' (B) has shape " << b
-                                                 << ", expected [" << out_channels << "] (one bias per output channel)";
+        return ctx.input_error(kB, "B") << " has shape " << b << ", expected [" << out_channels
+                                        << "] (one bias per output channel)";
       }
     }
 
@@ -21500,8 +21189,8 @@ struct ConvTransposeImpl : kernels::KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(spatial_util::require_spatial_input(ctx, kX));
     const int rank = x.shape.rank() - 2;
     if (w.shape.rank() != x.shape.rank()) {
-      return Status(StatusCode::invalid_model) << "input 1 '" << w.name << "' (W) has shape " << w.shape
-                                               << ", expected rank " << x.shape.rank() << " (C, M/group, kernel...)";
+      return ctx.input_error(kW, "W") << " has shape " << w.shape << ", expected rank " << x.shape.rank()
+                                      << " (C, M/group, kernel...)";
     }
     std::int64_t group = 1;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("group", group, 1));
@@ -21512,15 +21201,13 @@ struct ConvTransposeImpl : kernels::KernelDefaults {
              << " channels of input 0";
     }
     if (w.shape[0] != channels) {
-      return Status(StatusCode::invalid_model) << "input 1 '" << w.name << "' (W) has shape " << w.shape
-                                               << ": dim 0 must equal X's channels " << channels;
+      return ctx.input_error(kW, "W") << " has shape " << w.shape << ": dim 0 must equal X's channels " << channels;
     }
     const std::int64_t out_channels = w.shape[1] * group;
     if (has_bias) {
       const Shape& b = ctx.input(kB).shape;
       if (b.rank() != 1 || b[0] != out_channels) {
-        return Status(StatusCode::invalid_model)
-               << "input 2 '" << ctx.input(kB).name << "' (B) has shape " << b << ", expected [" << out_channels << "]";
+        return ctx.input_error(kB, "B") << " has shape " << b << ", expected [" << out_channels << "]";
       }
     }
 
@@ -21722,8 +21409,8 @@ struct DeformConvImpl : kernels::KernelDefaults {
     const int rank = x.shape.rank() - 2;
     state->rank = rank;
     if (w.shape.rank() != x.shape.rank()) {
-      return Status(StatusCode::invalid_model) << "input 1 '" << w.name << "' (W) has shape " << w.shape
-                                               << ", expected rank " << x.shape.rank() << " (M, C/group, kernel...)";
+      return ctx.input_error(kW, "W") << " has shape " << w.shape << ", expected rank " << x.shape.rank()
+                                      << " (M, C/group, kernel...)";
     }
     std::int64_t group = 1, offset_groups = 1;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("group", group, 1));
@@ -21770,23 +21457,21 @@ struct DeformConvImpl : kernels::KernelDefaults {
     Shape expected_offset = y;
     expected_offset[1] = offset_groups * state->kernel_size * rank;
     if (offset.shape != expected_offset) {
-      return Status(StatusCode::invalid_model)
-             << "input 2 '" << offset.name << "' (offset) has shape " << offset.shape << ", expected "
-             << expected_offset << " (N, offset_group * prod(kernel) * spatial rank, output dims)";
+      return ctx.input_error(kOffset, "offset") << " has shape " << offset.shape << ", expected " << expected_offset
+                                                << " (N, offset_group * prod(kernel) * spatial rank, output dims)";
     }
     if (state->has_bias) {
       const Shape& b = ctx.input(kB).shape;
       if (b.rank() != 1 || b[0] != out_channels) {
-        return Status(StatusCode::invalid_model)
-               << "input 3 '" << ctx.input(kB).name << "' (B) has shape " << b << ", expected [" << out_channels << "]";
+        return ctx.input_error(kB, "B") << " has shape " << b << ", expected [" << out_channels << "]";
       }
     }
     if (state->has_mask) {
       Shape expected_mask = y;
       expected_mask[1] = offset_groups * state->kernel_size;
       if (ctx.input(kMask).shape != expected_mask) {
-        return Status(StatusCode::invalid_model) << "input 4 '" << ctx.input(kMask).name << "' (mask) has shape "
-                                                 << ctx.input(kMask).shape << ", expected " << expected_mask;
+        return ctx.input_error(kMask, "mask")
+               << " has shape " << ctx.input(kMask).shape << ", expected " << expected_mask;
       }
     }
     state->batch = x.shape[0];
@@ -22030,20 +21715,18 @@ struct DropoutImpl : kernels::KernelDefaults {
         const kernels::TensorInfo& r = ctx.input(kRatio);
         if (!compute_type::is_loadable_floating(r.dtype)) return ctx.unsupported_input_dtype(kRatio);
         if (r.shape.element_count() != 1) {
-          return Status(StatusCode::invalid_model)
-                 << "input 1 '" << r.name << "' (ratio) has shape " << r.shape << ", expected a scalar";
+          return ctx.input_error(kRatio, "ratio") << " has shape " << r.shape << ", expected a scalar";
         }
         state->ratio_dtype = r.dtype;
       }
       if (ctx.has_input(kTrainingMode)) {
         const kernels::TensorInfo& t = ctx.input(kTrainingMode);
         if (t.dtype != DataType::boolean) {
-          return Status(StatusCode::invalid_model)
-                 << "input 2 '" << t.name << "' (training_mode) has dtype " << dtype_name(t.dtype) << ", expected bool";
+          return ctx.input_error(kTrainingMode, "training_mode")
+                 << " has dtype " << dtype_name(t.dtype) << ", expected bool";
         }
         if (t.shape.element_count() != 1) {
-          return Status(StatusCode::invalid_model)
-                 << "input 2 '" << t.name << "' (training_mode) has shape " << t.shape << ", expected a scalar";
+          return ctx.input_error(kTrainingMode, "training_mode") << " has shape " << t.shape << ", expected a scalar";
         }
         state->may_train = true;
       }
@@ -22859,11 +22542,12 @@ inline Status ModGraph::compile(PrepareContext& ctx, std::string_view attribute,
   return {};
 }
 
-// ai.onnx.preview opset 1: first version.
-struct FlexAttention_1 : KernelDefaults {
+namespace flex_attention_detail {
+
+/// The implementation of FlexAttention (see the file comment).
+struct FlexAttentionImpl : KernelDefaults {
   static constexpr std::string_view kDomain = "ai.onnx.preview";
   static constexpr std::string_view kOpType = "FlexAttention";
-  static constexpr int kSinceVersion = 1;
   static constexpr int kQ = 0;
   static constexpr int kK = 1;
   static constexpr int kV = 2;
@@ -22998,6 +22682,11 @@ struct FlexAttention_1 : KernelDefaults {
   }
 };
 
+}  // namespace flex_attention_detail
+
+// ai.onnx.preview opset 1: first version.
+using FlexAttention_1 = VersionedKernel<flex_attention_detail::FlexAttentionImpl, 1>;
+
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/nn/flex_attention.hpp
@@ -23019,8 +22708,8 @@ struct GlobalAveragePoolImpl : spatial_util::GlobalPool<GlobalAveragePoolImpl> {
     ONNXMICRO_RETURN_IF_ERROR(begin_prepare(ctx, state));
     const TensorInfo& x = ctx.input(kX);
     if (x.shape.rank() < 3) {
-      return Status(StatusCode::invalid_model) << "input 0 '" << x.name << "' has shape " << x.shape
-                                               << ", expected rank >= 3 (N, C, and at least one spatial axis)";
+      return ctx.input_error(kX) << " has shape " << x.shape
+                                 << ", expected rank >= 3 (N, C, and at least one spatial axis)";
     }
     finish_prepare(ctx, *state);
     return {};
@@ -23135,8 +22824,7 @@ struct GlobalMaxPoolImpl : spatial_util::GlobalPool<GlobalMaxPoolImpl> {
     std::int64_t plane_size = 0;
     const Shape y = spatial_util::global_pool_shape(x.shape, plane_size);
     if (plane_size == 0 && x.shape.element_count() == 0 && y.element_count() != 0) {
-      return Status(StatusCode::invalid_model)
-             << "input 0 '" << x.name << "' has shape " << x.shape << ": the maximum of an empty plane is undefined";
+      return ctx.input_error(kX) << " has shape " << x.shape << ": the maximum of an empty plane is undefined";
     }
     finish_prepare(ctx, *state);
     return {};
@@ -23424,14 +23112,13 @@ inline Status prepare(PrepareContext& ctx, int version) noexcept {
 
   const int rank = x.shape.rank();
   if (rank < 3 || (version < 20 && rank != 4)) {
-    return Status(StatusCode::invalid_model) << "input 0 '" << x.name << "' has shape " << x.shape << ", expected "
-                                             << (version < 20 ? "rank 4 (N, C, H, W)" : "rank >= 3 (N, C, d1, ...)");
+    return ctx.input_error(0) << " has shape " << x.shape << ", expected "
+                              << (version < 20 ? "rank 4 (N, C, H, W)" : "rank >= 3 (N, C, d1, ...)");
   }
   const int r = rank - 2;
   if (grid.shape.rank() != rank || grid.shape[0] != x.shape[0] || grid.shape[rank - 1] != r) {
-    return Status(StatusCode::invalid_model)
-           << "input 1 '" << grid.name << "' has shape " << grid.shape << ", expected [" << x.shape[0] << ", o1.."
-           << "o" << r << ", " << r << "] for X of shape " << x.shape;
+    return ctx.input_error(1) << " has shape " << grid.shape << ", expected [" << x.shape[0] << ", o1.."
+                              << "o" << r << ", " << r << "] for X of shape " << x.shape;
   }
   switch (compiled_dtype(grid.dtype)) {
     case DataType::float32: state->grid_at = &grid_value<float>; break;
@@ -23461,8 +23148,8 @@ inline Status prepare(PrepareContext& ctx, int version) noexcept {
       case DataType::float16: state->sample = &sample_interpolate<float16_t>; break;
       case DataType::bfloat16: state->sample = &sample_interpolate<bfloat16_t>; break;
       default:
-        return Status(StatusCode::unsupported)
-               << "input 0 '" << x.name << "' has dtype " << dtype_name(x.dtype)
+        return ctx.input_error(0, {}, StatusCode::unsupported)
+               << " has dtype " << dtype_name(x.dtype)
                << ": linear and cubic sampling need float16, bfloat16, float or double (nearest takes any type)";
     }
   }
@@ -23488,8 +23175,8 @@ inline Status prepare(PrepareContext& ctx, int version) noexcept {
   }
   state->locations = locations;
   if (plane == 0 && locations > 0 && state->channels > 0 && state->padding != Padding::zeros) {
-    return Status(StatusCode::invalid_model) << "input 0 '" << x.name << "' has an empty spatial axis " << x.shape
-                                             << ", which only padding_mode 'zeros' can sample";
+    return ctx.input_error(0) << " has an empty spatial axis " << x.shape
+                              << ", which only padding_mode 'zeros' can sample";
   }
   ctx.set_output(0, x.dtype, y);
   return {};
@@ -23720,8 +23407,7 @@ struct GroupNormalizationImpl : kernels::KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kScale));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kBias));
     if (x.shape.rank() < 2) {
-      return Status(StatusCode::invalid_model)
-             << "input 0 '" << x.name << "' (X) has shape " << x.shape << ", expected rank >= 2 (N, C, D1, ..., Dn)";
+      return ctx.input_error(kX, "X") << " has shape " << x.shape << ", expected rank >= 2 (N, C, D1, ..., Dn)";
     }
     std::int64_t groups = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("num_groups", groups));
@@ -23995,8 +23681,8 @@ struct RecurrentOp {
       if (ctx.has_input(i)) ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, i));
     }
     if (ctx.has_input(kSequenceLens) && ctx.input(kSequenceLens).dtype != DataType::int32) {
-      return Status(StatusCode::invalid_model) << "input 4 '" << ctx.input(kSequenceLens).name << "' has dtype "
-                                               << dtype_name(ctx.input(kSequenceLens).dtype) << ", expected int32";
+      return ctx.input_error(kSequenceLens)
+             << " has dtype " << dtype_name(ctx.input(kSequenceLens).dtype) << ", expected int32";
     }
 
     ONNXMICRO_RETURN_IF_ERROR(parse_direction(ctx, cfg));
@@ -24061,9 +23747,8 @@ struct RecurrentOp {
     return {};
   }
 
-  static Status shape_error(const TensorInfo& info, int index, const Shape& expected) noexcept {
-    return Status(StatusCode::invalid_model)
-           << "input " << index << " '" << info.name << "': expected shape " << expected << ", got " << info.shape;
+  static Status shape_error(const PrepareContext& ctx, int index, const Shape& expected) noexcept {
+    return ctx.input_error(index) << ": expected shape " << expected << ", got " << ctx.input(index).shape;
   }
 
   /// Shapes of X, W, R and the optional inputs; fills cfg's sizes. `transposed_weights`: W is
@@ -24074,13 +23759,13 @@ struct RecurrentOp {
     const TensorInfo& w = ctx.input(kW);
     const TensorInfo& r = ctx.input(kR);
     if (x.shape.rank() != 3) {
-      return Status(StatusCode::invalid_model)
-             << "input 0 '" << x.name << "': expected rank 3 "
-             << (cfg.batch_first ? "[batch_size, seq_length, input_size]" : "[seq_length, batch_size, input_size]")
-             << ", got " << x.shape;
+      return ctx.input_error(kX) << ": expected rank 3 "
+                                 << (cfg.batch_first ? "[batch_size, seq_length, input_size]"
+                                                     : "[seq_length, batch_size, input_size]")
+                                 << ", got " << x.shape;
     }
     if (r.shape.rank() != 3) {
-      return Status(StatusCode::invalid_model) << "input 2 '" << r.name << "': expected rank 3, got " << r.shape;
+      return ctx.input_error(kR) << ": expected rank 3, got " << r.shape;
     }
     cfg.seq_length = x.shape[cfg.batch_first ? 1 : 0];
     cfg.batch = x.shape[cfg.batch_first ? 0 : 1];
@@ -24097,22 +23782,22 @@ struct RecurrentOp {
     const Shape w_shape =
         transposed_weights ? Shape{d, cfg.input_size, g * hidden} : Shape{d, g * hidden, cfg.input_size};
     const Shape r_shape = transposed_weights ? Shape{d, hidden, g * hidden} : Shape{d, g * hidden, hidden};
-    if (w.shape != w_shape) return shape_error(w, kW, w_shape);
-    if (r.shape != r_shape) return shape_error(r, kR, r_shape);
+    if (w.shape != w_shape) return shape_error(ctx, kW, w_shape);
+    if (r.shape != r_shape) return shape_error(ctx, kR, r_shape);
     if (ctx.has_input(kB) && ctx.input(kB).shape != Shape{d, 2 * g * hidden}) {
-      return shape_error(ctx.input(kB), kB, Shape{d, 2 * g * hidden});
+      return shape_error(ctx, kB, Shape{d, 2 * g * hidden});
     }
     if (ctx.has_input(kSequenceLens) && ctx.input(kSequenceLens).shape != Shape{cfg.batch}) {
-      return shape_error(ctx.input(kSequenceLens), kSequenceLens, Shape{cfg.batch});
+      return shape_error(ctx, kSequenceLens, Shape{cfg.batch});
     }
     const Shape state_shape = cfg.batch_first ? Shape{cfg.batch, d, hidden} : Shape{d, cfg.batch, hidden};
     const int state_inputs[] = {kInitialH, kInitialC};
     for (int i : state_inputs) {
       if (i == kInitialC && !Cell::kHasCell) break;
-      if (ctx.has_input(i) && ctx.input(i).shape != state_shape) return shape_error(ctx.input(i), i, state_shape);
+      if (ctx.has_input(i) && ctx.input(i).shape != state_shape) return shape_error(ctx, i, state_shape);
     }
     if (Cell::kHasCell && ctx.has_input(kPeepholes) && ctx.input(kPeepholes).shape != Shape{d, 3 * hidden}) {
-      return shape_error(ctx.input(kPeepholes), kPeepholes, Shape{d, 3 * hidden});
+      return shape_error(ctx, kPeepholes, Shape{d, 3 * hidden});
     }
     return {};
   }
@@ -24329,11 +24014,11 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// InstanceNormalization-1 (also 6, which dropped the legacy consumed_inputs, and 22, which added bfloat16).
-struct InstanceNormalization_1 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace instance_normalization_detail {
+
+/// The implementation of InstanceNormalization (see the file comment).
+struct InstanceNormalizationImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "InstanceNormalization";
-  static constexpr int kSinceVersion = 1;
   static constexpr int kX = 0;
   static constexpr int kScale = 1;
   static constexpr int kBias = 2;
@@ -24350,8 +24035,7 @@ struct InstanceNormalization_1 : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kScale));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kBias));
     if (x.shape.rank() < 3) {
-      return Status(StatusCode::invalid_model)
-             << "input 0 '" << x.name << "' has shape " << x.shape << ", expected rank >= 3 (N, C, D1, ..., Dn)";
+      return ctx.input_error(kX) << " has shape " << x.shape << ", expected rank >= 3 (N, C, D1, ..., Dn)";
     }
     const std::int64_t channels = x.shape[1];
     for (int i = kScale; i <= kBias; ++i) {
@@ -24384,6 +24068,11 @@ struct InstanceNormalization_1 : KernelDefaults {
   }
 };
 
+}  // namespace instance_normalization_detail
+
+// InstanceNormalization-1 (also 6, which dropped the legacy consumed_inputs, and 22, which added bfloat16).
+using InstanceNormalization_1 = VersionedKernel<instance_normalization_detail::InstanceNormalizationImpl, 1>;
+
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/nn/instance_normalization.hpp
@@ -24399,11 +24088,11 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// LayerNormalization-17: the first version (before 17 it was a function of other ops).
-struct LayerNormalization_17 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace layer_normalization_detail {
+
+/// The implementation of LayerNormalization (see the file comment).
+struct LayerNormalizationImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "LayerNormalization";
-  static constexpr int kSinceVersion = 17;
   static constexpr int kX = 0;
   static constexpr int kScale = 1;
   static constexpr int kBias = 2;
@@ -24426,7 +24115,7 @@ struct LayerNormalization_17 : KernelDefaults {
     if (has_bias) ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kBias));
     const int rank = x.shape.rank();
     if (rank < 1) {
-      return Status(StatusCode::invalid_model) << "input 0 '" << x.name << "' (X) is a scalar, expected rank >= 1";
+      return ctx.input_error(kX, "X") << " is a scalar, expected rank >= 1";
     }
     std::int64_t axis_value = -1;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("axis", axis_value, -1));
@@ -24483,6 +24172,11 @@ struct LayerNormalization_17 : KernelDefaults {
   }
 };
 
+}  // namespace layer_normalization_detail
+
+// LayerNormalization-17: the first version (before 17 it was a function of other ops).
+using LayerNormalization_17 = VersionedKernel<layer_normalization_detail::LayerNormalizationImpl, 17>;
+
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/nn/layer_normalization.hpp
@@ -24503,11 +24197,11 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 27: first version.
-struct LinearAttention_27 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace linear_attention_detail {
+
+/// The implementation of LinearAttention (see the file comment).
+struct LinearAttentionImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "LinearAttention";
-  static constexpr int kSinceVersion = 27;
   static constexpr int kQuery = 0;
   static constexpr int kKey = 1;
   static constexpr int kValue = 2;
@@ -24698,14 +24392,14 @@ struct LinearAttention_27 : KernelDefaults {
       const bool per_head = last == st.kv_heads;
       if (gate.index == kDecay) {
         if (!per_head && last != st.kv_heads * st.d_k) {
-          return Status(StatusCode::invalid_model) << "input 4 'decay' of shape " << ctx.input(gate.index).shape
-                                                   << ": last dim must be kv_num_heads or kv_num_heads * d_k";
+          return ctx.input_error(kDecay, "decay") << " of shape " << ctx.input(gate.index).shape
+                                                  << ": last dim must be kv_num_heads or kv_num_heads * d_k";
         }
         st.decay_width = per_head ? 1 : st.d_k;
       } else {
         if (!per_head && last != 1) {
-          return Status(StatusCode::invalid_model)
-                 << "input 5 'beta' of shape " << ctx.input(gate.index).shape << ": last dim must be kv_num_heads or 1";
+          return ctx.input_error(kBeta, "beta")
+                 << " of shape " << ctx.input(gate.index).shape << ": last dim must be kv_num_heads or 1";
         }
         st.beta_heads = per_head ? st.kv_heads : 1;
       }
@@ -24723,6 +24417,11 @@ struct LinearAttention_27 : KernelDefaults {
     return store;
   }
 };
+
+}  // namespace linear_attention_detail
+
+// Opset 27: first version.
+using LinearAttention_27 = VersionedKernel<linear_attention_detail::LinearAttentionImpl, 27>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -24760,7 +24459,7 @@ struct LpNormalizationImpl : kernels::KernelDefaults {
     if (!is_float) return ctx.unsupported_input_dtype(kX);
     const int rank = x.shape.rank();
     if (rank < 1) {
-      return Status(StatusCode::invalid_model) << "input 0 '" << x.name << "' is a scalar, expected rank >= 1";
+      return ctx.input_error(kX) << " is a scalar, expected rank >= 1";
     }
     std::int64_t axis_value = -1, p = 2;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("axis", axis_value, -1));
@@ -24934,8 +24633,7 @@ struct LrnImpl : kernels::KernelDefaults {
         x.dtype, [&](auto tag) { state->compute = &compute<typename decltype(tag)::type>; });
     if (!is_float) return ctx.unsupported_input_dtype(kX);
     if (x.shape.rank() < 2) {
-      return Status(StatusCode::invalid_model)
-             << "input 0 '" << x.name << "' has shape " << x.shape << ", expected rank >= 2 (N, C, D1, ..., Dk)";
+      return ctx.input_error(kX) << " has shape " << x.shape << ", expected rank >= 2 (N, C, D1, ..., Dk)";
     }
     std::int64_t size = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("size", size));
@@ -25149,7 +24847,7 @@ struct MaxPoolImpl : kernels::KernelDefaults {
     }
     const bool indices = ctx.has_output(kIndices);
     if (indices && ctx.opset_version() < 8) {
-      return Status(StatusCode::invalid_model) << "output 1 (Indices) is only defined from opset 8";
+      return ctx.output_error(kIndices, "Indices") << " is only defined from opset 8";
     }
 
     const sliding_window::WindowGeometry& g = state->geometry;
@@ -25254,11 +24952,11 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// MaxRoiPool-1 (also 22, which added bfloat16).
-struct MaxRoiPool_1 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace max_roi_pool_detail {
+
+/// The implementation of MaxRoiPool (see the file comment).
+struct MaxRoiPoolImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "MaxRoiPool";
-  static constexpr int kSinceVersion = 1;
   static constexpr int kX = 0;
   static constexpr int kRois = 1;
 
@@ -25287,12 +24985,11 @@ struct MaxRoiPool_1 : KernelDefaults {
     }
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kRois));
     if (x.shape.rank() != 4) {
-      return Status(StatusCode::invalid_model)
-             << "input 0 '" << x.name << "' has shape " << x.shape << ", expected rank 4 (N, C, H, W)";
+      return ctx.input_error(kX) << " has shape " << x.shape << ", expected rank 4 (N, C, H, W)";
     }
     if (rois.shape.rank() != 2 || rois.shape[1] != 5) {
-      return Status(StatusCode::invalid_model) << "input 1 '" << rois.name << "' has shape " << rois.shape
-                                               << ", expected [num_rois, 5] (batch_id, x1, y1, x2, y2)";
+      return ctx.input_error(kRois) << " has shape " << rois.shape
+                                    << ", expected [num_rois, 5] (batch_id, x1, y1, x2, y2)";
     }
     std::int64_t pooled[2];
     std::size_t count = 0;
@@ -25374,6 +25071,11 @@ struct MaxRoiPool_1 : KernelDefaults {
   }
 };
 
+}  // namespace max_roi_pool_detail
+
+// MaxRoiPool-1 (also 22, which added bfloat16).
+using MaxRoiPool_1 = VersionedKernel<max_roi_pool_detail::MaxRoiPoolImpl, 1>;
+
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/nn/max_roi_pool.hpp
@@ -25413,12 +25115,10 @@ struct MaxUnpoolImpl : kernels::KernelDefaults {
     if (!compute_type::is_loadable_floating(x.dtype)) return ctx.unsupported_input_dtype(kX);
     const kernels::TensorInfo& indices = ctx.input(kI);
     if (indices.dtype != DataType::int64) {
-      return Status(StatusCode::invalid_model)
-             << "input 1 '" << indices.name << "' (I) has dtype " << dtype_name(indices.dtype) << ", expected int64";
+      return ctx.input_error(kI, "I") << " has dtype " << dtype_name(indices.dtype) << ", expected int64";
     }
     if (indices.shape != x.shape) {
-      return Status(StatusCode::invalid_model) << "input 1 '" << indices.name << "' (I) has shape " << indices.shape
-                                               << ", expected X's shape " << x.shape;
+      return ctx.input_error(kI, "I") << " has shape " << indices.shape << ", expected X's shape " << x.shape;
     }
     ONNXMICRO_RETURN_IF_ERROR(spatial_util::require_spatial_input(ctx, kX));
     const int spatial_rank = x.shape.rank() - 2;
@@ -25450,14 +25150,14 @@ struct MaxUnpoolImpl : kernels::KernelDefaults {
       ONNXMICRO_RETURN_IF_ERROR(
           kernels::shape_util::read_constant_ints(ctx, kOutputShape, "output_shape", values, kMaxRank, count));
       if (count != static_cast<std::size_t>(rank) || values[0] != x.shape[0] || values[1] != x.shape[1]) {
-        Status status(StatusCode::invalid_model);
-        status << "input 2 '" << ctx.input(kOutputShape).name << "' (output_shape) is ";
+        Status status = ctx.input_error(kOutputShape, "output_shape");
+        status << " is ";
         kernels::shape_util::append_int_list(status, values, count);
         return status << ", expected " << rank << " values starting with X's N and C " << x.shape;
       }
       for (int i = 2; i < rank; ++i) {
         if (values[i] < 0) {
-          return Status(StatusCode::invalid_model) << "input 2 (output_shape) has a negative dim";
+          return ctx.input_error(kOutputShape, "output_shape") << " has a negative dim";
         }
         y[i] = values[i];
       }
@@ -25670,11 +25370,11 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// NonMaxSuppression-10 (also 11, which changed no behaviour).
-struct NonMaxSuppression_10 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace non_max_suppression_detail {
+
+/// The implementation of NonMaxSuppression (see the file comment).
+struct NonMaxSuppressionImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "NonMaxSuppression";
-  static constexpr int kSinceVersion = 10;
   static constexpr int kBoxes = 0;
   static constexpr int kScores = 1;
   static constexpr int kMaxOutput = 2;
@@ -25693,13 +25393,12 @@ struct NonMaxSuppression_10 : KernelDefaults {
     if (boxes.dtype != DataType::float32) return ctx.unsupported_input_dtype(kBoxes);
     if (scores.dtype != DataType::float32) return ctx.unsupported_input_dtype(kScores);
     if (boxes.shape.rank() != 3 || boxes.shape[2] != 4) {
-      return Status(StatusCode::invalid_model) << "input 0 '" << boxes.name << "' has shape " << boxes.shape
-                                               << ", expected [num_batches, spatial_dimension, 4]";
+      return ctx.input_error(kBoxes) << " has shape " << boxes.shape
+                                     << ", expected [num_batches, spatial_dimension, 4]";
     }
     if (scores.shape.rank() != 3 || scores.shape[0] != boxes.shape[0] || scores.shape[2] != boxes.shape[1]) {
-      return Status(StatusCode::invalid_model)
-             << "input 1 '" << scores.name << "' has shape " << scores.shape << ", expected [" << boxes.shape[0]
-             << ", num_classes, " << boxes.shape[1] << "] for boxes of shape " << boxes.shape;
+      return ctx.input_error(kScores) << " has shape " << scores.shape << ", expected [" << boxes.shape[0]
+                                      << ", num_classes, " << boxes.shape[1] << "] for boxes of shape " << boxes.shape;
     }
     std::int64_t center_point_box = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("center_point_box", center_point_box, 0));
@@ -25806,14 +25505,12 @@ struct NonMaxSuppression_10 : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_constant_input(index));
     const TensorInfo& info = ctx.input(index);
     if (info.dtype != dtype) {
-      return Status(StatusCode::invalid_model) << "input " << index << " '" << info.name << "' has dtype "
-                                               << dtype_name(info.dtype) << ", expected " << dtype_name(dtype);
+      return ctx.input_error(index) << " has dtype " << dtype_name(info.dtype) << ", expected " << dtype_name(dtype);
     }
     const std::int64_t n = info.shape.element_count();
     if (n == 0) return {};
     if (n != 1) {
-      return Status(StatusCode::invalid_model)
-             << "input " << index << " '" << info.name << "' has shape " << info.shape << ", expected a scalar";
+      return ctx.input_error(index) << " has shape " << info.shape << ", expected a scalar";
     }
     std::memcpy(value, info.const_data, dtype_size(dtype));
     present = true;
@@ -25863,6 +25560,11 @@ struct NonMaxSuppression_10 : KernelDefaults {
     return intersection / union_area > threshold;
   }
 };
+
+}  // namespace non_max_suppression_detail
+
+// NonMaxSuppression-10 (also 11, which changed no behaviour).
+using NonMaxSuppression_10 = VersionedKernel<non_max_suppression_detail::NonMaxSuppressionImpl, 10>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -25961,8 +25663,7 @@ struct ResizeCommon : KernelDefaults {
       if (scale_count != axis_count) return length_error(ctx, scales_index, "scales", scale_count, axis_count);
       for (std::size_t i = 0; i < axis_count; ++i) {
         if (!(scales[i] > 0.0f)) {
-          return Status(StatusCode::invalid_model)
-                 << "input " << scales_index << " 'scales': value " << i << " is not positive";
+          return ctx.input_error(scales_index, "scales") << ": value " << i << " is not positive";
         }
         resize_util::AxisRequest& r = requests[axes[i]];
         r.scale = static_cast<double>(scales[i]);
@@ -25972,8 +25673,7 @@ struct ResizeCommon : KernelDefaults {
       if (size_count != axis_count) return length_error(ctx, sizes_index, "sizes", size_count, axis_count);
       for (std::size_t i = 0; i < axis_count; ++i) {
         if (sizes[i] < 0) {
-          return Status(StatusCode::invalid_model)
-                 << "input " << sizes_index << " 'sizes': value " << i << " is " << sizes[i] << ", expected >= 0";
+          return ctx.input_error(sizes_index, "sizes") << ": value " << i << " is " << sizes[i] << ", expected >= 0";
         }
         resize_util::AxisRequest& r = requests[axes[i]];
         if (r.input_size == 0 && sizes[i] != 0) {
@@ -26069,8 +25769,8 @@ struct ResizeCommon : KernelDefaults {
 
   static Status length_error(const PrepareContext& ctx, int index, const char* role, std::size_t got,
                              std::size_t expected) noexcept {
-    return ctx.input_error(index) << " (" << role << ") has " << got << " values, expected " << expected
-                                  << " (one per resized axis)";
+    return ctx.input_error(index, role) << " has " << got << " values, expected " << expected
+                                        << " (one per resized axis)";
   }
 
   /// Reads the constant float32 `scales` input (1-D).
@@ -26079,14 +25779,11 @@ struct ResizeCommon : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_constant_input(index));
     const TensorInfo& info = ctx.input(index);
     if (info.dtype != DataType::float32) {
-      return Status(StatusCode::invalid_model) << "input " << index << " '" << info.name << "' (" << role
-                                               << ") has dtype " << dtype_name(info.dtype) << ", expected float";
+      return ctx.input_error(index, role) << " has dtype " << dtype_name(info.dtype) << ", expected float";
     }
     const std::int64_t n = info.shape.element_count();
     if (info.shape.rank() > 1 || n > kMaxRank) {
-      return Status(StatusCode::invalid_model)
-             << "input " << index << " '" << info.name << "' (" << role
-             << ") must be 1-D with at most one value per axis, got shape " << info.shape;
+      return ctx.input_error(index, role) << " must be 1-D with at most one value per axis, got shape " << info.shape;
     }
     if (n > 0) std::memcpy(values, info.const_data, static_cast<std::size_t>(n) * sizeof(float));
     count = static_cast<std::size_t>(n);
@@ -26106,9 +25803,8 @@ struct ResizeCommon : KernelDefaults {
     const TensorInfo& info = ctx.input(index);
     const std::int64_t n = info.shape.element_count();
     if (info.shape.rank() != 1 || n != static_cast<std::int64_t>(2 * axis_count)) {
-      return Status(StatusCode::invalid_model)
-             << "input " << index << " '" << info.name << "' (roi) has shape " << info.shape << ", expected ["
-             << (2 * axis_count) << "] (starts then ends of the resized axes)";
+      return ctx.input_error(index, "roi") << " has shape " << info.shape << ", expected [" << (2 * axis_count)
+                                           << "] (starts then ends of the resized axes)";
     }
     double (*round)(double) noexcept = nullptr;
     std::size_t size = 0;
@@ -26126,8 +25822,8 @@ struct ResizeCommon : KernelDefaults {
         size = 8;
         break;
       default:
-        return Status(StatusCode::invalid_model) << "input " << index << " '" << info.name << "' (roi) has dtype "
-                                                 << dtype_name(info.dtype) << ", expected float16, float or double";
+        return ctx.input_error(index, "roi")
+               << " has dtype " << dtype_name(info.dtype) << ", expected float16, float or double";
     }
     const unsigned char* bytes = static_cast<const unsigned char*>(info.const_data);
     auto value = [&](std::size_t i) {
@@ -26250,7 +25946,7 @@ struct RmsNormalizationImpl : kernels::KernelDefaults {
     if (!normalization_util::is_normalizable(scale.dtype)) return ctx.unsupported_input_dtype(kScale);
     const int rank = x.shape.rank();
     if (rank < 1) {
-      return Status(StatusCode::invalid_model) << "input 0 '" << x.name << "' (X) is a scalar, expected rank >= 1";
+      return ctx.input_error(kX, "X") << " is a scalar, expected rank >= 1";
     }
     std::int64_t axis_value = -1;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("axis", axis_value, -1));
@@ -26537,16 +26233,13 @@ inline Status prepare(PrepareContext& ctx, int version) noexcept {
   ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(0, 1));
   if (batch.dtype != DataType::int64) return ctx.unsupported_input_dtype(2);
   if (x.shape.rank() != 4) {
-    return Status(StatusCode::invalid_model)
-           << "input 0 '" << x.name << "' has shape " << x.shape << ", expected rank 4 (N, C, H, W)";
+    return ctx.input_error(0) << " has shape " << x.shape << ", expected rank 4 (N, C, H, W)";
   }
   if (rois.shape.rank() != 2 || rois.shape[1] != 4) {
-    return Status(StatusCode::invalid_model)
-           << "input 1 '" << rois.name << "' has shape " << rois.shape << ", expected [num_rois, 4]";
+    return ctx.input_error(1) << " has shape " << rois.shape << ", expected [num_rois, 4]";
   }
   if (batch.shape.rank() != 1 || batch.shape[0] != rois.shape[0]) {
-    return Status(StatusCode::invalid_model)
-           << "input 2 '" << batch.name << "' has shape " << batch.shape << ", expected [" << rois.shape[0] << "]";
+    return ctx.input_error(2) << " has shape " << batch.shape << ", expected [" << rois.shape[0] << "]";
   }
   std::string_view mode;
   ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("mode", mode, "avg"));
@@ -26579,7 +26272,7 @@ inline Status prepare(PrepareContext& ctx, int version) noexcept {
   state->width = x.shape[3];
   state->rois = rois.shape[0];
   if ((state->height == 0 || state->width == 0) && state->rois > 0 && state->channels > 0) {
-    return Status(StatusCode::invalid_model) << "input 0 '" << x.name << "' has an empty image " << x.shape;
+    return ctx.input_error(0) << " has an empty image " << x.shape;
   }
   ctx.set_output(0, x.dtype, Shape{rois.shape[0], x.shape[1], state->pooled_height, state->pooled_width});
   return {};
@@ -26622,11 +26315,11 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 23: first version.
-struct RotaryEmbedding_23 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace rotary_embedding_detail {
+
+/// The implementation of RotaryEmbedding (see the file comment).
+struct RotaryEmbeddingImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "RotaryEmbedding";
-  static constexpr int kSinceVersion = 23;
   static constexpr int kInPlaceInput = 0;
   static constexpr int kInput = 0;
   static constexpr int kCos = 1;
@@ -26668,9 +26361,8 @@ struct RotaryEmbedding_23 : KernelDefaults {
     } else {
       ONNXMICRO_RETURN_IF_ERROR(attention_util::positive_attribute(ctx, "num_heads", st->heads, true));
       if (x[2] % st->heads != 0) {
-        return Status(StatusCode::invalid_model)
-               << "input 0 '" << ctx.input(kInput).name << "' of shape " << x << ": hidden size " << x[2]
-               << " is not divisible by attribute 'num_heads' (" << st->heads << ")";
+        return ctx.input_error(kInput) << " of shape " << x << ": hidden size " << x[2]
+                                       << " is not divisible by attribute 'num_heads' (" << st->heads << ")";
       }
       st->seq = x[1];
       st->head_size = x[2] / st->heads;
@@ -26696,8 +26388,8 @@ struct RotaryEmbedding_23 : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(require_rank(ctx, kCos, cache_rank, cache_rank));
     ONNXMICRO_RETURN_IF_ERROR(require_rank(ctx, kSin, cache_rank, cache_rank));
     if (ctx.input(kCos).shape != ctx.input(kSin).shape) {
-      return Status(StatusCode::invalid_model) << "input 2 'sin_cache' has shape " << ctx.input(kSin).shape
-                                               << ", expected cos_cache's shape " << ctx.input(kCos).shape;
+      return ctx.input_error(kSin, "sin_cache")
+             << " has shape " << ctx.input(kSin).shape << ", expected cos_cache's shape " << ctx.input(kCos).shape;
     }
     ONNXMICRO_RETURN_IF_ERROR(
         attention_util::require_dim(ctx, kCos, cache_rank - 1, st->rotary_half, "rotary_embedding_dim / 2"));
@@ -26772,6 +26464,11 @@ struct RotaryEmbedding_23 : KernelDefaults {
   }
 };
 
+}  // namespace rotary_embedding_detail
+
+// Opset 23: first version.
+using RotaryEmbedding_23 = VersionedKernel<rotary_embedding_detail::RotaryEmbeddingImpl, 23>;
+
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/nn/rotary_embedding.hpp
@@ -26836,84 +26533,78 @@ inline Status prepare_with_scales(PrepareContext& ctx, const float* scales, std:
   return {};
 }
 
-inline Status run(RunContext& ctx) noexcept {
-  const resize_util::Plan& plan = ctx.state<State>().plan;
-  plan.compute(plan, ctx.input(0).data, ctx.output(0).data);
+/// Upsample-1's scales (`scales` holds 4): 4-D input, attributes height_scale and width_scale.
+inline Status read_height_width_scales(PrepareContext& ctx, float* scales, std::size_t& count) noexcept {
+  const TensorInfo& x = ctx.input(0);
+  switch (compiled_dtype(x.dtype)) {
+    case DataType::boolean:
+    case DataType::int32:
+    case DataType::int64:
+    case DataType::float16:
+    case DataType::float32:
+    case DataType::float64: break;
+    default: return ctx.unsupported_input_dtype(0);
+  }
+  if (x.shape.rank() != 4) {
+    return ctx.input_error(0) << " has shape " << x.shape << ", expected rank 4 (N, C, H, W)";
+  }
+  scales[0] = scales[1] = 1.0f;
+  ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("height_scale", scales[2]));
+  ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("width_scale", scales[3]));
+  count = 4;
   return {};
 }
+
+/// Upsample-9's scales: constant input 1.
+inline Status read_scales_input(PrepareContext& ctx, float* scales, std::size_t& count) noexcept {
+  ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(1));
+  ONNXMICRO_RETURN_IF_ERROR(ctx.require_constant_input(1));
+  const TensorInfo& s = ctx.input(1);
+  const std::int64_t n = s.shape.element_count();
+  if (s.dtype != DataType::float32 || s.shape.rank() != 1 || n > kMaxRank) {
+    return ctx.input_error(1, "scales") << " has dtype " << dtype_name(s.dtype) << " and shape " << s.shape
+                                        << ", expected a 1-D float tensor with one value per axis";
+  }
+  if (n > 0) std::memcpy(scales, s.const_data, static_cast<std::size_t>(n) * sizeof(float));
+  count = static_cast<std::size_t>(n);
+  return {};
+}
+
+/// Every Upsample version: they differ in where the scales come from.
+struct UpsampleImpl : KernelDefaults {
+  static constexpr std::string_view kOpType = "Upsample";
+
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(0));
+    float scales[kMaxRank < 4 ? 4 : kMaxRank];  // one per axis; Upsample-1 writes 4
+    std::size_t count = 0;
+    if (since < 7) {
+      ONNXMICRO_RETURN_IF_ERROR(read_height_width_scales(ctx, scales, count));
+    } else if (since < 9) {
+      ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute_floats("scales", scales, kMaxRank, count));
+    } else {
+      ONNXMICRO_RETURN_IF_ERROR(read_scales_input(ctx, scales, count));
+    }
+    return prepare_with_scales(ctx, scales, count);
+  }
+
+  static Status run(RunContext& ctx) noexcept {
+    const resize_util::Plan& plan = ctx.state<State>().plan;
+    plan.compute(plan, ctx.input(0).data, ctx.output(0).data);
+    return {};
+  }
+};
 
 }  // namespace upsample_detail
 
 // Upsample-1 (experimental): 4-D input scaled by attributes height_scale and width_scale.
-struct Upsample_1 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Upsample";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 7;
-  static Status prepare(PrepareContext& ctx) noexcept {
-    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(0));
-    const TensorInfo& x = ctx.input(0);
-    switch (compiled_dtype(x.dtype)) {
-      case DataType::boolean:
-      case DataType::int32:
-      case DataType::int64:
-      case DataType::float16:
-      case DataType::float32:
-      case DataType::float64: break;
-      default: return ctx.unsupported_input_dtype(0);
-    }
-    if (x.shape.rank() != 4) {
-      return Status(StatusCode::invalid_model)
-             << "input 0 '" << x.name << "' has shape " << x.shape << ", expected rank 4 (N, C, H, W)";
-    }
-    float scales[4] = {1.0f, 1.0f, 1.0f, 1.0f};
-    ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("height_scale", scales[2]));
-    ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("width_scale", scales[3]));
-    return upsample_detail::prepare_with_scales(ctx, scales, 4);
-  }
-  static Status run(RunContext& ctx) noexcept { return upsample_detail::run(ctx); }
-};
+using Upsample_1 = VersionedKernel<upsample_detail::UpsampleImpl, 1, 7>;
 
 // Upsample-7: any rank, scales as an attribute.
-struct Upsample_7 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Upsample";
-  static constexpr int kSinceVersion = 7;
-  static constexpr int kUntilVersion = 9;
-  static Status prepare(PrepareContext& ctx) noexcept {
-    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(0));
-    float scales[kMaxRank];
-    std::size_t count = 0;
-    bool present = false;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute_floats("scales", scales, kMaxRank, count, present));
-    if (!present) return Status(StatusCode::invalid_model) << "required attribute 'scales' (floats) is missing";
-    return upsample_detail::prepare_with_scales(ctx, scales, count);
-  }
-  static Status run(RunContext& ctx) noexcept { return upsample_detail::run(ctx); }
-};
+using Upsample_7 = VersionedKernel<upsample_detail::UpsampleImpl, 7, 9>;
 
 // Upsample-9: scales moved to input 1 (also serves the deprecated version 10 and later).
-struct Upsample_9 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "Upsample";
-  static constexpr int kSinceVersion = 9;
-  static Status prepare(PrepareContext& ctx) noexcept {
-    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(0));
-    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(1));
-    ONNXMICRO_RETURN_IF_ERROR(ctx.require_constant_input(1));
-    const TensorInfo& s = ctx.input(1);
-    const std::int64_t n = s.shape.element_count();
-    if (s.dtype != DataType::float32 || s.shape.rank() != 1 || n > kMaxRank) {
-      return Status(StatusCode::invalid_model)
-             << "input 1 '" << s.name << "' (scales) has dtype " << dtype_name(s.dtype) << " and shape " << s.shape
-             << ", expected a 1-D float tensor with one value per axis";
-    }
-    float scales[kMaxRank];
-    if (n > 0) std::memcpy(scales, s.const_data, static_cast<std::size_t>(n) * sizeof(float));
-    return upsample_detail::prepare_with_scales(ctx, scales, static_cast<std::size_t>(n));
-  }
-  static Status run(RunContext& ctx) noexcept { return upsample_detail::run(ctx); }
-};
+using Upsample_9 = VersionedKernel<upsample_detail::UpsampleImpl, 9>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -27369,9 +27060,9 @@ inline Status plan_params(const PrepareContext& ctx, int scale_index, int zero_p
     const bool both_single =
         zp.shape.element_count() == 1 && s.element_count() == 1;  // e.g. a 0-D scale with a [1] zero point
     if (zp.shape != s && !both_single) {
-      return Status(StatusCode::invalid_model)
-             << "input " << zero_point_index << " '" << zp.name << "' (zero point) has shape " << zp.shape
-             << ", expected " << s << " (the shape of input " << scale_index << " '" << scale.name << "')";
+      return ctx.input_error(zero_point_index, "zero point")
+             << " has shape " << zp.shape << ", expected " << s << " (the shape of input " << scale_index << " '"
+             << scale.name << "')";
     }
   }
   std::int64_t axis_attr = 1;
@@ -27388,15 +27079,14 @@ inline Status plan_params(const PrepareContext& ctx, int scale_index, int zero_p
   layout.inner = x.shape.element_count();
   if (s.element_count() == 1) return {};  // per tensor (one value, whatever its rank, as the reference)
   if (!rules.per_axis) {
-    return Status(StatusCode::invalid_model) << "input " << scale_index << " '" << scale.name << "' (scale) has shape "
-                                             << s << ", expected a scalar (per-axis scales need opset 13)";
+    return ctx.input_error(scale_index, "scale")
+           << " has shape " << s << ", expected a scalar (per-axis scales need opset 13)";
   }
   int axis = 0;
   const bool blocked = block_size > 0;
   if (!blocked && s.rank() != 1) {
-    return Status(StatusCode::invalid_model)
-           << "input " << scale_index << " '" << scale.name << "' (scale) has shape " << s
-           << ", expected a scalar or a 1-D tensor"
+    return ctx.input_error(scale_index, "scale")
+           << " has shape " << s << ", expected a scalar or a 1-D tensor"
            << (rules.blocked ? " (blocked quantization needs attribute 'block_size' > 0)" : "");
   }
   ONNXMICRO_RETURN_IF_ERROR(shape_util::normalize_axis(axis_attr, x.shape.rank(), "attribute 'axis'", true, axis));
@@ -27406,9 +27096,8 @@ inline Status plan_params(const PrepareContext& ctx, int scale_index, int zero_p
   layout.inner = shape_util::dims_product(x.shape, axis + 1, x.shape.rank());
   if (!blocked) {
     if (s[0] != dim) {
-      return Status(StatusCode::invalid_model)
-             << "input " << scale_index << " '" << scale.name << "' (scale) has " << s[0] << " values, expected " << dim
-             << " (dim " << axis << " of input 0 " << x.shape << ")";
+      return ctx.input_error(scale_index, "scale")
+             << " has " << s[0] << " values, expected " << dim << " (dim " << axis << " of input 0 " << x.shape << ")";
     }
     layout.axis_stride = 1;
     return {};
@@ -27417,9 +27106,8 @@ inline Status plan_params(const PrepareContext& ctx, int scale_index, int zero_p
   bool same_rank_and_dims = s.rank() == x.shape.rank();
   for (int d = 0; same_rank_and_dims && d < s.rank(); ++d) same_rank_and_dims = d == axis || s[d] == x.shape[d];
   if (!same_rank_and_dims) {
-    return Status(StatusCode::invalid_model)
-           << "input " << scale_index << " '" << scale.name << "' (scale) has shape " << s
-           << ", expected the shape of input 0 " << x.shape << " except on axis " << axis << " (blocked quantization)";
+    return ctx.input_error(scale_index, "scale") << " has shape " << s << ", expected the shape of input 0 " << x.shape
+                                                 << " except on axis " << axis << " (blocked quantization)";
   }
   const std::int64_t blocks = s[axis];
   const std::int64_t expected = (dim + block_size - 1) / block_size;
@@ -27439,8 +27127,7 @@ inline Status plan_params(const PrepareContext& ctx, int scale_index, int zero_p
 inline Status require_dtype(const PrepareContext& ctx, int index, DataType expected, const char* role) noexcept {
   const TensorInfo& t = ctx.input(index);
   if (t.dtype == expected) return {};
-  return Status(StatusCode::invalid_model) << "input " << index << " '" << t.name << "' (" << role << ") has dtype "
-                                           << dtype_name(t.dtype) << ", expected " << dtype_name(expected);
+  return ctx.input_error(index, role) << " has dtype " << dtype_name(t.dtype) << ", expected " << dtype_name(expected);
 }
 
 /// Reads the dtype attribute `name` (output_dtype, precision): 0 or absent leaves `value` undefined.
@@ -27602,10 +27289,10 @@ inline Status plan_matrix_params(const PrepareContext& ctx, int param_index, int
     ok = p[j] == 1 || p[j] == md;
   }
   if (!ok) {
-    return Status(StatusCode::invalid_model)
-           << "input " << param_index << " '" << info.name << "' has shape " << info.shape << ", expected a scalar, ["
-           << extent << "] or " << (rows ? "[..., M, 1]" : "[..., 1, N]") << " (per " << (rows ? "row" : "column")
-           << " of input " << matrix_index << " " << matrix << ")";
+    return ctx.input_error(param_index) << " has shape " << info.shape << ", expected a scalar, [" << extent << "] or "
+                                        << (rows ? "[..., M, 1]" : "[..., 1, N]") << " (per "
+                                        << (rows ? "row" : "column") << " of input " << matrix_index << " " << matrix
+                                        << ")";
   }
   std::int64_t stride = 1;
   const int own_axis = r == 1 ? 0 : (rows ? r - 2 : r - 1);  // the axis of M (rows) or N (columns)
@@ -27627,9 +27314,8 @@ inline Status require_same_shape(const PrepareContext& ctx, int index, int other
   const TensorInfo& a = ctx.input(index);
   const TensorInfo& b = ctx.input(other);
   if (a.shape == b.shape || (a.shape.element_count() == 1 && b.shape.element_count() == 1)) return {};
-  return Status(StatusCode::invalid_model)
-         << "input " << other << " '" << b.name << "' has shape " << b.shape << ", expected " << a.shape
-         << " (the shape of input " << index << " '" << a.name << "')";
+  return ctx.input_error(other) << " has shape " << b.shape << ", expected " << a.shape << " (the shape of input "
+                                << index << " '" << a.name << "')";
 }
 
 // ---- integer convolution on zero-point-shifted operands -------------------------------------------------------
@@ -27692,18 +27378,15 @@ inline Status plan_conv(const PrepareContext& ctx, int x_index, int w_index, Con
   const TensorInfo& x = ctx.input(x_index);
   const TensorInfo& w = ctx.input(w_index);
   if (x.shape.rank() < 3) {
-    return Status(StatusCode::invalid_model) << "input " << x_index << " '" << x.name << "' (x) has shape " << x.shape
-                                             << ", expected rank >= 3 (N, C, spatial...)";
+    return ctx.input_error(x_index, "x") << " has shape " << x.shape << ", expected rank >= 3 (N, C, spatial...)";
   }
   if (w.shape.rank() != x.shape.rank()) {
-    return Status(StatusCode::invalid_model)
-           << "input " << w_index << " '" << w.name << "' (w) has shape " << w.shape << ", expected rank "
-           << x.shape.rank() << " like input " << x_index << " " << x.shape << " (M, C/group, kernel...)";
+    return ctx.input_error(w_index, "w") << " has shape " << w.shape << ", expected rank " << x.shape.rank()
+                                         << " like input " << x_index << " " << x.shape << " (M, C/group, kernel...)";
   }
   for (int i = 2; i < w.shape.rank(); ++i) {
     if (w.shape[i] < 1) {
-      return Status(StatusCode::invalid_model)
-             << "input " << w_index << " '" << w.name << "' (w) has shape " << w.shape << ": kernel dims must be >= 1";
+      return ctx.input_error(w_index, "w") << " has shape " << w.shape << ": kernel dims must be >= 1";
     }
   }
   plan = ConvPlan();
@@ -27719,9 +27402,8 @@ inline Status plan_conv(const PrepareContext& ctx, int x_index, int w_index, Con
   plan.group_channels = plan.channels / plan.group;
   plan.group_out_channels = plan.out_channels / plan.group;
   if (w.shape[1] != plan.group_channels) {
-    return Status(StatusCode::invalid_model)
-           << "input " << w_index << " '" << w.name << "' (w) has shape " << w.shape << ": dim 1 is " << w.shape[1]
-           << ", expected C / group = " << plan.group_channels;
+    return ctx.input_error(w_index, "w") << " has shape " << w.shape << ": dim 1 is " << w.shape[1]
+                                         << ", expected C / group = " << plan.group_channels;
   }
   sliding_window::WindowRules rules;
   rules.weight_kernel = w.shape.data() + 2;
@@ -27739,9 +27421,8 @@ inline Status check_channel_param(const PrepareContext& ctx, int index, std::int
   const TensorInfo& p = ctx.input(index);
   if (p.shape.element_count() == 1 && p.shape.rank() <= 1) return {};
   if (p.shape.rank() == 1 && p.shape[0] == out_channels) return {};
-  return Status(StatusCode::invalid_model)
-         << "input " << index << " '" << p.name << "' has shape " << p.shape << ", expected a scalar or ["
-         << out_channels << "] (one value per output channel)";
+  return ctx.input_error(index) << " has shape " << p.shape << ", expected a scalar or [" << out_channels
+                                << "] (one value per output channel)";
 }
 
 /// Checks a per-tensor parameter (x_scale, y_zero_point, ...): a scalar or a single value.
@@ -27749,8 +27430,7 @@ inline Status check_scalar_param(const PrepareContext& ctx, int index) noexcept 
   if (!ctx.has_input(index)) return {};
   const TensorInfo& p = ctx.input(index);
   if (p.shape.element_count() == 1 && p.shape.rank() <= 1) return {};
-  return Status(StatusCode::invalid_model) << "input " << index << " '" << p.name << "' has shape " << p.shape
-                                           << ", expected a scalar (per-tensor quantization)";
+  return ctx.input_error(index) << " has shape " << p.shape << ", expected a scalar (per-tensor quantization)";
 }
 
 /// A scale known at prepare time must be positive and finite everywhere: x / 0 or a negative scale is a broken
@@ -27764,9 +27444,8 @@ inline Status check_constant_scale_positive(const PrepareContext& ctx, int index
   for (std::int64_t i = 0; i < count; ++i) {
     const double v = load(scale.const_data, i);
     if (!(v > 0.0) || v > 1.7976931348623157e308) {  // rejects NaN, zero, negative and infinite scales
-      return Status(StatusCode::invalid_model)
-             << "input " << index << " '" << scale.name << "' (" << role << ") element " << i << " is " << v
-             << "; a quantization scale must be positive and finite";
+      return ctx.input_error(index, role)
+             << " element " << i << " is " << v << "; a quantization scale must be positive and finite";
     }
   }
   return {};
@@ -28413,11 +28092,11 @@ inline void im2col(const quant_util::ConvPlan& plan, std::int64_t depth, const T
 
 }  // namespace qlinear_conv_detail
 
-// Opset 10: the only version.
-struct QLinearConv_10 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace qlinear_conv_detail {
+
+/// The implementation of QLinearConv (see the file comment).
+struct QLinearConvImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "QLinearConv";
-  static constexpr int kSinceVersion = 10;
   static constexpr int kX = 0;
   static constexpr int kXScale = 1;
   static constexpr int kXZeroPoint = 2;
@@ -28477,8 +28156,8 @@ struct QLinearConv_10 : KernelDefaults {
     if (ctx.has_input(kB)) {
       const TensorInfo& b = ctx.input(kB);
       if (b.shape.rank() != 1 || b.shape[0] != m) {
-        return Status(StatusCode::invalid_model) << "input 8 '" << b.name << "' (B) has shape " << b.shape
-                                                 << ", expected [" << m << "] (one bias per output channel)";
+        return ctx.input_error(kB, "B") << " has shape " << b.shape << ", expected [" << m
+                                        << "] (one bias per output channel)";
       }
     }
     const DataType x_type = ctx.input(kX).dtype;
@@ -28736,6 +28415,11 @@ struct QLinearConv_10 : KernelDefaults {
   }
 };
 
+}  // namespace qlinear_conv_detail
+
+// Opset 10: the only version.
+using QLinearConv_10 = VersionedKernel<qlinear_conv_detail::QLinearConvImpl, 10>;
+
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/quantization/qlinear_conv.hpp
@@ -28743,11 +28427,11 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 10: the only version.
-struct ConvInteger_10 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace conv_integer_detail {
+
+/// The implementation of ConvInteger (see the file comment).
+struct ConvIntegerImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "ConvInteger";
-  static constexpr int kSinceVersion = 10;
   static constexpr int kX = 0;
   static constexpr int kW = 1;
   static constexpr int kXZeroPoint = 2;
@@ -28877,6 +28561,11 @@ struct ConvInteger_10 : KernelDefaults {
   }
 };
 
+}  // namespace conv_integer_detail
+
+// Opset 10: the only version.
+using ConvInteger_10 = VersionedKernel<conv_integer_detail::ConvIntegerImpl, 10>;
+
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/quantization/conv_integer.hpp
@@ -28921,9 +28610,9 @@ inline Status check_dtypes(const PrepareContext& ctx, const Rules& rules, DataTy
   const std::int64_t opset = ctx.opset_version();
   const int since = x.dtype == DataType::int32 ? 10 : quant_util::quantized_dtype_since(x.dtype);
   if (since == 0 || since > opset) {
-    return quant_util::with_needed_opset(Status(StatusCode::unsupported)
-                                             << "input 0 '" << x.name << "' has dtype " << dtype_name(x.dtype)
-                                             << ", which DequantizeLinear-" << opset << " does not support",
+    return quant_util::with_needed_opset(ctx.input_error(kX, {}, StatusCode::unsupported)
+                                             << " has dtype " << dtype_name(x.dtype) << ", which DequantizeLinear-"
+                                             << opset << " does not support",
                                          since);
   }
   if (ctx.has_input(kZeroPoint))
@@ -28935,9 +28624,9 @@ inline Status check_dtypes(const PrepareContext& ctx, const Rules& rules, DataTy
   }
   const bool e8m0 = scale.dtype == DataType::float8e8m0 && opset >= 24;
   if (!is_floating(scale.dtype) && !e8m0) {
-    return Status(StatusCode::invalid_model)
-           << "input 1 '" << scale.name << "' (x_scale) has dtype " << dtype_name(scale.dtype)
-           << ", expected float, float16 or bfloat16" << (opset >= 24 ? " or float8e8m0" : "");
+    return ctx.input_error(kScale, "x_scale")
+           << " has dtype " << dtype_name(scale.dtype) << ", expected float, float16 or bfloat16"
+           << (opset >= 24 ? " or float8e8m0" : "");
   }
   output = scale.dtype;
   DataType attribute = DataType::undefined;
@@ -29062,11 +28751,11 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 11: the only version.
-struct DynamicQuantizeLinear_11 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace dynamic_quantize_linear_detail {
+
+/// The implementation of DynamicQuantizeLinear (see the file comment).
+struct DynamicQuantizeLinearImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "DynamicQuantizeLinear";
-  static constexpr int kSinceVersion = 11;
   static constexpr int kX = 0;
   static constexpr int kY = 0;
   static constexpr int kScale = 1;
@@ -29109,6 +28798,11 @@ struct DynamicQuantizeLinear_11 : KernelDefaults {
   static float clamp(float v) noexcept { return v >= 255.0f ? 255.0f : (v >= 0.0f ? v : 0.0f); }
 };
 
+}  // namespace dynamic_quantize_linear_detail
+
+// Opset 11: the only version.
+using DynamicQuantizeLinear_11 = VersionedKernel<dynamic_quantize_linear_detail::DynamicQuantizeLinearImpl, 11>;
+
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/quantization/dynamic_quantize_linear.hpp
@@ -29134,11 +28828,12 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Version 1: the only version.
-struct DynamicQuantizeLSTM_1 : KernelDefaults, private recurrent_util::RecurrentOp<LstmCell> {
+namespace dynamic_quantize_lstm_detail {
+
+/// The implementation of DynamicQuantizeLSTM (see the file comment).
+struct DynamicQuantizeLSTMImpl : KernelDefaults, private recurrent_util::RecurrentOp<LstmCell> {
   static constexpr std::string_view kDomain = "com.microsoft";
   static constexpr std::string_view kOpType = "DynamicQuantizeLSTM";
-  static constexpr int kSinceVersion = 1;
   static constexpr int kWScale = 8, kWZeroPoint = 9, kRScale = 10, kRZeroPoint = 11;
 
   struct State {
@@ -29238,9 +28933,9 @@ struct DynamicQuantizeLSTM_1 : KernelDefaults, private recurrent_util::Recurrent
     const TensorInfo& info = ctx.input(scale);
     per_column = info.shape == per_column_shape;
     if (!per_column && info.shape != per_direction) {
-      return Status(StatusCode::invalid_model) << "input " << scale << " '" << info.name << "' (scale of input "
-                                               << weights << " '" << ctx.input(weights).name << "'): expected shape "
-                                               << per_direction << " or " << per_column_shape << ", got " << info.shape;
+      return ctx.input_error(scale) << " (scale of input " << weights << " '" << ctx.input(weights).name
+                                    << "'): expected shape " << per_direction << " or " << per_column_shape << ", got "
+                                    << info.shape;
     }
     if (ctx.input(zero).shape != info.shape) {
       return ctx.input_error(zero) << " (zero point): expected the shape of its scale " << info.shape << ", got "
@@ -29407,6 +29102,11 @@ struct DynamicQuantizeLSTM_1 : KernelDefaults, private recurrent_util::Recurrent
   }
 };
 
+}  // namespace dynamic_quantize_lstm_detail
+
+// Version 1: the only version.
+using DynamicQuantizeLSTM_1 = VersionedKernel<dynamic_quantize_lstm_detail::DynamicQuantizeLSTMImpl, 1>;
+
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/quantization/dynamic_quantize_lstm.hpp
@@ -29426,11 +29126,11 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 10: the only version.
-struct MatMulInteger_10 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace matmul_integer_detail {
+
+/// The implementation of MatMulInteger (see the file comment).
+struct MatMulIntegerImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "MatMulInteger";
-  static constexpr int kSinceVersion = 10;
   static constexpr int kA = 0;
   static constexpr int kB = 1;
   static constexpr int kAZeroPoint = 2;
@@ -29559,6 +29259,11 @@ struct MatMulInteger_10 : KernelDefaults {
   }
 };
 
+}  // namespace matmul_integer_detail
+
+// Opset 10: the only version.
+using MatMulInteger_10 = VersionedKernel<matmul_integer_detail::MatMulIntegerImpl, 10>;
+
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/quantization/matmul_integer.hpp
@@ -29581,11 +29286,12 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// com.microsoft version 1: the only version.
-struct QGemm_1 : KernelDefaults {
+namespace qgemm_detail {
+
+/// The implementation of QGemm (see the file comment).
+struct QGemmImpl : KernelDefaults {
   static constexpr std::string_view kDomain = "com.microsoft";
   static constexpr std::string_view kOpType = "QGemm";
-  static constexpr int kSinceVersion = 1;
   static constexpr int kA = 0;
   static constexpr int kAScale = 1;
   static constexpr int kAZeroPoint = 2;
@@ -29623,7 +29329,7 @@ struct QGemm_1 : KernelDefaults {
     }
     if (ctx.has_input(kC)) ONNXMICRO_RETURN_IF_ERROR(quant_util::require_dtype(ctx, kC, DataType::int32, "C"));
     if (ctx.has_input(kYZeroPoint) && !ctx.has_input(kYScale)) {
-      return Status(StatusCode::invalid_model) << "input 8 (y_zero_point) is given without input 7 (y_scale)";
+      return ctx.input_error(kYZeroPoint, "y_zero_point") << " is given without input 7 (y_scale)";
     }
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
@@ -29657,9 +29363,9 @@ struct QGemm_1 : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(quant_util::check_channel_param(ctx, kBZeroPoint, s.n));
     s.per_column = ctx.input(kBScale).shape.element_count() > 1;
     if (ctx.has_input(kBZeroPoint) && (ctx.input(kBZeroPoint).shape.element_count() > 1) != s.per_column) {
-      return Status(StatusCode::invalid_model)
-             << "input 5 '" << ctx.input(kBZeroPoint).name << "' has shape " << ctx.input(kBZeroPoint).shape
-             << ", expected the shape of input 4 " << ctx.input(kBScale).shape << " (b_scale)";
+      return ctx.input_error(kBZeroPoint)
+             << " has shape " << ctx.input(kBZeroPoint).shape << ", expected the shape of input 4 "
+             << ctx.input(kBScale).shape << " (b_scale)";
     }
     s.c_row_stride = s.c_col_stride = 0;
     if (ctx.has_input(kC)) {
@@ -29667,8 +29373,8 @@ struct QGemm_1 : KernelDefaults {
       const std::int64_t rows = c.rank() == 2 ? c[0] : 1;
       const std::int64_t cols = c.rank() >= 1 ? c[c.rank() - 1] : 1;
       if (c.rank() > 2 || (rows != 1 && rows != s.m) || (cols != 1 && cols != s.n)) {
-        return Status(StatusCode::invalid_model) << "input 6 '" << ctx.input(kC).name << "' (C) has shape " << c
-                                                 << ", which does not broadcast to [" << s.m << "," << s.n << "]";
+        return ctx.input_error(kC, "C") << " has shape " << c << ", which does not broadcast to [" << s.m << "," << s.n
+                                        << "]";
       }
       s.c_col_stride = cols == 1 ? 0 : 1;
       s.c_row_stride = rows == 1 ? 0 : cols;
@@ -29797,6 +29503,11 @@ struct QGemm_1 : KernelDefaults {
   }
 };
 
+}  // namespace qgemm_detail
+
+// com.microsoft version 1: the only version.
+using QGemm_1 = VersionedKernel<qgemm_detail::QGemmImpl, 1>;
+
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/quantization/qgemm.hpp
@@ -29851,9 +29562,8 @@ inline Status read_quant_params(PrepareContext& ctx, int scale_index, int zero_i
     ONNXMICRO_RETURN_IF_ERROR(quant_util::check_scalar_param(ctx, i));
     const TensorInfo& t = ctx.input(i);
     if (!t.is_constant || t.const_data == nullptr) {
-      return Status(StatusCode::unsupported)
-             << "input " << i << " '" << t.name
-             << "' must be known at prepare time (an initializer or constant): this kernel precomputes its integer "
+      return ctx.input_error(i, {}, StatusCode::unsupported)
+             << " must be known at prepare time (an initializer or constant): this kernel precomputes its integer "
                 "requantisation from the scales and zero points";
     }
   }
@@ -30026,15 +29736,16 @@ struct LookupTableKernel : UnaryInputs {
 
 /// Shared shape of QLinearAdd and QLinearMul: A, A_scale, A_zero_point, B, B_scale, B_zero_point, C_scale,
 /// C_zero_point, numpy broadcasting of A and B, per-tensor parameters, and a QDQ-fused Relu/Clip on the output.
-/// `Op` supplies the integer arithmetic:
+/// `Op` names the op and supplies the integer arithmetic:
+///   static constexpr std::string_view kDomain = "com.microsoft", kOpType = "QLinearAdd";
 ///   struct Params;                                                       // precomputed at prepare
 ///   static void init(Params&, DataType, QuantParams a, QuantParams b, QuantParams c);
 ///   static std::int64_t apply(const Params&, std::int32_t a, std::int32_t b);  // round(real / C_scale) + C_zero
-/// A kernel is `struct QLinearAdd_1 : QLinearBinaryKernel<Op> { kOpType }` (com.microsoft, version 1, the only one).
+/// A kernel is `using QLinearAdd_1 = VersionedKernel<QLinearBinaryKernel<Op>, 1>;` (version 1, the only one).
 template <typename Op>
 struct QLinearBinaryKernel : KernelDefaults {
-  static constexpr std::string_view kDomain = "com.microsoft";
-  static constexpr int kSinceVersion = 1;
+  static constexpr std::string_view kDomain = Op::kDomain;
+  static constexpr std::string_view kOpType = Op::kOpType;
   static constexpr int kA = 0;
   static constexpr int kAScale = 1;
   static constexpr int kAZeroPoint = 2;
@@ -30120,6 +29831,8 @@ namespace kernels {
 namespace qlinear_add_detail {
 
 struct QuantizedAdd {
+  static constexpr std::string_view kDomain = "com.microsoft";
+  static constexpr std::string_view kOpType = "QLinearAdd";
   /// Fraction bits of the tables: 2^-24 of an output quantum, far below the rounding granularity.
   static constexpr int kFraction = 24;
   static constexpr std::int64_t kMask = (std::int64_t{1} << kFraction) - 1;
@@ -30154,9 +29867,7 @@ struct QuantizedAdd {
 }  // namespace qlinear_add_detail
 
 // Version 1: the only version.
-struct QLinearAdd_1 : qoperator_util::QLinearBinaryKernel<qlinear_add_detail::QuantizedAdd> {
-  static constexpr std::string_view kOpType = "QLinearAdd";
-};
+using QLinearAdd_1 = VersionedKernel<qoperator_util::QLinearBinaryKernel<qlinear_add_detail::QuantizedAdd>, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -30175,11 +29886,12 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Version 1: the only version.
-struct QLinearAveragePool_1 : KernelDefaults, qoperator_util::UnaryInputs {
+namespace qlinear_average_pool_detail {
+
+/// The implementation of QLinearAveragePool (see the file comment).
+struct QLinearAveragePoolImpl : KernelDefaults, qoperator_util::UnaryInputs {
   static constexpr std::string_view kDomain = "com.microsoft";
   static constexpr std::string_view kOpType = "QLinearAveragePool";
-  static constexpr int kSinceVersion = 1;
   /// Most taps a window may have: their sum of 8-bit values must fit in int32, and one multiplier per divisor.
   static constexpr std::int64_t kMaxKernelSize = std::int64_t{1} << 20;
 
@@ -30311,6 +30023,11 @@ struct QLinearAveragePool_1 : KernelDefaults, qoperator_util::UnaryInputs {
   }
 };
 
+}  // namespace qlinear_average_pool_detail
+
+// Version 1: the only version.
+using QLinearAveragePool_1 = VersionedKernel<qlinear_average_pool_detail::QLinearAveragePoolImpl, 1>;
+
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/quantization/qlinear_average_pool.hpp
@@ -30325,11 +30042,12 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Version 1: the only version.
-struct QLinearConcat_1 : KernelDefaults {
+namespace qlinear_concat_detail {
+
+/// The implementation of QLinearConcat (see the file comment).
+struct QLinearConcatImpl : KernelDefaults {
   static constexpr std::string_view kDomain = "com.microsoft";
   static constexpr std::string_view kOpType = "QLinearConcat";
-  static constexpr int kSinceVersion = 1;
   static constexpr int kYScale = 0;
   static constexpr int kYZeroPoint = 1;
   static constexpr int kFirstX = 2;  ///< X_i, X_scale_i, X_zero_point_i at kFirstX + 3 * i
@@ -30428,6 +30146,11 @@ struct QLinearConcat_1 : KernelDefaults {
   }
 };
 
+}  // namespace qlinear_concat_detail
+
+// Version 1: the only version.
+using QLinearConcat_1 = VersionedKernel<qlinear_concat_detail::QLinearConcatImpl, 1>;
+
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/quantization/qlinear_concat.hpp
@@ -30442,11 +30165,12 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Version 1: the only version.
-struct QLinearGlobalAveragePool_1 : KernelDefaults, qoperator_util::UnaryInputs {
+namespace qlinear_global_average_pool_detail {
+
+/// The implementation of QLinearGlobalAveragePool (see the file comment).
+struct QLinearGlobalAveragePoolImpl : KernelDefaults, qoperator_util::UnaryInputs {
   static constexpr std::string_view kDomain = "com.microsoft";
   static constexpr std::string_view kOpType = "QLinearGlobalAveragePool";
-  static constexpr int kSinceVersion = 1;
   /// Most positions a channel may have: their sum of 8-bit values must fit in int32.
   static constexpr std::int64_t kMaxSpatial = (std::int64_t{1} << 31) / 256;
 
@@ -30468,9 +30192,8 @@ struct QLinearGlobalAveragePool_1 : KernelDefaults, qoperator_util::UnaryInputs 
     ONNXMICRO_RETURN_IF_ERROR(qoperator_util::require_flag("channels_last", channels_last));
     const int rank = x.shape.rank();
     if (rank < 3) {
-      return Status(StatusCode::invalid_model)
-             << "input 0 '" << x.name << "' has shape " << x.shape << ", expected rank >= 3 ("
-             << (channels_last ? "N, spatial..., C" : "N, C, spatial...") << ")";
+      return ctx.input_error(kX) << " has shape " << x.shape << ", expected rank >= 3 ("
+                                 << (channels_last ? "N, spatial..., C" : "N, C, spatial...") << ")";
     }
     State* s = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(s));
@@ -30480,9 +30203,9 @@ struct QLinearGlobalAveragePool_1 : KernelDefaults, qoperator_util::UnaryInputs 
     s->spatial = 1;
     for (int i = 1; i < rank - 1; ++i) s->spatial *= x.shape[s->channels_last ? i : i + 1];
     if (s->spatial < 1 || s->spatial > kMaxSpatial) {
-      return Status(StatusCode::unsupported)
-             << "input 0 '" << x.name << "' has shape " << x.shape << ": " << s->spatial
-             << " spatial positions, expected 1 to " << kMaxSpatial << " (the int32 sum of a channel)";
+      return ctx.input_error(kX, {}, StatusCode::unsupported)
+             << " has shape " << x.shape << ": " << s->spatial << " spatial positions, expected 1 to " << kMaxSpatial
+             << " (the int32 sum of a channel)";
     }
     s->x_zero = xq.zero_point;
     s->y_zero = yq.zero_point;
@@ -30536,6 +30259,11 @@ struct QLinearGlobalAveragePool_1 : KernelDefaults, qoperator_util::UnaryInputs 
   }
 };
 
+}  // namespace qlinear_global_average_pool_detail
+
+// Version 1: the only version.
+using QLinearGlobalAveragePool_1 = VersionedKernel<qlinear_global_average_pool_detail::QLinearGlobalAveragePoolImpl, 1>;
+
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/quantization/qlinear_global_average_pool.hpp
@@ -30547,11 +30275,12 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Version 1: the only version.
-struct QLinearLeakyRelu_1 : KernelDefaults {
+namespace qlinear_leaky_relu_detail {
+
+/// The implementation of QLinearLeakyRelu (see the file comment).
+struct QLinearLeakyReluImpl : KernelDefaults {
   static constexpr std::string_view kDomain = "com.microsoft";
   static constexpr std::string_view kOpType = "QLinearLeakyRelu";
-  static constexpr int kSinceVersion = 1;
   static constexpr int kInPlaceInput = 0;
 
   static Status prepare(PrepareContext& ctx) noexcept {
@@ -30561,6 +30290,11 @@ struct QLinearLeakyRelu_1 : KernelDefaults {
   }
   static Status run(RunContext& ctx) noexcept { return qoperator_util::LookupTableKernel::run(ctx); }
 };
+
+}  // namespace qlinear_leaky_relu_detail
+
+// Version 1: the only version.
+using QLinearLeakyRelu_1 = VersionedKernel<qlinear_leaky_relu_detail::QLinearLeakyReluImpl, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -30886,6 +30620,8 @@ namespace kernels {
 namespace qlinear_mul_detail {
 
 struct QuantizedMul {
+  static constexpr std::string_view kDomain = "com.microsoft";
+  static constexpr std::string_view kOpType = "QLinearMul";
   struct Params {
     std::int32_t a_zero, b_zero, c_zero;
     qoperator_util::RoundingMultiplier output;
@@ -30906,9 +30642,7 @@ struct QuantizedMul {
 }  // namespace qlinear_mul_detail
 
 // Version 1: the only version.
-struct QLinearMul_1 : qoperator_util::QLinearBinaryKernel<qlinear_mul_detail::QuantizedMul> {
-  static constexpr std::string_view kOpType = "QLinearMul";
-};
+using QLinearMul_1 = VersionedKernel<qoperator_util::QLinearBinaryKernel<qlinear_mul_detail::QuantizedMul>, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -30922,11 +30656,12 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Version 1: the only version.
-struct QLinearSigmoid_1 : KernelDefaults {
+namespace qlinear_sigmoid_detail {
+
+/// The implementation of QLinearSigmoid (see the file comment).
+struct QLinearSigmoidImpl : KernelDefaults {
   static constexpr std::string_view kDomain = "com.microsoft";
   static constexpr std::string_view kOpType = "QLinearSigmoid";
-  static constexpr int kSinceVersion = 1;
   static constexpr int kInPlaceInput = 0;
 
   static Status prepare(PrepareContext& ctx) noexcept {
@@ -30934,6 +30669,11 @@ struct QLinearSigmoid_1 : KernelDefaults {
   }
   static Status run(RunContext& ctx) noexcept { return qoperator_util::LookupTableKernel::run(ctx); }
 };
+
+}  // namespace qlinear_sigmoid_detail
+
+// Version 1: the only version.
+using QLinearSigmoid_1 = VersionedKernel<qlinear_sigmoid_detail::QLinearSigmoidImpl, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -30961,11 +30701,12 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Version 1: the only version.
-struct QLinearSoftmax_1 : KernelDefaults {
+namespace qlinear_softmax_detail {
+
+/// The implementation of QLinearSoftmax (see the file comment).
+struct QLinearSoftmaxImpl : KernelDefaults {
   static constexpr std::string_view kDomain = "com.microsoft";
   static constexpr std::string_view kOpType = "QLinearSoftmax";
-  static constexpr int kSinceVersion = 1;
   // Each row is read completely (max, sum) before any of its elements is written, and rows are disjoint.
   static constexpr int kInPlaceInput = 0;
 
@@ -30995,12 +30736,11 @@ struct QLinearSoftmax_1 : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(qoperator_util::require_8bit(ctx, kX));
     const TensorInfo& x = ctx.input(kX);
     if (!x.shape.is_static()) {
-      return Status(StatusCode::unsupported)
-             << "input 0 '" << x.name << "' has shape " << x.shape << "; shapes must be known";
+      return ctx.input_error(kX, {}, StatusCode::unsupported) << " has shape " << x.shape << "; shapes must be known";
     }
     const int rank = x.shape.rank();
     if (rank < 1) {
-      return Status(StatusCode::invalid_model) << "input 0 '" << x.name << "' is a scalar, expected rank >= 1";
+      return ctx.input_error(kX) << " is a scalar, expected rank >= 1";
     }
     qoperator_util::QuantParams xq, yq;
     ONNXMICRO_RETURN_IF_ERROR(qoperator_util::read_quant_params(ctx, kXScale, kXZeroPoint, x.dtype, xq));
@@ -31103,6 +30843,11 @@ struct QLinearSoftmax_1 : KernelDefaults {
   }
 };
 
+}  // namespace qlinear_softmax_detail
+
+// Version 1: the only version.
+using QLinearSoftmax_1 = VersionedKernel<qlinear_softmax_detail::QLinearSoftmaxImpl, 1>;
+
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/quantization/qlinear_softmax.hpp
@@ -31172,9 +30917,9 @@ inline Status check_x_and_scale(const PrepareContext& ctx, const Rules& rules) n
       break;
     default: break;
   }
-  return Status(StatusCode::invalid_model)
-         << "input 1 '" << scale.name << "' (y_scale) has dtype " << dtype_name(scale.dtype)
-         << ", expected float, float16, bfloat16 or int32" << (opset >= 24 ? " or float8e8m0" : "");
+  return ctx.input_error(kScale, "y_scale")
+         << " has dtype " << dtype_name(scale.dtype) << ", expected float, float16, bfloat16 or int32"
+         << (opset >= 24 ? " or float8e8m0" : "");
 }
 
 /// The output dtype: y_zero_point's, else 'output_dtype' (opset 21), else uint8.
@@ -31365,9 +31110,13 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-/// Body of ArgMax (kMax) / ArgMin kernels.
-template <bool kMax>
-struct ArgExtremumKernel {
+/// Body of the ArgMax / ArgMin kernels, usable directly as a VersionedKernel's Impl. Op names the op (kOpType)
+/// and which extreme it finds (kMax: the largest, else the smallest):
+/// `using ArgMax_12 = VersionedKernel<ArgExtremumKernel<ArgMaxOp>, 12>;`.
+template <typename Op>
+struct ArgExtremumKernel : KernelDefaults {
+  static constexpr std::string_view kOpType = Op::kOpType;
+  static constexpr bool kMax = Op::kMax;
   static constexpr int kInput = 0;
   static constexpr int kOutput = 0;
   using Types = TypeList<float, double, float16_t, bfloat16_t, std::int8_t, std::int16_t, std::int32_t, std::int64_t,
@@ -31397,7 +31146,7 @@ struct ArgExtremumKernel {
       ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("select_last_index", select_last, 0));
     }
     if (data.shape.rank() == 0) {
-      return Status(StatusCode::invalid_model) << "input 0 '" << data.name << "' is a scalar; expected rank >= 1";
+      return ctx.input_error(kInput) << " is a scalar; expected rank >= 1";
     }
     int axis = 0;
     // negative axis: allowed from opset 11
@@ -31406,8 +31155,8 @@ struct ArgExtremumKernel {
     state->slices = axis_slices::along(data.shape, axis);
     state->select_last_index = select_last != 0;
     if (state->slices.length == 0 && state->slices.outer * state->slices.inner != 0) {
-      return Status(StatusCode::invalid_model) << "input 0 '" << data.name << "' has shape " << data.shape << ": axis "
-                                               << axis << " is empty, so there is no index to return";
+      return ctx.input_error(kInput) << " has shape " << data.shape << ": axis " << axis
+                                     << " is empty, so there is no index to return";
     }
     Shape out = data.shape;
     if (keepdims != 0) {
@@ -31458,20 +31207,17 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 1-11: ties give the first index (negative axis from opset 11).
-struct ArgMax_1 : KernelDefaults, ArgExtremumKernel<true> {
-  static constexpr std::string_view kDomain = "";
+/// Which extreme ArgMax finds.
+struct ArgMaxOp {
   static constexpr std::string_view kOpType = "ArgMax";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 12;
+  static constexpr bool kMax = true;
 };
 
+// Opset 1-11: ties give the first index (negative axis from opset 11).
+using ArgMax_1 = VersionedKernel<ArgExtremumKernel<ArgMaxOp>, 1, 12>;
+
 // Opset 12: select_last_index added (ties may give the last index); bfloat16 from opset 13.
-struct ArgMax_12 : KernelDefaults, ArgExtremumKernel<true> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "ArgMax";
-  static constexpr int kSinceVersion = 12;
-};
+using ArgMax_12 = VersionedKernel<ArgExtremumKernel<ArgMaxOp>, 12>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -31484,20 +31230,17 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 1-11: ties give the first index (negative axis from opset 11).
-struct ArgMin_1 : KernelDefaults, ArgExtremumKernel<false> {
-  static constexpr std::string_view kDomain = "";
+/// Which extreme ArgMin finds.
+struct ArgMinOp {
   static constexpr std::string_view kOpType = "ArgMin";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 12;
+  static constexpr bool kMax = false;
 };
 
+// Opset 1-11: ties give the first index (negative axis from opset 11).
+using ArgMin_1 = VersionedKernel<ArgExtremumKernel<ArgMinOp>, 1, 12>;
+
 // Opset 12: select_last_index added (ties may give the last index); bfloat16 from opset 13.
-struct ArgMin_12 : KernelDefaults, ArgExtremumKernel<false> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "ArgMin";
-  static constexpr int kSinceVersion = 12;
-};
+using ArgMin_12 = VersionedKernel<ArgExtremumKernel<ArgMinOp>, 12>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -31617,10 +31360,12 @@ inline bool reduce_base_dtype_allowed(DataType dtype, std::int64_t opset) noexce
   }
 }
 
-/// Body of the Reduce* kernels. kAxesInput: axes come from optional input 1 (with noop_with_empty_axes)
-/// instead of the `axes` attribute.
-template <typename Op, bool kAxesInput>
-struct ReduceKernel {
+/// Body of the Reduce* kernels, usable directly as a VersionedKernel's Impl:
+/// `using ReduceSum_13 = VersionedKernel<ReduceKernel<ReduceSumOp>, 13>;`. From Op::kAxesInputSince on, the axes
+/// come from optional input 1 (with noop_with_empty_axes) instead of the `axes` attribute.
+template <typename Op>
+struct ReduceKernel : KernelDefaults {
+  static constexpr std::string_view kOpType = Op::kOpType;
   static constexpr int kInput = 0;
   static constexpr int kAxesInputIndex = 1;
   static constexpr int kOutput = 0;
@@ -31631,7 +31376,8 @@ struct ReduceKernel {
     void (*compute)(const ReducePlan& plan, const void* x, void* y) noexcept;
   };
 
-  static Status prepare(PrepareContext& ctx) noexcept {
+  /// `since`: the first version of the kernel's range (VersionedKernel passes it).
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInput));
     ONNXMICRO_RETURN_IF_ERROR(axis_slices::require_static_shape(ctx, kInput));
     const TensorInfo& data = ctx.input(kInput);
@@ -31651,7 +31397,7 @@ struct ReduceKernel {
     std::size_t axis_count = 0;
     bool noop_with_empty_axes = false;
     const char* axes_name = "attribute 'axes'";
-    if constexpr (kAxesInput) {
+    if (since >= Op::kAxesInputSince) {
       std::int64_t noop = 0;
       ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("noop_with_empty_axes", noop, 0));
       noop_with_empty_axes = noop != 0;
@@ -31773,17 +31519,15 @@ struct ReduceKernel {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_constant_input(kAxesInputIndex));
     const TensorInfo& info = ctx.input(kAxesInputIndex);
     if (info.dtype != DataType::int64) {
-      return Status(StatusCode::invalid_model)
-             << "input 1 '" << info.name << "' (axes) has dtype " << dtype_name(info.dtype) << ", expected int64";
+      return ctx.input_error(kAxesInputIndex, "axes") << " has dtype " << dtype_name(info.dtype) << ", expected int64";
     }
     if (info.shape.rank() > 1) {
-      return Status(StatusCode::invalid_model)
-             << "input 1 '" << info.name << "' (axes) must be 1-D, got shape " << info.shape;
+      return ctx.input_error(kAxesInputIndex, "axes") << " must be 1-D, got shape " << info.shape;
     }
     const std::int64_t n = info.shape.element_count();
     if (n < 0 || static_cast<std::uint64_t>(n) > capacity) {
-      return Status(StatusCode::invalid_model)
-             << "input 1 '" << info.name << "' (axes) has " << n << " values, more than the input rank " << capacity;
+      return ctx.input_error(kAxesInputIndex, "axes")
+             << " has " << n << " values, more than the input rank " << capacity;
     }
     // memcpy: constant data may point into the model bytes, unaligned.
     for (std::int64_t i = 0; i < n; ++i)
@@ -31862,6 +31606,8 @@ namespace kernels {
 
 /// How ReduceL1 reduces one slice.
 struct ReduceL1Op {
+  static constexpr std::string_view kOpType = "ReduceL1";
+  static constexpr int kAxesInputSince = 18;  ///< axes: an attribute before, optional input 1 since
   using Types = ReduceBaseTypes;
   static bool allows(DataType dtype, std::int64_t opset) noexcept { return reduce_base_dtype_allowed(dtype, opset); }
   template <typename T>
@@ -31875,19 +31621,10 @@ struct ReduceL1Op {
 };
 
 // Opset 1-17: axes from the `axes` attribute (negative axes from 11, bfloat16 from 13).
-struct ReduceL1_1 : KernelDefaults, ReduceKernel<ReduceL1Op, false> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "ReduceL1";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 18;
-};
+using ReduceL1_1 = VersionedKernel<ReduceKernel<ReduceL1Op>, 1, 18>;
 
 // Opset 18: axes moved to optional input 1 (must be constant), noop_with_empty_axes added.
-struct ReduceL1_18 : KernelDefaults, ReduceKernel<ReduceL1Op, true> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "ReduceL1";
-  static constexpr int kSinceVersion = 18;
-};
+using ReduceL1_18 = VersionedKernel<ReduceKernel<ReduceL1Op>, 18>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -31902,6 +31639,8 @@ namespace kernels {
 
 /// How ReduceL2 reduces one slice.
 struct ReduceL2Op {
+  static constexpr std::string_view kOpType = "ReduceL2";
+  static constexpr int kAxesInputSince = 18;  ///< axes: an attribute before, optional input 1 since
   using Types = ReduceBaseTypes;
   static bool allows(DataType dtype, std::int64_t opset) noexcept { return reduce_base_dtype_allowed(dtype, opset); }
   template <typename T>
@@ -31917,19 +31656,10 @@ struct ReduceL2Op {
 };
 
 // Opset 1-17: axes from the `axes` attribute (negative axes from 11, bfloat16 from 13).
-struct ReduceL2_1 : KernelDefaults, ReduceKernel<ReduceL2Op, false> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "ReduceL2";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 18;
-};
+using ReduceL2_1 = VersionedKernel<ReduceKernel<ReduceL2Op>, 1, 18>;
 
 // Opset 18: axes moved to optional input 1 (must be constant), noop_with_empty_axes added.
-struct ReduceL2_18 : KernelDefaults, ReduceKernel<ReduceL2Op, true> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "ReduceL2";
-  static constexpr int kSinceVersion = 18;
-};
+using ReduceL2_18 = VersionedKernel<ReduceKernel<ReduceL2Op>, 18>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -31944,6 +31674,8 @@ namespace kernels {
 
 /// How ReduceLogSum reduces one slice.
 struct ReduceLogSumOp {
+  static constexpr std::string_view kOpType = "ReduceLogSum";
+  static constexpr int kAxesInputSince = 18;  ///< axes: an attribute before, optional input 1 since
   using Types = ReduceBaseTypes;
   static bool allows(DataType dtype, std::int64_t opset) noexcept {
     return reduce_base_dtype_allowed(dtype, opset) &&
@@ -31959,20 +31691,11 @@ struct ReduceLogSumOp {
 };
 
 // Opset 1-17: axes from the `axes` attribute (negative axes from 11, bfloat16 from 13).
-struct ReduceLogSum_1 : KernelDefaults, ReduceKernel<ReduceLogSumOp, false> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "ReduceLogSum";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 18;
-};
+using ReduceLogSum_1 = VersionedKernel<ReduceKernel<ReduceLogSumOp>, 1, 18>;
 
 // Opset 18: axes moved to optional input 1 (must be constant), noop_with_empty_axes added;
 // opset 28 drops the integer types.
-struct ReduceLogSum_18 : KernelDefaults, ReduceKernel<ReduceLogSumOp, true> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "ReduceLogSum";
-  static constexpr int kSinceVersion = 18;
-};
+using ReduceLogSum_18 = VersionedKernel<ReduceKernel<ReduceLogSumOp>, 18>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -31988,6 +31711,8 @@ namespace kernels {
 
 /// How ReduceLogSumExp reduces one slice.
 struct ReduceLogSumExpOp {
+  static constexpr std::string_view kOpType = "ReduceLogSumExp";
+  static constexpr int kAxesInputSince = 18;  ///< axes: an attribute before, optional input 1 since
   using Types = ReduceBaseTypes;
   static bool allows(DataType dtype, std::int64_t opset) noexcept {
     return reduce_base_dtype_allowed(dtype, opset) &&
@@ -32013,20 +31738,11 @@ struct ReduceLogSumExpOp {
 };
 
 // Opset 1-17: axes from the `axes` attribute (negative axes from 11, bfloat16 from 13).
-struct ReduceLogSumExp_1 : KernelDefaults, ReduceKernel<ReduceLogSumExpOp, false> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "ReduceLogSumExp";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 18;
-};
+using ReduceLogSumExp_1 = VersionedKernel<ReduceKernel<ReduceLogSumExpOp>, 1, 18>;
 
 // Opset 18: axes moved to optional input 1 (must be constant), noop_with_empty_axes added;
 // opset 28 drops the integer types.
-struct ReduceLogSumExp_18 : KernelDefaults, ReduceKernel<ReduceLogSumExpOp, true> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "ReduceLogSumExp";
-  static constexpr int kSinceVersion = 18;
-};
+using ReduceLogSumExp_18 = VersionedKernel<ReduceKernel<ReduceLogSumExpOp>, 18>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -32087,6 +31803,8 @@ namespace kernels {
 
 /// How ReduceMax reduces one slice.
 struct ReduceMaxOp {
+  static constexpr std::string_view kOpType = "ReduceMax";
+  static constexpr int kAxesInputSince = 18;  ///< axes: an attribute before, optional input 1 since
   using Types = TypeList<float, double, float16_t, bfloat16_t, std::int8_t, std::int32_t, std::int64_t, std::uint8_t,
                          std::uint32_t, std::uint64_t, bool>;
   static bool allows(DataType dtype, std::int64_t opset) noexcept {
@@ -32099,19 +31817,10 @@ struct ReduceMaxOp {
 };
 
 // Opset 1-17: axes from the `axes` attribute (negative axes from 11, bfloat16 from 13, int8/uint8 from 12).
-struct ReduceMax_1 : KernelDefaults, ReduceKernel<ReduceMaxOp, false> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "ReduceMax";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 18;
-};
+using ReduceMax_1 = VersionedKernel<ReduceKernel<ReduceMaxOp>, 1, 18>;
 
 // Opset 18: axes moved to optional input 1 (must be constant), noop_with_empty_axes added; bool from 20.
-struct ReduceMax_18 : KernelDefaults, ReduceKernel<ReduceMaxOp, true> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "ReduceMax";
-  static constexpr int kSinceVersion = 18;
-};
+using ReduceMax_18 = VersionedKernel<ReduceKernel<ReduceMaxOp>, 18>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -32126,6 +31835,8 @@ namespace kernels {
 
 /// How ReduceMean reduces one slice.
 struct ReduceMeanOp {
+  static constexpr std::string_view kOpType = "ReduceMean";
+  static constexpr int kAxesInputSince = 18;  ///< axes: an attribute before, optional input 1 since
   using Types = ReduceBaseTypes;
   static bool allows(DataType dtype, std::int64_t opset) noexcept { return reduce_base_dtype_allowed(dtype, opset); }
   template <typename T>
@@ -32140,19 +31851,10 @@ struct ReduceMeanOp {
 };
 
 // Opset 1-17: axes from the `axes` attribute (negative axes from 11, bfloat16 from 13).
-struct ReduceMean_1 : KernelDefaults, ReduceKernel<ReduceMeanOp, false> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "ReduceMean";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 18;
-};
+using ReduceMean_1 = VersionedKernel<ReduceKernel<ReduceMeanOp>, 1, 18>;
 
 // Opset 18: axes moved to optional input 1 (must be constant), noop_with_empty_axes added.
-struct ReduceMean_18 : KernelDefaults, ReduceKernel<ReduceMeanOp, true> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "ReduceMean";
-  static constexpr int kSinceVersion = 18;
-};
+using ReduceMean_18 = VersionedKernel<ReduceKernel<ReduceMeanOp>, 18>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -32168,6 +31870,8 @@ namespace kernels {
 
 /// How ReduceMin reduces one slice.
 struct ReduceMinOp {
+  static constexpr std::string_view kOpType = "ReduceMin";
+  static constexpr int kAxesInputSince = 18;  ///< axes: an attribute before, optional input 1 since
   using Types = TypeList<float, double, float16_t, bfloat16_t, std::int8_t, std::int32_t, std::int64_t, std::uint8_t,
                          std::uint32_t, std::uint64_t, bool>;
   static bool allows(DataType dtype, std::int64_t opset) noexcept {
@@ -32180,19 +31884,10 @@ struct ReduceMinOp {
 };
 
 // Opset 1-17: axes from the `axes` attribute (negative axes from 11, bfloat16 from 13, int8/uint8 from 12).
-struct ReduceMin_1 : KernelDefaults, ReduceKernel<ReduceMinOp, false> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "ReduceMin";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 18;
-};
+using ReduceMin_1 = VersionedKernel<ReduceKernel<ReduceMinOp>, 1, 18>;
 
 // Opset 18: axes moved to optional input 1 (must be constant), noop_with_empty_axes added; bool from 20.
-struct ReduceMin_18 : KernelDefaults, ReduceKernel<ReduceMinOp, true> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "ReduceMin";
-  static constexpr int kSinceVersion = 18;
-};
+using ReduceMin_18 = VersionedKernel<ReduceKernel<ReduceMinOp>, 18>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -32207,6 +31902,8 @@ namespace kernels {
 
 /// How ReduceProd reduces one slice.
 struct ReduceProdOp {
+  static constexpr std::string_view kOpType = "ReduceProd";
+  static constexpr int kAxesInputSince = 18;  ///< axes: an attribute before, optional input 1 since
   using Types = ReduceBaseTypes;
   static bool allows(DataType dtype, std::int64_t opset) noexcept { return reduce_base_dtype_allowed(dtype, opset); }
   template <typename T>
@@ -32220,19 +31917,10 @@ struct ReduceProdOp {
 };
 
 // Opset 1-17: axes from the `axes` attribute (negative axes from 11, bfloat16 from 13).
-struct ReduceProd_1 : KernelDefaults, ReduceKernel<ReduceProdOp, false> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "ReduceProd";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 18;
-};
+using ReduceProd_1 = VersionedKernel<ReduceKernel<ReduceProdOp>, 1, 18>;
 
 // Opset 18: axes moved to optional input 1 (must be constant), noop_with_empty_axes added.
-struct ReduceProd_18 : KernelDefaults, ReduceKernel<ReduceProdOp, true> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "ReduceProd";
-  static constexpr int kSinceVersion = 18;
-};
+using ReduceProd_18 = VersionedKernel<ReduceKernel<ReduceProdOp>, 18>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -32247,6 +31935,8 @@ namespace kernels {
 
 /// How ReduceSum reduces one slice.
 struct ReduceSumOp {
+  static constexpr std::string_view kOpType = "ReduceSum";
+  static constexpr int kAxesInputSince = 13;  ///< axes: an attribute before, optional input 1 since
   using Types = ReduceBaseTypes;
   static bool allows(DataType dtype, std::int64_t opset) noexcept { return reduce_base_dtype_allowed(dtype, opset); }
   template <typename T>
@@ -32256,19 +31946,10 @@ struct ReduceSumOp {
 };
 
 // Opset 1-12: axes from the `axes` attribute (negative axes from opset 11 on).
-struct ReduceSum_1 : KernelDefaults, ReduceKernel<ReduceSumOp, false> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "ReduceSum";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 13;
-};
+using ReduceSum_1 = VersionedKernel<ReduceKernel<ReduceSumOp>, 1, 13>;
 
 // Opset 13: axes moved to optional input 1 (must be constant), noop_with_empty_axes added; bfloat16.
-struct ReduceSum_13 : KernelDefaults, ReduceKernel<ReduceSumOp, true> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "ReduceSum";
-  static constexpr int kSinceVersion = 13;
-};
+using ReduceSum_13 = VersionedKernel<ReduceKernel<ReduceSumOp>, 13>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -32283,6 +31964,8 @@ namespace kernels {
 
 /// How ReduceSumSquare reduces one slice.
 struct ReduceSumSquareOp {
+  static constexpr std::string_view kOpType = "ReduceSumSquare";
+  static constexpr int kAxesInputSince = 18;  ///< axes: an attribute before, optional input 1 since
   using Types = ReduceBaseTypes;
   static bool allows(DataType dtype, std::int64_t opset) noexcept { return reduce_base_dtype_allowed(dtype, opset); }
   template <typename T>
@@ -32298,19 +31981,10 @@ struct ReduceSumSquareOp {
 };
 
 // Opset 1-17: axes from the `axes` attribute (negative axes from 11, bfloat16 from 13).
-struct ReduceSumSquare_1 : KernelDefaults, ReduceKernel<ReduceSumSquareOp, false> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "ReduceSumSquare";
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 18;
-};
+using ReduceSumSquare_1 = VersionedKernel<ReduceKernel<ReduceSumSquareOp>, 1, 18>;
 
 // Opset 18: axes moved to optional input 1 (must be constant), noop_with_empty_axes added.
-struct ReduceSumSquare_18 : KernelDefaults, ReduceKernel<ReduceSumSquareOp, true> {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "ReduceSumSquare";
-  static constexpr int kSinceVersion = 18;
-};
+using ReduceSumSquare_18 = VersionedKernel<ReduceKernel<ReduceSumSquareOp>, 18>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -32364,8 +32038,7 @@ inline Status require_container(PrepareContext& ctx, int index, DataType kind = 
   ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(index));
   const TensorInfo& info = ctx.input(index);
   if (info.dtype != kind) {
-    return Status(StatusCode::invalid_model) << "input " << index << " '" << info.name << "' is "
-                                             << dtype_name(info.dtype) << ", expected a " << dtype_name(kind);
+    return ctx.input_error(index) << " is " << dtype_name(info.dtype) << ", expected a " << dtype_name(kind);
   }
   return ctx.require_constant_input(index);
 }
@@ -32380,8 +32053,7 @@ inline Status read_index_input(PrepareContext& ctx, int index, std::int64_t& val
   const TensorInfo& info = ctx.input(index);
   if (info.dtype != DataType::int32 && info.dtype != DataType::int64) return ctx.unsupported_input_dtype(index);
   if (info.shape.element_count() != 1) {
-    return Status(StatusCode::invalid_model)
-           << "input " << index << " '" << info.name << "' must be a scalar, got shape " << info.shape;
+    return ctx.input_error(index) << " must be a scalar, got shape " << info.shape;
   }
   ONNXMICRO_RETURN_IF_ERROR(ctx.require_constant_input(index));
   if (info.dtype == DataType::int32) {
@@ -32440,10 +32112,11 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-struct ConcatFromSequence_11 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace concat_from_sequence_detail {
+
+/// The implementation of ConcatFromSequence (see the file comment).
+struct ConcatFromSequenceImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "ConcatFromSequence";
-  static constexpr int kSinceVersion = 11;
   static Status prepare(PrepareContext& ctx) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(sequence_util::require_container(ctx, 0));
     std::int64_t axis = 0, new_axis = 0;
@@ -32497,6 +32170,10 @@ struct ConcatFromSequence_11 : KernelDefaults {
   static Status run(RunContext& ctx) noexcept { return sequence_util::PreparedResult::run(ctx); }
 };
 
+}  // namespace concat_from_sequence_detail
+
+using ConcatFromSequence_11 = VersionedKernel<concat_from_sequence_detail::ConcatFromSequenceImpl, 11>;
+
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/sequence/concat_from_sequence.hpp
@@ -32508,10 +32185,11 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-struct Optional_15 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace optional_detail {
+
+/// The implementation of Optional (see the file comment).
+struct OptionalImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "Optional";
-  static constexpr int kSinceVersion = 15;
   static Status prepare(PrepareContext& ctx) noexcept {
     if (!ctx.has_input(0)) {
       if (!ctx.has_attribute("type")) {
@@ -32527,6 +32205,10 @@ struct Optional_15 : KernelDefaults {
   static Status run(RunContext& ctx) noexcept { return sequence_util::PreparedResult::run(ctx); }
 };
 
+}  // namespace optional_detail
+
+using Optional_15 = VersionedKernel<optional_detail::OptionalImpl, 15>;
+
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/sequence/optional.hpp
@@ -32538,10 +32220,11 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-struct OptionalGetElement_15 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace optional_get_element_detail {
+
+/// The implementation of OptionalGetElement (see the file comment).
+struct OptionalGetElementImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "OptionalGetElement";
-  static constexpr int kSinceVersion = 15;
   static Status prepare(PrepareContext& ctx) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(0));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_constant_input(0));
@@ -32551,12 +32234,16 @@ struct OptionalGetElement_15 : KernelDefaults {
       return sequence_util::set_tensor_result(ctx, ConstTensorView(x.dtype, x.shape, x.const_data));
     }
     if (x.shape.element_count() == 0) {
-      return Status(StatusCode::invalid_argument) << "input 0 '" << x.name << "' is an empty optional";
+      return ctx.input_error(0, {}, StatusCode::invalid_argument) << " is an empty optional";
     }
     return sequence_util::set_tensor_result(ctx, view_of(sequence_util::elements_of(x)[0]));
   }
   static Status run(RunContext& ctx) noexcept { return sequence_util::PreparedResult::run(ctx); }
 };
+
+}  // namespace optional_get_element_detail
+
+using OptionalGetElement_15 = VersionedKernel<optional_get_element_detail::OptionalGetElementImpl, 15>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -32569,10 +32256,11 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-struct OptionalHasElement_15 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace optional_has_element_detail {
+
+/// The implementation of OptionalHasElement (see the file comment).
+struct OptionalHasElementImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "OptionalHasElement";
-  static constexpr int kSinceVersion = 15;
   static Status prepare(PrepareContext& ctx) noexcept {
     Span<bool> result;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(1, result));
@@ -32590,6 +32278,10 @@ struct OptionalHasElement_15 : KernelDefaults {
   static Status run(RunContext& ctx) noexcept { return sequence_util::PreparedResult::run(ctx); }
 };
 
+}  // namespace optional_has_element_detail
+
+using OptionalHasElement_15 = VersionedKernel<optional_has_element_detail::OptionalHasElementImpl, 15>;
+
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/sequence/optional_has_element.hpp
@@ -32600,10 +32292,11 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-struct SequenceAt_11 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace sequence_at_detail {
+
+/// The implementation of SequenceAt (see the file comment).
+struct SequenceAtImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "SequenceAt";
-  static constexpr int kSinceVersion = 11;
   static Status prepare(PrepareContext& ctx) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(sequence_util::require_container(ctx, 0));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(1));
@@ -32617,6 +32310,10 @@ struct SequenceAt_11 : KernelDefaults {
   static Status run(RunContext& ctx) noexcept { return sequence_util::PreparedResult::run(ctx); }
 };
 
+}  // namespace sequence_at_detail
+
+using SequenceAt_11 = VersionedKernel<sequence_at_detail::SequenceAtImpl, 11>;
+
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/sequence/sequence_at.hpp
@@ -32627,10 +32324,11 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-struct SequenceConstruct_11 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace sequence_construct_detail {
+
+/// The implementation of SequenceConstruct (see the file comment).
+struct SequenceConstructImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "SequenceConstruct";
-  static constexpr int kSinceVersion = 11;
   static Status prepare(PrepareContext& ctx) noexcept {
     const int n = ctx.explicit_input_count();
     if (n < 1) return Status(StatusCode::invalid_model) << "SequenceConstruct needs at least one input";
@@ -32646,6 +32344,10 @@ struct SequenceConstruct_11 : KernelDefaults {
   static Status run(RunContext& ctx) noexcept { return sequence_util::PreparedResult::run(ctx); }
 };
 
+}  // namespace sequence_construct_detail
+
+using SequenceConstruct_11 = VersionedKernel<sequence_construct_detail::SequenceConstructImpl, 11>;
+
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/sequence/sequence_construct.hpp
@@ -32657,10 +32359,11 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-struct SequenceEmpty_11 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace sequence_empty_detail {
+
+/// The implementation of SequenceEmpty (see the file comment).
+struct SequenceEmptyImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "SequenceEmpty";
-  static constexpr int kSinceVersion = 11;
   static Status prepare(PrepareContext& ctx) noexcept {
     std::int64_t dtype = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("dtype", dtype, static_cast<std::int64_t>(DataType::float32)));
@@ -32672,6 +32375,10 @@ struct SequenceEmpty_11 : KernelDefaults {
   static Status run(RunContext& ctx) noexcept { return sequence_util::PreparedResult::run(ctx); }
 };
 
+}  // namespace sequence_empty_detail
+
+using SequenceEmpty_11 = VersionedKernel<sequence_empty_detail::SequenceEmptyImpl, 11>;
+
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/sequence/sequence_empty.hpp
@@ -32682,10 +32389,11 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-struct SequenceErase_11 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace sequence_erase_detail {
+
+/// The implementation of SequenceErase (see the file comment).
+struct SequenceEraseImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "SequenceErase";
-  static constexpr int kSinceVersion = 11;
   static Status prepare(PrepareContext& ctx) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(sequence_util::require_container(ctx, 0));
     const std::int64_t n = sequence_util::count_of(ctx.input(0));
@@ -32706,6 +32414,10 @@ struct SequenceErase_11 : KernelDefaults {
   static Status run(RunContext& ctx) noexcept { return sequence_util::PreparedResult::run(ctx); }
 };
 
+}  // namespace sequence_erase_detail
+
+using SequenceErase_11 = VersionedKernel<sequence_erase_detail::SequenceEraseImpl, 11>;
+
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/sequence/sequence_erase.hpp
@@ -32717,10 +32429,11 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-struct SequenceInsert_11 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace sequence_insert_detail {
+
+/// The implementation of SequenceInsert (see the file comment).
+struct SequenceInsertImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "SequenceInsert";
-  static constexpr int kSinceVersion = 11;
   static Status prepare(PrepareContext& ctx) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(sequence_util::require_container(ctx, 0));
     ValueRef inserted{};
@@ -32729,9 +32442,8 @@ struct SequenceInsert_11 : KernelDefaults {
     const std::int64_t n = sequence_util::count_of(ctx.input(0));
     const ValueRef* elements = sequence_util::elements_of(ctx.input(0));
     if (n > 0 && elements[0].dtype != inserted.dtype) {
-      return Status(StatusCode::invalid_model)
-             << "input 1 '" << ctx.input(1).name << "' is " << dtype_name(inserted.dtype) << ", the sequence holds "
-             << dtype_name(elements[0].dtype);
+      return ctx.input_error(1) << " is " << dtype_name(inserted.dtype) << ", the sequence holds "
+                                << dtype_name(elements[0].dtype);
     }
     std::int64_t position = n;
     if (ctx.has_input(2)) {
@@ -32748,6 +32460,10 @@ struct SequenceInsert_11 : KernelDefaults {
   static Status run(RunContext& ctx) noexcept { return sequence_util::PreparedResult::run(ctx); }
 };
 
+}  // namespace sequence_insert_detail
+
+using SequenceInsert_11 = VersionedKernel<sequence_insert_detail::SequenceInsertImpl, 11>;
+
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/sequence/sequence_insert.hpp
@@ -32758,10 +32474,11 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-struct SequenceLength_11 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace sequence_length_detail {
+
+/// The implementation of SequenceLength (see the file comment).
+struct SequenceLengthImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "SequenceLength";
-  static constexpr int kSinceVersion = 11;
   static Status prepare(PrepareContext& ctx) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(sequence_util::require_container(ctx, 0));
     Span<std::int64_t> length;
@@ -32771,6 +32488,10 @@ struct SequenceLength_11 : KernelDefaults {
   }
   static Status run(RunContext& ctx) noexcept { return sequence_util::PreparedResult::run(ctx); }
 };
+
+}  // namespace sequence_length_detail
+
+using SequenceLength_11 = VersionedKernel<sequence_length_detail::SequenceLengthImpl, 11>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -32784,10 +32505,11 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-struct SplitToSequence_11 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace split_to_sequence_detail {
+
+/// The implementation of SplitToSequence (see the file comment).
+struct SplitToSequenceImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "SplitToSequence";
-  static constexpr int kSinceVersion = 11;
   static constexpr int kMaxPieces = 1 << 20;
   static Status prepare(PrepareContext& ctx) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(0));
@@ -32823,17 +32545,17 @@ struct SplitToSequence_11 : KernelDefaults {
       }
       if (split.shape.rank() == 0) {
         chunk = values[0];
-        if (chunk <= 0) return Status(StatusCode::invalid_model) << "input 1 'split' must be positive";
+        if (chunk <= 0) return ctx.input_error(1, "split") << " must be positive";
         pieces = length == 0 ? 0 : (length + chunk - 1) / chunk;
       } else {
         std::int64_t total = 0;
         for (std::int64_t v : values) {
-          if (v < 0) return Status(StatusCode::invalid_model) << "input 1 'split' has a negative size";
+          if (v < 0) return ctx.input_error(1, "split") << " has a negative size";
           total += v;
         }
         if (total != length) {
-          return Status(StatusCode::invalid_model)
-                 << "input 1 'split' sums to " << total << ", axis " << a << " of " << x.shape << " is " << length;
+          return ctx.input_error(1, "split")
+                 << " sums to " << total << ", axis " << a << " of " << x.shape << " is " << length;
         }
         sizes = values.data();
         pieces = static_cast<std::int64_t>(values.size());
@@ -32876,6 +32598,10 @@ struct SplitToSequence_11 : KernelDefaults {
   }
   static Status run(RunContext& ctx) noexcept { return sequence_util::PreparedResult::run(ctx); }
 };
+
+}  // namespace split_to_sequence_detail
+
+using SplitToSequence_11 = VersionedKernel<split_to_sequence_detail::SplitToSequenceImpl, 11>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -33035,8 +32761,7 @@ struct WindowGenerator {
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
     ONNXMICRO_RETURN_IF_ERROR(read_constant_scalar(ctx, kSize, "size", state->size));
     if (state->size < 0) {
-      return Status(StatusCode::invalid_model)
-             << "input 0 '" << ctx.input(kSize).name << "' (size) is " << state->size << ", expected >= 0";
+      return ctx.input_error(kSize, "size") << " is " << state->size << ", expected >= 0";
     }
     std::int64_t periodic = 1;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("periodic", periodic, 1));
@@ -33077,12 +32802,17 @@ struct BlackmanFormula {
   }
 };
 
-/// BlackmanWindow-17: the first version.
-struct BlackmanWindow_17 : KernelDefaults, signal_util::WindowGenerator<BlackmanFormula> {
-  static constexpr std::string_view kDomain = "";
+namespace blackman_window_detail {
+
+/// The implementation of BlackmanWindow (see the file comment).
+struct BlackmanWindowImpl : KernelDefaults, signal_util::WindowGenerator<BlackmanFormula> {
   static constexpr std::string_view kOpType = "BlackmanWindow";
-  static constexpr int kSinceVersion = 17;
 };
+
+}  // namespace blackman_window_detail
+
+/// BlackmanWindow-17: the first version.
+using BlackmanWindow_17 = VersionedKernel<blackman_window_detail::BlackmanWindowImpl, 17>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -33101,8 +32831,11 @@ ONNXMICRO_NAMESPACE_END
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
+namespace dft_detail {
 
-struct DftCommon {
+/// Every DFT version.
+struct DftImpl : KernelDefaults {
+  static constexpr std::string_view kOpType = "DFT";
   static constexpr int kInput = 0;
   static constexpr int kDftLength = 1;
   static constexpr int kAxisInput = 2;
@@ -33115,10 +32848,9 @@ struct DftCommon {
     void (*compute)(const State&, const void* x, void* y, void* scratch) noexcept;
   };
 
-  /// kAxisFromInput: the axis is input 2 (opset 20, default -2) rather than attribute `axis` (opset 17,
-  /// default 1).
-  template <bool kAxisFromInput>
-  static Status prepare(PrepareContext& ctx) noexcept {
+  /// From opset 20 the axis is input 2 (default -2) rather than attribute `axis` (opset 17, default 1).
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
+    const bool axis_from_input = since >= 20;
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInput));
     const TensorInfo& input = ctx.input(kInput);
     State* state = nullptr;
@@ -33129,13 +32861,12 @@ struct DftCommon {
     }
     const int rank = input.shape.rank();
     if (rank < 2 || (input.shape[rank - 1] != 1 && input.shape[rank - 1] != 2)) {
-      return Status(StatusCode::invalid_model)
-             << "input 0 '" << input.name << "': expected rank >= 2 with a last dimension of 1 (real) or 2 "
-             << "(complex), got " << input.shape;
+      return ctx.input_error(kInput) << ": expected rank >= 2 with a last dimension of 1 (real) or 2 "
+                                     << "(complex), got " << input.shape;
     }
-    std::int64_t axis_value = kAxisFromInput ? -2 : 1;
-    const char* axis_name = kAxisFromInput ? "input 2 'axis'" : "attribute 'axis'";
-    if constexpr (kAxisFromInput) {
+    std::int64_t axis_value = axis_from_input ? -2 : 1;
+    const char* axis_name = axis_from_input ? "input 2 'axis'" : "attribute 'axis'";
+    if (axis_from_input) {
       if (ctx.has_input(kAxisInput))
         ONNXMICRO_RETURN_IF_ERROR(signal_util::read_constant_scalar(ctx, kAxisInput, "axis", axis_value));
     } else {
@@ -33219,22 +32950,13 @@ struct DftCommon {
   }
 };
 
-/// DFT-17: the first version; `axis` is an attribute (default 1).
-struct DFT_17 : KernelDefaults, DftCommon {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "DFT";
-  static constexpr int kSinceVersion = 17;
-  static constexpr int kUntilVersion = 20;
-  static Status prepare(PrepareContext& ctx) noexcept { return DftCommon::prepare<false>(ctx); }
-};
+}  // namespace dft_detail
 
-/// DFT-20: `axis` moves to an optional input (default -2).
-struct DFT_20 : KernelDefaults, DftCommon {
-  static constexpr std::string_view kDomain = "";
-  static constexpr std::string_view kOpType = "DFT";
-  static constexpr int kSinceVersion = 20;
-  static Status prepare(PrepareContext& ctx) noexcept { return DftCommon::prepare<true>(ctx); }
-};
+// Opset 17: the first version; `axis` is an attribute (default 1).
+using DFT_17 = VersionedKernel<dft_detail::DftImpl, 17, 20>;
+
+// Opset 20: `axis` moves to an optional input (default -2).
+using DFT_20 = VersionedKernel<dft_detail::DftImpl, 20>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -33254,12 +32976,17 @@ struct HammingFormula {
   }
 };
 
-/// HammingWindow-17: the first version.
-struct HammingWindow_17 : KernelDefaults, signal_util::WindowGenerator<HammingFormula> {
-  static constexpr std::string_view kDomain = "";
+namespace hamming_window_detail {
+
+/// The implementation of HammingWindow (see the file comment).
+struct HammingWindowImpl : KernelDefaults, signal_util::WindowGenerator<HammingFormula> {
   static constexpr std::string_view kOpType = "HammingWindow";
-  static constexpr int kSinceVersion = 17;
 };
+
+}  // namespace hamming_window_detail
+
+/// HammingWindow-17: the first version.
+using HammingWindow_17 = VersionedKernel<hamming_window_detail::HammingWindowImpl, 17>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -33278,12 +33005,17 @@ struct HannFormula {
   }
 };
 
-/// HannWindow-17: the first version.
-struct HannWindow_17 : KernelDefaults, signal_util::WindowGenerator<HannFormula> {
-  static constexpr std::string_view kDomain = "";
+namespace hann_window_detail {
+
+/// The implementation of HannWindow (see the file comment).
+struct HannWindowImpl : KernelDefaults, signal_util::WindowGenerator<HannFormula> {
   static constexpr std::string_view kOpType = "HannWindow";
-  static constexpr int kSinceVersion = 17;
 };
+
+}  // namespace hann_window_detail
+
+/// HannWindow-17: the first version.
+using HannWindow_17 = VersionedKernel<hann_window_detail::HannWindowImpl, 17>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -33301,11 +33033,11 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-/// MelWeightMatrix-17: the first version.
-struct MelWeightMatrix_17 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace mel_weight_matrix_detail {
+
+/// The implementation of MelWeightMatrix (see the file comment).
+struct MelWeightMatrixImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "MelWeightMatrix";
-  static constexpr int kSinceVersion = 17;
   static constexpr int kNumMelBins = 0;
   static constexpr int kDftLength = 1;
   static constexpr int kSampleRate = 2;
@@ -33336,8 +33068,7 @@ struct MelWeightMatrix_17 : KernelDefaults {
       ONNXMICRO_RETURN_IF_ERROR(ctx.require_constant_input(i));
       const TensorInfo& edge = ctx.input(i);
       if (edge.shape.element_count() != 1 || edge.shape.rank() > 1) {
-        return Status(StatusCode::invalid_model)
-               << "input " << i << " '" << edge.name << "': expected one value, got shape " << edge.shape;
+        return ctx.input_error(i) << ": expected one value, got shape " << edge.shape;
       }
       bool supported = visit_dtype(edge.dtype, FloatTypes{}, [&](auto tag) noexcept {
         using T = typename decltype(tag)::type;
@@ -33419,6 +33150,11 @@ struct MelWeightMatrix_17 : KernelDefaults {
   }
 };
 
+}  // namespace mel_weight_matrix_detail
+
+/// MelWeightMatrix-17: the first version.
+using MelWeightMatrix_17 = VersionedKernel<mel_weight_matrix_detail::MelWeightMatrixImpl, 17>;
+
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/signal/mel_weight_matrix.hpp
@@ -33434,11 +33170,11 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-/// STFT-17: the first version.
-struct STFT_17 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace stft_detail {
+
+/// The implementation of STFT (see the file comment).
+struct STFTImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "STFT";
-  static constexpr int kSinceVersion = 17;
   static constexpr int kSignal = 0;
   static constexpr int kFrameStep = 1;
   static constexpr int kWindow = 2;
@@ -33461,23 +33197,21 @@ struct STFT_17 : KernelDefaults {
       return ctx.unsupported_input_dtype(kSignal);
     }
     if (signal.shape.rank() != 3 || (signal.shape[2] != 1 && signal.shape[2] != 2)) {
-      return Status(StatusCode::invalid_model)
-             << "input 0 '" << signal.name << "': expected shape [batch, signal_length, 1 or 2], got " << signal.shape;
+      return ctx.input_error(kSignal) << ": expected shape [batch, signal_length, 1 or 2], got " << signal.shape;
     }
     state->batch = signal.shape[0];
     state->length = signal.shape[1];
     state->components = signal.shape[2];
     ONNXMICRO_RETURN_IF_ERROR(signal_util::read_constant_scalar(ctx, kFrameStep, "frame_step", state->frame_step));
     if (state->frame_step < 1) {
-      return Status(StatusCode::invalid_model) << "input 1 'frame_step' is " << state->frame_step << ", expected >= 1";
+      return ctx.input_error(kFrameStep, "frame_step") << " is " << state->frame_step << ", expected >= 1";
     }
     std::int64_t frame_length = -1;
     if (ctx.has_input(kWindow)) {
       const TensorInfo& window = ctx.input(kWindow);
       ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kSignal, kWindow));
       if (window.shape.rank() != 1) {
-        return Status(StatusCode::invalid_model)
-               << "input 2 '" << window.name << "' (window): expected rank 1, got " << window.shape;
+        return ctx.input_error(kWindow, "window") << ": expected rank 1, got " << window.shape;
       }
       frame_length = window.shape[0];
     }
@@ -33485,8 +33219,8 @@ struct STFT_17 : KernelDefaults {
       std::int64_t given = 0;
       ONNXMICRO_RETURN_IF_ERROR(signal_util::read_constant_scalar(ctx, kFrameLength, "frame_length", given));
       if (frame_length >= 0 && given != frame_length) {
-        return Status(StatusCode::invalid_model)
-               << "input 3 'frame_length' is " << given << ", but the window has " << frame_length << " values";
+        return ctx.input_error(kFrameLength, "frame_length")
+               << " is " << given << ", but the window has " << frame_length << " values";
       }
       frame_length = given;
     }
@@ -33544,6 +33278,11 @@ struct STFT_17 : KernelDefaults {
   }
 };
 
+}  // namespace stft_detail
+
+/// STFT-17: the first version.
+using STFT_17 = VersionedKernel<stft_detail::STFTImpl, 17>;
+
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/signal/stft.hpp
@@ -33570,11 +33309,11 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 26: the first version.
-struct BitCast_26 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace bit_cast_detail {
+
+/// The implementation of BitCast (see the file comment).
+struct BitCastImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "BitCast";
-  static constexpr int kSinceVersion = 26;
   static constexpr int kInPlaceInput = 0;
   static constexpr int kInput = 0;
 
@@ -33608,6 +33347,11 @@ struct BitCast_26 : KernelDefaults {
     return {};
   }
 };
+
+}  // namespace bit_cast_detail
+
+// Opset 26: the first version.
+using BitCast_26 = VersionedKernel<bit_cast_detail::BitCastImpl, 26>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -33695,8 +33439,8 @@ struct CastBase : KernelDefaults {
       dtype_convert::SourceKind kind = dtype_convert::SourceKind::floating;
       state->load = dtype_convert::loader_for(in.dtype, kind);
       if (state->load == nullptr) {
-        return Status(StatusCode::unsupported)
-               << "input 0 '" << in.name << "' has dtype " << dtype_name(in.dtype) << ", which Cast does not support";
+        return ctx.input_error(kInput, {}, StatusCode::unsupported)
+               << " has dtype " << dtype_name(in.dtype) << ", which Cast does not support";
       }
       switch (kind) {
         case dtype_convert::SourceKind::floating:
@@ -33886,11 +33630,11 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 18: the first version.
-struct CenterCropPad_18 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace center_crop_pad_detail {
+
+/// The implementation of CenterCropPad (see the file comment).
+struct CenterCropPadImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "CenterCropPad";
-  static constexpr int kSinceVersion = 18;
   static constexpr int kInput = 0;
   static constexpr int kShape = 1;
 
@@ -33909,9 +33653,8 @@ struct CenterCropPad_18 : KernelDefaults {
     const int rank = in.rank();
     if (!has_axes) axis_count = static_cast<std::size_t>(rank);
     if (count != axis_count) {
-      return Status(StatusCode::invalid_model)
-             << "input 1 '" << ctx.input(kShape).name << "' (shape) has " << count << " values, expected " << axis_count
-             << " (one per " << (has_axes ? "value of 'axes'" : "input axis") << ")";
+      return ctx.input_error(kShape, "shape") << " has " << count << " values, expected " << axis_count << " (one per "
+                                              << (has_axes ? "value of 'axes'" : "input axis") << ")";
     }
     remap::Plan plan;
     remap::start_identity(plan, in);
@@ -33937,6 +33680,11 @@ struct CenterCropPad_18 : KernelDefaults {
 
   static Status run(RunContext& ctx) noexcept { return remap::run_state(ctx); }
 };
+
+}  // namespace center_crop_pad_detail
+
+// Opset 18: the first version.
+using CenterCropPad_18 = VersionedKernel<center_crop_pad_detail::CenterCropPadImpl, 18>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -33978,9 +33726,8 @@ inline Status check_index_dtype(const PrepareContext& ctx, int index, std::strin
                                 bool allow_int32) noexcept {
   const TensorInfo& info = ctx.input(index);
   if (info.dtype == DataType::int64 || (allow_int32 && info.dtype == DataType::int32)) return {};
-  return Status(StatusCode::invalid_model)
-         << "input " << index << " '" << info.name << "' (" << role << ") has dtype " << dtype_name(info.dtype)
-         << (allow_int32 ? ", expected int32 or int64" : ", expected int64");
+  return ctx.input_error(index, role) << " has dtype " << dtype_name(info.dtype)
+                                      << (allow_int32 ? ", expected int32 or int64" : ", expected int64");
 }
 
 /// Element `k` of an int64 (`is_int64`) or int32 buffer; memcpy because buffers may be unaligned constants.
@@ -34070,6 +33817,12 @@ inline Status split_at_optional_axis(const PrepareContext& ctx, const Shape& sha
 // ---- scatter reductions ----
 
 enum class Reduction : std::uint8_t { none, add, mul, max, min };
+
+/// The last reduction ScatterElements and ScatterND define at opset `since`: none before 16 (no `reduction`
+/// attribute), mul from 16 (add, mul), min from 18 (max, min).
+constexpr Reduction max_scatter_reduction(int since) noexcept {
+  return since >= 18 ? Reduction::min : since >= 16 ? Reduction::mul : Reduction::none;
+}
 
 /// Reads the `reduction` attribute. `max_allowed` is the last reduction the version knows (16: mul, 18: min).
 inline Status parse_reduction(const PrepareContext& ctx, Reduction max_allowed, Reduction& out) noexcept {
@@ -34223,9 +33976,8 @@ inline Status combine_function(const PrepareContext& ctx, int index, Reduction r
     case DataType::complex64: out = combine_for<Complex<float>>(r); break;
     case DataType::complex128: out = combine_for<Complex<double>>(r); break;
     default: {
-      const TensorInfo& info = ctx.input(index);
-      return Status(StatusCode::unsupported)
-             << "input " << index << " '" << info.name << "' has dtype " << dtype_name(info.dtype)
+      return ctx.input_error(index, {}, StatusCode::unsupported)
+             << " has dtype " << dtype_name(ctx.input(index).dtype)
              << ", for which this kernel has no add/mul/max/min reduction";
     }
   }
@@ -34273,12 +34025,11 @@ inline Status prepare_elements_addressing(const PrepareContext& ctx, ElementsAdd
   ONNXMICRO_RETURN_IF_ERROR(check_index_dtype(ctx, 1, "indices", true));
   const int rank = data.shape.rank();
   if (rank == 0) {
-    return Status(StatusCode::invalid_model) << "input 0 '" << data.name << "' is a scalar; expected rank >= 1";
+    return ctx.input_error(0) << " is a scalar; expected rank >= 1";
   }
   if (indices.shape.rank() != rank) {
-    return Status(StatusCode::invalid_model)
-           << "input 1 '" << indices.name << "' has shape " << indices.shape << ", expected rank " << rank
-           << " (the rank of input 0, shape " << data.shape << ")";
+    return ctx.input_error(1) << " has shape " << indices.shape << ", expected rank " << rank
+                              << " (the rank of input 0, shape " << data.shape << ")";
   }
   std::int64_t axis_value = 0;
   ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("axis", axis_value, 0));
@@ -34286,8 +34037,8 @@ inline Status prepare_elements_addressing(const PrepareContext& ctx, ElementsAdd
   ONNXMICRO_RETURN_IF_ERROR(shape_util::normalize_axis(axis_value, rank, "attribute 'axis'", true, axis));
   for (int d = 0; d < rank; ++d) {
     if (d != axis && indices.shape[d] > data.shape[d]) {
-      return Status(StatusCode::invalid_model) << "input 1 '" << indices.name << "' has shape " << indices.shape
-                                               << ": dim " << d << " is larger than input 0's " << data.shape;
+      return ctx.input_error(1) << " has shape " << indices.shape << ": dim " << d << " is larger than input 0's "
+                                << data.shape;
     }
   }
   strides_of(data.shape, out.data_strides);
@@ -34389,10 +34140,8 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 namespace compress_detail {
 
-// kNegativeAxis: negative axes are accepted (opset 11+).
-template <bool kNegativeAxis>
-struct CompressKernel : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+/// Implementation shared by the Compress versions.
+struct CompressImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "Compress";
   static constexpr int kInput = 0;
   static constexpr int kCondition = 1;
@@ -34407,7 +34156,8 @@ struct CompressKernel : KernelDefaults {
     std::size_t element_bytes;
   };
 
-  static Status prepare(PrepareContext& ctx) noexcept {
+  /// Negative axes are accepted from opset 11.
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInput));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kCondition));
     const TensorInfo& input = ctx.input(kInput);
@@ -34415,14 +34165,13 @@ struct CompressKernel : KernelDefaults {
     std::size_t element_bytes = 0;
     ONNXMICRO_RETURN_IF_ERROR(index_util::input_element_bytes(ctx, kInput, element_bytes));
     if (condition.dtype != DataType::boolean || condition.shape.rank() != 1) {
-      return Status(StatusCode::invalid_model)
-             << "input 1 '" << condition.name << "' (condition) is " << dtype_name(condition.dtype) << " "
-             << condition.shape << ", expected a 1-D bool tensor";
+      return ctx.input_error(kCondition, "condition")
+             << " is " << dtype_name(condition.dtype) << " " << condition.shape << ", expected a 1-D bool tensor";
     }
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
     index_util::AxisSplit split;
-    ONNXMICRO_RETURN_IF_ERROR(index_util::split_at_optional_axis(ctx, input.shape, kNegativeAxis, split));
+    ONNXMICRO_RETURN_IF_ERROR(index_util::split_at_optional_axis(ctx, input.shape, since >= 11, split));
     state->outer = split.outer;
     state->axis_size = split.n;
     state->inner = split.inner;
@@ -34491,15 +34240,9 @@ struct CompressKernel : KernelDefaults {
 }  // namespace compress_detail
 
 // Opset 9: the axis must be non-negative.
-struct Compress_9 : compress_detail::CompressKernel<false> {
-  static constexpr int kSinceVersion = 9;
-  static constexpr int kUntilVersion = 11;
-};
-
+using Compress_9 = VersionedKernel<compress_detail::CompressImpl, 9, 11>;
 // Opset 11: negative axes count from the back (28 only added bfloat16).
-struct Compress_11 : compress_detail::CompressKernel<true> {
-  static constexpr int kSinceVersion = 11;
-};
+using Compress_11 = VersionedKernel<compress_detail::CompressImpl, 11>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -34533,7 +34276,7 @@ struct ConcatBase : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(shape_util::input_element_bits(ctx, 0, bits));
     const int rank = first.shape.rank();
     if (rank == 0) {
-      return Status(StatusCode::invalid_model) << "input 0 '" << first.name << "' is a scalar; Concat needs rank >= 1";
+      return ctx.input_error(0) << " is a scalar; Concat needs rank >= 1";
     }
     int axis = 0;
     ONNXMICRO_RETURN_IF_ERROR(shape_util::normalize_axis(axis_value, rank, "attribute 'axis'", allow_negative, axis));
@@ -34545,10 +34288,9 @@ struct ConcatBase : KernelDefaults {
       bool compatible = in.shape.rank() == rank;
       for (int d = 0; compatible && d < rank; ++d) compatible = d == axis || in.shape[d] == first.shape[d];
       if (!compatible) {
-        return Status(StatusCode::invalid_model)
-               << "input " << i << " '" << in.name << "' has shape " << in.shape << ", incompatible with input 0 '"
-               << first.name << "' of shape " << first.shape << " for concatenation along axis " << axis
-               << " (all dims but the axis must match)";
+        return ctx.input_error(i) << " has shape " << in.shape << ", incompatible with input 0 '" << first.name
+                                  << "' of shape " << first.shape << " for concatenation along axis " << axis
+                                  << " (all dims but the axis must match)";
       }
       out[axis] += in.shape[axis];
     }
@@ -34635,8 +34377,7 @@ inline Status read_common(PrepareContext& ctx, bool has_mode, std::int64_t& bloc
   ONNXMICRO_RETURN_IF_ERROR(index_util::input_element_bytes(ctx, 0, element_bytes));
   const TensorInfo& input = ctx.input(0);
   if (input.shape.rank() != 4) {
-    return Status(StatusCode::invalid_model)
-           << "input 0 '" << input.name << "' has shape " << input.shape << ", expected rank 4 (N, C, H, W)";
+    return ctx.input_error(0) << " has shape " << input.shape << ", expected rank 4 (N, C, H, W)";
   }
   ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("blocksize", blocksize));
   if (blocksize < 1) {
@@ -34676,22 +34417,20 @@ inline Status run_permute(RunContext& ctx) noexcept {
   return {};
 }
 
-// kHasMode: the `mode` attribute exists (opset 11+).
-template <bool kHasMode>
-struct DepthToSpaceKernel : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+/// Implementation shared by the DepthToSpace versions.
+struct DepthToSpaceImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "DepthToSpace";
 
-  static Status prepare(PrepareContext& ctx) noexcept {
+  /// The `mode` attribute exists from opset 11.
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
     std::int64_t b = 0;
     bool crd = false;
     std::size_t element_bytes = 0;
-    ONNXMICRO_RETURN_IF_ERROR(read_common(ctx, kHasMode, b, crd, element_bytes));
+    ONNXMICRO_RETURN_IF_ERROR(read_common(ctx, since >= 11, b, crd, element_bytes));
     const TensorInfo& input = ctx.input(0);
     const std::int64_t n = input.shape[0], c = input.shape[1], h = input.shape[2], w = input.shape[3];
     if (c % b != 0 || (c / b) % b != 0) {  // c % (b*b), without overflowing b*b
-      return Status(StatusCode::invalid_model)
-             << "input 0 '" << input.name << "' has " << c << " channels, not a multiple of blocksize^2 = " << (b * b);
+      return ctx.input_error(0) << " has " << c << " channels, not a multiple of blocksize^2 = " << (b * b);
     }
     const std::int64_t dcr_dims[6] = {n, b, b, c / (b * b), h, w};
     const std::int64_t crd_dims[6] = {n, c / (b * b), b, b, h, w};
@@ -34707,15 +34446,9 @@ struct DepthToSpaceKernel : KernelDefaults {
 }  // namespace depth_to_space_detail
 
 // Opset 1: DCR order only.
-struct DepthToSpace_1 : depth_to_space_detail::DepthToSpaceKernel<false> {
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 11;
-};
-
+using DepthToSpace_1 = VersionedKernel<depth_to_space_detail::DepthToSpaceImpl, 1, 11>;
 // Opset 11: adds `mode` (DCR or CRD); 13 only added bfloat16 and 28 changed nothing computed.
-struct DepthToSpace_11 : depth_to_space_detail::DepthToSpaceKernel<true> {
-  static constexpr int kSinceVersion = 11;
-};
+using DepthToSpace_11 = VersionedKernel<depth_to_space_detail::DepthToSpaceImpl, 11>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -34730,11 +34463,11 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 8: the first version (opset 13 only adds bfloat16).
-struct Expand_8 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace expand_detail {
+
+/// The implementation of Expand (see the file comment).
+struct ExpandImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "Expand";
-  static constexpr int kSinceVersion = 8;
   static constexpr int kInput = 0;
   static constexpr int kShape = 1;
 
@@ -34749,8 +34482,7 @@ struct Expand_8 : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(requested.assign(dims, count));
     for (int d = 0; d < requested.rank(); ++d) {
       if (requested[d] < 0) {
-        return Status(StatusCode::invalid_model)
-               << "input 1 '" << ctx.input(kShape).name << "' (shape) is " << requested << "; dims must be >= 0";
+        return ctx.input_error(kShape, "shape") << " is " << requested << "; dims must be >= 0";
       }
     }
     const Shape& in = ctx.input(kInput).shape;
@@ -34775,6 +34507,11 @@ struct Expand_8 : KernelDefaults {
   static Status run(RunContext& ctx) noexcept { return remap::run_state(ctx); }
 };
 
+}  // namespace expand_detail
+
+// Opset 8: the first version (opset 13 only adds bfloat16).
+using Expand_8 = VersionedKernel<expand_detail::ExpandImpl, 8>;
+
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/tensor/expand.hpp
@@ -34789,13 +34526,11 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 1: indices in [-s, s-1] for an axis of size s. Gather-1 left negative indices unspecified and Gather-11
-// defined them as counting from the back; like onnxruntime we accept them in every version, so one kernel serves
-// all (opset 13 only adds bfloat16).
-struct Gather_1 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace gather_detail {
+
+/// The implementation of Gather (see the file comment).
+struct GatherImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "Gather";
-  static constexpr int kSinceVersion = 1;
   static constexpr int kData = 0;
   static constexpr int kIndices = 1;
   static constexpr int kOutput = 0;
@@ -34817,12 +34552,12 @@ struct Gather_1 : KernelDefaults {
     std::size_t bits = 0;
     ONNXMICRO_RETURN_IF_ERROR(shape_util::input_element_bits(ctx, kData, bits));
     if (indices.dtype != DataType::int64 && indices.dtype != DataType::int32) {
-      return Status(StatusCode::invalid_model) << "input 1 '" << indices.name << "' (indices) has dtype "
-                                               << dtype_name(indices.dtype) << ", expected int32 or int64";
+      return ctx.input_error(kIndices, "indices")
+             << " has dtype " << dtype_name(indices.dtype) << ", expected int32 or int64";
     }
     const int rank = data.shape.rank();
     if (rank == 0) {
-      return Status(StatusCode::invalid_model) << "input 0 '" << data.name << "' is a scalar; Gather needs rank >= 1";
+      return ctx.input_error(kData) << " is a scalar; Gather needs rank >= 1";
     }
     std::int64_t axis_value = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("axis", axis_value, 0));
@@ -34908,6 +34643,13 @@ struct Gather_1 : KernelDefaults {
   }
 };
 
+}  // namespace gather_detail
+
+// Opset 1: indices in [-s, s-1] for an axis of size s. Gather-1 left negative indices unspecified and Gather-11
+// defined them as counting from the back; like onnxruntime we accept them in every version, so one kernel serves
+// all (opset 13 only adds bfloat16).
+using Gather_1 = VersionedKernel<gather_detail::GatherImpl, 1>;
+
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/tensor/gather.hpp
@@ -34923,11 +34665,11 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 11 introduced it; 13 only added bfloat16, so one kernel serves every version.
-struct GatherElements_11 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace gather_elements_detail {
+
+/// The implementation of GatherElements (see the file comment).
+struct GatherElementsImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "GatherElements";
-  static constexpr int kSinceVersion = 11;
   static constexpr int kData = 0;
   static constexpr int kIndices = 1;
   static constexpr int kOutput = 0;
@@ -34960,6 +34702,11 @@ struct GatherElements_11 : KernelDefaults {
   }
 };
 
+}  // namespace gather_elements_detail
+
+// Opset 11 introduced it; 13 only added bfloat16, so one kernel serves every version.
+using GatherElements_11 = VersionedKernel<gather_elements_detail::GatherElementsImpl, 11>;
+
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/tensor/gather_elements.hpp
@@ -34976,10 +34723,8 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 namespace gather_nd_detail {
 
-// kHasBatchDims: the batch_dims attribute exists (opset 12+).
-template <bool kHasBatchDims>
-struct GatherNDKernel : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+/// Implementation shared by the GatherND versions.
+struct GatherNDImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "GatherND";
   static constexpr int kData = 0;
   static constexpr int kIndices = 1;
@@ -34997,7 +34742,8 @@ struct GatherNDKernel : KernelDefaults {
     int batch_dims;
   };
 
-  static Status prepare(PrepareContext& ctx) noexcept {
+  /// The batch_dims attribute exists from opset 12.
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kData));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kIndices));
     const TensorInfo& data = ctx.input(kData);
@@ -35008,7 +34754,7 @@ struct GatherNDKernel : KernelDefaults {
     const int r = data.shape.rank();
     const int q = indices.shape.rank();
     std::int64_t b = 0;
-    if (kHasBatchDims) ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("batch_dims", b, 0));
+    if (since >= 12) ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("batch_dims", b, 0));
     if (r < 1 || q < 1) {
       return Status(StatusCode::invalid_model) << "inputs 0 '" << data.name << "' " << data.shape << " and 1 '"
                                                << indices.name << "' " << indices.shape << " must have rank >= 1";
@@ -35020,17 +34766,15 @@ struct GatherNDKernel : KernelDefaults {
     const int batch_dims = static_cast<int>(b);
     for (int d = 0; d < batch_dims; ++d) {
       if (data.shape[d] != indices.shape[d]) {
-        return Status(StatusCode::invalid_model)
-               << "input 1 '" << indices.name << "' " << indices.shape << " and input 0 '" << data.name << "' "
-               << data.shape << " differ in batch dim " << d;
+        return ctx.input_error(kIndices) << " " << indices.shape << " and input 0 '" << data.name << "' " << data.shape
+                                         << " differ in batch dim " << d;
       }
     }
     const std::int64_t m = indices.shape[q - 1];
     if (m < 1 || m > r - batch_dims) {
-      return Status(StatusCode::invalid_model)
-             << "input 1 '" << indices.name << "' " << indices.shape << ": last dim is " << m
-             << ", expected a value in [1, " << r - batch_dims << "] (data rank " << r << " - batch_dims " << batch_dims
-             << ")";
+      return ctx.input_error(kIndices) << " " << indices.shape << ": last dim is " << m << ", expected a value in [1, "
+                                       << r - batch_dims << "] (data rank " << r << " - batch_dims " << batch_dims
+                                       << ")";
     }
     const int tuple_end = batch_dims + static_cast<int>(m);
     ONNXMICRO_RETURN_IF_ERROR(shape_util::check_output_rank(q - 1 + r - tuple_end));
@@ -35086,15 +34830,9 @@ struct GatherNDKernel : KernelDefaults {
 }  // namespace gather_nd_detail
 
 // Opset 11: no batch dims.
-struct GatherND_11 : gather_nd_detail::GatherNDKernel<false> {
-  static constexpr int kSinceVersion = 11;
-  static constexpr int kUntilVersion = 12;
-};
-
+using GatherND_11 = VersionedKernel<gather_nd_detail::GatherNDImpl, 11, 12>;
 // Opset 12: adds the batch_dims attribute (13 only added bfloat16).
-struct GatherND_12 : gather_nd_detail::GatherNDKernel<true> {
-  static constexpr int kSinceVersion = 12;
-};
+using GatherND_12 = VersionedKernel<gather_nd_detail::GatherNDImpl, 12>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -35109,11 +34847,11 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 1+: a copy of the input tensor (skipped when the output shares the input's buffer).
-struct Identity_1 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace identity_detail {
+
+/// The implementation of Identity (see the file comment).
+struct IdentityImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "Identity";
-  static constexpr int kSinceVersion = 1;
   static constexpr int kInPlaceInput = 0;
   static constexpr int kInput = 0;
   static constexpr int kOutput = 0;
@@ -35139,6 +34877,11 @@ struct Identity_1 : KernelDefaults {
   }
 };
 
+}  // namespace identity_detail
+
+// Opset 1+: a copy of the input tensor (skipped when the output shares the input's buffer).
+using Identity_1 = VersionedKernel<identity_detail::IdentityImpl, 1>;
+
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/tensor/identity.hpp
@@ -35153,11 +34896,11 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 9 introduced it; 13 only added bfloat16, so one kernel serves every version.
-struct NonZero_9 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace non_zero_detail {
+
+/// The implementation of NonZero (see the file comment).
+struct NonZeroImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "NonZero";
-  static constexpr int kSinceVersion = 9;
   static constexpr int kInput = 0;
   static constexpr int kOutput = 0;
 
@@ -35248,6 +34991,11 @@ struct NonZero_9 : KernelDefaults {
   }
 };
 
+}  // namespace non_zero_detail
+
+// Opset 9 introduced it; 13 only added bfloat16, so one kernel serves every version.
+using NonZero_9 = VersionedKernel<non_zero_detail::NonZeroImpl, 9>;
+
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/tensor/non_zero.hpp
@@ -35309,10 +35057,8 @@ inline Status reader_for(const PrepareContext& ctx, int index, ReadFunction& out
   return {};
 }
 
-// kNegativeIndices: indices in [-depth, -1] count from the back (opset 11+).
-template <bool kNegativeIndices>
-struct OneHotKernel : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+/// Implementation shared by the OneHot versions.
+struct OneHotImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "OneHot";
   static constexpr int kIndices = 0;
   static constexpr int kDepth = 1;
@@ -35325,9 +35071,10 @@ struct OneHotKernel : KernelDefaults {
     std::int64_t depth;
     std::int64_t inner;  ///< product of indices dims from the new axis on
     std::size_t element_bytes;
+    bool negative_indices;  ///< indices in [-depth, -1] count from the back (opset 11+)
   };
 
-  static Status prepare(PrepareContext& ctx) noexcept {
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
     for (int i = kIndices; i <= kValues; ++i) ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(i));
     const TensorInfo& indices = ctx.input(kIndices);
     const TensorInfo& depth_info = ctx.input(kDepth);
@@ -35339,18 +35086,15 @@ struct OneHotKernel : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(reader_for(ctx, kDepth, read_depth));
     ONNXMICRO_RETURN_IF_ERROR(index_util::input_element_bytes(ctx, kValues, state->element_bytes));
     if (values.shape.rank() != 1 || values.shape[0] != 2) {
-      return Status(StatusCode::invalid_model) << "input 2 '" << values.name << "' has shape " << values.shape
-                                               << ", expected [2] ([off_value, on_value])";
+      return ctx.input_error(kValues) << " has shape " << values.shape << ", expected [2] ([off_value, on_value])";
     }
     if (depth_info.shape.element_count() != 1 || depth_info.shape.rank() > 1) {
-      return Status(StatusCode::invalid_model) << "input 1 '" << depth_info.name << "' (depth) has shape "
-                                               << depth_info.shape << ", expected a scalar or [1]";
+      return ctx.input_error(kDepth, "depth") << " has shape " << depth_info.shape << ", expected a scalar or [1]";
     }
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_constant_input(kDepth));
     const std::int64_t depth = read_depth(depth_info.const_data, 0);
     if (depth < 1) {
-      return Status(StatusCode::invalid_model)
-             << "input 1 '" << depth_info.name << "' (depth) is " << depth << ", expected >= 1";
+      return ctx.input_error(kDepth, "depth") << " is " << depth << ", expected >= 1";
     }
     const int rank = indices.shape.rank();
     std::int64_t axis_value = -1;
@@ -35366,6 +35110,7 @@ struct OneHotKernel : KernelDefaults {
     state->outer = shape_util::dims_product(indices.shape, 0, axis);
     state->depth = depth;
     state->inner = shape_util::dims_product(indices.shape, axis, rank);
+    state->negative_indices = since >= 11;
     ctx.set_output(kOutput, values.dtype, out);
     return {};
   }
@@ -35380,7 +35125,7 @@ struct OneHotKernel : KernelDefaults {
       for (std::int64_t d = 0; d < s.depth; ++d) {
         for (std::int64_t i = 0; i < s.inner; ++i) {
           std::int64_t index = s.read_index(indices, o * s.inner + i);
-          if (kNegativeIndices && index < 0) index += s.depth;  // negative indices: opset 11+
+          if (s.negative_indices && index < 0) index += s.depth;  // negative indices: opset 11+
           std::memcpy(out, values + (index == d ? size : 0), size);
           out += size;
         }
@@ -35393,15 +35138,9 @@ struct OneHotKernel : KernelDefaults {
 }  // namespace one_hot_detail
 
 // Opset 9: indices outside [0, depth-1] select nothing.
-struct OneHot_9 : one_hot_detail::OneHotKernel<false> {
-  static constexpr int kSinceVersion = 9;
-  static constexpr int kUntilVersion = 11;
-};
-
+using OneHot_9 = VersionedKernel<one_hot_detail::OneHotImpl, 9, 11>;
 // Opset 11: negative indices in [-depth, -1] count from the back (28 only added bfloat16 values).
-struct OneHot_11 : one_hot_detail::OneHotKernel<true> {
-  static constexpr int kSinceVersion = 11;
-};
+using OneHot_11 = VersionedKernel<one_hot_detail::OneHotImpl, 11>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -35521,11 +35260,7 @@ struct PadBase : KernelDefaults {
   static Status prepare_attributes(PrepareContext& ctx, std::string_view pads_name) noexcept {
     std::int64_t pads[2 * kMaxRank];
     std::size_t count = 0;
-    bool present = false;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute_ints(pads_name, pads, 2 * kMaxRank, count, present));
-    if (!present) {
-      return Status(StatusCode::invalid_model) << "required attribute '" << pads_name << "' (INTS) is missing";
-    }
+    ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute_ints(pads_name, pads, 2 * kMaxRank, count));
     remap::AxisKind kind = remap::AxisKind::constant_pad;
     ONNXMICRO_RETURN_IF_ERROR(read_mode(ctx, false, kind));
     float value = 0;
@@ -35561,10 +35296,8 @@ struct PadBase : KernelDefaults {
     if (ctx.has_input(kConstantValue)) {
       ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kData, kConstantValue));
       if (ctx.input(kConstantValue).shape.element_count() > 1) {
-        return Status(StatusCode::invalid_model)
-               << "input 2 '" << ctx.input(kConstantValue).name
-               << "' (constant_value) must be a scalar or have one element, got shape "
-               << ctx.input(kConstantValue).shape;
+        return ctx.input_error(kConstantValue, "constant_value")
+               << " must be a scalar or have one element, got shape " << ctx.input(kConstantValue).shape;
       }
       state->fill_from_input = true;
     }
@@ -35771,11 +35504,11 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 10 introduced it; 28 only added bfloat16, so one kernel serves every version.
-struct ReverseSequence_10 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace reverse_sequence_detail {
+
+/// The implementation of ReverseSequence (see the file comment).
+struct ReverseSequenceImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "ReverseSequence";
-  static constexpr int kSinceVersion = 10;
   static constexpr int kInput = 0;
   static constexpr int kSequenceLens = 1;
   static constexpr int kOutput = 0;
@@ -35798,8 +35531,7 @@ struct ReverseSequence_10 : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(index_util::check_index_dtype(ctx, kSequenceLens, "sequence_lens", false));
     const int rank = input.shape.rank();
     if (rank < 2) {
-      return Status(StatusCode::invalid_model)
-             << "input 0 '" << input.name << "' has shape " << input.shape << ", expected rank >= 2";
+      return ctx.input_error(kInput) << " has shape " << input.shape << ", expected rank >= 2";
     }
     std::int64_t batch_axis = 1;
     std::int64_t time_axis = 0;
@@ -35812,8 +35544,8 @@ struct ReverseSequence_10 : KernelDefaults {
     }
     const std::int64_t batch = input.shape[static_cast<int>(batch_axis)];
     if (lens.shape.rank() != 1 || lens.shape[0] != batch) {
-      return Status(StatusCode::invalid_model) << "input 1 '" << lens.name << "' has shape " << lens.shape
-                                               << ", expected [" << batch << "] (the batch size)";
+      return ctx.input_error(kSequenceLens)
+             << " has shape " << lens.shape << ", expected [" << batch << "] (the batch size)";
     }
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
@@ -35852,6 +35584,11 @@ struct ReverseSequence_10 : KernelDefaults {
   }
 };
 
+}  // namespace reverse_sequence_detail
+
+// Opset 10 introduced it; 28 only added bfloat16, so one kernel serves every version.
+using ReverseSequence_10 = VersionedKernel<reverse_sequence_detail::ReverseSequenceImpl, 10>;
+
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/tensor/reverse_sequence.hpp
@@ -35873,10 +35610,9 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 namespace scatter_elements_detail {
 
-// kMaxReduction: the last reduction the version defines (none: no `reduction` attribute).
-template <index_util::Reduction kMaxReduction>
-struct ScatterElementsKernel : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+/// Implementation shared by the ScatterElements versions (and Scatter, as version 11).
+struct ScatterElementsImpl : KernelDefaults {
+  static constexpr std::string_view kOpType = "ScatterElements";
   static constexpr int kInPlaceInput = 0;
   static constexpr int kData = 0;
   static constexpr int kIndices = 1;
@@ -35889,17 +35625,17 @@ struct ScatterElementsKernel : KernelDefaults {
     index_util::CombineFunction combine;  ///< nullptr: plain assignment
   };
 
-  static Status prepare(PrepareContext& ctx) noexcept {
+  /// The reductions `since` defines: none before 16, add and mul from 16, max and min from 18.
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    ONNXMICRO_RETURN_IF_ERROR(
-        index_util::prepare_scatter_inputs(ctx, kMaxReduction, true, state->element_bytes, state->combine));
+    ONNXMICRO_RETURN_IF_ERROR(index_util::prepare_scatter_inputs(ctx, index_util::max_scatter_reduction(since), true,
+                                                                 state->element_bytes, state->combine));
     const TensorInfo& indices = ctx.input(kIndices);
     const TensorInfo& updates = ctx.input(kUpdates);
     if (indices.shape != updates.shape) {
-      return Status(StatusCode::invalid_model)
-             << "input 2 '" << updates.name << "' has shape " << updates.shape << ", expected the shape of input 1 '"
-             << indices.name << "' " << indices.shape;
+      return ctx.input_error(kUpdates) << " has shape " << updates.shape << ", expected the shape of input 1 '"
+                                       << indices.name << "' " << indices.shape;
     }
     ONNXMICRO_RETURN_IF_ERROR(index_util::prepare_elements_addressing(ctx, state->addressing));
     ctx.set_output(kOutput, ctx.input(kData).dtype, ctx.input(kData).shape);
@@ -35924,24 +35660,11 @@ struct ScatterElementsKernel : KernelDefaults {
 }  // namespace scatter_elements_detail
 
 // Opset 11: plain assignment (13 only added bfloat16).
-struct ScatterElements_11 : scatter_elements_detail::ScatterElementsKernel<index_util::Reduction::none> {
-  static constexpr std::string_view kOpType = "ScatterElements";
-  static constexpr int kSinceVersion = 11;
-  static constexpr int kUntilVersion = 16;
-};
-
+using ScatterElements_11 = VersionedKernel<scatter_elements_detail::ScatterElementsImpl, 11, 16>;
 // Opset 16: adds the `reduction` attribute with add and mul.
-struct ScatterElements_16 : scatter_elements_detail::ScatterElementsKernel<index_util::Reduction::mul> {
-  static constexpr std::string_view kOpType = "ScatterElements";
-  static constexpr int kSinceVersion = 16;
-  static constexpr int kUntilVersion = 18;
-};
-
+using ScatterElements_16 = VersionedKernel<scatter_elements_detail::ScatterElementsImpl, 16, 18>;
 // Opset 18: adds the max and min reductions.
-struct ScatterElements_18 : scatter_elements_detail::ScatterElementsKernel<index_util::Reduction::min> {
-  static constexpr std::string_view kOpType = "ScatterElements";
-  static constexpr int kSinceVersion = 18;
-};
+using ScatterElements_18 = VersionedKernel<scatter_elements_detail::ScatterElementsImpl, 18>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -35950,12 +35673,17 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 9 introduced it; opset 11 deprecated it (models must use ScatterElements from then on).
-struct Scatter_9 : scatter_elements_detail::ScatterElementsKernel<index_util::Reduction::none> {
+namespace scatter_detail {
+
+/// The implementation of Scatter (see the file comment): its versions, below 11, have no `reduction`.
+struct ScatterImpl : scatter_elements_detail::ScatterElementsImpl {
   static constexpr std::string_view kOpType = "Scatter";
-  static constexpr int kSinceVersion = 9;
-  static constexpr int kUntilVersion = 11;
 };
+
+}  // namespace scatter_detail
+
+// Opset 9 introduced it; opset 11 deprecated it (models must use ScatterElements from then on).
+using Scatter_9 = VersionedKernel<scatter_detail::ScatterImpl, 9, 11>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -35974,10 +35702,8 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 namespace scatter_nd_detail {
 
-// kMaxReduction: the last reduction the version defines (none: no `reduction` attribute).
-template <index_util::Reduction kMaxReduction>
-struct ScatterNDKernel : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+/// Implementation shared by the ScatterND versions.
+struct ScatterNDImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "ScatterND";
   static constexpr int kInPlaceInput = 0;
   static constexpr int kData = 0;
@@ -35995,11 +35721,12 @@ struct ScatterNDKernel : KernelDefaults {
     index_util::CombineFunction combine;  ///< nullptr: plain assignment
   };
 
-  static Status prepare(PrepareContext& ctx) noexcept {
+  /// The reductions `since` defines: none before 16, add and mul from 16, max and min from 18.
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    ONNXMICRO_RETURN_IF_ERROR(
-        index_util::prepare_scatter_inputs(ctx, kMaxReduction, false, state->element_bytes, state->combine));
+    ONNXMICRO_RETURN_IF_ERROR(index_util::prepare_scatter_inputs(ctx, index_util::max_scatter_reduction(since), false,
+                                                                 state->element_bytes, state->combine));
     const TensorInfo& data = ctx.input(kData);
     const TensorInfo& indices = ctx.input(kIndices);
     const TensorInfo& updates = ctx.input(kUpdates);
@@ -36011,9 +35738,8 @@ struct ScatterNDKernel : KernelDefaults {
     }
     const std::int64_t k = indices.shape[q - 1];
     if (k < 1 || k > r) {
-      return Status(StatusCode::invalid_model)
-             << "input 1 '" << indices.name << "' " << indices.shape << ": last dim is " << k
-             << ", expected a value in [1, " << r << "] (the rank of input 0)";
+      return ctx.input_error(kIndices) << " " << indices.shape << ": last dim is " << k << ", expected a value in [1, "
+                                       << r << "] (the rank of input 0)";
     }
     // updates.shape must be indices.shape[:-1] + data.shape[k:].
     bool updates_ok = updates.shape.rank() == q - 1 + r - static_cast<int>(k);
@@ -36022,9 +35748,9 @@ struct ScatterNDKernel : KernelDefaults {
       updates_ok = updates.shape[q - 1 + d - static_cast<int>(k)] == data.shape[d];
     }
     if (!updates_ok) {
-      return Status(StatusCode::invalid_model)
-             << "input 2 '" << updates.name << "' has shape " << updates.shape << ", expected indices.shape[:-1] + "
-             << "data.shape[" << k << ":] for indices " << indices.shape << " and data " << data.shape;
+      return ctx.input_error(kUpdates) << " has shape " << updates.shape << ", expected indices.shape[:-1] + "
+                                       << "data.shape[" << k << ":] for indices " << indices.shape << " and data "
+                                       << data.shape;
     }
     std::int64_t data_strides[kMaxRank];
     index_util::strides_of(data.shape, data_strides);
@@ -36062,21 +35788,11 @@ struct ScatterNDKernel : KernelDefaults {
 }  // namespace scatter_nd_detail
 
 // Opset 11: plain assignment (13 only added bfloat16).
-struct ScatterND_11 : scatter_nd_detail::ScatterNDKernel<index_util::Reduction::none> {
-  static constexpr int kSinceVersion = 11;
-  static constexpr int kUntilVersion = 16;
-};
-
+using ScatterND_11 = VersionedKernel<scatter_nd_detail::ScatterNDImpl, 11, 16>;
 // Opset 16: adds the `reduction` attribute with add and mul.
-struct ScatterND_16 : scatter_nd_detail::ScatterNDKernel<index_util::Reduction::mul> {
-  static constexpr int kSinceVersion = 16;
-  static constexpr int kUntilVersion = 18;
-};
-
+using ScatterND_16 = VersionedKernel<scatter_nd_detail::ScatterNDImpl, 16, 18>;
 // Opset 18: adds the max and min reductions.
-struct ScatterND_18 : scatter_nd_detail::ScatterNDKernel<index_util::Reduction::min> {
-  static constexpr int kSinceVersion = 18;
-};
+using ScatterND_18 = VersionedKernel<scatter_nd_detail::ScatterNDImpl, 18>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -36110,8 +35826,7 @@ struct ShapeBase : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInput));
     const Shape& in = ctx.input(kInput).shape;
     if (!in.is_static()) {
-      return Status(StatusCode::unsupported)
-             << "input 0 '" << ctx.input(kInput).name << "' has shape " << in << " with unknown dims";
+      return ctx.input_error(kInput, {}, StatusCode::unsupported) << " has shape " << in << " with unknown dims";
     }
     const std::int64_t rank = in.rank();
     start = clamp(start < 0 ? start + rank : start, rank);
@@ -36172,11 +35887,11 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 1: the first version (later versions only add dtypes).
-struct Size_1 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace size_detail {
+
+/// The implementation of Size (see the file comment).
+struct SizeImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "Size";
-  static constexpr int kSinceVersion = 1;
   static constexpr bool kNeedsInputData = false;
   static constexpr int kInput = 0;
   static constexpr int kOutput = 0;
@@ -36189,8 +35904,7 @@ struct Size_1 : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInput));
     const TensorInfo& in = ctx.input(kInput);
     if (!in.shape.is_static()) {
-      return Status(StatusCode::unsupported)
-             << "input 0 '" << in.name << "' has shape " << in.shape << " with unknown dims";
+      return ctx.input_error(kInput, {}, StatusCode::unsupported) << " has shape " << in.shape << " with unknown dims";
     }
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
@@ -36204,6 +35918,11 @@ struct Size_1 : KernelDefaults {
     return {};
   }
 };
+
+}  // namespace size_detail
+
+// Opset 1: the first version (later versions only add dtypes).
+using Size_1 = VersionedKernel<size_detail::SizeImpl, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -36333,11 +36052,8 @@ struct SliceImpl : SliceInputsBase {
   static Status prepare_v1(PrepareContext& ctx) noexcept {
     Request request;
     std::size_t ends_count = 0;
-    bool present = false;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute_ints("starts", request.starts, kMaxRank, request.count, present));
-    if (!present) return Status(StatusCode::invalid_model) << "required attribute 'starts' (INTS) is missing";
-    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute_ints("ends", request.ends, kMaxRank, ends_count, present));
-    if (!present) return Status(StatusCode::invalid_model) << "required attribute 'ends' (INTS) is missing";
+    ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute_ints("starts", request.starts, kMaxRank, request.count));
+    ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute_ints("ends", request.ends, kMaxRank, ends_count));
     std::size_t axes_count = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute_ints("axes", request.axes, kMaxRank, axes_count, request.has_axes));
     request.has_axes = request.has_axes && axes_count > 0;  // an empty list means absent, as in the reference
@@ -36370,47 +36086,41 @@ ONNXMICRO_NAMESPACE_END
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
-namespace depth_to_space_detail {
+namespace space_to_depth_detail {
 
-// kHasMode: the `mode` attribute exists (opset 28+).
-template <bool kHasMode>
-struct SpaceToDepthKernel : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+/// Implementation shared by the SpaceToDepth versions (with DepthToSpace's helpers).
+struct SpaceToDepthImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "SpaceToDepth";
 
-  static Status prepare(PrepareContext& ctx) noexcept {
+  /// The `mode` attribute exists from opset 28.
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
     std::int64_t b = 0;
     bool crd = false;
     std::size_t element_bytes = 0;
-    ONNXMICRO_RETURN_IF_ERROR(read_common(ctx, kHasMode, b, crd, element_bytes));
+    ONNXMICRO_RETURN_IF_ERROR(depth_to_space_detail::read_common(ctx, since >= 28, b, crd, element_bytes));
     const TensorInfo& input = ctx.input(0);
     const std::int64_t n = input.shape[0], c = input.shape[1], h = input.shape[2], w = input.shape[3];
     // The last test keeps c*b*b from overflowing when both spatial dims are 0.
     if (h % b != 0 || w % b != 0 || (b > h && b > w)) {
-      return Status(StatusCode::invalid_model) << "input 0 '" << input.name << "' has shape " << input.shape
-                                               << ": height and width must be multiples of blocksize " << b;
+      return ctx.input_error(0) << " has shape " << input.shape << ": height and width must be multiples of blocksize "
+                                << b;
     }
     const std::int64_t dims[6] = {n, c, h / b, b, w / b, b};
     const int dcr_perm[6] = {0, 3, 5, 1, 2, 4};
     const int crd_perm[6] = {0, 1, 3, 5, 2, 4};
-    return prepare_permute(ctx, Shape{n, c * b * b, h / b, w / b}, dims, crd ? crd_perm : dcr_perm, element_bytes);
+    return depth_to_space_detail::prepare_permute(ctx, Shape{n, c * b * b, h / b, w / b}, dims,
+                                                  crd ? crd_perm : dcr_perm, element_bytes);
   }
 
-  static Status run(RunContext& ctx) noexcept { return run_permute(ctx); }
+  static Status run(RunContext& ctx) noexcept { return depth_to_space_detail::run_permute(ctx); }
 };
 
-}  // namespace depth_to_space_detail
+}  // namespace space_to_depth_detail
 
 // Opset 1: DCR order only (13 only added bfloat16).
-struct SpaceToDepth_1 : depth_to_space_detail::SpaceToDepthKernel<false> {
-  static constexpr int kSinceVersion = 1;
-  static constexpr int kUntilVersion = 28;
-};
-
+using SpaceToDepth_1 = VersionedKernel<space_to_depth_detail::SpaceToDepthImpl, 1, 28>;
 // Opset 28: adds `mode` (DCR or CRD).
-struct SpaceToDepth_28 : depth_to_space_detail::SpaceToDepthKernel<true> {
-  static constexpr int kSinceVersion = 28;
-};
+using SpaceToDepth_28 = VersionedKernel<space_to_depth_detail::SpaceToDepthImpl, 28>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -36470,7 +36180,7 @@ struct SplitBase : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(remap::check_source(ctx, kInput, bits));
     const TensorInfo& in = ctx.input(kInput);
     const int rank = in.shape.rank();
-    if (rank == 0) return Status(StatusCode::invalid_model) << "input 0 '" << in.name << "' is a scalar";
+    if (rank == 0) return ctx.input_error(kInput) << " is a scalar";
     int axis = 0;
     ONNXMICRO_RETURN_IF_ERROR(shape_util::normalize_axis(axis_value, rank, "attribute 'axis'", allow_negative, axis));
     const int outputs = ctx.output_count();
@@ -36494,9 +36204,8 @@ struct SplitBase : KernelDefaults {
       ONNXMICRO_RETURN_IF_ERROR(ctx.require_constant_input(kSplitInput));
       const TensorInfo& split = ctx.input(kSplitInput);
       if ((split.dtype != DataType::int64 && split.dtype != DataType::int32) || split.shape.rank() > 1) {
-        return Status(StatusCode::invalid_model)
-               << "input 1 '" << split.name << "' (split) has dtype " << dtype_name(split.dtype) << " and shape "
-               << split.shape << ", expected a 1-D int64 tensor";
+        return ctx.input_error(kSplitInput, "split") << " has dtype " << dtype_name(split.dtype) << " and shape "
+                                                     << split.shape << ", expected a 1-D int64 tensor";
       }
       given = split.shape.element_count();
       for (std::int64_t i = 0; i < given; ++i) {
@@ -36574,7 +36283,7 @@ struct SplitImpl : SplitBase {
     std::int64_t num_outputs = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("num_outputs", num_outputs, ctx.output_count()));
     if (ctx.has_attribute("num_outputs") && ctx.has_input(kSplitInput)) {
-      return Status(StatusCode::invalid_model) << "input 'split' and attribute 'num_outputs' are mutually exclusive";
+      return ctx.input_error(kSplitInput, "split") << " and attribute 'num_outputs' are mutually exclusive";
     }
     if (num_outputs < 1) {
       return Status(StatusCode::invalid_model) << "attribute 'num_outputs' is " << num_outputs << ", expected >= 1";
@@ -36723,11 +36432,11 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 24 introduced it.
-struct TensorScatter_24 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace tensor_scatter_detail {
+
+/// The implementation of TensorScatter (see the file comment).
+struct TensorScatterImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "TensorScatter";
-  static constexpr int kSinceVersion = 24;
   static constexpr int kInPlaceInput = 0;
   static constexpr int kPastCache = 0;
   static constexpr int kUpdate = 1;
@@ -36759,8 +36468,8 @@ struct TensorScatter_24 : KernelDefaults {
     }
     const int rank = past.shape.rank();
     if (rank < 2) {
-      return Status(StatusCode::invalid_model) << "input 0 '" << past.name << "' has shape " << past.shape
-                                               << ", expected rank >= 2 (batch, ..., sequence)";
+      return ctx.input_error(kPastCache) << " has shape " << past.shape
+                                         << ", expected rank >= 2 (batch, ..., sequence)";
     }
     std::int64_t axis_value = -2;
     ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("axis", axis_value, -2));
@@ -36776,18 +36485,16 @@ struct TensorScatter_24 : KernelDefaults {
       compatible = d == axis ? update.shape[d] <= past.shape[d] : update.shape[d] == past.shape[d];
     }
     if (!compatible) {
-      return Status(StatusCode::invalid_model)
-             << "input 1 '" << update.name << "' has shape " << update.shape << ", expected the shape of input 0 '"
-             << past.name << "' " << past.shape << " except a sequence length (dim " << axis
-             << ") <= " << past.shape[axis];
+      return ctx.input_error(kUpdate) << " has shape " << update.shape << ", expected the shape of input 0 '"
+                                      << past.name << "' " << past.shape << " except a sequence length (dim " << axis
+                                      << ") <= " << past.shape[axis];
     }
     if (ctx.has_input(kWriteIndices)) {
       const TensorInfo& write = ctx.input(kWriteIndices);
       ONNXMICRO_RETURN_IF_ERROR(index_util::check_index_dtype(ctx, kWriteIndices, "write_indices", false));
       if (write.shape.rank() != 1 || write.shape[0] != past.shape[0]) {
-        return Status(StatusCode::invalid_model)
-               << "input 2 '" << write.name << "' has shape " << write.shape << ", expected [" << past.shape[0]
-               << "] (one write index per batch entry)";
+        return ctx.input_error(kWriteIndices) << " has shape " << write.shape << ", expected [" << past.shape[0]
+                                              << "] (one write index per batch entry)";
       }
     }
     State* state = nullptr;
@@ -36834,6 +36541,11 @@ struct TensorScatter_24 : KernelDefaults {
     return {};
   }
 };
+
+}  // namespace tensor_scatter_detail
+
+// Opset 24 introduced it.
+using TensorScatter_24 = VersionedKernel<tensor_scatter_detail::TensorScatterImpl, 24>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -36895,9 +36607,9 @@ struct TileImpl : TileBase {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(1));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(2));
     ONNXMICRO_RETURN_IF_ERROR(shape_util::read_constant_ints(ctx, 1, "tiles", tiles, 1, count));
-    if (count != 1) return Status(StatusCode::invalid_model) << "input 1 'tiles' must hold one value";
+    if (count != 1) return ctx.input_error(1, "tiles") << " must hold one value";
     ONNXMICRO_RETURN_IF_ERROR(shape_util::read_constant_ints(ctx, 2, "axis", axis_value, 1, count));
-    if (count != 1) return Status(StatusCode::invalid_model) << "input 2 'axis' must hold one value";
+    if (count != 1) return ctx.input_error(2, "axis") << " must hold one value";
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInput));
     const int rank = ctx.input(kInput).shape.rank();
     int axis = 0;
@@ -36914,9 +36626,8 @@ struct TileImpl : TileBase {
     ONNXMICRO_RETURN_IF_ERROR(shape_util::read_constant_ints(ctx, 1, "repeats", repeats, kMaxRank, count));
     const int rank = ctx.input(kInput).shape.rank();
     if (count != static_cast<std::size_t>(rank)) {
-      return Status(StatusCode::invalid_model) << "input 1 '" << ctx.input(1).name << "' (repeats) has " << count
-                                               << " values, expected one per axis of input 0 '"
-                                               << ctx.input(kInput).name << "' " << ctx.input(kInput).shape;
+      return ctx.input_error(1, "repeats") << " has " << count << " values, expected one per axis of input 0 '"
+                                           << ctx.input(kInput).name << "' " << ctx.input(kInput).shape;
     }
     return prepare_repeats(ctx, repeats);
   }
@@ -36944,11 +36655,11 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 1: perm attribute (default: reversed axes). Later versions only add dtypes.
-struct Transpose_1 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace transpose_detail {
+
+/// The implementation of Transpose (see the file comment).
+struct TransposeImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "Transpose";
-  static constexpr int kSinceVersion = 1;
   static constexpr int kInput = 0;
   static constexpr int kOutput = 0;
 
@@ -37168,6 +36879,11 @@ struct Transpose_1 : KernelDefaults {
   }
 };
 
+}  // namespace transpose_detail
+
+// Opset 1: perm attribute (default: reversed axes). Later versions only add dtypes.
+using Transpose_1 = VersionedKernel<transpose_detail::TransposeImpl, 1>;
+
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/tensor/transpose.hpp
@@ -37181,11 +36897,11 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 14: the first version.
-struct Trilu_14 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace trilu_detail {
+
+/// The implementation of Trilu (see the file comment).
+struct TriluImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "Trilu";
-  static constexpr int kSinceVersion = 14;
   static constexpr int kInPlaceInput = 0;
   static constexpr int kInput = 0;
   static constexpr int kK = 1;
@@ -37206,14 +36922,13 @@ struct Trilu_14 : KernelDefaults {
     if (bits < 8) return ctx.unsupported_input_dtype(kInput);
     const int rank = in.shape.rank();
     if (rank < 2) {
-      return Status(StatusCode::invalid_model)
-             << "input 0 '" << in.name << "' has shape " << in.shape << "; Trilu needs rank >= 2";
+      return ctx.input_error(kInput) << " has shape " << in.shape << "; Trilu needs rank >= 2";
     }
     if (ctx.has_input(kK)) {
       const TensorInfo& k = ctx.input(kK);
       if (k.dtype != DataType::int64 || k.shape.element_count() != 1 || k.shape.rank() > 1) {
-        return Status(StatusCode::invalid_model) << "input 1 '" << k.name << "' (k) has dtype " << dtype_name(k.dtype)
-                                                 << " and shape " << k.shape << ", expected an int64 scalar";
+        return ctx.input_error(kK, "k") << " has dtype " << dtype_name(k.dtype) << " and shape " << k.shape
+                                        << ", expected an int64 scalar";
       }
     }
     std::int64_t upper = 1;
@@ -37257,6 +36972,11 @@ struct Trilu_14 : KernelDefaults {
   }
 };
 
+}  // namespace trilu_detail
+
+// Opset 14: the first version.
+using Trilu_14 = VersionedKernel<trilu_detail::TriluImpl, 14>;
+
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/tensor/trilu.hpp
@@ -37273,11 +36993,11 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 11 introduced it; 28 only added bfloat16, so one kernel serves every version.
-struct Unique_11 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace unique_detail {
+
+/// The implementation of Unique (see the file comment).
+struct UniqueImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "Unique";
-  static constexpr int kSinceVersion = 11;
   static constexpr int kInput = 0;
   static constexpr int kOutputY = 0;
   static constexpr int kOutputIndices = 1;
@@ -37481,6 +37201,11 @@ struct Unique_11 : KernelDefaults {
   }
 };
 
+}  // namespace unique_detail
+
+// Opset 11 introduced it; 28 only added bfloat16, so one kernel serves every version.
+using Unique_11 = VersionedKernel<unique_detail::UniqueImpl, 11>;
+
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/tensor/unique.hpp
@@ -37545,9 +37270,7 @@ struct UnsqueezeBase : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kData));
     std::int64_t axes[kMaxRank];
     std::size_t count = 0;
-    bool present = false;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute_ints("axes", axes, kMaxRank, count, present));
-    if (!present) return Status(StatusCode::invalid_model) << "required attribute 'axes' (INTS) is missing";
+    ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute_ints("axes", axes, kMaxRank, count));
     return prepare_with_axes(ctx, axes, count, allow_negative);
   }
 };
@@ -37592,11 +37315,11 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 9+.
-struct Where_9 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace where_detail {
+
+/// The implementation of Where (see the file comment).
+struct WhereImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "Where";
-  static constexpr int kSinceVersion = 9;
   static constexpr int kInputCondition = 0;
   static constexpr int kInputX = 1;
   static constexpr int kInputY = 2;
@@ -37614,8 +37337,7 @@ struct Where_9 : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInputY));
     const TensorInfo& condition = ctx.input(kInputCondition);
     if (condition.dtype != DataType::boolean) {
-      return Status(StatusCode::invalid_model)
-             << "input 0 '" << condition.name << "' has dtype " << dtype_name(condition.dtype) << ", expected bool";
+      return ctx.input_error(kInputCondition) << " has dtype " << dtype_name(condition.dtype) << ", expected bool";
     }
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kInputX, kInputY));
     State* state = nullptr;
@@ -37670,6 +37392,11 @@ struct Where_9 : KernelDefaults {
     });
   }
 };
+
+}  // namespace where_detail
+
+// Opset 9+.
+using Where_9 = VersionedKernel<where_detail::WhereImpl, 9>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -38237,10 +37964,11 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-struct RegexFullMatch_20 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace regex_full_match_detail {
+
+/// The implementation of RegexFullMatch (see the file comment).
+struct RegexFullMatchImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "RegexFullMatch";
-  static constexpr int kSinceVersion = 20;
   static constexpr int kInput = 0;
   static constexpr int kOutput = 0;
 
@@ -38252,12 +37980,8 @@ struct RegexFullMatch_20 : KernelDefaults {
     namespace rx = regex;
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInput));
     if (ctx.input(kInput).dtype != DataType::string) return ctx.unsupported_input_dtype(kInput);
-    proto::Attribute attribute;
-    if (!ctx.find_attribute("pattern", attribute)) {
-      return Status(StatusCode::invalid_model) << "required attribute 'pattern' (STRING) is missing";
-    }
-    ONNXMICRO_RETURN_IF_ERROR(PrepareContext::expect_type(attribute, proto::AttributeType::string));
-    const std::string_view pattern(reinterpret_cast<const char*>(attribute.s.data()), attribute.s.size());
+    std::string_view pattern;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("pattern", pattern));
 
     Span<rx::Node> nodes;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(pattern.size() * 2 + 2, nodes));
@@ -38298,6 +38022,10 @@ struct RegexFullMatch_20 : KernelDefaults {
   }
 };
 
+}  // namespace regex_full_match_detail
+
+using RegexFullMatch_20 = VersionedKernel<regex_full_match_detail::RegexFullMatchImpl, 20>;
+
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/text/regex_full_match.hpp
@@ -38310,10 +38038,11 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-struct StringConcat_20 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace string_concat_detail {
+
+/// The implementation of StringConcat (see the file comment).
+struct StringConcatImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "StringConcat";
-  static constexpr int kSinceVersion = 20;
   static constexpr int kA = 0;
   static constexpr int kB = 1;
   static constexpr int kOutput = 0;
@@ -38361,6 +38090,10 @@ struct StringConcat_20 : KernelDefaults {
   }
 };
 
+}  // namespace string_concat_detail
+
+using StringConcat_20 = VersionedKernel<string_concat_detail::StringConcatImpl, 20>;
+
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/text/string_concat.hpp
@@ -38378,10 +38111,11 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-struct StringNormalizer_10 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace string_normalizer_detail {
+
+/// The implementation of StringNormalizer (see the file comment).
+struct StringNormalizerImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "StringNormalizer";
-  static constexpr int kSinceVersion = 10;
   static constexpr int kInput = 0;
   static constexpr int kOutput = 0;
 
@@ -38399,8 +38133,7 @@ struct StringNormalizer_10 : KernelDefaults {
     if (x.dtype != DataType::string) return ctx.unsupported_input_dtype(kInput);
     const bool row = x.shape.rank() == 2;
     if (!(x.shape.rank() == 1 || (row && x.shape[0] == 1))) {
-      return Status(StatusCode::invalid_model)
-             << "input 0 '" << x.name << "' must have shape [C] or [1, C], got " << x.shape;
+      return ctx.input_error(kInput) << " must have shape [C] or [1, C], got " << x.shape;
     }
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_constant_input(kInput));
     State* state = nullptr;
@@ -38472,6 +38205,10 @@ struct StringNormalizer_10 : KernelDefaults {
   }
 };
 
+}  // namespace string_normalizer_detail
+
+using StringNormalizer_10 = VersionedKernel<string_normalizer_detail::StringNormalizerImpl, 10>;
+
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/text/string_normalizer.hpp
@@ -38487,10 +38224,11 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-struct StringSplit_20 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace string_split_detail {
+
+/// The implementation of StringSplit (see the file comment).
+struct StringSplitImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "StringSplit";
-  static constexpr int kSinceVersion = 20;
   static constexpr int kInput = 0;
   static constexpr int kSubstrings = 0;
   static constexpr int kCounts = 1;
@@ -38558,8 +38296,8 @@ struct StringSplit_20 : KernelDefaults {
     }
     Shape y = x.shape;
     if (y.rank() == kMaxRank) {
-      return Status(StatusCode::limit_exceeded)
-             << "input 0 '" << x.name << "' has rank " << y.rank() << "; Y needs one more than ONNXMICRO_MAX_RANK";
+      return ctx.input_error(kInput, {}, StatusCode::limit_exceeded)
+             << " has rank " << y.rank() << "; Y needs one more than ONNXMICRO_MAX_RANK";
     }
     y.resize(x.shape.rank() + 1);
     y[x.shape.rank()] = state->width;
@@ -38593,6 +38331,10 @@ struct StringSplit_20 : KernelDefaults {
   }
 };
 
+}  // namespace string_split_detail
+
+using StringSplit_20 = VersionedKernel<string_split_detail::StringSplitImpl, 20>;
+
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/text/string_split.hpp
@@ -38610,11 +38352,11 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-// Opset 9: the only version.
-struct TfIdfVectorizer_9 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace tfidf_vectorizer_detail {
+
+/// The implementation of TfIdfVectorizer (see the file comment).
+struct TfIdfVectorizerImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "TfIdfVectorizer";
-  static constexpr int kSinceVersion = 9;
   static constexpr int kInput = 0;
   static constexpr int kOutput = 0;
 
@@ -38678,7 +38420,7 @@ struct TfIdfVectorizer_9 : KernelDefaults {
     }
     const int rank = x.shape.rank();
     if (rank > 2 || (rank == 2 && x.shape[0] < 1)) {
-      return Status(StatusCode::invalid_model) << "input 0 '" << x.name << "' must have shape [C] or [B, C] with B > 0";
+      return ctx.input_error(kInput) << " must have shape [C] or [B, C] with B > 0";
     }
     state->rows = rank == 2 ? x.shape[0] : 1;
     state->row_length = rank == 0 ? 1 : x.shape[rank - 1];
@@ -38878,6 +38620,11 @@ struct TfIdfVectorizer_9 : KernelDefaults {
   }
 };
 
+}  // namespace tfidf_vectorizer_detail
+
+// Opset 9: the only version.
+using TfIdfVectorizer_9 = VersionedKernel<tfidf_vectorizer_detail::TfIdfVectorizerImpl, 9>;
+
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/text/tfidf_vectorizer.hpp
@@ -38936,12 +38683,11 @@ inline Status prepare(PrepareContext& ctx, int input_groups, int output_groups, 
   const TensorInfo& rate = ctx.input(kRateInput);
   const TensorInfo& count = ctx.input(kCountInput);
   if (rate.dtype != DataType::float32 && rate.dtype != DataType::float64) {
-    return Status(StatusCode::unsupported)
-           << "input 0 '" << rate.name << "' (R) has dtype " << dtype_name(rate.dtype) << ", expected float or double";
+    return ctx.input_error(kRateInput, "R", StatusCode::unsupported)
+           << " has dtype " << dtype_name(rate.dtype) << ", expected float or double";
   }
   if (count.dtype != DataType::int64) {
-    return Status(StatusCode::invalid_model)
-           << "input 1 '" << count.name << "' (T) has dtype " << dtype_name(count.dtype) << ", expected int64";
+    return ctx.input_error(kCountInput, "T") << " has dtype " << dtype_name(count.dtype) << ", expected int64";
   }
   for (int i = 0; i < 2; ++i) {
     if (ctx.input(i).shape.element_count() != 1) {
@@ -38987,7 +38733,6 @@ inline Status prepare(PrepareContext& ctx, int input_groups, int output_groups, 
   return {};
 }
 
-/// R as double.
 /// R as double. memcpy: a constant input may point into the model bytes, unaligned.
 inline double rate(const Plan& plan, const RunContext& ctx) noexcept {
   if (plan.rate_is_double) {
@@ -39007,16 +38752,23 @@ inline std::int64_t update_count(const RunContext& ctx) noexcept {
 }
 }  // namespace optimizer_util
 
-/// The kernel body the optimizers share: prepare() checks the layout (optimizer_util::prepare) and parses
-/// `Op::Params`; run() reads R and T, asks `Op::step` for the per-run scalars and calls `Op::update<T>` once per
-/// tensor i with the pointers of its input groups (X_i, G_i, state_i...) and output groups. Op provides:
+/// The kernel body the optimizers share, usable directly as a VersionedKernel's Impl:
+/// `using Adam_1 = VersionedKernel<OptimizerKernel<AdamOp>, 1>;`. prepare() checks the layout
+/// (optimizer_util::prepare) and parses `Op::Params`; run() reads R and T, asks `Op::step` for the per-run scalars
+/// and calls `Op::update<T>` once per tensor i with the pointers of its input groups (X_i, G_i, state_i...) and
+/// output groups. Op provides:
+///   static constexpr std::string_view kOpType = "Adam";
+///   static constexpr int kInputGroups = 4, kOutputGroups = 3;  // X, G and the state tensors in; X_new, state out
 ///   struct Params { ...; static Status parse(const PrepareContext&, Params&) noexcept; };
 ///   struct Step { ... };  static Step step(const Params&, double rate, std::int64_t count) noexcept;
 ///   template <typename T> static void update(const Params&, const Step&, const T* const* in, T* const* out,
 ///                                            std::int64_t count) noexcept;
-template <typename Op, int kInputGroups, int kOutputGroups>
+template <typename Op>
 struct OptimizerKernel : KernelDefaults {
   static constexpr std::string_view kDomain = optimizer_util::kDomain;
+  static constexpr std::string_view kOpType = Op::kOpType;
+  static constexpr int kInputGroups = Op::kInputGroups;
+  static constexpr int kOutputGroups = Op::kOutputGroups;
 
   struct State {
     optimizer_util::Plan plan;
@@ -39066,6 +38818,9 @@ namespace kernels {
 
 /// The update rule of Adagrad (see the file comment).
 struct AdagradOp {
+  static constexpr std::string_view kOpType = "Adagrad";
+  static constexpr int kInputGroups = 3;   ///< X, G, H
+  static constexpr int kOutputGroups = 2;  ///< X_new, H_new
   struct Params {
     float norm_coefficient;
     float decay_factor;
@@ -39100,10 +38855,7 @@ struct AdagradOp {
 };
 
 // Opset 1 of ai.onnx.preview.training: first version.
-struct Adagrad_1 : OptimizerKernel<AdagradOp, 3, 2> {
-  static constexpr std::string_view kOpType = "Adagrad";
-  static constexpr int kSinceVersion = 1;
-};
+using Adagrad_1 = VersionedKernel<OptimizerKernel<AdagradOp>, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -39123,6 +38875,9 @@ namespace kernels {
 
 /// The update rule of Adam (see the file comment).
 struct AdamOp {
+  static constexpr std::string_view kOpType = "Adam";
+  static constexpr int kInputGroups = 4;   ///< X, G, V, H
+  static constexpr int kOutputGroups = 3;  ///< X_new, V_new, H_new
   struct Params {
     float alpha;
     float beta;
@@ -39169,10 +38924,7 @@ struct AdamOp {
 };
 
 // Opset 1 of ai.onnx.preview.training: first version.
-struct Adam_1 : OptimizerKernel<AdamOp, 4, 3> {
-  static constexpr std::string_view kOpType = "Adam";
-  static constexpr int kSinceVersion = 1;
-};
+using Adam_1 = VersionedKernel<OptimizerKernel<AdamOp>, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -39190,6 +38942,9 @@ namespace kernels {
 
 /// The update rule of Momentum (see the file comment). Every attribute is required.
 struct MomentumOp {
+  static constexpr std::string_view kOpType = "Momentum";
+  static constexpr int kInputGroups = 3;   ///< X, G, V
+  static constexpr int kOutputGroups = 2;  ///< X_new, V_new
   struct Params {
     float alpha;
     float beta;
@@ -39199,11 +38954,8 @@ struct MomentumOp {
       ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("alpha", params.alpha));
       ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("beta", params.beta));
       ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("norm_coefficient", params.norm_coefficient));
-      if (!ctx.has_attribute("mode")) {
-        return Status(StatusCode::invalid_model) << "required attribute 'mode' (STRING) is missing";
-      }
       std::string_view mode;
-      ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("mode", mode, ""));
+      ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("mode", mode));
       if (mode != "standard" && mode != "nesterov") {
         return Status(StatusCode::invalid_model)
                << "attribute 'mode' is '" << mode << "', expected 'standard' or 'nesterov'";
@@ -39238,10 +38990,7 @@ struct MomentumOp {
 };
 
 // Opset 1 of ai.onnx.preview.training: first version.
-struct Momentum_1 : OptimizerKernel<MomentumOp, 3, 2> {
-  static constexpr std::string_view kOpType = "Momentum";
-  static constexpr int kSinceVersion = 1;
-};
+using Momentum_1 = VersionedKernel<OptimizerKernel<MomentumOp>, 1>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -39255,6 +39004,20 @@ using TrainingKernels = KernelSet<Adagrad_1, Adam_1, Momentum_1>;
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/training/training_kernels.hpp
+// #include "onnxmicro/runtime/all_kernels_registry.hpp"
+// begin of file onnxmicro/runtime/all_kernels_registry.hpp
+// The declaration of all_kernels_registry(), for programs that use every kernel without compiling them:
+// onnxmicro/all_kernels_registry.hpp (the runtime and this) says where the definition comes from.
+
+ONNXMICRO_NAMESPACE_BEGIN
+
+/// Every kernel of this build (AllKernels::registry()'s table), compiled into the library onnxmicro::all_kernels;
+/// without that library, define ONNXMICRO_DEFINE_ALL_KERNELS_REGISTRY before including onnxmicro.hpp in exactly one
+/// file of the program instead.
+KernelRegistry all_kernels_registry() noexcept;
+
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/runtime/all_kernels_registry.hpp
 // #include "onnxmicro/runtime/control_flow/control_flow_kernels.hpp"
 // begin of file onnxmicro/runtime/control_flow/control_flow_kernels.hpp
 // Control flow: If, Loop and Scan run subgraphs as sessions of their own, so they live in the runtime layer
@@ -39510,10 +39273,11 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-struct If_1 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace if_detail {
+
+/// The implementation of If (see the file comment).
+struct IfImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "If";
-  static constexpr int kSinceVersion = 1;
   static constexpr int kCond = 0;
 
   struct State {
@@ -39526,8 +39290,7 @@ struct If_1 : KernelDefaults {
     const TensorInfo& cond = ctx.input(kCond);
     if (cond.dtype != DataType::boolean) return ctx.unsupported_input_dtype(kCond);
     if (cond.shape.element_count() != 1) {
-      return Status(StatusCode::invalid_model)
-             << "input 0 '" << cond.name << "' must hold one bool, got shape " << cond.shape;
+      return ctx.input_error(kCond) << " must hold one bool, got shape " << cond.shape;
     }
     State* state = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
@@ -39555,9 +39318,9 @@ struct If_1 : KernelDefaults {
         const ConstTensorView other = state->branches[1].session().output(static_cast<std::size_t>(k));
         if (other.dtype != out.dtype || other.shape != out.shape) {
           (void)ctx.require_constant_input(kCond);  // a bound condition makes this work: ask for it
-          return Status(StatusCode::unsupported)
-                 << "output " << k << ": then_branch gives " << dtype_name(out.dtype) << " " << out.shape
-                 << ", else_branch " << dtype_name(other.dtype) << " " << other.shape
+          return ctx.output_error(k, {}, StatusCode::unsupported)
+                 << ": then_branch gives " << dtype_name(out.dtype) << " " << out.shape << ", else_branch "
+                 << dtype_name(other.dtype) << " " << other.shape
                  << "; branches of different shapes need the condition's value when planning (offer the input it "
                     "comes from in SessionOptions::input_values, as Session::run(inputs) does)";
         }
@@ -39581,6 +39344,11 @@ struct If_1 : KernelDefaults {
   }
 };
 
+}  // namespace if_detail
+
+// Opset 1+: one kernel for every version (see the file comment).
+using If_1 = VersionedKernel<if_detail::IfImpl, 1>;
+
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/runtime/control_flow/if.hpp
@@ -39602,10 +39370,11 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-struct Loop_1 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace loop_detail {
+
+/// The implementation of Loop (see the file comment).
+struct LoopImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "Loop";
-  static constexpr int kSinceVersion = 1;
   static constexpr int kTripCount = 0;
   static constexpr int kCondition = 1;
   static constexpr int kFirstCarried = 2;
@@ -39643,14 +39412,14 @@ struct Loop_1 : KernelDefaults {
       const TensorInfo& m = ctx.input(kTripCount);
       if (m.dtype != DataType::int64) return ctx.unsupported_input_dtype(kTripCount);
       if (m.shape.element_count() != 1) {
-        return Status(StatusCode::invalid_model) << "input 0 'M' must hold one value, got shape " << m.shape;
+        return ctx.input_error(kTripCount, "M") << " must hold one value, got shape " << m.shape;
       }
     }
     if (ctx.has_input(kCondition)) {
       const TensorInfo& c = ctx.input(kCondition);
       if (c.dtype != DataType::boolean) return ctx.unsupported_input_dtype(kCondition);
       if (c.shape.element_count() != 1) {
-        return Status(StatusCode::invalid_model) << "input 1 'cond' must hold one value, got shape " << c.shape;
+        return ctx.input_error(kCondition, "cond") << " must hold one value, got shape " << c.shape;
       }
     }
     for (int i = 0; i < state->carried; ++i) ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kFirstCarried + i));
@@ -39760,9 +39529,9 @@ struct Loop_1 : KernelDefaults {
       const ConstTensorView out = session.output(static_cast<std::size_t>(1 + c));
       const TensorInfo& in = ctx.input(kFirstCarried + c);
       if (out.dtype != in.dtype || out.shape != in.shape) {
-        return Status(StatusCode::unsupported)
-               << "loop-carried value " << c << " '" << in.name << "' enters as " << dtype_name(in.dtype) << " "
-               << in.shape << " but the body returns " << dtype_name(out.dtype) << " " << out.shape
+        return ctx.input_error(kFirstCarried + c, {}, StatusCode::unsupported)
+               << " (loop-carried value " << c << ") enters as " << dtype_name(in.dtype) << " " << in.shape
+               << " but the body returns " << dtype_name(out.dtype) << " " << out.shape
                << "; a carried value that changes shape needs every input known at prepare time";
       }
       ctx.set_output(c, in.dtype, in.shape);
@@ -39889,6 +39658,11 @@ struct Loop_1 : KernelDefaults {
   }
 };
 
+}  // namespace loop_detail
+
+// Opset 1+: one kernel for every version (see the file comment).
+using Loop_1 = VersionedKernel<loop_detail::LoopImpl, 1>;
+
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/runtime/control_flow/loop.hpp
@@ -40010,25 +39784,25 @@ inline Status read_axes_attribute(const PrepareContext& ctx, const char* name, s
 
 }  // namespace detail
 
-template <int Since, int Until, bool Batched>
-struct ScanKernel : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace scan_detail {
+
+/// The implementation of Scan (see the file comment); `batched`: the Scan-8 layout (since < 9).
+struct ScanImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "Scan";
-  static constexpr int kSinceVersion = Since;
-  static constexpr int kUntilVersion = Until;
 
   using State = detail::ScanPlan;
 
-  static Status prepare(PrepareContext& ctx) noexcept {
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
+    const bool batched = since < 9;
     State* plan = nullptr;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(plan));
-    ONNXMICRO_RETURN_IF_ERROR(count_inputs_and_outputs(ctx, *plan));
+    ONNXMICRO_RETURN_IF_ERROR(count_inputs_and_outputs(ctx, batched, *plan));
     Attributes attributes;
-    ONNXMICRO_RETURN_IF_ERROR(read_attributes(ctx, *plan, attributes));
-    ONNXMICRO_RETURN_IF_ERROR(plan_scan_inputs(ctx, attributes, *plan));
+    ONNXMICRO_RETURN_IF_ERROR(read_attributes(ctx, batched, *plan, attributes));
+    ONNXMICRO_RETURN_IF_ERROR(plan_scan_inputs(ctx, batched, attributes, *plan));
     Span<TensorInfo> formal;
-    ONNXMICRO_RETURN_IF_ERROR(prepare_body(ctx, *plan, formal));
-    return plan_outputs(ctx, attributes, formal, *plan);
+    ONNXMICRO_RETURN_IF_ERROR(prepare_body(ctx, batched, *plan, formal));
+    return plan_outputs(ctx, batched, attributes, formal, *plan);
   }
 
  private:
@@ -40037,10 +39811,10 @@ struct ScanKernel : KernelDefaults {
     Span<std::int64_t> input_axes, input_directions, output_axes, output_directions;
   };
 
-  static Status count_inputs_and_outputs(PrepareContext& ctx, State& plan) noexcept {
+  static Status count_inputs_and_outputs(PrepareContext& ctx, bool batched, State& plan) noexcept {
     std::int64_t m = 0;
     ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("num_scan_inputs", m));
-    plan.first_state = Batched ? 1 : 0;
+    plan.first_state = batched ? 1 : 0;
     const int explicit_inputs = ctx.explicit_input_count();
     if (m < 1 || m > explicit_inputs - plan.first_state) {
       return Status(StatusCode::invalid_model)
@@ -40056,7 +39830,7 @@ struct ScanKernel : KernelDefaults {
     return {};
   }
 
-  static Status read_attributes(PrepareContext& ctx, State& plan, Attributes& a) noexcept {
+  static Status read_attributes(PrepareContext& ctx, bool batched, State& plan, Attributes& a) noexcept {
     MetadataAllocator& allocator = ctx.metadata_allocator();
     const std::size_t mi = static_cast<std::size_t>(plan.scan_inputs);
     const std::size_t ko = static_cast<std::size_t>(plan.scan_outputs);
@@ -40064,7 +39838,7 @@ struct ScanKernel : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(mi, a.input_directions));
     ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(ko, a.output_axes));
     ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(ko, a.output_directions));
-    if (Batched) {
+    if (batched) {
       ONNXMICRO_RETURN_IF_ERROR(detail::read_axes_attribute(ctx, "directions", mi, true, a.input_directions));
     } else {
       ONNXMICRO_RETURN_IF_ERROR(detail::read_axes_attribute(ctx, "scan_input_axes", mi, false, a.input_axes));
@@ -40084,12 +39858,12 @@ struct ScanKernel : KernelDefaults {
   }
 
   /// Batch size, sequence length and each scan input's axis, direction and layout.
-  static Status plan_scan_inputs(PrepareContext& ctx, const Attributes& a, State& plan) noexcept {
+  static Status plan_scan_inputs(PrepareContext& ctx, bool batched, const Attributes& a, State& plan) noexcept {
     plan.batch = 1;
     plan.length = -1;
-    if (Batched && ctx.has_input(0)) {
-      return Status(StatusCode::unsupported)
-             << "input 0 'sequence_lens' of Scan-8 is not supported yet: every batch entry runs the full length";
+    if (batched && ctx.has_input(0)) {
+      return ctx.input_error(0, "sequence_lens", StatusCode::unsupported)
+             << " of Scan-8 is not supported yet: every batch entry runs the full length";
     }
     for (int i = 0; i < plan.states + plan.scan_inputs; ++i) {
       ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(plan.first_state + i));
@@ -40099,36 +39873,36 @@ struct ScanKernel : KernelDefaults {
       const int index = plan.first_state + plan.states + static_cast<int>(j);
       const TensorInfo& x = ctx.input(index);
       const int rank = x.shape.rank();
-      std::int64_t axis = Batched ? 1 : a.input_axes[j];
+      std::int64_t axis = batched ? 1 : a.input_axes[j];
       if (axis < 0) axis += rank;
-      if (axis < 0 || axis >= rank || (Batched && rank < 2)) {
-        return Status(StatusCode::invalid_model) << "scan input " << j << " '" << x.name << "' of shape " << x.shape
-                                                 << " has no scan axis " << a.input_axes[j];
+      if (axis < 0 || axis >= rank || (batched && rank < 2)) {
+        return ctx.input_error(index) << " (scan input " << j << ") of shape " << x.shape << " has no scan axis "
+                                      << a.input_axes[j];
       }
-      if (Batched) {
+      if (batched) {
         if (j == 0) plan.batch = x.shape[0];
         if (x.shape[0] != plan.batch) {
-          return Status(StatusCode::invalid_model)
-                 << "scan input " << j << " '" << x.name << "' has batch " << x.shape[0] << ", expected " << plan.batch;
+          return ctx.input_error(index) << " (scan input " << j << ") has batch " << x.shape[0] << ", expected "
+                                        << plan.batch;
         }
       }
       if (plan.length < 0) plan.length = x.shape[static_cast<int>(axis)];
       if (x.shape[static_cast<int>(axis)] != plan.length) {
-        return Status(StatusCode::invalid_model)
-               << "scan input " << j << " '" << x.name << "' has length " << x.shape[axis]
-               << " along its scan axis, expected " << plan.length << " (as the first scan input)";
+        return ctx.input_error(index) << " (scan input " << j << ") has length " << x.shape[axis]
+                                      << " along its scan axis, expected " << plan.length
+                                      << " (as the first scan input)";
       }
       plan.input_axes[j] = static_cast<std::int32_t>(axis);
       plan.input_reverse[j] = static_cast<std::uint8_t>(a.input_directions[j]);
-      plan.input_layouts[j] = detail::AxisLayout::of(x.dtype, Batched ? detail::remove_axis(x.shape, 0) : x.shape,
-                                                     static_cast<int>(axis) - (Batched ? 1 : 0));
-      plan.input_batch_bytes[j] = detail::batch_entry_bytes(x.dtype, x.shape, Batched);
+      plan.input_layouts[j] = detail::AxisLayout::of(x.dtype, batched ? detail::remove_axis(x.shape, 0) : x.shape,
+                                                     static_cast<int>(axis) - (batched ? 1 : 0));
+      plan.input_batch_bytes[j] = detail::batch_entry_bytes(x.dtype, x.shape, batched);
     }
     return {};
   }
 
   /// Prepares the body: it sees states without the batch axis and scan inputs without batch and scan axes.
-  static Status prepare_body(PrepareContext& ctx, State& p, Span<TensorInfo>& formal) noexcept {
+  static Status prepare_body(PrepareContext& ctx, bool batched, State& p, Span<TensorInfo>& formal) noexcept {
     MetadataAllocator& allocator = ctx.metadata_allocator();
     ONNXMICRO_RETURN_IF_ERROR(p.body.load(ctx, "body"));
     if (p.body.formal_input_count() != static_cast<std::size_t>(p.states + p.scan_inputs) ||
@@ -40141,19 +39915,19 @@ struct ScanKernel : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(static_cast<std::size_t>(p.states), p.state_layouts));
     for (int c = 0; c < p.states; ++c) {
       const TensorInfo& s = ctx.input(p.first_state + c);
-      if (Batched && (s.shape.rank() < 1 || s.shape[0] != p.batch)) {
-        return Status(StatusCode::invalid_model) << "state " << c << " '" << s.name << "' of shape " << s.shape
-                                                 << " must start with the batch size " << p.batch;
+      if (batched && (s.shape.rank() < 1 || s.shape[0] != p.batch)) {
+        return ctx.input_error(p.first_state + c)
+               << " (state " << c << ") of shape " << s.shape << " must start with the batch size " << p.batch;
       }
       formal[c].dtype = s.dtype;
-      formal[c].shape = Batched ? detail::remove_axis(s.shape, 0) : s.shape;
-      p.state_layouts[c] = detail::batch_layout(s.dtype, s.shape, Batched);
+      formal[c].shape = batched ? detail::remove_axis(s.shape, 0) : s.shape;
+      p.state_layouts[c] = detail::batch_layout(s.dtype, s.shape, batched);
     }
     for (int j = 0; j < p.scan_inputs; ++j) {
       const TensorInfo& x = ctx.input(p.first_state + p.states + j);
       Shape slice = detail::remove_axis(x.shape, p.input_axes[j]);
       formal[p.states + j].dtype = x.dtype;
-      formal[p.states + j].shape = Batched ? detail::remove_axis(slice, 0) : slice;
+      formal[p.states + j].shape = batched ? detail::remove_axis(slice, 0) : slice;
     }
     for (TensorInfo& f : formal) f.present = true;  // not constant: they change every iteration
     p.body.place_arena_in_scratch();
@@ -40163,7 +39937,7 @@ struct ScanKernel : KernelDefaults {
   }
 
   /// The node's outputs: final states as they entered, scan outputs stacked along their axis.
-  static Status plan_outputs(PrepareContext& ctx, const Attributes& a, Span<const TensorInfo> formal,
+  static Status plan_outputs(PrepareContext& ctx, bool batched, const Attributes& a, Span<const TensorInfo> formal,
                              State& p) noexcept {
     Session& session = p.body.session();
     for (int c = 0; c < p.states; ++c) {
@@ -40180,7 +39954,7 @@ struct ScanKernel : KernelDefaults {
       if (is_sub_byte(out.dtype)) {
         return Status(StatusCode::unsupported) << "scan output " << k << " has packed dtype " << dtype_name(out.dtype);
       }
-      std::int64_t axis = Batched ? 0 : a.output_axes[k];
+      std::int64_t axis = batched ? 0 : a.output_axes[k];
       if (axis < 0) axis += out.shape.rank() + 1;
       if (axis < 0 || axis > out.shape.rank()) {
         return Status(StatusCode::invalid_model)
@@ -40188,11 +39962,11 @@ struct ScanKernel : KernelDefaults {
                << " of rank " << (out.shape.rank() + 1);
       }
       Shape full = detail::insert_axis(out.shape, static_cast<int>(axis), p.length);
-      if (Batched) full = detail::insert_axis(full, 0, p.batch);
+      if (batched) full = detail::insert_axis(full, 0, p.batch);
       p.output_reverse[k] = static_cast<std::uint8_t>(a.output_directions[k]);
       p.output_layouts[k] =
-          detail::AxisLayout::of(out.dtype, Batched ? detail::remove_axis(full, 0) : full, static_cast<int>(axis));
-      p.output_batch_bytes[k] = detail::batch_entry_bytes(out.dtype, full, Batched);
+          detail::AxisLayout::of(out.dtype, batched ? detail::remove_axis(full, 0) : full, static_cast<int>(axis));
+      p.output_batch_bytes[k] = detail::batch_entry_bytes(out.dtype, full, batched);
       ctx.set_output(p.states + static_cast<int>(k), out.dtype, full);
     }
     return {};
@@ -40247,10 +40021,12 @@ struct ScanKernel : KernelDefaults {
   }
 };
 
+}  // namespace scan_detail
+
 // Opset 8: batch axis 0 and optional sequence_lens; `directions` per scan input.
-using Scan_8 = ScanKernel<8, 9, true>;
+using Scan_8 = VersionedKernel<scan_detail::ScanImpl, 8, 9>;
 // Opset 9+: per-input/output scan axes and directions, no batch axis.
-using Scan_9 = ScanKernel<9, kOpenEnded, false>;
+using Scan_9 = VersionedKernel<scan_detail::ScanImpl, 9>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -40265,10 +40041,11 @@ ONNXMICRO_NAMESPACE_END
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-struct SequenceMap_17 : KernelDefaults {
-  static constexpr std::string_view kDomain = "";
+namespace sequence_map_detail {
+
+/// The implementation of SequenceMap (see the file comment).
+struct SequenceMapImpl : KernelDefaults {
   static constexpr std::string_view kOpType = "SequenceMap";
-  static constexpr int kSinceVersion = 17;
 
   struct State {
     detail::Subgraph body;
@@ -40286,9 +40063,8 @@ struct SequenceMap_17 : KernelDefaults {
       ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(i));
       ONNXMICRO_RETURN_IF_ERROR(ctx.require_constant_input(i));
       if (i < inputs && ctx.input(i).dtype == DataType::sequence && sequence_util::count_of(ctx.input(i)) != length) {
-        return Status(StatusCode::invalid_argument)
-               << "input " << i << " '" << ctx.input(i).name << "' has " << sequence_util::count_of(ctx.input(i))
-               << " elements, input 0 has " << length;
+        return ctx.input_error(i, {}, StatusCode::invalid_argument)
+               << " has " << sequence_util::count_of(ctx.input(i)) << " elements, input 0 has " << length;
       }
     }
     ONNXMICRO_RETURN_IF_ERROR(state->body.load(ctx, "body"));
@@ -40341,6 +40117,11 @@ struct SequenceMap_17 : KernelDefaults {
   }
 };
 
+}  // namespace sequence_map_detail
+
+// Opset 17+: the only version.
+using SequenceMap_17 = VersionedKernel<sequence_map_detail::SequenceMapImpl, 17>;
+
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/runtime/control_flow/sequence_map.hpp
@@ -40366,12 +40147,26 @@ using AllKernels =
                     kernels::SequenceKernels, kernels::SignalKernels, kernels::TensorKernels, kernels::TextKernels,
                     kernels::TrainingKernels, kernels::ControlFlowKernels>;
 
-/// The AllKernels registry as a plain function, for programs whose many translation units all need every kernel:
-/// AllKernels::registry() instantiates (and compiles) every kernel in each translation unit that calls it, while
-/// this declaration compiles nothing. Define ONNXMICRO_DEFINE_ALL_KERNELS_REGISTRY before including onnxmicro in
-/// exactly one translation unit of the program to provide the definition there.
-KernelRegistry all_kernels_registry() noexcept;
+namespace detail {
+/// One idiom for every built-in kernel (DEVELOPERS.md, "Adding a kernel"): each is a VersionedKernel alias.
+template <typename K>
+constexpr bool is_built_in_kernel_idiom() noexcept {
+  static_assert(kernels::IsVersionedKernel<K>::value,
+                "a built-in kernel must be `using Op_N = VersionedKernel<Impl, N[, Until]>;` (kernel_api.hpp), not a "
+                "type that declares kSinceVersion itself");
+  return kernels::IsVersionedKernel<K>::value;
+}
+template <typename... Ks>
+constexpr bool all_built_in_kernel_idiom(KernelSet<Ks...>*) noexcept {
+  return (is_built_in_kernel_idiom<Ks>() && ...);
+}
+}  // namespace detail
+static_assert(detail::all_built_in_kernel_idiom(static_cast<AllKernels*>(nullptr)));
 
+// all_kernels_registry() (runtime/all_kernels_registry.hpp) is AllKernels::registry() as a plain
+// function, compiled once: in the library onnxmicro::all_kernels, or in the one translation unit of a program that
+// defines ONNXMICRO_DEFINE_ALL_KERNELS_REGISTRY before including onnxmicro (AllKernels::registry() compiles every
+// kernel in each translation unit that calls it).
 #if defined(ONNXMICRO_DEFINE_ALL_KERNELS_REGISTRY)
 KernelRegistry all_kernels_registry() noexcept { return AllKernels::registry(); }
 #endif

@@ -13,3 +13,18 @@ function(onnxmicro_consumer_app version max_rank)
   target_compile_definitions(app PRIVATE EXPECTED_VERSION_MAJOR=${_vmajor} EXPECTED_VERSION_MINOR=${_vminor}
                                          EXPECTED_VERSION_PATCH=${_vpatch} EXPECTED_MAX_RANK=${max_rank})
 endfunction()
+
+# Fails unless every variable named is defined (-D...); when ONNXMICRO_PREFIX is one of them, find_package looks
+# there and nowhere else (no package registries).
+macro(onnxmicro_consumer_require)
+  foreach(_var ${ARGN})
+    if(NOT DEFINED ${_var})
+      message(FATAL_ERROR "pass -D${_var}=...")
+    endif()
+  endforeach()
+  if(DEFINED ONNXMICRO_PREFIX)
+    set(CMAKE_FIND_USE_PACKAGE_REGISTRY OFF)
+    set(CMAKE_FIND_USE_SYSTEM_PACKAGE_REGISTRY OFF)
+    set(CMAKE_PREFIX_PATH "${ONNXMICRO_PREFIX}")
+  endif()
+endmacro()

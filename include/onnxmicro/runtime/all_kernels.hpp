@@ -28,6 +28,22 @@ using AllKernels =
                     kernels::SequenceKernels, kernels::SignalKernels, kernels::TensorKernels, kernels::TextKernels,
                     kernels::TrainingKernels, kernels::ControlFlowKernels>;
 
+namespace detail {
+/// One idiom for every built-in kernel (DEVELOPERS.md, "Adding a kernel"): each is a VersionedKernel alias.
+template <typename K>
+constexpr bool is_built_in_kernel_idiom() noexcept {
+  static_assert(kernels::IsVersionedKernel<K>::value,
+                "a built-in kernel must be `using Op_N = VersionedKernel<Impl, N[, Until]>;` (kernel_api.hpp), not a "
+                "type that declares kSinceVersion itself");
+  return kernels::IsVersionedKernel<K>::value;
+}
+template <typename... Ks>
+constexpr bool all_built_in_kernel_idiom(KernelSet<Ks...>*) noexcept {
+  return (is_built_in_kernel_idiom<Ks>() && ...);
+}
+}  // namespace detail
+static_assert(detail::all_built_in_kernel_idiom(static_cast<AllKernels*>(nullptr)));
+
 // all_kernels_registry() (runtime/all_kernels_registry.hpp) is AllKernels::registry() as a plain
 // function, compiled once: in the library onnxmicro::all_kernels, or in the one translation unit of a program that
 // defines ONNXMICRO_DEFINE_ALL_KERNELS_REGISTRY before including onnxmicro (AllKernels::registry() compiles every

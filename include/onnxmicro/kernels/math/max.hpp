@@ -14,6 +14,7 @@ namespace kernels {
 
 struct MaxOp {
   static constexpr std::string_view kOpType = "Max";
+  static constexpr bool kMean = false;
   template <typename C>
   static C apply(C a, C b) noexcept {
     if constexpr (std::is_floating_point_v<C>) {
@@ -25,10 +26,10 @@ struct MaxOp {
 };
 
 // Opset 1-7: every input has the same shape.
-using Max_1 = VersionedKernel<VariadicElementwise<MaxOp, NumericTypes, false>, 1, 8>;
+using Max_1 = VersionedKernel<VariadicElementwise<MaxOp, NumericTypes>, 1, 8>;
 
 // Opset 8+: numpy broadcasting over all inputs.
-using Max_8 = VersionedKernel<VariadicElementwise<MaxOp, NumericTypes, true>, 8>;
+using Max_8 = VersionedKernel<VariadicElementwise<MaxOp, NumericTypes>, 8>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -8,16 +8,17 @@
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
-/// Mean sums as Sum does (then VariadicElementwise's mean flag divides).
+/// Mean sums as Sum does, then divides by the input count.
 struct MeanOp : SumOp {
   static constexpr std::string_view kOpType = "Mean";
+  static constexpr bool kMean = true;
 };
 
 // Opset 1-7: every input has the same shape.
-using Mean_1 = VersionedKernel<VariadicElementwise<MeanOp, FloatTypes, false, true>, 1, 8>;
+using Mean_1 = VersionedKernel<VariadicElementwise<MeanOp, FloatTypes>, 1, 8>;
 
 // Opset 8+: numpy broadcasting over all inputs.
-using Mean_8 = VersionedKernel<VariadicElementwise<MeanOp, FloatTypes, true, true>, 8>;
+using Mean_8 = VersionedKernel<VariadicElementwise<MeanOp, FloatTypes>, 8>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

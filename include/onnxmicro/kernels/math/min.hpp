@@ -14,6 +14,7 @@ namespace kernels {
 
 struct MinOp {
   static constexpr std::string_view kOpType = "Min";
+  static constexpr bool kMean = false;
   template <typename C>
   static C apply(C a, C b) noexcept {
     if constexpr (std::is_floating_point_v<C>) {
@@ -25,10 +26,10 @@ struct MinOp {
 };
 
 // Opset 1-7: every input has the same shape.
-using Min_1 = VersionedKernel<VariadicElementwise<MinOp, NumericTypes, false>, 1, 8>;
+using Min_1 = VersionedKernel<VariadicElementwise<MinOp, NumericTypes>, 1, 8>;
 
 // Opset 8+: numpy broadcasting over all inputs.
-using Min_8 = VersionedKernel<VariadicElementwise<MinOp, NumericTypes, true>, 8>;
+using Min_8 = VersionedKernel<VariadicElementwise<MinOp, NumericTypes>, 8>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

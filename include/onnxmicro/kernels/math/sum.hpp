@@ -13,13 +13,15 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
 /// Body of a variadic elementwise kernel: y = Op(...Op(Op(x0, x1), x2)..., xn-1), every input of one dtype,
-/// broadcast together (kBroadcast, opset >= 8) or of one shape. Op::apply(C, C) -> C works on compute types;
-/// 16-bit floats round after every step, like numpy applying the binary op input by input. kMean divides by
-/// the input count at the end. run() folds input after input into the output buffer, so it allocates nothing;
-/// the output must not alias an input (no kInPlaceInput).
-template <typename Op, typename Types, bool kBroadcast, bool kMean = false>
+/// broadcast together (from opset kBroadcastSince on) or of one shape. Op is the policy: kOpType, kMean (divide by
+/// the input count at the end) and apply(C, C) -> C on compute types; 16-bit floats round after every step, like
+/// numpy applying the binary op input by input. run() folds input after input into the output buffer, so it
+/// allocates nothing; the output must not alias an input (no kInPlaceInput).
+template <typename Op, typename Types>
 struct VariadicElementwise : KernelDefaults {
   static constexpr std::string_view kOpType = Op::kOpType;
+  /// Max, Min, Sum and Mean broadcast their inputs from opset 8 on.
+  static constexpr int kBroadcastSince = 8;
   static constexpr int kOutput = 0;
 
   struct State {
@@ -30,7 +32,7 @@ struct VariadicElementwise : KernelDefaults {
     void (*divide)(void* y, std::int64_t count, std::int64_t divisor) noexcept;
   };
 
-  static Status prepare(PrepareContext& ctx) noexcept {
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
     const int count = ctx.input_count();
     if (count < 1) return Status(StatusCode::invalid_model) << "expected at least 1 input, got 0";
     for (int i = 0; i < count; ++i) {
@@ -51,7 +53,7 @@ struct VariadicElementwise : KernelDefaults {
     Shape output = ctx.input(0).shape;
     for (int i = 1; i < count; ++i) {
       const TensorInfo& input = ctx.input(i);
-      if constexpr (kBroadcast) {
+      if (since >= kBroadcastSince) {
         const BroadcastOperand operands[2] = {{&output, "broadcast of inputs 0 to", i - 1, ""},
                                               {&input.shape, "input", i, input.name}};
         Shape merged;
@@ -86,7 +88,7 @@ struct VariadicElementwise : KernelDefaults {
       for (int i = 2; i < count; ++i)
         state.combine(state.plans[static_cast<std::size_t>(i - 1)], y, ctx.input(i).data, y);
     }
-    if constexpr (kMean) state.divide(y, ctx.output(kOutput).element_count(), count);
+    if constexpr (Op::kMean) state.divide(y, ctx.output(kOutput).element_count(), count);
     return {};
   }
 
@@ -110,6 +112,7 @@ struct VariadicElementwise : KernelDefaults {
 
 struct SumOp {
   static constexpr std::string_view kOpType = "Sum";
+  static constexpr bool kMean = false;
   template <typename C>
   static C apply(C a, C b) noexcept {
     return a + b;
@@ -117,10 +120,10 @@ struct SumOp {
 };
 
 // Opset 1-7: every input has the same shape.
-using Sum_1 = VersionedKernel<VariadicElementwise<SumOp, FloatTypes, false>, 1, 8>;
+using Sum_1 = VersionedKernel<VariadicElementwise<SumOp, FloatTypes>, 1, 8>;
 
 // Opset 8+: numpy broadcasting over all inputs.
-using Sum_8 = VersionedKernel<VariadicElementwise<SumOp, FloatTypes, true>, 8>;
+using Sum_8 = VersionedKernel<VariadicElementwise<SumOp, FloatTypes>, 8>;
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
