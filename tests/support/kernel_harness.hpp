@@ -101,11 +101,10 @@ class KernelHarness {
       infos_[i].const_data = inputs[i].constant ? inputs[i].bytes.data() : nullptr;
     }
     output_info.present = true;
-    om::kernels::PrepareEnvironment environment;
-    environment.fused_clamp = clamp;
+    clamp_ = clamp;
     prepare_ = std::make_unique<om::kernels::PrepareContext>(
         node_, om::Span<om::kernels::TensorInfo>(infos_.data(), infos_.size()),
-        om::Span<om::kernels::TensorInfo>(&output_info, 1), allocator_, environment);
+        om::Span<om::kernels::TensorInfo>(&output_info, 1), allocator_, environment_, &clamp_);
     prepare_status = kernel->prepare(*prepare_);
   }
 
@@ -169,6 +168,8 @@ class KernelHarness {
   om::model::Node node_;
   std::vector<om::kernels::TensorInfo> infos_;
   om::ChunkAllocator allocator_;
+  om::kernels::PrepareEnvironment environment_;  // the context refers to these two
+  om::kernels::FusedClamp clamp_;
   std::unique_ptr<om::kernels::PrepareContext> prepare_;
 };
 

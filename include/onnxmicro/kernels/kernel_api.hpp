@@ -89,21 +89,28 @@ struct FusedClamp {
   bool present() const noexcept { return has_min || has_max; }
 };
 
-/// Where a node is prepared: what the session knows beyond the node's own tensors. Kernels read it through
-/// PrepareContext's getters; a kernel test may leave it default.
+/// Where a graph's nodes are prepared: what the session knows beyond a node's own tensors, the same for every node
+/// of the graph. Kernels read it through PrepareContext's getters; a kernel test may leave it default.
 struct PrepareEnvironment {
   const Model* model = nullptr;      ///< the node's model (a subgraph's own Model inside If/Loop/Scan bodies)
   Span<const KernelEntry> registry;  ///< the registry the session resolves nodes with
   bool size_optimized = false;       ///< SessionOptions::size_optimized_kernels
-  FusedClamp fused_clamp;            ///< the clamp QDQ fusion folded into this node's output
 };
 
 /// Handed to a kernel's prepare().
 class PrepareContext {
  public:
+  /// `environment` and `fused_clamp` (the clamp QDQ fusion folded into this node's output; null for none) are
+  /// referred to, not copied: they must outlive the context.
   PrepareContext(const model::Node& node, Span<TensorInfo> inputs, Span<TensorInfo> outputs,
-                 MetadataAllocator& allocator, const PrepareEnvironment& environment = PrepareEnvironment()) noexcept
-      : node_(node), inputs_(inputs), outputs_(outputs), allocator_(allocator), environment_(environment) {}
+                 MetadataAllocator& allocator, const PrepareEnvironment& environment = default_environment(),
+                 const FusedClamp* fused_clamp = nullptr) noexcept
+      : node_(node),
+        inputs_(inputs),
+        outputs_(outputs),
+        allocator_(allocator),
+        environment_(&environment),
+        fused_clamp_(fused_clamp) {}
 
   const model::Node& node() const noexcept { return node_; }
   std::int64_t opset_version() const noexcept { return node_.opset_version; }
@@ -112,12 +119,12 @@ class PrepareContext {
 
   /// Whether to take the size-optimised choices that change the plan (always, with ONNXMICRO_OPTIMIZE_FOR_SIZE=1):
   /// no scratch or packed copies that exist only for speed.
-  bool size_optimized() const noexcept { return ONNXMICRO_OPTIMIZE_FOR_SIZE || environment_.size_optimized; }
+  bool size_optimized() const noexcept { return ONNXMICRO_OPTIMIZE_FOR_SIZE || environment_->size_optimized; }
   /// The model the node belongs to (a subgraph's own Model for nodes inside If/Loop/Scan bodies); may be null
   /// outside a session.
-  const Model* model() const noexcept { return environment_.model; }
+  const Model* model() const noexcept { return environment_->model; }
   /// The kernel registry the session resolves nodes with.
-  Span<const KernelEntry> registry() const noexcept { return environment_.registry; }
+  Span<const KernelEntry> registry() const noexcept { return environment_->registry; }
   /// The allocator prepare-time memory comes from (state, persistent buffers, subgraph sessions).
   MetadataAllocator& metadata_allocator() const noexcept { return allocator_; }
   /// Inputs written in the node; inputs from there to input_count() are implicit: enclosing-scope values that
@@ -146,7 +153,10 @@ class PrepareContext {
     outputs_[i].shape = shape;
   }
   /// The clamp folded into this node's output by QDQ fusion (present == false for ordinary nodes).
-  const FusedClamp& fused_clamp() const noexcept { return environment_.fused_clamp; }
+  const FusedClamp& fused_clamp() const noexcept {
+    static constexpr FusedClamp kNone{};
+    return fused_clamp_ != nullptr ? *fused_clamp_ : kNone;
+  }
 
   /// The first output index set_output() was called for that the node does not name, or -1.
   int unnamed_output() const noexcept { return unnamed_output_; }
@@ -334,6 +344,10 @@ class PrepareContext {
   }
 
  private:
+  static const PrepareEnvironment& default_environment() noexcept {
+    static constexpr PrepareEnvironment kDefault{};
+    return kDefault;
+  }
   static Status tensor_error(StatusCode code, const char* kind, int i, std::string_view name,
                              std::string_view role) noexcept {
     Status s(code);
@@ -362,7 +376,8 @@ class PrepareContext {
   Span<TensorInfo> inputs_;
   Span<TensorInfo> outputs_;
   MetadataAllocator& allocator_;
-  PrepareEnvironment environment_;
+  const PrepareEnvironment* environment_;
+  const FusedClamp* fused_clamp_;
   void* state_ = nullptr;
   std::size_t scratch_bytes_ = 0;
   int missing_constant_input_ = -1;

@@ -39,7 +39,11 @@ constexpr bool is_built_in_kernel_idiom() noexcept {
 }
 template <typename... Ks>
 constexpr bool all_built_in_kernel_idiom(KernelSet<Ks...>*) noexcept {
-  return (is_built_in_kernel_idiom<Ks>() && ...);
+  // An array, not a fold expression: clang limits a fold's nesting to 256 operands, and there are more kernels.
+  constexpr bool idiomatic[] = {is_built_in_kernel_idiom<Ks>()...};
+  for (bool k : idiomatic)
+    if (!k) return false;
+  return true;
 }
 }  // namespace detail
 static_assert(detail::all_built_in_kernel_idiom(static_cast<AllKernels*>(nullptr)));

@@ -50,9 +50,7 @@ inline ONNXMICRO_DETAIL_ALWAYS_INLINE Status resolve_kernels(const model::Graph&
 
 /// What every node's prepare sees besides its own tensors.
 struct NodeEnvironment {
-  const Model* model = nullptr;
-  KernelRegistry registry;
-  bool size_optimized_kernels = false;
+  kernels::PrepareEnvironment shared;            ///< model, registry, size choice
   Span<const kernels::FusedClamp> fused_clamps;  ///< per node; empty when nothing was fused
 };
 
@@ -119,12 +117,8 @@ inline ONNXMICRO_DETAIL_ALWAYS_INLINE Status prepare_node(const model::Graph& gr
   const model::Node& node = graph.nodes[index];
   missing_constant_input = model::kNoValue;
   ONNXMICRO_RETURN_IF_ERROR(gather_node_infos(node, graph, values, allocator, nr, all_constant));
-  kernels::PrepareEnvironment environment;
-  environment.model = env.model;
-  environment.registry = env.registry;
-  environment.size_optimized = env.size_optimized_kernels;
-  if (!env.fused_clamps.empty()) environment.fused_clamp = env.fused_clamps[index];
-  kernels::PrepareContext ctx(node, nr.input_infos, nr.output_infos, allocator, environment);
+  const kernels::FusedClamp* clamp = env.fused_clamps.empty() ? nullptr : &env.fused_clamps[index];
+  kernels::PrepareContext ctx(node, nr.input_infos, nr.output_infos, allocator, env.shared, clamp);
   Status st = nr.kernel->prepare(ctx);
   if (!st.ok()) {
     const int missing = ctx.missing_constant_input();

@@ -650,9 +650,9 @@ inline Status Session::prepare_nodes(const SessionOptions& options, Span<unsigne
                                      bool& retry) noexcept {
   const model::Graph& graph = *graph_;
   detail::NodeEnvironment env;
-  env.model = model_;
-  env.registry = registry_;
-  env.size_optimized_kernels = options.size_optimized_kernels;
+  env.shared.model = model_;
+  env.shared.registry = registry_;
+  env.shared.size_optimized = options.size_optimized_kernels;
   env.fused_clamps = fused_clamps_;
   for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
     NodeRuntime& nr = nodes_[i];
