@@ -3,7 +3,7 @@
 // element type (16-bit floats compute in float32 and round to nearest even on store), and two kernel bodies:
 //
 //   UnaryElementwise<Op, Types>        y = Op::apply(x), same dtype and shape; safe in place.
-//   BinaryElementwise<Op, Types, Mode> y = Op::apply(a, b) with numpy broadcasting (opset >= 7) or the
+//   BinaryElementwise<Op, Types>       y = Op::apply(a, b) with numpy broadcasting (opset >= 7) or the
 //                                       legacy `broadcast`/`axis` attributes of opset 1-6 arithmetic.
 //
 // Each version of an op is one VersionedKernel alias of the body instantiated with the op's policy:
@@ -180,13 +180,68 @@ struct UnaryElementwise : KernelDefaults {
 
 // ---- binary ---------------------------------------------------------------------------------------------
 
-/// How a binary elementwise kernel matches its operands' shapes.
-enum class BinaryBroadcast : std::uint8_t {
-  numpy,   ///< multidirectional (numpy) broadcasting: opset >= 7
-  legacy,  ///< opset 1-6 arithmetic: B must equal A's shape unless attribute broadcast=1, which lets B
-           ///< (a scalar, or a contiguous run of A's dims starting at attribute `axis`, suffix by default)
-           ///< repeat over A. The output has A's shape.
-};
+namespace elementwise_detail {
+
+/// The first opset whose binary arithmetic and logic ops broadcast as numpy does (Add, Sub, Mul, Div, Pow, And,
+/// Or, Xor, Equal, Less, Greater); before it they take the legacy `broadcast`/`axis` attributes.
+constexpr int kLegacyBroadcastUntil = 7;
+
+/// Opset 1-6 arithmetic and logic (opset < kLegacyBroadcastUntil): B must equal A's shape unless attribute
+/// broadcast=1, which lets B (a scalar, or a contiguous run of A's dims starting at attribute `axis`, suffix by
+/// default) repeat over A; the output has A's shape. Rewrites B's shape to A's rank (1s outside
+/// [axis, axis + rank(B))) so the numpy plan applies. One function for every op: it does not depend on the op.
+inline Status legacy_broadcast_shape(const PrepareContext& ctx, Shape& b) noexcept {
+  constexpr int kInputA = 0;
+  constexpr int kInputB = 1;
+  const TensorInfo& in_a = ctx.input(kInputA);
+  const TensorInfo& in_b = ctx.input(kInputB);
+  const Shape& a = in_a.shape;
+  std::int64_t broadcast = 0;
+  ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("broadcast", broadcast, 0));
+  if (broadcast != 0 && broadcast != 1) {
+    return Status(StatusCode::invalid_model) << "attribute 'broadcast' is " << broadcast << ", expected 0 or 1";
+  }
+  if (broadcast == 0) {
+    if (a == b) return {};
+    return ctx.input_error(kInputB) << " has shape " << b << ", expected " << a << " (same as input 0 '" << in_a.name
+                                    << "': attribute 'broadcast' is 0, and opset < 7 broadcasts only with broadcast=1)";
+  }
+  if (b.rank() > a.rank()) {
+    return ctx.input_error(kInputB) << " has shape " << b << ", whose rank exceeds input 0 '" << in_a.name << "' shape "
+                                    << a << " (opset < 7 broadcasts input 1 onto input 0)";
+  }
+  std::int64_t axis = a.rank() - b.rank();  // suffix matching by default
+  if (ctx.has_attribute("axis")) {
+    std::int64_t requested = 0;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("axis", requested, 0));
+    axis = requested < 0 ? requested + a.rank() : requested;
+    if (axis < 0 || axis > a.rank() - b.rank()) {
+      return Status(StatusCode::invalid_model)
+             << "attribute 'axis' is " << requested << ", expected a value in [" << -a.rank() << ", "
+             << (a.rank() - b.rank()) << "] to place input 1 '" << in_b.name << "' shape " << b << " inside input 0 '"
+             << in_a.name << "' shape " << a;
+    }
+  }
+  Shape aligned;
+  aligned.resize(a.rank());
+  if (b.is_static() && b.element_count() == 1) {  // a single value repeats everywhere
+    b = aligned;
+    return {};
+  }
+  for (int i = 0; i < b.rank(); ++i) {
+    const int target = static_cast<int>(axis) + i;
+    if (b[i] != a[target]) {
+      return ctx.input_error(kInputB) << " shape " << b << " does not match input 0 '" << in_a.name << "' shape " << a
+                                      << " at axis " << target << " (input 1 placed at axis " << axis
+                                      << "): opset < 7 requires equal sizes, got " << b[i] << " vs " << a[target];
+    }
+    aligned[target] = b[i];
+  }
+  b = aligned;
+  return {};
+}
+
+}  // namespace elementwise_detail
 
 /// Body of a binary elementwise kernel (see the file comment). Both inputs have the same dtype; the output
 /// has it too, or bool when Op::apply returns bool. When the output has A's dtype, run() is correct with the
@@ -194,7 +249,7 @@ enum class BinaryBroadcast : std::uint8_t {
 /// kInPlaceInput = 0): A then spans the whole output, so both advance in step and each element is read
 /// before it is written; B aliases nothing or is A itself (Add(x, x)). Kernels with a bool output must not
 /// declare kInPlaceInput: a smaller, broadcast A could then have the output's byte size.
-template <typename Op, typename Types, BinaryBroadcast kMode = BinaryBroadcast::numpy>
+template <typename Op, typename Types>
 struct BinaryElementwise : KernelDefaults {
   static constexpr int kInputA = 0;
   static constexpr int kInputB = 1;
@@ -211,7 +266,8 @@ struct BinaryElementwise : KernelDefaults {
     void (*compute)(const BroadcastPlan<2>& plan, const void* a, const void* b, void* y) noexcept;
   };
 
-  static Status prepare(PrepareContext& ctx) noexcept {
+  /// `since` < kLegacyBroadcastUntil: the legacy broadcast attributes; the versions share one instantiation.
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInputA));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kInputB));
     ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kInputA, kInputB));
@@ -228,8 +284,8 @@ struct BinaryElementwise : KernelDefaults {
     const Shape& a = ctx.input(kInputA).shape;
     Shape b = ctx.input(kInputB).shape;
     Shape output;
-    if constexpr (kMode == BinaryBroadcast::legacy) {
-      ONNXMICRO_RETURN_IF_ERROR(legacy_broadcast_shape(ctx, b));
+    if (since < elementwise_detail::kLegacyBroadcastUntil) {
+      ONNXMICRO_RETURN_IF_ERROR(elementwise_detail::legacy_broadcast_shape(ctx, b));
       output = a;
     } else {
       ONNXMICRO_RETURN_IF_ERROR(broadcast_input_shapes(ctx, {kInputA, kInputB}, output));
@@ -283,57 +339,6 @@ struct BinaryElementwise : KernelDefaults {
     } else {
       return store_element<Out>(value);
     }
-  }
-
-  // Opset 1-6: rewrites B's shape to A's rank (1s outside [axis, axis + rank(B))) so the numpy plan applies.
-  static Status legacy_broadcast_shape(const PrepareContext& ctx, Shape& b) noexcept {
-    const TensorInfo& in_a = ctx.input(kInputA);
-    const TensorInfo& in_b = ctx.input(kInputB);
-    const Shape& a = in_a.shape;
-    std::int64_t broadcast = 0;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("broadcast", broadcast, 0));
-    if (broadcast != 0 && broadcast != 1) {
-      return Status(StatusCode::invalid_model) << "attribute 'broadcast' is " << broadcast << ", expected 0 or 1";
-    }
-    if (broadcast == 0) {
-      if (a == b) return {};
-      return ctx.input_error(kInputB)
-             << " has shape " << b << ", expected " << a << " (same as input 0 '" << in_a.name
-             << "': attribute 'broadcast' is 0, and opset < 7 broadcasts only with broadcast=1)";
-    }
-    if (b.rank() > a.rank()) {
-      return ctx.input_error(kInputB) << " has shape " << b << ", whose rank exceeds input 0 '" << in_a.name
-                                      << "' shape " << a << " (opset < 7 broadcasts input 1 onto input 0)";
-    }
-    std::int64_t axis = a.rank() - b.rank();  // suffix matching by default
-    if (ctx.has_attribute("axis")) {
-      std::int64_t requested = 0;
-      ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("axis", requested, 0));
-      axis = requested < 0 ? requested + a.rank() : requested;
-      if (axis < 0 || axis > a.rank() - b.rank()) {
-        return Status(StatusCode::invalid_model)
-               << "attribute 'axis' is " << requested << ", expected a value in [" << -a.rank() << ", "
-               << (a.rank() - b.rank()) << "] to place input 1 '" << in_b.name << "' shape " << b << " inside input 0 '"
-               << in_a.name << "' shape " << a;
-      }
-    }
-    Shape aligned;
-    aligned.resize(a.rank());
-    if (b.is_static() && b.element_count() == 1) {  // a single value repeats everywhere
-      b = aligned;
-      return {};
-    }
-    for (int i = 0; i < b.rank(); ++i) {
-      const int target = static_cast<int>(axis) + i;
-      if (b[i] != a[target]) {
-        return ctx.input_error(kInputB) << " shape " << b << " does not match input 0 '" << in_a.name << "' shape " << a
-                                        << " at axis " << target << " (input 1 placed at axis " << axis
-                                        << "): opset < 7 requires equal sizes, got " << b[i] << " vs " << a[target];
-      }
-      aligned[target] = b[i];
-    }
-    b = aligned;
-    return {};
   }
 };
 

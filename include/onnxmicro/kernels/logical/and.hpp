@@ -13,7 +13,7 @@ struct AndOp {
 };
 
 // Opset 1-6: legacy broadcasting (attribute broadcast=1 repeats input B over input A at `axis`).
-using And_1 = VersionedKernel<BinaryElementwise<AndOp, TypeList<bool>, BinaryBroadcast::legacy>, 1, 7>;
+using And_1 = VersionedKernel<BinaryElementwise<AndOp, TypeList<bool>>, 1, 7>;
 
 // Opset 7+: numpy (multidirectional) broadcasting.
 using And_7 = VersionedKernel<BinaryElementwise<AndOp, TypeList<bool>>, 7>;

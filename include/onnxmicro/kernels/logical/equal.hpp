@@ -19,7 +19,7 @@ struct EqualOp {
 };
 
 // Opset 1-6: legacy broadcasting (attribute broadcast=1 repeats input B over input A at `axis`).
-using Equal_1 = VersionedKernel<BinaryElementwise<EqualOp, BoolAndNumericTypes, BinaryBroadcast::legacy>, 1, 7>;
+using Equal_1 = VersionedKernel<BinaryElementwise<EqualOp, BoolAndNumericTypes>, 1, 7>;
 
 // Opset 7-18: numpy (multidirectional) broadcasting.
 using Equal_7 = VersionedKernel<BinaryElementwise<EqualOp, BoolAndNumericTypes>, 7, 19>;

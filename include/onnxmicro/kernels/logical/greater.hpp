@@ -17,7 +17,7 @@ struct GreaterOp {
 };
 
 // Opset 1-6: legacy broadcasting (attribute broadcast=1 repeats input B over input A at `axis`).
-using Greater_1 = VersionedKernel<BinaryElementwise<GreaterOp, NumericTypes, BinaryBroadcast::legacy>, 1, 7>;
+using Greater_1 = VersionedKernel<BinaryElementwise<GreaterOp, NumericTypes>, 1, 7>;
 
 // Opset 7+: numpy (multidirectional) broadcasting.
 using Greater_7 = VersionedKernel<BinaryElementwise<GreaterOp, NumericTypes>, 7>;

@@ -17,7 +17,7 @@ struct LessOp {
 };
 
 // Opset 1-6: legacy broadcasting (attribute broadcast=1 repeats input B over input A at `axis`).
-using Less_1 = VersionedKernel<BinaryElementwise<LessOp, NumericTypes, BinaryBroadcast::legacy>, 1, 7>;
+using Less_1 = VersionedKernel<BinaryElementwise<LessOp, NumericTypes>, 1, 7>;
 
 // Opset 7+: numpy (multidirectional) broadcasting.
 using Less_7 = VersionedKernel<BinaryElementwise<LessOp, NumericTypes>, 7>;

@@ -13,7 +13,7 @@ struct OrOp {
 };
 
 // Opset 1-6: legacy broadcasting (attribute broadcast=1 repeats input B over input A at `axis`).
-using Or_1 = VersionedKernel<BinaryElementwise<OrOp, TypeList<bool>, BinaryBroadcast::legacy>, 1, 7>;
+using Or_1 = VersionedKernel<BinaryElementwise<OrOp, TypeList<bool>>, 1, 7>;
 
 // Opset 7+: numpy (multidirectional) broadcasting.
 using Or_7 = VersionedKernel<BinaryElementwise<OrOp, TypeList<bool>>, 7>;

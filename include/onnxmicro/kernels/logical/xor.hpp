@@ -13,7 +13,7 @@ struct XorOp {
 };
 
 // Opset 1-6: legacy broadcasting (attribute broadcast=1 repeats input B over input A at `axis`).
-using Xor_1 = VersionedKernel<BinaryElementwise<XorOp, TypeList<bool>, BinaryBroadcast::legacy>, 1, 7>;
+using Xor_1 = VersionedKernel<BinaryElementwise<XorOp, TypeList<bool>>, 1, 7>;
 
 // Opset 7+: numpy (multidirectional) broadcasting.
 using Xor_7 = VersionedKernel<BinaryElementwise<XorOp, TypeList<bool>>, 7>;

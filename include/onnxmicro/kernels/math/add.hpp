@@ -23,7 +23,7 @@ struct AddOp {
 };
 
 // Opset 1-6: legacy broadcasting (attribute broadcast=1 repeats input B over input A at `axis`).
-using Add_1 = VersionedKernel<BinaryElementwise<AddOp, NumericTypes, BinaryBroadcast::legacy>, 1, 7>;
+using Add_1 = VersionedKernel<BinaryElementwise<AddOp, NumericTypes>, 1, 7>;
 
 // Opset 7+: numpy (multidirectional) broadcasting.
 using Add_7 = VersionedKernel<BinaryElementwise<AddOp, NumericTypes>, 7>;

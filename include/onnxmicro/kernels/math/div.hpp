@@ -29,7 +29,7 @@ struct DivOp {
 };
 
 // Opset 1-6: legacy broadcasting (attribute broadcast=1 repeats input B over input A at `axis`).
-using Div_1 = VersionedKernel<BinaryElementwise<DivOp, NumericTypes, BinaryBroadcast::legacy>, 1, 7>;
+using Div_1 = VersionedKernel<BinaryElementwise<DivOp, NumericTypes>, 1, 7>;
 
 // Opset 7+: numpy (multidirectional) broadcasting.
 using Div_7 = VersionedKernel<BinaryElementwise<DivOp, NumericTypes>, 7>;

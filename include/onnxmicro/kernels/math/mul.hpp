@@ -23,7 +23,7 @@ struct MulOp {
 };
 
 // Opset 1-6: legacy broadcasting (attribute broadcast=1 repeats input B over input A at `axis`).
-using Mul_1 = VersionedKernel<BinaryElementwise<MulOp, NumericTypes, BinaryBroadcast::legacy>, 1, 7>;
+using Mul_1 = VersionedKernel<BinaryElementwise<MulOp, NumericTypes>, 1, 7>;
 
 // Opset 7+: numpy (multidirectional) broadcasting.
 using Mul_7 = VersionedKernel<BinaryElementwise<MulOp, NumericTypes>, 7>;

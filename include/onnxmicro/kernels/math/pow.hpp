@@ -86,7 +86,7 @@ struct MixedPowOp {
 using PowBaseTypes = TypeList<float, double, float16_t, bfloat16_t, std::int32_t, std::int64_t>;
 
 // Opset 1-6: legacy broadcasting (attribute broadcast=1 repeats input Y over input X at `axis`).
-using Pow_1 = VersionedKernel<BinaryElementwise<PowOp, FloatTypes, BinaryBroadcast::legacy>, 1, 7>;
+using Pow_1 = VersionedKernel<BinaryElementwise<PowOp, FloatTypes>, 1, 7>;
 
 // Opset 7-11: numpy broadcasting; base and exponent share one float dtype.
 using Pow_7 = VersionedKernel<BinaryElementwise<PowOp, FloatTypes>, 7, 12>;

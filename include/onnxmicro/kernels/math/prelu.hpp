@@ -47,7 +47,7 @@ struct PReluImpl : BinaryElementwise<PReluOp, PReluTypes> {
              << " has shape " << ctx.input(kInputB).shape << ", which does not broadcast unidirectionally to input 0 '"
              << x.name << "' shape " << x.shape;
     }
-    return Body::prepare(ctx);
+    return Body::prepare(ctx, elementwise_detail::kLegacyBroadcastUntil);  // numpy rules
   }
 };
 

@@ -23,7 +23,7 @@ struct SubOp {
 };
 
 // Opset 1-6: legacy broadcasting (attribute broadcast=1 repeats input B over input A at `axis`).
-using Sub_1 = VersionedKernel<BinaryElementwise<SubOp, NumericTypes, BinaryBroadcast::legacy>, 1, 7>;
+using Sub_1 = VersionedKernel<BinaryElementwise<SubOp, NumericTypes>, 1, 7>;
 
 // Opset 7+: numpy (multidirectional) broadcasting.
 using Sub_7 = VersionedKernel<BinaryElementwise<SubOp, NumericTypes>, 7>;
