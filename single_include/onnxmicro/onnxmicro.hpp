@@ -179,6 +179,42 @@ static_assert(ONNXMICRO_MAX_TENSOR_BYTES <= SIZE_MAX, "ONNXMICRO_MAX_TENSOR_BYTE
 #define ONNXMICRO_OPTIMIZE_FOR_SIZE 0
 #endif
 
+/// Kernel paths that exist only for speed, beside generic ones that compute the same (float depthwise Conv and
+/// MaxPool a row at a time, ...): 1 on hosted targets; 0 on bare-metal ARM and with ONNXMICRO_OPTIMIZE_FOR_SIZE,
+/// where flash matters more than the speed-up.
+#ifndef ONNXMICRO_ENABLE_FAST_PATHS
+#if ONNXMICRO_OPTIMIZE_FOR_SIZE || (defined(__arm__) && !defined(__linux__))
+#define ONNXMICRO_ENABLE_FAST_PATHS 0
+#else
+#define ONNXMICRO_ENABLE_FAST_PATHS 1
+#endif
+#endif
+
+/// Run-time instruction-set dispatch (core/isa.hpp): 1 compiles the x86-64 AVX2+FMA and AVX-512 micro-kernels
+/// beside the portable ones (per-function target attributes, so a plain -O2 build without -march gets them) and
+/// picks the best the CPU has at prepare. Default 1 with GCC/Clang on x86-64 unless ONNXMICRO_OPTIMIZE_FOR_SIZE;
+/// 0 elsewhere (aarch64 and armhf builds use their compile-time NEON baseline, Cortex-M its scalar/DSP code).
+#ifndef ONNXMICRO_ENABLE_ISA_DISPATCH
+#if defined(__x86_64__) && defined(__GNUC__) && !ONNXMICRO_OPTIMIZE_FOR_SIZE
+#define ONNXMICRO_ENABLE_ISA_DISPATCH 1
+#else
+#define ONNXMICRO_ENABLE_ISA_DISPATCH 0
+#endif
+#endif
+
+/// The instruction set the compiler may assume everywhere (its -m/-march flags): 0 none beyond the scalar ISA,
+/// 1 128-bit SIMD (SSE2, NEON), 2 AVX2, 3 AVX-512F. Not a setting: part of the ABI namespace (version.hpp), because
+/// integer GEMM tile layouts follow it, so translation units compiled for different baselines cannot mix.
+#if defined(__AVX512F__)
+#define ONNXMICRO_BASELINE_ISA 3
+#elif defined(__AVX2__)
+#define ONNXMICRO_BASELINE_ISA 2
+#elif defined(__SSE2__) || defined(__ARM_NEON)
+#define ONNXMICRO_BASELINE_ISA 1
+#else
+#define ONNXMICRO_BASELINE_ISA 0
+#endif
+
 /// Bytes of the string pool a session allocates for models with run-time string tensors when the caller gives
 /// none (SessionOptions::string_pool_bytes).
 #ifndef ONNXMICRO_DEFAULT_STRING_POOL_BYTES
@@ -210,11 +246,11 @@ static_assert(ONNXMICRO_MAX_TENSOR_BYTES <= SIZE_MAX, "ONNXMICRO_MAX_TENSOR_BYTE
 // Version and ABI tag. Everything of onnxmicro lives in an inline namespace named after the version and the
 // layout-changing configuration, so mixing translation units built with different settings fails to link.
 
-#define ONNXMICRO_CONCAT_IMPL(a, b, c, d, e, f) v##a##_##b##_##c##_r##d##_h##e##_m##f
-#define ONNXMICRO_CONCAT(a, b, c, d, e, f) ONNXMICRO_CONCAT_IMPL(a, b, c, d, e, f)
+#define ONNXMICRO_CONCAT_IMPL(a, b, c, d, e, f, g) v##a##_##b##_##c##_r##d##_h##e##_m##f##_i##g
+#define ONNXMICRO_CONCAT(a, b, c, d, e, f, g) ONNXMICRO_CONCAT_IMPL(a, b, c, d, e, f, g)
 #define ONNXMICRO_ABI_NAMESPACE                                                                                   \
   ONNXMICRO_CONCAT(ONNXMICRO_VERSION_MAJOR, ONNXMICRO_VERSION_MINOR, ONNXMICRO_VERSION_PATCH, ONNXMICRO_MAX_RANK, \
-                   ONNXMICRO_HAS_HEAP, ONNXMICRO_ENABLE_ERROR_MESSAGES)
+                   ONNXMICRO_HAS_HEAP, ONNXMICRO_ENABLE_ERROR_MESSAGES, ONNXMICRO_BASELINE_ISA)
 #define ONNXMICRO_NAMESPACE_BEGIN \
   namespace onnxmicro {           \
   inline namespace ONNXMICRO_ABI_NAMESPACE {
@@ -6230,6 +6266,94 @@ ONNXMICRO_NAMESPACE_END
 // run() only computes. Kernel files live in kernels/<family>/<op>.hpp, one op per file.
 #include <utility>
 
+// #include "onnxmicro/core/isa.hpp"
+// begin of file onnxmicro/core/isa.hpp
+// Which instruction set the kernels use. The x86-64 fast paths (AVX2+FMA, AVX-512F) are compiled into every build
+// with per-function target attributes (ONNXMICRO_ENABLE_ISA_DISPATCH) and chosen at run time from the CPU, so a
+// program built with plain `g++ -O2` gets them on CPUs that have them. A session fixes its choice at prepare
+// (Session::isa()) and kernels keep it in their state; SessionOptions::max_isa and the environment variable
+// ONNXMICRO_MAX_ISA cap it, so every level can be tested on one machine.
+#include <cstdlib>
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+
+/// Instruction-set levels, ordered: a session uses the highest one that the CPU has and no cap excludes.
+enum class Isa : std::uint8_t {
+  baseline = 0,  ///< what the compiler targets by default: SSE2 on x86-64, NEON on aarch64, scalar on Cortex-M
+  avx2 = 1,      ///< x86-64 AVX2 with FMA3 (8-float vectors, fused multiply-add)
+  avx512 = 2,    ///< x86-64 AVX-512F (16-float vectors, masked edges), with AVX2+FMA
+  best = 255,    ///< as a cap: no cap
+};
+
+/// The name `onnxmicro --version`, `bench` and reports print, e.g. "avx2" or "sse2" (the baseline's name).
+constexpr std::string_view isa_name(Isa isa) noexcept {
+  switch (isa) {
+    case Isa::avx2: return "avx2";
+    case Isa::avx512: return "avx512";
+    case Isa::best: return "best";
+    case Isa::baseline: break;
+  }
+#if ONNXMICRO_BASELINE_ISA >= 3
+  return "avx512 (compile-time baseline)";
+#elif ONNXMICRO_BASELINE_ISA == 2
+  return "avx2 (compile-time baseline)";
+#elif defined(__SSE2__)
+  return "sse2";
+#elif defined(__ARM_NEON)
+  return "neon";
+#else
+  return "scalar";
+#endif
+}
+
+/// Parses an ISA name as isa_name() prints it (also "sse2", "neon" and "scalar" for the baseline); false when
+/// `name` is none of them.
+constexpr bool parse_isa(std::string_view name, Isa& isa) noexcept {
+  if (name == "baseline" || name == "sse2" || name == "neon" || name == "scalar") {
+    isa = Isa::baseline;
+  } else if (name == "avx2") {
+    isa = Isa::avx2;
+  } else if (name == "avx512") {
+    isa = Isa::avx512;
+  } else if (name == "best") {
+    isa = Isa::best;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+constexpr Isa min_isa(Isa a, Isa b) noexcept {
+  return static_cast<std::uint8_t>(a) < static_cast<std::uint8_t>(b) ? a : b;
+}
+
+/// The highest level this CPU (and its operating system's register saving) supports, among those compiled in.
+inline Isa detected_isa() noexcept {
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+  // GCC's and Clang's CPU model (libgcc / compiler-rt) checks both CPUID and XCR0, so a level is only reported
+  // when the OS saves its registers.
+  // The AVX-512 level also runs AVX2 code (stride-2 depthwise rows), which every AVX-512 CPU has.
+  const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  if (avx2 && __builtin_cpu_supports("avx512f")) return Isa::avx512;
+  if (avx2) return Isa::avx2;
+#endif
+  return Isa::baseline;
+}
+
+/// The cap in the environment variable ONNXMICRO_MAX_ISA (for tests and benchmarks): Isa::best when it is unset
+/// (or the platform has no environment); false when it is set to something parse_isa() does not accept.
+inline bool isa_cap_from_environment(Isa& cap) noexcept {
+  cap = Isa::best;
+#if ONNXMICRO_HAS_FILESYSTEM
+  const char* value = std::getenv("ONNXMICRO_MAX_ISA");
+  if (value != nullptr && *value != '\0') return parse_isa(value, cap);
+#endif
+  return true;
+}
+
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/core/isa.hpp
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace detail {}
@@ -6293,6 +6417,7 @@ struct PrepareEnvironment {
   const Model* model = nullptr;      ///< the node's model (a subgraph's own Model inside If/Loop/Scan bodies)
   Span<const KernelEntry> registry;  ///< the registry the session resolves nodes with
   bool size_optimized = false;       ///< SessionOptions::size_optimized_kernels
+  Isa isa = Isa::baseline;           ///< the session's instruction set (Session::isa())
 };
 
 /// Handed to a kernel's prepare().
@@ -6318,6 +6443,14 @@ class PrepareContext {
   /// Whether to take the size-optimised choices that change the plan (always, with ONNXMICRO_OPTIMIZE_FOR_SIZE=1):
   /// no scratch or packed copies that exist only for speed.
   bool size_optimized() const noexcept { return ONNXMICRO_OPTIMIZE_FOR_SIZE || environment_->size_optimized; }
+  /// The instruction set the session chose (core/isa.hpp); a kernel with per-ISA code keeps it in its state.
+  Isa isa() const noexcept {
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+    return environment_->isa;
+#else
+    return Isa::baseline;
+#endif
+  }
   /// The model the node belongs to (a subgraph's own Model for nodes inside If/Loop/Scan bodies); may be null
   /// outside a session.
   const Model* model() const noexcept { return environment_->model; }
@@ -6769,33 +6902,50 @@ constexpr KernelEntry make_kernel_entry() noexcept {
                      K::kFoldable, K::kNeedsInputData, &K::prepare,      &K::run};
 }
 
-template <typename A, typename B>
-constexpr bool kernels_overlap() noexcept {
-  return A::kDomain == B::kDomain && A::kOpType == B::kOpType && A::kSinceVersion < B::kUntilVersion &&
-         B::kSinceVersion < A::kUntilVersion;
+// The overlap check runs over a constexpr array of version ranges, chained by a hash of (domain, op_type), rather
+// than recursing over the pack: recursive templates instantiate a type per pair of kernels, quadratic in a set's
+// size (gigabytes of compiler memory for AllKernels), and a pairwise loop would approach clang's constexpr step
+// limit for larger sets. With the hash chains each kernel is compared only with the other versions of its op.
+struct KernelVersionRange {
+  std::string_view domain;
+  std::string_view op_type;
+  int since_version;
+  int until_version;
+};
+
+constexpr std::uint32_t op_name_hash(std::string_view domain, std::string_view op_type) noexcept {
+  std::uint32_t h = 2166136261u;  // FNV-1a
+  for (char c : domain) h = (h ^ static_cast<unsigned char>(c)) * 16777619u;
+  h = (h ^ 0xffu) * 16777619u;
+  for (char c : op_type) h = (h ^ static_cast<unsigned char>(c)) * 16777619u;
+  return h;
 }
 
-// Recursion rather than a fold expression: a fold over a few hundred kernels exceeds clang's expression nesting
-// limit (256).
-template <typename K, typename... Rest>
-struct OverlapsAny {
-  static constexpr bool value = false;
-};
-template <typename K, typename R, typename... Rest>
-struct OverlapsAny<K, R, Rest...> {
-  static constexpr bool value = kernels_overlap<K, R>() || OverlapsAny<K, Rest...>::value;
-};
+constexpr bool ranges_overlap(const KernelVersionRange& a, const KernelVersionRange& b) noexcept {
+  return a.since_version < b.until_version && b.since_version < a.until_version && a.domain == b.domain &&
+         a.op_type == b.op_type;
+}
 
 template <typename... Ks>
-struct NoOverlap;
-template <>
-struct NoOverlap<> {
-  static constexpr bool value = true;
-};
-template <typename K, typename... Rest>
-struct NoOverlap<K, Rest...> {
-  static constexpr bool value = !OverlapsAny<K, Rest...>::value && NoOverlap<Rest...>::value;
-};
+constexpr bool no_overlap() noexcept {
+  constexpr std::size_t kCount = sizeof...(Ks);
+  if constexpr (kCount < 2) {
+    return true;
+  } else {
+    constexpr KernelVersionRange ranges[] = {{Ks::kDomain, Ks::kOpType, Ks::kSinceVersion, Ks::kUntilVersion}...};
+    constexpr std::size_t kBuckets = 2 * kCount;
+    std::size_t chain_head[kBuckets] = {};  // 1 + index of the bucket's last kernel; 0: empty
+    std::size_t chain_next[kCount] = {};    // 1 + index of the previous kernel in the same bucket; 0: none
+    for (std::size_t i = 0; i < kCount; ++i) {
+      const std::size_t bucket = op_name_hash(ranges[i].domain, ranges[i].op_type) % kBuckets;
+      for (std::size_t k = chain_head[bucket]; k != 0; k = chain_next[k - 1])
+        if (ranges_overlap(ranges[i], ranges[k - 1])) return false;
+      chain_next[i] = chain_head[bucket];
+      chain_head[bucket] = i + 1;
+    }
+    return true;
+  }
+}
 
 }  // namespace detail
 
@@ -6803,7 +6953,7 @@ struct NoOverlap<K, Rest...> {
 /// a compile error (the resolution would be ambiguous).
 template <typename... Kernels>
 struct KernelSet {
-  static_assert(detail::NoOverlap<Kernels...>::value,
+  static_assert(detail::no_overlap<Kernels...>(),
                 "two kernels in this KernelSet implement the same op for overlapping opset versions");
   static constexpr std::size_t size = sizeof...(Kernels);
 
@@ -6998,6 +7148,151 @@ ONNXMICRO_NAMESPACE_END
 // initializers.hpp and input_binding.hpp (constants, input shapes and values), lifetimes.hpp and planner.hpp
 // (buffers and offsets), arena.hpp (who owns the arena and the string pool).
 
+// #include "onnxmicro/runtime/activation_fusion.hpp"
+// begin of file onnxmicro/runtime/activation_fusion.hpp
+// Activation fusion (SessionOptions::fuse_activations), once at prepare: a Relu, or a Clip (opset 11+) whose bounds
+// are absent or float32 scalar initializers, that is the only reader of a Conv's output is folded into the Conv:
+//
+//   Conv -> Relu | Clip   =>   Conv writing the activation's output, clamped as it is computed
+//
+// The float GEMM clamps its tiles before storing them, so the activation costs no pass over the tensor and the
+// tensor between the two nodes disappears from the arena. The clamp is exactly what the removed node computed
+// (kernels/common/output_clamp.hpp): outputs are bit-identical with and without fusion. Every fusion is reported
+// (Session::fused_activation(), `onnxmicro plan`), and `fuse_activations = false` runs every node as written.
+// Runs after QDQ fusion, on its graph; a node that already carries a QDQ clamp is left alone.
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace detail {
+namespace activation_fusion {
+
+using model::kNoValue;
+using model::ValueId;
+
+/// The ops whose kernels apply PrepareContext::fused_clamp to their outputs for every dtype they accept.
+inline bool accepts_clamp(const model::Node& node) noexcept { return node.domain.empty() && node.op_type == "Conv"; }
+
+/// A float32 scalar initializer's value.
+inline bool float_scalar(const model::Graph& graph, ValueId id, float& value) noexcept {
+  const model::Value& v = graph.values[id];
+  std::int64_t count = 0;
+  if (v.kind != model::ValueKind::initializer || v.dtype != DataType::float32) return false;
+  if (!v.initializer().element_count(count).ok() || count != 1) return false;
+  return v.initializer().decode_to(&value, sizeof(float)).ok();
+}
+
+/// The clamp `node` computes when it is a fusable activation: Relu, or Clip-11+ with constant float32 bounds.
+/// (Clip-1/6 keep their bounds in attributes whose dtype follows the input: not fused.)
+inline bool clamp_of(const model::Graph& graph, const model::Node& node, kernels::FusedClamp& clamp) noexcept {
+  clamp = kernels::FusedClamp();
+  if (!node.domain.empty() || node.inputs.empty() || node.inputs[0] == kNoValue) return false;
+  if (node.op_type == "Relu") {
+    clamp.has_min = true;
+    return true;
+  }
+  if (node.op_type != "Clip" || node.opset_version < 11) return false;
+  for (std::size_t k = 1; k < 3 && k < node.inputs.size(); ++k) {
+    if (node.inputs[k] == kNoValue) continue;
+    float bound = 0.0f;
+    if (!float_scalar(graph, node.inputs[k], bound)) return false;
+    (k == 1 ? clamp.has_min : clamp.has_max) = true;
+    (k == 1 ? clamp.min : clamp.max) = bound;
+  }
+  return true;
+}
+
+/// The plan: per node of `graph`, the activation it absorbs (-1: none) and whether it is absorbed itself.
+struct Plan {
+  Span<std::int32_t> absorbs;
+  Span<unsigned char> removed;
+  std::size_t fusions = 0;
+};
+
+/// Finds the fusions; `clamps` are QDQ fusion's (per node; empty: none). Working tables come from `allocator`.
+inline Status find(const model::Graph& graph, Span<const kernels::FusedClamp> clamps, MetadataAllocator& allocator,
+                   Plan& plan) noexcept {
+  const std::size_t node_count = graph.nodes.size();
+  Span<std::int32_t> readers, producer;
+  ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(graph.values.size(), readers));
+  ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(graph.values.size(), producer));
+  ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(node_count, plan.absorbs));
+  ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(node_count, plan.removed));
+  for (std::size_t i = 0; i < node_count; ++i) {
+    plan.absorbs[i] = -1;
+    for (ValueId id : graph.nodes[i].inputs)
+      if (id != kNoValue) ++readers[id];
+    for (ValueId id : graph.nodes[i].outputs)
+      if (id != kNoValue) producer[id] = static_cast<std::int32_t>(i) + 1;
+  }
+  for (ValueId id : graph.outputs) readers[id] += 1 << 20;  // a graph output stays where the model writes it
+  for (std::size_t i = 0; i < node_count; ++i) {
+    kernels::FusedClamp clamp;
+    if (!clamp_of(graph, graph.nodes[i], clamp)) continue;
+    const ValueId x = graph.nodes[i].inputs[0];
+    const std::int32_t p = producer[x] - 1;
+    if (p < 0 || readers[x] != 1 || plan.absorbs[p] >= 0) continue;
+    const model::Node& conv = graph.nodes[p];
+    if (!accepts_clamp(conv) || conv.outputs.size() != 1) continue;
+    if (!clamps.empty() && clamps[p].present()) continue;
+    plan.absorbs[p] = static_cast<std::int32_t>(i);
+    plan.removed[i] = 1;
+    ++plan.fusions;
+  }
+  return {};
+}
+
+/// Rewrites `graph` into `fused` (unchanged when nothing fuses): absorbed activations leave the node list, their
+/// producer writes their output and gets their clamp. `clamps` (QDQ fusion's, per node of `graph`, or empty) and
+/// `absorbed` come back per node of `fused`; `absorbed[i]` is the activation node i absorbed, or null.
+inline Status fuse(const model::Graph& graph, MetadataAllocator& allocator, model::Graph& fused,
+                   Span<kernels::FusedClamp>& clamps, Span<const model::Node*>& absorbed) noexcept {
+  fused = graph;
+  const std::size_t node_count = graph.nodes.size();
+  const std::size_t start_mark = allocator.used_bytes();
+  // Kept: the new node list, clamps, reports and output ids (sized for the worst case); the plan after them.
+  Span<model::Node> nodes;
+  Span<kernels::FusedClamp> new_clamps;
+  Span<const model::Node*> new_absorbed;
+  Span<ValueId> outputs;
+  ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(node_count, nodes));
+  ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(node_count, new_clamps));
+  ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(node_count, new_absorbed));
+  ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(node_count, outputs));
+  const std::size_t plan_mark = allocator.used_bytes();
+  Plan plan;
+  ONNXMICRO_RETURN_IF_ERROR(find(graph, clamps, allocator, plan));
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < node_count && plan.fusions > 0; ++i) {
+    if (plan.removed[i]) continue;
+    model::Node& out = nodes[n];
+    out = graph.nodes[i];
+    out.index = static_cast<std::int32_t>(n);
+    new_clamps[n] = clamps.empty() ? kernels::FusedClamp() : clamps[i];
+    if (plan.absorbs[i] >= 0) {
+      const model::Node& activation = graph.nodes[static_cast<std::size_t>(plan.absorbs[i])];
+      clamp_of(graph, activation, new_clamps[n]);
+      outputs[n] = activation.outputs[0];
+      out.outputs = outputs.subspan(n, 1);
+      new_absorbed[n] = &activation;
+    }
+    ++n;
+  }
+  const std::size_t fusions = plan.fusions;
+  allocator.rewind(fusions == 0 ? start_mark : plan_mark);
+  if (fusions == 0) {
+    absorbed = Span<const model::Node*>();
+    return {};
+  }
+  fused.nodes = nodes.subspan(0, n);
+  clamps = new_clamps.subspan(0, n);
+  absorbed = new_absorbed.subspan(0, n);
+  return {};
+}
+
+}  // namespace activation_fusion
+}  // namespace detail
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/runtime/activation_fusion.hpp
 // #include "onnxmicro/runtime/arena.hpp"
 // begin of file onnxmicro/runtime/arena.hpp
 // Who owns the memory run() works in: the arena (every planned tensor and scratch) and the string pool (the
@@ -7061,12 +7356,33 @@ struct SessionOptions {
   /// runtime/qdq_fusion.hpp); Session::quantized_nodes() reports every op between DQ and Q and how it ran.
   /// false: every node runs its own kernel (the float reference path), e.g. to compare the two.
   bool fuse_qdq = true;
+  /// Fold a Relu, or a Clip with constant float32 bounds, that alone reads a Conv's output into the Conv
+  /// (runtime/activation_fusion.hpp): the Conv clamps its outputs as it computes them, saving a pass over the tensor
+  /// and its arena slot; the numbers are bit-identical. Session::fused_activation() names each absorbed node.
+  /// false: every node runs its own kernel, as written; so do sessions with size_optimized_kernels, and builds
+  /// without ONNXMICRO_ENABLE_FAST_PATHS (bare-metal ARM, ONNXMICRO_OPTIMIZE_FOR_SIZE).
+  bool fuse_activations = true;
   /// Plan and run with the kernels' size-optimised choices, which a build with ONNXMICRO_OPTIMIZE_FOR_SIZE=1
   /// always makes (this option cannot turn them off there): Conv sums each window directly instead of gathering
   /// columns into scratch, Gemm reads a transposed B in place instead of packing a copy. The arena and metadata
   /// differ, so a host planning for such a firmware sets it (`onnxmicro plan --optimize-for-size`). Subgraph
   /// sessions inherit it.
   bool size_optimized_kernels = false;
+  /// The highest instruction set the kernels may use (core/isa.hpp): the session takes the best one the CPU has,
+  /// at most this and at most the environment variable ONNXMICRO_MAX_ISA (e.g. "sse2", "avx2"; for tests and
+  /// benchmarks). Session::isa() tells the choice. Subgraph sessions inherit it.
+  Isa max_isa = Isa::best;
+};
+
+/// Watches Session::run(NodeObserver&) node by node: a profiler's clock (`onnxmicro bench`), a debugger's dump.
+/// Indices are those of Session::node_reports(); nodes folded at prepare are not run, so not observed.
+class NodeObserver {
+ public:
+  virtual void before_node(std::size_t node_index) noexcept = 0;
+  virtual void after_node(std::size_t node_index) noexcept = 0;
+
+ protected:
+  ~NodeObserver() = default;
 };
 
 /// Per-node facts after prepare(), for reports (which kernel, placement, folded or not).
@@ -7081,7 +7397,6 @@ ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/runtime/session_options.hpp
 
 #if ONNXMICRO_HAS_HEAP
-#include <cstdlib>
 #endif
 
 ONNXMICRO_NAMESPACE_BEGIN
@@ -8775,6 +9090,8 @@ class Session {
 
   /// Runs every node once. Allocates nothing. Errors name the node.
   Status run() noexcept;
+  /// run(), telling `observer` before and after each node (for profilers; the plain run() has no such calls).
+  Status run(NodeObserver& observer) noexcept;
 
   /// Output `index` after run(): points into the arena (or at a constant), valid until the next run/prepare.
   ConstTensorView output(std::size_t index) const noexcept;
@@ -8783,6 +9100,16 @@ class Session {
   /// Most bytes of the string pool any run() so far has used (see SessionOptions::string_pool_bytes).
   std::size_t string_pool_peak() const noexcept { return string_pool_.pool().peak(); }
   Span<const NodeReport> node_reports() const noexcept { return reports_; }
+  /// The Relu/Clip that node `index` (of node_reports()) absorbed (SessionOptions::fuse_activations), or null: its
+  /// outputs are that node's outputs, clamped.
+  const model::Node* fused_activation(std::size_t index) const noexcept {
+#if ONNXMICRO_ENABLE_FAST_PATHS
+    return index < fused_activations_.size() ? fused_activations_[index] : nullptr;
+#else
+    static_cast<void>(index);
+    return nullptr;  // (nothing fuses without fast paths)
+#endif
+  }
   /// The dtype prepare inferred for graph value `id` (an id of model::Node::inputs/outputs); undefined for
   /// kNoValue or an id out of range. `onnxmicro kernels` lists with it the dtypes a model's tensors use.
   DataType value_dtype(model::ValueId id) const noexcept;
@@ -8793,6 +9120,14 @@ class Session {
   /// kernel and, when not, why. Empty for models without QDQ groups or with SessionOptions::fuse_qdq off.
   Span<const QuantizedNodeReport> quantized_nodes() const noexcept { return quantized_nodes_; }
   const Model* model() const noexcept { return model_; }
+  /// The instruction set the kernels of this session use, chosen at prepare (SessionOptions::max_isa).
+  Isa isa() const noexcept {
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+    return kept_.isa;
+#else
+    return Isa::baseline;
+#endif
+  }
 
  private:
   using NodeRuntime = detail::NodeRuntime;
@@ -8805,15 +9140,23 @@ class Session {
     std::size_t string_pool_bytes = 0;
     bool inputs_outlive_run = false;
     bool size_optimized_kernels = false;
+#if ONNXMICRO_ENABLE_ISA_DISPATCH  // (builds without dispatch keep no byte for it)
+    Isa isa = Isa::baseline;       ///< chosen once, at prepare
+#endif
   };
   void release() noexcept;
   void release_plan() noexcept;
   // prepare(), once per session; its steps and those of prepare_pass are inlined where they are called
   // (ONNXMICRO_DETAIL_ALWAYS_INLINE: split for reading, not for reuse).
   ONNXMICRO_DETAIL_ALWAYS_INLINE Status adopt_metadata_allocator(MetadataAllocator* allocator) noexcept;
+  ONNXMICRO_DETAIL_ALWAYS_INLINE Status choose_isa(Isa max_isa) noexcept;
   ONNXMICRO_DETAIL_ALWAYS_INLINE Status read_dynamic_options(const SessionOptions& options, bool& any_max) noexcept;
   ONNXMICRO_DETAIL_ALWAYS_INLINE Status fuse_qdq_groups(const SessionOptions& options) noexcept;
+  ONNXMICRO_DETAIL_ALWAYS_INLINE Status fuse_activations(const SessionOptions& options) noexcept;
   ONNXMICRO_DETAIL_ALWAYS_INLINE Status plan_at_max_shapes(const SessionOptions& options) noexcept;
+  // The node loop of run(); `observe(node, after)` is called around each node (a no-op for the plain run()).
+  template <typename Observe>
+  Status run_nodes(Observe observe) noexcept;
   // One plan (prepare(), and every re-plan).
   Status plan_for(Span<const InputShape> shapes, Span<const InputValue> values) noexcept;
   ONNXMICRO_DETAIL_ALWAYS_INLINE Status prepare_pass(const SessionOptions& options, Span<unsigned char> bind_value,
@@ -8842,6 +9185,9 @@ class Session {
   const model::Graph* graph_ = nullptr;
   model::Graph fused_graph_;
   Span<kernels::FusedClamp> fused_clamps_;  ///< per node of *graph_ (empty when nothing was fused)
+#if ONNXMICRO_ENABLE_FAST_PATHS
+  Span<const model::Node*> fused_activations_;  ///< per node of *graph_: the Relu/Clip it absorbed (empty: none)
+#endif
   detail::ArenaStorage arena_;
   std::size_t required_arena_bytes_ = 0;
   std::int32_t missing_input_value_ = -1;
@@ -8891,6 +9237,9 @@ inline void Session::release() noexcept {
   graph_ = nullptr;
   fused_graph_ = model::Graph();
   fused_clamps_ = Span<kernels::FusedClamp>();
+#if ONNXMICRO_ENABLE_FAST_PATHS
+  fused_activations_ = Span<const model::Node*>();
+#endif
 }
 
 // Forgets the plan but keeps the arena and string pool, which a re-plan reuses.
@@ -8983,9 +9332,11 @@ inline Status Session::prepare(const Model& model, KernelRegistry registry, cons
   kept_.string_pool_bytes = options.string_pool_bytes;
   kept_.inputs_outlive_run = options.inputs_outlive_run;
   kept_.size_optimized_kernels = options.size_optimized_kernels;
+  ONNXMICRO_RETURN_IF_ERROR(choose_isa(options.max_isa));
   bool any_max = false;
   ONNXMICRO_RETURN_IF_ERROR(read_dynamic_options(options, any_max));
   ONNXMICRO_RETURN_IF_ERROR(fuse_qdq_groups(options));
+  ONNXMICRO_RETURN_IF_ERROR(fuse_activations(options));
   // Everything from here on is rewound by a re-plan.
   metadata_mark_ = metadata_->used_bytes();
   if (any_max) return plan_at_max_shapes(options);
@@ -9006,6 +9357,22 @@ inline Status Session::adopt_metadata_allocator(MetadataAllocator* allocator) no
            << "SessionOptions::metadata_allocator is required when ONNXMICRO_HAS_HEAP is 0";
   }
   metadata_start_ = metadata_->used_bytes();
+  return {};
+}
+
+// The best instruction set the CPU has, at most the caller's cap and the environment's (ONNXMICRO_MAX_ISA).
+inline Status Session::choose_isa(Isa max_isa) noexcept {
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+  Isa environment_cap = Isa::best;
+  if (!isa_cap_from_environment(environment_cap)) {
+    return Status(StatusCode::invalid_argument)
+           << "environment variable ONNXMICRO_MAX_ISA='" << std::getenv("ONNXMICRO_MAX_ISA")
+           << "' is not an instruction set: expected sse2, avx2, avx512 or best";
+  }
+  kept_.isa = min_isa(detected_isa(), min_isa(max_isa, environment_cap));
+#else
+  static_cast<void>(max_isa);
+#endif
   return {};
 }
 
@@ -9047,6 +9414,23 @@ inline Status Session::read_dynamic_options(const SessionOptions& options, bool&
   }
   return {};
 #endif
+}
+
+// Relu/Clip after Conv fold into the Conv once, for every plan (runtime/activation_fusion.hpp).
+inline Status Session::fuse_activations(const SessionOptions& options) noexcept {
+#if ONNXMICRO_ENABLE_FAST_PATHS
+  // Size-optimised sessions plan as an ONNXMICRO_OPTIMIZE_FOR_SIZE build runs, which has no fast paths to fuse with.
+  if (!options.fuse_activations || options.size_optimized_kernels) return {};
+  model::Graph fused;
+  ONNXMICRO_RETURN_IF_ERROR(
+      detail::activation_fusion::fuse(*graph_, *metadata_, fused, fused_clamps_, fused_activations_));
+  if (fused_activations_.empty()) return {};
+  fused_graph_ = fused;
+  graph_ = &fused_graph_;
+#else
+  static_cast<void>(options);
+#endif
+  return {};
 }
 
 // QDQ groups become integer nodes once, for every plan (the rewrite does not depend on shapes).
@@ -9144,6 +9528,7 @@ inline Status Session::plan_for(Span<const InputShape> shapes, Span<const InputV
   options.string_pool_bytes = kept_.string_pool_bytes;
   options.inputs_outlive_run = kept_.inputs_outlive_run;
   options.size_optimized_kernels = kept_.size_optimized_kernels;
+  options.max_isa = isa();
   for (unsigned char& bind : bind_value_) bind = 0;
   // A pass that finds a shape-deciding input fed by graph inputs whose values the caller offered binds them
   // and starts over; each retry binds at least one more input, so this ends.
@@ -9336,6 +9721,7 @@ inline Status Session::prepare_nodes(const SessionOptions& options, Span<unsigne
   env.shared.model = model_;
   env.shared.registry = registry_;
   env.shared.size_optimized = options.size_optimized_kernels;
+  env.shared.isa = isa();
   env.fused_clamps = fused_clamps_;
   for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
     NodeRuntime& nr = nodes_[i];
@@ -9471,6 +9857,21 @@ inline TensorView Session::input(std::size_t index) const noexcept {
 }
 
 inline Status Session::run() noexcept {
+  return run_nodes([](std::size_t, bool) noexcept {});
+}
+
+inline Status Session::run(NodeObserver& observer) noexcept {
+  return run_nodes([&observer](std::size_t node, bool after) noexcept {
+    if (after) {
+      observer.after_node(node);
+    } else {
+      observer.before_node(node);
+    }
+  });
+}
+
+template <typename Observe>
+inline Status Session::run_nodes(Observe observe) noexcept {
   if (!prepared_) return Status(StatusCode::invalid_argument) << "run() before a successful prepare()";
   const model::Graph& graph = *graph_;
   string_pool_.pool().reset();  // strings of the previous run die here
@@ -9478,7 +9879,9 @@ inline Status Session::run() noexcept {
     NodeRuntime& nr = nodes_[i];
     if (nr.folded) continue;
     kernels::RunContext ctx(nr.inputs, nr.outputs, nr.state, nr.scratch, nr.scratch_bytes, &string_pool_.pool());
+    observe(i, false);
     Status st = nr.kernel->run(ctx);
+    observe(i, true);
     if (!st.ok()) return detail::node_error(graph.nodes[i], st);
   }
   return {};
@@ -14145,6 +14548,358 @@ ONNXMICRO_NAMESPACE_END
 // float, double and the 32/64-bit integers (float16/bfloat16 are converted to float first). Used by Gemm,
 // MatMul and Conv.
 
+// #include "onnxmicro/kernels/common/gemm_x86.hpp"
+// begin of file onnxmicro/kernels/common/gemm_x86.hpp
+// The float GEMM's x86-64 micro-kernels, compiled with per-function target attributes (no -march needed) and
+// chosen at run time (core/isa.hpp): AVX2+FMA tiles of 6 rows x 16 columns (12 ymm accumulators) and AVX-512F tiles
+// of 8 rows x 32 columns (16 zmm accumulators). The last columns of a row are the same tile with masked loads
+// and stores, so no scalar tail is left. Each step broadcasts one A value per row and fuses it with a row of B
+// (B row-major, read in place: a depth panel of 16/32 columns stays in L1 while every row tile passes over it).
+// A tile's first panel may start from the rows' bias instead of loading C, and its last panel may clamp before
+// storing (a fused Relu/Clip): Conv's bias and activation cost no pass of their own. Loops over the tile are
+// unrolled by pragma, so the accumulators stay in registers at -O2 as at -O3.
+
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+#include <immintrin.h>
+
+
+// #include "onnxmicro/kernels/common/output_clamp.hpp"
+// begin of file onnxmicro/kernels/common/output_clamp.hpp
+#ifndef ONNXMICRO_SINGLE_INCLUDE_ONNXMICRO_KERNELS_COMMON_OUTPUT_CLAMP_HPP
+#define ONNXMICRO_SINGLE_INCLUDE_ONNXMICRO_KERNELS_COMMON_OUTPUT_CLAMP_HPP
+// The clamp a Relu or Clip fused into the op before it applies to that op's outputs (runtime/activation_fusion.hpp,
+// PrepareContext::fused_clamp): exactly what the removed node computed, so fusing never changes a number.
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// v < low ? low : v, then v > high ? high : v (Clip's order: high wins when low > high; NaN stays NaN, as in
+/// Relu and Clip). A missing bound is -FLT_MAX / FLT_MAX.
+/// A value-initialised OutputClamp is disabled (an aggregate: kernel states holding one stay zero-initialised).
+struct OutputClamp {
+  bool enabled;
+  float low;
+  float high;
+
+  static OutputClamp from(const FusedClamp& fused) noexcept {
+    return OutputClamp{fused.present(), fused.has_min ? fused.min : -FLT_MAX, fused.has_max ? fused.max : FLT_MAX};
+  }
+  template <typename T>
+  T apply(T v) const noexcept {
+    const T lo = static_cast<T>(low), hi = static_cast<T>(high);
+    v = v < lo ? lo : v;
+    return v > hi ? hi : v;
+  }
+  /// Clamps `count` floats in place (a no-op when disabled).
+  void apply_to(float* values, std::int64_t count) const noexcept {
+    if (!enabled) return;
+    for (std::int64_t i = 0; i < count; ++i) values[i] = apply(values[i]);
+  }
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+#endif  // ONNXMICRO_SINGLE_INCLUDE_ONNXMICRO_KERNELS_COMMON_OUTPUT_CLAMP_HPP
+// end of file onnxmicro/kernels/common/output_clamp.hpp
+
+#define ONNXMICRO_DETAIL_TARGET_AVX2 __attribute__((target("avx2,fma")))
+#define ONNXMICRO_DETAIL_TARGET_AVX512 __attribute__((target("avx512f")))
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+namespace gemm {
+namespace x86 {
+
+// Rows of B one pass over the shared dimension keeps in L1 (16 KiB of B for 16 columns, 16 KiB for 32).
+constexpr std::int64_t kDepthAvx2 = 256;
+constexpr std::int64_t kDepthAvx512 = 128;
+
+/// What one depth panel does at the ends of its tiles: start from the rows' bias (first panel), clamp (last).
+struct PanelEnds {
+  const float* row_bias;  ///< the tile's first row's bias when the panel starts from it, else null
+  bool clamp;
+  float low, high;
+};
+
+inline PanelEnds panel_ends(bool first, bool last, const float* row_bias, const OutputClamp& clamp) noexcept {
+  return PanelEnds{first ? row_bias : nullptr, last && clamp.enabled, clamp.low, clamp.high};
+}
+
+/// The same ends for the tile `rows` rows further down.
+inline PanelEnds rows_below(PanelEnds ends, std::int64_t rows) noexcept {
+  if (ends.row_bias != nullptr) ends.row_bias += rows;
+  return ends;
+}
+
+// ---- AVX2 + FMA: 6 x 16 ----
+
+namespace avx2 {
+constexpr int kRows = 6;
+constexpr int kLanes = 8;
+constexpr std::int64_t kColumns = 2 * kLanes;
+
+/// The lanes [0, count) of a 16-column tile edge as two 8-lane load/store masks.
+ONNXMICRO_DETAIL_TARGET_AVX2 inline void edge_masks(std::int64_t count, __m256i& low, __m256i& high) noexcept {
+  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  low = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(count)), lane);
+  high = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(count) - kLanes), lane);
+}
+
+/// C[Rows x 16] (+)= A[Rows x depth] * B[depth x 16] for one depth panel, with the panel's ends; Masked: only the
+/// columns the masks select are read and written.
+template <int Rows, bool Masked>
+ONNXMICRO_DETAIL_TARGET_AVX2 inline void tile(std::int64_t depth, const float* a, std::int64_t a_row,
+                                              std::int64_t a_col, const float* b, std::int64_t ldb, float* c,
+                                              std::int64_t ldc, __m256i low, __m256i high,
+                                              const PanelEnds& ends) noexcept {
+  __m256 acc[Rows][2];
+#pragma GCC unroll 8
+  for (int r = 0; r < Rows; ++r) {
+    if (ends.row_bias != nullptr) {
+      acc[r][0] = acc[r][1] = _mm256_set1_ps(ends.row_bias[r]);
+    } else if constexpr (Masked) {
+      acc[r][0] = _mm256_maskload_ps(c + r * ldc, low);
+      acc[r][1] = _mm256_maskload_ps(c + r * ldc + kLanes, high);
+    } else {
+      acc[r][0] = _mm256_loadu_ps(c + r * ldc);
+      acc[r][1] = _mm256_loadu_ps(c + r * ldc + kLanes);
+    }
+  }
+  for (std::int64_t p = 0; p < depth; ++p) {
+    __m256 b0, b1;
+    if constexpr (Masked) {
+      b0 = _mm256_maskload_ps(b, low);
+      b1 = _mm256_maskload_ps(b + kLanes, high);
+    } else {
+      b0 = _mm256_loadu_ps(b);
+      b1 = _mm256_loadu_ps(b + kLanes);
+    }
+#pragma GCC unroll 8
+    for (int r = 0; r < Rows; ++r) {
+      const __m256 a_value = _mm256_set1_ps(a[r * a_row]);
+      acc[r][0] = _mm256_fmadd_ps(a_value, b0, acc[r][0]);
+      acc[r][1] = _mm256_fmadd_ps(a_value, b1, acc[r][1]);
+    }
+    a += a_col;
+    b += ldb;
+  }
+  if (ends.clamp) {  // max(low, v) then min(high, v): v where v is NaN, as OutputClamp::apply
+    const __m256 lowest = _mm256_set1_ps(ends.low), highest = _mm256_set1_ps(ends.high);
+#pragma GCC unroll 8
+    for (int r = 0; r < Rows; ++r) {
+      acc[r][0] = _mm256_min_ps(highest, _mm256_max_ps(lowest, acc[r][0]));
+      acc[r][1] = _mm256_min_ps(highest, _mm256_max_ps(lowest, acc[r][1]));
+    }
+  }
+#pragma GCC unroll 8
+  for (int r = 0; r < Rows; ++r) {
+    if constexpr (Masked) {
+      _mm256_maskstore_ps(c + r * ldc, low, acc[r][0]);
+      _mm256_maskstore_ps(c + r * ldc + kLanes, high, acc[r][1]);
+    } else {
+      _mm256_storeu_ps(c + r * ldc, acc[r][0]);
+      _mm256_storeu_ps(c + r * ldc + kLanes, acc[r][1]);
+    }
+  }
+}
+
+/// One 16-column strip (or its masked edge) of every row of C.
+template <bool Masked>
+ONNXMICRO_DETAIL_TARGET_AVX2 inline void strip(std::int64_t m, std::int64_t depth, const float* a, std::int64_t a_row,
+                                               std::int64_t a_col, const float* b, std::int64_t ldb, float* c,
+                                               std::int64_t ldc, __m256i low, __m256i high,
+                                               const PanelEnds& ends) noexcept {
+  std::int64_t i = 0;
+  for (; i + kRows <= m; i += kRows)
+    tile<kRows, Masked>(depth, a + i * a_row, a_row, a_col, b, ldb, c + i * ldc, ldc, low, high, rows_below(ends, i));
+  const float* a_i = a + i * a_row;
+  float* c_i = c + i * ldc;
+  const PanelEnds ends_i = rows_below(ends, i);
+  switch (m - i) {
+    case 5: tile<5, Masked>(depth, a_i, a_row, a_col, b, ldb, c_i, ldc, low, high, ends_i); break;
+    case 4: tile<4, Masked>(depth, a_i, a_row, a_col, b, ldb, c_i, ldc, low, high, ends_i); break;
+    case 3: tile<3, Masked>(depth, a_i, a_row, a_col, b, ldb, c_i, ldc, low, high, ends_i); break;
+    case 2: tile<2, Masked>(depth, a_i, a_row, a_col, b, ldb, c_i, ldc, low, high, ends_i); break;
+    case 1: tile<1, Masked>(depth, a_i, a_row, a_col, b, ldb, c_i, ldc, low, high, ends_i); break;
+    default: break;
+  }
+}
+}  // namespace avx2
+
+/// C[m x n] = (row_bias[i], or C) + A[m x k] * B[k x n], then `clamp`, with AVX2+FMA;
+/// A(i, p) = a[i * a_row + p * a_col], B and C row-major.
+ONNXMICRO_DETAIL_TARGET_AVX2 inline void multiply_avx2(std::int64_t m, std::int64_t n, std::int64_t k, const float* a,
+                                                       std::int64_t a_row, std::int64_t a_col, const float* b,
+                                                       std::int64_t ldb, float* c, std::int64_t ldc,
+                                                       const float* row_bias, const OutputClamp& clamp) noexcept {
+  __m256i all_low, all_high, edge_low, edge_high;
+  avx2::edge_masks(avx2::kColumns, all_low, all_high);
+  avx2::edge_masks(n % avx2::kColumns, edge_low, edge_high);
+  const std::int64_t full_columns = n - n % avx2::kColumns;
+  for (std::int64_t p0 = 0; p0 < k; p0 += kDepthAvx2) {
+    const std::int64_t depth = k - p0 < kDepthAvx2 ? k - p0 : kDepthAvx2;
+    const float* a_p = a + p0 * a_col;
+    const float* b_p = b + p0 * ldb;
+    const PanelEnds ends = panel_ends(p0 == 0, p0 + depth >= k, row_bias, clamp);
+    for (std::int64_t j = 0; j < full_columns; j += avx2::kColumns)
+      avx2::strip<false>(m, depth, a_p, a_row, a_col, b_p + j, ldb, c + j, ldc, all_low, all_high, ends);
+    if (full_columns < n) {
+      avx2::strip<true>(m, depth, a_p, a_row, a_col, b_p + full_columns, ldb, c + full_columns, ldc, edge_low,
+                        edge_high, ends);
+    }
+  }
+}
+
+// ---- AVX-512F: 8 x 32 ----
+
+namespace avx512 {
+constexpr int kRows = 8;
+constexpr int kLanes = 16;
+constexpr std::int64_t kColumns = 2 * kLanes;
+// The masked forms of max/min: GCC 12's unmasked ones start from an "undefined" vector that -Wmaybe-uninitialized
+// reports.
+constexpr __mmask16 kAll = 0xffff;
+
+template <int Rows>
+ONNXMICRO_DETAIL_TARGET_AVX512 inline void tile(std::int64_t depth, const float* a, std::int64_t a_row,
+                                                std::int64_t a_col, const float* b, std::int64_t ldb, float* c,
+                                                std::int64_t ldc, __mmask16 low, __mmask16 high,
+                                                const PanelEnds& ends) noexcept {
+  __m512 acc[Rows][2];
+#pragma GCC unroll 8
+  for (int r = 0; r < Rows; ++r) {
+    if (ends.row_bias != nullptr) {
+      acc[r][0] = acc[r][1] = _mm512_set1_ps(ends.row_bias[r]);
+    } else {
+      acc[r][0] = _mm512_maskz_loadu_ps(low, c + r * ldc);
+      acc[r][1] = _mm512_maskz_loadu_ps(high, c + r * ldc + kLanes);
+    }
+  }
+  for (std::int64_t p = 0; p < depth; ++p) {
+    const __m512 b0 = _mm512_maskz_loadu_ps(low, b);
+    const __m512 b1 = _mm512_maskz_loadu_ps(high, b + kLanes);
+#pragma GCC unroll 8
+    for (int r = 0; r < Rows; ++r) {
+      const __m512 a_value = _mm512_set1_ps(a[r * a_row]);
+      acc[r][0] = _mm512_fmadd_ps(a_value, b0, acc[r][0]);
+      acc[r][1] = _mm512_fmadd_ps(a_value, b1, acc[r][1]);
+    }
+    a += a_col;
+    b += ldb;
+  }
+  if (ends.clamp) {  // max(low, v) then min(high, v): v where v is NaN, as OutputClamp::apply
+    const __m512 lowest = _mm512_set1_ps(ends.low), highest = _mm512_set1_ps(ends.high);
+#pragma GCC unroll 8
+    for (int r = 0; r < Rows; ++r) {
+      acc[r][0] = _mm512_maskz_min_ps(kAll, highest, _mm512_maskz_max_ps(kAll, lowest, acc[r][0]));
+      acc[r][1] = _mm512_maskz_min_ps(kAll, highest, _mm512_maskz_max_ps(kAll, lowest, acc[r][1]));
+    }
+  }
+#pragma GCC unroll 8
+  for (int r = 0; r < Rows; ++r) {
+    _mm512_mask_storeu_ps(c + r * ldc, low, acc[r][0]);
+    _mm512_mask_storeu_ps(c + r * ldc + kLanes, high, acc[r][1]);
+  }
+}
+
+ONNXMICRO_DETAIL_TARGET_AVX512 inline void strip(std::int64_t m, std::int64_t depth, const float* a, std::int64_t a_row,
+                                                 std::int64_t a_col, const float* b, std::int64_t ldb, float* c,
+                                                 std::int64_t ldc, __mmask16 low, __mmask16 high,
+                                                 const PanelEnds& ends) noexcept {
+  std::int64_t i = 0;
+  for (; i + kRows <= m; i += kRows)
+    tile<kRows>(depth, a + i * a_row, a_row, a_col, b, ldb, c + i * ldc, ldc, low, high, rows_below(ends, i));
+  const float* a_i = a + i * a_row;
+  float* c_i = c + i * ldc;
+  const PanelEnds ends_i = rows_below(ends, i);
+  switch (m - i) {
+    case 7: tile<7>(depth, a_i, a_row, a_col, b, ldb, c_i, ldc, low, high, ends_i); break;
+    case 6: tile<6>(depth, a_i, a_row, a_col, b, ldb, c_i, ldc, low, high, ends_i); break;
+    case 5: tile<5>(depth, a_i, a_row, a_col, b, ldb, c_i, ldc, low, high, ends_i); break;
+    case 4: tile<4>(depth, a_i, a_row, a_col, b, ldb, c_i, ldc, low, high, ends_i); break;
+    case 3: tile<3>(depth, a_i, a_row, a_col, b, ldb, c_i, ldc, low, high, ends_i); break;
+    case 2: tile<2>(depth, a_i, a_row, a_col, b, ldb, c_i, ldc, low, high, ends_i); break;
+    case 1: tile<1>(depth, a_i, a_row, a_col, b, ldb, c_i, ldc, low, high, ends_i); break;
+    default: break;
+  }
+}
+
+/// The lanes [0, count) of a 32-column tile as two 16-lane masks.
+constexpr void edge_masks(std::int64_t count, __mmask16& low, __mmask16& high) noexcept {
+  low = static_cast<__mmask16>(count >= kLanes ? 0xffffu : (1u << count) - 1u);
+  high = static_cast<__mmask16>(count >= kColumns ? 0xffffu : count <= kLanes ? 0u : (1u << (count - kLanes)) - 1u);
+}
+}  // namespace avx512
+
+/// multiply_avx2 with AVX-512F.
+ONNXMICRO_DETAIL_TARGET_AVX512 inline void multiply_avx512(std::int64_t m, std::int64_t n, std::int64_t k,
+                                                           const float* a, std::int64_t a_row, std::int64_t a_col,
+                                                           const float* b, std::int64_t ldb, float* c, std::int64_t ldc,
+                                                           const float* row_bias, const OutputClamp& clamp) noexcept {
+  __mmask16 edge_low = 0, edge_high = 0;
+  avx512::edge_masks(n % avx512::kColumns, edge_low, edge_high);
+  const std::int64_t full_columns = n - n % avx512::kColumns;
+  for (std::int64_t p0 = 0; p0 < k; p0 += kDepthAvx512) {
+    const std::int64_t depth = k - p0 < kDepthAvx512 ? k - p0 : kDepthAvx512;
+    const float* a_p = a + p0 * a_col;
+    const float* b_p = b + p0 * ldb;
+    const PanelEnds ends = panel_ends(p0 == 0, p0 + depth >= k, row_bias, clamp);
+    for (std::int64_t j = 0; j < full_columns; j += avx512::kColumns)
+      avx512::strip(m, depth, a_p, a_row, a_col, b_p + j, ldb, c + j, ldc, 0xffff, 0xffff, ends);
+    if (full_columns < n) {
+      avx512::strip(m, depth, a_p, a_row, a_col, b_p + full_columns, ldb, c + full_columns, ldc, edge_low, edge_high,
+                    ends);
+    }
+  }
+}
+
+}  // namespace x86
+}  // namespace gemm
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+
+#endif  // ONNXMICRO_ENABLE_ISA_DISPATCH
+// end of file onnxmicro/kernels/common/gemm_x86.hpp
+// #include "onnxmicro/kernels/common/output_clamp.hpp"
+// begin of file onnxmicro/kernels/common/output_clamp.hpp
+#ifndef ONNXMICRO_SINGLE_INCLUDE_ONNXMICRO_KERNELS_COMMON_OUTPUT_CLAMP_HPP
+#define ONNXMICRO_SINGLE_INCLUDE_ONNXMICRO_KERNELS_COMMON_OUTPUT_CLAMP_HPP
+// The clamp a Relu or Clip fused into the op before it applies to that op's outputs (runtime/activation_fusion.hpp,
+// PrepareContext::fused_clamp): exactly what the removed node computed, so fusing never changes a number.
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// v < low ? low : v, then v > high ? high : v (Clip's order: high wins when low > high; NaN stays NaN, as in
+/// Relu and Clip). A missing bound is -FLT_MAX / FLT_MAX.
+/// A value-initialised OutputClamp is disabled (an aggregate: kernel states holding one stay zero-initialised).
+struct OutputClamp {
+  bool enabled;
+  float low;
+  float high;
+
+  static OutputClamp from(const FusedClamp& fused) noexcept {
+    return OutputClamp{fused.present(), fused.has_min ? fused.min : -FLT_MAX, fused.has_max ? fused.max : FLT_MAX};
+  }
+  template <typename T>
+  T apply(T v) const noexcept {
+    const T lo = static_cast<T>(low), hi = static_cast<T>(high);
+    v = v < lo ? lo : v;
+    return v > hi ? hi : v;
+  }
+  /// Clamps `count` floats in place (a no-op when disabled).
+  void apply_to(float* values, std::int64_t count) const noexcept {
+    if (!enabled) return;
+    for (std::int64_t i = 0; i < count; ++i) values[i] = apply(values[i]);
+  }
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+#endif  // ONNXMICRO_SINGLE_INCLUDE_ONNXMICRO_KERNELS_COMMON_OUTPUT_CLAMP_HPP
+// end of file onnxmicro/kernels/common/output_clamp.hpp
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
@@ -14343,6 +15098,46 @@ inline void accumulate(std::int64_t m, std::int64_t n, std::int64_t k, const T* 
 #endif
 }
 
+/// C[m x n] = (row_bias[i] for row i, or C's current values when row_bias is null) + A[m x k] * B[k x n], then
+/// `clamp` (a fused Relu/Clip): the float product on the micro-kernels of `isa` (the session's choice, which a kernel
+/// keeps in its state), where the bias and clamp cost nothing extra; the portable path (and a single column) adds
+/// them in passes of their own.
+inline void multiply(Isa isa, std::int64_t m, std::int64_t n, std::int64_t k, const float* a, std::int64_t a_row,
+                     std::int64_t a_col, const float* b, std::int64_t ldb, float* c, std::int64_t ldc,
+                     const float* row_bias = nullptr, const OutputClamp& clamp = OutputClamp{}) noexcept {
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+  if (isa != Isa::baseline && m > 0 && n > 1 && k > 0) {
+    if (isa == Isa::avx512) {
+      x86::multiply_avx512(m, n, k, a, a_row, a_col, b, ldb, c, ldc, row_bias, clamp);
+    } else {
+      x86::multiply_avx2(m, n, k, a, a_row, a_col, b, ldb, c, ldc, row_bias, clamp);
+    }
+    return;
+  }
+#endif
+  static_cast<void>(isa);
+  if (row_bias != nullptr)
+    for (std::int64_t i = 0; i < m; ++i)
+      for (std::int64_t j = 0; j < n; ++j) c[i * ldc + j] = row_bias[i];
+  accumulate<float>(m, n, k, a, a_row, a_col, b, ldb, c, ldc);
+  if (clamp.enabled)
+    for (std::int64_t i = 0; i < m; ++i) clamp.apply_to(c + i * ldc, n);
+}
+
+/// C[m x n] += A[m x k] * B[k x n] as accumulate<T>; float takes the micro-kernels of `isa` (multiply()).
+template <typename T>
+inline void accumulate(Isa isa, std::int64_t m, std::int64_t n, std::int64_t k, const T* a, std::int64_t a_row,
+                       std::int64_t a_col, const T* b, std::int64_t ldb, T* c, std::int64_t ldc) noexcept {
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+  if constexpr (std::is_same<T, float>::value) {
+    multiply(isa, m, n, k, a, a_row, a_col, b, ldb, c, ldc);
+    return;
+  }
+#endif
+  static_cast<void>(isa);
+  accumulate<T>(m, n, k, a, a_row, a_col, b, ldb, c, ldc);
+}
+
 /// dst (cols x rows) = transpose of src (rows x cols), both dense row-major. Walks blocks so both sides stay
 /// in cache.
 template <typename T>
@@ -14474,6 +15269,7 @@ struct GemmImpl : kernels::KernelDefaults {
     void (*compute)(const State&, RunContext&) noexcept;
     std::int64_t m, n, k;
     bool trans_a, trans_b;
+    Isa isa;  ///< the GEMM micro-kernels to use (PrepareContext::isa)
     float alpha, beta;
     bool use_c;                                ///< C present and beta != 0
     std::int64_t c_row_stride;                 ///< 0 when C broadcasts along rows
@@ -14527,6 +15323,7 @@ struct GemmImpl : kernels::KernelDefaults {
     state->k = k;
     state->trans_a = trans_a != 0;
     state->trans_b = trans_b != 0;
+    if (ONNXMICRO_ENABLE_ISA_DISPATCH) state->isa = ctx.isa();  // (else baseline, as allocated)
     state->alpha = alpha;
     state->beta = beta;
     state->use_c = has_c && beta != 0.0f;  // beta = 0 ignores C entirely (also its NaNs), as onnx's reference
@@ -14660,7 +15457,7 @@ struct GemmImpl : kernels::KernelDefaults {
     const std::int64_t a_row = state.trans_a ? 1 : k;
     const std::int64_t a_col = state.trans_a ? m : 1;
     if (b_col == 1) {
-      gemm::accumulate<Acc>(m, n, k, a, a_row, a_col, b, b_row, y, n);
+      gemm::accumulate<Acc>(state.isa, m, n, k, a, a_row, a_col, b, b_row, y, n);
     } else {
       gemm::strided_accumulate<Acc>(m, n, k, a, a_row, a_col, b, b_row, b_col, y, n);
     }
@@ -15243,6 +16040,7 @@ struct MatMulImpl : kernels::KernelDefaults {
     std::int64_t batch_count;
     /// B is one matrix shared by every batch: A's batch axes fold into M and one GEMM does everything.
     bool fold_batch;
+    Isa isa;  ///< the GEMM micro-kernels to use (PrepareContext::isa)
     std::int64_t a_elements, b_elements, y_elements;
     std::size_t a_offset, b_offset, y_offset;  ///< scratch for the float copies of half-type tensors
   };
@@ -15276,6 +16074,7 @@ struct MatMulImpl : kernels::KernelDefaults {
     state->m = m;
     state->n = n;
     state->k = k;
+    if (ONNXMICRO_ENABLE_ISA_DISPATCH) state->isa = ctx.isa();  // (else baseline, as allocated)
 
     // Batch axes, right-aligned; strides are in elements of each input.
     const int a_batch = ra > 2 ? ra - 2 : 0;
@@ -15376,12 +16175,12 @@ struct MatMulImpl : kernels::KernelDefaults {
     if (state.fold_batch) {
       // Every batch uses the same B; A's batches are contiguous (broadcast A axes are size 1 here), so the
       // whole product is one (batch * M) x K by K x N multiply.
-      gemm::accumulate<Acc>(state.batch_count * m, n, k, a, k, 1, b, n, y, n);
+      gemm::accumulate<Acc>(state.isa, state.batch_count * m, n, k, a, k, 1, b, n, y, n);
     } else {
       std::int64_t index[kMaxRank] = {};
       std::int64_t a_offset = 0, b_offset = 0;
       for (std::int64_t batch = 0; batch < state.batch_count; ++batch) {
-        gemm::accumulate<Acc>(m, n, k, a + a_offset, k, 1, b + b_offset, n, y + batch * m * n, n);
+        gemm::accumulate<Acc>(state.isa, m, n, k, a + a_offset, k, 1, b + b_offset, n, y + batch * m * n, n);
         for (int axis = state.batch_rank - 1; axis >= 0; --axis) {  // odometer over the output batch axes
           a_offset += state.a_batch_stride[axis];
           b_offset += state.b_batch_stride[axis];
@@ -20799,8 +21598,280 @@ ONNXMICRO_NAMESPACE_END
 // Method (size-optimised builds and sessions: compute_direct below): per (image, group), the input patch of each output
 // position is gathered into a column matrix (im2col, a tile of output positions at a time, in scratch) and multiplied
 // by the group's weights with the blocked GEMM; a 1x1 stride-1 unpadded kernel uses the input as the column matrix
-// directly. float16/bfloat16 are converted to float32 while gathering and rounded once when stored.
+// directly; float depthwise convs (one input channel per group, 1-D/2-D) skip the column matrix and run each plane
+// directly (kernels/common/window_rows.hpp). float16/bfloat16 are converted to float32 while gathering and rounded
+// once when stored. The GEMM and depthwise loops use the session's instruction set (State::isa).
 
+// #include "onnxmicro/kernels/common/window_rows.hpp"
+// begin of file onnxmicro/kernels/common/window_rows.hpp
+// 2-D sliding windows over float planes (1-D windows are planes of height 1) for depthwise Conv (multiply-add) and
+// MaxPool (max), each output being `fill` combined with its taps inside the plane in row-major tap order, as the
+// generic window walk visits them (results match it up to FMA rounding). Padding costs nothing and any kernel
+// size, stride and dilation works.
+//  - portable: per kernel tap, one strided update of every output row it reaches (no per-output bookkeeping);
+//  - AVX2 (also the AVX-512 level): up to 32 outputs of a row at a time with all their taps accumulated in
+//    registers (strides 1 and 2, where the taps stay inside the row), the few padded border outputs one by one.
+
+
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+#include <immintrin.h>
+#endif
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+namespace window_rows {
+
+/// The geometry of one plane.
+struct PlaneGeometry {
+  std::int64_t in_h, in_w, out_h, out_w;
+  std::int64_t kernel_h, kernel_w, stride_h, stride_w, pad_top, pad_left, dilation_h, dilation_w;
+};
+
+/// The plane of a 1-D or 2-D window (rank <= 2; callers check).
+inline PlaneGeometry plane_of(const sliding_window::WindowGeometry& g) noexcept {
+  const bool two_d = g.rank == 2;
+  const int w = g.rank - 1;
+  return PlaneGeometry{two_d ? g.input[0] : 1,     g.input[w],     two_d ? g.output[0] : 1,   g.output[w],
+                       two_d ? g.kernel[0] : 1,    g.kernel[w],    two_d ? g.stride[0] : 1,   g.stride[w],
+                       two_d ? g.pad_begin[0] : 0, g.pad_begin[w], two_d ? g.dilation[0] : 1, g.dilation[w]};
+}
+
+/// How a tap combines an input row into an output row.
+enum class RowOp { multiply_add, max };
+
+// ---- the row updates: for `rows` rows r, y_r[i] = op(y_r[i], x_r[i * stride]) for i in [0, count), where
+// y_r = y + r * y_step and x_r = x + r * x_step. One call per kernel tap covers every output row it reaches, so the
+// per-call cost (a call into another instruction set is never inlined) is paid once per tap and plane. ----
+
+template <RowOp Op>
+inline void update_rows_portable(std::int64_t rows, std::int64_t count, float w, const float* x, std::int64_t x_step,
+                                 std::int64_t stride, float* y, std::int64_t y_step) noexcept {
+  for (std::int64_t r = 0; r < rows; ++r, x += x_step, y += y_step) {
+    for (std::int64_t i = 0; i < count; ++i) {
+      const float v = x[i * stride];
+      if constexpr (Op == RowOp::multiply_add) {
+        y[i] += w * v;
+      } else {
+        y[i] = v > y[i] ? v : y[i];  // NaN compares false and never wins
+      }
+    }
+  }
+}
+
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+template <RowOp Op>
+__attribute__((target("avx2,fma"))) inline __m256 combine_avx2(__m256 w, __m256 x, __m256 y) noexcept {
+  if constexpr (Op == RowOp::multiply_add) {
+    return _mm256_fmadd_ps(w, x, y);
+  } else {
+    return _mm256_max_ps(x, y);  // y where x is NaN, as the portable loop
+  }
+}
+
+/// The 8 input values of 8 consecutive outputs' same tap: p[0..7] for stride 1, the even elements of p[0..15] for
+/// stride 2 (two loads de-interleaved instead of a gather).
+__attribute__((target("avx2,fma"))) inline __m256 load_lanes_avx2(const float* p, std::int64_t stride) noexcept {
+  if (stride == 1) return _mm256_loadu_ps(p);
+  const __m256 mixed = _mm256_shuffle_ps(_mm256_loadu_ps(p), _mm256_loadu_ps(p + 8), 0x88);
+  return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(mixed), 0xd8));
+}
+
+/// `Vectors` x 8 outputs of one row starting at input column `left` (every tap inside the row), each accumulating
+/// all its taps in a register; independent accumulators hide the multiply-add latency.
+template <RowOp Op, int Vectors>
+__attribute__((target("avx2,fma"))) inline void window_vectors_avx2(const PlaneGeometry& g, const float* x,
+                                                                    const float* weights, float fill, std::int64_t oy,
+                                                                    std::int64_t left, float* y) noexcept {
+  __m256 acc[Vectors];
+#pragma GCC unroll 4
+  for (int v = 0; v < Vectors; ++v) acc[v] = _mm256_set1_ps(fill);
+  const std::int64_t lane_step = 8 * g.stride_w;
+  for (std::int64_t ky = 0; ky < g.kernel_h; ++ky) {
+    const std::int64_t iy = oy * g.stride_h - g.pad_top + ky * g.dilation_h;
+    if (iy < 0 || iy >= g.in_h) continue;
+    const float* x_tap = x + iy * g.in_w + left;
+    for (std::int64_t kx = 0; kx < g.kernel_w; ++kx, x_tap += g.dilation_w) {
+      const __m256 w = _mm256_set1_ps(Op == RowOp::multiply_add ? weights[ky * g.kernel_w + kx] : 0.0f);
+#pragma GCC unroll 4
+      for (int v = 0; v < Vectors; ++v) {
+        acc[v] = combine_avx2<Op>(w, load_lanes_avx2(x_tap + v * lane_step, g.stride_w), acc[v]);
+      }
+    }
+  }
+#pragma GCC unroll 4
+  for (int v = 0; v < Vectors; ++v) _mm256_storeu_ps(y + 8 * v, acc[v]);
+}
+
+/// One output (a border, or a stride without vectors): its taps inside the plane, in order.
+template <RowOp Op>
+__attribute__((target("avx2,fma"))) inline float window_output_avx2(const PlaneGeometry& g, const float* x,
+                                                                    const float* weights, float fill, std::int64_t oy,
+                                                                    std::int64_t left) noexcept {
+  float sum = fill;
+  for (std::int64_t ky = 0; ky < g.kernel_h; ++ky) {
+    const std::int64_t iy = oy * g.stride_h - g.pad_top + ky * g.dilation_h;
+    if (iy < 0 || iy >= g.in_h) continue;
+    for (std::int64_t kx = 0; kx < g.kernel_w; ++kx) {
+      const std::int64_t ix = left + kx * g.dilation_w;
+      if (ix < 0 || ix >= g.in_w) continue;
+      const float v = x[iy * g.in_w + ix];
+      if constexpr (Op == RowOp::multiply_add) {
+        sum = __builtin_fmaf(weights[ky * g.kernel_w + kx], v, sum);
+      } else {
+        sum = v > sum ? v : sum;
+      }
+    }
+  }
+  return sum;
+}
+
+// Narrow planes: rows of at most 32 outputs whose taps mostly touch padding (MobileNet's 7x7 and 14x14 maps).
+constexpr std::int64_t kNarrowRowCapacity = 160;  ///< floats of the padded copy of one input row
+
+/// The padded row a narrow plane's taps read: `width` floats, input columns at pad_left.. and `pad` elsewhere.
+/// `pad` never changes a result: 0 adds nothing to a sum, -inf never wins a max.
+__attribute__((target("avx2,fma"))) inline void padded_row(const PlaneGeometry& g, const float* x_row, float pad,
+                                                           std::int64_t width, float* row) noexcept {
+  for (std::int64_t j = 0; j < width; ++j) row[j] = pad;
+  const std::int64_t count = g.pad_left + g.in_w <= width ? g.in_w : width - g.pad_left;
+  if (count > 0) __builtin_memcpy(row + g.pad_left, x_row, static_cast<std::size_t>(count) * sizeof(float));
+}
+
+/// A narrow plane, every output a vector lane: per output row, each input row its taps read is copied once into a
+/// padded row, so borders need no special case.
+template <RowOp Op, int Vectors>
+__attribute__((target("avx2,fma"))) inline void window_narrow_plane_avx2(const PlaneGeometry& g, const float* x,
+                                                                         const float* weights, float fill,
+                                                                         float* y) noexcept {
+  const float pad = Op == RowOp::multiply_add ? 0.0f : -__builtin_inff();
+  const std::int64_t width = (8 * Vectors - 1) * g.stride_w + (g.kernel_w - 1) * g.dilation_w + g.stride_w + 1;
+  const std::int64_t lane_step = 8 * g.stride_w;
+  const std::int64_t tail = g.out_w - 8 * (Vectors - 1);  // lanes of the last vector
+  const __m256i tail_mask =
+      _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(tail)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+  alignas(32) float row[kNarrowRowCapacity];
+  for (std::int64_t oy = 0; oy < g.out_h; ++oy) {
+    __m256 acc[Vectors];
+#pragma GCC unroll 4
+    for (int v = 0; v < Vectors; ++v) acc[v] = _mm256_set1_ps(fill);
+    for (std::int64_t ky = 0; ky < g.kernel_h; ++ky) {
+      const std::int64_t iy = oy * g.stride_h - g.pad_top + ky * g.dilation_h;
+      if (iy < 0 || iy >= g.in_h) continue;
+      padded_row(g, x + iy * g.in_w, pad, width, row);
+      for (std::int64_t kx = 0; kx < g.kernel_w; ++kx) {
+        const __m256 w = _mm256_set1_ps(Op == RowOp::multiply_add ? weights[ky * g.kernel_w + kx] : 0.0f);
+        const float* tap = row + kx * g.dilation_w;
+#pragma GCC unroll 4
+        for (int v = 0; v < Vectors; ++v) {
+          acc[v] = combine_avx2<Op>(w, load_lanes_avx2(tap + v * lane_step, g.stride_w), acc[v]);
+        }
+      }
+    }
+    float* y_row = y + oy * g.out_w;
+#pragma GCC unroll 4
+    for (int v = 0; v + 1 < Vectors; ++v) _mm256_storeu_ps(y_row + 8 * v, acc[v]);
+    _mm256_maskstore_ps(y_row + 8 * (Vectors - 1), tail_mask, acc[Vectors - 1]);
+  }
+}
+
+/// Whether window_narrow_plane_avx2 takes the plane: strides 1 and 2, at most 32 outputs a row, and a padded row
+/// that fits its buffer.
+inline bool narrow_plane(const PlaneGeometry& g) noexcept {
+  if ((g.stride_w != 1 && g.stride_w != 2) || g.out_w > 32 || g.out_w < 1) return false;
+  const std::int64_t vectors = (g.out_w + 7) / 8;
+  const std::int64_t width = (8 * vectors - 1) * g.stride_w + (g.kernel_w - 1) * g.dilation_w + g.stride_w + 1;
+  return width <= kNarrowRowCapacity && g.pad_left < width;
+}
+
+/// The whole plane with AVX2 (also the AVX-512 level's: short rows gain nothing from 16 lanes). Per row, the
+/// outputs whose taps all read inside the row (strides 1 and 2) go 32, 16 or 8 at a time (a last vector may
+/// overlap the previous one, recomputing the same values); the few border outputs that touch padding go one at
+/// a time.
+template <RowOp Op>
+__attribute__((target("avx2,fma"))) inline void window_plane_avx2(const PlaneGeometry& g, const float* x,
+                                                                  const float* weights, float fill, float* y) noexcept {
+  // Interior outputs [begin, end): input column ox * stride - pad >= 0 and the last tap (plus the odd element a
+  // stride-2 de-interleave loads) < in_w.
+  const std::int64_t span = (g.kernel_w - 1) * g.dilation_w + (g.stride_w - 1);
+  std::int64_t begin = (g.pad_left + g.stride_w - 1) / g.stride_w;
+  std::int64_t end = g.in_w - 1 - span + g.pad_left < 0 ? 0 : (g.in_w - 1 - span + g.pad_left) / g.stride_w + 1;
+  if (end > g.out_w) end = g.out_w;
+  if (begin > end || (g.stride_w != 1 && g.stride_w != 2) || end - begin < 8) {
+    if (narrow_plane(g)) {
+      switch ((g.out_w + 7) / 8) {
+        case 1: return window_narrow_plane_avx2<Op, 1>(g, x, weights, fill, y);
+        case 2: return window_narrow_plane_avx2<Op, 2>(g, x, weights, fill, y);
+        case 3: return window_narrow_plane_avx2<Op, 3>(g, x, weights, fill, y);
+        default: return window_narrow_plane_avx2<Op, 4>(g, x, weights, fill, y);
+      }
+    }
+    begin = end = g.out_w;
+  }
+  for (std::int64_t oy = 0; oy < g.out_h; ++oy) {
+    float* y_row = y + oy * g.out_w;
+    for (std::int64_t ox = 0; ox < begin; ++ox)
+      y_row[ox] = window_output_avx2<Op>(g, x, weights, fill, oy, ox * g.stride_w - g.pad_left);
+    std::int64_t ox = begin;
+    while (ox < end) {
+      std::int64_t vectors = (end - ox) / 8;
+      if (vectors == 0) ox = end - 8;  // the last vector overlaps the previous one
+      vectors = vectors > 4 ? 4 : vectors < 1 ? 1 : vectors;
+      const std::int64_t left = ox * g.stride_w - g.pad_left;
+      switch (vectors) {
+        case 4: window_vectors_avx2<Op, 4>(g, x, weights, fill, oy, left, y_row + ox); break;
+        case 3: window_vectors_avx2<Op, 3>(g, x, weights, fill, oy, left, y_row + ox); break;
+        case 2: window_vectors_avx2<Op, 2>(g, x, weights, fill, oy, left, y_row + ox); break;
+        default: window_vectors_avx2<Op, 1>(g, x, weights, fill, oy, left, y_row + ox); break;
+      }
+      ox += 8 * vectors;
+    }
+    for (ox = end > begin ? end : begin; ox < g.out_w; ++ox)
+      y_row[ox] = window_output_avx2<Op>(g, x, weights, fill, oy, ox * g.stride_w - g.pad_left);
+  }
+}
+#endif
+
+/// The output positions [first, last) whose input position o * stride - pad + offset lies in [0, size).
+inline void valid_range(std::int64_t out_size, std::int64_t size, std::int64_t stride, std::int64_t pad,
+                        std::int64_t offset, std::int64_t& first, std::int64_t& last) noexcept {
+  const std::int64_t shift = offset - pad;  // input position of output position 0
+  first = shift >= 0 ? 0 : (-shift + stride - 1) / stride;
+  last = size - shift <= 0 ? 0 : (size - shift - 1) / stride + 1;
+  if (last > out_size) last = out_size;
+  if (first > last) first = last;
+}
+
+/// y (out_h x out_w) = fill, then for each tap (ky, kx) in order, y = Op(y, weights[ky * kernel_w + kx], shifted x)
+/// over the outputs whose input lies inside the plane; the weights are ignored for RowOp::max (pass nullptr).
+template <RowOp Op>
+inline void window_plane(Isa isa, const PlaneGeometry& g, const float* x, const float* weights, float fill,
+                         float* y) noexcept {
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+  if (isa != Isa::baseline) return window_plane_avx2<Op>(g, x, weights, fill, y);
+#endif
+  static_cast<void>(isa);
+  for (std::int64_t i = 0; i < g.out_h * g.out_w; ++i) y[i] = fill;
+  for (std::int64_t ky = 0; ky < g.kernel_h; ++ky) {
+    std::int64_t row_first = 0, row_last = 0;
+    valid_range(g.out_h, g.in_h, g.stride_h, g.pad_top, ky * g.dilation_h, row_first, row_last);
+    if (row_first >= row_last) continue;
+    const std::int64_t iy = row_first * g.stride_h - g.pad_top + ky * g.dilation_h;
+    for (std::int64_t kx = 0; kx < g.kernel_w; ++kx) {
+      std::int64_t first = 0, last = 0;
+      valid_range(g.out_w, g.in_w, g.stride_w, g.pad_left, kx * g.dilation_w, first, last);
+      if (first >= last) continue;
+      const float* x_first = x + iy * g.in_w + first * g.stride_w - g.pad_left + kx * g.dilation_w;
+      const float w = weights != nullptr ? weights[ky * g.kernel_w + kx] : 0.0f;
+      update_rows_portable<Op>(row_last - row_first, last - first, w, x_first, g.stride_h * g.in_w, g.stride_w,
+                               y + row_first * g.out_w + first, g.out_w);
+    }
+  }
+}
+
+}  // namespace window_rows
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/common/window_rows.hpp
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
@@ -20831,10 +21902,15 @@ struct ConvImpl : kernels::KernelDefaults {
     std::int64_t in_spatial, out_spatial, kernel_size;
     std::int64_t column_rows;  ///< group_in_channels * kernel_size: the GEMM depth
     std::int64_t tile;         ///< output positions per im2col tile
-    bool pointwise;            ///< 1x1 kernel, unit strides, no pads: the input is the column matrix
+    // (The flags and the clamp sit together: no padding between them, so the state is no larger than before them.)
+    bool pointwise;  ///< 1x1 kernel, unit strides, no pads: the input is the column matrix
     bool has_bias;
+    bool weights_in_scratch;     ///< half types with a non-constant W: converted at run into scratch
+    Isa isa;                     ///< the GEMM micro-kernels to use (PrepareContext::isa)
+#if ONNXMICRO_ENABLE_FAST_PATHS  // (activation fusion exists only with fast paths: no state bytes without)
+    kernels::OutputClamp clamp;  ///< a Relu/Clip fused into this node (PrepareContext::fused_clamp)
+#endif
     const void* converted_weights;  ///< W in the compute type, made at prepare (half types, constant W)
-    bool weights_in_scratch;        ///< half types with a non-constant W: converted at run into scratch
     std::size_t column_offset, weights_offset, accumulator_offset;
   };
 
@@ -20912,6 +21988,10 @@ struct ConvImpl : kernels::KernelDefaults {
     state->kernel_size = g.kernel_size();
     state->column_rows = state->group_in_channels * state->kernel_size;
     state->has_bias = has_bias;
+    if (ONNXMICRO_ENABLE_ISA_DISPATCH) state->isa = ctx.isa();
+#if ONNXMICRO_ENABLE_FAST_PATHS
+    state->clamp = kernels::OutputClamp::from(ctx.fused_clamp());
+#endif
     bool pointwise = !g.has_padding();
     for (int i = 0; i < g.rank; ++i) pointwise = pointwise && g.kernel[i] == 1 && g.stride[i] == 1;
     state->pointwise = pointwise;
@@ -20936,6 +22016,26 @@ struct ConvImpl : kernels::KernelDefaults {
     return {};
   }
 
+  /// The node's fused activation; always disabled in builds without fast paths (nothing fuses there).
+  static kernels::OutputClamp output_clamp(const State& s) noexcept {
+#if ONNXMICRO_ENABLE_FAST_PATHS
+    return s.clamp;
+#else
+    static_cast<void>(s);
+    return kernels::OutputClamp{};
+#endif
+  }
+  /// `v` through the node's fused activation (`v` itself without one, and always without fast paths).
+  template <typename T>
+  static T clamped(const State& s, T v) noexcept {
+#if ONNXMICRO_ENABLE_FAST_PATHS
+    return s.clamp.enabled ? s.clamp.apply(v) : v;
+#else
+    static_cast<void>(s);
+    return v;
+#endif
+  }
+
  private:
   template <typename T>
   static Status plan(kernels::PrepareContext& ctx, State& state) noexcept {
@@ -20944,6 +22044,13 @@ struct ConvImpl : kernels::KernelDefaults {
     if constexpr (!kHalf) {
       if (ctx.size_optimized()) {  // always true with ONNXMICRO_OPTIMIZE_FOR_SIZE=1: what follows is not compiled
         state.compute = &compute_direct<T>;
+        return {};
+      }
+    }
+    if constexpr (std::is_same<T, float>::value) {
+      // depthwise: no column matrix, no scratch
+      if (ONNXMICRO_ENABLE_FAST_PATHS && state.group_in_channels == 1 && state.geometry.rank <= 2) {
+        state.compute = &compute_depthwise;
         return {};
       }
     }
@@ -20983,6 +22090,26 @@ struct ConvImpl : kernels::KernelDefaults {
     return {};
   }
 
+  /// Depthwise float convolution (one input channel per group, any depth multiplier; 1-D and 2-D): each output plane
+  /// straight from its input plane (kernels/common/window_rows.hpp), bias first, then the taps in the im2col path's
+  /// order.
+  static void compute_depthwise(const State& s, RunContext& ctx) noexcept {
+    const window_rows::PlaneGeometry plane = window_rows::plane_of(s.geometry);
+    const float* x = static_cast<const float*>(ctx.input(kX).data);
+    const float* w = static_cast<const float*>(ctx.input(kW).data);
+    const float* bias = s.has_bias ? static_cast<const float*>(ctx.input(kB).data) : nullptr;
+    float* y = static_cast<float*>(ctx.output(kY).data);
+    for (std::int64_t n = 0; n < s.batch; ++n) {
+      for (std::int64_t m = 0; m < s.out_channels; ++m) {
+        const std::int64_t channel = m / s.group_out_channels;
+        window_rows::window_plane<window_rows::RowOp::multiply_add>(
+            s.isa, plane, x + (n * s.in_channels + channel) * s.in_spatial, w + m * s.kernel_size,
+            bias != nullptr ? bias[m] : 0.0f, y + (n * s.out_channels + m) * s.out_spatial);
+        output_clamp(s).apply_to(y + (n * s.out_channels + m) * s.out_spatial, s.out_spatial);
+      }
+    }
+  }
+
   /// Size-optimised (PrepareContext::size_optimized(); float and double): each output is its bias plus the products
   /// over its window's taps inside the input, added in the order of the im2col path's GEMM depth (channel, then tap).
   /// No column matrix, so no scratch; the window walk is the pooling ops'.
@@ -21010,7 +22137,7 @@ struct ConvImpl : kernels::KernelDefaults {
                   g, placement, [&](std::int64_t offset, std::int64_t tap) { sum += plane[offset] * filter[tap]; });
             }
           }
-          y_plane[o] = sum;
+          y_plane[o] = clamped(s, sum);
         });
       }
     }
@@ -21059,7 +22186,9 @@ struct ConvImpl : kernels::KernelDefaults {
           std::int64_t lo = 0, hi = 0;  // positions whose input coordinate is inside the line
           sliding_window::valid_taps(start, stride, run_length, 0, g.input[last], lo, hi);
           for (std::int64_t q = 0; q < lo; ++q) segment[q] = Acc(0);
-          if (stride == 1) {
+          if (std::is_same<T, Acc>::value && stride == 1 && hi > lo) {
+            std::memcpy(segment + lo, line + start + lo, static_cast<std::size_t>(hi - lo) * sizeof(Acc));
+          } else if (stride == 1) {
             for (std::int64_t q = lo; q < hi; ++q) segment[q] = compute_type::widen(line[start + q]);
           } else {
             for (std::int64_t q = lo; q < hi; ++q) segment[q] = compute_type::widen(line[start + q * stride]);
@@ -21113,9 +22242,8 @@ struct ConvImpl : kernels::KernelDefaults {
         const T* b_group = bias ? bias + grp * mg : nullptr;
         if constexpr (!kHalf) {
           if (s.pointwise) {
-            fill_bias(b_group, mg, s.out_spatial, y_group, s.out_spatial);
-            gemm::accumulate<Acc>(mg, s.out_spatial, s.group_in_channels, w_group, s.column_rows, 1, x_group,
-                                  s.in_spatial, y_group, s.out_spatial);
+            multiply_group<T>(s, w_group, b_group, s.group_in_channels, x_group, s.in_spatial, s.out_spatial, y_group,
+                              s.out_spatial);
             continue;
           }
         }
@@ -21123,18 +22251,37 @@ struct ConvImpl : kernels::KernelDefaults {
           const std::int64_t count = s.out_spatial - first < s.tile ? s.out_spatial - first : s.tile;
           im2col(s, x_group, first, count, col);
           if constexpr (kHalf) {
-            fill_bias(b_group, mg, count, accumulator, count);
-            gemm::accumulate<Acc>(mg, count, s.column_rows, w_group, s.column_rows, 1, col, count, accumulator, count);
+            multiply_group<T>(s, w_group, b_group, s.column_rows, col, count, count, accumulator, count);
             for (std::int64_t m = 0; m < mg; ++m)
               for (std::int64_t q = 0; q < count; ++q)
                 y_group[m * s.out_spatial + first + q] = compute_type::narrow<T>(accumulator[m * count + q]);
           } else {
-            fill_bias(b_group, mg, count, y_group + first, s.out_spatial);
-            gemm::accumulate<Acc>(mg, count, s.column_rows, w_group, s.column_rows, 1, col, count, y_group + first,
-                                  s.out_spatial);
+            multiply_group<T>(s, w_group, b_group, s.column_rows, col, count, count, y_group + first, s.out_spatial);
           }
         }
       }
+    }
+  }
+
+  /// y (group_out_channels x count, row stride ld_y) = bias + the group's weights (depth columns) * b (depth x
+  /// count, row stride ld_b), then the fused clamp. The float GEMM starts its tiles at the bias and clamps before
+  /// storing; the other types fill, multiply and clamp in passes (half types clamp the float accumulator).
+  template <typename T>
+  static void multiply_group(const State& s, const compute_type::ComputeType<T>* w, const T* bias, std::int64_t depth,
+                             const compute_type::ComputeType<T>* b, std::int64_t ld_b, std::int64_t count,
+                             compute_type::ComputeType<T>* y, std::int64_t ld_y) noexcept {
+    using Acc = compute_type::ComputeType<T>;
+    const std::int64_t rows = s.group_out_channels;
+    // (Builds without fast paths never fuse activations: their float product stays fill + accumulate.)
+    if constexpr (std::is_same<T, float>::value && ONNXMICRO_ENABLE_FAST_PATHS) {
+      if (bias == nullptr) fill_bias<T>(nullptr, rows, count, y, ld_y);
+      gemm::multiply(s.isa, rows, count, depth, w, s.column_rows, 1, b, ld_b, y, ld_y, bias, output_clamp(s));
+    } else {
+      fill_bias(bias, rows, count, y, ld_y);
+      gemm::accumulate<Acc>(s.isa, rows, count, depth, w, s.column_rows, 1, b, ld_b, y, ld_y);
+      if (!output_clamp(s).enabled) return;
+      for (std::int64_t r = 0; r < rows; ++r)
+        for (std::int64_t q = 0; q < count; ++q) y[r * ld_y + q] = clamped(s, y[r * ld_y + q]);
     }
   }
 
@@ -24829,6 +25976,7 @@ struct MaxPoolImpl : kernels::KernelDefaults {
     std::int64_t in_spatial, out_spatial;
     bool write_indices;
     bool column_major;  ///< storage_order = 1
+    Isa isa;            ///< the row loops' instruction set (float planes without Indices)
   };
 
   static Status prepare(kernels::PrepareContext& ctx, int /*since: every version accepts the same*/) noexcept {
@@ -24870,6 +26018,12 @@ struct MaxPoolImpl : kernels::KernelDefaults {
     state->out_spatial = g.output_size();
     state->write_indices = indices;
     state->column_major = storage_order == 1;
+    // float 1-D/2-D planes without Indices: a row at a time (kernels/common/window_rows.hpp)
+    if (ONNXMICRO_ENABLE_FAST_PATHS && !ctx.size_optimized() && x.dtype == DataType::float32 && !indices &&
+        g.rank <= 2) {
+      state->isa = ctx.isa();
+      state->compute = &compute_rows;
+    }
     const Shape y = sliding_window::window_output_shape(x.shape, x.shape[1], g);
     ctx.set_output(kY, x.dtype, y);
     if (indices) ctx.set_output(kIndices, DataType::int64, y);
@@ -24883,6 +26037,17 @@ struct MaxPoolImpl : kernels::KernelDefaults {
   }
 
  private:
+  /// Each plane a row at a time: per output row, the max over its window's input rows, vectorised over columns.
+  static void compute_rows(const State& s, RunContext& ctx) noexcept {
+    const window_rows::PlaneGeometry plane = window_rows::plane_of(s.geometry);
+    const float* x = static_cast<const float*>(ctx.input(kX).data);
+    float* y = static_cast<float*>(ctx.output(kY).data);
+    for (std::int64_t p = 0; p < s.planes; ++p) {
+      window_rows::window_plane<window_rows::RowOp::max>(s.isa, plane, x + p * s.in_spatial, nullptr,
+                                                         std::numeric_limits<float>::lowest(), y + p * s.out_spatial);
+    }
+  }
+
   /// Spatial row-major offset -> column-major offset (storage_order 1).
   static std::int64_t column_major_offset(const sliding_window::WindowGeometry& g, std::int64_t offset) noexcept {
     std::int64_t coordinates[sliding_window::kMaxSpatialRank];
@@ -39163,6 +40328,7 @@ class Subgraph {
     options.metadata_allocator = &allocator;
     options.inputs_outlive_run = true;  // the next iteration's inputs are written while outputs are read
     options.size_optimized_kernels = ctx.size_optimized();
+    options.max_isa = ctx.isa();
     options.input_shapes = shapes;
     options.input_values = values.subspan(0, value_count);
     // Strings built inside a subgraph would need a pool of their own: none, so such a run fails clearly.

@@ -424,7 +424,10 @@ const char kReluOutputHex[] =
 // ---- cases -----------------------------------------------------------------------------------------------------
 
 void case_version(Context& ctx) {
-  expect_success(ctx, run_cli(ctx, {"--version"}), "onnxmicro " ONNXMICRO_EXPECTED_VERSION "\n");
+  // The second line names the instruction set this CPU gives the kernels (the test runs without ONNXMICRO_MAX_ISA).
+  const std::string detected(onnxmicro::isa_name(onnxmicro::detected_isa()));
+  expect_success(ctx, run_cli(ctx, {"--version"}),
+                 "onnxmicro " ONNXMICRO_EXPECTED_VERSION "\nisa: " + detected + " (this CPU: " + detected + ")\n");
 }
 
 void case_help(Context& ctx) {
@@ -969,9 +972,34 @@ void case_kernels(Context& ctx) {
 // --optimize-for-size plans as a build with ONNXMICRO_OPTIMIZE_FOR_SIZE=1 does: Conv needs no im2col scratch and
 // Gemm (transB = 1) keeps no packed copy of its weights, so both the arena and the session metadata shrink;
 // the outputs stay the same; `kernels` records the flag in its command line and in a static_assert.
+// plan lists the Relu folded into the Conv before it; kernels still lists Relu (a firmware runs every node).
+void case_plan_fused_activations(Context& ctx) {
+  std::vector<float> w(2 * 2 * 9);
+  for (std::size_t i = 0; i < w.size(); ++i) w[i] = static_cast<float>(i % 5) * 0.25f - 0.5f;
+  const std::vector<Dim> dims = {fixed(1), fixed(2), fixed(4), fixed(4)};
+  const std::vector<Dim> y_dims = {fixed(1), fixed(2), fixed(2), fixed(2)};
+  write_bytes(ctx.path("conv_relu.onnx"),
+              model(8, "onnxmicro-cli-tests", "1.0", {{"", 13}},
+                    graph("g", {node("Conv", {"x", "w"}, {"c"}, "conv"), node("Relu", {"c"}, {"y"}, "relu")},
+                          {tensor_value("x", kFloat, dims)}, {tensor_value("y", kFloat, y_dims)},
+                          {raw_tensor("w", kFloat, {2, 2, 3, 3}, le_floats(w))})));
+  const std::string path = ctx.path("conv_relu.onnx");
+  const Result plan = run_cli(ctx, {"plan", path});
+  expect_true(ctx, "plan lists the fusion: " + describe(plan),
+              plan.exit_code == 0 &&
+                  plan.out.find("\nfused_activations: 1\n  Conv 'conv' + Relu 'relu'\n") != std::string::npos);
+  const Result small = run_cli(ctx, {"plan", path, "--optimize-for-size"});
+  expect_true(ctx, "a size-optimised plan fuses nothing: " + describe(small),
+              small.exit_code == 0 && small.out.find("\nfused_activations:") == std::string::npos);
+  const Result kernels = run_cli(ctx, {"kernels", path});
+  expect_true(ctx, "kernels keeps Relu: " + describe(kernels),
+              kernels.exit_code == 0 && kernels.out.find("Relu_") != std::string::npos);
+}
+
 void case_optimize_for_size(Context& ctx) {
-  // x [1,1,6,6] -> Conv (W [4,1,3,3]) -> [1,4,4,4] -> Flatten -> [1,64] -> Gemm (B [8,64], transB) -> [1,8].
-  std::vector<float> w(4 * 9), b(8 * 64), x(36);
+  // x [1,2,6,6] -> Conv (W [4,2,3,3]) -> [1,4,4,4] -> Flatten -> [1,64] -> Gemm (B [8,64], transB) -> [1,8].
+  // (Two input channels: a one-channel Conv runs each output plane directly, without a column matrix.)
+  std::vector<float> w(4 * 18), b(8 * 64), x(72);
   for (std::size_t i = 0; i < w.size(); ++i) w[i] = static_cast<float>(i % 7) * 0.25f - 0.5f;
   for (std::size_t i = 0; i < b.size(); ++i) b[i] = static_cast<float>(i % 5) * 0.125f - 0.25f;
   for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i) * 0.0625f;
@@ -979,7 +1007,7 @@ void case_optimize_for_size(Context& ctx) {
   trans_b.string_field(1, "transB");
   trans_b.int_field(3, 1);
   trans_b.int_field(20, 2);
-  const std::vector<Dim> x_dims = {fixed(1), fixed(1), fixed(6), fixed(6)};
+  const std::vector<Dim> x_dims = {fixed(1), fixed(2), fixed(6), fixed(6)};
   const std::vector<Dim> y_dims = {fixed(1), fixed(8)};
   write_bytes(ctx.path("cnn.onnx"),
               model(8, "onnxmicro-cli-tests", "1.0", {{"", 13}},
@@ -987,9 +1015,9 @@ void case_optimize_for_size(Context& ctx) {
                           {node("Conv", {"x", "w"}, {"c"}, "conv"), node("Flatten", {"c"}, {"f"}, "flatten"),
                            node("Gemm", {"f", "b"}, {"y"}, "gemm", "", {trans_b})},
                           {tensor_value("x", kFloat, x_dims)}, {tensor_value("y", kFloat, y_dims)},
-                          {raw_tensor("w", kFloat, {4, 1, 3, 3}, le_floats(w)),
+                          {raw_tensor("w", kFloat, {4, 2, 3, 3}, le_floats(w)),
                            raw_tensor("b", kFloat, {8, 64}, le_floats(b))})));
-  write_bytes(ctx.path("x.pb"), raw_tensor("x", kFloat, {1, 1, 6, 6}, le_floats(x)).take());
+  write_bytes(ctx.path("x.pb"), raw_tensor("x", kFloat, {1, 2, 6, 6}, le_floats(x)).take());
   const std::string cnn = ctx.path("cnn.onnx");
   Result fast = run_cli(ctx, {"plan", cnn});
   Result small = run_cli(ctx, {"plan", cnn, "--optimize-for-size"});
@@ -998,9 +1026,9 @@ void case_optimize_for_size(Context& ctx) {
     return;
   }
   std::map<std::string, long long> f = plan_fields(fast.out), s = plan_fields(small.out);
-  // Without the flag Conv gathers a column matrix of 9 rows x 16 positions (576 bytes) into scratch.
+  // Without the flag Conv gathers a column matrix of 18 rows x 16 positions (1152 bytes) into scratch.
   expect_true(ctx, "the arena loses Conv's scratch: " + fast.out + small.out,
-              f["required_arena_bytes"] >= s["required_arena_bytes"] + 576);
+              f["required_arena_bytes"] >= s["required_arena_bytes"] + 1152);
   // ... and Gemm packs the transposed 8 x 64 weights (2048 bytes) into session metadata.
   expect_true(ctx, "session metadata loses Gemm's packed B: " + fast.out + small.out,
               f["session_metadata_bytes"] >= s["session_metadata_bytes"] + 2048);
@@ -1018,6 +1046,296 @@ void case_optimize_for_size(Context& ctx) {
                           "for ONNXMICRO_OPTIMIZE_FOR_SIZE=1: regenerate the header without "
                           "--optimize-for-size\");") != std::string::npos &&
           header_constant(header.out, "kArenaBytes") == s["required_arena_bytes"]);
+}
+
+// ---- bench ---------------------------------------------------------------------------------------------------
+
+// A small JSON reader for `bench --json`: the whole text must be one JSON value.
+struct Json {
+  enum class Kind { null, boolean, number, string, array, object };
+  Kind kind = Kind::null;
+  bool flag = false;
+  double number = 0;
+  std::string text;
+  std::vector<Json> items;
+  std::map<std::string, Json> members;
+  bool has(const std::string& key) const { return kind == Kind::object && members.count(key) == 1; }
+  const Json& at(const std::string& key) const {
+    static const Json kNull;
+    return has(key) ? members.at(key) : kNull;
+  }
+};
+
+class JsonReader {
+ public:
+  explicit JsonReader(const std::string& text) : s_(text) {}
+  // False when the text is not exactly one JSON value (surrounding whitespace allowed).
+  bool read(Json& out) {
+    bool ok = value(out);
+    skip_space();
+    return ok && at_ == s_.size();
+  }
+
+ private:
+  void skip_space() {
+    while (at_ < s_.size() && std::strchr(" \t\r\n", s_[at_]) != nullptr) ++at_;
+  }
+  bool literal(const char* word) {
+    std::size_t n = std::strlen(word);
+    if (s_.compare(at_, n, word) != 0) return false;
+    at_ += n;
+    return true;
+  }
+  bool string(std::string& out) {
+    if (s_[at_++] != '"') return false;
+    while (at_ < s_.size() && s_[at_] != '"') {
+      char c = s_[at_++];
+      if (static_cast<unsigned char>(c) < 0x20) return false;
+      if (c == '\\') {
+        if (at_ >= s_.size()) return false;
+        c = s_[at_++];
+        if (c == 'u') {
+          if (at_ + 4 > s_.size()) return false;
+          c = static_cast<char>(std::stoi(s_.substr(at_, 4), nullptr, 16));  // enough for the tests' names
+          at_ += 4;
+        } else if (std::strchr("\"\\/bfnrt", c) == nullptr) {
+          return false;
+        }
+      }
+      out += c;
+    }
+    return at_++ < s_.size();
+  }
+  bool number(double& out) {
+    std::size_t start = at_;
+    while (at_ < s_.size() && std::strchr("+-.eE0123456789", s_[at_]) != nullptr) ++at_;
+    if (start == at_) return false;
+    char* end = nullptr;
+    const std::string text = s_.substr(start, at_ - start);
+    out = std::strtod(text.c_str(), &end);
+    return end == text.c_str() + text.size();
+  }
+  template <typename Element>
+  bool sequence(char close, Element element) {
+    ++at_;
+    skip_space();
+    if (at_ < s_.size() && s_[at_] == close) {
+      ++at_;
+      return true;
+    }
+    for (;;) {
+      if (!element()) return false;
+      skip_space();
+      if (at_ >= s_.size()) return false;
+      char c = s_[at_++];
+      if (c == close) return true;
+      if (c != ',') return false;
+    }
+  }
+  bool value(Json& out) {
+    skip_space();
+    if (at_ >= s_.size()) return false;
+    switch (s_[at_]) {
+      case '{':
+        out.kind = Json::Kind::object;
+        return sequence('}', [&] {
+          std::string key;
+          skip_space();
+          if (at_ >= s_.size() || !string(key)) return false;
+          skip_space();
+          if (at_ >= s_.size() || s_[at_++] != ':') return false;
+          return out.members.count(key) == 0 && value(out.members[key]);
+        });
+      case '[':
+        out.kind = Json::Kind::array;
+        return sequence(']', [&] {
+          out.items.emplace_back();
+          return value(out.items.back());
+        });
+      case '"': out.kind = Json::Kind::string; return string(out.text);
+      case 't':
+        out.kind = Json::Kind::boolean;
+        out.flag = true;
+        return literal("true");
+      case 'f': out.kind = Json::Kind::boolean; return literal("false");
+      case 'n': return literal("null");
+      default: out.kind = Json::Kind::number; return number(out.number);
+    }
+  }
+
+  const std::string& s_;
+  std::size_t at_ = 0;
+};
+
+// x [N,1,4,4] -> Relu -> Conv (W [2,1,3,3]) -> [N,2,2,2] -> Flatten -> [N,8] -> MatMul (B [8,3]) -> y [N,3].
+// The Relu comes first so that no fusion into the op before it can take it out of the profile.
+std::string write_bench_model(const Context& ctx) {
+  std::vector<float> w(2 * 9), b(8 * 3);
+  for (std::size_t i = 0; i < w.size(); ++i) w[i] = static_cast<float>(i % 5) * 0.25f - 0.5f;
+  for (std::size_t i = 0; i < b.size(); ++i) b[i] = static_cast<float>(i % 3) * 0.5f - 0.5f;
+  write_bytes(ctx.path("bench.onnx"),
+              model(8, "onnxmicro-cli-tests", "1.0", {{"", 13}},
+                    graph("bench_graph",
+                          {node("Relu", {"x"}, {"r"}, "relu"), node("Conv", {"r", "w"}, {"c"}, "conv"),
+                           node("Flatten", {"c"}, {"f"}, "flatten"), node("MatMul", {"f", "b"}, {"y"}, "matmul")},
+                          {tensor_value("x", kFloat, {symbolic("N"), fixed(1), fixed(4), fixed(4)})},
+                          {tensor_value("y", kFloat, {symbolic("N"), fixed(3)})},
+                          {raw_tensor("w", kFloat, {2, 1, 3, 3}, le_floats(w)),
+                           raw_tensor("b", kFloat, {8, 3}, le_floats(b))})));
+  return ctx.path("bench.onnx");
+}
+
+// The "key: value" lines of a report (not the indented ones).
+std::map<std::string, std::string> text_fields(const std::string& out) {
+  std::map<std::string, std::string> fields;
+  std::istringstream lines(out);
+  std::string line;
+  while (std::getline(lines, line)) {
+    std::size_t colon = line.find(": ");
+    if (colon != std::string::npos && line.rfind(" ", 0) != 0) fields[line.substr(0, colon)] = line.substr(colon + 2);
+  }
+  return fields;
+}
+
+// The instruction set bench reports: this CPU's best, capped by ONNXMICRO_MAX_ISA when the environment sets it.
+std::string expected_isa() {
+  onnxmicro::Isa cap = onnxmicro::Isa::best;
+  if (!onnxmicro::isa_cap_from_environment(cap)) cap = onnxmicro::Isa::best;
+  return std::string(onnxmicro::isa_name(onnxmicro::min_isa(onnxmicro::detected_isa(), cap)));
+}
+
+const char* const kBenchTimes[] = {"load_ms", "prepare_ms", "first_run_ms", "median_ms", "p10_ms", "p90_ms"};
+
+void case_bench(Context& ctx) {
+  std::string relu = write_relu_model(ctx, "relu.onnx");
+  write_bytes(ctx.path("x.pb"), raw_tensor("x", kFloat, {2, 3}, le_floats(kReluInput)).take());
+  Result r = run_cli(ctx, {"bench", relu, "--inputs", ctx.path("x.pb"), "--runs", "3", "--warmup", "1"});
+  if (r.exit_code != 0 || !r.err.empty()) {
+    fail(ctx, "bench should succeed: " + describe(r));
+    return;
+  }
+  const std::string isa = expected_isa();
+  expect_true(
+      ctx, "bench names the model, ISA, threads and inputs: " + r.out,
+      r.out.rfind("model: " + relu + "\nisa: " + isa + "\nthreads: 1\ninputs: 1\n  x: float [2,3] (file)\n", 0) == 0);
+  std::map<std::string, std::string> f = text_fields(r.out);
+  for (const char* key : kBenchTimes) {
+    expect_true(ctx, std::string("bench prints ") + key + " >= 0: " + r.out,
+                f.count(key) == 1 && std::strtod(f[key].c_str(), nullptr) >= 0);
+  }
+  expect_true(ctx, "p10 <= median <= p90: " + r.out,
+              std::strtod(f["p10_ms"].c_str(), nullptr) <= std::strtod(f["median_ms"].c_str(), nullptr) &&
+                  std::strtod(f["median_ms"].c_str(), nullptr) <= std::strtod(f["p90_ms"].c_str(), nullptr));
+  expect_true(ctx, "runs and warmup as asked: " + r.out, f["runs"] == "3" && f["warmup"] == "1");
+  expect_true(ctx, "the arena holds the [2,3] input: " + r.out, std::atoll(f["arena_bytes"].c_str()) >= 24);
+  expect_true(ctx, "metadata_bytes > 0: " + r.out, std::atoll(f["metadata_bytes"].c_str()) > 0);
+  expect_true(ctx, "peak_rss_kb > 0: " + r.out, std::atoll(f["peak_rss_kb"].c_str()) > 0);
+  expect_true(ctx, "one profiled node, from 3 runs: " + r.out,
+              f["nodes"].rfind("1 (median of 3 observed runs", 0) == 0);
+  expect_true(ctx, "the profile row names Relu, without GFLOP/s: " + r.out,
+              r.out.find("%         -  Relu  relu\n") != std::string::npos);
+
+  // Help: bench's own, and a line in the overview.
+  Result help = run_cli(ctx, {"bench", "--help"});
+  expect_true(ctx, "bench --help: " + describe(help),
+              help.exit_code == 0 && help.out.rfind("usage: onnxmicro bench MODEL", 0) == 0);
+  Result overview = run_cli(ctx, {"--help"});
+  expect_true(ctx, "onnxmicro --help lists bench: " + overview.out,
+              overview.out.find("\n  bench MODEL") != std::string::npos);
+}
+
+void case_bench_json(Context& ctx) {
+  std::string path = write_bench_model(ctx);
+  Result r = run_cli(ctx, {"bench", path, "--shape", "x=2,1,4,4", "--runs", "3", "--warmup", "1", "--json"});
+  Json json;
+  if (r.exit_code != 0 || !r.err.empty() || !JsonReader(r.out).read(json) || json.kind != Json::Kind::object) {
+    fail(ctx, "bench --json should succeed and print one JSON object: " + describe(r));
+    return;
+  }
+  for (const char* key : {"median_ms", "p10_ms", "p90_ms", "load_ms", "prepare_ms", "first_run_ms", "threads", "isa",
+                          "arena_bytes", "metadata_bytes", "peak_rss_kb", "runs", "warmup", "nodes"}) {
+    expect_true(ctx, std::string("bench --json has ") + key + ": " + r.out, json.has(key));
+  }
+  for (const char* key : kBenchTimes) {
+    expect_true(ctx, std::string(key) + " is a number >= 0: " + r.out,
+                json.at(key).kind == Json::Kind::number && json.at(key).number >= 0);
+  }
+  expect_true(ctx, "runs, warmup, threads: " + r.out,
+              json.at("runs").number == 3 && json.at("warmup").number == 1 && json.at("threads").number == 1);
+  expect_true(ctx, "isa: " + r.out, json.at("isa").text == expected_isa());
+  expect_true(ctx, "arena_bytes > 0: " + r.out, json.at("arena_bytes").number > 0);
+  const Json& inputs = json.at("inputs");
+  expect_true(ctx, "the input is random, of the --shape: " + r.out,
+              inputs.items.size() == 1 && inputs.items[0].at("name").text == "x" &&
+                  inputs.items[0].at("source").text == "random" && inputs.items[0].at("shape").items.size() == 4 &&
+                  inputs.items[0].at("shape").items[0].number == 2);
+  const Json& nodes = json.at("nodes");
+  std::map<std::string, std::string> ops;  // name -> op
+  double shares = 0;
+  for (const Json& n : nodes.items) {
+    ops[n.at("name").text] = n.at("op").text;
+    shares += n.at("share").number;
+    const bool counted = n.at("op").text == "Conv" || n.at("op").text == "MatMul";
+    expect_true(ctx, "node " + n.at("name").text + ": ms >= 0, share in [0,1], gflops for Conv and MatMul: " + r.out,
+                n.at("ms").kind == Json::Kind::number && n.at("ms").number >= 0 && n.at("share").number >= 0 &&
+                    n.at("share").number <= 1 && n.has("gflops") == counted &&
+                    (!counted || n.at("gflops").number >= 0));
+  }
+  // Every row is a node of the model; Relu, Conv and MatMul always run (Flatten may become an alias some day).
+  const std::map<std::string, std::string> model_ops = {
+      {"relu", "Relu"}, {"conv", "Conv"}, {"flatten", "Flatten"}, {"matmul", "MatMul"}};
+  bool known = true;
+  for (const auto& [name, op] : ops) known = known && model_ops.count(name) == 1 && model_ops.at(name) == op;
+  expect_true(ctx, "nodes name the model's ops: " + r.out,
+              known && ops.count("relu") == 1 && ops.count("conv") == 1 && ops.count("matmul") == 1);
+  expect_true(ctx, "shares add up to 1: " + r.out, shares == 0 || (shares > 0.99 && shares < 1.01));
+}
+
+void case_bench_shape(Context& ctx) {
+  std::string path = write_bench_model(ctx);
+  Result r = run_cli(ctx, {"bench", path, "--shape", "x=3,1,4,4", "--runs", "3", "--warmup", "0"});
+  expect_true(
+      ctx, "bench with --shape: " + describe(r),
+      r.exit_code == 0 && r.err.empty() && r.out.find("\n  x: float [3,1,4,4] (random)\n") != std::string::npos);
+  r = run_cli(ctx, {"bench", path, "--shape=x=1,1,4,4", "--runs=3", "--warmup=0"});
+  expect_true(ctx, "bench with --shape=: " + describe(r),
+              r.exit_code == 0 && r.out.find("\n  x: float [1,1,4,4] (random)\n") != std::string::npos);
+  expect_error(ctx, run_cli(ctx, {"bench", path}),
+               "input 'x': axis 0 has no size (symbolic dim 'N'): give the shape with --shape, e.g. --shape "
+               "x=1,1,4,4");
+  expect_error(ctx, run_cli(ctx, {"bench", path, "--shape", "x=2,1,4,5"}),
+               "--shape x=2,1,4,5 does not fit input 'x', declared [N,1,4,4]");
+  expect_error(ctx, run_cli(ctx, {"bench", path, "--shape", "x=2,16"}),
+               "--shape x=2,16 does not fit input 'x', declared [N,1,4,4]");
+  expect_usage_error(ctx, run_cli(ctx, {"bench", path, "--shape", "x=2,,4"}),
+                     "--shape expects NAME=D0,D1,... (dims: whole numbers >= 0), got 'x=2,,4'");
+  expect_usage_error(ctx, run_cli(ctx, {"bench", path, "--shape", "x=1,1,4,4", "--shape", "x=2,1,4,4"}),
+                     "--shape for 'x' is given twice");
+  // An input with a file takes its shape from it.
+  write_bytes(ctx.path("x.pb"), raw_tensor("x", kFloat, {1, 1, 4, 4}, le_floats(std::vector<float>(16, 0.5f))).take());
+  expect_error(ctx, run_cli(ctx, {"bench", path, "--inputs", ctx.path("x.pb"), "--shape", "x=1,1,4,4"}),
+               "--shape x=1,1,4,4: input 'x' is read from a file, which gives its shape");
+}
+
+void case_bench_errors(Context& ctx) {
+  std::string relu = write_relu_model(ctx, "relu.onnx");
+  expect_usage_error(ctx, run_cli(ctx, {"bench"}), "missing MODEL");
+  expect_error(ctx, run_cli(ctx, {"bench", ctx.path("missing.onnx")}),
+               "cannot open model '" + ctx.path("missing.onnx") + "': no such file or directory");
+  expect_usage_error(ctx, run_cli(ctx, {"bench", relu, "--fast"}), "unknown option '--fast' for 'bench'");
+  expect_usage_error(ctx, run_cli(ctx, {"bench", relu, "--runs", "0"}),
+                     "--runs expects a whole number from 1 to 1000000, got '0'");
+  expect_usage_error(ctx, run_cli(ctx, {"bench", relu, "--warmup", "-1"}),
+                     "--warmup expects a whole number from 0 to 1000000, got '-1'");
+  expect_usage_error(ctx, run_cli(ctx, {"bench", relu, "--runs"}), "--runs needs a number");
+  expect_usage_error(ctx, run_cli(ctx, {"bench", relu, "--threads", "2"}),
+                     "--threads 2: this build runs on one thread (threads are not implemented yet)");
+  expect_error(ctx, run_cli(ctx, {"bench", relu, "--shape", "z=2,3"}),
+               "--shape z=2,3: the model has no input named 'z' (its inputs: 'x')");
+  // The unsupported model fails at prepare, naming the node.
+  std::string unsupported = write_unsupported_model(ctx);
+  expect_error_prefix(ctx, run_cli(ctx, {"bench", unsupported, "--runs", "1"}),
+                      "cannot prepare '" + unsupported + "': unsupported: ");
 }
 
 const std::map<std::string, std::function<void(Context&)>>& cases() {
@@ -1045,6 +1363,11 @@ const std::map<std::string, std::function<void(Context&)>>& cases() {
       {"plan", case_plan},
       {"kernels", case_kernels},
       {"optimize_for_size", case_optimize_for_size},
+      {"plan_fused_activations", case_plan_fused_activations},
+      {"bench", case_bench},
+      {"bench_json", case_bench_json},
+      {"bench_shape", case_bench_shape},
+      {"bench_errors", case_bench_errors},
   };
   return table;
 }

@@ -116,6 +116,7 @@ Ran run(const ConvModel& c, bool fuse, onnxmicro::KernelRegistry registry = onnx
   EXPECT_TRUE(st.ok()) << st.message();
   onnxmicro::SessionOptions options;
   options.fuse_qdq = fuse;
+  options.fuse_activations = fuse;  // unfused: every node its own kernel, the float Conv and Relu too
   st = m.session.prepare(m.model, registry, options);
   EXPECT_TRUE(st.ok()) << st.message();
   if (!st.ok()) return out;

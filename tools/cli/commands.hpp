@@ -15,6 +15,7 @@ int check_command(const Args& args);
 int run_command(const Args& args);
 int plan_command(const Args& args);
 int kernels_command(const Args& args);
+int bench_command(const Args& args);
 
 /// Reports a command-line mistake: the error line, the command's usage line and a pointer to --help, on
 /// stderr. Returns kExitUsage.

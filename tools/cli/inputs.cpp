@@ -211,10 +211,13 @@ namespace onnxmicro_cli {
 
 bool prepare_with_inputs(const std::string& model_path, const InputArgs& inputs, bool require_all, LoadedModel& loaded,
                          BoundInputs& bound, onnxmicro::Session& session, std::string& error) {
-  if (!load_model(model_path, loaded, error) || !bind_inputs(loaded.model, inputs, require_all, bound, error) ||
-      (require_all && !check_output_kinds(loaded.model, error))) {
-    return false;
-  }
+  return load_model(model_path, loaded, error) && bind_inputs(loaded.model, inputs, require_all, bound, error) &&
+         (!require_all || check_output_kinds(loaded.model, error)) &&
+         prepare_bound(loaded, bound, inputs, session, error);
+}
+
+bool prepare_bound(LoadedModel& loaded, const BoundInputs& bound, const InputArgs& inputs, onnxmicro::Session& session,
+                   std::string& error) {
   onnxmicro::SessionOptions options;
   options.input_shapes = onnxmicro::Span<const onnxmicro::InputShape>(bound.shapes.data(), bound.shapes.size());
   // Offer every value: the session binds only inputs that decide shapes (e.g. Reshape's shape).
@@ -224,9 +227,10 @@ bool prepare_with_inputs(const std::string& model_path, const InputArgs& inputs,
   }
   options.input_values = onnxmicro::Span<const onnxmicro::InputValue>(values.data(), values.size());
   options.size_optimized_kernels = inputs.optimize_for_size;
+  options.fuse_activations = inputs.fuse_activations;
   onnxmicro::Status status = session.prepare(loaded.model, onnxmicro::all_kernels_registry(), options);
   if (!status.ok()) {
-    error = "cannot prepare '" + model_path + "': " + describe_status(status);
+    error = "cannot prepare '" + loaded.path + "': " + describe_status(status);
     return false;
   }
   return true;

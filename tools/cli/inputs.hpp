@@ -22,6 +22,8 @@ struct InputArgs {
   /// --optimize-for-size: prepare with SessionOptions::size_optimized_kernels, the plan of a build with
   /// ONNXMICRO_OPTIMIZE_FOR_SIZE=1.
   bool optimize_for_size = false;
+  /// SessionOptions::fuse_activations (`kernels` turns it off: a firmware without fast paths runs every node).
+  bool fuse_activations = true;
   bool empty() const noexcept { return positional.empty() && named.empty(); }
 };
 
@@ -71,6 +73,12 @@ bool check_output_kinds(const onnxmicro::Model& model, std::string& error);
 /// outputs must be kinds the runtime produces.
 bool prepare_with_inputs(const std::string& model_path, const InputArgs& inputs, bool require_all, LoadedModel& loaded,
                          BoundInputs& bound, onnxmicro::Session& session, std::string& error);
+
+/// Prepares `session` for the loaded model with every kernel of this build: `bound`'s shapes are bound and its values
+/// offered (the session keeps those of inputs that decide shapes); `inputs` gives --optimize-for-size and whether
+/// activations fuse.
+bool prepare_bound(LoadedModel& loaded, const BoundInputs& bound, const InputArgs& inputs, onnxmicro::Session& session,
+                   std::string& error);
 
 /// "[batch,3,224,224]" for a declared shape, "?" for unnamed unknown dims.
 std::string declared_shape_text(const onnxmicro::model::Value& value);

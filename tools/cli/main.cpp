@@ -44,12 +44,31 @@ constexpr const char kHelp[] =
     "  kernels MODEL [--name NAME] [-o FILE]\n"
     "                             write a C++ header with the exact kernel set and planned buffer\n"
     "                             sizes MODEL needs, for a firmware build\n"
+    "  bench MODEL [--runs R] [--warmup W] [--json]\n"
+    "                             time load, prepare and runs (median, p10, p90) on given or random\n"
+    "                             inputs; arena, metadata and peak memory; a per-node profile\n"
     "\n"
     "Options:\n"
     "  -h, --help                 show this help (onnxmicro COMMAND --help: help for a command)\n"
-    "  --version                  print the version\n"
+    "  --version                  print the version and the instruction set kernels use here\n"
     "\n"
     "Exit status: 0 success, 1 failure (the message says why), 2 wrong command line.\n";
+
+// The instruction set sessions choose in this process (core/isa.hpp): the CPU's best, capped by ONNXMICRO_MAX_ISA.
+bool print_isa() {
+  onnxmicro::Isa cap = onnxmicro::Isa::best;
+  if (!onnxmicro::isa_cap_from_environment(cap)) {
+    print_error(
+        "environment variable ONNXMICRO_MAX_ISA is not an instruction set: expected sse2, avx2, avx512 or best");
+    return false;
+  }
+  const onnxmicro::Isa detected = onnxmicro::detected_isa();
+  std::cout << "isa: " << onnxmicro::isa_name(onnxmicro::min_isa(detected, cap))
+            << " (this CPU: " << onnxmicro::isa_name(detected);
+  if (cap != onnxmicro::Isa::best) std::cout << "; capped by ONNXMICRO_MAX_ISA=" << onnxmicro::isa_name(cap);
+  std::cout << ")\n";
+  return true;
+}
 
 int dispatch(int argc, char** argv) {
   if (argc < 2) {
@@ -66,13 +85,14 @@ int dispatch(int argc, char** argv) {
   if (command == "--version") {
     const onnxmicro::Version v = onnxmicro::version();
     std::cout << "onnxmicro " << v.major << '.' << v.minor << '.' << v.patch << '\n';
-    return kExitSuccess;
+    return print_isa() ? kExitSuccess : kExitFailure;
   }
   if (command == "inspect") return inspect_command(rest);
   if (command == "check") return check_command(rest);
   if (command == "run") return run_command(rest);
   if (command == "plan") return plan_command(rest);
   if (command == "kernels") return kernels_command(rest);
+  if (command == "bench") return bench_command(rest);
   print_error(command.rfind("-", 0) == 0 ? "unknown option '" + printable(command) + "'"
                                          : "unknown command '" + printable(command) + "'");
   std::cerr << kUsage << "\nTry 'onnxmicro --help'.\n";

@@ -24,13 +24,29 @@ constexpr const char kHelp[] =
     "its size, offset and lifetime (the first and last execution step that use it). Input files (as for\n"
     "'run') bind symbolic input dims; without them the declared\n"
     "input shapes are used.\n"
-    "For quantized (QDQ) models it also lists every op that reads a DequantizeLinear output: whether it\n"
+    "It lists the Relu/Clip nodes folded into the Conv before them (fused_activations). For quantized (QDQ)\n"
+    "models it also lists every op that reads a DequantizeLinear output: whether it\n"
     "runs as an integer kernel (and which) or in float (and why).\n"
     "\n"
     "Options:\n"
     "  --inputs FILE...     one file per graph input, in graph order\n"
     "  --input NAME=FILE    the file for the input called NAME\n" ONNXMICRO_CLI_OPTIMIZE_FOR_SIZE_HELP
     "  -h, --help           show this help\n";
+
+// The Relu/Clip nodes activation fusion folded into the op before them (SessionOptions::fuse_activations).
+void print_fused_activations(std::ostream& out, const onnxmicro::Session& session) {
+  const onnxmicro::Span<const onnxmicro::NodeReport> reports = session.node_reports();
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < reports.size(); ++i) count += session.fused_activation(i) != nullptr ? 1 : 0;
+  if (count == 0) return;
+  out << "fused_activations: " << count << '\n';
+  for (std::size_t i = 0; i < reports.size(); ++i) {
+    const onnxmicro::model::Node* activation = session.fused_activation(i);
+    if (activation == nullptr) continue;
+    out << "  " << reports[i].node->op_type << " '" << printable(reports[i].node->name) << "' + " << activation->op_type
+        << " '" << printable(activation->name) << "'\n";
+  }
+}
 
 }  // namespace
 
@@ -67,6 +83,7 @@ int plan_command(const Args& args) {
           << ".." << b.last_use << '\n';
     }
   }
+  print_fused_activations(out, session);
   const onnxmicro::Span<const onnxmicro::QuantizedNodeReport> quantized = session.quantized_nodes();
   if (!quantized.empty()) {
     std::size_t integer = 0;

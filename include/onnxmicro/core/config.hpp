@@ -149,6 +149,42 @@ static_assert(ONNXMICRO_MAX_TENSOR_BYTES <= SIZE_MAX, "ONNXMICRO_MAX_TENSOR_BYTE
 #define ONNXMICRO_OPTIMIZE_FOR_SIZE 0
 #endif
 
+/// Kernel paths that exist only for speed, beside generic ones that compute the same (float depthwise Conv and
+/// MaxPool a row at a time, ...): 1 on hosted targets; 0 on bare-metal ARM and with ONNXMICRO_OPTIMIZE_FOR_SIZE,
+/// where flash matters more than the speed-up.
+#ifndef ONNXMICRO_ENABLE_FAST_PATHS
+#if ONNXMICRO_OPTIMIZE_FOR_SIZE || (defined(__arm__) && !defined(__linux__))
+#define ONNXMICRO_ENABLE_FAST_PATHS 0
+#else
+#define ONNXMICRO_ENABLE_FAST_PATHS 1
+#endif
+#endif
+
+/// Run-time instruction-set dispatch (core/isa.hpp): 1 compiles the x86-64 AVX2+FMA and AVX-512 micro-kernels
+/// beside the portable ones (per-function target attributes, so a plain -O2 build without -march gets them) and
+/// picks the best the CPU has at prepare. Default 1 with GCC/Clang on x86-64 unless ONNXMICRO_OPTIMIZE_FOR_SIZE;
+/// 0 elsewhere (aarch64 and armhf builds use their compile-time NEON baseline, Cortex-M its scalar/DSP code).
+#ifndef ONNXMICRO_ENABLE_ISA_DISPATCH
+#if defined(__x86_64__) && defined(__GNUC__) && !ONNXMICRO_OPTIMIZE_FOR_SIZE
+#define ONNXMICRO_ENABLE_ISA_DISPATCH 1
+#else
+#define ONNXMICRO_ENABLE_ISA_DISPATCH 0
+#endif
+#endif
+
+/// The instruction set the compiler may assume everywhere (its -m/-march flags): 0 none beyond the scalar ISA,
+/// 1 128-bit SIMD (SSE2, NEON), 2 AVX2, 3 AVX-512F. Not a setting: part of the ABI namespace (version.hpp), because
+/// integer GEMM tile layouts follow it, so translation units compiled for different baselines cannot mix.
+#if defined(__AVX512F__)
+#define ONNXMICRO_BASELINE_ISA 3
+#elif defined(__AVX2__)
+#define ONNXMICRO_BASELINE_ISA 2
+#elif defined(__SSE2__) || defined(__ARM_NEON)
+#define ONNXMICRO_BASELINE_ISA 1
+#else
+#define ONNXMICRO_BASELINE_ISA 0
+#endif
+
 /// Bytes of the string pool a session allocates for models with run-time string tensors when the caller gives
 /// none (SessionOptions::string_pool_bytes).
 #ifndef ONNXMICRO_DEFAULT_STRING_POOL_BYTES

@@ -4,11 +4,11 @@
 #pragma once
 #include "onnxmicro/core/config.hpp"
 
-#define ONNXMICRO_CONCAT_IMPL(a, b, c, d, e, f) v##a##_##b##_##c##_r##d##_h##e##_m##f
-#define ONNXMICRO_CONCAT(a, b, c, d, e, f) ONNXMICRO_CONCAT_IMPL(a, b, c, d, e, f)
+#define ONNXMICRO_CONCAT_IMPL(a, b, c, d, e, f, g) v##a##_##b##_##c##_r##d##_h##e##_m##f##_i##g
+#define ONNXMICRO_CONCAT(a, b, c, d, e, f, g) ONNXMICRO_CONCAT_IMPL(a, b, c, d, e, f, g)
 #define ONNXMICRO_ABI_NAMESPACE                                                                                   \
   ONNXMICRO_CONCAT(ONNXMICRO_VERSION_MAJOR, ONNXMICRO_VERSION_MINOR, ONNXMICRO_VERSION_PATCH, ONNXMICRO_MAX_RANK, \
-                   ONNXMICRO_HAS_HEAP, ONNXMICRO_ENABLE_ERROR_MESSAGES)
+                   ONNXMICRO_HAS_HEAP, ONNXMICRO_ENABLE_ERROR_MESSAGES, ONNXMICRO_BASELINE_ISA)
 #define ONNXMICRO_NAMESPACE_BEGIN \
   namespace onnxmicro {           \
   inline namespace ONNXMICRO_ABI_NAMESPACE {

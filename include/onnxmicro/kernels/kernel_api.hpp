@@ -29,6 +29,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "onnxmicro/core/isa.hpp"
 #include "onnxmicro/core/memory.hpp"
 #include "onnxmicro/core/tensor.hpp"
 #include "onnxmicro/model/graph.hpp"
@@ -95,6 +96,7 @@ struct PrepareEnvironment {
   const Model* model = nullptr;      ///< the node's model (a subgraph's own Model inside If/Loop/Scan bodies)
   Span<const KernelEntry> registry;  ///< the registry the session resolves nodes with
   bool size_optimized = false;       ///< SessionOptions::size_optimized_kernels
+  Isa isa = Isa::baseline;           ///< the session's instruction set (Session::isa())
 };
 
 /// Handed to a kernel's prepare().
@@ -120,6 +122,14 @@ class PrepareContext {
   /// Whether to take the size-optimised choices that change the plan (always, with ONNXMICRO_OPTIMIZE_FOR_SIZE=1):
   /// no scratch or packed copies that exist only for speed.
   bool size_optimized() const noexcept { return ONNXMICRO_OPTIMIZE_FOR_SIZE || environment_->size_optimized; }
+  /// The instruction set the session chose (core/isa.hpp); a kernel with per-ISA code keeps it in its state.
+  Isa isa() const noexcept {
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+    return environment_->isa;
+#else
+    return Isa::baseline;
+#endif
+  }
   /// The model the node belongs to (a subgraph's own Model for nodes inside If/Loop/Scan bodies); may be null
   /// outside a session.
   const Model* model() const noexcept { return environment_->model; }

@@ -8,6 +8,7 @@
 //   onnxmicro::Session session;
 //   ONNXMICRO_RETURN_IF_ERROR(session.prepare(model, MySet::registry()));
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 #include <type_traits>
@@ -54,33 +55,50 @@ constexpr KernelEntry make_kernel_entry() noexcept {
                      K::kFoldable, K::kNeedsInputData, &K::prepare,      &K::run};
 }
 
-template <typename A, typename B>
-constexpr bool kernels_overlap() noexcept {
-  return A::kDomain == B::kDomain && A::kOpType == B::kOpType && A::kSinceVersion < B::kUntilVersion &&
-         B::kSinceVersion < A::kUntilVersion;
+// The overlap check runs over a constexpr array of version ranges, chained by a hash of (domain, op_type), rather
+// than recursing over the pack: recursive templates instantiate a type per pair of kernels, quadratic in a set's
+// size (gigabytes of compiler memory for AllKernels), and a pairwise loop would approach clang's constexpr step
+// limit for larger sets. With the hash chains each kernel is compared only with the other versions of its op.
+struct KernelVersionRange {
+  std::string_view domain;
+  std::string_view op_type;
+  int since_version;
+  int until_version;
+};
+
+constexpr std::uint32_t op_name_hash(std::string_view domain, std::string_view op_type) noexcept {
+  std::uint32_t h = 2166136261u;  // FNV-1a
+  for (char c : domain) h = (h ^ static_cast<unsigned char>(c)) * 16777619u;
+  h = (h ^ 0xffu) * 16777619u;
+  for (char c : op_type) h = (h ^ static_cast<unsigned char>(c)) * 16777619u;
+  return h;
 }
 
-// Recursion rather than a fold expression: a fold over a few hundred kernels exceeds clang's expression nesting
-// limit (256).
-template <typename K, typename... Rest>
-struct OverlapsAny {
-  static constexpr bool value = false;
-};
-template <typename K, typename R, typename... Rest>
-struct OverlapsAny<K, R, Rest...> {
-  static constexpr bool value = kernels_overlap<K, R>() || OverlapsAny<K, Rest...>::value;
-};
+constexpr bool ranges_overlap(const KernelVersionRange& a, const KernelVersionRange& b) noexcept {
+  return a.since_version < b.until_version && b.since_version < a.until_version && a.domain == b.domain &&
+         a.op_type == b.op_type;
+}
 
 template <typename... Ks>
-struct NoOverlap;
-template <>
-struct NoOverlap<> {
-  static constexpr bool value = true;
-};
-template <typename K, typename... Rest>
-struct NoOverlap<K, Rest...> {
-  static constexpr bool value = !OverlapsAny<K, Rest...>::value && NoOverlap<Rest...>::value;
-};
+constexpr bool no_overlap() noexcept {
+  constexpr std::size_t kCount = sizeof...(Ks);
+  if constexpr (kCount < 2) {
+    return true;
+  } else {
+    constexpr KernelVersionRange ranges[] = {{Ks::kDomain, Ks::kOpType, Ks::kSinceVersion, Ks::kUntilVersion}...};
+    constexpr std::size_t kBuckets = 2 * kCount;
+    std::size_t chain_head[kBuckets] = {};  // 1 + index of the bucket's last kernel; 0: empty
+    std::size_t chain_next[kCount] = {};    // 1 + index of the previous kernel in the same bucket; 0: none
+    for (std::size_t i = 0; i < kCount; ++i) {
+      const std::size_t bucket = op_name_hash(ranges[i].domain, ranges[i].op_type) % kBuckets;
+      for (std::size_t k = chain_head[bucket]; k != 0; k = chain_next[k - 1])
+        if (ranges_overlap(ranges[i], ranges[k - 1])) return false;
+      chain_next[i] = chain_head[bucket];
+      chain_head[bucket] = i + 1;
+    }
+    return true;
+  }
+}
 
 }  // namespace detail
 
@@ -88,7 +106,7 @@ struct NoOverlap<K, Rest...> {
 /// a compile error (the resolution would be ambiguous).
 template <typename... Kernels>
 struct KernelSet {
-  static_assert(detail::NoOverlap<Kernels...>::value,
+  static_assert(detail::no_overlap<Kernels...>(),
                 "two kernels in this KernelSet implement the same op for overlapping opset versions");
   static constexpr std::size_t size = sizeof...(Kernels);
 

@@ -11,6 +11,7 @@
 
 #include "onnxmicro/kernels/kernel_set.hpp"
 #include "onnxmicro/model/loader.hpp"
+#include "onnxmicro/runtime/activation_fusion.hpp"
 #include "onnxmicro/runtime/arena.hpp"
 #include "onnxmicro/runtime/initializers.hpp"
 #include "onnxmicro/runtime/input_binding.hpp"
@@ -92,6 +93,8 @@ class Session {
 
   /// Runs every node once. Allocates nothing. Errors name the node.
   Status run() noexcept;
+  /// run(), telling `observer` before and after each node (for profilers; the plain run() has no such calls).
+  Status run(NodeObserver& observer) noexcept;
 
   /// Output `index` after run(): points into the arena (or at a constant), valid until the next run/prepare.
   ConstTensorView output(std::size_t index) const noexcept;
@@ -100,6 +103,16 @@ class Session {
   /// Most bytes of the string pool any run() so far has used (see SessionOptions::string_pool_bytes).
   std::size_t string_pool_peak() const noexcept { return string_pool_.pool().peak(); }
   Span<const NodeReport> node_reports() const noexcept { return reports_; }
+  /// The Relu/Clip that node `index` (of node_reports()) absorbed (SessionOptions::fuse_activations), or null: its
+  /// outputs are that node's outputs, clamped.
+  const model::Node* fused_activation(std::size_t index) const noexcept {
+#if ONNXMICRO_ENABLE_FAST_PATHS
+    return index < fused_activations_.size() ? fused_activations_[index] : nullptr;
+#else
+    static_cast<void>(index);
+    return nullptr;  // (nothing fuses without fast paths)
+#endif
+  }
   /// The dtype prepare inferred for graph value `id` (an id of model::Node::inputs/outputs); undefined for
   /// kNoValue or an id out of range. `onnxmicro kernels` lists with it the dtypes a model's tensors use.
   DataType value_dtype(model::ValueId id) const noexcept;
@@ -110,6 +123,14 @@ class Session {
   /// kernel and, when not, why. Empty for models without QDQ groups or with SessionOptions::fuse_qdq off.
   Span<const QuantizedNodeReport> quantized_nodes() const noexcept { return quantized_nodes_; }
   const Model* model() const noexcept { return model_; }
+  /// The instruction set the kernels of this session use, chosen at prepare (SessionOptions::max_isa).
+  Isa isa() const noexcept {
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+    return kept_.isa;
+#else
+    return Isa::baseline;
+#endif
+  }
 
  private:
   using NodeRuntime = detail::NodeRuntime;
@@ -122,15 +143,23 @@ class Session {
     std::size_t string_pool_bytes = 0;
     bool inputs_outlive_run = false;
     bool size_optimized_kernels = false;
+#if ONNXMICRO_ENABLE_ISA_DISPATCH  // (builds without dispatch keep no byte for it)
+    Isa isa = Isa::baseline;       ///< chosen once, at prepare
+#endif
   };
   void release() noexcept;
   void release_plan() noexcept;
   // prepare(), once per session; its steps and those of prepare_pass are inlined where they are called
   // (ONNXMICRO_DETAIL_ALWAYS_INLINE: split for reading, not for reuse).
   ONNXMICRO_DETAIL_ALWAYS_INLINE Status adopt_metadata_allocator(MetadataAllocator* allocator) noexcept;
+  ONNXMICRO_DETAIL_ALWAYS_INLINE Status choose_isa(Isa max_isa) noexcept;
   ONNXMICRO_DETAIL_ALWAYS_INLINE Status read_dynamic_options(const SessionOptions& options, bool& any_max) noexcept;
   ONNXMICRO_DETAIL_ALWAYS_INLINE Status fuse_qdq_groups(const SessionOptions& options) noexcept;
+  ONNXMICRO_DETAIL_ALWAYS_INLINE Status fuse_activations(const SessionOptions& options) noexcept;
   ONNXMICRO_DETAIL_ALWAYS_INLINE Status plan_at_max_shapes(const SessionOptions& options) noexcept;
+  // The node loop of run(); `observe(node, after)` is called around each node (a no-op for the plain run()).
+  template <typename Observe>
+  Status run_nodes(Observe observe) noexcept;
   // One plan (prepare(), and every re-plan).
   Status plan_for(Span<const InputShape> shapes, Span<const InputValue> values) noexcept;
   ONNXMICRO_DETAIL_ALWAYS_INLINE Status prepare_pass(const SessionOptions& options, Span<unsigned char> bind_value,
@@ -159,6 +188,9 @@ class Session {
   const model::Graph* graph_ = nullptr;
   model::Graph fused_graph_;
   Span<kernels::FusedClamp> fused_clamps_;  ///< per node of *graph_ (empty when nothing was fused)
+#if ONNXMICRO_ENABLE_FAST_PATHS
+  Span<const model::Node*> fused_activations_;  ///< per node of *graph_: the Relu/Clip it absorbed (empty: none)
+#endif
   detail::ArenaStorage arena_;
   std::size_t required_arena_bytes_ = 0;
   std::int32_t missing_input_value_ = -1;
@@ -208,6 +240,9 @@ inline void Session::release() noexcept {
   graph_ = nullptr;
   fused_graph_ = model::Graph();
   fused_clamps_ = Span<kernels::FusedClamp>();
+#if ONNXMICRO_ENABLE_FAST_PATHS
+  fused_activations_ = Span<const model::Node*>();
+#endif
 }
 
 // Forgets the plan but keeps the arena and string pool, which a re-plan reuses.
@@ -300,9 +335,11 @@ inline Status Session::prepare(const Model& model, KernelRegistry registry, cons
   kept_.string_pool_bytes = options.string_pool_bytes;
   kept_.inputs_outlive_run = options.inputs_outlive_run;
   kept_.size_optimized_kernels = options.size_optimized_kernels;
+  ONNXMICRO_RETURN_IF_ERROR(choose_isa(options.max_isa));
   bool any_max = false;
   ONNXMICRO_RETURN_IF_ERROR(read_dynamic_options(options, any_max));
   ONNXMICRO_RETURN_IF_ERROR(fuse_qdq_groups(options));
+  ONNXMICRO_RETURN_IF_ERROR(fuse_activations(options));
   // Everything from here on is rewound by a re-plan.
   metadata_mark_ = metadata_->used_bytes();
   if (any_max) return plan_at_max_shapes(options);
@@ -323,6 +360,22 @@ inline Status Session::adopt_metadata_allocator(MetadataAllocator* allocator) no
            << "SessionOptions::metadata_allocator is required when ONNXMICRO_HAS_HEAP is 0";
   }
   metadata_start_ = metadata_->used_bytes();
+  return {};
+}
+
+// The best instruction set the CPU has, at most the caller's cap and the environment's (ONNXMICRO_MAX_ISA).
+inline Status Session::choose_isa(Isa max_isa) noexcept {
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+  Isa environment_cap = Isa::best;
+  if (!isa_cap_from_environment(environment_cap)) {
+    return Status(StatusCode::invalid_argument)
+           << "environment variable ONNXMICRO_MAX_ISA='" << std::getenv("ONNXMICRO_MAX_ISA")
+           << "' is not an instruction set: expected sse2, avx2, avx512 or best";
+  }
+  kept_.isa = min_isa(detected_isa(), min_isa(max_isa, environment_cap));
+#else
+  static_cast<void>(max_isa);
+#endif
   return {};
 }
 
@@ -364,6 +417,23 @@ inline Status Session::read_dynamic_options(const SessionOptions& options, bool&
   }
   return {};
 #endif
+}
+
+// Relu/Clip after Conv fold into the Conv once, for every plan (runtime/activation_fusion.hpp).
+inline Status Session::fuse_activations(const SessionOptions& options) noexcept {
+#if ONNXMICRO_ENABLE_FAST_PATHS
+  // Size-optimised sessions plan as an ONNXMICRO_OPTIMIZE_FOR_SIZE build runs, which has no fast paths to fuse with.
+  if (!options.fuse_activations || options.size_optimized_kernels) return {};
+  model::Graph fused;
+  ONNXMICRO_RETURN_IF_ERROR(
+      detail::activation_fusion::fuse(*graph_, *metadata_, fused, fused_clamps_, fused_activations_));
+  if (fused_activations_.empty()) return {};
+  fused_graph_ = fused;
+  graph_ = &fused_graph_;
+#else
+  static_cast<void>(options);
+#endif
+  return {};
 }
 
 // QDQ groups become integer nodes once, for every plan (the rewrite does not depend on shapes).
@@ -461,6 +531,7 @@ inline Status Session::plan_for(Span<const InputShape> shapes, Span<const InputV
   options.string_pool_bytes = kept_.string_pool_bytes;
   options.inputs_outlive_run = kept_.inputs_outlive_run;
   options.size_optimized_kernels = kept_.size_optimized_kernels;
+  options.max_isa = isa();
   for (unsigned char& bind : bind_value_) bind = 0;
   // A pass that finds a shape-deciding input fed by graph inputs whose values the caller offered binds them
   // and starts over; each retry binds at least one more input, so this ends.
@@ -653,6 +724,7 @@ inline Status Session::prepare_nodes(const SessionOptions& options, Span<unsigne
   env.shared.model = model_;
   env.shared.registry = registry_;
   env.shared.size_optimized = options.size_optimized_kernels;
+  env.shared.isa = isa();
   env.fused_clamps = fused_clamps_;
   for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
     NodeRuntime& nr = nodes_[i];
@@ -788,6 +860,21 @@ inline TensorView Session::input(std::size_t index) const noexcept {
 }
 
 inline Status Session::run() noexcept {
+  return run_nodes([](std::size_t, bool) noexcept {});
+}
+
+inline Status Session::run(NodeObserver& observer) noexcept {
+  return run_nodes([&observer](std::size_t node, bool after) noexcept {
+    if (after) {
+      observer.after_node(node);
+    } else {
+      observer.before_node(node);
+    }
+  });
+}
+
+template <typename Observe>
+inline Status Session::run_nodes(Observe observe) noexcept {
   if (!prepared_) return Status(StatusCode::invalid_argument) << "run() before a successful prepare()";
   const model::Graph& graph = *graph_;
   string_pool_.pool().reset();  // strings of the previous run die here
@@ -795,7 +882,9 @@ inline Status Session::run() noexcept {
     NodeRuntime& nr = nodes_[i];
     if (nr.folded) continue;
     kernels::RunContext ctx(nr.inputs, nr.outputs, nr.state, nr.scratch, nr.scratch_bytes, &string_pool_.pool());
+    observe(i, false);
     Status st = nr.kernel->run(ctx);
+    observe(i, true);
     if (!st.ok()) return detail::node_error(graph.nodes[i], st);
   }
   return {};

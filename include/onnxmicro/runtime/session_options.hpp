@@ -3,6 +3,7 @@
 // what the session reports per node (NodeReport). Separate from session.hpp so that the planning units of
 // runtime/ can take them without the Session class.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 
@@ -60,12 +61,33 @@ struct SessionOptions {
   /// runtime/qdq_fusion.hpp); Session::quantized_nodes() reports every op between DQ and Q and how it ran.
   /// false: every node runs its own kernel (the float reference path), e.g. to compare the two.
   bool fuse_qdq = true;
+  /// Fold a Relu, or a Clip with constant float32 bounds, that alone reads a Conv's output into the Conv
+  /// (runtime/activation_fusion.hpp): the Conv clamps its outputs as it computes them, saving a pass over the tensor
+  /// and its arena slot; the numbers are bit-identical. Session::fused_activation() names each absorbed node.
+  /// false: every node runs its own kernel, as written; so do sessions with size_optimized_kernels, and builds
+  /// without ONNXMICRO_ENABLE_FAST_PATHS (bare-metal ARM, ONNXMICRO_OPTIMIZE_FOR_SIZE).
+  bool fuse_activations = true;
   /// Plan and run with the kernels' size-optimised choices, which a build with ONNXMICRO_OPTIMIZE_FOR_SIZE=1
   /// always makes (this option cannot turn them off there): Conv sums each window directly instead of gathering
   /// columns into scratch, Gemm reads a transposed B in place instead of packing a copy. The arena and metadata
   /// differ, so a host planning for such a firmware sets it (`onnxmicro plan --optimize-for-size`). Subgraph
   /// sessions inherit it.
   bool size_optimized_kernels = false;
+  /// The highest instruction set the kernels may use (core/isa.hpp): the session takes the best one the CPU has,
+  /// at most this and at most the environment variable ONNXMICRO_MAX_ISA (e.g. "sse2", "avx2"; for tests and
+  /// benchmarks). Session::isa() tells the choice. Subgraph sessions inherit it.
+  Isa max_isa = Isa::best;
+};
+
+/// Watches Session::run(NodeObserver&) node by node: a profiler's clock (`onnxmicro bench`), a debugger's dump.
+/// Indices are those of Session::node_reports(); nodes folded at prepare are not run, so not observed.
+class NodeObserver {
+ public:
+  virtual void before_node(std::size_t node_index) noexcept = 0;
+  virtual void after_node(std::size_t node_index) noexcept = 0;
+
+ protected:
+  ~NodeObserver() = default;
 };
 
 /// Per-node facts after prepare(), for reports (which kernel, placement, folded or not).

@@ -8,7 +8,10 @@
 #include <cstring>
 #include <type_traits>
 
+#include "onnxmicro/core/isa.hpp"
 #include "onnxmicro/kernels/common/compute_type.hpp"
+#include "onnxmicro/kernels/common/gemm_x86.hpp"
+#include "onnxmicro/kernels/common/output_clamp.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
@@ -206,6 +209,46 @@ inline void accumulate(std::int64_t m, std::int64_t n, std::int64_t k, const T* 
     if (j0 < n) strided_accumulate<T>(m, n - j0, depth, a_p, a_row, a_col, b_p + j0, ldb, 1, c + j0, ldc);
   }
 #endif
+}
+
+/// C[m x n] = (row_bias[i] for row i, or C's current values when row_bias is null) + A[m x k] * B[k x n], then
+/// `clamp` (a fused Relu/Clip): the float product on the micro-kernels of `isa` (the session's choice, which a kernel
+/// keeps in its state), where the bias and clamp cost nothing extra; the portable path (and a single column) adds
+/// them in passes of their own.
+inline void multiply(Isa isa, std::int64_t m, std::int64_t n, std::int64_t k, const float* a, std::int64_t a_row,
+                     std::int64_t a_col, const float* b, std::int64_t ldb, float* c, std::int64_t ldc,
+                     const float* row_bias = nullptr, const OutputClamp& clamp = OutputClamp{}) noexcept {
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+  if (isa != Isa::baseline && m > 0 && n > 1 && k > 0) {
+    if (isa == Isa::avx512) {
+      x86::multiply_avx512(m, n, k, a, a_row, a_col, b, ldb, c, ldc, row_bias, clamp);
+    } else {
+      x86::multiply_avx2(m, n, k, a, a_row, a_col, b, ldb, c, ldc, row_bias, clamp);
+    }
+    return;
+  }
+#endif
+  static_cast<void>(isa);
+  if (row_bias != nullptr)
+    for (std::int64_t i = 0; i < m; ++i)
+      for (std::int64_t j = 0; j < n; ++j) c[i * ldc + j] = row_bias[i];
+  accumulate<float>(m, n, k, a, a_row, a_col, b, ldb, c, ldc);
+  if (clamp.enabled)
+    for (std::int64_t i = 0; i < m; ++i) clamp.apply_to(c + i * ldc, n);
+}
+
+/// C[m x n] += A[m x k] * B[k x n] as accumulate<T>; float takes the micro-kernels of `isa` (multiply()).
+template <typename T>
+inline void accumulate(Isa isa, std::int64_t m, std::int64_t n, std::int64_t k, const T* a, std::int64_t a_row,
+                       std::int64_t a_col, const T* b, std::int64_t ldb, T* c, std::int64_t ldc) noexcept {
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+  if constexpr (std::is_same<T, float>::value) {
+    multiply(isa, m, n, k, a, a_row, a_col, b, ldb, c, ldc);
+    return;
+  }
+#endif
+  static_cast<void>(isa);
+  accumulate<T>(m, n, k, a, a_row, a_col, b, ldb, c, ldc);
 }
 
 /// dst (cols x rows) = transpose of src (rows x cols), both dense row-major. Walks blocks so both sides stay

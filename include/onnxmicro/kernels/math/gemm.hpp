@@ -40,6 +40,7 @@ struct GemmImpl : kernels::KernelDefaults {
     void (*compute)(const State&, RunContext&) noexcept;
     std::int64_t m, n, k;
     bool trans_a, trans_b;
+    Isa isa;  ///< the GEMM micro-kernels to use (PrepareContext::isa)
     float alpha, beta;
     bool use_c;                                ///< C present and beta != 0
     std::int64_t c_row_stride;                 ///< 0 when C broadcasts along rows
@@ -93,6 +94,7 @@ struct GemmImpl : kernels::KernelDefaults {
     state->k = k;
     state->trans_a = trans_a != 0;
     state->trans_b = trans_b != 0;
+    if (ONNXMICRO_ENABLE_ISA_DISPATCH) state->isa = ctx.isa();  // (else baseline, as allocated)
     state->alpha = alpha;
     state->beta = beta;
     state->use_c = has_c && beta != 0.0f;  // beta = 0 ignores C entirely (also its NaNs), as onnx's reference
@@ -226,7 +228,7 @@ struct GemmImpl : kernels::KernelDefaults {
     const std::int64_t a_row = state.trans_a ? 1 : k;
     const std::int64_t a_col = state.trans_a ? m : 1;
     if (b_col == 1) {
-      gemm::accumulate<Acc>(m, n, k, a, a_row, a_col, b, b_row, y, n);
+      gemm::accumulate<Acc>(state.isa, m, n, k, a, a_row, a_col, b, b_row, y, n);
     } else {
       gemm::strided_accumulate<Acc>(m, n, k, a, a_row, a_col, b, b_row, b_col, y, n);
     }

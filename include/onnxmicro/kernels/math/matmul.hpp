@@ -35,6 +35,7 @@ struct MatMulImpl : kernels::KernelDefaults {
     std::int64_t batch_count;
     /// B is one matrix shared by every batch: A's batch axes fold into M and one GEMM does everything.
     bool fold_batch;
+    Isa isa;  ///< the GEMM micro-kernels to use (PrepareContext::isa)
     std::int64_t a_elements, b_elements, y_elements;
     std::size_t a_offset, b_offset, y_offset;  ///< scratch for the float copies of half-type tensors
   };
@@ -68,6 +69,7 @@ struct MatMulImpl : kernels::KernelDefaults {
     state->m = m;
     state->n = n;
     state->k = k;
+    if (ONNXMICRO_ENABLE_ISA_DISPATCH) state->isa = ctx.isa();  // (else baseline, as allocated)
 
     // Batch axes, right-aligned; strides are in elements of each input.
     const int a_batch = ra > 2 ? ra - 2 : 0;
@@ -168,12 +170,12 @@ struct MatMulImpl : kernels::KernelDefaults {
     if (state.fold_batch) {
       // Every batch uses the same B; A's batches are contiguous (broadcast A axes are size 1 here), so the
       // whole product is one (batch * M) x K by K x N multiply.
-      gemm::accumulate<Acc>(state.batch_count * m, n, k, a, k, 1, b, n, y, n);
+      gemm::accumulate<Acc>(state.isa, state.batch_count * m, n, k, a, k, 1, b, n, y, n);
     } else {
       std::int64_t index[kMaxRank] = {};
       std::int64_t a_offset = 0, b_offset = 0;
       for (std::int64_t batch = 0; batch < state.batch_count; ++batch) {
-        gemm::accumulate<Acc>(m, n, k, a + a_offset, k, 1, b + b_offset, n, y + batch * m * n, n);
+        gemm::accumulate<Acc>(state.isa, m, n, k, a + a_offset, k, 1, b + b_offset, n, y + batch * m * n, n);
         for (int axis = state.batch_rank - 1; axis >= 0; --axis) {  // odometer over the output batch axes
           a_offset += state.a_batch_stride[axis];
           b_offset += state.b_batch_stride[axis];

@@ -7,15 +7,21 @@
 // Method (size-optimised builds and sessions: compute_direct below): per (image, group), the input patch of each output
 // position is gathered into a column matrix (im2col, a tile of output positions at a time, in scratch) and multiplied
 // by the group's weights with the blocked GEMM; a 1x1 stride-1 unpadded kernel uses the input as the column matrix
-// directly. float16/bfloat16 are converted to float32 while gathering and rounded once when stored.
+// directly; float depthwise convs (one input channel per group, 1-D/2-D) skip the column matrix and run each plane
+// directly (kernels/common/window_rows.hpp). float16/bfloat16 are converted to float32 while gathering and rounded
+// once when stored. The GEMM and depthwise loops use the session's instruction set (State::isa).
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 
 #include "onnxmicro/kernels/common/compute_type.hpp"
 #include "onnxmicro/kernels/common/gemm.hpp"
+#include "onnxmicro/kernels/common/output_clamp.hpp"
 #include "onnxmicro/kernels/common/scratch.hpp"
 #include "onnxmicro/kernels/common/sliding_window.hpp"
+#include "onnxmicro/kernels/common/window_rows.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
@@ -47,10 +53,15 @@ struct ConvImpl : kernels::KernelDefaults {
     std::int64_t in_spatial, out_spatial, kernel_size;
     std::int64_t column_rows;  ///< group_in_channels * kernel_size: the GEMM depth
     std::int64_t tile;         ///< output positions per im2col tile
-    bool pointwise;            ///< 1x1 kernel, unit strides, no pads: the input is the column matrix
+    // (The flags and the clamp sit together: no padding between them, so the state is no larger than before them.)
+    bool pointwise;  ///< 1x1 kernel, unit strides, no pads: the input is the column matrix
     bool has_bias;
+    bool weights_in_scratch;     ///< half types with a non-constant W: converted at run into scratch
+    Isa isa;                     ///< the GEMM micro-kernels to use (PrepareContext::isa)
+#if ONNXMICRO_ENABLE_FAST_PATHS  // (activation fusion exists only with fast paths: no state bytes without)
+    kernels::OutputClamp clamp;  ///< a Relu/Clip fused into this node (PrepareContext::fused_clamp)
+#endif
     const void* converted_weights;  ///< W in the compute type, made at prepare (half types, constant W)
-    bool weights_in_scratch;        ///< half types with a non-constant W: converted at run into scratch
     std::size_t column_offset, weights_offset, accumulator_offset;
   };
 
@@ -128,6 +139,10 @@ struct ConvImpl : kernels::KernelDefaults {
     state->kernel_size = g.kernel_size();
     state->column_rows = state->group_in_channels * state->kernel_size;
     state->has_bias = has_bias;
+    if (ONNXMICRO_ENABLE_ISA_DISPATCH) state->isa = ctx.isa();
+#if ONNXMICRO_ENABLE_FAST_PATHS
+    state->clamp = kernels::OutputClamp::from(ctx.fused_clamp());
+#endif
     bool pointwise = !g.has_padding();
     for (int i = 0; i < g.rank; ++i) pointwise = pointwise && g.kernel[i] == 1 && g.stride[i] == 1;
     state->pointwise = pointwise;
@@ -152,6 +167,26 @@ struct ConvImpl : kernels::KernelDefaults {
     return {};
   }
 
+  /// The node's fused activation; always disabled in builds without fast paths (nothing fuses there).
+  static kernels::OutputClamp output_clamp(const State& s) noexcept {
+#if ONNXMICRO_ENABLE_FAST_PATHS
+    return s.clamp;
+#else
+    static_cast<void>(s);
+    return kernels::OutputClamp{};
+#endif
+  }
+  /// `v` through the node's fused activation (`v` itself without one, and always without fast paths).
+  template <typename T>
+  static T clamped(const State& s, T v) noexcept {
+#if ONNXMICRO_ENABLE_FAST_PATHS
+    return s.clamp.enabled ? s.clamp.apply(v) : v;
+#else
+    static_cast<void>(s);
+    return v;
+#endif
+  }
+
  private:
   template <typename T>
   static Status plan(kernels::PrepareContext& ctx, State& state) noexcept {
@@ -160,6 +195,13 @@ struct ConvImpl : kernels::KernelDefaults {
     if constexpr (!kHalf) {
       if (ctx.size_optimized()) {  // always true with ONNXMICRO_OPTIMIZE_FOR_SIZE=1: what follows is not compiled
         state.compute = &compute_direct<T>;
+        return {};
+      }
+    }
+    if constexpr (std::is_same<T, float>::value) {
+      // depthwise: no column matrix, no scratch
+      if (ONNXMICRO_ENABLE_FAST_PATHS && state.group_in_channels == 1 && state.geometry.rank <= 2) {
+        state.compute = &compute_depthwise;
         return {};
       }
     }
@@ -199,6 +241,26 @@ struct ConvImpl : kernels::KernelDefaults {
     return {};
   }
 
+  /// Depthwise float convolution (one input channel per group, any depth multiplier; 1-D and 2-D): each output plane
+  /// straight from its input plane (kernels/common/window_rows.hpp), bias first, then the taps in the im2col path's
+  /// order.
+  static void compute_depthwise(const State& s, RunContext& ctx) noexcept {
+    const window_rows::PlaneGeometry plane = window_rows::plane_of(s.geometry);
+    const float* x = static_cast<const float*>(ctx.input(kX).data);
+    const float* w = static_cast<const float*>(ctx.input(kW).data);
+    const float* bias = s.has_bias ? static_cast<const float*>(ctx.input(kB).data) : nullptr;
+    float* y = static_cast<float*>(ctx.output(kY).data);
+    for (std::int64_t n = 0; n < s.batch; ++n) {
+      for (std::int64_t m = 0; m < s.out_channels; ++m) {
+        const std::int64_t channel = m / s.group_out_channels;
+        window_rows::window_plane<window_rows::RowOp::multiply_add>(
+            s.isa, plane, x + (n * s.in_channels + channel) * s.in_spatial, w + m * s.kernel_size,
+            bias != nullptr ? bias[m] : 0.0f, y + (n * s.out_channels + m) * s.out_spatial);
+        output_clamp(s).apply_to(y + (n * s.out_channels + m) * s.out_spatial, s.out_spatial);
+      }
+    }
+  }
+
   /// Size-optimised (PrepareContext::size_optimized(); float and double): each output is its bias plus the products
   /// over its window's taps inside the input, added in the order of the im2col path's GEMM depth (channel, then tap).
   /// No column matrix, so no scratch; the window walk is the pooling ops'.
@@ -226,7 +288,7 @@ struct ConvImpl : kernels::KernelDefaults {
                   g, placement, [&](std::int64_t offset, std::int64_t tap) { sum += plane[offset] * filter[tap]; });
             }
           }
-          y_plane[o] = sum;
+          y_plane[o] = clamped(s, sum);
         });
       }
     }
@@ -275,7 +337,9 @@ struct ConvImpl : kernels::KernelDefaults {
           std::int64_t lo = 0, hi = 0;  // positions whose input coordinate is inside the line
           sliding_window::valid_taps(start, stride, run_length, 0, g.input[last], lo, hi);
           for (std::int64_t q = 0; q < lo; ++q) segment[q] = Acc(0);
-          if (stride == 1) {
+          if (std::is_same<T, Acc>::value && stride == 1 && hi > lo) {
+            std::memcpy(segment + lo, line + start + lo, static_cast<std::size_t>(hi - lo) * sizeof(Acc));
+          } else if (stride == 1) {
             for (std::int64_t q = lo; q < hi; ++q) segment[q] = compute_type::widen(line[start + q]);
           } else {
             for (std::int64_t q = lo; q < hi; ++q) segment[q] = compute_type::widen(line[start + q * stride]);
@@ -329,9 +393,8 @@ struct ConvImpl : kernels::KernelDefaults {
         const T* b_group = bias ? bias + grp * mg : nullptr;
         if constexpr (!kHalf) {
           if (s.pointwise) {
-            fill_bias(b_group, mg, s.out_spatial, y_group, s.out_spatial);
-            gemm::accumulate<Acc>(mg, s.out_spatial, s.group_in_channels, w_group, s.column_rows, 1, x_group,
-                                  s.in_spatial, y_group, s.out_spatial);
+            multiply_group<T>(s, w_group, b_group, s.group_in_channels, x_group, s.in_spatial, s.out_spatial, y_group,
+                              s.out_spatial);
             continue;
           }
         }
@@ -339,18 +402,37 @@ struct ConvImpl : kernels::KernelDefaults {
           const std::int64_t count = s.out_spatial - first < s.tile ? s.out_spatial - first : s.tile;
           im2col(s, x_group, first, count, col);
           if constexpr (kHalf) {
-            fill_bias(b_group, mg, count, accumulator, count);
-            gemm::accumulate<Acc>(mg, count, s.column_rows, w_group, s.column_rows, 1, col, count, accumulator, count);
+            multiply_group<T>(s, w_group, b_group, s.column_rows, col, count, count, accumulator, count);
             for (std::int64_t m = 0; m < mg; ++m)
               for (std::int64_t q = 0; q < count; ++q)
                 y_group[m * s.out_spatial + first + q] = compute_type::narrow<T>(accumulator[m * count + q]);
           } else {
-            fill_bias(b_group, mg, count, y_group + first, s.out_spatial);
-            gemm::accumulate<Acc>(mg, count, s.column_rows, w_group, s.column_rows, 1, col, count, y_group + first,
-                                  s.out_spatial);
+            multiply_group<T>(s, w_group, b_group, s.column_rows, col, count, count, y_group + first, s.out_spatial);
           }
         }
       }
+    }
+  }
+
+  /// y (group_out_channels x count, row stride ld_y) = bias + the group's weights (depth columns) * b (depth x
+  /// count, row stride ld_b), then the fused clamp. The float GEMM starts its tiles at the bias and clamps before
+  /// storing; the other types fill, multiply and clamp in passes (half types clamp the float accumulator).
+  template <typename T>
+  static void multiply_group(const State& s, const compute_type::ComputeType<T>* w, const T* bias, std::int64_t depth,
+                             const compute_type::ComputeType<T>* b, std::int64_t ld_b, std::int64_t count,
+                             compute_type::ComputeType<T>* y, std::int64_t ld_y) noexcept {
+    using Acc = compute_type::ComputeType<T>;
+    const std::int64_t rows = s.group_out_channels;
+    // (Builds without fast paths never fuse activations: their float product stays fill + accumulate.)
+    if constexpr (std::is_same<T, float>::value && ONNXMICRO_ENABLE_FAST_PATHS) {
+      if (bias == nullptr) fill_bias<T>(nullptr, rows, count, y, ld_y);
+      gemm::multiply(s.isa, rows, count, depth, w, s.column_rows, 1, b, ld_b, y, ld_y, bias, output_clamp(s));
+    } else {
+      fill_bias(bias, rows, count, y, ld_y);
+      gemm::accumulate<Acc>(s.isa, rows, count, depth, w, s.column_rows, 1, b, ld_b, y, ld_y);
+      if (!output_clamp(s).enabled) return;
+      for (std::int64_t r = 0; r < rows; ++r)
+        for (std::int64_t q = 0; q < count; ++q) y[r * ld_y + q] = clamped(s, y[r * ld_y + q]);
     }
   }
 

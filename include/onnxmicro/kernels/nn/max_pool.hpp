@@ -11,6 +11,7 @@
 
 #include "onnxmicro/kernels/common/compute_type.hpp"
 #include "onnxmicro/kernels/common/sliding_window.hpp"
+#include "onnxmicro/kernels/common/window_rows.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
@@ -33,6 +34,7 @@ struct MaxPoolImpl : kernels::KernelDefaults {
     std::int64_t in_spatial, out_spatial;
     bool write_indices;
     bool column_major;  ///< storage_order = 1
+    Isa isa;            ///< the row loops' instruction set (float planes without Indices)
   };
 
   static Status prepare(kernels::PrepareContext& ctx, int /*since: every version accepts the same*/) noexcept {
@@ -74,6 +76,12 @@ struct MaxPoolImpl : kernels::KernelDefaults {
     state->out_spatial = g.output_size();
     state->write_indices = indices;
     state->column_major = storage_order == 1;
+    // float 1-D/2-D planes without Indices: a row at a time (kernels/common/window_rows.hpp)
+    if (ONNXMICRO_ENABLE_FAST_PATHS && !ctx.size_optimized() && x.dtype == DataType::float32 && !indices &&
+        g.rank <= 2) {
+      state->isa = ctx.isa();
+      state->compute = &compute_rows;
+    }
     const Shape y = sliding_window::window_output_shape(x.shape, x.shape[1], g);
     ctx.set_output(kY, x.dtype, y);
     if (indices) ctx.set_output(kIndices, DataType::int64, y);
@@ -87,6 +95,17 @@ struct MaxPoolImpl : kernels::KernelDefaults {
   }
 
  private:
+  /// Each plane a row at a time: per output row, the max over its window's input rows, vectorised over columns.
+  static void compute_rows(const State& s, RunContext& ctx) noexcept {
+    const window_rows::PlaneGeometry plane = window_rows::plane_of(s.geometry);
+    const float* x = static_cast<const float*>(ctx.input(kX).data);
+    float* y = static_cast<float*>(ctx.output(kY).data);
+    for (std::int64_t p = 0; p < s.planes; ++p) {
+      window_rows::window_plane<window_rows::RowOp::max>(s.isa, plane, x + p * s.in_spatial, nullptr,
+                                                         std::numeric_limits<float>::lowest(), y + p * s.out_spatial);
+    }
+  }
+
   /// Spatial row-major offset -> column-major offset (storage_order 1).
   static std::int64_t column_major_offset(const sliding_window::WindowGeometry& g, std::int64_t offset) noexcept {
     std::int64_t coordinates[sliding_window::kMaxSpatialRank];

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: MIT
+// Which instruction set the kernels use. The x86-64 fast paths (AVX2+FMA, AVX-512F) are compiled into every build
+// with per-function target attributes (ONNXMICRO_ENABLE_ISA_DISPATCH) and chosen at run time from the CPU, so a
+// program built with plain `g++ -O2` gets them on CPUs that have them. A session fixes its choice at prepare
+// (Session::isa()) and kernels keep it in their state; SessionOptions::max_isa and the environment variable
+// ONNXMICRO_MAX_ISA cap it, so every level can be tested on one machine.
+#pragma once
+#include <cstdint>
+#include <cstdlib>
+#include <string_view>
+
+#include "onnxmicro/core/version.hpp"
+
+ONNXMICRO_NAMESPACE_BEGIN
+
+/// Instruction-set levels, ordered: a session uses the highest one that the CPU has and no cap excludes.
+enum class Isa : std::uint8_t {
+  baseline = 0,  ///< what the compiler targets by default: SSE2 on x86-64, NEON on aarch64, scalar on Cortex-M
+  avx2 = 1,      ///< x86-64 AVX2 with FMA3 (8-float vectors, fused multiply-add)
+  avx512 = 2,    ///< x86-64 AVX-512F (16-float vectors, masked edges), with AVX2+FMA
+  best = 255,    ///< as a cap: no cap
+};
+
+/// The name `onnxmicro --version`, `bench` and reports print, e.g. "avx2" or "sse2" (the baseline's name).
+constexpr std::string_view isa_name(Isa isa) noexcept {
+  switch (isa) {
+    case Isa::avx2: return "avx2";
+    case Isa::avx512: return "avx512";
+    case Isa::best: return "best";
+    case Isa::baseline: break;
+  }
+#if ONNXMICRO_BASELINE_ISA >= 3
+  return "avx512 (compile-time baseline)";
+#elif ONNXMICRO_BASELINE_ISA == 2
+  return "avx2 (compile-time baseline)";
+#elif defined(__SSE2__)
+  return "sse2";
+#elif defined(__ARM_NEON)
+  return "neon";
+#else
+  return "scalar";
+#endif
+}
+
+/// Parses an ISA name as isa_name() prints it (also "sse2", "neon" and "scalar" for the baseline); false when
+/// `name` is none of them.
+constexpr bool parse_isa(std::string_view name, Isa& isa) noexcept {
+  if (name == "baseline" || name == "sse2" || name == "neon" || name == "scalar") {
+    isa = Isa::baseline;
+  } else if (name == "avx2") {
+    isa = Isa::avx2;
+  } else if (name == "avx512") {
+    isa = Isa::avx512;
+  } else if (name == "best") {
+    isa = Isa::best;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+constexpr Isa min_isa(Isa a, Isa b) noexcept {
+  return static_cast<std::uint8_t>(a) < static_cast<std::uint8_t>(b) ? a : b;
+}
+
+/// The highest level this CPU (and its operating system's register saving) supports, among those compiled in.
+inline Isa detected_isa() noexcept {
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+  // GCC's and Clang's CPU model (libgcc / compiler-rt) checks both CPUID and XCR0, so a level is only reported
+  // when the OS saves its registers.
+  // The AVX-512 level also runs AVX2 code (stride-2 depthwise rows), which every AVX-512 CPU has.
+  const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  if (avx2 && __builtin_cpu_supports("avx512f")) return Isa::avx512;
+  if (avx2) return Isa::avx2;
+#endif
+  return Isa::baseline;
+}
+
+/// The cap in the environment variable ONNXMICRO_MAX_ISA (for tests and benchmarks): Isa::best when it is unset
+/// (or the platform has no environment); false when it is set to something parse_isa() does not accept.
+inline bool isa_cap_from_environment(Isa& cap) noexcept {
+  cap = Isa::best;
+#if ONNXMICRO_HAS_FILESYSTEM
+  const char* value = std::getenv("ONNXMICRO_MAX_ISA");
+  if (value != nullptr && *value != '\0') return parse_isa(value, cap);
+#endif
+  return true;
+}
+
+ONNXMICRO_NAMESPACE_END

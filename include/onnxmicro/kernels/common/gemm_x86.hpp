@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: MIT
+// The float GEMM's x86-64 micro-kernels, compiled with per-function target attributes (no -march needed) and
+// chosen at run time (core/isa.hpp): AVX2+FMA tiles of 6 rows x 16 columns (12 ymm accumulators) and AVX-512F tiles
+// of 8 rows x 32 columns (16 zmm accumulators). The last columns of a row are the same tile with masked loads
+// and stores, so no scalar tail is left. Each step broadcasts one A value per row and fuses it with a row of B
+// (B row-major, read in place: a depth panel of 16/32 columns stays in L1 while every row tile passes over it).
+// A tile's first panel may start from the rows' bias instead of loading C, and its last panel may clamp before
+// storing (a fused Relu/Clip): Conv's bias and activation cost no pass of their own. Loops over the tile are
+// unrolled by pragma, so the accumulators stay in registers at -O2 as at -O3.
+#pragma once
+#include "onnxmicro/core/config.hpp"
+
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+#include <immintrin.h>
+
+#include <cstdint>
+
+#include "onnxmicro/core/version.hpp"
+#include "onnxmicro/kernels/common/output_clamp.hpp"
+
+#define ONNXMICRO_DETAIL_TARGET_AVX2 __attribute__((target("avx2,fma")))
+#define ONNXMICRO_DETAIL_TARGET_AVX512 __attribute__((target("avx512f")))
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+namespace gemm {
+namespace x86 {
+
+// Rows of B one pass over the shared dimension keeps in L1 (16 KiB of B for 16 columns, 16 KiB for 32).
+constexpr std::int64_t kDepthAvx2 = 256;
+constexpr std::int64_t kDepthAvx512 = 128;
+
+/// What one depth panel does at the ends of its tiles: start from the rows' bias (first panel), clamp (last).
+struct PanelEnds {
+  const float* row_bias;  ///< the tile's first row's bias when the panel starts from it, else null
+  bool clamp;
+  float low, high;
+};
+
+inline PanelEnds panel_ends(bool first, bool last, const float* row_bias, const OutputClamp& clamp) noexcept {
+  return PanelEnds{first ? row_bias : nullptr, last && clamp.enabled, clamp.low, clamp.high};
+}
+
+/// The same ends for the tile `rows` rows further down.
+inline PanelEnds rows_below(PanelEnds ends, std::int64_t rows) noexcept {
+  if (ends.row_bias != nullptr) ends.row_bias += rows;
+  return ends;
+}
+
+// ---- AVX2 + FMA: 6 x 16 ----
+
+namespace avx2 {
+constexpr int kRows = 6;
+constexpr int kLanes = 8;
+constexpr std::int64_t kColumns = 2 * kLanes;
+
+/// The lanes [0, count) of a 16-column tile edge as two 8-lane load/store masks.
+ONNXMICRO_DETAIL_TARGET_AVX2 inline void edge_masks(std::int64_t count, __m256i& low, __m256i& high) noexcept {
+  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  low = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(count)), lane);
+  high = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(count) - kLanes), lane);
+}
+
+/// C[Rows x 16] (+)= A[Rows x depth] * B[depth x 16] for one depth panel, with the panel's ends; Masked: only the
+/// columns the masks select are read and written.
+template <int Rows, bool Masked>
+ONNXMICRO_DETAIL_TARGET_AVX2 inline void tile(std::int64_t depth, const float* a, std::int64_t a_row,
+                                              std::int64_t a_col, const float* b, std::int64_t ldb, float* c,
+                                              std::int64_t ldc, __m256i low, __m256i high,
+                                              const PanelEnds& ends) noexcept {
+  __m256 acc[Rows][2];
+#pragma GCC unroll 8
+  for (int r = 0; r < Rows; ++r) {
+    if (ends.row_bias != nullptr) {
+      acc[r][0] = acc[r][1] = _mm256_set1_ps(ends.row_bias[r]);
+    } else if constexpr (Masked) {
+      acc[r][0] = _mm256_maskload_ps(c + r * ldc, low);
+      acc[r][1] = _mm256_maskload_ps(c + r * ldc + kLanes, high);
+    } else {
+      acc[r][0] = _mm256_loadu_ps(c + r * ldc);
+      acc[r][1] = _mm256_loadu_ps(c + r * ldc + kLanes);
+    }
+  }
+  for (std::int64_t p = 0; p < depth; ++p) {
+    __m256 b0, b1;
+    if constexpr (Masked) {
+      b0 = _mm256_maskload_ps(b, low);
+      b1 = _mm256_maskload_ps(b + kLanes, high);
+    } else {
+      b0 = _mm256_loadu_ps(b);
+      b1 = _mm256_loadu_ps(b + kLanes);
+    }
+#pragma GCC unroll 8
+    for (int r = 0; r < Rows; ++r) {
+      const __m256 a_value = _mm256_set1_ps(a[r * a_row]);
+      acc[r][0] = _mm256_fmadd_ps(a_value, b0, acc[r][0]);
+      acc[r][1] = _mm256_fmadd_ps(a_value, b1, acc[r][1]);
+    }
+    a += a_col;
+    b += ldb;
+  }
+  if (ends.clamp) {  // max(low, v) then min(high, v): v where v is NaN, as OutputClamp::apply
+    const __m256 lowest = _mm256_set1_ps(ends.low), highest = _mm256_set1_ps(ends.high);
+#pragma GCC unroll 8
+    for (int r = 0; r < Rows; ++r) {
+      acc[r][0] = _mm256_min_ps(highest, _mm256_max_ps(lowest, acc[r][0]));
+      acc[r][1] = _mm256_min_ps(highest, _mm256_max_ps(lowest, acc[r][1]));
+    }
+  }
+#pragma GCC unroll 8
+  for (int r = 0; r < Rows; ++r) {
+    if constexpr (Masked) {
+      _mm256_maskstore_ps(c + r * ldc, low, acc[r][0]);
+      _mm256_maskstore_ps(c + r * ldc + kLanes, high, acc[r][1]);
+    } else {
+      _mm256_storeu_ps(c + r * ldc, acc[r][0]);
+      _mm256_storeu_ps(c + r * ldc + kLanes, acc[r][1]);
+    }
+  }
+}
+
+/// One 16-column strip (or its masked edge) of every row of C.
+template <bool Masked>
+ONNXMICRO_DETAIL_TARGET_AVX2 inline void strip(std::int64_t m, std::int64_t depth, const float* a, std::int64_t a_row,
+                                               std::int64_t a_col, const float* b, std::int64_t ldb, float* c,
+                                               std::int64_t ldc, __m256i low, __m256i high,
+                                               const PanelEnds& ends) noexcept {
+  std::int64_t i = 0;
+  for (; i + kRows <= m; i += kRows)
+    tile<kRows, Masked>(depth, a + i * a_row, a_row, a_col, b, ldb, c + i * ldc, ldc, low, high, rows_below(ends, i));
+  const float* a_i = a + i * a_row;
+  float* c_i = c + i * ldc;
+  const PanelEnds ends_i = rows_below(ends, i);
+  switch (m - i) {
+    case 5: tile<5, Masked>(depth, a_i, a_row, a_col, b, ldb, c_i, ldc, low, high, ends_i); break;
+    case 4: tile<4, Masked>(depth, a_i, a_row, a_col, b, ldb, c_i, ldc, low, high, ends_i); break;
+    case 3: tile<3, Masked>(depth, a_i, a_row, a_col, b, ldb, c_i, ldc, low, high, ends_i); break;
+    case 2: tile<2, Masked>(depth, a_i, a_row, a_col, b, ldb, c_i, ldc, low, high, ends_i); break;
+    case 1: tile<1, Masked>(depth, a_i, a_row, a_col, b, ldb, c_i, ldc, low, high, ends_i); break;
+    default: break;
+  }
+}
+}  // namespace avx2
+
+/// C[m x n] = (row_bias[i], or C) + A[m x k] * B[k x n], then `clamp`, with AVX2+FMA;
+/// A(i, p) = a[i * a_row + p * a_col], B and C row-major.
+ONNXMICRO_DETAIL_TARGET_AVX2 inline void multiply_avx2(std::int64_t m, std::int64_t n, std::int64_t k, const float* a,
+                                                       std::int64_t a_row, std::int64_t a_col, const float* b,
+                                                       std::int64_t ldb, float* c, std::int64_t ldc,
+                                                       const float* row_bias, const OutputClamp& clamp) noexcept {
+  __m256i all_low, all_high, edge_low, edge_high;
+  avx2::edge_masks(avx2::kColumns, all_low, all_high);
+  avx2::edge_masks(n % avx2::kColumns, edge_low, edge_high);
+  const std::int64_t full_columns = n - n % avx2::kColumns;
+  for (std::int64_t p0 = 0; p0 < k; p0 += kDepthAvx2) {
+    const std::int64_t depth = k - p0 < kDepthAvx2 ? k - p0 : kDepthAvx2;
+    const float* a_p = a + p0 * a_col;
+    const float* b_p = b + p0 * ldb;
+    const PanelEnds ends = panel_ends(p0 == 0, p0 + depth >= k, row_bias, clamp);
+    for (std::int64_t j = 0; j < full_columns; j += avx2::kColumns)
+      avx2::strip<false>(m, depth, a_p, a_row, a_col, b_p + j, ldb, c + j, ldc, all_low, all_high, ends);
+    if (full_columns < n) {
+      avx2::strip<true>(m, depth, a_p, a_row, a_col, b_p + full_columns, ldb, c + full_columns, ldc, edge_low,
+                        edge_high, ends);
+    }
+  }
+}
+
+// ---- AVX-512F: 8 x 32 ----
+
+namespace avx512 {
+constexpr int kRows = 8;
+constexpr int kLanes = 16;
+constexpr std::int64_t kColumns = 2 * kLanes;
+// The masked forms of max/min: GCC 12's unmasked ones start from an "undefined" vector that -Wmaybe-uninitialized
+// reports.
+constexpr __mmask16 kAll = 0xffff;
+
+template <int Rows>
+ONNXMICRO_DETAIL_TARGET_AVX512 inline void tile(std::int64_t depth, const float* a, std::int64_t a_row,
+                                                std::int64_t a_col, const float* b, std::int64_t ldb, float* c,
+                                                std::int64_t ldc, __mmask16 low, __mmask16 high,
+                                                const PanelEnds& ends) noexcept {
+  __m512 acc[Rows][2];
+#pragma GCC unroll 8
+  for (int r = 0; r < Rows; ++r) {
+    if (ends.row_bias != nullptr) {
+      acc[r][0] = acc[r][1] = _mm512_set1_ps(ends.row_bias[r]);
+    } else {
+      acc[r][0] = _mm512_maskz_loadu_ps(low, c + r * ldc);
+      acc[r][1] = _mm512_maskz_loadu_ps(high, c + r * ldc + kLanes);
+    }
+  }
+  for (std::int64_t p = 0; p < depth; ++p) {
+    const __m512 b0 = _mm512_maskz_loadu_ps(low, b);
+    const __m512 b1 = _mm512_maskz_loadu_ps(high, b + kLanes);
+#pragma GCC unroll 8
+    for (int r = 0; r < Rows; ++r) {
+      const __m512 a_value = _mm512_set1_ps(a[r * a_row]);
+      acc[r][0] = _mm512_fmadd_ps(a_value, b0, acc[r][0]);
+      acc[r][1] = _mm512_fmadd_ps(a_value, b1, acc[r][1]);
+    }
+    a += a_col;
+    b += ldb;
+  }
+  if (ends.clamp) {  // max(low, v) then min(high, v): v where v is NaN, as OutputClamp::apply
+    const __m512 lowest = _mm512_set1_ps(ends.low), highest = _mm512_set1_ps(ends.high);
+#pragma GCC unroll 8
+    for (int r = 0; r < Rows; ++r) {
+      acc[r][0] = _mm512_maskz_min_ps(kAll, highest, _mm512_maskz_max_ps(kAll, lowest, acc[r][0]));
+      acc[r][1] = _mm512_maskz_min_ps(kAll, highest, _mm512_maskz_max_ps(kAll, lowest, acc[r][1]));
+    }
+  }
+#pragma GCC unroll 8
+  for (int r = 0; r < Rows; ++r) {
+    _mm512_mask_storeu_ps(c + r * ldc, low, acc[r][0]);
+    _mm512_mask_storeu_ps(c + r * ldc + kLanes, high, acc[r][1]);
+  }
+}
+
+ONNXMICRO_DETAIL_TARGET_AVX512 inline void strip(std::int64_t m, std::int64_t depth, const float* a, std::int64_t a_row,
+                                                 std::int64_t a_col, const float* b, std::int64_t ldb, float* c,
+                                                 std::int64_t ldc, __mmask16 low, __mmask16 high,
+                                                 const PanelEnds& ends) noexcept {
+  std::int64_t i = 0;
+  for (; i + kRows <= m; i += kRows)
+    tile<kRows>(depth, a + i * a_row, a_row, a_col, b, ldb, c + i * ldc, ldc, low, high, rows_below(ends, i));
+  const float* a_i = a + i * a_row;
+  float* c_i = c + i * ldc;
+  const PanelEnds ends_i = rows_below(ends, i);
+  switch (m - i) {
+    case 7: tile<7>(depth, a_i, a_row, a_col, b, ldb, c_i, ldc, low, high, ends_i); break;
+    case 6: tile<6>(depth, a_i, a_row, a_col, b, ldb, c_i, ldc, low, high, ends_i); break;
+    case 5: tile<5>(depth, a_i, a_row, a_col, b, ldb, c_i, ldc, low, high, ends_i); break;
+    case 4: tile<4>(depth, a_i, a_row, a_col, b, ldb, c_i, ldc, low, high, ends_i); break;
+    case 3: tile<3>(depth, a_i, a_row, a_col, b, ldb, c_i, ldc, low, high, ends_i); break;
+    case 2: tile<2>(depth, a_i, a_row, a_col, b, ldb, c_i, ldc, low, high, ends_i); break;
+    case 1: tile<1>(depth, a_i, a_row, a_col, b, ldb, c_i, ldc, low, high, ends_i); break;
+    default: break;
+  }
+}
+
+/// The lanes [0, count) of a 32-column tile as two 16-lane masks.
+constexpr void edge_masks(std::int64_t count, __mmask16& low, __mmask16& high) noexcept {
+  low = static_cast<__mmask16>(count >= kLanes ? 0xffffu : (1u << count) - 1u);
+  high = static_cast<__mmask16>(count >= kColumns ? 0xffffu : count <= kLanes ? 0u : (1u << (count - kLanes)) - 1u);
+}
+}  // namespace avx512
+
+/// multiply_avx2 with AVX-512F.
+ONNXMICRO_DETAIL_TARGET_AVX512 inline void multiply_avx512(std::int64_t m, std::int64_t n, std::int64_t k,
+                                                           const float* a, std::int64_t a_row, std::int64_t a_col,
+                                                           const float* b, std::int64_t ldb, float* c, std::int64_t ldc,
+                                                           const float* row_bias, const OutputClamp& clamp) noexcept {
+  __mmask16 edge_low = 0, edge_high = 0;
+  avx512::edge_masks(n % avx512::kColumns, edge_low, edge_high);
+  const std::int64_t full_columns = n - n % avx512::kColumns;
+  for (std::int64_t p0 = 0; p0 < k; p0 += kDepthAvx512) {
+    const std::int64_t depth = k - p0 < kDepthAvx512 ? k - p0 : kDepthAvx512;
+    const float* a_p = a + p0 * a_col;
+    const float* b_p = b + p0 * ldb;
+    const PanelEnds ends = panel_ends(p0 == 0, p0 + depth >= k, row_bias, clamp);
+    for (std::int64_t j = 0; j < full_columns; j += avx512::kColumns)
+      avx512::strip(m, depth, a_p, a_row, a_col, b_p + j, ldb, c + j, ldc, 0xffff, 0xffff, ends);
+    if (full_columns < n) {
+      avx512::strip(m, depth, a_p, a_row, a_col, b_p + full_columns, ldb, c + full_columns, ldc, edge_low, edge_high,
+                    ends);
+    }
+  }
+}
+
+}  // namespace x86
+}  // namespace gemm
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+
+#endif  // ONNXMICRO_ENABLE_ISA_DISPATCH

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: MIT
+// The clamp a Relu or Clip fused into the op before it applies to that op's outputs (runtime/activation_fusion.hpp,
+// PrepareContext::fused_clamp): exactly what the removed node computed, so fusing never changes a number.
+#pragma once
+#include <cfloat>
+#include <cstdint>
+
+#include "onnxmicro/kernels/kernel_api.hpp"
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// v < low ? low : v, then v > high ? high : v (Clip's order: high wins when low > high; NaN stays NaN, as in
+/// Relu and Clip). A missing bound is -FLT_MAX / FLT_MAX.
+/// A value-initialised OutputClamp is disabled (an aggregate: kernel states holding one stay zero-initialised).
+struct OutputClamp {
+  bool enabled;
+  float low;
+  float high;
+
+  static OutputClamp from(const FusedClamp& fused) noexcept {
+    return OutputClamp{fused.present(), fused.has_min ? fused.min : -FLT_MAX, fused.has_max ? fused.max : FLT_MAX};
+  }
+  template <typename T>
+  T apply(T v) const noexcept {
+    const T lo = static_cast<T>(low), hi = static_cast<T>(high);
+    v = v < lo ? lo : v;
+    return v > hi ? hi : v;
+  }
+  /// Clamps `count` floats in place (a no-op when disabled).
+  void apply_to(float* values, std::int64_t count) const noexcept {
+    if (!enabled) return;
+    for (std::int64_t i = 0; i < count; ++i) values[i] = apply(values[i]);
+  }
+};
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END

@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: MIT
+// The float GEMM at every instruction-set level this CPU has (core/isa.hpp; levels above it cannot run here and are
+// named in the output): ragged shapes around every tile edge, transposed A, a C row stride wider than N whose
+// padding must stay untouched, against a double-precision triple loop. The tolerance is relative to the sum of
+// |a*b| terms: levels differ only in summation grouping and FMA rounding, never by more than a few float ulps per
+// term. Also the session's choice: SessionOptions::max_isa caps it, Session::isa() reports it, kernels follow it,
+// and a malformed ONNXMICRO_MAX_ISA fails prepare naming the variable.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "onnxmicro/onnxmicro.hpp"
+#include "support/proto_writer.hpp"
+
+namespace {
+
+namespace om = onnxmicro;
+using om::Isa;
+
+constexpr Isa kLevels[] = {Isa::baseline, Isa::avx2, Isa::avx512};
+
+struct GemmCase {
+  std::int64_t m, n, k;
+  bool transposed_a;
+};
+
+// Checks C = C0 + A * B for one case at one level; returns the number of wrong or clobbered elements.
+int check_case(Isa isa, const GemmCase& g, std::mt19937& rng) {
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  std::vector<float> a(static_cast<std::size_t>(g.m * g.k)), b(static_cast<std::size_t>(g.k * g.n));
+  for (float& v : a) v = uniform(rng);
+  for (float& v : b) v = uniform(rng);
+  const std::int64_t ldc = g.n + 3;  // padding columns that must stay untouched
+  constexpr float kPadding = 1234.5f;
+  std::vector<float> c(static_cast<std::size_t>(g.m * ldc), kPadding), c0(c.size());
+  for (std::int64_t i = 0; i < g.m; ++i)
+    for (std::int64_t j = 0; j < g.n; ++j) c[static_cast<std::size_t>(i * ldc + j)] = uniform(rng);
+  c0 = c;
+  const std::int64_t a_row = g.transposed_a ? 1 : g.k;
+  const std::int64_t a_col = g.transposed_a ? g.m : 1;
+  om::kernels::gemm::accumulate<float>(isa, g.m, g.n, g.k, a.data(), a_row, a_col, b.data(), g.n, c.data(), ldc);
+  int wrong = 0;
+  for (std::int64_t i = 0; i < g.m; ++i) {
+    for (std::int64_t j = 0; j < ldc; ++j) {
+      const float got = c[static_cast<std::size_t>(i * ldc + j)];
+      if (j >= g.n) {
+        wrong += got != kPadding;
+        continue;
+      }
+      double expected = c0[static_cast<std::size_t>(i * ldc + j)], magnitude = std::fabs(expected);
+      for (std::int64_t p = 0; p < g.k; ++p) {
+        const double term = static_cast<double>(a[static_cast<std::size_t>(i * a_row + p * a_col)]) *
+                            b[static_cast<std::size_t>(p * g.n + j)];
+        expected += term;
+        magnitude += std::fabs(term);
+      }
+      wrong += std::fabs(got - expected) > 4.0 * 1.2e-7 * (static_cast<double>(g.k) + 1.0) * magnitude + 1e-30;
+    }
+  }
+  return wrong;
+}
+
+TEST(GemmIsa, EveryLevelOfThisCpuMatchesATripleLoopOnRaggedShapes) {
+  std::mt19937 rng(7);
+  const Isa detected = om::detected_isa();
+  int levels_run = 0;
+  for (Isa isa : kLevels) {
+    if (static_cast<int>(isa) > static_cast<int>(detected)) {
+      std::printf("gemm level %s: not on this CPU, not run\n", std::string(om::isa_name(isa)).c_str());
+      continue;
+    }
+    ++levels_run;
+    int wrong = 0, cases = 0;
+    for (std::int64_t m : {1, 2, 5, 6, 7, 8, 9, 13, 17})
+      for (std::int64_t n : {1, 2, 7, 8, 9, 15, 16, 17, 31, 32, 33, 49, 64, 100})
+        for (std::int64_t k : {1, 3, 17, 129, 300})
+          for (bool transposed : {false, true}) {
+            wrong += check_case(isa, GemmCase{m, n, k, transposed}, rng);
+            ++cases;
+          }
+    EXPECT_EQ(wrong, 0) << "level " << om::isa_name(isa);
+    std::printf("gemm level %s: %d cases\n", std::string(om::isa_name(isa)).c_str(), cases);
+  }
+  EXPECT_GE(levels_run, 1);
+}
+
+// The float GEMM's ends: C starts at the rows' bias (C's old values are ignored) and is clamped before it is stored
+// (with K spanning several depth panels, so the clamp must wait for the last one).
+TEST(GemmIsa, MultiplyStartsAtTheRowBiasAndClampsAtEveryLevel) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  om::kernels::OutputClamp clamp;
+  clamp.enabled = true;
+  clamp.low = -0.5f;
+  clamp.high = 0.75f;
+  for (Isa isa : kLevels) {
+    if (static_cast<int>(isa) > static_cast<int>(om::detected_isa())) continue;
+    for (std::int64_t m : {1, 7, 9, 16})
+      for (std::int64_t n : {2, 17, 33})
+        for (std::int64_t k : {5, 300}) {
+          std::vector<float> a(static_cast<std::size_t>(m * k)), b(static_cast<std::size_t>(k * n)),
+              bias(static_cast<std::size_t>(m)), c(static_cast<std::size_t>(m * n), 99.0f);
+          for (float& v : a) v = uniform(rng);
+          for (float& v : b) v = uniform(rng);
+          for (float& v : bias) v = uniform(rng);
+          om::kernels::gemm::multiply(isa, m, n, k, a.data(), k, 1, b.data(), n, c.data(), n, bias.data(), clamp);
+          for (std::int64_t i = 0; i < m; ++i)
+            for (std::int64_t j = 0; j < n; ++j) {
+              double sum = bias[static_cast<std::size_t>(i)], magnitude = std::fabs(sum);
+              for (std::int64_t p = 0; p < k; ++p) {
+                const double term = static_cast<double>(a[static_cast<std::size_t>(i * k + p)]) *
+                                    b[static_cast<std::size_t>(p * n + j)];
+                sum += term;
+                magnitude += std::fabs(term);
+              }
+              const double expected = sum < -0.5 ? -0.5 : sum > 0.75 ? 0.75 : sum;
+              EXPECT_NEAR(c[static_cast<std::size_t>(i * n + j)], expected, 4.8e-7 * (k + 1) * magnitude)
+                  << "level " << om::isa_name(isa) << " m" << m << " n" << n << " k" << k;
+            }
+        }
+  }
+}
+
+TEST(GemmIsa, ParsesAndNamesLevels) {
+  Isa isa = Isa::best;
+  ASSERT_TRUE(om::parse_isa("sse2", isa));
+  EXPECT_EQ(isa, Isa::baseline);
+  ASSERT_TRUE(om::parse_isa("avx2", isa));
+  EXPECT_EQ(isa, Isa::avx2);
+  ASSERT_TRUE(om::parse_isa("avx512", isa));
+  EXPECT_EQ(isa, Isa::avx512);
+  EXPECT_FALSE(om::parse_isa("avx9", isa));
+  EXPECT_EQ(om::isa_name(Isa::avx2), "avx2");
+  EXPECT_EQ(om::min_isa(Isa::avx512, Isa::avx2), Isa::avx2);
+}
+
+// ---- the session's choice ----
+
+onnxmicro_test::ProtoWriter matmul_model() {
+  using namespace onnxmicro_test;
+  return make_model(make_graph("g", {make_node("MatMul", {"a", "b"}, {"y"}, {}, "mm")},
+                               {make_value_info("a", om::DataType::float32, {5, 40}),
+                                make_value_info("b", om::DataType::float32, {40, 37})},
+                               {make_value_info("y", om::DataType::float32, {5, 37})}),
+                    13);
+}
+
+// The cap a test run sets in the environment (ctest runs this suite once per level).
+Isa environment_cap() {
+  Isa cap = Isa::best;
+  EXPECT_TRUE(om::isa_cap_from_environment(cap));
+  return cap;
+}
+
+TEST(SessionIsa, MaxIsaCapsTheChoiceAndTheKernelsFollowIt) {
+  std::vector<unsigned char> bytes = matmul_model().bytes();
+  om::Model model;
+  ASSERT_TRUE(model.load(om::ByteSpan(bytes.data(), bytes.size())).ok());
+  std::vector<float> a(5 * 40), b(40 * 37);
+  for (std::size_t i = 0; i < a.size(); ++i) a[i] = std::sin(static_cast<float>(i));
+  for (std::size_t i = 0; i < b.size(); ++i) b[i] = std::cos(static_cast<float>(i));
+  std::vector<float> reference;
+  for (Isa cap : kLevels) {
+    om::SessionOptions options;
+    options.max_isa = cap;
+    om::Session session;
+    om::Status st = session.prepare(model, om::all_kernels_registry(), options);
+    ASSERT_TRUE(st.ok()) << st.message();
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+    EXPECT_EQ(session.isa(), om::min_isa(om::detected_isa(), om::min_isa(cap, environment_cap())));
+#else
+    EXPECT_EQ(session.isa(), Isa::baseline);
+#endif
+    ASSERT_TRUE(session.set_input(0, {om::DataType::float32, {5, 40}, a.data()}).ok());
+    ASSERT_TRUE(session.set_input(1, {om::DataType::float32, {40, 37}, b.data()}).ok());
+    ASSERT_TRUE(session.run().ok());
+    const float* y = session.output(0).data_as<float>();
+    if (reference.empty()) {
+      reference.assign(y, y + 5 * 37);
+      continue;
+    }
+    for (int i = 0; i < 5 * 37; ++i) EXPECT_NEAR(y[i], reference[i], 1e-4f) << "cap " << om::isa_name(cap);
+  }
+}
+
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+TEST(SessionIsa, MalformedEnvironmentCapFailsPrepareNamingTheVariable) {
+  const char* saved = std::getenv("ONNXMICRO_MAX_ISA");
+  const std::string kept = saved != nullptr ? saved : "";
+  ASSERT_EQ(setenv("ONNXMICRO_MAX_ISA", "avx9", 1), 0);
+  std::vector<unsigned char> bytes = matmul_model().bytes();
+  om::Model model;
+  ASSERT_TRUE(model.load(om::ByteSpan(bytes.data(), bytes.size())).ok());
+  om::Session session;
+  const om::Status st = session.prepare(model, om::all_kernels_registry());
+  if (saved != nullptr) {
+    setenv("ONNXMICRO_MAX_ISA", kept.c_str(), 1);
+  } else {
+    unsetenv("ONNXMICRO_MAX_ISA");
+  }
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(std::string(st.message()).find("ONNXMICRO_MAX_ISA='avx9' is not an instruction set"), std::string::npos)
+      << st.message();
+}
+#endif
+
+}  // namespace

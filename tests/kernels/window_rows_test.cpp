@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: MIT
+// The row-wise window engine (kernels/common/window_rows.hpp) behind depthwise Conv and MaxPool, at every
+// instruction-set level this CPU has: kernel sizes 1-5, strides 1-3, pads, dilation, planes from 1 to 56 wide (the
+// narrow-plane, interior-vector and border paths), against a loop written here. Multiply-add is compared with a
+// double-precision sum (levels differ by FMA rounding only); max must match bit for bit, NaN never winning and a
+// window inside the padding giving the fill value.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "onnxmicro/kernels/common/window_rows.hpp"
+
+namespace {
+
+namespace om = onnxmicro;
+namespace wr = onnxmicro::kernels::window_rows;
+
+constexpr om::Isa kLevels[] = {om::Isa::baseline, om::Isa::avx2, om::Isa::avx512};
+
+bool level_available(om::Isa isa) { return static_cast<int>(isa) <= static_cast<int>(om::detected_isa()); }
+
+// A plane of h x w with a square kernel k, stride s, pad p (both sides) and dilation d; false when empty.
+bool make_plane(std::int64_t h, std::int64_t w, std::int64_t k, std::int64_t s, std::int64_t p, std::int64_t d,
+                wr::PlaneGeometry& g) {
+  const bool one_d = h == 1;
+  const std::int64_t kh = one_d ? 1 : k, ph = one_d ? 0 : p, reach = (k - 1) * d + 1;
+  g = wr::PlaneGeometry{h, w, 0, 0, kh, k, s, s, ph, p, d, d};
+  g.out_h = (h + 2 * ph - ((kh - 1) * d + 1)) / s + 1;
+  g.out_w = (w + 2 * p - reach) / s + 1;
+  return w + 2 * p >= reach && h + 2 * ph >= (kh - 1) * d + 1 && g.out_h > 0 && g.out_w > 0;
+}
+
+// Visits the taps of output (oy, ox) that lie inside the plane, in row-major order.
+template <typename Visit>
+void for_each_tap(const wr::PlaneGeometry& g, std::int64_t oy, std::int64_t ox, Visit visit) {
+  for (std::int64_t ky = 0; ky < g.kernel_h; ++ky)
+    for (std::int64_t kx = 0; kx < g.kernel_w; ++kx) {
+      const std::int64_t iy = oy * g.stride_h - g.pad_top + ky * g.dilation_h;
+      const std::int64_t ix = ox * g.stride_w - g.pad_left + kx * g.dilation_w;
+      if (iy >= 0 && iy < g.in_h && ix >= 0 && ix < g.in_w) visit(iy * g.in_w + ix, ky * g.kernel_w + kx);
+    }
+}
+
+TEST(WindowRows, DepthwiseMultiplyAddMatchesTheLoopAtEveryLevel) {
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  int cases = 0, wrong = 0;
+  for (std::int64_t h : {1, 5, 17})
+    for (std::int64_t w : {1, 3, 7, 8, 14, 16, 17, 33, 56})
+      for (std::int64_t k : {1, 3, 5})
+        for (std::int64_t s : {1, 2, 3})
+          for (std::int64_t p : {0, 1, 2})
+            for (std::int64_t d : {1, 2}) {
+              wr::PlaneGeometry g;
+              if (!make_plane(h, w, k, s, p, d, g)) continue;
+              std::vector<float> x(static_cast<std::size_t>(h * w)), weights(static_cast<std::size_t>(g.kernel_h * k));
+              for (float& v : x) v = uniform(rng);
+              for (float& v : weights) v = uniform(rng);
+              for (om::Isa isa : kLevels) {
+                if (!level_available(isa)) continue;
+                std::vector<float> y(static_cast<std::size_t>(g.out_h * g.out_w) + 8, 77.0f);
+                wr::window_plane<wr::RowOp::multiply_add>(isa, g, x.data(), weights.data(), 0.5f, y.data());
+                ++cases;
+                for (std::int64_t oy = 0; oy < g.out_h; ++oy)
+                  for (std::int64_t ox = 0; ox < g.out_w; ++ox) {
+                    double sum = 0.5;
+                    for_each_tap(g, oy, ox, [&](std::int64_t at, std::int64_t tap) {
+                      sum +=
+                          static_cast<double>(weights[static_cast<std::size_t>(tap)]) * x[static_cast<std::size_t>(at)];
+                    });
+                    wrong += std::fabs(y[static_cast<std::size_t>(oy * g.out_w + ox)] - sum) > 1e-5;
+                  }
+                for (std::size_t i = static_cast<std::size_t>(g.out_h * g.out_w); i < y.size(); ++i)
+                  wrong += y[i] != 77.0f;
+              }
+            }
+  EXPECT_EQ(wrong, 0);
+  EXPECT_GT(cases, 1000);
+}
+
+TEST(WindowRows, MaxMatchesTheLoopBitForBitWithNaNAndInfinity) {
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  const float lowest = std::numeric_limits<float>::lowest();
+  int cases = 0, wrong = 0;
+  for (std::int64_t h : {1, 4, 9})
+    for (std::int64_t w : {1, 3, 7, 8, 13, 16, 17, 40})
+      for (std::int64_t k : {1, 2, 3})
+        for (std::int64_t s : {1, 2, 3})
+          for (std::int64_t p : {0, 1, 2}) {
+            wr::PlaneGeometry g;
+            if (!make_plane(h, w, k, s, p, 1, g)) continue;
+            std::vector<float> x(static_cast<std::size_t>(h * w));
+            for (float& v : x) v = uniform(rng);
+            x[0] = std::numeric_limits<float>::quiet_NaN();
+            if (x.size() > 3) x[3] = -std::numeric_limits<float>::infinity();
+            std::vector<float> expected(static_cast<std::size_t>(g.out_h * g.out_w));
+            for (std::int64_t oy = 0; oy < g.out_h; ++oy)
+              for (std::int64_t ox = 0; ox < g.out_w; ++ox) {
+                float best = lowest;  // a window inside the padding keeps the fill
+                for_each_tap(g, oy, ox, [&](std::int64_t at, std::int64_t) {
+                  const float v = x[static_cast<std::size_t>(at)];
+                  best = v > best ? v : best;  // NaN never wins
+                });
+                expected[static_cast<std::size_t>(oy * g.out_w + ox)] = best;
+              }
+            for (om::Isa isa : kLevels) {
+              if (!level_available(isa)) continue;
+              std::vector<float> y(expected.size());
+              wr::window_plane<wr::RowOp::max>(isa, g, x.data(), nullptr, lowest, y.data());
+              ++cases;
+              wrong += std::memcmp(y.data(), expected.data(), y.size() * sizeof(float)) != 0;
+            }
+          }
+  EXPECT_EQ(wrong, 0);
+  EXPECT_GT(cases, 300);
+}
+
+}  // namespace
