@@ -21726,30 +21726,41 @@ __attribute__((target("avx2,fma"))) inline float window_output_avx2(const PlaneG
 }
 
 // Narrow planes: rows of at most 32 outputs whose taps mostly touch padding (MobileNet's 7x7 and 14x14 maps).
-constexpr std::int64_t kNarrowRowCapacity = 160;  ///< floats of the padded copy of one input row
+constexpr std::int64_t kNarrowPlaneCapacity = 4096;  ///< floats of the column-padded copy of one input plane
 
-/// The padded row a narrow plane's taps read: `width` floats, input columns at pad_left.. and `pad` elsewhere.
-/// `pad` never changes a result: 0 adds nothing to a sum, -inf never wins a max.
-__attribute__((target("avx2,fma"))) inline void padded_row(const PlaneGeometry& g, const float* x_row, float pad,
-                                                           std::int64_t width, float* row) noexcept {
-  for (std::int64_t j = 0; j < width; ++j) row[j] = pad;
-  const std::int64_t count = g.pad_left + g.in_w <= width ? g.in_w : width - g.pad_left;
-  if (count > 0) __builtin_memcpy(row + g.pad_left, x_row, static_cast<std::size_t>(count) * sizeof(float));
+/// The floats of one padded row of a narrow plane with `vectors` vectors per output row: every column its taps
+/// read, the odd element a stride-2 de-interleave loads included.
+inline std::int64_t narrow_row_width(const PlaneGeometry& g, std::int64_t vectors) noexcept {
+  return (8 * vectors - 1) * g.stride_w + (g.kernel_w - 1) * g.dilation_w + g.stride_w + 1;
 }
 
-/// A narrow plane, every output a vector lane: per output row, each input row its taps read is copied once into a
-/// padded row, so borders need no special case.
+/// The plane with its columns padded: rows of `width` floats, input columns at pad_left.. and `pad` elsewhere.
+/// `pad` never changes a result: 0 adds nothing to a sum, -inf never wins a max. (Rows outside the plane are
+/// skipped by the caller instead, as the other paths skip them.)
+__attribute__((target("avx2,fma"))) inline void pad_columns(const PlaneGeometry& g, const float* x, float pad,
+                                                            std::int64_t width, float* padded) noexcept {
+  for (std::int64_t j = 0; j < g.in_h * width; ++j) padded[j] = pad;
+  const std::int64_t count = g.pad_left + g.in_w <= width ? g.in_w : width - g.pad_left;
+  if (count <= 0) return;
+  for (std::int64_t iy = 0; iy < g.in_h; ++iy)
+    __builtin_memcpy(padded + iy * width + g.pad_left, x + iy * g.in_w,
+                     static_cast<std::size_t>(count) * sizeof(float));
+}
+
+/// A narrow plane, every output a vector lane: the plane is copied once with padded columns, so borders need no
+/// special case.
 template <RowOp Op, int Vectors>
 __attribute__((target("avx2,fma"))) inline void window_narrow_plane_avx2(const PlaneGeometry& g, const float* x,
                                                                          const float* weights, float fill,
                                                                          float* y) noexcept {
   const float pad = Op == RowOp::multiply_add ? 0.0f : -__builtin_inff();
-  const std::int64_t width = (8 * Vectors - 1) * g.stride_w + (g.kernel_w - 1) * g.dilation_w + g.stride_w + 1;
+  const std::int64_t width = narrow_row_width(g, Vectors);
   const std::int64_t lane_step = 8 * g.stride_w;
   const std::int64_t tail = g.out_w - 8 * (Vectors - 1);  // lanes of the last vector
   const __m256i tail_mask =
       _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(tail)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-  alignas(32) float row[kNarrowRowCapacity];
+  alignas(32) float padded[kNarrowPlaneCapacity];
+  pad_columns(g, x, pad, width, padded);
   for (std::int64_t oy = 0; oy < g.out_h; ++oy) {
     __m256 acc[Vectors];
 #pragma GCC unroll 4
@@ -21757,7 +21768,7 @@ __attribute__((target("avx2,fma"))) inline void window_narrow_plane_avx2(const P
     for (std::int64_t ky = 0; ky < g.kernel_h; ++ky) {
       const std::int64_t iy = oy * g.stride_h - g.pad_top + ky * g.dilation_h;
       if (iy < 0 || iy >= g.in_h) continue;
-      padded_row(g, x + iy * g.in_w, pad, width, row);
+      const float* row = padded + iy * width;
       for (std::int64_t kx = 0; kx < g.kernel_w; ++kx) {
         const __m256 w = _mm256_set1_ps(Op == RowOp::multiply_add ? weights[ky * g.kernel_w + kx] : 0.0f);
         const float* tap = row + kx * g.dilation_w;
@@ -21774,13 +21785,12 @@ __attribute__((target("avx2,fma"))) inline void window_narrow_plane_avx2(const P
   }
 }
 
-/// Whether window_narrow_plane_avx2 takes the plane: strides 1 and 2, at most 32 outputs a row, and a padded row
+/// Whether window_narrow_plane_avx2 takes the plane: strides 1 and 2, at most 32 outputs a row, and a padded copy
 /// that fits its buffer.
 inline bool narrow_plane(const PlaneGeometry& g) noexcept {
   if ((g.stride_w != 1 && g.stride_w != 2) || g.out_w > 32 || g.out_w < 1) return false;
-  const std::int64_t vectors = (g.out_w + 7) / 8;
-  const std::int64_t width = (8 * vectors - 1) * g.stride_w + (g.kernel_w - 1) * g.dilation_w + g.stride_w + 1;
-  return width <= kNarrowRowCapacity && g.pad_left < width;
+  const std::int64_t width = narrow_row_width(g, (g.out_w + 7) / 8);
+  return g.in_h * width <= kNarrowPlaneCapacity && g.pad_left < width;
 }
 
 /// The whole plane with AVX2 (also the AVX-512 level's: short rows gain nothing from 16 lanes). Per row, the
