@@ -10,8 +10,11 @@
    --benchmark_repetitions; each time is the median of the repetitions' mean time per run (wall-clock; the
    process's CPU time with --clock cpu, steadier on a busy machine). Quantised models are also timed with
    SessionOptions::fuse_qdq = false ("float path": every node its own float kernel).
-3. onnxruntime: CPU execution provider, intra_op_num_threads=1, inter_op_num_threads=1, sequential execution,
+3. onnxruntime: CPU execution provider, intra_op_num_threads=N, inter_op_num_threads=1, sequential execution,
    default graph optimisation level; --warmup runs, then the median of --runs timed runs of InferenceSession.run.
+   --threads N1,N2,... times both at each thread count (onnxmicro_bench --threads N: a std::thread pool of N).
+   --rounds R repeats everything R times, onnxmicro and onnxruntime taking turns, and reports each time's median
+   over the rounds: the machine's load drifts, so the two are never timed minutes apart.
 4. The table: per model the three times, onnxmicro's QDQ/float ratio (<model> vs <base>_float, e.g. cnn_qdq_asym
    vs cnn_float; issue #6 targets <= 0.5), the same ratio in onnxruntime, and onnxmicro/onnxruntime.
    --out writes it as JSON when the name ends in .json, as markdown otherwise.
@@ -68,9 +71,9 @@ def generate_models(work_dir: str) -> str:
 
 
 def run_onnxmicro(binary: str, models: dict[str, str], repetitions: int, min_time: str | None,
-                  clock: str) -> tuple[dict, dict]:
+                  clock: str, threads: int) -> tuple[dict, dict]:
     """Runs onnxmicro_bench over every model; returns ({benchmark name: median entry}, benchmark context)."""
-    command = [binary]
+    command = [binary, "--threads", str(threads)]
     for name, directory in models.items():
         command += ["--model", f"{name}={directory}"]
     command += ["--benchmark_format=json", f"--benchmark_repetitions={repetitions}",
@@ -98,8 +101,8 @@ def run_onnxmicro(binary: str, models: dict[str, str], repetitions: int, min_tim
     return entries, report.get("context", {})
 
 
-def time_onnxruntime(models: dict[str, str], warmup: int, runs: int,
-                     clock: str) -> tuple[dict[str, float | str], dict[str, str], str]:
+def time_onnxruntime(models: dict[str, str], warmup: int, runs: int, clock: str,
+                     threads: int) -> tuple[dict[str, float | str], dict[str, str], str]:
     """name -> median milliseconds per InferenceSession.run (or an error text); name -> the inputs' shapes
     ("1x3x32x32"); and onnxruntime's version."""
     import numpy as np
@@ -111,7 +114,7 @@ def time_onnxruntime(models: dict[str, str], warmup: int, runs: int,
     shapes: dict[str, str] = {}
     for name, directory in models.items():
         options = ort.SessionOptions()
-        options.intra_op_num_threads = 1
+        options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
         options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
         options.log_severity_level = 3
@@ -132,6 +135,7 @@ def time_onnxruntime(models: dict[str, str], warmup: int, runs: int,
         for _ in range(warmup):
             session.run(None, feeds)
         # The process's CPU time counts onnxruntime's threads too (with 1 intra-op thread it runs in this one).
+        # (with several threads, CPU time adds theirs up: use wall-clock time to compare thread counts)
         now = time.perf_counter_ns if clock == "wall" else time.process_time_ns
         samples = []
         for _ in range(runs):
@@ -156,8 +160,21 @@ def ratio(a, b):
     return None
 
 
+def median_of_rounds(rounds: list[dict]) -> dict:
+    """name -> the last round's value, with its time ("ms" of an entry, or a float) the median over the rounds."""
+    merged = {}
+    for name, last in rounds[-1].items():
+        if isinstance(last, dict):
+            times = [r[name]["ms"] for r in rounds if isinstance(r.get(name), dict) and "ms" in r[name]]
+            merged[name] = dict(last, ms=statistics.median(times)) if "ms" in last and times else last
+        else:
+            times = [r[name] for r in rounds if isinstance(r.get(name), float)]
+            merged[name] = statistics.median(times) if isinstance(last, float) and times else last
+    return merged
+
+
 def build_rows(models: dict[str, str], ours: dict, theirs: dict[str, float | str],
-               shapes: dict[str, str]) -> list[dict]:
+               shapes: dict[str, str], threads: int) -> list[dict]:
     rows = []
     for name in models:
         entry = ours.get(name, {"error": "not reported by onnxmicro_bench"})
@@ -167,6 +184,7 @@ def build_rows(models: dict[str, str], ours: dict, theirs: dict[str, float | str
         row = {
             "model": name,
             "input": shapes.get(name),
+            "threads": threads,
             "onnxmicro_ms": ms,
             "onnxmicro_float_path_ms": float_path.get("ms") if float_path else None,
             "onnxruntime_ms": theirs.get(name) if isinstance(theirs.get(name), float) else None,
@@ -188,6 +206,7 @@ def build_rows(models: dict[str, str], ours: dict, theirs: dict[str, float | str
 COLUMNS = [
     ("model", "model"),
     ("input", "input"),
+    ("threads", "threads"),
     ("onnxmicro_ms", "onnxmicro ms"),
     ("onnxmicro_float_path_ms", "onnxmicro float path ms"),
     ("onnxruntime_ms", "onnxruntime ms"),
@@ -203,7 +222,7 @@ COLUMNS = [
 def cell(key: str, value) -> str:
     if value is None:
         return "-"
-    if key in ("integer_ops", "float_ops"):
+    if key in ("integer_ops", "float_ops", "threads"):
         return str(int(value))
     if key == "max_abs_diff":
         return f"{value:.3g}"
@@ -277,6 +296,10 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=200, help="timed onnxruntime runs per model (median reported)")
     parser.add_argument("--clock", choices=("wall", "cpu"), default="wall",
                         help="wall-clock time (default) or the process's CPU time, steadier on a busy machine")
+    parser.add_argument("--threads", default="1",
+                        help="comma-separated thread counts, each timed for both runtimes (default: 1)")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="times to repeat everything, the runtimes taking turns; medians over the rounds")
     parser.add_argument("--out", help="write the table here: JSON when it ends in .json, markdown otherwise")
     args = parser.parse_args()
 
@@ -289,6 +312,12 @@ def main() -> int:
     if kind is not None and kind != "Release":
         print(f"compare_onnxruntime: warning: '{args.build_dir}' is a '{kind}' build, not Release", file=sys.stderr)
     only = [name for name in args.only.split(",") if name]
+    try:
+        thread_counts = [int(t) for t in args.threads.split(",") if t]
+    except ValueError:
+        fail(f"--threads expects comma-separated whole numbers, got '{args.threads}'")
+    if not thread_counts or min(thread_counts) < 1 or args.rounds < 1:
+        fail("--threads needs counts >= 1 and --rounds at least 1")
 
     temporary = None
     try:
@@ -299,13 +328,21 @@ def main() -> int:
                 temporary = work_dir = tempfile.mkdtemp(prefix="onnxmicro-bench-")
             models_dir = generate_models(work_dir)
         models = find_models(models_dir, only)
-        ours, context = run_onnxmicro(binary, models, args.repetitions, args.min_time, args.clock)
-        theirs, shapes, ort_version = time_onnxruntime(models, args.warmup, args.runs, args.clock)
+        ours_rounds = {t: [] for t in thread_counts}
+        theirs_rounds = {t: [] for t in thread_counts}
+        for _ in range(args.rounds):
+            for t in thread_counts:
+                ours, context = run_onnxmicro(binary, models, args.repetitions, args.min_time, args.clock, t)
+                theirs, shapes, ort_version = time_onnxruntime(models, args.warmup, args.runs, args.clock, t)
+                ours_rounds[t].append(ours)
+                theirs_rounds[t].append(theirs)
     finally:
         if temporary:
             shutil.rmtree(temporary, ignore_errors=True)
 
-    rows = build_rows(models, ours, theirs, shapes)
+    rows = []
+    for t in thread_counts:
+        rows += build_rows(models, median_of_rounds(ours_rounds[t]), median_of_rounds(theirs_rounds[t]), shapes, t)
     meta = {
         "date": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
         "repo": git_state(),
@@ -313,9 +350,11 @@ def main() -> int:
                f"frequency scaling {'on' if context.get('cpu_scaling_enabled') else 'off'})",
         "load_avg": " ".join(f"{x:.2f}" for x in os.getloadavg()),
         "clock": "wall-clock time" if args.clock == "wall" else "CPU time of the process",
-        "onnxmicro": f"{binary} ({kind or 'build type unknown'}), median of {args.repetitions} repetitions",
-        "onnxruntime": f"{ort_version}, CPUExecutionProvider, 1 intra-op / 1 inter-op thread, sequential, default "
+        "onnxmicro": f"{binary} ({kind or 'build type unknown'}), median of {args.repetitions} repetitions, "
+                     f"ISA {context.get('onnxmicro_isa', '?')}, threads: a std::thread pool of N",
+        "onnxruntime": f"{ort_version}, CPUExecutionProvider, N intra-op / 1 inter-op thread, sequential, default "
                        f"optimisation level, median of {args.runs} runs after {args.warmup} warm-up runs",
+        "rounds": f"{args.rounds} (onnxmicro and onnxruntime in turn; each time is the median over the rounds)",
         "models": models_dir if args.models_dir else "generated by tests/models/make_qdq_models.py",
     }
     table = markdown(rows, meta)

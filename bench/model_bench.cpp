@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
-// onnxmicro_bench: times Session::run() on ONNX models with Google Benchmark (one thread).
+// onnxmicro_bench: times Session::run() on ONNX models with Google Benchmark.
 //
-//   onnxmicro_bench [--model [NAME=]PATH]... [--models-dir DIR]... [--benchmark_* flags]
+//   onnxmicro_bench [--model [NAME=]PATH]... [--models-dir DIR]... [--threads N] [--benchmark_* flags]
 //
+// --threads N prepares every session with a std::thread pool of N threads (SessionOptions::thread_pool; default 1,
+// no pool).
 // PATH is a model.onnx or a directory holding one; NAME defaults to the directory's name. --models-dir adds every
 // subdirectory of DIR that holds a model.onnx. Inputs come from test_data_set_0/input_K.pb beside the model (the
 // K-th graph input that is not an initializer). Every model is loaded and prepared once, before any timing;
@@ -25,6 +27,7 @@
 #include <vector>
 
 #include <onnxmicro/onnxmicro.hpp>
+#include <onnxmicro/runtime/std_thread_pool.hpp>
 
 #include "cli_support.hpp"
 #include "tensor_io.hpp"
@@ -36,6 +39,9 @@ namespace cli = onnxmicro_cli;
 namespace fs = std::filesystem;
 
 constexpr int kExitUsage = 2;
+
+/// --threads N: the pool every session runs on (null for 1).
+om::ThreadPool* g_thread_pool = nullptr;
 
 /// A model named on the command line, loaded, with its test inputs and expected outputs.
 struct BenchModel {
@@ -166,6 +172,7 @@ bool prepare_case(BenchCase& c, std::string& error) {
   om::SessionOptions options;
   options.input_shapes = {c.shapes.data(), c.shapes.size()};
   options.fuse_qdq = c.fuse_qdq;
+  options.thread_pool = g_thread_pool;
   const std::string what = "model '" + m.name + "'" + (c.fuse_qdq ? "" : " (fuse_qdq = false)") + ": ";
   om::Status status = c.session.prepare(m.loaded.model, om::all_kernels_registry(), options);
   if (!status.ok()) {
@@ -225,7 +232,7 @@ void fail_case(benchmark::State& state, const std::string* error) { state.SkipWi
 
 void usage(const char* argv0) {
   std::fprintf(stderr,
-               "usage: %s [--model [NAME=]PATH]... [--models-dir DIR]... [--benchmark_* flags]\n"
+               "usage: %s [--model [NAME=]PATH]... [--models-dir DIR]... [--threads N] [--benchmark_* flags]\n"
                "  PATH: a model.onnx, or a directory holding model.onnx and test_data_set_0/input_K.pb\n"
                "  DIR: every subdirectory of DIR that holds a model.onnx\n",
                argv0);
@@ -237,9 +244,21 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);  // removes the --benchmark_* flags it knows
 
   std::vector<std::pair<std::string, std::string>> named;  // name, model path
+  long threads = 1;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     std::string value;
+    if (arg == "--threads" || arg.rfind("--threads=", 0) == 0) {
+      const std::string count = arg == "--threads" ? (i + 1 < argc ? argv[++i] : "") : arg.substr(10);
+      char* end = nullptr;
+      threads = std::strtol(count.c_str(), &end, 10);
+      if (count.empty() || *end != '\0' || threads < 1 || threads > 1024) {
+        std::fprintf(stderr, "onnxmicro_bench: --threads expects a whole number from 1 to 1024, got '%s'\n",
+                     count.c_str());
+        return kExitUsage;
+      }
+      continue;
+    }
     if ((arg == "--model" || arg == "--models-dir") && i + 1 < argc) {
       value = argv[++i];
     } else if (arg.rfind("--model=", 0) == 0 || arg.rfind("--models-dir=", 0) == 0) {
@@ -282,6 +301,16 @@ int main(int argc, char** argv) {
     usage(argv[0]);
     return kExitUsage;
   }
+
+  std::unique_ptr<om::StdThreadPool> pool;
+  if (threads > 1) {
+    pool = std::make_unique<om::StdThreadPool>(static_cast<std::size_t>(threads));
+    g_thread_pool = pool.get();
+  }
+  benchmark::AddCustomContext("onnxmicro_threads", std::to_string(threads));
+  om::Isa isa = om::Isa::baseline;
+  om::effective_isa(om::Isa::best, isa);
+  benchmark::AddCustomContext("onnxmicro_isa", std::string(om::isa_name(isa)));
 
   // Everything is loaded and prepared before the first timing. A model that fails is reported on stderr and as a
   // benchmark with an error (so a JSON reader sees it too), the others still run, and the exit status is 1.

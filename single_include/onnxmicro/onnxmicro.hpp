@@ -190,6 +190,17 @@ static_assert(ONNXMICRO_MAX_TENSOR_BYTES <= SIZE_MAX, "ONNXMICRO_MAX_TENSOR_BYTE
 #endif
 #endif
 
+/// Kernels that split their work over the session's thread pool (core/threads.hpp, SessionOptions::thread_pool):
+/// 1 on hosted targets; 0 on bare-metal ARM and with ONNXMICRO_OPTIMIZE_FOR_SIZE, where every split compiles out
+/// and a session given a pool fails at prepare saying so.
+#ifndef ONNXMICRO_ENABLE_THREADS
+#if ONNXMICRO_OPTIMIZE_FOR_SIZE || (defined(__arm__) && !defined(__linux__))
+#define ONNXMICRO_ENABLE_THREADS 0
+#else
+#define ONNXMICRO_ENABLE_THREADS 1
+#endif
+#endif
+
 /// Run-time instruction-set dispatch (core/isa.hpp): 1 compiles the x86-64 AVX2+FMA and AVX-512 micro-kernels
 /// beside the portable ones (per-function target attributes, so a plain -O2 build without -march gets them) and
 /// picks the best the CPU has at prepare. Default 1 with GCC/Clang on x86-64 unless ONNXMICRO_OPTIMIZE_FOR_SIZE;
@@ -6352,8 +6363,130 @@ inline bool isa_cap_from_environment(Isa& cap) noexcept {
   return true;
 }
 
+/// The instruction set a session prepared with SessionOptions::max_isa = `max_isa` uses in this process: the CPU's
+/// best level, at most `max_isa` and at most ONNXMICRO_MAX_ISA. False (with `isa` the baseline) when that variable
+/// is malformed. Session::prepare(), `onnxmicro --version`, the benchmarks and the test runners all ask this.
+inline bool effective_isa(Isa max_isa, Isa& isa) noexcept {
+  Isa environment_cap = Isa::best;
+  const bool valid = isa_cap_from_environment(environment_cap);
+  isa = valid ? min_isa(detected_isa(), min_isa(max_isa, environment_cap)) : Isa::baseline;
+  return valid;
+}
+
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/core/isa.hpp
+// #include "onnxmicro/core/threads.hpp"
+// begin of file onnxmicro/core/threads.hpp
+// Threads, through an interface the embedder implements: kernels split their output into at most
+// Workers::count() tasks and hand them to the session's ThreadPool (SessionOptions::thread_pool). An application
+// plugs in its own pool (RTOS tasks, a job system) or the ready std::thread one (runtime/std_thread_pool.hpp, a
+// header of its own that the core never includes). Tasks split outputs only, never a reduction, so results are
+// bit-identical for any number of threads; each task may use its own slice of scratch, planned at prepare, so
+// run() still allocates nothing. ONNXMICRO_ENABLE_THREADS=0 (the default on bare metal) compiles the splitting out:
+// Workers::count() is then the constant 1.
+
+
+/// Tells runtime/std_thread_pool.hpp that these declarations are already there (also inside the single header).
+#define ONNXMICRO_DETAIL_THREADS_DECLARED 1
+
+ONNXMICRO_NAMESPACE_BEGIN
+
+/// A pool of threads the session's kernels run their tasks on. Implementations must be usable from any thread
+/// that runs a session; sessions sharing one pool may call parallel_for concurrently (the std::thread pool
+/// serialises such calls). A task never calls parallel_for on the same pool.
+class ThreadPool {
+ public:
+  /// One task: `context` is the caller's, `task` its index in [0, tasks).
+  using Task = void (*)(void* context, std::size_t task) noexcept;
+
+  /// Threads that can run tasks at once, the calling thread included (>= 1). Read at prepare: kernels plan one
+  /// scratch slice per thread and split their work into at most this many tasks.
+  virtual std::size_t concurrency() const noexcept = 0;
+  /// Runs task(context, i) once for every i in [0, tasks), on any threads in any order (the caller's thread may
+  /// run some), and returns when all have finished. Must not allocate: run() calls it.
+  virtual void parallel_for(std::size_t tasks, Task task, void* context) noexcept = 0;
+
+ protected:
+  ~ThreadPool() = default;
+};
+
+/// Operations (multiply-adds, compares) per task below which kernels do not split work further: waking a thread
+/// costs microseconds, about what a core does in a million operations.
+constexpr double kMinTaskWork = 1 << 20;
+
+/// The range [begin, end) that part `part` of `parts` takes of [0, total), in whole multiples of `granule` except
+/// the last part (which takes the rest). Parts past the end are empty.
+struct SplitRange {
+  std::int64_t begin = 0;
+  std::int64_t end = 0;
+  std::int64_t size() const noexcept { return end - begin; }
+};
+constexpr SplitRange split_range(std::int64_t total, std::size_t parts, std::size_t part,
+                                 std::int64_t granule = 1) noexcept {
+  const std::int64_t count = parts == 0 ? 1 : static_cast<std::int64_t>(parts);
+  const std::int64_t units = (total + granule - 1) / granule;
+  const std::int64_t per_part = units / count, extra = units % count;
+  const std::int64_t index = static_cast<std::int64_t>(part);
+  std::int64_t begin = (index * per_part + (index < extra ? index : extra)) * granule;
+  std::int64_t end = begin + (per_part + (index < extra ? 1 : 0)) * granule;
+  if (begin > total) begin = total;
+  if (end > total) end = total;
+  return SplitRange{begin, end};
+}
+
+/// What a kernel may split its work over during run(): the session's pool and the number of tasks it planned
+/// for at prepare (PrepareContext::workers()). Default: one task, run inline.
+class Workers {
+ public:
+  constexpr Workers() noexcept = default;
+  constexpr Workers(ThreadPool* pool, std::size_t count) noexcept : pool_(pool), count_(count < 1 ? 1 : count) {}
+
+  /// Most tasks a split may have; task t may use scratch slice t. Always 1 without ONNXMICRO_ENABLE_THREADS.
+  constexpr std::size_t count() const noexcept {
+#if ONNXMICRO_ENABLE_THREADS
+    return pool_ != nullptr ? count_ : 1;
+#else
+    return pool_ != nullptr && count_ > 0 ? 1 : 1;  // (reads the fields: no unused-field warning)
+#endif
+  }
+  /// The pool (null: none, or threads compiled out).
+  constexpr ThreadPool* pool() const noexcept { return count() > 1 ? pool_ : nullptr; }
+  /// Calls body(task) for every task in [0, tasks) (tasks <= count()) and returns when all are done: on the pool
+  /// when there are several, inline otherwise.
+  template <typename Body>
+  void run(std::size_t tasks, Body& body) const noexcept {
+#if ONNXMICRO_ENABLE_THREADS
+    if (tasks > 1 && pool_ != nullptr) {
+      pool_->parallel_for(tasks, &call<Body>, &body);
+      return;
+    }
+#endif
+    for (std::size_t t = 0; t < tasks; ++t) body(t);
+  }
+  /// How many tasks to split `work` units of cost (e.g. multiply-adds) into: one per `work_per_task` (at least
+  /// one), at most count() and at most `max_tasks`, so that small nodes do not pay for waking threads.
+  constexpr std::size_t tasks_for(double work, double work_per_task, std::int64_t max_tasks) const noexcept {
+    std::size_t tasks = count();
+    if (tasks <= 1) return 1;  // (always without ONNXMICRO_ENABLE_THREADS: no floating point reaches a firmware)
+    const double wanted = work / work_per_task;
+    if (wanted < static_cast<double>(tasks)) tasks = wanted < 1.0 ? 1 : static_cast<std::size_t>(wanted);
+    if (max_tasks < 1) return 1;
+    if (static_cast<std::uint64_t>(max_tasks) < tasks) tasks = static_cast<std::size_t>(max_tasks);
+    return tasks;
+  }
+
+ private:
+  template <typename Body>
+  static void call(void* body, std::size_t task) noexcept {
+    (*static_cast<Body*>(body))(task);
+  }
+
+  ThreadPool* pool_ = nullptr;
+  std::size_t count_ = 1;
+};
+
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/core/threads.hpp
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace detail {}
@@ -6418,6 +6551,7 @@ struct PrepareEnvironment {
   Span<const KernelEntry> registry;  ///< the registry the session resolves nodes with
   bool size_optimized = false;       ///< SessionOptions::size_optimized_kernels
   Isa isa = Isa::baseline;           ///< the session's instruction set (Session::isa())
+  Workers workers;                   ///< the session's pool and thread count (Session::thread_count())
 };
 
 /// Handed to a kernel's prepare().
@@ -6451,6 +6585,11 @@ class PrepareContext {
     return Isa::baseline;
 #endif
   }
+  /// Most tasks run() may split the node's work into (core/threads.hpp; 1 without a pool): a kernel that gives each
+  /// task scratch of its own requests that many slices here and indexes them by task in run().
+  std::size_t workers() const noexcept { return environment_->workers.count(); }
+  /// The pool and count themselves, for kernels that prepare subgraphs of their own.
+  const Workers& thread_workers() const noexcept { return environment_->workers; }
   /// The model the node belongs to (a subgraph's own Model for nodes inside If/Loop/Scan bodies); may be null
   /// outside a session.
   const Model* model() const noexcept { return environment_->model; }
@@ -6754,13 +6893,14 @@ class RunContext {
  public:
   RunContext() noexcept = default;
   RunContext(Span<const ConstTensorView> inputs, Span<const TensorView> outputs, void* state, void* scratch,
-             std::size_t scratch_bytes, StringPool* strings = nullptr) noexcept
+             std::size_t scratch_bytes, StringPool* strings = nullptr, Workers workers = Workers()) noexcept
       : inputs_(inputs),
         outputs_(outputs),
         state_(state),
         scratch_(scratch),
         scratch_bytes_(scratch_bytes),
-        strings_(strings) {}
+        strings_(strings),
+        workers_(workers) {}
 
   int input_count() const noexcept { return static_cast<int>(inputs_.size()); }
   bool has_input(int i) const noexcept {
@@ -6779,6 +6919,9 @@ class RunContext {
   }
   void* scratch() const noexcept { return scratch_; }
   std::size_t scratch_bytes() const noexcept { return scratch_bytes_; }
+  /// The threads the node may split its work over: at most PrepareContext::workers() tasks (fewer when the node is
+  /// folded at prepare, where it runs on one).
+  const Workers& workers() const noexcept { return workers_; }
 
   /// Storage for the characters of a new string in a string output (valid until the next run()). Fails with
   /// out_of_memory naming the pool's capacity when SessionOptions::string_pool_bytes is too small.
@@ -6797,6 +6940,7 @@ class RunContext {
   void* scratch_ = nullptr;
   std::size_t scratch_bytes_ = 0;
   StringPool* strings_ = nullptr;
+  Workers workers_;
 };
 
 using PrepareFunction = Status (*)(PrepareContext&);
@@ -7372,6 +7516,13 @@ struct SessionOptions {
   /// at most this and at most the environment variable ONNXMICRO_MAX_ISA (e.g. "sse2", "avx2"; for tests and
   /// benchmarks). Session::isa() tells the choice. Subgraph sessions inherit it.
   Isa max_isa = Isa::best;
+  /// Threads the kernels split their work over (core/threads.hpp): Conv, Gemm, MatMul and pooling split their
+  /// outputs into at most thread_pool->concurrency() tasks (read once, at prepare; Session::thread_count() tells
+  /// it), with per-thread scratch planned in the arena; outputs are bit-identical for any thread count and run()
+  /// still allocates nothing. The pool must outlive the session; sessions may share one. runtime/std_thread_pool.hpp
+  /// has a ready std::thread pool. nullptr: everything runs on the caller's thread. Builds with
+  /// ONNXMICRO_ENABLE_THREADS=0 refuse a pool at prepare. Subgraph sessions inherit it.
+  ThreadPool* thread_pool = nullptr;
 };
 
 /// Watches Session::run(NodeObserver&) node by node: a profiler's clock (`onnxmicro bench`), a debugger's dump.
@@ -9128,8 +9279,18 @@ class Session {
     return Isa::baseline;
 #endif
   }
+  /// Threads the kernels of this session split their work over: SessionOptions::thread_pool's concurrency at
+  /// prepare, or 1 without a pool.
+  std::size_t thread_count() const noexcept { return thread_workers().count(); }
 
  private:
+  Workers thread_workers() const noexcept {
+#if ONNXMICRO_ENABLE_THREADS
+    return kept_.workers;
+#else
+    return Workers();
+#endif
+  }
   using NodeRuntime = detail::NodeRuntime;
   using ValueRuntime = detail::ValueRuntime;
   /// What prepare() keeps to re-plan later: everything in SessionOptions but the per-call shapes and values.
@@ -9143,6 +9304,9 @@ class Session {
 #if ONNXMICRO_ENABLE_ISA_DISPATCH  // (builds without dispatch keep no byte for it)
     Isa isa = Isa::baseline;       ///< chosen once, at prepare
 #endif
+#if ONNXMICRO_ENABLE_THREADS
+    Workers workers;  ///< SessionOptions::thread_pool and its concurrency, read once, at prepare
+#endif
   };
   void release() noexcept;
   void release_plan() noexcept;
@@ -9150,6 +9314,7 @@ class Session {
   // (ONNXMICRO_DETAIL_ALWAYS_INLINE: split for reading, not for reuse).
   ONNXMICRO_DETAIL_ALWAYS_INLINE Status adopt_metadata_allocator(MetadataAllocator* allocator) noexcept;
   ONNXMICRO_DETAIL_ALWAYS_INLINE Status choose_isa(Isa max_isa) noexcept;
+  ONNXMICRO_DETAIL_ALWAYS_INLINE Status adopt_thread_pool(ThreadPool* pool) noexcept;
   ONNXMICRO_DETAIL_ALWAYS_INLINE Status read_dynamic_options(const SessionOptions& options, bool& any_max) noexcept;
   ONNXMICRO_DETAIL_ALWAYS_INLINE Status fuse_qdq_groups(const SessionOptions& options) noexcept;
   ONNXMICRO_DETAIL_ALWAYS_INLINE Status fuse_activations(const SessionOptions& options) noexcept;
@@ -9333,6 +9498,7 @@ inline Status Session::prepare(const Model& model, KernelRegistry registry, cons
   kept_.inputs_outlive_run = options.inputs_outlive_run;
   kept_.size_optimized_kernels = options.size_optimized_kernels;
   ONNXMICRO_RETURN_IF_ERROR(choose_isa(options.max_isa));
+  ONNXMICRO_RETURN_IF_ERROR(adopt_thread_pool(options.thread_pool));
   bool any_max = false;
   ONNXMICRO_RETURN_IF_ERROR(read_dynamic_options(options, any_max));
   ONNXMICRO_RETURN_IF_ERROR(fuse_qdq_groups(options));
@@ -9361,15 +9527,26 @@ inline Status Session::adopt_metadata_allocator(MetadataAllocator* allocator) no
 }
 
 // The best instruction set the CPU has, at most the caller's cap and the environment's (ONNXMICRO_MAX_ISA).
+// The caller's pool and its concurrency, fixed for the session (kernels plan per-thread scratch from it).
+inline Status Session::adopt_thread_pool(ThreadPool* pool) noexcept {
+#if ONNXMICRO_ENABLE_THREADS
+  kept_.workers = pool != nullptr ? Workers(pool, pool->concurrency()) : Workers();
+  return {};
+#else
+  if (pool == nullptr) return {};
+  return Status(StatusCode::unsupported)
+         << "SessionOptions::thread_pool is set, but this build has ONNXMICRO_ENABLE_THREADS=0 (the default on bare "
+            "metal and with ONNXMICRO_OPTIMIZE_FOR_SIZE): build with -DONNXMICRO_ENABLE_THREADS=1 or pass no pool";
+#endif
+}
+
 inline Status Session::choose_isa(Isa max_isa) noexcept {
 #if ONNXMICRO_ENABLE_ISA_DISPATCH
-  Isa environment_cap = Isa::best;
-  if (!isa_cap_from_environment(environment_cap)) {
+  if (!effective_isa(max_isa, kept_.isa)) {
     return Status(StatusCode::invalid_argument)
            << "environment variable ONNXMICRO_MAX_ISA='" << std::getenv("ONNXMICRO_MAX_ISA")
            << "' is not an instruction set: expected sse2, avx2, avx512 or best";
   }
-  kept_.isa = min_isa(detected_isa(), min_isa(max_isa, environment_cap));
 #else
   static_cast<void>(max_isa);
 #endif
@@ -9529,6 +9706,7 @@ inline Status Session::plan_for(Span<const InputShape> shapes, Span<const InputV
   options.inputs_outlive_run = kept_.inputs_outlive_run;
   options.size_optimized_kernels = kept_.size_optimized_kernels;
   options.max_isa = isa();
+  options.thread_pool = thread_workers().pool();
   for (unsigned char& bind : bind_value_) bind = 0;
   // A pass that finds a shape-deciding input fed by graph inputs whose values the caller offered binds them
   // and starts over; each retry binds at least one more input, so this ends.
@@ -9722,6 +9900,7 @@ inline Status Session::prepare_nodes(const SessionOptions& options, Span<unsigne
   env.shared.registry = registry_;
   env.shared.size_optimized = options.size_optimized_kernels;
   env.shared.isa = isa();
+  env.shared.workers = thread_workers();
   env.fused_clamps = fused_clamps_;
   for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
     NodeRuntime& nr = nodes_[i];
@@ -9878,7 +10057,8 @@ inline Status Session::run_nodes(Observe observe) noexcept {
   for (std::size_t i = 0; i < nodes_.size(); ++i) {
     NodeRuntime& nr = nodes_[i];
     if (nr.folded) continue;
-    kernels::RunContext ctx(nr.inputs, nr.outputs, nr.state, nr.scratch, nr.scratch_bytes, &string_pool_.pool());
+    kernels::RunContext ctx(nr.inputs, nr.outputs, nr.state, nr.scratch, nr.scratch_bytes, &string_pool_.pool(),
+                            thread_workers());
     observe(i, false);
     Status st = nr.kernel->run(ctx);
     observe(i, true);
@@ -15138,6 +15318,66 @@ inline void accumulate(Isa isa, std::int64_t m, std::int64_t n, std::int64_t k, 
   accumulate<T>(m, n, k, a, a_row, a_col, b, ldb, c, ldc);
 }
 
+// ---- split over threads ----
+
+/// Rows of C per task come in multiples of this (whole 8-row AVX-512 panels), columns in multiples of
+/// kSplitColumns (whole 32-column tiles), so every element is computed by the same tile code as without a split.
+constexpr std::int64_t kSplitRows = 8;
+constexpr std::int64_t kSplitColumns = 32;
+
+/// Calls block(rows, columns) (SplitRange each) for the blocks of C (m x n) that a product split over `workers`
+/// computes, as tasks on the workers. Rows when each task gets at least one panel, else columns; a block never
+/// holds a lone column that the whole product would not (the matrix-vector path adds in another order).
+template <typename Block>
+inline void split_product(const Workers& workers, std::int64_t m, std::int64_t n, std::int64_t k,
+                          Block& block) noexcept {
+  const std::int64_t row_units = (m + kSplitRows - 1) / kSplitRows;
+  const std::int64_t column_units = (n + kSplitColumns - 1) / kSplitColumns;
+  const double work = static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
+  const std::size_t tasks = workers.tasks_for(work, kMinTaskWork, row_units > column_units ? row_units : column_units);
+  if (tasks <= 1) {  // (always, without ONNXMICRO_ENABLE_THREADS: the rest compiles out)
+    block(SplitRange{0, m}, SplitRange{0, n});
+    return;
+  }
+  const bool by_rows = row_units >= static_cast<std::int64_t>(tasks) || row_units >= column_units;
+  const bool lone_column = !by_rows && n > 1 && n % kSplitColumns == 1;
+  auto task = [&](std::size_t t) noexcept {
+    if (by_rows) {
+      const SplitRange rows = split_range(m, tasks, t, kSplitRows);
+      if (rows.size() > 0) block(rows, SplitRange{0, n});
+      return;
+    }
+    SplitRange columns = split_range(lone_column ? n - 1 : n, tasks, t, kSplitColumns);
+    if (lone_column && columns.end == n - 1) columns.end = n;
+    if (columns.size() > 0) block(SplitRange{0, m}, columns);
+  };
+  workers.run(tasks, task);
+}
+
+/// multiply() with C split over `workers` (bit-identical to the unsplit product).
+inline void multiply(const Workers& workers, Isa isa, std::int64_t m, std::int64_t n, std::int64_t k, const float* a,
+                     std::int64_t a_row, std::int64_t a_col, const float* b, std::int64_t ldb, float* c,
+                     std::int64_t ldc, const float* row_bias = nullptr,
+                     const OutputClamp& clamp = OutputClamp{}) noexcept {
+  auto block = [&](SplitRange rows, SplitRange columns) noexcept {
+    multiply(isa, rows.size(), columns.size(), k, a + rows.begin * a_row, a_row, a_col, b + columns.begin, ldb,
+             c + rows.begin * ldc + columns.begin, ldc, row_bias != nullptr ? row_bias + rows.begin : nullptr, clamp);
+  };
+  split_product(workers, m, n, k, block);
+}
+
+/// accumulate<T>(isa, ...) with C split over `workers` (bit-identical to the unsplit product).
+template <typename T>
+inline void accumulate(const Workers& workers, Isa isa, std::int64_t m, std::int64_t n, std::int64_t k, const T* a,
+                       std::int64_t a_row, std::int64_t a_col, const T* b, std::int64_t ldb, T* c,
+                       std::int64_t ldc) noexcept {
+  auto block = [&](SplitRange rows, SplitRange columns) noexcept {
+    accumulate<T>(isa, rows.size(), columns.size(), k, a + rows.begin * a_row, a_row, a_col, b + columns.begin, ldb,
+                  c + rows.begin * ldc + columns.begin, ldc);
+  };
+  split_product(workers, m, n, k, block);
+}
+
 /// dst (cols x rows) = transpose of src (rows x cols), both dense row-major. Walks blocks so both sides stay
 /// in cache.
 template <typename T>
@@ -15228,6 +15468,19 @@ class ScratchLayout {
     std::size_t offset = align_up(bytes_, kScratchAlignment);
     bytes_ = offset + static_cast<std::size_t>(count > 0 ? count : 0) * sizeof(T);
     return offset;
+  }
+  /// Reserves `slices` sub-buffers of `count` elements of T, one per task of a split (PrepareContext::workers());
+  /// returns the offset of slice 0, slice t being at offset + t * slice_stride<T>(count).
+  template <typename T>
+  std::size_t reserve_slices(std::int64_t count, std::size_t slices) noexcept {
+    const std::size_t first = reserve<T>(count);
+    for (std::size_t t = 1; t < slices; ++t) reserve<T>(count);
+    return first;
+  }
+  /// Bytes from one slice of reserve_slices<T>(count, ...) to the next.
+  template <typename T>
+  static constexpr std::size_t slice_stride(std::int64_t count) noexcept {
+    return align_up(static_cast<std::size_t>(count > 0 ? count : 0) * sizeof(T), kScratchAlignment);
   }
   std::size_t bytes() const noexcept { return bytes_; }
 
@@ -15457,7 +15710,7 @@ struct GemmImpl : kernels::KernelDefaults {
     const std::int64_t a_row = state.trans_a ? 1 : k;
     const std::int64_t a_col = state.trans_a ? m : 1;
     if (b_col == 1) {
-      gemm::accumulate<Acc>(state.isa, m, n, k, a, a_row, a_col, b, b_row, y, n);
+      gemm::accumulate<Acc>(ctx.workers(), state.isa, m, n, k, a, a_row, a_col, b, b_row, y, n);
     } else {
       gemm::strided_accumulate<Acc>(m, n, k, a, a_row, a_col, b, b_row, b_col, y, n);
     }
@@ -16152,6 +16405,17 @@ struct MatMulImpl : kernels::KernelDefaults {
     return {};
   }
 
+  /// Where output batch `batch` (row-major over the batch axes) reads A and B: each input's element offset.
+  static void batch_offsets(const State& state, std::int64_t batch, std::int64_t& a_offset,
+                            std::int64_t& b_offset) noexcept {
+    for (int axis = state.batch_rank - 1; axis >= 0; --axis) {
+      const std::int64_t index = batch % state.batch_dims[axis];
+      batch /= state.batch_dims[axis];
+      a_offset += index * state.a_batch_stride[axis];
+      b_offset += index * state.b_batch_stride[axis];
+    }
+  }
+
   template <typename T>
   static void compute(const State& state, RunContext& ctx) noexcept {
     using Acc = gemm::Accumulator<T>;
@@ -16172,23 +16436,29 @@ struct MatMulImpl : kernels::KernelDefaults {
     }
     for (std::int64_t i = 0; i < state.y_elements; ++i) y[i] = Acc(0);
     const std::int64_t m = state.m, n = state.n, k = state.k;
+    const Workers& workers = ctx.workers();
     if (state.fold_batch) {
       // Every batch uses the same B; A's batches are contiguous (broadcast A axes are size 1 here), so the
       // whole product is one (batch * M) x K by K x N multiply.
-      gemm::accumulate<Acc>(state.isa, state.batch_count * m, n, k, a, k, 1, b, n, y, n);
-    } else {
-      std::int64_t index[kMaxRank] = {};
-      std::int64_t a_offset = 0, b_offset = 0;
-      for (std::int64_t batch = 0; batch < state.batch_count; ++batch) {
-        gemm::accumulate<Acc>(state.isa, m, n, k, a + a_offset, k, 1, b + b_offset, n, y + batch * m * n, n);
-        for (int axis = state.batch_rank - 1; axis >= 0; --axis) {  // odometer over the output batch axes
-          a_offset += state.a_batch_stride[axis];
-          b_offset += state.b_batch_stride[axis];
-          if (++index[axis] < state.batch_dims[axis]) break;
-          a_offset -= state.a_batch_stride[axis] * state.batch_dims[axis];
-          b_offset -= state.b_batch_stride[axis] * state.batch_dims[axis];
-          index[axis] = 0;
+      gemm::accumulate<Acc>(workers, state.isa, state.batch_count * m, n, k, a, k, 1, b, n, y, n);
+    } else if (state.batch_count >= static_cast<std::int64_t>(workers.count())) {
+      // Whole batches per task (enough of them to go round).
+      const std::size_t tasks =
+          workers.tasks_for(static_cast<double>(state.batch_count) * m * n * k, kMinTaskWork, state.batch_count);
+      auto task = [&](std::size_t t) noexcept {
+        const SplitRange batches = split_range(state.batch_count, tasks, t);
+        for (std::int64_t batch = batches.begin; batch < batches.end; ++batch) {
+          std::int64_t a_offset = 0, b_offset = 0;
+          batch_offsets(state, batch, a_offset, b_offset);
+          gemm::accumulate<Acc>(state.isa, m, n, k, a + a_offset, k, 1, b + b_offset, n, y + batch * m * n, n);
         }
+      };
+      workers.run(tasks, task);
+    } else {
+      for (std::int64_t batch = 0; batch < state.batch_count; ++batch) {  // few batches: each product split
+        std::int64_t a_offset = 0, b_offset = 0;
+        batch_offsets(state, batch, a_offset, b_offset);
+        gemm::accumulate<Acc>(workers, state.isa, m, n, k, a + a_offset, k, 1, b + b_offset, n, y + batch * m * n, n);
       }
     }
     if constexpr (!gemm::kSameRepresentation<T>) {
@@ -21921,7 +22191,7 @@ struct ConvImpl : kernels::KernelDefaults {
     kernels::OutputClamp clamp;  ///< a Relu/Clip fused into this node (PrepareContext::fused_clamp)
 #endif
     const void* converted_weights;  ///< W in the compute type, made at prepare (half types, constant W)
-    std::size_t column_offset, weights_offset, accumulator_offset;
+    std::size_t column_offset, weights_offset, accumulator_offset;  ///< column buffers: one per worker (float/double)
   };
 
   static Status prepare(kernels::PrepareContext& ctx, int /*since: every version accepts the same*/) noexcept {
@@ -22079,7 +22349,8 @@ struct ConvImpl : kernels::KernelDefaults {
       if (tile > state.out_spatial) tile = state.out_spatial;
       if (tile < 1) tile = 1;
       state.tile = tile;
-      state.column_offset = layout.reserve<Acc>(state.column_rows * tile);
+      const std::size_t slices = kHalf ? 1 : ctx.workers();  // (half types run on one thread)
+      state.column_offset = layout.reserve_slices<Acc>(state.column_rows * tile, slices);
     }
     if constexpr (kHalf) {
       state.accumulator_offset = layout.reserve<Acc>(state.group_out_channels * state.tile);
@@ -22102,22 +22373,28 @@ struct ConvImpl : kernels::KernelDefaults {
 
   /// Depthwise float convolution (one input channel per group, any depth multiplier; 1-D and 2-D): each output plane
   /// straight from its input plane (kernels/common/window_rows.hpp), bias first, then the taps in the im2col path's
-  /// order.
+  /// order. The planes are split over the workers.
   static void compute_depthwise(const State& s, RunContext& ctx) noexcept {
     const window_rows::PlaneGeometry plane = window_rows::plane_of(s.geometry);
     const float* x = static_cast<const float*>(ctx.input(kX).data);
     const float* w = static_cast<const float*>(ctx.input(kW).data);
     const float* bias = s.has_bias ? static_cast<const float*>(ctx.input(kB).data) : nullptr;
     float* y = static_cast<float*>(ctx.output(kY).data);
-    for (std::int64_t n = 0; n < s.batch; ++n) {
-      for (std::int64_t m = 0; m < s.out_channels; ++m) {
+    const std::int64_t planes = s.batch * s.out_channels;
+    const std::size_t tasks =
+        ctx.workers().tasks_for(static_cast<double>(planes) * s.out_spatial * s.kernel_size, kMinTaskWork, planes);
+    auto task = [&](std::size_t t) noexcept {
+      const SplitRange range = split_range(planes, tasks, t);
+      for (std::int64_t index = range.begin; index < range.end; ++index) {
+        const std::int64_t n = index / s.out_channels, m = index % s.out_channels;
         const std::int64_t channel = m / s.group_out_channels;
         window_rows::window_plane<window_rows::RowOp::multiply_add>(
             s.isa, plane, x + (n * s.in_channels + channel) * s.in_spatial, w + m * s.kernel_size,
-            bias != nullptr ? bias[m] : 0.0f, y + (n * s.out_channels + m) * s.out_spatial);
-        output_clamp(s).apply_to(y + (n * s.out_channels + m) * s.out_spatial, s.out_spatial);
+            bias != nullptr ? bias[m] : 0.0f, y + index * s.out_spatial);
+        output_clamp(s).apply_to(y + index * s.out_spatial, s.out_spatial);
       }
-    }
+    };
+    ctx.workers().run(tasks, task);
   }
 
   /// Size-optimised (PrepareContext::size_optimized(); float and double): each output is its bias plus the products
@@ -22153,10 +22430,11 @@ struct ConvImpl : kernels::KernelDefaults {
     }
   }
 
-  /// Fills `count` columns (output positions first..first+count) of the column matrix of one group:
-  /// row (c, tap) holds the input value each output position sees through that kernel tap, 0 in padding.
+  /// Fills `count` columns (output positions first..first+count) of rows [row_begin, row_end) of the column matrix of
+  /// one group: row (c, tap) holds the input value each output position sees through that kernel tap, 0 in padding.
   template <typename T, typename Acc>
-  static void im2col(const State& s, const T* x, std::int64_t first, std::int64_t count, Acc* col) noexcept {
+  static void im2col(const State& s, const T* x, std::int64_t first, std::int64_t count, std::int64_t row_begin,
+                     std::int64_t row_end, Acc* col) noexcept {
     const sliding_window::WindowGeometry& g = s.geometry;
     const int last = g.rank - 1;
     std::int64_t tap[sliding_window::kMaxSpatialRank] = {};
@@ -22167,8 +22445,13 @@ struct ConvImpl : kernels::KernelDefaults {
         start_index[d] = rest % g.output[d];
         rest /= g.output[d];
       }
+      rest = row_begin % s.kernel_size;
+      for (int d = last; d >= 0; --d) {
+        tap[d] = rest % g.kernel[d];
+        rest /= g.kernel[d];
+      }
     }
-    for (std::int64_t row = 0; row < s.column_rows; ++row) {
+    for (std::int64_t row = row_begin; row < row_end; ++row) {
       const std::int64_t channel = row / s.kernel_size;
       const T* plane = x + channel * s.in_spatial;
       Acc* dst = col + row * count;
@@ -22221,28 +22504,100 @@ struct ConvImpl : kernels::KernelDefaults {
 
   template <typename T>
   static void compute(const State& s, RunContext& ctx) noexcept {
+    if constexpr (compute_type::kIsHalf<T>) {
+      compute_half<T>(s, ctx);
+    } else {
+      compute_split<T>(s, ctx);
+    }
+  }
+
+  /// float and double: the (image, group, tile) items split over the workers, each task with a column buffer of its
+  /// own. When the items do not share out evenly (late layers: a tile or two, many channels), they run one after
+  /// another with the rows of their column matrix and of their product split instead.
+  template <typename T>
+  static void compute_split(const State& s, RunContext& ctx) noexcept {
+    const T* x = static_cast<const T*>(ctx.input(kX).data);
+    const T* w = static_cast<const T*>(ctx.input(kW).data);
+    const T* bias = s.has_bias ? static_cast<const T*>(ctx.input(kB).data) : nullptr;
+    T* y = static_cast<T*>(ctx.output(kY).data);
+    const std::int64_t tiles = s.pointwise ? 1 : (s.out_spatial + s.tile - 1) / s.tile;
+    const std::int64_t items = s.batch * s.group * tiles;
+    if (items == 0 || s.out_spatial == 0) return;  // (an empty output: nothing to compute, no tile to divide by)
+    const Workers& workers = ctx.workers();
+    const double work = static_cast<double>(s.batch * s.out_channels) * s.out_spatial * s.column_rows;
+    const std::size_t tasks = workers.tasks_for(work, kMinTaskWork, static_cast<std::int64_t>(workers.count()));
+    const std::int64_t mg = s.group_out_channels;
+    // Item `item` with column buffer `col`: gathers its rows [row_begin, row_end) when `gather`, multiplies when
+    // `product` (split over `product_workers`).
+    auto run_item = [&](std::int64_t item, T* col, std::int64_t row_begin, std::int64_t row_end, bool product,
+                        const Workers& product_workers) noexcept {
+      const std::int64_t tile = item % tiles, grp = item / tiles % s.group, n = item / tiles / s.group;
+      const T* x_group = x + (n * s.in_channels + grp * s.group_in_channels) * s.in_spatial;
+      T* y_group = y + (n * s.out_channels + grp * mg) * s.out_spatial;
+      const T* w_group = w + grp * mg * s.column_rows;
+      const T* b_group = bias != nullptr ? bias + grp * mg : nullptr;
+      if (s.pointwise) {
+        if (product)
+          multiply_group<T>(s, product_workers, w_group, b_group, s.group_in_channels, x_group, s.in_spatial,
+                            s.out_spatial, y_group, s.out_spatial);
+        return;
+      }
+      const std::int64_t first = tile * s.tile;
+      const std::int64_t count = s.out_spatial - first < s.tile ? s.out_spatial - first : s.tile;
+      if (row_end > row_begin) im2col(s, x_group, first, count, row_begin, row_end, col);
+      if (product)
+        multiply_group<T>(s, product_workers, w_group, b_group, s.column_rows, col, count, count, y_group + first,
+                          s.out_spatial);
+    };
+    auto column_buffer = [&](std::size_t task) noexcept {
+      const std::size_t stride = scratch::ScratchLayout::slice_stride<T>(s.column_rows * s.tile);
+      return s.pointwise ? nullptr : scratch::scratch_at<T>(ctx.scratch(), s.column_offset + task * stride);
+    };
+    if (tasks <= 1) {  // (always, without ONNXMICRO_ENABLE_THREADS: the rest compiles out)
+      for (std::int64_t item = 0; item < items; ++item)
+        run_item(item, column_buffer(0), 0, s.column_rows, true, Workers());
+      return;
+    }
+    // Few items share out evenly only when they divide among the tasks and are all the same size.
+    const std::int64_t task_count = static_cast<std::int64_t>(tasks);
+    const bool even_items = items % task_count == 0 && s.out_spatial % s.tile == 0;
+    if (even_items || items >= 4 * task_count) {
+      auto task = [&](std::size_t t) noexcept {
+        const SplitRange range = split_range(items, tasks, t);
+        for (std::int64_t item = range.begin; item < range.end; ++item)
+          run_item(item, column_buffer(t), 0, s.column_rows, true, Workers());
+      };
+      workers.run(tasks, task);
+      return;
+    }
+    T* col = column_buffer(0);
+    for (std::int64_t item = 0; item < items; ++item) {
+      auto gather = [&](std::size_t t) noexcept {
+        const SplitRange rows = split_range(s.column_rows, tasks, t);
+        run_item(item, col, rows.begin, rows.end, false, Workers());
+      };
+      if (!s.pointwise) workers.run(tasks, gather);
+      run_item(item, col, 0, 0, true, workers);
+    }
+  }
+
+  /// float16 and bfloat16 (one thread): each tile gathered in float, multiplied into a float accumulator, rounded
+  /// once when stored; W converted at prepare, or at run into scratch when it is not constant.
+  template <typename T>
+  static void compute_half(const State& s, RunContext& ctx) noexcept {
     using Acc = compute_type::ComputeType<T>;
-    constexpr bool kHalf = compute_type::kIsHalf<T>;
     const T* x = static_cast<const T*>(ctx.input(kX).data);
     const T* bias = s.has_bias ? static_cast<const T*>(ctx.input(kB).data) : nullptr;
     T* y = static_cast<T*>(ctx.output(kY).data);
     void* scratch = ctx.scratch();
-
-    const Acc* weights = nullptr;
-    if constexpr (kHalf) {
-      if (s.weights_in_scratch) {
-        Acc* converted = scratch::scratch_at<Acc>(scratch, s.weights_offset);
-        compute_type::load_floating(ctx.input(kW).dtype, ctx.input(kW).data, converted, s.out_channels * s.column_rows);
-        weights = converted;
-      } else {
-        weights = static_cast<const Acc*>(s.converted_weights);
-      }
-    } else {
-      weights = static_cast<const Acc*>(ctx.input(kW).data);
+    const Acc* weights = static_cast<const Acc*>(s.converted_weights);
+    if (s.weights_in_scratch) {
+      Acc* converted = scratch::scratch_at<Acc>(scratch, s.weights_offset);
+      compute_type::load_floating(ctx.input(kW).dtype, ctx.input(kW).data, converted, s.out_channels * s.column_rows);
+      weights = converted;
     }
-    Acc* col = s.pointwise && !kHalf ? nullptr : scratch::scratch_at<Acc>(scratch, s.column_offset);
-    Acc* accumulator = kHalf ? scratch::scratch_at<Acc>(scratch, s.accumulator_offset) : nullptr;
-
+    Acc* col = scratch::scratch_at<Acc>(scratch, s.column_offset);
+    Acc* accumulator = scratch::scratch_at<Acc>(scratch, s.accumulator_offset);
     const std::int64_t mg = s.group_out_channels;
     for (std::int64_t n = 0; n < s.batch; ++n) {
       for (std::int64_t grp = 0; grp < s.group; ++grp) {
@@ -22250,45 +22605,36 @@ struct ConvImpl : kernels::KernelDefaults {
         T* y_group = y + (n * s.out_channels + grp * mg) * s.out_spatial;
         const Acc* w_group = weights + grp * mg * s.column_rows;
         const T* b_group = bias ? bias + grp * mg : nullptr;
-        if constexpr (!kHalf) {
-          if (s.pointwise) {
-            multiply_group<T>(s, w_group, b_group, s.group_in_channels, x_group, s.in_spatial, s.out_spatial, y_group,
-                              s.out_spatial);
-            continue;
-          }
-        }
         for (std::int64_t first = 0; first < s.out_spatial; first += s.tile) {
           const std::int64_t count = s.out_spatial - first < s.tile ? s.out_spatial - first : s.tile;
-          im2col(s, x_group, first, count, col);
-          if constexpr (kHalf) {
-            multiply_group<T>(s, w_group, b_group, s.column_rows, col, count, count, accumulator, count);
-            for (std::int64_t m = 0; m < mg; ++m)
-              for (std::int64_t q = 0; q < count; ++q)
-                y_group[m * s.out_spatial + first + q] = compute_type::narrow<T>(accumulator[m * count + q]);
-          } else {
-            multiply_group<T>(s, w_group, b_group, s.column_rows, col, count, count, y_group + first, s.out_spatial);
-          }
+          im2col(s, x_group, first, count, 0, s.column_rows, col);
+          multiply_group<T>(s, Workers(), w_group, b_group, s.column_rows, col, count, count, accumulator, count);
+          for (std::int64_t m = 0; m < mg; ++m)
+            for (std::int64_t q = 0; q < count; ++q)
+              y_group[m * s.out_spatial + first + q] = compute_type::narrow<T>(accumulator[m * count + q]);
         }
       }
     }
   }
 
   /// y (group_out_channels x count, row stride ld_y) = bias + the group's weights (depth columns) * b (depth x
-  /// count, row stride ld_b), then the fused clamp. The float GEMM starts its tiles at the bias and clamps before
-  /// storing; the other types fill, multiply and clamp in passes (half types clamp the float accumulator).
+  /// count, row stride ld_b), then the fused clamp; the product split over `workers`. The float GEMM starts its tiles
+  /// at the bias and clamps before storing; the other types fill, multiply and clamp in passes (half types clamp the
+  /// float accumulator).
   template <typename T>
-  static void multiply_group(const State& s, const compute_type::ComputeType<T>* w, const T* bias, std::int64_t depth,
-                             const compute_type::ComputeType<T>* b, std::int64_t ld_b, std::int64_t count,
-                             compute_type::ComputeType<T>* y, std::int64_t ld_y) noexcept {
+  static void multiply_group(const State& s, const Workers& workers, const compute_type::ComputeType<T>* w,
+                             const T* bias, std::int64_t depth, const compute_type::ComputeType<T>* b,
+                             std::int64_t ld_b, std::int64_t count, compute_type::ComputeType<T>* y,
+                             std::int64_t ld_y) noexcept {
     using Acc = compute_type::ComputeType<T>;
     const std::int64_t rows = s.group_out_channels;
     // (Builds without fast paths never fuse activations: their float product stays fill + accumulate.)
     if constexpr (std::is_same<T, float>::value && ONNXMICRO_ENABLE_FAST_PATHS) {
       if (bias == nullptr) fill_bias<T>(nullptr, rows, count, y, ld_y);
-      gemm::multiply(s.isa, rows, count, depth, w, s.column_rows, 1, b, ld_b, y, ld_y, bias, output_clamp(s));
+      gemm::multiply(workers, s.isa, rows, count, depth, w, s.column_rows, 1, b, ld_b, y, ld_y, bias, output_clamp(s));
     } else {
       fill_bias(bias, rows, count, y, ld_y);
-      gemm::accumulate<Acc>(s.isa, rows, count, depth, w, s.column_rows, 1, b, ld_b, y, ld_y);
+      gemm::accumulate<Acc>(workers, s.isa, rows, count, depth, w, s.column_rows, 1, b, ld_b, y, ld_y);
       if (!output_clamp(s).enabled) return;
       for (std::int64_t r = 0; r < rows; ++r)
         for (std::int64_t q = 0; q < count; ++q) y[r * ld_y + q] = clamped(s, y[r * ld_y + q]);
@@ -26047,15 +26393,22 @@ struct MaxPoolImpl : kernels::KernelDefaults {
   }
 
  private:
-  /// Each plane a row at a time: per output row, the max over its window's input rows, vectorised over columns.
+  /// Each plane a row at a time: per output row, the max over its window's input rows, vectorised over columns. The
+  /// planes are split over the workers.
   static void compute_rows(const State& s, RunContext& ctx) noexcept {
     const window_rows::PlaneGeometry plane = window_rows::plane_of(s.geometry);
     const float* x = static_cast<const float*>(ctx.input(kX).data);
     float* y = static_cast<float*>(ctx.output(kY).data);
-    for (std::int64_t p = 0; p < s.planes; ++p) {
-      window_rows::window_plane<window_rows::RowOp::max>(s.isa, plane, x + p * s.in_spatial, nullptr,
-                                                         std::numeric_limits<float>::lowest(), y + p * s.out_spatial);
-    }
+    const std::size_t tasks = ctx.workers().tasks_for(
+        static_cast<double>(s.planes) * s.out_spatial * s.geometry.kernel_size(), kMinTaskWork, s.planes);
+    auto task = [&](std::size_t t) noexcept {
+      const SplitRange planes = split_range(s.planes, tasks, t);
+      for (std::int64_t p = planes.begin; p < planes.end; ++p) {
+        window_rows::window_plane<window_rows::RowOp::max>(s.isa, plane, x + p * s.in_spatial, nullptr,
+                                                           std::numeric_limits<float>::lowest(), y + p * s.out_spatial);
+      }
+    };
+    ctx.workers().run(tasks, task);
   }
 
   /// Spatial row-major offset -> column-major offset (storage_order 1).
@@ -40339,6 +40692,7 @@ class Subgraph {
     options.inputs_outlive_run = true;  // the next iteration's inputs are written while outputs are read
     options.size_optimized_kernels = ctx.size_optimized();
     options.max_isa = ctx.isa();
+    options.thread_pool = ctx.thread_workers().pool();
     options.input_shapes = shapes;
     options.input_values = values.subspan(0, value_count);
     // Strings built inside a subgraph would need a pool of their own: none, so such a run fails clearly.

@@ -1199,9 +1199,9 @@ std::map<std::string, std::string> text_fields(const std::string& out) {
 
 // The instruction set bench reports: this CPU's best, capped by ONNXMICRO_MAX_ISA when the environment sets it.
 std::string expected_isa() {
-  onnxmicro::Isa cap = onnxmicro::Isa::best;
-  if (!onnxmicro::isa_cap_from_environment(cap)) cap = onnxmicro::Isa::best;
-  return std::string(onnxmicro::isa_name(onnxmicro::min_isa(onnxmicro::detected_isa(), cap)));
+  onnxmicro::Isa isa = onnxmicro::Isa::baseline;
+  onnxmicro::effective_isa(onnxmicro::Isa::best, isa);
+  return std::string(onnxmicro::isa_name(isa));
 }
 
 const char* const kBenchTimes[] = {"load_ms", "prepare_ms", "first_run_ms", "median_ms", "p10_ms", "p90_ms"};
@@ -1291,6 +1291,30 @@ void case_bench_json(Context& ctx) {
   expect_true(ctx, "shares add up to 1: " + r.out, shares == 0 || (shares > 0.99 && shares < 1.01));
 }
 
+// --threads: bench, run and plan prepare with a pool of that many threads and report it; run's outputs are the same.
+void case_threads(Context& ctx) {
+  std::string relu = write_relu_model(ctx, "relu.onnx");
+  write_bytes(ctx.path("x.pb"), raw_tensor("x", kFloat, {2, 3}, le_floats(kReluInput)).take());
+  Result bench = run_cli(ctx, {"bench", relu, "--inputs", ctx.path("x.pb"), "--runs", "2", "--threads", "3", "--json"});
+  Json json;
+  expect_true(ctx, "bench --threads 3 --json says threads 3: " + describe(bench),
+              bench.exit_code == 0 && JsonReader(bench.out).read(json) && json.at("threads").number == 3);
+  Result plan = run_cli(ctx, {"plan", relu, "--threads=2", "--inputs", ctx.path("x.pb")});
+  expect_true(ctx, "plan --threads=2 says threads: 2: " + describe(plan),
+              plan.exit_code == 0 && plan.out.find("\nthreads: 2\n") != std::string::npos);
+  Result one = run_cli(ctx, {"run", relu, "--inputs", ctx.path("x.pb"), "--print"});
+  Result two = run_cli(ctx, {"run", relu, "--threads", "2", "--inputs", ctx.path("x.pb"), "--print"});
+  expect_true(ctx, "run --threads 2 prints what run prints: " + describe(two),
+              one.exit_code == 0 && two.exit_code == 0 && !one.out.empty() && one.out == two.out);
+  expect_usage_error(ctx, run_cli(ctx, {"run", relu, "--threads", "-1", "--inputs", ctx.path("x.pb")}),
+                     "--threads expects a whole number from 1 to 1024, got '-1'");
+  expect_usage_error(ctx, run_cli(ctx, {"plan", relu, "--threads", "1025"}),
+                     "--threads expects a whole number from 1 to 1024, got '1025'");
+  Result help = run_cli(ctx, {"run", "--help"});
+  expect_true(ctx, "run --help lists --threads: " + describe(help),
+              help.out.find("  --threads N") != std::string::npos);
+}
+
 void case_bench_shape(Context& ctx) {
   std::string path = write_bench_model(ctx);
   Result r = run_cli(ctx, {"bench", path, "--shape", "x=3,1,4,4", "--runs", "3", "--warmup", "0"});
@@ -1328,8 +1352,12 @@ void case_bench_errors(Context& ctx) {
   expect_usage_error(ctx, run_cli(ctx, {"bench", relu, "--warmup", "-1"}),
                      "--warmup expects a whole number from 0 to 1000000, got '-1'");
   expect_usage_error(ctx, run_cli(ctx, {"bench", relu, "--runs"}), "--runs needs a number");
-  expect_usage_error(ctx, run_cli(ctx, {"bench", relu, "--threads", "2"}),
-                     "--threads 2: this build runs on one thread (threads are not implemented yet)");
+  expect_usage_error(ctx, run_cli(ctx, {"bench", relu, "--threads", "0"}),
+                     "--threads expects a whole number from 1 to 1024, got '0'");
+  expect_usage_error(ctx, run_cli(ctx, {"bench", relu, "--threads=two"}),
+                     "--threads expects a whole number from 1 to 1024, got 'two'");
+  expect_usage_error(ctx, run_cli(ctx, {"bench", relu, "--threads"}),
+                     "--threads expects a whole number from 1 to 1024, got nothing");
   expect_error(ctx, run_cli(ctx, {"bench", relu, "--shape", "z=2,3"}),
                "--shape z=2,3: the model has no input named 'z' (its inputs: 'x')");
   // The unsupported model fails at prepare, naming the node.
@@ -1367,6 +1395,7 @@ const std::map<std::string, std::function<void(Context&)>>& cases() {
       {"bench", case_bench},
       {"bench_json", case_bench_json},
       {"bench_shape", case_bench_shape},
+      {"threads", case_threads},
       {"bench_errors", case_bench_errors},
   };
   return table;

@@ -5,7 +5,8 @@
 // initializer, a Constant, a Cast to it) fails at Session::prepare with one precise message naming node, tensor,
 // dtype and macro, before any kernel (or constant folding) sees the tensor. A model that needs a compiled-out
 // feature (QDQ fusion, model-local functions, external data, subgraphs, input shapes not fixed by the model) fails
-// to load or prepare naming what and the macro; so does a tensor of a rank above ONNXMICRO_MAX_RANK (4 here).
+// to load or prepare naming what and the macro; so does a tensor of a rank above ONNXMICRO_MAX_RANK (4 here), and a
+// session given a thread pool (ONNXMICRO_ENABLE_THREADS).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -17,7 +18,7 @@
 
 #if ONNXMICRO_ENABLE_FLOAT64 || ONNXMICRO_ENABLE_FLOAT16 || ONNXMICRO_ENABLE_QDQ_FUSION ||              \
     ONNXMICRO_ENABLE_MODEL_FUNCTIONS || ONNXMICRO_ENABLE_EXTERNAL_DATA || ONNXMICRO_ENABLE_SUBGRAPHS || \
-    ONNXMICRO_ENABLE_DYNAMIC_SHAPES
+    ONNXMICRO_ENABLE_DYNAMIC_SHAPES || ONNXMICRO_ENABLE_THREADS
 #error "tests/compiled_out must be compiled with every ONNXMICRO_ENABLE_* of its CMakeLists.txt set to 0"
 #endif
 static_assert(ONNXMICRO_MAX_RANK == 4, "tests/compiled_out is compiled with ONNXMICRO_MAX_RANK=4 (CMakeLists.txt)");
@@ -95,6 +96,29 @@ TEST(CompiledOut, Float32CnnStillMatchesOnnxruntime) {
   for (std::size_t i = 0; i < hello_cnn_model_expected_count; ++i) {
     EXPECT_NEAR(y.data_as<float>()[i], hello_cnn_model_expected[i], 1e-5f) << "element " << i;
   }
+}
+
+// A pool that must never be asked for anything: with threads compiled out no kernel splits.
+class UnusedPool final : public om::ThreadPool {
+ public:
+  std::size_t concurrency() const noexcept override { return 4; }
+  void parallel_for(std::size_t, Task, void*) noexcept override { ADD_FAILURE() << "parallel_for was called"; }
+};
+
+TEST(CompiledOut, ThreadPoolIsRefusedAtPrepareNamingTheMacro) {
+  static_assert(om::Workers(nullptr, 4).count() == 1, "without threads every split has one task");
+  UnusedPool pool;
+  om::SessionOptions options;
+  options.thread_pool = &pool;
+  Prepared p;
+  const Status st = p.load_and_prepare(one_node_model("Relu", "relu", DataType::float32, DataType::float32), options);
+  EXPECT_EQ(st.code(), StatusCode::unsupported);
+  EXPECT_EQ(st.message_view(),
+            "SessionOptions::thread_pool is set, but this build has ONNXMICRO_ENABLE_THREADS=0 (the default on bare "
+            "metal and with ONNXMICRO_OPTIMIZE_FOR_SIZE): build with -DONNXMICRO_ENABLE_THREADS=1 or pass no pool");
+  Prepared plain;
+  EXPECT_TRUE(plain.load_and_prepare(one_node_model("Relu", "relu", DataType::float32, DataType::float32)).ok());
+  EXPECT_EQ(plain.session.thread_count(), 1u);
 }
 
 TEST(CompiledOut, Float64InputFailsAtPrepare) {

@@ -1385,10 +1385,9 @@ int main(int argc, char** argv) {
   if (!allowlist.empty() || stale != 0) {
     std::printf("allowlist: %d known failures, %d stale entries\n", allowlisted_failures, stale);
   }
-  onnxmicro::Isa isa_cap = onnxmicro::Isa::best;
-  if (onnxmicro::isa_cap_from_environment(isa_cap)) {  // (a malformed cap failed every prepare, loudly)
-    std::printf("isa: %s\n",
-                std::string(onnxmicro::isa_name(onnxmicro::min_isa(onnxmicro::detected_isa(), isa_cap))).c_str());
+  onnxmicro::Isa isa = onnxmicro::Isa::baseline;
+  if (onnxmicro::effective_isa(onnxmicro::Isa::best, isa)) {  // (a malformed cap failed every prepare, loudly)
+    std::printf("isa: %s\n", std::string(onnxmicro::isa_name(isa)).c_str());
   }
   std::printf("time: %.1f s\n", seconds);
   std::printf("conformance: %d passed, %d failed, %d unsupported (of %zu cases)\n", passed, failed, unsupported,

@@ -56,8 +56,7 @@ constexpr const char kHelp[] =
     "Options:\n"
     "  --inputs FILE...     input files (.pb or .npy, as for 'run'), in graph order; the others are random\n"
     "  --input NAME=FILE    the file for the input called NAME\n"
-    "  --shape NAME=D0,...  the shape of the random input NAME (may be repeated)\n"
-    "  --threads N          threads to run on (only 1 for now)\n"
+    "  --shape NAME=D0,...  the shape of the random input NAME (may be repeated)\n" ONNXMICRO_CLI_THREADS_HELP
     "  --warmup W           runs before the timed ones (default 10)\n"
     "  --runs R             timed runs, at least 1 (default 100)\n"
     "  --json               print one JSON object instead\n" ONNXMICRO_CLI_OPTIMIZE_FOR_SIZE_HELP
@@ -91,7 +90,7 @@ bool parse_int(const std::string& text, std::int64_t& value) {
   return !text.empty() && result.ec == std::errc() && result.ptr == end;
 }
 
-// --warmup/--runs/--threads N (or =N) into `out`, which must lie in [min, kMaxRuns].
+// --warmup/--runs N (or =N) into `out`, which must lie in [min, kMaxRuns].
 OptionResult parse_count(const Args& args, std::size_t& i, const std::string& name, int min, int& out,
                          std::string& error) {
   std::string option, value;
@@ -148,14 +147,13 @@ OptionResult parse_shape(const Args& args, std::size_t& i, BenchOptions& out, st
 
 // Returns -1 to go on with `model_path` and `options`, else the exit code (usage errors printed).
 int parse_bench_command_line(const Args& args, std::string& model_path, BenchOptions& options) {
-  int threads = 1;
   auto own_option = [&](const Args& all, std::size_t& i, std::string& error) {
     std::string name, value;
     bool has_value = false;
     split_option(all[i], name, value, has_value);
     if (name == "--warmup") return parse_count(all, i, name, 0, options.warmup, error);
     if (name == "--runs") return parse_count(all, i, name, 1, options.runs, error);
-    if (name == "--threads") return parse_count(all, i, name, 1, threads, error);
+    if (name == kThreadsOption) return parse_threads_option(all, i, options.inputs, error);
     if (name == "--shape") return parse_shape(all, i, options, error);
     if (all[i] != "--json") return OptionResult::not_mine;
     options.json = true;
@@ -163,11 +161,6 @@ int parse_bench_command_line(const Args& args, std::string& model_path, BenchOpt
   };
   const int exit_code = parse_model_command_line(args, "bench", kUsage, kHelp, own_option, model_path, options.inputs);
   if (exit_code >= 0) return exit_code;
-  if (threads != 1) {
-    return usage_error(
-        "bench", kUsage,
-        "--threads " + std::to_string(threads) + ": this build runs on one thread (threads are not implemented yet)");
-  }
   return -1;
 }
 
@@ -556,7 +549,7 @@ void print_text(const Report& r) {
   const BenchResult& b = r.result;
   out << "model: " << printable(r.model_path) << '\n';
   out << "isa: " << onnxmicro::isa_name(r.session.isa()) << '\n';
-  out << "threads: 1\n";
+  out << "threads: " << r.session.thread_count() << '\n';
   out << "inputs: " << r.bound.shapes.size() << '\n';
   for (std::size_t k = 0; k < r.bound.shapes.size(); ++k) {
     out << "  " << printable(r.bound.shapes[k].name) << ": " << onnxmicro::dtype_name(r.bound.tensors[k].dtype) << ' '
@@ -635,7 +628,7 @@ void print_json(const Report& r) {
   json.key("isa");
   json.value(onnxmicro::isa_name(r.session.isa()));
   json.key("threads");
-  json.value(std::int64_t{1});
+  json.value(static_cast<std::int64_t>(r.session.thread_count()));
   json_inputs(json, r);
   const std::pair<const char*, double> times[] = {
       {"load_ms", b.load_ms},     {"prepare_ms", b.prepare_ms}, {"first_run_ms", b.first_run_ms},

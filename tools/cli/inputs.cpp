@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "inputs.hpp"
 
+#include <charconv>
 #include <iostream>
-
+#include <map>
+#include <memory>
 #include <string_view>
+
+#include <onnxmicro/runtime/std_thread_pool.hpp>
 
 #include "cli_support.hpp"
 
@@ -68,6 +72,24 @@ int parse_model_command_line(const Args& args, std::string_view command, std::st
   }
   if (model_path.empty()) return usage_error(command, usage, "missing MODEL");
   return -1;
+}
+
+OptionResult parse_threads_option(const Args& args, std::size_t& i, InputArgs& out, std::string& error) {
+  std::string name, value;
+  bool has_value = false;
+  split_option(args[i], name, value, has_value);
+  if (name != kThreadsOption) return OptionResult::not_mine;
+  if (!has_value && i + 1 < args.size() && args[i + 1].rfind("--", 0) != 0) value = args[++i];
+  int threads = 0;
+  const char* end = value.data() + value.size();
+  const auto parsed = std::from_chars(value.data(), end, threads);
+  if (value.empty() || parsed.ec != std::errc() || parsed.ptr != end || threads < 1 || threads > kMaxThreads) {
+    error = std::string(kThreadsOption) + " expects a whole number from 1 to " + std::to_string(kMaxThreads) +
+            (value.empty() ? std::string(", got nothing") : ", got '" + printable(value) + "'");
+    return OptionResult::error;
+  }
+  out.threads = threads;
+  return OptionResult::consumed;
 }
 
 OptionResult parse_input_option(const Args& args, std::size_t& i, InputArgs& out, std::string& error) {
@@ -216,6 +238,19 @@ bool prepare_with_inputs(const std::string& model_path, const InputArgs& inputs,
          prepare_bound(loaded, bound, inputs, session, error);
 }
 
+namespace {
+
+// A pool of `threads` for the sessions of this process (none for 1), made on first use and kept until exit.
+onnxmicro::ThreadPool* thread_pool(int threads) {
+  static std::map<int, std::unique_ptr<onnxmicro::StdThreadPool>> pools;
+  if (threads <= 1) return nullptr;
+  std::unique_ptr<onnxmicro::StdThreadPool>& pool = pools[threads];
+  if (!pool) pool = std::make_unique<onnxmicro::StdThreadPool>(static_cast<std::size_t>(threads));
+  return pool.get();
+}
+
+}  // namespace
+
 bool prepare_bound(LoadedModel& loaded, const BoundInputs& bound, const InputArgs& inputs, onnxmicro::Session& session,
                    std::string& error) {
   onnxmicro::SessionOptions options;
@@ -228,6 +263,7 @@ bool prepare_bound(LoadedModel& loaded, const BoundInputs& bound, const InputArg
   options.input_values = onnxmicro::Span<const onnxmicro::InputValue>(values.data(), values.size());
   options.size_optimized_kernels = inputs.optimize_for_size;
   options.fuse_activations = inputs.fuse_activations;
+  options.thread_pool = thread_pool(inputs.threads);
   onnxmicro::Status status = session.prepare(loaded.model, onnxmicro::all_kernels_registry(), options);
   if (!status.ok()) {
     error = "cannot prepare '" + loaded.path + "': " + describe_status(status);

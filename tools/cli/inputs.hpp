@@ -24,6 +24,8 @@ struct InputArgs {
   bool optimize_for_size = false;
   /// SessionOptions::fuse_activations (`kernels` turns it off: a firmware without fast paths runs every node).
   bool fuse_activations = true;
+  /// --threads N: prepare with a std::thread pool of N threads (SessionOptions::thread_pool); 1: none.
+  int threads = 1;
   bool empty() const noexcept { return positional.empty() && named.empty(); }
 };
 
@@ -35,6 +37,16 @@ inline constexpr const char kOptimizeForSizeOption[] = "--optimize-for-size";
   "  --optimize-for-size  plan (and run) as a build with ONNXMICRO_OPTIMIZE_FOR_SIZE=1 does: Conv without\n" \
   "                       im2col scratch, Gemm reading a transposed B in place (SessionOptions::\n"          \
   "                       size_optimized_kernels)\n"
+
+/// The option that runs the kernels on a pool of N threads, its limit, and its help line.
+inline constexpr const char kThreadsOption[] = "--threads";
+inline constexpr int kMaxThreads = 1024;
+#define ONNXMICRO_CLI_THREADS_HELP                                                                           \
+  "  --threads N          split the kernels' work over N threads (a std::thread pool; default 1); outputs\n" \
+  "                       are the same bits for any N\n"
+
+/// Parses --threads N (or --threads=N) at args[i] into out.threads; not_mine for other options.
+OptionResult parse_threads_option(const Args& args, std::size_t& i, InputArgs& out, std::string& error);
 
 /// Parses --inputs / --input starting at args[i]; on `consumed`, i is the last argument used. On `error`,
 /// `error` says what is wrong with the command line.
@@ -75,8 +87,8 @@ bool prepare_with_inputs(const std::string& model_path, const InputArgs& inputs,
                          BoundInputs& bound, onnxmicro::Session& session, std::string& error);
 
 /// Prepares `session` for the loaded model with every kernel of this build: `bound`'s shapes are bound and its values
-/// offered (the session keeps those of inputs that decide shapes); `inputs` gives --optimize-for-size and whether
-/// activations fuse.
+/// offered (the session keeps those of inputs that decide shapes); `inputs` gives --optimize-for-size, whether
+/// activations fuse and the threads (a pool that lives until the program exits).
 bool prepare_bound(LoadedModel& loaded, const BoundInputs& bound, const InputArgs& inputs, onnxmicro::Session& session,
                    std::string& error);
 

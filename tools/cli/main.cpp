@@ -56,15 +56,14 @@ constexpr const char kHelp[] =
 
 // The instruction set sessions choose in this process (core/isa.hpp): the CPU's best, capped by ONNXMICRO_MAX_ISA.
 bool print_isa() {
-  onnxmicro::Isa cap = onnxmicro::Isa::best;
-  if (!onnxmicro::isa_cap_from_environment(cap)) {
+  onnxmicro::Isa isa = onnxmicro::Isa::baseline, cap = onnxmicro::Isa::best;
+  if (!onnxmicro::effective_isa(onnxmicro::Isa::best, isa) || !onnxmicro::isa_cap_from_environment(cap)) {
     print_error(
         "environment variable ONNXMICRO_MAX_ISA is not an instruction set: expected sse2, avx2, avx512 or best");
     return false;
   }
   const onnxmicro::Isa detected = onnxmicro::detected_isa();
-  std::cout << "isa: " << onnxmicro::isa_name(onnxmicro::min_isa(detected, cap))
-            << " (this CPU: " << onnxmicro::isa_name(detected);
+  std::cout << "isa: " << onnxmicro::isa_name(isa) << " (this CPU: " << onnxmicro::isa_name(detected);
   if (cap != onnxmicro::Isa::best) std::cout << "; capped by ONNXMICRO_MAX_ISA=" << onnxmicro::isa_name(cap);
   std::cout << ")\n";
   return true;

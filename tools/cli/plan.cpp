@@ -14,9 +14,9 @@ namespace onnxmicro_cli {
 namespace {
 
 constexpr const char kUsage[] =
-    "usage: onnxmicro plan MODEL [--inputs FILE...] [--input NAME=FILE]... [--optimize-for-size]";
+    "usage: onnxmicro plan MODEL [--inputs FILE...] [--input NAME=FILE]... [--optimize-for-size] [--threads N]";
 constexpr const char kHelp[] =
-    "usage: onnxmicro plan MODEL [--inputs FILE...] [--input NAME=FILE]... [--optimize-for-size]\n"
+    "usage: onnxmicro plan MODEL [--inputs FILE...] [--input NAME=FILE]... [--optimize-for-size] [--threads N]\n"
     "\n"
     "Prepares a session for MODEL and prints the memory it needs: the model's metadata bytes (graph\n"
     "tables), the session's metadata bytes (kernel state, folded constants), required_arena_bytes, the\n"
@@ -31,6 +31,8 @@ constexpr const char kHelp[] =
     "Options:\n"
     "  --inputs FILE...     one file per graph input, in graph order\n"
     "  --input NAME=FILE    the file for the input called NAME\n" ONNXMICRO_CLI_OPTIMIZE_FOR_SIZE_HELP
+        ONNXMICRO_CLI_THREADS_HELP
+    "                       (the arena holds one im2col buffer per thread)\n"
     "  -h, --help           show this help\n";
 
 // The Relu/Clip nodes activation fusion folded into the op before them (SessionOptions::fuse_activations).
@@ -53,7 +55,10 @@ void print_fused_activations(std::ostream& out, const onnxmicro::Session& sessio
 int plan_command(const Args& args) {
   std::string model_path;
   InputArgs inputs;
-  const int exit_code = parse_model_command_line(args, "plan", kUsage, kHelp, nullptr, model_path, inputs);
+  const int exit_code = parse_model_command_line(
+      args, "plan", kUsage, kHelp,
+      [&](const Args& all, std::size_t& i, std::string& error) { return parse_threads_option(all, i, inputs, error); },
+      model_path, inputs);
   if (exit_code >= 0) return exit_code;
 
   std::string error;
@@ -68,6 +73,7 @@ int plan_command(const Args& args) {
   const onnxmicro::MemoryPlan& plan = session.plan();
   std::ostream& out = std::cout;
   out << "model: " << printable(model_path) << '\n';
+  out << "threads: " << session.thread_count() << '\n';
   out << "metadata_bytes: " << loaded->model.metadata_bytes() << '\n';
   out << "session_metadata_bytes: " << session.metadata_bytes() << '\n';
   out << "required_arena_bytes: " << session.required_arena_bytes() << '\n';

@@ -14,11 +14,11 @@ namespace onnxmicro_cli {
 namespace {
 
 constexpr const char kUsage[] =
-    "usage: onnxmicro run MODEL [--inputs FILE...] [--input NAME=FILE]... [--optimize-for-size] [--output-dir DIR] "
-    "[--print]";
+    "usage: onnxmicro run MODEL [--inputs FILE...] [--input NAME=FILE]... [--optimize-for-size] [--threads N] "
+    "[--output-dir DIR] [--print]";
 constexpr const char kHelp[] =
-    "usage: onnxmicro run MODEL [--inputs FILE...] [--input NAME=FILE]... [--optimize-for-size] [--output-dir DIR] "
-    "[--print]\n"
+    "usage: onnxmicro run MODEL [--inputs FILE...] [--input NAME=FILE]... [--optimize-for-size] [--threads N] "
+    "[--output-dir DIR] [--print]\n"
     "\n"
     "Runs MODEL once with this build's kernels. Each input file is a serialized onnx TensorProto (.pb, as\n"
     "in the ONNX test data) or a NumPy .npy array (little-endian f4 f8 f2 i8 i4 i2 i1 u1 u2 u4 u8 b1, C\n"
@@ -30,7 +30,7 @@ constexpr const char kHelp[] =
     "  --output-dir DIR     write DIR/output_0.pb, output_1.pb, ... (TensorProto with dims, data_type,\n"
     "                       name = the graph output name, raw_data), in graph-output order; DIR is created\n"
     "  --print              print each output: name, dtype, shape and the first 20 values\n"
-    "  --print-all          print every value\n" ONNXMICRO_CLI_OPTIMIZE_FOR_SIZE_HELP
+    "  --print-all          print every value\n" ONNXMICRO_CLI_OPTIMIZE_FOR_SIZE_HELP ONNXMICRO_CLI_THREADS_HELP
     "  -h, --help           show this help\n"
     "Without --output-dir, the outputs are printed.\n"
     "\n"
@@ -50,6 +50,8 @@ int run_command(const Args& args) {
     std::string name, value;
     bool has_value = false;
     split_option(all[i], name, value, has_value);
+    const OptionResult threads = parse_threads_option(all, i, inputs, error);
+    if (threads != OptionResult::not_mine) return threads;
     if (name == "--output-dir") {
       if (!has_value && i + 1 < all.size()) value = all[++i];
       if (value.empty()) {

@@ -160,6 +160,17 @@ static_assert(ONNXMICRO_MAX_TENSOR_BYTES <= SIZE_MAX, "ONNXMICRO_MAX_TENSOR_BYTE
 #endif
 #endif
 
+/// Kernels that split their work over the session's thread pool (core/threads.hpp, SessionOptions::thread_pool):
+/// 1 on hosted targets; 0 on bare-metal ARM and with ONNXMICRO_OPTIMIZE_FOR_SIZE, where every split compiles out
+/// and a session given a pool fails at prepare saying so.
+#ifndef ONNXMICRO_ENABLE_THREADS
+#if ONNXMICRO_OPTIMIZE_FOR_SIZE || (defined(__arm__) && !defined(__linux__))
+#define ONNXMICRO_ENABLE_THREADS 0
+#else
+#define ONNXMICRO_ENABLE_THREADS 1
+#endif
+#endif
+
 /// Run-time instruction-set dispatch (core/isa.hpp): 1 compiles the x86-64 AVX2+FMA and AVX-512 micro-kernels
 /// beside the portable ones (per-function target attributes, so a plain -O2 build without -march gets them) and
 /// picks the best the CPU has at prepare. Default 1 with GCC/Clang on x86-64 unless ONNXMICRO_OPTIMIZE_FOR_SIZE;

@@ -87,4 +87,14 @@ inline bool isa_cap_from_environment(Isa& cap) noexcept {
   return true;
 }
 
+/// The instruction set a session prepared with SessionOptions::max_isa = `max_isa` uses in this process: the CPU's
+/// best level, at most `max_isa` and at most ONNXMICRO_MAX_ISA. False (with `isa` the baseline) when that variable
+/// is malformed. Session::prepare(), `onnxmicro --version`, the benchmarks and the test runners all ask this.
+inline bool effective_isa(Isa max_isa, Isa& isa) noexcept {
+  Isa environment_cap = Isa::best;
+  const bool valid = isa_cap_from_environment(environment_cap);
+  isa = valid ? min_isa(detected_isa(), min_isa(max_isa, environment_cap)) : Isa::baseline;
+  return valid;
+}
+
 ONNXMICRO_NAMESPACE_END

@@ -32,6 +32,7 @@
 #include "onnxmicro/core/isa.hpp"
 #include "onnxmicro/core/memory.hpp"
 #include "onnxmicro/core/tensor.hpp"
+#include "onnxmicro/core/threads.hpp"
 #include "onnxmicro/model/graph.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
@@ -97,6 +98,7 @@ struct PrepareEnvironment {
   Span<const KernelEntry> registry;  ///< the registry the session resolves nodes with
   bool size_optimized = false;       ///< SessionOptions::size_optimized_kernels
   Isa isa = Isa::baseline;           ///< the session's instruction set (Session::isa())
+  Workers workers;                   ///< the session's pool and thread count (Session::thread_count())
 };
 
 /// Handed to a kernel's prepare().
@@ -130,6 +132,11 @@ class PrepareContext {
     return Isa::baseline;
 #endif
   }
+  /// Most tasks run() may split the node's work into (core/threads.hpp; 1 without a pool): a kernel that gives each
+  /// task scratch of its own requests that many slices here and indexes them by task in run().
+  std::size_t workers() const noexcept { return environment_->workers.count(); }
+  /// The pool and count themselves, for kernels that prepare subgraphs of their own.
+  const Workers& thread_workers() const noexcept { return environment_->workers; }
   /// The model the node belongs to (a subgraph's own Model for nodes inside If/Loop/Scan bodies); may be null
   /// outside a session.
   const Model* model() const noexcept { return environment_->model; }
@@ -433,13 +440,14 @@ class RunContext {
  public:
   RunContext() noexcept = default;
   RunContext(Span<const ConstTensorView> inputs, Span<const TensorView> outputs, void* state, void* scratch,
-             std::size_t scratch_bytes, StringPool* strings = nullptr) noexcept
+             std::size_t scratch_bytes, StringPool* strings = nullptr, Workers workers = Workers()) noexcept
       : inputs_(inputs),
         outputs_(outputs),
         state_(state),
         scratch_(scratch),
         scratch_bytes_(scratch_bytes),
-        strings_(strings) {}
+        strings_(strings),
+        workers_(workers) {}
 
   int input_count() const noexcept { return static_cast<int>(inputs_.size()); }
   bool has_input(int i) const noexcept {
@@ -458,6 +466,9 @@ class RunContext {
   }
   void* scratch() const noexcept { return scratch_; }
   std::size_t scratch_bytes() const noexcept { return scratch_bytes_; }
+  /// The threads the node may split its work over: at most PrepareContext::workers() tasks (fewer when the node is
+  /// folded at prepare, where it runs on one).
+  const Workers& workers() const noexcept { return workers_; }
 
   /// Storage for the characters of a new string in a string output (valid until the next run()). Fails with
   /// out_of_memory naming the pool's capacity when SessionOptions::string_pool_bytes is too small.
@@ -476,6 +487,7 @@ class RunContext {
   void* scratch_ = nullptr;
   std::size_t scratch_bytes_ = 0;
   StringPool* strings_ = nullptr;
+  Workers workers_;
 };
 
 using PrepareFunction = Status (*)(PrepareContext&);

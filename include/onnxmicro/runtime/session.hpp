@@ -131,8 +131,18 @@ class Session {
     return Isa::baseline;
 #endif
   }
+  /// Threads the kernels of this session split their work over: SessionOptions::thread_pool's concurrency at
+  /// prepare, or 1 without a pool.
+  std::size_t thread_count() const noexcept { return thread_workers().count(); }
 
  private:
+  Workers thread_workers() const noexcept {
+#if ONNXMICRO_ENABLE_THREADS
+    return kept_.workers;
+#else
+    return Workers();
+#endif
+  }
   using NodeRuntime = detail::NodeRuntime;
   using ValueRuntime = detail::ValueRuntime;
   /// What prepare() keeps to re-plan later: everything in SessionOptions but the per-call shapes and values.
@@ -146,6 +156,9 @@ class Session {
 #if ONNXMICRO_ENABLE_ISA_DISPATCH  // (builds without dispatch keep no byte for it)
     Isa isa = Isa::baseline;       ///< chosen once, at prepare
 #endif
+#if ONNXMICRO_ENABLE_THREADS
+    Workers workers;  ///< SessionOptions::thread_pool and its concurrency, read once, at prepare
+#endif
   };
   void release() noexcept;
   void release_plan() noexcept;
@@ -153,6 +166,7 @@ class Session {
   // (ONNXMICRO_DETAIL_ALWAYS_INLINE: split for reading, not for reuse).
   ONNXMICRO_DETAIL_ALWAYS_INLINE Status adopt_metadata_allocator(MetadataAllocator* allocator) noexcept;
   ONNXMICRO_DETAIL_ALWAYS_INLINE Status choose_isa(Isa max_isa) noexcept;
+  ONNXMICRO_DETAIL_ALWAYS_INLINE Status adopt_thread_pool(ThreadPool* pool) noexcept;
   ONNXMICRO_DETAIL_ALWAYS_INLINE Status read_dynamic_options(const SessionOptions& options, bool& any_max) noexcept;
   ONNXMICRO_DETAIL_ALWAYS_INLINE Status fuse_qdq_groups(const SessionOptions& options) noexcept;
   ONNXMICRO_DETAIL_ALWAYS_INLINE Status fuse_activations(const SessionOptions& options) noexcept;
@@ -336,6 +350,7 @@ inline Status Session::prepare(const Model& model, KernelRegistry registry, cons
   kept_.inputs_outlive_run = options.inputs_outlive_run;
   kept_.size_optimized_kernels = options.size_optimized_kernels;
   ONNXMICRO_RETURN_IF_ERROR(choose_isa(options.max_isa));
+  ONNXMICRO_RETURN_IF_ERROR(adopt_thread_pool(options.thread_pool));
   bool any_max = false;
   ONNXMICRO_RETURN_IF_ERROR(read_dynamic_options(options, any_max));
   ONNXMICRO_RETURN_IF_ERROR(fuse_qdq_groups(options));
@@ -364,15 +379,26 @@ inline Status Session::adopt_metadata_allocator(MetadataAllocator* allocator) no
 }
 
 // The best instruction set the CPU has, at most the caller's cap and the environment's (ONNXMICRO_MAX_ISA).
+// The caller's pool and its concurrency, fixed for the session (kernels plan per-thread scratch from it).
+inline Status Session::adopt_thread_pool(ThreadPool* pool) noexcept {
+#if ONNXMICRO_ENABLE_THREADS
+  kept_.workers = pool != nullptr ? Workers(pool, pool->concurrency()) : Workers();
+  return {};
+#else
+  if (pool == nullptr) return {};
+  return Status(StatusCode::unsupported)
+         << "SessionOptions::thread_pool is set, but this build has ONNXMICRO_ENABLE_THREADS=0 (the default on bare "
+            "metal and with ONNXMICRO_OPTIMIZE_FOR_SIZE): build with -DONNXMICRO_ENABLE_THREADS=1 or pass no pool";
+#endif
+}
+
 inline Status Session::choose_isa(Isa max_isa) noexcept {
 #if ONNXMICRO_ENABLE_ISA_DISPATCH
-  Isa environment_cap = Isa::best;
-  if (!isa_cap_from_environment(environment_cap)) {
+  if (!effective_isa(max_isa, kept_.isa)) {
     return Status(StatusCode::invalid_argument)
            << "environment variable ONNXMICRO_MAX_ISA='" << std::getenv("ONNXMICRO_MAX_ISA")
            << "' is not an instruction set: expected sse2, avx2, avx512 or best";
   }
-  kept_.isa = min_isa(detected_isa(), min_isa(max_isa, environment_cap));
 #else
   static_cast<void>(max_isa);
 #endif
@@ -532,6 +558,7 @@ inline Status Session::plan_for(Span<const InputShape> shapes, Span<const InputV
   options.inputs_outlive_run = kept_.inputs_outlive_run;
   options.size_optimized_kernels = kept_.size_optimized_kernels;
   options.max_isa = isa();
+  options.thread_pool = thread_workers().pool();
   for (unsigned char& bind : bind_value_) bind = 0;
   // A pass that finds a shape-deciding input fed by graph inputs whose values the caller offered binds them
   // and starts over; each retry binds at least one more input, so this ends.
@@ -725,6 +752,7 @@ inline Status Session::prepare_nodes(const SessionOptions& options, Span<unsigne
   env.shared.registry = registry_;
   env.shared.size_optimized = options.size_optimized_kernels;
   env.shared.isa = isa();
+  env.shared.workers = thread_workers();
   env.fused_clamps = fused_clamps_;
   for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
     NodeRuntime& nr = nodes_[i];
@@ -881,7 +909,8 @@ inline Status Session::run_nodes(Observe observe) noexcept {
   for (std::size_t i = 0; i < nodes_.size(); ++i) {
     NodeRuntime& nr = nodes_[i];
     if (nr.folded) continue;
-    kernels::RunContext ctx(nr.inputs, nr.outputs, nr.state, nr.scratch, nr.scratch_bytes, &string_pool_.pool());
+    kernels::RunContext ctx(nr.inputs, nr.outputs, nr.state, nr.scratch, nr.scratch_bytes, &string_pool_.pool(),
+                            thread_workers());
     observe(i, false);
     Status st = nr.kernel->run(ctx);
     observe(i, true);

@@ -9,6 +9,7 @@
 
 #include "onnxmicro/core/memory.hpp"
 #include "onnxmicro/core/tensor.hpp"
+#include "onnxmicro/core/threads.hpp"
 #include "onnxmicro/kernels/kernel_set.hpp"
 #include "onnxmicro/model/graph.hpp"
 
@@ -77,6 +78,13 @@ struct SessionOptions {
   /// at most this and at most the environment variable ONNXMICRO_MAX_ISA (e.g. "sse2", "avx2"; for tests and
   /// benchmarks). Session::isa() tells the choice. Subgraph sessions inherit it.
   Isa max_isa = Isa::best;
+  /// Threads the kernels split their work over (core/threads.hpp): Conv, Gemm, MatMul and pooling split their
+  /// outputs into at most thread_pool->concurrency() tasks (read once, at prepare; Session::thread_count() tells
+  /// it), with per-thread scratch planned in the arena; outputs are bit-identical for any thread count and run()
+  /// still allocates nothing. The pool must outlive the session; sessions may share one. runtime/std_thread_pool.hpp
+  /// has a ready std::thread pool. nullptr: everything runs on the caller's thread. Builds with
+  /// ONNXMICRO_ENABLE_THREADS=0 refuse a pool at prepare. Subgraph sessions inherit it.
+  ThreadPool* thread_pool = nullptr;
 };
 
 /// Watches Session::run(NodeObserver&) node by node: a profiler's clock (`onnxmicro bench`), a debugger's dump.

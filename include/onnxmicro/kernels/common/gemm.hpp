@@ -251,6 +251,66 @@ inline void accumulate(Isa isa, std::int64_t m, std::int64_t n, std::int64_t k, 
   accumulate<T>(m, n, k, a, a_row, a_col, b, ldb, c, ldc);
 }
 
+// ---- split over threads ----
+
+/// Rows of C per task come in multiples of this (whole 8-row AVX-512 panels), columns in multiples of
+/// kSplitColumns (whole 32-column tiles), so every element is computed by the same tile code as without a split.
+constexpr std::int64_t kSplitRows = 8;
+constexpr std::int64_t kSplitColumns = 32;
+
+/// Calls block(rows, columns) (SplitRange each) for the blocks of C (m x n) that a product split over `workers`
+/// computes, as tasks on the workers. Rows when each task gets at least one panel, else columns; a block never
+/// holds a lone column that the whole product would not (the matrix-vector path adds in another order).
+template <typename Block>
+inline void split_product(const Workers& workers, std::int64_t m, std::int64_t n, std::int64_t k,
+                          Block& block) noexcept {
+  const std::int64_t row_units = (m + kSplitRows - 1) / kSplitRows;
+  const std::int64_t column_units = (n + kSplitColumns - 1) / kSplitColumns;
+  const double work = static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
+  const std::size_t tasks = workers.tasks_for(work, kMinTaskWork, row_units > column_units ? row_units : column_units);
+  if (tasks <= 1) {  // (always, without ONNXMICRO_ENABLE_THREADS: the rest compiles out)
+    block(SplitRange{0, m}, SplitRange{0, n});
+    return;
+  }
+  const bool by_rows = row_units >= static_cast<std::int64_t>(tasks) || row_units >= column_units;
+  const bool lone_column = !by_rows && n > 1 && n % kSplitColumns == 1;
+  auto task = [&](std::size_t t) noexcept {
+    if (by_rows) {
+      const SplitRange rows = split_range(m, tasks, t, kSplitRows);
+      if (rows.size() > 0) block(rows, SplitRange{0, n});
+      return;
+    }
+    SplitRange columns = split_range(lone_column ? n - 1 : n, tasks, t, kSplitColumns);
+    if (lone_column && columns.end == n - 1) columns.end = n;
+    if (columns.size() > 0) block(SplitRange{0, m}, columns);
+  };
+  workers.run(tasks, task);
+}
+
+/// multiply() with C split over `workers` (bit-identical to the unsplit product).
+inline void multiply(const Workers& workers, Isa isa, std::int64_t m, std::int64_t n, std::int64_t k, const float* a,
+                     std::int64_t a_row, std::int64_t a_col, const float* b, std::int64_t ldb, float* c,
+                     std::int64_t ldc, const float* row_bias = nullptr,
+                     const OutputClamp& clamp = OutputClamp{}) noexcept {
+  auto block = [&](SplitRange rows, SplitRange columns) noexcept {
+    multiply(isa, rows.size(), columns.size(), k, a + rows.begin * a_row, a_row, a_col, b + columns.begin, ldb,
+             c + rows.begin * ldc + columns.begin, ldc, row_bias != nullptr ? row_bias + rows.begin : nullptr, clamp);
+  };
+  split_product(workers, m, n, k, block);
+}
+
+/// accumulate<T>(isa, ...) with C split over `workers` (bit-identical to the unsplit product).
+template <typename T>
+inline void accumulate(const Workers& workers, Isa isa, std::int64_t m, std::int64_t n, std::int64_t k, const T* a,
+                       std::int64_t a_row, std::int64_t a_col, const T* b, std::int64_t ldb, T* c,
+                       std::int64_t ldc) noexcept {
+  auto block = [&](SplitRange rows, SplitRange columns) noexcept {
+    accumulate<T>(isa, rows.size(), columns.size(), k, a + rows.begin * a_row, a_row, a_col, b + columns.begin, ldb,
+                  c + rows.begin * ldc + columns.begin, ldc);
+  };
+  split_product(workers, m, n, k, block);
+}
+
 /// dst (cols x rows) = transpose of src (rows x cols), both dense row-major. Walks blocks so both sides stay
 /// in cache.
 template <typename T>

@@ -25,6 +25,19 @@ class ScratchLayout {
     bytes_ = offset + static_cast<std::size_t>(count > 0 ? count : 0) * sizeof(T);
     return offset;
   }
+  /// Reserves `slices` sub-buffers of `count` elements of T, one per task of a split (PrepareContext::workers());
+  /// returns the offset of slice 0, slice t being at offset + t * slice_stride<T>(count).
+  template <typename T>
+  std::size_t reserve_slices(std::int64_t count, std::size_t slices) noexcept {
+    const std::size_t first = reserve<T>(count);
+    for (std::size_t t = 1; t < slices; ++t) reserve<T>(count);
+    return first;
+  }
+  /// Bytes from one slice of reserve_slices<T>(count, ...) to the next.
+  template <typename T>
+  static constexpr std::size_t slice_stride(std::int64_t count) noexcept {
+    return align_up(static_cast<std::size_t>(count > 0 ? count : 0) * sizeof(T), kScratchAlignment);
+  }
   std::size_t bytes() const noexcept { return bytes_; }
 
  private:

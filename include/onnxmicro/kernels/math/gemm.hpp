@@ -228,7 +228,7 @@ struct GemmImpl : kernels::KernelDefaults {
     const std::int64_t a_row = state.trans_a ? 1 : k;
     const std::int64_t a_col = state.trans_a ? m : 1;
     if (b_col == 1) {
-      gemm::accumulate<Acc>(state.isa, m, n, k, a, a_row, a_col, b, b_row, y, n);
+      gemm::accumulate<Acc>(ctx.workers(), state.isa, m, n, k, a, a_row, a_col, b, b_row, y, n);
     } else {
       gemm::strided_accumulate<Acc>(m, n, k, a, a_row, a_col, b, b_row, b_col, y, n);
     }

@@ -147,6 +147,17 @@ struct MatMulImpl : kernels::KernelDefaults {
     return {};
   }
 
+  /// Where output batch `batch` (row-major over the batch axes) reads A and B: each input's element offset.
+  static void batch_offsets(const State& state, std::int64_t batch, std::int64_t& a_offset,
+                            std::int64_t& b_offset) noexcept {
+    for (int axis = state.batch_rank - 1; axis >= 0; --axis) {
+      const std::int64_t index = batch % state.batch_dims[axis];
+      batch /= state.batch_dims[axis];
+      a_offset += index * state.a_batch_stride[axis];
+      b_offset += index * state.b_batch_stride[axis];
+    }
+  }
+
   template <typename T>
   static void compute(const State& state, RunContext& ctx) noexcept {
     using Acc = gemm::Accumulator<T>;
@@ -167,23 +178,29 @@ struct MatMulImpl : kernels::KernelDefaults {
     }
     for (std::int64_t i = 0; i < state.y_elements; ++i) y[i] = Acc(0);
     const std::int64_t m = state.m, n = state.n, k = state.k;
+    const Workers& workers = ctx.workers();
     if (state.fold_batch) {
       // Every batch uses the same B; A's batches are contiguous (broadcast A axes are size 1 here), so the
       // whole product is one (batch * M) x K by K x N multiply.
-      gemm::accumulate<Acc>(state.isa, state.batch_count * m, n, k, a, k, 1, b, n, y, n);
-    } else {
-      std::int64_t index[kMaxRank] = {};
-      std::int64_t a_offset = 0, b_offset = 0;
-      for (std::int64_t batch = 0; batch < state.batch_count; ++batch) {
-        gemm::accumulate<Acc>(state.isa, m, n, k, a + a_offset, k, 1, b + b_offset, n, y + batch * m * n, n);
-        for (int axis = state.batch_rank - 1; axis >= 0; --axis) {  // odometer over the output batch axes
-          a_offset += state.a_batch_stride[axis];
-          b_offset += state.b_batch_stride[axis];
-          if (++index[axis] < state.batch_dims[axis]) break;
-          a_offset -= state.a_batch_stride[axis] * state.batch_dims[axis];
-          b_offset -= state.b_batch_stride[axis] * state.batch_dims[axis];
-          index[axis] = 0;
+      gemm::accumulate<Acc>(workers, state.isa, state.batch_count * m, n, k, a, k, 1, b, n, y, n);
+    } else if (state.batch_count >= static_cast<std::int64_t>(workers.count())) {
+      // Whole batches per task (enough of them to go round).
+      const std::size_t tasks =
+          workers.tasks_for(static_cast<double>(state.batch_count) * m * n * k, kMinTaskWork, state.batch_count);
+      auto task = [&](std::size_t t) noexcept {
+        const SplitRange batches = split_range(state.batch_count, tasks, t);
+        for (std::int64_t batch = batches.begin; batch < batches.end; ++batch) {
+          std::int64_t a_offset = 0, b_offset = 0;
+          batch_offsets(state, batch, a_offset, b_offset);
+          gemm::accumulate<Acc>(state.isa, m, n, k, a + a_offset, k, 1, b + b_offset, n, y + batch * m * n, n);
         }
+      };
+      workers.run(tasks, task);
+    } else {
+      for (std::int64_t batch = 0; batch < state.batch_count; ++batch) {  // few batches: each product split
+        std::int64_t a_offset = 0, b_offset = 0;
+        batch_offsets(state, batch, a_offset, b_offset);
+        gemm::accumulate<Acc>(workers, state.isa, m, n, k, a + a_offset, k, 1, b + b_offset, n, y + batch * m * n, n);
       }
     }
     if constexpr (!gemm::kSameRepresentation<T>) {

@@ -62,7 +62,7 @@ struct ConvImpl : kernels::KernelDefaults {
     kernels::OutputClamp clamp;  ///< a Relu/Clip fused into this node (PrepareContext::fused_clamp)
 #endif
     const void* converted_weights;  ///< W in the compute type, made at prepare (half types, constant W)
-    std::size_t column_offset, weights_offset, accumulator_offset;
+    std::size_t column_offset, weights_offset, accumulator_offset;  ///< column buffers: one per worker (float/double)
   };
 
   static Status prepare(kernels::PrepareContext& ctx, int /*since: every version accepts the same*/) noexcept {
@@ -220,7 +220,8 @@ struct ConvImpl : kernels::KernelDefaults {
       if (tile > state.out_spatial) tile = state.out_spatial;
       if (tile < 1) tile = 1;
       state.tile = tile;
-      state.column_offset = layout.reserve<Acc>(state.column_rows * tile);
+      const std::size_t slices = kHalf ? 1 : ctx.workers();  // (half types run on one thread)
+      state.column_offset = layout.reserve_slices<Acc>(state.column_rows * tile, slices);
     }
     if constexpr (kHalf) {
       state.accumulator_offset = layout.reserve<Acc>(state.group_out_channels * state.tile);
@@ -243,22 +244,28 @@ struct ConvImpl : kernels::KernelDefaults {
 
   /// Depthwise float convolution (one input channel per group, any depth multiplier; 1-D and 2-D): each output plane
   /// straight from its input plane (kernels/common/window_rows.hpp), bias first, then the taps in the im2col path's
-  /// order.
+  /// order. The planes are split over the workers.
   static void compute_depthwise(const State& s, RunContext& ctx) noexcept {
     const window_rows::PlaneGeometry plane = window_rows::plane_of(s.geometry);
     const float* x = static_cast<const float*>(ctx.input(kX).data);
     const float* w = static_cast<const float*>(ctx.input(kW).data);
     const float* bias = s.has_bias ? static_cast<const float*>(ctx.input(kB).data) : nullptr;
     float* y = static_cast<float*>(ctx.output(kY).data);
-    for (std::int64_t n = 0; n < s.batch; ++n) {
-      for (std::int64_t m = 0; m < s.out_channels; ++m) {
+    const std::int64_t planes = s.batch * s.out_channels;
+    const std::size_t tasks =
+        ctx.workers().tasks_for(static_cast<double>(planes) * s.out_spatial * s.kernel_size, kMinTaskWork, planes);
+    auto task = [&](std::size_t t) noexcept {
+      const SplitRange range = split_range(planes, tasks, t);
+      for (std::int64_t index = range.begin; index < range.end; ++index) {
+        const std::int64_t n = index / s.out_channels, m = index % s.out_channels;
         const std::int64_t channel = m / s.group_out_channels;
         window_rows::window_plane<window_rows::RowOp::multiply_add>(
             s.isa, plane, x + (n * s.in_channels + channel) * s.in_spatial, w + m * s.kernel_size,
-            bias != nullptr ? bias[m] : 0.0f, y + (n * s.out_channels + m) * s.out_spatial);
-        output_clamp(s).apply_to(y + (n * s.out_channels + m) * s.out_spatial, s.out_spatial);
+            bias != nullptr ? bias[m] : 0.0f, y + index * s.out_spatial);
+        output_clamp(s).apply_to(y + index * s.out_spatial, s.out_spatial);
       }
-    }
+    };
+    ctx.workers().run(tasks, task);
   }
 
   /// Size-optimised (PrepareContext::size_optimized(); float and double): each output is its bias plus the products
@@ -294,10 +301,11 @@ struct ConvImpl : kernels::KernelDefaults {
     }
   }
 
-  /// Fills `count` columns (output positions first..first+count) of the column matrix of one group:
-  /// row (c, tap) holds the input value each output position sees through that kernel tap, 0 in padding.
+  /// Fills `count` columns (output positions first..first+count) of rows [row_begin, row_end) of the column matrix of
+  /// one group: row (c, tap) holds the input value each output position sees through that kernel tap, 0 in padding.
   template <typename T, typename Acc>
-  static void im2col(const State& s, const T* x, std::int64_t first, std::int64_t count, Acc* col) noexcept {
+  static void im2col(const State& s, const T* x, std::int64_t first, std::int64_t count, std::int64_t row_begin,
+                     std::int64_t row_end, Acc* col) noexcept {
     const sliding_window::WindowGeometry& g = s.geometry;
     const int last = g.rank - 1;
     std::int64_t tap[sliding_window::kMaxSpatialRank] = {};
@@ -308,8 +316,13 @@ struct ConvImpl : kernels::KernelDefaults {
         start_index[d] = rest % g.output[d];
         rest /= g.output[d];
       }
+      rest = row_begin % s.kernel_size;
+      for (int d = last; d >= 0; --d) {
+        tap[d] = rest % g.kernel[d];
+        rest /= g.kernel[d];
+      }
     }
-    for (std::int64_t row = 0; row < s.column_rows; ++row) {
+    for (std::int64_t row = row_begin; row < row_end; ++row) {
       const std::int64_t channel = row / s.kernel_size;
       const T* plane = x + channel * s.in_spatial;
       Acc* dst = col + row * count;
@@ -362,28 +375,100 @@ struct ConvImpl : kernels::KernelDefaults {
 
   template <typename T>
   static void compute(const State& s, RunContext& ctx) noexcept {
+    if constexpr (compute_type::kIsHalf<T>) {
+      compute_half<T>(s, ctx);
+    } else {
+      compute_split<T>(s, ctx);
+    }
+  }
+
+  /// float and double: the (image, group, tile) items split over the workers, each task with a column buffer of its
+  /// own. When the items do not share out evenly (late layers: a tile or two, many channels), they run one after
+  /// another with the rows of their column matrix and of their product split instead.
+  template <typename T>
+  static void compute_split(const State& s, RunContext& ctx) noexcept {
+    const T* x = static_cast<const T*>(ctx.input(kX).data);
+    const T* w = static_cast<const T*>(ctx.input(kW).data);
+    const T* bias = s.has_bias ? static_cast<const T*>(ctx.input(kB).data) : nullptr;
+    T* y = static_cast<T*>(ctx.output(kY).data);
+    const std::int64_t tiles = s.pointwise ? 1 : (s.out_spatial + s.tile - 1) / s.tile;
+    const std::int64_t items = s.batch * s.group * tiles;
+    if (items == 0 || s.out_spatial == 0) return;  // (an empty output: nothing to compute, no tile to divide by)
+    const Workers& workers = ctx.workers();
+    const double work = static_cast<double>(s.batch * s.out_channels) * s.out_spatial * s.column_rows;
+    const std::size_t tasks = workers.tasks_for(work, kMinTaskWork, static_cast<std::int64_t>(workers.count()));
+    const std::int64_t mg = s.group_out_channels;
+    // Item `item` with column buffer `col`: gathers its rows [row_begin, row_end) when `gather`, multiplies when
+    // `product` (split over `product_workers`).
+    auto run_item = [&](std::int64_t item, T* col, std::int64_t row_begin, std::int64_t row_end, bool product,
+                        const Workers& product_workers) noexcept {
+      const std::int64_t tile = item % tiles, grp = item / tiles % s.group, n = item / tiles / s.group;
+      const T* x_group = x + (n * s.in_channels + grp * s.group_in_channels) * s.in_spatial;
+      T* y_group = y + (n * s.out_channels + grp * mg) * s.out_spatial;
+      const T* w_group = w + grp * mg * s.column_rows;
+      const T* b_group = bias != nullptr ? bias + grp * mg : nullptr;
+      if (s.pointwise) {
+        if (product)
+          multiply_group<T>(s, product_workers, w_group, b_group, s.group_in_channels, x_group, s.in_spatial,
+                            s.out_spatial, y_group, s.out_spatial);
+        return;
+      }
+      const std::int64_t first = tile * s.tile;
+      const std::int64_t count = s.out_spatial - first < s.tile ? s.out_spatial - first : s.tile;
+      if (row_end > row_begin) im2col(s, x_group, first, count, row_begin, row_end, col);
+      if (product)
+        multiply_group<T>(s, product_workers, w_group, b_group, s.column_rows, col, count, count, y_group + first,
+                          s.out_spatial);
+    };
+    auto column_buffer = [&](std::size_t task) noexcept {
+      const std::size_t stride = scratch::ScratchLayout::slice_stride<T>(s.column_rows * s.tile);
+      return s.pointwise ? nullptr : scratch::scratch_at<T>(ctx.scratch(), s.column_offset + task * stride);
+    };
+    if (tasks <= 1) {  // (always, without ONNXMICRO_ENABLE_THREADS: the rest compiles out)
+      for (std::int64_t item = 0; item < items; ++item)
+        run_item(item, column_buffer(0), 0, s.column_rows, true, Workers());
+      return;
+    }
+    // Few items share out evenly only when they divide among the tasks and are all the same size.
+    const std::int64_t task_count = static_cast<std::int64_t>(tasks);
+    const bool even_items = items % task_count == 0 && s.out_spatial % s.tile == 0;
+    if (even_items || items >= 4 * task_count) {
+      auto task = [&](std::size_t t) noexcept {
+        const SplitRange range = split_range(items, tasks, t);
+        for (std::int64_t item = range.begin; item < range.end; ++item)
+          run_item(item, column_buffer(t), 0, s.column_rows, true, Workers());
+      };
+      workers.run(tasks, task);
+      return;
+    }
+    T* col = column_buffer(0);
+    for (std::int64_t item = 0; item < items; ++item) {
+      auto gather = [&](std::size_t t) noexcept {
+        const SplitRange rows = split_range(s.column_rows, tasks, t);
+        run_item(item, col, rows.begin, rows.end, false, Workers());
+      };
+      if (!s.pointwise) workers.run(tasks, gather);
+      run_item(item, col, 0, 0, true, workers);
+    }
+  }
+
+  /// float16 and bfloat16 (one thread): each tile gathered in float, multiplied into a float accumulator, rounded
+  /// once when stored; W converted at prepare, or at run into scratch when it is not constant.
+  template <typename T>
+  static void compute_half(const State& s, RunContext& ctx) noexcept {
     using Acc = compute_type::ComputeType<T>;
-    constexpr bool kHalf = compute_type::kIsHalf<T>;
     const T* x = static_cast<const T*>(ctx.input(kX).data);
     const T* bias = s.has_bias ? static_cast<const T*>(ctx.input(kB).data) : nullptr;
     T* y = static_cast<T*>(ctx.output(kY).data);
     void* scratch = ctx.scratch();
-
-    const Acc* weights = nullptr;
-    if constexpr (kHalf) {
-      if (s.weights_in_scratch) {
-        Acc* converted = scratch::scratch_at<Acc>(scratch, s.weights_offset);
-        compute_type::load_floating(ctx.input(kW).dtype, ctx.input(kW).data, converted, s.out_channels * s.column_rows);
-        weights = converted;
-      } else {
-        weights = static_cast<const Acc*>(s.converted_weights);
-      }
-    } else {
-      weights = static_cast<const Acc*>(ctx.input(kW).data);
+    const Acc* weights = static_cast<const Acc*>(s.converted_weights);
+    if (s.weights_in_scratch) {
+      Acc* converted = scratch::scratch_at<Acc>(scratch, s.weights_offset);
+      compute_type::load_floating(ctx.input(kW).dtype, ctx.input(kW).data, converted, s.out_channels * s.column_rows);
+      weights = converted;
     }
-    Acc* col = s.pointwise && !kHalf ? nullptr : scratch::scratch_at<Acc>(scratch, s.column_offset);
-    Acc* accumulator = kHalf ? scratch::scratch_at<Acc>(scratch, s.accumulator_offset) : nullptr;
-
+    Acc* col = scratch::scratch_at<Acc>(scratch, s.column_offset);
+    Acc* accumulator = scratch::scratch_at<Acc>(scratch, s.accumulator_offset);
     const std::int64_t mg = s.group_out_channels;
     for (std::int64_t n = 0; n < s.batch; ++n) {
       for (std::int64_t grp = 0; grp < s.group; ++grp) {
@@ -391,45 +476,36 @@ struct ConvImpl : kernels::KernelDefaults {
         T* y_group = y + (n * s.out_channels + grp * mg) * s.out_spatial;
         const Acc* w_group = weights + grp * mg * s.column_rows;
         const T* b_group = bias ? bias + grp * mg : nullptr;
-        if constexpr (!kHalf) {
-          if (s.pointwise) {
-            multiply_group<T>(s, w_group, b_group, s.group_in_channels, x_group, s.in_spatial, s.out_spatial, y_group,
-                              s.out_spatial);
-            continue;
-          }
-        }
         for (std::int64_t first = 0; first < s.out_spatial; first += s.tile) {
           const std::int64_t count = s.out_spatial - first < s.tile ? s.out_spatial - first : s.tile;
-          im2col(s, x_group, first, count, col);
-          if constexpr (kHalf) {
-            multiply_group<T>(s, w_group, b_group, s.column_rows, col, count, count, accumulator, count);
-            for (std::int64_t m = 0; m < mg; ++m)
-              for (std::int64_t q = 0; q < count; ++q)
-                y_group[m * s.out_spatial + first + q] = compute_type::narrow<T>(accumulator[m * count + q]);
-          } else {
-            multiply_group<T>(s, w_group, b_group, s.column_rows, col, count, count, y_group + first, s.out_spatial);
-          }
+          im2col(s, x_group, first, count, 0, s.column_rows, col);
+          multiply_group<T>(s, Workers(), w_group, b_group, s.column_rows, col, count, count, accumulator, count);
+          for (std::int64_t m = 0; m < mg; ++m)
+            for (std::int64_t q = 0; q < count; ++q)
+              y_group[m * s.out_spatial + first + q] = compute_type::narrow<T>(accumulator[m * count + q]);
         }
       }
     }
   }
 
   /// y (group_out_channels x count, row stride ld_y) = bias + the group's weights (depth columns) * b (depth x
-  /// count, row stride ld_b), then the fused clamp. The float GEMM starts its tiles at the bias and clamps before
-  /// storing; the other types fill, multiply and clamp in passes (half types clamp the float accumulator).
+  /// count, row stride ld_b), then the fused clamp; the product split over `workers`. The float GEMM starts its tiles
+  /// at the bias and clamps before storing; the other types fill, multiply and clamp in passes (half types clamp the
+  /// float accumulator).
   template <typename T>
-  static void multiply_group(const State& s, const compute_type::ComputeType<T>* w, const T* bias, std::int64_t depth,
-                             const compute_type::ComputeType<T>* b, std::int64_t ld_b, std::int64_t count,
-                             compute_type::ComputeType<T>* y, std::int64_t ld_y) noexcept {
+  static void multiply_group(const State& s, const Workers& workers, const compute_type::ComputeType<T>* w,
+                             const T* bias, std::int64_t depth, const compute_type::ComputeType<T>* b,
+                             std::int64_t ld_b, std::int64_t count, compute_type::ComputeType<T>* y,
+                             std::int64_t ld_y) noexcept {
     using Acc = compute_type::ComputeType<T>;
     const std::int64_t rows = s.group_out_channels;
     // (Builds without fast paths never fuse activations: their float product stays fill + accumulate.)
     if constexpr (std::is_same<T, float>::value && ONNXMICRO_ENABLE_FAST_PATHS) {
       if (bias == nullptr) fill_bias<T>(nullptr, rows, count, y, ld_y);
-      gemm::multiply(s.isa, rows, count, depth, w, s.column_rows, 1, b, ld_b, y, ld_y, bias, output_clamp(s));
+      gemm::multiply(workers, s.isa, rows, count, depth, w, s.column_rows, 1, b, ld_b, y, ld_y, bias, output_clamp(s));
     } else {
       fill_bias(bias, rows, count, y, ld_y);
-      gemm::accumulate<Acc>(s.isa, rows, count, depth, w, s.column_rows, 1, b, ld_b, y, ld_y);
+      gemm::accumulate<Acc>(workers, s.isa, rows, count, depth, w, s.column_rows, 1, b, ld_b, y, ld_y);
       if (!output_clamp(s).enabled) return;
       for (std::int64_t r = 0; r < rows; ++r)
         for (std::int64_t q = 0; q < count; ++q) y[r * ld_y + q] = clamped(s, y[r * ld_y + q]);

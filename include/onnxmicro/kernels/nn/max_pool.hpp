@@ -95,15 +95,22 @@ struct MaxPoolImpl : kernels::KernelDefaults {
   }
 
  private:
-  /// Each plane a row at a time: per output row, the max over its window's input rows, vectorised over columns.
+  /// Each plane a row at a time: per output row, the max over its window's input rows, vectorised over columns. The
+  /// planes are split over the workers.
   static void compute_rows(const State& s, RunContext& ctx) noexcept {
     const window_rows::PlaneGeometry plane = window_rows::plane_of(s.geometry);
     const float* x = static_cast<const float*>(ctx.input(kX).data);
     float* y = static_cast<float*>(ctx.output(kY).data);
-    for (std::int64_t p = 0; p < s.planes; ++p) {
-      window_rows::window_plane<window_rows::RowOp::max>(s.isa, plane, x + p * s.in_spatial, nullptr,
-                                                         std::numeric_limits<float>::lowest(), y + p * s.out_spatial);
-    }
+    const std::size_t tasks = ctx.workers().tasks_for(
+        static_cast<double>(s.planes) * s.out_spatial * s.geometry.kernel_size(), kMinTaskWork, s.planes);
+    auto task = [&](std::size_t t) noexcept {
+      const SplitRange planes = split_range(s.planes, tasks, t);
+      for (std::int64_t p = planes.begin; p < planes.end; ++p) {
+        window_rows::window_plane<window_rows::RowOp::max>(s.isa, plane, x + p * s.in_spatial, nullptr,
+                                                           std::numeric_limits<float>::lowest(), y + p * s.out_spatial);
+      }
+    };
+    ctx.workers().run(tasks, task);
   }
 
   /// Spatial row-major offset -> column-major offset (storage_order 1).

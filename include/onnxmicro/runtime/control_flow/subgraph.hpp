@@ -121,6 +121,7 @@ class Subgraph {
     options.inputs_outlive_run = true;  // the next iteration's inputs are written while outputs are read
     options.size_optimized_kernels = ctx.size_optimized();
     options.max_isa = ctx.isa();
+    options.thread_pool = ctx.thread_workers().pool();
     options.input_shapes = shapes;
     options.input_values = values.subspan(0, value_count);
     // Strings built inside a subgraph would need a pool of their own: none, so such a run fails clearly.
