@@ -6474,6 +6474,17 @@ class Workers {
     if (static_cast<std::uint64_t>(max_tasks) < tasks) tasks = static_cast<std::size_t>(max_tasks);
     return tasks;
   }
+  /// The common split: `total` independent units (planes, batches) of `work_per_unit` cost each, in contiguous
+  /// ranges, one per task (tasks_for); calls body(first, end) for every non-empty range and returns when all are done.
+  template <typename Body>
+  void for_each_range(std::int64_t total, double work_per_unit, Body& body) const noexcept {
+    const std::size_t tasks = tasks_for(static_cast<double>(total) * work_per_unit, kMinTaskWork, total);
+    auto task = [&](std::size_t t) noexcept {
+      const SplitRange range = split_range(total, tasks, t);
+      if (range.size() > 0) body(range.begin, range.end);
+    };
+    run(tasks, task);
+  }
 
  private:
   template <typename Body>
@@ -16443,17 +16454,14 @@ struct MatMulImpl : kernels::KernelDefaults {
       gemm::accumulate<Acc>(workers, state.isa, state.batch_count * m, n, k, a, k, 1, b, n, y, n);
     } else if (state.batch_count >= static_cast<std::int64_t>(workers.count())) {
       // Whole batches per task (enough of them to go round).
-      const std::size_t tasks =
-          workers.tasks_for(static_cast<double>(state.batch_count) * m * n * k, kMinTaskWork, state.batch_count);
-      auto task = [&](std::size_t t) noexcept {
-        const SplitRange batches = split_range(state.batch_count, tasks, t);
-        for (std::int64_t batch = batches.begin; batch < batches.end; ++batch) {
+      auto batches_in = [&](std::int64_t first, std::int64_t end) noexcept {
+        for (std::int64_t batch = first; batch < end; ++batch) {
           std::int64_t a_offset = 0, b_offset = 0;
           batch_offsets(state, batch, a_offset, b_offset);
           gemm::accumulate<Acc>(state.isa, m, n, k, a + a_offset, k, 1, b + b_offset, n, y + batch * m * n, n);
         }
       };
-      workers.run(tasks, task);
+      workers.for_each_range(state.batch_count, static_cast<double>(m) * n * k, batches_in);
     } else {
       for (std::int64_t batch = 0; batch < state.batch_count; ++batch) {  // few batches: each product split
         std::int64_t a_offset = 0, b_offset = 0;
@@ -22381,11 +22389,8 @@ struct ConvImpl : kernels::KernelDefaults {
     const float* bias = s.has_bias ? static_cast<const float*>(ctx.input(kB).data) : nullptr;
     float* y = static_cast<float*>(ctx.output(kY).data);
     const std::int64_t planes = s.batch * s.out_channels;
-    const std::size_t tasks =
-        ctx.workers().tasks_for(static_cast<double>(planes) * s.out_spatial * s.kernel_size, kMinTaskWork, planes);
-    auto task = [&](std::size_t t) noexcept {
-      const SplitRange range = split_range(planes, tasks, t);
-      for (std::int64_t index = range.begin; index < range.end; ++index) {
+    auto planes_in = [&](std::int64_t first, std::int64_t end) noexcept {
+      for (std::int64_t index = first; index < end; ++index) {
         const std::int64_t n = index / s.out_channels, m = index % s.out_channels;
         const std::int64_t channel = m / s.group_out_channels;
         window_rows::window_plane<window_rows::RowOp::multiply_add>(
@@ -22394,7 +22399,7 @@ struct ConvImpl : kernels::KernelDefaults {
         output_clamp(s).apply_to(y + index * s.out_spatial, s.out_spatial);
       }
     };
-    ctx.workers().run(tasks, task);
+    ctx.workers().for_each_range(planes, static_cast<double>(s.out_spatial) * s.kernel_size, planes_in);
   }
 
   /// Size-optimised (PrepareContext::size_optimized(); float and double): each output is its bias plus the products
@@ -26399,16 +26404,13 @@ struct MaxPoolImpl : kernels::KernelDefaults {
     const window_rows::PlaneGeometry plane = window_rows::plane_of(s.geometry);
     const float* x = static_cast<const float*>(ctx.input(kX).data);
     float* y = static_cast<float*>(ctx.output(kY).data);
-    const std::size_t tasks = ctx.workers().tasks_for(
-        static_cast<double>(s.planes) * s.out_spatial * s.geometry.kernel_size(), kMinTaskWork, s.planes);
-    auto task = [&](std::size_t t) noexcept {
-      const SplitRange planes = split_range(s.planes, tasks, t);
-      for (std::int64_t p = planes.begin; p < planes.end; ++p) {
+    auto planes_in = [&](std::int64_t first, std::int64_t end) noexcept {
+      for (std::int64_t p = first; p < end; ++p) {
         window_rows::window_plane<window_rows::RowOp::max>(s.isa, plane, x + p * s.in_spatial, nullptr,
                                                            std::numeric_limits<float>::lowest(), y + p * s.out_spatial);
       }
     };
-    ctx.workers().run(tasks, task);
+    ctx.workers().for_each_range(s.planes, static_cast<double>(s.out_spatial) * s.geometry.kernel_size(), planes_in);
   }
 
   /// Spatial row-major offset -> column-major offset (storage_order 1).

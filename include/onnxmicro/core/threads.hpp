@@ -100,6 +100,17 @@ class Workers {
     if (static_cast<std::uint64_t>(max_tasks) < tasks) tasks = static_cast<std::size_t>(max_tasks);
     return tasks;
   }
+  /// The common split: `total` independent units (planes, batches) of `work_per_unit` cost each, in contiguous
+  /// ranges, one per task (tasks_for); calls body(first, end) for every non-empty range and returns when all are done.
+  template <typename Body>
+  void for_each_range(std::int64_t total, double work_per_unit, Body& body) const noexcept {
+    const std::size_t tasks = tasks_for(static_cast<double>(total) * work_per_unit, kMinTaskWork, total);
+    auto task = [&](std::size_t t) noexcept {
+      const SplitRange range = split_range(total, tasks, t);
+      if (range.size() > 0) body(range.begin, range.end);
+    };
+    run(tasks, task);
+  }
 
  private:
   template <typename Body>

@@ -185,17 +185,14 @@ struct MatMulImpl : kernels::KernelDefaults {
       gemm::accumulate<Acc>(workers, state.isa, state.batch_count * m, n, k, a, k, 1, b, n, y, n);
     } else if (state.batch_count >= static_cast<std::int64_t>(workers.count())) {
       // Whole batches per task (enough of them to go round).
-      const std::size_t tasks =
-          workers.tasks_for(static_cast<double>(state.batch_count) * m * n * k, kMinTaskWork, state.batch_count);
-      auto task = [&](std::size_t t) noexcept {
-        const SplitRange batches = split_range(state.batch_count, tasks, t);
-        for (std::int64_t batch = batches.begin; batch < batches.end; ++batch) {
+      auto batches_in = [&](std::int64_t first, std::int64_t end) noexcept {
+        for (std::int64_t batch = first; batch < end; ++batch) {
           std::int64_t a_offset = 0, b_offset = 0;
           batch_offsets(state, batch, a_offset, b_offset);
           gemm::accumulate<Acc>(state.isa, m, n, k, a + a_offset, k, 1, b + b_offset, n, y + batch * m * n, n);
         }
       };
-      workers.run(tasks, task);
+      workers.for_each_range(state.batch_count, static_cast<double>(m) * n * k, batches_in);
     } else {
       for (std::int64_t batch = 0; batch < state.batch_count; ++batch) {  // few batches: each product split
         std::int64_t a_offset = 0, b_offset = 0;

@@ -252,11 +252,8 @@ struct ConvImpl : kernels::KernelDefaults {
     const float* bias = s.has_bias ? static_cast<const float*>(ctx.input(kB).data) : nullptr;
     float* y = static_cast<float*>(ctx.output(kY).data);
     const std::int64_t planes = s.batch * s.out_channels;
-    const std::size_t tasks =
-        ctx.workers().tasks_for(static_cast<double>(planes) * s.out_spatial * s.kernel_size, kMinTaskWork, planes);
-    auto task = [&](std::size_t t) noexcept {
-      const SplitRange range = split_range(planes, tasks, t);
-      for (std::int64_t index = range.begin; index < range.end; ++index) {
+    auto planes_in = [&](std::int64_t first, std::int64_t end) noexcept {
+      for (std::int64_t index = first; index < end; ++index) {
         const std::int64_t n = index / s.out_channels, m = index % s.out_channels;
         const std::int64_t channel = m / s.group_out_channels;
         window_rows::window_plane<window_rows::RowOp::multiply_add>(
@@ -265,7 +262,7 @@ struct ConvImpl : kernels::KernelDefaults {
         output_clamp(s).apply_to(y + index * s.out_spatial, s.out_spatial);
       }
     };
-    ctx.workers().run(tasks, task);
+    ctx.workers().for_each_range(planes, static_cast<double>(s.out_spatial) * s.kernel_size, planes_in);
   }
 
   /// Size-optimised (PrepareContext::size_optimized(); float and double): each output is its bias plus the products

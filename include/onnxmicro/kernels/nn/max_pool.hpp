@@ -101,16 +101,13 @@ struct MaxPoolImpl : kernels::KernelDefaults {
     const window_rows::PlaneGeometry plane = window_rows::plane_of(s.geometry);
     const float* x = static_cast<const float*>(ctx.input(kX).data);
     float* y = static_cast<float*>(ctx.output(kY).data);
-    const std::size_t tasks = ctx.workers().tasks_for(
-        static_cast<double>(s.planes) * s.out_spatial * s.geometry.kernel_size(), kMinTaskWork, s.planes);
-    auto task = [&](std::size_t t) noexcept {
-      const SplitRange planes = split_range(s.planes, tasks, t);
-      for (std::int64_t p = planes.begin; p < planes.end; ++p) {
+    auto planes_in = [&](std::int64_t first, std::int64_t end) noexcept {
+      for (std::int64_t p = first; p < end; ++p) {
         window_rows::window_plane<window_rows::RowOp::max>(s.isa, plane, x + p * s.in_spatial, nullptr,
                                                            std::numeric_limits<float>::lowest(), y + p * s.out_spatial);
       }
     };
-    ctx.workers().run(tasks, task);
+    ctx.workers().for_each_range(s.planes, static_cast<double>(s.out_spatial) * s.geometry.kernel_size(), planes_in);
   }
 
   /// Spatial row-major offset -> column-major offset (storage_order 1).
