@@ -201,6 +201,17 @@ static_assert(ONNXMICRO_MAX_TENSOR_BYTES <= SIZE_MAX, "ONNXMICRO_MAX_TENSOR_BYTE
 #endif
 #endif
 
+/// Sessions that place nodes on a device backend (SessionOptions::device, e.g. backends/opencl): 1 on hosted
+/// targets; 0 on bare-metal ARM and with ONNXMICRO_OPTIMIZE_FOR_SIZE, where run() has no device branch and a
+/// session given a device policy fails at prepare saying so.
+#ifndef ONNXMICRO_ENABLE_DEVICES
+#if ONNXMICRO_OPTIMIZE_FOR_SIZE || (defined(__arm__) && !defined(__linux__))
+#define ONNXMICRO_ENABLE_DEVICES 0
+#else
+#define ONNXMICRO_ENABLE_DEVICES 1
+#endif
+#endif
+
 /// Run-time instruction-set dispatch (core/isa.hpp): 1 compiles the x86-64 AVX2+FMA and AVX-512 micro-kernels
 /// beside the portable ones (per-function target attributes, so a plain -O2 build without -march gets them) and
 /// picks the best the CPU has at prepare. Default 1 with GCC/Clang on x86-64 unless ONNXMICRO_OPTIMIZE_FOR_SIZE;
@@ -318,6 +329,7 @@ enum class StatusCode : std::uint8_t {
   limit_exceeded,    ///< a configured limit (nesting, rank, tensor bytes, iterations) was crossed
   out_of_range,      ///< a run-time index or value outside its valid range
   internal,          ///< a bug in onnxmicro
+  device_error,      ///< a device backend's call failed (the message names the call and its error code)
 };
 
 /// Name of a status code, e.g. "invalid_model".
@@ -332,6 +344,7 @@ constexpr const char* status_code_name(StatusCode code) noexcept {
     case StatusCode::limit_exceeded: return "limit_exceeded";
     case StatusCode::out_of_range: return "out_of_range";
     case StatusCode::internal: return "internal";
+    case StatusCode::device_error: return "device_error";
   }
   return "unknown";
 }
@@ -7476,8 +7489,21 @@ struct InputValue {
   ConstTensorView value;
 };
 
-/// Where a node executes. Only cpu exists today; the OpenCL backend will add its own.
-enum class Placement : std::uint8_t { cpu = 0 };
+/// Where a node executes: on the CPU kernels, or on a device backend's (backends/opencl).
+enum class Placement : std::uint8_t { cpu = 0, opencl = 1 };
+
+constexpr const char* placement_name(Placement placement) noexcept {
+  return placement == Placement::opencl ? "opencl" : "cpu";
+}
+
+/// Which nodes a session offers to SessionOptions::device.
+enum class DevicePolicy : std::uint8_t {
+  cpu_only = 0,   ///< every node on the CPU; SessionOptions::device is ignored
+  prefer_device,  ///< every node the device supports on it, the rest on the CPU, each fallback reported with why
+  device_strict,  ///< every node on the device, or prepare() fails naming each node that would fall back and why
+};
+
+class DeviceBackend;
 
 struct SessionOptions {
   /// Caller-provided arena (aligned to ONNXMICRO_TENSOR_ALIGNMENT). nullptr: the session owns a heap arena.
@@ -7534,6 +7560,11 @@ struct SessionOptions {
   /// has a ready std::thread pool. nullptr: everything runs on the caller's thread. Builds with
   /// ONNXMICRO_ENABLE_THREADS=0 refuse a pool at prepare. Subgraph sessions inherit it.
   ThreadPool* thread_pool = nullptr;
+  /// The device backend nodes may run on (e.g. onnxmicro::opencl::Backend from <onnxmicro/backends/opencl.hpp>),
+  /// used per device_policy. One backend serves one session and must outlive it. Placement is decided at every
+  /// plan and reported per node (NodeReport::placement, fallback, reason) and per transfer (Session::transfers()).
+  DeviceBackend* device = nullptr;
+  DevicePolicy device_policy = DevicePolicy::cpu_only;
 };
 
 /// Watches Session::run(NodeObserver&) node by node: a profiler's clock (`onnxmicro bench`), a debugger's dump.
@@ -7552,7 +7583,12 @@ struct NodeReport {
   const model::Node* node = nullptr;
   const KernelEntry* kernel = nullptr;
   Placement placement = Placement::cpu;
-  bool folded = false;  ///< computed once at prepare time (all inputs constant)
+  bool folded = false;        ///< computed once at prepare time (all inputs constant)
+#if ONNXMICRO_ENABLE_DEVICES  // (firmware keeps no byte per node for it)
+  /// With a device policy: the node was offered to the device, which cannot run it (Session::placement_reason()
+  /// says why).
+  bool fallback = false;
+#endif
 };
 
 ONNXMICRO_NAMESPACE_END
@@ -7686,10 +7722,13 @@ class StringPoolStorage {
 }  // namespace detail
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/runtime/arena.hpp
-// #include "onnxmicro/runtime/initializers.hpp"
-// begin of file onnxmicro/runtime/initializers.hpp
-// Initializers at prepare time: a tensor whose raw bytes are little-endian and aligned stays where it is in the
-// model bytes (zero-copy); any other is decoded once into metadata.
+// #include "onnxmicro/runtime/device_backend.hpp"
+// begin of file onnxmicro/runtime/device_backend.hpp
+// The interface between a Session and a device backend (backends/opencl implements it; the core never includes a
+// backend). The session prepares every node on the CPU as always (shapes, dtypes, folding, one arena plan), then
+// hands the backend a view of that plan: the backend decides per node whether its device runs it, lays out device
+// memory at the arena's offsets, uploads constants and decides the transfers. run() then asks the backend to
+// enqueue each device node and to finish before a CPU node or the end of the run reads what the device wrote.
 
 // #include "onnxmicro/runtime/prepared_graph.hpp"
 // begin of file onnxmicro/runtime/prepared_graph.hpp
@@ -7752,6 +7791,69 @@ inline void* allocate_tensor_storage(MetadataAllocator& allocator, std::size_t b
 }  // namespace detail
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/runtime/prepared_graph.hpp
+
+ONNXMICRO_NAMESPACE_BEGIN
+
+enum class TransferDirection : std::uint8_t { host_to_device = 0, device_to_host = 1 };
+
+constexpr const char* transfer_direction_name(TransferDirection direction) noexcept {
+  return direction == TransferDirection::host_to_device ? "host_to_device" : "device_to_host";
+}
+
+/// One tensor crossing between host and device in every run (graph inputs and outputs included).
+struct TransferReport {
+  std::string_view tensor;
+  TransferDirection direction = TransferDirection::host_to_device;
+  std::size_t bytes = 0;
+  std::int32_t node =
+      -1;  ///< the node (of Session::node_reports()) before (uploads) or after (downloads) which it moves
+};
+
+/// What a device backend sees of one plan. Spans index the nodes and values of *graph.
+struct DevicePlanView {
+  const Model* model = nullptr;
+  const model::Graph* graph = nullptr;
+  Span<const detail::NodeRuntime> nodes;
+  Span<const detail::ValueRuntime> values;
+  /// Per node: the Relu/Clip the session folded into it (empty when nothing was folded).
+  Span<const kernels::FusedClamp> fused_clamps;
+  const unsigned char* arena = nullptr;  ///< planned values live at arena + offset; device memory mirrors offsets
+  std::size_t arena_bytes = 0;
+  /// Per node: the backend sets placement and fallback (folded nodes arrive with folded = true).
+  Span<NodeReport> reports;
+};
+
+/// A device that runs some of a session's nodes. Every method is called by the session only: plan() at the end of
+/// each plan (prepare and re-plans), the others from run().
+class DeviceBackend {
+ public:
+  /// Ok when the device is usable; otherwise why not (no platform, no device matches the selection, ...).
+  virtual Status available() const noexcept = 0;
+  /// Places every node of `view` (reports), plans device memory, uploads constants and builds what run() launches.
+  /// A node the device cannot run is a fallback with a reason, not an error; errors are device failures.
+  virtual Status plan(const DevicePlanView& view) noexcept = 0;
+  /// Enqueues node `node` (placed on the device): the uploads of its host-produced inputs, its kernels, and the
+  /// downloads of outputs the host reads. Allocates nothing.
+  virtual Status run_node(std::size_t node) noexcept = 0;
+  /// Waits for everything enqueued: downloaded tensors are then valid on the host. Reports device-side errors.
+  virtual Status finish() noexcept = 0;
+  /// Why node `node` of the current plan runs where it does when that is not the device: a fallback's cause,
+  /// "folded at prepare", "shape arithmetic stays on the CPU"; empty for a node on the device.
+  virtual std::string_view reason(std::size_t node) const noexcept = 0;
+  /// The tensors that cross between host and device in each run, in run order.
+  virtual Span<const TransferReport> transfers() const noexcept = 0;
+
+ protected:
+  ~DeviceBackend() = default;
+};
+
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/runtime/device_backend.hpp
+// #include "onnxmicro/runtime/initializers.hpp"
+// begin of file onnxmicro/runtime/initializers.hpp
+// Initializers at prepare time: a tensor whose raw bytes are little-endian and aligned stays where it is in the
+// model bytes (zero-copy); any other is decoded once into metadata.
+
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace detail {
@@ -9293,6 +9395,38 @@ class Session {
   /// Threads the kernels of this session split their work over: SessionOptions::thread_pool's concurrency at
   /// prepare, or 1 without a pool.
   std::size_t thread_count() const noexcept { return thread_workers().count(); }
+  /// SessionOptions::device_policy as prepared (cpu_only when no device was given).
+  DevicePolicy device_policy() const noexcept {
+#if ONNXMICRO_ENABLE_DEVICES
+    return kept_.device_policy;
+#else
+    return DevicePolicy::cpu_only;
+#endif
+  }
+  /// SessionOptions::device as prepared (null when the policy is cpu_only).
+  DeviceBackend* device() const noexcept {
+#if ONNXMICRO_ENABLE_DEVICES
+    return kept_.device;
+#else
+    return nullptr;
+#endif
+  }
+  /// Why node `index` (of node_reports()) runs where it does when that is not the device asked for (a fallback's
+  /// cause, "folded at prepare", ...); empty on the device and without a device policy. Valid until the next plan.
+  std::string_view placement_reason(std::size_t index) const noexcept {
+#if ONNXMICRO_ENABLE_DEVICES
+    if (kept_.device_policy != DevicePolicy::cpu_only && prepared_) return kept_.device->reason(index);
+#endif
+    static_cast<void>(index);
+    return {};
+  }
+  /// The tensors that cross between host and device in every run (empty without a device policy).
+  Span<const TransferReport> transfers() const noexcept {
+#if ONNXMICRO_ENABLE_DEVICES
+    if (kept_.device_policy != DevicePolicy::cpu_only && prepared_) return kept_.device->transfers();
+#endif
+    return {};
+  }
 
  private:
   Workers thread_workers() const noexcept {
@@ -9318,6 +9452,10 @@ class Session {
 #if ONNXMICRO_ENABLE_THREADS
     Workers workers;  ///< SessionOptions::thread_pool and its concurrency, read once, at prepare
 #endif
+#if ONNXMICRO_ENABLE_DEVICES
+    DeviceBackend* device = nullptr;  ///< null when device_policy is cpu_only
+    DevicePolicy device_policy = DevicePolicy::cpu_only;
+#endif
   };
   void release() noexcept;
   void release_plan() noexcept;
@@ -9326,6 +9464,7 @@ class Session {
   ONNXMICRO_DETAIL_ALWAYS_INLINE Status adopt_metadata_allocator(MetadataAllocator* allocator) noexcept;
   ONNXMICRO_DETAIL_ALWAYS_INLINE Status choose_isa(Isa max_isa) noexcept;
   ONNXMICRO_DETAIL_ALWAYS_INLINE Status adopt_thread_pool(ThreadPool* pool) noexcept;
+  ONNXMICRO_DETAIL_ALWAYS_INLINE Status adopt_device(const SessionOptions& options) noexcept;
   ONNXMICRO_DETAIL_ALWAYS_INLINE Status read_dynamic_options(const SessionOptions& options, bool& any_max) noexcept;
   ONNXMICRO_DETAIL_ALWAYS_INLINE Status fuse_qdq_groups(const SessionOptions& options) noexcept;
   ONNXMICRO_DETAIL_ALWAYS_INLINE Status fuse_activations(const SessionOptions& options) noexcept;
@@ -9345,6 +9484,7 @@ class Session {
                                                      detail::BufferList& buffers) noexcept;
   ONNXMICRO_DETAIL_ALWAYS_INLINE Status provide_memory(const SessionOptions& options) noexcept;
   ONNXMICRO_DETAIL_ALWAYS_INLINE Status bind_views(const detail::BufferList& buffers) noexcept;
+  ONNXMICRO_DETAIL_ALWAYS_INLINE Status place_on_device() noexcept;
   // Re-plans.
   Status check_against_max_shapes(Span<const InputShape> shapes) const noexcept;
   std::size_t merge_shapes(Span<const InputShape> given, bool keep_current) noexcept;
@@ -9510,6 +9650,7 @@ inline Status Session::prepare(const Model& model, KernelRegistry registry, cons
   kept_.size_optimized_kernels = options.size_optimized_kernels;
   ONNXMICRO_RETURN_IF_ERROR(choose_isa(options.max_isa));
   ONNXMICRO_RETURN_IF_ERROR(adopt_thread_pool(options.thread_pool));
+  ONNXMICRO_RETURN_IF_ERROR(adopt_device(options));
   bool any_max = false;
   ONNXMICRO_RETURN_IF_ERROR(read_dynamic_options(options, any_max));
   ONNXMICRO_RETURN_IF_ERROR(fuse_qdq_groups(options));
@@ -9548,6 +9689,24 @@ inline Status Session::adopt_thread_pool(ThreadPool* pool) noexcept {
   return Status(StatusCode::unsupported)
          << "SessionOptions::thread_pool is set, but this build has ONNXMICRO_ENABLE_THREADS=0 (the default on bare "
             "metal and with ONNXMICRO_OPTIMIZE_FOR_SIZE): build with -DONNXMICRO_ENABLE_THREADS=1 or pass no pool";
+#endif
+}
+
+// The device backend and its policy, fixed for the session (every plan places nodes again).
+inline Status Session::adopt_device(const SessionOptions& options) noexcept {
+  if (options.device_policy == DevicePolicy::cpu_only) return {};
+#if ONNXMICRO_ENABLE_DEVICES
+  if (options.device == nullptr) {
+    return Status(StatusCode::invalid_argument)
+           << "SessionOptions::device_policy asks for a device, but SessionOptions::device is null (e.g. an "
+              "onnxmicro::opencl::Backend from <onnxmicro/backends/opencl.hpp>)";
+  }
+  kept_.device = options.device;
+  kept_.device_policy = options.device_policy;
+  return {};
+#else
+  // (Short: this is the firmware's copy.)
+  return Status(StatusCode::unsupported) << "SessionOptions::device_policy needs ONNXMICRO_ENABLE_DEVICES=1";
 #endif
 }
 
@@ -9718,6 +9877,10 @@ inline Status Session::plan_for(Span<const InputShape> shapes, Span<const InputV
   options.size_optimized_kernels = kept_.size_optimized_kernels;
   options.max_isa = isa();
   options.thread_pool = thread_workers().pool();
+#if ONNXMICRO_ENABLE_DEVICES
+  options.device = kept_.device;
+  options.device_policy = kept_.device_policy;
+#endif
   for (unsigned char& bind : bind_value_) bind = 0;
   // A pass that finds a shape-deciding input fed by graph inputs whose values the caller offered binds them
   // and starts over; each retry binds at least one more input, so this ends.
@@ -9863,6 +10026,8 @@ inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned
   ONNXMICRO_RETURN_IF_ERROR(provide_memory(options));
   // 8. Every view bound to its final address, so run() only calls kernels.
   ONNXMICRO_RETURN_IF_ERROR(bind_views(buffers));
+  // 9. With a device policy: which nodes the device runs, its memory, the transfers.
+  ONNXMICRO_RETURN_IF_ERROR(place_on_device());
   prepared_ = true;
   return {};
 }
@@ -9991,6 +10156,39 @@ inline Status Session::bind_views(const detail::BufferList& buffers) noexcept {
   return {};
 }
 
+inline Status Session::place_on_device() noexcept {
+#if ONNXMICRO_ENABLE_DEVICES
+  if (kept_.device_policy == DevicePolicy::cpu_only) return {};
+  DevicePlanView view;
+  view.model = model_;
+  view.graph = graph_;
+  view.nodes = Span<const NodeRuntime>(nodes_.data(), nodes_.size());
+  view.values = Span<const ValueRuntime>(values_.data(), values_.size());
+  view.fused_clamps = Span<const kernels::FusedClamp>(fused_clamps_.data(), fused_clamps_.size());
+  view.arena = arena_.data();
+  view.arena_bytes = plan_.arena_bytes;
+  view.reports = reports_;
+  ONNXMICRO_RETURN_IF_ERROR(kept_.device->plan(view));
+  if (kept_.device_policy != DevicePolicy::device_strict) return {};
+  const Status available = kept_.device->available();
+  if (!available.ok()) {
+    return Status(StatusCode::unsupported) << "device_strict: the device is unavailable: " << available.message_view();
+  }
+  std::size_t fallbacks = 0;
+  for (const NodeReport& report : reports_) fallbacks += report.fallback ? 1 : 0;
+  if (fallbacks == 0) return {};
+  Status s(StatusCode::unsupported);
+  s << "device_strict: " << fallbacks << (fallbacks == 1 ? " node" : " nodes") << " would fall back to the CPU:";
+  for (std::size_t i = 0; i < reports_.size(); ++i) {
+    if (!reports_[i].fallback) continue;
+    Model::describe_node(s << " ", *reports_[i].node) << ": " << kept_.device->reason(i) << ";";
+  }
+  return s;
+#else
+  return {};
+#endif
+}
+
 inline Status Session::set_input(std::size_t index, const ConstTensorView& value) noexcept {
   if (!prepared_) return Status(StatusCode::invalid_argument) << "set_input() before a successful prepare()";
   if (index >= input_count()) {
@@ -10046,9 +10244,14 @@ inline TensorView Session::input(std::size_t index) const noexcept {
   return TensorView{rt.info.dtype, rt.info.shape, rt.data};
 }
 
-inline Status Session::run() noexcept {
-  return run_nodes([](std::size_t, bool) noexcept {});
-}
+namespace detail {
+/// The observer of the plain run(): nothing, and device nodes stay asynchronous.
+struct UnobservedRun {
+  void operator()(std::size_t, bool) const noexcept {}
+};
+}  // namespace detail
+
+inline Status Session::run() noexcept { return run_nodes(detail::UnobservedRun()); }
 
 inline Status Session::run(NodeObserver& observer) noexcept {
   return run_nodes([&observer](std::size_t node, bool after) noexcept {
@@ -10065,9 +10268,29 @@ inline Status Session::run_nodes(Observe observe) noexcept {
   if (!prepared_) return Status(StatusCode::invalid_argument) << "run() before a successful prepare()";
   const model::Graph& graph = *graph_;
   string_pool_.pool().reset();  // strings of the previous run die here
+#if ONNXMICRO_ENABLE_DEVICES
+  DeviceBackend* const device = kept_.device_policy != DevicePolicy::cpu_only ? kept_.device : nullptr;
+  bool device_pending = false;  // device work enqueued that the host has not waited for
+#endif
   for (std::size_t i = 0; i < nodes_.size(); ++i) {
     NodeRuntime& nr = nodes_[i];
     if (nr.folded) continue;
+#if ONNXMICRO_ENABLE_DEVICES
+    if (reports_[i].placement != Placement::cpu) {
+      observe(i, false);
+      Status st = device->run_node(i);
+      // An observer (a profiler's clock) sees each device node complete; the plain run() does not wait.
+      if (st.ok() && !std::is_same<Observe, detail::UnobservedRun>::value) st = device->finish();
+      observe(i, true);
+      if (!st.ok()) return detail::node_error(graph.nodes[i], st);
+      device_pending = true;
+      continue;
+    }
+    if (device_pending) {
+      device_pending = false;
+      ONNXMICRO_RETURN_IF_ERROR(device->finish());
+    }
+#endif
     kernels::RunContext ctx(nr.inputs, nr.outputs, nr.state, nr.scratch, nr.scratch_bytes, &string_pool_.pool(),
                             thread_workers());
     observe(i, false);
@@ -10075,6 +10298,9 @@ inline Status Session::run_nodes(Observe observe) noexcept {
     observe(i, true);
     if (!st.ok()) return detail::node_error(graph.nodes[i], st);
   }
+#if ONNXMICRO_ENABLE_DEVICES
+  if (device_pending) ONNXMICRO_RETURN_IF_ERROR(device->finish());
+#endif
   return {};
 }
 

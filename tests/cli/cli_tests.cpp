@@ -465,7 +465,11 @@ void case_usage_errors(Context& ctx) {
   expect_usage_error(ctx, run_cli(ctx, {"run", "m.onnx", "--input", "x.pb"}), "--input expects NAME=FILE, got 'x.pb'");
   expect_usage_error(ctx, run_cli(ctx, {"run", "m.onnx", "--output-dir"}), "--output-dir needs DIR");
   expect_usage_error(ctx, run_cli(ctx, {"run", "m.onnx", "--fast"}), "unknown option '--fast' for 'run'");
-  expect_usage_error(ctx, run_cli(ctx, {"plan", "m.onnx", "--json"}), "unknown option '--json' for 'plan'");
+  expect_usage_error(ctx, run_cli(ctx, {"plan", "m.onnx", "--yaml"}), "unknown option '--yaml' for 'plan'");
+  expect_usage_error(ctx, run_cli(ctx, {"plan", "m.onnx", "--device", "gpu"}),
+                     "--device expects cpu or opencl, got 'gpu'");
+  expect_usage_error(ctx, run_cli(ctx, {"run", "m.onnx", "--device"}), "--device needs a value");
+  expect_usage_error(ctx, run_cli(ctx, {"check", "m.onnx", "--strict"}), "--strict is for run, plan and bench");
 }
 
 void case_inspect_text(Context& ctx) {

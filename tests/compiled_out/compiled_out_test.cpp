@@ -6,7 +6,7 @@
 // dtype and macro, before any kernel (or constant folding) sees the tensor. A model that needs a compiled-out
 // feature (QDQ fusion, model-local functions, external data, subgraphs, input shapes not fixed by the model) fails
 // to load or prepare naming what and the macro; so does a tensor of a rank above ONNXMICRO_MAX_RANK (4 here), and a
-// session given a thread pool (ONNXMICRO_ENABLE_THREADS).
+// session given a thread pool (ONNXMICRO_ENABLE_THREADS) or a device policy (ONNXMICRO_ENABLE_DEVICES).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -18,7 +18,7 @@
 
 #if ONNXMICRO_ENABLE_FLOAT64 || ONNXMICRO_ENABLE_FLOAT16 || ONNXMICRO_ENABLE_QDQ_FUSION ||              \
     ONNXMICRO_ENABLE_MODEL_FUNCTIONS || ONNXMICRO_ENABLE_EXTERNAL_DATA || ONNXMICRO_ENABLE_SUBGRAPHS || \
-    ONNXMICRO_ENABLE_DYNAMIC_SHAPES || ONNXMICRO_ENABLE_THREADS
+    ONNXMICRO_ENABLE_DYNAMIC_SHAPES || ONNXMICRO_ENABLE_THREADS || ONNXMICRO_ENABLE_DEVICES
 #error "tests/compiled_out must be compiled with every ONNXMICRO_ENABLE_* of its CMakeLists.txt set to 0"
 #endif
 static_assert(ONNXMICRO_MAX_RANK == 4, "tests/compiled_out is compiled with ONNXMICRO_MAX_RANK=4 (CMakeLists.txt)");
@@ -119,6 +119,16 @@ TEST(CompiledOut, ThreadPoolIsRefusedAtPrepareNamingTheMacro) {
   Prepared plain;
   EXPECT_TRUE(plain.load_and_prepare(one_node_model("Relu", "relu", DataType::float32, DataType::float32)).ok());
   EXPECT_EQ(plain.session.thread_count(), 1u);
+}
+
+TEST(CompiledOut, DevicePolicyIsRefusedAtPrepareNamingTheMacro) {
+  om::SessionOptions options;
+  options.device_policy = om::DevicePolicy::prefer_device;
+  Prepared p;
+  const Status st = p.load_and_prepare(one_node_model("Relu", "relu", DataType::float32, DataType::float32), options);
+  EXPECT_EQ(st.code(), StatusCode::unsupported);
+  EXPECT_EQ(st.message_view(), "SessionOptions::device_policy needs ONNXMICRO_ENABLE_DEVICES=1");
+  EXPECT_EQ(p.session.transfers().size(), 0u);
 }
 
 TEST(CompiledOut, Float64InputFailsAtPrepare) {

@@ -19,6 +19,9 @@
 // Each case runs in a forked child (POSIX), so a crash or a hang in one kernel is reported as that case's
 // failure instead of ending the run; --no-fork runs in-process (for a debugger).
 #include <onnxmicro/onnxmicro.hpp>
+#if ONNXMICRO_RUNNER_OPENCL
+#include <onnxmicro/backends/opencl.hpp>
+#endif
 
 #include <algorithm>
 #include <cerrno>
@@ -107,7 +110,13 @@ const char* const kUsage =
     "  --session-per-data-set  a fresh Session per data set, prepared for its shapes, fed by set_input() + run()\n"
     "  --verbose             also print passing cases and timings\n"
     "  --no-fork             run cases in this process (a crash then ends the run)\n"
-    "  --timeout SECONDS     per case, when forking (default 120; 0: none)\n";
+    "  --timeout SECONDS     per case, when forking (default 120; 0: none)\n"
+#if ONNXMICRO_RUNNER_OPENCL
+    "  --device opencl       prepare with the OpenCL backend (prefer_device; with --session-per-data-set and\n"
+    "                        --no-fork): prints each case's placement and how many cases ran wholly on OpenCL\n"
+    "  --opencl-cache DIR    the OpenCL program cache the sessions share\n"
+#endif
+    ;
 
 struct Options {
   std::string data_dir;
@@ -127,6 +136,8 @@ struct Options {
   bool size_optimized_kernels = false;
   bool fork_cases = ONNXMICRO_CONFORMANCE_CAN_FORK != 0;
   unsigned timeout_seconds = 120;
+  bool opencl = false;  ///< --device opencl (the runner built with ONNXMICRO_RUNNER_OPENCL)
+  std::string opencl_cache;
 };
 
 std::vector<std::string> split_commas(const std::string& text) {
@@ -222,6 +233,19 @@ bool parse_options(int argc, char** argv, Options& options) {
       options.verbose = true;
     } else if (arg == "--no-fork") {
       options.fork_cases = false;
+#if ONNXMICRO_RUNNER_OPENCL
+    } else if (arg == "--device") {
+      const char* device = value("--device");
+      if (device == nullptr || std::string(device) != "opencl") {
+        std::fprintf(stderr, "onnxmicro_conformance: --device takes opencl\n");
+        return false;
+      }
+      options.opencl = true;
+    } else if (arg == "--opencl-cache") {
+      const char* dir = value("--opencl-cache");
+      if (dir == nullptr) return false;
+      options.opencl_cache = dir;
+#endif
     } else if (arg == "--help" || arg == "-h") {
       std::fputs(kUsage, stdout);
       std::exit(0);
@@ -849,6 +873,33 @@ CaseResult prepare_failure(const std::string& where, const om::Status& status) {
                      where + "Session::prepare: " + status_text(status));
 }
 
+#if ONNXMICRO_RUNNER_OPENCL
+/// --device opencl: cases with every node on OpenCL (or folded), with some, with none.
+struct DeviceTally {
+  int wholly = 0, partly = 0, none = 0;
+};
+DeviceTally g_device_tally;
+std::string g_placement;  ///< the current case's placement line (main prints it after the case)
+
+/// Where the case's nodes ran, counted once per case (its first data set).
+void report_placement(const om::Session& session, bool first_data_set) {
+  int on_device = 0, fallbacks = 0;
+  std::string reasons;
+  for (std::size_t i = 0; i < session.node_reports().size(); ++i) {
+    const om::NodeReport& r = session.node_reports()[i];
+    on_device += r.placement == om::Placement::opencl ? 1 : 0;
+    if (!r.fallback) continue;
+    ++fallbacks;
+    reasons +=
+        (reasons.empty() ? "" : "; ") + std::string(r.node->op_type) + ": " + std::string(session.placement_reason(i));
+  }
+  if (!first_data_set) return;
+  (fallbacks == 0 ? g_device_tally.wholly : on_device > 0 ? g_device_tally.partly : g_device_tally.none) += 1;
+  g_placement = std::to_string(on_device) + " on opencl, " + std::to_string(fallbacks) + " fallbacks" +
+                (reasons.empty() ? "" : ": ") + reasons;
+}
+#endif
+
 /// A fresh session per data set, prepared for its shapes (every input's value offered, so the session binds
 /// the shape-deciding ones), fed with set_input() and run().
 CaseResult run_data_sets_separately(const om::Model& model, om::KernelRegistry registry,
@@ -863,8 +914,21 @@ CaseResult run_data_sets_separately(const om::Model& model, om::KernelRegistry r
     session_options.size_optimized_kernels = options.size_optimized_kernels;
     session_options.input_shapes = om::Span<const om::InputShape>(shapes.data(), shapes.size());
     session_options.input_values = om::Span<const om::InputValue>(values.data(), values.size());
+#if ONNXMICRO_RUNNER_OPENCL
+    om::opencl::Backend backend;  // one per session; the program comes from the shared cache
+    if (options.opencl) {
+      om::opencl::Options opencl;
+      opencl.cache_directory = options.opencl_cache;
+      static_cast<void>(backend.open(opencl));  // an unusable device shows as fallbacks in the placement line
+      session_options.device = &backend;
+      session_options.device_policy = om::DevicePolicy::prefer_device;
+    }
+#endif
     om::Status status = session.prepare(model, registry, session_options);
     if (!status.ok()) return prepare_failure(where, status);
+#if ONNXMICRO_RUNNER_OPENCL
+    if (options.opencl) report_placement(session, &data_set == &data_sets.front());
+#endif
     for (std::size_t k = 0; k < data_set.inputs.size(); ++k) {
       std::size_t index = 0;
       status = session.input_index(data_set.names[k], index);
@@ -1265,6 +1329,10 @@ bool write_results_json(const std::string& path, const Options& options, const s
 int main(int argc, char** argv) {
   Options options;
   if (!parse_options(argc, argv, options)) return 2;
+  if (options.opencl && (options.one_session || options.fork_cases)) {
+    std::fprintf(stderr, "onnxmicro_conformance: --device opencl needs --session-per-data-set and --no-fork\n");
+    return 2;
+  }
 
   std::map<std::string, AllowlistEntry> allowlist;
   if (!options.allowlist_path.empty() && !read_allowlist(options.allowlist_path, allowlist)) return 2;
@@ -1307,7 +1375,13 @@ int main(int argc, char** argv) {
     c.name = pending_case.dir.filename().string();
     c.display_name = options.suites.size() > 1 ? c.suite + "/" + c.name : c.name;
     const auto start = std::chrono::steady_clock::now();
+#if ONNXMICRO_RUNNER_OPENCL
+    g_placement.clear();
+#endif
     c.result = run_case_isolated(pending_case.dir, options);
+#if ONNXMICRO_RUNNER_OPENCL
+    if (options.opencl && !g_placement.empty()) std::printf("OPENCL %s: %s\n", c.name.c_str(), g_placement.c_str());
+#endif
     c.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     AllowlistEntry* entry = nullptr;
     for (const std::string& key : {c.name, c.suite + "/" + c.name}) {
@@ -1390,6 +1464,12 @@ int main(int argc, char** argv) {
     std::printf("isa: %s\n", std::string(onnxmicro::isa_name(isa)).c_str());
   }
   std::printf("time: %.1f s\n", seconds);
+#if ONNXMICRO_RUNNER_OPENCL
+  if (options.opencl) {
+    std::printf("opencl: %d cases wholly on opencl, %d partly, %d not at all\n", g_device_tally.wholly,
+                g_device_tally.partly, g_device_tally.none);
+  }
+#endif
   std::printf("conformance: %d passed, %d failed, %d unsupported (of %zu cases)\n", passed, failed, unsupported,
               recorded.size());
   std::printf("%d passed, %d failed\n", passed, failed);

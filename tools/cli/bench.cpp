@@ -39,10 +39,11 @@ constexpr std::uint32_t kRandomSeed = 42;
 
 constexpr const char kUsage[] =
     "usage: onnxmicro bench MODEL [--inputs FILE...] [--input NAME=FILE]... [--shape NAME=D0,D1,...]... "
-    "[--threads N] [--warmup W] [--runs R] [--optimize-for-size] [--json]";
+    "[--threads N] " ONNXMICRO_CLI_DEVICE_USAGE " [--warmup W] [--runs R] [--optimize-for-size] [--json]";
 constexpr const char kHelp[] =
     "usage: onnxmicro bench MODEL [--inputs FILE...] [--input NAME=FILE]... [--shape NAME=D0,D1,...]... "
-    "[--threads N] [--warmup W] [--runs R] [--optimize-for-size] [--json]\n"
+    "[--threads N] " ONNXMICRO_CLI_DEVICE_USAGE
+    " [--warmup W] [--runs R] [--optimize-for-size] [--json]\n"
     "\n"
     "Times MODEL with this build's kernels: loading, prepare, the first run, and R runs after W warm-up runs\n"
     "(median, p10, p90); prints the arena and session metadata bytes, the peak resident memory, the instruction\n"
@@ -57,6 +58,8 @@ constexpr const char kHelp[] =
     "  --inputs FILE...     input files (.pb or .npy, as for 'run'), in graph order; the others are random\n"
     "  --input NAME=FILE    the file for the input called NAME\n"
     "  --shape NAME=D0,...  the shape of the random input NAME (may be repeated)\n" ONNXMICRO_CLI_THREADS_HELP
+        ONNXMICRO_CLI_DEVICE_HELP
+    "                       (the per-node profile then waits for each device node to finish)\n"
     "  --warmup W           runs before the timed ones (default 10)\n"
     "  --runs R             timed runs, at least 1 (default 100)\n"
     "  --json               print one JSON object instead\n" ONNXMICRO_CLI_OPTIMIZE_FOR_SIZE_HELP
@@ -410,22 +413,31 @@ bool set_inputs(onnxmicro::Session& session, const BoundInputs& bound, std::stri
   return true;
 }
 
-bool run_once(onnxmicro::Session& session, std::string& error) {
+// Sets the inputs again, then runs: a run may reuse a graph input's arena slot once the input has been read, so
+// every run (warm-up, timed, profiled) starts from the inputs rather than their leftovers; the copy is not timed.
+bool run_once(onnxmicro::Session& session, const BoundInputs& bound, std::string& error) {
+  if (!set_inputs(session, bound, error)) return false;
   const onnxmicro::Status status = session.run();
   if (!status.ok()) error = "run failed: " + describe_status(status);
   return status.ok();
 }
 
 // W warm-up runs, then R timed ones: median, p10 and p90 into `result`.
-bool time_runs(onnxmicro::Session& session, const BenchOptions& options, BenchResult& result, std::string& error) {
+bool time_runs(onnxmicro::Session& session, const BoundInputs& bound, const BenchOptions& options, BenchResult& result,
+               std::string& error) {
   for (int i = 0; i < options.warmup; ++i) {
-    if (!run_once(session, error)) return false;
+    if (!run_once(session, bound, error)) return false;
   }
   std::vector<double> times(static_cast<std::size_t>(options.runs));
   for (double& ms : times) {
+    if (!set_inputs(session, bound, error)) return false;
     const Clock::time_point start = Clock::now();
-    if (!run_once(session, error)) return false;
+    const onnxmicro::Status status = session.run();
     ms = ms_since(start);
+    if (!status.ok()) {
+      error = "run failed: " + describe_status(status);
+      return false;
+    }
   }
   std::sort(times.begin(), times.end());
   result.median_ms = percentile(times, 0.5);
@@ -471,12 +483,14 @@ double node_flops(const onnxmicro::Session& session, const onnxmicro::model::Nod
 }
 
 // Observed runs (as many as the timed ones, at most kMaxProfileRuns): each node's median, share and FLOPs.
-bool profile_nodes(onnxmicro::Session& session, const BenchOptions& options, BenchResult& result, std::string& error) {
+bool profile_nodes(onnxmicro::Session& session, const BoundInputs& bound, const BenchOptions& options,
+                   BenchResult& result, std::string& error) {
   const onnxmicro::Span<const onnxmicro::NodeReport> reports = session.node_reports();
   const std::size_t runs = static_cast<std::size_t>(std::min(options.runs, kMaxProfileRuns));
   NodeClock clock(reports.size(), runs);
   for (std::size_t run = 0; run < runs; ++run) {
     clock.start_run(run);
+    if (!set_inputs(session, bound, error)) return false;
     const onnxmicro::Status status = session.run(clock);
     if (!status.ok()) {
       error = "run failed: " + describe_status(status);
@@ -550,6 +564,7 @@ void print_text(const Report& r) {
   out << "model: " << printable(r.model_path) << '\n';
   out << "isa: " << onnxmicro::isa_name(r.session.isa()) << '\n';
   out << "threads: " << r.session.thread_count() << '\n';
+  print_placement(out, r.session, r.options.inputs, /*per_node=*/false);
   out << "inputs: " << r.bound.shapes.size() << '\n';
   for (std::size_t k = 0; k < r.bound.shapes.size(); ++k) {
     out << "  " << printable(r.bound.shapes[k].name) << ": " << onnxmicro::dtype_name(r.bound.tensors[k].dtype) << ' '
@@ -683,9 +698,13 @@ int bench_command(const Args& args) {
   result.prepare_ms = ms_since(start);
   ok = ok && set_inputs(session, bound, error);
   start = Clock::now();
-  ok = ok && run_once(session, error);
+  const onnxmicro::Status first = ok ? session.run() : onnxmicro::Status();
   result.first_run_ms = ms_since(start);
-  ok = ok && time_runs(session, options, result, error) && profile_nodes(session, options, result, error);
+  if (ok && !first.ok()) {
+    error = "run failed: " + describe_status(first);
+    ok = false;
+  }
+  ok = ok && time_runs(session, bound, options, result, error) && profile_nodes(session, bound, options, result, error);
   if (!ok) {
     print_error(error);
     return kExitFailure;

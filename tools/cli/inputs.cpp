@@ -8,6 +8,9 @@
 #include <string_view>
 
 #include <onnxmicro/runtime/std_thread_pool.hpp>
+#if ONNXMICRO_CLI_HAS_OPENCL
+#include <onnxmicro/backends/opencl.hpp>
+#endif
 
 #include "cli_support.hpp"
 
@@ -56,7 +59,8 @@ int parse_model_command_line(const Args& args, std::string_view command, std::st
       continue;
     }
     std::string error;
-    OptionResult result = parse_input_option(args, i, inputs, error);
+    OptionResult result = parse_device_option(args, i, inputs, error);
+    if (result == OptionResult::not_mine) result = parse_input_option(args, i, inputs, error);
     if (result == OptionResult::not_mine && own_option) result = own_option(args, i, error);
     if (result == OptionResult::error) return usage_error(command, usage, error);
     if (result == OptionResult::consumed) continue;
@@ -90,6 +94,77 @@ OptionResult parse_threads_option(const Args& args, std::size_t& i, InputArgs& o
   }
   out.threads = threads;
   return OptionResult::consumed;
+}
+
+OptionResult parse_device_option(const Args& args, std::size_t& i, InputArgs& out, std::string& error) {
+  std::string name, value;
+  bool has_value = false;
+  split_option(args[i], name, value, has_value);
+  if (name == "--strict" && !has_value) {
+    out.strict = true;
+    return OptionResult::consumed;
+  }
+  if (name != "--device" && name != "--opencl-device" && name != "--opencl-cache") return OptionResult::not_mine;
+  if (!has_value && i + 1 < args.size()) value = args[++i];
+  if (value.empty()) {
+    error = name + " needs a value";
+    return OptionResult::error;
+  }
+  if (name == "--device") {
+    if (value != "cpu" && value != "opencl") {
+      error = "--device expects cpu or opencl, got '" + printable(value) + "'";
+      return OptionResult::error;
+    }
+    out.device = value;
+  } else if (name == "--opencl-device") {
+    out.opencl_device = value;
+  } else {
+    out.opencl_cache = value;
+  }
+  return OptionResult::consumed;
+}
+
+#if ONNXMICRO_CLI_HAS_OPENCL
+namespace {
+// The OpenCL backends of this process's sessions (one each; they live until exit).
+std::vector<std::unique_ptr<onnxmicro::opencl::Backend>>& opencl_backends() {
+  static std::vector<std::unique_ptr<onnxmicro::opencl::Backend>> backends;
+  return backends;
+}
+}  // namespace
+#endif
+
+void print_placement(std::ostream& out, const onnxmicro::Session& session, const InputArgs& inputs, bool per_node) {
+  if (inputs.device != "opencl") return;
+#if ONNXMICRO_CLI_HAS_OPENCL
+  for (const auto& backend : opencl_backends()) {
+    if (static_cast<onnxmicro::DeviceBackend*>(backend.get()) != session.device()) continue;
+    const onnxmicro::opencl::ProgramStats& stats = backend->program_stats();
+    if (backend->available().ok()) {
+      out << "opencl: " << backend->device_description() << "; program " << stats.builds << " built, "
+          << stats.cache_hits << " from cache, " << stats.cache_rejected << " cache entries rejected\n";
+    }
+  }
+  out << "placement: " << onnxmicro::opencl::placement_summary(session) << '\n';
+  if (!per_node) return;
+  for (std::size_t i = 0; i < session.node_reports().size(); ++i) {
+    const onnxmicro::NodeReport& r = session.node_reports()[i];
+    const std::string_view reason = session.placement_reason(i);
+    out << "  " << (r.folded ? "folded" : onnxmicro::placement_name(r.placement)) << (r.fallback ? " (fallback)" : "")
+        << "  " << r.node->op_type << " '" << printable(r.node->name) << "'";
+    if (!reason.empty() && !r.folded) out << ": " << printable(reason);
+    out << '\n';
+  }
+  out << "transfers: " << session.transfers().size() << '\n';
+  for (const onnxmicro::TransferReport& t : session.transfers()) {
+    out << "  " << onnxmicro::transfer_direction_name(t.direction) << " '" << printable(t.tensor) << "' " << t.bytes
+        << " bytes\n";
+  }
+#else
+  static_cast<void>(out);
+  static_cast<void>(session);
+  static_cast<void>(per_node);
+#endif
 }
 
 OptionResult parse_input_option(const Args& args, std::size_t& i, InputArgs& out, std::string& error) {
@@ -249,6 +324,32 @@ onnxmicro::ThreadPool* thread_pool(int threads) {
   return pool.get();
 }
 
+// One OpenCL backend per session this process prepares (each lives until exit), opened with the CLI's options.
+bool use_opencl(const InputArgs& inputs, onnxmicro::SessionOptions& options, std::string& error) {
+#if ONNXMICRO_CLI_HAS_OPENCL
+  static_cast<void>(error);  // (an unusable device is reported by the placement or by prepare)
+  auto& backends = opencl_backends();
+  backends.push_back(std::make_unique<onnxmicro::opencl::Backend>());
+  onnxmicro::opencl::Options opencl;
+  opencl.device = inputs.opencl_device;
+  const char* from_environment = std::getenv("ONNXMICRO_OPENCL_DEVICE");
+  if (opencl.device.empty() && from_environment != nullptr) opencl.device = from_environment;
+  opencl.cache_directory = inputs.opencl_cache;
+  static_cast<void>(backends.back()->open(opencl));
+  options.device = backends.back().get();
+  options.device_policy =
+      inputs.strict ? onnxmicro::DevicePolicy::device_strict : onnxmicro::DevicePolicy::prefer_device;
+  return true;
+#else
+  static_cast<void>(inputs);
+  static_cast<void>(options);
+  error =
+      "--device opencl: this onnxmicro was built without the OpenCL backend (CMake found no OpenCL: install "
+      "ocl-icd-opencl-dev, opencl-clhpp-headers and an ICD such as pocl-opencl-icd, then rebuild)";
+  return false;
+#endif
+}
+
 }  // namespace
 
 bool prepare_bound(LoadedModel& loaded, const BoundInputs& bound, const InputArgs& inputs, onnxmicro::Session& session,
@@ -264,6 +365,7 @@ bool prepare_bound(LoadedModel& loaded, const BoundInputs& bound, const InputArg
   options.size_optimized_kernels = inputs.optimize_for_size;
   options.fuse_activations = inputs.fuse_activations;
   options.thread_pool = thread_pool(inputs.threads);
+  if (inputs.device == "opencl" && !use_opencl(inputs, options, error)) return false;
   onnxmicro::Status status = session.prepare(loaded.model, onnxmicro::all_kernels_registry(), options);
   if (!status.ok()) {
     error = "cannot prepare '" + loaded.path + "': " + describe_status(status);

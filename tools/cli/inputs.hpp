@@ -4,6 +4,7 @@
 #pragma once
 #include <cstddef>
 #include <functional>
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -26,6 +27,11 @@ struct InputArgs {
   bool fuse_activations = true;
   /// --threads N: prepare with a std::thread pool of N threads (SessionOptions::thread_pool); 1: none.
   int threads = 1;
+  /// --device cpu|opencl, --strict, --opencl-device SEL, --opencl-cache DIR (SessionOptions::device_policy).
+  std::string device = "cpu";
+  bool strict = false;
+  std::string opencl_device;  ///< empty: ONNXMICRO_OPENCL_DEVICE, else the first GPU, else the first device
+  std::string opencl_cache;
   bool empty() const noexcept { return positional.empty() && named.empty(); }
 };
 
@@ -47,6 +53,23 @@ inline constexpr int kMaxThreads = 1024;
 
 /// Parses --threads N (or --threads=N) at args[i] into out.threads; not_mine for other options.
 OptionResult parse_threads_option(const Args& args, std::size_t& i, InputArgs& out, std::string& error);
+
+/// The options that place nodes on an OpenCL device, and their help lines.
+#define ONNXMICRO_CLI_DEVICE_HELP                                                                           \
+  "  --device cpu|opencl  where nodes run (default cpu); opencl: every node the OpenCL backend supports,\n" \
+  "                       the rest on the CPU, each fallback reported with its reason\n"                    \
+  "  --strict             with --device opencl: fail instead of falling back, listing every such node\n"    \
+  "  --opencl-device SEL  the device: N, P:D or a name substring (default: ONNXMICRO_OPENCL_DEVICE, else\n" \
+  "                       the first GPU, else the first device)\n"                                          \
+  "  --opencl-cache DIR   cache compiled OpenCL programs in DIR\n"
+#define ONNXMICRO_CLI_DEVICE_USAGE "[--device cpu|opencl [--strict] [--opencl-device SEL] [--opencl-cache DIR]]"
+
+/// Parses --device, --strict, --opencl-device and --opencl-cache at args[i]; not_mine for other options.
+OptionResult parse_device_option(const Args& args, std::size_t& i, InputArgs& out, std::string& error);
+
+/// The placement report of a session prepared with --device opencl: one summary line, and with `per_node` every
+/// node's placement and reason and every transfer. Nothing for --device cpu.
+void print_placement(std::ostream& out, const onnxmicro::Session& session, const InputArgs& inputs, bool per_node);
 
 /// Parses --inputs / --input starting at args[i]; on `consumed`, i is the last argument used. On `error`,
 /// `error` says what is wrong with the command line.

@@ -9,14 +9,18 @@
 #include "cli_support.hpp"
 #include "commands.hpp"
 #include "inputs.hpp"
+#include "json_writer.hpp"
 
 namespace onnxmicro_cli {
 namespace {
 
 constexpr const char kUsage[] =
-    "usage: onnxmicro plan MODEL [--inputs FILE...] [--input NAME=FILE]... [--optimize-for-size] [--threads N]";
+    "usage: onnxmicro plan MODEL [--inputs FILE...] [--input NAME=FILE]... [--optimize-for-size] [--threads "
+    "N] " ONNXMICRO_CLI_DEVICE_USAGE " [--json]";
 constexpr const char kHelp[] =
-    "usage: onnxmicro plan MODEL [--inputs FILE...] [--input NAME=FILE]... [--optimize-for-size] [--threads N]\n"
+    "usage: onnxmicro plan MODEL [--inputs FILE...] [--input NAME=FILE]... [--optimize-for-size] [--threads "
+    "N] " ONNXMICRO_CLI_DEVICE_USAGE
+    " [--json]\n"
     "\n"
     "Prepares a session for MODEL and prints the memory it needs: the model's metadata bytes (graph\n"
     "tables), the session's metadata bytes (kernel state, folded constants), required_arena_bytes, the\n"
@@ -27,12 +31,16 @@ constexpr const char kHelp[] =
     "It lists the Relu/Clip nodes folded into the Conv before them (fused_activations). For quantized (QDQ)\n"
     "models it also lists every op that reads a DequantizeLinear output: whether it\n"
     "runs as an integer kernel (and which) or in float (and why).\n"
+    "With --device opencl it prints where each node runs (opencl, cpu, folded) and why a node falls back,\n"
+    "and every tensor that crosses between host and device in a run (direction, bytes); --json prints the\n"
+    "memory figures and that placement report as one JSON object.\n"
     "\n"
     "Options:\n"
     "  --inputs FILE...     one file per graph input, in graph order\n"
     "  --input NAME=FILE    the file for the input called NAME\n" ONNXMICRO_CLI_OPTIMIZE_FOR_SIZE_HELP
         ONNXMICRO_CLI_THREADS_HELP
-    "                       (the arena holds one im2col buffer per thread)\n"
+    "                       (the arena holds one im2col buffer per thread)\n" ONNXMICRO_CLI_DEVICE_HELP
+    "  --json               print the plan and the placement report as JSON\n"
     "  -h, --help           show this help\n";
 
 // The Relu/Clip nodes activation fusion folded into the op before them (SessionOptions::fuse_activations).
@@ -50,14 +58,72 @@ void print_fused_activations(std::ostream& out, const onnxmicro::Session& sessio
   }
 }
 
+// The plan's figures and the placement report (each node: name, op, placement, fallback, reason; each transfer:
+// tensor, direction, bytes) as one JSON object.
+void print_json(std::ostream& out, const std::string& model_path, const onnxmicro::Session& session,
+                const InputArgs& inputs) {
+  JsonWriter json(out);
+  json.begin_object();
+  json.key("model");
+  json.value(model_path);
+  json.key("device");
+  json.value(inputs.device);
+  json.key("strict");
+  json.value(inputs.strict);
+  json.key("threads");
+  json.value(static_cast<std::uint64_t>(session.thread_count()));
+  json.key("required_arena_bytes");
+  json.value(static_cast<std::uint64_t>(session.required_arena_bytes()));
+  json.key("session_metadata_bytes");
+  json.value(static_cast<std::uint64_t>(session.metadata_bytes()));
+  json.key("nodes");
+  json.begin_array();
+  for (std::size_t i = 0; i < session.node_reports().size(); ++i) {
+    const onnxmicro::NodeReport& r = session.node_reports()[i];
+    json.begin_object(/*compact=*/true);
+    json.key("name");
+    json.value(r.node->name);
+    json.key("op");
+    json.value(r.node->op_type);
+    json.key("placement");
+    json.value(r.folded ? "folded" : onnxmicro::placement_name(r.placement));
+    json.key("fallback");
+    json.value(r.fallback);
+    json.key("reason");
+    json.value(session.placement_reason(i));
+    json.end_object();
+  }
+  json.end_array();
+  json.key("transfers");
+  json.begin_array();
+  for (const onnxmicro::TransferReport& t : session.transfers()) {
+    json.begin_object(/*compact=*/true);
+    json.key("tensor");
+    json.value(t.tensor);
+    json.key("direction");
+    json.value(onnxmicro::transfer_direction_name(t.direction));
+    json.key("bytes");
+    json.value(static_cast<std::uint64_t>(t.bytes));
+    json.end_object();
+  }
+  json.end_array();
+  json.end_object();
+  json.finish();
+}
+
 }  // namespace
 
 int plan_command(const Args& args) {
   std::string model_path;
   InputArgs inputs;
+  bool as_json = false;
   const int exit_code = parse_model_command_line(
       args, "plan", kUsage, kHelp,
-      [&](const Args& all, std::size_t& i, std::string& error) { return parse_threads_option(all, i, inputs, error); },
+      [&](const Args& all, std::size_t& i, std::string& error) {
+        if (all[i] != "--json") return parse_threads_option(all, i, inputs, error);
+        as_json = true;
+        return OptionResult::consumed;
+      },
       model_path, inputs);
   if (exit_code >= 0) return exit_code;
 
@@ -70,6 +136,10 @@ int plan_command(const Args& args) {
     return kExitFailure;
   }
 
+  if (as_json) {
+    print_json(std::cout, model_path, session, inputs);
+    return kExitSuccess;
+  }
   const onnxmicro::MemoryPlan& plan = session.plan();
   std::ostream& out = std::cout;
   out << "model: " << printable(model_path) << '\n';
@@ -90,6 +160,7 @@ int plan_command(const Args& args) {
     }
   }
   print_fused_activations(out, session);
+  print_placement(out, session, inputs, /*per_node=*/true);
   const onnxmicro::Span<const onnxmicro::QuantizedNodeReport> quantized = session.quantized_nodes();
   if (!quantized.empty()) {
     std::size_t integer = 0;

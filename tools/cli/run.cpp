@@ -14,11 +14,12 @@ namespace onnxmicro_cli {
 namespace {
 
 constexpr const char kUsage[] =
-    "usage: onnxmicro run MODEL [--inputs FILE...] [--input NAME=FILE]... [--optimize-for-size] [--threads N] "
-    "[--output-dir DIR] [--print]";
+    "usage: onnxmicro run MODEL [--inputs FILE...] [--input NAME=FILE]... [--optimize-for-size] [--threads "
+    "N] " ONNXMICRO_CLI_DEVICE_USAGE " [--output-dir DIR] [--print]";
 constexpr const char kHelp[] =
-    "usage: onnxmicro run MODEL [--inputs FILE...] [--input NAME=FILE]... [--optimize-for-size] [--threads N] "
-    "[--output-dir DIR] [--print]\n"
+    "usage: onnxmicro run MODEL [--inputs FILE...] [--input NAME=FILE]... [--optimize-for-size] [--threads "
+    "N] " ONNXMICRO_CLI_DEVICE_USAGE
+    " [--output-dir DIR] [--print]\n"
     "\n"
     "Runs MODEL once with this build's kernels. Each input file is a serialized onnx TensorProto (.pb, as\n"
     "in the ONNX test data) or a NumPy .npy array (little-endian f4 f8 f2 i8 i4 i2 i1 u1 u2 u4 u8 b1, C\n"
@@ -31,8 +32,10 @@ constexpr const char kHelp[] =
     "                       name = the graph output name, raw_data), in graph-output order; DIR is created\n"
     "  --print              print each output: name, dtype, shape and the first 20 values\n"
     "  --print-all          print every value\n" ONNXMICRO_CLI_OPTIMIZE_FOR_SIZE_HELP ONNXMICRO_CLI_THREADS_HELP
+        ONNXMICRO_CLI_DEVICE_HELP
     "  -h, --help           show this help\n"
-    "Without --output-dir, the outputs are printed.\n"
+    "Without --output-dir, the outputs are printed. With --device opencl, the placement summary (nodes per\n"
+    "device, fallbacks with their reasons, transfers) goes to stderr.\n"
     "\n"
     "Sequence and optional inputs/outputs (SequenceProto/OptionalProto files) are not supported yet.\n";
 
@@ -80,6 +83,7 @@ int run_command(const Args& args) {
     print_error(error);
     return kExitFailure;
   }
+  print_placement(std::cerr, session, inputs, /*per_node=*/false);
   onnxmicro::Status status;
   for (std::size_t k = 0; k < bound.tensors.size(); ++k) {
     status = session.set_input(bound.shapes[k].name, bound.tensors[k].view());

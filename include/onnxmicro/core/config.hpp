@@ -171,6 +171,17 @@ static_assert(ONNXMICRO_MAX_TENSOR_BYTES <= SIZE_MAX, "ONNXMICRO_MAX_TENSOR_BYTE
 #endif
 #endif
 
+/// Sessions that place nodes on a device backend (SessionOptions::device, e.g. backends/opencl): 1 on hosted
+/// targets; 0 on bare-metal ARM and with ONNXMICRO_OPTIMIZE_FOR_SIZE, where run() has no device branch and a
+/// session given a device policy fails at prepare saying so.
+#ifndef ONNXMICRO_ENABLE_DEVICES
+#if ONNXMICRO_OPTIMIZE_FOR_SIZE || (defined(__arm__) && !defined(__linux__))
+#define ONNXMICRO_ENABLE_DEVICES 0
+#else
+#define ONNXMICRO_ENABLE_DEVICES 1
+#endif
+#endif
+
 /// Run-time instruction-set dispatch (core/isa.hpp): 1 compiles the x86-64 AVX2+FMA and AVX-512 micro-kernels
 /// beside the portable ones (per-function target attributes, so a plain -O2 build without -march gets them) and
 /// picks the best the CPU has at prepare. Default 1 with GCC/Clang on x86-64 unless ONNXMICRO_OPTIMIZE_FOR_SIZE;

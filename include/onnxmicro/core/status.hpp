@@ -21,6 +21,7 @@ enum class StatusCode : std::uint8_t {
   limit_exceeded,    ///< a configured limit (nesting, rank, tensor bytes, iterations) was crossed
   out_of_range,      ///< a run-time index or value outside its valid range
   internal,          ///< a bug in onnxmicro
+  device_error,      ///< a device backend's call failed (the message names the call and its error code)
 };
 
 /// Name of a status code, e.g. "invalid_model".
@@ -35,6 +36,7 @@ constexpr const char* status_code_name(StatusCode code) noexcept {
     case StatusCode::limit_exceeded: return "limit_exceeded";
     case StatusCode::out_of_range: return "out_of_range";
     case StatusCode::internal: return "internal";
+    case StatusCode::device_error: return "device_error";
   }
   return "unknown";
 }

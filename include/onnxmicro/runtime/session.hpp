@@ -8,11 +8,13 @@
 #include <cstdint>
 #include <cstring>
 #include <string_view>
+#include <type_traits>
 
 #include "onnxmicro/kernels/kernel_set.hpp"
 #include "onnxmicro/model/loader.hpp"
 #include "onnxmicro/runtime/activation_fusion.hpp"
 #include "onnxmicro/runtime/arena.hpp"
+#include "onnxmicro/runtime/device_backend.hpp"
 #include "onnxmicro/runtime/initializers.hpp"
 #include "onnxmicro/runtime/input_binding.hpp"
 #include "onnxmicro/runtime/lifetimes.hpp"
@@ -134,6 +136,38 @@ class Session {
   /// Threads the kernels of this session split their work over: SessionOptions::thread_pool's concurrency at
   /// prepare, or 1 without a pool.
   std::size_t thread_count() const noexcept { return thread_workers().count(); }
+  /// SessionOptions::device_policy as prepared (cpu_only when no device was given).
+  DevicePolicy device_policy() const noexcept {
+#if ONNXMICRO_ENABLE_DEVICES
+    return kept_.device_policy;
+#else
+    return DevicePolicy::cpu_only;
+#endif
+  }
+  /// SessionOptions::device as prepared (null when the policy is cpu_only).
+  DeviceBackend* device() const noexcept {
+#if ONNXMICRO_ENABLE_DEVICES
+    return kept_.device;
+#else
+    return nullptr;
+#endif
+  }
+  /// Why node `index` (of node_reports()) runs where it does when that is not the device asked for (a fallback's
+  /// cause, "folded at prepare", ...); empty on the device and without a device policy. Valid until the next plan.
+  std::string_view placement_reason(std::size_t index) const noexcept {
+#if ONNXMICRO_ENABLE_DEVICES
+    if (kept_.device_policy != DevicePolicy::cpu_only && prepared_) return kept_.device->reason(index);
+#endif
+    static_cast<void>(index);
+    return {};
+  }
+  /// The tensors that cross between host and device in every run (empty without a device policy).
+  Span<const TransferReport> transfers() const noexcept {
+#if ONNXMICRO_ENABLE_DEVICES
+    if (kept_.device_policy != DevicePolicy::cpu_only && prepared_) return kept_.device->transfers();
+#endif
+    return {};
+  }
 
  private:
   Workers thread_workers() const noexcept {
@@ -159,6 +193,10 @@ class Session {
 #if ONNXMICRO_ENABLE_THREADS
     Workers workers;  ///< SessionOptions::thread_pool and its concurrency, read once, at prepare
 #endif
+#if ONNXMICRO_ENABLE_DEVICES
+    DeviceBackend* device = nullptr;  ///< null when device_policy is cpu_only
+    DevicePolicy device_policy = DevicePolicy::cpu_only;
+#endif
   };
   void release() noexcept;
   void release_plan() noexcept;
@@ -167,6 +205,7 @@ class Session {
   ONNXMICRO_DETAIL_ALWAYS_INLINE Status adopt_metadata_allocator(MetadataAllocator* allocator) noexcept;
   ONNXMICRO_DETAIL_ALWAYS_INLINE Status choose_isa(Isa max_isa) noexcept;
   ONNXMICRO_DETAIL_ALWAYS_INLINE Status adopt_thread_pool(ThreadPool* pool) noexcept;
+  ONNXMICRO_DETAIL_ALWAYS_INLINE Status adopt_device(const SessionOptions& options) noexcept;
   ONNXMICRO_DETAIL_ALWAYS_INLINE Status read_dynamic_options(const SessionOptions& options, bool& any_max) noexcept;
   ONNXMICRO_DETAIL_ALWAYS_INLINE Status fuse_qdq_groups(const SessionOptions& options) noexcept;
   ONNXMICRO_DETAIL_ALWAYS_INLINE Status fuse_activations(const SessionOptions& options) noexcept;
@@ -186,6 +225,7 @@ class Session {
                                                      detail::BufferList& buffers) noexcept;
   ONNXMICRO_DETAIL_ALWAYS_INLINE Status provide_memory(const SessionOptions& options) noexcept;
   ONNXMICRO_DETAIL_ALWAYS_INLINE Status bind_views(const detail::BufferList& buffers) noexcept;
+  ONNXMICRO_DETAIL_ALWAYS_INLINE Status place_on_device() noexcept;
   // Re-plans.
   Status check_against_max_shapes(Span<const InputShape> shapes) const noexcept;
   std::size_t merge_shapes(Span<const InputShape> given, bool keep_current) noexcept;
@@ -351,6 +391,7 @@ inline Status Session::prepare(const Model& model, KernelRegistry registry, cons
   kept_.size_optimized_kernels = options.size_optimized_kernels;
   ONNXMICRO_RETURN_IF_ERROR(choose_isa(options.max_isa));
   ONNXMICRO_RETURN_IF_ERROR(adopt_thread_pool(options.thread_pool));
+  ONNXMICRO_RETURN_IF_ERROR(adopt_device(options));
   bool any_max = false;
   ONNXMICRO_RETURN_IF_ERROR(read_dynamic_options(options, any_max));
   ONNXMICRO_RETURN_IF_ERROR(fuse_qdq_groups(options));
@@ -389,6 +430,24 @@ inline Status Session::adopt_thread_pool(ThreadPool* pool) noexcept {
   return Status(StatusCode::unsupported)
          << "SessionOptions::thread_pool is set, but this build has ONNXMICRO_ENABLE_THREADS=0 (the default on bare "
             "metal and with ONNXMICRO_OPTIMIZE_FOR_SIZE): build with -DONNXMICRO_ENABLE_THREADS=1 or pass no pool";
+#endif
+}
+
+// The device backend and its policy, fixed for the session (every plan places nodes again).
+inline Status Session::adopt_device(const SessionOptions& options) noexcept {
+  if (options.device_policy == DevicePolicy::cpu_only) return {};
+#if ONNXMICRO_ENABLE_DEVICES
+  if (options.device == nullptr) {
+    return Status(StatusCode::invalid_argument)
+           << "SessionOptions::device_policy asks for a device, but SessionOptions::device is null (e.g. an "
+              "onnxmicro::opencl::Backend from <onnxmicro/backends/opencl.hpp>)";
+  }
+  kept_.device = options.device;
+  kept_.device_policy = options.device_policy;
+  return {};
+#else
+  // (Short: this is the firmware's copy.)
+  return Status(StatusCode::unsupported) << "SessionOptions::device_policy needs ONNXMICRO_ENABLE_DEVICES=1";
 #endif
 }
 
@@ -559,6 +618,10 @@ inline Status Session::plan_for(Span<const InputShape> shapes, Span<const InputV
   options.size_optimized_kernels = kept_.size_optimized_kernels;
   options.max_isa = isa();
   options.thread_pool = thread_workers().pool();
+#if ONNXMICRO_ENABLE_DEVICES
+  options.device = kept_.device;
+  options.device_policy = kept_.device_policy;
+#endif
   for (unsigned char& bind : bind_value_) bind = 0;
   // A pass that finds a shape-deciding input fed by graph inputs whose values the caller offered binds them
   // and starts over; each retry binds at least one more input, so this ends.
@@ -704,6 +767,8 @@ inline Status Session::prepare_pass(const SessionOptions& options, Span<unsigned
   ONNXMICRO_RETURN_IF_ERROR(provide_memory(options));
   // 8. Every view bound to its final address, so run() only calls kernels.
   ONNXMICRO_RETURN_IF_ERROR(bind_views(buffers));
+  // 9. With a device policy: which nodes the device runs, its memory, the transfers.
+  ONNXMICRO_RETURN_IF_ERROR(place_on_device());
   prepared_ = true;
   return {};
 }
@@ -832,6 +897,39 @@ inline Status Session::bind_views(const detail::BufferList& buffers) noexcept {
   return {};
 }
 
+inline Status Session::place_on_device() noexcept {
+#if ONNXMICRO_ENABLE_DEVICES
+  if (kept_.device_policy == DevicePolicy::cpu_only) return {};
+  DevicePlanView view;
+  view.model = model_;
+  view.graph = graph_;
+  view.nodes = Span<const NodeRuntime>(nodes_.data(), nodes_.size());
+  view.values = Span<const ValueRuntime>(values_.data(), values_.size());
+  view.fused_clamps = Span<const kernels::FusedClamp>(fused_clamps_.data(), fused_clamps_.size());
+  view.arena = arena_.data();
+  view.arena_bytes = plan_.arena_bytes;
+  view.reports = reports_;
+  ONNXMICRO_RETURN_IF_ERROR(kept_.device->plan(view));
+  if (kept_.device_policy != DevicePolicy::device_strict) return {};
+  const Status available = kept_.device->available();
+  if (!available.ok()) {
+    return Status(StatusCode::unsupported) << "device_strict: the device is unavailable: " << available.message_view();
+  }
+  std::size_t fallbacks = 0;
+  for (const NodeReport& report : reports_) fallbacks += report.fallback ? 1 : 0;
+  if (fallbacks == 0) return {};
+  Status s(StatusCode::unsupported);
+  s << "device_strict: " << fallbacks << (fallbacks == 1 ? " node" : " nodes") << " would fall back to the CPU:";
+  for (std::size_t i = 0; i < reports_.size(); ++i) {
+    if (!reports_[i].fallback) continue;
+    Model::describe_node(s << " ", *reports_[i].node) << ": " << kept_.device->reason(i) << ";";
+  }
+  return s;
+#else
+  return {};
+#endif
+}
+
 inline Status Session::set_input(std::size_t index, const ConstTensorView& value) noexcept {
   if (!prepared_) return Status(StatusCode::invalid_argument) << "set_input() before a successful prepare()";
   if (index >= input_count()) {
@@ -887,9 +985,14 @@ inline TensorView Session::input(std::size_t index) const noexcept {
   return TensorView{rt.info.dtype, rt.info.shape, rt.data};
 }
 
-inline Status Session::run() noexcept {
-  return run_nodes([](std::size_t, bool) noexcept {});
-}
+namespace detail {
+/// The observer of the plain run(): nothing, and device nodes stay asynchronous.
+struct UnobservedRun {
+  void operator()(std::size_t, bool) const noexcept {}
+};
+}  // namespace detail
+
+inline Status Session::run() noexcept { return run_nodes(detail::UnobservedRun()); }
 
 inline Status Session::run(NodeObserver& observer) noexcept {
   return run_nodes([&observer](std::size_t node, bool after) noexcept {
@@ -906,9 +1009,29 @@ inline Status Session::run_nodes(Observe observe) noexcept {
   if (!prepared_) return Status(StatusCode::invalid_argument) << "run() before a successful prepare()";
   const model::Graph& graph = *graph_;
   string_pool_.pool().reset();  // strings of the previous run die here
+#if ONNXMICRO_ENABLE_DEVICES
+  DeviceBackend* const device = kept_.device_policy != DevicePolicy::cpu_only ? kept_.device : nullptr;
+  bool device_pending = false;  // device work enqueued that the host has not waited for
+#endif
   for (std::size_t i = 0; i < nodes_.size(); ++i) {
     NodeRuntime& nr = nodes_[i];
     if (nr.folded) continue;
+#if ONNXMICRO_ENABLE_DEVICES
+    if (reports_[i].placement != Placement::cpu) {
+      observe(i, false);
+      Status st = device->run_node(i);
+      // An observer (a profiler's clock) sees each device node complete; the plain run() does not wait.
+      if (st.ok() && !std::is_same<Observe, detail::UnobservedRun>::value) st = device->finish();
+      observe(i, true);
+      if (!st.ok()) return detail::node_error(graph.nodes[i], st);
+      device_pending = true;
+      continue;
+    }
+    if (device_pending) {
+      device_pending = false;
+      ONNXMICRO_RETURN_IF_ERROR(device->finish());
+    }
+#endif
     kernels::RunContext ctx(nr.inputs, nr.outputs, nr.state, nr.scratch, nr.scratch_bytes, &string_pool_.pool(),
                             thread_workers());
     observe(i, false);
@@ -916,6 +1039,9 @@ inline Status Session::run_nodes(Observe observe) noexcept {
     observe(i, true);
     if (!st.ok()) return detail::node_error(graph.nodes[i], st);
   }
+#if ONNXMICRO_ENABLE_DEVICES
+  if (device_pending) ONNXMICRO_RETURN_IF_ERROR(device->finish());
+#endif
   return {};
 }
 

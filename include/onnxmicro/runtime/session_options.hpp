@@ -27,8 +27,21 @@ struct InputValue {
   ConstTensorView value;
 };
 
-/// Where a node executes. Only cpu exists today; the OpenCL backend will add its own.
-enum class Placement : std::uint8_t { cpu = 0 };
+/// Where a node executes: on the CPU kernels, or on a device backend's (backends/opencl).
+enum class Placement : std::uint8_t { cpu = 0, opencl = 1 };
+
+constexpr const char* placement_name(Placement placement) noexcept {
+  return placement == Placement::opencl ? "opencl" : "cpu";
+}
+
+/// Which nodes a session offers to SessionOptions::device.
+enum class DevicePolicy : std::uint8_t {
+  cpu_only = 0,   ///< every node on the CPU; SessionOptions::device is ignored
+  prefer_device,  ///< every node the device supports on it, the rest on the CPU, each fallback reported with why
+  device_strict,  ///< every node on the device, or prepare() fails naming each node that would fall back and why
+};
+
+class DeviceBackend;
 
 struct SessionOptions {
   /// Caller-provided arena (aligned to ONNXMICRO_TENSOR_ALIGNMENT). nullptr: the session owns a heap arena.
@@ -85,6 +98,11 @@ struct SessionOptions {
   /// has a ready std::thread pool. nullptr: everything runs on the caller's thread. Builds with
   /// ONNXMICRO_ENABLE_THREADS=0 refuse a pool at prepare. Subgraph sessions inherit it.
   ThreadPool* thread_pool = nullptr;
+  /// The device backend nodes may run on (e.g. onnxmicro::opencl::Backend from <onnxmicro/backends/opencl.hpp>),
+  /// used per device_policy. One backend serves one session and must outlive it. Placement is decided at every
+  /// plan and reported per node (NodeReport::placement, fallback, reason) and per transfer (Session::transfers()).
+  DeviceBackend* device = nullptr;
+  DevicePolicy device_policy = DevicePolicy::cpu_only;
 };
 
 /// Watches Session::run(NodeObserver&) node by node: a profiler's clock (`onnxmicro bench`), a debugger's dump.
@@ -103,7 +121,12 @@ struct NodeReport {
   const model::Node* node = nullptr;
   const KernelEntry* kernel = nullptr;
   Placement placement = Placement::cpu;
-  bool folded = false;  ///< computed once at prepare time (all inputs constant)
+  bool folded = false;        ///< computed once at prepare time (all inputs constant)
+#if ONNXMICRO_ENABLE_DEVICES  // (firmware keeps no byte per node for it)
+  /// With a device policy: the node was offered to the device, which cannot run it (Session::placement_reason()
+  /// says why).
+  bool fallback = false;
+#endif
 };
 
 ONNXMICRO_NAMESPACE_END
