@@ -157,6 +157,12 @@ void expect_close(const om::ConstTensorView& device, const om::ConstTensorView& 
     } else if (cpu.dtype == DataType::int32) {
       a = device.data_as<std::int32_t>()[e];
       b = cpu.data_as<std::int32_t>()[e];
+    } else if (cpu.dtype == DataType::boolean) {
+      a = static_cast<const unsigned char*>(device.data)[e];
+      b = static_cast<const unsigned char*>(cpu.data)[e];
+    } else {
+      ADD_FAILURE() << what << ": dtype not compared by this test";
+      return;
     }
     const double diff = std::fabs(a - b);
     const bool same_nan = std::isnan(a) && std::isnan(b);
@@ -250,6 +256,28 @@ TEST(OpenClKernels, BinaryBroadcast) {
   Net constant_operand;
   constant_operand.input("x", {3, 4}).weight("w", {4}).node("Mul", {"x", "w"}, {"y"}).output("y");
   expect_same_on_opencl(constant_operand, "Mul by an initializer");
+}
+
+TEST(OpenClKernels, ComparisonsAndVariadic) {
+  for (const char* op : {"Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual"}) {
+    Net net;
+    // Few distinct values, so that equal elements occur.
+    std::vector<float> a(2 * 3 * 4), b(3 * 1);
+    for (std::size_t i = 0; i < a.size(); ++i) a[i] = static_cast<float>(i % 3) - 1.0f;
+    for (std::size_t i = 0; i < b.size(); ++i) b[i] = static_cast<float>(i) - 1.0f;
+    net.typed_input("a", DataType::float32, {2, 3, 4}, a.data(), a.size() * 4);
+    net.typed_input("b", DataType::float32, {3, 1}, b.data(), b.size() * 4);
+    net.node(op, {"a", "b"}, {"y"}).output("y", DataType::boolean);
+    expect_same_on_opencl(net, op);
+  }
+  for (const char* op : {"Sum", "Mean", "Max", "Min"}) {
+    Net three;
+    three.input("a", {2, 3, 4}).input("b", {3, 1}).weight("c", {4});
+    three.node(op, {"a", "b", "c"}, {"y"}).output("y");
+    expect_same_on_opencl(three, std::string(op) + " of 3");
+    Net one = single(op, {5, 2});
+    expect_same_on_opencl(one, std::string(op) + " of 1");
+  }
 }
 
 TEST(OpenClKernels, WhereAndCast) {

@@ -69,11 +69,13 @@ enum class UnaryOp : int {
   ceil,
   sin,
   cos,
-  softsign
+  softsign,
+  scale  ///< alpha * x (Mean's division)
 };
 
 /// Binary op codes of om_binary.
-enum class BinaryOp : int { add, sub, mul, div, pow, max, min, prelu };
+/// Binary op codes of om_binary; equal and after write bool.
+enum class BinaryOp : int { add, sub, mul, div, pow, max, min, prelu, equal, less, greater, less_equal, greater_equal };
 
 /// Largest rank of the broadcasting and strided kernels (their parameter blocks hold this many dims).
 constexpr int kMaxKernelRank = 6;
@@ -115,7 +117,8 @@ kernel void om_unary(global uchar* memory, int params) {
     case 20: y = ceil(x); break;
     case 21: y = sin(x); break;
     case 22: y = cos(x); break;
-    default: y = x / (1.0f + fabs(x)); break;
+    case 23: y = x / (1.0f + fabs(x)); break;
+    default: y = a * x; break;
   }
   F[p[1] + i] = y;
 }
@@ -134,6 +137,18 @@ kernel void om_binary(global uchar* memory, int params) {
   }
   const float a = F[p[0] + ia];
   const float b = F[p[1] + ib];
+  if (p[4] >= 8) {  // comparisons write bool (the output offset is in bytes)
+    bool r;
+    switch (p[4]) {
+      case 8: r = a == b; break;
+      case 9: r = a < b; break;
+      case 10: r = a > b; break;
+      case 11: r = a <= b; break;
+      default: r = a >= b; break;
+    }
+    memory[p[2] + i] = r ? 1 : 0;
+    return;
+  }
   float y;
   switch (p[4]) {
     case 0: y = a + b; break;
@@ -143,7 +158,8 @@ kernel void om_binary(global uchar* memory, int params) {
     case 4: y = pow(a, b); break;
     case 5: y = fmax(a, b); break;
     case 6: y = fmin(a, b); break;
-    default: y = a < 0.0f ? a * b : a; break;
+    case 7: y = a < 0.0f ? a * b : a; break;
+    default: y = a; break;
   }
   F[p[2] + i] = y;
 }

@@ -336,29 +336,75 @@ inline bool lower_cast(Lowering& l) {
   return true;
 }
 
+/// One om_binary launch: y (of shape `out`) = a op b, each operand broadcast to `out`.
+inline void binary_launch(Lowering& l, BinaryOp code, model::ValueId a, const Shape& a_shape, model::ValueId b,
+                          const Shape& b_shape, model::ValueId y, const Shape& out) {
+  std::int64_t sa[kMaxRank], sb[kMaxRank];
+  broadcast_strides(a_shape, out, sa);
+  broadcast_strides(b_shape, out, sb);
+  Launch& launch = l.launch(KernelId::binary, out.element_count());
+  Lowering::tensor(launch, a);
+  Lowering::tensor(launch, b);
+  Lowering::tensor(launch, y);
+  Lowering::ints(launch, {out.element_count(), static_cast<int>(code)});
+  strided_block(launch, out, {sa, sb});
+}
+
+/// Add, Sub, Mul, Div, Pow, PRelu (float32 out) and Equal, Less, Greater, LessOrEqual, GreaterOrEqual (bool out), on
+/// float32 operands with broadcast.
 inline bool lower_binary(Lowering& l) {
   const std::string_view op = l.node().op_type;
   static const struct {
     const char* name;
     BinaryOp op;
-  } table[] = {{"Add", BinaryOp::add}, {"Sub", BinaryOp::sub}, {"Mul", BinaryOp::mul}, {"Div", BinaryOp::div},
-               {"Pow", BinaryOp::pow}, {"Max", BinaryOp::max}, {"Min", BinaryOp::min}, {"PRelu", BinaryOp::prelu}};
+  } table[] = {{"Add", BinaryOp::add},
+               {"Sub", BinaryOp::sub},
+               {"Mul", BinaryOp::mul},
+               {"Div", BinaryOp::div},
+               {"Pow", BinaryOp::pow},
+               {"PRelu", BinaryOp::prelu},
+               {"Equal", BinaryOp::equal},
+               {"Less", BinaryOp::less},
+               {"Greater", BinaryOp::greater},
+               {"LessOrEqual", BinaryOp::less_equal},
+               {"GreaterOrEqual", BinaryOp::greater_equal}};
   BinaryOp code = BinaryOp::add;
   for (const auto& entry : table)
     if (op == entry.name) code = entry.op;
   if (l.inputs() != 2) return l.unsupported(std::to_string(l.inputs()) + " inputs (the kernel takes 2)");
+  if (!l.require_float_inputs(0)) return false;
+  if (code >= BinaryOp::equal ? l.output(0).dtype != DataType::boolean : !l.require_single_float_output()) {
+    return code >= BinaryOp::equal ? l.unsupported("output is not bool") : false;
+  }
+  const Shape& out = l.out_shape(0);
+  if (!check_extent(l, out)) return false;
+  binary_launch(l, code, l.in_id(0), l.in_shape(0), l.in_id(1), l.in_shape(1), l.out_id(0), out);
+  return true;
+}
+
+/// Sum, Mean, Max, Min of any number of inputs with broadcast: the first two into the output, then each further
+/// input folded into it in place (Mean then scales by 1/N).
+inline bool lower_variadic(Lowering& l) {
+  const std::string_view op = l.node().op_type;
+  const BinaryOp code = op == "Max" ? BinaryOp::max : op == "Min" ? BinaryOp::min : BinaryOp::add;
   if (!l.require_float_inputs(0) || !l.require_single_float_output()) return false;
   const Shape& out = l.out_shape(0);
   if (!check_extent(l, out)) return false;
-  std::int64_t sa[kMaxRank], sb[kMaxRank];
-  broadcast_strides(l.in_shape(0), out, sa);
-  broadcast_strides(l.in_shape(1), out, sb);
-  Launch& launch = l.launch(KernelId::binary, out.element_count());
-  Lowering::tensor(launch, l.in_id(0));
-  Lowering::tensor(launch, l.in_id(1));
-  Lowering::tensor(launch, l.out_id(0));
-  Lowering::ints(launch, {out.element_count(), static_cast<int>(code)});
-  strided_block(launch, out, {sa, sb});
+  const int n = l.inputs();
+  if (n == 1) {
+    l.copy(l.in_id(0), l.out_id(0));
+  } else {
+    binary_launch(l, code, l.in_id(0), l.in_shape(0), l.in_id(1), l.in_shape(1), l.out_id(0), out);
+    for (int k = 2; k < n; ++k) binary_launch(l, code, l.out_id(0), out, l.in_id(k), l.in_shape(k), l.out_id(0), out);
+  }
+  if (op == "Mean" && n > 1) {
+    Launch& launch = l.launch(KernelId::unary, out.element_count());
+    Lowering::tensor(launch, l.out_id(0));
+    Lowering::tensor(launch, l.out_id(0));
+    Lowering::ints(launch, {out.element_count(), static_cast<int>(UnaryOp::scale)});
+    Lowering::real(launch, 1.0f / static_cast<float>(n));
+    Lowering::real(launch, 0.0f);
+  }
   return true;
 }
 
@@ -908,8 +954,15 @@ inline LowerFunction lowering_for(std::string_view op) noexcept {
       {"Mul", lower_binary},
       {"Div", lower_binary},
       {"Pow", lower_binary},
-      {"Max", lower_binary},
-      {"Min", lower_binary},
+      {"Max", lower_variadic},
+      {"Min", lower_variadic},
+      {"Sum", lower_variadic},
+      {"Mean", lower_variadic},
+      {"Equal", lower_binary},
+      {"Less", lower_binary},
+      {"Greater", lower_binary},
+      {"LessOrEqual", lower_binary},
+      {"GreaterOrEqual", lower_binary},
       {"PRelu", lower_binary},
       {"Where", lower_where},
       {"Reshape", lower_alias},
