@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""Generates the ImageNet-sized float models of the CPU speed benchmarks (issue "Fast on the CPU", item 9).
+"""Generates the float models of the CPU speed benchmarks: ImageNet CNNs, BERT-tiny, an LSTM (issue #18, item 9).
 
 Four torchvision classifiers, rebuilt with onnx.helper at exactly torchvision's layer shapes because
 torch/torchvision (Debian's python3-torchvision) may be absent: each graph is what ``torch.onnx.export`` of the
@@ -24,7 +24,26 @@ bench/compare_onnxruntime.py --models-dir entry:
     <out>/<name>_float/test_data_set_0/input_0.pb     uniform [0, 1) input, fixed seed
     <out>/<name>_float/test_data_set_0/output_0.pb    computed by onnxruntime (CPU EP, one thread)
 
-Usage: .venv/bin/python bench/make_bench_models.py -o OUTDIR [--models resnet18,squeezenet1_1,...]
+Sequence models with dynamic batch and sequence axes, two cases (two shapes, one model.onnx) each, written as
+<out>/<case>/ in the same layout (input_K.pb for every graph input, output_K.pb for every output):
+
+    bert_tiny_1x8, bert_tiny_3x21   tests/models/make_bert_tiny.py --dynamic: BERT-tiny as torch.onnx.export with
+                                    dynamic_axes writes it (opset 17), input_ids / attention_mask [batch, sequence]
+                                    int64 -> last_hidden_state [batch, sequence, 128], pooler_output [batch, 128]
+    lstm_1x5, lstm_4x37             a classifier around torch.nn.LSTM(64, 128, num_layers=2, bidirectional=True)
+                                    as the exporter writes it at opset 14: input [sequence, batch, 64] float32 ->
+                                    output [batch, 10]; cases (batch x sequence) 1 x 5 and 4 x 37
+
+The LSTM classifier (LSTM_CASES): nn.LSTM's zero initial state (torch.zeros(4, input.size(1), 128): Shape ->
+Gather 1 -> Unsqueeze -> Concat [4, batch, 128] -> ConstantOfShape, for h0 and c0), then per layer the exporter's
+_generic_rnn: Slice of h0 and c0 to the layer's 2 directions, LSTM(direction=bidirectional, hidden_size=128) with
+W [2, 512, in], R [2, 512, 128], B [2, 1024] initializers in ONNX gate order i, o, f, c (PyTorch's i, f, g, o
+blocks reordered, B = bias_ih ++ bias_hh), and Y [seq, 2, batch, 128] -> Transpose [0, 2, 1, 3] -> Reshape
+[0, 0, -1] -> [seq, batch, 256]; Y_h and Y_c are unused. Then output[-1] (Gather axis 0, index -1: the last time
+step) and nn.Linear(256, 10) as Gemm(transB=1). Weights uniform(-1/sqrt(fan), 1/sqrt(fan)), PyTorch's default
+init (fan = hidden size for the LSTM, in-features for the Linear); input standard normal; opset 14, IR 8.
+
+Usage: .venv/bin/python bench/make_bench_models.py -o OUTDIR [--models resnet18,lstm_4x37,...]
 """
 from __future__ import annotations
 
@@ -46,6 +65,13 @@ INPUT_SHAPE = (1, 3, 224, 224)
 NUM_CLASSES = 1000
 WEIGHT_SEED = 2024
 INPUT_SEED = 7
+
+TESTS_MODELS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "models")
+BERT_CASES = ("bert_tiny_1x8", "bert_tiny_3x21")  # make_bert_tiny.DYNAMIC_CASES
+LSTM_OPSET = 14
+LSTM_IR_VERSION = 8  # what torch.onnx.export writes (as for make_bert_tiny.py's opset 17)
+LSTM_INPUT, LSTM_HIDDEN, LSTM_LAYERS, LSTM_CLASSES = 64, 128, 2, 10
+LSTM_CASES = {"lstm_1x5": (5, 1), "lstm_4x37": (37, 4)}  # name -> (sequence, batch)
 
 
 class GraphBuilder:
@@ -272,6 +298,85 @@ def shufflenet_v2_x1_0(g: GraphBuilder) -> str:
     return g.gemm(x, "fc", 1024, NUM_CLASSES, output="output")
 
 
+# ---- bidirectional LSTM classifier -----------------------------------------------------------------------------
+
+def torch_uniform(g: GraphBuilder, shape: tuple[int, ...], fan: int) -> np.ndarray:
+    """PyTorch's default nn.LSTM / nn.Linear init: uniform(-1/sqrt(fan), 1/sqrt(fan))."""
+    bound = 1.0 / np.sqrt(fan)
+    return g.rng.uniform(-bound, bound, shape)
+
+
+def lstm_weights(g: GraphBuilder, name: str, input_size: int) -> tuple[str, str, str]:
+    """One bidirectional layer's W, R, B from PyTorch's per-direction weight_ih, weight_hh, bias_ih, bias_hh
+    (drawn in nn.LSTM's parameter order, forward then _reverse), gate blocks reordered i,f,g,o -> i,o,f,c."""
+    order = [0, 3, 1, 2]  # ONNX gate k is PyTorch gate order[k]
+
+    def onnx_gates(a: np.ndarray) -> np.ndarray:
+        return np.concatenate([a.reshape(4, LSTM_HIDDEN, -1)[k] for k in order]).reshape(a.shape)
+
+    w, r, b = [], [], []
+    for _ in range(2):  # forward, reverse
+        weight_ih = torch_uniform(g, (4 * LSTM_HIDDEN, input_size), LSTM_HIDDEN)
+        weight_hh = torch_uniform(g, (4 * LSTM_HIDDEN, LSTM_HIDDEN), LSTM_HIDDEN)
+        bias_ih = torch_uniform(g, (4 * LSTM_HIDDEN,), LSTM_HIDDEN)
+        bias_hh = torch_uniform(g, (4 * LSTM_HIDDEN,), LSTM_HIDDEN)
+        w.append(onnx_gates(weight_ih))
+        r.append(onnx_gates(weight_hh))
+        b.append(np.concatenate([onnx_gates(bias_ih), onnx_gates(bias_hh)]))
+    return (g.parameter(f"{name}.W", np.stack(w)), g.parameter(f"{name}.R", np.stack(r)),
+            g.parameter(f"{name}.B", np.stack(b)))
+
+
+def lstm_classifier(g: GraphBuilder) -> str:
+    # torch.zeros(num_layers * 2, input.size(1), hidden) for h0 and for c0
+    batch = g.op("Gather", [g.op("Shape", ["input"]), g.constant("index_1", np.array(1, np.int64))], axis=0)
+    axes_0 = g.constant("axes_0", np.array([0], np.int64))
+    zeros_shape = g.op("Concat", [g.constant("dim_4", np.array([2 * LSTM_LAYERS], np.int64)),
+                                  g.op("Unsqueeze", [batch, axes_0]),
+                                  g.constant(f"dim_{LSTM_HIDDEN}", np.array([LSTM_HIDDEN], np.int64))], axis=0)
+    zero = helper.make_tensor("value", TensorProto.FLOAT, [1], [0.0])
+    h0 = g.op("ConstantOfShape", [zeros_shape], value=zero)
+    c0 = g.op("ConstantOfShape", [zeros_shape], value=zero)
+    x, input_size = "input", LSTM_INPUT
+    for layer in range(LSTM_LAYERS):
+        w, r, b = lstm_weights(g, f"lstm.layer{layer}", input_size)
+        starts = g.constant(f"starts_{2 * layer}", np.array([2 * layer], np.int64))
+        ends = g.constant(f"ends_{2 * layer + 2}", np.array([2 * layer + 2], np.int64))
+        initial = [g.op("Slice", [state, starts, ends, axes_0]) for state in (h0, c0)]
+        name = f"LSTM_{layer}"
+        outputs = [f"{name}.Y", f"{name}.Y_h", f"{name}.Y_c"]  # Y_h, Y_c: named, unused (the classifier drops them)
+        g.nodes.append(helper.make_node("LSTM", [x, w, r, b, ""] + initial, outputs, name=name,
+                                        direction="bidirectional", hidden_size=LSTM_HIDDEN))
+        # Y [seq, 2, batch, hidden] -> [seq, batch, 2, hidden] -> [seq, batch, 2 * hidden]
+        x = g.reshape(g.transpose(outputs[0], [0, 2, 1, 3]), [0, 0, -1])
+        input_size = 2 * LSTM_HIDDEN
+    last = g.op("Gather", [x, g.constant("index_m1", np.array(-1, np.int64))], axis=0)  # output[-1]
+    fc_w = g.parameter("fc.weight", torch_uniform(g, (LSTM_CLASSES, input_size), input_size))
+    fc_b = g.parameter("fc.bias", torch_uniform(g, (LSTM_CLASSES,), input_size))
+    return g.op("Gemm", [last, fc_w, fc_b], name="output", alpha=1.0, beta=1.0, transB=1)
+
+
+def build_lstm_model() -> tuple[onnx.ModelProto, int]:
+    """The LSTM classifier and its parameter count; checked (full_check) and shape-inferred to [batch, 10]."""
+    g = GraphBuilder(WEIGHT_SEED)
+    assert lstm_classifier(g) == "output"
+    graph = helper.make_graph(
+        g.nodes, "lstm_classifier",
+        [helper.make_tensor_value_info("input", TensorProto.FLOAT, ["sequence", "batch", LSTM_INPUT])],
+        [helper.make_tensor_value_info("output", TensorProto.FLOAT, ["batch", LSTM_CLASSES])],
+        g.initializers)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", LSTM_OPSET)], producer_name=PRODUCER,
+                              producer_version="1", doc_string="2-layer bidirectional nn.LSTM(64, 128) + Linear(256, "
+                              "10) on the last step, dynamic batch and sequence, random weights")
+    model.ir_version = LSTM_IR_VERSION
+    onnx.checker.check_model(model, full_check=True)
+    inferred = onnx.shape_inference.infer_shapes(model, check_type=True, strict_mode=True, data_prop=True)
+    dims = [d.dim_param or d.dim_value for d in inferred.graph.output[0].type.tensor_type.shape.dim]
+    if dims != ["batch", LSTM_CLASSES]:
+        raise RuntimeError(f"{model.graph.name}: inferred output shape {dims}, expected ['batch', {LSTM_CLASSES}]")
+    return model, g.parameter_count
+
+
 # ---- driver -----------------------------------------------------------------------------------------------------
 
 MODELS = {
@@ -307,15 +412,15 @@ def check_model(model: onnx.ModelProto) -> None:
         raise RuntimeError(f"{model.graph.name}: inferred output shape {dims}, expected [1, {NUM_CLASSES}]")
 
 
-def run_onnxruntime(model: onnx.ModelProto, x: np.ndarray) -> tuple[np.ndarray, float]:
-    """One single-threaded CPU run; returns the output and the run's wall time in ms."""
+def run_onnxruntime(model: onnx.ModelProto, feeds: dict[str, np.ndarray]) -> tuple[list[np.ndarray], float]:
+    """One single-threaded CPU run; returns the outputs and the run's wall time in ms."""
     options = onnxruntime.SessionOptions()
     options.intra_op_num_threads = 1
     options.inter_op_num_threads = 1
     session = onnxruntime.InferenceSession(model.SerializeToString(), options, providers=["CPUExecutionProvider"])
     start = time.perf_counter()
-    (y,) = session.run(["output"], {"input": x})
-    return y, (time.perf_counter() - start) * 1e3
+    outputs = session.run(None, feeds)
+    return outputs, (time.perf_counter() - start) * 1e3
 
 
 def write_tensor(path: str, array: np.ndarray, name: str) -> None:
@@ -326,7 +431,7 @@ def write_tensor(path: str, array: np.ndarray, name: str) -> None:
 def write_case(out_dir: str, name: str) -> None:
     model, parameters = build_model(name)
     x = np.random.default_rng(INPUT_SEED).uniform(0.0, 1.0, INPUT_SHAPE).astype(np.float32)
-    y, ms = run_onnxruntime(model, x)
+    (y,), ms = run_onnxruntime(model, {"input": x})
     if not np.all(np.isfinite(y)):
         raise RuntimeError(f"{name}: onnxruntime output is not finite")
     case_dir = os.path.join(out_dir, f"{name}_float")
@@ -339,18 +444,57 @@ def write_case(out_dir: str, name: str) -> None:
           f"onnxruntime 1 thread single run {ms:.1f} ms, output std {float(y.std()):.3g} -> {case_dir}")
 
 
+def write_lstm_case(out_dir: str, name: str) -> None:
+    """<out_dir>/<name>/ for one of LSTM_CASES: the one LSTM model, input [sequence, batch, 64] standard normal."""
+    model, parameters = build_lstm_model()
+    model_bytes = model.SerializeToString()
+    x = np.random.default_rng(INPUT_SEED).standard_normal((*LSTM_CASES[name], LSTM_INPUT)).astype(np.float32)
+    (y,), ms = run_onnxruntime(model, {"input": x})
+    if not np.all(np.isfinite(y)):
+        raise RuntimeError(f"{name}: onnxruntime output is not finite")
+    case_dir = os.path.join(out_dir, name)
+    shutil.rmtree(case_dir, ignore_errors=True)
+    os.makedirs(os.path.join(case_dir, "test_data_set_0"))
+    with open(os.path.join(case_dir, "model.onnx"), "wb") as f:
+        f.write(model_bytes)
+    write_tensor(os.path.join(case_dir, "test_data_set_0", "input_0.pb"), x, "input")
+    write_tensor(os.path.join(case_dir, "test_data_set_0", "output_0.pb"), y, "output")
+    print(f"{name}: {parameters:,} parameters, {len(model.graph.node)} nodes, {len(model_bytes):,} bytes, "
+          f"input {list(x.shape)}, onnxruntime 1 thread single run {ms:.1f} ms, output std {float(y.std()):.3g} "
+          f"-> {case_dir}")
+
+
+def write_bert_case(out_dir: str, name: str) -> None:
+    """<out_dir>/<name>/ for one of BERT_CASES, written by tests/models/make_bert_tiny.py (imported here, not at the
+    top: it imports this module for its GraphBuilder)."""
+    if TESTS_MODELS not in sys.path:
+        sys.path.insert(0, TESTS_MODELS)
+    import make_bert_tiny  # noqa: E402 pylint: disable=import-outside-toplevel
+    make_bert_tiny.write_case(out_dir, name)
+
+
+def all_cases() -> dict:
+    """--models name -> writer(out_dir, name): the CNNs, then the sequence models."""
+    cases = {name: write_case for name in MODELS}
+    cases.update({name: write_bert_case for name in BERT_CASES})
+    cases.update({name: write_lstm_case for name in LSTM_CASES})
+    return cases
+
+
 def main() -> int:
+    cases = all_cases()
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("-o", "--out", required=True, help="output directory (one <name>_float/ per model)")
-    parser.add_argument("--models", default=",".join(MODELS),
-                        help=f"comma-separated subset of {', '.join(MODELS)} (default: all)")
+    parser.add_argument("-o", "--out", required=True,
+                        help="output directory (<name>_float/ per CNN, <name>/ per sequence-model case)")
+    parser.add_argument("--models", default=",".join(cases),
+                        help=f"comma-separated subset of {', '.join(cases)} (default: all)")
     args = parser.parse_args()
     names = [n for n in args.models.split(",") if n]
-    unknown = [n for n in names if n not in MODELS]
+    unknown = [n for n in names if n not in cases]
     if unknown:
-        parser.error(f"unknown model(s) {', '.join(unknown)}; choose from {', '.join(MODELS)}")
+        parser.error(f"unknown model(s) {', '.join(unknown)}; choose from {', '.join(cases)}")
     for name in names:
-        write_case(args.out, name)
+        cases[name](args.out, name)
     return 0
 
 

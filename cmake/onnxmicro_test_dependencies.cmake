@@ -21,6 +21,8 @@
 #                                aarch64/armhf targets to run the unit tests under qemu-user
 #   ONNXMICRO_HAVE_ARM_NONE_EABI ONNXMICRO_ARM_NONE_EABI_CXX, arm-none-eabi-g++ with newlib(-nano) and libstdc++
 #   ONNXMICRO_HAVE_GNU_TIME      ONNXMICRO_GNU_TIME, /usr/bin/time (-v reports peak memory)
+#   ONNXMICRO_HAVE_GRAPHVIZ      ONNXMICRO_GRAPHVIZ_DOT, Graphviz's dot (`onnxmicro graph --format svg`, and the check
+#                                that the DOT the CLI writes is valid)
 
 set(_onnxmicro_missing_packages "")
 set(_onnxmicro_missing_lines "")
@@ -46,6 +48,10 @@ endfunction()
 # GNU time: wall time and peak memory of the compiler in the build-time budget test.
 find_program(ONNXMICRO_GNU_TIME NAMES time PATHS /usr/bin NO_DEFAULT_PATH)
 _onnxmicro_dependency(GNU_TIME "${ONNXMICRO_GNU_TIME}" time "the build-time budget test (/usr/bin/time -v)")
+
+# Graphviz: the CLI runs `dot` from PATH for `graph --format svg`; the test checks that dot accepts what it writes.
+find_program(ONNXMICRO_GRAPHVIZ_DOT NAMES dot)
+_onnxmicro_dependency(GRAPHVIZ "${ONNXMICRO_GRAPHVIZ_DOT}" graphviz "the CLI test cli_graph_svg (Graphviz's dot)")
 
 # Python: the interpreter (amalgamation) and venv creation (the conformance suite's onnx/onnxruntime/numpy venv).
 find_package(Python3 COMPONENTS Interpreter)

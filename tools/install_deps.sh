@@ -32,6 +32,8 @@ packages=(
   clang-format-14
   # the build-time budget test (wall time and peak compiler memory of the README example and examples/hello)
   time
+  # `onnxmicro graph --format svg` and the check that the DOT it writes is valid (Graphviz's dot)
+  graphviz
 )
 
 if [[ ${1:-} == --list ]]; then

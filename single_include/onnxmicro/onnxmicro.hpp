@@ -7504,6 +7504,7 @@ enum class DevicePolicy : std::uint8_t {
 };
 
 class DeviceBackend;
+class NodeObserver;
 
 struct SessionOptions {
   /// Caller-provided arena (aligned to ONNXMICRO_TENSOR_ALIGNMENT). nullptr: the session owns a heap arena.
@@ -7565,10 +7566,22 @@ struct SessionOptions {
   /// plan and reported per node (NodeReport::placement, fallback, reason) and per transfer (Session::transfers()).
   DeviceBackend* device = nullptr;
   DevicePolicy device_policy = DevicePolicy::cpu_only;
+  /// Told before and after every node of every run(), the plain run() included (as run(NodeObserver&) does);
+  /// Session::set_node_observer() changes it. It must outlive the session or be replaced. nullptr (the default):
+  /// run() makes no per-node call at all. Subgraph sessions (If, Loop, Scan bodies) are not observed.
+  NodeObserver* node_observer = nullptr;
 };
 
-/// Watches Session::run(NodeObserver&) node by node: a profiler's clock (`onnxmicro bench`), a debugger's dump.
-/// Indices are those of Session::node_reports(); nodes folded at prepare are not run, so not observed.
+/// Watches Session::run(NodeObserver&) (or every run() with SessionOptions::node_observer) node by node: a
+/// profiler's clock (`onnxmicro bench`), a debugger's dump (`onnxmicro run --dump`, `onnxmicro compare --layerwise`).
+/// Indices are those of Session::node_reports(), in execution order: node_reports()[i].node names the node (op_type,
+/// name, outputs: value ids into the model's graph values), .placement says where it runs. Inside after_node(i),
+/// Session::node_output(i, k) views the node's k-th output; the arena reuses that memory for later nodes, so an
+/// observer that keeps values copies them there (the session allocates nothing for observing). Nodes folded at
+/// prepare are not run, so not observed (their values are constants: Session::value()). A Conv that absorbed a Relu
+/// or Clip (Session::fused_activation()) is one event whose output is the activation's output, clamped; a QDQ group
+/// fused into an integer node (SessionOptions::fuse_qdq) is that node's event. Both methods are noexcept: an
+/// observer cannot stop a run.
 class NodeObserver {
  public:
   virtual void before_node(std::size_t node_index) noexcept = 0;
@@ -8014,6 +8027,35 @@ inline Status deep_copy_elements(ValueRef* refs, std::int64_t count, MetadataAll
           copy_string_characters(static_cast<StringRef*>(copy), element.element_count(), allocator));
     }
     refs[i].data = copy;
+  }
+  return {};
+}
+
+/// Checks the elements of a sequence or optional offered for graph input `name` against the element type the
+/// model declares (`declared`, the input's TypeProto): each tensor's elem_type, or an optional's sequence.
+inline Status check_declared_elements(std::string_view name, const proto::Type& declared,
+                                      const ConstTensorView& offered) noexcept {
+  using Kind = proto::Type::Kind;
+  if (declared.kind != Kind::sequence && declared.kind != Kind::optional) return {};
+  const proto::Type element = declared.element();
+  const auto* refs = static_cast<const ValueRef*>(offered.data);
+  for (std::int64_t i = 0; i < offered.element_count(); ++i) {
+    const ConstTensorView got = view_of(refs[i]);
+    const bool wants_sequence = element.kind == Kind::sequence;
+    if (wants_sequence != (got.dtype == DataType::sequence)) {
+      return Status(StatusCode::invalid_argument) << "input '" << name << "': the model declares an optional of a "
+                                                  << (wants_sequence ? "sequence" : "tensor") << ", the value holds a "
+                                                  << (wants_sequence ? "tensor" : "sequence");
+    }
+    if (wants_sequence) {
+      ONNXMICRO_RETURN_IF_ERROR(check_declared_elements(name, element, got));
+    } else if (element.kind == Kind::tensor && element.elem_type != 0 &&
+               static_cast<std::int32_t>(got.dtype) != element.elem_type) {
+      return Status(StatusCode::invalid_argument)
+             << "input '" << name << "': element " << i << " is a " << dtype_name(got.dtype)
+             << " tensor, the model declares " << (declared.kind == Kind::sequence ? "a sequence" : "an optional")
+             << " of " << dtype_name(static_cast<DataType>(element.elem_type)) << " tensors";
+    }
   }
   return {};
 }
@@ -9352,10 +9394,28 @@ class Session {
   /// empty view (dtype undefined) for inputs bound at prepare time.
   TensorView input(std::size_t index) const noexcept;
 
-  /// Runs every node once. Allocates nothing. Errors name the node.
+  /// Runs every node once. Allocates nothing. Errors name the node. With a node observer set
+  /// (SessionOptions::node_observer, set_node_observer()) it runs as run(NodeObserver&) with it.
   Status run() noexcept;
-  /// run(), telling `observer` before and after each node (for profilers; the plain run() has no such calls).
+  /// run(), telling `observer` before and after each node (for profilers; without a node observer set, the plain
+  /// run() has no such calls). A node placed on a device is finished before after_node.
   Status run(NodeObserver& observer) noexcept;
+  /// Replaces SessionOptions::node_observer for the following runs (nullptr: none). prepare() resets it to the
+  /// options' value.
+  void set_node_observer(NodeObserver* observer) noexcept { kept_.node_observer = observer; }
+  NodeObserver* node_observer() const noexcept { return kept_.node_observer; }
+  /// Output `k` of node `node_index` (of node_reports(); k below node_reports()[node_index].node->outputs.size()),
+  /// for a NodeObserver: valid inside after_node(node_index) only, because the arena reuses the memory for later
+  /// nodes (an observer that keeps values copies them; the view allocates nothing). For a Conv that absorbed an
+  /// activation (fused_activation()) it holds the clamped values. An empty view (dtype undefined) for an omitted
+  /// optional output, an index out of range, and the output of a device node that stays in device memory (only
+  /// the tensors transfers() downloads reach the host).
+  ConstTensorView node_output(std::size_t node_index, std::size_t k) const noexcept;
+  /// Graph value `id` (an id of model::Node::inputs/outputs) where the host holds it now: initializers and values
+  /// folded at prepare for the session's life, graph outputs after run(), any other value only while it lives in
+  /// the arena (inside NodeObserver::after_node of its producer). An empty view for kNoValue, ids out of range and
+  /// values the session never computes (those a fusion absorbed).
+  ConstTensorView value(model::ValueId id) const noexcept;
 
   /// Output `index` after run(): points into the arena (or at a constant), valid until the next run/prepare.
   ConstTensorView output(std::size_t index) const noexcept;
@@ -9456,6 +9516,7 @@ class Session {
     DeviceBackend* device = nullptr;  ///< null when device_policy is cpu_only
     DevicePolicy device_policy = DevicePolicy::cpu_only;
 #endif
+    NodeObserver* node_observer = nullptr;  ///< SessionOptions::node_observer, or set_node_observer()'s
   };
   void release() noexcept;
   void release_plan() noexcept;
@@ -9478,6 +9539,10 @@ class Session {
                                                      bool& retry) noexcept;
   ONNXMICRO_DETAIL_ALWAYS_INLINE Status bind_graph_values(const SessionOptions& options,
                                                           Span<unsigned char> bind_value) noexcept;
+#if ONNXMICRO_ENABLE_DYNAMIC_SHAPES
+  // The elements of a sequence/optional graph input offered in `options` against the model's declared type.
+  Status check_declared_elements(const model::Value& value, const SessionOptions& options) const noexcept;
+#endif
   ONNXMICRO_DETAIL_ALWAYS_INLINE Status prepare_nodes(const SessionOptions& options, Span<unsigned char> bind_value,
                                                       bool& retry) noexcept;
   ONNXMICRO_DETAIL_ALWAYS_INLINE Status plan_buffers(const SessionOptions& options,
@@ -9648,6 +9713,7 @@ inline Status Session::prepare(const Model& model, KernelRegistry registry, cons
   kept_.string_pool_bytes = options.string_pool_bytes;
   kept_.inputs_outlive_run = options.inputs_outlive_run;
   kept_.size_optimized_kernels = options.size_optimized_kernels;
+  kept_.node_observer = options.node_observer;
   ONNXMICRO_RETURN_IF_ERROR(choose_isa(options.max_isa));
   ONNXMICRO_RETURN_IF_ERROR(adopt_thread_pool(options.thread_pool));
   ONNXMICRO_RETURN_IF_ERROR(adopt_device(options));
@@ -10054,6 +10120,7 @@ inline Status Session::bind_graph_values(const SessionOptions& options, Span<uns
     ONNXMICRO_RETURN_IF_ERROR(input_index(value.name, position));
     ONNXMICRO_RETURN_IF_ERROR(
         detail::bind_graph_input(value, position, options, bind_value, *metadata_, rt, missing_input_value_));
+    if (is_value_container(value.dtype)) ONNXMICRO_RETURN_IF_ERROR(check_declared_elements(value, options));
 #else
     (void)options;
     (void)bind_value;
@@ -10067,6 +10134,20 @@ inline Status Session::bind_graph_values(const SessionOptions& options, Span<uns
 #endif
   return {};
 }
+
+#if ONNXMICRO_ENABLE_DYNAMIC_SHAPES
+inline Status Session::check_declared_elements(const model::Value& value, const SessionOptions& options) const noexcept {
+  // Only the model's own graph inputs have a declaration to check; a subgraph session's inputs come from its node.
+  if (graph_ != &model_->graph() && graph_ != &fused_graph_) return {};
+  const InputValue* offered = detail::find_binding(options.input_values, value.name);
+  for (const proto::ValueInfo& info : model_->proto().graph.inputs()) {
+    if (info.name == value.name && info.has_type && offered != nullptr) {
+      return detail::check_declared_elements(value.name, info.type, offered->value);
+    }
+  }
+  return {};
+}
+#endif
 
 inline Status Session::prepare_nodes(const SessionOptions& options, Span<unsigned char> bind_value,
                                      bool& retry) noexcept {
@@ -10251,7 +10332,10 @@ struct UnobservedRun {
 };
 }  // namespace detail
 
-inline Status Session::run() noexcept { return run_nodes(detail::UnobservedRun()); }
+inline Status Session::run() noexcept {
+  if (kept_.node_observer != nullptr) return run(*kept_.node_observer);
+  return run_nodes(detail::UnobservedRun());
+}
 
 inline Status Session::run(NodeObserver& observer) noexcept {
   return run_nodes([&observer](std::size_t node, bool after) noexcept {
@@ -10302,6 +10386,30 @@ inline Status Session::run_nodes(Observe observe) noexcept {
   if (device_pending) ONNXMICRO_RETURN_IF_ERROR(device->finish());
 #endif
   return {};
+}
+
+inline ConstTensorView Session::value(model::ValueId id) const noexcept {
+  if (!prepared_ || id < 0 || static_cast<std::size_t>(id) >= values_.size()) return ConstTensorView();
+  const ValueRuntime& rt = values_[static_cast<std::size_t>(id)];
+  if (rt.data == nullptr) return ConstTensorView();  // never computed (absorbed by a fusion) or never planned
+  return ConstTensorView(rt.info.dtype, rt.info.shape, rt.data);
+}
+
+inline ConstTensorView Session::node_output(std::size_t node_index, std::size_t k) const noexcept {
+  if (!prepared_ || node_index >= reports_.size()) return ConstTensorView();
+  const model::Node& node = *reports_[node_index].node;
+  if (k >= node.outputs.size()) return ConstTensorView();
+  const model::ValueId id = node.outputs[k];
+#if ONNXMICRO_ENABLE_DEVICES
+  if (reports_[node_index].placement != Placement::cpu && id != model::kNoValue) {
+    bool downloaded = false;  // a device node's output reaches the host only when a transfer downloads it
+    for (const TransferReport& transfer : transfers())
+      if (transfer.direction == TransferDirection::device_to_host && transfer.tensor == values_[id].info.name)
+        downloaded = true;
+    if (!downloaded) return ConstTensorView();
+  }
+#endif
+  return value(id);
 }
 
 inline ConstTensorView Session::output(std::size_t index) const noexcept {
@@ -25240,6 +25348,12 @@ ONNXMICRO_NAMESPACE_END
 // ThresholdedRelu, ScaledTanh, HardSigmoid, Elu), as the spec says and onnxruntime does; an activation whose
 // value is missing from the list uses onnxruntime's default. Names match case-insensitively.
 
+// #include "onnxmicro/kernels/nn/recurrent_config.hpp"
+// begin of file onnxmicro/kernels/nn/recurrent_config.hpp
+// What RNN, GRU and LSTM (and their quantized variants) share before the time loop: activations with their
+// alpha/beta values, the node's shapes and attributes (Config), the input/output positions, one direction's weight
+// pointers and the per-row gate helpers, and the state of the GEMM path (recurrent_gemm.hpp).
+
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
@@ -25388,6 +25502,381 @@ inline void gate_inputs(const Config& cfg, const Weights<T>& wt, int gates, cons
   }
 }
 
+/// Every sequence_lens value (lens may be null: all T) must lie in [0, T].
+inline Status check_sequence_lens(const std::int32_t* lens, std::int64_t batch, std::int64_t t_len) noexcept {
+  for (std::int64_t b = 0; lens != nullptr && b < batch; ++b) {
+    if (lens[b] < 0 || lens[b] > t_len) {
+      return Status(StatusCode::out_of_range)
+             << "input 4 'sequence_lens'[" << b << "] is " << lens[b] << ", expected a value in [0, " << t_len << "]";
+    }
+  }
+  return {};
+}
+
+/// The float32 path through the GEMM core (recurrent_gemm.hpp), chosen at prepare for cells with kGemmPath
+/// (LSTM, RNN) on hosted builds: the input projection of every time step in one product, then one product of the
+/// hidden states of the whole batch with the recurrent weights per step. W and R are transposed (and the two bias
+/// halves summed) once at prepare when constant, else into scratch at run.
+struct GemmPath {
+  bool enabled = false;
+  bool vector_gates = false;  ///< default activations, no clip/peepholes/input_forget: sigmoid/tanh vectorised
+  Isa isa = Isa::baseline;
+  const float* w_t = nullptr;   ///< [directions, input_size, gates*hidden], or null: in scratch at w_t_offset
+  const float* r_t = nullptr;   ///< [directions, hidden, gates*hidden], or null: at r_t_offset
+  const float* bias = nullptr;  ///< [directions, gates*hidden] (Wb + Rb), or null: at bias_offset
+  std::size_t w_t_offset = 0, r_t_offset = 0, bias_offset = 0;
+  std::size_t projection_offset = 0, gates_offset = 0, h_offset = 0, c_offset = 0, tmp_offset = 0;
+};
+
+}  // namespace recurrent_util
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/nn/recurrent_config.hpp
+// #include "onnxmicro/kernels/nn/recurrent_gemm.hpp"
+// begin of file onnxmicro/kernels/nn/recurrent_gemm.hpp
+// The float32 path of LSTM and RNN through the GEMM core (GemmPath in recurrent_config.hpp). Per direction:
+//   1. projection[T*B, G*H] = X[T*B, I] * W^T + (Wb + Rb): every time step's input part in one product;
+//   2. per time step: gates[B, G*H] = the step's projection rows + H[B, H] * R^T, one product for the whole batch;
+//      then the cell's gate math on each batch row (sigmoid/tanh vectorised for the default activations).
+// Rows past their sequence_lens take part in the product but keep their state, as the per-row path computes them.
+// Hosted builds only (ONNXMICRO_ENABLE_FAST_PATHS); size-optimised sessions keep the per-row path, which reads W and R
+// in place.
+
+// #include "onnxmicro/kernels/common/vector_math.hpp"
+// begin of file onnxmicro/kernels/common/vector_math.hpp
+// Sigmoid and tanh over float arrays, on the session's instruction set (core/isa.hpp): AVX2+FMA (8 lanes) and
+// AVX-512F (16 lanes) compiled with per-function target attributes; the portable path calls std::exp/std::tanh.
+// exp is Cephes' expf (range reduction by ln 2 in two parts, a degree-6 polynomial, the exponent set by integer
+// shift): within 2 ulp of the correctly rounded value over [-87, 88]. tanh takes Cephes' odd polynomial below
+// |x| = 0.625 (no cancellation near 0) and 1 - 2 / (exp(2|x|) + 1) above. NaN stays NaN. The last elements of an
+// array use masked loads and stores, so every element gets the same arithmetic wherever it sits.
+
+
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+#include <immintrin.h>
+#endif
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+namespace vector_math {
+
+// Cephes expf's constants.
+constexpr float kExpHigh = 88.3762626647949f, kExpLow = -87.3365447504f;
+constexpr float kLog2e = 1.44269504088896341f, kLn2High = 0.693359375f, kLn2Low = -2.12194440e-4f;
+constexpr float kExpP[6] = {1.9875691500e-4f, 1.3981999507e-3f, 8.3334519073e-3f,
+                            4.1665795894e-2f, 1.6666665459e-1f, 5.0000001201e-1f};
+// Cephes tanhf's odd polynomial for |x| < 0.625: tanh(x) = x + x * z * P(z), z = x * x.
+constexpr float kTanhSmall = 0.625f;
+constexpr float kTanhP[5] = {-5.70498872745e-3f, 2.06390887954e-2f, -5.37397155531e-2f, 1.33314422036e-1f,
+                             -3.33332819422e-1f};
+
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+namespace x86 {
+
+#define ONNXMICRO_DETAIL_VECTOR_MATH_AVX2 __attribute__((target("avx2,fma")))
+#define ONNXMICRO_DETAIL_VECTOR_MATH_AVX512 __attribute__((target("avx512f")))
+
+ONNXMICRO_DETAIL_VECTOR_MATH_AVX2 inline __m256 exp_avx2(__m256 x) noexcept {
+  x = _mm256_min_ps(_mm256_max_ps(x, _mm256_set1_ps(kExpLow)), _mm256_set1_ps(kExpHigh));
+  const __m256 n = _mm256_round_ps(_mm256_mul_ps(x, _mm256_set1_ps(kLog2e)), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  __m256 r = _mm256_fnmadd_ps(n, _mm256_set1_ps(kLn2High), x);
+  r = _mm256_fnmadd_ps(n, _mm256_set1_ps(kLn2Low), r);
+  __m256 p = _mm256_set1_ps(kExpP[0]);
+  for (int i = 1; i < 6; ++i) p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(kExpP[i]));
+  p = _mm256_fmadd_ps(p, _mm256_mul_ps(r, r), _mm256_add_ps(r, _mm256_set1_ps(1.0f)));
+  const __m256i scale = _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127)), 23);
+  return _mm256_mul_ps(p, _mm256_castsi256_ps(scale));
+}
+
+ONNXMICRO_DETAIL_VECTOR_MATH_AVX2 inline __m256 sigmoid_avx2(__m256 x) noexcept {
+  const __m256 one = _mm256_set1_ps(1.0f);
+  const __m256 y = _mm256_div_ps(one, _mm256_add_ps(one, exp_avx2(_mm256_sub_ps(_mm256_setzero_ps(), x))));
+  return _mm256_blendv_ps(y, x, _mm256_cmp_ps(x, x, _CMP_UNORD_Q));  // NaN in, NaN out
+}
+
+ONNXMICRO_DETAIL_VECTOR_MATH_AVX2 inline __m256 tanh_avx2(__m256 x) noexcept {
+  const __m256 sign = _mm256_set1_ps(-0.0f);
+  const __m256 magnitude = _mm256_andnot_ps(sign, x);
+  const __m256 z = _mm256_mul_ps(x, x);
+  __m256 p = _mm256_set1_ps(kTanhP[0]);
+  for (int i = 1; i < 5; ++i) p = _mm256_fmadd_ps(p, z, _mm256_set1_ps(kTanhP[i]));
+  const __m256 small = _mm256_fmadd_ps(_mm256_mul_ps(p, z), x, x);
+  const __m256 one = _mm256_set1_ps(1.0f);
+  const __m256 e = exp_avx2(_mm256_add_ps(magnitude, magnitude));
+  __m256 large = _mm256_sub_ps(one, _mm256_div_ps(_mm256_set1_ps(2.0f), _mm256_add_ps(e, one)));
+  large = _mm256_or_ps(large, _mm256_and_ps(x, sign));
+  const __m256 y = _mm256_blendv_ps(large, small, _mm256_cmp_ps(magnitude, _mm256_set1_ps(kTanhSmall), _CMP_LT_OQ));
+  return _mm256_blendv_ps(y, x, _mm256_cmp_ps(x, x, _CMP_UNORD_Q));
+}
+
+template <__m256 (*F)(__m256) noexcept>
+ONNXMICRO_DETAIL_VECTOR_MATH_AVX2 inline void apply_avx2(const float* x, float* y, std::int64_t n) noexcept {
+  std::int64_t i = 0;
+  for (; i + 8 <= n; i += 8) _mm256_storeu_ps(y + i, F(_mm256_loadu_ps(x + i)));
+  if (i == n) return;
+  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  const __m256i mask = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(n - i)), lane);
+  _mm256_maskstore_ps(y + i, mask, F(_mm256_maskload_ps(x + i, mask)));
+}
+
+// The masked forms throughout: GCC 12's unmasked AVX-512 intrinsics start from an "undefined" vector that
+// -Wmaybe-uninitialized reports.
+constexpr __mmask16 kAll = 0xffff;
+
+ONNXMICRO_DETAIL_VECTOR_MATH_AVX512 inline __m512 exp_avx512(__m512 x) noexcept {
+  x = _mm512_mask_max_ps(x, kAll, x, _mm512_set1_ps(kExpLow));
+  x = _mm512_mask_min_ps(x, kAll, x, _mm512_set1_ps(kExpHigh));
+  __m512 n = _mm512_mul_ps(x, _mm512_set1_ps(kLog2e));
+  n = _mm512_mask_roundscale_ps(n, kAll, n, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(kLn2High), x);
+  r = _mm512_fnmadd_ps(n, _mm512_set1_ps(kLn2Low), r);
+  __m512 p = _mm512_set1_ps(kExpP[0]);
+  for (int i = 1; i < 6; ++i) p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(kExpP[i]));
+  p = _mm512_fmadd_ps(p, _mm512_mul_ps(r, r), _mm512_add_ps(r, _mm512_set1_ps(1.0f)));
+  const __m512i bias = _mm512_set1_epi32(127);
+  __m512i scale = _mm512_add_epi32(_mm512_mask_cvtps_epi32(bias, kAll, n), bias);
+  scale = _mm512_mask_slli_epi32(scale, kAll, scale, 23);
+  return _mm512_mul_ps(p, _mm512_castsi512_ps(scale));
+}
+
+ONNXMICRO_DETAIL_VECTOR_MATH_AVX512 inline __m512 sigmoid_avx512(__m512 x) noexcept {
+  const __m512 one = _mm512_set1_ps(1.0f);
+  const __m512 y = _mm512_div_ps(one, _mm512_add_ps(one, exp_avx512(_mm512_sub_ps(_mm512_setzero_ps(), x))));
+  return _mm512_mask_blend_ps(_mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q), y, x);
+}
+
+ONNXMICRO_DETAIL_VECTOR_MATH_AVX512 inline __m512 tanh_avx512(__m512 x) noexcept {
+  const __m512i sign = _mm512_set1_epi32(static_cast<int>(0x80000000u));
+  const __m512i bits = _mm512_castps_si512(x);
+  const __m512 magnitude = _mm512_castsi512_ps(_mm512_mask_andnot_epi32(bits, kAll, sign, bits));
+  const __m512 z = _mm512_mul_ps(x, x);
+  __m512 p = _mm512_set1_ps(kTanhP[0]);
+  for (int i = 1; i < 5; ++i) p = _mm512_fmadd_ps(p, z, _mm512_set1_ps(kTanhP[i]));
+  const __m512 small = _mm512_fmadd_ps(_mm512_mul_ps(p, z), x, x);
+  const __m512 one = _mm512_set1_ps(1.0f);
+  const __m512 e = exp_avx512(_mm512_add_ps(magnitude, magnitude));
+  const __m512i unsigned_large =
+      _mm512_castps_si512(_mm512_sub_ps(one, _mm512_div_ps(_mm512_set1_ps(2.0f), _mm512_add_ps(e, one))));
+  const __m512i x_sign = _mm512_mask_and_epi32(bits, kAll, bits, sign);
+  const __m512 large = _mm512_castsi512_ps(_mm512_mask_or_epi32(x_sign, kAll, unsigned_large, x_sign));
+  const __m512 y =
+      _mm512_mask_blend_ps(_mm512_cmp_ps_mask(magnitude, _mm512_set1_ps(kTanhSmall), _CMP_LT_OQ), large, small);
+  return _mm512_mask_blend_ps(_mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q), y, x);
+}
+
+template <__m512 (*F)(__m512) noexcept>
+ONNXMICRO_DETAIL_VECTOR_MATH_AVX512 inline void apply_avx512(const float* x, float* y, std::int64_t n) noexcept {
+  std::int64_t i = 0;
+  for (; i + 16 <= n; i += 16) _mm512_storeu_ps(y + i, F(_mm512_loadu_ps(x + i)));
+  if (i == n) return;
+  const __mmask16 mask = static_cast<__mmask16>((1u << (n - i)) - 1u);
+  _mm512_mask_storeu_ps(y + i, mask, F(_mm512_maskz_loadu_ps(mask, x + i)));
+}
+
+}  // namespace x86
+#endif  // ONNXMICRO_ENABLE_ISA_DISPATCH
+
+/// y[i] = 1 / (1 + exp(-x[i])) for i < n (y may be x).
+inline void sigmoid(Isa isa, const float* x, float* y, std::int64_t n) noexcept {
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+  if (isa == Isa::avx512) return x86::apply_avx512<x86::sigmoid_avx512>(x, y, n);
+  if (isa == Isa::avx2) return x86::apply_avx2<x86::sigmoid_avx2>(x, y, n);
+#endif
+  static_cast<void>(isa);
+  for (std::int64_t i = 0; i < n; ++i) y[i] = 1.0f / (1.0f + std::exp(-x[i]));
+}
+
+/// y[i] = tanh(x[i]) for i < n (y may be x).
+inline void tanh(Isa isa, const float* x, float* y, std::int64_t n) noexcept {
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+  if (isa == Isa::avx512) return x86::apply_avx512<x86::tanh_avx512>(x, y, n);
+  if (isa == Isa::avx2) return x86::apply_avx2<x86::tanh_avx2>(x, y, n);
+#endif
+  static_cast<void>(isa);
+  for (std::int64_t i = 0; i < n; ++i) y[i] = std::tanh(x[i]);
+}
+
+}  // namespace vector_math
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/common/vector_math.hpp
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+namespace recurrent_util {
+
+/// dst (per direction [cols, rows]) = the transpose of each direction's `rows` x `cols` block of src.
+inline void transpose_directions(const float* src, std::int64_t directions, std::int64_t rows, std::int64_t cols,
+                                 float* dst) noexcept {
+  for (std::int64_t d = 0; d < directions; ++d)
+    gemm::transpose(src + d * rows * cols, rows, cols, dst + d * rows * cols);
+}
+
+/// dst[d, j] = Wb[d, j] + Rb[d, j] for B [directions, 2 * gh]; zeros without B.
+inline void sum_bias_halves(const float* b, std::int64_t directions, std::int64_t gh, float* dst) noexcept {
+  for (std::int64_t d = 0; d < directions; ++d)
+    for (std::int64_t j = 0; j < gh; ++j)
+      dst[d * gh + j] = b == nullptr ? 0.0f : b[d * 2 * gh + j] + b[d * 2 * gh + gh + j];
+}
+
+/// `rows` x `cols` of a constant input transposed once into persistent memory (per direction), or a scratch offset
+/// for run() to transpose into when the input is not constant.
+inline Status plan_transposed(PrepareContext& ctx, int input, std::int64_t directions, std::int64_t rows,
+                              std::int64_t cols, scratch::ScratchLayout& layout, const float*& packed,
+                              std::size_t& offset) noexcept {
+  const TensorInfo& info = ctx.input(input);
+  if (!info.is_constant) {
+    offset = layout.reserve<float>(rows * cols);
+    return {};
+  }
+  Span<float> memory;
+  ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(directions * rows * cols), memory));
+  transpose_directions(static_cast<const float*>(info.const_data), directions, rows, cols, memory.data());
+  packed = memory.data();
+  return {};
+}
+
+template <typename Cell>
+Status prepare_gemm_path(PrepareContext& ctx, const Config& cfg, GemmPath& path) noexcept {
+  const std::int64_t d = cfg.directions, gh = Cell::kGates * cfg.hidden, h = cfg.hidden;
+  path.enabled = true;
+  if (ONNXMICRO_ENABLE_ISA_DISPATCH) path.isa = ctx.isa();  // (else baseline, as allocated)
+  path.vector_gates = Cell::vector_gates(cfg, ctx.has_input(kPeepholes));
+  scratch::ScratchLayout layout;
+  ONNXMICRO_RETURN_IF_ERROR(plan_transposed(ctx, kW, d, gh, cfg.input_size, layout, path.w_t, path.w_t_offset));
+  ONNXMICRO_RETURN_IF_ERROR(plan_transposed(ctx, kR, d, gh, h, layout, path.r_t, path.r_t_offset));
+  if (!ctx.has_input(kB) || ctx.input(kB).is_constant) {
+    Span<float> bias;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(d * gh), bias));
+    const float* b = ctx.has_input(kB) ? static_cast<const float*>(ctx.input(kB).const_data) : nullptr;
+    sum_bias_halves(b, d, gh, bias.data());
+    path.bias = bias.data();
+  } else {
+    path.bias_offset = layout.reserve<float>(gh);
+  }
+  path.projection_offset = layout.reserve<float>(cfg.seq_length * cfg.batch * gh);
+  path.gates_offset = layout.reserve<float>(cfg.batch * gh);
+  path.h_offset = layout.reserve<float>(cfg.batch * h);
+  path.c_offset = layout.reserve<float>(cfg.batch * h);
+  path.tmp_offset = layout.reserve<float>(h);
+  ctx.request_scratch(layout.bytes());
+  return {};
+}
+
+/// One direction's transposed weights and summed bias: packed at prepare, or made in scratch now.
+struct DirectionWeights {
+  const float* w_t;
+  const float* r_t;
+  const float* bias;
+};
+
+template <typename Cell>
+DirectionWeights direction_weights(const Config& cfg, const GemmPath& path, RunContext& ctx, std::int64_t d) noexcept {
+  const std::int64_t gh = Cell::kGates * cfg.hidden, i = cfg.input_size, h = cfg.hidden;
+  void* scratch = ctx.scratch();
+  DirectionWeights out{path.w_t + d * i * gh, path.r_t + d * h * gh, path.bias + d * gh};
+  if (path.w_t == nullptr) {
+    float* w_t = scratch::scratch_at<float>(scratch, path.w_t_offset);
+    gemm::transpose(ctx.input(kW).template data_as<float>() + d * gh * i, gh, i, w_t);
+    out.w_t = w_t;
+  }
+  if (path.r_t == nullptr) {
+    float* r_t = scratch::scratch_at<float>(scratch, path.r_t_offset);
+    gemm::transpose(ctx.input(kR).template data_as<float>() + d * gh * h, gh, h, r_t);
+    out.r_t = r_t;
+  }
+  if (path.bias == nullptr) {
+    float* bias = scratch::scratch_at<float>(scratch, path.bias_offset);
+    sum_bias_halves(ctx.input(kB).template data_as<float>() + d * 2 * gh, 1, gh, bias);
+    out.bias = bias;
+  }
+  return out;
+}
+
+/// Where one batch row's state lives in initial_h/c and Y_h/c, and its row of Y at time t.
+inline std::int64_t state_offset(const Config& cfg, std::int64_t d, std::int64_t b) noexcept {
+  return (cfg.batch_first ? b * cfg.directions + d : d * cfg.batch + b) * cfg.hidden;
+}
+inline std::int64_t y_offset(const Config& cfg, std::int64_t d, std::int64_t b, std::int64_t t) noexcept {
+  return (cfg.batch_first ? (b * cfg.seq_length + t) * cfg.directions + d : (t * cfg.directions + d) * cfg.batch + b) *
+         cfg.hidden;
+}
+
+template <typename Cell>
+Status run_gemm_path(const Config& cfg, const GemmPath& path, RunContext& ctx) noexcept {
+  const std::int64_t t_len = cfg.seq_length, batch = cfg.batch, h_len = cfg.hidden, i_len = cfg.input_size;
+  const std::int64_t gh = Cell::kGates * h_len;
+  const float* x = ctx.input(kX).template data_as<float>();
+  const std::int32_t* lens =
+      ctx.has_input(kSequenceLens) ? ctx.input(kSequenceLens).template data_as<std::int32_t>() : nullptr;
+  ONNXMICRO_RETURN_IF_ERROR(check_sequence_lens(lens, batch, t_len));
+  const float* h0 = ctx.has_input(kInitialH) ? ctx.input(kInitialH).template data_as<float>() : nullptr;
+  const float* c0 =
+      Cell::kHasCell && ctx.has_input(kInitialC) ? ctx.input(kInitialC).template data_as<float>() : nullptr;
+  const float* peepholes =
+      Cell::kHasCell && ctx.has_input(kPeepholes) ? ctx.input(kPeepholes).template data_as<float>() : nullptr;
+  float* y = ctx.has_output(kY) ? ctx.output(kY).template data_as<float>() : nullptr;
+  float* yh = ctx.has_output(kYH) ? ctx.output(kYH).template data_as<float>() : nullptr;
+  float* yc = Cell::kHasCell && ctx.has_output(kYC) ? ctx.output(kYC).template data_as<float>() : nullptr;
+  void* scratch = ctx.scratch();
+  float* projection = scratch::scratch_at<float>(scratch, path.projection_offset);
+  float* gates = scratch::scratch_at<float>(scratch, path.gates_offset);
+  float* h = scratch::scratch_at<float>(scratch, path.h_offset);
+  float* c = scratch::scratch_at<float>(scratch, path.c_offset);
+  float* tmp = scratch::scratch_at<float>(scratch, path.tmp_offset);
+  const Workers& workers = ctx.workers();
+
+  for (std::int64_t d = 0; d < cfg.directions; ++d) {
+    const DirectionWeights wt = direction_weights<Cell>(cfg, path, ctx, d);
+    const bool backwards = cfg.directions == 2 ? d == 1 : cfg.reverse;
+    const Activation* activations = cfg.activations + d * cfg.activations_per_direction;
+    const float* p = peepholes == nullptr ? nullptr : peepholes + d * 3 * h_len;
+    // Projection rows follow X's rows (time-major or batch-major as the layout says).
+    for (std::int64_t r = 0; r < t_len * batch; ++r) std::memcpy(projection + r * gh, wt.bias, sizeof(float) * gh);
+    gemm::multiply(workers, path.isa, t_len * batch, gh, i_len, x, i_len, 1, wt.w_t, gh, projection, gh);
+    for (std::int64_t b = 0; b < batch; ++b) {
+      for (std::int64_t j = 0; j < h_len; ++j) {
+        h[b * h_len + j] = h0 == nullptr ? 0.0f : h0[state_offset(cfg, d, b) + j];
+        c[b * h_len + j] = c0 == nullptr ? 0.0f : c0[state_offset(cfg, d, b) + j];
+      }
+    }
+    for (std::int64_t s = 0; s < t_len; ++s) {
+      for (std::int64_t b = 0; b < batch; ++b) {
+        const std::int64_t len = lens == nullptr ? t_len : lens[b];
+        if (s >= len) continue;
+        const std::int64_t t = backwards ? len - 1 - s : s;
+        const std::int64_t row = cfg.batch_first ? b * t_len + t : t * batch + b;
+        std::memcpy(gates + b * gh, projection + row * gh, sizeof(float) * gh);
+      }
+      gemm::multiply(workers, path.isa, batch, gh, h_len, h, h_len, 1, wt.r_t, gh, gates, gh);
+      for (std::int64_t b = 0; b < batch; ++b) {
+        const std::int64_t len = lens == nullptr ? t_len : lens[b];
+        if (s >= len) {  // past this row's sequence: its state stays, Y is zero
+          if (y != nullptr) std::memset(y + y_offset(cfg, d, b, s), 0, sizeof(float) * h_len);
+          continue;
+        }
+        Cell::apply_row(path, cfg, activations, p, gates + b * gh, h + b * h_len, c + b * h_len, tmp);
+        const std::int64_t t = backwards ? len - 1 - s : s;
+        if (y != nullptr) std::memcpy(y + y_offset(cfg, d, b, t), h + b * h_len, sizeof(float) * h_len);
+      }
+    }
+    for (std::int64_t b = 0; b < batch; ++b) {
+      if (yh != nullptr) std::memcpy(yh + state_offset(cfg, d, b), h + b * h_len, sizeof(float) * h_len);
+      if (yc != nullptr) std::memcpy(yc + state_offset(cfg, d, b), c + b * h_len, sizeof(float) * h_len);
+    }
+  }
+  return {};
+}
+
+}  // namespace recurrent_util
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/nn/recurrent_gemm.hpp
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+namespace recurrent_util {
+
 /// The shared kernel body. Cell provides:
 ///   static constexpr std::string_view kName; static constexpr int kGates, kActivations;
 ///   static constexpr bool kHasCell; static constexpr std::string_view kDefaultActivations[kActivations];
@@ -25395,11 +25884,18 @@ inline void gate_inputs(const Config& cfg, const Weights<T>& wt, int gates, cons
 ///   static Status parse(PrepareContext&, Config&);  // op-only attributes
 ///   template <typename A, typename T> static void step(const Config&, const Weights<T>&, const T* x, A* h,
 ///                                                      A* c, A* scratch);
+///   static constexpr bool kGemmPath;  // LSTM and RNN; with it (recurrent_gemm.hpp):
+///   static bool vector_gates(const Config&, bool has_peepholes);  // the gate math vectorises
+///   static void apply_row(const GemmPath&, const Config&, const Activation*, const float* peepholes, float* pre,
+///                         float* h, float* c, float* tmp);  // one batch row's step from its pre-activations
 template <typename Cell>
 struct RecurrentOp {
   struct State {
     Config cfg;
     Status (*run)(const Config&, RunContext&) noexcept;
+#if ONNXMICRO_ENABLE_FAST_PATHS
+    GemmPath gemm;
+#endif
   };
 
   /// kSince: the kernel's first version. layout: opset 14+; bfloat16: opset 22+.
@@ -25457,11 +25953,23 @@ struct RecurrentOp {
     if (Cell::kHasCell && ctx.has_output(kYC)) ctx.set_output(kYC, dtype, state_shape);
     const std::size_t acc_size = dtype == DataType::float64 ? sizeof(double) : sizeof(float);
     ctx.request_scratch(static_cast<std::size_t>((2 + Cell::kScratchVectors) * h) * acc_size);
+#if ONNXMICRO_ENABLE_FAST_PATHS
+    if constexpr (Cell::kGemmPath) {
+      if (dtype == DataType::float32 && !ctx.size_optimized()) {
+        ONNXMICRO_RETURN_IF_ERROR(prepare_gemm_path<Cell>(ctx, cfg, state->gemm));
+      }
+    }
+#endif
     return {};
   }
 
   static Status run(RunContext& ctx) noexcept {
     const State& state = ctx.state<State>();
+#if ONNXMICRO_ENABLE_FAST_PATHS
+    if constexpr (Cell::kGemmPath) {
+      if (state.gemm.enabled) return run_gemm_path<Cell>(state.cfg, state.gemm, ctx);
+    }
+#endif
     return state.run(state.cfg, ctx);
   }
 
@@ -25623,13 +26131,7 @@ struct RecurrentOp {
     A* c = h + H;
     A* scratch = c + H;
 
-    for (std::int64_t b = 0; b < B; ++b) {
-      const std::int64_t len = lens == nullptr ? T_len : lens[b];
-      if (len < 0 || len > T_len) {
-        return Status(StatusCode::out_of_range)
-               << "input 4 'sequence_lens'[" << b << "] is " << len << ", expected a value in [0, " << T_len << "]";
-      }
-    }
+    ONNXMICRO_RETURN_IF_ERROR(check_sequence_lens(lens, B, T_len));
     for (std::int64_t d = 0; d < D; ++d) {
       Weights<T> wt;
       wt.w = ctx.input(kW).template data_as<T>() + d * G * H * I;
@@ -25684,6 +26186,7 @@ struct GruCell {
   static constexpr bool kHasCell = false;
   static constexpr std::string_view kDefaultActivations[kActivations] = {"Sigmoid", "Tanh"};
   static constexpr int kScratchVectors = 4;
+  static constexpr bool kGemmPath = false;  // (the reset gate scales H before R_h: two products a step; not yet)
 
   template <int kSince>
   static Status parse(PrepareContext& ctx, recurrent_util::Config& cfg) noexcept {
@@ -26468,6 +26971,7 @@ struct LstmCell {
   static constexpr bool kHasCell = true;
   static constexpr std::string_view kDefaultActivations[kActivations] = {"Sigmoid", "Tanh", "Tanh"};
   static constexpr int kScratchVectors = 4;
+  static constexpr bool kGemmPath = true;
 
   template <int kSince>
   static Status parse(PrepareContext& ctx, recurrent_util::Config& cfg) noexcept {
@@ -26482,6 +26986,35 @@ struct LstmCell {
                    A* scratch) noexcept {
     recurrent_util::gate_inputs(cfg, wt, kGates, x, h, 0, kGates, scratch);
     apply_gates(cfg, wt.activations, wt.p, scratch, h, c);
+  }
+
+  /// The gemm path's gate math vectorises for the default activations without clip, peepholes or input_forget.
+  static bool vector_gates(const recurrent_util::Config& cfg, bool has_peepholes) noexcept {
+    using recurrent_util::ActivationKind;
+    const recurrent_util::Activation* a = cfg.activations;
+    for (int d = 0; d < cfg.directions; ++d, a += kActivations) {
+      if (a[0].kind != ActivationKind::sigmoid || a[1].kind != ActivationKind::tanh ||
+          a[2].kind != ActivationKind::tanh)
+        return false;
+    }
+    return !cfg.has_clip && !has_peepholes && !cfg.input_forget;
+  }
+
+  /// One batch row's step on the gemm path from its pre-activations `pre` (blocks i, o, f, c; overwritten).
+  static void apply_row(const recurrent_util::GemmPath& path, const recurrent_util::Config& cfg,
+                        const recurrent_util::Activation* activations, const float* p, float* pre, float* h, float* c,
+                        float* tmp) noexcept {
+    if (!path.vector_gates) return apply_gates(cfg, activations, p, pre, h, c);
+    const std::int64_t H = cfg.hidden;
+    vector_math::sigmoid(path.isa, pre, pre, 3 * H);  // i, o, f
+    vector_math::tanh(path.isa, pre + 3 * H, pre + 3 * H, H);
+    const float* in = pre;
+    const float* forget = pre + 2 * H;
+    const float* cell = pre + 3 * H;
+    for (std::int64_t j = 0; j < H; ++j) c[j] = forget[j] * c[j] + in[j] * cell[j];
+    vector_math::tanh(path.isa, c, tmp, H);
+    const float* out = pre + H;
+    for (std::int64_t j = 0; j < H; ++j) h[j] = out[j] * tmp[j];
   }
 
   /// One step's state update from the gates' pre-activations `pre` (blocks i, o, f, c; biases included) and
@@ -27800,10 +28333,26 @@ struct RnnCell {
   static constexpr bool kHasCell = false;
   static constexpr std::string_view kDefaultActivations[kActivations] = {"Tanh"};
   static constexpr int kScratchVectors = 1;
+  static constexpr bool kGemmPath = true;
 
   template <int kSince>
   static Status parse(PrepareContext&, recurrent_util::Config&) noexcept {
     return {};
+  }
+
+  /// The gemm path's activation vectorises for Tanh without clip.
+  static bool vector_gates(const recurrent_util::Config& cfg, bool) noexcept {
+    for (int d = 0; d < cfg.directions; ++d)
+      if (cfg.activations[d].kind != recurrent_util::ActivationKind::tanh) return false;
+    return !cfg.has_clip;
+  }
+
+  /// One batch row's step on the gemm path from its pre-activations `pre`.
+  static void apply_row(const recurrent_util::GemmPath& path, const recurrent_util::Config& cfg,
+                        const recurrent_util::Activation* activations, const float*, float* pre, float* h, float*,
+                        float*) noexcept {
+    if (path.vector_gates) return vector_math::tanh(path.isa, pre, h, cfg.hidden);
+    for (std::int64_t j = 0; j < cfg.hidden; ++j) h[j] = activations[0](recurrent_util::clip_value(cfg, pre[j]));
   }
 
   template <typename A, typename T>

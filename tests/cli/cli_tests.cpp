@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -26,6 +27,7 @@
 
 #include "json_writer.hpp"
 #include "kernel_report.hpp"
+#include "markup.hpp"
 #include "proto_encoder.hpp"
 
 extern char** environ;
@@ -437,7 +439,8 @@ void case_help(Context& ctx) {
                                                                                     {"check", "--help"},
                                                                                     {"run", "--help"},
                                                                                     {"plan", "--help"},
-                                                                                    {"kernels", "--help"}}) {
+                                                                                    {"kernels", "--help"},
+                                                                                    {"graph", "--help"}}) {
     Result r = run_cli(ctx, args);
     std::string first_word =
         args[0] == "--help" || args[0] == "-h" ? "usage: onnxmicro [" : "usage: onnxmicro " + args[0];
@@ -447,7 +450,7 @@ void case_help(Context& ctx) {
   }
   // The overview names every command, each with its usage.
   const Result overview = run_cli(ctx, {"--help"});
-  for (const char* command : {"inspect", "check", "run", "plan", "kernels"}) {
+  for (const char* command : {"inspect", "check", "run", "plan", "kernels", "graph"}) {
     if (overview.out.find(std::string("\n  ") + command + " MODEL") == std::string::npos) {
       fail(ctx, std::string("onnxmicro --help does not list '") + command + " MODEL': " + describe(overview));
     }
@@ -733,9 +736,9 @@ void case_run_bad_inputs(Context& ctx) {
   const std::string out = ctx.path("out");
 
   expect_error(ctx, run_cli(ctx, {"run", relu, "--inputs", ctx.path("missing.pb"), "--output-dir", out}),
-               "cannot read '" + ctx.path("missing.pb") + "': no such file or directory");
+               "input 'x': cannot read '" + ctx.path("missing.pb") + "': no such file or directory");
   expect_error(ctx, run_cli(ctx, {"run", relu, "--inputs", ctx.dir, "--output-dir", out}),
-               "cannot read '" + ctx.dir + "': is a directory, expected a file");
+               "input 'x': cannot read '" + ctx.dir + "': is a directory, expected a file");
   expect_error(ctx, run_cli(ctx, {"run", relu, "--inputs", x, x, "--output-dir", out}),
                "wrong number of inputs: the model has 1 input ('x'), got 2 files");
   expect_error(ctx, run_cli(ctx, {"run", relu, "--output-dir", out}),
@@ -756,44 +759,45 @@ void case_run_bad_inputs(Context& ctx) {
   Bytes good = read_bytes(x);
   write_bytes(ctx.path("cut.pb"), Bytes(good.begin(), good.end() - 5));
   expect_error_prefix(ctx, run_cli(ctx, {"run", relu, "--inputs", ctx.path("cut.pb")}),
-                      "'" + ctx.path("cut.pb") + "' is not a valid onnx TensorProto: ");
+                      "input 'x': '" + ctx.path("cut.pb") + "' is not a valid onnx TensorProto: ");
   write_bytes(ctx.path("garbage.pb"), Bytes{0x0f, 0xff, 0xff, 0xff});
   expect_error_prefix(ctx, run_cli(ctx, {"run", relu, "--inputs", ctx.path("garbage.pb")}),
-                      "'" + ctx.path("garbage.pb") + "' is not a valid onnx TensorProto: ");
+                      "input 'x': '" + ctx.path("garbage.pb") + "' is not a valid onnx TensorProto: ");
   write_bytes(ctx.path("short.pb"), raw_tensor("x", kFloat, {2, 3}, le_floats({1, 2, 3})).take());
   expect_error(ctx, run_cli(ctx, {"run", relu, "--inputs", ctx.path("short.pb")}),
-               "'" + ctx.path("short.pb") + "': dims [2,3] describe 6 elements but the tensor stores 3");
+               "input 'x': '" + ctx.path("short.pb") + "': dims [2,3] describe 6 elements but the tensor stores 3");
   Bytes odd = le_floats(kReluInput);
   odd.pop_back();
   write_bytes(ctx.path("odd.pb"), raw_tensor("x", kFloat, {2, 3}, odd).take());
   expect_error(ctx, run_cli(ctx, {"run", relu, "--inputs", ctx.path("odd.pb")}),
-               "'" + ctx.path("odd.pb") + "': raw_data has 23 bytes, not a whole number of float elements");
+               "input 'x': '" + ctx.path("odd.pb") + "': raw_data has 23 bytes, not a whole number of float elements");
   write_bytes(ctx.path("huge.pb"), raw_tensor("x", kFloat, {1000000000, 3}, le_floats({1, 2, 3})).take());
   expect_error(
       ctx, run_cli(ctx, {"run", relu, "--inputs", ctx.path("huge.pb")}),
-      "'" + ctx.path("huge.pb") + "': dims [1000000000,3] describe 3000000000 elements but the tensor stores 3");
+      "input 'x': '" + ctx.path("huge.pb") + "': dims [1000000000,3] describe 3000000000 elements but the tensor stores 3");
 
   // Malformed .npy files.
   write_bytes(ctx.path("fortran.npy"), npy("<f4", "(2, 3)", le_floats(kReluInput), true));
   expect_error(
       ctx, run_cli(ctx, {"run", relu, "--inputs", ctx.path("fortran.npy")}),
-      "'" + ctx.path("fortran.npy") + "': .npy arrays in Fortran order are not supported (save a C-ordered array)");
+      "input 'x': '" + ctx.path("fortran.npy") + "': .npy arrays in Fortran order are not supported (save a C-ordered array)");
   write_bytes(ctx.path("big_endian.npy"), npy(">f4", "(2, 3)", le_floats(kReluInput)));
   expect_error(
       ctx, run_cli(ctx, {"run", relu, "--inputs", ctx.path("big_endian.npy")}),
-      "'" + ctx.path("big_endian.npy") +
-          "': .npy dtype '>f4' is not supported (<f4 <f8 <f2 <i8 <i4 <i2 <i1 |u1 <u2 <u4 <u8 |b1, little-endian)");
+      "input 'x': '" + ctx.path("big_endian.npy") +
+          "': .npy dtype '>f4' is not supported (<f4 <f8 <f2 <i8 <i4 <i2 <i1 |u1 <u2 <u4 <u8 |b1 <Un |Sn, "
+              "little-endian; object arrays need pickle: save strings as numpy.str_)");
   write_bytes(ctx.path("short.npy"), npy("<f4", "(2, 3)", le_floats({1, 2, 3})));
   expect_error(ctx, run_cli(ctx, {"run", relu, "--inputs", ctx.path("short.npy")}),
-               "'" + ctx.path("short.npy") + "': shape [2,3] of <f4 needs 24 data bytes, the file has 12");
+               "input 'x': '" + ctx.path("short.npy") + "': shape [2,3] of <f4 needs 24 data bytes, the file has 12");
   Bytes npy_bytes = npy("<f4", "(2, 3)", le_floats(kReluInput));
   write_bytes(ctx.path("cut.npy"), Bytes(npy_bytes.begin(), npy_bytes.begin() + 40));
   expect_error(
       ctx, run_cli(ctx, {"run", relu, "--inputs", ctx.path("cut.npy")}),
-      "'" + ctx.path("cut.npy") + "' is not a valid .npy file: header length 118 runs past the end of the file");
+      "input 'x': '" + ctx.path("cut.npy") + "' is not a valid .npy file: header length 118 runs past the end of the file");
   write_bytes(ctx.path("bad_header.npy"), npy("<f4", "[2, 3]", le_floats(kReluInput)));
   expect_error(ctx, run_cli(ctx, {"run", relu, "--inputs", ctx.path("bad_header.npy")}),
-               "'" + ctx.path("bad_header.npy") +
+               "input 'x': '" + ctx.path("bad_header.npy") +
                    "' is not a valid .npy file: header 'shape' must be a tuple of non-negative integers");
 
   // An output directory that is a file.
@@ -801,36 +805,164 @@ void case_run_bad_inputs(Context& ctx) {
                "output directory '" + x + "' exists and is not a directory");
 }
 
+// TypeProto.sequence_type (4) of tensors of `elem_type`; TypeProto.optional_type (9) of `element`.
+ProtoEncoder sequence_type(std::int32_t elem_type) {
+  ProtoEncoder sequence;  // TypeProto.Sequence: elem_type (1)
+  sequence.message_field(1, tensor_type(elem_type, nullptr));
+  ProtoEncoder type;
+  type.message_field(4, sequence);
+  return type;
+}
+ProtoEncoder optional_type(const ProtoEncoder& element) {
+  ProtoEncoder optional;  // TypeProto.Optional: elem_type (1)
+  optional.message_field(1, element);
+  ProtoEncoder type;
+  type.message_field(9, optional);
+  return type;
+}
+
+// SequenceProto: name (1), elem_type (2) = TENSOR (1), tensor_values (3).
+Bytes sequence_proto(const std::string& name, const std::vector<ProtoEncoder>& tensors) {
+  ProtoEncoder seq;
+  seq.string_field(1, name);
+  seq.int_field(2, 1);
+  for (const ProtoEncoder& t : tensors) seq.message_field(3, t);
+  return seq.take();
+}
+
 void case_run_sequence_input(Context& ctx) {
   // seq: sequence(tensor(float)) -> SequenceLength -> n: int64 scalar.
-  ProtoEncoder element = tensor_type(kFloat, nullptr);
-  ProtoEncoder sequence;  // TypeProto.Sequence: elem_type (1)
-  sequence.message_field(1, element);
-  ProtoEncoder seq_type;  // TypeProto.sequence_type (4)
-  seq_type.message_field(4, sequence);
   Bytes bytes = model(8, "onnxmicro-cli-tests", "1.0", {{"", 13}},
                       graph("sequence_graph", {node("SequenceLength", {"seq"}, {"n"}, "length")},
-                            {value_info("seq", seq_type)}, {tensor_value("n", kInt64, {})}));
+                            {value_info("seq", sequence_type(kFloat))}, {tensor_value("n", kInt64, {})}));
   write_bytes(ctx.path("sequence.onnx"), bytes);
-  // SequenceProto: name (1), elem_type (2) = TENSOR, tensor_values (3).
-  ProtoEncoder seq;
-  seq.string_field(1, "seq");
-  seq.int_field(2, 1);
-  seq.message_field(3, raw_tensor("", kFloat, {2}, le_floats({1, 2})));
-  write_bytes(ctx.path("seq.pb"), seq.take());
-  expect_error(
-      ctx, run_cli(ctx, {"run", ctx.path("sequence.onnx"), "--inputs", ctx.path("seq.pb")}),
-      "input 'seq' is a sequence (onnx SequenceProto): unsupported, the runtime only takes tensor inputs for now");
+  write_bytes(ctx.path("seq.pb"), sequence_proto("seq", {raw_tensor("", kFloat, {2}, le_floats({1, 2})),
+                                                         raw_tensor("", kFloat, {1}, le_floats({3}))}));
+  expect_success(ctx, run_cli(ctx, {"run", ctx.path("sequence.onnx"), "--inputs", ctx.path("seq.pb")}),
+                 "n: int64 []\n[2]\n");
 
-  // A sequence output: refused before anything runs.
+  // The wrong element type, a file that is no SequenceProto, a tensor file where a sequence is declared.
+  write_bytes(ctx.path("int_seq.pb"), sequence_proto("seq", {raw_tensor("", kInt64, {1}, le_int64s({7}))}));
+  expect_error(ctx, run_cli(ctx, {"run", ctx.path("sequence.onnx"), "--inputs", ctx.path("int_seq.pb")}),
+               "input 'seq': '" + ctx.path("int_seq.pb") +
+                   "' element 0 is an int64 tensor, the model declares a sequence of float tensors");
+  write_bytes(ctx.path("garbage.pb"), hex("0a05616263"));  // name (1) of 5 bytes, 3 present
+  expect_error_prefix(ctx, run_cli(ctx, {"run", ctx.path("sequence.onnx"), "--inputs", ctx.path("garbage.pb")}),
+                      "input 'seq': '" + ctx.path("garbage.pb") + "' is not a valid onnx SequenceProto: ");
+}
+
+void case_run_sequence_output(Context& ctx) {
   Bytes construct = model(8, "onnxmicro-cli-tests", "1.0", {{"", 13}},
-                          graph("construct_graph", {node("SequenceConstruct", {"x"}, {"seq"}, "construct")},
-                                {tensor_value("x", kFloat, {fixed(2)})}, {value_info("seq", seq_type)}));
+                          graph("construct_graph", {node("SequenceConstruct", {"x", "x"}, {"seq"}, "construct")},
+                                {tensor_value("x", kFloat, {fixed(2)})}, {value_info("seq", sequence_type(kFloat))}));
   write_bytes(ctx.path("construct.onnx"), construct);
   write_bytes(ctx.path("x.pb"), raw_tensor("x", kFloat, {2}, le_floats({1, 2})).take());
-  expect_error(
-      ctx, run_cli(ctx, {"run", ctx.path("construct.onnx"), "--inputs", ctx.path("x.pb")}),
-      "output 'seq' is a sequence (onnx SequenceProto): unsupported, the runtime only produces tensor outputs for now");
+  expect_success(ctx, run_cli(ctx, {"run", ctx.path("construct.onnx"), "--inputs", ctx.path("x.pb")}),
+                 "seq: sequence [2]\nseq[0]: float [2]\n[1, 2]\nseq[1]: float [2]\n[1, 2]\n");
+  expect_success(ctx,
+                 run_cli(ctx, {"run", ctx.path("construct.onnx"), "--inputs", ctx.path("x.pb"), "--output-dir",
+                               ctx.path("out")}),
+                 "");
+  const ProtoEncoder element = raw_tensor("", kFloat, {2}, le_floats({1, 2}));
+  expect_true(ctx, "output_0.pb is the SequenceProto protobuf writes",
+              read_bytes(ctx.path("out/output_0.pb")) == sequence_proto("seq", {element, element}));
+  // The file reads back as the input of the sequence model above.
+  Bytes length = model(8, "onnxmicro-cli-tests", "1.0", {{"", 13}},
+                       graph("length_graph", {node("SequenceLength", {"seq"}, {"n"}, "length")},
+                             {value_info("seq", sequence_type(kFloat))}, {tensor_value("n", kInt64, {})}));
+  write_bytes(ctx.path("length.onnx"), length);
+  expect_success(ctx, run_cli(ctx, {"run", ctx.path("length.onnx"), "--inputs", ctx.path("out/output_0.pb")}),
+                 "n: int64 []\n[2]\n");
+}
+
+void case_run_optional(Context& ctx) {
+  // opt: optional(tensor(float)) -> OptionalHasElement -> has: bool scalar; OptionalGetElement -> value.
+  const ProtoEncoder float_tensor = tensor_type(kFloat, nullptr);
+  Bytes bytes = model(8, "onnxmicro-cli-tests", "1.0", {{"", 18}},
+                      graph("optional_graph", {node("OptionalHasElement", {"opt"}, {"has"}, "has_element")},
+                            {value_info("opt", optional_type(float_tensor))}, {tensor_value("has", kBool, {})}));
+  write_bytes(ctx.path("optional.onnx"), bytes);
+  ProtoEncoder full;  // OptionalProto: name (1), elem_type (2) = TENSOR, tensor_value (3)
+  full.string_field(1, "opt");
+  full.int_field(2, 1);
+  full.message_field(3, raw_tensor("", kFloat, {1}, le_floats({5})));
+  write_bytes(ctx.path("full.pb"), full.take());
+  ProtoEncoder empty;  // elem_type set, no value: an empty optional
+  empty.string_field(1, "opt");
+  empty.int_field(2, 1);
+  write_bytes(ctx.path("empty.pb"), empty.take());
+  expect_success(ctx, run_cli(ctx, {"run", ctx.path("optional.onnx"), "--inputs", ctx.path("full.pb")}),
+                 "has: bool []\n[true]\n");
+  expect_success(ctx, run_cli(ctx, {"run", ctx.path("optional.onnx"), "--inputs", ctx.path("empty.pb")}),
+                 "has: bool []\n[false]\n");
+  ProtoEncoder of_sequence;  // an optional of a sequence where the model declares an optional of a tensor
+  of_sequence.string_field(1, "opt");
+  of_sequence.int_field(2, 3);
+  of_sequence.message_field(5, ProtoEncoder());  // sequence_value (5): an empty SequenceProto
+  write_bytes(ctx.path("of_sequence.pb"), of_sequence.take());
+  expect_error(ctx, run_cli(ctx, {"run", ctx.path("optional.onnx"), "--inputs", ctx.path("of_sequence.pb")}),
+               "input 'opt': '" + ctx.path("of_sequence.pb") +
+                   "' is an optional of a sequence, the model declares an optional of a float tensor");
+
+  // An optional output (Optional wraps a tensor) round-trips as an OptionalProto.
+  Bytes wrap = model(8, "onnxmicro-cli-tests", "1.0", {{"", 18}},
+                     graph("wrap_graph", {node("Optional", {"x"}, {"opt"}, "wrap")},
+                           {tensor_value("x", kFloat, {fixed(1)})}, {value_info("opt", optional_type(float_tensor))}));
+  write_bytes(ctx.path("wrap.onnx"), wrap);
+  write_bytes(ctx.path("x.pb"), raw_tensor("x", kFloat, {1}, le_floats({5})).take());
+  expect_success(
+      ctx, run_cli(ctx, {"run", ctx.path("wrap.onnx"), "--inputs", ctx.path("x.pb"), "--output-dir", ctx.path("out")}),
+      "");
+  expect_success(ctx, run_cli(ctx, {"run", ctx.path("optional.onnx"), "--inputs", ctx.path("out/output_0.pb")}),
+                 "has: bool []\n[true]\n");
+}
+
+constexpr std::int32_t kString = 8;
+
+void case_run_strings(Context& ctx) {
+  // x: string [2] -> Identity -> y.
+  Bytes bytes = model(8, "onnxmicro-cli-tests", "1.0", {{"", 13}},
+                      graph("string_graph", {node("Identity", {"x"}, {"y"}, "copy")},
+                            {tensor_value("x", kString, {fixed(2)})}, {tensor_value("y", kString, {fixed(2)})}));
+  write_bytes(ctx.path("strings.onnx"), bytes);
+  ProtoEncoder x;  // TensorProto: dims (1), data_type (2), string_data (6), name (8)
+  x.int_field(1, 2);
+  x.int_field(2, kString);
+  x.string_field(6, "a");
+  x.string_field(6, "b\"c");
+  x.string_field(8, "x");
+  write_bytes(ctx.path("x.pb"), x.bytes());
+  expect_success(ctx, run_cli(ctx, {"run", ctx.path("strings.onnx"), "--inputs", ctx.path("x.pb")}),
+                 "y: string [2]\n[\"a\", \"b\\\"c\"]\n");
+  // NumPy's '<U3' (UTF-32, NUL-padded) and '|S3' arrays hold the same strings.
+  Bytes utf32(2 * 3 * 4, 0);
+  utf32[0] = 'a', utf32[12] = 'b', utf32[16] = '"', utf32[20] = 'c';
+  write_bytes(ctx.path("x_u.npy"), npy("<U3", "(2,)", utf32));
+  expect_success(ctx, run_cli(ctx, {"run", ctx.path("strings.onnx"), "--inputs", ctx.path("x_u.npy")}),
+                 "y: string [2]\n[\"a\", \"b\\\"c\"]\n");
+  write_bytes(ctx.path("x_s.npy"), npy("|S3", "(2,)", Bytes{'a', 0, 0, 'b', '"', 'c'}));
+  expect_success(ctx,
+                 run_cli(ctx, {"run", ctx.path("strings.onnx"), "--inputs", ctx.path("x_s.npy"), "--output-dir",
+                               ctx.path("out")}),
+                 "");
+  Bytes expected = x.take();
+  expected.back() = 'y';  // the name is the last field
+  expect_true(ctx, "output_0.pb is the string TensorProto protobuf writes",
+              read_bytes(ctx.path("out/output_0.pb")) == expected);
+
+  // A string file where the model declares float32; a float file where it declares strings.
+  std::string relu = write_relu_model(ctx, "relu.onnx");
+  ProtoEncoder words;
+  words.int_field(1, 2);
+  words.int_field(1, 3);
+  words.int_field(2, kString);
+  for (int i = 0; i < 6; ++i) words.string_field(6, "w");
+  write_bytes(ctx.path("words.pb"), words.take());
+  expect_error(ctx, run_cli(ctx, {"run", relu, "--inputs", ctx.path("words.pb")}),
+               "input 'x': '" + ctx.path("words.pb") + "' holds string data, the model declares float");
+  write_bytes(ctx.path("floats.pb"), raw_tensor("x", kFloat, {2}, le_floats({1, 2})).take());
+  expect_error(ctx, run_cli(ctx, {"run", ctx.path("strings.onnx"), "--inputs", ctx.path("floats.pb")}),
+               "input 'x': '" + ctx.path("floats.pb") + "' holds float data, the model declares string");
 }
 
 void case_plan(Context& ctx) {
@@ -1370,10 +1502,516 @@ void case_bench_errors(Context& ctx) {
                       "cannot prepare '" + unsupported + "': unsupported: ");
 }
 
+// ---- compare and run --dump -------------------------------------------------------------------------------------
+
+// x [1,2,4,4] -> Conv 'conv' (W [2,2,3,3]) -> c -> Relu 'relu' -> "r/1:0" -> Add 'add' (with nb = Neg 'neg' of the
+// initializer b: folded at prepare) -> y [1,2,2,2]; Shape 'shape' of x -> s [4] (int64). The Relu fuses into the Conv.
+std::string write_compare_model(const Context& ctx) {
+  std::vector<float> w(2 * 2 * 9);
+  for (std::size_t i = 0; i < w.size(); ++i) w[i] = static_cast<float>(i % 5) * 0.25f - 0.5f;
+  const std::vector<Dim> dims = {fixed(1), fixed(2), fixed(4), fixed(4)};
+  const std::vector<Dim> y_dims = {fixed(1), fixed(2), fixed(2), fixed(2)};
+  write_bytes(ctx.path("compare.onnx"),
+              model(8, "onnxmicro-cli-tests", "1.0", {{"", 13}},
+                    graph("g",
+                          {node("Conv", {"x", "w"}, {"c"}, "conv"), node("Relu", {"c"}, {"r/1:0"}, "relu"),
+                           node("Neg", {"b"}, {"nb"}, "neg"), node("Add", {"r/1:0", "nb"}, {"y"}, "add"),
+                           node("Shape", {"x"}, {"s"}, "shape")},
+                          {tensor_value("x", kFloat, dims)},
+                          {tensor_value("y", kFloat, y_dims), tensor_value("s", kInt64, {fixed(4)})},
+                          {raw_tensor("w", kFloat, {2, 2, 3, 3}, le_floats(w)),
+                           raw_tensor("b", kFloat, {1, 2, 1, 1}, le_floats({0.25f, -0.5f}))})));
+  std::vector<float> x(32);
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>((i * 7) % 11) * 0.5f - 2.0f;
+  write_bytes(ctx.path("compare_x.pb"), raw_tensor("x", kFloat, {1, 2, 4, 4}, le_floats(x)).take());
+  return ctx.path("compare.onnx");
+}
+
+// The last `n` bytes of a file: the raw_data of a TensorProto the CLI wrote (its last field).
+Bytes tail_bytes(const std::string& path, std::size_t n) {
+  const Bytes all = read_bytes(path);
+  return all.size() < n ? Bytes() : Bytes(all.end() - static_cast<std::ptrdiff_t>(n), all.end());
+}
+
+// compare passes against the CLI's own outputs (.pb, .npy, NAME=FILE), fails naming the output and the worst element
+// for a wrong reference, and compares integers exactly unless a tolerance is given.
+void case_compare(Context& ctx) {
+  const std::string m = write_compare_model(ctx);
+  const std::string x = ctx.path("compare_x.pb");
+  const Result run = run_cli(ctx, {"run", m, "--inputs", x, "--output-dir", ctx.path("out")});
+  expect_true(ctx, "run writes the reference outputs: " + describe(run), run.exit_code == 0);
+  const std::string y_pb = ctx.path("out/output_0.pb"), s_pb = ctx.path("out/output_1.pb");
+  Result r = run_cli(ctx, {"compare", m, "--inputs", x, "--expected", y_pb, s_pb});
+  expect_true(ctx, "compare with the CLI's own outputs passes: " + describe(r),
+              r.exit_code == 0 && r.err.empty() &&
+                  r.out.find("output 'y' float [1,2,2,2]: ok\n  max abs diff 0, max rel diff 0, mismatched 0 / 8 "
+                             "(rtol 0.001, atol 1e-05)\n") != std::string::npos &&
+                  r.out.find("output 's' int64 [4]: ok\n  max abs diff 0, max rel diff 0, mismatched 0 / 4 (exact: an "
+                             "integer type)\n") != std::string::npos &&
+                  r.out.find("\nall 2 outputs within tolerance\n") != std::string::npos);
+
+  // The same values as .npy, and by name (only the named output is compared).
+  const Bytes y = tail_bytes(y_pb, 32);
+  write_bytes(ctx.path("y.npy"), npy("<f4", "(1, 2, 2, 2)", y));
+  r = run_cli(ctx, {"compare", m, "--inputs", x, "--expected", "y=" + ctx.path("y.npy")});
+  expect_true(ctx, ".npy expected by name passes: " + describe(r),
+              r.exit_code == 0 && r.out.find("all 1 output within tolerance\n") != std::string::npos &&
+                  r.out.find("output 's'") == std::string::npos);
+
+  // A wrong reference: element [0,1,0,1] off by 0.5.
+  std::vector<float> wrong(8);
+  std::memcpy(wrong.data(), y.data(), 32);
+  wrong[5] += 0.5f;
+  write_bytes(ctx.path("wrong.npy"), npy("<f4", "(1, 2, 2, 2)", le_floats(wrong)));
+  r = run_cli(ctx, {"compare", m, "--inputs", x, "--expected", ctx.path("wrong.npy"), s_pb});
+  std::ostringstream worst;
+  worst << "  worst element [0,1,0,1]: got ";
+  expect_true(
+      ctx, "a wrong reference fails naming the output and the worst element: " + describe(r),
+      r.exit_code == 1 && r.err.empty() &&
+          r.out.find("output 'y' float [1,2,2,2]: BEYOND TOLERANCE\n  max abs diff 0.5, ") != std::string::npos &&
+          r.out.find("mismatched 1 / 8 (rtol 0.001, atol 1e-05)\n" + worst.str()) != std::string::npos &&
+          r.out.find("\n1 of 2 outputs beyond tolerance\n") != std::string::npos);
+  // ... and passes with a tolerance that covers it.
+  r = run_cli(ctx, {"compare", m, "--inputs", x, "--expected", ctx.path("wrong.npy"), s_pb, "--atol", "0.6"});
+  expect_true(ctx, "--atol 0.6 covers a difference of 0.5: " + describe(r), r.exit_code == 0);
+
+  // Integers: exact unless a tolerance is given.
+  Bytes s = tail_bytes(s_pb, 32);
+  s[8] = static_cast<unsigned char>(s[8] + 1);  // s[1] + 1
+  write_bytes(ctx.path("s_off.npy"), npy("<i8", "(4,)", s));
+  r = run_cli(ctx, {"compare", m, "--inputs", x, "--expected", "s=" + ctx.path("s_off.npy")});
+  expect_true(ctx, "an integer off by one fails without a tolerance: " + describe(r),
+              r.exit_code == 1 && r.out.find("output 's' int64 [4]: BEYOND TOLERANCE") != std::string::npos &&
+                  r.out.find("worst element [1]: got 2, expected 3") != std::string::npos);
+  r = run_cli(ctx, {"compare", m, "--inputs", x, "--expected", "s=" + ctx.path("s_off.npy"), "--atol", "1"});
+  expect_true(ctx, "an integer off by one passes with --atol 1: " + describe(r), r.exit_code == 0);
+
+  r = run_cli(ctx, {"compare", "--help"});
+  expect_true(ctx, "compare --help: " + describe(r),
+              r.exit_code == 0 && r.out.rfind("usage: onnxmicro compare", 0) == 0 &&
+                  r.out.find("(default 1e-3)") != std::string::npos);
+}
+
+// Wrong references and command lines: one error line (exit 1) or a usage error (exit 2).
+void case_compare_errors(Context& ctx) {
+  const std::string m = write_compare_model(ctx);
+  const std::string x = ctx.path("compare_x.pb");
+  expect_true(ctx, "reference outputs",
+              run_cli(ctx, {"run", m, "--inputs", x, "--output-dir", ctx.path("out")}).exit_code == 0);
+  const std::string y_pb = ctx.path("out/output_0.pb"), s_pb = ctx.path("out/output_1.pb");
+  const std::string missing = ctx.path("missing.pb");
+  expect_error(ctx, run_cli(ctx, {"compare", m, "--inputs", x, "--expected", y_pb, missing}),
+               "cannot open expected output '" + missing + "': no such file or directory");
+  write_bytes(ctx.path("y_int.npy"), npy("<i8", "(1, 2, 2, 2)", le_int64s({1, 2, 3, 4, 5, 6, 7, 8})));
+  expect_error(ctx, run_cli(ctx, {"compare", m, "--inputs", x, "--expected", ctx.path("y_int.npy"), s_pb}),
+               "output 'y': '" + ctx.path("y_int.npy") + "' holds int64 data, the output is float");
+  write_bytes(ctx.path("y_flat.npy"), npy("<f4", "(8,)", le_floats({1, 2, 3, 4, 5, 6, 7, 8})));
+  expect_error(ctx, run_cli(ctx, {"compare", m, "--inputs", x, "--expected", ctx.path("y_flat.npy"), s_pb}),
+               "output 'y': '" + ctx.path("y_flat.npy") + "' has shape [8], the output has shape [1,2,2,2]");
+  expect_error(ctx, run_cli(ctx, {"compare", m, "--inputs", x, "--expected", y_pb}),
+               "--expected: 1 file for 2 graph outputs (one reference file per output, in graph-output order, or "
+               "NAME=FILE)");
+  expect_usage_error(ctx, run_cli(ctx, {"compare", m, "--inputs", x}), "give --expected FILE... or --layerwise");
+  expect_usage_error(ctx, run_cli(ctx, {"compare", m, "--layerwise", "--rtol", "abc"}),
+                     "--rtol expects a non-negative number, got 'abc'");
+  expect_usage_error(ctx, run_cli(ctx, {"compare", m, "--expected"}), "--expected needs at least one FILE");
+}
+
+// --layerwise: the fused run (Conv + Relu as one kernel) agrees with the run as written, except for the tensor the
+// fusion absorbed; a divergence injected into one node's output (the test hook) is named.
+void case_compare_layerwise(Context& ctx) {
+  const std::string m = write_compare_model(ctx);
+  const std::string x = ctx.path("compare_x.pb");
+  Result r = run_cli(ctx, {"compare", m, "--inputs", x, "--layerwise"});
+  expect_true(ctx, "layerwise agreement: " + describe(r),
+              r.exit_code == 0 && r.err.empty() &&
+                  r.out.find("layerwise: 5 nodes as written, 4 as deployed (1 activation fused)") == 0 &&
+                  r.out.find("tensors compared: ") != std::string::npos &&
+                  r.out.find(" 0 beyond; 1 not comparable (computed in one run only, e.g. absorbed by a fusion): "
+                             "'c'\n") != std::string::npos &&
+                  r.out.find("no divergence") != std::string::npos);
+  setenv("ONNXMICRO_CLI_INJECT_DIVERGENCE", "add", 1);
+  r = run_cli(ctx, {"compare", m, "--inputs", x, "--layerwise"});
+  unsetenv("ONNXMICRO_CLI_INJECT_DIVERGENCE");
+  expect_true(
+      ctx, "an injected divergence is named: " + describe(r),
+      r.exit_code == 1 &&
+          r.out.find("first divergence: node 3 Add 'add', output 'y'\n  max abs diff 1, ") != std::string::npos &&
+          r.out.find("worst element [0,0,0,0]: deployed ") != std::string::npos);
+  // With --expected as well: both checks.
+  expect_true(ctx, "reference outputs",
+              run_cli(ctx, {"run", m, "--inputs", x, "--output-dir", ctx.path("out")}).exit_code == 0);
+  r = run_cli(ctx, {"compare", m, "--inputs", x, "--layerwise", "--expected", ctx.path("out/output_0.pb"),
+                    ctx.path("out/output_1.pb")});
+  expect_true(ctx, "--layerwise with --expected: " + describe(r),
+              r.exit_code == 0 && r.out.find("all 2 outputs within tolerance\nlayerwise: ") != std::string::npos);
+}
+
+// The entry of `index` (DIR/index.json) for tensor `name`.
+const Json* dump_entry(const Json& index, const std::string& name) {
+  for (const Json& entry : index.at("tensors").items)
+    if (entry.at("name").text == name) return &entry;
+  return nullptr;
+}
+
+// run --dump writes every tensor as .npy with an index naming its file, node, op, dtype and shape; the files hold the
+// values run --output-dir writes; folded values are there, and the tensor a fusion absorbed is listed without a file.
+void case_run_dump(Context& ctx) {
+  const std::string m = write_compare_model(ctx);
+  const std::string x = ctx.path("compare_x.pb"), dir = ctx.path("dump");
+  const Result r = run_cli(ctx, {"run", m, "--inputs", x, "--dump", dir, "--output-dir", ctx.path("out")});
+  expect_true(ctx, "run --dump succeeds: " + describe(r), r.exit_code == 0 && r.err.empty());
+  Json index;
+  const std::string text = read_text(dir + "/index.json");
+  if (!JsonReader(text).read(index) || index.at("tensors").items.size() != 5) {
+    fail(ctx, "index.json is not JSON with 5 tensors:\n" + text);
+    return;
+  }
+  const Json* fused = dump_entry(index, "r/1:0");
+  expect_true(ctx, "the fused Conv's output, its name sanitised:\n" + text,
+              fused != nullptr && fused->at("file").text == "0000_r_1_0.npy" && fused->at("node").text == "conv" &&
+                  fused->at("op").text == "Conv" &&
+                  fused->at("note").text.find("Relu 'relu' fused") != std::string::npos);
+  const Json* y = dump_entry(index, "y");
+  expect_true(ctx, "y in the index:\n" + text,
+              y != nullptr && y->at("node").text == "add" && y->at("op").text == "Add" &&
+                  y->at("dtype").text == "float" && y->at("shape").items.size() == 4 && y->at("format").text == "npy");
+  if (y != nullptr) {
+    const Bytes file = read_bytes(dir + "/" + y->at("file").text);
+    const Bytes expected = npy("<f4", "(1, 2, 2, 2)", tail_bytes(ctx.path("out/output_0.pb"), 32));
+    expect_true(ctx, "y's .npy holds the output's values", file == expected);
+  }
+  const Json* nb = dump_entry(index, "nb");
+  expect_true(ctx, "the folded Neg's value:\n" + text,
+              nb != nullptr && nb->at("note").text == "folded at prepare (a constant)" &&
+                  read_bytes(dir + "/" + nb->at("file").text) == npy("<f4", "(1, 2, 1, 1)", le_floats({-0.25f, 0.5f})));
+  const Json* s = dump_entry(index, "s");
+  expect_true(
+      ctx, "the int64 Shape output:\n" + text,
+      s != nullptr && read_bytes(dir + "/" + s->at("file").text) == npy("<i8", "(4,)", le_int64s({1, 2, 4, 4})));
+  const Json* c = dump_entry(index, "c");
+  expect_true(ctx, "the tensor the fusion absorbed has no file:\n" + text,
+              c != nullptr && c->at("file").kind == Json::Kind::null && c->at("op").text == "Conv" &&
+                  c->at("note").text.rfind("not computed", 0) == 0);
+  // An unwritable directory: one error line.
+  write_bytes(ctx.path("plain_file"), Bytes{'x'});
+  const std::string bad = ctx.path("plain_file/dump");
+  expect_error_prefix(ctx, run_cli(ctx, {"run", m, "--inputs", x, "--dump", bad}),
+                      "cannot create output directory '" + bad + "': ");
+  expect_usage_error(ctx, run_cli(ctx, {"run", m, "--dump"}), "--dump needs DIR");
+}
+
+// ---- graph and plan --svg ----------------------------------------------------------------------------------------
+
+// The executable `program` in a directory of PATH, or "".
+std::string find_on_path(const std::string& program) {
+  const char* path = std::getenv("PATH");
+  std::istringstream directories(path == nullptr ? "" : path);
+  std::string directory;
+  while (std::getline(directories, directory, ':')) {
+    const std::string candidate = (directory.empty() ? "." : directory) + "/" + program;
+    if (std::filesystem::is_regular_file(candidate) && access(candidate.c_str(), X_OK) == 0) return candidate;
+  }
+  return "";
+}
+
+std::size_t count_of(const std::string& text, const std::string& needle) {
+  std::size_t count = 0;
+  for (std::size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + needle.size())) {
+    ++count;
+  }
+  return count;
+}
+
+bool contains(const std::string& text, const std::string& needle) { return text.find(needle) != std::string::npos; }
+
+// Checks that XML without comments, CDATA or DOCTYPE (what plan --svg writes) nests: every start tag closed in order.
+bool well_formed_xml(const std::string& text, std::string& error) {
+  std::vector<std::string> open;
+  for (std::size_t at = text.find('<'); at != std::string::npos; at = text.find('<', at + 1)) {
+    const std::size_t end = text.find('>', at);
+    if (end == std::string::npos) return (error = "unclosed tag at " + std::to_string(at)), false;
+    const std::string tag = text.substr(at + 1, end - at - 1);
+    if (tag.empty() || tag[0] == '?' || tag.back() == '/') continue;  // the declaration, <empty/>
+    const std::string name = tag.substr(tag[0] == '/' ? 1 : 0, tag.find_first_of(" \t\n") - (tag[0] == '/' ? 1 : 0));
+    if (tag[0] != '/') {
+      open.push_back(name);
+    } else if (open.empty() || open.back() != name) {
+      return (error = "</" + name + "> closes " + (open.empty() ? "nothing" : "<" + open.back() + ">")), false;
+    } else {
+      open.pop_back();
+    }
+  }
+  if (!open.empty()) error = "<" + open.back() + "> is never closed";
+  return open.empty();
+}
+
+// x [1,2,4,4] -> Conv (w [2,2,3,3] initializer) -> c -> Relu -> y [1,2,2,2]: the session folds the Relu into the Conv.
+std::string write_graph_conv_relu(const Context& ctx) {
+  std::vector<float> w(2 * 2 * 9);
+  for (std::size_t i = 0; i < w.size(); ++i) w[i] = static_cast<float>(i % 5) * 0.25f - 0.5f;
+  write_bytes(ctx.path("conv_relu.onnx"),
+              model(8, "onnxmicro-cli-tests", "1.0", {{"", 13}},
+                    graph("g", {node("Conv", {"x", "w"}, {"c"}, "conv"), node("Relu", {"c"}, {"y"}, "relu")},
+                          {tensor_value("x", kFloat, {fixed(1), fixed(2), fixed(4), fixed(4)})},
+                          {tensor_value("y", kFloat, {fixed(1), fixed(2), fixed(2), fixed(2)})},
+                          {raw_tensor("w", kFloat, {2, 2, 3, 3}, le_floats(w))})));
+  return ctx.path("conv_relu.onnx");
+}
+
+// Names with a quote, backslashes (a DOT escape "\n" among them), a newline, a tab and invalid UTF-8.
+std::string write_graph_odd_names(const Context& ctx) {
+  const std::string x = "x\"\\n\n\xff", y = "y\t\\\xc3\xa9";
+  const std::vector<Dim> dims = {fixed(2), fixed(3)};
+  write_bytes(ctx.path("odd.onnx"), model(8, "onnxmicro-cli-tests", "1.0", {{"", 13}},
+                                          graph("odd \"graph\"", {node("Relu", {x}, {y}, "re\\lu\"")},
+                                                {tensor_value(x, kFloat, dims)}, {tensor_value(y, kFloat, dims)})));
+  return ctx.path("odd.onnx");
+}
+
+void case_graph_dot(Context& ctx) {
+  const std::string path = write_graph_conv_relu(ctx);
+  Result r = run_cli(ctx, {"graph", path});
+  expect_true(ctx, "graph succeeds: " + describe(r), r.exit_code == 0 && r.err.empty());
+  expect_true(ctx, "a digraph: " + r.out,
+              r.out.rfind("digraph onnxmicro {\n", 0) == 0 && r.out.size() > 2 &&
+                  r.out.compare(r.out.size() - 2, 2, "}\n") == 0);
+  expect_true(ctx, "the graph label names the model, counts nodes and hidden initializers: " + r.out,
+              contains(r.out, "label=\"" + path +
+                                  ": graph 'g', 2 nodes\\n1 initializer not drawn (--initializers draws them)\\n"
+                                  "types as prepare inferred them\"];\n"));
+  for (const char* line :
+       {"  in0 [label=\"x\", shape=ellipse, fillcolor=\"#d9f2d9\"];\n", "  n0 [label=\"Conv\\nconv\"];\n",
+        "  n1 [label=\"Relu\\nrelu\"];\n", "  out0 [label=\"y\", shape=ellipse, fillcolor=\"#e6ccff\"];\n",
+        "  in0 -> n0 [label=\"x\\nfloat [1,2,4,4]\"];\n",
+        // c is not computed (the fusion absorbed it) and declares no type: its name only.
+        "  n0 -> n1 [label=\"c\"];\n", "  n1 -> out0 [label=\"y\\nfloat [1,2,2,2]\"];\n",
+        "  subgraph cluster_group0 {\n    label=\"fused: Conv + Relu\";"}) {
+    expect_true(ctx, std::string("graph writes ") + line + r.out, contains(r.out, line));
+  }
+  expect_true(ctx, "the fused pair in its box: " + r.out, contains(r.out, "\n    n0; n1;\n  }\n"));
+  expect_true(ctx, "no initializer node by default: " + r.out, !contains(r.out, "w0"));
+
+  r = run_cli(ctx, {"graph", path, "--initializers", "--optimize-for-size"});
+  expect_true(ctx, "--initializers draws w: " + describe(r),
+              r.exit_code == 0 &&
+                  contains(r.out, "  w0 [label=\"w\", shape=note, fontsize=8, fillcolor=\"#eeeeee\"];\n") &&
+                  contains(r.out, "  w0 -> n0 [label=\"w\\nfloat [2,2,3,3]\"];\n") &&
+                  !contains(r.out, "initializer not drawn"));
+  expect_true(ctx, "a size-optimised session fuses nothing, so c is computed: " + r.out,
+              !contains(r.out, "cluster_group") && contains(r.out, "  n0 -> n1 [label=\"c\\nfloat [1,2,2,2]\"];\n"));
+
+  // -o writes the same text and prints nothing.
+  const Result to_file = run_cli(ctx, {"graph", path, "-o", ctx.path("g.dot")});
+  expect_true(ctx, "-o prints nothing: " + describe(to_file),
+              to_file.exit_code == 0 && to_file.out.empty() && to_file.err.empty());
+  expect_eq(ctx, "-o writes the DOT", read_text(ctx.path("g.dot")), run_cli(ctx, {"graph", path}).out);
+}
+
+// DequantizeLinear -> MaxPool -> QuantizeLinear with one scale and zero point: QDQ fusion runs the MaxPool on the
+// int8 tensor, and the three nodes are drawn in one box named after the integer kernel.
+void case_graph_qdq(Context& ctx) {
+  ProtoEncoder kernel_shape;  // AttributeProto: name (1), ints (8), type (20) = INTS (7)
+  kernel_shape.string_field(1, "kernel_shape");
+  kernel_shape.int_field(8, 2);
+  kernel_shape.int_field(8, 2);
+  kernel_shape.int_field(20, 7);
+  constexpr std::int32_t kInt8 = 3;
+  const std::vector<Dim> dims = {fixed(1), fixed(1), fixed(4), fixed(4)};
+  write_bytes(ctx.path("qdq.onnx"),
+              model(8, "onnxmicro-cli-tests", "1.0", {{"", 13}},
+                    graph("qdq",
+                          {node("DequantizeLinear", {"x", "s", "z"}, {"xf"}, "dq"),
+                           node("MaxPool", {"xf"}, {"pf"}, "pool", "", {kernel_shape}),
+                           node("QuantizeLinear", {"pf", "s", "z"}, {"y"}, "q")},
+                          {tensor_value("x", kInt8, dims)},
+                          {tensor_value("y", kInt8, {fixed(1), fixed(1), fixed(3), fixed(3)})},
+                          {raw_tensor("s", kFloat, {}, le_floats({0.5f})), raw_tensor("z", kInt8, {}, Bytes{0})})));
+  const Result r = run_cli(ctx, {"graph", ctx.path("qdq.onnx")});
+  expect_true(ctx, "graph succeeds: " + describe(r), r.exit_code == 0 && r.err.empty());
+  expect_true(ctx, "the group is boxed, the op first: " + r.out,
+              contains(r.out, "  subgraph cluster_group0 {\n    label=\"integer kernel: MaxPool on int8/uint8\";") &&
+                  contains(r.out, "\n    n1; n0; n2;\n  }\n"));
+  // The int8 tensors are computed; the float ones between the nodes are not (declared: no type, the name only).
+  expect_true(ctx, "edge types: " + r.out,
+              contains(r.out, "  in0 -> n0 [label=\"x\\nint8 [1,1,4,4]\"];\n") &&
+                  contains(r.out, "  n0 -> n1 [label=\"xf\"];\n") &&
+                  contains(r.out, "  n2 -> out0 [label=\"y\\nint8 [1,1,3,3]\"];\n"));
+}
+
+// An If whose branches read a value of the main graph; the model's custom op cannot be prepared, so the graph has
+// the declared types and stderr says so in one line.
+void case_graph_subgraph(Context& ctx) {
+  const std::string path = write_inspect_model(ctx);
+  const Result r = run_cli(ctx, {"graph", path});
+  const std::string warning = "onnxmicro: warning: cannot prepare '" + path + "': unsupported: node 'custom'";
+  expect_true(ctx, "graph succeeds with one warning line: " + describe(r),
+              r.exit_code == 0 && r.err.rfind(warning, 0) == 0 && count_of(r.err, "\n") == 1 &&
+                  contains(r.err, "; drawing the declared types\n"));
+  for (const char* text : {
+           "declared types (prepare failed)\"];\n",
+           "  n5 [label=\"If\\ncond\"];\n",
+           "  subgraph cluster_sub0 {\n    label=\"If cond: then_branch\"; style=\"rounded,dashed\"; "
+           "color=\"#777777\";\n"
+           "    s0 [label=\"Relu\\nthen_relu\"];\n",
+           "    s1 [label=\"t_out\", shape=ellipse, fillcolor=\"#e6ccff\"];\n  }\n",
+           "  subgraph cluster_sub1 {\n    label=\"If cond: else_branch\";",
+           // The branches read h from the main graph (dashed), with its declared type (none: its name only).
+           "  n4 -> s0 [label=\"h\", style=dashed];\n",
+           "  s0 -> s1 [label=\"t_out\\nfloat\"];\n",
+           "  n5 -> s0 [lhead=cluster_sub0, style=dotted, arrowhead=odot];\n",
+           "  n5 -> s2 [lhead=cluster_sub1, style=dotted, arrowhead=odot];\n",
+           // Declared input types; the If's condition, flag, is drawn to the If.
+           "  in0 -> n0 [label=\"image\\nfloat [batch,3,?,8]\"];\n",
+           "  in1 -> n5 [label=\"flag\\nbool []\"];\n",
+           "  n5 -> out0 [label=\"out\\nfloat [batch,?]\"];\n",
+       }) {
+    expect_true(ctx, std::string("graph writes ") + text + r.out, contains(r.out, text));
+  }
+}
+
+void case_graph_odd_names(Context& ctx) {
+  using onnxmicro_cli::dot_quote;
+  using onnxmicro_cli::xml_escape;
+  expect_eq(ctx, "DOT quote", dot_quote("a\"b\\n\tc\x01\xff\xc3\xa9"), "\"a\\\"b\\\\n c??\xc3\xa9\"");
+  expect_eq(ctx, "XML escape", xml_escape("<a & 'b'>\"\n\xc0"), "&lt;a &amp; &apos;b&apos;&gt;&quot; ?");
+  const std::string path = write_graph_odd_names(ctx);
+  const Result r = run_cli(ctx, {"graph", path});
+  expect_true(ctx, "graph of odd names succeeds: " + describe(r), r.exit_code == 0 && r.err.empty());
+  // '"' and '\' escaped, the newline and tab as spaces, the invalid byte as '?'.
+  for (const char* text :
+       {"  in0 [label=\"x\\\"\\\\n ?\", shape=ellipse", "  n0 [label=\"Relu\\nre\\\\lu\\\"\"];\n",
+        "  out0 [label=\"y \\\\\xc3\xa9\", shape=ellipse", "  in0 -> n0 [label=\"x\\\"\\\\n ?\\nfloat [2,3]\"];\n",
+        ": graph 'odd \\\"graph\\\"', 1 nodes"}) {
+    expect_true(ctx, std::string("graph escapes ") + text + "\n" + r.out, contains(r.out, text));
+  }
+}
+
+void case_graph_errors(Context& ctx) {
+  const std::string path = write_graph_conv_relu(ctx);
+  expect_usage_error(ctx, run_cli(ctx, {"graph"}), "missing MODEL");
+  expect_usage_error(ctx, run_cli(ctx, {"graph", path, "--format", "png"}), "--format expects dot or svg, got 'png'");
+  expect_usage_error(ctx, run_cli(ctx, {"graph", path, "--format=pdf"}), "--format expects dot or svg, got 'pdf'");
+  expect_usage_error(ctx, run_cli(ctx, {"graph", path, "--format"}), "--format needs dot or svg");
+  expect_usage_error(ctx, run_cli(ctx, {"graph", path, "-o"}), "-o needs FILE");
+  expect_usage_error(ctx, run_cli(ctx, {"graph", path, "--json"}), "unknown option '--json' for 'graph'");
+  expect_error(ctx, run_cli(ctx, {"graph", ctx.path("missing.onnx")}),
+               "cannot open model '" + ctx.path("missing.onnx") + "': no such file or directory");
+  const std::string unwritable = ctx.path("no/such/dir/g.dot");
+  expect_error(ctx, run_cli(ctx, {"graph", path, "-o", unwritable}),
+               "cannot create '" + unwritable + "': No such file or directory");
+  // Without Graphviz on PATH, --format svg says what is missing and how to get it.
+  const char* saved = std::getenv("PATH");
+  const std::string saved_path = saved == nullptr ? "" : saved;
+  std::filesystem::create_directories(ctx.path("empty_bin"));
+  setenv("PATH", ctx.path("empty_bin").c_str(), 1);
+  const Result no_dot = run_cli(ctx, {"graph", path, "--format", "svg"});
+  setenv("PATH", saved_path.c_str(), 1);
+  expect_error(ctx, no_dot,
+               "--format svg needs Graphviz's 'dot' program, which is not on PATH: install Graphviz (Debian/Ubuntu: "
+               "apt-get install graphviz; macOS: brew install graphviz) or use --format dot");
+}
+
+// Needs Graphviz (the test is added only where CMake found dot, and then dot must be on PATH): --format svg, and dot
+// accepts the DOT of every model of the graph cases.
+void case_graph_svg(Context& ctx) {
+  const std::string dot = find_on_path("dot");
+  if (dot.empty()) {
+    fail(ctx, "Graphviz's dot is not on PATH (Debian/Ubuntu: apt-get install graphviz)");
+    return;
+  }
+  const std::string conv_relu = write_graph_conv_relu(ctx);
+  Result r = run_cli(ctx, {"graph", conv_relu, "--format", "svg"});
+  expect_true(ctx, "--format svg writes SVG: " + describe(r),
+              r.exit_code == 0 && r.err.empty() && (r.out.rfind("<?xml", 0) == 0 || r.out.rfind("<svg", 0) == 0) &&
+                  contains(r.out, "</svg>") && contains(r.out, "fused: Conv + Relu"));
+  r = run_cli(ctx, {"graph", conv_relu, "--format=svg", "-o", ctx.path("g.svg")});
+  const std::string svg = read_text(ctx.path("g.svg"));
+  expect_true(ctx, "--format svg -o writes the file: " + describe(r) + svg,
+              r.exit_code == 0 && r.out.empty() && r.err.empty() && contains(svg, "<svg") && contains(svg, "</svg>"));
+  Context dot_ctx = ctx;
+  dot_ctx.cli = dot;
+  const std::vector<std::vector<std::string>> drawings = {{conv_relu},
+                                                          {conv_relu, "--initializers"},
+                                                          {write_inspect_model(ctx), "--initializers"},
+                                                          {write_graph_odd_names(ctx)}};
+  for (const std::vector<std::string>& drawing : drawings) {
+    std::vector<std::string> args = {"graph", "-o", ctx.path("check.dot")};
+    args.insert(args.end(), drawing.begin(), drawing.end());
+    const Result made = run_cli(ctx, args);
+    const Result checked = run_cli(dot_ctx, {"-Tsvg", ctx.path("check.dot"), "-o", ctx.path("check.svg")});
+    expect_true(ctx, "dot accepts the DOT: " + describe(made) + describe(checked) + read_text(ctx.path("check.dot")),
+                made.exit_code == 0 && checked.exit_code == 0 && checked.err.empty());
+  }
+}
+
+// The rows of plan's buffer table.
+std::size_t plan_buffer_rows(const std::string& out) {
+  const std::size_t table = out.find("\n  buffer ");
+  if (table == std::string::npos) return 0;
+  std::size_t rows = 0;
+  std::istringstream lines(out.substr(out.find('\n', table + 1) + 1));
+  std::string line;
+  while (std::getline(lines, line) && line.rfind("    ", 0) == 0) ++rows;
+  return rows;
+}
+
+void case_plan_svg(Context& ctx) {
+  // x -> Relu -> a -> Sigmoid -> b -> Add(b, x) -> s (b and s in a's buffer) -> Conv (an im2col scratch) -> y.
+  std::vector<float> w(2 * 2 * 9, 0.5f);
+  const std::vector<Dim> dims = {fixed(1), fixed(2), fixed(4), fixed(4)};
+  write_bytes(ctx.path("chain.onnx"),
+              model(8, "onnxmicro-cli-tests", "1.0", {{"", 13}},
+                    graph("chain",
+                          {node("Relu", {"x"}, {"a"}, "relu"), node("Sigmoid", {"a"}, {"b"}, "sigmoid"),
+                           node("Add", {"b", "x"}, {"s"}, "add"), node("Conv", {"s", "w"}, {"y"}, "conv")},
+                          {tensor_value("x", kFloat, dims)},
+                          {tensor_value("y", kFloat, {fixed(1), fixed(2), fixed(2), fixed(2)})},
+                          {raw_tensor("w", kFloat, {2, 2, 3, 3}, le_floats(w))})));
+  const std::string path = ctx.path("chain.onnx"), svg_path = ctx.path("plan.svg");
+  const Result r = run_cli(ctx, {"plan", path, "--svg", svg_path});
+  const std::string svg = read_text(svg_path);
+  expect_true(ctx, "plan --svg succeeds and prints the plan: " + describe(r),
+              r.exit_code == 0 && r.err.empty() && r.out == run_cli(ctx, {"plan", path}).out);
+  const long long buffers = plan_fields(r.out)["buffers"];
+  std::string error;
+  const bool well_formed = well_formed_xml(svg, error);
+  expect_true(
+      ctx, "well-formed SVG (" + error + "):\n" + svg,
+      well_formed &&
+          svg.rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"", 0) == 0);
+  expect_true(ctx, "one rectangle per buffer: " + r.out + svg,
+              buffers >= 4 && static_cast<long long>(plan_buffer_rows(r.out)) == buffers &&
+                  static_cast<long long>(count_of(svg, "<rect ")) == buffers &&
+                  static_cast<long long>(count_of(svg, "<rect class=\"buffer\"")) == buffers);
+  // Each tooltip names what the buffer holds (in place and scratch included) and its numbers as plan prints them.
+  expect_true(
+      ctx, "tooltips name the tensors: " + svg,
+      contains(svg, "<title>buffer 0: &apos;x&apos;, 128 bytes at offset ") &&
+          contains(svg,
+                   ": &apos;a&apos;, then &apos;b&apos; in place, then &apos;s&apos; in place, 128 bytes at offset ") &&
+          contains(svg, ": scratch of Conv &apos;conv&apos;, ") && !contains(svg, ": ?, "));
+  expect_true(ctx, "axes and the arena line: " + svg,
+              contains(svg, ">execution step</text>") && contains(svg, ">arena offset (bytes)</text>") &&
+                  contains(svg, ">arena_bytes " + std::to_string(plan_fields(r.out)["arena_bytes"]) + "</text>"));
+  expect_usage_error(ctx, run_cli(ctx, {"plan", path, "--svg"}), "--svg needs FILE");
+  const std::string unwritable = ctx.path("no/such/dir/plan.svg");
+  expect_error(ctx, run_cli(ctx, {"plan", path, "--svg", unwritable}),
+               "cannot create '" + unwritable + "': No such file or directory");
+}
+
 const std::map<std::string, std::function<void(Context&)>>& cases() {
   static const std::map<std::string, std::function<void(Context&)>> table = {
       {"version", case_version},
       {"help", case_help},
+      {"graph_dot", case_graph_dot},
+      {"graph_qdq", case_graph_qdq},
+      {"graph_subgraph", case_graph_subgraph},
+      {"graph_odd_names", case_graph_odd_names},
+      {"graph_errors", case_graph_errors},
+      {"graph_svg", case_graph_svg},
+      {"plan_svg", case_plan_svg},
       {"usage_errors", case_usage_errors},
       {"inspect_text", case_inspect_text},
       {"inspect_json", case_inspect_json},
@@ -1392,6 +2030,9 @@ const std::map<std::string, std::function<void(Context&)>>& cases() {
       {"run_bad_model", case_run_bad_model},
       {"run_bad_inputs", case_run_bad_inputs},
       {"run_sequence_input", case_run_sequence_input},
+      {"run_sequence_output", case_run_sequence_output},
+      {"run_optional", case_run_optional},
+      {"run_strings", case_run_strings},
       {"plan", case_plan},
       {"kernels", case_kernels},
       {"optimize_for_size", case_optimize_for_size},
@@ -1401,6 +2042,10 @@ const std::map<std::string, std::function<void(Context&)>>& cases() {
       {"bench_shape", case_bench_shape},
       {"threads", case_threads},
       {"bench_errors", case_bench_errors},
+      {"compare", case_compare},
+      {"compare_errors", case_compare_errors},
+      {"compare_layerwise", case_compare_layerwise},
+      {"run_dump", case_run_dump},
   };
   return table;
 }

@@ -53,27 +53,8 @@
 #define ONNXMICRO_CONFORMANCE_CAN_FORK 0
 #endif
 
-// Every operator new in this process is counted, so each case proves that Session::run() never allocates
-// (the library's only other heap use, malloc for the arena and metadata, happens in prepare()).
-namespace {
-std::size_t g_heap_allocations = 0;
-std::size_t heap_allocation_count() { return g_heap_allocations; }
-}  // namespace
-
-// GCC 12 reports malloc/free inside a replaced operator new/delete as mismatched: that pairing is the point here.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-#endif
-void* operator new(std::size_t size) {
-  ++g_heap_allocations;
-  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t size) { return operator new(size); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+// Every operator new in this process is counted, so each case proves that Session::run() never allocates.
+#include "../support/counted_heap.hpp"
 
 namespace {
 
@@ -111,6 +92,10 @@ const char* const kUsage =
     "  --verbose             also print passing cases and timings\n"
     "  --no-fork             run cases in this process (a crash then ends the run)\n"
     "  --timeout SECONDS     per case, when forking (default 120; 0: none)\n"
+    "  --via-cli ONNXMICRO   run each data set through the onnxmicro CLI at that path, as a user would\n"
+    "                        ('run model.onnx --inputs input_*.pb --output-dir DIR'), and compare the files it\n"
+    "                        writes (TensorProto, SequenceProto, OptionalProto); a failing run must print exactly\n"
+    "                        one error line\n"
 #if ONNXMICRO_RUNNER_OPENCL
     "  --device opencl       prepare with the OpenCL backend (prefer_device; with --session-per-data-set and\n"
     "                        --no-fork): prints each case's placement and how many cases ran wholly on OpenCL\n"
@@ -136,6 +121,7 @@ struct Options {
   bool size_optimized_kernels = false;
   bool fork_cases = ONNXMICRO_CONFORMANCE_CAN_FORK != 0;
   unsigned timeout_seconds = 120;
+  std::string via_cli;  ///< --via-cli: the onnxmicro CLI each data set runs through (empty: in process)
   bool opencl = false;  ///< --device opencl (the runner built with ONNXMICRO_RUNNER_OPENCL)
   std::string opencl_cache;
 };
@@ -233,6 +219,10 @@ bool parse_options(int argc, char** argv, Options& options) {
       options.verbose = true;
     } else if (arg == "--no-fork") {
       options.fork_cases = false;
+    } else if (arg == "--via-cli") {
+      const char* v = value("--via-cli");
+      if (v == nullptr) return false;
+      options.via_cli = v;
 #if ONNXMICRO_RUNNER_OPENCL
     } else if (arg == "--device") {
       const char* device = value("--device");
@@ -938,9 +928,9 @@ CaseResult run_data_sets_separately(const om::Model& model, om::KernelRegistry r
                            where + "set_input(input_" + std::to_string(k) + ".pb): " + status_text(status));
       }
     }
-    const std::size_t allocations_before = heap_allocation_count();
+    const std::size_t allocations_before = onnxmicro_test::heap_allocation_count();
     status = session.run();
-    const std::size_t run_allocations = heap_allocation_count() - allocations_before;
+    const std::size_t run_allocations = onnxmicro_test::heap_allocation_count() - allocations_before;
     if (!status.ok()) return make_result(Outcome::fail, where + "Session::run: " + status_text(status));
     if (run_allocations != 0) {
       return make_result(Outcome::fail, where + "Session::run allocated on the heap " +
@@ -1016,9 +1006,9 @@ CaseResult run_data_sets_in_one_session(const om::Model& model, om::KernelRegist
     for (int repeat = 0; repeat < 2; ++repeat) {
       const std::string where = data_set.where + (repeat == 0 ? "" : "second ") + "run(inputs): ";
       const std::size_t replans_before_run = session.replan_count();
-      const std::size_t allocations_before = heap_allocation_count();
+      const std::size_t allocations_before = onnxmicro_test::heap_allocation_count();
       status = session.run(feed);
-      const std::size_t run_allocations = heap_allocation_count() - allocations_before;
+      const std::size_t run_allocations = onnxmicro_test::heap_allocation_count() - allocations_before;
       if (!status.ok()) return make_result(Outcome::fail, where + status_text(status));
       if (run_allocations != 0) {
         return make_result(Outcome::fail, where + "allocated on the heap " + std::to_string(run_allocations) +
@@ -1053,6 +1043,106 @@ CaseResult run_data_sets_in_one_session(const om::Model& model, om::KernelRegist
                                         "), arena " + std::to_string(arena_after_prepare) + " bytes after prepare, " +
                                         std::to_string(session.arena_capacity()) + " at the end");
 }
+
+#if ONNXMICRO_CONFORMANCE_CAN_FORK
+/// Runs `argv` with stdout discarded and stderr written to `stderr_path`; returns its wait status (-1: not started).
+int run_program(const std::vector<std::string>& argv, const fs::path& stderr_path) {
+  std::fflush(stdout);
+  std::fflush(stderr);
+  const pid_t pid = fork();
+  if (pid < 0) return -1;
+  if (pid == 0) {
+    std::FILE* out = std::freopen("/dev/null", "w", stdout);
+    std::FILE* err = std::freopen(stderr_path.c_str(), "w", stderr);
+    if (out == nullptr || err == nullptr) _exit(127);
+    std::vector<char*> args;
+    for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
+    args.push_back(nullptr);
+    execv(args[0], args.data());
+    _exit(127);
+  }
+  int wait_status = 0;
+  while (waitpid(pid, &wait_status, 0) < 0 && errno == EINTR) {
+  }
+  return wait_status;
+}
+
+std::string read_text(const fs::path& path) {
+  std::vector<unsigned char> bytes;
+  if (!read_file(path, bytes)) return "";
+  return std::string(bytes.begin(), bytes.end());
+}
+
+/// One data set through `onnxmicro run`: a pass when the CLI exits 0 and every output file it writes matches.
+CaseResult run_data_set_via_cli(const om::Model& model, const fs::path& model_path, const DataSet& data_set,
+                                const std::vector<om::proto::ValueInfo>& graph_outputs, const Options& options,
+                                const fs::path& work) {
+  std::vector<std::string> argv = {options.via_cli, "run", model_path.string(), "--output-dir", work.string()};
+  if (!data_set.inputs.empty()) argv.push_back("--inputs");
+  for (std::size_t k = 0; k < data_set.inputs.size(); ++k) {
+    argv.push_back((data_set.dir / ("input_" + std::to_string(k) + ".pb")).string());
+  }
+  const fs::path stderr_path = work.string() + ".stderr";
+  const int wait_status = run_program(argv, stderr_path);
+  std::string message = read_text(stderr_path);
+  while (!message.empty() && message.back() == '\n') message.pop_back();
+  if (wait_status == -1) return make_result(Outcome::fail, data_set.where + "cannot start " + options.via_cli);
+  if (WIFSIGNALED(wait_status)) {
+    return make_result(Outcome::fail,
+                       data_set.where + "onnxmicro run crashed: signal " + std::to_string(WTERMSIG(wait_status)));
+  }
+  const int exit_code = WIFEXITED(wait_status) ? WEXITSTATUS(wait_status) : -1;
+  if (exit_code != 0) {
+    const bool single_line = message.find('\n') == std::string::npos && message.rfind("onnxmicro: error: ", 0) == 0;
+    std::replace(message.begin(), message.end(), '\n', ' ');
+    return make_result(Outcome::fail, data_set.where + "onnxmicro run exit " + std::to_string(exit_code) + ": " +
+                                          (single_line ? "" : "(not one error line) ") + message);
+  }
+  std::error_code error;
+  std::string differences;
+  for (std::size_t k = 0;; ++k) {
+    const std::string file = "output_" + std::to_string(k) + ".pb";
+    if (!fs::exists(data_set.dir / file, error)) break;
+    if (k >= graph_outputs.size()) return make_result(Outcome::fail, data_set.where + file + " has no graph output");
+    const om::proto::Type::Kind kind =
+        graph_outputs[k].has_type ? graph_outputs[k].type.kind : om::proto::Type::Kind::tensor;
+    LoadedTensor expected, actual;
+    CaseResult why;
+    if (!load_tensor(data_set.dir / file, expected, why, kind))
+      return make_result(why.outcome, data_set.where + why.reason);
+    if (!load_tensor(work / file, actual, why, kind)) {
+      return make_result(Outcome::fail, data_set.where + "the CLI's " + why.reason);
+    }
+    const double quantum_atol = options.quantum_atol * onnxmicro_test::output_quantum(model, k) * (1 + 1e-4);
+    const std::string difference =
+        compare_output(actual.view(), expected, options.rtol, std::max(options.atol, quantum_atol),
+                       options.integer_atol, options.atol_of_range);
+    if (!difference.empty()) {
+      differences += (differences.empty() ? "" : "; ") + std::string("output ") + std::to_string(k) + " '" +
+                     std::string(graph_outputs[k].name) + "': " + difference;
+    }
+  }
+  if (!differences.empty()) return make_result(Outcome::fail, data_set.where + differences);
+  return make_result(Outcome::pass, "");
+}
+
+/// --via-cli: every data set through the CLI, in a scratch directory removed afterwards.
+CaseResult run_data_sets_via_cli(const om::Model& model, const fs::path& model_path,
+                                 const std::vector<DataSet>& data_sets,
+                                 const std::vector<om::proto::ValueInfo>& graph_outputs, const Options& options) {
+  std::error_code error;
+  const fs::path work = fs::temp_directory_path(error) / ("onnxmicro_via_cli_" + std::to_string(getpid()));
+  CaseResult result = make_result(Outcome::pass, "");
+  for (const DataSet& data_set : data_sets) {
+    fs::remove_all(work, error);
+    result = run_data_set_via_cli(model, model_path, data_set, graph_outputs, options, work);
+    if (result.outcome != Outcome::pass) break;
+  }
+  fs::remove_all(work, error);
+  fs::remove(work.string() + ".stderr", error);
+  return result;
+}
+#endif
 
 /// Runs every data set of the case in `dir`. Never throws or exits; every problem becomes the result.
 CaseResult run_case(const fs::path& dir, const Options& options) {
@@ -1108,6 +1198,9 @@ CaseResult run_case(const fs::path& dir, const Options& options) {
     CaseResult why;
     if (!load_data_set(data_set_dirs[i], graph_inputs, data_sets[i], why)) return why;
   }
+#if ONNXMICRO_CONFORMANCE_CAN_FORK
+  if (!options.via_cli.empty()) return run_data_sets_via_cli(model, model_path, data_sets, graph_outputs, options);
+#endif
   if (options.one_session) return run_data_sets_in_one_session(model, registry, data_sets, graph_outputs, options);
   return run_data_sets_separately(model, registry, data_sets, graph_outputs, options);
 }

@@ -28,6 +28,10 @@ using FuzzKernels = onnxmicro::KernelSet<
     k::QuantizeLinear_10, k::QuantizeLinear_13, k::QuantizeLinear_19, k::QuantizeLinear_21, k::QuantizeLinear_23,
     k::DequantizeLinear_10, k::DequantizeLinear_13, k::DequantizeLinear_19, k::DequantizeLinear_21,
     k::DequantizeLinear_23, k::QLinearConv_10, k::QLinearMatMul_10, k::QLinearMatMul_21, k::MatMulInteger_10,
+    // text, sequences and optionals (inputs of those kinds come from fuzz_mutate_run's fill)
+    k::RegexFullMatch_20, k::StringConcat_20, k::StringNormalizer_10, k::StringSplit_20, k::ConcatFromSequence_11,
+    k::Optional_15, k::OptionalGetElement_15, k::OptionalHasElement_15, k::SequenceAt_11, k::SequenceConstruct_11,
+    k::SequenceEmpty_11, k::SequenceErase_11, k::SequenceInsert_11, k::SequenceLength_11, k::SplitToSequence_11,
     // control flow
     k::If_1, k::Loop_1, k::Scan_8, k::Scan_9>;
 

@@ -9,10 +9,12 @@
 //
 // Header layout: byte 0 = mutation count (mod 8); bytes 1..56 = 7 slots of 8 bytes
 // (operation, site index lo/hi, 5 value bytes); bytes 57..63 = seed of the input fill.
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <vector>
 
 #include "fuzz_common.hpp"
@@ -381,13 +383,23 @@ struct Fill {
   }
 };
 
+// The bytes string inputs point into: random text (NULs, invalid UTF-8 and all), lengths 0..15 from the fill.
+constexpr std::size_t kStringTextBytes = 64;
+
 bool fill_input(const om::TensorView& view, Fill& fill) {
+  static char text[kStringTextBytes];
   auto* bytes = static_cast<std::uint8_t*>(view.data);
   const std::size_t size = view.byte_size();
   switch (view.dtype) {
-    case om::DataType::string:
-      std::memset(bytes, 0, size);  // empty strings
+    case om::DataType::string: {
+      for (char& c : text) c = static_cast<char>(fill.next());
+      auto* strings = static_cast<om::StringRef*>(view.data);
+      for (std::int64_t i = 0; i < view.element_count(); ++i) {
+        const std::size_t length = fill.next() % 16, offset = fill.next() % (kStringTextBytes - length);
+        strings[i] = om::StringRef{text + offset, length};
+      }
       return true;
+    }
     case om::DataType::boolean:
       for (std::size_t i = 0; i < size; ++i) bytes[i] = fill.next() & 1;
       return true;
@@ -411,6 +423,82 @@ bool fill_input(const om::TensorView& view, Fill& fill) {
       return true;
   }
 }
+
+// Sequence and optional graph inputs are values the session binds at prepare: up to 3 tensors of the declared
+// element dtype (float when it has no fixed size) of shape [1..3], data from the fill; an optional is empty or not
+// by the fill too.
+class ContainerInputs {
+ public:
+  void make(const om::Model& model, Fill& fill) {
+    for (const proto::ValueInfo& info : model.proto().graph.inputs()) {
+      if (!info.has_type ||
+          (info.type.kind != proto::Type::Kind::sequence && info.type.kind != proto::Type::Kind::optional)) {
+        continue;
+      }
+      values_.push_back(om::InputValue{info.name, make_value(info.type, fill)});
+    }
+  }
+  om::Span<const om::InputValue> values() const { return {values_.data(), values_.size()}; }
+  /// Offers a value for graph input `position` (one a kernel needs at prepare, e.g. StringNormalizer's strings):
+  /// its declared dtype at its bound or declared shape (unknown dims 1), data from the fill. False when it has one.
+  bool offer(const om::Model& model, std::size_t position, const std::vector<om::InputShape>& shapes, Fill& fill) {
+    const om::model::Graph& graph = model.graph();
+    if (position >= graph.inputs.size()) return false;
+    const om::model::Value& value = graph.values[graph.inputs[position]];
+    for (const om::InputValue& offered : values_)
+      if (offered.name == value.name) return false;
+    om::Shape shape;
+    shape.resize(value.has_declared_shape ? value.declared_rank : 0);
+    for (int d = 0; d < shape.rank(); ++d) shape[d] = std::max<std::int64_t>(value.declared_dims[d].value, 1);
+    for (const om::InputShape& bound : shapes)
+      if (bound.name == value.name) shape = bound.shape;
+    std::size_t bytes = 0;
+    if (om::is_value_container(value.dtype) || !om::checked_byte_size(value.dtype, shape, bytes).ok() ||
+        bytes > (std::size_t{1} << 16)) {
+      return false;
+    }
+    data_.emplace_back(bytes / 8 + 1);
+    om::TensorView view;
+    view.dtype = value.dtype;
+    view.shape = shape;
+    view.data = data_.back().data();
+    fill_input(view, fill);
+    values_.push_back(om::InputValue{value.name, view});
+    return true;
+  }
+
+ private:
+  om::ConstTensorView make_value(const proto::Type& type, Fill& fill) {
+    const bool sequence = type.kind == proto::Type::Kind::sequence;
+    const proto::Type element = type.element();
+    const std::size_t count = sequence ? fill.next() % 4 : fill.next() % 2;
+    refs_.emplace_back(count);
+    std::vector<om::ValueRef>& refs = refs_.back();
+    for (std::size_t k = 0; k < count; ++k) {
+      refs[k] = element.kind == proto::Type::Kind::sequence ? om::value_ref_of(make_value(element, fill))
+                                                            : om::value_ref_of(make_tensor(element, fill));
+    }
+    return om::ConstTensorView(sequence ? om::DataType::sequence : om::DataType::optional,
+                               om::Shape{static_cast<std::int64_t>(count)}, refs.empty() ? nullptr : refs.data());
+  }
+  om::ConstTensorView make_tensor(const proto::Type& type, Fill& fill) {
+    om::DataType dtype =
+        om::is_known_dtype(type.elem_type) ? static_cast<om::DataType>(type.elem_type) : om::DataType::float32;
+    if (om::dtype_size(dtype) == 0 || dtype == om::DataType::string) dtype = om::DataType::float32;
+    const om::Shape shape{static_cast<std::int64_t>(1 + fill.next() % 3)};
+    data_.emplace_back(om::byte_size_of(dtype, shape.element_count()) / 8 + 1);
+    om::TensorView view;
+    view.dtype = dtype;
+    view.shape = shape;
+    view.data = data_.back().data();
+    fill_input(view, fill);
+    return view;
+  }
+
+  std::vector<om::InputValue> values_;
+  std::deque<std::vector<om::ValueRef>> refs_;  // (a deque: references to elements stay valid as it grows)
+  std::deque<std::vector<std::uint64_t>> data_;
+};
 
 void load_prepare_run(const std::vector<std::uint8_t>& model_bytes, const std::uint8_t* header) {
   Buffers& b = buffers();
@@ -437,9 +525,21 @@ void load_prepare_run(const std::vector<std::uint8_t>& model_bytes, const std::u
   options.string_pool = b.string_pool;
   options.string_pool_bytes = kStringPoolBytes;
   options.input_shapes = om::Span<const om::InputShape>(shapes.data(), shapes.size());
+  Fill container_fill{header[kFillSeedOffset]};
+  ContainerInputs containers;
+  containers.make(model, container_fill);
+  options.input_values = containers.values();
   om::Session session;
   status = session.prepare(model, onnxmicro_fuzz::fuzz_kernels_registry(), options);
   require_clear_error(status, "Session::prepare");
+  // Inputs whose values a kernel needs at prepare are offered too, one more per try (as Session::run(inputs) does).
+  for (int retry = 0; retry < 4 && !status.ok() && session.missing_input_value() >= 0; ++retry) {
+    if (!containers.offer(model, static_cast<std::size_t>(session.missing_input_value()), shapes, container_fill))
+      break;
+    options.input_values = containers.values();
+    status = session.prepare(model, onnxmicro_fuzz::fuzz_kernels_registry(), options);
+    require_clear_error(status, "Session::prepare");
+  }
   if (!status.ok()) {
     if (b.verbose) std::fprintf(stderr, "prepare: %s\n", status.message());
     return;

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """Writes the fuzzers' seed corpora: small valid models made with onnx.helper (a CNN, an MLP, If/Loop/Scan, a
-node with an attribute of every type, QDQ, shape ops) plus the repo's committed models (tests/models/*/model.onnx).
+node with an attribute of every type, QDQ, shape ops, string/sequence/optional inputs) plus the repo's committed models (tests/models/*/model.onnx).
 
   make_seeds.py -o <dir>    # writes <dir>/models/*.onnx (fuzz_wire, fuzz_load_prepare)
                             # and <dir>/mutate/*.bin (fuzz_mutate_run: a 64-byte control header + a model)
@@ -171,6 +171,28 @@ def shape_ops(opset):
                                                                                            None)], inits, opset=opset)
 
 
+def strings_and_sequences():
+    """String, sequence and optional graph inputs and outputs (fuzz_mutate_run fills and offers them)."""
+    seq_type = helper.make_sequence_type_proto(helper.make_tensor_type_proto(TensorProto.FLOAT, None))
+    opt_type = helper.make_optional_type_proto(helper.make_tensor_type_proto(TensorProto.FLOAT, None))
+    nodes = [
+        helper.make_node("StringNormalizer", ["text"], ["upper"], case_change_action="UPPER"),
+        helper.make_node("StringConcat", ["upper", "text"], ["joined"]),
+        helper.make_node("StringSplit", ["joined"], ["parts", "counts"], delimiter="a", maxsplit=2),
+        helper.make_node("SequenceLength", ["seq"], ["n"]),
+        helper.make_node("ConcatFromSequence", ["seq"], ["cat"], axis=0),
+        helper.make_node("SequenceInsert", ["seq", "cat"], ["seq2"]),
+        helper.make_node("OptionalHasElement", ["opt"], ["has"]),
+    ]
+    inputs = [helper.make_tensor_value_info("text", TensorProto.STRING, ["N"]),
+              helper.make_value_info("seq", seq_type), helper.make_value_info("opt", opt_type)]
+    outputs = [helper.make_tensor_value_info("parts", TensorProto.STRING, None),
+               helper.make_tensor_value_info("counts", TensorProto.INT64, None),
+               helper.make_tensor_value_info("n", TensorProto.INT64, []),
+               helper.make_value_info("seq2", seq_type), helper.make_tensor_value_info("has", TensorProto.BOOL, [])]
+    return model(nodes, inputs, outputs, opset=20)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-o", "--output", required=True, type=pathlib.Path)
@@ -182,7 +204,8 @@ def main():
         d.mkdir(parents=True)
 
     seeds = {"cnn": cnn(), "mlp": mlp(), "control_flow": control_flow(), "every_attribute_type": every_attribute_type(),
-             "qdq": qdq(), "shape_ops_13": shape_ops(13), "shape_ops_18": shape_ops(18)}
+             "qdq": qdq(), "shape_ops_13": shape_ops(13), "shape_ops_18": shape_ops(18),
+             "strings_and_sequences": strings_and_sequences()}
     blobs = {name: m.SerializeToString() for name, m in seeds.items()}
     for path in sorted(REPO.glob("tests/models/*/model.onnx")):
         blobs["repo_" + path.parent.name] = path.read_bytes()

@@ -2,9 +2,12 @@
 // onnxmicro_check_malformed: runs every case of the malformed-model corpus (tests/malformed/make_corpus.py)
 // through Model::load, Session::prepare (all kernels) and Session::run, and checks that the stage the manifest
 // names fails with exactly its status code and a message containing its substring; the stages before it must
-// succeed. Prints one line per case and a summary; exits non-zero on any mismatch.
+// succeed. Cases of stage "cli" hold a valid model and broken input files (a string where a float is declared, a
+// sequence of the wrong element type, a malformed SequenceProto/OptionalProto/.npy): `onnxmicro run` (the CLI given
+// by --cli) must exit 1 with exactly one error line containing the substring. Prints one line per case and a
+// summary; exits non-zero on any mismatch.
 //
-//   onnxmicro_check_malformed CORPUS_DIR [--verbose] [--only CLASS]
+//   onnxmicro_check_malformed CORPUS_DIR [--cli ONNXMICRO | --skip-cli] [--verbose] [--only CLASS]
 //
 // Each case runs in a forked child (POSIX), so a crash is reported as that case's failure instead of ending
 // the run (the sanitizer build still prints its report).
@@ -34,10 +37,10 @@ namespace om = onnxmicro;
 
 struct Case {
   std::string name;
-  std::string stage;  // load, prepare or run
-  std::string code;   // StatusCode name
+  std::string stage;  // load, prepare, run or cli
+  std::string code;   // StatusCode name (cli: exit_1)
   std::string substring;
-  std::string inputs;  // "name=v,v;name=v" or "-"
+  std::string inputs;  // "name=v,v;name=v" or "-"; cli: the input files, "input_0.pb;..."
 };
 
 std::vector<std::string> split(const std::string& text, char separator) {
@@ -95,9 +98,49 @@ std::string describe(const om::Status& status) {
   return std::string(om::status_code_name(status.code())) + ": " + status.message();
 }
 
+#if ONNXMICRO_MALFORMED_CAN_FORK
+/// A "cli" case: `CLI run model.onnx --inputs FILES` must exit 1 with one stderr line containing the substring.
+std::string check_cli_case(const std::string& dir, const Case& c, const std::string& cli, std::string& actual) {
+  if (cli.empty()) return "a cli case needs --cli ONNXMICRO";
+  const std::string case_dir = dir + "/" + c.name + "/";
+  std::vector<std::string> args = {cli, "run", case_dir + "model.onnx", "--inputs"};
+  for (const std::string& file : split(c.inputs, ';')) args.push_back(case_dir + file);
+  const std::string stderr_path = case_dir + "stderr.txt";
+  std::fflush(stdout);
+  const pid_t child = fork();
+  if (child == 0) {
+    if (std::freopen("/dev/null", "w", stdout) == nullptr || std::freopen(stderr_path.c_str(), "w", stderr) == nullptr)
+      _exit(127);
+    std::vector<char*> argv;
+    for (std::string& arg : args) argv.push_back(arg.data());
+    argv.push_back(nullptr);
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  int wait_status = 0;
+  waitpid(child, &wait_status, 0);
+  std::ifstream file(stderr_path);
+  std::stringstream text;
+  text << file.rdbuf();
+  actual = text.str();
+  if (WIFSIGNALED(wait_status)) return "the CLI crashed with signal " + std::to_string(WTERMSIG(wait_status));
+  if (WEXITSTATUS(wait_status) != 1) return "the CLI exited with " + std::to_string(WEXITSTATUS(wait_status));
+  if (actual.rfind("onnxmicro: error: ", 0) != 0 || actual.find('\n') != actual.size() - 1) {
+    return "not exactly one error line";
+  }
+  if (actual.find(c.substring) == std::string::npos) return "message lacks '" + c.substring + "'";
+  return {};
+}
+#endif
+
 /// Runs the case's stages up to the one expected to fail. Returns "" when the case behaves as the manifest
 /// says, else what happened instead; `actual` receives the status of the last stage that ran.
-std::string check_case(const std::string& dir, const Case& c, std::string& actual) {
+std::string check_case(const std::string& dir, const Case& c, const std::string& cli, std::string& actual) {
+#if ONNXMICRO_MALFORMED_CAN_FORK
+  if (c.stage == "cli") return check_cli_case(dir, c, cli, actual);
+#else
+  if (c.stage == "cli") return "cli cases need POSIX fork";
+#endif
   const std::string path = dir + "/" + c.name + "/model.onnx";
   auto expect = [&](const char* stage, const om::Status& status) -> std::string {
     actual = status.ok() ? std::string(stage) + " succeeded" : std::string(stage) + ": " + describe(status);
@@ -151,6 +194,8 @@ std::string check_case(const std::string& dir, const Case& c, std::string& actua
 int main(int argc, char** argv) {
   std::string dir;
   std::string only;
+  std::string cli;
+  bool skip_cli = false;
   bool verbose = false;
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
@@ -158,23 +203,31 @@ int main(int argc, char** argv) {
       verbose = true;
     } else if (arg == "--only" && i + 1 < argc) {
       only = argv[++i];
+    } else if (arg == "--cli" && i + 1 < argc) {
+      cli = argv[++i];
+    } else if (arg == "--skip-cli") {
+      skip_cli = true;
     } else if (dir.empty() && arg.substr(0, 2) != "--") {
       dir = argv[i];
     } else {
-      std::fprintf(stderr, "usage: %s CORPUS_DIR [--verbose] [--only CLASS]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s CORPUS_DIR [--cli ONNXMICRO | --skip-cli] [--verbose] [--only CLASS]\n", argv[0]);
       return 2;
     }
   }
   if (dir.empty()) {
-    std::fprintf(stderr, "usage: %s CORPUS_DIR [--verbose] [--only CLASS]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s CORPUS_DIR [--cli ONNXMICRO | --skip-cli] [--verbose] [--only CLASS]\n", argv[0]);
     return 2;
   }
   std::vector<Case> cases;
   if (!read_manifest(dir + "/manifest.tsv", cases)) return 2;
 
-  int passed = 0, failed = 0;
+  int passed = 0, failed = 0, skipped = 0;
   for (const Case& c : cases) {
     if (!only.empty() && c.name != only) continue;
+    if (skip_cli && c.stage == "cli") {
+      ++skipped;
+      continue;
+    }
     std::string why, actual;
 #if ONNXMICRO_MALFORMED_CAN_FORK
     // The child reports through a pipe: first line the verdict ("" = as expected), then the actual status.
@@ -184,7 +237,7 @@ int main(int argc, char** argv) {
     const pid_t child = fork();
     if (child == 0) {
       close(fds[0]);
-      const std::string result = check_case(dir, c, actual);
+      const std::string result = check_case(dir, c, cli, actual);
       const std::string report = result + "\n" + actual;
       if (write(fds[1], report.data(), report.size()) < 0) _exit(3);
       _exit(0);
@@ -205,7 +258,7 @@ int main(int argc, char** argv) {
       actual = report.substr(report.find('\n') + 1);
     }
 #else
-    why = check_case(dir, c, actual);
+    why = check_case(dir, c, cli, actual);
 #endif
     if (why.empty()) {
       ++passed;
@@ -218,5 +271,6 @@ int main(int argc, char** argv) {
     }
   }
   std::printf("malformed corpus: %d passed, %d failed (of %d cases)\n", passed, failed, passed + failed);
+  if (skipped != 0) std::printf("malformed corpus: %d cli cases skipped (--skip-cli: no CLI in this build)\n", skipped);
   return failed == 0 && passed > 0 ? 0 : 1;
 }

@@ -625,6 +625,105 @@ def _(d):
     return external_model("missing.bin")
 
 
+# Input files of `onnxmicro run` (stage cli): a valid model, broken or mistyped input files. Each case's build
+# writes its files into its directory and the manifest's inputs column names them.
+STRING = 8
+
+
+def sequence_type(dtype):
+    return f_bytes(4, f_bytes(1, f_bytes(1, f_varint(1, dtype))))  # TypeProto.sequence_type.elem_type.tensor_type
+
+
+def optional_type(dtype):
+    return f_bytes(9, f_bytes(1, f_bytes(1, f_varint(1, dtype))))  # TypeProto.optional_type.elem_type.tensor_type
+
+
+def typed_value(name, type_proto):
+    return f_bytes(1, name) + f_bytes(2, type_proto)
+
+
+def sequence_length_model():
+    return one_node("SequenceLength", ["seq"], ["n"], in_vi=[typed_value("seq", sequence_type(FLOAT))],
+                    out_vi=[value_info("n", INT64, [])])
+
+
+def has_element_model():
+    return one_node("OptionalHasElement", ["opt"], ["has"], opset=18, in_vi=[typed_value("opt", optional_type(FLOAT))],
+                    out_vi=[value_info("has", BOOL, [])])
+
+
+def write(d, name, data):
+    with open(os.path.join(d, name), "wb") as f:
+        f.write(data)
+
+
+def npy_file(descr, shape, data):
+    header = "{'descr': '%s', 'fortran_order': False, 'shape': %s, }" % (descr, shape)
+    header += " " * (63 - (10 + len(header)) % 64) + "\n"
+    return b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode() + data
+
+
+@case("cli_string_where_float", "cli", "exit_1", "holds string data, the model declares float", "input_0.pb")
+def _(d):
+    write(d, "input_0.pb", b"".join(f_varint(1, n) for n in (2, 2)) + f_varint(2, STRING) +
+          b"".join(f_bytes(6, "w") for _ in range(4)))
+    return relu_model()
+
+
+@case("cli_string_count_mismatch", "cli", "exit_1", "describe 3 elements but the tensor stores 2", "input_0.pb")
+def _(d):
+    write(d, "input_0.pb", f_varint(1, 3) + f_varint(2, STRING) + f_bytes(6, "a") + f_bytes(6, "b"))
+    return one_node("Identity", ["x"], ["y"], in_vi=[value_info("x", STRING, [3])], out_vi=[value_info("y", STRING, [3])])
+
+
+@case("cli_sequence_wrong_element_type", "cli", "exit_1", "element 0 is an int64 tensor", "input_0.pb")
+def _(d):
+    write(d, "input_0.pb", f_bytes(1, "seq") + f_varint(2, 1) + f_bytes(3, tensor("", INT64, [1], raw=int64s_raw([3]))))
+    return sequence_length_model()
+
+
+@case("cli_sequence_truncated", "cli", "exit_1", "is not a valid onnx SequenceProto", "input_0.pb")
+def _(d):
+    write(d, "input_0.pb", (f_bytes(1, "seq") + f_varint(2, 1) + f_bytes(3, tensor("", FLOAT, [1], raw=floats_raw([1]))))[:-3])
+    return sequence_length_model()
+
+
+@case("cli_sequence_of_sequences", "cli", "exit_1", "only sequences of tensors are supported", "input_0.pb")
+def _(d):
+    write(d, "input_0.pb", f_bytes(1, "seq") + f_varint(2, 3) + f_bytes(5, f_varint(2, 1)))
+    return sequence_length_model()
+
+
+@case("cli_optional_of_wrong_kind", "cli", "exit_1", "is an optional of a sequence, the model declares", "input_0.pb")
+def _(d):
+    write(d, "input_0.pb", f_bytes(1, "opt") + f_varint(2, 3) + f_bytes(5, f_varint(2, 1)))
+    return has_element_model()
+
+
+@case("cli_optional_truncated", "cli", "exit_1", "is not a valid onnx OptionalProto", "input_0.pb")
+def _(d):
+    write(d, "input_0.pb", f_bytes(1, "opt") + f_varint(2, 1) + tag(3, LEN) + varint(30) + b"\x08")
+    return has_element_model()
+
+
+@case("cli_npy_object_array", "cli", "exit_1", ".npy dtype '|O' is not supported", "input_0.npy")
+def _(d):
+    write(d, "input_0.npy", npy_file("|O", "(2, 2)", b"\x00" * 32))
+    return relu_model()
+
+
+@case("cli_npy_bad_code_point", "cli", "exit_1", "is not a Unicode code point", "input_0.npy")
+def _(d):
+    write(d, "input_0.npy", npy_file("<U1", "(3,)", struct.pack("<3I", 0x61, 0x110000, 0x62)))
+    return one_node("Identity", ["x"], ["y"], in_vi=[value_info("x", STRING, [3])], out_vi=[value_info("y", STRING, [3])])
+
+
+@case("cli_npy_strings_where_float", "cli", "exit_1", "holds string data, the model declares float", "input_0.npy")
+def _(d):
+    write(d, "input_0.npy", npy_file("|S2", "(2, 2)", b"abcdefgh"))
+    return relu_model()
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("-o", "--output", required=True, help="directory to (re)create")

@@ -16,6 +16,8 @@ int run_command(const Args& args);
 int plan_command(const Args& args);
 int kernels_command(const Args& args);
 int bench_command(const Args& args);
+int compare_command(const Args& args);
+int graph_command(const Args& args);
 
 /// Reports a command-line mistake: the error line, the command's usage line and a pointer to --help, on
 /// stderr. Returns kExitUsage.

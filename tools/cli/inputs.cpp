@@ -13,6 +13,7 @@
 #endif
 
 #include "cli_support.hpp"
+#include "value_io.hpp"
 
 namespace onnxmicro_cli {
 namespace {
@@ -30,7 +31,8 @@ const char* kind_name(Type::Kind kind) {
   }
 }
 
-bool is_supported_kind(Type::Kind kind) { return kind == Type::Kind::tensor || kind == Type::Kind::unknown; }
+// Kinds `run` reads and writes: tensors (of any dtype, strings too), sequences of tensors, optionals.
+bool is_supported_kind(Type::Kind kind) { return kind != Type::Kind::map && kind != Type::Kind::sparse_tensor; }
 
 std::string quoted_list(const onnxmicro::model::Graph& graph, onnxmicro::Span<const onnxmicro::model::ValueId> ids) {
   std::string out;
@@ -259,13 +261,17 @@ bool bind_inputs(const onnxmicro::Model& model, const InputArgs& args, bool requ
     const onnxmicro::model::Value& value = graph.values[static_cast<std::size_t>(graph.inputs[k])];
     const std::string name = printable(value.name);
     if (!is_supported_kind(value.type_kind)) {
-      // TODO(#4): read SequenceProto / OptionalProto files once the session accepts such inputs.
       error = "input '" + name + "' is " + kind_name(value.type_kind) +
-              ": unsupported, the runtime only takes tensor inputs for now";
+              ": unsupported, the runtime takes tensors, sequences of tensors and optionals";
       return false;
     }
+    Type declared;
+    if (!declared_type(model, value.name, /*output=*/false, declared)) declared = Type();
     HostTensor tensor;
-    if (!read_tensor_file(files[k], tensor, error)) return false;
+    if (!read_value_file(files[k], declared, tensor, error)) {
+      error = "input '" + name + "': " + error;
+      return false;
+    }
     if (value.dtype != onnxmicro::DataType::undefined && value.dtype != tensor.dtype) {
       error = "input '" + name + "': '" + files[k] + "' holds " + onnxmicro::dtype_name(tensor.dtype) +
               " data, the model declares " + onnxmicro::dtype_name(value.dtype);
@@ -294,9 +300,8 @@ bool check_output_kinds(const onnxmicro::Model& model, std::string& error) {
   for (onnxmicro::model::ValueId id : graph.outputs) {
     const onnxmicro::model::Value& value = graph.values[static_cast<std::size_t>(id)];
     if (is_supported_kind(value.type_kind)) continue;
-    // TODO(#4): write SequenceProto / OptionalProto output files once the session produces them.
     error = "output '" + printable(value.name) + "' is " + kind_name(value.type_kind) +
-            ": unsupported, the runtime only produces tensor outputs for now";
+            ": unsupported, the runtime produces tensors, sequences of tensors and optionals";
     return false;
   }
   return true;
@@ -364,6 +369,7 @@ bool prepare_bound(LoadedModel& loaded, const BoundInputs& bound, const InputArg
   options.input_values = onnxmicro::Span<const onnxmicro::InputValue>(values.data(), values.size());
   options.size_optimized_kernels = inputs.optimize_for_size;
   options.fuse_activations = inputs.fuse_activations;
+  options.fuse_qdq = inputs.fuse_qdq;
   options.thread_pool = thread_pool(inputs.threads);
   if (inputs.device == "opencl" && !use_opencl(inputs, options, error)) return false;
   onnxmicro::Status status = session.prepare(loaded.model, onnxmicro::all_kernels_registry(), options);

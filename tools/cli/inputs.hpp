@@ -25,6 +25,8 @@ struct InputArgs {
   bool optimize_for_size = false;
   /// SessionOptions::fuse_activations (`kernels` turns it off: a firmware without fast paths runs every node).
   bool fuse_activations = true;
+  /// SessionOptions::fuse_qdq (`compare --layerwise` turns it off for its as-written run).
+  bool fuse_qdq = true;
   /// --threads N: prepare with a std::thread pool of N threads (SessionOptions::thread_pool); 1: none.
   int threads = 1;
   /// --device cpu|opencl, --strict, --opencl-device SEL, --opencl-cache DIR (SessionOptions::device_policy).

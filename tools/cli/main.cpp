@@ -39,14 +39,21 @@ constexpr const char kHelp[] =
     "                             unsupported nodes and exit 1\n"
     "  run MODEL --inputs FILE... run the model on .pb (TensorProto) or .npy inputs and write or\n"
     "                             print the outputs\n"
-    "  plan MODEL [--inputs FILE...]\n"
-    "                             print the arena plan and the model's metadata bytes\n"
+    "  plan MODEL [--inputs FILE...] [--svg FILE]\n"
+    "                             print the arena plan and the model's metadata bytes; --svg: draw\n"
+    "                             the arena (steps across, offsets up, a box per buffer)\n"
     "  kernels MODEL [--name NAME] [-o FILE]\n"
     "                             write a C++ header with the exact kernel set and planned buffer\n"
     "                             sizes MODEL needs, for a firmware build\n"
     "  bench MODEL [--runs R] [--warmup W] [--json]\n"
     "                             time load, prepare and runs (median, p10, p90) on given or random\n"
     "                             inputs; arena, metadata and peak memory; a per-node profile\n"
+    "  compare MODEL --inputs FILE... --expected FILE... [--rtol R] [--atol A] [--layerwise]\n"
+    "                             run the model and compare its outputs with reference files (exit 1\n"
+    "                             beyond tolerance); --layerwise: fused vs as written, node by node\n"
+    "  graph MODEL [--format dot|svg] [-o FILE]\n"
+    "                             draw the graph (Graphviz DOT, or SVG through 'dot'): shapes and\n"
+    "                             dtypes on edges, fused nodes boxed, subgraphs as clusters\n"
     "\n"
     "Options:\n"
     "  -h, --help                 show this help (onnxmicro COMMAND --help: help for a command)\n"
@@ -92,6 +99,8 @@ int dispatch(int argc, char** argv) {
   if (command == "plan") return plan_command(rest);
   if (command == "kernels") return kernels_command(rest);
   if (command == "bench") return bench_command(rest);
+  if (command == "compare") return compare_command(rest);
+  if (command == "graph") return graph_command(rest);
   print_error(command.rfind("-", 0) == 0 ? "unknown option '" + printable(command) + "'"
                                          : "unknown command '" + printable(command) + "'");
   std::cerr << kUsage << "\nTry 'onnxmicro --help'.\n";

@@ -10,17 +10,18 @@
 #include "commands.hpp"
 #include "inputs.hpp"
 #include "json_writer.hpp"
+#include "plan_svg.hpp"
 
 namespace onnxmicro_cli {
 namespace {
 
 constexpr const char kUsage[] =
     "usage: onnxmicro plan MODEL [--inputs FILE...] [--input NAME=FILE]... [--optimize-for-size] [--threads "
-    "N] " ONNXMICRO_CLI_DEVICE_USAGE " [--json]";
+    "N] " ONNXMICRO_CLI_DEVICE_USAGE " [--json] [--svg FILE]";
 constexpr const char kHelp[] =
     "usage: onnxmicro plan MODEL [--inputs FILE...] [--input NAME=FILE]... [--optimize-for-size] [--threads "
     "N] " ONNXMICRO_CLI_DEVICE_USAGE
-    " [--json]\n"
+    " [--json] [--svg FILE]\n"
     "\n"
     "Prepares a session for MODEL and prints the memory it needs: the model's metadata bytes (graph\n"
     "tables), the session's metadata bytes (kernel state, folded constants), required_arena_bytes, the\n"
@@ -41,6 +42,8 @@ constexpr const char kHelp[] =
         ONNXMICRO_CLI_THREADS_HELP
     "                       (the arena holds one im2col buffer per thread)\n" ONNXMICRO_CLI_DEVICE_HELP
     "  --json               print the plan and the placement report as JSON\n"
+    "  --svg FILE           also draw the arena as an SVG picture in FILE: execution steps across, offsets up,\n"
+    "                       one rectangle per buffer (hover for its tensor, bytes, offset and steps)\n"
     "  -h, --help           show this help\n";
 
 // The Relu/Clip nodes activation fusion folded into the op before them (SessionOptions::fuse_activations).
@@ -117,9 +120,18 @@ int plan_command(const Args& args) {
   std::string model_path;
   InputArgs inputs;
   bool as_json = false;
+  std::string svg_path;
   const int exit_code = parse_model_command_line(
       args, "plan", kUsage, kHelp,
       [&](const Args& all, std::size_t& i, std::string& error) {
+        if (all[i] == "--svg") {
+          if (i + 1 >= all.size()) {
+            error = "--svg needs FILE";
+            return OptionResult::error;
+          }
+          svg_path = all[++i];
+          return OptionResult::consumed;
+        }
         if (all[i] != "--json") return parse_threads_option(all, i, inputs, error);
         as_json = true;
         return OptionResult::consumed;
@@ -134,6 +146,13 @@ int plan_command(const Args& args) {
   if (!prepare_with_inputs(model_path, inputs, /*require_all=*/false, *loaded, bound, session, error)) {
     print_error(error);
     return kExitFailure;
+  }
+  if (!svg_path.empty()) {
+    const std::string svg = plan_svg(session, "onnxmicro plan " + printable(model_path));
+    if (!write_file(svg_path, std::vector<unsigned char>(svg.begin(), svg.end()), error)) {
+      print_error(error);
+      return kExitFailure;
+    }
   }
 
   if (as_json) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "tensor_io.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
 #include <cstring>
@@ -168,6 +169,27 @@ std::string format_float(double value, bool single) {
   return std::string(buffer, result.ptr);
 }
 
+// A string element as printed: in double quotes, with quotes and backslashes escaped and control bytes as \xHH
+// (valid UTF-8 is kept, invalid bytes become '?' as in printable()).
+std::string quoted(std::string_view text) {
+  std::string out = "\"";
+  for (char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (byte < 0x20 || byte == 0x7f) {
+      const char* hex = "0123456789abcdef";
+      out += "\\x";
+      out += hex[byte >> 4];
+      out += hex[byte & 15];
+    } else {
+      out += c;
+    }
+  }
+  return printable(out) + "\"";
+}
+
 template <typename T>
 T load(const void* data, std::size_t index) {
   T value;
@@ -191,12 +213,105 @@ bool printable_dtype(DataType dtype) {
     case DataType::uint64:
     case DataType::boolean:
     case DataType::int4:
-    case DataType::uint4: return true;
+    case DataType::uint4:
+    case DataType::string: return true;
     default: return false;
   }
 }
 
+// A string TensorProto's elements, copied out of the file's bytes (decode_to checks them against the dims).
+bool decode_strings(const onnxmicro::proto::Tensor& tensor, const std::string& path, HostTensor& out,
+                    std::string& error) {
+  const std::size_t count = static_cast<std::size_t>(out.shape.element_count());
+  std::vector<onnxmicro::StringRef> refs(count);
+  const onnxmicro::Status status =
+      count == 0 ? onnxmicro::Status() : tensor.decode_to(refs.data(), count * sizeof(onnxmicro::StringRef));
+  if (!status.ok()) {
+    error = "'" + path + "': " + describe_status(status);
+    return false;
+  }
+  out.strings.clear();
+  for (const onnxmicro::StringRef& ref : refs) out.strings.emplace_back(ref.view());
+  return true;
+}
+
+// Appends code point `c` to `out` as UTF-8; false for surrogates and values past U+10FFFF.
+bool append_utf8(std::uint32_t c, std::string& out) {
+  if (c < 0x80) {
+    out += static_cast<char>(c);
+  } else if (c < 0x800) {
+    out += static_cast<char>(0xC0 | (c >> 6));
+    out += static_cast<char>(0x80 | (c & 0x3F));
+  } else if (c < 0x10000) {
+    if (c >= 0xD800 && c <= 0xDFFF) return false;
+    out += static_cast<char>(0xE0 | (c >> 12));
+    out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (c & 0x3F));
+  } else if (c <= 0x10FFFF) {
+    out += static_cast<char>(0xF0 | (c >> 18));
+    out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (c & 0x3F));
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// NumPy's fixed-width string dtypes: '<Un' (n UTF-32 code points) and '|Sn' (n bytes), NUL-padded.
+bool npy_string_width(const std::string& descr, bool& unicode, std::size_t& width) {
+  if (descr.size() < 3 || (descr.compare(0, 2, "<U") != 0 && descr.compare(0, 2, "|S") != 0)) return false;
+  unicode = descr[1] == 'U';
+  const char* end = descr.data() + descr.size();
+  const auto parsed = std::from_chars(descr.data() + 2, end, width);
+  return parsed.ec == std::errc() && parsed.ptr == end && width > 0 && width <= (1u << 20);
+}
+
+// The elements of a '<Un' or '|Sn' array, trailing NULs removed, as UTF-8.
+bool decode_npy_strings(const unsigned char* data, std::size_t count, bool unicode, std::size_t width,
+                        const std::string& path, HostTensor& out, std::string& error) {
+  const std::size_t unit = unicode ? 4 : 1;
+  out.strings.assign(count, std::string());
+  for (std::size_t i = 0; i < count; ++i) {
+    const unsigned char* element = data + i * width * unit;
+    std::size_t length = width;
+    while (length > 0 && std::all_of(element + (length - 1) * unit, element + length * unit,
+                                     [](unsigned char b) { return b == 0; })) {
+      --length;
+    }
+    std::string& text = out.strings[i];
+    for (std::size_t k = 0; k < length; ++k) {
+      if (!unicode) {
+        text += static_cast<char>(element[k]);
+        continue;
+      }
+      std::uint32_t code = 0;
+      std::memcpy(&code, element + 4 * k, 4);
+      if (!append_utf8(code, text)) {
+        error = "'" + path + "': element " + std::to_string(i) + " holds " + std::to_string(code) +
+                ", which is not a Unicode code point";
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
 }  // namespace
+
+onnxmicro::ConstTensorView HostTensor::view() const {
+  if (dtype == DataType::string) {
+    string_refs_.resize(strings.size());
+    for (std::size_t i = 0; i < strings.size(); ++i) string_refs_[i] = onnxmicro::StringRef::of(strings[i]);
+    return onnxmicro::ConstTensorView(dtype, shape, string_refs_.empty() ? nullptr : string_refs_.data());
+  }
+  if (onnxmicro::is_value_container(dtype)) {
+    value_refs_.resize(elements.size());
+    for (std::size_t i = 0; i < elements.size(); ++i) value_refs_[i] = onnxmicro::value_ref_of(elements[i].view());
+    return onnxmicro::ConstTensorView(dtype, shape, value_refs_.empty() ? nullptr : value_refs_.data());
+  }
+  return onnxmicro::ConstTensorView(dtype, shape, data.empty() ? nullptr : data.data());
+}
 
 bool read_tensor_file(const std::string& path, HostTensor& out, std::string& error) {
   std::vector<unsigned char> bytes;
@@ -223,10 +338,6 @@ bool parse_tensor_proto(const std::vector<unsigned char>& bytes, const std::stri
     return false;
   }
   out.dtype = static_cast<DataType>(tensor.data_type);
-  if (out.dtype == DataType::string) {
-    error = "'" + path + "': string tensors are not supported by the runtime";
-    return false;
-  }
   out.name = std::string(tensor.name);
   status = out.shape.assign(tensor.dims, static_cast<std::size_t>(tensor.rank));
   std::int64_t count = 0;
@@ -249,6 +360,7 @@ bool parse_tensor_proto(const std::vector<unsigned char>& bytes, const std::stri
             " elements but the tensor stores " + std::to_string(stored);
     return false;
   }
+  if (out.dtype == DataType::string) return decode_strings(tensor, path, out, error);
   if (!size_tensor(out, path, error)) return false;
   if (out.data.empty()) return true;
   status = tensor.decode_to(out.data.data(), out.data.size());
@@ -296,9 +408,15 @@ bool parse_npy(const std::vector<unsigned char>& bytes, const std::string& path,
     error = prefix + "header " + header_error;
     return false;
   }
-  if (!npy_dtype(descr, out.dtype)) {
+  bool unicode = false;
+  std::size_t string_width = 0;
+  const bool strings = npy_string_width(descr, unicode, string_width);
+  if (strings) {
+    out.dtype = DataType::string;
+  } else if (!npy_dtype(descr, out.dtype)) {
     error = "'" + path + "': .npy dtype '" + printable(descr) +
-            "' is not supported (<f4 <f8 <f2 <i8 <i4 <i2 <i1 |u1 <u2 <u4 <u8 |b1, little-endian)";
+            "' is not supported (<f4 <f8 <f2 <i8 <i4 <i2 <i1 |u1 <u2 <u4 <u8 |b1 <Un |Sn, little-endian; "
+            "object arrays need pickle: save strings as numpy.str_)";
     return false;
   }
   if (fortran_order) {
@@ -314,29 +432,43 @@ bool parse_npy(const std::vector<unsigned char>& bytes, const std::string& path,
     return false;
   }
   std::size_t data_bytes = bytes.size() - header_start - header_length;
+  const std::uint64_t element_bytes = strings ? string_width * (unicode ? 4 : 1) : onnxmicro::dtype_size(out.dtype);
   // Compare counts before allocating: the shape must describe exactly the bytes the file holds.
   if (static_cast<std::uint64_t>(count) > data_bytes ||
-      static_cast<std::uint64_t>(count) * onnxmicro::dtype_size(out.dtype) != data_bytes) {
+      static_cast<std::uint64_t>(count) * element_bytes != data_bytes) {
     error = "'" + path + "': shape " + format_shape(out.shape) + " of " + descr + " needs " +
-            std::to_string(static_cast<std::uint64_t>(count) * onnxmicro::dtype_size(out.dtype)) +
-            " data bytes, the file has " + std::to_string(data_bytes);
+            std::to_string(static_cast<std::uint64_t>(count) * element_bytes) + " data bytes, the file has " +
+            std::to_string(data_bytes);
     return false;
   }
+  const unsigned char* payload = bytes.data() + header_start + header_length;
+  if (strings) {
+    return decode_npy_strings(payload, static_cast<std::size_t>(count), unicode, string_width, path, out, error);
+  }
   if (!size_tensor(out, path, error)) return false;
-  if (!out.data.empty()) std::memcpy(out.data.data(), bytes.data() + header_start + header_length, data_bytes);
+  if (!out.data.empty()) std::memcpy(out.data.data(), payload, data_bytes);
   return true;
 }
 
 bool encode_tensor_proto(const std::string& name, const onnxmicro::ConstTensorView& value,
                          std::vector<unsigned char>& out, std::string& error) {
-  if (onnxmicro::dtype_size(value.dtype) == 0 && !onnxmicro::is_sub_byte(value.dtype)) {
+  if (onnxmicro::is_value_container(value.dtype) ||
+      (onnxmicro::dtype_size(value.dtype) == 0 && !onnxmicro::is_sub_byte(value.dtype))) {
     error = "output '" + printable(name) + "' has dtype " + onnxmicro::dtype_name(value.dtype) +
-            ", which cannot be written as raw_data";
+            ", which a TensorProto cannot hold";
     return false;
   }
   ProtoEncoder encoder;
   for (int i = 0; i < value.shape.rank(); ++i) encoder.int_field(1, value.shape[i]);  // dims, unpacked (proto2)
   encoder.int_field(2, static_cast<std::int64_t>(value.dtype));                       // data_type
+  if (value.dtype == DataType::string) {
+    const auto* strings = static_cast<const onnxmicro::StringRef*>(value.data);
+    const std::int64_t count = value.shape.element_count();
+    for (std::int64_t i = 0; i < count; ++i) encoder.string_field(6, strings[i].view());  // string_data
+    encoder.string_field(8, name);                                                        // name
+    out = encoder.take();
+    return true;
+  }
   encoder.string_field(8, name);                                                      // name
   encoder.bytes_field(9, value.data, value.data == nullptr ? 0 : value.byte_size());  // raw_data
   out = encoder.take();
@@ -360,6 +492,7 @@ std::string format_element(DataType dtype, const void* data, std::size_t index) 
     case DataType::int64: return std::to_string(load<std::int64_t>(data, index));
     case DataType::uint64: return std::to_string(load<std::uint64_t>(data, index));
     case DataType::boolean: return load<std::uint8_t>(data, index) != 0 ? "true" : "false";
+    case DataType::string: return quoted(load<onnxmicro::StringRef>(data, index).view());
     case DataType::int4:
     case DataType::uint4: {
       // Two elements per byte, low nibble first.
@@ -377,6 +510,13 @@ void print_tensor(std::ostream& out, const std::string& name, const onnxmicro::C
   out << printable(name) << ": " << onnxmicro::dtype_name(value.dtype) << ' ' << format_shape(value.shape) << '\n';
   std::int64_t signed_count = value.shape.is_static() ? value.element_count() : 0;
   std::size_t count = signed_count > 0 ? static_cast<std::size_t>(signed_count) : 0;
+  if (onnxmicro::is_value_container(value.dtype)) {  // each element on its own, named NAME[k]
+    const auto* refs = static_cast<const onnxmicro::ValueRef*>(value.data);
+    for (std::size_t k = 0; k < count; ++k) {
+      print_tensor(out, name + "[" + std::to_string(k) + "]", onnxmicro::view_of(refs[k]), max_values);
+    }
+    return;
+  }
   if (!printable_dtype(value.dtype)) {
     out << "(values of dtype " << onnxmicro::dtype_name(value.dtype) << " are not printed)\n";
     return;

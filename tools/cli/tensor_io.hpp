@@ -11,16 +11,24 @@
 
 namespace onnxmicro_cli {
 
-/// A tensor held by the CLI: dense, row-major, little-endian elements (the layout of raw_data).
+/// A value held by the CLI: a tensor (dense, row-major, little-endian elements: the layout of raw_data), a
+/// string tensor (its strings), or a sequence/optional (its elements). Copyable: view() builds the StringRefs and
+/// ValueRefs the runtime reads from the strings and elements this object owns.
 struct HostTensor {
   onnxmicro::DataType dtype = onnxmicro::DataType::undefined;
   onnxmicro::Shape shape;
-  std::vector<unsigned char> data;
-  std::string name;  ///< the TensorProto's name, empty for .npy
+  std::vector<unsigned char> data;   ///< numeric tensors
+  std::vector<std::string> strings;  ///< string tensors, one per element
+  std::vector<HostTensor> elements;  ///< sequences ([n]) and optionals ([0] or [1])
+  std::string name;                  ///< the proto's name, empty for .npy
 
-  onnxmicro::ConstTensorView view() const noexcept {
-    return onnxmicro::ConstTensorView(dtype, shape, data.empty() ? nullptr : data.data());
-  }
+  /// The view Session::set_input/run(inputs) take; valid while this object lives unchanged (a later view() call
+  /// rebuilds the same references in place).
+  onnxmicro::ConstTensorView view() const;
+
+ private:
+  mutable std::vector<onnxmicro::StringRef> string_refs_;
+  mutable std::vector<onnxmicro::ValueRef> value_refs_;
 };
 
 /// Reads a tensor file: .npy when it starts with NumPy's magic, otherwise a serialized onnx TensorProto.
@@ -34,9 +42,9 @@ bool parse_tensor_proto(const std::vector<unsigned char>& bytes, const std::stri
 /// Parses a NumPy .npy file (format versions 1-3, little-endian numeric dtypes, C order only).
 bool parse_npy(const std::vector<unsigned char>& bytes, const std::string& path, HostTensor& out, std::string& error);
 
-/// Serializes `value` as an onnx TensorProto with dims, data_type, name and raw_data, in field-number order
-/// with unpacked dims, exactly as the official protobuf library writes it. Fails for dtypes without a fixed
-/// element layout (string).
+/// Serializes `value` as an onnx TensorProto with dims, data_type, name and raw_data (string_data for strings),
+/// in field-number order with unpacked dims, exactly as the official protobuf library writes it. Fails for
+/// sequences and optionals (encode_value_proto in value_io.hpp writes those).
 bool encode_tensor_proto(const std::string& name, const onnxmicro::ConstTensorView& value,
                          std::vector<unsigned char>& out, std::string& error);
 

@@ -111,6 +111,35 @@ inline Status deep_copy_elements(ValueRef* refs, std::int64_t count, MetadataAll
   return {};
 }
 
+/// Checks the elements of a sequence or optional offered for graph input `name` against the element type the
+/// model declares (`declared`, the input's TypeProto): each tensor's elem_type, or an optional's sequence.
+inline Status check_declared_elements(std::string_view name, const proto::Type& declared,
+                                      const ConstTensorView& offered) noexcept {
+  using Kind = proto::Type::Kind;
+  if (declared.kind != Kind::sequence && declared.kind != Kind::optional) return {};
+  const proto::Type element = declared.element();
+  const auto* refs = static_cast<const ValueRef*>(offered.data);
+  for (std::int64_t i = 0; i < offered.element_count(); ++i) {
+    const ConstTensorView got = view_of(refs[i]);
+    const bool wants_sequence = element.kind == Kind::sequence;
+    if (wants_sequence != (got.dtype == DataType::sequence)) {
+      return Status(StatusCode::invalid_argument) << "input '" << name << "': the model declares an optional of a "
+                                                  << (wants_sequence ? "sequence" : "tensor") << ", the value holds a "
+                                                  << (wants_sequence ? "tensor" : "sequence");
+    }
+    if (wants_sequence) {
+      ONNXMICRO_RETURN_IF_ERROR(check_declared_elements(name, element, got));
+    } else if (element.kind == Kind::tensor && element.elem_type != 0 &&
+               static_cast<std::int32_t>(got.dtype) != element.elem_type) {
+      return Status(StatusCode::invalid_argument)
+             << "input '" << name << "': element " << i << " is a " << dtype_name(got.dtype)
+             << " tensor, the model declares " << (declared.kind == Kind::sequence ? "a sequence" : "an optional")
+             << " of " << dtype_name(static_cast<DataType>(element.elem_type)) << " tensors";
+    }
+  }
+  return {};
+}
+
 /// Appends the declared shape of `value` as "[2,'batch',?]" (for messages).
 inline Status& describe_declared_shape(Status& s, const model::Value& value) noexcept {
   s << "[";

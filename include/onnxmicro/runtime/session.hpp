@@ -93,10 +93,28 @@ class Session {
   /// empty view (dtype undefined) for inputs bound at prepare time.
   TensorView input(std::size_t index) const noexcept;
 
-  /// Runs every node once. Allocates nothing. Errors name the node.
+  /// Runs every node once. Allocates nothing. Errors name the node. With a node observer set
+  /// (SessionOptions::node_observer, set_node_observer()) it runs as run(NodeObserver&) with it.
   Status run() noexcept;
-  /// run(), telling `observer` before and after each node (for profilers; the plain run() has no such calls).
+  /// run(), telling `observer` before and after each node (for profilers; without a node observer set, the plain
+  /// run() has no such calls). A node placed on a device is finished before after_node.
   Status run(NodeObserver& observer) noexcept;
+  /// Replaces SessionOptions::node_observer for the following runs (nullptr: none). prepare() resets it to the
+  /// options' value.
+  void set_node_observer(NodeObserver* observer) noexcept { kept_.node_observer = observer; }
+  NodeObserver* node_observer() const noexcept { return kept_.node_observer; }
+  /// Output `k` of node `node_index` (of node_reports(); k below node_reports()[node_index].node->outputs.size()),
+  /// for a NodeObserver: valid inside after_node(node_index) only, because the arena reuses the memory for later
+  /// nodes (an observer that keeps values copies them; the view allocates nothing). For a Conv that absorbed an
+  /// activation (fused_activation()) it holds the clamped values. An empty view (dtype undefined) for an omitted
+  /// optional output, an index out of range, and the output of a device node that stays in device memory (only
+  /// the tensors transfers() downloads reach the host).
+  ConstTensorView node_output(std::size_t node_index, std::size_t k) const noexcept;
+  /// Graph value `id` (an id of model::Node::inputs/outputs) where the host holds it now: initializers and values
+  /// folded at prepare for the session's life, graph outputs after run(), any other value only while it lives in
+  /// the arena (inside NodeObserver::after_node of its producer). An empty view for kNoValue, ids out of range and
+  /// values the session never computes (those a fusion absorbed).
+  ConstTensorView value(model::ValueId id) const noexcept;
 
   /// Output `index` after run(): points into the arena (or at a constant), valid until the next run/prepare.
   ConstTensorView output(std::size_t index) const noexcept;
@@ -197,6 +215,7 @@ class Session {
     DeviceBackend* device = nullptr;  ///< null when device_policy is cpu_only
     DevicePolicy device_policy = DevicePolicy::cpu_only;
 #endif
+    NodeObserver* node_observer = nullptr;  ///< SessionOptions::node_observer, or set_node_observer()'s
   };
   void release() noexcept;
   void release_plan() noexcept;
@@ -219,6 +238,10 @@ class Session {
                                                      bool& retry) noexcept;
   ONNXMICRO_DETAIL_ALWAYS_INLINE Status bind_graph_values(const SessionOptions& options,
                                                           Span<unsigned char> bind_value) noexcept;
+#if ONNXMICRO_ENABLE_DYNAMIC_SHAPES
+  // The elements of a sequence/optional graph input offered in `options` against the model's declared type.
+  Status check_declared_elements(const model::Value& value, const SessionOptions& options) const noexcept;
+#endif
   ONNXMICRO_DETAIL_ALWAYS_INLINE Status prepare_nodes(const SessionOptions& options, Span<unsigned char> bind_value,
                                                       bool& retry) noexcept;
   ONNXMICRO_DETAIL_ALWAYS_INLINE Status plan_buffers(const SessionOptions& options,
@@ -389,6 +412,7 @@ inline Status Session::prepare(const Model& model, KernelRegistry registry, cons
   kept_.string_pool_bytes = options.string_pool_bytes;
   kept_.inputs_outlive_run = options.inputs_outlive_run;
   kept_.size_optimized_kernels = options.size_optimized_kernels;
+  kept_.node_observer = options.node_observer;
   ONNXMICRO_RETURN_IF_ERROR(choose_isa(options.max_isa));
   ONNXMICRO_RETURN_IF_ERROR(adopt_thread_pool(options.thread_pool));
   ONNXMICRO_RETURN_IF_ERROR(adopt_device(options));
@@ -795,6 +819,7 @@ inline Status Session::bind_graph_values(const SessionOptions& options, Span<uns
     ONNXMICRO_RETURN_IF_ERROR(input_index(value.name, position));
     ONNXMICRO_RETURN_IF_ERROR(
         detail::bind_graph_input(value, position, options, bind_value, *metadata_, rt, missing_input_value_));
+    if (is_value_container(value.dtype)) ONNXMICRO_RETURN_IF_ERROR(check_declared_elements(value, options));
 #else
     (void)options;
     (void)bind_value;
@@ -808,6 +833,20 @@ inline Status Session::bind_graph_values(const SessionOptions& options, Span<uns
 #endif
   return {};
 }
+
+#if ONNXMICRO_ENABLE_DYNAMIC_SHAPES
+inline Status Session::check_declared_elements(const model::Value& value, const SessionOptions& options) const noexcept {
+  // Only the model's own graph inputs have a declaration to check; a subgraph session's inputs come from its node.
+  if (graph_ != &model_->graph() && graph_ != &fused_graph_) return {};
+  const InputValue* offered = detail::find_binding(options.input_values, value.name);
+  for (const proto::ValueInfo& info : model_->proto().graph.inputs()) {
+    if (info.name == value.name && info.has_type && offered != nullptr) {
+      return detail::check_declared_elements(value.name, info.type, offered->value);
+    }
+  }
+  return {};
+}
+#endif
 
 inline Status Session::prepare_nodes(const SessionOptions& options, Span<unsigned char> bind_value,
                                      bool& retry) noexcept {
@@ -992,7 +1031,10 @@ struct UnobservedRun {
 };
 }  // namespace detail
 
-inline Status Session::run() noexcept { return run_nodes(detail::UnobservedRun()); }
+inline Status Session::run() noexcept {
+  if (kept_.node_observer != nullptr) return run(*kept_.node_observer);
+  return run_nodes(detail::UnobservedRun());
+}
 
 inline Status Session::run(NodeObserver& observer) noexcept {
   return run_nodes([&observer](std::size_t node, bool after) noexcept {
@@ -1043,6 +1085,30 @@ inline Status Session::run_nodes(Observe observe) noexcept {
   if (device_pending) ONNXMICRO_RETURN_IF_ERROR(device->finish());
 #endif
   return {};
+}
+
+inline ConstTensorView Session::value(model::ValueId id) const noexcept {
+  if (!prepared_ || id < 0 || static_cast<std::size_t>(id) >= values_.size()) return ConstTensorView();
+  const ValueRuntime& rt = values_[static_cast<std::size_t>(id)];
+  if (rt.data == nullptr) return ConstTensorView();  // never computed (absorbed by a fusion) or never planned
+  return ConstTensorView(rt.info.dtype, rt.info.shape, rt.data);
+}
+
+inline ConstTensorView Session::node_output(std::size_t node_index, std::size_t k) const noexcept {
+  if (!prepared_ || node_index >= reports_.size()) return ConstTensorView();
+  const model::Node& node = *reports_[node_index].node;
+  if (k >= node.outputs.size()) return ConstTensorView();
+  const model::ValueId id = node.outputs[k];
+#if ONNXMICRO_ENABLE_DEVICES
+  if (reports_[node_index].placement != Placement::cpu && id != model::kNoValue) {
+    bool downloaded = false;  // a device node's output reaches the host only when a transfer downloads it
+    for (const TransferReport& transfer : transfers())
+      if (transfer.direction == TransferDirection::device_to_host && transfer.tensor == values_[id].info.name)
+        downloaded = true;
+    if (!downloaded) return ConstTensorView();
+  }
+#endif
+  return value(id);
 }
 
 inline ConstTensorView Session::output(std::size_t index) const noexcept {

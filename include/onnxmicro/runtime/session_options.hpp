@@ -42,6 +42,7 @@ enum class DevicePolicy : std::uint8_t {
 };
 
 class DeviceBackend;
+class NodeObserver;
 
 struct SessionOptions {
   /// Caller-provided arena (aligned to ONNXMICRO_TENSOR_ALIGNMENT). nullptr: the session owns a heap arena.
@@ -103,10 +104,22 @@ struct SessionOptions {
   /// plan and reported per node (NodeReport::placement, fallback, reason) and per transfer (Session::transfers()).
   DeviceBackend* device = nullptr;
   DevicePolicy device_policy = DevicePolicy::cpu_only;
+  /// Told before and after every node of every run(), the plain run() included (as run(NodeObserver&) does);
+  /// Session::set_node_observer() changes it. It must outlive the session or be replaced. nullptr (the default):
+  /// run() makes no per-node call at all. Subgraph sessions (If, Loop, Scan bodies) are not observed.
+  NodeObserver* node_observer = nullptr;
 };
 
-/// Watches Session::run(NodeObserver&) node by node: a profiler's clock (`onnxmicro bench`), a debugger's dump.
-/// Indices are those of Session::node_reports(); nodes folded at prepare are not run, so not observed.
+/// Watches Session::run(NodeObserver&) (or every run() with SessionOptions::node_observer) node by node: a
+/// profiler's clock (`onnxmicro bench`), a debugger's dump (`onnxmicro run --dump`, `onnxmicro compare --layerwise`).
+/// Indices are those of Session::node_reports(), in execution order: node_reports()[i].node names the node (op_type,
+/// name, outputs: value ids into the model's graph values), .placement says where it runs. Inside after_node(i),
+/// Session::node_output(i, k) views the node's k-th output; the arena reuses that memory for later nodes, so an
+/// observer that keeps values copies them there (the session allocates nothing for observing). Nodes folded at
+/// prepare are not run, so not observed (their values are constants: Session::value()). A Conv that absorbed a Relu
+/// or Clip (Session::fused_activation()) is one event whose output is the activation's output, clamped; a QDQ group
+/// fused into an integer node (SessionOptions::fuse_qdq) is that node's event. Both methods are noexcept: an
+/// observer cannot stop a run.
 class NodeObserver {
  public:
   virtual void before_node(std::size_t node_index) noexcept = 0;

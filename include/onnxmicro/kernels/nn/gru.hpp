@@ -20,6 +20,7 @@ struct GruCell {
   static constexpr bool kHasCell = false;
   static constexpr std::string_view kDefaultActivations[kActivations] = {"Sigmoid", "Tanh"};
   static constexpr int kScratchVectors = 4;
+  static constexpr bool kGemmPath = false;  // (the reset gate scales H before R_h: two products a step; not yet)
 
   template <int kSince>
   static Status parse(PrepareContext& ctx, recurrent_util::Config& cfg) noexcept {

@@ -23,6 +23,7 @@ struct LstmCell {
   static constexpr bool kHasCell = true;
   static constexpr std::string_view kDefaultActivations[kActivations] = {"Sigmoid", "Tanh", "Tanh"};
   static constexpr int kScratchVectors = 4;
+  static constexpr bool kGemmPath = true;
 
   template <int kSince>
   static Status parse(PrepareContext& ctx, recurrent_util::Config& cfg) noexcept {
@@ -37,6 +38,35 @@ struct LstmCell {
                    A* scratch) noexcept {
     recurrent_util::gate_inputs(cfg, wt, kGates, x, h, 0, kGates, scratch);
     apply_gates(cfg, wt.activations, wt.p, scratch, h, c);
+  }
+
+  /// The gemm path's gate math vectorises for the default activations without clip, peepholes or input_forget.
+  static bool vector_gates(const recurrent_util::Config& cfg, bool has_peepholes) noexcept {
+    using recurrent_util::ActivationKind;
+    const recurrent_util::Activation* a = cfg.activations;
+    for (int d = 0; d < cfg.directions; ++d, a += kActivations) {
+      if (a[0].kind != ActivationKind::sigmoid || a[1].kind != ActivationKind::tanh ||
+          a[2].kind != ActivationKind::tanh)
+        return false;
+    }
+    return !cfg.has_clip && !has_peepholes && !cfg.input_forget;
+  }
+
+  /// One batch row's step on the gemm path from its pre-activations `pre` (blocks i, o, f, c; overwritten).
+  static void apply_row(const recurrent_util::GemmPath& path, const recurrent_util::Config& cfg,
+                        const recurrent_util::Activation* activations, const float* p, float* pre, float* h, float* c,
+                        float* tmp) noexcept {
+    if (!path.vector_gates) return apply_gates(cfg, activations, p, pre, h, c);
+    const std::int64_t H = cfg.hidden;
+    vector_math::sigmoid(path.isa, pre, pre, 3 * H);  // i, o, f
+    vector_math::tanh(path.isa, pre + 3 * H, pre + 3 * H, H);
+    const float* in = pre;
+    const float* forget = pre + 2 * H;
+    const float* cell = pre + 3 * H;
+    for (std::int64_t j = 0; j < H; ++j) c[j] = forget[j] * c[j] + in[j] * cell[j];
+    vector_math::tanh(path.isa, c, tmp, H);
+    const float* out = pre + H;
+    for (std::int64_t j = 0; j < H; ++j) h[j] = out[j] * tmp[j];
   }
 
   /// One step's state update from the gates' pre-activations `pre` (blocks i, o, f, c; biases included) and

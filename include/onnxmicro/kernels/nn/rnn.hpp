@@ -16,10 +16,26 @@ struct RnnCell {
   static constexpr bool kHasCell = false;
   static constexpr std::string_view kDefaultActivations[kActivations] = {"Tanh"};
   static constexpr int kScratchVectors = 1;
+  static constexpr bool kGemmPath = true;
 
   template <int kSince>
   static Status parse(PrepareContext&, recurrent_util::Config&) noexcept {
     return {};
+  }
+
+  /// The gemm path's activation vectorises for Tanh without clip.
+  static bool vector_gates(const recurrent_util::Config& cfg, bool) noexcept {
+    for (int d = 0; d < cfg.directions; ++d)
+      if (cfg.activations[d].kind != recurrent_util::ActivationKind::tanh) return false;
+    return !cfg.has_clip;
+  }
+
+  /// One batch row's step on the gemm path from its pre-activations `pre`.
+  static void apply_row(const recurrent_util::GemmPath& path, const recurrent_util::Config& cfg,
+                        const recurrent_util::Activation* activations, const float*, float* pre, float* h, float*,
+                        float*) noexcept {
+    if (path.vector_gates) return vector_math::tanh(path.isa, pre, h, cfg.hidden);
+    for (std::int64_t j = 0; j < cfg.hidden; ++j) h[j] = activations[0](recurrent_util::clip_value(cfg, pre[j]));
   }
 
   template <typename A, typename T>

@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: MIT
+// The float32 path of LSTM and RNN through the GEMM core (GemmPath in recurrent_config.hpp). Per direction:
+//   1. projection[T*B, G*H] = X[T*B, I] * W^T + (Wb + Rb): every time step's input part in one product;
+//   2. per time step: gates[B, G*H] = the step's projection rows + H[B, H] * R^T, one product for the whole batch;
+//      then the cell's gate math on each batch row (sigmoid/tanh vectorised for the default activations).
+// Rows past their sequence_lens take part in the product but keep their state, as the per-row path computes them.
+// Hosted builds only (ONNXMICRO_ENABLE_FAST_PATHS); size-optimised sessions keep the per-row path, which reads W and R
+// in place.
+#pragma once
+#include <cstring>
+
+#include "onnxmicro/kernels/common/gemm.hpp"
+#include "onnxmicro/kernels/common/scratch.hpp"
+#include "onnxmicro/kernels/common/vector_math.hpp"
+#include "onnxmicro/kernels/nn/recurrent_config.hpp"
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+namespace recurrent_util {
+
+/// dst (per direction [cols, rows]) = the transpose of each direction's `rows` x `cols` block of src.
+inline void transpose_directions(const float* src, std::int64_t directions, std::int64_t rows, std::int64_t cols,
+                                 float* dst) noexcept {
+  for (std::int64_t d = 0; d < directions; ++d)
+    gemm::transpose(src + d * rows * cols, rows, cols, dst + d * rows * cols);
+}
+
+/// dst[d, j] = Wb[d, j] + Rb[d, j] for B [directions, 2 * gh]; zeros without B.
+inline void sum_bias_halves(const float* b, std::int64_t directions, std::int64_t gh, float* dst) noexcept {
+  for (std::int64_t d = 0; d < directions; ++d)
+    for (std::int64_t j = 0; j < gh; ++j)
+      dst[d * gh + j] = b == nullptr ? 0.0f : b[d * 2 * gh + j] + b[d * 2 * gh + gh + j];
+}
+
+/// `rows` x `cols` of a constant input transposed once into persistent memory (per direction), or a scratch offset
+/// for run() to transpose into when the input is not constant.
+inline Status plan_transposed(PrepareContext& ctx, int input, std::int64_t directions, std::int64_t rows,
+                              std::int64_t cols, scratch::ScratchLayout& layout, const float*& packed,
+                              std::size_t& offset) noexcept {
+  const TensorInfo& info = ctx.input(input);
+  if (!info.is_constant) {
+    offset = layout.reserve<float>(rows * cols);
+    return {};
+  }
+  Span<float> memory;
+  ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(directions * rows * cols), memory));
+  transpose_directions(static_cast<const float*>(info.const_data), directions, rows, cols, memory.data());
+  packed = memory.data();
+  return {};
+}
+
+template <typename Cell>
+Status prepare_gemm_path(PrepareContext& ctx, const Config& cfg, GemmPath& path) noexcept {
+  const std::int64_t d = cfg.directions, gh = Cell::kGates * cfg.hidden, h = cfg.hidden;
+  path.enabled = true;
+  if (ONNXMICRO_ENABLE_ISA_DISPATCH) path.isa = ctx.isa();  // (else baseline, as allocated)
+  path.vector_gates = Cell::vector_gates(cfg, ctx.has_input(kPeepholes));
+  scratch::ScratchLayout layout;
+  ONNXMICRO_RETURN_IF_ERROR(plan_transposed(ctx, kW, d, gh, cfg.input_size, layout, path.w_t, path.w_t_offset));
+  ONNXMICRO_RETURN_IF_ERROR(plan_transposed(ctx, kR, d, gh, h, layout, path.r_t, path.r_t_offset));
+  if (!ctx.has_input(kB) || ctx.input(kB).is_constant) {
+    Span<float> bias;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(d * gh), bias));
+    const float* b = ctx.has_input(kB) ? static_cast<const float*>(ctx.input(kB).const_data) : nullptr;
+    sum_bias_halves(b, d, gh, bias.data());
+    path.bias = bias.data();
+  } else {
+    path.bias_offset = layout.reserve<float>(gh);
+  }
+  path.projection_offset = layout.reserve<float>(cfg.seq_length * cfg.batch * gh);
+  path.gates_offset = layout.reserve<float>(cfg.batch * gh);
+  path.h_offset = layout.reserve<float>(cfg.batch * h);
+  path.c_offset = layout.reserve<float>(cfg.batch * h);
+  path.tmp_offset = layout.reserve<float>(h);
+  ctx.request_scratch(layout.bytes());
+  return {};
+}
+
+/// One direction's transposed weights and summed bias: packed at prepare, or made in scratch now.
+struct DirectionWeights {
+  const float* w_t;
+  const float* r_t;
+  const float* bias;
+};
+
+template <typename Cell>
+DirectionWeights direction_weights(const Config& cfg, const GemmPath& path, RunContext& ctx, std::int64_t d) noexcept {
+  const std::int64_t gh = Cell::kGates * cfg.hidden, i = cfg.input_size, h = cfg.hidden;
+  void* scratch = ctx.scratch();
+  DirectionWeights out{path.w_t + d * i * gh, path.r_t + d * h * gh, path.bias + d * gh};
+  if (path.w_t == nullptr) {
+    float* w_t = scratch::scratch_at<float>(scratch, path.w_t_offset);
+    gemm::transpose(ctx.input(kW).template data_as<float>() + d * gh * i, gh, i, w_t);
+    out.w_t = w_t;
+  }
+  if (path.r_t == nullptr) {
+    float* r_t = scratch::scratch_at<float>(scratch, path.r_t_offset);
+    gemm::transpose(ctx.input(kR).template data_as<float>() + d * gh * h, gh, h, r_t);
+    out.r_t = r_t;
+  }
+  if (path.bias == nullptr) {
+    float* bias = scratch::scratch_at<float>(scratch, path.bias_offset);
+    sum_bias_halves(ctx.input(kB).template data_as<float>() + d * 2 * gh, 1, gh, bias);
+    out.bias = bias;
+  }
+  return out;
+}
+
+/// Where one batch row's state lives in initial_h/c and Y_h/c, and its row of Y at time t.
+inline std::int64_t state_offset(const Config& cfg, std::int64_t d, std::int64_t b) noexcept {
+  return (cfg.batch_first ? b * cfg.directions + d : d * cfg.batch + b) * cfg.hidden;
+}
+inline std::int64_t y_offset(const Config& cfg, std::int64_t d, std::int64_t b, std::int64_t t) noexcept {
+  return (cfg.batch_first ? (b * cfg.seq_length + t) * cfg.directions + d : (t * cfg.directions + d) * cfg.batch + b) *
+         cfg.hidden;
+}
+
+template <typename Cell>
+Status run_gemm_path(const Config& cfg, const GemmPath& path, RunContext& ctx) noexcept {
+  const std::int64_t t_len = cfg.seq_length, batch = cfg.batch, h_len = cfg.hidden, i_len = cfg.input_size;
+  const std::int64_t gh = Cell::kGates * h_len;
+  const float* x = ctx.input(kX).template data_as<float>();
+  const std::int32_t* lens =
+      ctx.has_input(kSequenceLens) ? ctx.input(kSequenceLens).template data_as<std::int32_t>() : nullptr;
+  ONNXMICRO_RETURN_IF_ERROR(check_sequence_lens(lens, batch, t_len));
+  const float* h0 = ctx.has_input(kInitialH) ? ctx.input(kInitialH).template data_as<float>() : nullptr;
+  const float* c0 =
+      Cell::kHasCell && ctx.has_input(kInitialC) ? ctx.input(kInitialC).template data_as<float>() : nullptr;
+  const float* peepholes =
+      Cell::kHasCell && ctx.has_input(kPeepholes) ? ctx.input(kPeepholes).template data_as<float>() : nullptr;
+  float* y = ctx.has_output(kY) ? ctx.output(kY).template data_as<float>() : nullptr;
+  float* yh = ctx.has_output(kYH) ? ctx.output(kYH).template data_as<float>() : nullptr;
+  float* yc = Cell::kHasCell && ctx.has_output(kYC) ? ctx.output(kYC).template data_as<float>() : nullptr;
+  void* scratch = ctx.scratch();
+  float* projection = scratch::scratch_at<float>(scratch, path.projection_offset);
+  float* gates = scratch::scratch_at<float>(scratch, path.gates_offset);
+  float* h = scratch::scratch_at<float>(scratch, path.h_offset);
+  float* c = scratch::scratch_at<float>(scratch, path.c_offset);
+  float* tmp = scratch::scratch_at<float>(scratch, path.tmp_offset);
+  const Workers& workers = ctx.workers();
+
+  for (std::int64_t d = 0; d < cfg.directions; ++d) {
+    const DirectionWeights wt = direction_weights<Cell>(cfg, path, ctx, d);
+    const bool backwards = cfg.directions == 2 ? d == 1 : cfg.reverse;
+    const Activation* activations = cfg.activations + d * cfg.activations_per_direction;
+    const float* p = peepholes == nullptr ? nullptr : peepholes + d * 3 * h_len;
+    // Projection rows follow X's rows (time-major or batch-major as the layout says).
+    for (std::int64_t r = 0; r < t_len * batch; ++r) std::memcpy(projection + r * gh, wt.bias, sizeof(float) * gh);
+    gemm::multiply(workers, path.isa, t_len * batch, gh, i_len, x, i_len, 1, wt.w_t, gh, projection, gh);
+    for (std::int64_t b = 0; b < batch; ++b) {
+      for (std::int64_t j = 0; j < h_len; ++j) {
+        h[b * h_len + j] = h0 == nullptr ? 0.0f : h0[state_offset(cfg, d, b) + j];
+        c[b * h_len + j] = c0 == nullptr ? 0.0f : c0[state_offset(cfg, d, b) + j];
+      }
+    }
+    for (std::int64_t s = 0; s < t_len; ++s) {
+      for (std::int64_t b = 0; b < batch; ++b) {
+        const std::int64_t len = lens == nullptr ? t_len : lens[b];
+        if (s >= len) continue;
+        const std::int64_t t = backwards ? len - 1 - s : s;
+        const std::int64_t row = cfg.batch_first ? b * t_len + t : t * batch + b;
+        std::memcpy(gates + b * gh, projection + row * gh, sizeof(float) * gh);
+      }
+      gemm::multiply(workers, path.isa, batch, gh, h_len, h, h_len, 1, wt.r_t, gh, gates, gh);
+      for (std::int64_t b = 0; b < batch; ++b) {
+        const std::int64_t len = lens == nullptr ? t_len : lens[b];
+        if (s >= len) {  // past this row's sequence: its state stays, Y is zero
+          if (y != nullptr) std::memset(y + y_offset(cfg, d, b, s), 0, sizeof(float) * h_len);
+          continue;
+        }
+        Cell::apply_row(path, cfg, activations, p, gates + b * gh, h + b * h_len, c + b * h_len, tmp);
+        const std::int64_t t = backwards ? len - 1 - s : s;
+        if (y != nullptr) std::memcpy(y + y_offset(cfg, d, b, t), h + b * h_len, sizeof(float) * h_len);
+      }
+    }
+    for (std::int64_t b = 0; b < batch; ++b) {
+      if (yh != nullptr) std::memcpy(yh + state_offset(cfg, d, b), h + b * h_len, sizeof(float) * h_len);
+      if (yc != nullptr) std::memcpy(yc + state_offset(cfg, d, b), c + b * h_len, sizeof(float) * h_len);
+    }
+  }
+  return {};
+}
+
+}  // namespace recurrent_util
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
