@@ -134,6 +134,14 @@ struct NoParams {
   static Status parse(const PrepareContext&, NoParams&) noexcept { return {}; }
 };
 
+/// An op with a float32 array form on the session's instruction set (kernels/common/vector_math.hpp) declares
+///   static void apply_float(Isa isa, const float* x, float* y, std::int64_t n) noexcept;
+/// UnaryElementwise then runs float32 tensors through it on AVX2/AVX-512 (hosted x86-64 builds).
+template <typename Op, typename = void>
+struct HasFloatArrayForm : std::false_type {};
+template <typename Op>
+struct HasFloatArrayForm<Op, std::void_t<decltype(&Op::apply_float)>> : std::true_type {};
+
 /// Body of a unary elementwise kernel (see the file comment). Output 0 has input 0's dtype and shape; run()
 /// is correct when input and output alias (each element is read before it is written).
 template <typename Op, typename Types>
@@ -158,6 +166,13 @@ struct UnaryElementwise : KernelDefaults {
       state->compute = &compute<typename decltype(tag)::type>;
     });
     if (!supported) return ctx.unsupported_input_dtype(kInput);
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+    if constexpr (HasFloatArrayForm<Op>::value) {
+      if (ctx.input(kInput).dtype == DataType::float32 && ctx.isa() != Isa::baseline) {
+        state->compute = ctx.isa() == Isa::avx512 ? &compute_float_array<Isa::avx512> : &compute_float_array<Isa::avx2>;
+      }
+    }
+#endif
     ctx.set_output(kOutput, ctx.input(kInput).dtype, ctx.input(kInput).shape);
     return {};
   }
@@ -175,6 +190,12 @@ struct UnaryElementwise : KernelDefaults {
     T* out = static_cast<T*>(y);
     const Params local = params;  // a local copy cannot alias `out`, so the loop vectorises
     for (std::int64_t i = 0; i < count; ++i) out[i] = store_element<T>(Op::apply(load_element(in[i]), local));
+  }
+
+  /// float32 through Op::apply_float on instruction set kIsa (chosen at prepare: the state keeps no Isa).
+  template <Isa kIsa>
+  static void compute_float_array(const void* x, void* y, std::int64_t count, const Params&) noexcept {
+    Op::apply_float(kIsa, static_cast<const float*>(x), static_cast<float*>(y), count);
   }
 };
 

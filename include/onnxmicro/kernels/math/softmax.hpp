@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "onnxmicro/kernels/common/elementwise.hpp"
+#include "onnxmicro/kernels/common/vector_math.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
@@ -82,6 +83,12 @@ struct SoftmaxImpl : KernelDefaults {
       if (state.inner > 1) scratch = 2 * static_cast<std::size_t>(state.inner) * sizeof(compute_t<T>);
     });
     if (!supported) return ctx.unsupported_input_dtype(kInput);
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+    // float32 along the innermost axis (attention scores): exp on the session's instruction set.
+    if (ctx.input(kInput).dtype == DataType::float32 && state.inner == 1 && ctx.isa() != Isa::baseline) {
+      state.compute = ctx.isa() == Isa::avx512 ? &compute_rows<Isa::avx512> : &compute_rows<Isa::avx2>;
+    }
+#endif
     if (scratch > 0) ctx.request_scratch(scratch);
     ctx.set_output(kOutput, ctx.input(kInput).dtype, ctx.input(kInput).shape);
     return {};
@@ -98,6 +105,26 @@ struct SoftmaxImpl : KernelDefaults {
     std::int64_t n = 1;
     for (int i = begin; i < end; ++i) n *= shape[i];
     return n;
+  }
+
+  /// float32 rows (inner == 1) with exp vectorised on kIsa (vector_math). y may alias x.
+  template <Isa kIsa>
+  static void compute_rows(const void* x, void* y, std::int64_t outer, std::int64_t length, std::int64_t,
+                           void*) noexcept {
+    const float* in = static_cast<const float*>(x);
+    float* out = static_cast<float*>(y);
+    for (std::int64_t o = 0; o < outer && length > 0; ++o) {
+      const float* xb = in + o * length;
+      float* yb = out + o * length;
+      float max = xb[0];
+      for (std::int64_t k = 1; k < length; ++k) max = xb[k] > max ? xb[k] : max;
+      for (std::int64_t k = 0; k < length; ++k) yb[k] = xb[k] - max;
+      vector_math::exp(kIsa, yb, yb, length);
+      float sum = 0;
+      for (std::int64_t k = 0; k < length; ++k) sum += yb[k];
+      const float scale = 1.0f / sum;
+      for (std::int64_t k = 0; k < length; ++k) yb[k] *= scale;
+    }
   }
 
   // y may alias x: every x element is read before the y element at the same position is written, and

@@ -68,6 +68,47 @@ inline Status check_param_shape(const kernels::PrepareContext& ctx, int index, c
   return ctx.input_error(index) << " has shape " << ctx.input(index).shape << ", expected " << expectation;
 }
 
+/// Sum of `n` elements of `row` minus `shift`, squared when `square`, in double over four independent partial sums
+/// (four adds in flight instead of one chain).
+template <typename T>
+double sum_in_double(const T* row, std::int64_t n, double shift, bool square) noexcept {
+  double partial[4] = {0.0, 0.0, 0.0, 0.0};
+  std::int64_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    for (int k = 0; k < 4; ++k) {
+      const double d = static_cast<double>(compute_type::widen(row[i + k])) - shift;
+      partial[k] += square ? d * d : d;
+    }
+  }
+  for (; i < n; ++i) {
+    const double d = static_cast<double>(compute_type::widen(row[i])) - shift;
+    partial[0] += square ? d * d : d;
+  }
+  return (partial[0] + partial[1]) + (partial[2] + partial[3]);
+}
+
+/// y = ((x - mean) * inv) [* scale] [+ bias] over `n` elements of one block; scale/bias advance by their steps
+/// (1: one value per element, 0: one value for all). Unit steps take a loop the compiler vectorises.
+template <bool kScale, bool kBias, typename T, typename Acc>
+void normalize_span(const T* x, T* y, std::int64_t n, Acc mean, Acc inv, const Acc* scale, std::int64_t scale_step,
+                    const Acc* bias, std::int64_t bias_step) noexcept {
+  if ((!kScale || scale_step == 1) && (!kBias || bias_step == 1)) {
+    for (std::int64_t j = 0; j < n; ++j) {
+      Acc v = (compute_type::widen(x[j]) - mean) * inv;
+      if constexpr (kScale) v = v * scale[j];
+      if constexpr (kBias) v = v + bias[j];
+      y[j] = compute_type::narrow<T>(v);
+    }
+    return;
+  }
+  for (std::int64_t j = 0; j < n; ++j) {
+    Acc v = (compute_type::widen(x[j]) - mean) * inv;
+    if constexpr (kScale) v = v * scale[j * scale_step];
+    if constexpr (kBias) v = v + bias[j * bias_step];
+    y[j] = compute_type::narrow<T>(v);
+  }
+}
+
 template <typename T>
 void compute_blocks(const BlockNormalizer& s, const void* x_data, const void* scale_data, const void* bias_data,
                     void* y_data, void* scratch) noexcept {
@@ -84,32 +125,24 @@ void compute_blocks(const BlockNormalizer& s, const void* x_data, const void* sc
 
   for (std::int64_t r = 0; r < s.rows; ++r) {
     const T* row = x + r * s.block;
-    double m = 0.0;
-    if (s.subtract_mean) {
-      double sum = 0.0;
-      for (std::int64_t i = 0; i < s.block; ++i) sum += static_cast<double>(compute_type::widen(row[i]));
-      m = sum / static_cast<double>(s.block);
-    }
-    double squares = 0.0;
-    for (std::int64_t i = 0; i < s.block; ++i) {
-      const double d = static_cast<double>(compute_type::widen(row[i])) - m;
-      squares += d * d;
-    }
+    const double m = s.subtract_mean ? sum_in_double(row, s.block, 0.0, false) / static_cast<double>(s.block) : 0.0;
+    const double squares = sum_in_double(row, s.block, m, true);
     mean[r] = static_cast<Acc>(m);
     inv[r] = static_cast<Acc>(1.0 / std::sqrt(squares / static_cast<double>(s.block) + s.epsilon));
   }
 
+  auto span = s.has_scale ? (s.has_bias ? &normalize_span<true, true, T, Acc> : &normalize_span<true, false, T, Acc>)
+                          : (s.has_bias ? &normalize_span<false, true, T, Acc> : &normalize_span<false, false, T, Acc>);
   std::int64_t r = 0, position = 0;  // block and position in it of the current output element
   s.plan.for_each_row([&](const std::int64_t* offsets, std::int64_t out, std::int64_t n) {
     const std::int64_t scale_step = s.plan.inner_stride(1), bias_step = s.plan.inner_stride(2);
-    const Acc* sc = scale + offsets[1];
-    const Acc* bi = bias + offsets[2];
-    for (std::int64_t j = 0; j < n; ++j) {
-      Acc v = (compute_type::widen(x[out + j]) - mean[r]) * inv[r];
-      if (s.has_scale) v = v * sc[j * scale_step];
-      if (s.has_bias) v = v + bi[j * bias_step];
-      y[out + j] = compute_type::narrow<T>(v);
-      if (++position == s.block) {
+    for (std::int64_t j = 0; j < n;) {  // the row's pieces that lie in one block each
+      const std::int64_t take = n - j < s.block - position ? n - j : s.block - position;
+      span(x + out + j, y + out + j, take, mean[r], inv[r], scale + offsets[1] + j * scale_step, scale_step,
+           bias + offsets[2] + j * bias_step, bias_step);
+      j += take;
+      position += take;
+      if (position == s.block) {
         position = 0;
         ++r;
       }
