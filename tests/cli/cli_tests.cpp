@@ -772,29 +772,28 @@ void case_run_bad_inputs(Context& ctx) {
   expect_error(ctx, run_cli(ctx, {"run", relu, "--inputs", ctx.path("odd.pb")}),
                "input 'x': '" + ctx.path("odd.pb") + "': raw_data has 23 bytes, not a whole number of float elements");
   write_bytes(ctx.path("huge.pb"), raw_tensor("x", kFloat, {1000000000, 3}, le_floats({1, 2, 3})).take());
-  expect_error(
-      ctx, run_cli(ctx, {"run", relu, "--inputs", ctx.path("huge.pb")}),
-      "input 'x': '" + ctx.path("huge.pb") + "': dims [1000000000,3] describe 3000000000 elements but the tensor stores 3");
+  expect_error(ctx, run_cli(ctx, {"run", relu, "--inputs", ctx.path("huge.pb")}),
+               "input 'x': '" + ctx.path("huge.pb") +
+                   "': dims [1000000000,3] describe 3000000000 elements but the tensor stores 3");
 
   // Malformed .npy files.
   write_bytes(ctx.path("fortran.npy"), npy("<f4", "(2, 3)", le_floats(kReluInput), true));
-  expect_error(
-      ctx, run_cli(ctx, {"run", relu, "--inputs", ctx.path("fortran.npy")}),
-      "input 'x': '" + ctx.path("fortran.npy") + "': .npy arrays in Fortran order are not supported (save a C-ordered array)");
+  expect_error(ctx, run_cli(ctx, {"run", relu, "--inputs", ctx.path("fortran.npy")}),
+               "input 'x': '" + ctx.path("fortran.npy") +
+                   "': .npy arrays in Fortran order are not supported (save a C-ordered array)");
   write_bytes(ctx.path("big_endian.npy"), npy(">f4", "(2, 3)", le_floats(kReluInput)));
-  expect_error(
-      ctx, run_cli(ctx, {"run", relu, "--inputs", ctx.path("big_endian.npy")}),
-      "input 'x': '" + ctx.path("big_endian.npy") +
-          "': .npy dtype '>f4' is not supported (<f4 <f8 <f2 <i8 <i4 <i2 <i1 |u1 <u2 <u4 <u8 |b1 <Un |Sn, "
-              "little-endian; object arrays need pickle: save strings as numpy.str_)");
+  expect_error(ctx, run_cli(ctx, {"run", relu, "--inputs", ctx.path("big_endian.npy")}),
+               "input 'x': '" + ctx.path("big_endian.npy") +
+                   "': .npy dtype '>f4' is not supported (<f4 <f8 <f2 <i8 <i4 <i2 <i1 |u1 <u2 <u4 <u8 |b1 <Un |Sn, "
+                   "little-endian; object arrays need pickle: save strings as numpy.str_)");
   write_bytes(ctx.path("short.npy"), npy("<f4", "(2, 3)", le_floats({1, 2, 3})));
   expect_error(ctx, run_cli(ctx, {"run", relu, "--inputs", ctx.path("short.npy")}),
                "input 'x': '" + ctx.path("short.npy") + "': shape [2,3] of <f4 needs 24 data bytes, the file has 12");
   Bytes npy_bytes = npy("<f4", "(2, 3)", le_floats(kReluInput));
   write_bytes(ctx.path("cut.npy"), Bytes(npy_bytes.begin(), npy_bytes.begin() + 40));
-  expect_error(
-      ctx, run_cli(ctx, {"run", relu, "--inputs", ctx.path("cut.npy")}),
-      "input 'x': '" + ctx.path("cut.npy") + "' is not a valid .npy file: header length 118 runs past the end of the file");
+  expect_error(ctx, run_cli(ctx, {"run", relu, "--inputs", ctx.path("cut.npy")}),
+               "input 'x': '" + ctx.path("cut.npy") +
+                   "' is not a valid .npy file: header length 118 runs past the end of the file");
   write_bytes(ctx.path("bad_header.npy"), npy("<f4", "[2, 3]", le_floats(kReluInput)));
   expect_error(ctx, run_cli(ctx, {"run", relu, "--inputs", ctx.path("bad_header.npy")}),
                "input 'x': '" + ctx.path("bad_header.npy") +
@@ -859,10 +858,10 @@ void case_run_sequence_output(Context& ctx) {
   write_bytes(ctx.path("x.pb"), raw_tensor("x", kFloat, {2}, le_floats({1, 2})).take());
   expect_success(ctx, run_cli(ctx, {"run", ctx.path("construct.onnx"), "--inputs", ctx.path("x.pb")}),
                  "seq: sequence [2]\nseq[0]: float [2]\n[1, 2]\nseq[1]: float [2]\n[1, 2]\n");
-  expect_success(ctx,
-                 run_cli(ctx, {"run", ctx.path("construct.onnx"), "--inputs", ctx.path("x.pb"), "--output-dir",
-                               ctx.path("out")}),
-                 "");
+  expect_success(
+      ctx,
+      run_cli(ctx, {"run", ctx.path("construct.onnx"), "--inputs", ctx.path("x.pb"), "--output-dir", ctx.path("out")}),
+      "");
   const ProtoEncoder element = raw_tensor("", kFloat, {2}, le_floats({1, 2}));
   expect_true(ctx, "output_0.pb is the SequenceProto protobuf writes",
               read_bytes(ctx.path("out/output_0.pb")) == sequence_proto("seq", {element, element}));
@@ -941,10 +940,10 @@ void case_run_strings(Context& ctx) {
   expect_success(ctx, run_cli(ctx, {"run", ctx.path("strings.onnx"), "--inputs", ctx.path("x_u.npy")}),
                  "y: string [2]\n[\"a\", \"b\\\"c\"]\n");
   write_bytes(ctx.path("x_s.npy"), npy("|S3", "(2,)", Bytes{'a', 0, 0, 'b', '"', 'c'}));
-  expect_success(ctx,
-                 run_cli(ctx, {"run", ctx.path("strings.onnx"), "--inputs", ctx.path("x_s.npy"), "--output-dir",
-                               ctx.path("out")}),
-                 "");
+  expect_success(
+      ctx,
+      run_cli(ctx, {"run", ctx.path("strings.onnx"), "--inputs", ctx.path("x_s.npy"), "--output-dir", ctx.path("out")}),
+      "");
   Bytes expected = x.take();
   expected.back() = 'y';  // the name is the last field
   expect_true(ctx, "output_0.pb is the string TensorProto protobuf writes",

@@ -56,15 +56,14 @@ std::vector<Tensor> node_inputs(const Case& c, std::mt19937& rng) {
     for (std::int64_t x : dims) n *= static_cast<std::size_t>(x);
     return Tensor{std::move(name), om::DataType::float32, std::move(dims), random_values(n, rng), {}};
   };
-  const std::vector<std::int64_t> x_dims =
-      c.layout == 1 ? std::vector<std::int64_t>{c.batch, c.seq, c.input} : std::vector<std::int64_t>{c.seq, c.batch, c.input};
-  const std::vector<std::int64_t> state_dims = c.layout == 1 ? std::vector<std::int64_t>{c.batch, d, c.hidden}
-                                                             : std::vector<std::int64_t>{d, c.batch, c.hidden};
+  const std::vector<std::int64_t> x_dims = c.layout == 1 ? std::vector<std::int64_t>{c.batch, c.seq, c.input}
+                                                         : std::vector<std::int64_t>{c.seq, c.batch, c.input};
+  const std::vector<std::int64_t> state_dims =
+      c.layout == 1 ? std::vector<std::int64_t>{c.batch, d, c.hidden} : std::vector<std::int64_t>{d, c.batch, c.hidden};
   std::vector<Tensor> in = {floats("X", x_dims), floats("W", {d, g * c.hidden, c.input}),
                             floats("R", {d, g * c.hidden, c.hidden})};
   in.push_back(c.bias ? floats("B", {d, 2 * g * c.hidden}) : Tensor{});
-  in.push_back(c.lens.empty() ? Tensor{}
-                              : Tensor{"sequence_lens", om::DataType::int32, {c.batch}, {}, c.lens});
+  in.push_back(c.lens.empty() ? Tensor{} : Tensor{"sequence_lens", om::DataType::int32, {c.batch}, {}, c.lens});
   in.push_back(c.initial ? floats("initial_h", state_dims) : Tensor{});
   if (c.op == "LSTM") {
     in.push_back(c.initial ? floats("initial_c", state_dims) : Tensor{});
@@ -105,8 +104,8 @@ std::vector<unsigned char> model_bytes(const Case& c, const std::vector<Tensor>&
   if (c.op == "LSTM") outputs.push_back("Y_c");
   std::vector<ProtoWriter> graph_outputs;
   for (const std::string& o : outputs) graph_outputs.push_back(make_value_info(o, om::DataType::float32, {}));
-  ProtoWriter graph = make_graph("g", {make_node(c.op, names, outputs, attributes, "rnn")}, graph_inputs,
-                                 graph_outputs, initializers);
+  ProtoWriter graph =
+      make_graph("g", {make_node(c.op, names, outputs, attributes, "rnn")}, graph_inputs, graph_outputs, initializers);
   return make_model(graph, c.opset).bytes();
 }
 

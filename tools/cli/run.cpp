@@ -109,7 +109,8 @@ int run_command(const Args& args) {
   for (std::size_t k = 0; k < bound.tensors.size(); ++k) {
     values.push_back(onnxmicro::InputValue{bound.shapes[k].name, bound.tensors[k].view()});
   }
-  const onnxmicro::Status status = session.run(onnxmicro::Span<const onnxmicro::InputValue>(values.data(), values.size()));
+  const onnxmicro::Status status =
+      session.run(onnxmicro::Span<const onnxmicro::InputValue>(values.data(), values.size()));
   if (!status.ok()) {
     print_error("run failed: " + describe_status(status));
     return kExitFailure;

@@ -835,7 +835,8 @@ inline Status Session::bind_graph_values(const SessionOptions& options, Span<uns
 }
 
 #if ONNXMICRO_ENABLE_DYNAMIC_SHAPES
-inline Status Session::check_declared_elements(const model::Value& value, const SessionOptions& options) const noexcept {
+inline Status Session::check_declared_elements(const model::Value& value,
+                                               const SessionOptions& options) const noexcept {
   // Only the model's own graph inputs have a declaration to check; a subgraph session's inputs come from its node.
   if (graph_ != &model_->graph() && graph_ != &fused_graph_) return {};
   const InputValue* offered = detail::find_binding(options.input_values, value.name);
