@@ -25975,67 +25975,95 @@ inline std::int64_t y_offset(const Config& cfg, std::int64_t d, std::int64_t b, 
          cfg.hidden;
 }
 
+/// What one run of the GEMM path reads and writes (null for absent optional inputs and outputs).
+struct GemmRun {
+  const float* x;
+  const std::int32_t* lens;
+  const float *h0, *c0, *peepholes;
+  float *y, *yh, *yc;
+  float *projection, *gates, *h, *c, *tmp;  ///< scratch
+};
+
+template <typename Cell>
+GemmRun gemm_run_buffers(const GemmPath& path, RunContext& ctx) noexcept {
+  auto in = [&](int i) { return ctx.has_input(i) ? ctx.input(i).template data_as<float>() : nullptr; };
+  auto out = [&](int i) { return ctx.has_output(i) ? ctx.output(i).template data_as<float>() : nullptr; };
+  void* scratch = ctx.scratch();
+  GemmRun r{};
+  r.x = in(kX);
+  r.lens = ctx.has_input(kSequenceLens) ? ctx.input(kSequenceLens).template data_as<std::int32_t>() : nullptr;
+  r.h0 = in(kInitialH);
+  r.c0 = Cell::kHasCell ? in(kInitialC) : nullptr;
+  r.peepholes = Cell::kHasCell ? in(kPeepholes) : nullptr;
+  r.y = out(kY);
+  r.yh = out(kYH);
+  r.yc = Cell::kHasCell ? out(kYC) : nullptr;
+  r.projection = scratch::scratch_at<float>(scratch, path.projection_offset);
+  r.gates = scratch::scratch_at<float>(scratch, path.gates_offset);
+  r.h = scratch::scratch_at<float>(scratch, path.h_offset);
+  r.c = scratch::scratch_at<float>(scratch, path.c_offset);
+  r.tmp = scratch::scratch_at<float>(scratch, path.tmp_offset);
+  return r;
+}
+
+/// projection[r] = bias + X[r] * W^T for every row of X (time-major or batch-major, as the layout says).
+template <typename Cell>
+void project_inputs(const Config& cfg, const GemmPath& path, const Workers& workers, const DirectionWeights& wt,
+                    const GemmRun& r) noexcept {
+  const std::int64_t rows = cfg.seq_length * cfg.batch, gh = Cell::kGates * cfg.hidden;
+  for (std::int64_t row = 0; row < rows; ++row) std::memcpy(r.projection + row * gh, wt.bias, sizeof(float) * gh);
+  gemm::multiply(workers, path.isa, rows, gh, cfg.input_size, r.x, cfg.input_size, 1, wt.w_t, gh, r.projection, gh);
+}
+
+/// Step s of direction d for the whole batch: the rows' projections, plus H * R^T in one product, then each
+/// active row's gate math and its row of Y (rows past their length keep their state and write a zero row of Y).
+template <typename Cell>
+void recurrent_step(const Config& cfg, const GemmPath& path, const Workers& workers, const DirectionWeights& wt,
+                    const GemmRun& r, std::int64_t d, std::int64_t s) noexcept {
+  const std::int64_t h_len = cfg.hidden, gh = Cell::kGates * h_len;
+  const bool backwards = cfg.directions == 2 ? d == 1 : cfg.reverse;
+  const Activation* activations = cfg.activations + d * cfg.activations_per_direction;
+  const float* p = r.peepholes == nullptr ? nullptr : r.peepholes + d * 3 * h_len;
+  auto length = [&](std::int64_t b) { return r.lens == nullptr ? cfg.seq_length : std::int64_t{r.lens[b]}; };
+  for (std::int64_t b = 0; b < cfg.batch; ++b) {
+    if (s >= length(b)) continue;
+    const std::int64_t t = backwards ? length(b) - 1 - s : s;
+    const std::int64_t row = cfg.batch_first ? b * cfg.seq_length + t : t * cfg.batch + b;
+    std::memcpy(r.gates + b * gh, r.projection + row * gh, sizeof(float) * gh);
+  }
+  gemm::multiply(workers, path.isa, cfg.batch, gh, h_len, r.h, h_len, 1, wt.r_t, gh, r.gates, gh);
+  for (std::int64_t b = 0; b < cfg.batch; ++b) {
+    if (s >= length(b)) {
+      if (r.y != nullptr) std::memset(r.y + y_offset(cfg, d, b, s), 0, sizeof(float) * h_len);
+      continue;
+    }
+    Cell::apply_row(path, cfg, activations, p, r.gates + b * gh, r.h + b * h_len, r.c + b * h_len, r.tmp);
+    const std::int64_t t = backwards ? length(b) - 1 - s : s;
+    if (r.y != nullptr) std::memcpy(r.y + y_offset(cfg, d, b, t), r.h + b * h_len, sizeof(float) * h_len);
+  }
+}
+
 template <typename Cell>
 Status run_gemm_path(const Config& cfg, const GemmPath& path, RunContext& ctx) noexcept {
-  const std::int64_t t_len = cfg.seq_length, batch = cfg.batch, h_len = cfg.hidden, i_len = cfg.input_size;
-  const std::int64_t gh = Cell::kGates * h_len;
-  const float* x = ctx.input(kX).template data_as<float>();
-  const std::int32_t* lens =
-      ctx.has_input(kSequenceLens) ? ctx.input(kSequenceLens).template data_as<std::int32_t>() : nullptr;
-  ONNXMICRO_RETURN_IF_ERROR(check_sequence_lens(lens, batch, t_len));
-  const float* h0 = ctx.has_input(kInitialH) ? ctx.input(kInitialH).template data_as<float>() : nullptr;
-  const float* c0 =
-      Cell::kHasCell && ctx.has_input(kInitialC) ? ctx.input(kInitialC).template data_as<float>() : nullptr;
-  const float* peepholes =
-      Cell::kHasCell && ctx.has_input(kPeepholes) ? ctx.input(kPeepholes).template data_as<float>() : nullptr;
-  float* y = ctx.has_output(kY) ? ctx.output(kY).template data_as<float>() : nullptr;
-  float* yh = ctx.has_output(kYH) ? ctx.output(kYH).template data_as<float>() : nullptr;
-  float* yc = Cell::kHasCell && ctx.has_output(kYC) ? ctx.output(kYC).template data_as<float>() : nullptr;
-  void* scratch = ctx.scratch();
-  float* projection = scratch::scratch_at<float>(scratch, path.projection_offset);
-  float* gates = scratch::scratch_at<float>(scratch, path.gates_offset);
-  float* h = scratch::scratch_at<float>(scratch, path.h_offset);
-  float* c = scratch::scratch_at<float>(scratch, path.c_offset);
-  float* tmp = scratch::scratch_at<float>(scratch, path.tmp_offset);
-  const Workers& workers = ctx.workers();
-
+  const GemmRun r = gemm_run_buffers<Cell>(path, ctx);
+  ONNXMICRO_RETURN_IF_ERROR(check_sequence_lens(r.lens, cfg.batch, cfg.seq_length));
+  const std::int64_t h_len = cfg.hidden;
+  const std::size_t state_bytes = sizeof(float) * static_cast<std::size_t>(h_len);
   for (std::int64_t d = 0; d < cfg.directions; ++d) {
     const DirectionWeights wt = direction_weights<Cell>(cfg, path, ctx, d);
-    const bool backwards = cfg.directions == 2 ? d == 1 : cfg.reverse;
-    const Activation* activations = cfg.activations + d * cfg.activations_per_direction;
-    const float* p = peepholes == nullptr ? nullptr : peepholes + d * 3 * h_len;
-    // Projection rows follow X's rows (time-major or batch-major as the layout says).
-    for (std::int64_t r = 0; r < t_len * batch; ++r) std::memcpy(projection + r * gh, wt.bias, sizeof(float) * gh);
-    gemm::multiply(workers, path.isa, t_len * batch, gh, i_len, x, i_len, 1, wt.w_t, gh, projection, gh);
-    for (std::int64_t b = 0; b < batch; ++b) {
-      for (std::int64_t j = 0; j < h_len; ++j) {
-        h[b * h_len + j] = h0 == nullptr ? 0.0f : h0[state_offset(cfg, d, b) + j];
-        c[b * h_len + j] = c0 == nullptr ? 0.0f : c0[state_offset(cfg, d, b) + j];
-      }
+    project_inputs<Cell>(cfg, path, ctx.workers(), wt, r);
+    for (std::int64_t b = 0; b < cfg.batch; ++b) {
+      float* h = r.h + b * h_len;
+      float* c = r.c + b * h_len;
+      if (r.h0 != nullptr) std::memcpy(h, r.h0 + state_offset(cfg, d, b), state_bytes);
+      if (r.h0 == nullptr) std::memset(h, 0, state_bytes);
+      if (r.c0 != nullptr) std::memcpy(c, r.c0 + state_offset(cfg, d, b), state_bytes);
+      if (r.c0 == nullptr) std::memset(c, 0, state_bytes);
     }
-    for (std::int64_t s = 0; s < t_len; ++s) {
-      for (std::int64_t b = 0; b < batch; ++b) {
-        const std::int64_t len = lens == nullptr ? t_len : lens[b];
-        if (s >= len) continue;
-        const std::int64_t t = backwards ? len - 1 - s : s;
-        const std::int64_t row = cfg.batch_first ? b * t_len + t : t * batch + b;
-        std::memcpy(gates + b * gh, projection + row * gh, sizeof(float) * gh);
-      }
-      gemm::multiply(workers, path.isa, batch, gh, h_len, h, h_len, 1, wt.r_t, gh, gates, gh);
-      for (std::int64_t b = 0; b < batch; ++b) {
-        const std::int64_t len = lens == nullptr ? t_len : lens[b];
-        if (s >= len) {  // past this row's sequence: its state stays, Y is zero
-          if (y != nullptr) std::memset(y + y_offset(cfg, d, b, s), 0, sizeof(float) * h_len);
-          continue;
-        }
-        Cell::apply_row(path, cfg, activations, p, gates + b * gh, h + b * h_len, c + b * h_len, tmp);
-        const std::int64_t t = backwards ? len - 1 - s : s;
-        if (y != nullptr) std::memcpy(y + y_offset(cfg, d, b, t), h + b * h_len, sizeof(float) * h_len);
-      }
-    }
-    for (std::int64_t b = 0; b < batch; ++b) {
-      if (yh != nullptr) std::memcpy(yh + state_offset(cfg, d, b), h + b * h_len, sizeof(float) * h_len);
-      if (yc != nullptr) std::memcpy(yc + state_offset(cfg, d, b), c + b * h_len, sizeof(float) * h_len);
+    for (std::int64_t s = 0; s < cfg.seq_length; ++s) recurrent_step<Cell>(cfg, path, ctx.workers(), wt, r, d, s);
+    for (std::int64_t b = 0; b < cfg.batch; ++b) {
+      if (r.yh != nullptr) std::memcpy(r.yh + state_offset(cfg, d, b), r.h + b * h_len, state_bytes);
+      if (r.yc != nullptr) std::memcpy(r.yc + state_offset(cfg, d, b), r.c + b * h_len, state_bytes);
     }
   }
   return {};

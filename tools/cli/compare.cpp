@@ -431,27 +431,35 @@ bool parse_number(const std::string& text, double& value) {
 
 }  // namespace
 
-int compare_command(const Args& args) {
+namespace {
+
+/// The command line of `compare`.
+struct CompareRequest {
   std::string model_path;
   Expected expected;
   Tolerance tolerance;
   bool layerwise = false;
   InputArgs inputs;
-  auto own_option = [&](const Args& all, std::size_t& i, std::string& error) {
+};
+
+/// -1 when the command goes on with `request`, else the exit code (usage errors printed).
+int parse_compare_command_line(const Args& args, CompareRequest& request) {
+  auto own_option = [&request](const Args& all, std::size_t& i, std::string& error) {
     std::string name, value;
     bool has_value = false;
     split_option(all[i], name, value, has_value);
-    const OptionResult threads = parse_threads_option(all, i, inputs, error);
+    const OptionResult threads = parse_threads_option(all, i, request.inputs, error);
     if (threads != OptionResult::not_mine) return threads;
     if (name == "--expected") {
-      const std::size_t before = expected.raw.size();
-      if (has_value) expected.raw.push_back(value);
-      while (i + 1 < all.size() && all[i + 1].rfind("--", 0) != 0) expected.raw.push_back(all[++i]);
-      if (expected.raw.size() == before) {
+      std::vector<std::string>& raw = request.expected.raw;
+      const std::size_t before = raw.size();
+      if (has_value) raw.push_back(value);
+      while (i + 1 < all.size() && all[i + 1].rfind("--", 0) != 0) raw.push_back(all[++i]);
+      if (raw.size() == before) {
         error = "--expected needs at least one FILE";
         return OptionResult::error;
       }
-      expected.any = true;
+      request.expected.any = true;
     } else if (name == "--rtol" || name == "--atol") {
       if (!has_value && i + 1 < all.size()) value = all[++i];
       double number = 0;
@@ -459,66 +467,52 @@ int compare_command(const Args& args) {
         error = name + " expects a non-negative number, got '" + printable(value) + "'";
         return OptionResult::error;
       }
-      (name == "--rtol" ? tolerance.rtol : tolerance.atol) = number;
-      tolerance.given = true;
+      (name == "--rtol" ? request.tolerance.rtol : request.tolerance.atol) = number;
+      request.tolerance.given = true;
     } else if (all[i] == "--layerwise") {
-      layerwise = true;
+      request.layerwise = true;
     } else {
       return OptionResult::not_mine;
     }
     return OptionResult::consumed;
   };
-  const int exit_code = parse_model_command_line(args, "compare", kUsage, kHelp, own_option, model_path, inputs);
+  const int exit_code =
+      parse_model_command_line(args, "compare", kUsage, kHelp, own_option, request.model_path, request.inputs);
   if (exit_code >= 0) return exit_code;
-  if (!expected.any && !layerwise) return usage_error("compare", kUsage, "give --expected FILE... or --layerwise");
+  if (!request.expected.any && !request.layerwise) {
+    return usage_error("compare", kUsage, "give --expected FILE... or --layerwise");
+  }
+  return -1;
+}
 
-  std::string error;
-  auto loaded = std::make_unique<LoadedModel>();
-  BoundInputs bound;
-  onnxmicro::Session session;
-  if (!prepare_with_inputs(model_path, inputs, /*require_all=*/true, *loaded, bound, session, error)) {
-    print_error(error);
-    return kExitFailure;
-  }
-  print_placement(std::cerr, session, inputs, /*per_node=*/false);
-  std::vector<std::string> files;
-  if (expected.any && !assign_expected(session, expected, files, error)) {
-    print_error(error);
-    return kExitFailure;
-  }
+/// The expected file of each output (empty: not compared), each checked to be a readable file.
+bool expected_files(const onnxmicro::Session& session, const Expected& expected, std::vector<std::string>& files,
+                    std::string& error) {
+  if (!expected.any) return true;
+  if (!assign_expected(session, expected, files, error)) return false;
   for (const std::string& file : files) {
-    if (!file.empty() && !require_regular_file(file, "cannot open expected output", error)) {
-      print_error(error);
-      return kExitFailure;
-    }
+    if (!file.empty() && !require_regular_file(file, "cannot open expected output", error)) return false;
   }
+  return true;
+}
 
-  Captured deployed_values;
-  if (layerwise) {
-    if (!capture_run(session, bound, std::string(), deployed_values, error)) {
-      print_error(error);
-      return kExitFailure;
-    }
-  } else {
-    std::vector<onnxmicro::InputValue> values;
-    for (std::size_t k = 0; k < bound.tensors.size(); ++k) {
-      values.push_back(onnxmicro::InputValue{bound.shapes[k].name, bound.tensors[k].view()});
-    }
-    const onnxmicro::Status status =
-        session.run(onnxmicro::Span<const onnxmicro::InputValue>(values.data(), values.size()));
-    if (!status.ok()) {
-      print_error("run failed: " + describe_status(status));
-      return kExitFailure;
-    }
+/// One run of the prepared session on the bound inputs.
+bool run_once(onnxmicro::Session& session, const BoundInputs& bound, std::string& error) {
+  std::vector<onnxmicro::InputValue> values;
+  for (std::size_t k = 0; k < bound.tensors.size(); ++k) {
+    values.push_back(onnxmicro::InputValue{bound.shapes[k].name, bound.tensors[k].view()});
   }
-  bool within = true;
-  if (expected.any && !compare_outputs(session, files, tolerance, within, error)) {
-    print_error(error);
-    return kExitFailure;
-  }
-  if (!layerwise) return within ? kExitSuccess : kExitFailure;
+  const onnxmicro::Status status =
+      session.run(onnxmicro::Span<const onnxmicro::InputValue>(values.data(), values.size()));
+  if (!status.ok()) error = "run failed: " + describe_status(status);
+  return status.ok();
+}
 
-  // As written: every node its own kernel, on the CPU.
+/// --layerwise's second run, as written (every node its own kernel, on the CPU), compared node by node with the
+/// deployed run's captured values. False on an error (in `error`); `within` says whether every layer agreed.
+bool compare_as_written(LoadedModel& loaded, const BoundInputs& bound, const InputArgs& inputs,
+                        const onnxmicro::Session& deployed, const Captured& deployed_values, const Tolerance& tolerance,
+                        bool& within, std::string& error) {
   InputArgs as_written = inputs;
   as_written.fuse_activations = false;
   as_written.fuse_qdq = false;
@@ -526,13 +520,41 @@ int compare_command(const Args& args) {
   onnxmicro::Session written;
   Captured written_values;
   const char* inject = std::getenv("ONNXMICRO_CLI_INJECT_DIVERGENCE");
-  if (!prepare_bound(*loaded, bound, as_written, written, error) ||
+  if (!prepare_bound(loaded, bound, as_written, written, error) ||
       !capture_run(written, bound, inject != nullptr ? inject : "", written_values, error)) {
-    print_error("as written: " + error);
+    error = "as written: " + error;
+    return false;
+  }
+  compare_layers(deployed, deployed_values, written, written_values, tolerance, within);
+  return true;
+}
+
+}  // namespace
+
+int compare_command(const Args& args) {
+  CompareRequest request;
+  const int exit_code = parse_compare_command_line(args, request);
+  if (exit_code >= 0) return exit_code;
+  std::string error;
+  auto loaded = std::make_unique<LoadedModel>();
+  BoundInputs bound;
+  onnxmicro::Session session;
+  std::vector<std::string> files;
+  Captured deployed_values;
+  bool ok =
+      prepare_with_inputs(request.model_path, request.inputs, /*require_all=*/true, *loaded, bound, session, error);
+  if (ok) print_placement(std::cerr, session, request.inputs, /*per_node=*/false);
+  ok = ok && expected_files(session, request.expected, files, error);
+  ok = ok && (request.layerwise ? capture_run(session, bound, std::string(), deployed_values, error)
+                                : run_once(session, bound, error));
+  bool within = true, layers_within = true;
+  ok = ok && (!request.expected.any || compare_outputs(session, files, request.tolerance, within, error));
+  ok = ok && (!request.layerwise || compare_as_written(*loaded, bound, request.inputs, session, deployed_values,
+                                                       request.tolerance, layers_within, error));
+  if (!ok) {
+    print_error(error);
     return kExitFailure;
   }
-  bool layers_within = true;
-  compare_layers(session, deployed_values, written, written_values, tolerance, layers_within);
   return within && layers_within ? kExitSuccess : kExitFailure;
 }
 

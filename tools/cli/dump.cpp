@@ -159,37 +159,56 @@ bool IntermediateDump::begin(onnxmicro::Session& session, const std::string& dir
 }
 
 bool IntermediateDump::finish(std::string& error) {
-  onnxmicro::Session& session = *session_;
-  session.set_node_observer(nullptr);
-  const onnxmicro::Span<const onnxmicro::NodeReport> reports = session.node_reports();
-  const onnxmicro::model::Graph& graph = session.model()->graph();
-  // Values folded at prepare are constants the run did not compute: written from where the session keeps them.
+  session_->set_node_observer(nullptr);
+  std::vector<unsigned char> listed(session_->model()->graph().values.size(), 0);
+  write_folded_values();
+  describe_entries(listed);
+  list_absorbed_tensors(listed);
+  const std::string index = index_json();
+  if (!error_.empty()) {
+    error = error_;
+    return false;
+  }
+  return write_file(dir_ + "/index.json", std::vector<unsigned char>(index.begin(), index.end()), error);
+}
+
+// Values folded at prepare are constants the run did not compute: written from where the session keeps them.
+void IntermediateDump::write_folded_values() {
+  const onnxmicro::Span<const onnxmicro::NodeReport> reports = session_->node_reports();
   for (std::size_t i = 0; i < reports.size() && i < entry_of_.size(); ++i) {
     if (!reports[i].folded) continue;
     const onnxmicro::model::Node& node = *reports[i].node;
     for (std::size_t k = 0; k < node.outputs.size() && k < entry_of_[i].size(); ++k) {
       if (entry_of_[i][k] < 0) continue;
       Entry& entry = entries_[static_cast<std::size_t>(entry_of_[i][k])];
-      write(entry, session.value(node.outputs[k]));
+      write(entry, session_->value(node.outputs[k]));
       if (entry.note.empty()) entry.note = "folded at prepare (a constant)";
     }
   }
-  std::vector<unsigned char> listed(graph.values.size(), 0);
+}
+
+// Graph outputs no node computes are written from the session; a fused node's entry says what it holds.
+void IntermediateDump::describe_entries(std::vector<unsigned char>& listed) {
+  const onnxmicro::Span<const onnxmicro::NodeReport> reports = session_->node_reports();
   for (Entry& entry : entries_) {
     listed[static_cast<std::size_t>(entry.id)] = 1;
     if (entry.node < 0) {
-      write(entry, session.value(entry.id));
+      write(entry, session_->value(entry.id));
       if (entry.note.empty()) entry.note = "a graph output no node computes";
       continue;
     }
     const std::size_t i = static_cast<std::size_t>(entry.node);
-    const onnxmicro::model::Node* activation = session.fused_activation(i);
+    const onnxmicro::model::Node* activation = session_->fused_activation(i);
     if (activation != nullptr && entry.note.empty()) {
       entry.note = "computed by " + describe_node(*reports[i].node, i) + " with the " + describe_node(*activation, 0) +
                    " fused into it (clamped values)";
     }
   }
-  // Tensors of the model that this run never computed: absorbed by a fusion.
+}
+
+// Tensors of the model that this run never computed: absorbed by a fusion.
+void IntermediateDump::list_absorbed_tensors(std::vector<unsigned char>& listed) {
+  const onnxmicro::model::Graph& graph = session_->model()->graph();
   for (const onnxmicro::model::Node& node : graph.nodes) {
     for (onnxmicro::model::ValueId id : node.outputs) {
       if (id == onnxmicro::model::kNoValue || listed[static_cast<std::size_t>(id)]) continue;
@@ -203,79 +222,71 @@ bool IntermediateDump::finish(std::string& error) {
       entries_.push_back(std::move(entry));
     }
   }
+}
 
+std::string IntermediateDump::index_json() const {
   std::ostringstream text;
   JsonWriter json(text);
   json.begin_object();
   json.key("tensors");
   json.begin_array();
-  for (const Entry& entry : entries_) {
-    json.begin_object(/*compact=*/true);
-    json.key("name");
-    json.value(entry.name);
-    json.key("file");
-    if (entry.file.empty()) {
-      json.null();
-    } else {
-      json.value(entry.file);
-    }
-    json.key("format");
-    if (entry.file.empty()) {
-      json.null();
-    } else {
-      json.value(entry.format);
-    }
-    if (entry.node >= 0) {
-      const std::size_t i = static_cast<std::size_t>(entry.node);
-      const onnxmicro::model::Node& node = *reports[i].node;
-      json.key("node");
-      json.value(node.name);
-      json.key("node_index");
-      json.value(static_cast<std::int64_t>(i));
-      json.key("op");
-      json.value(node.op_type);
-      if (!node.domain.empty()) {
-        json.key("domain");
-        json.value(node.domain);
-      }
-      json.key("placement");
-      json.value(onnxmicro::placement_name(reports[i].placement));
-    } else if (entry.model_node != nullptr) {
-      json.key("node");
-      json.value(entry.model_node->name);
-      json.key("op");
-      json.value(entry.model_node->op_type);
-    } else {
-      json.key("node");
-      json.null();
-    }
-    json.key("dtype");
-    if (entry.dtype == DataType::undefined) {  // (never computed, or kept in device memory)
-      json.null();
-      json.key("shape");
-      json.null();
-    } else {
-      json.value(onnxmicro::dtype_name(entry.dtype));
-      json.key("shape");
-      json.begin_array(/*compact=*/true);
-      for (int d = 0; d < entry.shape.rank(); ++d) json.value(static_cast<std::int64_t>(entry.shape[d]));
-      json.end_array();
-    }
-    if (!entry.note.empty()) {
-      json.key("note");
-      json.value(entry.note);
-    }
-    json.end_object();
-  }
+  for (const Entry& entry : entries_) write_entry_json(json, entry);
   json.end_array();
   json.end_object();
   json.finish();
-  const std::string index = text.str();
-  if (!error_.empty()) {
-    error = error_;
-    return false;
+  return text.str();
+}
+
+void IntermediateDump::write_entry_json(JsonWriter& json, const Entry& entry) const {
+  auto value_or_null = [&json](const std::string& text) { text.empty() ? json.null() : json.value(text); };
+  json.begin_object(/*compact=*/true);
+  json.key("name");
+  json.value(entry.name);
+  json.key("file");
+  value_or_null(entry.file);
+  json.key("format");
+  value_or_null(entry.file.empty() ? std::string() : entry.format);
+  if (entry.node >= 0) {
+    const std::size_t i = static_cast<std::size_t>(entry.node);
+    const onnxmicro::NodeReport& report = session_->node_reports()[i];
+    json.key("node");
+    json.value(report.node->name);
+    json.key("node_index");
+    json.value(static_cast<std::int64_t>(i));
+    json.key("op");
+    json.value(report.node->op_type);
+    if (!report.node->domain.empty()) {
+      json.key("domain");
+      json.value(report.node->domain);
+    }
+    json.key("placement");
+    json.value(onnxmicro::placement_name(report.placement));
+  } else if (entry.model_node != nullptr) {
+    json.key("node");
+    json.value(entry.model_node->name);
+    json.key("op");
+    json.value(entry.model_node->op_type);
+  } else {
+    json.key("node");
+    json.null();
   }
-  return write_file(dir_ + "/index.json", std::vector<unsigned char>(index.begin(), index.end()), error);
+  json.key("dtype");
+  if (entry.dtype == DataType::undefined) {  // (never computed, or kept in device memory)
+    json.null();
+    json.key("shape");
+    json.null();
+  } else {
+    json.value(onnxmicro::dtype_name(entry.dtype));
+    json.key("shape");
+    json.begin_array(/*compact=*/true);
+    for (int d = 0; d < entry.shape.rank(); ++d) json.value(static_cast<std::int64_t>(entry.shape[d]));
+    json.end_array();
+  }
+  if (!entry.note.empty()) {
+    json.key("note");
+    json.value(entry.note);
+  }
+  json.end_object();
 }
 
 }  // namespace onnxmicro_cli

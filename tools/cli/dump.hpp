@@ -48,6 +48,8 @@ bool encode_npy(const onnxmicro::ConstTensorView& value, std::vector<unsigned ch
 /// empty, "." or "..".
 std::string sanitize_file_name(std::string_view name);
 
+class JsonWriter;
+
 /// `onnxmicro run --dump DIR`: prepare the session, begin() (creates DIR, writes the values folded at prepare, and
 /// becomes the session's node observer), run, finish() (graph outputs no node computes, DIR/index.json). Each tensor
 /// goes to DIR/NNNN_<sanitised name>.npy (.pb TensorProto for dtypes NumPy lacks), NNNN numbering the tensors in
@@ -75,6 +77,12 @@ class IntermediateDump {
     onnxmicro::Shape shape;
   };
   void write(Entry& entry, const onnxmicro::ConstTensorView& view);
+  // The steps of finish().
+  void write_folded_values();
+  void describe_entries(std::vector<unsigned char>& listed);
+  void list_absorbed_tensors(std::vector<unsigned char>& listed);
+  std::string index_json() const;
+  void write_entry_json(JsonWriter& json, const Entry& entry) const;
 
   onnxmicro::Session* session_ = nullptr;
   std::unique_ptr<OutputTap> tap_;
