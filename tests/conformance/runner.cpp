@@ -1563,8 +1563,8 @@ int main(int argc, char** argv) {
                 g_device_tally.partly, g_device_tally.none);
   }
 #endif
-  std::printf("conformance: %d passed, %d failed, %d unsupported (of %zu cases)\n", passed, failed, unsupported,
-              recorded.size());
+  std::printf("conformance%s: %d passed, %d failed, %d unsupported (of %zu cases)\n",
+              options.via_cli.empty() ? "" : " via CLI", passed, failed, unsupported, recorded.size());
   std::printf("%d passed, %d failed\n", passed, failed);
   return unexpected_failures != 0 || stale != 0 ? 1 : 0;
 }
