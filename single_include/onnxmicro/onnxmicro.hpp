@@ -6491,10 +6491,16 @@ class Workers {
   /// ranges, one per task (tasks_for); calls body(first, end) for every non-empty range and returns when all are done.
   template <typename Body>
   void for_each_range(std::int64_t total, double work_per_unit, Body& body) const noexcept {
+    auto range_body = [&](std::size_t, std::int64_t first, std::int64_t end) noexcept { body(first, end); };
+    for_each_task_range(total, work_per_unit, range_body);
+  }
+  /// for_each_range for bodies that use scratch slice `task`: calls body(task, first, end).
+  template <typename Body>
+  void for_each_task_range(std::int64_t total, double work_per_unit, Body& body) const noexcept {
     const std::size_t tasks = tasks_for(static_cast<double>(total) * work_per_unit, kMinTaskWork, total);
     auto task = [&](std::size_t t) noexcept {
       const SplitRange range = split_range(total, tasks, t);
-      if (range.size() > 0) body(range.begin, range.end);
+      if (range.size() > 0) body(t, range.begin, range.end);
     };
     run(tasks, task);
   }
@@ -15421,6 +15427,23 @@ inline PanelEnds rows_below(PanelEnds ends, std::int64_t rows) noexcept {
   return ends;
 }
 
+/// Where a tile's A values are: A(i, p) = data[i * row + p * column] within a tile, the tile starting at row i (a
+/// multiple of the tile rows) at data + i * tile_row. Plain strided A: tile_row = row, panel_stride = 0. A packed by
+/// gemm::pack_a: panel by panel (one per depth pass), each panel's row tiles one after another, each tile depth-major
+/// (row = 1, column = tile rows), so that a pass over the rows reads one contiguous stream the prefetchers follow.
+struct ARows {
+  const float* data;
+  std::int64_t row, column, tile_row;
+  std::int64_t panel_stride = 0;  ///< packed: floats per depth step over all the (tile-padded) rows; 0: plain
+  std::int64_t first_row = 0;     ///< packed: the first row of the block this multiplies (a multiple of tile rows)
+  const float* at(std::int64_t i) const noexcept { return data + i * tile_row; }
+  /// The depth panel [p, p + depth).
+  ARows from_depth(std::int64_t p, std::int64_t depth) const noexcept {
+    if (panel_stride == 0) return ARows{data + p * column, row, column, tile_row};
+    return ARows{data + p * panel_stride + first_row * depth, row, column, depth};
+  }
+};
+
 // ---- AVX2 + FMA: 6 x 16 ----
 
 namespace avx2 {
@@ -15495,14 +15518,14 @@ ONNXMICRO_DETAIL_TARGET_AVX2 inline void tile(std::int64_t depth, const float* a
 
 /// One 16-column strip (or its masked edge) of every row of C.
 template <bool Masked>
-ONNXMICRO_DETAIL_TARGET_AVX2 inline void strip(std::int64_t m, std::int64_t depth, const float* a, std::int64_t a_row,
-                                               std::int64_t a_col, const float* b, std::int64_t ldb, float* c,
-                                               std::int64_t ldc, __m256i low, __m256i high,
+ONNXMICRO_DETAIL_TARGET_AVX2 inline void strip(std::int64_t m, std::int64_t depth, const ARows& a, const float* b,
+                                               std::int64_t ldb, float* c, std::int64_t ldc, __m256i low, __m256i high,
                                                const PanelEnds& ends) noexcept {
+  const std::int64_t a_row = a.row, a_col = a.column;
   std::int64_t i = 0;
   for (; i + kRows <= m; i += kRows)
-    tile<kRows, Masked>(depth, a + i * a_row, a_row, a_col, b, ldb, c + i * ldc, ldc, low, high, rows_below(ends, i));
-  const float* a_i = a + i * a_row;
+    tile<kRows, Masked>(depth, a.at(i), a_row, a_col, b, ldb, c + i * ldc, ldc, low, high, rows_below(ends, i));
+  const float* a_i = a.at(i);
   float* c_i = c + i * ldc;
   const PanelEnds ends_i = rows_below(ends, i);
   switch (m - i) {
@@ -15516,11 +15539,10 @@ ONNXMICRO_DETAIL_TARGET_AVX2 inline void strip(std::int64_t m, std::int64_t dept
 }
 }  // namespace avx2
 
-/// C[m x n] = (row_bias[i], or C) + A[m x k] * B[k x n], then `clamp`, with AVX2+FMA;
-/// A(i, p) = a[i * a_row + p * a_col], B and C row-major.
-ONNXMICRO_DETAIL_TARGET_AVX2 inline void multiply_avx2(std::int64_t m, std::int64_t n, std::int64_t k, const float* a,
-                                                       std::int64_t a_row, std::int64_t a_col, const float* b,
-                                                       std::int64_t ldb, float* c, std::int64_t ldc,
+/// C[m x n] = (row_bias[i], or C) + A[m x k] * B[k x n], then `clamp`, with AVX2+FMA; A as ARows says, B and C
+/// row-major.
+ONNXMICRO_DETAIL_TARGET_AVX2 inline void multiply_avx2(std::int64_t m, std::int64_t n, std::int64_t k, const ARows& a,
+                                                       const float* b, std::int64_t ldb, float* c, std::int64_t ldc,
                                                        const float* row_bias, const OutputClamp& clamp) noexcept {
   __m256i all_low, all_high, edge_low, edge_high;
   avx2::edge_masks(avx2::kColumns, all_low, all_high);
@@ -15528,15 +15550,13 @@ ONNXMICRO_DETAIL_TARGET_AVX2 inline void multiply_avx2(std::int64_t m, std::int6
   const std::int64_t full_columns = n - n % avx2::kColumns;
   for (std::int64_t p0 = 0; p0 < k; p0 += kDepthAvx2) {
     const std::int64_t depth = k - p0 < kDepthAvx2 ? k - p0 : kDepthAvx2;
-    const float* a_p = a + p0 * a_col;
+    const ARows a_p = a.from_depth(p0, depth);
     const float* b_p = b + p0 * ldb;
     const PanelEnds ends = panel_ends(p0 == 0, p0 + depth >= k, row_bias, clamp);
     for (std::int64_t j = 0; j < full_columns; j += avx2::kColumns)
-      avx2::strip<false>(m, depth, a_p, a_row, a_col, b_p + j, ldb, c + j, ldc, all_low, all_high, ends);
-    if (full_columns < n) {
-      avx2::strip<true>(m, depth, a_p, a_row, a_col, b_p + full_columns, ldb, c + full_columns, ldc, edge_low,
-                        edge_high, ends);
-    }
+      avx2::strip<false>(m, depth, a_p, b_p + j, ldb, c + j, ldc, all_low, all_high, ends);
+    if (full_columns < n)
+      avx2::strip<true>(m, depth, a_p, b_p + full_columns, ldb, c + full_columns, ldc, edge_low, edge_high, ends);
   }
 }
 
@@ -15592,14 +15612,14 @@ ONNXMICRO_DETAIL_TARGET_AVX512 inline void tile(std::int64_t depth, const float*
   }
 }
 
-ONNXMICRO_DETAIL_TARGET_AVX512 inline void strip(std::int64_t m, std::int64_t depth, const float* a, std::int64_t a_row,
-                                                 std::int64_t a_col, const float* b, std::int64_t ldb, float* c,
-                                                 std::int64_t ldc, __mmask16 low, __mmask16 high,
-                                                 const PanelEnds& ends) noexcept {
+ONNXMICRO_DETAIL_TARGET_AVX512 inline void strip(std::int64_t m, std::int64_t depth, const ARows& a, const float* b,
+                                                 std::int64_t ldb, float* c, std::int64_t ldc, __mmask16 low,
+                                                 __mmask16 high, const PanelEnds& ends) noexcept {
+  const std::int64_t a_row = a.row, a_col = a.column;
   std::int64_t i = 0;
   for (; i + kRows <= m; i += kRows)
-    tile<kRows>(depth, a + i * a_row, a_row, a_col, b, ldb, c + i * ldc, ldc, low, high, rows_below(ends, i));
-  const float* a_i = a + i * a_row;
+    tile<kRows>(depth, a.at(i), a_row, a_col, b, ldb, c + i * ldc, ldc, low, high, rows_below(ends, i));
+  const float* a_i = a.at(i);
   float* c_i = c + i * ldc;
   const PanelEnds ends_i = rows_below(ends, i);
   switch (m - i) {
@@ -15623,23 +15643,21 @@ constexpr void edge_masks(std::int64_t count, __mmask16& low, __mmask16& high) n
 
 /// multiply_avx2 with AVX-512F.
 ONNXMICRO_DETAIL_TARGET_AVX512 inline void multiply_avx512(std::int64_t m, std::int64_t n, std::int64_t k,
-                                                           const float* a, std::int64_t a_row, std::int64_t a_col,
-                                                           const float* b, std::int64_t ldb, float* c, std::int64_t ldc,
-                                                           const float* row_bias, const OutputClamp& clamp) noexcept {
+                                                           const ARows& a, const float* b, std::int64_t ldb, float* c,
+                                                           std::int64_t ldc, const float* row_bias,
+                                                           const OutputClamp& clamp) noexcept {
   __mmask16 edge_low = 0, edge_high = 0;
   avx512::edge_masks(n % avx512::kColumns, edge_low, edge_high);
   const std::int64_t full_columns = n - n % avx512::kColumns;
   for (std::int64_t p0 = 0; p0 < k; p0 += kDepthAvx512) {
     const std::int64_t depth = k - p0 < kDepthAvx512 ? k - p0 : kDepthAvx512;
-    const float* a_p = a + p0 * a_col;
+    const ARows a_p = a.from_depth(p0, depth);
     const float* b_p = b + p0 * ldb;
     const PanelEnds ends = panel_ends(p0 == 0, p0 + depth >= k, row_bias, clamp);
     for (std::int64_t j = 0; j < full_columns; j += avx512::kColumns)
-      avx512::strip(m, depth, a_p, a_row, a_col, b_p + j, ldb, c + j, ldc, 0xffff, 0xffff, ends);
-    if (full_columns < n) {
-      avx512::strip(m, depth, a_p, a_row, a_col, b_p + full_columns, ldb, c + full_columns, ldc, edge_low, edge_high,
-                    ends);
-    }
+      avx512::strip(m, depth, a_p, b_p + j, ldb, c + j, ldc, 0xffff, 0xffff, ends);
+    if (full_columns < n)
+      avx512::strip(m, depth, a_p, b_p + full_columns, ldb, c + full_columns, ldc, edge_low, edge_high, ends);
   }
 }
 
@@ -15896,10 +15914,11 @@ inline void multiply(Isa isa, std::int64_t m, std::int64_t n, std::int64_t k, co
                      const float* row_bias = nullptr, const OutputClamp& clamp = OutputClamp{}) noexcept {
 #if ONNXMICRO_ENABLE_ISA_DISPATCH
   if (isa != Isa::baseline && m > 0 && n > 1 && k > 0) {
+    const x86::ARows rows{a, a_row, a_col, a_row};
     if (isa == Isa::avx512) {
-      x86::multiply_avx512(m, n, k, a, a_row, a_col, b, ldb, c, ldc, row_bias, clamp);
+      x86::multiply_avx512(m, n, k, rows, b, ldb, c, ldc, row_bias, clamp);
     } else {
-      x86::multiply_avx2(m, n, k, a, a_row, a_col, b, ldb, c, ldc, row_bias, clamp);
+      x86::multiply_avx2(m, n, k, rows, b, ldb, c, ldc, row_bias, clamp);
     }
     return;
   }
@@ -15938,9 +15957,9 @@ constexpr std::int64_t kSplitColumns = 32;
 /// computes, as tasks on the workers. Rows when each task gets at least one panel, else columns; a block never
 /// holds a lone column that the whole product would not (the matrix-vector path adds in another order).
 template <typename Block>
-inline void split_product(const Workers& workers, std::int64_t m, std::int64_t n, std::int64_t k,
-                          Block& block) noexcept {
-  const std::int64_t row_units = (m + kSplitRows - 1) / kSplitRows;
+inline void split_product(const Workers& workers, std::int64_t m, std::int64_t n, std::int64_t k, Block& block,
+                          std::int64_t row_granule = kSplitRows) noexcept {
+  const std::int64_t row_units = (m + row_granule - 1) / row_granule;
   const std::int64_t column_units = (n + kSplitColumns - 1) / kSplitColumns;
   const double work = static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
   const std::size_t tasks = workers.tasks_for(work, kMinTaskWork, row_units > column_units ? row_units : column_units);
@@ -15952,7 +15971,7 @@ inline void split_product(const Workers& workers, std::int64_t m, std::int64_t n
   const bool lone_column = !by_rows && n > 1 && n % kSplitColumns == 1;
   auto task = [&](std::size_t t) noexcept {
     if (by_rows) {
-      const SplitRange rows = split_range(m, tasks, t, kSplitRows);
+      const SplitRange rows = split_range(m, tasks, t, row_granule);
       if (rows.size() > 0) block(rows, SplitRange{0, n});
       return;
     }
@@ -15973,6 +15992,73 @@ inline void multiply(const Workers& workers, Isa isa, std::int64_t m, std::int64
              c + rows.begin * ldc + columns.begin, ldc, row_bias != nullptr ? row_bias + rows.begin : nullptr, clamp);
   };
   split_product(workers, m, n, k, block);
+}
+
+// ---- A packed at prepare (constant weights): per depth pass of the micro-kernels, every row tile of that pass one
+// after another, each tile depth-major, so that a pass over the rows streams through memory (a tile of plain A reads
+// `tile rows` strided rows instead, and tiles laid out whole would start a new page every few kilobytes, where the
+// prefetchers stop). The layout follows the instruction set the session chose. ----
+
+/// Rows of one packed tile for `isa` (0: no micro-kernels, nothing to pack).
+constexpr std::int64_t packed_tile_rows(Isa isa) noexcept {
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+  return isa == Isa::avx512 ? x86::avx512::kRows : isa == Isa::avx2 ? x86::avx2::kRows : 0;
+#else
+  return static_cast<void>(isa), 0;
+#endif
+}
+
+/// Depth of one pass of the micro-kernels of `isa` (0: none).
+constexpr std::int64_t packed_panel_depth(Isa isa) noexcept {
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+  return isa == Isa::avx512 ? x86::kDepthAvx512 : isa == Isa::avx2 ? x86::kDepthAvx2 : 0;
+#else
+  return static_cast<void>(isa), 0;
+#endif
+}
+
+/// Floats pack_a writes for an m x k A (the last tile padded with zero rows).
+constexpr std::int64_t packed_a_floats(Isa isa, std::int64_t m, std::int64_t k) noexcept {
+  const std::int64_t rows = packed_tile_rows(isa);
+  return rows == 0 ? 0 : (m + rows - 1) / rows * rows * k;
+}
+
+/// Packs A(i, p) = a[i * a_row + p * a_col] (m x k) for multiply_packed on `isa` (packed_tile_rows(isa) > 0).
+inline void pack_a(Isa isa, std::int64_t m, std::int64_t k, const float* a, std::int64_t a_row, std::int64_t a_col,
+                   float* packed) noexcept {
+  const std::int64_t rows = packed_tile_rows(isa), panel = packed_panel_depth(isa);
+  for (std::int64_t p0 = 0; p0 < k; p0 += panel) {
+    const std::int64_t depth = k - p0 < panel ? k - p0 : panel;
+    for (std::int64_t i0 = 0; i0 < m; i0 += rows)
+      for (std::int64_t p = p0; p < p0 + depth; ++p)
+        for (std::int64_t r = 0; r < rows; ++r, ++packed) *packed = i0 + r < m ? a[(i0 + r) * a_row + p * a_col] : 0.0f;
+  }
+}
+
+/// multiply() with A packed by pack_a for the same `isa`, C split over `workers` at tile boundaries (bit-identical
+/// to multiply() on the unpacked A: the same tiles add the same products in the same order).
+inline void multiply_packed(const Workers& workers, Isa isa, std::int64_t m, std::int64_t n, std::int64_t k,
+                            const float* packed_a, const float* b, std::int64_t ldb, float* c, std::int64_t ldc,
+                            const float* row_bias = nullptr, const OutputClamp& clamp = OutputClamp{}) noexcept {
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+  const std::int64_t tile_rows = packed_tile_rows(isa);
+  auto block = [&](SplitRange rows, SplitRange columns) noexcept {
+    if (rows.size() <= 0 || columns.size() <= 0 || k <= 0) return;
+    const x86::ARows a{packed_a, 1, tile_rows, 0, (m + tile_rows - 1) / tile_rows * tile_rows, rows.begin};
+    const float* bias = row_bias != nullptr ? row_bias + rows.begin : nullptr;
+    float* c_block = c + rows.begin * ldc + columns.begin;
+    if (isa == Isa::avx512) {
+      x86::multiply_avx512(rows.size(), columns.size(), k, a, b + columns.begin, ldb, c_block, ldc, bias, clamp);
+    } else {
+      x86::multiply_avx2(rows.size(), columns.size(), k, a, b + columns.begin, ldb, c_block, ldc, bias, clamp);
+    }
+  };
+  split_product(workers, m, n, k, block, tile_rows);
+#else
+  static_cast<void>(workers), static_cast<void>(isa), static_cast<void>(m), static_cast<void>(n);
+  static_cast<void>(k), static_cast<void>(packed_a), static_cast<void>(b), static_cast<void>(ldb);
+  static_cast<void>(c), static_cast<void>(ldc), static_cast<void>(row_bias), static_cast<void>(clamp);
+#endif
 }
 
 /// accumulate<T>(isa, ...) with C split over `workers` (bit-identical to the unsplit product).
@@ -22520,7 +22606,9 @@ ONNXMICRO_NAMESPACE_END
 // size, stride and dilation works.
 //  - portable: per kernel tap, one strided update of every output row it reaches (no per-output bookkeeping);
 //  - AVX2 (also the AVX-512 level): up to 32 outputs of a row at a time with all their taps accumulated in
-//    registers (strides 1 and 2, where the taps stay inside the row), the few padded border outputs one by one.
+//    registers (strides 1 and 2, where the taps stay inside the row), the few padded border outputs one by one;
+//  - padded planes (stride 1, AVX2 and AVX-512, when the caller gives scratch: depthwise Conv): the plane copied
+//    once with its padding, so that vectors run over the whole plane with no border or tail case.
 
 
 #if ONNXMICRO_ENABLE_ISA_DISPATCH
@@ -22544,6 +22632,16 @@ inline PlaneGeometry plane_of(const sliding_window::WindowGeometry& g) noexcept 
   return PlaneGeometry{two_d ? g.input[0] : 1,     g.input[w],     two_d ? g.output[0] : 1,   g.output[w],
                        two_d ? g.kernel[0] : 1,    g.kernel[w],    two_d ? g.stride[0] : 1,   g.stride[w],
                        two_d ? g.pad_begin[0] : 0, g.pad_begin[w], two_d ? g.dilation[0] : 1, g.dilation[w]};
+}
+
+/// The output positions [first, last) whose input position o * stride - pad + offset lies in [0, size).
+inline void valid_range(std::int64_t out_size, std::int64_t size, std::int64_t stride, std::int64_t pad,
+                        std::int64_t offset, std::int64_t& first, std::int64_t& last) noexcept {
+  const std::int64_t shift = offset - pad;  // input position of output position 0
+  first = shift >= 0 ? 0 : (-shift + stride - 1) / stride;
+  last = size - shift <= 0 ? 0 : (size - shift - 1) / stride + 1;
+  if (last > out_size) last = out_size;
+  if (first > last) first = last;
 }
 
 /// How a tap combines an input row into an output row.
@@ -22751,25 +22849,196 @@ __attribute__((target("avx2,fma"))) inline void window_plane_avx2(const PlaneGeo
 }
 #endif
 
-/// The output positions [first, last) whose input position o * stride - pad + offset lies in [0, size).
-inline void valid_range(std::int64_t out_size, std::int64_t size, std::int64_t stride, std::int64_t pad,
-                        std::int64_t offset, std::int64_t& first, std::int64_t& last) noexcept {
-  const std::int64_t shift = offset - pad;  // input position of output position 0
-  first = shift >= 0 ? 0 : (-shift + stride - 1) / stride;
-  last = size - shift <= 0 ? 0 : (size - shift - 1) / stride + 1;
-  if (last > out_size) last = out_size;
-  if (first > last) first = last;
+// ---- Padded planes (stride 1). Output (r, c) reads input (r + ky * dilation_h - pad_top, c + kx * dilation_w -
+// pad_left). Copied once into scratch with its padding, the plane has rows as wide as the output grid computed from
+// it, so each tap reads at one fixed offset from the output's flat grid index: vectors run over the flat grid
+// (crossing row ends, no empty lanes on 14- or 7-wide rows), a tap is one load and one multiply-add, and the grid's
+// extra columns are dropped when its rows are copied out. Padding is the copy's `pad` value (0 adds nothing, -inf
+// never wins a max); taps are accumulated in row-major order, as on the other paths. (Strided planes gain nothing
+// from it once their copy is split by stride phase, measured: they keep the row path.) ----
+
+constexpr std::int64_t kMaxPaddedTaps = 64;   ///< kernel_h * kernel_w the tap table holds
+constexpr std::int64_t kPaddedGridStep = 64;  ///< outputs per step (4 vectors of 16; AVX2 takes 32)
+
+/// The padded plane and output grid of a plane geometry; `columns` is 0 when the path does not take it.
+struct PaddedLayout {
+  std::int64_t rows = 0, columns = 0;  ///< of the padded plane; `columns` is also the output grid's width
+  std::int64_t plane_floats = 0;       ///< the padded plane, with room for the last step's reads
+  std::int64_t grid_floats = 0;        ///< the output grid, with room for the last step's writes
+};
+
+inline PaddedLayout padded_layout(const PlaneGeometry& g) noexcept {
+  PaddedLayout l;
+  if (g.stride_h != 1 || g.stride_w != 1 || g.dilation_h < 1 || g.dilation_w < 1 || g.out_h < 1 || g.out_w < 1 ||
+      g.kernel_h * g.kernel_w > kMaxPaddedTaps)
+    return l;
+  l.columns = g.out_w + (g.kernel_w - 1) * g.dilation_w;
+  l.rows = g.out_h + (g.kernel_h - 1) * g.dilation_h;
+  // The last step reads up to a step past the grid from the last tap on; the copy writes up to a vector past a row.
+  l.plane_floats = (l.rows + 1) * l.columns + kPaddedGridStep;
+  l.grid_floats = g.out_h * l.columns + kPaddedGridStep;
+  if (l.plane_floats > (std::int64_t{1} << 28)) return PaddedLayout{};
+  return l;
 }
+
+/// Scratch floats window_plane needs for the padded path on `g` (0: the plane does not take it).
+inline std::int64_t padded_scratch_floats(const PlaneGeometry& g) noexcept {
+  const PaddedLayout l = padded_layout(g);
+  return l.columns > 0 ? l.plane_floats + l.grid_floats : 0;
+}
+
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+/// Offset of each tap's read from the grid's flat index in the padded plane; returns the tap count.
+inline std::int64_t padded_taps(const PlaneGeometry& g, const PaddedLayout& l, std::int64_t* offsets) noexcept {
+  std::int64_t t = 0;
+  for (std::int64_t ky = 0; ky < g.kernel_h; ++ky)
+    for (std::int64_t kx = 0; kx < g.kernel_w; ++kx) offsets[t++] = ky * g.dilation_h * l.columns + kx * g.dilation_w;
+  return t;
+}
+
+/// Copies the plane into scratch with its padding, 16 floats a step: masked loads read only the input row.
+__attribute__((target("avx512f"))) inline void fill_padded_avx512(const PlaneGeometry& g, const PaddedLayout& l,
+                                                                  const float* x, float pad, float* plane) noexcept {
+  const __m512 pad_v = _mm512_set1_ps(pad);
+  const __m512i lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  const __m512i width = _mm512_set1_epi32(static_cast<int>(g.in_w));
+  for (std::int64_t i = 0; i < l.rows; ++i) {
+    const std::int64_t iy = i - g.pad_top;
+    float* row = plane + i * l.columns;
+    const bool inside = iy >= 0 && iy < g.in_h;
+    for (std::int64_t j = 0; j < l.columns; j += 16) {  // (the last step may spill into the next row: rewritten)
+      const std::int64_t column = j - g.pad_left;       // input column of lane 0
+      const __m512i at = _mm512_add_epi32(_mm512_set1_epi32(static_cast<int>(column)), lane);
+      const __mmask16 in_row = inside ? _mm512_cmplt_epu32_mask(at, width) : __mmask16{0};
+      _mm512_storeu_ps(row + j, _mm512_mask_loadu_ps(pad_v, in_row, x + iy * g.in_w + column));
+    }
+  }
+  for (std::int64_t j = l.rows * l.columns; j < l.plane_floats; ++j) plane[j] = pad;
+}
+
+/// fill_padded_avx512 with AVX2, 8 floats a step.
+__attribute__((target("avx2,fma"))) inline void fill_padded_avx2(const PlaneGeometry& g, const PaddedLayout& l,
+                                                                 const float* x, float pad, float* plane) noexcept {
+  const __m256 pad_v = _mm256_set1_ps(pad);
+  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), minus_one = _mm256_set1_epi32(-1);
+  const __m256i width = _mm256_set1_epi32(static_cast<int>(g.in_w));
+  for (std::int64_t i = 0; i < l.rows; ++i) {
+    const std::int64_t iy = i - g.pad_top;
+    float* row = plane + i * l.columns;
+    const bool inside = iy >= 0 && iy < g.in_h;
+    for (std::int64_t j = 0; j < l.columns; j += 8) {
+      const std::int64_t column = j - g.pad_left;
+      const __m256i at = _mm256_add_epi32(_mm256_set1_epi32(static_cast<int>(column)), lane);
+      const __m256i in_row = inside ? _mm256_and_si256(_mm256_cmpgt_epi32(at, minus_one), _mm256_cmpgt_epi32(width, at))
+                                    : _mm256_setzero_si256();
+      const __m256 values = _mm256_maskload_ps(x + iy * g.in_w + column, in_row);
+      _mm256_storeu_ps(row + j, _mm256_blendv_ps(pad_v, values, _mm256_castsi256_ps(in_row)));
+    }
+  }
+  for (std::int64_t j = l.rows * l.columns; j < l.plane_floats; ++j) plane[j] = pad;
+}
+
+template <RowOp Op>
+__attribute__((target("avx512f"))) inline __m512 combine_avx512(__m512 w, __m512 x, __m512 y) noexcept {
+  if constexpr (Op == RowOp::multiply_add) {
+    return _mm512_fmadd_ps(w, x, y);
+  } else {
+    return _mm512_maskz_max_ps(0xffff, x, y);  // y where x is NaN (the masked form: see gemm_x86.hpp)
+  }
+}
+
+/// The output grid from the padded plane, 64 outputs (4 vectors) a step, each accumulating every tap in a register.
+template <RowOp Op>
+__attribute__((target("avx512f"))) inline void padded_grid_avx512(const PlaneGeometry& g, const PaddedLayout& l,
+                                                                  const float* plane, const float* weights, float fill,
+                                                                  float* grid) noexcept {
+  std::int64_t offsets[kMaxPaddedTaps];
+  const std::int64_t taps = padded_taps(g, l, offsets);
+  const std::int64_t outputs = g.out_h * l.columns;
+  for (std::int64_t o = 0; o < outputs; o += kPaddedGridStep) {
+    __m512 acc[4];
+#pragma GCC unroll 4
+    for (int v = 0; v < 4; ++v) acc[v] = _mm512_set1_ps(fill);
+    for (std::int64_t t = 0; t < taps; ++t) {
+      const __m512 w = _mm512_set1_ps(Op == RowOp::multiply_add ? weights[t] : 0.0f);
+      const float* tap = plane + offsets[t] + o;
+#pragma GCC unroll 4
+      for (int v = 0; v < 4; ++v) acc[v] = combine_avx512<Op>(w, _mm512_loadu_ps(tap + 16 * v), acc[v]);
+    }
+#pragma GCC unroll 4
+    for (int v = 0; v < 4; ++v) _mm512_storeu_ps(grid + o + 16 * v, acc[v]);
+  }
+}
+
+/// padded_grid_avx512 with AVX2: 32 outputs (4 vectors) a step.
+template <RowOp Op>
+__attribute__((target("avx2,fma"))) inline void padded_grid_avx2(const PlaneGeometry& g, const PaddedLayout& l,
+                                                                 const float* plane, const float* weights, float fill,
+                                                                 float* grid) noexcept {
+  std::int64_t offsets[kMaxPaddedTaps];
+  const std::int64_t taps = padded_taps(g, l, offsets);
+  const std::int64_t outputs = g.out_h * l.columns;
+  for (std::int64_t o = 0; o < outputs; o += 32) {
+    __m256 acc[4];
+#pragma GCC unroll 4
+    for (int v = 0; v < 4; ++v) acc[v] = _mm256_set1_ps(fill);
+    for (std::int64_t t = 0; t < taps; ++t) {
+      const __m256 w = _mm256_set1_ps(Op == RowOp::multiply_add ? weights[t] : 0.0f);
+      const float* tap = plane + offsets[t] + o;
+#pragma GCC unroll 4
+      for (int v = 0; v < 4; ++v) acc[v] = combine_avx2<Op>(w, _mm256_loadu_ps(tap + 8 * v), acc[v]);
+    }
+#pragma GCC unroll 4
+    for (int v = 0; v < 4; ++v) _mm256_storeu_ps(grid + o + 8 * v, acc[v]);
+  }
+}
+
+/// The plane's rows from the output grid (rows `columns` wide), 8 floats a step, each row's last ones masked.
+__attribute__((target("avx2,fma"))) inline void copy_grid_rows(const PlaneGeometry& g, const PaddedLayout& l,
+                                                               const float* grid, float* y) noexcept {
+  const std::int64_t tail = g.out_w % 8 == 0 ? 8 : g.out_w % 8;
+  const __m256i tail_mask =
+      _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(tail)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+  const std::int64_t body = g.out_w - tail;
+  for (std::int64_t r = 0; r < g.out_h; ++r) {
+    const float* from = grid + r * l.columns;
+    float* to = y + r * g.out_w;
+    for (std::int64_t j = 0; j < body; j += 8) _mm256_storeu_ps(to + j, _mm256_loadu_ps(from + j));
+    _mm256_maskstore_ps(to + body, tail_mask, _mm256_loadu_ps(from + body));
+  }
+}
+
+/// The whole plane through its padded copy in `scratch` (padded_scratch_floats(g) floats, non-zero).
+template <RowOp Op>
+inline void window_padded_plane(Isa isa, const PlaneGeometry& g, const float* x, const float* weights, float fill,
+                                float* y, float* scratch) noexcept {
+  const PaddedLayout l = padded_layout(g);
+  const float pad = Op == RowOp::multiply_add ? 0.0f : -__builtin_inff();
+  float* grid = scratch + l.plane_floats;
+  if (isa == Isa::avx512) {
+    fill_padded_avx512(g, l, x, pad, scratch);
+    padded_grid_avx512<Op>(g, l, scratch, weights, fill, grid);
+  } else {
+    fill_padded_avx2(g, l, x, pad, scratch);
+    padded_grid_avx2<Op>(g, l, scratch, weights, fill, grid);
+  }
+  copy_grid_rows(g, l, grid, y);
+}
+#endif
 
 /// y (out_h x out_w) = fill, then for each tap (ky, kx) in order, y = Op(y, weights[ky * kernel_w + kx], shifted x)
 /// over the outputs whose input lies inside the plane; the weights are ignored for RowOp::max (pass nullptr).
+/// With `scratch` of padded_scratch_floats(g) floats (non-zero: stride 1), AVX2 and AVX-512 take the padded path.
 template <RowOp Op>
-inline void window_plane(Isa isa, const PlaneGeometry& g, const float* x, const float* weights, float fill,
-                         float* y) noexcept {
+inline void window_plane(Isa isa, const PlaneGeometry& g, const float* x, const float* weights, float fill, float* y,
+                         float* scratch = nullptr) noexcept {
 #if ONNXMICRO_ENABLE_ISA_DISPATCH
+  if (isa != Isa::baseline && scratch != nullptr && padded_layout(g).columns > 0)
+    return window_padded_plane<Op>(isa, g, x, weights, fill, y, scratch);
   if (isa != Isa::baseline) return window_plane_avx2<Op>(g, x, weights, fill, y);
 #endif
   static_cast<void>(isa);
+  static_cast<void>(scratch);
   for (std::int64_t i = 0; i < g.out_h * g.out_w; ++i) y[i] = fill;
   for (std::int64_t ky = 0; ky < g.kernel_h; ++ky) {
     std::int64_t row_first = 0, row_last = 0;
@@ -22821,7 +23090,7 @@ struct ConvImpl : kernels::KernelDefaults {
     std::int64_t group_in_channels, group_out_channels;  ///< C / group, M / group
     std::int64_t in_spatial, out_spatial, kernel_size;
     std::int64_t column_rows;  ///< group_in_channels * kernel_size: the GEMM depth
-    std::int64_t tile;         ///< output positions per im2col tile
+    std::int64_t tile;         ///< output positions per im2col tile (depthwise: floats of a padded-plane slice, or 0)
     // (The flags and the clamp sit together: no padding between them, so the state is no larger than before them.)
     bool pointwise;  ///< 1x1 kernel, unit strides, no pads: the input is the column matrix
     bool has_bias;
@@ -22830,7 +23099,9 @@ struct ConvImpl : kernels::KernelDefaults {
 #if ONNXMICRO_ENABLE_FAST_PATHS  // (activation fusion exists only with fast paths: no state bytes without)
     kernels::OutputClamp clamp;  ///< a Relu/Clip fused into this node (PrepareContext::fused_clamp)
 #endif
-    const void* converted_weights;  ///< W in the compute type, made at prepare (half types, constant W)
+    /// W made at prepare, or null: in the compute type (half types, constant W), or packed for the GEMM's
+    /// micro-kernels per group (float32, constant W: gemm::pack_a).
+    const void* prepared_weights;
     std::size_t column_offset, weights_offset, accumulator_offset;  ///< column buffers: one per worker (float/double)
   };
 
@@ -22971,9 +23242,10 @@ struct ConvImpl : kernels::KernelDefaults {
       // depthwise: no column matrix, no scratch
       if (ONNXMICRO_ENABLE_FAST_PATHS && state.group_in_channels == 1 && state.geometry.rank <= 2) {
         state.compute = &compute_depthwise;
-        return {};
+        return plan_depthwise_scratch(ctx, state);
       }
     }
+    if constexpr (std::is_same<T, float>::value) ONNXMICRO_RETURN_IF_ERROR(pack_weights(ctx, state));
     scratch::ScratchLayout layout;
     const bool direct = state.pointwise && !kHalf;
     if (direct) {
@@ -23000,7 +23272,7 @@ struct ConvImpl : kernels::KernelDefaults {
         Span<Acc> converted;
         ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(w_count), converted));
         compute_type::load_floating(w.dtype, w.const_data, converted.data(), w_count);
-        state.converted_weights = converted.data();
+        state.prepared_weights = converted.data();
       } else {
         state.weights_in_scratch = true;
         state.weights_offset = layout.reserve<Acc>(w_count);
@@ -23011,9 +23283,38 @@ struct ConvImpl : kernels::KernelDefaults {
     return {};
   }
 
+  /// A constant float32 W packed once for the session's GEMM micro-kernels (each group's rows as gemm::pack_a lays
+  /// them out), so the product streams its weights; nothing without micro-kernels.
+  static Status pack_weights(kernels::PrepareContext& ctx, State& state) noexcept {
+    const kernels::TensorInfo& w = ctx.input(kW);
+    const std::int64_t group_floats = gemm::packed_a_floats(state.isa, state.group_out_channels, state.column_rows);
+    if (!w.is_constant || w.const_data == nullptr || group_floats == 0) return {};
+    Span<float> packed;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(group_floats * state.group), packed));
+    const float* weights = static_cast<const float*>(w.const_data);
+    for (std::int64_t grp = 0; grp < state.group; ++grp) {
+      gemm::pack_a(state.isa, state.group_out_channels, state.column_rows,
+                   weights + grp * state.group_out_channels * state.column_rows, state.column_rows, 1,
+                   packed.data() + grp * group_floats);
+    }
+    state.prepared_weights = packed.data();
+    return {};
+  }
+
+  /// Depthwise scratch: one padded plane per worker where the instruction set takes the padded path (stride 1).
+  static Status plan_depthwise_scratch(kernels::PrepareContext& ctx, State& state) noexcept {
+    const std::int64_t floats = window_rows::padded_scratch_floats(window_rows::plane_of(state.geometry));
+    if (state.isa == Isa::baseline || floats == 0) return {};
+    scratch::ScratchLayout layout;
+    state.column_offset = layout.reserve_slices<float>(floats, ctx.workers());
+    state.tile = floats;
+    ctx.request_scratch(layout.bytes());
+    return {};
+  }
+
   /// Depthwise float convolution (one input channel per group, any depth multiplier; 1-D and 2-D): each output plane
-  /// straight from its input plane (kernels/common/window_rows.hpp), bias first, then the taps in the im2col path's
-  /// order. The planes are split over the workers.
+  /// straight from its input plane (kernels/common/window_rows.hpp, with the task's padded-plane scratch when it has
+  /// one), bias first, then the taps in the im2col path's order. The planes are split over the workers.
   static void compute_depthwise(const State& s, RunContext& ctx) noexcept {
     const window_rows::PlaneGeometry plane = window_rows::plane_of(s.geometry);
     const float* x = static_cast<const float*>(ctx.input(kX).data);
@@ -23021,17 +23322,21 @@ struct ConvImpl : kernels::KernelDefaults {
     const float* bias = s.has_bias ? static_cast<const float*>(ctx.input(kB).data) : nullptr;
     float* y = static_cast<float*>(ctx.output(kY).data);
     const std::int64_t planes = s.batch * s.out_channels;
-    auto planes_in = [&](std::int64_t first, std::int64_t end) noexcept {
+    auto planes_in = [&](std::size_t task, std::int64_t first, std::int64_t end) noexcept {
+      float* padded =
+          s.tile > 0 ? scratch::scratch_at<float>(
+                           ctx.scratch(), s.column_offset + task * scratch::ScratchLayout::slice_stride<float>(s.tile))
+                     : nullptr;
       for (std::int64_t index = first; index < end; ++index) {
         const std::int64_t n = index / s.out_channels, m = index % s.out_channels;
         const std::int64_t channel = m / s.group_out_channels;
         window_rows::window_plane<window_rows::RowOp::multiply_add>(
             s.isa, plane, x + (n * s.in_channels + channel) * s.in_spatial, w + m * s.kernel_size,
-            bias != nullptr ? bias[m] : 0.0f, y + index * s.out_spatial);
+            bias != nullptr ? bias[m] : 0.0f, y + index * s.out_spatial, padded);
         output_clamp(s).apply_to(y + index * s.out_spatial, s.out_spatial);
       }
     };
-    ctx.workers().for_each_range(planes, static_cast<double>(s.out_spatial) * s.kernel_size, planes_in);
+    ctx.workers().for_each_task_range(planes, static_cast<double>(s.out_spatial) * s.kernel_size, planes_in);
   }
 
   /// Size-optimised (PrepareContext::size_optimized(); float and double): each output is its bias plus the products
@@ -23173,18 +23478,21 @@ struct ConvImpl : kernels::KernelDefaults {
       T* y_group = y + (n * s.out_channels + grp * mg) * s.out_spatial;
       const T* w_group = w + grp * mg * s.column_rows;
       const T* b_group = bias != nullptr ? bias + grp * mg : nullptr;
+      const float* packed = std::is_same<T, float>::value ? static_cast<const float*>(s.prepared_weights) : nullptr;
+      const float* packed_group =
+          packed != nullptr ? packed + grp * gemm::packed_a_floats(s.isa, mg, s.column_rows) : nullptr;
       if (s.pointwise) {
         if (product)
-          multiply_group<T>(s, product_workers, w_group, b_group, s.group_in_channels, x_group, s.in_spatial,
-                            s.out_spatial, y_group, s.out_spatial);
+          multiply_group<T>(s, product_workers, w_group, packed_group, b_group, s.group_in_channels, x_group,
+                            s.in_spatial, s.out_spatial, y_group, s.out_spatial);
         return;
       }
       const std::int64_t first = tile * s.tile;
       const std::int64_t count = s.out_spatial - first < s.tile ? s.out_spatial - first : s.tile;
       if (row_end > row_begin) im2col(s, x_group, first, count, row_begin, row_end, col);
       if (product)
-        multiply_group<T>(s, product_workers, w_group, b_group, s.column_rows, col, count, count, y_group + first,
-                          s.out_spatial);
+        multiply_group<T>(s, product_workers, w_group, packed_group, b_group, s.column_rows, col, count, count,
+                          y_group + first, s.out_spatial);
     };
     auto column_buffer = [&](std::size_t task) noexcept {
       const std::size_t stride = scratch::ScratchLayout::slice_stride<T>(s.column_rows * s.tile);
@@ -23227,7 +23535,7 @@ struct ConvImpl : kernels::KernelDefaults {
     const T* bias = s.has_bias ? static_cast<const T*>(ctx.input(kB).data) : nullptr;
     T* y = static_cast<T*>(ctx.output(kY).data);
     void* scratch = ctx.scratch();
-    const Acc* weights = static_cast<const Acc*>(s.converted_weights);
+    const Acc* weights = static_cast<const Acc*>(s.prepared_weights);
     if (s.weights_in_scratch) {
       Acc* converted = scratch::scratch_at<Acc>(scratch, s.weights_offset);
       compute_type::load_floating(ctx.input(kW).dtype, ctx.input(kW).data, converted, s.out_channels * s.column_rows);
@@ -23245,7 +23553,8 @@ struct ConvImpl : kernels::KernelDefaults {
         for (std::int64_t first = 0; first < s.out_spatial; first += s.tile) {
           const std::int64_t count = s.out_spatial - first < s.tile ? s.out_spatial - first : s.tile;
           im2col(s, x_group, first, count, 0, s.column_rows, col);
-          multiply_group<T>(s, Workers(), w_group, b_group, s.column_rows, col, count, count, accumulator, count);
+          multiply_group<T>(s, Workers(), w_group, nullptr, b_group, s.column_rows, col, count, count, accumulator,
+                            count);
           for (std::int64_t m = 0; m < mg; ++m)
             for (std::int64_t q = 0; q < count; ++q)
               y_group[m * s.out_spatial + first + q] = compute_type::narrow<T>(accumulator[m * count + q]);
@@ -23254,20 +23563,24 @@ struct ConvImpl : kernels::KernelDefaults {
     }
   }
 
-  /// y (group_out_channels x count, row stride ld_y) = bias + the group's weights (depth columns) * b (depth x
-  /// count, row stride ld_b), then the fused clamp; the product split over `workers`. The float GEMM starts its tiles
-  /// at the bias and clamps before storing; the other types fill, multiply and clamp in passes (half types clamp the
-  /// float accumulator).
+  /// y (group_out_channels x count, row stride ld_y) = bias + the group's weights (depth columns; packed_w: the same,
+  /// packed, or null) * b (depth x count, row stride ld_b), then the fused clamp; the product split over `workers`. The
+  /// float GEMM starts its tiles at the bias and clamps before storing; the other types fill, multiply and clamp in
+  /// passes (half types clamp the float accumulator).
   template <typename T>
   static void multiply_group(const State& s, const Workers& workers, const compute_type::ComputeType<T>* w,
-                             const T* bias, std::int64_t depth, const compute_type::ComputeType<T>* b,
-                             std::int64_t ld_b, std::int64_t count, compute_type::ComputeType<T>* y,
-                             std::int64_t ld_y) noexcept {
+                             const float* packed_w, const T* bias, std::int64_t depth,
+                             const compute_type::ComputeType<T>* b, std::int64_t ld_b, std::int64_t count,
+                             compute_type::ComputeType<T>* y, std::int64_t ld_y) noexcept {
     using Acc = compute_type::ComputeType<T>;
     const std::int64_t rows = s.group_out_channels;
     // (Builds without fast paths never fuse activations: their float product stays fill + accumulate.)
     if constexpr (std::is_same<T, float>::value && ONNXMICRO_ENABLE_FAST_PATHS) {
       if (bias == nullptr) fill_bias<T>(nullptr, rows, count, y, ld_y);
+      if (packed_w != nullptr && count > 1) {  // (one column: the matrix-vector path, as unpacked)
+        gemm::multiply_packed(workers, s.isa, rows, count, depth, packed_w, b, ld_b, y, ld_y, bias, output_clamp(s));
+        return;
+      }
       gemm::multiply(workers, s.isa, rows, count, depth, w, s.column_rows, 1, b, ld_b, y, ld_y, bias, output_clamp(s));
     } else {
       fill_bias(bias, rows, count, y, ld_y);

@@ -10,11 +10,13 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "onnxmicro/onnxmicro.hpp"
+#include "onnxmicro/runtime/std_thread_pool.hpp"
 #include "support/proto_writer.hpp"
 
 namespace {
@@ -89,15 +91,21 @@ TEST(GemmIsa, EveryLevelOfThisCpuMatchesATripleLoopOnRaggedShapes) {
   EXPECT_GE(levels_run, 1);
 }
 
+// The clamp the bias-and-clamp tests fuse: [-0.5, 0.75].
+om::kernels::OutputClamp test_clamp() {
+  om::kernels::OutputClamp clamp;
+  clamp.enabled = true;
+  clamp.low = -0.5f;
+  clamp.high = 0.75f;
+  return clamp;
+}
+
 // The float GEMM's ends: C starts at the rows' bias (C's old values are ignored) and is clamped before it is stored
 // (with K spanning several depth panels, so the clamp must wait for the last one).
 TEST(GemmIsa, MultiplyStartsAtTheRowBiasAndClampsAtEveryLevel) {
   std::mt19937 rng(11);
   std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
-  om::kernels::OutputClamp clamp;
-  clamp.enabled = true;
-  clamp.low = -0.5f;
-  clamp.high = 0.75f;
+  const om::kernels::OutputClamp clamp = test_clamp();
   for (Isa isa : kLevels) {
     if (static_cast<int>(isa) > static_cast<int>(om::detected_isa())) continue;
     for (std::int64_t m : {1, 7, 9, 16})
@@ -124,6 +132,44 @@ TEST(GemmIsa, MultiplyStartsAtTheRowBiasAndClampsAtEveryLevel) {
             }
         }
   }
+}
+
+// Constant weights packed at prepare (gemm::pack_a) give the same bits as the strided A they came from, with the
+// bias and clamp, on one thread and split over two at tile boundaries (6 rows on AVX2, 8 on AVX-512).
+TEST(GemmIsa, PackedAGivesTheBitsOfTheUnpackedProductOnOneAndTwoThreads) {
+  std::mt19937 rng(13);
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  const om::kernels::OutputClamp clamp = test_clamp();
+  om::StdThreadPool pool(2);
+  int levels = 0;
+  for (Isa isa : {Isa::avx2, Isa::avx512}) {
+    if (static_cast<int>(isa) > static_cast<int>(om::detected_isa())) continue;
+    ++levels;
+    EXPECT_GT(om::kernels::gemm::packed_tile_rows(isa), 0);
+    for (std::int64_t m : {1, 5, 6, 7, 8, 9, 13, 64, 70})
+      for (std::int64_t n : {2, 17, 33, 49, 200})
+        for (std::int64_t k : {1, 27, 300}) {
+          std::vector<float> a(static_cast<std::size_t>(m * k)), b(static_cast<std::size_t>(k * n)),
+              bias(static_cast<std::size_t>(m));
+          for (float& v : a) v = uniform(rng);
+          for (float& v : b) v = uniform(rng);
+          for (float& v : bias) v = uniform(rng);
+          std::vector<float> packed(static_cast<std::size_t>(om::kernels::gemm::packed_a_floats(isa, m, k)), 99.0f);
+          om::kernels::gemm::pack_a(isa, m, k, a.data(), k, 1, packed.data());
+          std::vector<float> expected(static_cast<std::size_t>(m * n));
+          om::kernels::gemm::multiply(isa, m, n, k, a.data(), k, 1, b.data(), n, expected.data(), n, bias.data(),
+                                      clamp);
+          for (std::size_t threads : {1, 2}) {
+            const om::Workers workers(threads > 1 ? &pool : nullptr, threads);
+            std::vector<float> got(expected.size(), -7.0f);
+            om::kernels::gemm::multiply_packed(workers, isa, m, n, k, packed.data(), b.data(), n, got.data(), n,
+                                               bias.data(), clamp);
+            EXPECT_EQ(0, std::memcmp(got.data(), expected.data(), got.size() * sizeof(float)))
+                << "level " << om::isa_name(isa) << " m" << m << " n" << n << " k" << k << " threads " << threads;
+          }
+        }
+  }
+  if (levels == 0) std::printf("packed gemm: no AVX2 on this CPU, not run\n");
 }
 
 TEST(GemmIsa, ParsesAndNamesLevels) {

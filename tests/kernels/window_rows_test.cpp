@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The row-wise window engine (kernels/common/window_rows.hpp) behind depthwise Conv and MaxPool, at every
-// instruction-set level this CPU has: kernel sizes 1-5, strides 1-3, pads, dilation, planes from 1 to 56 wide (the
-// narrow-plane, interior-vector and border paths), against a loop written here. Multiply-add is compared with a
+// instruction-set level this CPU has, with and without the padded planes' scratch: kernel sizes 1-5, strides 1-3,
+// pads, dilation, planes from 1 to 56 wide (the narrow-plane, interior-vector, border and padded paths), against a
+// loop written here. Multiply-add is compared with a
 // double-precision sum (levels differ by FMA rounding only); max must match bit for bit, NaN never winning and a
 // window inside the padding giving the fill value.
 #include <gtest/gtest.h>
@@ -24,6 +25,27 @@ namespace wr = onnxmicro::kernels::window_rows;
 constexpr om::Isa kLevels[] = {om::Isa::baseline, om::Isa::avx2, om::Isa::avx512};
 
 bool level_available(om::Isa isa) { return static_cast<int>(isa) <= static_cast<int>(om::detected_isa()); }
+
+// An instruction-set level, with or without the scratch that opens the padded-plane path.
+struct Level {
+  om::Isa isa;
+  bool padded;
+};
+
+std::vector<Level> levels() {
+  std::vector<Level> result;
+  for (om::Isa isa : kLevels)
+    if (level_available(isa))
+      for (bool padded : {false, true}) result.push_back(Level{isa, padded});
+  return result;
+}
+
+// Scratch for the padded path (poisoned with NaN: every read of it must be a value the copy wrote), or none.
+std::vector<float> scratch_for(const Level& level, const wr::PlaneGeometry& g) {
+  if (!level.padded || wr::padded_scratch_floats(g) == 0) return {};
+  return std::vector<float>(static_cast<std::size_t>(wr::padded_scratch_floats(g)),
+                            std::numeric_limits<float>::quiet_NaN());
+}
 
 // A plane of h x w with a square kernel k, stride s, pad p (both sides) and dilation d; false when empty.
 bool make_plane(std::int64_t h, std::int64_t w, std::int64_t k, std::int64_t s, std::int64_t p, std::int64_t d,
@@ -54,7 +76,7 @@ TEST(WindowRows, DepthwiseMultiplyAddMatchesTheLoopAtEveryLevel) {
   for (std::int64_t h : {1, 5, 17})
     for (std::int64_t w : {1, 3, 7, 8, 14, 16, 17, 33, 56})
       for (std::int64_t k : {1, 3, 5})
-        for (std::int64_t s : {1, 2, 3})
+        for (std::int64_t s : {1, 2, 3, 4})
           for (std::int64_t p : {0, 1, 2})
             for (std::int64_t d : {1, 2}) {
               wr::PlaneGeometry g;
@@ -62,10 +84,11 @@ TEST(WindowRows, DepthwiseMultiplyAddMatchesTheLoopAtEveryLevel) {
               std::vector<float> x(static_cast<std::size_t>(h * w)), weights(static_cast<std::size_t>(g.kernel_h * k));
               for (float& v : x) v = uniform(rng);
               for (float& v : weights) v = uniform(rng);
-              for (om::Isa isa : kLevels) {
-                if (!level_available(isa)) continue;
+              for (const Level& level : levels()) {
                 std::vector<float> y(static_cast<std::size_t>(g.out_h * g.out_w) + 8, 77.0f);
-                wr::window_plane<wr::RowOp::multiply_add>(isa, g, x.data(), weights.data(), 0.5f, y.data());
+                std::vector<float> scratch = scratch_for(level, g);
+                wr::window_plane<wr::RowOp::multiply_add>(level.isa, g, x.data(), weights.data(), 0.5f, y.data(),
+                                                          scratch.empty() ? nullptr : scratch.data());
                 ++cases;
                 for (std::int64_t oy = 0; oy < g.out_h; ++oy)
                   for (std::int64_t ox = 0; ox < g.out_w; ++ox) {
@@ -110,10 +133,11 @@ TEST(WindowRows, MaxMatchesTheLoopBitForBitWithNaNAndInfinity) {
                 });
                 expected[static_cast<std::size_t>(oy * g.out_w + ox)] = best;
               }
-            for (om::Isa isa : kLevels) {
-              if (!level_available(isa)) continue;
+            for (const Level& level : levels()) {
               std::vector<float> y(expected.size());
-              wr::window_plane<wr::RowOp::max>(isa, g, x.data(), nullptr, lowest, y.data());
+              std::vector<float> scratch = scratch_for(level, g);
+              wr::window_plane<wr::RowOp::max>(level.isa, g, x.data(), nullptr, lowest, y.data(),
+                                               scratch.empty() ? nullptr : scratch.data());
               ++cases;
               wrong += std::memcmp(y.data(), expected.data(), y.size() * sizeof(float)) != 0;
             }

@@ -104,10 +104,16 @@ class Workers {
   /// ranges, one per task (tasks_for); calls body(first, end) for every non-empty range and returns when all are done.
   template <typename Body>
   void for_each_range(std::int64_t total, double work_per_unit, Body& body) const noexcept {
+    auto range_body = [&](std::size_t, std::int64_t first, std::int64_t end) noexcept { body(first, end); };
+    for_each_task_range(total, work_per_unit, range_body);
+  }
+  /// for_each_range for bodies that use scratch slice `task`: calls body(task, first, end).
+  template <typename Body>
+  void for_each_task_range(std::int64_t total, double work_per_unit, Body& body) const noexcept {
     const std::size_t tasks = tasks_for(static_cast<double>(total) * work_per_unit, kMinTaskWork, total);
     auto task = [&](std::size_t t) noexcept {
       const SplitRange range = split_range(total, tasks, t);
-      if (range.size() > 0) body(range.begin, range.end);
+      if (range.size() > 0) body(t, range.begin, range.end);
     };
     run(tasks, task);
   }

@@ -220,10 +220,11 @@ inline void multiply(Isa isa, std::int64_t m, std::int64_t n, std::int64_t k, co
                      const float* row_bias = nullptr, const OutputClamp& clamp = OutputClamp{}) noexcept {
 #if ONNXMICRO_ENABLE_ISA_DISPATCH
   if (isa != Isa::baseline && m > 0 && n > 1 && k > 0) {
+    const x86::ARows rows{a, a_row, a_col, a_row};
     if (isa == Isa::avx512) {
-      x86::multiply_avx512(m, n, k, a, a_row, a_col, b, ldb, c, ldc, row_bias, clamp);
+      x86::multiply_avx512(m, n, k, rows, b, ldb, c, ldc, row_bias, clamp);
     } else {
-      x86::multiply_avx2(m, n, k, a, a_row, a_col, b, ldb, c, ldc, row_bias, clamp);
+      x86::multiply_avx2(m, n, k, rows, b, ldb, c, ldc, row_bias, clamp);
     }
     return;
   }
@@ -262,9 +263,9 @@ constexpr std::int64_t kSplitColumns = 32;
 /// computes, as tasks on the workers. Rows when each task gets at least one panel, else columns; a block never
 /// holds a lone column that the whole product would not (the matrix-vector path adds in another order).
 template <typename Block>
-inline void split_product(const Workers& workers, std::int64_t m, std::int64_t n, std::int64_t k,
-                          Block& block) noexcept {
-  const std::int64_t row_units = (m + kSplitRows - 1) / kSplitRows;
+inline void split_product(const Workers& workers, std::int64_t m, std::int64_t n, std::int64_t k, Block& block,
+                          std::int64_t row_granule = kSplitRows) noexcept {
+  const std::int64_t row_units = (m + row_granule - 1) / row_granule;
   const std::int64_t column_units = (n + kSplitColumns - 1) / kSplitColumns;
   const double work = static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
   const std::size_t tasks = workers.tasks_for(work, kMinTaskWork, row_units > column_units ? row_units : column_units);
@@ -276,7 +277,7 @@ inline void split_product(const Workers& workers, std::int64_t m, std::int64_t n
   const bool lone_column = !by_rows && n > 1 && n % kSplitColumns == 1;
   auto task = [&](std::size_t t) noexcept {
     if (by_rows) {
-      const SplitRange rows = split_range(m, tasks, t, kSplitRows);
+      const SplitRange rows = split_range(m, tasks, t, row_granule);
       if (rows.size() > 0) block(rows, SplitRange{0, n});
       return;
     }
@@ -297,6 +298,73 @@ inline void multiply(const Workers& workers, Isa isa, std::int64_t m, std::int64
              c + rows.begin * ldc + columns.begin, ldc, row_bias != nullptr ? row_bias + rows.begin : nullptr, clamp);
   };
   split_product(workers, m, n, k, block);
+}
+
+// ---- A packed at prepare (constant weights): per depth pass of the micro-kernels, every row tile of that pass one
+// after another, each tile depth-major, so that a pass over the rows streams through memory (a tile of plain A reads
+// `tile rows` strided rows instead, and tiles laid out whole would start a new page every few kilobytes, where the
+// prefetchers stop). The layout follows the instruction set the session chose. ----
+
+/// Rows of one packed tile for `isa` (0: no micro-kernels, nothing to pack).
+constexpr std::int64_t packed_tile_rows(Isa isa) noexcept {
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+  return isa == Isa::avx512 ? x86::avx512::kRows : isa == Isa::avx2 ? x86::avx2::kRows : 0;
+#else
+  return static_cast<void>(isa), 0;
+#endif
+}
+
+/// Depth of one pass of the micro-kernels of `isa` (0: none).
+constexpr std::int64_t packed_panel_depth(Isa isa) noexcept {
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+  return isa == Isa::avx512 ? x86::kDepthAvx512 : isa == Isa::avx2 ? x86::kDepthAvx2 : 0;
+#else
+  return static_cast<void>(isa), 0;
+#endif
+}
+
+/// Floats pack_a writes for an m x k A (the last tile padded with zero rows).
+constexpr std::int64_t packed_a_floats(Isa isa, std::int64_t m, std::int64_t k) noexcept {
+  const std::int64_t rows = packed_tile_rows(isa);
+  return rows == 0 ? 0 : (m + rows - 1) / rows * rows * k;
+}
+
+/// Packs A(i, p) = a[i * a_row + p * a_col] (m x k) for multiply_packed on `isa` (packed_tile_rows(isa) > 0).
+inline void pack_a(Isa isa, std::int64_t m, std::int64_t k, const float* a, std::int64_t a_row, std::int64_t a_col,
+                   float* packed) noexcept {
+  const std::int64_t rows = packed_tile_rows(isa), panel = packed_panel_depth(isa);
+  for (std::int64_t p0 = 0; p0 < k; p0 += panel) {
+    const std::int64_t depth = k - p0 < panel ? k - p0 : panel;
+    for (std::int64_t i0 = 0; i0 < m; i0 += rows)
+      for (std::int64_t p = p0; p < p0 + depth; ++p)
+        for (std::int64_t r = 0; r < rows; ++r, ++packed) *packed = i0 + r < m ? a[(i0 + r) * a_row + p * a_col] : 0.0f;
+  }
+}
+
+/// multiply() with A packed by pack_a for the same `isa`, C split over `workers` at tile boundaries (bit-identical
+/// to multiply() on the unpacked A: the same tiles add the same products in the same order).
+inline void multiply_packed(const Workers& workers, Isa isa, std::int64_t m, std::int64_t n, std::int64_t k,
+                            const float* packed_a, const float* b, std::int64_t ldb, float* c, std::int64_t ldc,
+                            const float* row_bias = nullptr, const OutputClamp& clamp = OutputClamp{}) noexcept {
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+  const std::int64_t tile_rows = packed_tile_rows(isa);
+  auto block = [&](SplitRange rows, SplitRange columns) noexcept {
+    if (rows.size() <= 0 || columns.size() <= 0 || k <= 0) return;
+    const x86::ARows a{packed_a, 1, tile_rows, 0, (m + tile_rows - 1) / tile_rows * tile_rows, rows.begin};
+    const float* bias = row_bias != nullptr ? row_bias + rows.begin : nullptr;
+    float* c_block = c + rows.begin * ldc + columns.begin;
+    if (isa == Isa::avx512) {
+      x86::multiply_avx512(rows.size(), columns.size(), k, a, b + columns.begin, ldb, c_block, ldc, bias, clamp);
+    } else {
+      x86::multiply_avx2(rows.size(), columns.size(), k, a, b + columns.begin, ldb, c_block, ldc, bias, clamp);
+    }
+  };
+  split_product(workers, m, n, k, block, tile_rows);
+#else
+  static_cast<void>(workers), static_cast<void>(isa), static_cast<void>(m), static_cast<void>(n);
+  static_cast<void>(k), static_cast<void>(packed_a), static_cast<void>(b), static_cast<void>(ldb);
+  static_cast<void>(c), static_cast<void>(ldc), static_cast<void>(row_bias), static_cast<void>(clamp);
+#endif
 }
 
 /// accumulate<T>(isa, ...) with C split over `workers` (bit-identical to the unsplit product).

@@ -47,6 +47,23 @@ inline PanelEnds rows_below(PanelEnds ends, std::int64_t rows) noexcept {
   return ends;
 }
 
+/// Where a tile's A values are: A(i, p) = data[i * row + p * column] within a tile, the tile starting at row i (a
+/// multiple of the tile rows) at data + i * tile_row. Plain strided A: tile_row = row, panel_stride = 0. A packed by
+/// gemm::pack_a: panel by panel (one per depth pass), each panel's row tiles one after another, each tile depth-major
+/// (row = 1, column = tile rows), so that a pass over the rows reads one contiguous stream the prefetchers follow.
+struct ARows {
+  const float* data;
+  std::int64_t row, column, tile_row;
+  std::int64_t panel_stride = 0;  ///< packed: floats per depth step over all the (tile-padded) rows; 0: plain
+  std::int64_t first_row = 0;     ///< packed: the first row of the block this multiplies (a multiple of tile rows)
+  const float* at(std::int64_t i) const noexcept { return data + i * tile_row; }
+  /// The depth panel [p, p + depth).
+  ARows from_depth(std::int64_t p, std::int64_t depth) const noexcept {
+    if (panel_stride == 0) return ARows{data + p * column, row, column, tile_row};
+    return ARows{data + p * panel_stride + first_row * depth, row, column, depth};
+  }
+};
+
 // ---- AVX2 + FMA: 6 x 16 ----
 
 namespace avx2 {
@@ -121,14 +138,14 @@ ONNXMICRO_DETAIL_TARGET_AVX2 inline void tile(std::int64_t depth, const float* a
 
 /// One 16-column strip (or its masked edge) of every row of C.
 template <bool Masked>
-ONNXMICRO_DETAIL_TARGET_AVX2 inline void strip(std::int64_t m, std::int64_t depth, const float* a, std::int64_t a_row,
-                                               std::int64_t a_col, const float* b, std::int64_t ldb, float* c,
-                                               std::int64_t ldc, __m256i low, __m256i high,
+ONNXMICRO_DETAIL_TARGET_AVX2 inline void strip(std::int64_t m, std::int64_t depth, const ARows& a, const float* b,
+                                               std::int64_t ldb, float* c, std::int64_t ldc, __m256i low, __m256i high,
                                                const PanelEnds& ends) noexcept {
+  const std::int64_t a_row = a.row, a_col = a.column;
   std::int64_t i = 0;
   for (; i + kRows <= m; i += kRows)
-    tile<kRows, Masked>(depth, a + i * a_row, a_row, a_col, b, ldb, c + i * ldc, ldc, low, high, rows_below(ends, i));
-  const float* a_i = a + i * a_row;
+    tile<kRows, Masked>(depth, a.at(i), a_row, a_col, b, ldb, c + i * ldc, ldc, low, high, rows_below(ends, i));
+  const float* a_i = a.at(i);
   float* c_i = c + i * ldc;
   const PanelEnds ends_i = rows_below(ends, i);
   switch (m - i) {
@@ -142,11 +159,10 @@ ONNXMICRO_DETAIL_TARGET_AVX2 inline void strip(std::int64_t m, std::int64_t dept
 }
 }  // namespace avx2
 
-/// C[m x n] = (row_bias[i], or C) + A[m x k] * B[k x n], then `clamp`, with AVX2+FMA;
-/// A(i, p) = a[i * a_row + p * a_col], B and C row-major.
-ONNXMICRO_DETAIL_TARGET_AVX2 inline void multiply_avx2(std::int64_t m, std::int64_t n, std::int64_t k, const float* a,
-                                                       std::int64_t a_row, std::int64_t a_col, const float* b,
-                                                       std::int64_t ldb, float* c, std::int64_t ldc,
+/// C[m x n] = (row_bias[i], or C) + A[m x k] * B[k x n], then `clamp`, with AVX2+FMA; A as ARows says, B and C
+/// row-major.
+ONNXMICRO_DETAIL_TARGET_AVX2 inline void multiply_avx2(std::int64_t m, std::int64_t n, std::int64_t k, const ARows& a,
+                                                       const float* b, std::int64_t ldb, float* c, std::int64_t ldc,
                                                        const float* row_bias, const OutputClamp& clamp) noexcept {
   __m256i all_low, all_high, edge_low, edge_high;
   avx2::edge_masks(avx2::kColumns, all_low, all_high);
@@ -154,15 +170,13 @@ ONNXMICRO_DETAIL_TARGET_AVX2 inline void multiply_avx2(std::int64_t m, std::int6
   const std::int64_t full_columns = n - n % avx2::kColumns;
   for (std::int64_t p0 = 0; p0 < k; p0 += kDepthAvx2) {
     const std::int64_t depth = k - p0 < kDepthAvx2 ? k - p0 : kDepthAvx2;
-    const float* a_p = a + p0 * a_col;
+    const ARows a_p = a.from_depth(p0, depth);
     const float* b_p = b + p0 * ldb;
     const PanelEnds ends = panel_ends(p0 == 0, p0 + depth >= k, row_bias, clamp);
     for (std::int64_t j = 0; j < full_columns; j += avx2::kColumns)
-      avx2::strip<false>(m, depth, a_p, a_row, a_col, b_p + j, ldb, c + j, ldc, all_low, all_high, ends);
-    if (full_columns < n) {
-      avx2::strip<true>(m, depth, a_p, a_row, a_col, b_p + full_columns, ldb, c + full_columns, ldc, edge_low,
-                        edge_high, ends);
-    }
+      avx2::strip<false>(m, depth, a_p, b_p + j, ldb, c + j, ldc, all_low, all_high, ends);
+    if (full_columns < n)
+      avx2::strip<true>(m, depth, a_p, b_p + full_columns, ldb, c + full_columns, ldc, edge_low, edge_high, ends);
   }
 }
 
@@ -218,14 +232,14 @@ ONNXMICRO_DETAIL_TARGET_AVX512 inline void tile(std::int64_t depth, const float*
   }
 }
 
-ONNXMICRO_DETAIL_TARGET_AVX512 inline void strip(std::int64_t m, std::int64_t depth, const float* a, std::int64_t a_row,
-                                                 std::int64_t a_col, const float* b, std::int64_t ldb, float* c,
-                                                 std::int64_t ldc, __mmask16 low, __mmask16 high,
-                                                 const PanelEnds& ends) noexcept {
+ONNXMICRO_DETAIL_TARGET_AVX512 inline void strip(std::int64_t m, std::int64_t depth, const ARows& a, const float* b,
+                                                 std::int64_t ldb, float* c, std::int64_t ldc, __mmask16 low,
+                                                 __mmask16 high, const PanelEnds& ends) noexcept {
+  const std::int64_t a_row = a.row, a_col = a.column;
   std::int64_t i = 0;
   for (; i + kRows <= m; i += kRows)
-    tile<kRows>(depth, a + i * a_row, a_row, a_col, b, ldb, c + i * ldc, ldc, low, high, rows_below(ends, i));
-  const float* a_i = a + i * a_row;
+    tile<kRows>(depth, a.at(i), a_row, a_col, b, ldb, c + i * ldc, ldc, low, high, rows_below(ends, i));
+  const float* a_i = a.at(i);
   float* c_i = c + i * ldc;
   const PanelEnds ends_i = rows_below(ends, i);
   switch (m - i) {
@@ -249,23 +263,21 @@ constexpr void edge_masks(std::int64_t count, __mmask16& low, __mmask16& high) n
 
 /// multiply_avx2 with AVX-512F.
 ONNXMICRO_DETAIL_TARGET_AVX512 inline void multiply_avx512(std::int64_t m, std::int64_t n, std::int64_t k,
-                                                           const float* a, std::int64_t a_row, std::int64_t a_col,
-                                                           const float* b, std::int64_t ldb, float* c, std::int64_t ldc,
-                                                           const float* row_bias, const OutputClamp& clamp) noexcept {
+                                                           const ARows& a, const float* b, std::int64_t ldb, float* c,
+                                                           std::int64_t ldc, const float* row_bias,
+                                                           const OutputClamp& clamp) noexcept {
   __mmask16 edge_low = 0, edge_high = 0;
   avx512::edge_masks(n % avx512::kColumns, edge_low, edge_high);
   const std::int64_t full_columns = n - n % avx512::kColumns;
   for (std::int64_t p0 = 0; p0 < k; p0 += kDepthAvx512) {
     const std::int64_t depth = k - p0 < kDepthAvx512 ? k - p0 : kDepthAvx512;
-    const float* a_p = a + p0 * a_col;
+    const ARows a_p = a.from_depth(p0, depth);
     const float* b_p = b + p0 * ldb;
     const PanelEnds ends = panel_ends(p0 == 0, p0 + depth >= k, row_bias, clamp);
     for (std::int64_t j = 0; j < full_columns; j += avx512::kColumns)
-      avx512::strip(m, depth, a_p, a_row, a_col, b_p + j, ldb, c + j, ldc, 0xffff, 0xffff, ends);
-    if (full_columns < n) {
-      avx512::strip(m, depth, a_p, a_row, a_col, b_p + full_columns, ldb, c + full_columns, ldc, edge_low, edge_high,
-                    ends);
-    }
+      avx512::strip(m, depth, a_p, b_p + j, ldb, c + j, ldc, 0xffff, 0xffff, ends);
+    if (full_columns < n)
+      avx512::strip(m, depth, a_p, b_p + full_columns, ldb, c + full_columns, ldc, edge_low, edge_high, ends);
   }
 }
 

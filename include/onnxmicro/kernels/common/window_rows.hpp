@@ -5,7 +5,9 @@
 // size, stride and dilation works.
 //  - portable: per kernel tap, one strided update of every output row it reaches (no per-output bookkeeping);
 //  - AVX2 (also the AVX-512 level): up to 32 outputs of a row at a time with all their taps accumulated in
-//    registers (strides 1 and 2, where the taps stay inside the row), the few padded border outputs one by one.
+//    registers (strides 1 and 2, where the taps stay inside the row), the few padded border outputs one by one;
+//  - padded planes (stride 1, AVX2 and AVX-512, when the caller gives scratch: depthwise Conv): the plane copied
+//    once with its padding, so that vectors run over the whole plane with no border or tail case.
 #pragma once
 #include <cstdint>
 
@@ -33,6 +35,16 @@ inline PlaneGeometry plane_of(const sliding_window::WindowGeometry& g) noexcept 
   return PlaneGeometry{two_d ? g.input[0] : 1,     g.input[w],     two_d ? g.output[0] : 1,   g.output[w],
                        two_d ? g.kernel[0] : 1,    g.kernel[w],    two_d ? g.stride[0] : 1,   g.stride[w],
                        two_d ? g.pad_begin[0] : 0, g.pad_begin[w], two_d ? g.dilation[0] : 1, g.dilation[w]};
+}
+
+/// The output positions [first, last) whose input position o * stride - pad + offset lies in [0, size).
+inline void valid_range(std::int64_t out_size, std::int64_t size, std::int64_t stride, std::int64_t pad,
+                        std::int64_t offset, std::int64_t& first, std::int64_t& last) noexcept {
+  const std::int64_t shift = offset - pad;  // input position of output position 0
+  first = shift >= 0 ? 0 : (-shift + stride - 1) / stride;
+  last = size - shift <= 0 ? 0 : (size - shift - 1) / stride + 1;
+  if (last > out_size) last = out_size;
+  if (first > last) first = last;
 }
 
 /// How a tap combines an input row into an output row.
@@ -240,25 +252,196 @@ __attribute__((target("avx2,fma"))) inline void window_plane_avx2(const PlaneGeo
 }
 #endif
 
-/// The output positions [first, last) whose input position o * stride - pad + offset lies in [0, size).
-inline void valid_range(std::int64_t out_size, std::int64_t size, std::int64_t stride, std::int64_t pad,
-                        std::int64_t offset, std::int64_t& first, std::int64_t& last) noexcept {
-  const std::int64_t shift = offset - pad;  // input position of output position 0
-  first = shift >= 0 ? 0 : (-shift + stride - 1) / stride;
-  last = size - shift <= 0 ? 0 : (size - shift - 1) / stride + 1;
-  if (last > out_size) last = out_size;
-  if (first > last) first = last;
+// ---- Padded planes (stride 1). Output (r, c) reads input (r + ky * dilation_h - pad_top, c + kx * dilation_w -
+// pad_left). Copied once into scratch with its padding, the plane has rows as wide as the output grid computed from
+// it, so each tap reads at one fixed offset from the output's flat grid index: vectors run over the flat grid
+// (crossing row ends, no empty lanes on 14- or 7-wide rows), a tap is one load and one multiply-add, and the grid's
+// extra columns are dropped when its rows are copied out. Padding is the copy's `pad` value (0 adds nothing, -inf
+// never wins a max); taps are accumulated in row-major order, as on the other paths. (Strided planes gain nothing
+// from it once their copy is split by stride phase, measured: they keep the row path.) ----
+
+constexpr std::int64_t kMaxPaddedTaps = 64;   ///< kernel_h * kernel_w the tap table holds
+constexpr std::int64_t kPaddedGridStep = 64;  ///< outputs per step (4 vectors of 16; AVX2 takes 32)
+
+/// The padded plane and output grid of a plane geometry; `columns` is 0 when the path does not take it.
+struct PaddedLayout {
+  std::int64_t rows = 0, columns = 0;  ///< of the padded plane; `columns` is also the output grid's width
+  std::int64_t plane_floats = 0;       ///< the padded plane, with room for the last step's reads
+  std::int64_t grid_floats = 0;        ///< the output grid, with room for the last step's writes
+};
+
+inline PaddedLayout padded_layout(const PlaneGeometry& g) noexcept {
+  PaddedLayout l;
+  if (g.stride_h != 1 || g.stride_w != 1 || g.dilation_h < 1 || g.dilation_w < 1 || g.out_h < 1 || g.out_w < 1 ||
+      g.kernel_h * g.kernel_w > kMaxPaddedTaps)
+    return l;
+  l.columns = g.out_w + (g.kernel_w - 1) * g.dilation_w;
+  l.rows = g.out_h + (g.kernel_h - 1) * g.dilation_h;
+  // The last step reads up to a step past the grid from the last tap on; the copy writes up to a vector past a row.
+  l.plane_floats = (l.rows + 1) * l.columns + kPaddedGridStep;
+  l.grid_floats = g.out_h * l.columns + kPaddedGridStep;
+  if (l.plane_floats > (std::int64_t{1} << 28)) return PaddedLayout{};
+  return l;
 }
+
+/// Scratch floats window_plane needs for the padded path on `g` (0: the plane does not take it).
+inline std::int64_t padded_scratch_floats(const PlaneGeometry& g) noexcept {
+  const PaddedLayout l = padded_layout(g);
+  return l.columns > 0 ? l.plane_floats + l.grid_floats : 0;
+}
+
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+/// Offset of each tap's read from the grid's flat index in the padded plane; returns the tap count.
+inline std::int64_t padded_taps(const PlaneGeometry& g, const PaddedLayout& l, std::int64_t* offsets) noexcept {
+  std::int64_t t = 0;
+  for (std::int64_t ky = 0; ky < g.kernel_h; ++ky)
+    for (std::int64_t kx = 0; kx < g.kernel_w; ++kx) offsets[t++] = ky * g.dilation_h * l.columns + kx * g.dilation_w;
+  return t;
+}
+
+/// Copies the plane into scratch with its padding, 16 floats a step: masked loads read only the input row.
+__attribute__((target("avx512f"))) inline void fill_padded_avx512(const PlaneGeometry& g, const PaddedLayout& l,
+                                                                  const float* x, float pad, float* plane) noexcept {
+  const __m512 pad_v = _mm512_set1_ps(pad);
+  const __m512i lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  const __m512i width = _mm512_set1_epi32(static_cast<int>(g.in_w));
+  for (std::int64_t i = 0; i < l.rows; ++i) {
+    const std::int64_t iy = i - g.pad_top;
+    float* row = plane + i * l.columns;
+    const bool inside = iy >= 0 && iy < g.in_h;
+    for (std::int64_t j = 0; j < l.columns; j += 16) {  // (the last step may spill into the next row: rewritten)
+      const std::int64_t column = j - g.pad_left;       // input column of lane 0
+      const __m512i at = _mm512_add_epi32(_mm512_set1_epi32(static_cast<int>(column)), lane);
+      const __mmask16 in_row = inside ? _mm512_cmplt_epu32_mask(at, width) : __mmask16{0};
+      _mm512_storeu_ps(row + j, _mm512_mask_loadu_ps(pad_v, in_row, x + iy * g.in_w + column));
+    }
+  }
+  for (std::int64_t j = l.rows * l.columns; j < l.plane_floats; ++j) plane[j] = pad;
+}
+
+/// fill_padded_avx512 with AVX2, 8 floats a step.
+__attribute__((target("avx2,fma"))) inline void fill_padded_avx2(const PlaneGeometry& g, const PaddedLayout& l,
+                                                                 const float* x, float pad, float* plane) noexcept {
+  const __m256 pad_v = _mm256_set1_ps(pad);
+  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), minus_one = _mm256_set1_epi32(-1);
+  const __m256i width = _mm256_set1_epi32(static_cast<int>(g.in_w));
+  for (std::int64_t i = 0; i < l.rows; ++i) {
+    const std::int64_t iy = i - g.pad_top;
+    float* row = plane + i * l.columns;
+    const bool inside = iy >= 0 && iy < g.in_h;
+    for (std::int64_t j = 0; j < l.columns; j += 8) {
+      const std::int64_t column = j - g.pad_left;
+      const __m256i at = _mm256_add_epi32(_mm256_set1_epi32(static_cast<int>(column)), lane);
+      const __m256i in_row = inside ? _mm256_and_si256(_mm256_cmpgt_epi32(at, minus_one), _mm256_cmpgt_epi32(width, at))
+                                    : _mm256_setzero_si256();
+      const __m256 values = _mm256_maskload_ps(x + iy * g.in_w + column, in_row);
+      _mm256_storeu_ps(row + j, _mm256_blendv_ps(pad_v, values, _mm256_castsi256_ps(in_row)));
+    }
+  }
+  for (std::int64_t j = l.rows * l.columns; j < l.plane_floats; ++j) plane[j] = pad;
+}
+
+template <RowOp Op>
+__attribute__((target("avx512f"))) inline __m512 combine_avx512(__m512 w, __m512 x, __m512 y) noexcept {
+  if constexpr (Op == RowOp::multiply_add) {
+    return _mm512_fmadd_ps(w, x, y);
+  } else {
+    return _mm512_maskz_max_ps(0xffff, x, y);  // y where x is NaN (the masked form: see gemm_x86.hpp)
+  }
+}
+
+/// The output grid from the padded plane, 64 outputs (4 vectors) a step, each accumulating every tap in a register.
+template <RowOp Op>
+__attribute__((target("avx512f"))) inline void padded_grid_avx512(const PlaneGeometry& g, const PaddedLayout& l,
+                                                                  const float* plane, const float* weights, float fill,
+                                                                  float* grid) noexcept {
+  std::int64_t offsets[kMaxPaddedTaps];
+  const std::int64_t taps = padded_taps(g, l, offsets);
+  const std::int64_t outputs = g.out_h * l.columns;
+  for (std::int64_t o = 0; o < outputs; o += kPaddedGridStep) {
+    __m512 acc[4];
+#pragma GCC unroll 4
+    for (int v = 0; v < 4; ++v) acc[v] = _mm512_set1_ps(fill);
+    for (std::int64_t t = 0; t < taps; ++t) {
+      const __m512 w = _mm512_set1_ps(Op == RowOp::multiply_add ? weights[t] : 0.0f);
+      const float* tap = plane + offsets[t] + o;
+#pragma GCC unroll 4
+      for (int v = 0; v < 4; ++v) acc[v] = combine_avx512<Op>(w, _mm512_loadu_ps(tap + 16 * v), acc[v]);
+    }
+#pragma GCC unroll 4
+    for (int v = 0; v < 4; ++v) _mm512_storeu_ps(grid + o + 16 * v, acc[v]);
+  }
+}
+
+/// padded_grid_avx512 with AVX2: 32 outputs (4 vectors) a step.
+template <RowOp Op>
+__attribute__((target("avx2,fma"))) inline void padded_grid_avx2(const PlaneGeometry& g, const PaddedLayout& l,
+                                                                 const float* plane, const float* weights, float fill,
+                                                                 float* grid) noexcept {
+  std::int64_t offsets[kMaxPaddedTaps];
+  const std::int64_t taps = padded_taps(g, l, offsets);
+  const std::int64_t outputs = g.out_h * l.columns;
+  for (std::int64_t o = 0; o < outputs; o += 32) {
+    __m256 acc[4];
+#pragma GCC unroll 4
+    for (int v = 0; v < 4; ++v) acc[v] = _mm256_set1_ps(fill);
+    for (std::int64_t t = 0; t < taps; ++t) {
+      const __m256 w = _mm256_set1_ps(Op == RowOp::multiply_add ? weights[t] : 0.0f);
+      const float* tap = plane + offsets[t] + o;
+#pragma GCC unroll 4
+      for (int v = 0; v < 4; ++v) acc[v] = combine_avx2<Op>(w, _mm256_loadu_ps(tap + 8 * v), acc[v]);
+    }
+#pragma GCC unroll 4
+    for (int v = 0; v < 4; ++v) _mm256_storeu_ps(grid + o + 8 * v, acc[v]);
+  }
+}
+
+/// The plane's rows from the output grid (rows `columns` wide), 8 floats a step, each row's last ones masked.
+__attribute__((target("avx2,fma"))) inline void copy_grid_rows(const PlaneGeometry& g, const PaddedLayout& l,
+                                                               const float* grid, float* y) noexcept {
+  const std::int64_t tail = g.out_w % 8 == 0 ? 8 : g.out_w % 8;
+  const __m256i tail_mask =
+      _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(tail)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+  const std::int64_t body = g.out_w - tail;
+  for (std::int64_t r = 0; r < g.out_h; ++r) {
+    const float* from = grid + r * l.columns;
+    float* to = y + r * g.out_w;
+    for (std::int64_t j = 0; j < body; j += 8) _mm256_storeu_ps(to + j, _mm256_loadu_ps(from + j));
+    _mm256_maskstore_ps(to + body, tail_mask, _mm256_loadu_ps(from + body));
+  }
+}
+
+/// The whole plane through its padded copy in `scratch` (padded_scratch_floats(g) floats, non-zero).
+template <RowOp Op>
+inline void window_padded_plane(Isa isa, const PlaneGeometry& g, const float* x, const float* weights, float fill,
+                                float* y, float* scratch) noexcept {
+  const PaddedLayout l = padded_layout(g);
+  const float pad = Op == RowOp::multiply_add ? 0.0f : -__builtin_inff();
+  float* grid = scratch + l.plane_floats;
+  if (isa == Isa::avx512) {
+    fill_padded_avx512(g, l, x, pad, scratch);
+    padded_grid_avx512<Op>(g, l, scratch, weights, fill, grid);
+  } else {
+    fill_padded_avx2(g, l, x, pad, scratch);
+    padded_grid_avx2<Op>(g, l, scratch, weights, fill, grid);
+  }
+  copy_grid_rows(g, l, grid, y);
+}
+#endif
 
 /// y (out_h x out_w) = fill, then for each tap (ky, kx) in order, y = Op(y, weights[ky * kernel_w + kx], shifted x)
 /// over the outputs whose input lies inside the plane; the weights are ignored for RowOp::max (pass nullptr).
+/// With `scratch` of padded_scratch_floats(g) floats (non-zero: stride 1), AVX2 and AVX-512 take the padded path.
 template <RowOp Op>
-inline void window_plane(Isa isa, const PlaneGeometry& g, const float* x, const float* weights, float fill,
-                         float* y) noexcept {
+inline void window_plane(Isa isa, const PlaneGeometry& g, const float* x, const float* weights, float fill, float* y,
+                         float* scratch = nullptr) noexcept {
 #if ONNXMICRO_ENABLE_ISA_DISPATCH
+  if (isa != Isa::baseline && scratch != nullptr && padded_layout(g).columns > 0)
+    return window_padded_plane<Op>(isa, g, x, weights, fill, y, scratch);
   if (isa != Isa::baseline) return window_plane_avx2<Op>(g, x, weights, fill, y);
 #endif
   static_cast<void>(isa);
+  static_cast<void>(scratch);
   for (std::int64_t i = 0; i < g.out_h * g.out_w; ++i) y[i] = fill;
   for (std::int64_t ky = 0; ky < g.kernel_h; ++ky) {
     std::int64_t row_first = 0, row_last = 0;

@@ -52,7 +52,7 @@ struct ConvImpl : kernels::KernelDefaults {
     std::int64_t group_in_channels, group_out_channels;  ///< C / group, M / group
     std::int64_t in_spatial, out_spatial, kernel_size;
     std::int64_t column_rows;  ///< group_in_channels * kernel_size: the GEMM depth
-    std::int64_t tile;         ///< output positions per im2col tile
+    std::int64_t tile;         ///< output positions per im2col tile (depthwise: floats of a padded-plane slice, or 0)
     // (The flags and the clamp sit together: no padding between them, so the state is no larger than before them.)
     bool pointwise;  ///< 1x1 kernel, unit strides, no pads: the input is the column matrix
     bool has_bias;
@@ -61,7 +61,9 @@ struct ConvImpl : kernels::KernelDefaults {
 #if ONNXMICRO_ENABLE_FAST_PATHS  // (activation fusion exists only with fast paths: no state bytes without)
     kernels::OutputClamp clamp;  ///< a Relu/Clip fused into this node (PrepareContext::fused_clamp)
 #endif
-    const void* converted_weights;  ///< W in the compute type, made at prepare (half types, constant W)
+    /// W made at prepare, or null: in the compute type (half types, constant W), or packed for the GEMM's
+    /// micro-kernels per group (float32, constant W: gemm::pack_a).
+    const void* prepared_weights;
     std::size_t column_offset, weights_offset, accumulator_offset;  ///< column buffers: one per worker (float/double)
   };
 
@@ -202,9 +204,10 @@ struct ConvImpl : kernels::KernelDefaults {
       // depthwise: no column matrix, no scratch
       if (ONNXMICRO_ENABLE_FAST_PATHS && state.group_in_channels == 1 && state.geometry.rank <= 2) {
         state.compute = &compute_depthwise;
-        return {};
+        return plan_depthwise_scratch(ctx, state);
       }
     }
+    if constexpr (std::is_same<T, float>::value) ONNXMICRO_RETURN_IF_ERROR(pack_weights(ctx, state));
     scratch::ScratchLayout layout;
     const bool direct = state.pointwise && !kHalf;
     if (direct) {
@@ -231,7 +234,7 @@ struct ConvImpl : kernels::KernelDefaults {
         Span<Acc> converted;
         ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(w_count), converted));
         compute_type::load_floating(w.dtype, w.const_data, converted.data(), w_count);
-        state.converted_weights = converted.data();
+        state.prepared_weights = converted.data();
       } else {
         state.weights_in_scratch = true;
         state.weights_offset = layout.reserve<Acc>(w_count);
@@ -242,9 +245,38 @@ struct ConvImpl : kernels::KernelDefaults {
     return {};
   }
 
+  /// A constant float32 W packed once for the session's GEMM micro-kernels (each group's rows as gemm::pack_a lays
+  /// them out), so the product streams its weights; nothing without micro-kernels.
+  static Status pack_weights(kernels::PrepareContext& ctx, State& state) noexcept {
+    const kernels::TensorInfo& w = ctx.input(kW);
+    const std::int64_t group_floats = gemm::packed_a_floats(state.isa, state.group_out_channels, state.column_rows);
+    if (!w.is_constant || w.const_data == nullptr || group_floats == 0) return {};
+    Span<float> packed;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(group_floats * state.group), packed));
+    const float* weights = static_cast<const float*>(w.const_data);
+    for (std::int64_t grp = 0; grp < state.group; ++grp) {
+      gemm::pack_a(state.isa, state.group_out_channels, state.column_rows,
+                   weights + grp * state.group_out_channels * state.column_rows, state.column_rows, 1,
+                   packed.data() + grp * group_floats);
+    }
+    state.prepared_weights = packed.data();
+    return {};
+  }
+
+  /// Depthwise scratch: one padded plane per worker where the instruction set takes the padded path (stride 1).
+  static Status plan_depthwise_scratch(kernels::PrepareContext& ctx, State& state) noexcept {
+    const std::int64_t floats = window_rows::padded_scratch_floats(window_rows::plane_of(state.geometry));
+    if (state.isa == Isa::baseline || floats == 0) return {};
+    scratch::ScratchLayout layout;
+    state.column_offset = layout.reserve_slices<float>(floats, ctx.workers());
+    state.tile = floats;
+    ctx.request_scratch(layout.bytes());
+    return {};
+  }
+
   /// Depthwise float convolution (one input channel per group, any depth multiplier; 1-D and 2-D): each output plane
-  /// straight from its input plane (kernels/common/window_rows.hpp), bias first, then the taps in the im2col path's
-  /// order. The planes are split over the workers.
+  /// straight from its input plane (kernels/common/window_rows.hpp, with the task's padded-plane scratch when it has
+  /// one), bias first, then the taps in the im2col path's order. The planes are split over the workers.
   static void compute_depthwise(const State& s, RunContext& ctx) noexcept {
     const window_rows::PlaneGeometry plane = window_rows::plane_of(s.geometry);
     const float* x = static_cast<const float*>(ctx.input(kX).data);
@@ -252,17 +284,21 @@ struct ConvImpl : kernels::KernelDefaults {
     const float* bias = s.has_bias ? static_cast<const float*>(ctx.input(kB).data) : nullptr;
     float* y = static_cast<float*>(ctx.output(kY).data);
     const std::int64_t planes = s.batch * s.out_channels;
-    auto planes_in = [&](std::int64_t first, std::int64_t end) noexcept {
+    auto planes_in = [&](std::size_t task, std::int64_t first, std::int64_t end) noexcept {
+      float* padded =
+          s.tile > 0 ? scratch::scratch_at<float>(
+                           ctx.scratch(), s.column_offset + task * scratch::ScratchLayout::slice_stride<float>(s.tile))
+                     : nullptr;
       for (std::int64_t index = first; index < end; ++index) {
         const std::int64_t n = index / s.out_channels, m = index % s.out_channels;
         const std::int64_t channel = m / s.group_out_channels;
         window_rows::window_plane<window_rows::RowOp::multiply_add>(
             s.isa, plane, x + (n * s.in_channels + channel) * s.in_spatial, w + m * s.kernel_size,
-            bias != nullptr ? bias[m] : 0.0f, y + index * s.out_spatial);
+            bias != nullptr ? bias[m] : 0.0f, y + index * s.out_spatial, padded);
         output_clamp(s).apply_to(y + index * s.out_spatial, s.out_spatial);
       }
     };
-    ctx.workers().for_each_range(planes, static_cast<double>(s.out_spatial) * s.kernel_size, planes_in);
+    ctx.workers().for_each_task_range(planes, static_cast<double>(s.out_spatial) * s.kernel_size, planes_in);
   }
 
   /// Size-optimised (PrepareContext::size_optimized(); float and double): each output is its bias plus the products
@@ -404,18 +440,21 @@ struct ConvImpl : kernels::KernelDefaults {
       T* y_group = y + (n * s.out_channels + grp * mg) * s.out_spatial;
       const T* w_group = w + grp * mg * s.column_rows;
       const T* b_group = bias != nullptr ? bias + grp * mg : nullptr;
+      const float* packed = std::is_same<T, float>::value ? static_cast<const float*>(s.prepared_weights) : nullptr;
+      const float* packed_group =
+          packed != nullptr ? packed + grp * gemm::packed_a_floats(s.isa, mg, s.column_rows) : nullptr;
       if (s.pointwise) {
         if (product)
-          multiply_group<T>(s, product_workers, w_group, b_group, s.group_in_channels, x_group, s.in_spatial,
-                            s.out_spatial, y_group, s.out_spatial);
+          multiply_group<T>(s, product_workers, w_group, packed_group, b_group, s.group_in_channels, x_group,
+                            s.in_spatial, s.out_spatial, y_group, s.out_spatial);
         return;
       }
       const std::int64_t first = tile * s.tile;
       const std::int64_t count = s.out_spatial - first < s.tile ? s.out_spatial - first : s.tile;
       if (row_end > row_begin) im2col(s, x_group, first, count, row_begin, row_end, col);
       if (product)
-        multiply_group<T>(s, product_workers, w_group, b_group, s.column_rows, col, count, count, y_group + first,
-                          s.out_spatial);
+        multiply_group<T>(s, product_workers, w_group, packed_group, b_group, s.column_rows, col, count, count,
+                          y_group + first, s.out_spatial);
     };
     auto column_buffer = [&](std::size_t task) noexcept {
       const std::size_t stride = scratch::ScratchLayout::slice_stride<T>(s.column_rows * s.tile);
@@ -458,7 +497,7 @@ struct ConvImpl : kernels::KernelDefaults {
     const T* bias = s.has_bias ? static_cast<const T*>(ctx.input(kB).data) : nullptr;
     T* y = static_cast<T*>(ctx.output(kY).data);
     void* scratch = ctx.scratch();
-    const Acc* weights = static_cast<const Acc*>(s.converted_weights);
+    const Acc* weights = static_cast<const Acc*>(s.prepared_weights);
     if (s.weights_in_scratch) {
       Acc* converted = scratch::scratch_at<Acc>(scratch, s.weights_offset);
       compute_type::load_floating(ctx.input(kW).dtype, ctx.input(kW).data, converted, s.out_channels * s.column_rows);
@@ -476,7 +515,8 @@ struct ConvImpl : kernels::KernelDefaults {
         for (std::int64_t first = 0; first < s.out_spatial; first += s.tile) {
           const std::int64_t count = s.out_spatial - first < s.tile ? s.out_spatial - first : s.tile;
           im2col(s, x_group, first, count, 0, s.column_rows, col);
-          multiply_group<T>(s, Workers(), w_group, b_group, s.column_rows, col, count, count, accumulator, count);
+          multiply_group<T>(s, Workers(), w_group, nullptr, b_group, s.column_rows, col, count, count, accumulator,
+                            count);
           for (std::int64_t m = 0; m < mg; ++m)
             for (std::int64_t q = 0; q < count; ++q)
               y_group[m * s.out_spatial + first + q] = compute_type::narrow<T>(accumulator[m * count + q]);
@@ -485,20 +525,24 @@ struct ConvImpl : kernels::KernelDefaults {
     }
   }
 
-  /// y (group_out_channels x count, row stride ld_y) = bias + the group's weights (depth columns) * b (depth x
-  /// count, row stride ld_b), then the fused clamp; the product split over `workers`. The float GEMM starts its tiles
-  /// at the bias and clamps before storing; the other types fill, multiply and clamp in passes (half types clamp the
-  /// float accumulator).
+  /// y (group_out_channels x count, row stride ld_y) = bias + the group's weights (depth columns; packed_w: the same,
+  /// packed, or null) * b (depth x count, row stride ld_b), then the fused clamp; the product split over `workers`. The
+  /// float GEMM starts its tiles at the bias and clamps before storing; the other types fill, multiply and clamp in
+  /// passes (half types clamp the float accumulator).
   template <typename T>
   static void multiply_group(const State& s, const Workers& workers, const compute_type::ComputeType<T>* w,
-                             const T* bias, std::int64_t depth, const compute_type::ComputeType<T>* b,
-                             std::int64_t ld_b, std::int64_t count, compute_type::ComputeType<T>* y,
-                             std::int64_t ld_y) noexcept {
+                             const float* packed_w, const T* bias, std::int64_t depth,
+                             const compute_type::ComputeType<T>* b, std::int64_t ld_b, std::int64_t count,
+                             compute_type::ComputeType<T>* y, std::int64_t ld_y) noexcept {
     using Acc = compute_type::ComputeType<T>;
     const std::int64_t rows = s.group_out_channels;
     // (Builds without fast paths never fuse activations: their float product stays fill + accumulate.)
     if constexpr (std::is_same<T, float>::value && ONNXMICRO_ENABLE_FAST_PATHS) {
       if (bias == nullptr) fill_bias<T>(nullptr, rows, count, y, ld_y);
+      if (packed_w != nullptr && count > 1) {  // (one column: the matrix-vector path, as unpacked)
+        gemm::multiply_packed(workers, s.isa, rows, count, depth, packed_w, b, ld_b, y, ld_y, bias, output_clamp(s));
+        return;
+      }
       gemm::multiply(workers, s.isa, rows, count, depth, w, s.column_rows, 1, b, ld_b, y, ld_y, bias, output_clamp(s));
     } else {
       fill_bias(bias, rows, count, y, ld_y);
