@@ -23082,6 +23082,10 @@ struct ConvImpl : kernels::KernelDefaults {
   static constexpr std::int64_t kMinColumnTileBytes = 16 * 1024;
   /// Fewest output positions per tile (GEMM columns), whatever the tile bytes.
   static constexpr std::int64_t kMinTileColumns = 32;
+  /// Packed weights of more bytes than this come from memory, not the cache: their tiles may reach
+  /// kStreamedColumnTileBytes, so that the weights are read once or twice per run instead of once per small tile.
+  static constexpr std::int64_t kStreamedWeightsBytes = 1024 * 1024;
+  static constexpr std::int64_t kStreamedColumnTileBytes = 2 * 1024 * 1024;
 
   struct State {
     void (*compute)(const State&, RunContext&) noexcept;
@@ -23251,16 +23255,9 @@ struct ConvImpl : kernels::KernelDefaults {
     if (direct) {
       state.tile = state.out_spatial;
     } else {
-      const std::int64_t row_bytes = state.column_rows * static_cast<std::int64_t>(sizeof(Acc));
-      std::int64_t budget = state.out_channels * state.out_spatial * static_cast<std::int64_t>(sizeof(Acc));
-      if (budget > kMaxColumnTileBytes) budget = kMaxColumnTileBytes;
-      if (budget < kMinColumnTileBytes) budget = kMinColumnTileBytes;
-      std::int64_t tile = row_bytes > 0 ? budget / row_bytes : state.out_spatial;
-      if (tile < kMinTileColumns) tile = kMinTileColumns;
-      if (tile > 16) tile -= tile % 16;  // whole register tiles of the GEMM
-      if (tile > state.out_spatial) tile = state.out_spatial;
-      if (tile < 1) tile = 1;
-      state.tile = tile;
+      const bool packed = std::is_same<T, float>::value && state.prepared_weights != nullptr;
+      state.tile = packed ? packed_column_tile(state) : column_tile(state, static_cast<std::int64_t>(sizeof(Acc)));
+      const std::int64_t tile = state.tile;
       const std::size_t slices = kHalf ? 1 : ctx.workers();  // (half types run on one thread)
       state.column_offset = layout.reserve_slices<Acc>(state.column_rows * tile, slices);
     }
@@ -23281,6 +23278,37 @@ struct ConvImpl : kernels::KernelDefaults {
     ctx.request_scratch(layout.bytes());
     state.compute = &compute<T>;
     return {};
+  }
+
+  /// Output positions per im2col tile (portable GEMM, half types, run-time weights): the column tile's bytes as
+  /// kMaxColumnTileBytes and kMinColumnTileBytes say, whole 16-column register tiles.
+  static std::int64_t column_tile(const State& state, std::int64_t element_bytes) noexcept {
+    const std::int64_t row_bytes = state.column_rows * element_bytes;
+    std::int64_t budget = state.out_channels * state.out_spatial * element_bytes;
+    if (budget > kMaxColumnTileBytes) budget = kMaxColumnTileBytes;
+    if (budget < kMinColumnTileBytes) budget = kMinColumnTileBytes;
+    std::int64_t tile = row_bytes > 0 ? budget / row_bytes : state.out_spatial;
+    if (tile < kMinTileColumns) tile = kMinTileColumns;
+    if (tile > 16) tile -= tile % 16;  // whole register tiles of the GEMM
+    if (tile > state.out_spatial) tile = state.out_spatial;
+    return tile < 1 ? 1 : tile;
+  }
+
+  /// Output positions per im2col tile with packed weights (hosted micro-kernels): every tile streams all the weights
+  /// once more, so weights too large for the cache (kStreamedWeightsBytes) get tiles of up to
+  /// kStreamedColumnTileBytes (late layers: one tile); widths are whole 32-column strips (no half-empty AVX-512
+  /// strip), shared evenly between the tiles.
+  static std::int64_t packed_column_tile(const State& state) noexcept {
+    const std::int64_t row_bytes = state.column_rows * static_cast<std::int64_t>(sizeof(float));
+    const std::int64_t weights_bytes = state.out_channels * row_bytes;
+    const std::int64_t budget = weights_bytes > kStreamedWeightsBytes ? kStreamedColumnTileBytes : kMaxColumnTileBytes;
+    std::int64_t tile = row_bytes > 0 ? budget / row_bytes : state.out_spatial;
+    tile = (tile + 31) / 32 * 32;
+    if (tile < kMinTileColumns) tile = kMinTileColumns;
+    if (tile >= state.out_spatial) return state.out_spatial < 1 ? 1 : state.out_spatial;
+    const std::int64_t tiles = (state.out_spatial + tile - 1) / tile;
+    const std::int64_t even = ((state.out_spatial + tiles - 1) / tiles + 31) / 32 * 32;
+    return even < tile ? even : tile;
   }
 
   /// A constant float32 W packed once for the session's GEMM micro-kernels (each group's rows as gemm::pack_a lays
