@@ -16029,9 +16029,12 @@ inline void pack_a(Isa isa, std::int64_t m, std::int64_t k, const float* a, std:
   const std::int64_t rows = packed_tile_rows(isa), panel = packed_panel_depth(isa);
   for (std::int64_t p0 = 0; p0 < k; p0 += panel) {
     const std::int64_t depth = k - p0 < panel ? k - p0 : panel;
-    for (std::int64_t i0 = 0; i0 < m; i0 += rows)
-      for (std::int64_t p = p0; p < p0 + depth; ++p)
-        for (std::int64_t r = 0; r < rows; ++r, ++packed) *packed = i0 + r < m ? a[(i0 + r) * a_row + p * a_col] : 0.0f;
+    for (std::int64_t i0 = 0; i0 < m; i0 += rows, packed += rows * depth) {
+      for (std::int64_t r = 0; r < rows; ++r) {  // row by row: reads along a row of a plain weight matrix
+        const float* a_r = a + (i0 + r) * a_row;
+        for (std::int64_t p = 0; p < depth; ++p) packed[p * rows + r] = i0 + r < m ? a_r[(p0 + p) * a_col] : 0.0f;
+      }
+    }
   }
 }
 
