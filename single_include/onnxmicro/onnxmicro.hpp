@@ -6574,6 +6574,21 @@ struct FusedClamp {
   bool present() const noexcept { return has_min || has_max; }
 };
 
+/// What the session folded into a float32 MatMul's output besides a clamp (runtime/activation_fusion.hpp): the
+/// Add of a bias, which the node then reads as input 2 (a 1-D float32 initializer as long as the last axis), and
+/// after it the Erf form of GELU as the model wrote it: t = erf(v / divisor) + addend, then (v * t) * scale, or
+/// (v * scale) * t when `scale_first`. The kernel computes each removed node's float operation in its order, so
+/// the outputs are bit-identical to the unfused graph.
+struct FusedEpilogue {
+  bool bias = false;
+  bool gelu = false;
+  bool scale_first = false;
+  float divisor = 0.0f;
+  float addend = 0.0f;
+  float scale = 0.0f;
+  bool present() const noexcept { return bias || gelu; }
+};
+
 /// Where a graph's nodes are prepared: what the session knows beyond a node's own tensors, the same for every node
 /// of the graph. Kernels read it through PrepareContext's getters; a kernel test may leave it default.
 struct PrepareEnvironment {
@@ -6587,17 +6602,19 @@ struct PrepareEnvironment {
 /// Handed to a kernel's prepare().
 class PrepareContext {
  public:
-  /// `environment` and `fused_clamp` (the clamp QDQ fusion folded into this node's output; null for none) are
-  /// referred to, not copied: they must outlive the context.
+  /// `environment`, `fused_clamp` (the clamp a fusion folded into this node's output; null for none) and
+  /// `fused_epilogue` (a MatMul's folded bias and GELU; null for none) are referred to, not copied: they must
+  /// outlive the context.
   PrepareContext(const model::Node& node, Span<TensorInfo> inputs, Span<TensorInfo> outputs,
                  MetadataAllocator& allocator, const PrepareEnvironment& environment = default_environment(),
-                 const FusedClamp* fused_clamp = nullptr) noexcept
+                 const FusedClamp* fused_clamp = nullptr, const FusedEpilogue* fused_epilogue = nullptr) noexcept
       : node_(node),
         inputs_(inputs),
         outputs_(outputs),
         allocator_(allocator),
         environment_(&environment),
-        fused_clamp_(fused_clamp) {}
+        fused_clamp_(fused_clamp),
+        fused_epilogue_(fused_epilogue) {}
 
   const model::Node& node() const noexcept { return node_; }
   std::int64_t opset_version() const noexcept { return node_.opset_version; }
@@ -6652,10 +6669,15 @@ class PrepareContext {
     outputs_[i].dtype = dtype;
     outputs_[i].shape = shape;
   }
-  /// The clamp folded into this node's output by QDQ fusion (present == false for ordinary nodes).
+  /// The clamp folded into this node's output by QDQ or activation fusion (present == false for ordinary nodes).
   const FusedClamp& fused_clamp() const noexcept {
     static constexpr FusedClamp kNone{};
     return fused_clamp_ != nullptr ? *fused_clamp_ : kNone;
+  }
+  /// The bias and GELU folded into a MatMul's output, applied before fused_clamp() (present == false otherwise).
+  const FusedEpilogue& fused_epilogue() const noexcept {
+    static constexpr FusedEpilogue kNone{};
+    return fused_epilogue_ != nullptr ? *fused_epilogue_ : kNone;
   }
 
   /// The first output index set_output() was called for that the node does not name, or -1.
@@ -6878,6 +6900,7 @@ class PrepareContext {
   MetadataAllocator& allocator_;
   const PrepareEnvironment* environment_;
   const FusedClamp* fused_clamp_;
+  const FusedEpilogue* fused_epilogue_;
   void* state_ = nullptr;
   std::size_t scratch_bytes_ = 0;
   int missing_constant_input_ = -1;
@@ -7324,16 +7347,25 @@ ONNXMICRO_NAMESPACE_END
 
 // #include "onnxmicro/runtime/activation_fusion.hpp"
 // begin of file onnxmicro/runtime/activation_fusion.hpp
-// Activation fusion (SessionOptions::fuse_activations), once at prepare: a Relu, or a Clip (opset 11+) whose bounds
-// are absent or float32 scalar initializers, that is the only reader of a Conv's output is folded into the Conv:
+// Activation fusion (SessionOptions::fuse_activations), once at prepare: nodes that only transform one producer's
+// output fold into the producer, which then writes their output as it computes its own:
 //
-//   Conv -> Relu | Clip   =>   Conv writing the activation's output, clamped as it is computed
+//   Conv -> Relu | Clip                                           =>  Conv, clamped
+//   MatMul -> [Add(bias)] -> [Relu | Clip | GELU (Div, Erf, Add, Mul, Mul)]  =>  MatMul with an epilogue
 //
-// The float GEMM clamps its tiles before storing them, so the activation costs no pass over the tensor and the
-// tensor between the two nodes disappears from the arena. The clamp is exactly what the removed node computed
-// (kernels/common/output_clamp.hpp): outputs are bit-identical with and without fusion. Every fusion is reported
-// (Session::fused_activation(), `onnxmicro plan`), and `fuse_activations = false` runs every node as written.
-// Runs after QDQ fusion, on its graph; a node that already carries a QDQ clamp is left alone.
+// A Relu, or a Clip (opset 11+) whose bounds are absent or float32 scalar initializers. For MatMul (float32: B a
+// float32 initializer of rank >= 2): the bias is a 1-D float32 initializer as long as B's last axis, added by an
+// Add of opset 7+; GELU is the Erf form exporters write, x * (erf(x / a) + b) * c with float32 scalar
+// initializers a, b, c, its two products in either order ((x * t) * c, as torch exports F.gelu, or (x * c) * t).
+// Every value between the producer and the last absorbed node must be read by the chain alone (no other reader, no
+// graph output).
+//
+// The fused node computes each removed node's float operation, in the model's order
+// (kernels/common/output_clamp.hpp, output_epilogue.hpp): outputs are bit-identical with and without fusion, and
+// the tensors between the nodes disappear from the arena. Every fusion is reported (Session::fused_nodes(),
+// `onnxmicro plan`), and `fuse_activations = false` runs every node as written. Sessions with a device backend fold
+// nothing into MatMul (the device kernels take no epilogue). Runs after QDQ fusion, on its graph; a node that
+// already carries a QDQ clamp is left alone.
 
 
 ONNXMICRO_NAMESPACE_BEGIN
@@ -7343,16 +7375,77 @@ namespace activation_fusion {
 using model::kNoValue;
 using model::ValueId;
 
-/// The ops whose kernels apply PrepareContext::fused_clamp to their outputs for every dtype they accept.
-inline bool accepts_clamp(const model::Node& node) noexcept { return node.domain.empty() && node.op_type == "Conv"; }
+/// Most nodes one producer absorbs: a bias Add and GELU's five nodes.
+constexpr std::size_t kMaxAbsorbed = 6;
 
-/// A float32 scalar initializer's value.
+/// One producer's fusion: the nodes it absorbs, in graph order, and what they compute.
+struct Chain {
+  std::int32_t nodes[kMaxAbsorbed] = {};
+  std::size_t count = 0;
+  kernels::FusedClamp clamp;
+  kernels::FusedEpilogue epilogue;
+  ValueId bias = kNoValue;
+  ValueId output = kNoValue;  ///< the last absorbed node's output, which the producer writes instead of its own
+};
+
+/// Who reads and produces each value of the graph.
+class Uses {
+ public:
+  Status build(const model::Graph& graph, MetadataAllocator& allocator) noexcept {
+    graph_ = &graph;
+    const std::size_t value_count = graph.values.size();
+    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(value_count, readers_));
+    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(value_count, first_reader_));
+    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(value_count, last_reader_));
+    for (std::size_t v = 0; v < value_count; ++v) first_reader_[v] = last_reader_[v] = -1;
+    for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
+      for (ValueId id : graph.nodes[i].inputs) {
+        if (id == kNoValue) continue;
+        // A node reading a value twice (Mul(x, x)) counts twice: it is then no single-input step of a chain.
+        ++readers_[id];
+        if (first_reader_[id] < 0) first_reader_[id] = static_cast<std::int32_t>(i);
+        last_reader_[id] = static_cast<std::int32_t>(i);
+      }
+    }
+    for (ValueId id : graph.outputs) readers_[id] += 1 << 20;  // a graph output stays where the model writes it
+    return {};
+  }
+  /// The node that alone reads `v`, or -1.
+  std::int32_t sole_reader(ValueId v) const noexcept { return readers_[v] == 1 ? first_reader_[v] : -1; }
+  /// The two nodes that read `v` once each (first, second in graph order), or false.
+  bool two_readers(ValueId v, std::int32_t& first, std::int32_t& second) const noexcept {
+    first = first_reader_[v];
+    second = last_reader_[v];
+    return readers_[v] == 2 && first != second;
+  }
+  const model::Node& node(std::int32_t i) const noexcept { return graph_->nodes[static_cast<std::size_t>(i)]; }
+
+ private:
+  const model::Graph* graph_ = nullptr;
+  Span<std::int32_t> readers_, first_reader_, last_reader_;
+};
+
+/// A float32 initializer's value when it holds one element at rank 0 or 1 (broadcasting it changes no shape).
 inline bool float_scalar(const model::Graph& graph, ValueId id, float& value) noexcept {
+  if (id == kNoValue) return false;
   const model::Value& v = graph.values[id];
   std::int64_t count = 0;
   if (v.kind != model::ValueKind::initializer || v.dtype != DataType::float32) return false;
-  if (!v.initializer().element_count(count).ok() || count != 1) return false;
+  if (v.initializer().rank > 1 || !v.initializer().element_count(count).ok() || count != 1) return false;
   return v.initializer().decode_to(&value, sizeof(float)).ok();
+}
+
+/// A default-domain node of `op` at opset `since`+ with `inputs` inputs and one output.
+inline bool is_op(const model::Node& node, const char* op, std::int64_t since, std::size_t inputs) noexcept {
+  return node.domain.empty() && node.op_type == op && node.opset_version >= since && node.inputs.size() == inputs &&
+         node.outputs.size() == 1 && node.outputs[0] != kNoValue;
+}
+
+/// The input of binary `node` that is not `v` (-1 when neither or both are `v`).
+inline ValueId other_input(const model::Node& node, ValueId v) noexcept {
+  if (node.inputs[0] == v && node.inputs[1] != v) return node.inputs[1];
+  if (node.inputs[1] == v && node.inputs[0] != v) return node.inputs[0];
+  return kNoValue;
 }
 
 /// The clamp `node` computes when it is a fusable activation: Relu, or Clip-11+ with constant float32 bounds.
@@ -7375,91 +7468,217 @@ inline bool clamp_of(const model::Graph& graph, const model::Node& node, kernels
   return true;
 }
 
-/// The plan: per node of `graph`, the activation it absorbs (-1: none) and whether it is absorbed itself.
-struct Plan {
-  Span<std::int32_t> absorbs;
-  Span<unsigned char> removed;
-  std::size_t fusions = 0;
+/// Builds one producer's chain, step by step from the producer's output.
+class ChainBuilder {
+ public:
+  ChainBuilder(const model::Graph& graph, const Uses& uses, Chain& chain) noexcept
+      : graph_(graph), uses_(uses), chain_(chain) {}
+
+  /// Relu/Clip reading `v` alone.
+  bool clamp(ValueId v) noexcept {
+    const std::int32_t r = uses_.sole_reader(v);
+    if (r < 0 || !clamp_of(graph_, uses_.node(r), chain_.clamp)) return false;
+    absorb(r);
+    return true;
+  }
+
+  /// Add(v, bias) reading `v` alone, the bias a float32 [columns] initializer.
+  bool bias(ValueId v, std::int64_t columns) noexcept {
+    const std::int32_t r = uses_.sole_reader(v);
+    if (r < 0 || !is_op(uses_.node(r), "Add", 7, 2)) return false;
+    const ValueId b = other_input(uses_.node(r), v);
+    if (b == kNoValue) return false;
+    const model::Value& value = graph_.values[b];
+    if (value.kind != model::ValueKind::initializer || value.dtype != DataType::float32) return false;
+    if (value.initializer().rank != 1 || value.initializer().dims[0] != columns) return false;
+    chain_.epilogue.bias = true;
+    chain_.bias = b;
+    absorb(r);
+    return true;
+  }
+
+  /// x * (erf(x / a) + b) * c on `x`, which the chain's Div and one of its Muls read.
+  bool gelu(ValueId x) noexcept {
+    std::int32_t first = -1, second = -1;
+    if (!uses_.two_readers(x, first, second)) return false;
+    const std::int32_t div = uses_.node(first).op_type == "Div" ? first : second;
+    const std::int32_t mul = div == first ? second : first;
+    kernels::FusedEpilogue& e = chain_.epilogue;
+    const model::Node& d = uses_.node(div);
+    if (!is_op(d, "Div", 7, 2) || d.inputs[0] != x || !float_scalar(graph_, d.inputs[1], e.divisor)) return false;
+    const std::int32_t erf = uses_.sole_reader(d.outputs[0]);
+    if (erf < 0 || !is_op(uses_.node(erf), "Erf", 9, 1)) return false;
+    const std::int32_t add = uses_.sole_reader(uses_.node(erf).outputs[0]);
+    if (add < 0 || !is_op(uses_.node(add), "Add", 7, 2)) return false;
+    const ValueId t = uses_.node(add).outputs[0];
+    if (!float_scalar(graph_, other_input(uses_.node(add), uses_.node(erf).outputs[0]), e.addend)) return false;
+    const model::Node& m = uses_.node(mul);
+    if (!is_op(m, "Mul", 7, 2)) return false;
+    std::int32_t last = -1;
+    if (other_input(m, x) == t) {  // (x * t) * c
+      last = uses_.sole_reader(m.outputs[0]);
+      if (last < 0 || !is_op(uses_.node(last), "Mul", 7, 2)) return false;
+      if (!float_scalar(graph_, other_input(uses_.node(last), m.outputs[0]), e.scale)) return false;
+    } else {  // (x * c) * t
+      if (!float_scalar(graph_, other_input(m, x), e.scale)) return false;
+      last = uses_.sole_reader(m.outputs[0]);
+      if (last < 0 || last != uses_.sole_reader(t) || !is_op(uses_.node(last), "Mul", 7, 2)) return false;
+      if (other_input(uses_.node(last), t) != m.outputs[0]) return false;
+      e.scale_first = true;
+    }
+    e.gelu = true;
+    // Graph order: the nodes were validated topologically, so sorting the five indices keeps the report readable.
+    std::int32_t nodes[5] = {div, erf, add, mul, last};
+    for (int i = 1; i < 5; ++i)
+      for (int j = i; j > 0 && nodes[j] < nodes[j - 1]; --j) std::swap(nodes[j], nodes[j - 1]);
+    for (std::int32_t n : nodes) absorb(n);
+    return true;
+  }
+
+  /// The value the chain ends in (the producer's own output while it absorbed nothing).
+  ValueId end(ValueId producer_output) const noexcept {
+    return chain_.count == 0 ? producer_output : uses_.node(chain_.nodes[chain_.count - 1]).outputs[0];
+  }
+
+ private:
+  void absorb(std::int32_t node) noexcept { chain_.nodes[chain_.count++] = node; }
+
+  const model::Graph& graph_;
+  const Uses& uses_;
+  Chain& chain_;
 };
 
-/// Finds the fusions; `clamps` are QDQ fusion's (per node; empty: none). Working tables come from `allocator`.
-inline Status find(const model::Graph& graph, Span<const kernels::FusedClamp> clamps, MetadataAllocator& allocator,
-                   Plan& plan) noexcept {
-  const std::size_t node_count = graph.nodes.size();
-  Span<std::int32_t> readers, producer;
-  ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(graph.values.size(), readers));
-  ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(graph.values.size(), producer));
-  ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(node_count, plan.absorbs));
-  ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(node_count, plan.removed));
-  for (std::size_t i = 0; i < node_count; ++i) {
-    plan.absorbs[i] = -1;
-    for (ValueId id : graph.nodes[i].inputs)
-      if (id != kNoValue) ++readers[id];
-    for (ValueId id : graph.nodes[i].outputs)
-      if (id != kNoValue) producer[id] = static_cast<std::int32_t>(i) + 1;
+/// The columns of a float32 MatMul's output when B is a float32 initializer of rank >= 2 (else -1: not fused).
+inline std::int64_t matmul_columns(const model::Graph& graph, const model::Node& node) noexcept {
+  if (!node.domain.empty() || node.op_type != "MatMul" || node.inputs.size() != 2 || node.outputs.size() != 1) {
+    return -1;
   }
-  for (ValueId id : graph.outputs) readers[id] += 1 << 20;  // a graph output stays where the model writes it
-  for (std::size_t i = 0; i < node_count; ++i) {
-    kernels::FusedClamp clamp;
-    if (!clamp_of(graph, graph.nodes[i], clamp)) continue;
-    const ValueId x = graph.nodes[i].inputs[0];
-    const std::int32_t p = producer[x] - 1;
-    if (p < 0 || readers[x] != 1 || plan.absorbs[p] >= 0) continue;
-    const model::Node& conv = graph.nodes[p];
-    if (!accepts_clamp(conv) || conv.outputs.size() != 1) continue;
-    if (!clamps.empty() && clamps[p].present()) continue;
-    plan.absorbs[p] = static_cast<std::int32_t>(i);
-    plan.removed[i] = 1;
-    ++plan.fusions;
-  }
-  return {};
+  if (node.inputs[1] == kNoValue || node.outputs[0] == kNoValue) return -1;
+  const model::Value& b = graph.values[node.inputs[1]];
+  if (b.kind != model::ValueKind::initializer || b.dtype != DataType::float32 || b.initializer().rank < 2) return -1;
+  return b.initializer().dims[b.initializer().rank - 1];
 }
 
-/// Rewrites `graph` into `fused` (unchanged when nothing fuses): absorbed activations leave the node list, their
-/// producer writes their output and gets their clamp. `clamps` (QDQ fusion's, per node of `graph`, or empty) and
-/// `absorbed` come back per node of `fused`; `absorbed[i]` is the activation node i absorbed, or null.
-inline Status fuse(const model::Graph& graph, MetadataAllocator& allocator, model::Graph& fused,
-                   Span<kernels::FusedClamp>& clamps, Span<const model::Node*>& absorbed) noexcept {
+/// The chain node `p` absorbs (count 0: none). `qdq_clamp`: the clamp QDQ fusion already gave it.
+inline void find_chain(const model::Graph& graph, const Uses& uses, std::int32_t p, bool qdq_clamp, bool matmul,
+                       Chain& chain) noexcept {
+  chain = Chain();
+  const model::Node& node = graph.nodes[static_cast<std::size_t>(p)];
+  if (qdq_clamp || node.outputs.size() != 1 || node.outputs[0] == kNoValue || !node.domain.empty()) return;
+  ChainBuilder builder(graph, uses, chain);
+  const ValueId out = node.outputs[0];
+  if (node.op_type == "Conv") {
+    builder.clamp(out);
+  } else if (matmul) {
+    const std::int64_t columns = matmul_columns(graph, node);
+    if (columns < 0) return;
+    builder.bias(out, columns);
+    const ValueId v = builder.end(out);
+    if (!builder.gelu(v)) builder.clamp(v);
+  }
+  chain.output = builder.end(out);
+}
+
+/// Per node of the fused graph: the nodes it absorbed (empty: none).
+using Absorbed = Span<const model::Node*>;
+
+/// What fuse() gives back, per node of the fused graph.
+struct Result {
+  Span<kernels::FusedClamp> clamps;
+  Span<kernels::FusedEpilogue> epilogues;  ///< empty when no MatMul absorbed anything
+  Span<Absorbed> absorbed;                 ///< empty when nothing fused
+};
+
+/// The kept arrays of a rewrite, sized for the worst case (every node a producer with a bias).
+struct Lists {
+  Span<model::Node> nodes;
+  Span<kernels::FusedClamp> clamps;
+  Span<kernels::FusedEpilogue> epilogues;
+  Span<Absorbed> absorbed;
+  Span<const model::Node*> absorbed_nodes;
+  Span<ValueId> ids;  ///< new input and output lists: 3 inputs and 1 output per producer at most
+
+  Status allocate(std::size_t node_count, MetadataAllocator& allocator) noexcept {
+    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(node_count, nodes));
+    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(node_count, clamps));
+    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(node_count, epilogues));
+    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(node_count, absorbed));
+    ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(node_count, absorbed_nodes));
+    return allocator.allocate_array(node_count * 4, ids);
+  }
+};
+
+/// Node `out` (a copy of its producer) takes `chain`: the last absorbed node's output, the bias as input 2.
+inline void take_chain(const model::Graph& graph, const Chain& chain, Lists& lists, std::size_t& used_ids,
+                       std::size_t& used_absorbed, model::Node& out, Absorbed& absorbed) noexcept {
+  absorbed = lists.absorbed_nodes.subspan(used_absorbed, chain.count);
+  used_absorbed += chain.count;
+  for (std::size_t k = 0; k < chain.count; ++k) absorbed[k] = &graph.nodes[static_cast<std::size_t>(chain.nodes[k])];
+  out.outputs = lists.ids.subspan(used_ids++, 1);
+  out.outputs[0] = chain.output;
+  if (chain.bias == kNoValue) return;
+  Span<ValueId> inputs = lists.ids.subspan(used_ids, 3);
+  used_ids += 3;
+  inputs[0] = out.inputs[0];
+  inputs[1] = out.inputs[1];
+  inputs[2] = chain.bias;
+  out.inputs = inputs;
+  out.explicit_input_count = -1;
+}
+
+/// Rewrites `graph` into `fused` (unchanged, and `result` empty but for the clamps, when nothing fuses): absorbed
+/// nodes leave the node list; their producer writes the last one's output, reads the bias as input 2, and gets
+/// their clamp and epilogue. `clamps` are QDQ fusion's (per node of `graph`, or empty). `matmul`: fold into MatMul
+/// too.
+inline Status fuse(const model::Graph& graph, Span<kernels::FusedClamp> clamps, bool matmul,
+                   MetadataAllocator& allocator, model::Graph& fused, Result& result) noexcept {
   fused = graph;
+  result = Result();
+  result.clamps = clamps;
   const std::size_t node_count = graph.nodes.size();
   const std::size_t start_mark = allocator.used_bytes();
-  // Kept: the new node list, clamps, reports and output ids (sized for the worst case); the plan after them.
-  Span<model::Node> nodes;
-  Span<kernels::FusedClamp> new_clamps;
-  Span<const model::Node*> new_absorbed;
-  Span<ValueId> outputs;
-  ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(node_count, nodes));
-  ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(node_count, new_clamps));
-  ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(node_count, new_absorbed));
-  ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(node_count, outputs));
-  const std::size_t plan_mark = allocator.used_bytes();
-  Plan plan;
-  ONNXMICRO_RETURN_IF_ERROR(find(graph, clamps, allocator, plan));
-  std::size_t n = 0;
-  for (std::size_t i = 0; i < node_count && plan.fusions > 0; ++i) {
-    if (plan.removed[i]) continue;
-    model::Node& out = nodes[n];
+  Lists lists;
+  ONNXMICRO_RETURN_IF_ERROR(lists.allocate(node_count, allocator));
+  const std::size_t kept_mark = allocator.used_bytes();  // the working tables after it are rewound at the end
+  Span<Chain> chains;
+  Span<unsigned char> removed;
+  Uses uses;
+  ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(node_count, chains));
+  ONNXMICRO_RETURN_IF_ERROR(allocator.allocate_array(node_count, removed));
+  ONNXMICRO_RETURN_IF_ERROR(uses.build(graph, allocator));
+  std::size_t fusions = 0;
+  bool any_epilogue = false;
+  for (std::size_t i = 0; i < node_count; ++i) {
+    if (removed[i]) continue;
+    const bool qdq_clamp = !clamps.empty() && clamps[i].present();
+    find_chain(graph, uses, static_cast<std::int32_t>(i), qdq_clamp, matmul, chains[i]);
+    for (std::size_t k = 0; k < chains[i].count; ++k) removed[static_cast<std::size_t>(chains[i].nodes[k])] = 1;
+    fusions += chains[i].count > 0 ? 1 : 0;
+    any_epilogue = any_epilogue || chains[i].epilogue.present();
+  }
+  if (fusions == 0) {
+    allocator.rewind(start_mark);
+    return {};
+  }
+  std::size_t n = 0, used_ids = 0, used_absorbed = 0;
+  for (std::size_t i = 0; i < node_count; ++i) {
+    if (removed[i]) continue;
+    model::Node& out = lists.nodes[n];
     out = graph.nodes[i];
     out.index = static_cast<std::int32_t>(n);
-    new_clamps[n] = clamps.empty() ? kernels::FusedClamp() : clamps[i];
-    if (plan.absorbs[i] >= 0) {
-      const model::Node& activation = graph.nodes[static_cast<std::size_t>(plan.absorbs[i])];
-      clamp_of(graph, activation, new_clamps[n]);
-      outputs[n] = activation.outputs[0];
-      out.outputs = outputs.subspan(n, 1);
-      new_absorbed[n] = &activation;
+    lists.clamps[n] = clamps.empty() ? kernels::FusedClamp() : clamps[i];
+    if (chains[i].count > 0) {
+      take_chain(graph, chains[i], lists, used_ids, used_absorbed, out, lists.absorbed[n]);
+      lists.clamps[n] = chains[i].clamp;
+      lists.epilogues[n] = chains[i].epilogue;
     }
     ++n;
   }
-  const std::size_t fusions = plan.fusions;
-  allocator.rewind(fusions == 0 ? start_mark : plan_mark);
-  if (fusions == 0) {
-    absorbed = Span<const model::Node*>();
-    return {};
-  }
-  fused.nodes = nodes.subspan(0, n);
-  clamps = new_clamps.subspan(0, n);
-  absorbed = new_absorbed.subspan(0, n);
+  allocator.rewind(kept_mark);
+  fused.nodes = lists.nodes.subspan(0, n);
+  result.clamps = lists.clamps.subspan(0, n);
+  result.absorbed = lists.absorbed.subspan(0, n);
+  if (any_epilogue) result.epilogues = lists.epilogues.subspan(0, n);
   return {};
 }
 
@@ -7544,9 +7763,11 @@ struct SessionOptions {
   /// runtime/qdq_fusion.hpp); Session::quantized_nodes() reports every op between DQ and Q and how it ran.
   /// false: every node runs its own kernel (the float reference path), e.g. to compare the two.
   bool fuse_qdq = true;
-  /// Fold a Relu, or a Clip with constant float32 bounds, that alone reads a Conv's output into the Conv
-  /// (runtime/activation_fusion.hpp): the Conv clamps its outputs as it computes them, saving a pass over the tensor
-  /// and its arena slot; the numbers are bit-identical. Session::fused_activation() names each absorbed node.
+  /// Fold the nodes that only transform a producer's output into the producer (runtime/activation_fusion.hpp): a
+  /// Relu, or a Clip with constant float32 bounds, into a Conv; a bias Add, then a Relu/Clip or the Erf form of
+  /// GELU (Div, Erf, Add, Mul, Mul), into a float32 MatMul with constant weights (not in sessions with a device
+  /// backend). The producer computes each removed node's operation as it writes its output, saving passes over the
+  /// tensor and their arena slots; the numbers are bit-identical. Session::fused_nodes() names each absorbed node.
   /// false: every node runs its own kernel, as written; so do sessions with size_optimized_kernels, and builds
   /// without ONNXMICRO_ENABLE_FAST_PATHS (bare-metal ARM, ONNXMICRO_OPTIMIZE_FOR_SIZE).
   bool fuse_activations = true;
@@ -7585,7 +7806,8 @@ struct SessionOptions {
 /// Session::node_output(i, k) views the node's k-th output; the arena reuses that memory for later nodes, so an
 /// observer that keeps values copies them there (the session allocates nothing for observing). Nodes folded at
 /// prepare are not run, so not observed (their values are constants: Session::value()). A Conv that absorbed a Relu
-/// or Clip (Session::fused_activation()) is one event whose output is the activation's output, clamped; a QDQ group
+/// or Clip, or a MatMul that absorbed nodes (Session::fused_nodes()), is one event whose output is the last
+/// absorbed node's output; a QDQ group
 /// fused into an integer node (SessionOptions::fuse_qdq) is that node's event. Both methods are noexcept: an
 /// observer cannot stop a run.
 class NodeObserver {
@@ -8454,8 +8676,9 @@ inline ONNXMICRO_DETAIL_ALWAYS_INLINE Status resolve_kernels(const model::Graph&
 
 /// What every node's prepare sees besides its own tensors.
 struct NodeEnvironment {
-  kernels::PrepareEnvironment shared;            ///< model, registry, size choice
-  Span<const kernels::FusedClamp> fused_clamps;  ///< per node; empty when nothing was fused
+  kernels::PrepareEnvironment shared;                  ///< model, registry, size choice
+  Span<const kernels::FusedClamp> fused_clamps;        ///< per node; empty when nothing was fused
+  Span<const kernels::FusedEpilogue> fused_epilogues;  ///< per node; empty when no MatMul absorbed a node
 };
 
 /// The input and output infos a node's prepare reads and fills; `all_constant` tells whether every input is.
@@ -8522,7 +8745,8 @@ inline ONNXMICRO_DETAIL_ALWAYS_INLINE Status prepare_node(const model::Graph& gr
   missing_constant_input = model::kNoValue;
   ONNXMICRO_RETURN_IF_ERROR(gather_node_infos(node, graph, values, allocator, nr, all_constant));
   const kernels::FusedClamp* clamp = env.fused_clamps.empty() ? nullptr : &env.fused_clamps[index];
-  kernels::PrepareContext ctx(node, nr.input_infos, nr.output_infos, allocator, env.shared, clamp);
+  const kernels::FusedEpilogue* epilogue = env.fused_epilogues.empty() ? nullptr : &env.fused_epilogues[index];
+  kernels::PrepareContext ctx(node, nr.input_infos, nr.output_infos, allocator, env.shared, clamp, epilogue);
   Status st = nr.kernel->prepare(ctx);
   if (!st.ok()) {
     const int missing = ctx.missing_constant_input();
@@ -9430,15 +9654,20 @@ class Session {
   /// Most bytes of the string pool any run() so far has used (see SessionOptions::string_pool_bytes).
   std::size_t string_pool_peak() const noexcept { return string_pool_.pool().peak(); }
   Span<const NodeReport> node_reports() const noexcept { return reports_; }
-  /// The Relu/Clip that node `index` (of node_reports()) absorbed (SessionOptions::fuse_activations), or null: its
-  /// outputs are that node's outputs, clamped.
-  const model::Node* fused_activation(std::size_t index) const noexcept {
+  /// The nodes node `index` (of node_reports()) absorbed (SessionOptions::fuse_activations), in graph order: a
+  /// Conv's Relu/Clip; a MatMul's bias Add, then its Relu/Clip or GELU's Div, Erf, Add, Mul, Mul. Empty for none.
+  Span<const model::Node* const> fused_nodes(std::size_t index) const noexcept {
 #if ONNXMICRO_ENABLE_FAST_PATHS
-    return index < fused_activations_.size() ? fused_activations_[index] : nullptr;
+    if (index < fused_nodes_.size()) return fused_nodes_[index];
 #else
-    static_cast<void>(index);
-    return nullptr;  // (nothing fuses without fast paths)
+    static_cast<void>(index);  // (nothing fuses without fast paths)
 #endif
+    return {};
+  }
+  /// The last of fused_nodes(index), or null: node `index` writes that node's output instead of its own.
+  const model::Node* fused_activation(std::size_t index) const noexcept {
+    const Span<const model::Node* const> nodes = fused_nodes(index);
+    return nodes.empty() ? nullptr : nodes[nodes.size() - 1];
   }
   /// The dtype prepare inferred for graph value `id` (an id of model::Node::inputs/outputs); undefined for
   /// kNoValue or an id out of range. `onnxmicro kernels` lists with it the dtypes a model's tensors use.
@@ -9573,7 +9802,8 @@ class Session {
   model::Graph fused_graph_;
   Span<kernels::FusedClamp> fused_clamps_;  ///< per node of *graph_ (empty when nothing was fused)
 #if ONNXMICRO_ENABLE_FAST_PATHS
-  Span<const model::Node*> fused_activations_;  ///< per node of *graph_: the Relu/Clip it absorbed (empty: none)
+  Span<Span<const model::Node*>> fused_nodes_;    ///< per node of *graph_: the nodes it absorbed (empty: none)
+  Span<kernels::FusedEpilogue> fused_epilogues_;  ///< per node of *graph_ (empty when no MatMul absorbed any)
 #endif
   detail::ArenaStorage arena_;
   std::size_t required_arena_bytes_ = 0;
@@ -9625,7 +9855,8 @@ inline void Session::release() noexcept {
   fused_graph_ = model::Graph();
   fused_clamps_ = Span<kernels::FusedClamp>();
 #if ONNXMICRO_ENABLE_FAST_PATHS
-  fused_activations_ = Span<const model::Node*>();
+  fused_nodes_ = Span<Span<const model::Node*>>();
+  fused_epilogues_ = Span<kernels::FusedEpilogue>();
 #endif
 }
 
@@ -9835,17 +10066,23 @@ inline Status Session::read_dynamic_options(const SessionOptions& options, bool&
 #endif
 }
 
-// Relu/Clip after Conv fold into the Conv once, for every plan (runtime/activation_fusion.hpp).
+// Relu/Clip after Conv, bias, GELU and Relu/Clip after MatMul fold into their producer once, for every plan
+// (runtime/activation_fusion.hpp).
 inline Status Session::fuse_activations(const SessionOptions& options) noexcept {
 #if ONNXMICRO_ENABLE_FAST_PATHS
   // Size-optimised sessions plan as an ONNXMICRO_OPTIMIZE_FOR_SIZE build runs, which has no fast paths to fuse with.
   if (!options.fuse_activations || options.size_optimized_kernels) return {};
+  // The device kernels take a clamp on Conv but no MatMul epilogue: with a device, MatMul keeps its nodes.
+  const bool matmul = options.device == nullptr || options.device_policy == DevicePolicy::cpu_only;
   model::Graph fused;
-  ONNXMICRO_RETURN_IF_ERROR(
-      detail::activation_fusion::fuse(*graph_, *metadata_, fused, fused_clamps_, fused_activations_));
-  if (fused_activations_.empty()) return {};
+  detail::activation_fusion::Result result;
+  ONNXMICRO_RETURN_IF_ERROR(detail::activation_fusion::fuse(*graph_, fused_clamps_, matmul, *metadata_, fused, result));
+  if (result.absorbed.empty()) return {};
   fused_graph_ = fused;
   graph_ = &fused_graph_;
+  fused_clamps_ = result.clamps;
+  fused_epilogues_ = result.epilogues;
+  fused_nodes_ = result.absorbed;
 #else
   static_cast<void>(options);
 #endif
@@ -10166,6 +10403,9 @@ inline Status Session::prepare_nodes(const SessionOptions& options, Span<unsigne
   env.shared.isa = isa();
   env.shared.workers = thread_workers();
   env.fused_clamps = fused_clamps_;
+#if ONNXMICRO_ENABLE_FAST_PATHS
+  env.fused_epilogues = fused_epilogues_;
+#endif
   for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
     NodeRuntime& nr = nodes_[i];
     bool all_constant = false;
@@ -15370,7 +15610,7 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
 /// v < low ? low : v, then v > high ? high : v (Clip's order: high wins when low > high; NaN stays NaN, as in
-/// Relu and Clip). A missing bound is -FLT_MAX / FLT_MAX.
+/// Relu and Clip). A missing bound is -inf / +inf, as in Relu and Clip-11+ (infinities pass through).
 /// A value-initialised OutputClamp is disabled (an aggregate: kernel states holding one stay zero-initialised).
 struct OutputClamp {
   bool enabled;
@@ -15378,7 +15618,8 @@ struct OutputClamp {
   float high;
 
   static OutputClamp from(const FusedClamp& fused) noexcept {
-    return OutputClamp{fused.present(), fused.has_min ? fused.min : -FLT_MAX, fused.has_max ? fused.max : FLT_MAX};
+    constexpr float kInfinity = std::numeric_limits<float>::infinity();
+    return OutputClamp{fused.present(), fused.has_min ? fused.min : -kInfinity, fused.has_max ? fused.max : kInfinity};
   }
   template <typename T>
   T apply(T v) const noexcept {
@@ -15680,7 +15921,7 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
 /// v < low ? low : v, then v > high ? high : v (Clip's order: high wins when low > high; NaN stays NaN, as in
-/// Relu and Clip). A missing bound is -FLT_MAX / FLT_MAX.
+/// Relu and Clip). A missing bound is -inf / +inf, as in Relu and Clip-11+ (infinities pass through).
 /// A value-initialised OutputClamp is disabled (an aggregate: kernel states holding one stay zero-initialised).
 struct OutputClamp {
   bool enabled;
@@ -15688,7 +15929,8 @@ struct OutputClamp {
   float high;
 
   static OutputClamp from(const FusedClamp& fused) noexcept {
-    return OutputClamp{fused.present(), fused.has_min ? fused.min : -FLT_MAX, fused.has_max ? fused.max : FLT_MAX};
+    constexpr float kInfinity = std::numeric_limits<float>::infinity();
+    return OutputClamp{fused.present(), fused.has_min ? fused.min : -kInfinity, fused.has_max ? fused.max : kInfinity};
   }
   template <typename T>
   T apply(T v) const noexcept {
@@ -16966,7 +17208,137 @@ ONNXMICRO_NAMESPACE_END
 // the output); leading (batch) axes broadcast numpy-style. Versions 1, 9 and 13 compute the same thing and
 // only widened the dtype list (9: int32/int64/uint32/uint64, 13: bfloat16), so one kernel serves every
 // version. Integers wrap around on overflow like numpy; float16/bfloat16 are computed in float32.
+// A float32 MatMul may carry the bias Add, GELU and Relu/Clip the session folded into it
+// (PrepareContext::fused_epilogue/fused_clamp; input 2 is then the bias): applied to the output rows after the
+// product (kernels/common/output_epilogue.hpp).
 
+// #include "onnxmicro/kernels/common/output_epilogue.hpp"
+// begin of file onnxmicro/kernels/common/output_epilogue.hpp
+// What a float32 MatMul applies to its output rows after the product when the session folded the nodes after it
+// into it (runtime/activation_fusion.hpp, PrepareContext::fused_epilogue and fused_clamp): the bias Add, then the
+// Erf form of GELU or a Relu/Clip clamp. Each step is the float operation the removed node computed, in the order
+// the model wrote them (the sum, then + bias; v / divisor, erf, + addend, the two products in the model's order;
+// the clamp as OutputClamp), and erf is vector_math's, which the Erf kernel uses on the same instruction set: so
+// fusing never changes a number. One pass over each row, vectorised on AVX2/AVX-512 with masked tails (every
+// element gets the same arithmetic wherever it sits, as in vector_math).
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// A value-initialised OutputEpilogue does nothing (an aggregate, like OutputClamp).
+struct OutputEpilogue {
+  bool bias;  ///< add bias[j] to column j
+  bool gelu;
+  bool scale_first;  ///< GELU's products: (v * scale) * t instead of (v * t) * scale
+  float divisor, addend, scale;
+  OutputClamp clamp;
+
+  static OutputEpilogue from(const FusedEpilogue& fused, const FusedClamp& clamp) noexcept {
+    return OutputEpilogue{fused.bias,   fused.gelu,  fused.scale_first,       fused.divisor,
+                          fused.addend, fused.scale, OutputClamp::from(clamp)};
+  }
+  bool enabled() const noexcept { return bias || gelu || clamp.enabled; }
+
+  /// The portable form of one element (column j's bias already looked up, or 0 unused).
+  float apply(float v, float bias_j) const noexcept {
+    if (bias) v = v + bias_j;
+    if (gelu) {
+      const float t = std::erf(v / divisor) + addend;
+      v = scale_first ? (v * scale) * t : (v * t) * scale;
+    }
+    return clamp.enabled ? clamp.apply(v) : v;
+  }
+};
+
+namespace output_epilogue_detail {
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+
+ONNXMICRO_DETAIL_VECTOR_MATH_AVX2 inline __m256 apply_avx2(const OutputEpilogue& e, __m256 v, __m256 bias) noexcept {
+  if (e.bias) v = _mm256_add_ps(v, bias);
+  if (e.gelu) {
+    const __m256 scale = _mm256_set1_ps(e.scale);
+    const __m256 t = _mm256_add_ps(vector_math::x86::erf_avx2(_mm256_div_ps(v, _mm256_set1_ps(e.divisor))),
+                                   _mm256_set1_ps(e.addend));
+    v = e.scale_first ? _mm256_mul_ps(_mm256_mul_ps(v, scale), t) : _mm256_mul_ps(_mm256_mul_ps(v, t), scale);
+  }
+  if (e.clamp.enabled) {
+    // max(low, v) and min(high, v) return v when it is NaN and when it equals the bound: OutputClamp's order.
+    v = _mm256_min_ps(_mm256_set1_ps(e.clamp.high), _mm256_max_ps(_mm256_set1_ps(e.clamp.low), v));
+  }
+  return v;
+}
+
+ONNXMICRO_DETAIL_VECTOR_MATH_AVX2 inline void row_avx2(const OutputEpilogue& e, const float* bias, float* y,
+                                                       std::int64_t n) noexcept {
+  const __m256 zero = _mm256_setzero_ps();
+  std::int64_t j = 0;
+  for (; j + 8 <= n; j += 8) {
+    _mm256_storeu_ps(y + j, apply_avx2(e, _mm256_loadu_ps(y + j), e.bias ? _mm256_loadu_ps(bias + j) : zero));
+  }
+  if (j == n) return;
+  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  const __m256i mask = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(n - j)), lane);
+  const __m256 b = e.bias ? _mm256_maskload_ps(bias + j, mask) : zero;
+  _mm256_maskstore_ps(y + j, mask, apply_avx2(e, _mm256_maskload_ps(y + j, mask), b));
+}
+
+ONNXMICRO_DETAIL_VECTOR_MATH_AVX512 inline __m512 apply_avx512(const OutputEpilogue& e, __m512 v,
+                                                               __m512 bias) noexcept {
+  constexpr __mmask16 kAll = vector_math::x86::kAll;
+  if (e.bias) v = _mm512_add_ps(v, bias);
+  if (e.gelu) {
+    const __m512 scale = _mm512_set1_ps(e.scale);
+    const __m512 t = _mm512_add_ps(vector_math::x86::erf_avx512(_mm512_div_ps(v, _mm512_set1_ps(e.divisor))),
+                                   _mm512_set1_ps(e.addend));
+    v = e.scale_first ? _mm512_mul_ps(_mm512_mul_ps(v, scale), t) : _mm512_mul_ps(_mm512_mul_ps(v, t), scale);
+  }
+  if (e.clamp.enabled) {
+    v = _mm512_mask_max_ps(v, kAll, _mm512_set1_ps(e.clamp.low), v);
+    v = _mm512_mask_min_ps(v, kAll, _mm512_set1_ps(e.clamp.high), v);
+  }
+  return v;
+}
+
+ONNXMICRO_DETAIL_VECTOR_MATH_AVX512 inline void row_avx512(const OutputEpilogue& e, const float* bias, float* y,
+                                                           std::int64_t n) noexcept {
+  const __m512 zero = _mm512_setzero_ps();
+  std::int64_t j = 0;
+  for (; j + 16 <= n; j += 16) {
+    _mm512_storeu_ps(y + j, apply_avx512(e, _mm512_loadu_ps(y + j), e.bias ? _mm512_loadu_ps(bias + j) : zero));
+  }
+  if (j == n) return;
+  const __mmask16 mask = static_cast<__mmask16>((1u << (n - j)) - 1u);
+  const __m512 b = e.bias ? _mm512_maskz_loadu_ps(mask, bias + j) : zero;
+  _mm512_mask_storeu_ps(y + j, mask, apply_avx512(e, _mm512_maskz_loadu_ps(mask, y + j), b));
+}
+
+#endif  // ONNXMICRO_ENABLE_ISA_DISPATCH
+}  // namespace output_epilogue_detail
+
+/// Applies `e` in place to the `rows` rows of `n` floats at y (row stride n); `bias` has n floats when e.bias.
+inline void apply_epilogue_rows(Isa isa, const OutputEpilogue& e, const float* bias, float* y, std::int64_t rows,
+                                std::int64_t n) noexcept {
+  for (std::int64_t r = 0; r < rows; ++r) {
+    float* row = y + r * n;
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+    if (isa == Isa::avx512) {
+      output_epilogue_detail::row_avx512(e, bias, row, n);
+      continue;
+    }
+    if (isa == Isa::avx2) {
+      output_epilogue_detail::row_avx2(e, bias, row, n);
+      continue;
+    }
+#endif
+    static_cast<void>(isa);
+    for (std::int64_t j = 0; j < n; ++j) row[j] = e.apply(row[j], e.bias ? bias[j] : 0.0f);
+  }
+}
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/common/output_epilogue.hpp
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
@@ -16978,6 +17350,7 @@ struct MatMulImpl : kernels::KernelDefaults {
   using RunContext = kernels::RunContext;
   static constexpr int kA = 0;
   static constexpr int kB = 1;
+  static constexpr int kBias = 2;  ///< only in a node the session fused (PrepareContext::fused_epilogue)
   static constexpr int kY = 0;
 
   struct State {
@@ -16994,6 +17367,9 @@ struct MatMulImpl : kernels::KernelDefaults {
     Isa isa;  ///< the GEMM micro-kernels to use (PrepareContext::isa)
     std::int64_t a_elements, b_elements, y_elements;
     std::size_t a_offset, b_offset, y_offset;  ///< scratch for the float copies of half-type tensors
+#if ONNXMICRO_ENABLE_FAST_PATHS                // (fusion exists only with fast paths: no state bytes without)
+    kernels::OutputEpilogue epilogue;          ///< the bias, GELU and clamp fused into this node
+#endif
   };
 
   static Status prepare(kernels::PrepareContext& ctx, int /*since: every version accepts the same*/) noexcept {
@@ -17068,6 +17444,7 @@ struct MatMulImpl : kernels::KernelDefaults {
     state->a_elements = sa.element_count();
     state->b_elements = sb.element_count();
     state->y_elements = y.element_count();
+    ONNXMICRO_RETURN_IF_ERROR(prepare_epilogue(ctx, *state));
 
     switch (compiled_dtype(a.dtype)) {
       case DataType::float32: return plan<float>(ctx, *state);
@@ -17089,6 +17466,47 @@ struct MatMulImpl : kernels::KernelDefaults {
   }
 
  private:
+  /// The fused bias/GELU/clamp: float32 only, the bias as long as the last axis (the fusion rules guarantee both).
+  static Status prepare_epilogue(kernels::PrepareContext& ctx, State& state) noexcept {
+    const kernels::FusedEpilogue& fused = ctx.fused_epilogue();
+    if (!fused.present() && !ctx.fused_clamp().present()) return {};
+#if ONNXMICRO_ENABLE_FAST_PATHS
+    if (ctx.input(kA).dtype != DataType::float32) {
+      return Status(StatusCode::internal) << "a fused bias/activation on a " << dtype_name(ctx.input(kA).dtype)
+                                          << " MatMul (fusion takes float32 only)";
+    }
+    if (fused.bias) {
+      if (!ctx.has_input(kBias)) return Status(StatusCode::internal) << "a fused bias Add without its bias input";
+      const kernels::TensorInfo& bias = ctx.input(kBias);
+      if (bias.dtype != DataType::float32 || bias.shape.rank() != 1 || bias.shape[0] != state.n) {
+        return ctx.input_error(kBias) << " (the fused bias) is " << dtype_name(bias.dtype) << ' ' << bias.shape
+                                      << "; the fused Add needs float32 [" << state.n << "]";
+      }
+    }
+    state.epilogue = kernels::OutputEpilogue::from(fused, ctx.fused_clamp());
+    return {};
+#else
+    static_cast<void>(state);
+    return Status(StatusCode::internal) << "a fused bias/activation in a build without fast paths";
+#endif
+  }
+
+  /// Applies the fused epilogue to the float32 output y (every row of n), split over the workers by rows.
+  static void apply_epilogue(const State& state, RunContext& ctx, float* y) noexcept {
+#if ONNXMICRO_ENABLE_FAST_PATHS
+    const kernels::OutputEpilogue& e = state.epilogue;
+    if (!e.enabled()) return;
+    const float* bias = e.bias ? static_cast<const float*>(ctx.input(kBias).data) : nullptr;
+    const std::int64_t n = state.n, rows = state.n == 0 ? 0 : state.y_elements / state.n;
+    auto rows_in = [&](std::int64_t first, std::int64_t end) noexcept {
+      kernels::apply_epilogue_rows(state.isa, e, bias, y + first * n, end - first, n);
+    };
+    ctx.workers().for_each_range(rows, static_cast<double>(n) * (e.gelu ? 40 : 2), rows_in);
+#else
+    static_cast<void>(state), static_cast<void>(ctx), static_cast<void>(y);
+#endif
+  }
+
   template <typename T>
   static Status plan(kernels::PrepareContext& ctx, State& state) noexcept {
     using Acc = gemm::Accumulator<T>;
@@ -17159,6 +17577,7 @@ struct MatMulImpl : kernels::KernelDefaults {
     if constexpr (!gemm::kSameRepresentation<T>) {
       for (std::int64_t i = 0; i < state.y_elements; ++i) y_data[i] = compute_type::narrow<T>(y[i]);
     }
+    if constexpr (std::is_same_v<T, float>) apply_epilogue(state, ctx, y);
   }
 };
 

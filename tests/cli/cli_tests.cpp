@@ -1129,6 +1129,20 @@ void case_plan_fused_activations(Context& ctx) {
   const Result kernels = run_cli(ctx, {"kernels", path});
   expect_true(ctx, "kernels keeps Relu: " + describe(kernels),
               kernels.exit_code == 0 && kernels.out.find("Relu_") != std::string::npos);
+  // x [2,3] -> MatMul (W [3,4]) -> Add (bias [4]) -> Relu: one line lists all three.
+  const std::vector<float> mw(12, 0.5f), bias = {0.25f, -0.5f, 1.0f, -2.0f};
+  write_bytes(
+      ctx.path("linear_relu.onnx"),
+      model(8, "onnxmicro-cli-tests", "1.0", {{"", 13}},
+            graph("g",
+                  {node("MatMul", {"x", "w"}, {"m"}, "mm"), node("Add", {"m", "b"}, {"a"}, "bias"),
+                   node("Relu", {"a"}, {"y"}, "relu")},
+                  {tensor_value("x", kFloat, {fixed(2), fixed(3)})}, {tensor_value("y", kFloat, {fixed(2), fixed(4)})},
+                  {raw_tensor("w", kFloat, {3, 4}, le_floats(mw)), raw_tensor("b", kFloat, {4}, le_floats(bias))})));
+  const Result linear = run_cli(ctx, {"plan", ctx.path("linear_relu.onnx")});
+  expect_true(ctx, "plan lists the MatMul chain: " + describe(linear),
+              linear.exit_code == 0 && linear.out.find("\nfused_activations: 1\n  MatMul 'mm' + Add 'bias' + Relu "
+                                                       "'relu'\n") != std::string::npos);
 }
 
 void case_optimize_for_size(Context& ctx) {
@@ -1625,7 +1639,7 @@ void case_compare_layerwise(Context& ctx) {
   Result r = run_cli(ctx, {"compare", m, "--inputs", x, "--layerwise"});
   expect_true(ctx, "layerwise agreement: " + describe(r),
               r.exit_code == 0 && r.err.empty() &&
-                  r.out.find("layerwise: 5 nodes as written, 4 as deployed (1 activation fused)") == 0 &&
+                  r.out.find("layerwise: 5 nodes as written, 4 as deployed (1 node absorbed by fusion)") == 0 &&
                   r.out.find("tensors compared: ") != std::string::npos &&
                   r.out.find(" 0 beyond; 1 not comparable (computed in one run only, e.g. absorbed by a fusion): "
                              "'c'\n") != std::string::npos &&

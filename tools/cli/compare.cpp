@@ -363,10 +363,10 @@ void compare_layers(const onnxmicro::Session& deployed, const Captured& deployed
                     bool& within) {
   const onnxmicro::model::Graph& graph = written.model()->graph();
   std::size_t fusions = 0;
-  for (std::size_t i = 0; i < deployed.node_reports().size(); ++i) fusions += deployed.fused_activation(i) ? 1 : 0;
+  for (std::size_t i = 0; i < deployed.node_reports().size(); ++i) fusions += deployed.fused_nodes(i).size();
   std::cout << "layerwise: " << written.node_reports().size() << " nodes as written, " << deployed.node_reports().size()
             << " as deployed";
-  if (fusions > 0) std::cout << " (" << fusions << (fusions == 1 ? " activation fused" : " activations fused") << ")";
+  if (fusions > 0) std::cout << " (" << fusions << (fusions == 1 ? " node" : " nodes") << " absorbed by fusion)";
   if (!deployed.quantized_nodes().empty()) std::cout << " (QDQ groups fused)";
   std::cout << "; rtol " << number(tolerance.rtol) << ", atol " << number(tolerance.atol) << '\n';
 

@@ -201,7 +201,7 @@ void IntermediateDump::describe_entries(std::vector<unsigned char>& listed) {
     const onnxmicro::model::Node* activation = session_->fused_activation(i);
     if (activation != nullptr && entry.note.empty()) {
       entry.note = "computed by " + describe_node(*reports[i].node, i) + " with the " + describe_node(*activation, 0) +
-                   " fused into it (clamped values)";
+                   " fused into it (that node's values)";
     }
   }
 }

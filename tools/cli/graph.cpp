@@ -196,11 +196,14 @@ void add_qdq_groups(const model::Graph& graph, const onnxmicro::Session& session
 
 // The model node a node the session runs stands for: the producer of its first output (the session's graph shares
 // the model's values). A QDQ-fused node writes its QuantizeLinear's output: it stands for the group's op; a node
-// that absorbed an activation writes the activation's output: it stands for the producer of the activation's input.
+// that absorbed others writes the last one's output: it stands for the model node it is a copy of.
 std::ptrdiff_t model_node_of(const model::Graph& graph, const SessionFacts& facts, const model::Node& executed,
-                             const model::Node* activation = nullptr) {
-  if (activation != nullptr && !activation->inputs.empty() && activation->inputs[0] != model::kNoValue) {
-    return graph.values[activation->inputs[0]].producer;
+                             bool absorbed_nodes = false) {
+  if (absorbed_nodes) {
+    for (std::size_t k = 0; k < graph.nodes.size(); ++k) {
+      if (graph.nodes[k].proto.bytes.data() == executed.proto.bytes.data()) return static_cast<std::ptrdiff_t>(k);
+    }
+    return -1;
   }
   for (model::ValueId id : executed.outputs) {
     if (id == model::kNoValue) continue;
@@ -219,8 +222,8 @@ void add_node_reports(const model::Graph& graph, const onnxmicro::Session& sessi
     for (model::ValueId id : reports[i].node->outputs) {
       if (id != model::kNoValue) facts.inferred[static_cast<std::size_t>(id)] = true;
     }
-    const model::Node* activation = session.fused_activation(i);
-    const std::ptrdiff_t k = model_node_of(graph, facts, *reports[i].node, activation);
+    const onnxmicro::Span<const model::Node* const> absorbed = session.fused_nodes(i);
+    const std::ptrdiff_t k = model_node_of(graph, facts, *reports[i].node, !absorbed.empty());
     if (k < 0) continue;
     NodeFacts& node = facts.nodes[static_cast<std::size_t>(k)];
     node.executed = true;
@@ -231,11 +234,16 @@ void add_node_reports(const model::Graph& graph, const onnxmicro::Session& sessi
 #endif
     const std::string_view reason = session.placement_reason(i);
     if (!reason.empty()) node.note = std::string(reason);
-    const std::ptrdiff_t a = activation == nullptr ? -1 : model_node_of(graph, facts, *activation);
-    if (a >= 0) {
-      add_group(facts, "fused: " + std::string(reports[i].node->op_type) + " + " + std::string(activation->op_type),
-                {static_cast<std::size_t>(k), static_cast<std::size_t>(a)});
+    if (absorbed.empty()) continue;
+    std::string title = "fused: " + std::string(reports[i].node->op_type);
+    std::vector<std::size_t> members = {static_cast<std::size_t>(k)};
+    for (const model::Node* node : absorbed) {
+      const std::ptrdiff_t a = model_node_of(graph, facts, *node);
+      if (a < 0) continue;
+      title += " + " + std::string(node->op_type);
+      members.push_back(static_cast<std::size_t>(a));
     }
+    add_group(facts, title, members);
   }
 }
 

@@ -46,18 +46,20 @@ constexpr const char kHelp[] =
     "                       one rectangle per buffer (hover for its tensor, bytes, offset and steps)\n"
     "  -h, --help           show this help\n";
 
-// The Relu/Clip nodes activation fusion folded into the op before them (SessionOptions::fuse_activations).
+// The nodes activation fusion folded into the op before them (SessionOptions::fuse_activations), one fused node a
+// line.
 void print_fused_activations(std::ostream& out, const onnxmicro::Session& session) {
   const onnxmicro::Span<const onnxmicro::NodeReport> reports = session.node_reports();
   std::size_t count = 0;
-  for (std::size_t i = 0; i < reports.size(); ++i) count += session.fused_activation(i) != nullptr ? 1 : 0;
+  for (std::size_t i = 0; i < reports.size(); ++i) count += session.fused_nodes(i).empty() ? 0 : 1;
   if (count == 0) return;
   out << "fused_activations: " << count << '\n';
   for (std::size_t i = 0; i < reports.size(); ++i) {
-    const onnxmicro::model::Node* activation = session.fused_activation(i);
-    if (activation == nullptr) continue;
-    out << "  " << reports[i].node->op_type << " '" << printable(reports[i].node->name) << "' + " << activation->op_type
-        << " '" << printable(activation->name) << "'\n";
+    if (session.fused_nodes(i).empty()) continue;
+    out << "  " << reports[i].node->op_type << " '" << printable(reports[i].node->name) << "'";
+    for (const onnxmicro::model::Node* node : session.fused_nodes(i))
+      out << " + " << node->op_type << " '" << printable(node->name) << "'";
+    out << '\n';
   }
 }
 

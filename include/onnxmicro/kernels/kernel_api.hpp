@@ -91,6 +91,21 @@ struct FusedClamp {
   bool present() const noexcept { return has_min || has_max; }
 };
 
+/// What the session folded into a float32 MatMul's output besides a clamp (runtime/activation_fusion.hpp): the
+/// Add of a bias, which the node then reads as input 2 (a 1-D float32 initializer as long as the last axis), and
+/// after it the Erf form of GELU as the model wrote it: t = erf(v / divisor) + addend, then (v * t) * scale, or
+/// (v * scale) * t when `scale_first`. The kernel computes each removed node's float operation in its order, so
+/// the outputs are bit-identical to the unfused graph.
+struct FusedEpilogue {
+  bool bias = false;
+  bool gelu = false;
+  bool scale_first = false;
+  float divisor = 0.0f;
+  float addend = 0.0f;
+  float scale = 0.0f;
+  bool present() const noexcept { return bias || gelu; }
+};
+
 /// Where a graph's nodes are prepared: what the session knows beyond a node's own tensors, the same for every node
 /// of the graph. Kernels read it through PrepareContext's getters; a kernel test may leave it default.
 struct PrepareEnvironment {
@@ -104,17 +119,19 @@ struct PrepareEnvironment {
 /// Handed to a kernel's prepare().
 class PrepareContext {
  public:
-  /// `environment` and `fused_clamp` (the clamp QDQ fusion folded into this node's output; null for none) are
-  /// referred to, not copied: they must outlive the context.
+  /// `environment`, `fused_clamp` (the clamp a fusion folded into this node's output; null for none) and
+  /// `fused_epilogue` (a MatMul's folded bias and GELU; null for none) are referred to, not copied: they must
+  /// outlive the context.
   PrepareContext(const model::Node& node, Span<TensorInfo> inputs, Span<TensorInfo> outputs,
                  MetadataAllocator& allocator, const PrepareEnvironment& environment = default_environment(),
-                 const FusedClamp* fused_clamp = nullptr) noexcept
+                 const FusedClamp* fused_clamp = nullptr, const FusedEpilogue* fused_epilogue = nullptr) noexcept
       : node_(node),
         inputs_(inputs),
         outputs_(outputs),
         allocator_(allocator),
         environment_(&environment),
-        fused_clamp_(fused_clamp) {}
+        fused_clamp_(fused_clamp),
+        fused_epilogue_(fused_epilogue) {}
 
   const model::Node& node() const noexcept { return node_; }
   std::int64_t opset_version() const noexcept { return node_.opset_version; }
@@ -169,10 +186,15 @@ class PrepareContext {
     outputs_[i].dtype = dtype;
     outputs_[i].shape = shape;
   }
-  /// The clamp folded into this node's output by QDQ fusion (present == false for ordinary nodes).
+  /// The clamp folded into this node's output by QDQ or activation fusion (present == false for ordinary nodes).
   const FusedClamp& fused_clamp() const noexcept {
     static constexpr FusedClamp kNone{};
     return fused_clamp_ != nullptr ? *fused_clamp_ : kNone;
+  }
+  /// The bias and GELU folded into a MatMul's output, applied before fused_clamp() (present == false otherwise).
+  const FusedEpilogue& fused_epilogue() const noexcept {
+    static constexpr FusedEpilogue kNone{};
+    return fused_epilogue_ != nullptr ? *fused_epilogue_ : kNone;
   }
 
   /// The first output index set_output() was called for that the node does not name, or -1.
@@ -395,6 +417,7 @@ class PrepareContext {
   MetadataAllocator& allocator_;
   const PrepareEnvironment* environment_;
   const FusedClamp* fused_clamp_;
+  const FusedEpilogue* fused_epilogue_;
   void* state_ = nullptr;
   std::size_t scratch_bytes_ = 0;
   int missing_constant_input_ = -1;

@@ -50,8 +50,9 @@ inline ONNXMICRO_DETAIL_ALWAYS_INLINE Status resolve_kernels(const model::Graph&
 
 /// What every node's prepare sees besides its own tensors.
 struct NodeEnvironment {
-  kernels::PrepareEnvironment shared;            ///< model, registry, size choice
-  Span<const kernels::FusedClamp> fused_clamps;  ///< per node; empty when nothing was fused
+  kernels::PrepareEnvironment shared;                  ///< model, registry, size choice
+  Span<const kernels::FusedClamp> fused_clamps;        ///< per node; empty when nothing was fused
+  Span<const kernels::FusedEpilogue> fused_epilogues;  ///< per node; empty when no MatMul absorbed a node
 };
 
 /// The input and output infos a node's prepare reads and fills; `all_constant` tells whether every input is.
@@ -118,7 +119,8 @@ inline ONNXMICRO_DETAIL_ALWAYS_INLINE Status prepare_node(const model::Graph& gr
   missing_constant_input = model::kNoValue;
   ONNXMICRO_RETURN_IF_ERROR(gather_node_infos(node, graph, values, allocator, nr, all_constant));
   const kernels::FusedClamp* clamp = env.fused_clamps.empty() ? nullptr : &env.fused_clamps[index];
-  kernels::PrepareContext ctx(node, nr.input_infos, nr.output_infos, allocator, env.shared, clamp);
+  const kernels::FusedEpilogue* epilogue = env.fused_epilogues.empty() ? nullptr : &env.fused_epilogues[index];
+  kernels::PrepareContext ctx(node, nr.input_infos, nr.output_infos, allocator, env.shared, clamp, epilogue);
   Status st = nr.kernel->prepare(ctx);
   if (!st.ok()) {
     const int missing = ctx.missing_constant_input();

@@ -123,15 +123,20 @@ class Session {
   /// Most bytes of the string pool any run() so far has used (see SessionOptions::string_pool_bytes).
   std::size_t string_pool_peak() const noexcept { return string_pool_.pool().peak(); }
   Span<const NodeReport> node_reports() const noexcept { return reports_; }
-  /// The Relu/Clip that node `index` (of node_reports()) absorbed (SessionOptions::fuse_activations), or null: its
-  /// outputs are that node's outputs, clamped.
-  const model::Node* fused_activation(std::size_t index) const noexcept {
+  /// The nodes node `index` (of node_reports()) absorbed (SessionOptions::fuse_activations), in graph order: a
+  /// Conv's Relu/Clip; a MatMul's bias Add, then its Relu/Clip or GELU's Div, Erf, Add, Mul, Mul. Empty for none.
+  Span<const model::Node* const> fused_nodes(std::size_t index) const noexcept {
 #if ONNXMICRO_ENABLE_FAST_PATHS
-    return index < fused_activations_.size() ? fused_activations_[index] : nullptr;
+    if (index < fused_nodes_.size()) return fused_nodes_[index];
 #else
-    static_cast<void>(index);
-    return nullptr;  // (nothing fuses without fast paths)
+    static_cast<void>(index);  // (nothing fuses without fast paths)
 #endif
+    return {};
+  }
+  /// The last of fused_nodes(index), or null: node `index` writes that node's output instead of its own.
+  const model::Node* fused_activation(std::size_t index) const noexcept {
+    const Span<const model::Node* const> nodes = fused_nodes(index);
+    return nodes.empty() ? nullptr : nodes[nodes.size() - 1];
   }
   /// The dtype prepare inferred for graph value `id` (an id of model::Node::inputs/outputs); undefined for
   /// kNoValue or an id out of range. `onnxmicro kernels` lists with it the dtypes a model's tensors use.
@@ -266,7 +271,8 @@ class Session {
   model::Graph fused_graph_;
   Span<kernels::FusedClamp> fused_clamps_;  ///< per node of *graph_ (empty when nothing was fused)
 #if ONNXMICRO_ENABLE_FAST_PATHS
-  Span<const model::Node*> fused_activations_;  ///< per node of *graph_: the Relu/Clip it absorbed (empty: none)
+  Span<Span<const model::Node*>> fused_nodes_;    ///< per node of *graph_: the nodes it absorbed (empty: none)
+  Span<kernels::FusedEpilogue> fused_epilogues_;  ///< per node of *graph_ (empty when no MatMul absorbed any)
 #endif
   detail::ArenaStorage arena_;
   std::size_t required_arena_bytes_ = 0;
@@ -318,7 +324,8 @@ inline void Session::release() noexcept {
   fused_graph_ = model::Graph();
   fused_clamps_ = Span<kernels::FusedClamp>();
 #if ONNXMICRO_ENABLE_FAST_PATHS
-  fused_activations_ = Span<const model::Node*>();
+  fused_nodes_ = Span<Span<const model::Node*>>();
+  fused_epilogues_ = Span<kernels::FusedEpilogue>();
 #endif
 }
 
@@ -528,17 +535,23 @@ inline Status Session::read_dynamic_options(const SessionOptions& options, bool&
 #endif
 }
 
-// Relu/Clip after Conv fold into the Conv once, for every plan (runtime/activation_fusion.hpp).
+// Relu/Clip after Conv, bias, GELU and Relu/Clip after MatMul fold into their producer once, for every plan
+// (runtime/activation_fusion.hpp).
 inline Status Session::fuse_activations(const SessionOptions& options) noexcept {
 #if ONNXMICRO_ENABLE_FAST_PATHS
   // Size-optimised sessions plan as an ONNXMICRO_OPTIMIZE_FOR_SIZE build runs, which has no fast paths to fuse with.
   if (!options.fuse_activations || options.size_optimized_kernels) return {};
+  // The device kernels take a clamp on Conv but no MatMul epilogue: with a device, MatMul keeps its nodes.
+  const bool matmul = options.device == nullptr || options.device_policy == DevicePolicy::cpu_only;
   model::Graph fused;
-  ONNXMICRO_RETURN_IF_ERROR(
-      detail::activation_fusion::fuse(*graph_, *metadata_, fused, fused_clamps_, fused_activations_));
-  if (fused_activations_.empty()) return {};
+  detail::activation_fusion::Result result;
+  ONNXMICRO_RETURN_IF_ERROR(detail::activation_fusion::fuse(*graph_, fused_clamps_, matmul, *metadata_, fused, result));
+  if (result.absorbed.empty()) return {};
   fused_graph_ = fused;
   graph_ = &fused_graph_;
+  fused_clamps_ = result.clamps;
+  fused_epilogues_ = result.epilogues;
+  fused_nodes_ = result.absorbed;
 #else
   static_cast<void>(options);
 #endif
@@ -859,6 +872,9 @@ inline Status Session::prepare_nodes(const SessionOptions& options, Span<unsigne
   env.shared.isa = isa();
   env.shared.workers = thread_workers();
   env.fused_clamps = fused_clamps_;
+#if ONNXMICRO_ENABLE_FAST_PATHS
+  env.fused_epilogues = fused_epilogues_;
+#endif
   for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
     NodeRuntime& nr = nodes_[i];
     bool all_constant = false;

@@ -76,9 +76,11 @@ struct SessionOptions {
   /// runtime/qdq_fusion.hpp); Session::quantized_nodes() reports every op between DQ and Q and how it ran.
   /// false: every node runs its own kernel (the float reference path), e.g. to compare the two.
   bool fuse_qdq = true;
-  /// Fold a Relu, or a Clip with constant float32 bounds, that alone reads a Conv's output into the Conv
-  /// (runtime/activation_fusion.hpp): the Conv clamps its outputs as it computes them, saving a pass over the tensor
-  /// and its arena slot; the numbers are bit-identical. Session::fused_activation() names each absorbed node.
+  /// Fold the nodes that only transform a producer's output into the producer (runtime/activation_fusion.hpp): a
+  /// Relu, or a Clip with constant float32 bounds, into a Conv; a bias Add, then a Relu/Clip or the Erf form of
+  /// GELU (Div, Erf, Add, Mul, Mul), into a float32 MatMul with constant weights (not in sessions with a device
+  /// backend). The producer computes each removed node's operation as it writes its output, saving passes over the
+  /// tensor and their arena slots; the numbers are bit-identical. Session::fused_nodes() names each absorbed node.
   /// false: every node runs its own kernel, as written; so do sessions with size_optimized_kernels, and builds
   /// without ONNXMICRO_ENABLE_FAST_PATHS (bare-metal ARM, ONNXMICRO_OPTIMIZE_FOR_SIZE).
   bool fuse_activations = true;
@@ -117,7 +119,8 @@ struct SessionOptions {
 /// Session::node_output(i, k) views the node's k-th output; the arena reuses that memory for later nodes, so an
 /// observer that keeps values copies them there (the session allocates nothing for observing). Nodes folded at
 /// prepare are not run, so not observed (their values are constants: Session::value()). A Conv that absorbed a Relu
-/// or Clip (Session::fused_activation()) is one event whose output is the activation's output, clamped; a QDQ group
+/// or Clip, or a MatMul that absorbed nodes (Session::fused_nodes()), is one event whose output is the last
+/// absorbed node's output; a QDQ group
 /// fused into an integer node (SessionOptions::fuse_qdq) is that node's event. Both methods are noexcept: an
 /// observer cannot stop a run.
 class NodeObserver {

@@ -2,8 +2,8 @@
 // The clamp a Relu or Clip fused into the op before it applies to that op's outputs (runtime/activation_fusion.hpp,
 // PrepareContext::fused_clamp): exactly what the removed node computed, so fusing never changes a number.
 #pragma once
-#include <cfloat>
 #include <cstdint>
+#include <limits>
 
 #include "onnxmicro/kernels/kernel_api.hpp"
 
@@ -11,7 +11,7 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
 /// v < low ? low : v, then v > high ? high : v (Clip's order: high wins when low > high; NaN stays NaN, as in
-/// Relu and Clip). A missing bound is -FLT_MAX / FLT_MAX.
+/// Relu and Clip). A missing bound is -inf / +inf, as in Relu and Clip-11+ (infinities pass through).
 /// A value-initialised OutputClamp is disabled (an aggregate: kernel states holding one stay zero-initialised).
 struct OutputClamp {
   bool enabled;
@@ -19,7 +19,8 @@ struct OutputClamp {
   float high;
 
   static OutputClamp from(const FusedClamp& fused) noexcept {
-    return OutputClamp{fused.present(), fused.has_min ? fused.min : -FLT_MAX, fused.has_max ? fused.max : FLT_MAX};
+    constexpr float kInfinity = std::numeric_limits<float>::infinity();
+    return OutputClamp{fused.present(), fused.has_min ? fused.min : -kInfinity, fused.has_max ? fused.max : kInfinity};
   }
   template <typename T>
   T apply(T v) const noexcept {

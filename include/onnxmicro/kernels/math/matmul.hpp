@@ -3,12 +3,17 @@
 // the output); leading (batch) axes broadcast numpy-style. Versions 1, 9 and 13 compute the same thing and
 // only widened the dtype list (9: int32/int64/uint32/uint64, 13: bfloat16), so one kernel serves every
 // version. Integers wrap around on overflow like numpy; float16/bfloat16 are computed in float32.
+// A float32 MatMul may carry the bias Add, GELU and Relu/Clip the session folded into it
+// (PrepareContext::fused_epilogue/fused_clamp; input 2 is then the bias): applied to the output rows after the
+// product (kernels/common/output_epilogue.hpp).
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "onnxmicro/kernels/common/compute_type.hpp"
 #include "onnxmicro/kernels/common/gemm.hpp"
+#include "onnxmicro/kernels/common/output_epilogue.hpp"
 #include "onnxmicro/kernels/common/scratch.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
 
@@ -22,6 +27,7 @@ struct MatMulImpl : kernels::KernelDefaults {
   using RunContext = kernels::RunContext;
   static constexpr int kA = 0;
   static constexpr int kB = 1;
+  static constexpr int kBias = 2;  ///< only in a node the session fused (PrepareContext::fused_epilogue)
   static constexpr int kY = 0;
 
   struct State {
@@ -38,6 +44,9 @@ struct MatMulImpl : kernels::KernelDefaults {
     Isa isa;  ///< the GEMM micro-kernels to use (PrepareContext::isa)
     std::int64_t a_elements, b_elements, y_elements;
     std::size_t a_offset, b_offset, y_offset;  ///< scratch for the float copies of half-type tensors
+#if ONNXMICRO_ENABLE_FAST_PATHS                // (fusion exists only with fast paths: no state bytes without)
+    kernels::OutputEpilogue epilogue;          ///< the bias, GELU and clamp fused into this node
+#endif
   };
 
   static Status prepare(kernels::PrepareContext& ctx, int /*since: every version accepts the same*/) noexcept {
@@ -112,6 +121,7 @@ struct MatMulImpl : kernels::KernelDefaults {
     state->a_elements = sa.element_count();
     state->b_elements = sb.element_count();
     state->y_elements = y.element_count();
+    ONNXMICRO_RETURN_IF_ERROR(prepare_epilogue(ctx, *state));
 
     switch (compiled_dtype(a.dtype)) {
       case DataType::float32: return plan<float>(ctx, *state);
@@ -133,6 +143,47 @@ struct MatMulImpl : kernels::KernelDefaults {
   }
 
  private:
+  /// The fused bias/GELU/clamp: float32 only, the bias as long as the last axis (the fusion rules guarantee both).
+  static Status prepare_epilogue(kernels::PrepareContext& ctx, State& state) noexcept {
+    const kernels::FusedEpilogue& fused = ctx.fused_epilogue();
+    if (!fused.present() && !ctx.fused_clamp().present()) return {};
+#if ONNXMICRO_ENABLE_FAST_PATHS
+    if (ctx.input(kA).dtype != DataType::float32) {
+      return Status(StatusCode::internal) << "a fused bias/activation on a " << dtype_name(ctx.input(kA).dtype)
+                                          << " MatMul (fusion takes float32 only)";
+    }
+    if (fused.bias) {
+      if (!ctx.has_input(kBias)) return Status(StatusCode::internal) << "a fused bias Add without its bias input";
+      const kernels::TensorInfo& bias = ctx.input(kBias);
+      if (bias.dtype != DataType::float32 || bias.shape.rank() != 1 || bias.shape[0] != state.n) {
+        return ctx.input_error(kBias) << " (the fused bias) is " << dtype_name(bias.dtype) << ' ' << bias.shape
+                                      << "; the fused Add needs float32 [" << state.n << "]";
+      }
+    }
+    state.epilogue = kernels::OutputEpilogue::from(fused, ctx.fused_clamp());
+    return {};
+#else
+    static_cast<void>(state);
+    return Status(StatusCode::internal) << "a fused bias/activation in a build without fast paths";
+#endif
+  }
+
+  /// Applies the fused epilogue to the float32 output y (every row of n), split over the workers by rows.
+  static void apply_epilogue(const State& state, RunContext& ctx, float* y) noexcept {
+#if ONNXMICRO_ENABLE_FAST_PATHS
+    const kernels::OutputEpilogue& e = state.epilogue;
+    if (!e.enabled()) return;
+    const float* bias = e.bias ? static_cast<const float*>(ctx.input(kBias).data) : nullptr;
+    const std::int64_t n = state.n, rows = state.n == 0 ? 0 : state.y_elements / state.n;
+    auto rows_in = [&](std::int64_t first, std::int64_t end) noexcept {
+      kernels::apply_epilogue_rows(state.isa, e, bias, y + first * n, end - first, n);
+    };
+    ctx.workers().for_each_range(rows, static_cast<double>(n) * (e.gelu ? 40 : 2), rows_in);
+#else
+    static_cast<void>(state), static_cast<void>(ctx), static_cast<void>(y);
+#endif
+  }
+
   template <typename T>
   static Status plan(kernels::PrepareContext& ctx, State& state) noexcept {
     using Acc = gemm::Accumulator<T>;
@@ -203,6 +254,7 @@ struct MatMulImpl : kernels::KernelDefaults {
     if constexpr (!gemm::kSameRepresentation<T>) {
       for (std::int64_t i = 0; i < state.y_elements; ++i) y_data[i] = compute_type::narrow<T>(y[i]);
     }
+    if constexpr (std::is_same_v<T, float>) apply_epilogue(state, ctx, y);
   }
 };
 
