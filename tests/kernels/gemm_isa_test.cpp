@@ -172,6 +172,41 @@ TEST(GemmIsa, PackedAGivesTheBitsOfTheUnpackedProductOnOneAndTwoThreads) {
   if (levels == 0) std::printf("packed gemm: no AVX2 on this CPU, not run\n");
 }
 
+// One- and two-row products (a recurrent step at batch 1 or 2) take several strips at once; each row must keep
+// the bits it gets inside a taller product (the 8- and 6-row tiles), from C or from the bias, clamped or not, over
+// several depth panels and every column count around the wide blocks' edges.
+TEST(GemmIsa, FewRowProductsGiveTheBitsOfTheSameRowsInsideATallProduct) {
+  std::mt19937 rng(17);
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  constexpr std::int64_t kTall = 9;
+  int levels = 0;
+  for (Isa isa : {Isa::avx2, Isa::avx512}) {
+    if (static_cast<int>(isa) > static_cast<int>(om::detected_isa())) continue;
+    ++levels;
+    for (std::int64_t n : {1, 17, 63, 64, 65, 127, 128, 129, 200, 257, 513})
+      for (std::int64_t k : {1, 27, 300})
+        for (bool ends : {false, true}) {
+          std::vector<float> a(static_cast<std::size_t>(kTall * k)), b(static_cast<std::size_t>(k * n)),
+              bias(static_cast<std::size_t>(kTall)), c0(static_cast<std::size_t>(kTall * n));
+          for (float& v : a) v = uniform(rng);
+          for (float& v : b) v = uniform(rng);
+          for (float& v : bias) v = uniform(rng);
+          for (float& v : c0) v = uniform(rng);
+          const om::kernels::OutputClamp clamp = ends ? test_clamp() : om::kernels::OutputClamp();
+          const float* row_bias = ends ? bias.data() : nullptr;
+          std::vector<float> tall = c0;
+          om::kernels::gemm::multiply(isa, kTall, n, k, a.data(), k, 1, b.data(), n, tall.data(), n, row_bias, clamp);
+          for (std::int64_t m : {1, 2}) {
+            std::vector<float> few(c0.begin(), c0.begin() + m * n);
+            om::kernels::gemm::multiply(isa, m, n, k, a.data(), k, 1, b.data(), n, few.data(), n, row_bias, clamp);
+            EXPECT_EQ(0, std::memcmp(few.data(), tall.data(), few.size() * sizeof(float)))
+                << "level " << om::isa_name(isa) << " m" << m << " n" << n << " k" << k << " ends " << ends;
+          }
+        }
+  }
+  if (levels == 0) std::printf("few-row gemm: no AVX2 on this CPU, not run\n");
+}
+
 TEST(GemmIsa, ParsesAndNamesLevels) {
   Isa isa = Isa::best;
   ASSERT_TRUE(om::parse_isa("sse2", isa));

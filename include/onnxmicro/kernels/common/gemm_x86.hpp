@@ -5,8 +5,11 @@
 // and stores, so no scalar tail is left. Each step broadcasts one A value per row and fuses it with a row of B
 // (B row-major, read in place: a depth panel of 16/32 columns stays in L1 while every row tile passes over it).
 // A tile's first panel may start from the rows' bias instead of loading C, and its last panel may clamp before
-// storing (a fused Relu/Clip): Conv's bias and activation cost no pass of their own. Loops over the tile are
-// unrolled by pragma, so the accumulators stay in registers at -O2 as at -O3.
+// storing (a fused Relu/Clip): Conv's bias and activation cost no pass of their own. Products of one or two rows (a
+// recurrent step at batch 1 or 2) take four strips at once instead (`wide`): a 2-accumulator tile would wait on
+// FMA latency at every step. Per element every path does the same operations in the same order, so results do not
+// depend on the tile that computed them. Loops over the tile are unrolled by pragma, so the accumulators stay in
+// registers at -O2 as at -O3.
 #pragma once
 #include "onnxmicro/core/config.hpp"
 
@@ -136,6 +139,35 @@ ONNXMICRO_DETAIL_TARGET_AVX2 inline void tile(std::int64_t depth, const float* a
   }
 }
 
+/// Strips a few-row product takes at once: 1 row x 64 columns, 8 accumulators.
+constexpr int kWideStrips = 4;
+constexpr std::int64_t kWideColumns = kWideStrips * kColumns;
+constexpr std::int64_t kWideRows = 1;
+
+/// tile<1, false> over kWideStrips strips side by side: 8 independent accumulators (the same per-element steps).
+ONNXMICRO_DETAIL_TARGET_AVX2 inline void wide(std::int64_t depth, const float* a, std::int64_t a_col, const float* b,
+                                              std::int64_t ldb, float* c, const PanelEnds& ends) noexcept {
+  constexpr int kVectors = 2 * kWideStrips;
+  __m256 acc[kVectors];
+#pragma GCC unroll 8
+  for (int v = 0; v < kVectors; ++v)
+    acc[v] = ends.row_bias != nullptr ? _mm256_set1_ps(ends.row_bias[0]) : _mm256_loadu_ps(c + v * kLanes);
+  for (std::int64_t p = 0; p < depth; ++p) {
+    const __m256 a_value = _mm256_set1_ps(*a);
+#pragma GCC unroll 8
+    for (int v = 0; v < kVectors; ++v) acc[v] = _mm256_fmadd_ps(a_value, _mm256_loadu_ps(b + v * kLanes), acc[v]);
+    a += a_col;
+    b += ldb;
+  }
+  if (ends.clamp) {
+    const __m256 lowest = _mm256_set1_ps(ends.low), highest = _mm256_set1_ps(ends.high);
+#pragma GCC unroll 8
+    for (int v = 0; v < kVectors; ++v) acc[v] = _mm256_min_ps(highest, _mm256_max_ps(lowest, acc[v]));
+  }
+#pragma GCC unroll 8
+  for (int v = 0; v < kVectors; ++v) _mm256_storeu_ps(c + v * kLanes, acc[v]);
+}
+
 /// One 16-column strip (or its masked edge) of every row of C.
 template <bool Masked>
 ONNXMICRO_DETAIL_TARGET_AVX2 inline void strip(std::int64_t m, std::int64_t depth, const ARows& a, const float* b,
@@ -173,7 +205,12 @@ ONNXMICRO_DETAIL_TARGET_AVX2 inline void multiply_avx2(std::int64_t m, std::int6
     const ARows a_p = a.from_depth(p0, depth);
     const float* b_p = b + p0 * ldb;
     const PanelEnds ends = panel_ends(p0 == 0, p0 + depth >= k, row_bias, clamp);
-    for (std::int64_t j = 0; j < full_columns; j += avx2::kColumns)
+    std::int64_t j = 0;
+    if (m >= 1 && m <= avx2::kWideRows) {
+      for (; j + avx2::kWideColumns <= full_columns; j += avx2::kWideColumns)
+        avx2::wide(depth, a_p.at(0), a_p.column, b_p + j, ldb, c + j, ends);
+    }
+    for (; j < full_columns; j += avx2::kColumns)
       avx2::strip<false>(m, depth, a_p, b_p + j, ldb, c + j, ldc, all_low, all_high, ends);
     if (full_columns < n)
       avx2::strip<true>(m, depth, a_p, b_p + full_columns, ldb, c + full_columns, ldc, edge_low, edge_high, ends);
@@ -232,6 +269,56 @@ ONNXMICRO_DETAIL_TARGET_AVX512 inline void tile(std::int64_t depth, const float*
   }
 }
 
+/// Strips a few-row product takes at once: up to 2 rows x 128 columns, 8 accumulators a row.
+constexpr int kWideStrips = 4;
+constexpr std::int64_t kWideColumns = kWideStrips * kColumns;
+constexpr std::int64_t kWideRows = 2;
+
+/// tile<Rows> over kWideStrips full strips side by side: 8 independent accumulators a row (the same per-element
+/// steps).
+template <int Rows>
+ONNXMICRO_DETAIL_TARGET_AVX512 inline void wide(std::int64_t depth, const float* a, std::int64_t a_row,
+                                                std::int64_t a_col, const float* b, std::int64_t ldb, float* c,
+                                                std::int64_t ldc, const PanelEnds& ends) noexcept {
+  constexpr int kVectors = 2 * kWideStrips;
+  __m512 acc[Rows][kVectors];
+#pragma GCC unroll 8
+  for (int r = 0; r < Rows; ++r) {
+#pragma GCC unroll 8
+    for (int v = 0; v < kVectors; ++v) {
+      acc[r][v] =
+          ends.row_bias != nullptr ? _mm512_set1_ps(ends.row_bias[r]) : _mm512_loadu_ps(c + r * ldc + v * kLanes);
+    }
+  }
+  for (std::int64_t p = 0; p < depth; ++p) {
+    __m512 b_values[kVectors];
+#pragma GCC unroll 8
+    for (int v = 0; v < kVectors; ++v) b_values[v] = _mm512_loadu_ps(b + v * kLanes);
+#pragma GCC unroll 8
+    for (int r = 0; r < Rows; ++r) {
+      const __m512 a_value = _mm512_set1_ps(a[r * a_row]);
+#pragma GCC unroll 8
+      for (int v = 0; v < kVectors; ++v) acc[r][v] = _mm512_fmadd_ps(a_value, b_values[v], acc[r][v]);
+    }
+    a += a_col;
+    b += ldb;
+  }
+  if (ends.clamp) {
+    const __m512 lowest = _mm512_set1_ps(ends.low), highest = _mm512_set1_ps(ends.high);
+#pragma GCC unroll 8
+    for (int r = 0; r < Rows; ++r) {
+#pragma GCC unroll 8
+      for (int v = 0; v < kVectors; ++v)
+        acc[r][v] = _mm512_maskz_min_ps(kAll, highest, _mm512_maskz_max_ps(kAll, lowest, acc[r][v]));
+    }
+  }
+#pragma GCC unroll 8
+  for (int r = 0; r < Rows; ++r) {
+#pragma GCC unroll 8
+    for (int v = 0; v < kVectors; ++v) _mm512_storeu_ps(c + r * ldc + v * kLanes, acc[r][v]);
+  }
+}
+
 ONNXMICRO_DETAIL_TARGET_AVX512 inline void strip(std::int64_t m, std::int64_t depth, const ARows& a, const float* b,
                                                  std::int64_t ldb, float* c, std::int64_t ldc, __mmask16 low,
                                                  __mmask16 high, const PanelEnds& ends) noexcept {
@@ -274,7 +361,14 @@ ONNXMICRO_DETAIL_TARGET_AVX512 inline void multiply_avx512(std::int64_t m, std::
     const ARows a_p = a.from_depth(p0, depth);
     const float* b_p = b + p0 * ldb;
     const PanelEnds ends = panel_ends(p0 == 0, p0 + depth >= k, row_bias, clamp);
-    for (std::int64_t j = 0; j < full_columns; j += avx512::kColumns)
+    std::int64_t j = 0;
+    if (m >= 1 && m <= avx512::kWideRows) {
+      for (; j + avx512::kWideColumns <= full_columns; j += avx512::kWideColumns) {
+        if (m == 1) avx512::wide<1>(depth, a_p.at(0), a_p.row, a_p.column, b_p + j, ldb, c + j, ldc, ends);
+        if (m == 2) avx512::wide<2>(depth, a_p.at(0), a_p.row, a_p.column, b_p + j, ldb, c + j, ldc, ends);
+      }
+    }
+    for (; j < full_columns; j += avx512::kColumns)
       avx512::strip(m, depth, a_p, b_p + j, ldb, c + j, ldc, 0xffff, 0xffff, ends);
     if (full_columns < n)
       avx512::strip(m, depth, a_p, b_p + full_columns, ldb, c + full_columns, ldc, edge_low, edge_high, ends);
