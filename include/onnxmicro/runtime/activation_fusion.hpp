@@ -20,6 +20,7 @@
 // already carries a QDQ clamp is left alone.
 #pragma once
 #include <cstdint>
+#include <utility>
 
 #include "onnxmicro/kernels/kernel_api.hpp"
 #include "onnxmicro/model/graph.hpp"
