@@ -7351,12 +7351,13 @@ ONNXMICRO_NAMESPACE_END
 // output fold into the producer, which then writes their output as it computes its own:
 //
 //   Conv -> Relu | Clip                                           =>  Conv, clamped
+//   Gemm -> Relu | Clip                                           =>  Gemm, clamped
 //   MatMul -> [Add(bias)] -> [Relu | Clip | GELU (Div, Erf, Add, Mul, Mul)]  =>  MatMul with an epilogue
 //
-// A Relu, or a Clip (opset 11+) whose bounds are absent or float32 scalar initializers. For MatMul (float32: B a
-// float32 initializer of rank >= 2): the bias is a 1-D float32 initializer as long as B's last axis, added by an
-// Add of opset 7+; GELU is the Erf form exporters write, x * (erf(x / a) + b) * c with float32 scalar
-// initializers a, b, c, its two products in either order ((x * t) * c, as torch exports F.gelu, or (x * c) * t).
+// A Relu, or a Clip (opset 11+) whose bounds are absent or float32 scalar initializers. For Gemm and MatMul
+// (float32: B a float32 initializer of rank 2, >= 2 for MatMul): the bias is a 1-D float32 initializer as long as B's
+// last axis, added by an Add of opset 7+; GELU is the Erf form exporters write, x * (erf(x / a) + b) * c with float32
+// scalar initializers a, b, c, its two products in either order ((x * t) * c, as torch exports F.gelu, or (x * c) * t).
 // Every value between the producer and the last absorbed node must be read by the chain alone (no other reader, no
 // graph output).
 //
@@ -7364,7 +7365,7 @@ ONNXMICRO_NAMESPACE_END
 // (kernels/common/output_clamp.hpp, output_epilogue.hpp): outputs are bit-identical with and without fusion, and
 // the tensors between the nodes disappear from the arena. Every fusion is reported (Session::fused_nodes(),
 // `onnxmicro plan`), and `fuse_activations = false` runs every node as written. Sessions with a device backend fold
-// nothing into MatMul (the device kernels take no epilogue). Runs after QDQ fusion, on its graph; a node that
+// nothing into Gemm and MatMul (the device kernels take no epilogue). Runs after QDQ fusion, on its graph; a node that
 // already carries a QDQ clamp is left alone.
 
 
@@ -7550,26 +7551,31 @@ class ChainBuilder {
 
 /// The columns of a float32 MatMul's output when B is a float32 initializer of rank >= 2 (else -1: not fused).
 inline std::int64_t matmul_columns(const model::Graph& graph, const model::Node& node) noexcept {
-  if (!node.domain.empty() || node.op_type != "MatMul" || node.inputs.size() != 2 || node.outputs.size() != 1) {
-    return -1;
-  }
-  if (node.inputs[1] == kNoValue || node.outputs[0] == kNoValue) return -1;
+  if (node.op_type != "MatMul" || node.inputs.size() != 2 || node.inputs[1] == kNoValue) return -1;
   const model::Value& b = graph.values[node.inputs[1]];
   if (b.kind != model::ValueKind::initializer || b.dtype != DataType::float32 || b.initializer().rank < 2) return -1;
   return b.initializer().dims[b.initializer().rank - 1];
 }
 
-/// The chain node `p` absorbs (count 0: none). `qdq_clamp`: the clamp QDQ fusion already gave it.
-inline void find_chain(const model::Graph& graph, const Uses& uses, std::int32_t p, bool qdq_clamp, bool matmul,
+/// Whether `node` is a Gemm whose B is a float32 initializer (so that its output is float32).
+inline bool float_gemm(const model::Graph& graph, const model::Node& node) noexcept {
+  if (node.op_type != "Gemm" || node.inputs.size() < 2 || node.inputs[1] == kNoValue) return false;
+  const model::Value& b = graph.values[node.inputs[1]];
+  return b.kind == model::ValueKind::initializer && b.dtype == DataType::float32 && b.initializer().rank == 2;
+}
+
+/// The chain node `p` absorbs (count 0: none). `qdq_clamp`: the clamp QDQ fusion already gave it. `matrix`: fold
+/// into Gemm and MatMul too.
+inline void find_chain(const model::Graph& graph, const Uses& uses, std::int32_t p, bool qdq_clamp, bool matrix,
                        Chain& chain) noexcept {
   chain = Chain();
   const model::Node& node = graph.nodes[static_cast<std::size_t>(p)];
   if (qdq_clamp || node.outputs.size() != 1 || node.outputs[0] == kNoValue || !node.domain.empty()) return;
   ChainBuilder builder(graph, uses, chain);
   const ValueId out = node.outputs[0];
-  if (node.op_type == "Conv") {
+  if (node.op_type == "Conv" || (matrix && float_gemm(graph, node))) {
     builder.clamp(out);
-  } else if (matmul) {
+  } else if (matrix) {
     const std::int64_t columns = matmul_columns(graph, node);
     if (columns < 0) return;
     builder.bias(out, columns);
@@ -7628,9 +7634,9 @@ inline void take_chain(const model::Graph& graph, const Chain& chain, Lists& lis
 
 /// Rewrites `graph` into `fused` (unchanged, and `result` empty but for the clamps, when nothing fuses): absorbed
 /// nodes leave the node list; their producer writes the last one's output, reads the bias as input 2, and gets
-/// their clamp and epilogue. `clamps` are QDQ fusion's (per node of `graph`, or empty). `matmul`: fold into MatMul
-/// too.
-inline Status fuse(const model::Graph& graph, Span<kernels::FusedClamp> clamps, bool matmul,
+/// their clamp and epilogue. `clamps` are QDQ fusion's (per node of `graph`, or empty). `matrix`: fold into Gemm and
+/// MatMul too.
+inline Status fuse(const model::Graph& graph, Span<kernels::FusedClamp> clamps, bool matrix,
                    MetadataAllocator& allocator, model::Graph& fused, Result& result) noexcept {
   fused = graph;
   result = Result();
@@ -7651,7 +7657,7 @@ inline Status fuse(const model::Graph& graph, Span<kernels::FusedClamp> clamps, 
   for (std::size_t i = 0; i < node_count; ++i) {
     if (removed[i]) continue;
     const bool qdq_clamp = !clamps.empty() && clamps[i].present();
-    find_chain(graph, uses, static_cast<std::int32_t>(i), qdq_clamp, matmul, chains[i]);
+    find_chain(graph, uses, static_cast<std::int32_t>(i), qdq_clamp, matrix, chains[i]);
     for (std::size_t k = 0; k < chains[i].count; ++k) removed[static_cast<std::size_t>(chains[i].nodes[k])] = 1;
     fusions += chains[i].count > 0 ? 1 : 0;
     any_epilogue = any_epilogue || chains[i].epilogue.present();
@@ -7764,12 +7770,13 @@ struct SessionOptions {
   /// false: every node runs its own kernel (the float reference path), e.g. to compare the two.
   bool fuse_qdq = true;
   /// Fold the nodes that only transform a producer's output into the producer (runtime/activation_fusion.hpp): a
-  /// Relu, or a Clip with constant float32 bounds, into a Conv; a bias Add, then a Relu/Clip or the Erf form of
-  /// GELU (Div, Erf, Add, Mul, Mul), into a float32 MatMul with constant weights (not in sessions with a device
-  /// backend). The producer computes each removed node's operation as it writes its output, saving passes over the
-  /// tensor and their arena slots; the numbers are bit-identical. Session::fused_nodes() names each absorbed node.
-  /// false: every node runs its own kernel, as written; so do sessions with size_optimized_kernels, and builds
-  /// without ONNXMICRO_ENABLE_FAST_PATHS (bare-metal ARM, ONNXMICRO_OPTIMIZE_FOR_SIZE).
+  /// Relu, or a Clip with constant float32 bounds, into a Conv or a float32 Gemm with constant weights; a bias Add,
+  /// then a Relu/Clip or the Erf form of GELU (Div, Erf, Add, Mul, Mul), into a float32 MatMul with constant
+  /// weights (Gemm and MatMul: not in sessions with a device backend). The producer computes each removed node's
+  /// operation as it writes its output, saving passes over the tensor and their arena slots; the numbers are
+  /// bit-identical. Session::fused_nodes() names each absorbed node. false: every node runs its own kernel, as written;
+  /// so do sessions with size_optimized_kernels, and builds without ONNXMICRO_ENABLE_FAST_PATHS (bare-metal ARM,
+  /// ONNXMICRO_OPTIMIZE_FOR_SIZE).
   bool fuse_activations = true;
   /// Plan and run with the kernels' size-optimised choices, which a build with ONNXMICRO_OPTIMIZE_FOR_SIZE=1
   /// always makes (this option cannot turn them off there): Conv sums each window directly instead of gathering
@@ -9655,7 +9662,8 @@ class Session {
   std::size_t string_pool_peak() const noexcept { return string_pool_.pool().peak(); }
   Span<const NodeReport> node_reports() const noexcept { return reports_; }
   /// The nodes node `index` (of node_reports()) absorbed (SessionOptions::fuse_activations), in graph order: a
-  /// Conv's Relu/Clip; a MatMul's bias Add, then its Relu/Clip or GELU's Div, Erf, Add, Mul, Mul. Empty for none.
+  /// Conv's or Gemm's Relu/Clip; a MatMul's bias Add, then its Relu/Clip or GELU's Div, Erf, Add, Mul, Mul. Empty
+  /// for none.
   Span<const model::Node* const> fused_nodes(std::size_t index) const noexcept {
 #if ONNXMICRO_ENABLE_FAST_PATHS
     if (index < fused_nodes_.size()) return fused_nodes_[index];
@@ -10072,11 +10080,11 @@ inline Status Session::fuse_activations(const SessionOptions& options) noexcept 
 #if ONNXMICRO_ENABLE_FAST_PATHS
   // Size-optimised sessions plan as an ONNXMICRO_OPTIMIZE_FOR_SIZE build runs, which has no fast paths to fuse with.
   if (!options.fuse_activations || options.size_optimized_kernels) return {};
-  // The device kernels take a clamp on Conv but no MatMul epilogue: with a device, MatMul keeps its nodes.
-  const bool matmul = options.device == nullptr || options.device_policy == DevicePolicy::cpu_only;
+  // The device kernels take a clamp on Conv but no Gemm/MatMul epilogue: with a device, those keep their nodes.
+  const bool matrix = options.device == nullptr || options.device_policy == DevicePolicy::cpu_only;
   model::Graph fused;
   detail::activation_fusion::Result result;
-  ONNXMICRO_RETURN_IF_ERROR(detail::activation_fusion::fuse(*graph_, fused_clamps_, matmul, *metadata_, fused, result));
+  ONNXMICRO_RETURN_IF_ERROR(detail::activation_fusion::fuse(*graph_, fused_clamps_, matrix, *metadata_, fused, result));
   if (result.absorbed.empty()) return {};
   fused_graph_ = fused;
   graph_ = &fused_graph_;
@@ -15465,7 +15473,8 @@ ONNXMICRO_NAMESPACE_END
 // #include "onnxmicro/kernels/math/gemm.hpp"
 // begin of file onnxmicro/kernels/math/gemm.hpp
 // Gemm: Y = alpha * op(A) * op(B) + beta * C, op = optional transpose (transA/transB), C broadcast to (M, N).
-// The matrix product itself runs on the GEMM engine (kernels/common/gemm.hpp).
+// The matrix product itself runs on the GEMM engine (kernels/common/gemm.hpp). A float32 Gemm may carry the Relu/Clip
+// the session folded into it (PrepareContext::fused_clamp), applied to Y as the removed node would.
 //
 // Versions: 1 (C required; the `broadcast` attribute decides whether C may broadcast), 6 (only dropped the
 // legacy "C can be in place" note), 7 (no `broadcast`: C always broadcasts unidirectionally), 9 (integer
@@ -16479,6 +16488,133 @@ inline void to_accumulator(const T* src, Accumulator<T>* dst, std::int64_t count
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/common/gemm.hpp
+// #include "onnxmicro/kernels/common/output_epilogue.hpp"
+// begin of file onnxmicro/kernels/common/output_epilogue.hpp
+// What a float32 MatMul applies to its output rows after the product when the session folded the nodes after it
+// into it (runtime/activation_fusion.hpp, PrepareContext::fused_epilogue and fused_clamp): the bias Add, then the
+// Erf form of GELU or a Relu/Clip clamp. Each step is the float operation the removed node computed, in the order
+// the model wrote them (the sum, then + bias; v / divisor, erf, + addend, the two products in the model's order;
+// the clamp as OutputClamp), and erf is vector_math's, which the Erf kernel uses on the same instruction set: so
+// fusing never changes a number. One pass over each row, vectorised on AVX2/AVX-512 with masked tails (every
+// element gets the same arithmetic wherever it sits, as in vector_math).
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// A value-initialised OutputEpilogue does nothing (an aggregate, like OutputClamp).
+struct OutputEpilogue {
+  bool bias;  ///< add bias[j] to column j
+  bool gelu;
+  bool scale_first;  ///< GELU's products: (v * scale) * t instead of (v * t) * scale
+  float divisor, addend, scale;
+  OutputClamp clamp;
+
+  static OutputEpilogue from(const FusedEpilogue& fused, const FusedClamp& clamp) noexcept {
+    return OutputEpilogue{fused.bias,   fused.gelu,  fused.scale_first,       fused.divisor,
+                          fused.addend, fused.scale, OutputClamp::from(clamp)};
+  }
+  bool enabled() const noexcept { return bias || gelu || clamp.enabled; }
+
+  /// The portable form of one element (column j's bias already looked up, or 0 unused).
+  float apply(float v, float bias_j) const noexcept {
+    if (bias) v = v + bias_j;
+    if (gelu) {
+      const float t = std::erf(v / divisor) + addend;
+      v = scale_first ? (v * scale) * t : (v * t) * scale;
+    }
+    return clamp.enabled ? clamp.apply(v) : v;
+  }
+};
+
+namespace output_epilogue_detail {
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+
+ONNXMICRO_DETAIL_VECTOR_MATH_AVX2 inline __m256 apply_avx2(const OutputEpilogue& e, __m256 v, __m256 bias) noexcept {
+  if (e.bias) v = _mm256_add_ps(v, bias);
+  if (e.gelu) {
+    const __m256 scale = _mm256_set1_ps(e.scale);
+    const __m256 t = _mm256_add_ps(vector_math::x86::erf_avx2(_mm256_div_ps(v, _mm256_set1_ps(e.divisor))),
+                                   _mm256_set1_ps(e.addend));
+    v = e.scale_first ? _mm256_mul_ps(_mm256_mul_ps(v, scale), t) : _mm256_mul_ps(_mm256_mul_ps(v, t), scale);
+  }
+  if (e.clamp.enabled) {
+    // max(low, v) and min(high, v) return v when it is NaN and when it equals the bound: OutputClamp's order.
+    v = _mm256_min_ps(_mm256_set1_ps(e.clamp.high), _mm256_max_ps(_mm256_set1_ps(e.clamp.low), v));
+  }
+  return v;
+}
+
+ONNXMICRO_DETAIL_VECTOR_MATH_AVX2 inline void row_avx2(const OutputEpilogue& e, const float* bias, float* y,
+                                                       std::int64_t n) noexcept {
+  const __m256 zero = _mm256_setzero_ps();
+  std::int64_t j = 0;
+  for (; j + 8 <= n; j += 8) {
+    _mm256_storeu_ps(y + j, apply_avx2(e, _mm256_loadu_ps(y + j), e.bias ? _mm256_loadu_ps(bias + j) : zero));
+  }
+  if (j == n) return;
+  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  const __m256i mask = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(n - j)), lane);
+  const __m256 b = e.bias ? _mm256_maskload_ps(bias + j, mask) : zero;
+  _mm256_maskstore_ps(y + j, mask, apply_avx2(e, _mm256_maskload_ps(y + j, mask), b));
+}
+
+ONNXMICRO_DETAIL_VECTOR_MATH_AVX512 inline __m512 apply_avx512(const OutputEpilogue& e, __m512 v,
+                                                               __m512 bias) noexcept {
+  constexpr __mmask16 kAll = vector_math::x86::kAll;
+  if (e.bias) v = _mm512_add_ps(v, bias);
+  if (e.gelu) {
+    const __m512 scale = _mm512_set1_ps(e.scale);
+    const __m512 t = _mm512_add_ps(vector_math::x86::erf_avx512(_mm512_div_ps(v, _mm512_set1_ps(e.divisor))),
+                                   _mm512_set1_ps(e.addend));
+    v = e.scale_first ? _mm512_mul_ps(_mm512_mul_ps(v, scale), t) : _mm512_mul_ps(_mm512_mul_ps(v, t), scale);
+  }
+  if (e.clamp.enabled) {
+    v = _mm512_mask_max_ps(v, kAll, _mm512_set1_ps(e.clamp.low), v);
+    v = _mm512_mask_min_ps(v, kAll, _mm512_set1_ps(e.clamp.high), v);
+  }
+  return v;
+}
+
+ONNXMICRO_DETAIL_VECTOR_MATH_AVX512 inline void row_avx512(const OutputEpilogue& e, const float* bias, float* y,
+                                                           std::int64_t n) noexcept {
+  const __m512 zero = _mm512_setzero_ps();
+  std::int64_t j = 0;
+  for (; j + 16 <= n; j += 16) {
+    _mm512_storeu_ps(y + j, apply_avx512(e, _mm512_loadu_ps(y + j), e.bias ? _mm512_loadu_ps(bias + j) : zero));
+  }
+  if (j == n) return;
+  const __mmask16 mask = static_cast<__mmask16>((1u << (n - j)) - 1u);
+  const __m512 b = e.bias ? _mm512_maskz_loadu_ps(mask, bias + j) : zero;
+  _mm512_mask_storeu_ps(y + j, mask, apply_avx512(e, _mm512_maskz_loadu_ps(mask, y + j), b));
+}
+
+#endif  // ONNXMICRO_ENABLE_ISA_DISPATCH
+}  // namespace output_epilogue_detail
+
+/// Applies `e` in place to the `rows` rows of `n` floats at y (row stride n); `bias` has n floats when e.bias.
+inline void apply_epilogue_rows(Isa isa, const OutputEpilogue& e, const float* bias, float* y, std::int64_t rows,
+                                std::int64_t n) noexcept {
+  for (std::int64_t r = 0; r < rows; ++r) {
+    float* row = y + r * n;
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+    if (isa == Isa::avx512) {
+      output_epilogue_detail::row_avx512(e, bias, row, n);
+      continue;
+    }
+    if (isa == Isa::avx2) {
+      output_epilogue_detail::row_avx2(e, bias, row, n);
+      continue;
+    }
+#endif
+    static_cast<void>(isa);
+    for (std::int64_t j = 0; j < n; ++j) row[j] = e.apply(row[j], e.bias ? bias[j] : 0.0f);
+  }
+}
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/common/output_epilogue.hpp
 // #include "onnxmicro/kernels/common/scratch.hpp"
 // begin of file onnxmicro/kernels/common/scratch.hpp
 // Scratch memory layout: a kernel reserves its sub-buffers at prepare time (ScratchLayout) and finds them in
@@ -16564,6 +16700,9 @@ struct GemmImpl : kernels::KernelDefaults {
     const void* packed_b;                      ///< op(B) as a dense K x N accumulator matrix, made at prepare (or null)
     std::size_t a_offset, b_offset, y_offset;  ///< scratch sub-buffers (see prepare)
     bool a_in_scratch, b_in_scratch, y_in_scratch;
+#if ONNXMICRO_ENABLE_FAST_PATHS        // (fusion exists only with fast paths: no state bytes without)
+    kernels::OutputEpilogue epilogue;  ///< the Relu/Clip fused into this node (only its clamp is ever set)
+#endif
   };
 
   static Status prepare(kernels::PrepareContext& ctx, int since) noexcept {
@@ -16619,6 +16758,7 @@ struct GemmImpl : kernels::KernelDefaults {
       ONNXMICRO_RETURN_IF_ERROR(c_strides(ctx, c, m, n, broadcast != 0, state->c_row_stride, state->c_col_stride));
     }
     ctx.set_output(kY, a.dtype, Shape{m, n});
+    ONNXMICRO_RETURN_IF_ERROR(prepare_clamp(ctx, *state));
 
     switch (compiled_dtype(a.dtype)) {
       case DataType::float32: return plan<float>(ctx, *state);
@@ -16637,6 +16777,22 @@ struct GemmImpl : kernels::KernelDefaults {
     const State& state = ctx.state<State>();
     state.compute(state, ctx);
     return {};
+  }
+
+  /// The fused Relu/Clip: float32 only (the fusion rules guarantee it).
+  static Status prepare_clamp(kernels::PrepareContext& ctx, State& state) noexcept {
+    if (!ctx.fused_clamp().present()) return {};
+#if ONNXMICRO_ENABLE_FAST_PATHS
+    if (ctx.input(kA).dtype != DataType::float32) {
+      return Status(StatusCode::internal)
+             << "a fused activation on a " << dtype_name(ctx.input(kA).dtype) << " Gemm (fusion takes float32 only)";
+    }
+    state.epilogue.clamp = kernels::OutputClamp::from(ctx.fused_clamp());
+    return {};
+#else
+    static_cast<void>(state);
+    return Status(StatusCode::internal) << "a fused activation in a build without fast paths";
+#endif
   }
 
  private:
@@ -16749,6 +16905,11 @@ struct GemmImpl : kernels::KernelDefaults {
       gemm::strided_accumulate<Acc>(m, n, k, a, a_row, a_col, b, b_row, b_col, y, n);
     }
     epilogue<T>(state, y, state.use_c ? static_cast<const T*>(ctx.input(kC).data) : nullptr, y_data);
+#if ONNXMICRO_ENABLE_FAST_PATHS
+    if constexpr (std::is_same_v<T, float>) {
+      if (state.epilogue.enabled()) kernels::apply_epilogue_rows(state.isa, state.epilogue, nullptr, y_data, m, n);
+    }
+#endif
   }
 
   /// y_out = alpha * acc + beta * C, converted to T.
@@ -17306,133 +17467,6 @@ ONNXMICRO_NAMESPACE_END
 // (PrepareContext::fused_epilogue/fused_clamp; input 2 is then the bias): applied to the output rows after the
 // product (kernels/common/output_epilogue.hpp).
 
-// #include "onnxmicro/kernels/common/output_epilogue.hpp"
-// begin of file onnxmicro/kernels/common/output_epilogue.hpp
-// What a float32 MatMul applies to its output rows after the product when the session folded the nodes after it
-// into it (runtime/activation_fusion.hpp, PrepareContext::fused_epilogue and fused_clamp): the bias Add, then the
-// Erf form of GELU or a Relu/Clip clamp. Each step is the float operation the removed node computed, in the order
-// the model wrote them (the sum, then + bias; v / divisor, erf, + addend, the two products in the model's order;
-// the clamp as OutputClamp), and erf is vector_math's, which the Erf kernel uses on the same instruction set: so
-// fusing never changes a number. One pass over each row, vectorised on AVX2/AVX-512 with masked tails (every
-// element gets the same arithmetic wherever it sits, as in vector_math).
-
-
-ONNXMICRO_NAMESPACE_BEGIN
-namespace kernels {
-
-/// A value-initialised OutputEpilogue does nothing (an aggregate, like OutputClamp).
-struct OutputEpilogue {
-  bool bias;  ///< add bias[j] to column j
-  bool gelu;
-  bool scale_first;  ///< GELU's products: (v * scale) * t instead of (v * t) * scale
-  float divisor, addend, scale;
-  OutputClamp clamp;
-
-  static OutputEpilogue from(const FusedEpilogue& fused, const FusedClamp& clamp) noexcept {
-    return OutputEpilogue{fused.bias,   fused.gelu,  fused.scale_first,       fused.divisor,
-                          fused.addend, fused.scale, OutputClamp::from(clamp)};
-  }
-  bool enabled() const noexcept { return bias || gelu || clamp.enabled; }
-
-  /// The portable form of one element (column j's bias already looked up, or 0 unused).
-  float apply(float v, float bias_j) const noexcept {
-    if (bias) v = v + bias_j;
-    if (gelu) {
-      const float t = std::erf(v / divisor) + addend;
-      v = scale_first ? (v * scale) * t : (v * t) * scale;
-    }
-    return clamp.enabled ? clamp.apply(v) : v;
-  }
-};
-
-namespace output_epilogue_detail {
-#if ONNXMICRO_ENABLE_ISA_DISPATCH
-
-ONNXMICRO_DETAIL_VECTOR_MATH_AVX2 inline __m256 apply_avx2(const OutputEpilogue& e, __m256 v, __m256 bias) noexcept {
-  if (e.bias) v = _mm256_add_ps(v, bias);
-  if (e.gelu) {
-    const __m256 scale = _mm256_set1_ps(e.scale);
-    const __m256 t = _mm256_add_ps(vector_math::x86::erf_avx2(_mm256_div_ps(v, _mm256_set1_ps(e.divisor))),
-                                   _mm256_set1_ps(e.addend));
-    v = e.scale_first ? _mm256_mul_ps(_mm256_mul_ps(v, scale), t) : _mm256_mul_ps(_mm256_mul_ps(v, t), scale);
-  }
-  if (e.clamp.enabled) {
-    // max(low, v) and min(high, v) return v when it is NaN and when it equals the bound: OutputClamp's order.
-    v = _mm256_min_ps(_mm256_set1_ps(e.clamp.high), _mm256_max_ps(_mm256_set1_ps(e.clamp.low), v));
-  }
-  return v;
-}
-
-ONNXMICRO_DETAIL_VECTOR_MATH_AVX2 inline void row_avx2(const OutputEpilogue& e, const float* bias, float* y,
-                                                       std::int64_t n) noexcept {
-  const __m256 zero = _mm256_setzero_ps();
-  std::int64_t j = 0;
-  for (; j + 8 <= n; j += 8) {
-    _mm256_storeu_ps(y + j, apply_avx2(e, _mm256_loadu_ps(y + j), e.bias ? _mm256_loadu_ps(bias + j) : zero));
-  }
-  if (j == n) return;
-  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-  const __m256i mask = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(n - j)), lane);
-  const __m256 b = e.bias ? _mm256_maskload_ps(bias + j, mask) : zero;
-  _mm256_maskstore_ps(y + j, mask, apply_avx2(e, _mm256_maskload_ps(y + j, mask), b));
-}
-
-ONNXMICRO_DETAIL_VECTOR_MATH_AVX512 inline __m512 apply_avx512(const OutputEpilogue& e, __m512 v,
-                                                               __m512 bias) noexcept {
-  constexpr __mmask16 kAll = vector_math::x86::kAll;
-  if (e.bias) v = _mm512_add_ps(v, bias);
-  if (e.gelu) {
-    const __m512 scale = _mm512_set1_ps(e.scale);
-    const __m512 t = _mm512_add_ps(vector_math::x86::erf_avx512(_mm512_div_ps(v, _mm512_set1_ps(e.divisor))),
-                                   _mm512_set1_ps(e.addend));
-    v = e.scale_first ? _mm512_mul_ps(_mm512_mul_ps(v, scale), t) : _mm512_mul_ps(_mm512_mul_ps(v, t), scale);
-  }
-  if (e.clamp.enabled) {
-    v = _mm512_mask_max_ps(v, kAll, _mm512_set1_ps(e.clamp.low), v);
-    v = _mm512_mask_min_ps(v, kAll, _mm512_set1_ps(e.clamp.high), v);
-  }
-  return v;
-}
-
-ONNXMICRO_DETAIL_VECTOR_MATH_AVX512 inline void row_avx512(const OutputEpilogue& e, const float* bias, float* y,
-                                                           std::int64_t n) noexcept {
-  const __m512 zero = _mm512_setzero_ps();
-  std::int64_t j = 0;
-  for (; j + 16 <= n; j += 16) {
-    _mm512_storeu_ps(y + j, apply_avx512(e, _mm512_loadu_ps(y + j), e.bias ? _mm512_loadu_ps(bias + j) : zero));
-  }
-  if (j == n) return;
-  const __mmask16 mask = static_cast<__mmask16>((1u << (n - j)) - 1u);
-  const __m512 b = e.bias ? _mm512_maskz_loadu_ps(mask, bias + j) : zero;
-  _mm512_mask_storeu_ps(y + j, mask, apply_avx512(e, _mm512_maskz_loadu_ps(mask, y + j), b));
-}
-
-#endif  // ONNXMICRO_ENABLE_ISA_DISPATCH
-}  // namespace output_epilogue_detail
-
-/// Applies `e` in place to the `rows` rows of `n` floats at y (row stride n); `bias` has n floats when e.bias.
-inline void apply_epilogue_rows(Isa isa, const OutputEpilogue& e, const float* bias, float* y, std::int64_t rows,
-                                std::int64_t n) noexcept {
-  for (std::int64_t r = 0; r < rows; ++r) {
-    float* row = y + r * n;
-#if ONNXMICRO_ENABLE_ISA_DISPATCH
-    if (isa == Isa::avx512) {
-      output_epilogue_detail::row_avx512(e, bias, row, n);
-      continue;
-    }
-    if (isa == Isa::avx2) {
-      output_epilogue_detail::row_avx2(e, bias, row, n);
-      continue;
-    }
-#endif
-    static_cast<void>(isa);
-    for (std::int64_t j = 0; j < n; ++j) row[j] = e.apply(row[j], e.bias ? bias[j] : 0.0f);
-  }
-}
-
-}  // namespace kernels
-ONNXMICRO_NAMESPACE_END
-// end of file onnxmicro/kernels/common/output_epilogue.hpp
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Activation fusion (runtime/activation_fusion.hpp): which Conv -> Relu/Clip pairs and MatMul -> bias Add ->
+// Activation fusion (runtime/activation_fusion.hpp): which Conv|Gemm -> Relu/Clip pairs and MatMul -> bias Add ->
 // Relu/Clip/GELU chains fold (reported per node), which stay apart and why, and that fused outputs are bit-identical
 // to the unfused graph (NaN, infinities and both of erf's ranges included) for ordinary, 1x1 and depthwise
 // convolutions and for MatMul rows with vector tails, at every instruction-set level this CPU has, on 1 and 2
@@ -365,6 +365,53 @@ TEST(ActivationFusion, MatMulTakesABiasAClampOrGeluAlone) {
   gelu.nodes = gelu_nodes("mm", false);
   expect_folds_bit_identically(gelu,
                                "MatMul 'mm' + Div 'div' + Erf 'erf' + Add 'plus_one' + Mul 'product' + Mul 'scale'", 1);
+}
+
+// x[6,16] (NaN and infinities among its values) -> Gemm (B [37,16] transposed, C [37], alpha 1.5) -> `activation`
+// nodes on "g" (initializers "lo", "hi" for a Clip).
+Outcome run_gemm(const std::vector<ProtoWriter>& activation, bool fuse, om::Isa cap) {
+  std::vector<float> w(37 * 16), c(37);
+  for (std::size_t i = 0; i < w.size(); ++i) w[i] = std::sin(0.77f * static_cast<float>(i)) * 0.5f;
+  for (std::size_t i = 0; i < c.size(); ++i) c[i] = 0.03f * static_cast<float>(i) - 0.5f;
+  std::vector<ProtoWriter> nodes = {make_node(
+      "Gemm", {"x", "w", "c"}, {"g"}, {make_attribute_int("transB", 1), make_attribute_float("alpha", 1.5f)}, "gemm")};
+  nodes.insert(nodes.end(), activation.begin(), activation.end());
+  const ProtoWriter proto =
+      make_model(make_graph("g", nodes, {make_value_info("x", om::DataType::float32, {6, 16})},
+                            {make_value_info("y", om::DataType::float32, {6, 37})},
+                            {make_float_tensor("w", {37, 16}, w), make_float_tensor("c", {37}, c),
+                             make_float_tensor("lo", {}, {-0.25f}), make_float_tensor("hi", {}, {1.5f})}),
+                 13);
+  Outcome r;
+  const std::vector<unsigned char> bytes = proto.bytes();
+  om::Model model;
+  EXPECT_TRUE(model.load(om::ByteSpan(bytes.data(), bytes.size())).ok());
+  om::SessionOptions options;
+  options.fuse_activations = fuse;
+  options.max_isa = cap;
+  om::Session session;
+  const om::Status st = session.prepare(model, om::all_kernels_registry(), options);
+  EXPECT_TRUE(st.ok()) << st.message();
+  if (!st.ok()) return r;
+  std::vector<float> x = matmul_input(6);
+  EXPECT_TRUE(session.set_input(0, {om::DataType::float32, {6, 16}, x.data()}).ok());
+  run_and_record(session, r);
+  return r;
+}
+
+TEST(ActivationFusion, GemmTakesAReluOrAClipBitIdentically) {
+  const std::vector<ProtoWriter> relu = {make_node("Relu", {"g"}, {"y"}, {}, "relu")};
+  const std::vector<ProtoWriter> clip = {make_node("Clip", {"g", "lo", "hi"}, {"y"}, {}, "clip")};
+  for (const auto* activation : {&relu, &clip}) {
+    for (om::Isa cap : {om::Isa::baseline, om::Isa::avx2, om::Isa::avx512}) {
+      const Outcome fused = run_gemm(*activation, true, cap), plain = run_gemm(*activation, false, cap);
+      ASSERT_EQ(fused.fused.size(), 1u);
+      EXPECT_EQ(fused.fused[0], activation == &relu ? "Gemm 'gemm' + Relu 'relu'" : "Gemm 'gemm' + Clip 'clip'");
+      EXPECT_EQ(fused.nodes, 1u);
+      EXPECT_TRUE(plain.fused.empty());
+      expect_identical(fused, plain);
+    }
+  }
 }
 
 TEST(ActivationFusion, MatMulChainsStopWhereTheyWouldChangeAShapeOrAValue) {

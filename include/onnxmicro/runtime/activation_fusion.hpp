@@ -3,12 +3,13 @@
 // output fold into the producer, which then writes their output as it computes its own:
 //
 //   Conv -> Relu | Clip                                           =>  Conv, clamped
+//   Gemm -> Relu | Clip                                           =>  Gemm, clamped
 //   MatMul -> [Add(bias)] -> [Relu | Clip | GELU (Div, Erf, Add, Mul, Mul)]  =>  MatMul with an epilogue
 //
-// A Relu, or a Clip (opset 11+) whose bounds are absent or float32 scalar initializers. For MatMul (float32: B a
-// float32 initializer of rank >= 2): the bias is a 1-D float32 initializer as long as B's last axis, added by an
-// Add of opset 7+; GELU is the Erf form exporters write, x * (erf(x / a) + b) * c with float32 scalar
-// initializers a, b, c, its two products in either order ((x * t) * c, as torch exports F.gelu, or (x * c) * t).
+// A Relu, or a Clip (opset 11+) whose bounds are absent or float32 scalar initializers. For Gemm and MatMul
+// (float32: B a float32 initializer of rank 2, >= 2 for MatMul): the bias is a 1-D float32 initializer as long as B's
+// last axis, added by an Add of opset 7+; GELU is the Erf form exporters write, x * (erf(x / a) + b) * c with float32
+// scalar initializers a, b, c, its two products in either order ((x * t) * c, as torch exports F.gelu, or (x * c) * t).
 // Every value between the producer and the last absorbed node must be read by the chain alone (no other reader, no
 // graph output).
 //
@@ -16,7 +17,7 @@
 // (kernels/common/output_clamp.hpp, output_epilogue.hpp): outputs are bit-identical with and without fusion, and
 // the tensors between the nodes disappear from the arena. Every fusion is reported (Session::fused_nodes(),
 // `onnxmicro plan`), and `fuse_activations = false` runs every node as written. Sessions with a device backend fold
-// nothing into MatMul (the device kernels take no epilogue). Runs after QDQ fusion, on its graph; a node that
+// nothing into Gemm and MatMul (the device kernels take no epilogue). Runs after QDQ fusion, on its graph; a node that
 // already carries a QDQ clamp is left alone.
 #pragma once
 #include <cstdint>
@@ -207,26 +208,31 @@ class ChainBuilder {
 
 /// The columns of a float32 MatMul's output when B is a float32 initializer of rank >= 2 (else -1: not fused).
 inline std::int64_t matmul_columns(const model::Graph& graph, const model::Node& node) noexcept {
-  if (!node.domain.empty() || node.op_type != "MatMul" || node.inputs.size() != 2 || node.outputs.size() != 1) {
-    return -1;
-  }
-  if (node.inputs[1] == kNoValue || node.outputs[0] == kNoValue) return -1;
+  if (node.op_type != "MatMul" || node.inputs.size() != 2 || node.inputs[1] == kNoValue) return -1;
   const model::Value& b = graph.values[node.inputs[1]];
   if (b.kind != model::ValueKind::initializer || b.dtype != DataType::float32 || b.initializer().rank < 2) return -1;
   return b.initializer().dims[b.initializer().rank - 1];
 }
 
-/// The chain node `p` absorbs (count 0: none). `qdq_clamp`: the clamp QDQ fusion already gave it.
-inline void find_chain(const model::Graph& graph, const Uses& uses, std::int32_t p, bool qdq_clamp, bool matmul,
+/// Whether `node` is a Gemm whose B is a float32 initializer (so that its output is float32).
+inline bool float_gemm(const model::Graph& graph, const model::Node& node) noexcept {
+  if (node.op_type != "Gemm" || node.inputs.size() < 2 || node.inputs[1] == kNoValue) return false;
+  const model::Value& b = graph.values[node.inputs[1]];
+  return b.kind == model::ValueKind::initializer && b.dtype == DataType::float32 && b.initializer().rank == 2;
+}
+
+/// The chain node `p` absorbs (count 0: none). `qdq_clamp`: the clamp QDQ fusion already gave it. `matrix`: fold
+/// into Gemm and MatMul too.
+inline void find_chain(const model::Graph& graph, const Uses& uses, std::int32_t p, bool qdq_clamp, bool matrix,
                        Chain& chain) noexcept {
   chain = Chain();
   const model::Node& node = graph.nodes[static_cast<std::size_t>(p)];
   if (qdq_clamp || node.outputs.size() != 1 || node.outputs[0] == kNoValue || !node.domain.empty()) return;
   ChainBuilder builder(graph, uses, chain);
   const ValueId out = node.outputs[0];
-  if (node.op_type == "Conv") {
+  if (node.op_type == "Conv" || (matrix && float_gemm(graph, node))) {
     builder.clamp(out);
-  } else if (matmul) {
+  } else if (matrix) {
     const std::int64_t columns = matmul_columns(graph, node);
     if (columns < 0) return;
     builder.bias(out, columns);
@@ -285,9 +291,9 @@ inline void take_chain(const model::Graph& graph, const Chain& chain, Lists& lis
 
 /// Rewrites `graph` into `fused` (unchanged, and `result` empty but for the clamps, when nothing fuses): absorbed
 /// nodes leave the node list; their producer writes the last one's output, reads the bias as input 2, and gets
-/// their clamp and epilogue. `clamps` are QDQ fusion's (per node of `graph`, or empty). `matmul`: fold into MatMul
-/// too.
-inline Status fuse(const model::Graph& graph, Span<kernels::FusedClamp> clamps, bool matmul,
+/// their clamp and epilogue. `clamps` are QDQ fusion's (per node of `graph`, or empty). `matrix`: fold into Gemm and
+/// MatMul too.
+inline Status fuse(const model::Graph& graph, Span<kernels::FusedClamp> clamps, bool matrix,
                    MetadataAllocator& allocator, model::Graph& fused, Result& result) noexcept {
   fused = graph;
   result = Result();
@@ -308,7 +314,7 @@ inline Status fuse(const model::Graph& graph, Span<kernels::FusedClamp> clamps, 
   for (std::size_t i = 0; i < node_count; ++i) {
     if (removed[i]) continue;
     const bool qdq_clamp = !clamps.empty() && clamps[i].present();
-    find_chain(graph, uses, static_cast<std::int32_t>(i), qdq_clamp, matmul, chains[i]);
+    find_chain(graph, uses, static_cast<std::int32_t>(i), qdq_clamp, matrix, chains[i]);
     for (std::size_t k = 0; k < chains[i].count; ++k) removed[static_cast<std::size_t>(chains[i].nodes[k])] = 1;
     fusions += chains[i].count > 0 ? 1 : 0;
     any_epilogue = any_epilogue || chains[i].epilogue.present();

@@ -124,7 +124,8 @@ class Session {
   std::size_t string_pool_peak() const noexcept { return string_pool_.pool().peak(); }
   Span<const NodeReport> node_reports() const noexcept { return reports_; }
   /// The nodes node `index` (of node_reports()) absorbed (SessionOptions::fuse_activations), in graph order: a
-  /// Conv's Relu/Clip; a MatMul's bias Add, then its Relu/Clip or GELU's Div, Erf, Add, Mul, Mul. Empty for none.
+  /// Conv's or Gemm's Relu/Clip; a MatMul's bias Add, then its Relu/Clip or GELU's Div, Erf, Add, Mul, Mul. Empty
+  /// for none.
   Span<const model::Node* const> fused_nodes(std::size_t index) const noexcept {
 #if ONNXMICRO_ENABLE_FAST_PATHS
     if (index < fused_nodes_.size()) return fused_nodes_[index];
@@ -541,11 +542,11 @@ inline Status Session::fuse_activations(const SessionOptions& options) noexcept 
 #if ONNXMICRO_ENABLE_FAST_PATHS
   // Size-optimised sessions plan as an ONNXMICRO_OPTIMIZE_FOR_SIZE build runs, which has no fast paths to fuse with.
   if (!options.fuse_activations || options.size_optimized_kernels) return {};
-  // The device kernels take a clamp on Conv but no MatMul epilogue: with a device, MatMul keeps its nodes.
-  const bool matmul = options.device == nullptr || options.device_policy == DevicePolicy::cpu_only;
+  // The device kernels take a clamp on Conv but no Gemm/MatMul epilogue: with a device, those keep their nodes.
+  const bool matrix = options.device == nullptr || options.device_policy == DevicePolicy::cpu_only;
   model::Graph fused;
   detail::activation_fusion::Result result;
-  ONNXMICRO_RETURN_IF_ERROR(detail::activation_fusion::fuse(*graph_, fused_clamps_, matmul, *metadata_, fused, result));
+  ONNXMICRO_RETURN_IF_ERROR(detail::activation_fusion::fuse(*graph_, fused_clamps_, matrix, *metadata_, fused, result));
   if (result.absorbed.empty()) return {};
   fused_graph_ = fused;
   graph_ = &fused_graph_;

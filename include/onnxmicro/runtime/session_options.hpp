@@ -77,12 +77,13 @@ struct SessionOptions {
   /// false: every node runs its own kernel (the float reference path), e.g. to compare the two.
   bool fuse_qdq = true;
   /// Fold the nodes that only transform a producer's output into the producer (runtime/activation_fusion.hpp): a
-  /// Relu, or a Clip with constant float32 bounds, into a Conv; a bias Add, then a Relu/Clip or the Erf form of
-  /// GELU (Div, Erf, Add, Mul, Mul), into a float32 MatMul with constant weights (not in sessions with a device
-  /// backend). The producer computes each removed node's operation as it writes its output, saving passes over the
-  /// tensor and their arena slots; the numbers are bit-identical. Session::fused_nodes() names each absorbed node.
-  /// false: every node runs its own kernel, as written; so do sessions with size_optimized_kernels, and builds
-  /// without ONNXMICRO_ENABLE_FAST_PATHS (bare-metal ARM, ONNXMICRO_OPTIMIZE_FOR_SIZE).
+  /// Relu, or a Clip with constant float32 bounds, into a Conv or a float32 Gemm with constant weights; a bias Add,
+  /// then a Relu/Clip or the Erf form of GELU (Div, Erf, Add, Mul, Mul), into a float32 MatMul with constant
+  /// weights (Gemm and MatMul: not in sessions with a device backend). The producer computes each removed node's
+  /// operation as it writes its output, saving passes over the tensor and their arena slots; the numbers are
+  /// bit-identical. Session::fused_nodes() names each absorbed node. false: every node runs its own kernel, as written;
+  /// so do sessions with size_optimized_kernels, and builds without ONNXMICRO_ENABLE_FAST_PATHS (bare-metal ARM,
+  /// ONNXMICRO_OPTIMIZE_FOR_SIZE).
   bool fuse_activations = true;
   /// Plan and run with the kernels' size-optimised choices, which a build with ONNXMICRO_OPTIMIZE_FOR_SIZE=1
   /// always makes (this option cannot turn them off there): Conv sums each window directly instead of gathering

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Gemm: Y = alpha * op(A) * op(B) + beta * C, op = optional transpose (transA/transB), C broadcast to (M, N).
-// The matrix product itself runs on the GEMM engine (kernels/common/gemm.hpp).
+// The matrix product itself runs on the GEMM engine (kernels/common/gemm.hpp). A float32 Gemm may carry the Relu/Clip
+// the session folded into it (PrepareContext::fused_clamp), applied to Y as the removed node would.
 //
 // Versions: 1 (C required; the `broadcast` attribute decides whether C may broadcast), 6 (only dropped the
 // legacy "C can be in place" note), 7 (no `broadcast`: C always broadcasts unidirectionally), 9 (integer
@@ -14,6 +15,7 @@
 
 #include "onnxmicro/kernels/common/compute_type.hpp"
 #include "onnxmicro/kernels/common/gemm.hpp"
+#include "onnxmicro/kernels/common/output_epilogue.hpp"
 #include "onnxmicro/kernels/common/scratch.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
 
@@ -48,6 +50,9 @@ struct GemmImpl : kernels::KernelDefaults {
     const void* packed_b;                      ///< op(B) as a dense K x N accumulator matrix, made at prepare (or null)
     std::size_t a_offset, b_offset, y_offset;  ///< scratch sub-buffers (see prepare)
     bool a_in_scratch, b_in_scratch, y_in_scratch;
+#if ONNXMICRO_ENABLE_FAST_PATHS        // (fusion exists only with fast paths: no state bytes without)
+    kernels::OutputEpilogue epilogue;  ///< the Relu/Clip fused into this node (only its clamp is ever set)
+#endif
   };
 
   static Status prepare(kernels::PrepareContext& ctx, int since) noexcept {
@@ -103,6 +108,7 @@ struct GemmImpl : kernels::KernelDefaults {
       ONNXMICRO_RETURN_IF_ERROR(c_strides(ctx, c, m, n, broadcast != 0, state->c_row_stride, state->c_col_stride));
     }
     ctx.set_output(kY, a.dtype, Shape{m, n});
+    ONNXMICRO_RETURN_IF_ERROR(prepare_clamp(ctx, *state));
 
     switch (compiled_dtype(a.dtype)) {
       case DataType::float32: return plan<float>(ctx, *state);
@@ -121,6 +127,22 @@ struct GemmImpl : kernels::KernelDefaults {
     const State& state = ctx.state<State>();
     state.compute(state, ctx);
     return {};
+  }
+
+  /// The fused Relu/Clip: float32 only (the fusion rules guarantee it).
+  static Status prepare_clamp(kernels::PrepareContext& ctx, State& state) noexcept {
+    if (!ctx.fused_clamp().present()) return {};
+#if ONNXMICRO_ENABLE_FAST_PATHS
+    if (ctx.input(kA).dtype != DataType::float32) {
+      return Status(StatusCode::internal)
+             << "a fused activation on a " << dtype_name(ctx.input(kA).dtype) << " Gemm (fusion takes float32 only)";
+    }
+    state.epilogue.clamp = kernels::OutputClamp::from(ctx.fused_clamp());
+    return {};
+#else
+    static_cast<void>(state);
+    return Status(StatusCode::internal) << "a fused activation in a build without fast paths";
+#endif
   }
 
  private:
@@ -233,6 +255,11 @@ struct GemmImpl : kernels::KernelDefaults {
       gemm::strided_accumulate<Acc>(m, n, k, a, a_row, a_col, b, b_row, b_col, y, n);
     }
     epilogue<T>(state, y, state.use_c ? static_cast<const T*>(ctx.input(kC).data) : nullptr, y_data);
+#if ONNXMICRO_ENABLE_FAST_PATHS
+    if constexpr (std::is_same_v<T, float>) {
+      if (state.epilogue.enabled()) kernels::apply_epilogue_rows(state.isa, state.epilogue, nullptr, y_data, m, n);
+    }
+#endif
   }
 
   /// y_out = alpha * acc + beta * C, converted to T.
