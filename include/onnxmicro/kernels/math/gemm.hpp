@@ -42,16 +42,22 @@ struct GemmImpl : kernels::KernelDefaults {
     void (*compute)(const State&, RunContext&) noexcept;
     std::int64_t m, n, k;
     bool trans_a, trans_b;
-    Isa isa;  ///< the GEMM micro-kernels to use (PrepareContext::isa)
+    Isa isa;     ///< the GEMM micro-kernels to use (PrepareContext::isa)
+    bool use_c;  ///< C present and beta != 0
     float alpha, beta;
-    bool use_c;                                ///< C present and beta != 0
+#if ONNXMICRO_ENABLE_FAST_PATHS
+    // A fused Relu/Clip (fusion exists only with fast paths), spread over what is padding without it: the state is
+    // no larger, and the host plans Cortex-M firmware metadata with these sizes.
+    float clamp_low;
+#endif
     std::int64_t c_row_stride;                 ///< 0 when C broadcasts along rows
     std::int64_t c_col_stride;                 ///< 0 when C broadcasts along columns
     const void* packed_b;                      ///< op(B) as a dense K x N accumulator matrix, made at prepare (or null)
     std::size_t a_offset, b_offset, y_offset;  ///< scratch sub-buffers (see prepare)
     bool a_in_scratch, b_in_scratch, y_in_scratch;
-#if ONNXMICRO_ENABLE_FAST_PATHS        // (fusion exists only with fast paths: no state bytes without)
-    kernels::OutputEpilogue epilogue;  ///< the Relu/Clip fused into this node (only its clamp is ever set)
+#if ONNXMICRO_ENABLE_FAST_PATHS
+    bool clamp_enabled;
+    float clamp_high;
 #endif
   };
 
@@ -137,7 +143,10 @@ struct GemmImpl : kernels::KernelDefaults {
       return Status(StatusCode::internal)
              << "a fused activation on a " << dtype_name(ctx.input(kA).dtype) << " Gemm (fusion takes float32 only)";
     }
-    state.epilogue.clamp = kernels::OutputClamp::from(ctx.fused_clamp());
+    const kernels::OutputClamp clamp = kernels::OutputClamp::from(ctx.fused_clamp());
+    state.clamp_enabled = clamp.enabled;
+    state.clamp_low = clamp.low;
+    state.clamp_high = clamp.high;
     return {};
 #else
     static_cast<void>(state);
@@ -257,7 +266,11 @@ struct GemmImpl : kernels::KernelDefaults {
     epilogue<T>(state, y, state.use_c ? static_cast<const T*>(ctx.input(kC).data) : nullptr, y_data);
 #if ONNXMICRO_ENABLE_FAST_PATHS
     if constexpr (std::is_same_v<T, float>) {
-      if (state.epilogue.enabled()) kernels::apply_epilogue_rows(state.isa, state.epilogue, nullptr, y_data, m, n);
+      if (state.clamp_enabled) {
+        kernels::OutputEpilogue clamp{};
+        clamp.clamp = kernels::OutputClamp{true, state.clamp_low, state.clamp_high};
+        kernels::apply_epilogue_rows(state.isa, clamp, nullptr, y_data, m, n);
+      }
     }
 #endif
   }
