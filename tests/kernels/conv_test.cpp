@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "onnxmicro/onnxmicro.hpp"
+#include "onnxmicro/runtime/std_thread_pool.hpp"
+#include "support/loaded_model.hpp"
 #include "support/proto_writer.hpp"
 
 namespace {
@@ -262,6 +264,79 @@ TEST(Conv, ManyIm2colTilesAndRaggedGemmEdgesMatchReference) {
   // 64 input channels x 3x3 taps: each tile holds fewer output positions than the 37 x 41 image, and 21
   // output channels leave a partial row tile.
   expect_conv_matches_reference({{1, 64, 37, 41}, {21, 64, 3, 3}, 1, {}, {}, {1, 1, 1, 1}, true}, true);
+}
+
+// Constant float32 weights are packed at prepare and im2col writes its column matrix in the GEMM's strips; weights
+// given at run time take the plain row-major path. The two must give the same bits (the same tiles add the same
+// products in the same order) at every level this CPU has, on one thread and split over two, for runs of positions
+// that cross strips, image rows and tiles, padding on every side, strides, dilations, groups, 1-D runs longer than
+// the im2col's piece list takes at once, 3-D, and the transposed products of late 1x1 convs (few positions, many
+// channels), grouped ones included. (Each striped case has a GEMM depth of at least 64 rows, where the
+// column matrix is striped.)
+std::vector<float> conv_bits(const ConvSpec& spec, bool constant_weights, om::Isa cap, om::ThreadPool* pool) {
+  using namespace onnxmicro_test;
+  const std::vector<float> x = pattern(static_cast<std::size_t>(count_of(spec.x_dims)), 1.0f, 1);
+  const std::vector<float> w = pattern(static_cast<std::size_t>(count_of(spec.w_dims)), 0.5f, 2);
+  const std::vector<float> b = pattern(static_cast<std::size_t>(spec.w_dims[0]), 1.0f, 3);
+  std::vector<ProtoWriter> inputs = {make_value_info("x", DataType::float32, spec.x_dims)};
+  std::vector<ProtoWriter> initializers = {
+      make_tensor_raw("b", DataType::float32, {spec.w_dims[0]}, b.data(), b.size() * sizeof(float))};
+  if (constant_weights) {
+    initializers.push_back(make_tensor_raw("w", DataType::float32, spec.w_dims, w.data(), w.size() * sizeof(float)));
+  } else {
+    inputs.push_back(make_value_info("w", DataType::float32, spec.w_dims));
+  }
+  const std::vector<std::int64_t> y_dims = conv_output_dims(spec);
+  ProtoWriter node = make_node("Conv", {"x", "w", "b"}, {"y"}, conv_attributes(spec));
+  LoadedModel loaded;
+  EXPECT_TRUE(
+      loaded
+          .load(make_model(
+              make_graph("g", {node}, inputs, {make_value_info("y", DataType::float32, y_dims)}, initializers), 11))
+          .ok());
+  om::SessionOptions options;
+  options.max_isa = cap;
+  options.thread_pool = pool;
+  const Status prepared = loaded.prepare(options);
+  EXPECT_TRUE(prepared.ok()) << prepared.message();
+  if (!prepared.ok()) return {};
+  om::Shape x_shape, w_shape;
+  EXPECT_TRUE(x_shape.assign(spec.x_dims.data(), spec.x_dims.size()).ok());
+  EXPECT_TRUE(w_shape.assign(spec.w_dims.data(), spec.w_dims.size()).ok());
+  EXPECT_TRUE(loaded.session.set_input("x", om::ConstTensorView(DataType::float32, x_shape, x.data())).ok());
+  if (!constant_weights) {
+    EXPECT_TRUE(loaded.session.set_input("w", om::ConstTensorView(DataType::float32, w_shape, w.data())).ok());
+  }
+  EXPECT_TRUE(loaded.session.run().ok());
+  return loaded.floats(0);
+}
+
+TEST(Conv, StripedColumnMatrixGivesTheBitsOfTheRowMajorOneAtEveryLevelAndThreadCount) {
+  const ConvSpec specs[] = {
+      {{1, 64, 37, 41}, {21, 64, 3, 3}, 1, {}, {}, {1, 1, 1, 1}, true},        // several tiles, ragged edges
+      {{1, 8, 23, 30}, {7, 8, 3, 3}, 1, {2, 2}, {}, {1, 0, 2, 1}, true},       // strided, uneven pads
+      {{2, 24, 9, 11}, {6, 12, 3, 2}, 2, {2, 1}, {2, 3}, {1, 2, 0, 1}, true},  // groups, dilations
+      {{1, 16, 700}, {5, 16, 5}, 1, {}, {}, {2, 2}, true},                     // a run of 700 positions
+      {{1, 6, 5, 6, 7}, {3, 6, 2, 3, 2}, 1, {1, 2, 1}, {2, 1, 1}, {1, 0, 1, 0, 1, 1}, true},  // 3-D
+      {{1, 128, 7, 7}, {64, 128, 3, 3}, 1, {}, {}, {1, 1, 1, 1}, true},                       // 49 positions: one tile
+      {{1, 32, 7, 7}, {48, 32, 1, 1}, 1, {}, {}, {}, true},                                   // pointwise, transposed
+      {{1, 16, 7, 7}, {256, 16, 1, 1}, 1, {}, {}, {}, false},              // transposed, result rows padded
+      {{2, 8, 6, 5}, {64, 4, 1, 1}, 2, {}, {}, {}, false},                 // pointwise, grouped, transposed
+      {{1, 3, 30, 20}, {16, 3, 3, 3}, 1, {2, 2}, {}, {1, 1, 1, 1}, true},  // shallow (27 rows): not striped
+  };
+  om::StdThreadPool pool(2);
+  for (const ConvSpec& spec : specs) {
+    for (om::Isa cap : {om::Isa::baseline, om::Isa::avx2, om::Isa::avx512}) {
+      for (om::ThreadPool* threads : {static_cast<om::ThreadPool*>(nullptr), static_cast<om::ThreadPool*>(&pool)}) {
+        const std::vector<float> reference = conv_bits(spec, false, cap, threads);
+        const std::vector<float> striped = conv_bits(spec, true, cap, threads);
+        ASSERT_EQ(striped.size(), reference.size());
+        EXPECT_EQ(0, std::memcmp(striped.data(), reference.data(), striped.size() * sizeof(float)))
+            << "x " << spec.x_dims.size() << "-D, " << spec.x_dims[1] << " channels, cap " << om::isa_name(cap)
+            << (threads != nullptr ? ", two threads" : ", one thread");
+      }
+    }
+  }
 }
 
 TEST(Conv, AutoPadSameUpperAndLowerSplitTheOddPixel) {

@@ -7,6 +7,7 @@
 // and a malformed ONNXMICRO_MAX_ISA fails prepare naming the variable.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -136,7 +137,7 @@ TEST(GemmIsa, MultiplyStartsAtTheRowBiasAndClampsAtEveryLevel) {
 
 // Constant weights packed at prepare (gemm::pack_a) give the same bits as the strided A they came from, with the
 // bias and clamp, on one thread and split over two at tile boundaries (6 rows on AVX2, 8 on AVX-512).
-TEST(GemmIsa, PackedAGivesTheBitsOfTheUnpackedProductOnOneAndTwoThreads) {
+TEST(GemmIsa, PackedAAndStripedBGiveTheBitsOfTheUnpackedProductOnOneAndTwoThreads) {
   std::mt19937 rng(13);
   std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
   const om::kernels::OutputClamp clamp = test_clamp();
@@ -146,6 +147,8 @@ TEST(GemmIsa, PackedAGivesTheBitsOfTheUnpackedProductOnOneAndTwoThreads) {
     if (static_cast<int>(isa) > static_cast<int>(om::detected_isa())) continue;
     ++levels;
     EXPECT_GT(om::kernels::gemm::packed_tile_rows(isa), 0);
+    const std::int64_t width = om::kernels::gemm::b_strip_columns(isa);
+    EXPECT_EQ(width, isa == Isa::avx512 ? 32 : 16);
     for (std::int64_t m : {1, 5, 6, 7, 8, 9, 13, 64, 70})
       for (std::int64_t n : {2, 17, 33, 49, 200})
         for (std::int64_t k : {1, 27, 300}) {
@@ -166,6 +169,30 @@ TEST(GemmIsa, PackedAGivesTheBitsOfTheUnpackedProductOnOneAndTwoThreads) {
                                                bias.data(), clamp);
             EXPECT_EQ(0, std::memcmp(got.data(), expected.data(), got.size() * sizeof(float)))
                 << "level " << om::isa_name(isa) << " m" << m << " n" << n << " k" << k << " threads " << threads;
+            // B striped as Conv's im2col writes it; the last strip's columns past n hold NaN, which must not be read.
+            std::vector<float> striped(static_cast<std::size_t>(k * ((n + width - 1) / width * width)), NAN);
+            std::vector<float> packed_b(striped.size(), NAN);
+            ASSERT_EQ(static_cast<std::int64_t>(striped.size()), om::kernels::gemm::striped_b_floats(isa, k, n));
+            om::kernels::gemm::pack_b_striped(isa, k, n, b.data(), n, 1, packed_b.data());
+            for (std::int64_t p = 0; p < k; ++p)
+              for (std::int64_t j = 0; j < n; ++j)
+                striped[static_cast<std::size_t>(j / width * k * width + p * width + j % width)] =
+                    b[static_cast<std::size_t>(p * n + j)];
+            for (std::size_t i = 0; i < striped.size(); ++i)
+              ASSERT_EQ(packed_b[i], std::isnan(striped[i]) ? 0.0f : striped[i]) << "pack_b_striped, float " << i;
+            std::fill(got.begin(), got.end(), -7.0f);
+            om::kernels::gemm::multiply_packed_striped(workers, isa, m, n, k, packed.data(), striped.data(), got.data(),
+                                                       n, bias.data(), clamp);
+            EXPECT_EQ(0, std::memcmp(got.data(), expected.data(), got.size() * sizeof(float)))
+                << "striped B: level " << om::isa_name(isa) << " m" << m << " n" << n << " k" << k << " threads "
+                << threads;
+            // A plain, B striped (Gemm's constant weights), one- and two-row products included (their wide tiles).
+            std::fill(got.begin(), got.end(), -7.0f);
+            om::kernels::gemm::multiply_striped(workers, isa, m, n, k, a.data(), k, 1, striped.data(), got.data(), n,
+                                                bias.data(), clamp);
+            EXPECT_EQ(0, std::memcmp(got.data(), expected.data(), got.size() * sizeof(float)))
+                << "plain A, striped B: level " << om::isa_name(isa) << " m" << m << " n" << n << " k" << k
+                << " threads " << threads;
           }
         }
   }

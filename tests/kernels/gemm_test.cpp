@@ -218,6 +218,26 @@ TEST(Gemm, ConstantBIsPackedOnceAtPrepare) {
   expect_gemm_matches_reference({1, 1000, 64, false, true, 1.0f, 1.0f, {1000}}, true);  // one-row FC layer
 }
 
+// A constant float32 B is packed in the micro-kernels' column strips at prepare; a B given at run time is multiplied
+// where it lies (or transposed into scratch). The same tiles add the same products in the same order, so the bits
+// agree, one- and two-row products (their wide tiles) and a single column included.
+TEST(Gemm, StripedConstantBGivesTheBitsOfARunTimeB) {
+  for (std::int64_t m : {1, 2, 7})
+    for (std::int64_t n : {1, 33, 200})
+      for (bool tb : {false, true}) {
+        const GemmSpec s{m, n, 70, false, tb, 0.5f, 1.0f, {n}};
+        const std::vector<float> a = pattern(static_cast<std::size_t>(s.m * s.k), 1.0f, 1);
+        const std::vector<float> b = pattern(static_cast<std::size_t>(s.k * s.n), 1.0f, 2);
+        const std::vector<float> c = pattern(static_cast<std::size_t>(s.n), 1.0f, 3);
+        std::vector<Value> inputs = {value("a", a_dims(s), a), value("b", b_dims(s), b), value("c", s.c_dims, c)};
+        const Outcome run_time = run_node("Gemm", 13, inputs, {{"y", DataType::float32}}, gemm_attributes(s));
+        inputs[1] = constant(inputs[1]);
+        const Outcome packed = run_node("Gemm", 13, inputs, {{"y", DataType::float32}}, gemm_attributes(s));
+        ASSERT_TRUE(run_time.status.ok() && packed.status.ok());
+        EXPECT_EQ(packed.outputs[0].bytes, run_time.outputs[0].bytes) << "m" << m << " n" << n << " transB " << tb;
+      }
+}
+
 TEST(Gemm, SingleColumnAndSingleRowShapes) {
   expect_gemm_matches_reference({9, 1, 70, false, false, 1.0f, 1.0f, {1}});
   expect_gemm_matches_reference({1, 33, 70, true, true, 2.0f, 1.0f, {1, 33}});

@@ -18,8 +18,10 @@ struct LoadedModel {
     bytes = proto.bytes();
     return model.load(onnxmicro::ByteSpan(bytes.data(), bytes.size()));
   }
-  /// Prepares with every kernel and default options.
-  onnxmicro::Status prepare() { return session.prepare(model, onnxmicro::all_kernels_registry()); }
+  /// Prepares with every kernel and `options` (default options when not given).
+  onnxmicro::Status prepare(const onnxmicro::SessionOptions& options = {}) {
+    return session.prepare(model, onnxmicro::all_kernels_registry(), options);
+  }
   /// Output `output` after run(), as floats.
   std::vector<float> floats(std::size_t output) const {
     const onnxmicro::ConstTensorView v = session.output(output);

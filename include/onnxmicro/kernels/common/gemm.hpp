@@ -221,10 +221,11 @@ inline void multiply(Isa isa, std::int64_t m, std::int64_t n, std::int64_t k, co
 #if ONNXMICRO_ENABLE_ISA_DISPATCH
   if (isa != Isa::baseline && m > 0 && n > 1 && k > 0) {
     const x86::ARows rows{a, a_row, a_col, a_row};
+    const x86::BColumns columns{b, ldb};
     if (isa == Isa::avx512) {
-      x86::multiply_avx512(m, n, k, rows, b, ldb, c, ldc, row_bias, clamp);
+      x86::multiply_avx512(m, n, k, rows, columns, c, ldc, row_bias, clamp);
     } else {
-      x86::multiply_avx2(m, n, k, rows, b, ldb, c, ldc, row_bias, clamp);
+      x86::multiply_avx2(m, n, k, rows, columns, c, ldc, row_bias, clamp);
     }
     return;
   }
@@ -344,29 +345,111 @@ inline void pack_a(Isa isa, std::int64_t m, std::int64_t k, const float* a, std:
   }
 }
 
+/// Columns of one strip of a striped B for the micro-kernels of `isa` (0: none): Conv's im2col writes its column
+/// matrix in strips of this width (x86::BColumns), each strip's k rows one after another.
+constexpr std::int64_t b_strip_columns(Isa isa) noexcept {
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+  return isa == Isa::avx512 ? x86::avx512::kColumns : isa == Isa::avx2 ? x86::avx2::kColumns : 0;
+#else
+  return static_cast<void>(isa), 0;
+#endif
+}
+
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+/// C[m x n] = (row_bias, or C) + A * B, then `clamp`, on the micro-kernels of `isa`, A and B as x86::ARows and
+/// x86::BColumns describe them, C split over `workers` (rows in multiples of `row_granule`, columns of kSplitColumns:
+/// whole tiles and strips).
+inline void multiply_split(const Workers& workers, Isa isa, std::int64_t m, std::int64_t n, std::int64_t k,
+                           const x86::ARows& a, const x86::BColumns& b, float* c, std::int64_t ldc,
+                           const float* row_bias, const OutputClamp& clamp, std::int64_t row_granule) noexcept {
+  auto block = [&](SplitRange rows, SplitRange columns) noexcept {
+    if (rows.size() <= 0 || columns.size() <= 0 || k <= 0) return;
+    const x86::ARows a_block = a.from_row(rows.begin);
+    const x86::BColumns b_block = b.from_column(columns.begin);
+    const float* bias = row_bias != nullptr ? row_bias + rows.begin : nullptr;
+    float* c_block = c + rows.begin * ldc + columns.begin;
+    if (isa == Isa::avx512) {
+      x86::multiply_avx512(rows.size(), columns.size(), k, a_block, b_block, c_block, ldc, bias, clamp);
+    } else {
+      x86::multiply_avx2(rows.size(), columns.size(), k, a_block, b_block, c_block, ldc, bias, clamp);
+    }
+  };
+  split_product(workers, m, n, k, block, row_granule);
+}
+
+/// A packed by pack_a for `isa` (m rows) as the micro-kernels read it.
+inline x86::ARows packed_rows(Isa isa, std::int64_t m, const float* packed_a) noexcept {
+  const std::int64_t tile_rows = packed_tile_rows(isa);
+  return x86::ARows{packed_a, 1, tile_rows, 0, (m + tile_rows - 1) / tile_rows * tile_rows, 0};
+}
+#endif
+
 /// multiply() with A packed by pack_a for the same `isa`, C split over `workers` at tile boundaries (bit-identical
 /// to multiply() on the unpacked A: the same tiles add the same products in the same order).
 inline void multiply_packed(const Workers& workers, Isa isa, std::int64_t m, std::int64_t n, std::int64_t k,
                             const float* packed_a, const float* b, std::int64_t ldb, float* c, std::int64_t ldc,
                             const float* row_bias = nullptr, const OutputClamp& clamp = OutputClamp{}) noexcept {
 #if ONNXMICRO_ENABLE_ISA_DISPATCH
-  const std::int64_t tile_rows = packed_tile_rows(isa);
-  auto block = [&](SplitRange rows, SplitRange columns) noexcept {
-    if (rows.size() <= 0 || columns.size() <= 0 || k <= 0) return;
-    const x86::ARows a{packed_a, 1, tile_rows, 0, (m + tile_rows - 1) / tile_rows * tile_rows, rows.begin};
-    const float* bias = row_bias != nullptr ? row_bias + rows.begin : nullptr;
-    float* c_block = c + rows.begin * ldc + columns.begin;
-    if (isa == Isa::avx512) {
-      x86::multiply_avx512(rows.size(), columns.size(), k, a, b + columns.begin, ldb, c_block, ldc, bias, clamp);
-    } else {
-      x86::multiply_avx2(rows.size(), columns.size(), k, a, b + columns.begin, ldb, c_block, ldc, bias, clamp);
-    }
-  };
-  split_product(workers, m, n, k, block, tile_rows);
+  multiply_split(workers, isa, m, n, k, packed_rows(isa, m, packed_a), x86::BColumns{b, ldb}, c, ldc, row_bias, clamp,
+                 packed_tile_rows(isa));
 #else
   static_cast<void>(workers), static_cast<void>(isa), static_cast<void>(m), static_cast<void>(n);
   static_cast<void>(k), static_cast<void>(packed_a), static_cast<void>(b), static_cast<void>(ldb);
   static_cast<void>(c), static_cast<void>(ldc), static_cast<void>(row_bias), static_cast<void>(clamp);
+#endif
+}
+
+/// multiply_packed() with B striped for `isa` (b_strip_columns(isa) > 0): column j, row p at striped_b[j / w * k * w +
+/// p * w + j % w] for strips w wide; the last strip's columns past n are never read. Bit-identical to multiply_packed()
+/// on the same B row-major: only where the tiles find their B rows changes.
+inline void multiply_packed_striped(const Workers& workers, Isa isa, std::int64_t m, std::int64_t n, std::int64_t k,
+                                    const float* packed_a, const float* striped_b, float* c, std::int64_t ldc,
+                                    const float* row_bias = nullptr,
+                                    const OutputClamp& clamp = OutputClamp{}) noexcept {
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+  const std::int64_t width = b_strip_columns(isa);
+  multiply_split(workers, isa, m, n, k, packed_rows(isa, m, packed_a), x86::BColumns{striped_b, width, k * width}, c,
+                 ldc, row_bias, clamp, packed_tile_rows(isa));
+#else
+  static_cast<void>(workers), static_cast<void>(isa), static_cast<void>(m), static_cast<void>(n);
+  static_cast<void>(k), static_cast<void>(packed_a), static_cast<void>(striped_b), static_cast<void>(c);
+  static_cast<void>(ldc), static_cast<void>(row_bias), static_cast<void>(clamp);
+#endif
+}
+
+/// Floats a k x n B striped for `isa` takes (the last strip padded to its full width; 0 without micro-kernels).
+constexpr std::int64_t striped_b_floats(Isa isa, std::int64_t k, std::int64_t n) noexcept {
+  const std::int64_t width = b_strip_columns(isa);
+  return width == 0 ? 0 : k * ((n + width - 1) / width * width);
+}
+
+/// Writes B(p, j) = b[p * b_row + j * b_col] (k x n) striped for `isa` (b_strip_columns(isa) > 0), the padding
+/// columns zero: constant weights packed once at prepare, so that a product reads each depth panel as one block (and
+/// a one-row product streams its weights in order instead of a short piece of every row).
+inline void pack_b_striped(Isa isa, std::int64_t k, std::int64_t n, const float* b, std::int64_t b_row,
+                           std::int64_t b_col, float* striped) noexcept {
+  const std::int64_t width = b_strip_columns(isa);
+  for (std::int64_t j0 = 0; j0 < n; j0 += width) {
+    for (std::int64_t p = 0; p < k; ++p, striped += width) {
+      for (std::int64_t q = 0; q < width; ++q) striped[q] = j0 + q < n ? b[p * b_row + (j0 + q) * b_col] : 0.0f;
+    }
+  }
+}
+
+/// multiply() (A plain) with B striped for `isa` as pack_b_striped lays it out, C split over `workers`: bit-identical
+/// to multiply() on the same B row-major.
+inline void multiply_striped(const Workers& workers, Isa isa, std::int64_t m, std::int64_t n, std::int64_t k,
+                             const float* a, std::int64_t a_row, std::int64_t a_col, const float* striped_b, float* c,
+                             std::int64_t ldc, const float* row_bias = nullptr,
+                             const OutputClamp& clamp = OutputClamp{}) noexcept {
+  const std::int64_t width = b_strip_columns(isa);
+  if (n == 1) {  // one column: the matrix-vector path, reading the first strip's column
+    multiply(workers, isa, m, n, k, a, a_row, a_col, striped_b, width, c, ldc, row_bias, clamp);
+    return;
+  }
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+  multiply_split(workers, isa, m, n, k, x86::ARows{a, a_row, a_col, a_row}, x86::BColumns{striped_b, width, k * width},
+                 c, ldc, row_bias, clamp, kSplitRows);
 #endif
 }
 

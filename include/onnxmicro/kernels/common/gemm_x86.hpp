@@ -3,7 +3,8 @@
 // chosen at run time (core/isa.hpp): AVX2+FMA tiles of 6 rows x 16 columns (12 ymm accumulators) and AVX-512F tiles
 // of 8 rows x 32 columns (16 zmm accumulators). The last columns of a row are the same tile with masked loads
 // and stores, so no scalar tail is left. Each step broadcasts one A value per row and fuses it with a row of B
-// (B row-major, read in place: a depth panel of 16/32 columns stays in L1 while every row tile passes over it).
+// (B row-major and read in place, or striped by Conv's im2col: BColumns; a depth panel of 16/32 columns stays in L1
+// while every row tile passes over it).
 // A tile's first panel may start from the rows' bias instead of loading C, and its last panel may clamp before
 // storing (a fused Relu/Clip): Conv's bias and activation cost no pass of their own. Products of one or two rows (a
 // recurrent step at batch 1 or 2) take four strips at once instead (`wide`): a 2-accumulator tile would wait on
@@ -60,11 +61,33 @@ struct ARows {
   std::int64_t panel_stride = 0;  ///< packed: floats per depth step over all the (tile-padded) rows; 0: plain
   std::int64_t first_row = 0;     ///< packed: the first row of the block this multiplies (a multiple of tile rows)
   const float* at(std::int64_t i) const noexcept { return data + i * tile_row; }
+  /// The rows from i on (packed: i a multiple of the tile rows).
+  ARows from_row(std::int64_t i) const noexcept {
+    if (panel_stride == 0) return ARows{data + i * row, row, column, tile_row};
+    return ARows{data, row, column, tile_row, panel_stride, first_row + i};
+  }
   /// The depth panel [p, p + depth).
   ARows from_depth(std::int64_t p, std::int64_t depth) const noexcept {
     if (panel_stride == 0) return ARows{data + p * column, row, column, tile_row};
     return ARows{data + p * panel_stride + first_row * depth, row, column, depth};
   }
+};
+
+/// Where B's rows are. Plain: row-major, B(p, j) = data[p * row + j], strip_stride = 0. Striped (written so by Conv's
+/// im2col): the columns in strips of the micro-kernel's width (`row` columns), each strip its k rows one after another,
+/// strip s at data + s * strip_stride. A striped depth panel is one contiguous block that stays in L1 whatever the
+/// matrix's width, where plain rows a wide row apart compete for the same cache sets and pages.
+struct BColumns {
+  const float* data;
+  std::int64_t row;
+  std::int64_t strip_stride = 0;
+  bool striped() const noexcept { return strip_stride != 0; }
+  /// Row p from column j (striped: j a multiple of the strip width).
+  const float* at(std::int64_t p, std::int64_t j) const noexcept {
+    return striped() ? data + j / row * strip_stride + p * row : data + p * row + j;
+  }
+  /// The columns from j on (striped: j a multiple of the strip width).
+  BColumns from_column(std::int64_t j) const noexcept { return BColumns{at(0, j), row, strip_stride}; }
 };
 
 // ---- AVX2 + FMA: 6 x 16 ----
@@ -144,9 +167,11 @@ constexpr int kWideStrips = 4;
 constexpr std::int64_t kWideColumns = kWideStrips * kColumns;
 constexpr std::int64_t kWideRows = 1;
 
-/// tile<1, false> over kWideStrips strips side by side: 8 independent accumulators (the same per-element steps).
+/// tile<1, false> over kWideStrips strips side by side, strip s of B at b + s * strip_step (plain B: kColumns; striped:
+/// its strip stride): 8 independent accumulators (the same per-element steps).
 ONNXMICRO_DETAIL_TARGET_AVX2 inline void wide(std::int64_t depth, const float* a, std::int64_t a_col, const float* b,
-                                              std::int64_t ldb, float* c, const PanelEnds& ends) noexcept {
+                                              std::int64_t strip_step, std::int64_t ldb, float* c,
+                                              const PanelEnds& ends) noexcept {
   constexpr int kVectors = 2 * kWideStrips;
   __m256 acc[kVectors];
 #pragma GCC unroll 8
@@ -155,7 +180,10 @@ ONNXMICRO_DETAIL_TARGET_AVX2 inline void wide(std::int64_t depth, const float* a
   for (std::int64_t p = 0; p < depth; ++p) {
     const __m256 a_value = _mm256_set1_ps(*a);
 #pragma GCC unroll 8
-    for (int v = 0; v < kVectors; ++v) acc[v] = _mm256_fmadd_ps(a_value, _mm256_loadu_ps(b + v * kLanes), acc[v]);
+    for (int v = 0; v < kVectors; ++v) {
+      const __m256 b_value = _mm256_loadu_ps(b + v / 2 * strip_step + v % 2 * kLanes);
+      acc[v] = _mm256_fmadd_ps(a_value, b_value, acc[v]);
+    }
     a += a_col;
     b += ldb;
   }
@@ -191,10 +219,10 @@ ONNXMICRO_DETAIL_TARGET_AVX2 inline void strip(std::int64_t m, std::int64_t dept
 }
 }  // namespace avx2
 
-/// C[m x n] = (row_bias[i], or C) + A[m x k] * B[k x n], then `clamp`, with AVX2+FMA; A as ARows says, B and C
-/// row-major.
+/// C[m x n] = (row_bias[i], or C) + A[m x k] * B[k x n], then `clamp`, with AVX2+FMA; A and B as ARows and BColumns
+/// say (a striped B in strips of avx2::kColumns), C row-major.
 ONNXMICRO_DETAIL_TARGET_AVX2 inline void multiply_avx2(std::int64_t m, std::int64_t n, std::int64_t k, const ARows& a,
-                                                       const float* b, std::int64_t ldb, float* c, std::int64_t ldc,
+                                                       const BColumns& b, float* c, std::int64_t ldc,
                                                        const float* row_bias, const OutputClamp& clamp) noexcept {
   __m256i all_low, all_high, edge_low, edge_high;
   avx2::edge_masks(avx2::kColumns, all_low, all_high);
@@ -203,17 +231,18 @@ ONNXMICRO_DETAIL_TARGET_AVX2 inline void multiply_avx2(std::int64_t m, std::int6
   for (std::int64_t p0 = 0; p0 < k; p0 += kDepthAvx2) {
     const std::int64_t depth = k - p0 < kDepthAvx2 ? k - p0 : kDepthAvx2;
     const ARows a_p = a.from_depth(p0, depth);
-    const float* b_p = b + p0 * ldb;
     const PanelEnds ends = panel_ends(p0 == 0, p0 + depth >= k, row_bias, clamp);
     std::int64_t j = 0;
     if (m >= 1 && m <= avx2::kWideRows) {
+      const std::int64_t strip_step = b.striped() ? b.strip_stride : avx2::kColumns;
       for (; j + avx2::kWideColumns <= full_columns; j += avx2::kWideColumns)
-        avx2::wide(depth, a_p.at(0), a_p.column, b_p + j, ldb, c + j, ends);
+        avx2::wide(depth, a_p.at(0), a_p.column, b.at(p0, j), strip_step, b.row, c + j, ends);
     }
     for (; j < full_columns; j += avx2::kColumns)
-      avx2::strip<false>(m, depth, a_p, b_p + j, ldb, c + j, ldc, all_low, all_high, ends);
-    if (full_columns < n)
-      avx2::strip<true>(m, depth, a_p, b_p + full_columns, ldb, c + full_columns, ldc, edge_low, edge_high, ends);
+      avx2::strip<false>(m, depth, a_p, b.at(p0, j), b.row, c + j, ldc, all_low, all_high, ends);
+    if (full_columns < n) {
+      avx2::strip<true>(m, depth, a_p, b.at(p0, full_columns), b.row, c + full_columns, ldc, edge_low, edge_high, ends);
+    }
   }
 }
 
@@ -274,12 +303,13 @@ constexpr int kWideStrips = 4;
 constexpr std::int64_t kWideColumns = kWideStrips * kColumns;
 constexpr std::int64_t kWideRows = 2;
 
-/// tile<Rows> over kWideStrips full strips side by side: 8 independent accumulators a row (the same per-element
-/// steps).
+/// tile<Rows> over kWideStrips full strips side by side, strip s of B at b + s * strip_step (as avx2::wide): 8
+/// independent accumulators a row (the same per-element steps).
 template <int Rows>
 ONNXMICRO_DETAIL_TARGET_AVX512 inline void wide(std::int64_t depth, const float* a, std::int64_t a_row,
-                                                std::int64_t a_col, const float* b, std::int64_t ldb, float* c,
-                                                std::int64_t ldc, const PanelEnds& ends) noexcept {
+                                                std::int64_t a_col, const float* b, std::int64_t strip_step,
+                                                std::int64_t ldb, float* c, std::int64_t ldc,
+                                                const PanelEnds& ends) noexcept {
   constexpr int kVectors = 2 * kWideStrips;
   __m512 acc[Rows][kVectors];
 #pragma GCC unroll 8
@@ -293,7 +323,7 @@ ONNXMICRO_DETAIL_TARGET_AVX512 inline void wide(std::int64_t depth, const float*
   for (std::int64_t p = 0; p < depth; ++p) {
     __m512 b_values[kVectors];
 #pragma GCC unroll 8
-    for (int v = 0; v < kVectors; ++v) b_values[v] = _mm512_loadu_ps(b + v * kLanes);
+    for (int v = 0; v < kVectors; ++v) b_values[v] = _mm512_loadu_ps(b + v / 2 * strip_step + v % 2 * kLanes);
 #pragma GCC unroll 8
     for (int r = 0; r < Rows; ++r) {
       const __m512 a_value = _mm512_set1_ps(a[r * a_row]);
@@ -348,9 +378,9 @@ constexpr void edge_masks(std::int64_t count, __mmask16& low, __mmask16& high) n
 }
 }  // namespace avx512
 
-/// multiply_avx2 with AVX-512F.
+/// multiply_avx2 with AVX-512F (a striped B in strips of avx512::kColumns).
 ONNXMICRO_DETAIL_TARGET_AVX512 inline void multiply_avx512(std::int64_t m, std::int64_t n, std::int64_t k,
-                                                           const ARows& a, const float* b, std::int64_t ldb, float* c,
+                                                           const ARows& a, const BColumns& b, float* c,
                                                            std::int64_t ldc, const float* row_bias,
                                                            const OutputClamp& clamp) noexcept {
   __mmask16 edge_low = 0, edge_high = 0;
@@ -359,19 +389,21 @@ ONNXMICRO_DETAIL_TARGET_AVX512 inline void multiply_avx512(std::int64_t m, std::
   for (std::int64_t p0 = 0; p0 < k; p0 += kDepthAvx512) {
     const std::int64_t depth = k - p0 < kDepthAvx512 ? k - p0 : kDepthAvx512;
     const ARows a_p = a.from_depth(p0, depth);
-    const float* b_p = b + p0 * ldb;
     const PanelEnds ends = panel_ends(p0 == 0, p0 + depth >= k, row_bias, clamp);
     std::int64_t j = 0;
     if (m >= 1 && m <= avx512::kWideRows) {
+      const std::int64_t strip_step = b.striped() ? b.strip_stride : avx512::kColumns;
       for (; j + avx512::kWideColumns <= full_columns; j += avx512::kWideColumns) {
-        if (m == 1) avx512::wide<1>(depth, a_p.at(0), a_p.row, a_p.column, b_p + j, ldb, c + j, ldc, ends);
-        if (m == 2) avx512::wide<2>(depth, a_p.at(0), a_p.row, a_p.column, b_p + j, ldb, c + j, ldc, ends);
+        const float* b_j = b.at(p0, j);
+        if (m == 1) avx512::wide<1>(depth, a_p.at(0), a_p.row, a_p.column, b_j, strip_step, b.row, c + j, ldc, ends);
+        if (m == 2) avx512::wide<2>(depth, a_p.at(0), a_p.row, a_p.column, b_j, strip_step, b.row, c + j, ldc, ends);
       }
     }
     for (; j < full_columns; j += avx512::kColumns)
-      avx512::strip(m, depth, a_p, b_p + j, ldb, c + j, ldc, 0xffff, 0xffff, ends);
-    if (full_columns < n)
-      avx512::strip(m, depth, a_p, b_p + full_columns, ldb, c + full_columns, ldc, edge_low, edge_high, ends);
+      avx512::strip(m, depth, a_p, b.at(p0, j), b.row, c + j, ldc, 0xffff, 0xffff, ends);
+    if (full_columns < n) {
+      avx512::strip(m, depth, a_p, b.at(p0, full_columns), b.row, c + full_columns, ldc, edge_low, edge_high, ends);
+    }
   }
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Gemm: Y = alpha * op(A) * op(B) + beta * C, op = optional transpose (transA/transB), C broadcast to (M, N).
-// The matrix product itself runs on the GEMM engine (kernels/common/gemm.hpp). A float32 Gemm may carry the Relu/Clip
+// The matrix product itself runs on the GEMM engine (kernels/common/gemm.hpp); a constant float32 B is packed at
+// prepare in the micro-kernels' column strips (a batch-1 classifier then streams its weights in order). A float32 Gemm
+// may carry the Relu/Clip
 // the session folded into it (PrepareContext::fused_clamp), applied to Y as the removed node would.
 //
 // Versions: 1 (C required; the `broadcast` attribute decides whether C may broadcast), 6 (only dropped the
@@ -50,9 +52,9 @@ struct GemmImpl : kernels::KernelDefaults {
     // no larger, and the host plans Cortex-M firmware metadata with these sizes.
     float clamp_low;
 #endif
-    std::int64_t c_row_stride;                 ///< 0 when C broadcasts along rows
-    std::int64_t c_col_stride;                 ///< 0 when C broadcasts along columns
-    const void* packed_b;                      ///< op(B) as a dense K x N accumulator matrix, made at prepare (or null)
+    std::int64_t c_row_stride;  ///< 0 when C broadcasts along rows
+    std::int64_t c_col_stride;  ///< 0 when C broadcasts along columns
+    const void* packed_b;       ///< op(B) made at prepare (or null): striped when stripes_b, else a dense K x N matrix
     std::size_t a_offset, b_offset, y_offset;  ///< scratch sub-buffers (see prepare)
     bool a_in_scratch, b_in_scratch, y_in_scratch;
 #if ONNXMICRO_ENABLE_FAST_PATHS
@@ -186,7 +188,15 @@ struct GemmImpl : kernels::KernelDefaults {
     const std::int64_t kn = state.k * state.n;
     scratch::ScratchLayout layout;
     const bool b_needs_work = (!ctx.size_optimized() && state.trans_b) || kConvert;
-    if (b_needs_work && b.is_constant && kn > 0) {
+    if (stripes_b<T>(state) && b.is_constant && kn > 0 && !ctx.size_optimized()) {
+      Span<float> striped;
+      const std::int64_t floats = gemm::striped_b_floats(state.isa, state.k, state.n);
+      ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(floats), striped));
+      const std::int64_t b_row = state.trans_b ? 1 : state.n, b_col = state.trans_b ? state.k : 1;
+      gemm::pack_b_striped(state.isa, state.k, state.n, static_cast<const float*>(b.const_data), b_row, b_col,
+                           striped.data());
+      state.packed_b = striped.data();
+    } else if (b_needs_work && b.is_constant && kn > 0) {
       Span<Acc> packed;
       ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(kn), packed));
       pack_b<T>(static_cast<const T*>(b.const_data), state, packed.data());
@@ -204,6 +214,13 @@ struct GemmImpl : kernels::KernelDefaults {
     ctx.request_scratch(layout.bytes());
     state.compute = &compute<T>;
     return {};
+  }
+
+  /// True when a constant B is packed striped for the micro-kernels (gemm::pack_b_striped; float32 on a session with
+  /// micro-kernels): then packed_b holds that layout, not the dense one.
+  template <typename T>
+  static bool stripes_b(const State& state) noexcept {
+    return std::is_same<T, float>::value && gemm::b_strip_columns(state.isa) > 0;
   }
 
   /// Writes op(B) as a dense K x N matrix of accumulators.
@@ -258,7 +275,10 @@ struct GemmImpl : kernels::KernelDefaults {
     for (std::int64_t i = 0; i < m * n; ++i) y[i] = Acc(0);
     const std::int64_t a_row = state.trans_a ? 1 : k;
     const std::int64_t a_col = state.trans_a ? m : 1;
-    if (b_col == 1) {
+    if (stripes_b<T>(state) && state.packed_b != nullptr) {
+      if constexpr (std::is_same<T, float>::value)
+        gemm::multiply_striped(ctx.workers(), state.isa, m, n, k, a, a_row, a_col, b, y, n);
+    } else if (b_col == 1) {
       gemm::accumulate<Acc>(ctx.workers(), state.isa, m, n, k, a, a_row, a_col, b, b_row, y, n);
     } else {
       gemm::strided_accumulate<Acc>(m, n, k, a, a_row, a_col, b, b_row, b_col, y, n);

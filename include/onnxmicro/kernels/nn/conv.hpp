@@ -6,7 +6,9 @@
 //
 // Method (size-optimised builds and sessions: compute_direct below): per (image, group), the input patch of each output
 // position is gathered into a column matrix (im2col, a tile of output positions at a time, in scratch) and multiplied
-// by the group's weights with the blocked GEMM; a 1x1 stride-1 unpadded kernel uses the input as the column matrix
+// by the group's weights with the blocked GEMM (with packed float32 weights, the column matrix is written in the
+// micro-kernels' column strips, so each depth panel the GEMM reads is one block in L1); a 1x1 stride-1 unpadded
+// kernel uses the input as the column matrix
 // directly; float depthwise convs (one input channel per group, 1-D/2-D) skip the column matrix and run each plane
 // directly (kernels/common/window_rows.hpp). float16/bfloat16 are converted to float32 while gathering and rounded
 // once when stored. The GEMM and depthwise loops use the session's instruction set (State::isa).
@@ -68,7 +70,9 @@ struct ConvImpl : kernels::KernelDefaults {
     /// W made at prepare, or null: in the compute type (half types, constant W), or packed for the GEMM's
     /// micro-kernels per group (float32, constant W: gemm::pack_a).
     const void* prepared_weights;
-    std::size_t column_offset, weights_offset, accumulator_offset;  ///< column buffers: one per worker (float/double)
+    /// Column buffers (one per worker, float/double); the accumulator: half types' float product, or a transposed
+    /// product's (output positions x channels) result, one per worker.
+    std::size_t column_offset, weights_offset, accumulator_offset;
   };
 
   static Status prepare(kernels::PrepareContext& ctx, int /*since: every version accepts the same*/) noexcept {
@@ -219,10 +223,11 @@ struct ConvImpl : kernels::KernelDefaults {
     } else {
       const bool packed = std::is_same<T, float>::value && state.prepared_weights != nullptr;
       state.tile = packed ? packed_column_tile(state) : column_tile(state, static_cast<std::int64_t>(sizeof(Acc)));
-      const std::int64_t tile = state.tile;
       const std::size_t slices = kHalf ? 1 : ctx.workers();  // (half types run on one thread)
-      state.column_offset = layout.reserve_slices<Acc>(state.column_rows * tile, slices);
+      state.column_offset = layout.reserve_slices<Acc>(column_floats<T>(state), slices);
     }
+    if (transposed_product<T>(state))
+      state.accumulator_offset = layout.reserve_slices<float>(state.out_spatial * transposed_row(state), ctx.workers());
     if constexpr (kHalf) {
       state.accumulator_offset = layout.reserve<Acc>(state.group_out_channels * state.tile);
       const kernels::TensorInfo& w = ctx.input(kW);
@@ -273,19 +278,81 @@ struct ConvImpl : kernels::KernelDefaults {
     return even < tile ? even : tile;
   }
 
+  /// Columns per strip of the column matrix when im2col writes it striped for the GEMM (gemm::multiply_packed_striped:
+  /// float32 with packed weights, not pointwise, kMinStripedDepth rows or more), else 0 (row-major, `count` columns a
+  /// row).
+  template <typename T>
+  static std::int64_t column_strip(const State& s) noexcept {
+    const bool striped = std::is_same<T, float>::value && s.prepared_weights != nullptr && !s.pointwise &&
+                         s.column_rows >= kMinStripedDepth;
+    return striped ? gemm::b_strip_columns(s.isa) : 0;
+  }
+  /// The least GEMM depth for a striped column matrix: a shallow one (a first 3x3 conv over 3 channels: 27 rows) makes
+  /// the GEMM cheap and the gather dear, and striping splits the gather's runs.
+  static constexpr std::int64_t kMinStripedDepth = 64;
+
+  /// True when the product runs transposed: (output positions x channels) = inputᵀ * Wᵀ, the weights packed as a
+  /// striped B (gemm::pack_b_striped), then transposed into Y. For 1x1 convs with few output positions (7x7 = 49: a
+  /// fourth 16-column strip for one position) and many channels (whole strips), where the transposed tiles waste
+  /// fewer lanes (kTransposeGain): MobileNetV2's last pointwise convs ran 5% faster so. ResNet-18's 7x7 3x3 convs,
+  /// tried through their column matrix the same way, ran 1-2% slower: im2col convs keep the plain product. Same
+  /// products, same order: the same bits.
+  static bool prefers_transposed(const State& s) noexcept {
+    const std::int64_t strip = gemm::b_strip_columns(s.isa), rows = gemm::packed_tile_rows(s.isa);
+    const std::int64_t n = s.out_spatial, m = s.group_out_channels;
+    if (!s.pointwise || strip == 0 || n < rows || m < strip) return false;
+    const double plain = static_cast<double>(n) / static_cast<double>((n + strip - 1) / strip * strip) *
+                         static_cast<double>(m) / static_cast<double>((m + rows - 1) / rows * rows);
+    const double transposed = static_cast<double>(n) / static_cast<double>((n + rows - 1) / rows * rows) *
+                              static_cast<double>(m) / static_cast<double>((m + strip - 1) / strip * strip);
+    return transposed > plain + kTransposeGain;
+  }
+  /// The least gain in used tile lanes for which the product runs transposed (the result's transpose costs a pass).
+  static constexpr double kTransposeGain = 0.08;
+
+  /// prefers_transposed, for a float32 state whose weights were packed for it.
+  template <typename T>
+  static bool transposed_product(const State& s) noexcept {
+    return std::is_same<T, float>::value && s.prepared_weights != nullptr && prefers_transposed(s);
+  }
+
+  /// Row stride of a transposed product's result: its channels, plus one cache line when rows a multiple of 1 KiB
+  /// apart would put a tile's rows at the same address modulo 4 KiB (loads then wait on unrelated stores).
+  static std::int64_t transposed_row(const State& s) noexcept {
+    return s.group_out_channels % 256 == 0 ? s.group_out_channels + 16 : s.group_out_channels;
+  }
+
+  /// Floats of one group's packed weights.
+  static std::int64_t packed_group_floats(const State& s) noexcept {
+    return prefers_transposed(s) ? gemm::striped_b_floats(s.isa, s.column_rows, s.group_out_channels)
+                                 : gemm::packed_a_floats(s.isa, s.group_out_channels, s.column_rows);
+  }
+
+  /// Elements of one column buffer: a tile's rows, the last strip padded to whole strips.
+  template <typename T>
+  static std::int64_t column_floats(const State& s) noexcept {
+    const std::int64_t strip = column_strip<T>(s);
+    return s.column_rows * (strip > 0 ? (s.tile + strip - 1) / strip * strip : s.tile);
+  }
+
   /// A constant float32 W packed once for the session's GEMM micro-kernels (each group's rows as gemm::pack_a lays
   /// them out), so the product streams its weights; nothing without micro-kernels.
   static Status pack_weights(kernels::PrepareContext& ctx, State& state) noexcept {
     const kernels::TensorInfo& w = ctx.input(kW);
-    const std::int64_t group_floats = gemm::packed_a_floats(state.isa, state.group_out_channels, state.column_rows);
+    const std::int64_t mg = state.group_out_channels, depth = state.column_rows;
+    const bool transposed = prefers_transposed(state);
+    const std::int64_t group_floats = packed_group_floats(state);
     if (!w.is_constant || w.const_data == nullptr || group_floats == 0) return {};
     Span<float> packed;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(group_floats * state.group), packed));
     const float* weights = static_cast<const float*>(w.const_data);
     for (std::int64_t grp = 0; grp < state.group; ++grp) {
-      gemm::pack_a(state.isa, state.group_out_channels, state.column_rows,
-                   weights + grp * state.group_out_channels * state.column_rows, state.column_rows, 1,
-                   packed.data() + grp * group_floats);
+      const float* w_group = weights + grp * mg * depth;
+      if (transposed) {  // B(p, j) = W(j, p)
+        gemm::pack_b_striped(state.isa, depth, mg, w_group, 1, depth, packed.data() + grp * group_floats);
+      } else {
+        gemm::pack_a(state.isa, mg, depth, w_group, depth, 1, packed.data() + grp * group_floats);
+      }
     }
     state.prepared_weights = packed.data();
     return {};
@@ -362,37 +429,107 @@ struct ConvImpl : kernels::KernelDefaults {
     }
   }
 
-  /// Fills `count` columns (output positions first..first+count) of rows [row_begin, row_end) of the column matrix of
-  /// one group: row (c, tap) holds the input value each output position sees through that kernel tap, 0 in padding.
-  template <typename T, typename Acc>
-  static void im2col(const State& s, const T* x, std::int64_t first, std::int64_t count, std::int64_t row_begin,
-                     std::int64_t row_end, Acc* col) noexcept {
-    const sliding_window::WindowGeometry& g = s.geometry;
-    const int last = g.rank - 1;
-    std::int64_t tap[sliding_window::kMaxSpatialRank] = {};
-    std::int64_t start_index[sliding_window::kMaxSpatialRank] = {};
-    {
-      std::int64_t rest = first;
-      for (int d = last; d >= 0; --d) {
-        start_index[d] = rest % g.output[d];
-        rest /= g.output[d];
-      }
-      rest = row_begin % s.kernel_size;
-      for (int d = last; d >= 0; --d) {
-        tap[d] = rest % g.kernel[d];
-        rest /= g.kernel[d];
+  /// Where im2col writes: row-major (`strip` = the tile's column count), or striped for the GEMM (strips of `strip`
+  /// columns, each holding all `rows` rows of its columns: gemm::multiply_packed_striped).
+  struct ColumnLayout {
+    std::int64_t strip, rows;
+  };
+
+  /// A stretch of column-matrix row that is the same for every input channel of one kernel tap: `length` values at
+  /// `dst` from the row's start (the row's own offset, row * strip, added when written), zeros (padding) or taken from
+  /// the channel's input plane at `src` onwards, `stride` apart. Never crosses a strip.
+  struct Piece {
+    std::int64_t dst, src, length, stride;
+    bool zeros;
+  };
+  static constexpr int kMaxPieces = 64;
+  /// Strips one run of positions covers at most (a longer run is taken in parts), so that a run always fits.
+  static constexpr std::int64_t kMaxRunStrips = 8;
+
+  /// The pieces of one kernel tap, found once and written for every channel (a run of positions costs its placement
+  /// once per tap instead of once per row).
+  struct TapPieces {
+    Piece pieces[kMaxPieces];
+    int count = 0;
+    /// Appends positions [column, column + length) of the tile, split at strip boundaries.
+    void add(const ColumnLayout& layout, std::int64_t column, std::int64_t length, std::int64_t src,
+             std::int64_t stride, bool zeros) noexcept {
+      while (length > 0) {
+        const std::int64_t offset = column % layout.strip;
+        const std::int64_t part = layout.strip - offset < length ? layout.strip - offset : length;
+        pieces[count++] = Piece{column / layout.strip * layout.rows * layout.strip + offset, src, part, stride, zeros};
+        column += part, length -= part, src += part * stride;
       }
     }
-    for (std::int64_t row = row_begin; row < row_end; ++row) {
-      const std::int64_t channel = row / s.kernel_size;
-      const T* plane = x + channel * s.in_spatial;
-      Acc* dst = col + row * count;
+    /// True when a run of `length` positions may not fit (3 stretches, each split at most once per strip; a run of
+    /// kMaxRunStrips strips always fits in an empty list).
+    bool full(const ColumnLayout& layout, std::int64_t length) const noexcept {
+      return count + 3 * (length / layout.strip + 2) > kMaxPieces;
+    }
+  };
+
+  /// dst[0, count) = src[0, count): whole 16-element blocks as fixed-size copies the compiler inlines as vector moves
+  /// (a piece is often one 16- or 32-float strip: a library call per piece would cost more than the copy).
+  template <typename Acc>
+  static void copy_short(Acc* dst, const Acc* src, std::int64_t count) noexcept {
+    constexpr std::int64_t kBlock = 16;
+    std::int64_t q = 0;
+    for (; q + kBlock <= count; q += kBlock) std::memcpy(dst + q, src + q, kBlock * sizeof(Acc));
+    for (; q < count; ++q) dst[q] = src[q];
+  }
+
+  /// Writes the pieces into the rows of kernel tap `tap` for the channels whose rows lie in [row_begin, row_end).
+  template <typename T, typename Acc>
+  static void write_pieces(const State& s, const TapPieces& found, std::int64_t tap, const T* x, std::int64_t row_begin,
+                           std::int64_t row_end, const ColumnLayout& layout, Acc* col) noexcept {
+    for (std::int64_t c = row_begin / s.kernel_size; c * s.kernel_size < row_end; ++c) {
+      const std::int64_t row = c * s.kernel_size + tap;
+      if (row < row_begin || row >= row_end) continue;
+      const T* plane = x + c * s.in_spatial;
+      Acc* row_start = col + row * layout.strip;
+      for (int i = 0; i < found.count; ++i) {
+        const Piece& piece = found.pieces[i];
+        Acc* out = row_start + piece.dst;
+        if (piece.zeros) {
+          for (std::int64_t q = 0; q < piece.length; ++q) out[q] = Acc(0);
+        } else if (std::is_same<T, Acc>::value && piece.stride == 1) {
+          copy_short(out, reinterpret_cast<const Acc*>(plane + piece.src), piece.length);
+        } else {
+          for (std::int64_t q = 0; q < piece.length; ++q)
+            out[q] = compute_type::widen(plane[piece.src + q * piece.stride]);
+        }
+      }
+    }
+  }
+
+  /// Fills `count` columns (output positions first..first+count) of rows [row_begin, row_end) of the column matrix of
+  /// one group, laid out as `layout` says: row (c, tap) holds the input value each output position sees through that
+  /// kernel tap, 0 in padding. Tap by tap: the tap's runs of positions are placed once (TapPieces) and written for
+  /// every channel.
+  template <typename T, typename Acc>
+  static void im2col(const State& s, const T* x, std::int64_t first, std::int64_t count, std::int64_t row_begin,
+                     std::int64_t row_end, const ColumnLayout& layout, Acc* col) noexcept {
+    const sliding_window::WindowGeometry& g = s.geometry;
+    const int last = g.rank - 1;
+    std::int64_t start_index[sliding_window::kMaxSpatialRank] = {};
+    std::int64_t rest = first;
+    for (int d = last; d >= 0; --d) {
+      start_index[d] = rest % g.output[d];
+      rest /= g.output[d];
+    }
+    std::int64_t tap[sliding_window::kMaxSpatialRank] = {};
+    for (std::int64_t tap_index = 0; tap_index < s.kernel_size; ++tap_index) {
+      TapPieces found;
       std::int64_t out[sliding_window::kMaxSpatialRank];
       for (int d = 0; d <= last; ++d) out[d] = start_index[d];
-      std::int64_t done = 0;
-      while (done < count) {
+      for (std::int64_t done = 0; done < count;) {
         std::int64_t run_length = g.output[last] - out[last];
         if (run_length > count - done) run_length = count - done;
+        if (run_length > kMaxRunStrips * layout.strip) run_length = kMaxRunStrips * layout.strip;
+        if (found.full(layout, run_length)) {
+          write_pieces(s, found, tap_index, x, row_begin, row_end, layout, col);
+          found.count = 0;
+        }
         // Input row (all axes but the last) this run of output positions reads through the tap.
         bool inside = true;
         std::int64_t base = 0;
@@ -401,24 +538,17 @@ struct ConvImpl : kernels::KernelDefaults {
           inside = inside && coordinate >= 0 && coordinate < g.input[d];
           base = base * g.input[d] + coordinate;
         }
-        Acc* segment = dst + done;
         if (!inside) {
-          for (std::int64_t q = 0; q < run_length; ++q) segment[q] = Acc(0);
+          found.add(layout, done, run_length, 0, 0, true);
         } else {
-          const T* line = plane + base * g.input[last];
           const std::int64_t stride = g.stride[last];
           const std::int64_t start = out[last] * stride + tap[last] * g.dilation[last] - g.pad_begin[last];
           std::int64_t lo = 0, hi = 0;  // positions whose input coordinate is inside the line
           sliding_window::valid_taps(start, stride, run_length, 0, g.input[last], lo, hi);
-          for (std::int64_t q = 0; q < lo; ++q) segment[q] = Acc(0);
-          if (std::is_same<T, Acc>::value && stride == 1 && hi > lo) {
-            std::memcpy(segment + lo, line + start + lo, static_cast<std::size_t>(hi - lo) * sizeof(Acc));
-          } else if (stride == 1) {
-            for (std::int64_t q = lo; q < hi; ++q) segment[q] = compute_type::widen(line[start + q]);
-          } else {
-            for (std::int64_t q = lo; q < hi; ++q) segment[q] = compute_type::widen(line[start + q * stride]);
-          }
-          for (std::int64_t q = hi; q < run_length; ++q) segment[q] = Acc(0);
+          const std::int64_t line = base * g.input[last] + start;
+          found.add(layout, done, lo, 0, 0, true);
+          found.add(layout, done + lo, hi - lo, line + lo * stride, stride, false);
+          found.add(layout, done + hi, run_length - hi, 0, 0, true);
         }
         done += run_length;
         out[last] += run_length;
@@ -427,7 +557,8 @@ struct ConvImpl : kernels::KernelDefaults {
           ++out[d - 1];
         }
       }
-      for (int d = last; d >= 0; --d) {  // next kernel tap (wraps into the next channel)
+      write_pieces(s, found, tap_index, x, row_begin, row_end, layout, col);
+      for (int d = last; d >= 0; --d) {  // next kernel tap
         if (++tap[d] < g.kernel[d]) break;
         tap[d] = 0;
       }
@@ -459,38 +590,44 @@ struct ConvImpl : kernels::KernelDefaults {
     const double work = static_cast<double>(s.batch * s.out_channels) * s.out_spatial * s.column_rows;
     const std::size_t tasks = workers.tasks_for(work, kMinTaskWork, static_cast<std::int64_t>(workers.count()));
     const std::int64_t mg = s.group_out_channels;
-    // Item `item` with column buffer `col`: gathers its rows [row_begin, row_end) when `gather`, multiplies when
-    // `product` (split over `product_workers`).
-    auto run_item = [&](std::int64_t item, T* col, std::int64_t row_begin, std::int64_t row_end, bool product,
+    auto column_buffer = [&](std::size_t task) noexcept {
+      const std::size_t stride = scratch::ScratchLayout::slice_stride<T>(column_floats<T>(s));
+      return s.pointwise ? nullptr : scratch::scratch_at<T>(ctx.scratch(), s.column_offset + task * stride);
+    };
+    auto transposed_buffer = [&](std::size_t task) noexcept -> float* {
+      if (!transposed_product<T>(s)) return nullptr;
+      const std::size_t stride = scratch::ScratchLayout::slice_stride<float>(s.out_spatial * transposed_row(s));
+      return scratch::scratch_at<float>(ctx.scratch(), s.accumulator_offset + task * stride);
+    };
+    // Item `item` with the buffers of task `task`: gathers its rows [row_begin, row_end) when `gather`, multiplies
+    // when `product` (split over `product_workers`).
+    auto run_item = [&](std::int64_t item, std::size_t task, std::int64_t row_begin, std::int64_t row_end, bool product,
                         const Workers& product_workers) noexcept {
+      T* col = column_buffer(task);
       const std::int64_t tile = item % tiles, grp = item / tiles % s.group, n = item / tiles / s.group;
       const T* x_group = x + (n * s.in_channels + grp * s.group_in_channels) * s.in_spatial;
       T* y_group = y + (n * s.out_channels + grp * mg) * s.out_spatial;
       const T* w_group = w + grp * mg * s.column_rows;
       const T* b_group = bias != nullptr ? bias + grp * mg : nullptr;
       const float* packed = std::is_same<T, float>::value ? static_cast<const float*>(s.prepared_weights) : nullptr;
-      const float* packed_group =
-          packed != nullptr ? packed + grp * gemm::packed_a_floats(s.isa, mg, s.column_rows) : nullptr;
+      const float* packed_group = packed != nullptr ? packed + grp * packed_group_floats(s) : nullptr;
       if (s.pointwise) {
         if (product)
           multiply_group<T>(s, product_workers, w_group, packed_group, b_group, s.group_in_channels, x_group,
-                            s.in_spatial, s.out_spatial, y_group, s.out_spatial);
+                            s.in_spatial, s.out_spatial, y_group, s.out_spatial, false, transposed_buffer(task));
         return;
       }
       const std::int64_t first = tile * s.tile;
       const std::int64_t count = s.out_spatial - first < s.tile ? s.out_spatial - first : s.tile;
-      if (row_end > row_begin) im2col(s, x_group, first, count, row_begin, row_end, col);
+      const std::int64_t strip = column_strip<T>(s);
+      const ColumnLayout layout{strip > 0 ? strip : count, s.column_rows};
+      if (row_end > row_begin) im2col(s, x_group, first, count, row_begin, row_end, layout, col);
       if (product)
-        multiply_group<T>(s, product_workers, w_group, packed_group, b_group, s.column_rows, col, count, count,
-                          y_group + first, s.out_spatial);
-    };
-    auto column_buffer = [&](std::size_t task) noexcept {
-      const std::size_t stride = scratch::ScratchLayout::slice_stride<T>(s.column_rows * s.tile);
-      return s.pointwise ? nullptr : scratch::scratch_at<T>(ctx.scratch(), s.column_offset + task * stride);
+        multiply_group<T>(s, product_workers, w_group, packed_group, b_group, s.column_rows, col, layout.strip, count,
+                          y_group + first, s.out_spatial, strip > 0, transposed_buffer(task));
     };
     if (tasks <= 1) {  // (always, without ONNXMICRO_ENABLE_THREADS: the rest compiles out)
-      for (std::int64_t item = 0; item < items; ++item)
-        run_item(item, column_buffer(0), 0, s.column_rows, true, Workers());
+      for (std::int64_t item = 0; item < items; ++item) run_item(item, 0, 0, s.column_rows, true, Workers());
       return;
     }
     // Few items share out evenly only when they divide among the tasks and are all the same size.
@@ -500,19 +637,18 @@ struct ConvImpl : kernels::KernelDefaults {
       auto task = [&](std::size_t t) noexcept {
         const SplitRange range = split_range(items, tasks, t);
         for (std::int64_t item = range.begin; item < range.end; ++item)
-          run_item(item, column_buffer(t), 0, s.column_rows, true, Workers());
+          run_item(item, t, 0, s.column_rows, true, Workers());
       };
       workers.run(tasks, task);
       return;
     }
-    T* col = column_buffer(0);
-    for (std::int64_t item = 0; item < items; ++item) {
+    for (std::int64_t item = 0; item < items; ++item) {  // (every task gathers into the first task's buffers)
       auto gather = [&](std::size_t t) noexcept {
         const SplitRange rows = split_range(s.column_rows, tasks, t);
-        run_item(item, col, rows.begin, rows.end, false, Workers());
+        run_item(item, 0, rows.begin, rows.end, false, Workers());
       };
       if (!s.pointwise) workers.run(tasks, gather);
-      run_item(item, col, 0, 0, true, workers);
+      run_item(item, 0, 0, 0, true, workers);
     }
   }
 
@@ -542,7 +678,7 @@ struct ConvImpl : kernels::KernelDefaults {
         const T* b_group = bias ? bias + grp * mg : nullptr;
         for (std::int64_t first = 0; first < s.out_spatial; first += s.tile) {
           const std::int64_t count = s.out_spatial - first < s.tile ? s.out_spatial - first : s.tile;
-          im2col(s, x_group, first, count, 0, s.column_rows, col);
+          im2col(s, x_group, first, count, 0, s.column_rows, ColumnLayout{count, s.column_rows}, col);
           multiply_group<T>(s, Workers(), w_group, nullptr, b_group, s.column_rows, col, count, count, accumulator,
                             count);
           for (std::int64_t m = 0; m < mg; ++m)
@@ -554,21 +690,32 @@ struct ConvImpl : kernels::KernelDefaults {
   }
 
   /// y (group_out_channels x count, row stride ld_y) = bias + the group's weights (depth columns; packed_w: the same,
-  /// packed, or null) * b (depth x count, row stride ld_b), then the fused clamp; the product split over `workers`. The
-  /// float GEMM starts its tiles at the bias and clamps before storing; the other types fill, multiply and clamp in
-  /// passes (half types clamp the float accumulator).
+  /// packed, or null) * b (depth x count, row stride ld_b; `striped`: in strips ld_b wide, column_strip), then the
+  /// fused clamp; the product split over `workers`. The float GEMM starts its tiles at the bias and clamps before
+  /// storing; the other types fill, multiply and clamp in passes (half types clamp the float accumulator).
+  /// `transposed_out`: the product runs transposed (transposed_product) through this buffer.
   template <typename T>
   static void multiply_group(const State& s, const Workers& workers, const compute_type::ComputeType<T>* w,
                              const float* packed_w, const T* bias, std::int64_t depth,
                              const compute_type::ComputeType<T>* b, std::int64_t ld_b, std::int64_t count,
-                             compute_type::ComputeType<T>* y, std::int64_t ld_y) noexcept {
+                             compute_type::ComputeType<T>* y, std::int64_t ld_y, bool striped = false,
+                             float* transposed_out = nullptr) noexcept {
     using Acc = compute_type::ComputeType<T>;
     const std::int64_t rows = s.group_out_channels;
     // (Builds without fast paths never fuse activations: their float product stays fill + accumulate.)
     if constexpr (std::is_same<T, float>::value && ONNXMICRO_ENABLE_FAST_PATHS) {
+      if (transposed_out != nullptr) {
+        multiply_transposed(s, workers, packed_w, bias, depth, b, ld_b, count, y, ld_y, transposed_out);
+        return;
+      }
       if (bias == nullptr) fill_bias<T>(nullptr, rows, count, y, ld_y);
       if (packed_w != nullptr && count > 1) {  // (one column: the matrix-vector path, as unpacked)
-        gemm::multiply_packed(workers, s.isa, rows, count, depth, packed_w, b, ld_b, y, ld_y, bias, output_clamp(s));
+        if (striped) {
+          gemm::multiply_packed_striped(workers, s.isa, rows, count, depth, packed_w, b, y, ld_y, bias,
+                                        output_clamp(s));
+        } else {
+          gemm::multiply_packed(workers, s.isa, rows, count, depth, packed_w, b, ld_b, y, ld_y, bias, output_clamp(s));
+        }
         return;
       }
       gemm::multiply(workers, s.isa, rows, count, depth, w, s.column_rows, 1, b, ld_b, y, ld_y, bias, output_clamp(s));
@@ -579,6 +726,22 @@ struct ConvImpl : kernels::KernelDefaults {
       for (std::int64_t r = 0; r < rows; ++r)
         for (std::int64_t q = 0; q < count; ++q) y[r * ld_y + q] = clamped(s, y[r * ld_y + q]);
     }
+  }
+
+  /// The transposed product (transposed_product): out (count x channels, row stride transposed_row) starts at each
+  /// channel's bias (or 0), gets bᵀ (b: depth x count, row stride ld_b, read in place as A) times the striped Wᵀ,
+  /// clamped; then y = outᵀ. Each output is the same bias-first chain of fused multiply-adds as in the plain product
+  /// (a*b = b*a), so the bits agree.
+  static void multiply_transposed(const State& s, const Workers& workers, const float* striped_w, const float* bias,
+                                  std::int64_t depth, const float* b, std::int64_t ld_b, std::int64_t count, float* y,
+                                  std::int64_t ld_y, float* out) noexcept {
+    const std::int64_t channels = s.group_out_channels, ld_out = transposed_row(s);
+    for (std::int64_t q = 0; q < count; ++q)
+      for (std::int64_t r = 0; r < channels; ++r) out[q * ld_out + r] = bias != nullptr ? bias[r] : 0.0f;
+    gemm::multiply_striped(workers, s.isa, count, channels, depth, b, 1, ld_b, striped_w, out, ld_out, nullptr,
+                           output_clamp(s));
+    for (std::int64_t r = 0; r < channels; ++r)
+      for (std::int64_t q = 0; q < count; ++q) y[r * ld_y + q] = out[q * ld_out + r];
   }
 
   /// Starts each of `rows` output rows (`cols` wide, row stride ld) at its channel's bias, or 0.
