@@ -705,6 +705,69 @@ TEST(OpenClProgramCache, BuildsOnceThenLoadsAndRebuildsWhatIsCorruptOrDifferent)
   std::system(("rm -rf '" + dir + "'").c_str());
 }
 
+/// Sets an environment variable for one scope, restoring what was there.
+class ScopedEnvironment {
+ public:
+  ScopedEnvironment(const char* name, const char* value) : name_(name) {
+    const char* old = std::getenv(name);
+    had_ = old != nullptr;
+    if (had_) old_ = old;
+    ::setenv(name, value, 1);
+  }
+  ~ScopedEnvironment() {
+    if (had_) {
+      ::setenv(name_, old_.c_str(), 1);
+    } else {
+      ::unsetenv(name_);
+    }
+  }
+
+ private:
+  const char* name_;
+  bool had_ = false;
+  std::string old_;
+};
+
+// PoCL without its kernel cache gives every program loaded from one binary the same build directory and deletes it
+// when any of them is released: the CI run of 7d21101 aborted in PoCL ("Can't get stat() on ...") while one test
+// session's program was released and the next one's was compiling into that directory. The backend compiles from
+// source there and says why. (PoCL read POCL_KERNEL_CACHE when this process built its first program; the ctest sets
+// it to 1, so the program built here under "0" is safe.)
+TEST(OpenClProgramCache, IsNotUsedWherePoclWouldDeleteTheDirectoryOfALiveProgram) {
+  const std::string dir = fresh_directory("hazard");
+  om::opencl::Options options;
+  options.cache_directory = dir;
+  om::opencl::Backend probe;
+  ASSERT_TRUE(probe.open().ok());
+  const std::string description = probe.device_description();
+  const bool pocl = description.find("Portable Computing Language") != std::string::npos ||
+                    description.find("PoCL") != std::string::npos || description.find("pocl") != std::string::npos;
+  {
+    const ScopedEnvironment uncached("POCL_KERNEL_CACHE", "0");
+    for (int open = 0; open < 2; ++open) {
+      om::opencl::Backend backend;
+      ASSERT_TRUE(backend.open(options).ok());
+      const om::opencl::ProgramStats& stats = backend.program_stats();
+      if (pocl) {
+        EXPECT_NE(stats.cache_bypassed.find("POCL_KERNEL_CACHE=0"), std::string::npos) << stats.cache_bypassed;
+        EXPECT_EQ(stats.builds, 1);
+        EXPECT_EQ(stats.cache_hits, 0);
+        EXPECT_TRUE(backend.cache_entry().empty());
+      } else {
+        EXPECT_TRUE(stats.cache_bypassed.empty()) << description << ": " << stats.cache_bypassed;
+      }
+    }
+  }
+  const ScopedEnvironment cached("POCL_KERNEL_CACHE", "1");
+  om::opencl::Backend first, second;
+  ASSERT_TRUE(first.open(options).ok());
+  ASSERT_TRUE(second.open(options).ok());
+  EXPECT_TRUE(second.program_stats().cache_bypassed.empty()) << second.program_stats().cache_bypassed;
+  EXPECT_EQ(second.program_stats().cache_hits, 1);
+  EXPECT_FALSE(second.cache_entry().empty());
+  std::system(("rm -rf '" + dir + "'").c_str());
+}
+
 // ---- no OpenCL platform (ctest opencl_no_platform: OCL_ICD_VENDORS at an empty folder) ---------------------------
 
 TEST(NoPlatform, PreferredRunsOnTheCpuAndSaysSoStrictFails) {

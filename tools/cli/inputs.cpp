@@ -145,6 +145,7 @@ void print_placement(std::ostream& out, const onnxmicro::Session& session, const
     if (backend->available().ok()) {
       out << "opencl: " << backend->device_description() << "; program " << stats.builds << " built, "
           << stats.cache_hits << " from cache, " << stats.cache_rejected << " cache entries rejected\n";
+      if (!stats.cache_bypassed.empty()) out << "opencl: " << stats.cache_bypassed << '\n';
     }
   }
   out << "placement: " << onnxmicro::opencl::placement_summary(session) << '\n';

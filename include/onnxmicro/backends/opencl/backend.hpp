@@ -54,7 +54,7 @@ class Backend final : public DeviceBackend {
   /// "platform / device (type, version, driver)" once open() succeeded.
   const std::string& device_description() const noexcept { return choice_.description; }
   const ProgramStats& program_stats() const noexcept { return stats_; }
-  /// Path of the program cache entry (empty without a cache directory).
+  /// Path of the program cache entry (empty without a cache directory, or when program_stats().cache_bypassed).
   const std::string& cache_entry() const noexcept { return cache_entry_; }
   /// Device bytes of the current plan (arena + constants + parameters) and the constants' share of it.
   std::size_t device_bytes() const noexcept { return device_bytes_; }
@@ -136,8 +136,8 @@ inline Status Backend::open(const Options& options) {
   const std::string build_options =
       options.build_options.empty() ? "-cl-std=CL1.2" : "-cl-std=CL1.2 " + options.build_options;
   if (st.ok()) st = obtain_program(context_, choice_, build_options, options.cache_directory, program_, stats_);
-  cache_entry_ = options.cache_directory.empty() ? std::string()
-                                                 : ProgramCache(options.cache_directory, choice_, build_options).path();
+  const bool cached = !options.cache_directory.empty() && stats_.cache_bypassed.empty();
+  cache_entry_ = cached ? ProgramCache(options.cache_directory, choice_, build_options).path() : std::string();
   if (!st.ok()) unavailable_ = std::string(choice_.description + ": ") + st.message();
   return st;
 }

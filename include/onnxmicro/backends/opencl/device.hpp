@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -135,7 +136,27 @@ struct ProgramStats {
   int builds = 0;          ///< compiled from source
   int cache_hits = 0;      ///< loaded from the program cache
   int cache_rejected = 0;  ///< cache entries found corrupt or stale (then rebuilt and rewritten)
+  /// Why the cache directory was not used although one was given (empty when it was): see program_cache_hazard.
+  std::string cache_bypassed;
 };
+
+/// Why a program binary cache would be unsafe on this device, or empty. PoCL without its own kernel cache
+/// (POCL_KERNEL_CACHE set to anything not starting with '1', as PoCL reads it) gives every program created from
+/// one binary the scratch directory recorded in that binary, and deletes the directory when any of those programs
+/// is released, while its worker threads may still be compiling into it for another session: an abort in PoCL
+/// ("Can't get stat() on ...") when sessions overlap. Such programs are compiled from source instead.
+inline std::string program_cache_hazard(const DeviceChoice& device) {
+  std::string platform_version;
+  device.platform.getInfo(CL_PLATFORM_VERSION, &platform_version);
+  const std::string platform = lowercase(device.platform_name + " " + platform_version);
+  const bool pocl =
+      platform.find("pocl") != std::string::npos || platform.find("portable computing language") != std::string::npos;
+  const char* kernel_cache = std::getenv("POCL_KERNEL_CACHE");
+  if (!pocl || kernel_cache == nullptr || kernel_cache[0] == '1') return {};
+  return std::string("program cache not used: PoCL runs with POCL_KERNEL_CACHE=") + kernel_cache +
+         ", which deletes the build directory shared by every program loaded from one binary when any of them is "
+         "released (an abort in PoCL when sessions overlap); unset POCL_KERNEL_CACHE or set it to 1 to use the cache";
+}
 
 /// FNV-1a, 64 bits: the cache key and the entry checksum (not security: the cache directory is the user's).
 inline std::uint64_t fnv1a(const void* data, std::size_t bytes, std::uint64_t hash = 1469598103934665603ull) {
@@ -229,7 +250,11 @@ inline Status build_program(cl::Program& program, const cl::Device& device, cons
 
 /// The session program: from the cache directory when it holds a valid entry, else compiled (and stored there).
 inline Status obtain_program(const cl::Context& context, const DeviceChoice& device, const std::string& options,
-                             const std::string& cache_directory, cl::Program& program, ProgramStats& stats) {
+                             std::string cache_directory, cl::Program& program, ProgramStats& stats) {
+  if (!cache_directory.empty()) {
+    stats.cache_bypassed = program_cache_hazard(device);
+    if (!stats.cache_bypassed.empty()) cache_directory.clear();
+  }
   if (!cache_directory.empty()) {
     ProgramCache cache(cache_directory, device, options);
     bool corrupt = false;
