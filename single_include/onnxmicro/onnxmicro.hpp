@@ -6399,6 +6399,10 @@ ONNXMICRO_NAMESPACE_END
 // Workers::count() is then the constant 1.
 
 
+#if ONNXMICRO_ENABLE_THREADS
+#include <atomic>
+#endif
+
 /// Tells runtime/std_thread_pool.hpp that these declarations are already there (also inside the single header).
 #define ONNXMICRO_DETAIL_THREADS_DECLARED 1
 
@@ -6494,7 +6498,10 @@ class Workers {
     auto range_body = [&](std::size_t, std::int64_t first, std::int64_t end) noexcept { body(first, end); };
     for_each_task_range(total, work_per_unit, range_body);
   }
-  /// for_each_range for bodies that use scratch slice `task`: calls body(task, first, end).
+  /// for_each_range for bodies that use scratch slice `task`: calls body(task, first, end). The ranges are fixed,
+  /// not claimed (claim_ranges): the units here are cheap, and task t's range is the part of the data that task t
+  /// of the node before it wrote when that node split alike (a pool that runs task t on the same thread each time,
+  /// as runtime/std_thread_pool.hpp does for task 0, then finds it in that core's cache).
   template <typename Body>
   void for_each_task_range(std::int64_t total, double work_per_unit, Body& body) const noexcept {
     const std::size_t tasks = tasks_for(static_cast<double>(total) * work_per_unit, kMinTaskWork, total);
@@ -6503,6 +6510,31 @@ class Workers {
       if (range.size() > 0) body(t, range.begin, range.end);
     };
     run(tasks, task);
+  }
+  /// Calls body(task, first, end) over [0, total) in ranges of `chunk` units (the last one shorter) that `tasks`
+  /// tasks (at most count()) claim one after another, each the next one left: a task on a core that runs faster or
+  /// is less busy takes more of them (the two cores of a shared host are often not equally fast, and an even split
+  /// waits for the slower one). Task t may use scratch slice t. One task: body(0, 0, total).
+  template <typename Body>
+  void claim_ranges(std::size_t tasks, std::int64_t total, std::int64_t chunk, Body& body) const noexcept {
+    if (total <= 0) return;
+#if ONNXMICRO_ENABLE_THREADS
+    if (tasks > 1 && pool_ != nullptr && chunk < total) {
+      const std::size_t chunks = static_cast<std::size_t>((total + chunk - 1) / chunk);
+      std::atomic<std::size_t> next{0};
+      auto task = [&](std::size_t t) noexcept {
+        for (std::size_t c = next.fetch_add(1, std::memory_order_relaxed); c < chunks;
+             c = next.fetch_add(1, std::memory_order_relaxed)) {
+          const std::int64_t first = static_cast<std::int64_t>(c) * chunk;
+          body(t, first, total - first < chunk ? total : first + chunk);
+        }
+      };
+      run(tasks, task);
+      return;
+    }
+#endif
+    static_cast<void>(tasks), static_cast<void>(chunk);
+    body(std::size_t{0}, std::int64_t{0}, total);
   }
 
  private:
@@ -16333,21 +16365,39 @@ inline void accumulate(Isa isa, std::int64_t m, std::int64_t n, std::int64_t k, 
 constexpr std::int64_t kSplitRows = 8;
 constexpr std::int64_t kSplitColumns = 32;
 
+/// What reading one element of B costs in multiply-adds, for the split's work estimate: a product of few rows
+/// streams B from memory at a few GFLOP/s (MobileNetV2's 1280 x 1000 classifier on one row: 4.7 GFLOP/s on AVX2,
+/// against about 100 for a deep product), so it is worth a second thread long before its multiply-adds are.
+constexpr double kStreamedBCost = 16;
+
+/// The share of the tasks' time spent working when `units` whole units are split among `tasks` (the largest task
+/// sets the time): 1 when they divide evenly, 2/3 for 3 units over 2 tasks.
+constexpr double split_balance(std::int64_t units, std::size_t tasks) noexcept {
+  const std::int64_t count = static_cast<std::int64_t>(tasks);
+  return units <= 0 ? 0.0 : static_cast<double>(units) / static_cast<double>((units + count - 1) / count * count);
+}
+
 /// Calls block(rows, columns) (SplitRange each) for the blocks of C (m x n) that a product split over `workers`
-/// computes, as tasks on the workers. Rows when each task gets at least one panel, else columns; a block never
-/// holds a lone column that the whole product would not (the matrix-vector path adds in another order).
+/// computes, as tasks on the workers. Rows when each task gets at least one panel and they share out as evenly as
+/// the columns do (MobileNetV2's 24-channel 1x1 convs have 3 row panels: 2 and 1 over two tasks), else columns.
+/// (Rows also keep a conv's channel halves on the cores whose depthwise split takes those channels next; columns
+/// on ties, which would stream only a share of B per task, measured no better within this host's noise.) A block
+/// never holds a lone column that the whole product would not (the matrix-vector path adds in another order).
 template <typename Block>
 inline void split_product(const Workers& workers, std::int64_t m, std::int64_t n, std::int64_t k, Block& block,
                           std::int64_t row_granule = kSplitRows) noexcept {
   const std::int64_t row_units = (m + row_granule - 1) / row_granule;
   const std::int64_t column_units = (n + kSplitColumns - 1) / kSplitColumns;
-  const double work = static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
+  const double work = (static_cast<double>(m) + kStreamedBCost) * static_cast<double>(n) * static_cast<double>(k);
   const std::size_t tasks = workers.tasks_for(work, kMinTaskWork, row_units > column_units ? row_units : column_units);
   if (tasks <= 1) {  // (always, without ONNXMICRO_ENABLE_THREADS: the rest compiles out)
     block(SplitRange{0, m}, SplitRange{0, n});
     return;
   }
-  const bool by_rows = row_units >= static_cast<std::int64_t>(tasks) || row_units >= column_units;
+  const bool rows_fill = row_units >= static_cast<std::int64_t>(tasks);
+  const bool columns_fill = column_units >= static_cast<std::int64_t>(tasks);
+  const double row_balance = split_balance(row_units, tasks), column_balance = split_balance(column_units, tasks);
+  const bool by_rows = rows_fill ? !columns_fill || row_balance >= column_balance : row_units >= column_units;
   const bool lone_column = !by_rows && n > 1 && n % kSplitColumns == 1;
   auto task = [&](std::size_t t) noexcept {
     if (by_rows) {
@@ -16356,7 +16406,7 @@ inline void split_product(const Workers& workers, std::int64_t m, std::int64_t n
       return;
     }
     SplitRange columns = split_range(lone_column ? n - 1 : n, tasks, t, kSplitColumns);
-    if (lone_column && columns.end == n - 1) columns.end = n;
+    if (lone_column && columns.size() > 0 && columns.end == n - 1) columns.end = n;  // (not an empty part's)
     if (columns.size() > 0) block(SplitRange{0, m}, columns);
   };
   workers.run(tasks, task);
@@ -24130,7 +24180,10 @@ struct ConvImpl : kernels::KernelDefaults {
         output_clamp(s).apply_to(y + index * s.out_spatial, s.out_spatial);
       }
     };
-    ctx.workers().for_each_task_range(planes, static_cast<double>(s.out_spatial) * s.kernel_size, planes_in);
+    // Work per plane in GEMM multiply-adds: a depthwise tap runs at about an eighth of the GEMM's rate (7-20
+    // against 90-110 GFLOP/s on AVX2), so MobileNetV2's 14x14 and 28x28 layers are worth a second thread.
+    constexpr double kTapCost = 8;
+    ctx.workers().for_each_task_range(planes, static_cast<double>(s.out_spatial) * s.kernel_size * kTapCost, planes_in);
   }
 
   /// Size-optimised (PrepareContext::size_optimized(); float and double): each output is its bias plus the products
@@ -24370,13 +24423,11 @@ struct ConvImpl : kernels::KernelDefaults {
     // Few items share out evenly only when they divide among the tasks and are all the same size.
     const std::int64_t task_count = static_cast<std::int64_t>(tasks);
     const bool even_items = items % task_count == 0 && s.out_spatial % s.tile == 0;
-    if (even_items || items >= 4 * task_count) {
-      auto task = [&](std::size_t t) noexcept {
-        const SplitRange range = split_range(items, tasks, t);
-        for (std::int64_t item = range.begin; item < range.end; ++item)
-          run_item(item, t, 0, s.column_rows, true, Workers());
+    if (even_items || items >= 4 * task_count) {  // items claimed one by one: a faster core takes more
+      auto items_in = [&](std::size_t t, std::int64_t first, std::int64_t end) noexcept {
+        for (std::int64_t item = first; item < end; ++item) run_item(item, t, 0, s.column_rows, true, Workers());
       };
-      workers.run(tasks, task);
+      workers.claim_ranges(tasks, items, 1, items_in);
       return;
     }
     for (std::int64_t item = 0; item < items; ++item) {  // (every task gathers into the first task's buffers)

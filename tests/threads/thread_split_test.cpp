@@ -78,6 +78,26 @@ TEST(StdThreadPool, SessionsOnTwoThreadsShareOnePool) {
   for (std::int64_t count : counts) EXPECT_EQ(count, 500);
 }
 
+TEST(StdThreadPool, TheCallerRunsTheFirstTask) {
+  // Consecutive nodes split alike then find their part in the same core's cache (std_thread_pool.hpp).
+  om::StdThreadPool pool(2);
+  struct Context {
+    std::thread::id caller;
+    std::atomic<int> elsewhere{0};
+  } context;
+  context.caller = std::this_thread::get_id();
+  for (int round = 0; round < 2000; ++round) {
+    pool.parallel_for(
+        2,
+        [](void* c, std::size_t t) noexcept {
+          Context& ctx = *static_cast<Context*>(c);
+          if (t == 0 && std::this_thread::get_id() != ctx.caller) ctx.elsewhere.fetch_add(1);
+        },
+        &context);
+  }
+  EXPECT_EQ(context.elsewhere.load(), 0);
+}
+
 TEST(SplitRange, CoversTheRangeInGranules) {
   for (std::int64_t total : {0, 1, 7, 31, 32, 33, 100, 1000}) {
     for (std::size_t parts = 1; parts <= 5; ++parts) {
@@ -96,6 +116,13 @@ TEST(SplitRange, CoversTheRangeInGranules) {
       }
     }
   }
+}
+
+TEST(SplitRange, BalanceIsTheShareOfTheTasksTimeSpentWorking) {
+  EXPECT_DOUBLE_EQ(k::gemm::split_balance(3, 2), 0.75);  // 24 rows in 8-row panels over 2 tasks: 2 and 1
+  EXPECT_DOUBLE_EQ(k::gemm::split_balance(98, 2), 1.0);
+  EXPECT_DOUBLE_EQ(k::gemm::split_balance(5, 4), 5.0 / 8.0);
+  EXPECT_DOUBLE_EQ(k::gemm::split_balance(0, 2), 0.0);
 }
 
 // ---- kernels: the same bits for any split ----
@@ -202,6 +229,16 @@ std::vector<SplitCase> split_cases() {
                     make_attribute_ints("strides", A{2, 2})},
                    om::DataType::float32,
                    true});
+  cases.push_back({"depthwise 3x3 on 14x14 planes (split although its multiply-adds alone are few)",
+                   "Conv",
+                   {1, 576, 14, 14},
+                   {{"w", {576, 1, 3, 3}}, {"b", {576}}},
+                   {make_attribute_int("group", 576), make_attribute_ints("pads", A{1, 1, 1, 1})}});
+  cases.push_back({"conv 1x1 to 24 channels (3 row panels: columns split)",
+                   "Conv",
+                   {1, 64, 56, 56},
+                   {{"w", {24, 64, 1, 1}}, {"b", {24}}},
+                   {}});
   cases.push_back({"double conv",
                    "Conv",
                    {1, 16, 32, 32},
@@ -210,7 +247,14 @@ std::vector<SplitCase> split_cases() {
                    om::DataType::float64});
   cases.push_back(
       {"gemm, rows split", "Gemm", {64, 256}, {{"w", {192, 256}}, {"c", {192}}}, {make_attribute_int("transB", 1)}});
+  cases.push_back({"gemm, one row (streams B: split)",
+                   "Gemm",
+                   {1, 1280},
+                   {{"w", {1000, 1280}}, {"c", {1000}}},
+                   {make_attribute_int("transB", 1)}});
   cases.push_back({"gemm, columns split with a lone last column", "Gemm", {2, 16384}, {{"w", {16384, 97}}}, {}});
+  // 4 tasks and 3 whole column tiles besides the lone column: the empty fourth part must not take that column.
+  cases.push_back({"gemm, more tasks than column tiles", "Gemm", {1, 16384}, {{"w", {16384, 97}}}, {}});
   cases.push_back({"matmul, batches of their own", "MatMul", {3, 128, 128}, {{"w", {3, 128, 160}}}, {}});
   cases.push_back({"matmul, batches folded", "MatMul", {4, 64, 128}, {{"w", {128, 96}}}, {}});
   cases.push_back({"maxpool 3x3 stride 2",

@@ -12,6 +12,10 @@
 
 #include "onnxmicro/core/version.hpp"
 
+#if ONNXMICRO_ENABLE_THREADS
+#include <atomic>
+#endif
+
 /// Tells runtime/std_thread_pool.hpp that these declarations are already there (also inside the single header).
 #define ONNXMICRO_DETAIL_THREADS_DECLARED 1
 
@@ -107,7 +111,10 @@ class Workers {
     auto range_body = [&](std::size_t, std::int64_t first, std::int64_t end) noexcept { body(first, end); };
     for_each_task_range(total, work_per_unit, range_body);
   }
-  /// for_each_range for bodies that use scratch slice `task`: calls body(task, first, end).
+  /// for_each_range for bodies that use scratch slice `task`: calls body(task, first, end). The ranges are fixed,
+  /// not claimed (claim_ranges): the units here are cheap, and task t's range is the part of the data that task t
+  /// of the node before it wrote when that node split alike (a pool that runs task t on the same thread each time,
+  /// as runtime/std_thread_pool.hpp does for task 0, then finds it in that core's cache).
   template <typename Body>
   void for_each_task_range(std::int64_t total, double work_per_unit, Body& body) const noexcept {
     const std::size_t tasks = tasks_for(static_cast<double>(total) * work_per_unit, kMinTaskWork, total);
@@ -116,6 +123,31 @@ class Workers {
       if (range.size() > 0) body(t, range.begin, range.end);
     };
     run(tasks, task);
+  }
+  /// Calls body(task, first, end) over [0, total) in ranges of `chunk` units (the last one shorter) that `tasks`
+  /// tasks (at most count()) claim one after another, each the next one left: a task on a core that runs faster or
+  /// is less busy takes more of them (the two cores of a shared host are often not equally fast, and an even split
+  /// waits for the slower one). Task t may use scratch slice t. One task: body(0, 0, total).
+  template <typename Body>
+  void claim_ranges(std::size_t tasks, std::int64_t total, std::int64_t chunk, Body& body) const noexcept {
+    if (total <= 0) return;
+#if ONNXMICRO_ENABLE_THREADS
+    if (tasks > 1 && pool_ != nullptr && chunk < total) {
+      const std::size_t chunks = static_cast<std::size_t>((total + chunk - 1) / chunk);
+      std::atomic<std::size_t> next{0};
+      auto task = [&](std::size_t t) noexcept {
+        for (std::size_t c = next.fetch_add(1, std::memory_order_relaxed); c < chunks;
+             c = next.fetch_add(1, std::memory_order_relaxed)) {
+          const std::int64_t first = static_cast<std::int64_t>(c) * chunk;
+          body(t, first, total - first < chunk ? total : first + chunk);
+        }
+      };
+      run(tasks, task);
+      return;
+    }
+#endif
+    static_cast<void>(tasks), static_cast<void>(chunk);
+    body(std::size_t{0}, std::int64_t{0}, total);
   }
 
  private:

@@ -86,12 +86,17 @@ class StdThreadPool final : public ThreadPool {
     first_.store(first, std::memory_order_relaxed);
     done_.store(0, std::memory_order_relaxed);
     const std::uint64_t next_generation = generation(job_.load(std::memory_order_relaxed)) + 1;
-    const std::uint64_t job = (next_generation << 32) | (static_cast<std::uint64_t>(count) << 16);
+    // Task 0 is claimed for the caller before the job is published: a split's first part then always runs on the
+    // thread that submits it, so consecutive nodes split alike (a conv's channel halves, then the depthwise planes
+    // of those channels) find their part in that core's cache instead of the other's half of the time.
+    const std::uint64_t job = (next_generation << 32) | (static_cast<std::uint64_t>(count) << 16) | 1;
     job_.store(job, std::memory_order_seq_cst);  // publishes the fields above
     if (sleepers_.load(std::memory_order_seq_cst) > 0) {
       std::lock_guard<std::mutex> lock(sleep_mutex_);  // (a worker between its check and its wait holds it)
       wake_.notify_all();
     }
+    task(context, first);
+    done_.fetch_add(1, std::memory_order_release);
     run_claimed(next_generation);
     for (int spins = 0; done_.load(std::memory_order_acquire) < count; ++spins) {
       if (spins < kSpinsBeforeSleep) {

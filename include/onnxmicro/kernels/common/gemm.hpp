@@ -260,21 +260,39 @@ inline void accumulate(Isa isa, std::int64_t m, std::int64_t n, std::int64_t k, 
 constexpr std::int64_t kSplitRows = 8;
 constexpr std::int64_t kSplitColumns = 32;
 
+/// What reading one element of B costs in multiply-adds, for the split's work estimate: a product of few rows
+/// streams B from memory at a few GFLOP/s (MobileNetV2's 1280 x 1000 classifier on one row: 4.7 GFLOP/s on AVX2,
+/// against about 100 for a deep product), so it is worth a second thread long before its multiply-adds are.
+constexpr double kStreamedBCost = 16;
+
+/// The share of the tasks' time spent working when `units` whole units are split among `tasks` (the largest task
+/// sets the time): 1 when they divide evenly, 2/3 for 3 units over 2 tasks.
+constexpr double split_balance(std::int64_t units, std::size_t tasks) noexcept {
+  const std::int64_t count = static_cast<std::int64_t>(tasks);
+  return units <= 0 ? 0.0 : static_cast<double>(units) / static_cast<double>((units + count - 1) / count * count);
+}
+
 /// Calls block(rows, columns) (SplitRange each) for the blocks of C (m x n) that a product split over `workers`
-/// computes, as tasks on the workers. Rows when each task gets at least one panel, else columns; a block never
-/// holds a lone column that the whole product would not (the matrix-vector path adds in another order).
+/// computes, as tasks on the workers. Rows when each task gets at least one panel and they share out as evenly as
+/// the columns do (MobileNetV2's 24-channel 1x1 convs have 3 row panels: 2 and 1 over two tasks), else columns.
+/// (Rows also keep a conv's channel halves on the cores whose depthwise split takes those channels next; columns
+/// on ties, which would stream only a share of B per task, measured no better within this host's noise.) A block
+/// never holds a lone column that the whole product would not (the matrix-vector path adds in another order).
 template <typename Block>
 inline void split_product(const Workers& workers, std::int64_t m, std::int64_t n, std::int64_t k, Block& block,
                           std::int64_t row_granule = kSplitRows) noexcept {
   const std::int64_t row_units = (m + row_granule - 1) / row_granule;
   const std::int64_t column_units = (n + kSplitColumns - 1) / kSplitColumns;
-  const double work = static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
+  const double work = (static_cast<double>(m) + kStreamedBCost) * static_cast<double>(n) * static_cast<double>(k);
   const std::size_t tasks = workers.tasks_for(work, kMinTaskWork, row_units > column_units ? row_units : column_units);
   if (tasks <= 1) {  // (always, without ONNXMICRO_ENABLE_THREADS: the rest compiles out)
     block(SplitRange{0, m}, SplitRange{0, n});
     return;
   }
-  const bool by_rows = row_units >= static_cast<std::int64_t>(tasks) || row_units >= column_units;
+  const bool rows_fill = row_units >= static_cast<std::int64_t>(tasks);
+  const bool columns_fill = column_units >= static_cast<std::int64_t>(tasks);
+  const double row_balance = split_balance(row_units, tasks), column_balance = split_balance(column_units, tasks);
+  const bool by_rows = rows_fill ? !columns_fill || row_balance >= column_balance : row_units >= column_units;
   const bool lone_column = !by_rows && n > 1 && n % kSplitColumns == 1;
   auto task = [&](std::size_t t) noexcept {
     if (by_rows) {
@@ -283,7 +301,7 @@ inline void split_product(const Workers& workers, std::int64_t m, std::int64_t n
       return;
     }
     SplitRange columns = split_range(lone_column ? n - 1 : n, tasks, t, kSplitColumns);
-    if (lone_column && columns.end == n - 1) columns.end = n;
+    if (lone_column && columns.size() > 0 && columns.end == n - 1) columns.end = n;  // (not an empty part's)
     if (columns.size() > 0) block(SplitRange{0, m}, columns);
   };
   workers.run(tasks, task);
