@@ -16371,7 +16371,7 @@ constexpr std::int64_t kSplitColumns = 32;
 constexpr double kStreamedBCost = 16;
 
 /// The share of the tasks' time spent working when `units` whole units are split among `tasks` (the largest task
-/// sets the time): 1 when they divide evenly, 2/3 for 3 units over 2 tasks.
+/// sets the time): 1 when they divide evenly, 3/4 for 3 units over 2 tasks.
 constexpr double split_balance(std::int64_t units, std::size_t tasks) noexcept {
   const std::int64_t count = static_cast<std::int64_t>(tasks);
   return units <= 0 ? 0.0 : static_cast<double>(units) / static_cast<double>((units + count - 1) / count * count);
