@@ -15631,9 +15631,10 @@ ONNXMICRO_NAMESPACE_END
 // The float GEMM's x86-64 micro-kernels, compiled with per-function target attributes (no -march needed) and
 // chosen at run time (core/isa.hpp): AVX2+FMA tiles of 6 rows x 16 columns (12 ymm accumulators) and AVX-512F tiles
 // of 8 rows x 32 columns (16 zmm accumulators). The last columns of a row are the same tile with masked loads
-// and stores, so no scalar tail is left. Each step broadcasts one A value per row and fuses it with a row of B
-// (B row-major and read in place, or striped by Conv's im2col: BColumns; a depth panel of 16/32 columns stays in L1
-// while every row tile passes over it).
+// and stores, so no scalar tail is left; on AVX2, when at most 8 are left, a 12 x 8 tile (half the work: a 7x7
+// map's 49th column cost a fourth of the product in a 16-column tile). Each step broadcasts one A value per row and
+// fuses it with a row of B (B row-major and read in place, or striped by Conv's im2col: BColumns; a depth panel of
+// 16/32 columns stays in L1 while every row tile passes over it).
 // A tile's first panel may start from the rows' bias instead of loading C, and its last panel may clamp before
 // storing (a fused Relu/Clip): Conv's bias and activation cost no pass of their own. Products of one or two rows (a
 // recurrent step at batch 1 or 2) take four strips at once instead (`wide`): a 2-accumulator tile would wait on
@@ -15768,6 +15769,17 @@ ONNXMICRO_DETAIL_TARGET_AVX2 inline void edge_masks(std::int64_t count, __m256i&
   high = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(count) - kLanes), lane);
 }
 
+/// acc[0, Count) clamped when the panel's ends say so: max(low, v) then min(high, v), v where v is NaN, as
+/// OutputClamp::apply. Always inlined, so the accumulators stay in registers.
+template <int Count>
+ONNXMICRO_DETAIL_TARGET_AVX2 __attribute__((always_inline)) inline void clamp_ends(__m256* acc,
+                                                                                   const PanelEnds& ends) noexcept {
+  if (!ends.clamp) return;
+  const __m256 lowest = _mm256_set1_ps(ends.low), highest = _mm256_set1_ps(ends.high);
+#pragma GCC unroll 24
+  for (int v = 0; v < Count; ++v) acc[v] = _mm256_min_ps(highest, _mm256_max_ps(lowest, acc[v]));
+}
+
 /// C[Rows x 16] (+)= A[Rows x depth] * B[depth x 16] for one depth panel, with the panel's ends; Masked: only the
 /// columns the masks select are read and written.
 template <int Rows, bool Masked>
@@ -15806,14 +15818,7 @@ ONNXMICRO_DETAIL_TARGET_AVX2 inline void tile(std::int64_t depth, const float* a
     a += a_col;
     b += ldb;
   }
-  if (ends.clamp) {  // max(low, v) then min(high, v): v where v is NaN, as OutputClamp::apply
-    const __m256 lowest = _mm256_set1_ps(ends.low), highest = _mm256_set1_ps(ends.high);
-#pragma GCC unroll 8
-    for (int r = 0; r < Rows; ++r) {
-      acc[r][0] = _mm256_min_ps(highest, _mm256_max_ps(lowest, acc[r][0]));
-      acc[r][1] = _mm256_min_ps(highest, _mm256_max_ps(lowest, acc[r][1]));
-    }
-  }
+  clamp_ends<2 * Rows>(&acc[0][0], ends);
 #pragma GCC unroll 8
   for (int r = 0; r < Rows; ++r) {
     if constexpr (Masked) {
@@ -15851,11 +15856,7 @@ ONNXMICRO_DETAIL_TARGET_AVX2 inline void wide(std::int64_t depth, const float* a
     a += a_col;
     b += ldb;
   }
-  if (ends.clamp) {
-    const __m256 lowest = _mm256_set1_ps(ends.low), highest = _mm256_set1_ps(ends.high);
-#pragma GCC unroll 8
-    for (int v = 0; v < kVectors; ++v) acc[v] = _mm256_min_ps(highest, _mm256_max_ps(lowest, acc[v]));
-  }
+  clamp_ends<kVectors>(acc, ends);
 #pragma GCC unroll 8
   for (int v = 0; v < kVectors; ++v) _mm256_storeu_ps(c + v * kLanes, acc[v]);
 }
@@ -15878,6 +15879,67 @@ ONNXMICRO_DETAIL_TARGET_AVX2 inline void strip(std::int64_t m, std::int64_t dept
     case 3: tile<3, Masked>(depth, a_i, a_row, a_col, b, ldb, c_i, ldc, low, high, ends_i); break;
     case 2: tile<2, Masked>(depth, a_i, a_row, a_col, b, ldb, c_i, ldc, low, high, ends_i); break;
     case 1: tile<1, Masked>(depth, a_i, a_row, a_col, b, ldb, c_i, ldc, low, high, ends_i); break;
+    default: break;
+  }
+}
+/// Rows of a narrow edge tile: two row tiles of A at once, so that 12 accumulators of 8 columns hide the FMA latency.
+constexpr int kNarrowRows = 2 * kRows;
+
+/// C[Rows x 8] (+)= A[Rows x depth] * B[depth x 8] for the last columns of a product when at most 8 are left (`mask`
+/// selects them): half the work of a masked 16-column tile, in the same per-element steps. Rows [0, kRows) of A at
+/// `a_top`, the rest at `a_bottom` (the next row tile's start).
+template <int Rows>
+ONNXMICRO_DETAIL_TARGET_AVX2 inline void narrow_tile(std::int64_t depth, const float* a_top, const float* a_bottom,
+                                                     std::int64_t a_row, std::int64_t a_col, const float* b,
+                                                     std::int64_t ldb, float* c, std::int64_t ldc, __m256i mask,
+                                                     const PanelEnds& ends) noexcept {
+  __m256 acc[Rows];
+#pragma GCC unroll 12
+  for (int r = 0; r < Rows; ++r)
+    acc[r] = ends.row_bias != nullptr ? _mm256_set1_ps(ends.row_bias[r]) : _mm256_maskload_ps(c + r * ldc, mask);
+  for (std::int64_t p = 0; p < depth; ++p) {
+    const __m256 b_value = _mm256_maskload_ps(b, mask);
+#pragma GCC unroll 12
+    for (int r = 0; r < Rows; ++r) {
+      const __m256 a_value = _mm256_set1_ps(r < kRows ? a_top[r * a_row] : a_bottom[(r - kRows) * a_row]);
+      acc[r] = _mm256_fmadd_ps(a_value, b_value, acc[r]);
+    }
+    a_top += a_col;
+    a_bottom += a_col;
+    b += ldb;
+  }
+  clamp_ends<Rows>(acc, ends);
+#pragma GCC unroll 12
+  for (int r = 0; r < Rows; ++r) _mm256_maskstore_ps(c + r * ldc, mask, acc[r]);
+}
+
+/// narrow_tile<Rows> for the rows from i on (A's row tiles at i and, past kRows rows, i + kRows).
+template <int Rows>
+ONNXMICRO_DETAIL_TARGET_AVX2 inline void narrow_rows(std::int64_t i, std::int64_t depth, const ARows& a, const float* b,
+                                                     std::int64_t ldb, float* c, std::int64_t ldc, __m256i mask,
+                                                     const PanelEnds& ends) noexcept {
+  const float* a_bottom = a.at(Rows > kRows ? i + kRows : i);
+  narrow_tile<Rows>(depth, a.at(i), a_bottom, a.row, a.column, b, ldb, c + i * ldc, ldc, mask, rows_below(ends, i));
+}
+
+/// The last (at most 8) columns of every row of C, `mask` selecting them.
+ONNXMICRO_DETAIL_TARGET_AVX2 inline void narrow_strip(std::int64_t m, std::int64_t depth, const ARows& a,
+                                                      const float* b, std::int64_t ldb, float* c, std::int64_t ldc,
+                                                      __m256i mask, const PanelEnds& ends) noexcept {
+  std::int64_t i = 0;
+  for (; i + kNarrowRows <= m; i += kNarrowRows) narrow_rows<kNarrowRows>(i, depth, a, b, ldb, c, ldc, mask, ends);
+  switch (m - i) {
+    case 11: narrow_rows<11>(i, depth, a, b, ldb, c, ldc, mask, ends); break;
+    case 10: narrow_rows<10>(i, depth, a, b, ldb, c, ldc, mask, ends); break;
+    case 9: narrow_rows<9>(i, depth, a, b, ldb, c, ldc, mask, ends); break;
+    case 8: narrow_rows<8>(i, depth, a, b, ldb, c, ldc, mask, ends); break;
+    case 7: narrow_rows<7>(i, depth, a, b, ldb, c, ldc, mask, ends); break;
+    case 6: narrow_rows<6>(i, depth, a, b, ldb, c, ldc, mask, ends); break;
+    case 5: narrow_rows<5>(i, depth, a, b, ldb, c, ldc, mask, ends); break;
+    case 4: narrow_rows<4>(i, depth, a, b, ldb, c, ldc, mask, ends); break;
+    case 3: narrow_rows<3>(i, depth, a, b, ldb, c, ldc, mask, ends); break;
+    case 2: narrow_rows<2>(i, depth, a, b, ldb, c, ldc, mask, ends); break;
+    case 1: narrow_rows<1>(i, depth, a, b, ldb, c, ldc, mask, ends); break;
     default: break;
   }
 }
@@ -15904,8 +15966,10 @@ ONNXMICRO_DETAIL_TARGET_AVX2 inline void multiply_avx2(std::int64_t m, std::int6
     }
     for (; j < full_columns; j += avx2::kColumns)
       avx2::strip<false>(m, depth, a_p, b.at(p0, j), b.row, c + j, ldc, all_low, all_high, ends);
-    if (full_columns < n) {
+    if (n - full_columns > avx2::kLanes) {
       avx2::strip<true>(m, depth, a_p, b.at(p0, full_columns), b.row, c + full_columns, ldc, edge_low, edge_high, ends);
+    } else if (full_columns < n) {
+      avx2::narrow_strip(m, depth, a_p, b.at(p0, full_columns), b.row, c + full_columns, ldc, edge_low, ends);
     }
   }
 }
@@ -16476,6 +16540,16 @@ constexpr std::int64_t b_strip_columns(Isa isa) noexcept {
 #else
   return static_cast<void>(isa), 0;
 #endif
+}
+
+/// The columns the micro-kernels of `isa` (b_strip_columns(isa) > 0) compute for an n-column product, its work being
+/// proportional to them: whole strips, the last one half as dear on AVX2 when at most 8 columns are left in it.
+constexpr std::int64_t computed_columns(Isa isa, std::int64_t n) noexcept {
+  const std::int64_t strip = b_strip_columns(isa);
+  if (strip == 0) return n;
+  const std::int64_t edge = n % strip;
+  const bool narrow_edge = isa == Isa::avx2 && edge > 0 && edge <= strip / 2;
+  return n - edge + (edge == 0 ? 0 : narrow_edge ? strip / 2 : strip);
 }
 
 #if ONNXMICRO_ENABLE_ISA_DISPATCH
@@ -23349,6 +23423,57 @@ ONNXMICRO_NAMESPACE_END
 // directly (kernels/common/window_rows.hpp). float16/bfloat16 are converted to float32 while gathering and rounded
 // once when stored. The GEMM and depthwise loops use the session's instruction set (State::isa).
 
+// #include "onnxmicro/kernels/common/strided_copy.hpp"
+// begin of file onnxmicro/kernels/common/strided_copy.hpp
+// Strided float copies: dst[i] = src[i * stride]. Conv's im2col gathers a strided conv's input this way, a short run
+// (one 16-column strip) per call; element by element it cost four cycles a value and a third of a 7x7 stride-2 first
+// conv's time. Stride 2 on AVX2 (also the AVX-512 level) de-interleaves 8 values from two loads instead.
+
+
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+#include <immintrin.h>
+#endif
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+namespace strided_copy {
+
+inline void copy_portable(float* dst, const float* src, std::int64_t count, std::int64_t stride) noexcept {
+  for (std::int64_t i = 0; i < count; ++i) dst[i] = src[i * stride];
+}
+
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+/// Stride 2: src[0], src[2], ..., src[14] from src[0..7] and src[7..14] (the second load ends at the last value it
+/// needs, so no call reads past src[(count - 1) * 2]).
+__attribute__((target("avx2"))) inline void copy_stride2_avx2(float* dst, const float* src,
+                                                              std::int64_t count) noexcept {
+  std::int64_t i = 0;
+  for (; i + 8 <= count; i += 8) {
+    const float* s = src + 2 * i;
+    // lanes: s0 s2 s8 s10 | s4 s6 s12 s14, then the 64-bit pairs reordered
+    const __m256 mixed = _mm256_shuffle_ps(_mm256_loadu_ps(s), _mm256_loadu_ps(s + 7), 0xd8);
+    _mm256_storeu_ps(dst + i, _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(mixed), 0xd8)));
+  }
+  for (; i < count; ++i) dst[i] = src[2 * i];
+}
+#endif
+
+/// dst[i] = src[i * stride] for i in [0, count), with `isa`'s vectors where it has a path for the stride.
+inline void copy(Isa isa, float* dst, const float* src, std::int64_t count, std::int64_t stride) noexcept {
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+  if (stride == 2 && isa != Isa::baseline) {
+    copy_stride2_avx2(dst, src, count);
+    return;
+  }
+#endif
+  static_cast<void>(isa);
+  copy_portable(dst, src, count, stride);
+}
+
+}  // namespace strided_copy
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/common/strided_copy.hpp
 // #include "onnxmicro/kernels/common/window_rows.hpp"
 // begin of file onnxmicro/kernels/common/window_rows.hpp
 // 2-D sliding windows over float planes (1-D windows are planes of height 1) for depthwise Conv (multiply-add) and
@@ -23744,25 +23869,46 @@ __attribute__((target("avx2,fma"))) inline void padded_grid_avx2(const PlaneGeom
   }
 }
 
-/// The plane's rows from the output grid (rows `columns` wide), 8 floats a step, each row's last ones masked.
+/// max(low, v) then min(high, v) when Clamped (v where v is NaN, as OutputClamp::apply), else v.
+template <bool Clamped>
+__attribute__((target("avx2,fma"))) inline __m256 clamp_vector(__m256 v, __m256 lowest, __m256 highest) noexcept {
+  return Clamped ? _mm256_min_ps(highest, _mm256_max_ps(lowest, v)) : v;
+}
+
+/// The plane's rows from the output grid (rows `columns` wide), 8 floats a step, each row's last ones masked, clamped
+/// on the way when `clamp` is enabled (Conv's fused Relu/Clip costs no pass of its own).
+template <bool Clamped>
 __attribute__((target("avx2,fma"))) inline void copy_grid_rows(const PlaneGeometry& g, const PaddedLayout& l,
-                                                               const float* grid, float* y) noexcept {
+                                                               const float* grid, float* y,
+                                                               const OutputClamp& clamp) noexcept {
   const std::int64_t tail = g.out_w % 8 == 0 ? 8 : g.out_w % 8;
   const __m256i tail_mask =
       _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(tail)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
   const std::int64_t body = g.out_w - tail;
+  const __m256 lowest = _mm256_set1_ps(clamp.low), highest = _mm256_set1_ps(clamp.high);
   for (std::int64_t r = 0; r < g.out_h; ++r) {
     const float* from = grid + r * l.columns;
     float* to = y + r * g.out_w;
-    for (std::int64_t j = 0; j < body; j += 8) _mm256_storeu_ps(to + j, _mm256_loadu_ps(from + j));
-    _mm256_maskstore_ps(to + body, tail_mask, _mm256_loadu_ps(from + body));
+    for (std::int64_t j = 0; j < body; j += 8)
+      _mm256_storeu_ps(to + j, clamp_vector<Clamped>(_mm256_loadu_ps(from + j), lowest, highest));
+    _mm256_maskstore_ps(to + body, tail_mask, clamp_vector<Clamped>(_mm256_loadu_ps(from + body), lowest, highest));
   }
+}
+
+/// values[0, count) clamped in place with AVX2 (OutputClamp::apply_to's results).
+__attribute__((target("avx2,fma"))) inline void clamp_avx2(float* values, std::int64_t count,
+                                                           const OutputClamp& clamp) noexcept {
+  const __m256 lowest = _mm256_set1_ps(clamp.low), highest = _mm256_set1_ps(clamp.high);
+  std::int64_t i = 0;
+  for (; i + 8 <= count; i += 8)
+    _mm256_storeu_ps(values + i, clamp_vector<true>(_mm256_loadu_ps(values + i), lowest, highest));
+  for (; i < count; ++i) values[i] = clamp.apply(values[i]);
 }
 
 /// The whole plane through its padded copy in `scratch` (padded_scratch_floats(g) floats, non-zero).
 template <RowOp Op>
 inline void window_padded_plane(Isa isa, const PlaneGeometry& g, const float* x, const float* weights, float fill,
-                                float* y, float* scratch) noexcept {
+                                float* y, float* scratch, const OutputClamp& clamp) noexcept {
   const PaddedLayout l = padded_layout(g);
   const float pad = Op == RowOp::multiply_add ? 0.0f : -__builtin_inff();
   float* grid = scratch + l.plane_floats;
@@ -23773,20 +23919,29 @@ inline void window_padded_plane(Isa isa, const PlaneGeometry& g, const float* x,
     fill_padded_avx2(g, l, x, pad, scratch);
     padded_grid_avx2<Op>(g, l, scratch, weights, fill, grid);
   }
-  copy_grid_rows(g, l, grid, y);
+  if (clamp.enabled) {
+    copy_grid_rows<true>(g, l, grid, y, clamp);
+  } else {
+    copy_grid_rows<false>(g, l, grid, y, clamp);
+  }
 }
 #endif
 
 /// y (out_h x out_w) = fill, then for each tap (ky, kx) in order, y = Op(y, weights[ky * kernel_w + kx], shifted x)
 /// over the outputs whose input lies inside the plane; the weights are ignored for RowOp::max (pass nullptr).
 /// With `scratch` of padded_scratch_floats(g) floats (non-zero: stride 1), AVX2 and AVX-512 take the padded path.
+/// Then `clamp` (a Conv's fused Relu/Clip; disabled by default), while the padded path copies its rows out.
 template <RowOp Op>
 inline void window_plane(Isa isa, const PlaneGeometry& g, const float* x, const float* weights, float fill, float* y,
-                         float* scratch = nullptr) noexcept {
+                         float* scratch = nullptr, const OutputClamp& clamp = OutputClamp{}) noexcept {
 #if ONNXMICRO_ENABLE_ISA_DISPATCH
   if (isa != Isa::baseline && scratch != nullptr && padded_layout(g).columns > 0)
-    return window_padded_plane<Op>(isa, g, x, weights, fill, y, scratch);
-  if (isa != Isa::baseline) return window_plane_avx2<Op>(g, x, weights, fill, y);
+    return window_padded_plane<Op>(isa, g, x, weights, fill, y, scratch, clamp);
+  if (isa != Isa::baseline) {
+    window_plane_avx2<Op>(g, x, weights, fill, y);
+    if (clamp.enabled) clamp_avx2(y, g.out_h * g.out_w, clamp);
+    return;
+  }
 #endif
   static_cast<void>(isa);
   static_cast<void>(scratch);
@@ -23806,6 +23961,7 @@ inline void window_plane(Isa isa, const PlaneGeometry& g, const float* x, const 
                                y + row_first * g.out_w + first, g.out_w);
     }
   }
+  clamp.apply_to(y, g.out_h * g.out_w);
 }
 
 }  // namespace window_rows
@@ -23984,6 +24140,18 @@ struct ConvImpl : kernels::KernelDefaults {
 #endif
   }
 
+  /// Whether a 1x1 conv of `depth` input channels, `n` output positions and `m` output channels (per group) runs
+  /// transposed on `isa` (prefers_transposed below says why and when).
+  static bool transposed_pays(Isa isa, std::int64_t depth, std::int64_t n, std::int64_t m) noexcept {
+    const std::int64_t strip = gemm::b_strip_columns(isa), rows = gemm::packed_tile_rows(isa);
+    if (strip == 0 || n < rows || m < strip) return false;
+    const double plain = static_cast<double>(n) / static_cast<double>(gemm::computed_columns(isa, n)) *
+                         static_cast<double>(m) / static_cast<double>((m + rows - 1) / rows * rows);
+    const double transposed = static_cast<double>(n) / static_cast<double>((n + rows - 1) / rows * rows) *
+                              static_cast<double>(m) / static_cast<double>(gemm::computed_columns(isa, m));
+    return static_cast<double>(depth) * (1.0 / plain - 1.0 / transposed) > kTransposeCost;
+  }
+
  private:
   template <typename T>
   static Status plan(kernels::PrepareContext& ctx, State& state) noexcept {
@@ -24080,22 +24248,17 @@ struct ConvImpl : kernels::KernelDefaults {
 
   /// True when the product runs transposed: (output positions x channels) = inputᵀ * Wᵀ, the weights packed as a
   /// striped B (gemm::pack_b_striped), then transposed into Y. For 1x1 convs with few output positions (7x7 = 49: a
-  /// fourth 16-column strip for one position) and many channels (whole strips), where the transposed tiles waste
-  /// fewer lanes (kTransposeGain): MobileNetV2's last pointwise convs ran 5% faster so. ResNet-18's 7x7 3x3 convs,
-  /// tried through their column matrix the same way, ran 1-2% slower: im2col convs keep the plain product. Same
-  /// products, same order: the same bits.
+  /// last strip for one position) and many channels (whole strips), where the transposed tiles waste fewer lanes, and
+  /// deep enough that the lanes saved outweigh the transpose: depth x (1 / plain - 1 / transposed lane use) above
+  /// kTransposeCost. ResNet-18's 7x7 3x3 convs, tried through their column matrix the same way, ran 1-2% slower:
+  /// im2col convs keep the plain product. Same products, same order: the same bits.
   static bool prefers_transposed(const State& s) noexcept {
-    const std::int64_t strip = gemm::b_strip_columns(s.isa), rows = gemm::packed_tile_rows(s.isa);
-    const std::int64_t n = s.out_spatial, m = s.group_out_channels;
-    if (!s.pointwise || strip == 0 || n < rows || m < strip) return false;
-    const double plain = static_cast<double>(n) / static_cast<double>((n + strip - 1) / strip * strip) *
-                         static_cast<double>(m) / static_cast<double>((m + rows - 1) / rows * rows);
-    const double transposed = static_cast<double>(n) / static_cast<double>((n + rows - 1) / rows * rows) *
-                              static_cast<double>(m) / static_cast<double>((m + strip - 1) / strip * strip);
-    return transposed > plain + kTransposeGain;
+    return s.pointwise && transposed_pays(s.isa, s.column_rows, s.out_spatial, s.group_out_channels);
   }
-  /// The least gain in used tile lanes for which the product runs transposed (the result's transpose costs a pass).
-  static constexpr double kTransposeGain = 0.08;
+  /// What transposing one result element costs, in multiply-adds of the product. Measured on AVX2 (median ms, plain /
+  /// transposed): 960 -> 320 channels at 7x7 0.458 / 0.440 (52.6 by the formula: transposed), 256 -> 32 at 27x27
+  /// 0.168 / 0.183 (33.8), 160 -> 960 at 7x7 0.205 / 0.237 (6.6), 32 -> 16 at 112x112 0.26 / 0.55 (4).
+  static constexpr double kTransposeCost = 48.0;
 
   /// prefers_transposed, for a float32 state whose weights were packed for it.
   template <typename T>
@@ -24176,8 +24339,7 @@ struct ConvImpl : kernels::KernelDefaults {
         const std::int64_t channel = m / s.group_out_channels;
         window_rows::window_plane<window_rows::RowOp::multiply_add>(
             s.isa, plane, x + (n * s.in_channels + channel) * s.in_spatial, w + m * s.kernel_size,
-            bias != nullptr ? bias[m] : 0.0f, y + index * s.out_spatial, padded);
-        output_clamp(s).apply_to(y + index * s.out_spatial, s.out_spatial);
+            bias != nullptr ? bias[m] : 0.0f, y + index * s.out_spatial, padded, output_clamp(s));
       }
     };
     // Work per plane in GEMM multiply-adds: a depthwise tap runs at about an eighth of the GEMM's rate (7-20
@@ -24284,6 +24446,8 @@ struct ConvImpl : kernels::KernelDefaults {
           for (std::int64_t q = 0; q < piece.length; ++q) out[q] = Acc(0);
         } else if (std::is_same<T, Acc>::value && piece.stride == 1) {
           copy_short(out, reinterpret_cast<const Acc*>(plane + piece.src), piece.length);
+        } else if constexpr (std::is_same<T, float>::value && std::is_same<Acc, float>::value) {
+          strided_copy::copy(s.isa, out, plane + piece.src, piece.length, piece.stride);
         } else {
           for (std::int64_t q = 0; q < piece.length; ++q)
             out[q] = compute_type::widen(plane[piece.src + q * piece.stride]);

@@ -239,6 +239,12 @@ TEST(Conv, GroupedWithDilationsAndAsymmetricPadsMatchesReference) {
   expect_conv_matches_reference({{2, 4, 9, 11}, {6, 2, 3, 2}, 2, {2, 1}, {2, 3}, {1, 2, 0, 1}, true});
 }
 
+TEST(Conv, FirstLayerSevenBySevenStrideTwoMatchesReference) {
+  // RGB in, 7x7 taps, stride 2, pads 3 (ResNet's first conv): im2col gathers every other input value, in runs that
+  // end inside a row and at its last column.
+  expect_conv_matches_reference({{1, 3, 40, 37}, {10, 3, 7, 7}, 1, {2, 2}, {}, {3, 3, 3, 3}, true}, true);
+}
+
 TEST(Conv, DepthwiseStridedMatchesReference) {
   expect_conv_matches_reference({{1, 8, 10, 7}, {8, 1, 3, 3}, 8, {2, 2}, {}, {1, 1, 1, 1}, true});
 }
@@ -319,9 +325,9 @@ TEST(Conv, StripedColumnMatrixGivesTheBitsOfTheRowMajorOneAtEveryLevelAndThreadC
       {{1, 16, 700}, {5, 16, 5}, 1, {}, {}, {2, 2}, true},                     // a run of 700 positions
       {{1, 6, 5, 6, 7}, {3, 6, 2, 3, 2}, 1, {1, 2, 1}, {2, 1, 1}, {1, 0, 1, 0, 1, 1}, true},  // 3-D
       {{1, 128, 7, 7}, {64, 128, 3, 3}, 1, {}, {}, {1, 1, 1, 1}, true},                       // 49 positions: one tile
-      {{1, 32, 7, 7}, {48, 32, 1, 1}, 1, {}, {}, {}, true},                                   // pointwise, transposed
-      {{1, 16, 7, 7}, {256, 16, 1, 1}, 1, {}, {}, {}, false},              // transposed, result rows padded
-      {{2, 8, 6, 5}, {64, 4, 1, 1}, 2, {}, {}, {}, false},                 // pointwise, grouped, transposed
+      {{1, 960, 7, 7}, {320, 960, 1, 1}, 1, {}, {}, {}, true},                                // pointwise, transposed
+      {{1, 1200, 7, 7}, {256, 1200, 1, 1}, 1, {}, {}, {}, false},          // transposed, result rows padded
+      {{2, 2048, 6, 5}, {128, 1024, 1, 1}, 2, {}, {}, {}, false},          // pointwise, grouped, transposed
       {{1, 3, 30, 20}, {16, 3, 3, 3}, 1, {2, 2}, {}, {1, 1, 1, 1}, true},  // shallow (27 rows): not striped
   };
   om::StdThreadPool pool(2);
@@ -337,6 +343,21 @@ TEST(Conv, StripedColumnMatrixGivesTheBitsOfTheRowMajorOneAtEveryLevelAndThreadC
       }
     }
   }
+}
+
+// The shapes above run transposed on AVX2 (and the rule's measured shapes decide as measured): the lanes a 7x7 map's
+// last strip wastes are worth a transpose only for deep products; shallow ones (a 32 -> 16 conv at 112x112 ran 2.1x
+// slower transposed) keep the plain product.
+TEST(Conv, OnlyDeepPointwiseProductsRunTransposed) {
+  using om::kernels::conv_detail::ConvImpl;
+  const om::Isa avx2 = om::Isa::avx2;
+  EXPECT_TRUE(ConvImpl::transposed_pays(avx2, 960, 49, 320));
+  EXPECT_TRUE(ConvImpl::transposed_pays(avx2, 1200, 49, 256));
+  EXPECT_TRUE(ConvImpl::transposed_pays(avx2, 1024, 30, 64));
+  EXPECT_FALSE(ConvImpl::transposed_pays(avx2, 256, 27 * 27, 32));
+  EXPECT_FALSE(ConvImpl::transposed_pays(avx2, 160, 49, 960));
+  EXPECT_FALSE(ConvImpl::transposed_pays(avx2, 32, 112 * 112, 16));
+  EXPECT_FALSE(ConvImpl::transposed_pays(om::Isa::baseline, 960, 49, 320));  // no striped B to pack W into
 }
 
 TEST(Conv, AutoPadSameUpperAndLowerSplitTheOddPixel) {

@@ -199,12 +199,25 @@ TEST(GemmIsa, PackedAAndStripedBGiveTheBitsOfTheUnpackedProductOnOneAndTwoThread
   if (levels == 0) std::printf("packed gemm: no AVX2 on this CPU, not run\n");
 }
 
+// A (m x k), B (k x n), a bias per row and a starting C (m x n), uniform in [-1, 1].
+struct RandomProduct {
+  std::vector<float> a, b, bias, c0;
+  RandomProduct(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937& rng)
+      : a(static_cast<std::size_t>(m * k)),
+        b(static_cast<std::size_t>(k * n)),
+        bias(static_cast<std::size_t>(m)),
+        c0(static_cast<std::size_t>(m * n)) {
+    std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+    for (std::vector<float>* values : {&a, &b, &bias, &c0})
+      for (float& v : *values) v = uniform(rng);
+  }
+};
+
 // One- and two-row products (a recurrent step at batch 1 or 2) take several strips at once; each row must keep
 // the bits it gets inside a taller product (the 8- and 6-row tiles), from C or from the bias, clamped or not, over
 // several depth panels and every column count around the wide blocks' edges.
 TEST(GemmIsa, FewRowProductsGiveTheBitsOfTheSameRowsInsideATallProduct) {
   std::mt19937 rng(17);
-  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
   constexpr std::int64_t kTall = 9;
   int levels = 0;
   for (Isa isa : {Isa::avx2, Isa::avx512}) {
@@ -213,14 +226,10 @@ TEST(GemmIsa, FewRowProductsGiveTheBitsOfTheSameRowsInsideATallProduct) {
     for (std::int64_t n : {1, 17, 63, 64, 65, 127, 128, 129, 200, 257, 513})
       for (std::int64_t k : {1, 27, 300})
         for (bool ends : {false, true}) {
-          std::vector<float> a(static_cast<std::size_t>(kTall * k)), b(static_cast<std::size_t>(k * n)),
-              bias(static_cast<std::size_t>(kTall)), c0(static_cast<std::size_t>(kTall * n));
-          for (float& v : a) v = uniform(rng);
-          for (float& v : b) v = uniform(rng);
-          for (float& v : bias) v = uniform(rng);
-          for (float& v : c0) v = uniform(rng);
+          const RandomProduct r(kTall, n, k, rng);
+          const std::vector<float>&a = r.a, &b = r.b, &c0 = r.c0;
           const om::kernels::OutputClamp clamp = ends ? test_clamp() : om::kernels::OutputClamp();
-          const float* row_bias = ends ? bias.data() : nullptr;
+          const float* row_bias = ends ? r.bias.data() : nullptr;
           std::vector<float> tall = c0;
           om::kernels::gemm::multiply(isa, kTall, n, k, a.data(), k, 1, b.data(), n, tall.data(), n, row_bias, clamp);
           for (std::int64_t m : {1, 2}) {
@@ -232,6 +241,52 @@ TEST(GemmIsa, FewRowProductsGiveTheBitsOfTheSameRowsInsideATallProduct) {
         }
   }
   if (levels == 0) std::printf("few-row gemm: no AVX2 on this CPU, not run\n");
+}
+
+// The last columns of a product, when at most 8 are left past the whole 16-column strips, take 12 x 8 tiles on AVX2
+// (two row tiles of A at once); each column must keep the bits it gets inside a full strip of a wider product, for
+// every row count around the 6- and 12-row tiles, plain and packed A, from C or from the bias, clamped or not.
+TEST(GemmIsa, NarrowEdgeColumnsGiveTheBitsOfTheSameColumnsInsideAFullStrip) {
+  if (static_cast<int>(om::detected_isa()) < static_cast<int>(Isa::avx2)) {
+    std::printf("narrow edge: no AVX2 on this CPU, not run\n");
+    return;
+  }
+  std::mt19937 rng(19);
+  const Isa isa = Isa::avx2;
+  constexpr std::int64_t kWide = 48;
+  for (std::int64_t m : {1, 5, 6, 7, 11, 12, 13, 18, 23, 70})
+    for (std::int64_t n : {2, 4, 8, 9, 17, 24, 33, 40})  // (one column takes the matrix-vector path)
+      for (std::int64_t k : {3, 300})
+        for (bool ends : {false, true}) {
+          const RandomProduct r(m, kWide, k, rng);
+          const std::vector<float>&a = r.a, &b = r.b, &c0 = r.c0;
+          const om::kernels::OutputClamp clamp = ends ? test_clamp() : om::kernels::OutputClamp();
+          const float* row_bias = ends ? r.bias.data() : nullptr;
+          std::vector<float> wide = c0, narrow = c0;
+          om::kernels::gemm::multiply(isa, m, kWide, k, a.data(), k, 1, b.data(), kWide, wide.data(), kWide, row_bias,
+                                      clamp);
+          om::kernels::gemm::multiply(isa, m, n, k, a.data(), k, 1, b.data(), kWide, narrow.data(), kWide, row_bias,
+                                      clamp);
+          std::vector<float> packed(static_cast<std::size_t>(om::kernels::gemm::packed_a_floats(isa, m, k)));
+          om::kernels::gemm::pack_a(isa, m, k, a.data(), k, 1, packed.data());
+          std::vector<float> from_packed(static_cast<std::size_t>(m * n), -7.0f);
+          if (ends)
+            om::kernels::gemm::multiply_packed(om::Workers(), isa, m, n, k, packed.data(), b.data(), kWide,
+                                               from_packed.data(), n, row_bias, clamp);
+          for (std::int64_t i = 0; i < m; ++i) {
+            const std::size_t row = static_cast<std::size_t>(i * kWide);
+            EXPECT_EQ(0,
+                      std::memcmp(narrow.data() + row, wide.data() + row, static_cast<std::size_t>(n) * sizeof(float)))
+                << "plain A: m" << m << " n" << n << " k" << k << " ends " << ends << " row " << i;
+            EXPECT_EQ(narrow[row + static_cast<std::size_t>(n)], c0[row + static_cast<std::size_t>(n)])
+                << "column n written: m" << m << " n" << n << " row " << i;
+            if (ends) {
+              EXPECT_EQ(0, std::memcmp(from_packed.data() + i * n, wide.data() + row,
+                                       static_cast<std::size_t>(n) * sizeof(float)))
+                  << "packed A: m" << m << " n" << n << " k" << k << " row " << i;
+            }
+          }
+        }
 }
 
 TEST(GemmIsa, ParsesAndNamesLevels) {

@@ -373,6 +373,16 @@ constexpr std::int64_t b_strip_columns(Isa isa) noexcept {
 #endif
 }
 
+/// The columns the micro-kernels of `isa` (b_strip_columns(isa) > 0) compute for an n-column product, its work being
+/// proportional to them: whole strips, the last one half as dear on AVX2 when at most 8 columns are left in it.
+constexpr std::int64_t computed_columns(Isa isa, std::int64_t n) noexcept {
+  const std::int64_t strip = b_strip_columns(isa);
+  if (strip == 0) return n;
+  const std::int64_t edge = n % strip;
+  const bool narrow_edge = isa == Isa::avx2 && edge > 0 && edge <= strip / 2;
+  return n - edge + (edge == 0 ? 0 : narrow_edge ? strip / 2 : strip);
+}
+
 #if ONNXMICRO_ENABLE_ISA_DISPATCH
 /// C[m x n] = (row_bias, or C) + A * B, then `clamp`, on the micro-kernels of `isa`, A and B as x86::ARows and
 /// x86::BColumns describe them, C split over `workers` (rows in multiples of `row_granule`, columns of kSplitColumns:

@@ -2,9 +2,10 @@
 // The float GEMM's x86-64 micro-kernels, compiled with per-function target attributes (no -march needed) and
 // chosen at run time (core/isa.hpp): AVX2+FMA tiles of 6 rows x 16 columns (12 ymm accumulators) and AVX-512F tiles
 // of 8 rows x 32 columns (16 zmm accumulators). The last columns of a row are the same tile with masked loads
-// and stores, so no scalar tail is left. Each step broadcasts one A value per row and fuses it with a row of B
-// (B row-major and read in place, or striped by Conv's im2col: BColumns; a depth panel of 16/32 columns stays in L1
-// while every row tile passes over it).
+// and stores, so no scalar tail is left; on AVX2, when at most 8 are left, a 12 x 8 tile (half the work: a 7x7
+// map's 49th column cost a fourth of the product in a 16-column tile). Each step broadcasts one A value per row and
+// fuses it with a row of B (B row-major and read in place, or striped by Conv's im2col: BColumns; a depth panel of
+// 16/32 columns stays in L1 while every row tile passes over it).
 // A tile's first panel may start from the rows' bias instead of loading C, and its last panel may clamp before
 // storing (a fused Relu/Clip): Conv's bias and activation cost no pass of their own. Products of one or two rows (a
 // recurrent step at batch 1 or 2) take four strips at once instead (`wide`): a 2-accumulator tile would wait on
@@ -104,6 +105,17 @@ ONNXMICRO_DETAIL_TARGET_AVX2 inline void edge_masks(std::int64_t count, __m256i&
   high = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(count) - kLanes), lane);
 }
 
+/// acc[0, Count) clamped when the panel's ends say so: max(low, v) then min(high, v), v where v is NaN, as
+/// OutputClamp::apply. Always inlined, so the accumulators stay in registers.
+template <int Count>
+ONNXMICRO_DETAIL_TARGET_AVX2 __attribute__((always_inline)) inline void clamp_ends(__m256* acc,
+                                                                                   const PanelEnds& ends) noexcept {
+  if (!ends.clamp) return;
+  const __m256 lowest = _mm256_set1_ps(ends.low), highest = _mm256_set1_ps(ends.high);
+#pragma GCC unroll 24
+  for (int v = 0; v < Count; ++v) acc[v] = _mm256_min_ps(highest, _mm256_max_ps(lowest, acc[v]));
+}
+
 /// C[Rows x 16] (+)= A[Rows x depth] * B[depth x 16] for one depth panel, with the panel's ends; Masked: only the
 /// columns the masks select are read and written.
 template <int Rows, bool Masked>
@@ -142,14 +154,7 @@ ONNXMICRO_DETAIL_TARGET_AVX2 inline void tile(std::int64_t depth, const float* a
     a += a_col;
     b += ldb;
   }
-  if (ends.clamp) {  // max(low, v) then min(high, v): v where v is NaN, as OutputClamp::apply
-    const __m256 lowest = _mm256_set1_ps(ends.low), highest = _mm256_set1_ps(ends.high);
-#pragma GCC unroll 8
-    for (int r = 0; r < Rows; ++r) {
-      acc[r][0] = _mm256_min_ps(highest, _mm256_max_ps(lowest, acc[r][0]));
-      acc[r][1] = _mm256_min_ps(highest, _mm256_max_ps(lowest, acc[r][1]));
-    }
-  }
+  clamp_ends<2 * Rows>(&acc[0][0], ends);
 #pragma GCC unroll 8
   for (int r = 0; r < Rows; ++r) {
     if constexpr (Masked) {
@@ -187,11 +192,7 @@ ONNXMICRO_DETAIL_TARGET_AVX2 inline void wide(std::int64_t depth, const float* a
     a += a_col;
     b += ldb;
   }
-  if (ends.clamp) {
-    const __m256 lowest = _mm256_set1_ps(ends.low), highest = _mm256_set1_ps(ends.high);
-#pragma GCC unroll 8
-    for (int v = 0; v < kVectors; ++v) acc[v] = _mm256_min_ps(highest, _mm256_max_ps(lowest, acc[v]));
-  }
+  clamp_ends<kVectors>(acc, ends);
 #pragma GCC unroll 8
   for (int v = 0; v < kVectors; ++v) _mm256_storeu_ps(c + v * kLanes, acc[v]);
 }
@@ -214,6 +215,67 @@ ONNXMICRO_DETAIL_TARGET_AVX2 inline void strip(std::int64_t m, std::int64_t dept
     case 3: tile<3, Masked>(depth, a_i, a_row, a_col, b, ldb, c_i, ldc, low, high, ends_i); break;
     case 2: tile<2, Masked>(depth, a_i, a_row, a_col, b, ldb, c_i, ldc, low, high, ends_i); break;
     case 1: tile<1, Masked>(depth, a_i, a_row, a_col, b, ldb, c_i, ldc, low, high, ends_i); break;
+    default: break;
+  }
+}
+/// Rows of a narrow edge tile: two row tiles of A at once, so that 12 accumulators of 8 columns hide the FMA latency.
+constexpr int kNarrowRows = 2 * kRows;
+
+/// C[Rows x 8] (+)= A[Rows x depth] * B[depth x 8] for the last columns of a product when at most 8 are left (`mask`
+/// selects them): half the work of a masked 16-column tile, in the same per-element steps. Rows [0, kRows) of A at
+/// `a_top`, the rest at `a_bottom` (the next row tile's start).
+template <int Rows>
+ONNXMICRO_DETAIL_TARGET_AVX2 inline void narrow_tile(std::int64_t depth, const float* a_top, const float* a_bottom,
+                                                     std::int64_t a_row, std::int64_t a_col, const float* b,
+                                                     std::int64_t ldb, float* c, std::int64_t ldc, __m256i mask,
+                                                     const PanelEnds& ends) noexcept {
+  __m256 acc[Rows];
+#pragma GCC unroll 12
+  for (int r = 0; r < Rows; ++r)
+    acc[r] = ends.row_bias != nullptr ? _mm256_set1_ps(ends.row_bias[r]) : _mm256_maskload_ps(c + r * ldc, mask);
+  for (std::int64_t p = 0; p < depth; ++p) {
+    const __m256 b_value = _mm256_maskload_ps(b, mask);
+#pragma GCC unroll 12
+    for (int r = 0; r < Rows; ++r) {
+      const __m256 a_value = _mm256_set1_ps(r < kRows ? a_top[r * a_row] : a_bottom[(r - kRows) * a_row]);
+      acc[r] = _mm256_fmadd_ps(a_value, b_value, acc[r]);
+    }
+    a_top += a_col;
+    a_bottom += a_col;
+    b += ldb;
+  }
+  clamp_ends<Rows>(acc, ends);
+#pragma GCC unroll 12
+  for (int r = 0; r < Rows; ++r) _mm256_maskstore_ps(c + r * ldc, mask, acc[r]);
+}
+
+/// narrow_tile<Rows> for the rows from i on (A's row tiles at i and, past kRows rows, i + kRows).
+template <int Rows>
+ONNXMICRO_DETAIL_TARGET_AVX2 inline void narrow_rows(std::int64_t i, std::int64_t depth, const ARows& a, const float* b,
+                                                     std::int64_t ldb, float* c, std::int64_t ldc, __m256i mask,
+                                                     const PanelEnds& ends) noexcept {
+  const float* a_bottom = a.at(Rows > kRows ? i + kRows : i);
+  narrow_tile<Rows>(depth, a.at(i), a_bottom, a.row, a.column, b, ldb, c + i * ldc, ldc, mask, rows_below(ends, i));
+}
+
+/// The last (at most 8) columns of every row of C, `mask` selecting them.
+ONNXMICRO_DETAIL_TARGET_AVX2 inline void narrow_strip(std::int64_t m, std::int64_t depth, const ARows& a,
+                                                      const float* b, std::int64_t ldb, float* c, std::int64_t ldc,
+                                                      __m256i mask, const PanelEnds& ends) noexcept {
+  std::int64_t i = 0;
+  for (; i + kNarrowRows <= m; i += kNarrowRows) narrow_rows<kNarrowRows>(i, depth, a, b, ldb, c, ldc, mask, ends);
+  switch (m - i) {
+    case 11: narrow_rows<11>(i, depth, a, b, ldb, c, ldc, mask, ends); break;
+    case 10: narrow_rows<10>(i, depth, a, b, ldb, c, ldc, mask, ends); break;
+    case 9: narrow_rows<9>(i, depth, a, b, ldb, c, ldc, mask, ends); break;
+    case 8: narrow_rows<8>(i, depth, a, b, ldb, c, ldc, mask, ends); break;
+    case 7: narrow_rows<7>(i, depth, a, b, ldb, c, ldc, mask, ends); break;
+    case 6: narrow_rows<6>(i, depth, a, b, ldb, c, ldc, mask, ends); break;
+    case 5: narrow_rows<5>(i, depth, a, b, ldb, c, ldc, mask, ends); break;
+    case 4: narrow_rows<4>(i, depth, a, b, ldb, c, ldc, mask, ends); break;
+    case 3: narrow_rows<3>(i, depth, a, b, ldb, c, ldc, mask, ends); break;
+    case 2: narrow_rows<2>(i, depth, a, b, ldb, c, ldc, mask, ends); break;
+    case 1: narrow_rows<1>(i, depth, a, b, ldb, c, ldc, mask, ends); break;
     default: break;
   }
 }
@@ -240,8 +302,10 @@ ONNXMICRO_DETAIL_TARGET_AVX2 inline void multiply_avx2(std::int64_t m, std::int6
     }
     for (; j < full_columns; j += avx2::kColumns)
       avx2::strip<false>(m, depth, a_p, b.at(p0, j), b.row, c + j, ldc, all_low, all_high, ends);
-    if (full_columns < n) {
+    if (n - full_columns > avx2::kLanes) {
       avx2::strip<true>(m, depth, a_p, b.at(p0, full_columns), b.row, c + full_columns, ldc, edge_low, edge_high, ends);
+    } else if (full_columns < n) {
+      avx2::narrow_strip(m, depth, a_p, b.at(p0, full_columns), b.row, c + full_columns, ldc, edge_low, ends);
     }
   }
 }

@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include "onnxmicro/core/isa.hpp"
+#include "onnxmicro/kernels/common/output_clamp.hpp"
 #include "onnxmicro/kernels/common/sliding_window.hpp"
 
 #if ONNXMICRO_ENABLE_ISA_DISPATCH
@@ -396,25 +397,46 @@ __attribute__((target("avx2,fma"))) inline void padded_grid_avx2(const PlaneGeom
   }
 }
 
-/// The plane's rows from the output grid (rows `columns` wide), 8 floats a step, each row's last ones masked.
+/// max(low, v) then min(high, v) when Clamped (v where v is NaN, as OutputClamp::apply), else v.
+template <bool Clamped>
+__attribute__((target("avx2,fma"))) inline __m256 clamp_vector(__m256 v, __m256 lowest, __m256 highest) noexcept {
+  return Clamped ? _mm256_min_ps(highest, _mm256_max_ps(lowest, v)) : v;
+}
+
+/// The plane's rows from the output grid (rows `columns` wide), 8 floats a step, each row's last ones masked, clamped
+/// on the way when `clamp` is enabled (Conv's fused Relu/Clip costs no pass of its own).
+template <bool Clamped>
 __attribute__((target("avx2,fma"))) inline void copy_grid_rows(const PlaneGeometry& g, const PaddedLayout& l,
-                                                               const float* grid, float* y) noexcept {
+                                                               const float* grid, float* y,
+                                                               const OutputClamp& clamp) noexcept {
   const std::int64_t tail = g.out_w % 8 == 0 ? 8 : g.out_w % 8;
   const __m256i tail_mask =
       _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(tail)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
   const std::int64_t body = g.out_w - tail;
+  const __m256 lowest = _mm256_set1_ps(clamp.low), highest = _mm256_set1_ps(clamp.high);
   for (std::int64_t r = 0; r < g.out_h; ++r) {
     const float* from = grid + r * l.columns;
     float* to = y + r * g.out_w;
-    for (std::int64_t j = 0; j < body; j += 8) _mm256_storeu_ps(to + j, _mm256_loadu_ps(from + j));
-    _mm256_maskstore_ps(to + body, tail_mask, _mm256_loadu_ps(from + body));
+    for (std::int64_t j = 0; j < body; j += 8)
+      _mm256_storeu_ps(to + j, clamp_vector<Clamped>(_mm256_loadu_ps(from + j), lowest, highest));
+    _mm256_maskstore_ps(to + body, tail_mask, clamp_vector<Clamped>(_mm256_loadu_ps(from + body), lowest, highest));
   }
+}
+
+/// values[0, count) clamped in place with AVX2 (OutputClamp::apply_to's results).
+__attribute__((target("avx2,fma"))) inline void clamp_avx2(float* values, std::int64_t count,
+                                                           const OutputClamp& clamp) noexcept {
+  const __m256 lowest = _mm256_set1_ps(clamp.low), highest = _mm256_set1_ps(clamp.high);
+  std::int64_t i = 0;
+  for (; i + 8 <= count; i += 8)
+    _mm256_storeu_ps(values + i, clamp_vector<true>(_mm256_loadu_ps(values + i), lowest, highest));
+  for (; i < count; ++i) values[i] = clamp.apply(values[i]);
 }
 
 /// The whole plane through its padded copy in `scratch` (padded_scratch_floats(g) floats, non-zero).
 template <RowOp Op>
 inline void window_padded_plane(Isa isa, const PlaneGeometry& g, const float* x, const float* weights, float fill,
-                                float* y, float* scratch) noexcept {
+                                float* y, float* scratch, const OutputClamp& clamp) noexcept {
   const PaddedLayout l = padded_layout(g);
   const float pad = Op == RowOp::multiply_add ? 0.0f : -__builtin_inff();
   float* grid = scratch + l.plane_floats;
@@ -425,20 +447,29 @@ inline void window_padded_plane(Isa isa, const PlaneGeometry& g, const float* x,
     fill_padded_avx2(g, l, x, pad, scratch);
     padded_grid_avx2<Op>(g, l, scratch, weights, fill, grid);
   }
-  copy_grid_rows(g, l, grid, y);
+  if (clamp.enabled) {
+    copy_grid_rows<true>(g, l, grid, y, clamp);
+  } else {
+    copy_grid_rows<false>(g, l, grid, y, clamp);
+  }
 }
 #endif
 
 /// y (out_h x out_w) = fill, then for each tap (ky, kx) in order, y = Op(y, weights[ky * kernel_w + kx], shifted x)
 /// over the outputs whose input lies inside the plane; the weights are ignored for RowOp::max (pass nullptr).
 /// With `scratch` of padded_scratch_floats(g) floats (non-zero: stride 1), AVX2 and AVX-512 take the padded path.
+/// Then `clamp` (a Conv's fused Relu/Clip; disabled by default), while the padded path copies its rows out.
 template <RowOp Op>
 inline void window_plane(Isa isa, const PlaneGeometry& g, const float* x, const float* weights, float fill, float* y,
-                         float* scratch = nullptr) noexcept {
+                         float* scratch = nullptr, const OutputClamp& clamp = OutputClamp{}) noexcept {
 #if ONNXMICRO_ENABLE_ISA_DISPATCH
   if (isa != Isa::baseline && scratch != nullptr && padded_layout(g).columns > 0)
-    return window_padded_plane<Op>(isa, g, x, weights, fill, y, scratch);
-  if (isa != Isa::baseline) return window_plane_avx2<Op>(g, x, weights, fill, y);
+    return window_padded_plane<Op>(isa, g, x, weights, fill, y, scratch, clamp);
+  if (isa != Isa::baseline) {
+    window_plane_avx2<Op>(g, x, weights, fill, y);
+    if (clamp.enabled) clamp_avx2(y, g.out_h * g.out_w, clamp);
+    return;
+  }
 #endif
   static_cast<void>(isa);
   static_cast<void>(scratch);
@@ -458,6 +489,7 @@ inline void window_plane(Isa isa, const PlaneGeometry& g, const float* x, const 
                                y + row_first * g.out_w + first, g.out_w);
     }
   }
+  clamp.apply_to(y, g.out_h * g.out_w);
 }
 
 }  // namespace window_rows

@@ -23,6 +23,7 @@
 #include "onnxmicro/kernels/common/output_clamp.hpp"
 #include "onnxmicro/kernels/common/scratch.hpp"
 #include "onnxmicro/kernels/common/sliding_window.hpp"
+#include "onnxmicro/kernels/common/strided_copy.hpp"
 #include "onnxmicro/kernels/common/window_rows.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
 
@@ -197,6 +198,18 @@ struct ConvImpl : kernels::KernelDefaults {
 #endif
   }
 
+  /// Whether a 1x1 conv of `depth` input channels, `n` output positions and `m` output channels (per group) runs
+  /// transposed on `isa` (prefers_transposed below says why and when).
+  static bool transposed_pays(Isa isa, std::int64_t depth, std::int64_t n, std::int64_t m) noexcept {
+    const std::int64_t strip = gemm::b_strip_columns(isa), rows = gemm::packed_tile_rows(isa);
+    if (strip == 0 || n < rows || m < strip) return false;
+    const double plain = static_cast<double>(n) / static_cast<double>(gemm::computed_columns(isa, n)) *
+                         static_cast<double>(m) / static_cast<double>((m + rows - 1) / rows * rows);
+    const double transposed = static_cast<double>(n) / static_cast<double>((n + rows - 1) / rows * rows) *
+                              static_cast<double>(m) / static_cast<double>(gemm::computed_columns(isa, m));
+    return static_cast<double>(depth) * (1.0 / plain - 1.0 / transposed) > kTransposeCost;
+  }
+
  private:
   template <typename T>
   static Status plan(kernels::PrepareContext& ctx, State& state) noexcept {
@@ -293,22 +306,17 @@ struct ConvImpl : kernels::KernelDefaults {
 
   /// True when the product runs transposed: (output positions x channels) = inputᵀ * Wᵀ, the weights packed as a
   /// striped B (gemm::pack_b_striped), then transposed into Y. For 1x1 convs with few output positions (7x7 = 49: a
-  /// fourth 16-column strip for one position) and many channels (whole strips), where the transposed tiles waste
-  /// fewer lanes (kTransposeGain): MobileNetV2's last pointwise convs ran 5% faster so. ResNet-18's 7x7 3x3 convs,
-  /// tried through their column matrix the same way, ran 1-2% slower: im2col convs keep the plain product. Same
-  /// products, same order: the same bits.
+  /// last strip for one position) and many channels (whole strips), where the transposed tiles waste fewer lanes, and
+  /// deep enough that the lanes saved outweigh the transpose: depth x (1 / plain - 1 / transposed lane use) above
+  /// kTransposeCost. ResNet-18's 7x7 3x3 convs, tried through their column matrix the same way, ran 1-2% slower:
+  /// im2col convs keep the plain product. Same products, same order: the same bits.
   static bool prefers_transposed(const State& s) noexcept {
-    const std::int64_t strip = gemm::b_strip_columns(s.isa), rows = gemm::packed_tile_rows(s.isa);
-    const std::int64_t n = s.out_spatial, m = s.group_out_channels;
-    if (!s.pointwise || strip == 0 || n < rows || m < strip) return false;
-    const double plain = static_cast<double>(n) / static_cast<double>((n + strip - 1) / strip * strip) *
-                         static_cast<double>(m) / static_cast<double>((m + rows - 1) / rows * rows);
-    const double transposed = static_cast<double>(n) / static_cast<double>((n + rows - 1) / rows * rows) *
-                              static_cast<double>(m) / static_cast<double>((m + strip - 1) / strip * strip);
-    return transposed > plain + kTransposeGain;
+    return s.pointwise && transposed_pays(s.isa, s.column_rows, s.out_spatial, s.group_out_channels);
   }
-  /// The least gain in used tile lanes for which the product runs transposed (the result's transpose costs a pass).
-  static constexpr double kTransposeGain = 0.08;
+  /// What transposing one result element costs, in multiply-adds of the product. Measured on AVX2 (median ms, plain /
+  /// transposed): 960 -> 320 channels at 7x7 0.458 / 0.440 (52.6 by the formula: transposed), 256 -> 32 at 27x27
+  /// 0.168 / 0.183 (33.8), 160 -> 960 at 7x7 0.205 / 0.237 (6.6), 32 -> 16 at 112x112 0.26 / 0.55 (4).
+  static constexpr double kTransposeCost = 48.0;
 
   /// prefers_transposed, for a float32 state whose weights were packed for it.
   template <typename T>
@@ -389,8 +397,7 @@ struct ConvImpl : kernels::KernelDefaults {
         const std::int64_t channel = m / s.group_out_channels;
         window_rows::window_plane<window_rows::RowOp::multiply_add>(
             s.isa, plane, x + (n * s.in_channels + channel) * s.in_spatial, w + m * s.kernel_size,
-            bias != nullptr ? bias[m] : 0.0f, y + index * s.out_spatial, padded);
-        output_clamp(s).apply_to(y + index * s.out_spatial, s.out_spatial);
+            bias != nullptr ? bias[m] : 0.0f, y + index * s.out_spatial, padded, output_clamp(s));
       }
     };
     // Work per plane in GEMM multiply-adds: a depthwise tap runs at about an eighth of the GEMM's rate (7-20
@@ -497,6 +504,8 @@ struct ConvImpl : kernels::KernelDefaults {
           for (std::int64_t q = 0; q < piece.length; ++q) out[q] = Acc(0);
         } else if (std::is_same<T, Acc>::value && piece.stride == 1) {
           copy_short(out, reinterpret_cast<const Acc*>(plane + piece.src), piece.length);
+        } else if constexpr (std::is_same<T, float>::value && std::is_same<Acc, float>::value) {
+          strided_copy::copy(s.isa, out, plane + piece.src, piece.length, piece.stride);
         } else {
           for (std::int64_t q = 0; q < piece.length; ++q)
             out[q] = compute_type::widen(plane[piece.src + q * piece.stride]);
