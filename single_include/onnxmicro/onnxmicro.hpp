@@ -15654,6 +15654,10 @@ ONNXMICRO_NAMESPACE_END
 // PrepareContext::fused_clamp): exactly what the removed node computed, so fusing never changes a number.
 
 
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+#include <immintrin.h>
+#endif
+
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
@@ -15681,6 +15685,15 @@ struct OutputClamp {
     for (std::int64_t i = 0; i < count; ++i) values[i] = apply(values[i]);
   }
 };
+
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+/// OutputClamp::apply on 8 lanes, the bounds broadcast: max(low, v) then min(high, v), v where v is NaN. Every AVX2
+/// kernel that fuses a clamp (GEMM tiles, depthwise rows) uses it.
+__attribute__((target("avx2,fma"), always_inline)) inline __m256 clamp_lanes_avx2(__m256 v, __m256 lowest,
+                                                                                  __m256 highest) noexcept {
+  return _mm256_min_ps(highest, _mm256_max_ps(lowest, v));
+}
+#endif
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -15769,15 +15782,15 @@ ONNXMICRO_DETAIL_TARGET_AVX2 inline void edge_masks(std::int64_t count, __m256i&
   high = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(count) - kLanes), lane);
 }
 
-/// acc[0, Count) clamped when the panel's ends say so: max(low, v) then min(high, v), v where v is NaN, as
-/// OutputClamp::apply. Always inlined, so the accumulators stay in registers.
+/// acc[0, Count) clamped (clamp_lanes_avx2) when the panel's ends say so. Always inlined, so the accumulators stay in
+/// registers.
 template <int Count>
 ONNXMICRO_DETAIL_TARGET_AVX2 __attribute__((always_inline)) inline void clamp_ends(__m256* acc,
                                                                                    const PanelEnds& ends) noexcept {
   if (!ends.clamp) return;
   const __m256 lowest = _mm256_set1_ps(ends.low), highest = _mm256_set1_ps(ends.high);
 #pragma GCC unroll 24
-  for (int v = 0; v < Count; ++v) acc[v] = _mm256_min_ps(highest, _mm256_max_ps(lowest, acc[v]));
+  for (int v = 0; v < Count; ++v) acc[v] = clamp_lanes_avx2(acc[v], lowest, highest);
 }
 
 /// C[Rows x 16] (+)= A[Rows x depth] * B[depth x 16] for one depth panel, with the panel's ends; Masked: only the
@@ -16150,6 +16163,10 @@ ONNXMICRO_NAMESPACE_END
 // PrepareContext::fused_clamp): exactly what the removed node computed, so fusing never changes a number.
 
 
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+#include <immintrin.h>
+#endif
+
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
@@ -16177,6 +16194,15 @@ struct OutputClamp {
     for (std::int64_t i = 0; i < count; ++i) values[i] = apply(values[i]);
   }
 };
+
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+/// OutputClamp::apply on 8 lanes, the bounds broadcast: max(low, v) then min(high, v), v where v is NaN. Every AVX2
+/// kernel that fuses a clamp (GEMM tiles, depthwise rows) uses it.
+__attribute__((target("avx2,fma"), always_inline)) inline __m256 clamp_lanes_avx2(__m256 v, __m256 lowest,
+                                                                                  __m256 highest) noexcept {
+  return _mm256_min_ps(highest, _mm256_max_ps(lowest, v));
+}
+#endif
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -23869,10 +23895,10 @@ __attribute__((target("avx2,fma"))) inline void padded_grid_avx2(const PlaneGeom
   }
 }
 
-/// max(low, v) then min(high, v) when Clamped (v where v is NaN, as OutputClamp::apply), else v.
+/// clamp_lanes_avx2(v) when Clamped, else v.
 template <bool Clamped>
-__attribute__((target("avx2,fma"))) inline __m256 clamp_vector(__m256 v, __m256 lowest, __m256 highest) noexcept {
-  return Clamped ? _mm256_min_ps(highest, _mm256_max_ps(lowest, v)) : v;
+__attribute__((target("avx2,fma"))) inline __m256 clamped_if(__m256 v, __m256 lowest, __m256 highest) noexcept {
+  return Clamped ? clamp_lanes_avx2(v, lowest, highest) : v;
 }
 
 /// The plane's rows from the output grid (rows `columns` wide), 8 floats a step, each row's last ones masked, clamped
@@ -23890,8 +23916,8 @@ __attribute__((target("avx2,fma"))) inline void copy_grid_rows(const PlaneGeomet
     const float* from = grid + r * l.columns;
     float* to = y + r * g.out_w;
     for (std::int64_t j = 0; j < body; j += 8)
-      _mm256_storeu_ps(to + j, clamp_vector<Clamped>(_mm256_loadu_ps(from + j), lowest, highest));
-    _mm256_maskstore_ps(to + body, tail_mask, clamp_vector<Clamped>(_mm256_loadu_ps(from + body), lowest, highest));
+      _mm256_storeu_ps(to + j, clamped_if<Clamped>(_mm256_loadu_ps(from + j), lowest, highest));
+    _mm256_maskstore_ps(to + body, tail_mask, clamped_if<Clamped>(_mm256_loadu_ps(from + body), lowest, highest));
   }
 }
 
@@ -23901,7 +23927,7 @@ __attribute__((target("avx2,fma"))) inline void clamp_avx2(float* values, std::i
   const __m256 lowest = _mm256_set1_ps(clamp.low), highest = _mm256_set1_ps(clamp.high);
   std::int64_t i = 0;
   for (; i + 8 <= count; i += 8)
-    _mm256_storeu_ps(values + i, clamp_vector<true>(_mm256_loadu_ps(values + i), lowest, highest));
+    _mm256_storeu_ps(values + i, clamp_lanes_avx2(_mm256_loadu_ps(values + i), lowest, highest));
   for (; i < count; ++i) values[i] = clamp.apply(values[i]);
 }
 

@@ -105,15 +105,15 @@ ONNXMICRO_DETAIL_TARGET_AVX2 inline void edge_masks(std::int64_t count, __m256i&
   high = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(count) - kLanes), lane);
 }
 
-/// acc[0, Count) clamped when the panel's ends say so: max(low, v) then min(high, v), v where v is NaN, as
-/// OutputClamp::apply. Always inlined, so the accumulators stay in registers.
+/// acc[0, Count) clamped (clamp_lanes_avx2) when the panel's ends say so. Always inlined, so the accumulators stay in
+/// registers.
 template <int Count>
 ONNXMICRO_DETAIL_TARGET_AVX2 __attribute__((always_inline)) inline void clamp_ends(__m256* acc,
                                                                                    const PanelEnds& ends) noexcept {
   if (!ends.clamp) return;
   const __m256 lowest = _mm256_set1_ps(ends.low), highest = _mm256_set1_ps(ends.high);
 #pragma GCC unroll 24
-  for (int v = 0; v < Count; ++v) acc[v] = _mm256_min_ps(highest, _mm256_max_ps(lowest, acc[v]));
+  for (int v = 0; v < Count; ++v) acc[v] = clamp_lanes_avx2(acc[v], lowest, highest);
 }
 
 /// C[Rows x 16] (+)= A[Rows x depth] * B[depth x 16] for one depth panel, with the panel's ends; Masked: only the

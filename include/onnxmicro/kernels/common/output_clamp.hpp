@@ -7,6 +7,10 @@
 
 #include "onnxmicro/kernels/kernel_api.hpp"
 
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+#include <immintrin.h>
+#endif
+
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 
@@ -34,6 +38,15 @@ struct OutputClamp {
     for (std::int64_t i = 0; i < count; ++i) values[i] = apply(values[i]);
   }
 };
+
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+/// OutputClamp::apply on 8 lanes, the bounds broadcast: max(low, v) then min(high, v), v where v is NaN. Every AVX2
+/// kernel that fuses a clamp (GEMM tiles, depthwise rows) uses it.
+__attribute__((target("avx2,fma"), always_inline)) inline __m256 clamp_lanes_avx2(__m256 v, __m256 lowest,
+                                                                                  __m256 highest) noexcept {
+  return _mm256_min_ps(highest, _mm256_max_ps(lowest, v));
+}
+#endif
 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END

@@ -397,10 +397,10 @@ __attribute__((target("avx2,fma"))) inline void padded_grid_avx2(const PlaneGeom
   }
 }
 
-/// max(low, v) then min(high, v) when Clamped (v where v is NaN, as OutputClamp::apply), else v.
+/// clamp_lanes_avx2(v) when Clamped, else v.
 template <bool Clamped>
-__attribute__((target("avx2,fma"))) inline __m256 clamp_vector(__m256 v, __m256 lowest, __m256 highest) noexcept {
-  return Clamped ? _mm256_min_ps(highest, _mm256_max_ps(lowest, v)) : v;
+__attribute__((target("avx2,fma"))) inline __m256 clamped_if(__m256 v, __m256 lowest, __m256 highest) noexcept {
+  return Clamped ? clamp_lanes_avx2(v, lowest, highest) : v;
 }
 
 /// The plane's rows from the output grid (rows `columns` wide), 8 floats a step, each row's last ones masked, clamped
@@ -418,8 +418,8 @@ __attribute__((target("avx2,fma"))) inline void copy_grid_rows(const PlaneGeomet
     const float* from = grid + r * l.columns;
     float* to = y + r * g.out_w;
     for (std::int64_t j = 0; j < body; j += 8)
-      _mm256_storeu_ps(to + j, clamp_vector<Clamped>(_mm256_loadu_ps(from + j), lowest, highest));
-    _mm256_maskstore_ps(to + body, tail_mask, clamp_vector<Clamped>(_mm256_loadu_ps(from + body), lowest, highest));
+      _mm256_storeu_ps(to + j, clamped_if<Clamped>(_mm256_loadu_ps(from + j), lowest, highest));
+    _mm256_maskstore_ps(to + body, tail_mask, clamped_if<Clamped>(_mm256_loadu_ps(from + body), lowest, highest));
   }
 }
 
@@ -429,7 +429,7 @@ __attribute__((target("avx2,fma"))) inline void clamp_avx2(float* values, std::i
   const __m256 lowest = _mm256_set1_ps(clamp.low), highest = _mm256_set1_ps(clamp.high);
   std::int64_t i = 0;
   for (; i + 8 <= count; i += 8)
-    _mm256_storeu_ps(values + i, clamp_vector<true>(_mm256_loadu_ps(values + i), lowest, highest));
+    _mm256_storeu_ps(values + i, clamp_lanes_avx2(_mm256_loadu_ps(values + i), lowest, highest));
   for (; i < count; ++i) values[i] = clamp.apply(values[i]);
 }
 
