@@ -34,6 +34,11 @@ target_link_libraries(unit_tests PRIVATE onnxmicro::onnxmicro onnxmicro_all_kern
 target_compile_options(unit_tests PRIVATE ${_test_flags} -Werror)
 # Every unit test includes both: parsed once instead of once per file.
 target_precompile_headers(unit_tests PRIVATE <gtest/gtest.h> <onnxmicro/onnxmicro.hpp>)
+# Unity batches as the host's unit tests (tests/CMakeLists.txt: each file's helpers live in
+# `namespace ONNXMICRO_TEST_FILE_SCOPE`, unique per file in a batch, anonymous when compiled alone).
+target_compile_definitions(unit_tests PRIVATE ONNXMICRO_TEST_FILE_SCOPE=)
+set_target_properties(unit_tests PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 8
+                                            UNITY_BUILD_UNIQUE_ID ONNXMICRO_TEST_FILE_SCOPE)
 target_link_options(unit_tests PRIVATE ${_test_links})
 # Excluded, as in the host's unit_tests: ExternalDataOnnxSaved needs a model the host's conformance fixtures make
 # (the host runs it as external_data_onnx_saved).

@@ -9,7 +9,7 @@
 
 #include "support/kernel_test_prelude.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using namespace onnxmicro_test::prelude;
 
@@ -42,4 +42,4 @@ TEST(AffineGridKernel, SizeMustBeConstantWithFourOrFiveValues) {
   EXPECT_NE(std::string(r.status.message()).find("expected [1, 3, 4]"), std::string::npos) << r.status.message();
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

@@ -3,7 +3,7 @@
 // indices, and an out-of-range index.
 #include "support/node_runner.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using namespace onnxmicro_test::node_runner;
 
@@ -41,4 +41,4 @@ TEST(ArrayFeatureExtractorOp, OutOfRangeIndexFailsAtRunTime) {
   EXPECT_TRUE(contains(st, "index 2 at position 0 is out of range [0, 2)")) << st.message();
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

@@ -10,7 +10,7 @@
 
 #include "support/node_runner.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using namespace onnxmicro_test::node_runner;
 using onnxmicro_test::make_attribute_float;
@@ -211,4 +211,4 @@ TEST(AttentionKernel, ValidationMessages) {
                StatusCode::unsupported, "has dtype int32");
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

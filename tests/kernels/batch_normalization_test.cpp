@@ -15,7 +15,7 @@
 #include "onnxmicro/onnxmicro.hpp"
 #include "support/proto_writer.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 namespace om = onnxmicro;
 using om::DataType;
@@ -366,4 +366,4 @@ TEST(BatchNormalization, Validation) {
   EXPECT_NE(std::string(st.message()).find("'training_mode' is 2, expected 0 or 1"), std::string::npos) << st.message();
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

@@ -6,7 +6,7 @@
 
 #include "support/node_runner.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using namespace onnxmicro_test::node_runner;
 using onnxmicro_test::make_attribute_float;
@@ -37,4 +37,4 @@ TEST(BinarizerOp, RejectsInt8) {
   EXPECT_TRUE(contains(st, "has dtype int8")) << st.message();
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

@@ -10,7 +10,7 @@
 #include "onnxmicro/kernels/tensor/bit_cast.hpp"
 #include "support/kernel_test_prelude.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using namespace onnxmicro_test::prelude;
 
@@ -40,4 +40,4 @@ TEST(BitCast, WidthsMustMatch) {
   EXPECT_EQ(r.status.code(), StatusCode::unsupported);
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

@@ -6,7 +6,7 @@
 
 #include "support/kernel_harness.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using namespace onnxmicro_test;
 
@@ -31,4 +31,4 @@ TEST(BlackmanWindowKernel, PeriodicAndSymmetric) {
   EXPECT_NEAR(s[2], 0, 1e-7);
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

@@ -9,7 +9,7 @@
 
 #include "onnxmicro/kernels/common/broadcast.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using onnxmicro::Shape;
 using onnxmicro::Span;
@@ -209,4 +209,4 @@ TEST(BroadcastPlan, MatchesNaiveIndexingOnRandomShapes) {
   }
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

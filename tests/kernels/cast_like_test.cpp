@@ -11,7 +11,7 @@
 #include "onnxmicro/kernels/tensor/cast_like.hpp"
 #include "support/kernel_test_prelude.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using namespace onnxmicro_test::prelude;
 
@@ -56,4 +56,4 @@ TEST(CastLike, StringsAreNotSupportedYet) {
   EXPECT_NE(std::string(r.status.message()).find("string casts"), std::string::npos) << r.status.message();
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

@@ -18,7 +18,7 @@
 #include "support/op_runner.hpp"
 #include "support/proto_writer.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 namespace om = onnxmicro;
 using om::DataType;
@@ -256,4 +256,4 @@ TEST(Cast, UnsupportedAndInvalidTargetsAreClearErrors) {
   EXPECT_TRUE(contains(saturate.prepare, "'saturate' is 2, expected 0 or 1")) << saturate.prepare.message();
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

@@ -7,7 +7,7 @@
 
 #include "support/node_runner.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using namespace onnxmicro_test::node_runner;
 using onnxmicro_test::make_attribute_string;
@@ -100,4 +100,4 @@ TEST(CausalConvWithStateKernel, ValidationMessages) {
       StatusCode::invalid_model, "dim 1 must be 1");
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

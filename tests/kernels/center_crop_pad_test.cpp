@@ -10,7 +10,7 @@
 #include "onnxmicro/kernels/tensor/center_crop_pad.hpp"
 #include "support/kernel_test_prelude.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using namespace onnxmicro_test::prelude;
 
@@ -49,4 +49,4 @@ TEST(CenterCropPad, Errors) {
   EXPECT_NE(std::string(r.status.message()).find("is negative"), std::string::npos) << r.status.message();
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

@@ -14,7 +14,7 @@
 #include "onnxmicro/onnxmicro.hpp"
 #include "support/proto_writer.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 namespace om = onnxmicro;
 using om::DataType;
@@ -232,4 +232,4 @@ TEST(Comparison, EveryOpsetVersionResolvesToOneKernel) {
   EXPECT_EQ(om::find_kernel(registry, "", "Equal", 13)->in_place_input, -1);
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

@@ -10,7 +10,7 @@
 
 #include "support/kernel_test_prelude.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using namespace onnxmicro_test::prelude;
 
@@ -57,4 +57,4 @@ TEST(Compress, RejectsTrueEntriesPastTheAxisAndOldNegativeAxes) {
       << r.status.message();
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

@@ -14,7 +14,7 @@
 #include "support/op_runner.hpp"
 #include "support/proto_writer.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 namespace om = onnxmicro;
 using om::DataType;
@@ -151,4 +151,4 @@ TEST(Concat, ErrorsNameTheMismatchingInput) {
   EXPECT_EQ(scalar.prepare.code(), StatusCode::invalid_model);
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

@@ -10,7 +10,7 @@
 #include "onnxmicro/kernels/generator/constant_of_shape.hpp"
 #include "support/kernel_test_prelude.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using namespace onnxmicro_test::prelude;
 using onnxmicro_test::make_attribute_tensor;
@@ -57,4 +57,4 @@ TEST(ConstantOfShape, Errors) {
   EXPECT_EQ(r.status.code(), StatusCode::unsupported);
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

@@ -15,7 +15,7 @@
 #include "support/op_runner.hpp"
 #include "support/proto_writer.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 namespace om = onnxmicro;
 using om::DataType;
@@ -187,4 +187,4 @@ TEST(ConstantModel, ConstantAsGraphOutput) {
   EXPECT_EQ(c.data_as<std::int64_t>()[1], 8);
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

@@ -11,7 +11,7 @@
 #include "support/kernel_harness.hpp"
 #include "support/proto_writer.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 namespace om = onnxmicro;
 using om::Shape;
@@ -97,4 +97,4 @@ TEST(QLinearConvTest, BiasNeedsOneValuePerOutputChannel) {
       << r.status.message();
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

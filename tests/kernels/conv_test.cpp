@@ -17,7 +17,7 @@
 #include "support/loaded_model.hpp"
 #include "support/proto_writer.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 namespace om = onnxmicro;
 using om::DataType;
@@ -525,4 +525,4 @@ TEST(ConvValidation, RanksShapesAndDtypes) {
                "has dtype int32, which this kernel does not support");
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

@@ -10,7 +10,7 @@
 #include "onnxmicro/onnxmicro.hpp"
 #include "support/kernel_test_prelude.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using namespace onnxmicro_test::prelude;
 
@@ -92,4 +92,4 @@ TEST(CumProd, AxisErrorsAndOpsetBeforeTheOp) {
   EXPECT_EQ(r.status.code(), StatusCode::unsupported);  // no CumProd before opset 26
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

@@ -9,7 +9,7 @@
 
 #include "support/kernel_test_prelude.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using namespace onnxmicro_test::prelude;
 
@@ -68,4 +68,4 @@ TEST(DepthToSpace, RejectsBadShapesAndAttributes) {
   EXPECT_NE(std::string(r.status.message()).find("expected DCR or CRD"), std::string::npos) << r.status.message();
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

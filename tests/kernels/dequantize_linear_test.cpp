@@ -12,7 +12,7 @@
 #include "support/kernel_harness.hpp"
 #include "support/proto_writer.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 namespace om = onnxmicro;
 using om::DataType;
@@ -103,4 +103,4 @@ TEST(DequantizeLinearTest, EveryOpsetResolves) {
   }
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

@@ -10,7 +10,7 @@
 
 #include "support/kernel_harness.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using namespace onnxmicro_test;
 
@@ -95,4 +95,4 @@ TEST(DFTKernel, RejectsTheComplexAxisAndNonConstantLength) {
   EXPECT_TRUE(contains(r.status, "last dimension of 1 (real) or 2")) << r.status.message();
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

@@ -11,7 +11,7 @@
 #include "onnxmicro/kernels/nn/dropout.hpp"
 #include "support/kernel_test_prelude.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using namespace onnxmicro_test::prelude;
 using onnxmicro_test::run_node;
@@ -95,4 +95,4 @@ TEST(Dropout, RejectsBadRatioAndTrainingMode) {
       << run_ratio.status.message();
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

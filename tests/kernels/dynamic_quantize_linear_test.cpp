@@ -9,7 +9,7 @@
 #include "onnxmicro/onnxmicro.hpp"
 #include "support/kernel_harness.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 namespace om = onnxmicro;
 using om::Shape;
@@ -40,4 +40,4 @@ TEST(DynamicQuantizeLinearTest, OnlyFloatInput) {
   EXPECT_EQ(r.status.code(), StatusCode::unsupported);
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

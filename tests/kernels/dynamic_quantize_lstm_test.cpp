@@ -11,7 +11,7 @@
 #include "support/kernel_harness.hpp"
 #include "support/node_runner.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using namespace onnxmicro_test::node_runner;
 using onnxmicro_test::make_attribute_int;
@@ -125,4 +125,4 @@ TEST(DynamicQuantizeLSTMKernel, RejectsFloatWeights) {
   EXPECT_NE(std::string(run.status.message()).find("'W'"), std::string::npos) << run.status.message();
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

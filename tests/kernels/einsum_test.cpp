@@ -11,7 +11,7 @@
 #include "onnxmicro/onnxmicro.hpp"
 #include "support/kernel_test_prelude.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using namespace onnxmicro_test::prelude;
 
@@ -116,4 +116,4 @@ TEST(Einsum, EquationErrorsNameTheProblem) {
   EXPECT_EQ(values_of<om::bfloat16_t>(r.output)[0].to_float(), 2.0f);
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

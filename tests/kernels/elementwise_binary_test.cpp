@@ -16,7 +16,7 @@
 #include "onnxmicro/onnxmicro.hpp"
 #include "support/kernel_test_prelude.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using namespace onnxmicro_test::prelude;
 
@@ -296,4 +296,4 @@ TEST(ElementwiseBinary, EveryOpsetResolvesToTheRightKernel) {
   }
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

@@ -11,7 +11,7 @@
 #include "onnxmicro/kernels/tensor/expand.hpp"
 #include "support/kernel_test_prelude.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using namespace onnxmicro_test::prelude;
 
@@ -54,4 +54,4 @@ TEST(Expand, ErrorsNameTheShapes) {
   EXPECT_EQ(r.status.code(), StatusCode::unsupported);
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

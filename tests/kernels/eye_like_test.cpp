@@ -10,7 +10,7 @@
 #include "onnxmicro/kernels/generator/eye_like.hpp"
 #include "support/kernel_test_prelude.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using namespace onnxmicro_test::prelude;
 
@@ -53,4 +53,4 @@ TEST(EyeLike, Errors) {
       << r.status.message();
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

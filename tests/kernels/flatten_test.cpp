@@ -12,7 +12,7 @@
 #include "onnxmicro/onnxmicro.hpp"
 #include "support/proto_writer.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 namespace om = onnxmicro;
 using om::DataType;
@@ -253,4 +253,4 @@ TEST(Flatten, StringTensorsMoveTheirElementViews) {
   for (int i = 0; i < 4; ++i) EXPECT_EQ(out[i].view(), in[i].view());
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

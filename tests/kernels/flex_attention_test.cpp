@@ -11,7 +11,7 @@
 
 #include "support/node_runner.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using namespace onnxmicro_test::node_runner;
 using onnxmicro_test::make_attribute_float;
@@ -148,4 +148,4 @@ TEST(FlexAttentionKernel, UnsupportedModifierGraphsNameTheNode) {
                StatusCode::invalid_model, "dim 3 must be 2 (head size of Q)");
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

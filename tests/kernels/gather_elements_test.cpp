@@ -11,7 +11,7 @@
 
 #include "support/kernel_test_prelude.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using namespace onnxmicro_test::prelude;
 
@@ -87,4 +87,4 @@ TEST(GatherElements, RejectsRankMismatchAndOversizedIndices) {
   EXPECT_NE(std::string(r.status.message()).find("expected int32 or int64"), std::string::npos) << r.status.message();
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

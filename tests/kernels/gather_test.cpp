@@ -15,7 +15,7 @@
 #include "support/op_runner.hpp"
 #include "support/proto_writer.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 namespace om = onnxmicro;
 using om::DataType;
@@ -152,4 +152,4 @@ TEST(Gather, RejectsBadIndicesDtypeAxisAndScalarData) {
   EXPECT_EQ(scalar.prepare.code(), StatusCode::invalid_model);
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

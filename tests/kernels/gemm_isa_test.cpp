@@ -20,7 +20,7 @@
 #include "onnxmicro/runtime/std_thread_pool.hpp"
 #include "support/proto_writer.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 namespace om = onnxmicro;
 using om::Isa;
@@ -372,4 +372,4 @@ TEST(SessionIsa, MalformedEnvironmentCapFailsPrepareNamingTheVariable) {
 }
 #endif
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

@@ -16,7 +16,7 @@
 #include "onnxmicro/onnxmicro.hpp"
 #include "support/proto_writer.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 namespace om = onnxmicro;
 using om::DataType;
@@ -382,4 +382,4 @@ TEST(Gemm, EveryOpsetVersionResolves) {
   }
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

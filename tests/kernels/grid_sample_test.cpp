@@ -9,7 +9,7 @@
 
 #include "support/kernel_test_prelude.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using namespace onnxmicro_test::prelude;
 
@@ -76,4 +76,4 @@ TEST(GridSampleKernel, RejectsBadDtypesAndShapes) {
   EXPECT_TRUE(contains(r.status, "attribute 'padding_mode' is 'wrap'")) << r.status.message();
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

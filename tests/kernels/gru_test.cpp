@@ -11,7 +11,7 @@
 #include "support/kernel_harness.hpp"
 #include "support/node_runner.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using namespace onnxmicro_test::node_runner;
 using onnxmicro_test::make_attribute_int;
@@ -86,4 +86,4 @@ TEST(GRUKernel, VersionDifferences) {
   for (std::size_t i = 0; i < actual.size(); ++i) EXPECT_NEAR(actual[i].to_float(), expected[i], 1e-2) << i;
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

@@ -6,7 +6,7 @@
 
 #include "support/kernel_harness.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using namespace onnxmicro_test;
 
@@ -24,4 +24,4 @@ TEST(HammingWindowKernel, PeriodicFloat16) {
   }
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

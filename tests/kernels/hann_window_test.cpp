@@ -8,7 +8,7 @@
 
 #include "support/kernel_harness.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using namespace onnxmicro_test;
 
@@ -47,4 +47,4 @@ TEST(HannWindowKernel, Errors) {
       << r.status.message();
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

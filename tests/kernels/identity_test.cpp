@@ -13,7 +13,7 @@
 #include "onnxmicro/onnxmicro.hpp"
 #include "support/kernel_test_prelude.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using namespace onnxmicro_test::prelude;
 
@@ -71,4 +71,4 @@ TEST(Identity, EveryOpsetResolves) {
     EXPECT_NE(om::find_kernel(om::all_kernels_registry(), "", "Identity", opset), nullptr) << opset;
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

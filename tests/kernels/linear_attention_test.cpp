@@ -8,7 +8,7 @@
 
 #include "support/node_runner.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using namespace onnxmicro_test::node_runner;
 using onnxmicro_test::make_attribute_int;
@@ -114,4 +114,4 @@ TEST(LinearAttentionKernel, ValidationMessages) {
                StatusCode::invalid_model, "must be a multiple of 'kv_num_heads'");
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

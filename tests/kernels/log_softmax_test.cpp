@@ -15,7 +15,7 @@
 #include "onnxmicro/onnxmicro.hpp"
 #include "support/proto_writer.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 namespace om = onnxmicro;
 using om::ConstTensorView;
@@ -301,4 +301,4 @@ TEST(Hardmax, TiesPickTheFirstAndDefaultAxisFollowsTheVersion) {
   EXPECT_EQ(old.values<float>(0), (std::vector<float>{0, 1, 0, 1, 0, 0}));
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

@@ -13,7 +13,7 @@
 #include "onnxmicro/onnxmicro.hpp"
 #include "support/proto_writer.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 namespace om = onnxmicro;
 using om::DataType;
@@ -250,4 +250,4 @@ TEST(BitShift, DirectionAttributeIsCheckedByName) {
       << wrong.status.message();
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

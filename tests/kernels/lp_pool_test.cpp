@@ -14,7 +14,7 @@
 #include "onnxmicro/onnxmicro.hpp"
 #include "support/kernel_test_prelude.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using namespace onnxmicro_test::prelude;
 
@@ -86,4 +86,4 @@ TEST(GlobalMaxPool, NanPropagatesAndFloat64) {
   EXPECT_NE(std::string(rank.status.message()).find("expected rank >= 3"), std::string::npos) << rank.status.message();
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

@@ -12,7 +12,7 @@
 #include "support/kernel_harness.hpp"
 #include "support/node_runner.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using namespace onnxmicro_test::node_runner;
 using onnxmicro_test::make_attribute_float;
@@ -193,4 +193,4 @@ TEST(LSTMKernel, RejectsBadAttributesAndShapes) {
   EXPECT_TRUE(contains(st, "'sequence_lens'[0] is 4, expected a value in [0, 3]")) << st.message();
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

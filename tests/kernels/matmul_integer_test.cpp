@@ -10,7 +10,7 @@
 #include "onnxmicro/onnxmicro.hpp"
 #include "support/kernel_harness.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 namespace om = onnxmicro;
 using om::Shape;
@@ -63,4 +63,4 @@ TEST(MatMulIntegerTest, ZeroPointShapeAndDtypeErrors) {
   EXPECT_EQ(r.status.code(), StatusCode::unsupported);
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

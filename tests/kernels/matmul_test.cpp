@@ -15,7 +15,7 @@
 #include "onnxmicro/onnxmicro.hpp"
 #include "support/proto_writer.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 namespace om = onnxmicro;
 using om::DataType;
@@ -332,4 +332,4 @@ TEST(MatMul, Validation) {
   EXPECT_NE(std::string(st.message()).find("has dtype double, expected float"), std::string::npos) << st.message();
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

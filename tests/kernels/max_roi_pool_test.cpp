@@ -9,7 +9,7 @@
 
 #include "support/kernel_test_prelude.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using namespace onnxmicro_test::prelude;
 
@@ -37,4 +37,4 @@ TEST(MaxRoiPoolKernel, BatchIdOutsideInputFailsAtRun) {
   EXPECT_EQ(r.status.code(), StatusCode::out_of_range);
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

@@ -11,7 +11,7 @@
 #include "onnxmicro/onnxmicro.hpp"
 #include "support/kernel_test_prelude.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using namespace onnxmicro_test::prelude;
 
@@ -100,4 +100,4 @@ TEST(DeformConv, ZeroOffsetsAreAConvolutionAndHalfPixelsInterpolate) {
       << shape.status.message();
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

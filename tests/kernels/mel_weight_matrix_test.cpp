@@ -9,7 +9,7 @@
 
 #include "support/kernel_harness.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using namespace onnxmicro_test;
 
@@ -45,4 +45,4 @@ TEST(MelWeightMatrixKernel, InputsMustBeConstant) {
       << r.status.message();
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

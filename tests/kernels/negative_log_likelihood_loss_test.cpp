@@ -12,7 +12,7 @@
 #include "onnxmicro/onnxmicro.hpp"
 #include "support/kernel_test_prelude.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using namespace onnxmicro_test::prelude;
 
@@ -150,4 +150,4 @@ TEST(NegativeLogLikelihoodLoss, Bfloat16OnlyFromOpset22) {
               0.02);
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

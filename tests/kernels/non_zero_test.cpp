@@ -10,7 +10,7 @@
 
 #include "support/kernel_test_prelude.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using namespace onnxmicro_test::prelude;
 
@@ -42,4 +42,4 @@ TEST(NonZero, InputMustBeKnownAtPrepare) {
   EXPECT_NE(std::string(r.status.message()).find("decides the output shape"), std::string::npos) << r.status.message();
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

@@ -9,7 +9,7 @@
 
 #include "support/kernel_test_prelude.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using namespace onnxmicro_test::prelude;
 
@@ -57,4 +57,4 @@ TEST(OneHot, DepthMustBeAKnownPositiveScalar) {
   EXPECT_EQ(r.status.code(), StatusCode::invalid_model) << r.status.message();
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

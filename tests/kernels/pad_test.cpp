@@ -11,7 +11,7 @@
 #include "onnxmicro/kernels/tensor/pad.hpp"
 #include "support/kernel_test_prelude.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using namespace onnxmicro_test::prelude;
 
@@ -98,4 +98,4 @@ TEST(Pad, WrapOnlyFromOpset19AndOtherErrors) {
   EXPECT_NE(std::string(r.status.message()).find("negative size"), std::string::npos) << r.status.message();
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

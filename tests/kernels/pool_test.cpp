@@ -17,7 +17,7 @@
 #include "onnxmicro/onnxmicro.hpp"
 #include "support/proto_writer.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 namespace om = onnxmicro;
 using om::DataType;
@@ -473,4 +473,4 @@ TEST(GlobalAveragePool, AveragesEverySpatialAxisOfAnyRank) {
   EXPECT_NE(std::string(st.message()).find("expected rank >= 3"), std::string::npos) << st.message();
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

@@ -15,7 +15,7 @@
 #include "onnxmicro/onnxmicro.hpp"
 #include "support/proto_writer.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 namespace om = onnxmicro;
 using om::DataType;
@@ -227,4 +227,4 @@ TEST(Mod, FmodAttributeIsValidatedPerOpset) {
   EXPECT_EQ(om::find_kernel(om::all_kernels_registry(), "", "Mod", 9), nullptr);
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

@@ -17,7 +17,7 @@
 #include "support/kernel_harness.hpp"
 #include "support/proto_writer.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 namespace om = onnxmicro;
 using om::DataType;
@@ -309,4 +309,4 @@ TEST(QLinearConvTest, ConvIntegerSharesTheIntegerPath) {
   }
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

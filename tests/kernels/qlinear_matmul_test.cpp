@@ -13,7 +13,7 @@
 #include "quantized_kernel_driver.hpp"
 #include "support/kernel_harness.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 namespace om = onnxmicro;
 using om::DataType;
@@ -203,4 +203,4 @@ TEST(QLinearMatMulTest, MatMulIntegerIntegerPathRandomizedAgainstReference) {
   }
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

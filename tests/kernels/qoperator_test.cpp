@@ -13,7 +13,7 @@
 #include "quantized_kernel_driver.hpp"
 #include "support/kernel_harness.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 namespace om = onnxmicro;
 using om::DataType;
@@ -203,4 +203,4 @@ TEST(QOperatorTest, QLinearGlobalAveragePoolChannelsLast) {
   EXPECT_EQ(values_of<std::uint8_t>(r.output), (std::vector<std::uint8_t>{2, 6}));
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

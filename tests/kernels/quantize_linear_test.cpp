@@ -14,7 +14,7 @@
 #include "support/kernel_harness.hpp"
 #include "support/proto_writer.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 namespace om = onnxmicro;
 using om::DataType;
@@ -165,4 +165,4 @@ TEST(QuantizeLinearTest, EveryOpsetResolves) {
   }
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

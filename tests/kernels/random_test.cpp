@@ -15,7 +15,7 @@
 #include "support/kernel_harness.hpp"
 #include "support/proto_writer.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 namespace om = onnxmicro;
 using om::DataType;
@@ -372,4 +372,4 @@ TEST(RandomUniformLike, IsNeverFoldedAndUnseededNodesDifferButReproduce) {
   EXPECT_EQ(second.output(1), u1);
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

@@ -10,7 +10,7 @@
 #include "onnxmicro/kernels/generator/range.hpp"
 #include "support/kernel_test_prelude.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using namespace onnxmicro_test::prelude;
 
@@ -66,4 +66,4 @@ TEST(Range, ZeroDeltaIsAnError) {
   EXPECT_NE(std::string(r.status.message()).find("(delta) is 0"), std::string::npos) << r.status.message();
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

@@ -15,7 +15,7 @@
 #include "onnxmicro/onnxmicro.hpp"
 #include "support/proto_writer.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 namespace om = onnxmicro;
 using namespace onnxmicro_test;
@@ -214,4 +214,4 @@ TEST(RecurrentGemmPath, RnnBidirectionalAndNonDefaultActivation) {
   expect_paths_agree(c);
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

@@ -16,7 +16,7 @@
 #include "onnxmicro/onnxmicro.hpp"
 #include "support/proto_writer.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 namespace om = onnxmicro;
 using om::ConstTensorView;
@@ -436,4 +436,4 @@ TEST(Reduce, AxesErrorsNameTheAxesAndTheRange) {
   }
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

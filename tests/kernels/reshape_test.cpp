@@ -14,7 +14,7 @@
 #include "support/op_runner.hpp"
 #include "support/proto_writer.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 namespace om = onnxmicro;
 using om::DataType;
@@ -173,4 +173,4 @@ TEST(Reshape, EveryOpsetVersionResolves) {
   }
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

@@ -10,7 +10,7 @@
 
 #include "support/kernel_test_prelude.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using namespace onnxmicro_test::prelude;
 
@@ -111,4 +111,4 @@ TEST(ResizeKernel, RejectsBadInputsAndAttributes) {
   EXPECT_TRUE(contains(r.status, "needs input 1 'roi'")) << r.status.message();
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

@@ -10,7 +10,7 @@
 
 #include "support/node_runner.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using namespace onnxmicro_test::node_runner;
 using onnxmicro_test::make_attribute_floats;
@@ -51,4 +51,4 @@ TEST(RNNKernel, ActivationCountMustMatchDirections) {
   EXPECT_TRUE(contains(st, "attribute 'activations' has 2 names, expected 1")) << st.message();
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

@@ -7,7 +7,7 @@
 
 #include "support/node_runner.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using namespace onnxmicro_test::node_runner;
 using onnxmicro_test::make_attribute_int;
@@ -98,4 +98,4 @@ TEST(RotaryEmbeddingKernel, ValidationMessages) {
                StatusCode::unsupported, "has dtype double");
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

@@ -9,7 +9,7 @@
 
 #include "support/kernel_test_prelude.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using namespace onnxmicro_test::prelude;
 
@@ -39,4 +39,4 @@ TEST(Scatter, OutOfRangeIndexIsARunTimeError) {
   EXPECT_NE(std::string(r.status.message()).find("element [0,0] = 2"), std::string::npos) << r.status.message();
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

@@ -16,7 +16,7 @@
 #include "support/op_runner.hpp"
 #include "support/proto_writer.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 namespace om = onnxmicro;
 using om::DataType;
@@ -122,4 +122,4 @@ TEST(ShapeModel, ShapeSubgraphIsFoldedIntoReshapesTargetShape) {
   EXPECT_EQ(std::vector<float>(y.data_as<float>(), y.data_as<float>() + 24), x);
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

@@ -9,7 +9,7 @@
 #include "onnxmicro/kernels/tensor/size.hpp"
 #include "support/kernel_test_prelude.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using namespace onnxmicro_test::prelude;
 
@@ -32,4 +32,4 @@ TEST(Size, CountsElementsOfAnyShapeAndDtype) {
   static_assert(!om::kernels::Size_1::kNeedsInputData, "Size must not need its input's data");
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

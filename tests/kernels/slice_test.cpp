@@ -12,7 +12,7 @@
 #include "onnxmicro/kernels/tensor/slice.hpp"
 #include "support/kernel_test_prelude.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using namespace onnxmicro_test::prelude;
 
@@ -118,4 +118,4 @@ TEST(Slice, ErrorsNameTheProblem) {
   EXPECT_NE(std::string(r.status.message()).find("prepare time"), std::string::npos) << r.status.message();
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

@@ -13,7 +13,7 @@
 #include "onnxmicro/onnxmicro.hpp"
 #include "support/kernel_test_prelude.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using namespace onnxmicro_test::prelude;
 
@@ -157,4 +157,4 @@ TEST(SoftmaxCrossEntropyLoss, ErrorsNameTheCulprit) {
   EXPECT_TRUE(contains(r.status, "input 0 'X' (scores) must have rank >= 2")) << r.status.message();
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

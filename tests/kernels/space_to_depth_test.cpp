@@ -9,7 +9,7 @@
 
 #include "support/kernel_test_prelude.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using namespace onnxmicro_test::prelude;
 
@@ -54,4 +54,4 @@ TEST(SpaceToDepth, SpatialDimsMustDivideByBlocksize) {
       << r.status.message();
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

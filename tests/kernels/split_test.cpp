@@ -13,7 +13,7 @@
 #include "onnxmicro/runtime/session.hpp"
 #include "support/proto_writer.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 namespace om = onnxmicro;
 using om::DataType;
@@ -101,4 +101,4 @@ TEST(Split, ErrorsNameTheSizes) {
   EXPECT_NE(std::string(r.status.message()).find("attribute 'axis' is -3"), std::string::npos) << r.status.message();
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

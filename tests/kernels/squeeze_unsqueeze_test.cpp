@@ -12,7 +12,7 @@
 #include "support/op_runner.hpp"
 #include "support/proto_writer.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 namespace om = onnxmicro;
 using om::DataType;
@@ -155,4 +155,4 @@ TEST(Squeeze, RunsInPlace) {
   EXPECT_EQ(values_of<float>(r.output), kData);
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

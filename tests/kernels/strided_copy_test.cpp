@@ -10,7 +10,7 @@
 #include "onnxmicro/core/isa.hpp"
 #include "onnxmicro/kernels/common/strided_copy.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 namespace om = onnxmicro;
 
@@ -34,4 +34,4 @@ TEST(StridedCopy, EveryCountAndStrideAtEveryLevelReadsNoFurtherThanItsLastValue)
   EXPECT_GE(levels, 1);
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

@@ -10,7 +10,7 @@
 #include "onnxmicro/onnxmicro.hpp"
 #include "support/kernel_test_prelude.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using namespace onnxmicro_test::prelude;
 
@@ -59,4 +59,4 @@ TEST(SwiGLU, MismatchedInputsAreRejected) {
   EXPECT_EQ(r.status.code(), StatusCode::unsupported);
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

@@ -10,7 +10,7 @@
 
 #include "support/kernel_test_prelude.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using namespace onnxmicro_test::prelude;
 
@@ -81,4 +81,4 @@ TEST(TensorScatter, RejectsBatchAxisBadModeAndShapes) {
   EXPECT_EQ(r.status.code(), StatusCode::invalid_model) << r.status.message();
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

@@ -3,7 +3,7 @@
 // min_gram_length above 1, 2-D string input, and attribute errors.
 #include "support/node_runner.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using namespace onnxmicro_test::node_runner;
 using onnxmicro_test::make_attribute_floats;
@@ -89,4 +89,4 @@ TEST(TfIdfVectorizerOp, AttributeErrors) {
   EXPECT_TRUE(contains(st, "'weights' has 1 entries, expected 4")) << st.message();
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

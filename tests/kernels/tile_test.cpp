@@ -10,7 +10,7 @@
 #include "onnxmicro/kernels/tensor/tile.hpp"
 #include "support/kernel_test_prelude.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using namespace onnxmicro_test::prelude;
 
@@ -50,4 +50,4 @@ TEST(Tile, Errors) {
   EXPECT_NE(std::string(r.status.message()).find("is negative"), std::string::npos) << r.status.message();
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

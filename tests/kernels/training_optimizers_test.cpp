@@ -13,7 +13,7 @@
 #include "onnxmicro/onnxmicro.hpp"
 #include "support/proto_writer.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 namespace om = onnxmicro;
 using om::DataType;
@@ -185,4 +185,4 @@ TEST(Momentum, AttributeAndLayoutErrorsNameTheProblem) {
   EXPECT_TRUE(contains(outputs.status, "expected 3 outputs (3 groups of 1), got 2")) << outputs.status.message();
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

@@ -10,7 +10,7 @@
 #include "onnxmicro/kernels/tensor/trilu.hpp"
 #include "support/kernel_test_prelude.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using namespace onnxmicro_test::prelude;
 
@@ -53,4 +53,4 @@ TEST(Trilu, NeedsRankTwo) {
   EXPECT_NE(std::string(r.status.message()).find("rank >= 2"), std::string::npos) << r.status.message();
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

@@ -13,7 +13,7 @@
 
 #include "support/kernel_test_prelude.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using namespace onnxmicro_test::prelude;
 
@@ -132,4 +132,4 @@ TEST(Unique, InputMustBeKnownAtPrepare) {
   EXPECT_EQ(values_of<float>(r.output), (std::vector<float>{1.0f, 2.0f}));
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

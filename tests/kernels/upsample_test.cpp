@@ -9,7 +9,7 @@
 
 #include "support/kernel_test_prelude.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using namespace onnxmicro_test::prelude;
 
@@ -40,4 +40,4 @@ TEST(UpsampleKernel, RejectsScalesBelowOne) {
   EXPECT_NE(std::string(r.status.message()).find("scale 1 is below 1"), std::string::npos) << r.status.message();
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

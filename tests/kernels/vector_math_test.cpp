@@ -11,7 +11,7 @@
 
 #include "onnxmicro/kernels/common/vector_math.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 namespace om = onnxmicro;
 namespace vm = onnxmicro::kernels::vector_math;
@@ -95,4 +95,4 @@ TEST(VectorMath, NanInfinityAndInPlace) {
   }
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

@@ -11,7 +11,7 @@
 #include "onnxmicro/onnxmicro.hpp"
 #include "support/proto_writer.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 namespace om = onnxmicro;
 using om::DataType;
@@ -139,4 +139,4 @@ TEST(Where, ConditionMustBeBoolAndValuesShareADtype) {
   EXPECT_NE(om::find_kernel(om::all_kernels_registry(), "", "Where", 30), nullptr);
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

@@ -17,7 +17,7 @@
 
 #include "onnxmicro/kernels/common/window_rows.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 namespace om = onnxmicro;
 namespace wr = onnxmicro::kernels::window_rows;
@@ -146,4 +146,4 @@ TEST(WindowRows, MaxMatchesTheLoopBitForBitWithNaNAndInfinity) {
   EXPECT_GT(cases, 300);
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The names nearly every kernel test spells unqualified, declared once instead of at the top of each test file:
-// a test says `using namespace onnxmicro_test::prelude;` inside its anonymous namespace. A file's own
-// declaration of the same name (say a differently shaped `contains`) hides the one here.
+// a test says `using namespace onnxmicro_test::prelude;` inside its file's namespace (ONNXMICRO_TEST_FILE_SCOPE,
+// tests/CMakeLists.txt). A file's own declaration of the same name (say a differently shaped `contains`) hides the
+// one here.
 #pragma once
 #include <string>
 

@@ -16,7 +16,7 @@
 #include "onnxmicro/onnxmicro.hpp"
 #include "support/proto_writer.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 namespace om = onnxmicro;
 using namespace onnxmicro_test;
@@ -469,4 +469,4 @@ TEST(ActivationFusion, MatMulChainsStopWhereTheyWouldChangeAShapeOrAValue) {
   }
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

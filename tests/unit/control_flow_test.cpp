@@ -10,7 +10,7 @@
 #include "support/loaded_model.hpp"
 #include "support/proto_writer.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 namespace om = onnxmicro;
 using om::ConstTensorView;
@@ -222,4 +222,4 @@ TEST(ControlFlow, NestedSubgraphsReachTheMainGraph) {
   EXPECT_EQ(m.floats(0), (std::vector<float>{4, 12}));  // two iterations of x + x
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

@@ -11,7 +11,7 @@
 #include "support/loaded_model.hpp"
 #include "support/proto_writer.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 namespace om = onnxmicro;
 using om::ConstTensorView;
@@ -337,4 +337,4 @@ TEST(DynamicShapes, DataDependentOutputSizesFollowTheValues) {
   EXPECT_EQ(m.session.replan_count(), 1u);
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

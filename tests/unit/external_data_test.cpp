@@ -24,7 +24,7 @@
 #include <unistd.h>
 #endif
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 namespace om = onnxmicro;
 namespace fs = std::filesystem;
@@ -754,4 +754,4 @@ TEST(ExternalDataReader, LocationsAreValidatedBeforeTheReaderIsAsked) {
   EXPECT_TRUE(reader.calls.empty());
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

@@ -11,7 +11,7 @@
 #include "support/loaded_model.hpp"
 #include "support/proto_writer.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using namespace onnxmicro_test;
 namespace om = onnxmicro;
@@ -319,4 +319,4 @@ TEST(Limits, LoopOneIterationPastTheLimitFailsNamingTheNode) {
   EXPECT_EQ(counter, -1.0f);
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

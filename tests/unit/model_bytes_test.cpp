@@ -18,7 +18,7 @@
 #include <unistd.h>
 #endif
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using onnxmicro::ModelBytes;
 using onnxmicro::Status;
@@ -247,4 +247,4 @@ TEST(ModelBytes, FromFileReadsWhatCannotBeMapped) {
 
 #endif  // ONNXMICRO_HAS_FILESYSTEM
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

@@ -8,7 +8,7 @@
 #include "onnxmicro/onnxmicro.hpp"
 #include "support/proto_writer.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using namespace onnxmicro_test;
 using onnxmicro::Model;
@@ -193,4 +193,4 @@ TEST(ModelLoader, MetadataComesFromACallerBuffer) {
   EXPECT_NE(std::string(st.message()).find("metadata allocator exhausted"), std::string::npos) << st.message();
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

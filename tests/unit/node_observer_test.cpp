@@ -19,7 +19,7 @@
 // Every operator new of this test program is counted (the run itself must not add to the count).
 #include "support/counted_heap.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 namespace om = onnxmicro;
 using namespace onnxmicro_test;
@@ -223,4 +223,4 @@ TEST(NodeObserver, RunWithAnObserverAllocatesNothing) {
   EXPECT_EQ(recorder.events_.size(), 6u);
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

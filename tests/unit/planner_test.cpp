@@ -8,7 +8,7 @@
 
 #include "onnxmicro/onnxmicro.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using onnxmicro::MemoryPlan;
 using onnxmicro::PlannedBuffer;
@@ -100,4 +100,4 @@ TEST(Planner, RandomPlansAreValidAndNearTheLowerBound) {
   }
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

@@ -16,7 +16,7 @@
 #include "onnxmicro/onnxmicro.hpp"
 #include "support/proto_writer.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using namespace onnxmicro_test;  // NOLINT: test builders
 using onnxmicro::bfloat16_t;
@@ -1362,4 +1362,4 @@ TEST(ProtoOptional, ValueFollowsElemType) {
   EXPECT_TRUE(contains(s, "optional_value.tensor_value (TensorProto): field number 0")) << s.message();
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

@@ -10,7 +10,7 @@
 #include "onnxmicro/onnxmicro.hpp"
 #include "support/proto_writer.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using onnxmicro::ByteSpan;
 using onnxmicro::Status;
@@ -386,4 +386,4 @@ TEST(ProtoWire, ZigZagRoundTrips) {
   EXPECT_EQ(zigzag_decode(f.scalar), -3);
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

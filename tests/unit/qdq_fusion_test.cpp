@@ -14,7 +14,7 @@
 #include "support/loaded_model.hpp"
 #include "support/proto_writer.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using namespace onnxmicro_test;
 using onnxmicro::DataType;
@@ -287,4 +287,4 @@ TEST(QdqFusion, AStandaloneReluRunsAsATable) {
   EXPECT_EQ(m.session.quantized_nodes()[0].kernel, "com.microsoft.QLinearLeakyRelu (table)");
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

@@ -10,7 +10,7 @@
 #include "onnxmicro/runtime.hpp"
 #include "support/proto_writer.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using namespace onnxmicro_test;
 
@@ -35,4 +35,4 @@ TEST(RuntimeHeader, RunsAModelWithAHandPickedKernelSet) {
   EXPECT_EQ(y[2], 2.0f);
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

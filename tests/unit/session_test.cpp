@@ -10,7 +10,7 @@
 #include "onnxmicro/onnxmicro.hpp"
 #include "support/proto_writer.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 using namespace onnxmicro_test;
 using onnxmicro::ConstTensorView;
@@ -293,4 +293,4 @@ TEST(Session, DeclaredOutputDtypeThatContradictsTheOpIsAnError) {
       << st.message();
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE

@@ -12,7 +12,7 @@
 #include "onnxmicro/onnxmicro.hpp"
 #include "support/proto_writer.hpp"
 
-namespace {
+namespace ONNXMICRO_TEST_FILE_SCOPE {
 
 namespace om = onnxmicro;
 using namespace onnxmicro_test;
@@ -193,4 +193,4 @@ TEST(ValueKinds, WrongKindOrElementTypeIsRefusedNamingTheInput) {
   EXPECT_NE(std::string(status.message()).find("int64"), std::string::npos) << status.message();
 }
 
-}  // namespace
+}  // namespace ONNXMICRO_TEST_FILE_SCOPE
