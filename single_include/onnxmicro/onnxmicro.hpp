@@ -38270,23 +38270,47 @@ struct ConcatBase : KernelDefaults {
     return {};
   }
 
+  /// Work of one byte copied, in the multiply-adds Workers::tasks_for counts: a copy moves ~12 GB/s across this
+  /// host's cores where the GEMM does ~50 G multiply-adds/s. So a copy of about 256 KiB or more splits.
+  static constexpr double kByteCost = 4.0;
+
   static Status run(RunContext& ctx) noexcept {
     const State& state = ctx.state<State>();
-    void* dst = ctx.output(kOutput).data;
     if (state.outer == 0) return {};
-    // Output row `o` is row `o` of input 0, then of input 1, ...; rows are contiguous in every tensor.
+    const std::int64_t elements = state.outer * state.out_chunk;
+    // Sub-byte types copy bits at unaligned offsets: one task, so that no two share a byte.
+    const std::size_t tasks = state.element_bits % 8 != 0
+                                  ? 1
+                                  : ctx.workers().tasks_for(static_cast<double>(elements) *
+                                                                static_cast<double>(state.element_bits / 8) * kByteCost,
+                                                            kMinTaskWork, elements);
+    auto part = [&](std::size_t task) noexcept { copy_part(ctx, state, task, tasks); };
+    ctx.workers().run(tasks, part);
+    if (state.element_bits < 8) {
+      shape_util::clear_padding_bits(ctx.output(kOutput).data, elements, state.element_bits);
+    }
+    return {};
+  }
+
+ private:
+  /// Task `task` of `tasks`: its share of the output rows (output row `o` is row `o` of input 0, then of input 1, ...;
+  /// rows are contiguous in every tensor), or, with fewer rows than tasks, its share of every row's pieces (a node
+  /// split alike before, say two convs' channel halves, left that share in this task's core's cache).
+  static void copy_part(RunContext& ctx, const State& state, std::size_t task, std::size_t tasks) noexcept {
+    void* dst = ctx.output(kOutput).data;
+    const bool by_rows = state.outer >= static_cast<std::int64_t>(tasks);
+    const SplitRange rows = by_rows ? split_range(state.outer, tasks, task) : SplitRange{0, state.outer};
     std::int64_t offset_in_row = 0;
     for (int i = 0; i < ctx.input_count(); ++i) {
       const ConstTensorView& in = ctx.input(i);
       const std::int64_t chunk = in.element_count() / state.outer;
-      for (std::int64_t o = 0; o < state.outer; ++o) {
-        shape_util::copy_elements(dst, o * state.out_chunk + offset_in_row, in.data, o * chunk, chunk,
-                                  state.element_bits);
+      const SplitRange piece = by_rows ? SplitRange{0, chunk} : split_range(chunk, tasks, task);
+      for (std::int64_t o = rows.begin; o < rows.end && piece.size() > 0; ++o) {
+        shape_util::copy_elements(dst, o * state.out_chunk + offset_in_row + piece.begin, in.data,
+                                  o * chunk + piece.begin, piece.size(), state.element_bits);
       }
       offset_in_row += chunk;
     }
-    if (state.element_bits < 8) shape_util::clear_padding_bits(dst, state.outer * state.out_chunk, state.element_bits);
-    return {};
   }
 };
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Kernels split over a thread pool (core/threads.hpp, runtime/std_thread_pool.hpp): the std::thread pool runs every
 // task exactly once, also when sessions share it; and every kernel that splits its work (Conv's item, row and
-// product splits, depthwise Conv, Gemm's row and column splits, MatMul's batch and product splits, MaxPool) gives
-// bit-identical outputs with 1, 2, 3 and 4 threads and with a pool that runs tasks in reverse order, at every
+// product splits, depthwise Conv, Gemm's row and column splits, MatMul's batch and product splits, MaxPool, Concat)
+// gives bit-identical outputs with 1, 2, 3 and 4 threads and with a pool that runs tasks in reverse order, at every
 // instruction-set level this CPU has; a counting pool proves each model really was split. Built twice: as a plain
 // test (threads_split) and under ThreadSanitizer (threads_split_tsan), which reports any race between tasks.
 #include <gtest/gtest.h>
@@ -30,7 +30,7 @@ namespace om = onnxmicro;
 namespace k = onnxmicro::kernels;
 using namespace onnxmicro_test;
 
-using SplitKernels = om::KernelSet<k::Conv_1, k::Gemm_11, k::MatMul_1, k::MaxPool_10, k::Relu_1>;
+using SplitKernels = om::KernelSet<k::Conv_1, k::Gemm_11, k::MatMul_1, k::MaxPool_10, k::Relu_1, k::Concat_11>;
 
 // ---- the pool itself ----
 
@@ -263,6 +263,16 @@ std::vector<SplitCase> split_cases() {
                    {},
                    {make_attribute_ints("kernel_shape", A{3, 3}), make_attribute_ints("pads", A{1, 1, 1, 1}),
                     make_attribute_ints("strides", A{2, 2})}});
+  cases.push_back({"concat of channels (each input's elements split)",
+                   "Concat",
+                   {1, 64, 56, 56},
+                   {{"w", {1, 48, 56, 56}}},
+                   {make_attribute_int("axis", 1)}});
+  cases.push_back({"concat of rows (the rows split)",
+                   "Concat",
+                   {3, 7, 96, 80},
+                   {{"w", {3, 7, 96, 33}}},
+                   {make_attribute_int("axis", 3)}});
   return cases;
 }
 
