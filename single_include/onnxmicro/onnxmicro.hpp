@@ -15759,13 +15759,28 @@ struct BColumns {
   const float* data;
   std::int64_t row;
   std::int64_t strip_stride = 0;
+  /// Rows anywhere (AVX2 only): B(p, j) = data[offsets[p] + j]. Conv reads a 3x3 conv's rows this way straight from
+  /// its padded input, each row (channel, tap) one offset, with no column matrix (implicit GEMM).
+  const std::int32_t* offsets = nullptr;
   bool striped() const noexcept { return strip_stride != 0; }
   /// Row p from column j (striped: j a multiple of the strip width).
   const float* at(std::int64_t p, std::int64_t j) const noexcept {
+    if (offsets != nullptr) return data + offsets[p] + j;
     return striped() ? data + j / row * strip_stride + p * row : data + p * row + j;
   }
+  /// Where the micro-kernels start a depth panel from row p0 at column j: row p0 itself, or with offsets the column's
+  /// base (the panel's rows then at base + panel_offsets(p0)[p]).
+  const float* panel(std::int64_t p0, std::int64_t j) const noexcept {
+    return offsets != nullptr ? data + j : at(p0, j);
+  }
+  const std::int32_t* panel_offsets(std::int64_t p0) const noexcept {
+    return offsets != nullptr ? offsets + p0 : nullptr;
+  }
   /// The columns from j on (striped: j a multiple of the strip width).
-  BColumns from_column(std::int64_t j) const noexcept { return BColumns{at(0, j), row, strip_stride}; }
+  BColumns from_column(std::int64_t j) const noexcept {
+    if (offsets != nullptr) return BColumns{data + j, row, 0, offsets};
+    return BColumns{at(0, j), row, strip_stride};
+  }
 };
 
 // ---- AVX2 + FMA: 6 x 16 ----
@@ -15794,12 +15809,12 @@ ONNXMICRO_DETAIL_TARGET_AVX2 __attribute__((always_inline)) inline void clamp_en
 }
 
 /// C[Rows x 16] (+)= A[Rows x depth] * B[depth x 16] for one depth panel, with the panel's ends; Masked: only the
-/// columns the masks select are read and written.
-template <int Rows, bool Masked>
+/// columns the masks select are read and written. B's row p is at b + p * ldb, or (Indirect) at b + offsets[p].
+template <int Rows, bool Masked, bool Indirect>
 ONNXMICRO_DETAIL_TARGET_AVX2 inline void tile(std::int64_t depth, const float* a, std::int64_t a_row,
-                                              std::int64_t a_col, const float* b, std::int64_t ldb, float* c,
-                                              std::int64_t ldc, __m256i low, __m256i high,
-                                              const PanelEnds& ends) noexcept {
+                                              std::int64_t a_col, const float* b, std::int64_t ldb,
+                                              const std::int32_t* offsets, float* c, std::int64_t ldc, __m256i low,
+                                              __m256i high, const PanelEnds& ends) noexcept {
   __m256 acc[Rows][2];
 #pragma GCC unroll 8
   for (int r = 0; r < Rows; ++r) {
@@ -15813,14 +15828,16 @@ ONNXMICRO_DETAIL_TARGET_AVX2 inline void tile(std::int64_t depth, const float* a
       acc[r][1] = _mm256_loadu_ps(c + r * ldc + kLanes);
     }
   }
+  const float* b_row = b;
   for (std::int64_t p = 0; p < depth; ++p) {
+    if constexpr (Indirect) b_row = b + offsets[p];
     __m256 b0, b1;
     if constexpr (Masked) {
-      b0 = _mm256_maskload_ps(b, low);
-      b1 = _mm256_maskload_ps(b + kLanes, high);
+      b0 = _mm256_maskload_ps(b_row, low);
+      b1 = _mm256_maskload_ps(b_row + kLanes, high);
     } else {
-      b0 = _mm256_loadu_ps(b);
-      b1 = _mm256_loadu_ps(b + kLanes);
+      b0 = _mm256_loadu_ps(b_row);
+      b1 = _mm256_loadu_ps(b_row + kLanes);
     }
 #pragma GCC unroll 8
     for (int r = 0; r < Rows; ++r) {
@@ -15829,7 +15846,7 @@ ONNXMICRO_DETAIL_TARGET_AVX2 inline void tile(std::int64_t depth, const float* a
       acc[r][1] = _mm256_fmadd_ps(a_value, b1, acc[r][1]);
     }
     a += a_col;
-    b += ldb;
+    if constexpr (!Indirect) b_row += ldb;
   }
   clamp_ends<2 * Rows>(&acc[0][0], ends);
 #pragma GCC unroll 8
@@ -15874,24 +15891,26 @@ ONNXMICRO_DETAIL_TARGET_AVX2 inline void wide(std::int64_t depth, const float* a
   for (int v = 0; v < kVectors; ++v) _mm256_storeu_ps(c + v * kLanes, acc[v]);
 }
 
-/// One 16-column strip (or its masked edge) of every row of C.
-template <bool Masked>
+/// One 16-column strip (or its masked edge) of every row of C (B's rows as tile() reads them).
+template <bool Masked, bool Indirect>
 ONNXMICRO_DETAIL_TARGET_AVX2 inline void strip(std::int64_t m, std::int64_t depth, const ARows& a, const float* b,
-                                               std::int64_t ldb, float* c, std::int64_t ldc, __m256i low, __m256i high,
+                                               std::int64_t ldb, const std::int32_t* offsets, float* c,
+                                               std::int64_t ldc, __m256i low, __m256i high,
                                                const PanelEnds& ends) noexcept {
   const std::int64_t a_row = a.row, a_col = a.column;
   std::int64_t i = 0;
   for (; i + kRows <= m; i += kRows)
-    tile<kRows, Masked>(depth, a.at(i), a_row, a_col, b, ldb, c + i * ldc, ldc, low, high, rows_below(ends, i));
+    tile<kRows, Masked, Indirect>(depth, a.at(i), a_row, a_col, b, ldb, offsets, c + i * ldc, ldc, low, high,
+                                  rows_below(ends, i));
   const float* a_i = a.at(i);
   float* c_i = c + i * ldc;
   const PanelEnds ends_i = rows_below(ends, i);
   switch (m - i) {
-    case 5: tile<5, Masked>(depth, a_i, a_row, a_col, b, ldb, c_i, ldc, low, high, ends_i); break;
-    case 4: tile<4, Masked>(depth, a_i, a_row, a_col, b, ldb, c_i, ldc, low, high, ends_i); break;
-    case 3: tile<3, Masked>(depth, a_i, a_row, a_col, b, ldb, c_i, ldc, low, high, ends_i); break;
-    case 2: tile<2, Masked>(depth, a_i, a_row, a_col, b, ldb, c_i, ldc, low, high, ends_i); break;
-    case 1: tile<1, Masked>(depth, a_i, a_row, a_col, b, ldb, c_i, ldc, low, high, ends_i); break;
+    case 5: tile<5, Masked, Indirect>(depth, a_i, a_row, a_col, b, ldb, offsets, c_i, ldc, low, high, ends_i); break;
+    case 4: tile<4, Masked, Indirect>(depth, a_i, a_row, a_col, b, ldb, offsets, c_i, ldc, low, high, ends_i); break;
+    case 3: tile<3, Masked, Indirect>(depth, a_i, a_row, a_col, b, ldb, offsets, c_i, ldc, low, high, ends_i); break;
+    case 2: tile<2, Masked, Indirect>(depth, a_i, a_row, a_col, b, ldb, offsets, c_i, ldc, low, high, ends_i); break;
+    case 1: tile<1, Masked, Indirect>(depth, a_i, a_row, a_col, b, ldb, offsets, c_i, ldc, low, high, ends_i); break;
     default: break;
   }
 }
@@ -15901,17 +15920,19 @@ constexpr int kNarrowRows = 2 * kRows;
 /// C[Rows x 8] (+)= A[Rows x depth] * B[depth x 8] for the last columns of a product when at most 8 are left (`mask`
 /// selects them): half the work of a masked 16-column tile, in the same per-element steps. Rows [0, kRows) of A at
 /// `a_top`, the rest at `a_bottom` (the next row tile's start).
-template <int Rows>
+template <int Rows, bool Indirect>
 ONNXMICRO_DETAIL_TARGET_AVX2 inline void narrow_tile(std::int64_t depth, const float* a_top, const float* a_bottom,
                                                      std::int64_t a_row, std::int64_t a_col, const float* b,
-                                                     std::int64_t ldb, float* c, std::int64_t ldc, __m256i mask,
-                                                     const PanelEnds& ends) noexcept {
+                                                     std::int64_t ldb, const std::int32_t* offsets, float* c,
+                                                     std::int64_t ldc, __m256i mask, const PanelEnds& ends) noexcept {
   __m256 acc[Rows];
 #pragma GCC unroll 12
   for (int r = 0; r < Rows; ++r)
     acc[r] = ends.row_bias != nullptr ? _mm256_set1_ps(ends.row_bias[r]) : _mm256_maskload_ps(c + r * ldc, mask);
+  const float* b_row = b;
   for (std::int64_t p = 0; p < depth; ++p) {
-    const __m256 b_value = _mm256_maskload_ps(b, mask);
+    if constexpr (Indirect) b_row = b + offsets[p];
+    const __m256 b_value = _mm256_maskload_ps(b_row, mask);
 #pragma GCC unroll 12
     for (int r = 0; r < Rows; ++r) {
       const __m256 a_value = _mm256_set1_ps(r < kRows ? a_top[r * a_row] : a_bottom[(r - kRows) * a_row]);
@@ -15919,7 +15940,7 @@ ONNXMICRO_DETAIL_TARGET_AVX2 inline void narrow_tile(std::int64_t depth, const f
     }
     a_top += a_col;
     a_bottom += a_col;
-    b += ldb;
+    if constexpr (!Indirect) b_row += ldb;
   }
   clamp_ends<Rows>(acc, ends);
 #pragma GCC unroll 12
@@ -15927,62 +15948,86 @@ ONNXMICRO_DETAIL_TARGET_AVX2 inline void narrow_tile(std::int64_t depth, const f
 }
 
 /// narrow_tile<Rows> for the rows from i on (A's row tiles at i and, past kRows rows, i + kRows).
-template <int Rows>
+template <int Rows, bool Indirect>
 ONNXMICRO_DETAIL_TARGET_AVX2 inline void narrow_rows(std::int64_t i, std::int64_t depth, const ARows& a, const float* b,
-                                                     std::int64_t ldb, float* c, std::int64_t ldc, __m256i mask,
-                                                     const PanelEnds& ends) noexcept {
+                                                     std::int64_t ldb, const std::int32_t* offsets, float* c,
+                                                     std::int64_t ldc, __m256i mask, const PanelEnds& ends) noexcept {
   const float* a_bottom = a.at(Rows > kRows ? i + kRows : i);
-  narrow_tile<Rows>(depth, a.at(i), a_bottom, a.row, a.column, b, ldb, c + i * ldc, ldc, mask, rows_below(ends, i));
+  narrow_tile<Rows, Indirect>(depth, a.at(i), a_bottom, a.row, a.column, b, ldb, offsets, c + i * ldc, ldc, mask,
+                              rows_below(ends, i));
 }
 
 /// The last (at most 8) columns of every row of C, `mask` selecting them.
+template <bool Indirect>
 ONNXMICRO_DETAIL_TARGET_AVX2 inline void narrow_strip(std::int64_t m, std::int64_t depth, const ARows& a,
-                                                      const float* b, std::int64_t ldb, float* c, std::int64_t ldc,
-                                                      __m256i mask, const PanelEnds& ends) noexcept {
+                                                      const float* b, std::int64_t ldb, const std::int32_t* offsets,
+                                                      float* c, std::int64_t ldc, __m256i mask,
+                                                      const PanelEnds& ends) noexcept {
   std::int64_t i = 0;
-  for (; i + kNarrowRows <= m; i += kNarrowRows) narrow_rows<kNarrowRows>(i, depth, a, b, ldb, c, ldc, mask, ends);
+  for (; i + kNarrowRows <= m; i += kNarrowRows)
+    narrow_rows<kNarrowRows, Indirect>(i, depth, a, b, ldb, offsets, c, ldc, mask, ends);
   switch (m - i) {
-    case 11: narrow_rows<11>(i, depth, a, b, ldb, c, ldc, mask, ends); break;
-    case 10: narrow_rows<10>(i, depth, a, b, ldb, c, ldc, mask, ends); break;
-    case 9: narrow_rows<9>(i, depth, a, b, ldb, c, ldc, mask, ends); break;
-    case 8: narrow_rows<8>(i, depth, a, b, ldb, c, ldc, mask, ends); break;
-    case 7: narrow_rows<7>(i, depth, a, b, ldb, c, ldc, mask, ends); break;
-    case 6: narrow_rows<6>(i, depth, a, b, ldb, c, ldc, mask, ends); break;
-    case 5: narrow_rows<5>(i, depth, a, b, ldb, c, ldc, mask, ends); break;
-    case 4: narrow_rows<4>(i, depth, a, b, ldb, c, ldc, mask, ends); break;
-    case 3: narrow_rows<3>(i, depth, a, b, ldb, c, ldc, mask, ends); break;
-    case 2: narrow_rows<2>(i, depth, a, b, ldb, c, ldc, mask, ends); break;
-    case 1: narrow_rows<1>(i, depth, a, b, ldb, c, ldc, mask, ends); break;
+    case 11: narrow_rows<11, Indirect>(i, depth, a, b, ldb, offsets, c, ldc, mask, ends); break;
+    case 10: narrow_rows<10, Indirect>(i, depth, a, b, ldb, offsets, c, ldc, mask, ends); break;
+    case 9: narrow_rows<9, Indirect>(i, depth, a, b, ldb, offsets, c, ldc, mask, ends); break;
+    case 8: narrow_rows<8, Indirect>(i, depth, a, b, ldb, offsets, c, ldc, mask, ends); break;
+    case 7: narrow_rows<7, Indirect>(i, depth, a, b, ldb, offsets, c, ldc, mask, ends); break;
+    case 6: narrow_rows<6, Indirect>(i, depth, a, b, ldb, offsets, c, ldc, mask, ends); break;
+    case 5: narrow_rows<5, Indirect>(i, depth, a, b, ldb, offsets, c, ldc, mask, ends); break;
+    case 4: narrow_rows<4, Indirect>(i, depth, a, b, ldb, offsets, c, ldc, mask, ends); break;
+    case 3: narrow_rows<3, Indirect>(i, depth, a, b, ldb, offsets, c, ldc, mask, ends); break;
+    case 2: narrow_rows<2, Indirect>(i, depth, a, b, ldb, offsets, c, ldc, mask, ends); break;
+    case 1: narrow_rows<1, Indirect>(i, depth, a, b, ldb, offsets, c, ldc, mask, ends); break;
     default: break;
   }
 }
 }  // namespace avx2
 
+namespace avx2 {
+/// Depth panel [p0, p0 + depth) of multiply_avx2 over all of C's columns; Indirect: B's rows through b.offsets. Never
+/// inlined: inlined into multiply_avx2 with both instances, GCC 12 spilled the tiles' A row offsets to the stack and
+/// folded B's loads into every FMA (a 3x3 conv ran 2x slower).
+template <bool Indirect>
+ONNXMICRO_DETAIL_TARGET_AVX2 __attribute__((noinline)) inline void panel(std::int64_t m, std::int64_t n,
+                                                                         std::int64_t p0, std::int64_t depth,
+                                                                         const ARows& a_p, const BColumns& b, float* c,
+                                                                         std::int64_t ldc,
+                                                                         const PanelEnds& ends) noexcept {
+  __m256i all_low, all_high, edge_low, edge_high;
+  edge_masks(kColumns, all_low, all_high);
+  edge_masks(n % kColumns, edge_low, edge_high);
+  const std::int64_t full_columns = n - n % kColumns;
+  const std::int32_t* offsets = b.panel_offsets(p0);
+  std::int64_t j = 0;
+  if (!Indirect && m >= 1 && m <= kWideRows) {
+    const std::int64_t strip_step = b.striped() ? b.strip_stride : kColumns;
+    for (; j + kWideColumns <= full_columns; j += kWideColumns)
+      wide(depth, a_p.at(0), a_p.column, b.at(p0, j), strip_step, b.row, c + j, ends);
+  }
+  for (; j < full_columns; j += kColumns)
+    strip<false, Indirect>(m, depth, a_p, b.panel(p0, j), b.row, offsets, c + j, ldc, all_low, all_high, ends);
+  const float* b_edge = b.panel(p0, full_columns);
+  if (n - full_columns > kLanes) {
+    strip<true, Indirect>(m, depth, a_p, b_edge, b.row, offsets, c + full_columns, ldc, edge_low, edge_high, ends);
+  } else if (full_columns < n) {
+    narrow_strip<Indirect>(m, depth, a_p, b_edge, b.row, offsets, c + full_columns, ldc, edge_low, ends);
+  }
+}
+}  // namespace avx2
+
 /// C[m x n] = (row_bias[i], or C) + A[m x k] * B[k x n], then `clamp`, with AVX2+FMA; A and B as ARows and BColumns
-/// say (a striped B in strips of avx2::kColumns), C row-major.
+/// say (a striped B in strips of avx2::kColumns; B's rows through offsets), C row-major.
 ONNXMICRO_DETAIL_TARGET_AVX2 inline void multiply_avx2(std::int64_t m, std::int64_t n, std::int64_t k, const ARows& a,
                                                        const BColumns& b, float* c, std::int64_t ldc,
                                                        const float* row_bias, const OutputClamp& clamp) noexcept {
-  __m256i all_low, all_high, edge_low, edge_high;
-  avx2::edge_masks(avx2::kColumns, all_low, all_high);
-  avx2::edge_masks(n % avx2::kColumns, edge_low, edge_high);
-  const std::int64_t full_columns = n - n % avx2::kColumns;
   for (std::int64_t p0 = 0; p0 < k; p0 += kDepthAvx2) {
     const std::int64_t depth = k - p0 < kDepthAvx2 ? k - p0 : kDepthAvx2;
     const ARows a_p = a.from_depth(p0, depth);
     const PanelEnds ends = panel_ends(p0 == 0, p0 + depth >= k, row_bias, clamp);
-    std::int64_t j = 0;
-    if (m >= 1 && m <= avx2::kWideRows) {
-      const std::int64_t strip_step = b.striped() ? b.strip_stride : avx2::kColumns;
-      for (; j + avx2::kWideColumns <= full_columns; j += avx2::kWideColumns)
-        avx2::wide(depth, a_p.at(0), a_p.column, b.at(p0, j), strip_step, b.row, c + j, ends);
-    }
-    for (; j < full_columns; j += avx2::kColumns)
-      avx2::strip<false>(m, depth, a_p, b.at(p0, j), b.row, c + j, ldc, all_low, all_high, ends);
-    if (n - full_columns > avx2::kLanes) {
-      avx2::strip<true>(m, depth, a_p, b.at(p0, full_columns), b.row, c + full_columns, ldc, edge_low, edge_high, ends);
-    } else if (full_columns < n) {
-      avx2::narrow_strip(m, depth, a_p, b.at(p0, full_columns), b.row, c + full_columns, ldc, edge_low, ends);
+    if (b.offsets != nullptr) {
+      avx2::panel<true>(m, n, p0, depth, a_p, b, c, ldc, ends);
+    } else {
+      avx2::panel<false>(m, n, p0, depth, a_p, b, c, ldc, ends);
     }
   }
 }
@@ -16639,6 +16684,27 @@ inline void multiply_packed_striped(const Workers& workers, Isa isa, std::int64_
   static_cast<void>(ldc), static_cast<void>(row_bias), static_cast<void>(clamp);
 #endif
 }
+
+/// multiply_packed() with B's rows anywhere, for Isa::avx2 only (the one level whose micro-kernels read rows through
+/// offsets): B(p, j) = b[offsets[p] + j]. Conv reads a 3x3 conv's B so straight from its padded input (an implicit
+/// GEMM). Bit-identical to multiply_packed() on the same B row-major.
+inline void multiply_packed_offsets(const Workers& workers, Isa isa, std::int64_t m, std::int64_t n, std::int64_t k,
+                                    const float* packed_a, const float* b, const std::int32_t* offsets, float* c,
+                                    std::int64_t ldc, const float* row_bias = nullptr,
+                                    const OutputClamp& clamp = OutputClamp{}) noexcept {
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+  if (isa != Isa::avx2) return;  // (callers check reads_b_through_offsets first)
+  multiply_split(workers, isa, m, n, k, packed_rows(isa, m, packed_a), x86::BColumns{b, 0, 0, offsets}, c, ldc,
+                 row_bias, clamp, packed_tile_rows(isa));
+#else
+  static_cast<void>(workers), static_cast<void>(isa), static_cast<void>(m), static_cast<void>(n);
+  static_cast<void>(k), static_cast<void>(packed_a), static_cast<void>(b), static_cast<void>(offsets);
+  static_cast<void>(c), static_cast<void>(ldc), static_cast<void>(row_bias), static_cast<void>(clamp);
+#endif
+}
+
+/// Whether multiply_packed_offsets() runs on `isa`.
+constexpr bool reads_b_through_offsets(Isa isa) noexcept { return ONNXMICRO_ENABLE_ISA_DISPATCH && isa == Isa::avx2; }
 
 /// Floats a k x n B striped for `isa` takes (the last strip padded to its full width; 0 without micro-kernels).
 constexpr std::int64_t striped_b_floats(Isa isa, std::int64_t k, std::int64_t n) noexcept {
@@ -23443,11 +23509,12 @@ ONNXMICRO_NAMESPACE_END
 // Method (size-optimised builds and sessions: compute_direct below): per (image, group), the input patch of each output
 // position is gathered into a column matrix (im2col, a tile of output positions at a time, in scratch) and multiplied
 // by the group's weights with the blocked GEMM (with packed float32 weights, the column matrix is written in the
-// micro-kernels' column strips, so each depth panel the GEMM reads is one block in L1); a 1x1 stride-1 unpadded
-// kernel uses the input as the column matrix
-// directly; float depthwise convs (one input channel per group, 1-D/2-D) skip the column matrix and run each plane
-// directly (kernels/common/window_rows.hpp). float16/bfloat16 are converted to float32 while gathering and rounded
-// once when stored. The GEMM and depthwise loops use the session's instruction set (State::isa).
+// micro-kernels' column strips, so each depth panel the GEMM reads is one block in L1); wide stride-1 2-D convs on
+// AVX2 read the GEMM's rows straight from a zero-padded copy of their input rows instead (compute_bands: an implicit
+// GEMM); a 1x1 stride-1 unpadded kernel uses the input as the column matrix directly; float depthwise convs (one input
+// channel per group, 1-D/2-D) skip the column matrix and run each plane directly (kernels/common/window_rows.hpp).
+// float16/bfloat16 are converted to float32 while gathering and rounded once when stored. The GEMM and depthwise loops
+// use the session's instruction set (State::isa).
 
 // #include "onnxmicro/kernels/common/strided_copy.hpp"
 // begin of file onnxmicro/kernels/common/strided_copy.hpp
@@ -24028,6 +24095,8 @@ struct ConvImpl : kernels::KernelDefaults {
     std::int64_t in_spatial, out_spatial, kernel_size;
     std::int64_t column_rows;  ///< group_in_channels * kernel_size: the GEMM depth
     std::int64_t tile;         ///< output positions per im2col tile (depthwise: floats of a padded-plane slice, or 0)
+    std::int64_t band_rows;    ///< implicit GEMM: output rows per padded input band (else 0)
+    const std::int32_t* band_offsets;  ///< implicit GEMM: each GEMM depth row's (channel, tap) offset in a band
     // (The flags and the clamp sit together: no padding between them, so the state is no larger than before them.)
     bool pointwise;  ///< 1x1 kernel, unit strides, no pads: the input is the column matrix
     bool has_bias;
@@ -24166,6 +24235,12 @@ struct ConvImpl : kernels::KernelDefaults {
 #endif
   }
 
+  /// Whether a 2-D conv of unit strides and constant float32 weights, its output rows `out_width` wide, reads its
+  /// input through padded bands on `isa` (an implicit GEMM: plan_bands below says why and when).
+  static bool bands_pay(Isa isa, std::int64_t out_width) noexcept {
+    return ONNXMICRO_ENABLE_FAST_PATHS && gemm::reads_b_through_offsets(isa) && out_width >= kBandMinWidth;
+  }
+
   /// Whether a 1x1 conv of `depth` input channels, `n` output positions and `m` output channels (per group) runs
   /// transposed on `isa` (prefers_transposed below says why and when).
   static bool transposed_pays(Isa isa, std::int64_t depth, std::int64_t n, std::int64_t m) noexcept {
@@ -24196,7 +24271,10 @@ struct ConvImpl : kernels::KernelDefaults {
         return plan_depthwise_scratch(ctx, state);
       }
     }
-    if constexpr (std::is_same<T, float>::value) ONNXMICRO_RETURN_IF_ERROR(pack_weights(ctx, state));
+    if constexpr (std::is_same<T, float>::value) {
+      ONNXMICRO_RETURN_IF_ERROR(pack_weights(ctx, state));
+      if (reads_padded_bands(state)) return plan_bands(ctx, state);
+    }
     scratch::ScratchLayout layout;
     const bool direct = state.pointwise && !kHalf;
     if (direct) {
@@ -24332,6 +24410,116 @@ struct ConvImpl : kernels::KernelDefaults {
     }
     state.prepared_weights = packed.data();
     return {};
+  }
+
+  // ---- Implicit GEMM: wide stride-1 2-D convs read B straight from a padded copy of their input ----
+  // A band of output rows copies the input rows it reads, zero-padded, into scratch (channel by channel, band_plane
+  // floats each); then each output row is one product whose B row (channel, tap) is the band at that row's offset,
+  // plus the tap's (band_offsets), plus the column: no column matrix. A 3x3 conv at 56x56 spent 16% of its time
+  // writing the column matrix, 9 floats for each input float; the band copies about one. The micro-kernels read the
+  // rows in the im2col path's order (channel, then tap), so the bits are the same. Rows narrower than
+  // kBandMinWidth would waste the lanes of their last strip (a product per row), so they keep im2col.
+  static constexpr std::int64_t kBandMinWidth = 48;
+
+  /// Whether a float32 conv with packed weights runs on padded bands (the rules above).
+  static bool reads_padded_bands(const State& s) noexcept {
+    const sliding_window::WindowGeometry& g = s.geometry;
+    if (s.prepared_weights == nullptr || s.pointwise || g.rank != 2 || g.stride[0] != 1 || g.stride[1] != 1 ||
+        !bands_pay(s.isa, g.output[1]) || s.group_out_channels < 2) {
+      return false;
+    }
+    const std::int64_t plane = band_input_rows(s, 1) * band_width(s);
+    return s.group_in_channels * plane < (std::int64_t{1} << 30);  // (offsets as int32)
+  }
+  /// Floats of a band row: the output row plus the kernel's reach, which is the padded input row.
+  static std::int64_t band_width(const State& s) noexcept {
+    return s.geometry.output[1] + (s.geometry.kernel[1] - 1) * s.geometry.dilation[1];
+  }
+  /// Input rows a band of `rows` output rows reads.
+  static std::int64_t band_input_rows(const State& s, std::int64_t rows) noexcept {
+    return rows + (s.geometry.kernel[0] - 1) * s.geometry.dilation[0];
+  }
+  static std::int64_t band_plane(const State& s) noexcept { return band_input_rows(s, s.band_rows) * band_width(s); }
+
+  /// Band height (a band's copy within kMaxColumnTileBytes, and at least 4 bands per worker so that the bands share
+  /// out), the offsets of the GEMM's depth rows and one band of scratch per worker.
+  static Status plan_bands(kernels::PrepareContext& ctx, State& state) noexcept {
+    const sliding_window::WindowGeometry& g = state.geometry;
+    const std::int64_t row_bytes = state.group_in_channels * band_width(state) * std::int64_t{sizeof(float)};
+    std::int64_t rows = kMaxColumnTileBytes / row_bytes - (band_input_rows(state, 1) - 1);
+    const std::int64_t shared = (g.output[0] + 4 * std::int64_t(ctx.workers()) - 1) / (4 * std::int64_t(ctx.workers()));
+    if (rows > shared) rows = shared;
+    state.band_rows = rows < 1 ? 1 : rows;
+    Span<std::int32_t> offsets;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(state.column_rows), offsets));
+    std::int64_t row = 0;
+    for (std::int64_t c = 0; c < state.group_in_channels; ++c)
+      for (std::int64_t ky = 0; ky < g.kernel[0]; ++ky)
+        for (std::int64_t kx = 0; kx < g.kernel[1]; ++kx)
+          offsets[row++] = static_cast<std::int32_t>(c * band_plane(state) + ky * g.dilation[0] * band_width(state) +
+                                                     kx * g.dilation[1]);
+    state.band_offsets = offsets.data();
+    scratch::ScratchLayout layout;
+    state.column_offset = layout.reserve_slices<float>(state.group_in_channels * band_plane(state), ctx.workers());
+    ctx.request_scratch(layout.bytes());
+    state.compute = &compute_bands;
+    return {};
+  }
+
+  /// Copies the input rows that output rows [first_row, first_row + rows) read into `band`, zero-padded: per channel,
+  /// band_input_rows rows of band_width floats.
+  static void fill_band(const State& s, const float* x_group, std::int64_t first_row, std::int64_t rows,
+                        float* band) noexcept {
+    const sliding_window::WindowGeometry& g = s.geometry;
+    const std::int64_t width = band_width(s), in_h = g.input[0], in_w = g.input[1], left = g.pad_begin[1];
+    const std::int64_t right = width - left - in_w;
+    for (std::int64_t c = 0; c < s.group_in_channels; ++c) {
+      const float* plane = x_group + c * s.in_spatial;
+      float* out = band + c * band_plane(s);
+      for (std::int64_t r = 0; r < band_input_rows(s, rows); ++r, out += width) {
+        const std::int64_t iy = first_row + r - g.pad_begin[0];
+        if (iy < 0 || iy >= in_h) {
+          std::memset(out, 0, static_cast<std::size_t>(width) * sizeof(float));
+          continue;
+        }
+        if (left > 0) std::memset(out, 0, static_cast<std::size_t>(left) * sizeof(float));
+        std::memcpy(out + left, plane + iy * in_w, static_cast<std::size_t>(in_w) * sizeof(float));
+        if (right > 0) std::memset(out + left + in_w, 0, static_cast<std::size_t>(right) * sizeof(float));
+      }
+    }
+  }
+
+  /// The (image, group, band) items claimed one by one by the workers: each band filled, then one product per output
+  /// row (bias first, or zero then accumulated, and the clamp: as multiply_group's packed product).
+  static void compute_bands(const State& s, RunContext& ctx) noexcept {
+    const float* x = static_cast<const float*>(ctx.input(kX).data);
+    const float* bias = s.has_bias ? static_cast<const float*>(ctx.input(kB).data) : nullptr;
+    float* y = static_cast<float*>(ctx.output(kY).data);
+    const std::int64_t out_h = s.geometry.output[0], out_w = s.geometry.output[1], mg = s.group_out_channels;
+    const std::int64_t bands = (out_h + s.band_rows - 1) / s.band_rows, items = s.batch * s.group * bands;
+    const float* packed = static_cast<const float*>(s.prepared_weights);
+    const std::size_t band_stride = scratch::ScratchLayout::slice_stride<float>(s.group_in_channels * band_plane(s));
+    auto items_in = [&](std::size_t task, std::int64_t first, std::int64_t end) noexcept {
+      float* band = scratch::scratch_at<float>(ctx.scratch(), s.column_offset + task * band_stride);
+      for (std::int64_t item = first; item < end; ++item) {
+        const std::int64_t b = item % bands, grp = item / bands % s.group, n = item / bands / s.group;
+        const std::int64_t first_row = b * s.band_rows;
+        const std::int64_t rows = out_h - first_row < s.band_rows ? out_h - first_row : s.band_rows;
+        fill_band(s, x + (n * s.in_channels + grp * s.group_in_channels) * s.in_spatial, first_row, rows, band);
+        const float* b_group = bias != nullptr ? bias + grp * mg : nullptr;
+        for (std::int64_t r = 0; r < rows; ++r) {
+          float* y_row = y + (n * s.out_channels + grp * mg) * s.out_spatial + (first_row + r) * out_w;
+          if (b_group == nullptr) fill_bias<float>(nullptr, mg, out_w, y_row, s.out_spatial);
+          gemm::multiply_packed_offsets(Workers(), s.isa, mg, out_w, s.column_rows,
+                                        packed + grp * packed_group_floats(s), band + r * band_width(s), s.band_offsets,
+                                        y_row, s.out_spatial, b_group, output_clamp(s));
+        }
+      }
+    };
+    const Workers& workers = ctx.workers();
+    const double work = static_cast<double>(s.batch * s.out_channels) * s.out_spatial * s.column_rows;
+    const std::size_t tasks = workers.tasks_for(work, kMinTaskWork, items);
+    workers.claim_ranges(tasks, items, 1, items_in);
   }
 
   /// Depthwise scratch: one padded plane per worker where the instruction set takes the padded path (stride 1).

@@ -285,15 +285,20 @@ std::vector<float> conv_bits(const ConvSpec& spec, bool constant_weights, om::Is
   const std::vector<float> w = pattern(static_cast<std::size_t>(count_of(spec.w_dims)), 0.5f, 2);
   const std::vector<float> b = pattern(static_cast<std::size_t>(spec.w_dims[0]), 1.0f, 3);
   std::vector<ProtoWriter> inputs = {make_value_info("x", DataType::float32, spec.x_dims)};
-  std::vector<ProtoWriter> initializers = {
-      make_tensor_raw("b", DataType::float32, {spec.w_dims[0]}, b.data(), b.size() * sizeof(float))};
+  std::vector<ProtoWriter> initializers;
+  if (spec.bias) {
+    initializers.push_back(
+        make_tensor_raw("b", DataType::float32, {spec.w_dims[0]}, b.data(), b.size() * sizeof(float)));
+  }
   if (constant_weights) {
     initializers.push_back(make_tensor_raw("w", DataType::float32, spec.w_dims, w.data(), w.size() * sizeof(float)));
   } else {
     inputs.push_back(make_value_info("w", DataType::float32, spec.w_dims));
   }
   const std::vector<std::int64_t> y_dims = conv_output_dims(spec);
-  ProtoWriter node = make_node("Conv", {"x", "w", "b"}, {"y"}, conv_attributes(spec));
+  const std::vector<std::string> node_inputs =
+      spec.bias ? std::vector<std::string>{"x", "w", "b"} : std::vector<std::string>{"x", "w"};
+  ProtoWriter node = make_node("Conv", node_inputs, {"y"}, conv_attributes(spec));
   LoadedModel loaded;
   EXPECT_TRUE(
       loaded
@@ -329,6 +334,12 @@ TEST(Conv, StripedColumnMatrixGivesTheBitsOfTheRowMajorOneAtEveryLevelAndThreadC
       {{1, 1200, 7, 7}, {256, 1200, 1, 1}, 1, {}, {}, {}, false},          // transposed, result rows padded
       {{2, 2048, 6, 5}, {128, 1024, 1, 1}, 2, {}, {}, {}, false},          // pointwise, grouped, transposed
       {{1, 3, 30, 20}, {16, 3, 3, 3}, 1, {2, 2}, {}, {1, 1, 1, 1}, true},  // shallow (27 rows): not striped
+      // Output rows 48 or more wide: padded bands on AVX2 (an implicit GEMM), with and without bias, edge strips of
+      // 9-15 and of at most 8 columns, several bands, groups, dilations and uneven pads.
+      {{1, 16, 13, 57}, {24, 16, 3, 3}, 1, {}, {}, {1, 1, 1, 1}, true},
+      {{1, 64, 9, 56}, {13, 64, 3, 3}, 1, {}, {}, {1, 1, 1, 1}, false},
+      {{2, 12, 7, 60}, {8, 6, 3, 3}, 2, {}, {2, 2}, {0, 1, 2, 3}, true},
+      {{1, 8, 5, 50}, {6, 8, 5, 1}, 1, {}, {}, {2, 0, 1, 0}, false},
   };
   om::StdThreadPool pool(2);
   for (const ConvSpec& spec : specs) {
@@ -348,6 +359,17 @@ TEST(Conv, StripedColumnMatrixGivesTheBitsOfTheRowMajorOneAtEveryLevelAndThreadC
 // The shapes above run transposed on AVX2 (and the rule's measured shapes decide as measured): the lanes a 7x7 map's
 // last strip wastes are worth a transpose only for deep products; shallow ones (a 32 -> 16 conv at 112x112 ran 2.1x
 // slower transposed) keep the plain product.
+// Padded bands only where each output row fills its lanes (ResNet-18's 56x56 layers, SqueezeNet's 55x55 ones), on the
+// one level whose micro-kernels read rows through offsets.
+TEST(Conv, OnlyWideRowsOnAvx2ReadPaddedBands) {
+  using om::kernels::conv_detail::ConvImpl;
+  EXPECT_TRUE(ConvImpl::bands_pay(om::Isa::avx2, 56));
+  EXPECT_TRUE(ConvImpl::bands_pay(om::Isa::avx2, 55));
+  EXPECT_FALSE(ConvImpl::bands_pay(om::Isa::avx2, 28));
+  EXPECT_FALSE(ConvImpl::bands_pay(om::Isa::baseline, 56));
+  EXPECT_FALSE(ConvImpl::bands_pay(om::Isa::avx512, 56));
+}
+
 TEST(Conv, OnlyDeepPointwiseProductsRunTransposed) {
   using om::kernels::conv_detail::ConvImpl;
   const om::Isa avx2 = om::Isa::avx2;

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Kernels split over a thread pool (core/threads.hpp, runtime/std_thread_pool.hpp): the std::thread pool runs every
 // task exactly once, also when sessions share it; and every kernel that splits its work (Conv's item, row and
-// product splits, depthwise Conv, Gemm's row and column splits, MatMul's batch and product splits, MaxPool, Concat)
-// gives bit-identical outputs with 1, 2, 3 and 4 threads and with a pool that runs tasks in reverse order, at every
-// instruction-set level this CPU has; a counting pool proves each model really was split. Built twice: as a plain
+// product and band splits, depthwise Conv, Gemm's row and column splits, MatMul's batch and product splits, MaxPool,
+// Concat) gives bit-identical outputs with 1, 2, 3 and 4 threads and with a pool that runs tasks in reverse order, at
+// every instruction-set level this CPU has; a counting pool proves each model really was split. Built twice: as a plain
 // test (threads_split) and under ThreadSanitizer (threads_split_tsan), which reports any race between tasks.
 #include <gtest/gtest.h>
 
@@ -208,6 +208,13 @@ std::vector<SplitCase> split_cases() {
                    {1, 64, 9, 9},
                    {{"w", {96, 64, 3, 3}}, {"b", {96}}},
                    {make_attribute_ints("pads", A{1, 1, 1, 1})}});
+  cases.push_back({"conv 3x3 on 56-wide rows (padded bands split)",
+                   "Conv",
+                   {1, 16, 20, 56},
+                   {{"w", {32, 16, 3, 3}}, {"b", {32}}},
+                   {make_attribute_ints("pads", A{1, 1, 1, 1})},
+                   om::DataType::float32,
+                   true});
   cases.push_back({"conv 1x1 (product split)", "Conv", {1, 64, 20, 20}, {{"w", {96, 64, 1, 1}}}, {}});
   cases.push_back({"conv 1x1 stride 2",
                    "Conv",

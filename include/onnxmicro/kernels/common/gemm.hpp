@@ -445,6 +445,27 @@ inline void multiply_packed_striped(const Workers& workers, Isa isa, std::int64_
 #endif
 }
 
+/// multiply_packed() with B's rows anywhere, for Isa::avx2 only (the one level whose micro-kernels read rows through
+/// offsets): B(p, j) = b[offsets[p] + j]. Conv reads a 3x3 conv's B so straight from its padded input (an implicit
+/// GEMM). Bit-identical to multiply_packed() on the same B row-major.
+inline void multiply_packed_offsets(const Workers& workers, Isa isa, std::int64_t m, std::int64_t n, std::int64_t k,
+                                    const float* packed_a, const float* b, const std::int32_t* offsets, float* c,
+                                    std::int64_t ldc, const float* row_bias = nullptr,
+                                    const OutputClamp& clamp = OutputClamp{}) noexcept {
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+  if (isa != Isa::avx2) return;  // (callers check reads_b_through_offsets first)
+  multiply_split(workers, isa, m, n, k, packed_rows(isa, m, packed_a), x86::BColumns{b, 0, 0, offsets}, c, ldc,
+                 row_bias, clamp, packed_tile_rows(isa));
+#else
+  static_cast<void>(workers), static_cast<void>(isa), static_cast<void>(m), static_cast<void>(n);
+  static_cast<void>(k), static_cast<void>(packed_a), static_cast<void>(b), static_cast<void>(offsets);
+  static_cast<void>(c), static_cast<void>(ldc), static_cast<void>(row_bias), static_cast<void>(clamp);
+#endif
+}
+
+/// Whether multiply_packed_offsets() runs on `isa`.
+constexpr bool reads_b_through_offsets(Isa isa) noexcept { return ONNXMICRO_ENABLE_ISA_DISPATCH && isa == Isa::avx2; }
+
 /// Floats a k x n B striped for `isa` takes (the last strip padded to its full width; 0 without micro-kernels).
 constexpr std::int64_t striped_b_floats(Isa isa, std::int64_t k, std::int64_t n) noexcept {
   const std::int64_t width = b_strip_columns(isa);

@@ -82,13 +82,28 @@ struct BColumns {
   const float* data;
   std::int64_t row;
   std::int64_t strip_stride = 0;
+  /// Rows anywhere (AVX2 only): B(p, j) = data[offsets[p] + j]. Conv reads a 3x3 conv's rows this way straight from
+  /// its padded input, each row (channel, tap) one offset, with no column matrix (implicit GEMM).
+  const std::int32_t* offsets = nullptr;
   bool striped() const noexcept { return strip_stride != 0; }
   /// Row p from column j (striped: j a multiple of the strip width).
   const float* at(std::int64_t p, std::int64_t j) const noexcept {
+    if (offsets != nullptr) return data + offsets[p] + j;
     return striped() ? data + j / row * strip_stride + p * row : data + p * row + j;
   }
+  /// Where the micro-kernels start a depth panel from row p0 at column j: row p0 itself, or with offsets the column's
+  /// base (the panel's rows then at base + panel_offsets(p0)[p]).
+  const float* panel(std::int64_t p0, std::int64_t j) const noexcept {
+    return offsets != nullptr ? data + j : at(p0, j);
+  }
+  const std::int32_t* panel_offsets(std::int64_t p0) const noexcept {
+    return offsets != nullptr ? offsets + p0 : nullptr;
+  }
   /// The columns from j on (striped: j a multiple of the strip width).
-  BColumns from_column(std::int64_t j) const noexcept { return BColumns{at(0, j), row, strip_stride}; }
+  BColumns from_column(std::int64_t j) const noexcept {
+    if (offsets != nullptr) return BColumns{data + j, row, 0, offsets};
+    return BColumns{at(0, j), row, strip_stride};
+  }
 };
 
 // ---- AVX2 + FMA: 6 x 16 ----
@@ -117,12 +132,12 @@ ONNXMICRO_DETAIL_TARGET_AVX2 __attribute__((always_inline)) inline void clamp_en
 }
 
 /// C[Rows x 16] (+)= A[Rows x depth] * B[depth x 16] for one depth panel, with the panel's ends; Masked: only the
-/// columns the masks select are read and written.
-template <int Rows, bool Masked>
+/// columns the masks select are read and written. B's row p is at b + p * ldb, or (Indirect) at b + offsets[p].
+template <int Rows, bool Masked, bool Indirect>
 ONNXMICRO_DETAIL_TARGET_AVX2 inline void tile(std::int64_t depth, const float* a, std::int64_t a_row,
-                                              std::int64_t a_col, const float* b, std::int64_t ldb, float* c,
-                                              std::int64_t ldc, __m256i low, __m256i high,
-                                              const PanelEnds& ends) noexcept {
+                                              std::int64_t a_col, const float* b, std::int64_t ldb,
+                                              const std::int32_t* offsets, float* c, std::int64_t ldc, __m256i low,
+                                              __m256i high, const PanelEnds& ends) noexcept {
   __m256 acc[Rows][2];
 #pragma GCC unroll 8
   for (int r = 0; r < Rows; ++r) {
@@ -136,14 +151,16 @@ ONNXMICRO_DETAIL_TARGET_AVX2 inline void tile(std::int64_t depth, const float* a
       acc[r][1] = _mm256_loadu_ps(c + r * ldc + kLanes);
     }
   }
+  const float* b_row = b;
   for (std::int64_t p = 0; p < depth; ++p) {
+    if constexpr (Indirect) b_row = b + offsets[p];
     __m256 b0, b1;
     if constexpr (Masked) {
-      b0 = _mm256_maskload_ps(b, low);
-      b1 = _mm256_maskload_ps(b + kLanes, high);
+      b0 = _mm256_maskload_ps(b_row, low);
+      b1 = _mm256_maskload_ps(b_row + kLanes, high);
     } else {
-      b0 = _mm256_loadu_ps(b);
-      b1 = _mm256_loadu_ps(b + kLanes);
+      b0 = _mm256_loadu_ps(b_row);
+      b1 = _mm256_loadu_ps(b_row + kLanes);
     }
 #pragma GCC unroll 8
     for (int r = 0; r < Rows; ++r) {
@@ -152,7 +169,7 @@ ONNXMICRO_DETAIL_TARGET_AVX2 inline void tile(std::int64_t depth, const float* a
       acc[r][1] = _mm256_fmadd_ps(a_value, b1, acc[r][1]);
     }
     a += a_col;
-    b += ldb;
+    if constexpr (!Indirect) b_row += ldb;
   }
   clamp_ends<2 * Rows>(&acc[0][0], ends);
 #pragma GCC unroll 8
@@ -197,24 +214,26 @@ ONNXMICRO_DETAIL_TARGET_AVX2 inline void wide(std::int64_t depth, const float* a
   for (int v = 0; v < kVectors; ++v) _mm256_storeu_ps(c + v * kLanes, acc[v]);
 }
 
-/// One 16-column strip (or its masked edge) of every row of C.
-template <bool Masked>
+/// One 16-column strip (or its masked edge) of every row of C (B's rows as tile() reads them).
+template <bool Masked, bool Indirect>
 ONNXMICRO_DETAIL_TARGET_AVX2 inline void strip(std::int64_t m, std::int64_t depth, const ARows& a, const float* b,
-                                               std::int64_t ldb, float* c, std::int64_t ldc, __m256i low, __m256i high,
+                                               std::int64_t ldb, const std::int32_t* offsets, float* c,
+                                               std::int64_t ldc, __m256i low, __m256i high,
                                                const PanelEnds& ends) noexcept {
   const std::int64_t a_row = a.row, a_col = a.column;
   std::int64_t i = 0;
   for (; i + kRows <= m; i += kRows)
-    tile<kRows, Masked>(depth, a.at(i), a_row, a_col, b, ldb, c + i * ldc, ldc, low, high, rows_below(ends, i));
+    tile<kRows, Masked, Indirect>(depth, a.at(i), a_row, a_col, b, ldb, offsets, c + i * ldc, ldc, low, high,
+                                  rows_below(ends, i));
   const float* a_i = a.at(i);
   float* c_i = c + i * ldc;
   const PanelEnds ends_i = rows_below(ends, i);
   switch (m - i) {
-    case 5: tile<5, Masked>(depth, a_i, a_row, a_col, b, ldb, c_i, ldc, low, high, ends_i); break;
-    case 4: tile<4, Masked>(depth, a_i, a_row, a_col, b, ldb, c_i, ldc, low, high, ends_i); break;
-    case 3: tile<3, Masked>(depth, a_i, a_row, a_col, b, ldb, c_i, ldc, low, high, ends_i); break;
-    case 2: tile<2, Masked>(depth, a_i, a_row, a_col, b, ldb, c_i, ldc, low, high, ends_i); break;
-    case 1: tile<1, Masked>(depth, a_i, a_row, a_col, b, ldb, c_i, ldc, low, high, ends_i); break;
+    case 5: tile<5, Masked, Indirect>(depth, a_i, a_row, a_col, b, ldb, offsets, c_i, ldc, low, high, ends_i); break;
+    case 4: tile<4, Masked, Indirect>(depth, a_i, a_row, a_col, b, ldb, offsets, c_i, ldc, low, high, ends_i); break;
+    case 3: tile<3, Masked, Indirect>(depth, a_i, a_row, a_col, b, ldb, offsets, c_i, ldc, low, high, ends_i); break;
+    case 2: tile<2, Masked, Indirect>(depth, a_i, a_row, a_col, b, ldb, offsets, c_i, ldc, low, high, ends_i); break;
+    case 1: tile<1, Masked, Indirect>(depth, a_i, a_row, a_col, b, ldb, offsets, c_i, ldc, low, high, ends_i); break;
     default: break;
   }
 }
@@ -224,17 +243,19 @@ constexpr int kNarrowRows = 2 * kRows;
 /// C[Rows x 8] (+)= A[Rows x depth] * B[depth x 8] for the last columns of a product when at most 8 are left (`mask`
 /// selects them): half the work of a masked 16-column tile, in the same per-element steps. Rows [0, kRows) of A at
 /// `a_top`, the rest at `a_bottom` (the next row tile's start).
-template <int Rows>
+template <int Rows, bool Indirect>
 ONNXMICRO_DETAIL_TARGET_AVX2 inline void narrow_tile(std::int64_t depth, const float* a_top, const float* a_bottom,
                                                      std::int64_t a_row, std::int64_t a_col, const float* b,
-                                                     std::int64_t ldb, float* c, std::int64_t ldc, __m256i mask,
-                                                     const PanelEnds& ends) noexcept {
+                                                     std::int64_t ldb, const std::int32_t* offsets, float* c,
+                                                     std::int64_t ldc, __m256i mask, const PanelEnds& ends) noexcept {
   __m256 acc[Rows];
 #pragma GCC unroll 12
   for (int r = 0; r < Rows; ++r)
     acc[r] = ends.row_bias != nullptr ? _mm256_set1_ps(ends.row_bias[r]) : _mm256_maskload_ps(c + r * ldc, mask);
+  const float* b_row = b;
   for (std::int64_t p = 0; p < depth; ++p) {
-    const __m256 b_value = _mm256_maskload_ps(b, mask);
+    if constexpr (Indirect) b_row = b + offsets[p];
+    const __m256 b_value = _mm256_maskload_ps(b_row, mask);
 #pragma GCC unroll 12
     for (int r = 0; r < Rows; ++r) {
       const __m256 a_value = _mm256_set1_ps(r < kRows ? a_top[r * a_row] : a_bottom[(r - kRows) * a_row]);
@@ -242,7 +263,7 @@ ONNXMICRO_DETAIL_TARGET_AVX2 inline void narrow_tile(std::int64_t depth, const f
     }
     a_top += a_col;
     a_bottom += a_col;
-    b += ldb;
+    if constexpr (!Indirect) b_row += ldb;
   }
   clamp_ends<Rows>(acc, ends);
 #pragma GCC unroll 12
@@ -250,62 +271,86 @@ ONNXMICRO_DETAIL_TARGET_AVX2 inline void narrow_tile(std::int64_t depth, const f
 }
 
 /// narrow_tile<Rows> for the rows from i on (A's row tiles at i and, past kRows rows, i + kRows).
-template <int Rows>
+template <int Rows, bool Indirect>
 ONNXMICRO_DETAIL_TARGET_AVX2 inline void narrow_rows(std::int64_t i, std::int64_t depth, const ARows& a, const float* b,
-                                                     std::int64_t ldb, float* c, std::int64_t ldc, __m256i mask,
-                                                     const PanelEnds& ends) noexcept {
+                                                     std::int64_t ldb, const std::int32_t* offsets, float* c,
+                                                     std::int64_t ldc, __m256i mask, const PanelEnds& ends) noexcept {
   const float* a_bottom = a.at(Rows > kRows ? i + kRows : i);
-  narrow_tile<Rows>(depth, a.at(i), a_bottom, a.row, a.column, b, ldb, c + i * ldc, ldc, mask, rows_below(ends, i));
+  narrow_tile<Rows, Indirect>(depth, a.at(i), a_bottom, a.row, a.column, b, ldb, offsets, c + i * ldc, ldc, mask,
+                              rows_below(ends, i));
 }
 
 /// The last (at most 8) columns of every row of C, `mask` selecting them.
+template <bool Indirect>
 ONNXMICRO_DETAIL_TARGET_AVX2 inline void narrow_strip(std::int64_t m, std::int64_t depth, const ARows& a,
-                                                      const float* b, std::int64_t ldb, float* c, std::int64_t ldc,
-                                                      __m256i mask, const PanelEnds& ends) noexcept {
+                                                      const float* b, std::int64_t ldb, const std::int32_t* offsets,
+                                                      float* c, std::int64_t ldc, __m256i mask,
+                                                      const PanelEnds& ends) noexcept {
   std::int64_t i = 0;
-  for (; i + kNarrowRows <= m; i += kNarrowRows) narrow_rows<kNarrowRows>(i, depth, a, b, ldb, c, ldc, mask, ends);
+  for (; i + kNarrowRows <= m; i += kNarrowRows)
+    narrow_rows<kNarrowRows, Indirect>(i, depth, a, b, ldb, offsets, c, ldc, mask, ends);
   switch (m - i) {
-    case 11: narrow_rows<11>(i, depth, a, b, ldb, c, ldc, mask, ends); break;
-    case 10: narrow_rows<10>(i, depth, a, b, ldb, c, ldc, mask, ends); break;
-    case 9: narrow_rows<9>(i, depth, a, b, ldb, c, ldc, mask, ends); break;
-    case 8: narrow_rows<8>(i, depth, a, b, ldb, c, ldc, mask, ends); break;
-    case 7: narrow_rows<7>(i, depth, a, b, ldb, c, ldc, mask, ends); break;
-    case 6: narrow_rows<6>(i, depth, a, b, ldb, c, ldc, mask, ends); break;
-    case 5: narrow_rows<5>(i, depth, a, b, ldb, c, ldc, mask, ends); break;
-    case 4: narrow_rows<4>(i, depth, a, b, ldb, c, ldc, mask, ends); break;
-    case 3: narrow_rows<3>(i, depth, a, b, ldb, c, ldc, mask, ends); break;
-    case 2: narrow_rows<2>(i, depth, a, b, ldb, c, ldc, mask, ends); break;
-    case 1: narrow_rows<1>(i, depth, a, b, ldb, c, ldc, mask, ends); break;
+    case 11: narrow_rows<11, Indirect>(i, depth, a, b, ldb, offsets, c, ldc, mask, ends); break;
+    case 10: narrow_rows<10, Indirect>(i, depth, a, b, ldb, offsets, c, ldc, mask, ends); break;
+    case 9: narrow_rows<9, Indirect>(i, depth, a, b, ldb, offsets, c, ldc, mask, ends); break;
+    case 8: narrow_rows<8, Indirect>(i, depth, a, b, ldb, offsets, c, ldc, mask, ends); break;
+    case 7: narrow_rows<7, Indirect>(i, depth, a, b, ldb, offsets, c, ldc, mask, ends); break;
+    case 6: narrow_rows<6, Indirect>(i, depth, a, b, ldb, offsets, c, ldc, mask, ends); break;
+    case 5: narrow_rows<5, Indirect>(i, depth, a, b, ldb, offsets, c, ldc, mask, ends); break;
+    case 4: narrow_rows<4, Indirect>(i, depth, a, b, ldb, offsets, c, ldc, mask, ends); break;
+    case 3: narrow_rows<3, Indirect>(i, depth, a, b, ldb, offsets, c, ldc, mask, ends); break;
+    case 2: narrow_rows<2, Indirect>(i, depth, a, b, ldb, offsets, c, ldc, mask, ends); break;
+    case 1: narrow_rows<1, Indirect>(i, depth, a, b, ldb, offsets, c, ldc, mask, ends); break;
     default: break;
   }
 }
 }  // namespace avx2
 
+namespace avx2 {
+/// Depth panel [p0, p0 + depth) of multiply_avx2 over all of C's columns; Indirect: B's rows through b.offsets. Never
+/// inlined: inlined into multiply_avx2 with both instances, GCC 12 spilled the tiles' A row offsets to the stack and
+/// folded B's loads into every FMA (a 3x3 conv ran 2x slower).
+template <bool Indirect>
+ONNXMICRO_DETAIL_TARGET_AVX2 __attribute__((noinline)) inline void panel(std::int64_t m, std::int64_t n,
+                                                                         std::int64_t p0, std::int64_t depth,
+                                                                         const ARows& a_p, const BColumns& b, float* c,
+                                                                         std::int64_t ldc,
+                                                                         const PanelEnds& ends) noexcept {
+  __m256i all_low, all_high, edge_low, edge_high;
+  edge_masks(kColumns, all_low, all_high);
+  edge_masks(n % kColumns, edge_low, edge_high);
+  const std::int64_t full_columns = n - n % kColumns;
+  const std::int32_t* offsets = b.panel_offsets(p0);
+  std::int64_t j = 0;
+  if (!Indirect && m >= 1 && m <= kWideRows) {
+    const std::int64_t strip_step = b.striped() ? b.strip_stride : kColumns;
+    for (; j + kWideColumns <= full_columns; j += kWideColumns)
+      wide(depth, a_p.at(0), a_p.column, b.at(p0, j), strip_step, b.row, c + j, ends);
+  }
+  for (; j < full_columns; j += kColumns)
+    strip<false, Indirect>(m, depth, a_p, b.panel(p0, j), b.row, offsets, c + j, ldc, all_low, all_high, ends);
+  const float* b_edge = b.panel(p0, full_columns);
+  if (n - full_columns > kLanes) {
+    strip<true, Indirect>(m, depth, a_p, b_edge, b.row, offsets, c + full_columns, ldc, edge_low, edge_high, ends);
+  } else if (full_columns < n) {
+    narrow_strip<Indirect>(m, depth, a_p, b_edge, b.row, offsets, c + full_columns, ldc, edge_low, ends);
+  }
+}
+}  // namespace avx2
+
 /// C[m x n] = (row_bias[i], or C) + A[m x k] * B[k x n], then `clamp`, with AVX2+FMA; A and B as ARows and BColumns
-/// say (a striped B in strips of avx2::kColumns), C row-major.
+/// say (a striped B in strips of avx2::kColumns; B's rows through offsets), C row-major.
 ONNXMICRO_DETAIL_TARGET_AVX2 inline void multiply_avx2(std::int64_t m, std::int64_t n, std::int64_t k, const ARows& a,
                                                        const BColumns& b, float* c, std::int64_t ldc,
                                                        const float* row_bias, const OutputClamp& clamp) noexcept {
-  __m256i all_low, all_high, edge_low, edge_high;
-  avx2::edge_masks(avx2::kColumns, all_low, all_high);
-  avx2::edge_masks(n % avx2::kColumns, edge_low, edge_high);
-  const std::int64_t full_columns = n - n % avx2::kColumns;
   for (std::int64_t p0 = 0; p0 < k; p0 += kDepthAvx2) {
     const std::int64_t depth = k - p0 < kDepthAvx2 ? k - p0 : kDepthAvx2;
     const ARows a_p = a.from_depth(p0, depth);
     const PanelEnds ends = panel_ends(p0 == 0, p0 + depth >= k, row_bias, clamp);
-    std::int64_t j = 0;
-    if (m >= 1 && m <= avx2::kWideRows) {
-      const std::int64_t strip_step = b.striped() ? b.strip_stride : avx2::kColumns;
-      for (; j + avx2::kWideColumns <= full_columns; j += avx2::kWideColumns)
-        avx2::wide(depth, a_p.at(0), a_p.column, b.at(p0, j), strip_step, b.row, c + j, ends);
-    }
-    for (; j < full_columns; j += avx2::kColumns)
-      avx2::strip<false>(m, depth, a_p, b.at(p0, j), b.row, c + j, ldc, all_low, all_high, ends);
-    if (n - full_columns > avx2::kLanes) {
-      avx2::strip<true>(m, depth, a_p, b.at(p0, full_columns), b.row, c + full_columns, ldc, edge_low, edge_high, ends);
-    } else if (full_columns < n) {
-      avx2::narrow_strip(m, depth, a_p, b.at(p0, full_columns), b.row, c + full_columns, ldc, edge_low, ends);
+    if (b.offsets != nullptr) {
+      avx2::panel<true>(m, n, p0, depth, a_p, b, c, ldc, ends);
+    } else {
+      avx2::panel<false>(m, n, p0, depth, a_p, b, c, ldc, ends);
     }
   }
 }

@@ -7,11 +7,12 @@
 // Method (size-optimised builds and sessions: compute_direct below): per (image, group), the input patch of each output
 // position is gathered into a column matrix (im2col, a tile of output positions at a time, in scratch) and multiplied
 // by the group's weights with the blocked GEMM (with packed float32 weights, the column matrix is written in the
-// micro-kernels' column strips, so each depth panel the GEMM reads is one block in L1); a 1x1 stride-1 unpadded
-// kernel uses the input as the column matrix
-// directly; float depthwise convs (one input channel per group, 1-D/2-D) skip the column matrix and run each plane
-// directly (kernels/common/window_rows.hpp). float16/bfloat16 are converted to float32 while gathering and rounded
-// once when stored. The GEMM and depthwise loops use the session's instruction set (State::isa).
+// micro-kernels' column strips, so each depth panel the GEMM reads is one block in L1); wide stride-1 2-D convs on
+// AVX2 read the GEMM's rows straight from a zero-padded copy of their input rows instead (compute_bands: an implicit
+// GEMM); a 1x1 stride-1 unpadded kernel uses the input as the column matrix directly; float depthwise convs (one input
+// channel per group, 1-D/2-D) skip the column matrix and run each plane directly (kernels/common/window_rows.hpp).
+// float16/bfloat16 are converted to float32 while gathering and rounded once when stored. The GEMM and depthwise loops
+// use the session's instruction set (State::isa).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -60,6 +61,8 @@ struct ConvImpl : kernels::KernelDefaults {
     std::int64_t in_spatial, out_spatial, kernel_size;
     std::int64_t column_rows;  ///< group_in_channels * kernel_size: the GEMM depth
     std::int64_t tile;         ///< output positions per im2col tile (depthwise: floats of a padded-plane slice, or 0)
+    std::int64_t band_rows;    ///< implicit GEMM: output rows per padded input band (else 0)
+    const std::int32_t* band_offsets;  ///< implicit GEMM: each GEMM depth row's (channel, tap) offset in a band
     // (The flags and the clamp sit together: no padding between them, so the state is no larger than before them.)
     bool pointwise;  ///< 1x1 kernel, unit strides, no pads: the input is the column matrix
     bool has_bias;
@@ -198,6 +201,12 @@ struct ConvImpl : kernels::KernelDefaults {
 #endif
   }
 
+  /// Whether a 2-D conv of unit strides and constant float32 weights, its output rows `out_width` wide, reads its
+  /// input through padded bands on `isa` (an implicit GEMM: plan_bands below says why and when).
+  static bool bands_pay(Isa isa, std::int64_t out_width) noexcept {
+    return ONNXMICRO_ENABLE_FAST_PATHS && gemm::reads_b_through_offsets(isa) && out_width >= kBandMinWidth;
+  }
+
   /// Whether a 1x1 conv of `depth` input channels, `n` output positions and `m` output channels (per group) runs
   /// transposed on `isa` (prefers_transposed below says why and when).
   static bool transposed_pays(Isa isa, std::int64_t depth, std::int64_t n, std::int64_t m) noexcept {
@@ -228,7 +237,10 @@ struct ConvImpl : kernels::KernelDefaults {
         return plan_depthwise_scratch(ctx, state);
       }
     }
-    if constexpr (std::is_same<T, float>::value) ONNXMICRO_RETURN_IF_ERROR(pack_weights(ctx, state));
+    if constexpr (std::is_same<T, float>::value) {
+      ONNXMICRO_RETURN_IF_ERROR(pack_weights(ctx, state));
+      if (reads_padded_bands(state)) return plan_bands(ctx, state);
+    }
     scratch::ScratchLayout layout;
     const bool direct = state.pointwise && !kHalf;
     if (direct) {
@@ -364,6 +376,116 @@ struct ConvImpl : kernels::KernelDefaults {
     }
     state.prepared_weights = packed.data();
     return {};
+  }
+
+  // ---- Implicit GEMM: wide stride-1 2-D convs read B straight from a padded copy of their input ----
+  // A band of output rows copies the input rows it reads, zero-padded, into scratch (channel by channel, band_plane
+  // floats each); then each output row is one product whose B row (channel, tap) is the band at that row's offset,
+  // plus the tap's (band_offsets), plus the column: no column matrix. A 3x3 conv at 56x56 spent 16% of its time
+  // writing the column matrix, 9 floats for each input float; the band copies about one. The micro-kernels read the
+  // rows in the im2col path's order (channel, then tap), so the bits are the same. Rows narrower than
+  // kBandMinWidth would waste the lanes of their last strip (a product per row), so they keep im2col.
+  static constexpr std::int64_t kBandMinWidth = 48;
+
+  /// Whether a float32 conv with packed weights runs on padded bands (the rules above).
+  static bool reads_padded_bands(const State& s) noexcept {
+    const sliding_window::WindowGeometry& g = s.geometry;
+    if (s.prepared_weights == nullptr || s.pointwise || g.rank != 2 || g.stride[0] != 1 || g.stride[1] != 1 ||
+        !bands_pay(s.isa, g.output[1]) || s.group_out_channels < 2) {
+      return false;
+    }
+    const std::int64_t plane = band_input_rows(s, 1) * band_width(s);
+    return s.group_in_channels * plane < (std::int64_t{1} << 30);  // (offsets as int32)
+  }
+  /// Floats of a band row: the output row plus the kernel's reach, which is the padded input row.
+  static std::int64_t band_width(const State& s) noexcept {
+    return s.geometry.output[1] + (s.geometry.kernel[1] - 1) * s.geometry.dilation[1];
+  }
+  /// Input rows a band of `rows` output rows reads.
+  static std::int64_t band_input_rows(const State& s, std::int64_t rows) noexcept {
+    return rows + (s.geometry.kernel[0] - 1) * s.geometry.dilation[0];
+  }
+  static std::int64_t band_plane(const State& s) noexcept { return band_input_rows(s, s.band_rows) * band_width(s); }
+
+  /// Band height (a band's copy within kMaxColumnTileBytes, and at least 4 bands per worker so that the bands share
+  /// out), the offsets of the GEMM's depth rows and one band of scratch per worker.
+  static Status plan_bands(kernels::PrepareContext& ctx, State& state) noexcept {
+    const sliding_window::WindowGeometry& g = state.geometry;
+    const std::int64_t row_bytes = state.group_in_channels * band_width(state) * std::int64_t{sizeof(float)};
+    std::int64_t rows = kMaxColumnTileBytes / row_bytes - (band_input_rows(state, 1) - 1);
+    const std::int64_t shared = (g.output[0] + 4 * std::int64_t(ctx.workers()) - 1) / (4 * std::int64_t(ctx.workers()));
+    if (rows > shared) rows = shared;
+    state.band_rows = rows < 1 ? 1 : rows;
+    Span<std::int32_t> offsets;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(state.column_rows), offsets));
+    std::int64_t row = 0;
+    for (std::int64_t c = 0; c < state.group_in_channels; ++c)
+      for (std::int64_t ky = 0; ky < g.kernel[0]; ++ky)
+        for (std::int64_t kx = 0; kx < g.kernel[1]; ++kx)
+          offsets[row++] = static_cast<std::int32_t>(c * band_plane(state) + ky * g.dilation[0] * band_width(state) +
+                                                     kx * g.dilation[1]);
+    state.band_offsets = offsets.data();
+    scratch::ScratchLayout layout;
+    state.column_offset = layout.reserve_slices<float>(state.group_in_channels * band_plane(state), ctx.workers());
+    ctx.request_scratch(layout.bytes());
+    state.compute = &compute_bands;
+    return {};
+  }
+
+  /// Copies the input rows that output rows [first_row, first_row + rows) read into `band`, zero-padded: per channel,
+  /// band_input_rows rows of band_width floats.
+  static void fill_band(const State& s, const float* x_group, std::int64_t first_row, std::int64_t rows,
+                        float* band) noexcept {
+    const sliding_window::WindowGeometry& g = s.geometry;
+    const std::int64_t width = band_width(s), in_h = g.input[0], in_w = g.input[1], left = g.pad_begin[1];
+    const std::int64_t right = width - left - in_w;
+    for (std::int64_t c = 0; c < s.group_in_channels; ++c) {
+      const float* plane = x_group + c * s.in_spatial;
+      float* out = band + c * band_plane(s);
+      for (std::int64_t r = 0; r < band_input_rows(s, rows); ++r, out += width) {
+        const std::int64_t iy = first_row + r - g.pad_begin[0];
+        if (iy < 0 || iy >= in_h) {
+          std::memset(out, 0, static_cast<std::size_t>(width) * sizeof(float));
+          continue;
+        }
+        if (left > 0) std::memset(out, 0, static_cast<std::size_t>(left) * sizeof(float));
+        std::memcpy(out + left, plane + iy * in_w, static_cast<std::size_t>(in_w) * sizeof(float));
+        if (right > 0) std::memset(out + left + in_w, 0, static_cast<std::size_t>(right) * sizeof(float));
+      }
+    }
+  }
+
+  /// The (image, group, band) items claimed one by one by the workers: each band filled, then one product per output
+  /// row (bias first, or zero then accumulated, and the clamp: as multiply_group's packed product).
+  static void compute_bands(const State& s, RunContext& ctx) noexcept {
+    const float* x = static_cast<const float*>(ctx.input(kX).data);
+    const float* bias = s.has_bias ? static_cast<const float*>(ctx.input(kB).data) : nullptr;
+    float* y = static_cast<float*>(ctx.output(kY).data);
+    const std::int64_t out_h = s.geometry.output[0], out_w = s.geometry.output[1], mg = s.group_out_channels;
+    const std::int64_t bands = (out_h + s.band_rows - 1) / s.band_rows, items = s.batch * s.group * bands;
+    const float* packed = static_cast<const float*>(s.prepared_weights);
+    const std::size_t band_stride = scratch::ScratchLayout::slice_stride<float>(s.group_in_channels * band_plane(s));
+    auto items_in = [&](std::size_t task, std::int64_t first, std::int64_t end) noexcept {
+      float* band = scratch::scratch_at<float>(ctx.scratch(), s.column_offset + task * band_stride);
+      for (std::int64_t item = first; item < end; ++item) {
+        const std::int64_t b = item % bands, grp = item / bands % s.group, n = item / bands / s.group;
+        const std::int64_t first_row = b * s.band_rows;
+        const std::int64_t rows = out_h - first_row < s.band_rows ? out_h - first_row : s.band_rows;
+        fill_band(s, x + (n * s.in_channels + grp * s.group_in_channels) * s.in_spatial, first_row, rows, band);
+        const float* b_group = bias != nullptr ? bias + grp * mg : nullptr;
+        for (std::int64_t r = 0; r < rows; ++r) {
+          float* y_row = y + (n * s.out_channels + grp * mg) * s.out_spatial + (first_row + r) * out_w;
+          if (b_group == nullptr) fill_bias<float>(nullptr, mg, out_w, y_row, s.out_spatial);
+          gemm::multiply_packed_offsets(Workers(), s.isa, mg, out_w, s.column_rows,
+                                        packed + grp * packed_group_floats(s), band + r * band_width(s), s.band_offsets,
+                                        y_row, s.out_spatial, b_group, output_clamp(s));
+        }
+      }
+    };
+    const Workers& workers = ctx.workers();
+    const double work = static_cast<double>(s.batch * s.out_channels) * s.out_spatial * s.column_rows;
+    const std::size_t tasks = workers.tasks_for(work, kMinTaskWork, items);
+    workers.claim_ranges(tasks, items, 1, items_in);
   }
 
   /// Depthwise scratch: one padded plane per worker where the instruction set takes the padded path (stride 1).
