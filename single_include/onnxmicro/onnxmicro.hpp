@@ -23509,7 +23509,7 @@ ONNXMICRO_NAMESPACE_END
 // Method (size-optimised builds and sessions: compute_direct below): per (image, group), the input patch of each output
 // position is gathered into a column matrix (im2col, a tile of output positions at a time, in scratch) and multiplied
 // by the group's weights with the blocked GEMM (with packed float32 weights, the column matrix is written in the
-// micro-kernels' column strips, so each depth panel the GEMM reads is one block in L1); wide stride-1 2-D convs on
+// micro-kernels' column strips, so each depth panel the GEMM reads is one block in L1); wide 2-D convs on
 // AVX2 read the GEMM's rows straight from a zero-padded copy of their input rows instead (compute_bands: an implicit
 // GEMM); a 1x1 stride-1 unpadded kernel uses the input as the column matrix directly; float depthwise convs (one input
 // channel per group, 1-D/2-D) skip the column matrix and run each plane directly (kernels/common/window_rows.hpp).
@@ -24095,15 +24095,15 @@ struct ConvImpl : kernels::KernelDefaults {
     std::int64_t in_spatial, out_spatial, kernel_size;
     std::int64_t column_rows;  ///< group_in_channels * kernel_size: the GEMM depth
     std::int64_t tile;         ///< output positions per im2col tile (depthwise: floats of a padded-plane slice, or 0)
-    std::int64_t band_rows;    ///< implicit GEMM: output rows per padded input band (else 0)
-    const std::int32_t* band_offsets;  ///< implicit GEMM: each GEMM depth row's (channel, tap) offset in a band
     // (The flags and the clamp sit together: no padding between them, so the state is no larger than before them.)
     bool pointwise;  ///< 1x1 kernel, unit strides, no pads: the input is the column matrix
     bool has_bias;
     bool weights_in_scratch;     ///< half types with a non-constant W: converted at run into scratch
     Isa isa;                     ///< the GEMM micro-kernels to use (PrepareContext::isa)
-#if ONNXMICRO_ENABLE_FAST_PATHS  // (activation fusion exists only with fast paths: no state bytes without)
+#if ONNXMICRO_ENABLE_FAST_PATHS  // (activation fusion and bands exist only with fast paths: no state bytes without)
     kernels::OutputClamp clamp;  ///< a Relu/Clip fused into this node (PrepareContext::fused_clamp)
+    std::int64_t band_rows;      ///< implicit GEMM: output rows per padded input band (else 0)
+    const std::int32_t* band_offsets;  ///< implicit GEMM: each GEMM depth row's (channel, tap) offset in a band
 #endif
     /// W made at prepare, or null: in the compute type (half types, constant W), or packed for the GEMM's
     /// micro-kernels per group (float32, constant W: gemm::pack_a).
@@ -24235,10 +24235,12 @@ struct ConvImpl : kernels::KernelDefaults {
 #endif
   }
 
-  /// Whether a 2-D conv of unit strides and constant float32 weights, its output rows `out_width` wide, reads its
-  /// input through padded bands on `isa` (an implicit GEMM: plan_bands below says why and when).
+  /// Whether a 2-D conv of constant float32 weights and horizontal stride 1 or 2, its output rows `out_width` wide,
+  /// reads its input through padded bands on `isa` (an implicit GEMM: plan_bands below says why and when).
   static bool bands_pay(Isa isa, std::int64_t out_width) noexcept {
-    return ONNXMICRO_ENABLE_FAST_PATHS && gemm::reads_b_through_offsets(isa) && out_width >= kBandMinWidth;
+    const std::int64_t strip = gemm::b_strip_columns(isa), edge = strip > 0 ? out_width % strip : 0;
+    return ONNXMICRO_ENABLE_FAST_PATHS && gemm::reads_b_through_offsets(isa) && out_width >= kBandMinWidth &&
+           (edge == 0 || gemm::computed_columns(isa, edge) < strip);
   }
 
   /// Whether a 1x1 conv of `depth` input channels, `n` output positions and `m` output channels (per group) runs
@@ -24273,7 +24275,9 @@ struct ConvImpl : kernels::KernelDefaults {
     }
     if constexpr (std::is_same<T, float>::value) {
       ONNXMICRO_RETURN_IF_ERROR(pack_weights(ctx, state));
+#if ONNXMICRO_ENABLE_FAST_PATHS
       if (reads_padded_bands(state)) return plan_bands(ctx, state);
+#endif
     }
     scratch::ScratchLayout layout;
     const bool direct = state.pointwise && !kHalf;
@@ -24412,52 +24416,68 @@ struct ConvImpl : kernels::KernelDefaults {
     return {};
   }
 
-  // ---- Implicit GEMM: wide stride-1 2-D convs read B straight from a padded copy of their input ----
+  // ---- Implicit GEMM: wide 2-D convs read B straight from a padded copy of their input ----
   // A band of output rows copies the input rows it reads, zero-padded, into scratch (channel by channel, band_plane
   // floats each); then each output row is one product whose B row (channel, tap) is the band at that row's offset,
   // plus the tap's (band_offsets), plus the column: no column matrix. A 3x3 conv at 56x56 spent 16% of its time
-  // writing the column matrix, 9 floats for each input float; the band copies about one. The micro-kernels read the
-  // rows in the im2col path's order (channel, then tap), so the bits are the same. Rows narrower than
-  // kBandMinWidth would waste the lanes of their last strip (a product per row), so they keep im2col.
+  // writing the column matrix, 9 floats for each input float; the band copies about one. With a horizontal stride of 2
+  // each band row is stored as its two phases (even columns, then odd ones), so that a tap's values for consecutive
+  // outputs are still consecutive floats (the first convs of the CNNs: 3x3 and 7x7, stride 2, over RGB). The
+  // micro-kernels read the rows in the im2col path's order (channel, then tap), so the bits are the same. Rows
+  // narrower than kBandMinWidth would waste the lanes of their last strip (a product per row), and so would rows whose
+  // last strip needs the masked 16-column tile (9-15 columns left: SqueezeNet's first conv, 111 wide, ran 11-20%
+  // slower on bands); they keep im2col.
   static constexpr std::int64_t kBandMinWidth = 48;
 
+#if ONNXMICRO_ENABLE_FAST_PATHS
   /// Whether a float32 conv with packed weights runs on padded bands (the rules above).
   static bool reads_padded_bands(const State& s) noexcept {
     const sliding_window::WindowGeometry& g = s.geometry;
-    if (s.prepared_weights == nullptr || s.pointwise || g.rank != 2 || g.stride[0] != 1 || g.stride[1] != 1 ||
+    if (s.prepared_weights == nullptr || s.pointwise || g.rank != 2 || (g.stride[1] != 1 && g.stride[1] != 2) ||
         !bands_pay(s.isa, g.output[1]) || s.group_out_channels < 2) {
       return false;
     }
-    const std::int64_t plane = band_input_rows(s, 1) * band_width(s);
+    const std::int64_t plane = band_input_rows(s, 1) * band_row_floats(s);
     return s.group_in_channels * plane < (std::int64_t{1} << 30);  // (offsets as int32)
   }
-  /// Floats of a band row: the output row plus the kernel's reach, which is the padded input row.
-  static std::int64_t band_width(const State& s) noexcept {
-    return s.geometry.output[1] + (s.geometry.kernel[1] - 1) * s.geometry.dilation[1];
+  /// Floats of one phase of a band row: the output row plus the kernel's reach in that phase.
+  static std::int64_t band_phase_floats(const State& s) noexcept {
+    const sliding_window::WindowGeometry& g = s.geometry;
+    return g.output[1] + (g.kernel[1] - 1) * g.dilation[1] / g.stride[1];
   }
+  /// Floats of a band row: its phases (one per column of the horizontal stride) one after another.
+  static std::int64_t band_row_floats(const State& s) noexcept { return s.geometry.stride[1] * band_phase_floats(s); }
   /// Input rows a band of `rows` output rows reads.
   static std::int64_t band_input_rows(const State& s, std::int64_t rows) noexcept {
-    return rows + (s.geometry.kernel[0] - 1) * s.geometry.dilation[0];
+    const sliding_window::WindowGeometry& g = s.geometry;
+    return (rows - 1) * g.stride[0] + (g.kernel[0] - 1) * g.dilation[0] + 1;
   }
-  static std::int64_t band_plane(const State& s) noexcept { return band_input_rows(s, s.band_rows) * band_width(s); }
+  static std::int64_t band_plane(const State& s) noexcept {
+    return band_input_rows(s, s.band_rows) * band_row_floats(s);
+  }
 
   /// Band height (a band's copy within kMaxColumnTileBytes, and at least 4 bands per worker so that the bands share
   /// out), the offsets of the GEMM's depth rows and one band of scratch per worker.
   static Status plan_bands(kernels::PrepareContext& ctx, State& state) noexcept {
     const sliding_window::WindowGeometry& g = state.geometry;
-    const std::int64_t row_bytes = state.group_in_channels * band_width(state) * std::int64_t{sizeof(float)};
-    std::int64_t rows = kMaxColumnTileBytes / row_bytes - (band_input_rows(state, 1) - 1);
+    const std::int64_t row_bytes = state.group_in_channels * band_row_floats(state) * std::int64_t{sizeof(float)};
+    std::int64_t rows = (kMaxColumnTileBytes / row_bytes - band_input_rows(state, 1)) / g.stride[0] + 1;
     const std::int64_t shared = (g.output[0] + 4 * std::int64_t(ctx.workers()) - 1) / (4 * std::int64_t(ctx.workers()));
     if (rows > shared) rows = shared;
     state.band_rows = rows < 1 ? 1 : rows;
     Span<std::int32_t> offsets;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(state.column_rows), offsets));
     std::int64_t row = 0;
-    for (std::int64_t c = 0; c < state.group_in_channels; ++c)
-      for (std::int64_t ky = 0; ky < g.kernel[0]; ++ky)
-        for (std::int64_t kx = 0; kx < g.kernel[1]; ++kx)
-          offsets[row++] = static_cast<std::int32_t>(c * band_plane(state) + ky * g.dilation[0] * band_width(state) +
-                                                     kx * g.dilation[1]);
+    for (std::int64_t c = 0; c < state.group_in_channels; ++c) {
+      for (std::int64_t ky = 0; ky < g.kernel[0]; ++ky) {
+        for (std::int64_t kx = 0; kx < g.kernel[1]; ++kx) {
+          const std::int64_t reach = kx * g.dilation[1];  // phase reach % stride, reach / stride floats into it
+          offsets[row++] =
+              static_cast<std::int32_t>(c * band_plane(state) + ky * g.dilation[0] * band_row_floats(state) +
+                                        reach % g.stride[1] * band_phase_floats(state) + reach / g.stride[1]);
+        }
+      }
+    }
     state.band_offsets = offsets.data();
     scratch::ScratchLayout layout;
     state.column_offset = layout.reserve_slices<float>(state.group_in_channels * band_plane(state), ctx.workers());
@@ -24466,25 +24486,41 @@ struct ConvImpl : kernels::KernelDefaults {
     return {};
   }
 
+  /// One band row: padded input row `line` (null: a padding row) split into its phases, zeros where the padded
+  /// row's column (phase + i * stride) is padding.
+  static void fill_band_row(const State& s, const float* line, float* out) noexcept {
+    const sliding_window::WindowGeometry& g = s.geometry;
+    const std::int64_t phase_floats = band_phase_floats(s), stride = g.stride[1], in_w = g.input[1];
+    for (std::int64_t phase = 0; phase < stride; ++phase, out += phase_floats) {
+      // Floats [lo, hi) of this phase read input columns lo * stride + phase - pad_begin onwards.
+      const std::int64_t shift = phase - g.pad_begin[1];
+      std::int64_t lo = shift >= 0 ? 0 : (-shift + stride - 1) / stride;
+      std::int64_t hi = in_w - shift <= 0 ? 0 : (in_w - shift - 1) / stride + 1;
+      if (hi > phase_floats) hi = phase_floats;
+      if (line == nullptr) hi = 0;
+      if (lo > hi) lo = hi;
+      if (lo > 0) std::memset(out, 0, static_cast<std::size_t>(lo) * sizeof(float));
+      if (hi > lo && stride == 1) {
+        std::memcpy(out + lo, line + lo + shift, static_cast<std::size_t>(hi - lo) * sizeof(float));
+      } else if (hi > lo) {
+        strided_copy::copy(s.isa, out + lo, line + lo * stride + shift, hi - lo, stride);
+      }
+      if (phase_floats > hi) std::memset(out + hi, 0, static_cast<std::size_t>(phase_floats - hi) * sizeof(float));
+    }
+  }
+
   /// Copies the input rows that output rows [first_row, first_row + rows) read into `band`, zero-padded: per channel,
-  /// band_input_rows rows of band_width floats.
+  /// band_input_rows rows of band_row_floats floats.
   static void fill_band(const State& s, const float* x_group, std::int64_t first_row, std::int64_t rows,
                         float* band) noexcept {
     const sliding_window::WindowGeometry& g = s.geometry;
-    const std::int64_t width = band_width(s), in_h = g.input[0], in_w = g.input[1], left = g.pad_begin[1];
-    const std::int64_t right = width - left - in_w;
+    const std::int64_t row_floats = band_row_floats(s), in_h = g.input[0], in_w = g.input[1];
     for (std::int64_t c = 0; c < s.group_in_channels; ++c) {
       const float* plane = x_group + c * s.in_spatial;
       float* out = band + c * band_plane(s);
-      for (std::int64_t r = 0; r < band_input_rows(s, rows); ++r, out += width) {
-        const std::int64_t iy = first_row + r - g.pad_begin[0];
-        if (iy < 0 || iy >= in_h) {
-          std::memset(out, 0, static_cast<std::size_t>(width) * sizeof(float));
-          continue;
-        }
-        if (left > 0) std::memset(out, 0, static_cast<std::size_t>(left) * sizeof(float));
-        std::memcpy(out + left, plane + iy * in_w, static_cast<std::size_t>(in_w) * sizeof(float));
-        if (right > 0) std::memset(out + left + in_w, 0, static_cast<std::size_t>(right) * sizeof(float));
+      for (std::int64_t r = 0; r < band_input_rows(s, rows); ++r, out += row_floats) {
+        const std::int64_t iy = first_row * g.stride[0] + r - g.pad_begin[0];
+        fill_band_row(s, iy < 0 || iy >= in_h ? nullptr : plane + iy * in_w, out);
       }
     }
   }
@@ -24511,8 +24547,9 @@ struct ConvImpl : kernels::KernelDefaults {
           float* y_row = y + (n * s.out_channels + grp * mg) * s.out_spatial + (first_row + r) * out_w;
           if (b_group == nullptr) fill_bias<float>(nullptr, mg, out_w, y_row, s.out_spatial);
           gemm::multiply_packed_offsets(Workers(), s.isa, mg, out_w, s.column_rows,
-                                        packed + grp * packed_group_floats(s), band + r * band_width(s), s.band_offsets,
-                                        y_row, s.out_spatial, b_group, output_clamp(s));
+                                        packed + grp * packed_group_floats(s),
+                                        band + r * s.geometry.stride[0] * band_row_floats(s), s.band_offsets, y_row,
+                                        s.out_spatial, b_group, output_clamp(s));
         }
       }
     };
@@ -24521,6 +24558,7 @@ struct ConvImpl : kernels::KernelDefaults {
     const std::size_t tasks = workers.tasks_for(work, kMinTaskWork, items);
     workers.claim_ranges(tasks, items, 1, items_in);
   }
+#endif  // ONNXMICRO_ENABLE_FAST_PATHS
 
   /// Depthwise scratch: one padded plane per worker where the instruction set takes the padded path (stride 1).
   static Status plan_depthwise_scratch(kernels::PrepareContext& ctx, State& state) noexcept {

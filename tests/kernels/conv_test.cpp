@@ -334,12 +334,17 @@ TEST(Conv, StripedColumnMatrixGivesTheBitsOfTheRowMajorOneAtEveryLevelAndThreadC
       {{1, 1200, 7, 7}, {256, 1200, 1, 1}, 1, {}, {}, {}, false},          // transposed, result rows padded
       {{2, 2048, 6, 5}, {128, 1024, 1, 1}, 2, {}, {}, {}, false},          // pointwise, grouped, transposed
       {{1, 3, 30, 20}, {16, 3, 3, 3}, 1, {2, 2}, {}, {1, 1, 1, 1}, true},  // shallow (27 rows): not striped
-      // Output rows 48 or more wide: padded bands on AVX2 (an implicit GEMM), with and without bias, edge strips of
-      // 9-15 and of at most 8 columns, several bands, groups, dilations and uneven pads.
-      {{1, 16, 13, 57}, {24, 16, 3, 3}, 1, {}, {}, {1, 1, 1, 1}, true},
+      // Output rows 48 or more wide: padded bands on AVX2 (an implicit GEMM), with and without bias, last strips full
+      // or of at most 8 columns, several bands, groups, dilations and uneven pads; horizontal stride 2 (the band
+      // rows split into phases: the CNNs' first convs), vertical strides 2 and 3.
+      {{1, 16, 13, 49}, {24, 16, 3, 3}, 1, {}, {}, {1, 1, 1, 1}, true},
       {{1, 64, 9, 56}, {13, 64, 3, 3}, 1, {}, {}, {1, 1, 1, 1}, false},
-      {{2, 12, 7, 60}, {8, 6, 3, 3}, 2, {}, {2, 2}, {0, 1, 2, 3}, true},
+      {{2, 12, 7, 52}, {8, 6, 3, 3}, 2, {}, {2, 2}, {0, 1, 2, 3}, true},
       {{1, 8, 5, 50}, {6, 8, 5, 1}, 1, {}, {}, {2, 0, 1, 0}, false},
+      {{1, 3, 31, 230}, {16, 3, 7, 7}, 1, {2, 2}, {}, {3, 3, 3, 3}, true},
+      {{1, 3, 17, 226}, {24, 3, 3, 3}, 1, {2, 2}, {}, {}, false},
+      {{1, 4, 12, 101}, {8, 4, 3, 3}, 1, {1, 2}, {2, 2}, {1, 2, 0, 1}, true},
+      {{1, 5, 20, 49}, {6, 5, 3, 3}, 1, {3, 1}, {}, {1, 1, 1, 1}, false},
   };
   om::StdThreadPool pool(2);
   for (const ConvSpec& spec : specs) {
@@ -359,12 +364,14 @@ TEST(Conv, StripedColumnMatrixGivesTheBitsOfTheRowMajorOneAtEveryLevelAndThreadC
 // The shapes above run transposed on AVX2 (and the rule's measured shapes decide as measured): the lanes a 7x7 map's
 // last strip wastes are worth a transpose only for deep products; shallow ones (a 32 -> 16 conv at 112x112 ran 2.1x
 // slower transposed) keep the plain product.
-// Padded bands only where each output row fills its lanes (ResNet-18's 56x56 layers, SqueezeNet's 55x55 ones), on the
-// one level whose micro-kernels read rows through offsets.
+// Padded bands only where each output row fills its lanes (ResNet-18's 56x56 layers, SqueezeNet's 55x55 ones, the first
+// convs' 112-wide rows), on the one level whose micro-kernels read rows through offsets.
 TEST(Conv, OnlyWideRowsOnAvx2ReadPaddedBands) {
   using om::kernels::conv_detail::ConvImpl;
   EXPECT_TRUE(ConvImpl::bands_pay(om::Isa::avx2, 56));
   EXPECT_TRUE(ConvImpl::bands_pay(om::Isa::avx2, 55));
+  EXPECT_TRUE(ConvImpl::bands_pay(om::Isa::avx2, 112));
+  EXPECT_FALSE(ConvImpl::bands_pay(om::Isa::avx2, 111));  // a masked 15-column strip in every row
   EXPECT_FALSE(ConvImpl::bands_pay(om::Isa::avx2, 28));
   EXPECT_FALSE(ConvImpl::bands_pay(om::Isa::baseline, 56));
   EXPECT_FALSE(ConvImpl::bands_pay(om::Isa::avx512, 56));

@@ -137,7 +137,7 @@ TEST(GemmIsa, MultiplyStartsAtTheRowBiasAndClampsAtEveryLevel) {
 
 // Constant weights packed at prepare (gemm::pack_a) give the same bits as the strided A they came from, with the
 // bias and clamp, on one thread and split over two at tile boundaries (6 rows on AVX2, 8 on AVX-512).
-TEST(GemmIsa, PackedAAndStripedBGiveTheBitsOfTheUnpackedProductOnOneAndTwoThreads) {
+TEST(GemmIsa, PackedAAndStripedOrScatteredBGiveTheBitsOfTheUnpackedProductOnOneAndTwoThreads) {
   std::mt19937 rng(13);
   std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
   const om::kernels::OutputClamp clamp = test_clamp();
@@ -150,7 +150,7 @@ TEST(GemmIsa, PackedAAndStripedBGiveTheBitsOfTheUnpackedProductOnOneAndTwoThread
     const std::int64_t width = om::kernels::gemm::b_strip_columns(isa);
     EXPECT_EQ(width, isa == Isa::avx512 ? 32 : 16);
     for (std::int64_t m : {1, 5, 6, 7, 8, 9, 13, 64, 70})
-      for (std::int64_t n : {2, 17, 33, 49, 200})
+      for (std::int64_t n : {2, 17, 30, 33, 49, 61, 200})  // last strips of 1-15 columns
         for (std::int64_t k : {1, 27, 300}) {
           std::vector<float> a(static_cast<std::size_t>(m * k)), b(static_cast<std::size_t>(k * n)),
               bias(static_cast<std::size_t>(m));
@@ -193,6 +193,21 @@ TEST(GemmIsa, PackedAAndStripedBGiveTheBitsOfTheUnpackedProductOnOneAndTwoThread
             EXPECT_EQ(0, std::memcmp(got.data(), expected.data(), got.size() * sizeof(float)))
                 << "plain A, striped B: level " << om::isa_name(isa) << " m" << m << " n" << n << " k" << k
                 << " threads " << threads;
+            if (!om::kernels::gemm::reads_b_through_offsets(isa)) continue;
+            // B's rows anywhere (Conv's padded bands): here in reverse order, 3 NaN apart, which must not be read.
+            const std::int64_t pitch = n + 3;
+            std::vector<float> scattered(static_cast<std::size_t>(k * pitch + 1), NAN);
+            std::vector<std::int32_t> offsets(static_cast<std::size_t>(k));
+            for (std::int64_t p = 0; p < k; ++p) {
+              offsets[static_cast<std::size_t>(p)] = static_cast<std::int32_t>((k - 1 - p) * pitch + 1);
+              std::copy(b.begin() + p * n, b.begin() + (p + 1) * n,
+                        scattered.begin() + offsets[static_cast<std::size_t>(p)]);
+            }
+            std::fill(got.begin(), got.end(), -7.0f);
+            om::kernels::gemm::multiply_packed_offsets(workers, isa, m, n, k, packed.data(), scattered.data(),
+                                                       offsets.data(), got.data(), n, bias.data(), clamp);
+            EXPECT_EQ(0, std::memcmp(got.data(), expected.data(), got.size() * sizeof(float)))
+                << "B rows through offsets: m" << m << " n" << n << " k" << k << " threads " << threads;
           }
         }
   }

@@ -215,6 +215,11 @@ std::vector<SplitCase> split_cases() {
                    {make_attribute_ints("pads", A{1, 1, 1, 1})},
                    om::DataType::float32,
                    true});
+  cases.push_back({"first conv, 3x3 stride 2 over RGB (padded bands in phases)",
+                   "Conv",
+                   {1, 3, 64, 224},
+                   {{"w", {24, 3, 3, 3}}, {"b", {24}}},
+                   {make_attribute_ints("pads", A{1, 1, 1, 1}), make_attribute_ints("strides", A{2, 2})}});
   cases.push_back({"conv 1x1 (product split)", "Conv", {1, 64, 20, 20}, {{"w", {96, 64, 1, 1}}}, {}});
   cases.push_back({"conv 1x1 stride 2",
                    "Conv",
