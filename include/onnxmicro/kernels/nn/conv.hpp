@@ -500,6 +500,7 @@ struct ConvImpl : kernels::KernelDefaults {
     const std::int64_t out_h = s.geometry.output[0], out_w = s.geometry.output[1], mg = s.group_out_channels;
     const std::int64_t bands = (out_h + s.band_rows - 1) / s.band_rows, items = s.batch * s.group * bands;
     const float* packed = static_cast<const float*>(s.prepared_weights);
+    const std::int64_t group_floats = packed_group_floats(s), row_step = s.geometry.stride[0] * band_row_floats(s);
     const std::size_t band_stride = scratch::ScratchLayout::slice_stride<float>(s.group_in_channels * band_plane(s));
     auto items_in = [&](std::size_t task, std::int64_t first, std::int64_t end) noexcept {
       float* band = scratch::scratch_at<float>(ctx.scratch(), s.column_offset + task * band_stride);
@@ -509,13 +510,13 @@ struct ConvImpl : kernels::KernelDefaults {
         const std::int64_t rows = out_h - first_row < s.band_rows ? out_h - first_row : s.band_rows;
         fill_band(s, x + (n * s.in_channels + grp * s.group_in_channels) * s.in_spatial, first_row, rows, band);
         const float* b_group = bias != nullptr ? bias + grp * mg : nullptr;
+        const float* w_group = packed + grp * group_floats;
+        float* y_group = y + (n * s.out_channels + grp * mg) * s.out_spatial;
         for (std::int64_t r = 0; r < rows; ++r) {
-          float* y_row = y + (n * s.out_channels + grp * mg) * s.out_spatial + (first_row + r) * out_w;
+          float* y_row = y_group + (first_row + r) * out_w;
           if (b_group == nullptr) fill_bias<float>(nullptr, mg, out_w, y_row, s.out_spatial);
-          gemm::multiply_packed_offsets(Workers(), s.isa, mg, out_w, s.column_rows,
-                                        packed + grp * packed_group_floats(s),
-                                        band + r * s.geometry.stride[0] * band_row_floats(s), s.band_offsets, y_row,
-                                        s.out_spatial, b_group, output_clamp(s));
+          gemm::multiply_packed_offsets(Workers(), s.isa, mg, out_w, s.column_rows, w_group, band + r * row_step,
+                                        s.band_offsets, y_row, s.out_spatial, b_group, output_clamp(s));
         }
       }
     };
