@@ -23577,7 +23577,8 @@ ONNXMICRO_NAMESPACE_END
 //  - AVX2 (also the AVX-512 level): up to 32 outputs of a row at a time with all their taps accumulated in
 //    registers (strides 1 and 2, where the taps stay inside the row), the few padded border outputs one by one;
 //  - padded planes (stride 1, AVX2 and AVX-512, when the caller gives scratch: depthwise Conv): the plane copied
-//    once with its padding, so that vectors run over the whole plane with no border or tail case.
+//    once with its padding, so that vectors run over the whole plane with no border or tail case;
+//  - max (MaxPool) on AVX2 and AVX-512: separably, each window's column maxima first, then their maxima along the row.
 
 
 #if ONNXMICRO_ENABLE_ISA_DISPATCH
@@ -23759,6 +23760,112 @@ __attribute__((target("avx2,fma"))) inline void window_narrow_plane_avx2(const P
 #pragma GCC unroll 4
     for (int v = 0; v + 1 < Vectors; ++v) _mm256_storeu_ps(y_row + 8 * v, acc[v]);
     _mm256_maskstore_ps(y_row + 8 * (Vectors - 1), tail_mask, acc[Vectors - 1]);
+  }
+}
+
+// MaxPool's planes, separably: a maximum over a window is the maximum over its columns of each column's maximum over
+// the window's rows, so each output row takes one vertical pass over its input rows (stride-1 loads) and one
+// horizontal pass over the column maxima, then keeps every stride-th: kernel_h + kernel_w operations per output
+// instead of kernel_h x kernel_w de-interleaved loads. Both passes start from the lowest float and skip NaN (max
+// keeps the accumulator on NaN), padding is the lowest float: the same maxima as the window walk. (Only a tie of +0
+// and -0 may keep the other zero: the order in which the taps meet changes.)
+
+constexpr std::int64_t kSeparableCapacity = 8192;  ///< floats of the column maxima of a block of output rows
+
+/// Column maxima an output row needs (v below): the padded columns its windows span, rounded so that the vector
+/// passes may read whole vectors past the end.
+inline std::int64_t separable_columns(const PlaneGeometry& g) noexcept {
+  const std::int64_t outputs = (g.out_w + 7) / 8 * 8;
+  return outputs * g.stride_w + (g.kernel_w - 1) * g.dilation_w + 8;
+}
+
+/// Most window rows the separable path takes (kernel_h).
+constexpr std::int64_t kSeparableMaxRows = 16;
+
+/// Whether max_plane_separable_avx2 takes the plane: strides 1 and 2 along the row, a few rows' maxima in the buffer.
+inline bool separable_max_plane(const PlaneGeometry& g) noexcept {
+  return (g.stride_w == 1 || g.stride_w == 2) && g.out_w >= 1 && g.kernel_h <= kSeparableMaxRows &&
+         g.pad_left < separable_columns(g) && 4 * separable_columns(g) <= kSeparableCapacity;
+}
+
+/// max over rows[0, count) of 8 x Vectors floats from column c, into v + c.
+template <int Vectors>
+__attribute__((target("avx2,fma"))) inline void column_vectors_avx2(const float* const* rows, std::int64_t count,
+                                                                    std::int64_t c, float* v) noexcept {
+  __m256 acc[Vectors];
+#pragma GCC unroll 4
+  for (int u = 0; u < Vectors; ++u) acc[u] = _mm256_set1_ps(std::numeric_limits<float>::lowest());
+  for (std::int64_t r = 0; r < count; ++r) {
+#pragma GCC unroll 4
+    for (int u = 0; u < Vectors; ++u) acc[u] = _mm256_max_ps(_mm256_loadu_ps(rows[r] + c + 8 * u), acc[u]);
+  }
+#pragma GCC unroll 4
+  for (int u = 0; u < Vectors; ++u) _mm256_storeu_ps(v + c + 8 * u, acc[u]);
+}
+
+/// v[pad_left + c] = the maximum over the window rows of output row oy of column c, c < count (lowest where no row
+/// is inside the plane).
+__attribute__((target("avx2,fma"))) inline void column_maxima_avx2(const PlaneGeometry& g, const float* x,
+                                                                   std::int64_t oy, std::int64_t count,
+                                                                   float* v) noexcept {
+  const float* rows[kSeparableMaxRows];
+  std::int64_t inside = 0;
+  for (std::int64_t ky = 0; ky < g.kernel_h; ++ky) {
+    const std::int64_t iy = oy * g.stride_h - g.pad_top + ky * g.dilation_h;
+    if (iy >= 0 && iy < g.in_h) rows[inside++] = x + iy * g.in_w;
+  }
+  v += g.pad_left;
+  std::int64_t c = 0;
+  for (; c + 32 <= count; c += 32) column_vectors_avx2<4>(rows, inside, c, v);
+  for (; c + 8 <= count; c += 8) column_vectors_avx2<1>(rows, inside, c, v);
+  if (c < count && count >= 8) column_vectors_avx2<1>(rows, inside, count - 8, v);  // overlaps: the same values
+  if (count >= 8) return;
+  for (; c < count; ++c) {
+    float acc = std::numeric_limits<float>::lowest();
+    for (std::int64_t r = 0; r < inside; ++r) acc = rows[r][c] > acc ? rows[r][c] : acc;
+    v[c] = acc;
+  }
+}
+
+/// Output row oy from its column maxima v: the maximum of each window's columns, every stride-th kept.
+__attribute__((target("avx2,fma"))) inline void row_maxima_avx2(const PlaneGeometry& g, const float* v, float* h,
+                                                                float* y_row) noexcept {
+  const std::int64_t starts = (g.out_w + 7) / 8 * 8 * g.stride_w;  // window starts the maxima are taken at
+  for (std::int64_t j = 0; j < starts; j += 16) {                  // (starts: a multiple of 8; h has room for 8 more)
+    __m256 first = _mm256_set1_ps(std::numeric_limits<float>::lowest()), second = first;
+    for (std::int64_t kx = 0; kx < g.kernel_w; ++kx) {
+      first = _mm256_max_ps(_mm256_loadu_ps(v + j + kx * g.dilation_w), first);
+      second = _mm256_max_ps(_mm256_loadu_ps(v + j + 8 + kx * g.dilation_w), second);
+    }
+    _mm256_store_ps(h + j, first);
+    _mm256_store_ps(h + j + 8, second);
+  }
+  const std::int64_t tail = g.out_w % 8 == 0 ? 8 : g.out_w % 8;
+  const __m256i tail_mask =
+      _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(tail)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+  std::int64_t ox = 0;
+  for (; ox + 8 < g.out_w; ox += 8) _mm256_storeu_ps(y_row + ox, load_lanes_avx2(h + ox * g.stride_w, g.stride_w));
+  _mm256_maskstore_ps(y_row + ox, tail_mask, load_lanes_avx2(h + ox * g.stride_w, g.stride_w));
+}
+
+/// The plane's maxima (fill: the lowest float), separably: the column maxima of a block of output rows first, then
+/// their rows (read back long after they were stored: loads that straddle stores still in flight would stall).
+__attribute__((target("avx2,fma"))) inline void max_plane_separable_avx2(const PlaneGeometry& g, const float* x,
+                                                                         float* y) noexcept {
+  alignas(32) float v[kSeparableCapacity];
+  alignas(32) float h[kSeparableCapacity / 4 + 8];
+  const float lowest = std::numeric_limits<float>::lowest();
+  const std::int64_t columns = separable_columns(g);
+  const std::int64_t block = kSeparableCapacity / columns < g.out_h ? kSeparableCapacity / columns : g.out_h;
+  const std::int64_t inside = g.pad_left + g.in_w < columns ? g.in_w : columns - g.pad_left;
+  for (std::int64_t r = 0; r < block; ++r) {  // the padding columns (the inside ones are rewritten per row)
+    for (std::int64_t j = 0; j < g.pad_left; ++j) v[r * columns + j] = lowest;
+    for (std::int64_t j = g.pad_left + inside; j < columns; ++j) v[r * columns + j] = lowest;
+  }
+  for (std::int64_t first = 0; first < g.out_h; first += block) {
+    const std::int64_t rows = g.out_h - first < block ? g.out_h - first : block;
+    for (std::int64_t r = 0; r < rows; ++r) column_maxima_avx2(g, x, first + r, inside, v + r * columns);
+    for (std::int64_t r = 0; r < rows; ++r) row_maxima_avx2(g, v + r * columns, h, y + (first + r) * g.out_w);
   }
 }
 
@@ -24030,6 +24137,9 @@ inline void window_plane(Isa isa, const PlaneGeometry& g, const float* x, const 
 #if ONNXMICRO_ENABLE_ISA_DISPATCH
   if (isa != Isa::baseline && scratch != nullptr && padded_layout(g).columns > 0)
     return window_padded_plane<Op>(isa, g, x, weights, fill, y, scratch, clamp);
+  if (Op == RowOp::max && isa != Isa::baseline && fill == std::numeric_limits<float>::lowest() &&
+      separable_max_plane(g))
+    return max_plane_separable_avx2(g, x, y);
   if (isa != Isa::baseline) {
     window_plane_avx2<Op>(g, x, weights, fill, y);
     if (clamp.enabled) clamp_avx2(y, g.out_h * g.out_w, clamp);
@@ -24837,9 +24947,12 @@ struct ConvImpl : kernels::KernelDefaults {
       for (std::int64_t item = 0; item < items; ++item) run_item(item, 0, 0, s.column_rows, true, Workers());
       return;
     }
-    // Few items share out evenly only when they divide among the tasks and are all the same size.
+    // Few items share out evenly only when they divide among the tasks and the last tile is nearly full. (Splitting
+    // each item instead moves its column matrix between the cores: SqueezeNet's first conv, 6 tiles of 2080 and
+    // 1921 columns, ran 1.0-1.5x faster on two threads that way.)
     const std::int64_t task_count = static_cast<std::int64_t>(tasks);
-    const bool even_items = items % task_count == 0 && s.out_spatial % s.tile == 0;
+    const std::int64_t last_tile = s.out_spatial - (tiles - 1) * s.tile;
+    const bool even_items = items % task_count == 0 && 4 * last_tile >= 3 * s.tile;
     if (even_items || items >= 4 * task_count) {  // items claimed one by one: a faster core takes more
       auto items_in = [&](std::size_t t, std::int64_t first, std::int64_t end) noexcept {
         for (std::int64_t item = first; item < end; ++item) run_item(item, t, 0, s.column_rows, true, Workers());
@@ -27528,6 +27641,8 @@ struct GemmPath {
   const float* bias = nullptr;  ///< [directions, gates*hidden] (Wb + Rb), or null: at bias_offset
   std::size_t w_t_offset = 0, r_t_offset = 0, bias_offset = 0;
   std::size_t projection_offset = 0, gates_offset = 0, h_offset = 0, c_offset = 0, tmp_offset = 0;
+  bool parallel_directions = false;          ///< the two directions as two tasks (directions_in_parallel)
+  std::size_t direction_scratch_stride = 0;  ///< bytes from direction 0's scratch buffers to direction 1's
 };
 
 }  // namespace recurrent_util
@@ -27540,6 +27655,9 @@ ONNXMICRO_NAMESPACE_END
 //   1. projection[T*B, G*H] = X[T*B, I] * W^T + (Wb + Rb): every time step's input part in one product;
 //   2. per time step: gates[B, G*H] = the step's projection rows + H[B, H] * R^T, one product for the whole batch;
 //      then the cell's gate math on each batch row (sigmoid/tanh vectorised for the default activations).
+// A bidirectional layer on two or more threads runs its directions as two tasks, each on scratch of its own: a step's
+// product (batch x gates*hidden x hidden) is mostly too small to split (kMinTaskWork), so splitting the steps would
+// leave the recurrence on one core. The results are the same as one task's (every product adds in the same order).
 // Rows past their sequence_lens take part in the product but keep their state, as the per-row path computes them.
 // Hosted builds only (ONNXMICRO_ENABLE_FAST_PATHS); size-optimised sessions keep the per-row path, which reads W and R
 // in place.
@@ -27580,6 +27698,14 @@ inline Status plan_transposed(PrepareContext& ctx, int input, std::int64_t direc
   return {};
 }
 
+/// Whether a bidirectional layer runs its two directions as two tasks: when the workers would split a step's product
+/// into two tasks or fewer (always on two threads), two serial directions keep more cores busy.
+inline bool directions_in_parallel(const Config& cfg, const Workers& workers, std::int64_t gh) noexcept {
+  if (cfg.directions != 2 || workers.count() < 2) return false;
+  const double step_work = static_cast<double>(cfg.batch) * static_cast<double>(gh) * static_cast<double>(cfg.hidden);
+  return workers.tasks_for(step_work, kMinTaskWork, gh) <= 2;
+}
+
 template <typename Cell>
 Status prepare_gemm_path(PrepareContext& ctx, const Config& cfg, GemmPath& path) noexcept {
   const std::int64_t d = cfg.directions, gh = Cell::kGates * cfg.hidden, h = cfg.hidden;
@@ -27603,7 +27729,10 @@ Status prepare_gemm_path(PrepareContext& ctx, const Config& cfg, GemmPath& path)
   path.h_offset = layout.reserve<float>(cfg.batch * h);
   path.c_offset = layout.reserve<float>(cfg.batch * h);
   path.tmp_offset = layout.reserve<float>(h);
-  ctx.request_scratch(layout.bytes());
+  const std::size_t direction_bytes = align_up(layout.bytes(), scratch::kScratchAlignment);
+  path.parallel_directions = directions_in_parallel(cfg, ctx.thread_workers(), gh);
+  ctx.request_scratch(path.parallel_directions ? 2 * direction_bytes : direction_bytes);
+  path.direction_scratch_stride = path.parallel_directions ? direction_bytes : 0;
   return {};
 }
 
@@ -27615,9 +27744,9 @@ struct DirectionWeights {
 };
 
 template <typename Cell>
-DirectionWeights direction_weights(const Config& cfg, const GemmPath& path, RunContext& ctx, std::int64_t d) noexcept {
+DirectionWeights direction_weights(const Config& cfg, const GemmPath& path, RunContext& ctx, void* scratch,
+                                   std::int64_t d) noexcept {
   const std::int64_t gh = Cell::kGates * cfg.hidden, i = cfg.input_size, h = cfg.hidden;
-  void* scratch = ctx.scratch();
   DirectionWeights out{path.w_t + d * i * gh, path.r_t + d * h * gh, path.bias + d * gh};
   if (path.w_t == nullptr) {
     float* w_t = scratch::scratch_at<float>(scratch, path.w_t_offset);
@@ -27655,11 +27784,11 @@ struct GemmRun {
   float *projection, *gates, *h, *c, *tmp;  ///< scratch
 };
 
+/// The buffers of one direction's run, its scratch buffers in `scratch` (the direction's slice).
 template <typename Cell>
-GemmRun gemm_run_buffers(const GemmPath& path, RunContext& ctx) noexcept {
+GemmRun gemm_run_buffers(const GemmPath& path, RunContext& ctx, void* scratch) noexcept {
   auto in = [&](int i) { return ctx.has_input(i) ? ctx.input(i).template data_as<float>() : nullptr; };
   auto out = [&](int i) { return ctx.has_output(i) ? ctx.output(i).template data_as<float>() : nullptr; };
-  void* scratch = ctx.scratch();
   GemmRun r{};
   r.x = in(kX);
   r.lens = ctx.has_input(kSequenceLens) ? ctx.input(kSequenceLens).template data_as<std::int32_t>() : nullptr;
@@ -27714,29 +27843,45 @@ void recurrent_step(const Config& cfg, const GemmPath& path, const Workers& work
   }
 }
 
+/// Direction d of the layer, its products split over `workers`, its scratch buffers in `scratch`.
 template <typename Cell>
-Status run_gemm_path(const Config& cfg, const GemmPath& path, RunContext& ctx) noexcept {
-  const GemmRun r = gemm_run_buffers<Cell>(path, ctx);
-  ONNXMICRO_RETURN_IF_ERROR(check_sequence_lens(r.lens, cfg.batch, cfg.seq_length));
+void run_direction(const Config& cfg, const GemmPath& path, RunContext& ctx, const Workers& workers, void* scratch,
+                   std::int64_t d) noexcept {
+  const GemmRun r = gemm_run_buffers<Cell>(path, ctx, scratch);
   const std::int64_t h_len = cfg.hidden;
   const std::size_t state_bytes = sizeof(float) * static_cast<std::size_t>(h_len);
-  for (std::int64_t d = 0; d < cfg.directions; ++d) {
-    const DirectionWeights wt = direction_weights<Cell>(cfg, path, ctx, d);
-    project_inputs<Cell>(cfg, path, ctx.workers(), wt, r);
-    for (std::int64_t b = 0; b < cfg.batch; ++b) {
-      float* h = r.h + b * h_len;
-      float* c = r.c + b * h_len;
-      if (r.h0 != nullptr) std::memcpy(h, r.h0 + state_offset(cfg, d, b), state_bytes);
-      if (r.h0 == nullptr) std::memset(h, 0, state_bytes);
-      if (r.c0 != nullptr) std::memcpy(c, r.c0 + state_offset(cfg, d, b), state_bytes);
-      if (r.c0 == nullptr) std::memset(c, 0, state_bytes);
-    }
-    for (std::int64_t s = 0; s < cfg.seq_length; ++s) recurrent_step<Cell>(cfg, path, ctx.workers(), wt, r, d, s);
-    for (std::int64_t b = 0; b < cfg.batch; ++b) {
-      if (r.yh != nullptr) std::memcpy(r.yh + state_offset(cfg, d, b), r.h + b * h_len, state_bytes);
-      if (r.yc != nullptr) std::memcpy(r.yc + state_offset(cfg, d, b), r.c + b * h_len, state_bytes);
-    }
+  const DirectionWeights wt = direction_weights<Cell>(cfg, path, ctx, scratch, d);
+  project_inputs<Cell>(cfg, path, workers, wt, r);
+  for (std::int64_t b = 0; b < cfg.batch; ++b) {
+    float* h = r.h + b * h_len;
+    float* c = r.c + b * h_len;
+    if (r.h0 != nullptr) std::memcpy(h, r.h0 + state_offset(cfg, d, b), state_bytes);
+    if (r.h0 == nullptr) std::memset(h, 0, state_bytes);
+    if (r.c0 != nullptr) std::memcpy(c, r.c0 + state_offset(cfg, d, b), state_bytes);
+    if (r.c0 == nullptr) std::memset(c, 0, state_bytes);
   }
+  for (std::int64_t s = 0; s < cfg.seq_length; ++s) recurrent_step<Cell>(cfg, path, workers, wt, r, d, s);
+  for (std::int64_t b = 0; b < cfg.batch; ++b) {
+    if (r.yh != nullptr) std::memcpy(r.yh + state_offset(cfg, d, b), r.h + b * h_len, state_bytes);
+    if (r.yc != nullptr) std::memcpy(r.yc + state_offset(cfg, d, b), r.c + b * h_len, state_bytes);
+  }
+}
+
+template <typename Cell>
+Status run_gemm_path(const Config& cfg, const GemmPath& path, RunContext& ctx) noexcept {
+  const std::int32_t* lens =
+      ctx.has_input(kSequenceLens) ? ctx.input(kSequenceLens).template data_as<std::int32_t>() : nullptr;
+  ONNXMICRO_RETURN_IF_ERROR(check_sequence_lens(lens, cfg.batch, cfg.seq_length));
+  if (path.parallel_directions && ctx.workers().count() >= 2) {
+    auto direction = [&](std::size_t d) noexcept {
+      void* scratch = scratch::scratch_at<unsigned char>(ctx.scratch(), d * path.direction_scratch_stride);
+      run_direction<Cell>(cfg, path, ctx, Workers{}, scratch, static_cast<std::int64_t>(d));
+    };
+    ctx.workers().run(2, direction);
+    return {};
+  }
+  for (std::int64_t d = 0; d < cfg.directions; ++d)
+    run_direction<Cell>(cfg, path, ctx, ctx.workers(), ctx.scratch(), d);
   return {};
 }
 
@@ -28944,8 +29089,8 @@ ONNXMICRO_NAMESPACE_END
 // MaxPool: the maximum of each (dilated) window over the spatial axes of (N, C, D1, ..., Dn); padding never
 // wins. Optional output 1 (8+) holds each maximum's int64 position in X flattened over (N, C, D1..Dn), the
 // spatial part row-major (storage_order 0) or column-major (storage_order 1). The first maximum in row-major
-// window order wins ties; NaN inputs are skipped. A window lying entirely in padding yields the lowest value
-// of the type and index -1.
+// window order wins ties (without Indices, float planes on AVX2 may return the other zero of a +0/-0 tie); NaN
+// inputs are skipped. A window lying entirely in padding yields the lowest value of the type and index -1.
 
 
 ONNXMICRO_NAMESPACE_BEGIN
@@ -29029,8 +29174,8 @@ struct MaxPoolImpl : kernels::KernelDefaults {
   }
 
  private:
-  /// Each plane a row at a time: per output row, the max over its window's input rows, vectorised over columns. The
-  /// planes are split over the workers.
+  /// Each plane a row at a time (window_rows: separably on AVX2 and up), vectorised over columns. The planes are
+  /// split over the workers.
   static void compute_rows(const State& s, RunContext& ctx) noexcept {
     const window_rows::PlaneGeometry plane = window_rows::plane_of(s.geometry);
     const float* x = static_cast<const float*>(ctx.input(kX).data);
@@ -29041,8 +29186,14 @@ struct MaxPoolImpl : kernels::KernelDefaults {
                                                            std::numeric_limits<float>::lowest(), y + p * s.out_spatial);
       }
     };
-    ctx.workers().for_each_range(s.planes, static_cast<double>(s.out_spatial) * s.geometry.kernel_size(), planes_in);
+    const double plane_work = static_cast<double>(s.out_spatial) * static_cast<double>(s.geometry.kernel_size());
+    ctx.workers().for_each_range(s.planes, plane_work * kTapCost, planes_in);
   }
+
+  /// Work of one window tap, in the multiply-adds Workers::tasks_for counts: SqueezeNet's first MaxPool (64 planes,
+  /// 3x3 windows, 55x55 outputs) takes ~0.2 ms for its 1.7 M taps on this host's cores, where the GEMM does ~40 M
+  /// multiply-adds in that time. So that pool splits (it did not at a cost of 1: under two tasks' worth).
+  static constexpr double kTapCost = 4.0;
 
   /// Spatial row-major offset -> column-major offset (storage_order 1).
   static std::int64_t column_major_offset(const sliding_window::WindowGeometry& g, std::int64_t offset) noexcept {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The row-wise window engine (kernels/common/window_rows.hpp) behind depthwise Conv and MaxPool, at every
 // instruction-set level this CPU has, with and without the padded planes' scratch: kernel sizes 1-5, strides 1-3,
-// pads, dilation, planes from 1 to 56 wide (the narrow-plane, interior-vector, border and padded paths), against a
-// loop written here. Multiply-add is compared with a
+// pads, dilation, planes from 1 to 56 wide (the narrow-plane, interior-vector, border and padded paths) and MaxPool's
+// separable planes up to 2100 wide, against a loop written here. Multiply-add is compared with a
 // double-precision sum (levels differ by FMA rounding only); max must match bit for bit, NaN never winning and a
 // window inside the padding giving the fill value.
 #include <gtest/gtest.h>
@@ -144,6 +144,56 @@ TEST(WindowRows, MaxMatchesTheLoopBitForBitWithNaNAndInfinity) {
           }
   EXPECT_EQ(wrong, 0);
   EXPECT_GT(cases, 300);
+}
+
+TEST(WindowRows, SeparableMaxMatchesTheLoopOnWideDilatedAndCeilModePlanes) {
+  // MaxPool's AVX2 planes run separably (column maxima, then row maxima): wide rows (SqueezeNet's 111, ResNet's 112,
+  // past the row buffers at 2100), dilation, kernels up to 5, and ceil_mode's last window reaching past the plane.
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> uniform(-4.0f, 4.0f);
+  const float lowest = std::numeric_limits<float>::lowest();
+  int cases = 0, wrong = 0, separable = 0;
+  for (std::int64_t h : {5, 12})
+    for (std::int64_t w : {8, 9, 31, 55, 111, 112, 224, 2100})
+      for (std::int64_t k : {2, 3, 5})
+        for (std::int64_t s : {1, 2})
+          for (std::int64_t d : {1, 2})
+            for (std::int64_t p : {0, 1})
+              for (bool ceil_mode : {false, true}) {
+                wr::PlaneGeometry g;
+                if (p >= k || !make_plane(h, w, k, s, p, d, g)) continue;
+                const std::int64_t reach = (k - 1) * d + 1;
+                if (ceil_mode) {  // one more window where the last one would start inside the plane
+                  if ((w + 2 * p - reach) % s == 0 || (g.out_w * s - p) >= w) continue;
+                  ++g.out_w;
+                }
+                std::vector<float> x(static_cast<std::size_t>(h * w));
+                for (float& v : x) v = uniform(rng);
+                for (std::size_t i = 0; i < x.size(); i += 7) x[i] = std::numeric_limits<float>::quiet_NaN();
+                for (std::size_t i = 3; i < x.size(); i += 11) x[i] = -std::numeric_limits<float>::infinity();
+                std::vector<float> expected(static_cast<std::size_t>(g.out_h * g.out_w));
+                for (std::int64_t oy = 0; oy < g.out_h; ++oy)
+                  for (std::int64_t ox = 0; ox < g.out_w; ++ox) {
+                    float best = lowest;
+                    for_each_tap(g, oy, ox, [&](std::int64_t at, std::int64_t) {
+                      const float v = x[static_cast<std::size_t>(at)];
+                      best = v > best ? v : best;
+                    });
+                    expected[static_cast<std::size_t>(oy * g.out_w + ox)] = best;
+                  }
+                separable += wr::separable_max_plane(g);
+                for (const Level& level : levels()) {
+                  if (level.padded) continue;                       // (MaxPool gives no scratch)
+                  std::vector<float> y(expected.size() + 1, 7.0f);  // the element past the end stays untouched
+                  wr::window_plane<wr::RowOp::max>(level.isa, g, x.data(), nullptr, lowest, y.data());
+                  ++cases;
+                  wrong += std::memcmp(y.data(), expected.data(), expected.size() * sizeof(float)) != 0;
+                  wrong += y.back() != 7.0f;
+                }
+              }
+  EXPECT_EQ(wrong, 0);
+  EXPECT_GT(cases, 300);
+  EXPECT_GT(separable, 200);
 }
 
 }  // namespace ONNXMICRO_TEST_FILE_SCOPE

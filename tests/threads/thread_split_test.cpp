@@ -2,9 +2,10 @@
 // Kernels split over a thread pool (core/threads.hpp, runtime/std_thread_pool.hpp): the std::thread pool runs every
 // task exactly once, also when sessions share it; and every kernel that splits its work (Conv's item, row and
 // product and band splits, depthwise Conv, Gemm's row and column splits, MatMul's batch and product splits, MaxPool,
-// Concat) gives bit-identical outputs with 1, 2, 3 and 4 threads and with a pool that runs tasks in reverse order, at
-// every instruction-set level this CPU has; a counting pool proves each model really was split. Built twice: as a plain
-// test (threads_split) and under ThreadSanitizer (threads_split_tsan), which reports any race between tasks.
+// Concat, bidirectional LSTM and RNN) gives bit-identical outputs with 1, 2, 3 and 4 threads and with a pool that runs
+// tasks in reverse order, at every instruction-set level this CPU has; a counting pool proves each model really was
+// split. Built twice: as a plain test (threads_split) and under ThreadSanitizer (threads_split_tsan), which reports any
+// race between tasks.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -19,7 +20,9 @@
 #include "onnxmicro/kernels/math/matmul.hpp"
 #include "onnxmicro/kernels/math/relu.hpp"
 #include "onnxmicro/kernels/nn/conv.hpp"
+#include "onnxmicro/kernels/nn/lstm.hpp"
 #include "onnxmicro/kernels/nn/max_pool.hpp"
+#include "onnxmicro/kernels/nn/rnn.hpp"
 #include "onnxmicro/runtime.hpp"
 #include "onnxmicro/runtime/std_thread_pool.hpp"
 #include "support/proto_writer.hpp"
@@ -30,7 +33,8 @@ namespace om = onnxmicro;
 namespace k = onnxmicro::kernels;
 using namespace onnxmicro_test;
 
-using SplitKernels = om::KernelSet<k::Conv_1, k::Gemm_11, k::MatMul_1, k::MaxPool_10, k::Relu_1, k::Concat_11>;
+using SplitKernels =
+    om::KernelSet<k::Conv_1, k::Gemm_11, k::MatMul_1, k::MaxPool_10, k::Relu_1, k::Concat_11, k::LSTM_7, k::RNN_7>;
 
 // ---- the pool itself ----
 
@@ -285,6 +289,17 @@ std::vector<SplitCase> split_cases() {
                    {3, 7, 96, 80},
                    {{"w", {3, 7, 96, 33}}},
                    {make_attribute_int("axis", 3)}});
+  // A step's product is far below a task's worth: the two directions run as two tasks.
+  cases.push_back({"bidirectional lstm (directions split)",
+                   "LSTM",
+                   {12, 3, 20},
+                   {{"w", {2, 96, 20}}, {"r", {2, 96, 24}}, {"b", {2, 192}}},
+                   {make_attribute_int("hidden_size", 24), make_attribute_string("direction", "bidirectional")}});
+  cases.push_back({"bidirectional rnn (directions split)",
+                   "RNN",
+                   {9, 2, 16},
+                   {{"w", {2, 32, 16}}, {"r", {2, 32, 32}}},
+                   {make_attribute_int("hidden_size", 32), make_attribute_string("direction", "bidirectional")}});
   return cases;
 }
 

@@ -7,9 +7,11 @@
 //  - AVX2 (also the AVX-512 level): up to 32 outputs of a row at a time with all their taps accumulated in
 //    registers (strides 1 and 2, where the taps stay inside the row), the few padded border outputs one by one;
 //  - padded planes (stride 1, AVX2 and AVX-512, when the caller gives scratch: depthwise Conv): the plane copied
-//    once with its padding, so that vectors run over the whole plane with no border or tail case.
+//    once with its padding, so that vectors run over the whole plane with no border or tail case;
+//  - max (MaxPool) on AVX2 and AVX-512: separably, each window's column maxima first, then their maxima along the row.
 #pragma once
 #include <cstdint>
+#include <limits>
 
 #include "onnxmicro/core/isa.hpp"
 #include "onnxmicro/kernels/common/output_clamp.hpp"
@@ -194,6 +196,112 @@ __attribute__((target("avx2,fma"))) inline void window_narrow_plane_avx2(const P
 #pragma GCC unroll 4
     for (int v = 0; v + 1 < Vectors; ++v) _mm256_storeu_ps(y_row + 8 * v, acc[v]);
     _mm256_maskstore_ps(y_row + 8 * (Vectors - 1), tail_mask, acc[Vectors - 1]);
+  }
+}
+
+// MaxPool's planes, separably: a maximum over a window is the maximum over its columns of each column's maximum over
+// the window's rows, so each output row takes one vertical pass over its input rows (stride-1 loads) and one
+// horizontal pass over the column maxima, then keeps every stride-th: kernel_h + kernel_w operations per output
+// instead of kernel_h x kernel_w de-interleaved loads. Both passes start from the lowest float and skip NaN (max
+// keeps the accumulator on NaN), padding is the lowest float: the same maxima as the window walk. (Only a tie of +0
+// and -0 may keep the other zero: the order in which the taps meet changes.)
+
+constexpr std::int64_t kSeparableCapacity = 8192;  ///< floats of the column maxima of a block of output rows
+
+/// Column maxima an output row needs (v below): the padded columns its windows span, rounded so that the vector
+/// passes may read whole vectors past the end.
+inline std::int64_t separable_columns(const PlaneGeometry& g) noexcept {
+  const std::int64_t outputs = (g.out_w + 7) / 8 * 8;
+  return outputs * g.stride_w + (g.kernel_w - 1) * g.dilation_w + 8;
+}
+
+/// Most window rows the separable path takes (kernel_h).
+constexpr std::int64_t kSeparableMaxRows = 16;
+
+/// Whether max_plane_separable_avx2 takes the plane: strides 1 and 2 along the row, a few rows' maxima in the buffer.
+inline bool separable_max_plane(const PlaneGeometry& g) noexcept {
+  return (g.stride_w == 1 || g.stride_w == 2) && g.out_w >= 1 && g.kernel_h <= kSeparableMaxRows &&
+         g.pad_left < separable_columns(g) && 4 * separable_columns(g) <= kSeparableCapacity;
+}
+
+/// max over rows[0, count) of 8 x Vectors floats from column c, into v + c.
+template <int Vectors>
+__attribute__((target("avx2,fma"))) inline void column_vectors_avx2(const float* const* rows, std::int64_t count,
+                                                                    std::int64_t c, float* v) noexcept {
+  __m256 acc[Vectors];
+#pragma GCC unroll 4
+  for (int u = 0; u < Vectors; ++u) acc[u] = _mm256_set1_ps(std::numeric_limits<float>::lowest());
+  for (std::int64_t r = 0; r < count; ++r) {
+#pragma GCC unroll 4
+    for (int u = 0; u < Vectors; ++u) acc[u] = _mm256_max_ps(_mm256_loadu_ps(rows[r] + c + 8 * u), acc[u]);
+  }
+#pragma GCC unroll 4
+  for (int u = 0; u < Vectors; ++u) _mm256_storeu_ps(v + c + 8 * u, acc[u]);
+}
+
+/// v[pad_left + c] = the maximum over the window rows of output row oy of column c, c < count (lowest where no row
+/// is inside the plane).
+__attribute__((target("avx2,fma"))) inline void column_maxima_avx2(const PlaneGeometry& g, const float* x,
+                                                                   std::int64_t oy, std::int64_t count,
+                                                                   float* v) noexcept {
+  const float* rows[kSeparableMaxRows];
+  std::int64_t inside = 0;
+  for (std::int64_t ky = 0; ky < g.kernel_h; ++ky) {
+    const std::int64_t iy = oy * g.stride_h - g.pad_top + ky * g.dilation_h;
+    if (iy >= 0 && iy < g.in_h) rows[inside++] = x + iy * g.in_w;
+  }
+  v += g.pad_left;
+  std::int64_t c = 0;
+  for (; c + 32 <= count; c += 32) column_vectors_avx2<4>(rows, inside, c, v);
+  for (; c + 8 <= count; c += 8) column_vectors_avx2<1>(rows, inside, c, v);
+  if (c < count && count >= 8) column_vectors_avx2<1>(rows, inside, count - 8, v);  // overlaps: the same values
+  if (count >= 8) return;
+  for (; c < count; ++c) {
+    float acc = std::numeric_limits<float>::lowest();
+    for (std::int64_t r = 0; r < inside; ++r) acc = rows[r][c] > acc ? rows[r][c] : acc;
+    v[c] = acc;
+  }
+}
+
+/// Output row oy from its column maxima v: the maximum of each window's columns, every stride-th kept.
+__attribute__((target("avx2,fma"))) inline void row_maxima_avx2(const PlaneGeometry& g, const float* v, float* h,
+                                                                float* y_row) noexcept {
+  const std::int64_t starts = (g.out_w + 7) / 8 * 8 * g.stride_w;  // window starts the maxima are taken at
+  for (std::int64_t j = 0; j < starts; j += 16) {                  // (starts: a multiple of 8; h has room for 8 more)
+    __m256 first = _mm256_set1_ps(std::numeric_limits<float>::lowest()), second = first;
+    for (std::int64_t kx = 0; kx < g.kernel_w; ++kx) {
+      first = _mm256_max_ps(_mm256_loadu_ps(v + j + kx * g.dilation_w), first);
+      second = _mm256_max_ps(_mm256_loadu_ps(v + j + 8 + kx * g.dilation_w), second);
+    }
+    _mm256_store_ps(h + j, first);
+    _mm256_store_ps(h + j + 8, second);
+  }
+  const std::int64_t tail = g.out_w % 8 == 0 ? 8 : g.out_w % 8;
+  const __m256i tail_mask =
+      _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(tail)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+  std::int64_t ox = 0;
+  for (; ox + 8 < g.out_w; ox += 8) _mm256_storeu_ps(y_row + ox, load_lanes_avx2(h + ox * g.stride_w, g.stride_w));
+  _mm256_maskstore_ps(y_row + ox, tail_mask, load_lanes_avx2(h + ox * g.stride_w, g.stride_w));
+}
+
+/// The plane's maxima (fill: the lowest float), separably: the column maxima of a block of output rows first, then
+/// their rows (read back long after they were stored: loads that straddle stores still in flight would stall).
+__attribute__((target("avx2,fma"))) inline void max_plane_separable_avx2(const PlaneGeometry& g, const float* x,
+                                                                         float* y) noexcept {
+  alignas(32) float v[kSeparableCapacity];
+  alignas(32) float h[kSeparableCapacity / 4 + 8];
+  const float lowest = std::numeric_limits<float>::lowest();
+  const std::int64_t columns = separable_columns(g);
+  const std::int64_t block = kSeparableCapacity / columns < g.out_h ? kSeparableCapacity / columns : g.out_h;
+  const std::int64_t inside = g.pad_left + g.in_w < columns ? g.in_w : columns - g.pad_left;
+  for (std::int64_t r = 0; r < block; ++r) {  // the padding columns (the inside ones are rewritten per row)
+    for (std::int64_t j = 0; j < g.pad_left; ++j) v[r * columns + j] = lowest;
+    for (std::int64_t j = g.pad_left + inside; j < columns; ++j) v[r * columns + j] = lowest;
+  }
+  for (std::int64_t first = 0; first < g.out_h; first += block) {
+    const std::int64_t rows = g.out_h - first < block ? g.out_h - first : block;
+    for (std::int64_t r = 0; r < rows; ++r) column_maxima_avx2(g, x, first + r, inside, v + r * columns);
+    for (std::int64_t r = 0; r < rows; ++r) row_maxima_avx2(g, v + r * columns, h, y + (first + r) * g.out_w);
   }
 }
 
@@ -465,6 +573,9 @@ inline void window_plane(Isa isa, const PlaneGeometry& g, const float* x, const 
 #if ONNXMICRO_ENABLE_ISA_DISPATCH
   if (isa != Isa::baseline && scratch != nullptr && padded_layout(g).columns > 0)
     return window_padded_plane<Op>(isa, g, x, weights, fill, y, scratch, clamp);
+  if (Op == RowOp::max && isa != Isa::baseline && fill == std::numeric_limits<float>::lowest() &&
+      separable_max_plane(g))
+    return max_plane_separable_avx2(g, x, y);
   if (isa != Isa::baseline) {
     window_plane_avx2<Op>(g, x, weights, fill, y);
     if (clamp.enabled) clamp_avx2(y, g.out_h * g.out_w, clamp);

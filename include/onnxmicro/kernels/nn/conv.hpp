@@ -803,9 +803,12 @@ struct ConvImpl : kernels::KernelDefaults {
       for (std::int64_t item = 0; item < items; ++item) run_item(item, 0, 0, s.column_rows, true, Workers());
       return;
     }
-    // Few items share out evenly only when they divide among the tasks and are all the same size.
+    // Few items share out evenly only when they divide among the tasks and the last tile is nearly full. (Splitting
+    // each item instead moves its column matrix between the cores: SqueezeNet's first conv, 6 tiles of 2080 and
+    // 1921 columns, ran 1.0-1.5x faster on two threads that way.)
     const std::int64_t task_count = static_cast<std::int64_t>(tasks);
-    const bool even_items = items % task_count == 0 && s.out_spatial % s.tile == 0;
+    const std::int64_t last_tile = s.out_spatial - (tiles - 1) * s.tile;
+    const bool even_items = items % task_count == 0 && 4 * last_tile >= 3 * s.tile;
     if (even_items || items >= 4 * task_count) {  // items claimed one by one: a faster core takes more
       auto items_in = [&](std::size_t t, std::int64_t first, std::int64_t end) noexcept {
         for (std::int64_t item = first; item < end; ++item) run_item(item, t, 0, s.column_rows, true, Workers());

@@ -181,6 +181,8 @@ struct GemmPath {
   const float* bias = nullptr;  ///< [directions, gates*hidden] (Wb + Rb), or null: at bias_offset
   std::size_t w_t_offset = 0, r_t_offset = 0, bias_offset = 0;
   std::size_t projection_offset = 0, gates_offset = 0, h_offset = 0, c_offset = 0, tmp_offset = 0;
+  bool parallel_directions = false;          ///< the two directions as two tasks (directions_in_parallel)
+  std::size_t direction_scratch_stride = 0;  ///< bytes from direction 0's scratch buffers to direction 1's
 };
 
 }  // namespace recurrent_util

@@ -3,6 +3,9 @@
 //   1. projection[T*B, G*H] = X[T*B, I] * W^T + (Wb + Rb): every time step's input part in one product;
 //   2. per time step: gates[B, G*H] = the step's projection rows + H[B, H] * R^T, one product for the whole batch;
 //      then the cell's gate math on each batch row (sigmoid/tanh vectorised for the default activations).
+// A bidirectional layer on two or more threads runs its directions as two tasks, each on scratch of its own: a step's
+// product (batch x gates*hidden x hidden) is mostly too small to split (kMinTaskWork), so splitting the steps would
+// leave the recurrence on one core. The results are the same as one task's (every product adds in the same order).
 // Rows past their sequence_lens take part in the product but keep their state, as the per-row path computes them.
 // Hosted builds only (ONNXMICRO_ENABLE_FAST_PATHS); size-optimised sessions keep the per-row path, which reads W and R
 // in place.
@@ -49,6 +52,14 @@ inline Status plan_transposed(PrepareContext& ctx, int input, std::int64_t direc
   return {};
 }
 
+/// Whether a bidirectional layer runs its two directions as two tasks: when the workers would split a step's product
+/// into two tasks or fewer (always on two threads), two serial directions keep more cores busy.
+inline bool directions_in_parallel(const Config& cfg, const Workers& workers, std::int64_t gh) noexcept {
+  if (cfg.directions != 2 || workers.count() < 2) return false;
+  const double step_work = static_cast<double>(cfg.batch) * static_cast<double>(gh) * static_cast<double>(cfg.hidden);
+  return workers.tasks_for(step_work, kMinTaskWork, gh) <= 2;
+}
+
 template <typename Cell>
 Status prepare_gemm_path(PrepareContext& ctx, const Config& cfg, GemmPath& path) noexcept {
   const std::int64_t d = cfg.directions, gh = Cell::kGates * cfg.hidden, h = cfg.hidden;
@@ -72,7 +83,10 @@ Status prepare_gemm_path(PrepareContext& ctx, const Config& cfg, GemmPath& path)
   path.h_offset = layout.reserve<float>(cfg.batch * h);
   path.c_offset = layout.reserve<float>(cfg.batch * h);
   path.tmp_offset = layout.reserve<float>(h);
-  ctx.request_scratch(layout.bytes());
+  const std::size_t direction_bytes = align_up(layout.bytes(), scratch::kScratchAlignment);
+  path.parallel_directions = directions_in_parallel(cfg, ctx.thread_workers(), gh);
+  ctx.request_scratch(path.parallel_directions ? 2 * direction_bytes : direction_bytes);
+  path.direction_scratch_stride = path.parallel_directions ? direction_bytes : 0;
   return {};
 }
 
@@ -84,9 +98,9 @@ struct DirectionWeights {
 };
 
 template <typename Cell>
-DirectionWeights direction_weights(const Config& cfg, const GemmPath& path, RunContext& ctx, std::int64_t d) noexcept {
+DirectionWeights direction_weights(const Config& cfg, const GemmPath& path, RunContext& ctx, void* scratch,
+                                   std::int64_t d) noexcept {
   const std::int64_t gh = Cell::kGates * cfg.hidden, i = cfg.input_size, h = cfg.hidden;
-  void* scratch = ctx.scratch();
   DirectionWeights out{path.w_t + d * i * gh, path.r_t + d * h * gh, path.bias + d * gh};
   if (path.w_t == nullptr) {
     float* w_t = scratch::scratch_at<float>(scratch, path.w_t_offset);
@@ -124,11 +138,11 @@ struct GemmRun {
   float *projection, *gates, *h, *c, *tmp;  ///< scratch
 };
 
+/// The buffers of one direction's run, its scratch buffers in `scratch` (the direction's slice).
 template <typename Cell>
-GemmRun gemm_run_buffers(const GemmPath& path, RunContext& ctx) noexcept {
+GemmRun gemm_run_buffers(const GemmPath& path, RunContext& ctx, void* scratch) noexcept {
   auto in = [&](int i) { return ctx.has_input(i) ? ctx.input(i).template data_as<float>() : nullptr; };
   auto out = [&](int i) { return ctx.has_output(i) ? ctx.output(i).template data_as<float>() : nullptr; };
-  void* scratch = ctx.scratch();
   GemmRun r{};
   r.x = in(kX);
   r.lens = ctx.has_input(kSequenceLens) ? ctx.input(kSequenceLens).template data_as<std::int32_t>() : nullptr;
@@ -183,29 +197,45 @@ void recurrent_step(const Config& cfg, const GemmPath& path, const Workers& work
   }
 }
 
+/// Direction d of the layer, its products split over `workers`, its scratch buffers in `scratch`.
 template <typename Cell>
-Status run_gemm_path(const Config& cfg, const GemmPath& path, RunContext& ctx) noexcept {
-  const GemmRun r = gemm_run_buffers<Cell>(path, ctx);
-  ONNXMICRO_RETURN_IF_ERROR(check_sequence_lens(r.lens, cfg.batch, cfg.seq_length));
+void run_direction(const Config& cfg, const GemmPath& path, RunContext& ctx, const Workers& workers, void* scratch,
+                   std::int64_t d) noexcept {
+  const GemmRun r = gemm_run_buffers<Cell>(path, ctx, scratch);
   const std::int64_t h_len = cfg.hidden;
   const std::size_t state_bytes = sizeof(float) * static_cast<std::size_t>(h_len);
-  for (std::int64_t d = 0; d < cfg.directions; ++d) {
-    const DirectionWeights wt = direction_weights<Cell>(cfg, path, ctx, d);
-    project_inputs<Cell>(cfg, path, ctx.workers(), wt, r);
-    for (std::int64_t b = 0; b < cfg.batch; ++b) {
-      float* h = r.h + b * h_len;
-      float* c = r.c + b * h_len;
-      if (r.h0 != nullptr) std::memcpy(h, r.h0 + state_offset(cfg, d, b), state_bytes);
-      if (r.h0 == nullptr) std::memset(h, 0, state_bytes);
-      if (r.c0 != nullptr) std::memcpy(c, r.c0 + state_offset(cfg, d, b), state_bytes);
-      if (r.c0 == nullptr) std::memset(c, 0, state_bytes);
-    }
-    for (std::int64_t s = 0; s < cfg.seq_length; ++s) recurrent_step<Cell>(cfg, path, ctx.workers(), wt, r, d, s);
-    for (std::int64_t b = 0; b < cfg.batch; ++b) {
-      if (r.yh != nullptr) std::memcpy(r.yh + state_offset(cfg, d, b), r.h + b * h_len, state_bytes);
-      if (r.yc != nullptr) std::memcpy(r.yc + state_offset(cfg, d, b), r.c + b * h_len, state_bytes);
-    }
+  const DirectionWeights wt = direction_weights<Cell>(cfg, path, ctx, scratch, d);
+  project_inputs<Cell>(cfg, path, workers, wt, r);
+  for (std::int64_t b = 0; b < cfg.batch; ++b) {
+    float* h = r.h + b * h_len;
+    float* c = r.c + b * h_len;
+    if (r.h0 != nullptr) std::memcpy(h, r.h0 + state_offset(cfg, d, b), state_bytes);
+    if (r.h0 == nullptr) std::memset(h, 0, state_bytes);
+    if (r.c0 != nullptr) std::memcpy(c, r.c0 + state_offset(cfg, d, b), state_bytes);
+    if (r.c0 == nullptr) std::memset(c, 0, state_bytes);
   }
+  for (std::int64_t s = 0; s < cfg.seq_length; ++s) recurrent_step<Cell>(cfg, path, workers, wt, r, d, s);
+  for (std::int64_t b = 0; b < cfg.batch; ++b) {
+    if (r.yh != nullptr) std::memcpy(r.yh + state_offset(cfg, d, b), r.h + b * h_len, state_bytes);
+    if (r.yc != nullptr) std::memcpy(r.yc + state_offset(cfg, d, b), r.c + b * h_len, state_bytes);
+  }
+}
+
+template <typename Cell>
+Status run_gemm_path(const Config& cfg, const GemmPath& path, RunContext& ctx) noexcept {
+  const std::int32_t* lens =
+      ctx.has_input(kSequenceLens) ? ctx.input(kSequenceLens).template data_as<std::int32_t>() : nullptr;
+  ONNXMICRO_RETURN_IF_ERROR(check_sequence_lens(lens, cfg.batch, cfg.seq_length));
+  if (path.parallel_directions && ctx.workers().count() >= 2) {
+    auto direction = [&](std::size_t d) noexcept {
+      void* scratch = scratch::scratch_at<unsigned char>(ctx.scratch(), d * path.direction_scratch_stride);
+      run_direction<Cell>(cfg, path, ctx, Workers{}, scratch, static_cast<std::int64_t>(d));
+    };
+    ctx.workers().run(2, direction);
+    return {};
+  }
+  for (std::int64_t d = 0; d < cfg.directions; ++d)
+    run_direction<Cell>(cfg, path, ctx, ctx.workers(), ctx.scratch(), d);
   return {};
 }
 
