@@ -14,6 +14,7 @@
 #include <limits>
 
 #include "onnxmicro/core/isa.hpp"
+#include "onnxmicro/kernels/common/lanes_x86.hpp"
 #include "onnxmicro/kernels/common/output_clamp.hpp"
 #include "onnxmicro/kernels/common/sliding_window.hpp"
 
@@ -171,8 +172,6 @@ __attribute__((target("avx2,fma"))) inline void window_narrow_plane_avx2(const P
   const std::int64_t width = narrow_row_width(g, Vectors);
   const std::int64_t lane_step = 8 * g.stride_w;
   const std::int64_t tail = g.out_w - 8 * (Vectors - 1);  // lanes of the last vector
-  const __m256i tail_mask =
-      _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(tail)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
   alignas(32) float padded[kNarrowPlaneCapacity];
   pad_columns(g, x, pad, width, padded);
   for (std::int64_t oy = 0; oy < g.out_h; ++oy) {
@@ -195,7 +194,7 @@ __attribute__((target("avx2,fma"))) inline void window_narrow_plane_avx2(const P
     float* y_row = y + oy * g.out_w;
 #pragma GCC unroll 4
     for (int v = 0; v + 1 < Vectors; ++v) _mm256_storeu_ps(y_row + 8 * v, acc[v]);
-    _mm256_maskstore_ps(y_row + 8 * (Vectors - 1), tail_mask, acc[Vectors - 1]);
+    lanes_x86::store_first(y_row + 8 * (Vectors - 1), acc[Vectors - 1], tail);
   }
 }
 
@@ -276,12 +275,9 @@ __attribute__((target("avx2,fma"))) inline void row_maxima_avx2(const PlaneGeome
     _mm256_store_ps(h + j, first);
     _mm256_store_ps(h + j + 8, second);
   }
-  const std::int64_t tail = g.out_w % 8 == 0 ? 8 : g.out_w % 8;
-  const __m256i tail_mask =
-      _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(tail)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
   std::int64_t ox = 0;
   for (; ox + 8 < g.out_w; ox += 8) _mm256_storeu_ps(y_row + ox, load_lanes_avx2(h + ox * g.stride_w, g.stride_w));
-  _mm256_maskstore_ps(y_row + ox, tail_mask, load_lanes_avx2(h + ox * g.stride_w, g.stride_w));
+  lanes_x86::store_first(y_row + ox, load_lanes_avx2(h + ox * g.stride_w, g.stride_w), g.out_w - ox);
 }
 
 /// The plane's maxima (fill: the lowest float), separably: the column maxima of a block of output rows first, then
@@ -369,8 +365,9 @@ __attribute__((target("avx2,fma"))) inline void window_plane_avx2(const PlaneGeo
 // never wins a max); taps are accumulated in row-major order, as on the other paths. (Strided planes gain nothing
 // from it once their copy is split by stride phase, measured: they keep the row path.) ----
 
-constexpr std::int64_t kMaxPaddedTaps = 64;   ///< kernel_h * kernel_w the tap table holds
-constexpr std::int64_t kPaddedGridStep = 64;  ///< outputs per step (4 vectors of 16; AVX2 takes 32)
+constexpr std::int64_t kMaxPaddedTaps = 64;       ///< kernel_h * kernel_w the tap table holds
+constexpr std::int64_t kPaddedGridStep = 64;      ///< outputs per step (4 vectors of 16)
+constexpr std::int64_t kPaddedGridStepAvx2 = 32;  ///< AVX2's (4 vectors of 8)
 
 /// The padded plane and output grid of a plane geometry; `columns` is 0 when the path does not take it.
 struct PaddedLayout {
@@ -399,6 +396,15 @@ inline std::int64_t padded_scratch_floats(const PlaneGeometry& g) noexcept {
   return l.columns > 0 ? l.plane_floats + l.grid_floats : 0;
 }
 
+/// Where the grid's reads of the padded plane end, the grid computed `step` outputs at a time: the plane's rows, the
+/// last step's lanes past the grid and the last tap's offset within a row. Only [rows * columns, that) of the room
+/// past the rows is read, so only that much is padded per plane (the whole room cost a 7x7 plane a third of its time).
+inline std::int64_t padded_reads_end(const PlaneGeometry& g, const PaddedLayout& l, std::int64_t step) noexcept {
+  const std::int64_t outputs = g.out_h * l.columns, past_grid = (outputs + step - 1) / step * step - outputs;
+  const std::int64_t end = l.rows * l.columns + past_grid + (g.kernel_w - 1) * g.dilation_w;
+  return end < l.plane_floats ? end : l.plane_floats;
+}
+
 #if ONNXMICRO_ENABLE_ISA_DISPATCH
 /// Offset of each tap's read from the grid's flat index in the padded plane; returns the tap count.
 inline std::int64_t padded_taps(const PlaneGeometry& g, const PaddedLayout& l, std::int64_t* offsets) noexcept {
@@ -425,7 +431,8 @@ __attribute__((target("avx512f"))) inline void fill_padded_avx512(const PlaneGeo
       _mm512_storeu_ps(row + j, _mm512_mask_loadu_ps(pad_v, in_row, x + iy * g.in_w + column));
     }
   }
-  for (std::int64_t j = l.rows * l.columns; j < l.plane_floats; ++j) plane[j] = pad;
+  const std::int64_t reads_end = padded_reads_end(g, l, kPaddedGridStep);
+  for (std::int64_t j = l.rows * l.columns; j < reads_end; ++j) plane[j] = pad;
 }
 
 /// fill_padded_avx512 with AVX2, 8 floats a step.
@@ -447,7 +454,8 @@ __attribute__((target("avx2,fma"))) inline void fill_padded_avx2(const PlaneGeom
       _mm256_storeu_ps(row + j, _mm256_blendv_ps(pad_v, values, _mm256_castsi256_ps(in_row)));
     }
   }
-  for (std::int64_t j = l.rows * l.columns; j < l.plane_floats; ++j) plane[j] = pad;
+  const std::int64_t reads_end = padded_reads_end(g, l, kPaddedGridStepAvx2);
+  for (std::int64_t j = l.rows * l.columns; j < reads_end; ++j) plane[j] = pad;
 }
 
 template <RowOp Op>
@@ -490,7 +498,7 @@ __attribute__((target("avx2,fma"))) inline void padded_grid_avx2(const PlaneGeom
   std::int64_t offsets[kMaxPaddedTaps];
   const std::int64_t taps = padded_taps(g, l, offsets);
   const std::int64_t outputs = g.out_h * l.columns;
-  for (std::int64_t o = 0; o < outputs; o += 32) {
+  for (std::int64_t o = 0; o < outputs; o += kPaddedGridStepAvx2) {
     __m256 acc[4];
 #pragma GCC unroll 4
     for (int v = 0; v < 4; ++v) acc[v] = _mm256_set1_ps(fill);
@@ -518,8 +526,6 @@ __attribute__((target("avx2,fma"))) inline void copy_grid_rows(const PlaneGeomet
                                                                const float* grid, float* y,
                                                                const OutputClamp& clamp) noexcept {
   const std::int64_t tail = g.out_w % 8 == 0 ? 8 : g.out_w % 8;
-  const __m256i tail_mask =
-      _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(tail)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
   const std::int64_t body = g.out_w - tail;
   const __m256 lowest = _mm256_set1_ps(clamp.low), highest = _mm256_set1_ps(clamp.high);
   for (std::int64_t r = 0; r < g.out_h; ++r) {
@@ -527,7 +533,7 @@ __attribute__((target("avx2,fma"))) inline void copy_grid_rows(const PlaneGeomet
     float* to = y + r * g.out_w;
     for (std::int64_t j = 0; j < body; j += 8)
       _mm256_storeu_ps(to + j, clamped_if<Clamped>(_mm256_loadu_ps(from + j), lowest, highest));
-    _mm256_maskstore_ps(to + body, tail_mask, clamped_if<Clamped>(_mm256_loadu_ps(from + body), lowest, highest));
+    lanes_x86::store_first(to + body, clamped_if<Clamped>(_mm256_loadu_ps(from + body), lowest, highest), tail);
   }
 }
 
