@@ -176,9 +176,10 @@ struct GemmPath {
   bool enabled = false;
   bool vector_gates = false;  ///< default activations, no clip/peepholes/input_forget: sigmoid/tanh vectorised
   Isa isa = Isa::baseline;
-  const float* w_t = nullptr;   ///< [directions, input_size, gates*hidden], or null: in scratch at w_t_offset
-  const float* r_t = nullptr;   ///< [directions, hidden, gates*hidden], or null: at r_t_offset
+  const float* w_t = nullptr;   ///< per direction [input_size, gates*hidden] (or striped), or null: at w_t_offset
+  const float* r_t = nullptr;   ///< per direction [hidden, gates*hidden] (or striped), or null: at r_t_offset
   const float* bias = nullptr;  ///< [directions, gates*hidden] (Wb + Rb), or null: at bias_offset
+  bool w_striped = false, r_striped = false;  ///< w_t / r_t striped for the micro-kernels (recurrent_gemm.hpp)
   std::size_t w_t_offset = 0, r_t_offset = 0, bias_offset = 0;
   std::size_t projection_offset = 0, gates_offset = 0, h_offset = 0, c_offset = 0, tmp_offset = 0;
   bool parallel_directions = false;          ///< the two directions as two tasks (directions_in_parallel)

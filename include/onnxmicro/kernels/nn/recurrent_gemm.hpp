@@ -21,13 +21,6 @@ ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 namespace recurrent_util {
 
-/// dst (per direction [cols, rows]) = the transpose of each direction's `rows` x `cols` block of src.
-inline void transpose_directions(const float* src, std::int64_t directions, std::int64_t rows, std::int64_t cols,
-                                 float* dst) noexcept {
-  for (std::int64_t d = 0; d < directions; ++d)
-    gemm::transpose(src + d * rows * cols, rows, cols, dst + d * rows * cols);
-}
-
 /// dst[d, j] = Wb[d, j] + Rb[d, j] for B [directions, 2 * gh]; zeros without B.
 inline void sum_bias_halves(const float* b, std::int64_t directions, std::int64_t gh, float* dst) noexcept {
   for (std::int64_t d = 0; d < directions; ++d)
@@ -35,19 +28,37 @@ inline void sum_bias_halves(const float* b, std::int64_t directions, std::int64_
       dst[d * gh + j] = b == nullptr ? 0.0f : b[d * 2 * gh + j] + b[d * 2 * gh + gh + j];
 }
 
-/// `rows` x `cols` of a constant input transposed once into persistent memory (per direction), or a scratch offset
-/// for run() to transpose into when the input is not constant.
-inline Status plan_transposed(PrepareContext& ctx, int input, std::int64_t directions, std::int64_t rows,
+/// Floats of one direction's transposed `rows` x `cols` weights: striped for the micro-kernels of `isa`
+/// (gemm::pack_b_striped: each depth panel of a 16-column strip one block, where rows of 4 x hidden floats, 2 KiB
+/// apart at hidden 128, fall into two of L1's sets) or plain.
+inline std::int64_t direction_floats(Isa isa, bool striped, std::int64_t rows, std::int64_t cols) noexcept {
+  return striped ? gemm::striped_b_floats(isa, cols, rows) : rows * cols;
+}
+
+/// `rows` x `cols` of a constant input transposed once into persistent memory (per direction; striped for the
+/// micro-kernels when `isa` has them), or a scratch offset for run() to transpose into when the input is not constant.
+inline Status plan_transposed(PrepareContext& ctx, int input, Isa isa, std::int64_t directions, std::int64_t rows,
                               std::int64_t cols, scratch::ScratchLayout& layout, const float*& packed,
-                              std::size_t& offset) noexcept {
+                              std::size_t& offset, bool& striped) noexcept {
   const TensorInfo& info = ctx.input(input);
+  striped = false;
   if (!info.is_constant) {
     offset = layout.reserve<float>(rows * cols);
     return {};
   }
+  striped = gemm::b_strip_columns(isa) > 0;
+  const std::int64_t per_direction = direction_floats(isa, striped, rows, cols);
   Span<float> memory;
-  ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(directions * rows * cols), memory));
-  transpose_directions(static_cast<const float*>(info.const_data), directions, rows, cols, memory.data());
+  ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(directions * per_direction), memory));
+  const float* source = static_cast<const float*>(info.const_data);
+  for (std::int64_t d = 0; d < directions; ++d) {
+    float* into = memory.data() + d * per_direction;
+    if (striped) {  // B(p, j) = W[j][p]: the transpose read in place
+      gemm::pack_b_striped(isa, cols, rows, source + d * rows * cols, 1, cols, into);
+    } else {
+      gemm::transpose(source + d * rows * cols, rows, cols, into);
+    }
+  }
   packed = memory.data();
   return {};
 }
@@ -67,8 +78,10 @@ Status prepare_gemm_path(PrepareContext& ctx, const Config& cfg, GemmPath& path)
   if (ONNXMICRO_ENABLE_ISA_DISPATCH) path.isa = ctx.isa();  // (else baseline, as allocated)
   path.vector_gates = Cell::vector_gates(cfg, ctx.has_input(kPeepholes));
   scratch::ScratchLayout layout;
-  ONNXMICRO_RETURN_IF_ERROR(plan_transposed(ctx, kW, d, gh, cfg.input_size, layout, path.w_t, path.w_t_offset));
-  ONNXMICRO_RETURN_IF_ERROR(plan_transposed(ctx, kR, d, gh, h, layout, path.r_t, path.r_t_offset));
+  ONNXMICRO_RETURN_IF_ERROR(
+      plan_transposed(ctx, kW, path.isa, d, gh, cfg.input_size, layout, path.w_t, path.w_t_offset, path.w_striped));
+  ONNXMICRO_RETURN_IF_ERROR(
+      plan_transposed(ctx, kR, path.isa, d, gh, h, layout, path.r_t, path.r_t_offset, path.r_striped));
   if (!ctx.has_input(kB) || ctx.input(kB).is_constant) {
     Span<float> bias;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(d * gh), bias));
@@ -101,7 +114,8 @@ template <typename Cell>
 DirectionWeights direction_weights(const Config& cfg, const GemmPath& path, RunContext& ctx, void* scratch,
                                    std::int64_t d) noexcept {
   const std::int64_t gh = Cell::kGates * cfg.hidden, i = cfg.input_size, h = cfg.hidden;
-  DirectionWeights out{path.w_t + d * i * gh, path.r_t + d * h * gh, path.bias + d * gh};
+  DirectionWeights out{path.w_t + d * direction_floats(path.isa, path.w_striped, gh, i),
+                       path.r_t + d * direction_floats(path.isa, path.r_striped, gh, h), path.bias + d * gh};
   if (path.w_t == nullptr) {
     float* w_t = scratch::scratch_at<float>(scratch, path.w_t_offset);
     gemm::transpose(ctx.input(kW).template data_as<float>() + d * gh * i, gh, i, w_t);
@@ -166,7 +180,12 @@ void project_inputs(const Config& cfg, const GemmPath& path, const Workers& work
                     const GemmRun& r) noexcept {
   const std::int64_t rows = cfg.seq_length * cfg.batch, gh = Cell::kGates * cfg.hidden;
   for (std::int64_t row = 0; row < rows; ++row) std::memcpy(r.projection + row * gh, wt.bias, sizeof(float) * gh);
-  gemm::multiply(workers, path.isa, rows, gh, cfg.input_size, r.x, cfg.input_size, 1, wt.w_t, gh, r.projection, gh);
+  if (path.w_striped) {
+    gemm::multiply_striped(workers, path.isa, rows, gh, cfg.input_size, r.x, cfg.input_size, 1, wt.w_t, r.projection,
+                           gh);
+  } else {
+    gemm::multiply(workers, path.isa, rows, gh, cfg.input_size, r.x, cfg.input_size, 1, wt.w_t, gh, r.projection, gh);
+  }
 }
 
 /// Step s of direction d for the whole batch: the rows' projections, plus H * R^T in one product, then each
@@ -185,7 +204,11 @@ void recurrent_step(const Config& cfg, const GemmPath& path, const Workers& work
     const std::int64_t row = cfg.batch_first ? b * cfg.seq_length + t : t * cfg.batch + b;
     std::memcpy(r.gates + b * gh, r.projection + row * gh, sizeof(float) * gh);
   }
-  gemm::multiply(workers, path.isa, cfg.batch, gh, h_len, r.h, h_len, 1, wt.r_t, gh, r.gates, gh);
+  if (path.r_striped) {
+    gemm::multiply_striped(workers, path.isa, cfg.batch, gh, h_len, r.h, h_len, 1, wt.r_t, r.gates, gh);
+  } else {
+    gemm::multiply(workers, path.isa, cfg.batch, gh, h_len, r.h, h_len, 1, wt.r_t, gh, r.gates, gh);
+  }
   for (std::int64_t b = 0; b < cfg.batch; ++b) {
     if (s >= length(b)) {
       if (r.y != nullptr) std::memset(r.y + y_offset(cfg, d, b, s), 0, sizeof(float) * h_len);
