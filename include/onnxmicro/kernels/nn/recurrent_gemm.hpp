@@ -114,19 +114,24 @@ template <typename Cell>
 DirectionWeights direction_weights(const Config& cfg, const GemmPath& path, RunContext& ctx, void* scratch,
                                    std::int64_t d) noexcept {
   const std::int64_t gh = Cell::kGates * cfg.hidden, i = cfg.input_size, h = cfg.hidden;
-  DirectionWeights out{path.w_t + d * direction_floats(path.isa, path.w_striped, gh, i),
-                       path.r_t + d * direction_floats(path.isa, path.r_striped, gh, h), path.bias + d * gh};
-  if (path.w_t == nullptr) {
+  DirectionWeights out{};  // (packed: offsets into the persistent copies; else made in scratch now)
+  if (path.w_t != nullptr) {
+    out.w_t = path.w_t + d * direction_floats(path.isa, path.w_striped, gh, i);
+  } else {
     float* w_t = scratch::scratch_at<float>(scratch, path.w_t_offset);
     gemm::transpose(ctx.input(kW).template data_as<float>() + d * gh * i, gh, i, w_t);
     out.w_t = w_t;
   }
-  if (path.r_t == nullptr) {
+  if (path.r_t != nullptr) {
+    out.r_t = path.r_t + d * direction_floats(path.isa, path.r_striped, gh, h);
+  } else {
     float* r_t = scratch::scratch_at<float>(scratch, path.r_t_offset);
     gemm::transpose(ctx.input(kR).template data_as<float>() + d * gh * h, gh, h, r_t);
     out.r_t = r_t;
   }
-  if (path.bias == nullptr) {
+  if (path.bias != nullptr) {
+    out.bias = path.bias + d * gh;
+  } else {
     float* bias = scratch::scratch_at<float>(scratch, path.bias_offset);
     sum_bias_halves(ctx.input(kB).template data_as<float>() + d * 2 * gh, 1, gh, bias);
     out.bias = bias;
