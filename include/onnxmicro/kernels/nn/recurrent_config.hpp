@@ -182,8 +182,9 @@ struct GemmPath {
   bool w_striped = false, r_striped = false;  ///< w_t / r_t striped for the micro-kernels (recurrent_gemm.hpp)
   std::size_t w_t_offset = 0, r_t_offset = 0, bias_offset = 0;
   std::size_t projection_offset = 0, gates_offset = 0, h_offset = 0, c_offset = 0, tmp_offset = 0;
-  bool parallel_directions = false;          ///< the two directions as two tasks (directions_in_parallel)
-  std::size_t direction_scratch_stride = 0;  ///< bytes from direction 0's scratch buffers to direction 1's
+  /// Bytes from direction 0's scratch buffers to direction 1's; non-zero: the two directions run as two tasks
+  /// (directions_in_parallel).
+  std::size_t direction_scratch_stride = 0;
 };
 
 }  // namespace recurrent_util

@@ -97,9 +97,9 @@ Status prepare_gemm_path(PrepareContext& ctx, const Config& cfg, GemmPath& path)
   path.c_offset = layout.reserve<float>(cfg.batch * h);
   path.tmp_offset = layout.reserve<float>(h);
   const std::size_t direction_bytes = align_up(layout.bytes(), scratch::kScratchAlignment);
-  path.parallel_directions = directions_in_parallel(cfg, ctx.thread_workers(), gh);
-  ctx.request_scratch(path.parallel_directions ? 2 * direction_bytes : direction_bytes);
-  path.direction_scratch_stride = path.parallel_directions ? direction_bytes : 0;
+  const bool parallel = directions_in_parallel(cfg, ctx.thread_workers(), gh);
+  ctx.request_scratch(parallel ? 2 * direction_bytes : direction_bytes);
+  path.direction_scratch_stride = parallel ? direction_bytes : 0;
   return {};
 }
 
@@ -254,7 +254,7 @@ Status run_gemm_path(const Config& cfg, const GemmPath& path, RunContext& ctx) n
   const std::int32_t* lens =
       ctx.has_input(kSequenceLens) ? ctx.input(kSequenceLens).template data_as<std::int32_t>() : nullptr;
   ONNXMICRO_RETURN_IF_ERROR(check_sequence_lens(lens, cfg.batch, cfg.seq_length));
-  if (path.parallel_directions && ctx.workers().count() >= 2) {
+  if (path.direction_scratch_stride > 0) {  // (directions_in_parallel at prepare, with the same workers)
     auto direction = [&](std::size_t d) noexcept {
       void* scratch = scratch::scratch_at<unsigned char>(ctx.scratch(), d * path.direction_scratch_stride);
       run_direction<Cell>(cfg, path, ctx, Workers{}, scratch, static_cast<std::int64_t>(d));
