@@ -147,10 +147,11 @@ def time_onnxruntime(models: dict[str, str], warmup: int, runs: int, clock: str,
 
 
 def float_base(name: str, names) -> str | None:
-    """The float model a quantised model was made from: cnn_qdq_asym -> cnn_float (when it was timed)."""
+    """The float model a quantised model was made from: cnn_qdq_asym -> cnn_float, mobilenet_v2_qdq ->
+    mobilenet_v2_float (when it was timed)."""
     if name.endswith("_float"):
         return None
-    base = name.split("_")[0] + "_float"
+    base = (name[:name.index("_qdq")] if "_qdq" in name else name.split("_")[0]) + "_float"
     return base if base in names else None
 
 

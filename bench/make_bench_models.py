@@ -24,6 +24,9 @@ bench/compare_onnxruntime.py --models-dir entry:
     <out>/<name>_float/test_data_set_0/input_0.pb     uniform [0, 1) input, fixed seed
     <out>/<name>_float/test_data_set_0/output_0.pb    computed by onnxruntime (CPU EP, one thread)
 
+The static INT8 twin of each CNN, <out>/<name>_qdq/ in the same layout (write_qdq_case: onnxruntime's
+quantize_static, QDQ format, uint8 activations, per-channel int8 weights, MinMax over 8 random inputs).
+
 Sequence models with dynamic batch and sequence axes, two cases (two shapes, one model.onnx) each, written as
 <out>/<case>/ in the same layout (input_K.pb for every graph input, output_K.pb for every output):
 
@@ -65,6 +68,8 @@ INPUT_SHAPE = (1, 3, 224, 224)
 NUM_CLASSES = 1000
 WEIGHT_SEED = 2024
 INPUT_SEED = 7
+CALIBRATION_SEED = 11
+CALIBRATION_INPUTS = 8
 
 TESTS_MODELS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "models")
 BERT_CASES = ("bert_tiny_1x8", "bert_tiny_3x21")  # make_bert_tiny.DYNAMIC_CASES
@@ -428,20 +433,46 @@ def write_tensor(path: str, array: np.ndarray, name: str) -> None:
         f.write(numpy_helper.from_array(array, name).SerializeToString())
 
 
-def write_case(out_dir: str, name: str) -> None:
-    model, parameters = build_model(name)
+def write_cnn_case(case_dir: str, model: onnx.ModelProto, parameters: int) -> None:
+    """<case_dir>/ for a CNN: the model, the seeded uniform [0, 1) input and onnxruntime's output for it."""
     x = np.random.default_rng(INPUT_SEED).uniform(0.0, 1.0, INPUT_SHAPE).astype(np.float32)
     (y,), ms = run_onnxruntime(model, {"input": x})
     if not np.all(np.isfinite(y)):
-        raise RuntimeError(f"{name}: onnxruntime output is not finite")
-    case_dir = os.path.join(out_dir, f"{name}_float")
+        raise RuntimeError(f"{case_dir}: onnxruntime output is not finite")
     shutil.rmtree(case_dir, ignore_errors=True)
     os.makedirs(os.path.join(case_dir, "test_data_set_0"))
     onnx.save_model(model, os.path.join(case_dir, "model.onnx"))
     write_tensor(os.path.join(case_dir, "test_data_set_0", "input_0.pb"), x, "input")
     write_tensor(os.path.join(case_dir, "test_data_set_0", "output_0.pb"), y, "output")
-    print(f"{name}_float: {parameters:,} parameters, {len(model.graph.node)} nodes, "
+    print(f"{os.path.basename(case_dir)}: {parameters:,} parameters, {len(model.graph.node)} nodes, "
           f"onnxruntime 1 thread single run {ms:.1f} ms, output std {float(y.std()):.3g} -> {case_dir}")
+
+
+def write_case(out_dir: str, name: str) -> None:
+    model, parameters = build_model(name)
+    write_cnn_case(os.path.join(out_dir, f"{name}_float"), model, parameters)
+
+
+def write_qdq_case(out_dir: str, name: str) -> None:
+    """<out_dir>/<cnn>_qdq/: the CNN's static INT8 twin, as a user makes it with onnxruntime's tools:
+    quant_pre_process, then quantize_static in the QDQ format with uint8 activations (asymmetric), int8 weights
+    per output channel and MinMax calibration over CALIBRATION_INPUTS uniform [0, 1) inputs (tests/models/
+    make_qdq_models.py's "qdq_asym" variant, imported here for the same reason as make_bert_tiny). The test input
+    and its onnxruntime output are made as for the float model (same seed); the parameter count is the float
+    model's."""
+    if TESTS_MODELS not in sys.path:
+        sys.path.insert(0, TESTS_MODELS)
+    import tempfile  # noqa: E402 pylint: disable=import-outside-toplevel
+    import make_qdq_models  # noqa: E402 pylint: disable=import-outside-toplevel
+    cnn = name[:-len("_qdq")]
+    float_model, parameters = build_model(cnn)
+    rng = np.random.default_rng(CALIBRATION_SEED)
+    calibration = [{"input": rng.uniform(0.0, 1.0, INPUT_SHAPE).astype(np.float32)}
+                   for _ in range(CALIBRATION_INPUTS)]
+    with tempfile.TemporaryDirectory() as work:
+        model = make_qdq_models.quantize(float_model, calibration, "qdq_asym", work)
+    model.doc_string = f"static INT8 (QDQ, uint8 activations, per-channel int8 weights) twin of {cnn}_float"
+    write_cnn_case(os.path.join(out_dir, name), model, parameters)
 
 
 def write_lstm_case(out_dir: str, name: str) -> None:
@@ -476,6 +507,7 @@ def write_bert_case(out_dir: str, name: str) -> None:
 def all_cases() -> dict:
     """--models name -> writer(out_dir, name): the CNNs, then the sequence models."""
     cases = {name: write_case for name in MODELS}
+    cases.update({f"{name}_qdq": write_qdq_case for name in MODELS})
     cases.update({name: write_bert_case for name in BERT_CASES})
     cases.update({name: write_lstm_case for name in LSTM_CASES})
     return cases

@@ -2,10 +2,10 @@
 // Kernels split over a thread pool (core/threads.hpp, runtime/std_thread_pool.hpp): the std::thread pool runs every
 // task exactly once, also when sessions share it; and every kernel that splits its work (Conv's item, row and
 // product and band splits, depthwise Conv, Gemm's row and column splits, MatMul's batch and product splits, MaxPool,
-// Concat, bidirectional LSTM and RNN) gives bit-identical outputs with 1, 2, 3 and 4 threads and with a pool that runs
-// tasks in reverse order, at every instruction-set level this CPU has; a counting pool proves each model really was
-// split. Built twice: as a plain test (threads_split) and under ThreadSanitizer (threads_split_tsan), which reports any
-// race between tasks.
+// Concat, bidirectional LSTM and RNN, QLinearConv's unit, channel and depthwise splits, 8-bit MaxPool) gives
+// bit-identical outputs with 1, 2, 3 and 4 threads and with a pool that runs tasks in reverse order, at every
+// instruction-set level this CPU has; a counting pool proves each model really was split. Built twice: as a plain test
+// (threads_split) and under ThreadSanitizer (threads_split_tsan), which reports any race between tasks.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -23,6 +23,8 @@
 #include "onnxmicro/kernels/nn/lstm.hpp"
 #include "onnxmicro/kernels/nn/max_pool.hpp"
 #include "onnxmicro/kernels/nn/rnn.hpp"
+#include "onnxmicro/kernels/quantization/qlinear_conv.hpp"
+#include "onnxmicro/kernels/quantization/quantize_linear.hpp"
 #include "onnxmicro/runtime.hpp"
 #include "onnxmicro/runtime/std_thread_pool.hpp"
 #include "support/proto_writer.hpp"
@@ -33,8 +35,8 @@ namespace om = onnxmicro;
 namespace k = onnxmicro::kernels;
 using namespace onnxmicro_test;
 
-using SplitKernels =
-    om::KernelSet<k::Conv_1, k::Gemm_11, k::MatMul_1, k::MaxPool_10, k::Relu_1, k::Concat_11, k::LSTM_7, k::RNN_7>;
+using SplitKernels = om::KernelSet<k::Conv_1, k::Gemm_11, k::MatMul_1, k::MaxPool_10, k::Relu_1, k::Concat_11,
+                                   k::LSTM_7, k::RNN_7, k::QuantizeLinear_13, k::QLinearConv_10>;
 
 // ---- the pool itself ----
 
@@ -174,8 +176,47 @@ struct SplitCase {
   std::vector<ProtoWriter> attributes;
   om::DataType dtype = om::DataType::float32;
   bool relu_after = false;  // followed by a Relu the session folds into a Conv
+  // x is quantized to uint8 first (QuantizeLinear) and the op runs on uint8: QLinearConv with the int8 weights `w`
+  // (one scale per output channel) and an int32 bias "b" when listed, or an 8-bit MaxPool.
+  bool quantized = false;
 
-  std::vector<unsigned char> model() const {
+  std::vector<unsigned char> model() const { return quantized ? quantized_model() : float_model(); }
+
+  std::vector<unsigned char> quantized_model() const {
+    std::vector<ProtoWriter> initializers = {
+        make_float_tensor("xs", {}, {2.0f / 127.0f}),
+        make_tensor_raw("xz", om::DataType::uint8, {}, std::vector<std::uint8_t>{128}),
+        make_float_tensor("ys", {}, {0.5f}),
+        make_tensor_raw("yz", om::DataType::uint8, {}, std::vector<std::uint8_t>{100})};
+    std::vector<std::string> inputs = {"xq"};
+    if (op == "QLinearConv") {
+      const std::vector<std::int64_t>& w_dims = weights[0].second;
+      std::vector<std::int8_t> w(count_of(w_dims));
+      for (std::size_t i = 0; i < w.size(); ++i)
+        w[i] = static_cast<std::int8_t>(static_cast<int>((i * 37) % 255) - 127);
+      std::vector<float> w_scales(static_cast<std::size_t>(w_dims[0]));
+      for (std::size_t m = 0; m < w_scales.size(); ++m) w_scales[m] = 0.0005f + 0.00002f * static_cast<float>(m);
+      initializers.push_back(make_tensor_raw("w", om::DataType::int8, w_dims, w));
+      initializers.push_back(make_float_tensor("ws", {w_dims[0]}, w_scales));
+      initializers.push_back(
+          make_tensor_raw("wz", om::DataType::int8, {w_dims[0]}, std::vector<std::int8_t>(w_scales.size(), 0)));
+      inputs.insert(inputs.end(), {"xs", "xz", "w", "ws", "wz", "ys", "yz"});
+      if (weights.size() > 1) {
+        std::vector<std::int32_t> b(w_scales.size());
+        for (std::size_t m = 0; m < b.size(); ++m) b[m] = static_cast<std::int32_t>((m * 101) % 2001) - 1000;
+        initializers.push_back(make_tensor_raw("b", om::DataType::int32, {w_dims[0]}, b));
+        inputs.push_back("b");
+      }
+    }
+    const std::vector<ProtoWriter> nodes = {make_node("QuantizeLinear", {"x", "xs", "xz"}, {"xq"}, {}, "quantize"),
+                                            make_node(op, inputs, {"y"}, attributes, "node")};
+    return make_model(make_graph("g", nodes, {make_value_info("x", om::DataType::float32, x_dims)},
+                                 {untyped_output("y", om::DataType::uint8)}, initializers),
+                      13)
+        .bytes();
+  }
+
+  std::vector<unsigned char> float_model() const {
     std::vector<std::string> inputs = {"x"};
     std::vector<ProtoWriter> initializers;
     float step = 0.37f;
@@ -300,6 +341,37 @@ std::vector<SplitCase> split_cases() {
                    {9, 2, 16},
                    {{"w", {2, 32, 16}}, {"r", {2, 32, 32}}},
                    {make_attribute_int("hidden_size", 32), make_attribute_string("direction", "bidirectional")}});
+  const SplitCase quantized_conv{"", "QLinearConv", {}, {}, {}, om::DataType::float32, false, true};
+  cases.push_back(quantized_conv);
+  cases.back().name = "qlinearconv 3x3, many tiles (units claimed)";
+  cases.back().x_dims = {2, 8, 40, 40};
+  cases.back().weights = {{"w", {16, 8, 3, 3}}, {"b", {16}}};
+  cases.back().attributes.push_back(make_attribute_ints("pads", A{1, 1, 1, 1}));
+  // 4 column tiles of 16 at 7x7 (depth 2304): 2 and 4 tasks claim them, 3 tasks split the output channels.
+  cases.push_back(quantized_conv);
+  cases.back().name = "qlinearconv 3x3 on 7x7 (units or channels split)";
+  cases.back().x_dims = {1, 256, 7, 7};
+  cases.back().weights = {{"w", {132, 256, 3, 3}}};
+  cases.back().attributes.push_back(make_attribute_ints("pads", A{1, 1, 1, 1}));
+  cases.push_back(quantized_conv);
+  cases.back().name = "qlinearconv 1x1 (input rows packed as they are)";
+  cases.back().x_dims = {1, 64, 20, 20};
+  cases.back().weights = {{"w", {96, 64, 1, 1}}, {"b", {96}}};
+  cases.push_back(quantized_conv);
+  cases.back().name = "qlinearconv depthwise 3x3 stride 2 (channels split)";
+  cases.back().x_dims = {1, 96, 56, 56};
+  cases.back().weights = {{"w", {96, 1, 3, 3}}, {"b", {96}}};
+  cases.back().attributes = {make_attribute_int("group", 96), make_attribute_ints("pads", A{1, 1, 1, 1}),
+                             make_attribute_ints("strides", A{2, 2})};
+  cases.push_back({"maxpool 3x3 stride 2 on uint8 (planes split)",
+                   "MaxPool",
+                   {1, 96, 112, 112},
+                   {},
+                   {make_attribute_ints("kernel_shape", A{3, 3}), make_attribute_ints("pads", A{1, 1, 1, 1}),
+                    make_attribute_ints("strides", A{2, 2})},
+                   om::DataType::float32,
+                   false,
+                   true});
   return cases;
 }
 

@@ -7,18 +7,16 @@
 // Layout, suited to pairwise multiply-add (x86 pmaddwd, Cortex-M SMLAD) and to NEON's widening multiply-add:
 //  - A (weights, usually packed once at prepare) in panels of kRows rows; inside a panel, for each pair of
 //    depth indices (k, k + 1), the rows' two values side by side: [r0k0 r0k1 r1k0 r1k1 r2k0 r2k1 r3k0 r3k1]
-//    (SSE2 repeats each row's pair four times, kPairCopies, so pmaddwd reads it already broadcast; AVX2
-//    broadcasts it with a load).
-//  - B (activations, im2col columns, packed per tile into scratch) in panels of kColumns columns (8; 16 with
-//    AVX2); for each depth pair, [c0k0 c0k1 c1k0 c1k1 ... c7k0 c7k1 ...].
-// Register tiles: SSE2 _mm_madd_epi16 4 x 8, AVX2 _mm256_madd_epi16 4 x 16, NEON vmlal_lane_s16 4 x 8, and a
-// portable scalar 4 x 8 (Cortex-M and anything else).
-// Depth is padded to even and the last panels with zeros (which add nothing). The products (|v| <= 255) of a
-// pair sum to at most 130050, so the pairwise step never overflows, and the int32 accumulation wraps exactly
-// as the ONNX reference's 32-bit accumulator does.
-//
-// Each kRows x kColumns register tile is handed, as int32 values, to the caller's epilogue (bias,
-// requantisation, store), so no int32 matrix is ever written out.
+//    (each row's pair is one 32-bit word that the x86 tiles broadcast).
+//  - B (activations, im2col columns, packed per tile into scratch) in panels of kColumns columns (16 on x86, 8
+//    elsewhere); for each depth pair, [c0k0 c0k1 c1k0 c1k1 ... c15k0 c15k1].
+// The layouts depend only on the compile-time baseline (x86 or not), never on the instruction set chosen at run
+// time, so weights packed at prepare suit every tile. Register tiles: AVX2 _mm256_madd_epi16 4 x 16 (per-function
+// target attribute, chosen at run time: core/isa.hpp; vpmaddwd issues twice per cycle on this project's EPYC, so
+// int16 pairs multiply-add at twice the float FMA's rate), SSE2 _mm_madd_epi16 4 x 8 twice per panel, NEON
+// vmlal_lane_s16 4 x 8, and a portable scalar 4 x 8 (Cortex-M and anything else).
+// Exact, unlike vpmaddubsw (u8 x s8 pairs saturate at 16 bits, as onnxruntime documents for its AVX2 path): the
+// operands are widened to int16 first.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -31,7 +29,8 @@
 #include "onnxmicro/kernels/kernel_api.hpp"
 #include "onnxmicro/kernels/quantization/quant_util.hpp"
 
-#if defined(__AVX2__)
+#include "onnxmicro/core/isa.hpp"
+#if ONNXMICRO_ENABLE_ISA_DISPATCH || defined(__AVX2__)
 #include <immintrin.h>
 #elif defined(__SSE2__)
 #include <emmintrin.h>
@@ -44,20 +43,10 @@ namespace kernels {
 namespace integer_gemm {
 
 constexpr std::int64_t kRows = 4;  ///< rows of a register tile (A panel height)
-#if defined(__AVX2__)
-constexpr std::int64_t kColumns = 16;  ///< columns of a register tile (B panel width): two 256-bit halves
+#if defined(__SSE2__)
+constexpr std::int64_t kColumns = 16;  ///< columns of a B panel: one AVX2 tile, or two SSE2 tiles of 8
 #else
 constexpr std::int64_t kColumns = 8;  ///< columns of a register tile (B panel width)
-#endif
-
-#if defined(__AVX2__)
-constexpr std::int64_t kPairCopies = 1;  // vpbroadcastd reads a row's pair from memory already broadcast
-#elif defined(__SSE2__)
-// x86 keeps each row's (k, k + 1) pair repeated over a whole 16-byte vector in packed A: pmaddwd then reads it
-// straight from memory, where broadcasting at run time would spend a shuffle (port 5) per row and depth pair.
-constexpr std::int64_t kPairCopies = 4;
-#else
-constexpr std::int64_t kPairCopies = 1;
 #endif
 
 constexpr std::int64_t round_up(std::int64_t v, std::int64_t multiple) noexcept {
@@ -67,7 +56,7 @@ constexpr std::int64_t round_up(std::int64_t v, std::int64_t multiple) noexcept 
 constexpr std::int64_t packed_depth(std::int64_t k) noexcept { return round_up(k, 2); }
 /// int16 elements of packed A (M x K) and of packed B (K x N).
 constexpr std::int64_t packed_a_size(std::int64_t m, std::int64_t k) noexcept {
-  return round_up(m, kRows) * packed_depth(k) * kPairCopies;
+  return round_up(m, kRows) * packed_depth(k);
 }
 constexpr std::int64_t packed_b_size(std::int64_t k, std::int64_t n) noexcept {
   return packed_depth(k) * round_up(n, kColumns);
@@ -80,19 +69,41 @@ inline void pack_a(const T* src, std::int64_t row_stride, std::int64_t depth_str
                    const T* zero_point, std::int64_t zero_stride, std::int16_t* dst) noexcept {
   const std::int64_t kp = packed_depth(k);
   for (std::int64_t i0 = 0; i0 < m; i0 += kRows) {
-    std::int16_t* panel = dst + i0 * kp * kPairCopies;
+    std::int16_t* panel = dst + i0 * kp;
     for (std::int64_t r = 0; r < kRows; ++r) {
       const std::int64_t i = i0 + r;
       const int zero = zero_point != nullptr && i < m ? static_cast<int>(zero_point[i * zero_stride]) : 0;
       for (std::int64_t p = 0; p < kp; ++p) {
         const bool inside = i < m && p < k;
         const int v = inside ? static_cast<int>(src[i * row_stride + p * depth_stride]) - zero : 0;
-        for (std::int64_t copy = 0; copy < kPairCopies; ++copy) {
-          panel[((p / 2) * kRows + r) * 2 * kPairCopies + copy * 2 + (p & 1)] = static_cast<std::int16_t>(v);
-        }
+        panel[((p / 2) * kRows + r) * 2 + (p & 1)] = static_cast<std::int16_t>(v);
       }
     }
   }
+}
+
+/// dst[i] = src[i] - zero for i < count (T: int8_t or uint8_t): the int16 operands of im2col rows and of the
+/// depthwise planes.
+template <typename T>
+inline void widen_row(const T* src, std::int64_t count, int zero, std::int16_t* dst) noexcept {
+  std::int64_t i = 0;
+#if defined(__SSE2__)
+  const __m128i z = _mm_set1_epi16(static_cast<std::int16_t>(zero));
+  for (; i + 16 <= count; i += 16) {
+    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i));
+    __m128i lo, hi;
+    if (std::numeric_limits<T>::is_signed) {
+      lo = _mm_srai_epi16(_mm_unpacklo_epi8(bytes, bytes), 8);
+      hi = _mm_srai_epi16(_mm_unpackhi_epi8(bytes, bytes), 8);
+    } else {
+      lo = _mm_unpacklo_epi8(bytes, _mm_setzero_si128());
+      hi = _mm_unpackhi_epi8(bytes, _mm_setzero_si128());
+    }
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + i), _mm_sub_epi16(lo, z));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + i + 8), _mm_sub_epi16(hi, z));
+  }
+#endif
+  for (; i < count; ++i) dst[i] = static_cast<std::int16_t>(static_cast<int>(src[i]) - zero);
 }
 
 /// Packs B from a dense row-major int16 matrix (k rows of n values, row stride ld), already zero-point shifted.
@@ -183,10 +194,15 @@ inline void pack_b_strided(const T* src, std::int64_t depth_stride, std::int64_t
   }
 }
 
-/// One register tile: acc[r][c] = sum over the packed depth kp of A panel row r times B panel column c.
-inline void tile(const std::int16_t* a, const std::int16_t* b, std::int64_t kp,
-                 std::int32_t acc[kRows][kColumns]) noexcept {
-#if defined(__AVX2__)
+/// A register tile: acc[r][c] = sum over the packed depth kp of A panel row r times B panel column c.
+using TileFunction = void (*)(const std::int16_t* a, const std::int16_t* b, std::int64_t kp,
+                              std::int32_t acc[kRows][kColumns]) noexcept;
+
+#if defined(__SSE2__) && (ONNXMICRO_ENABLE_ISA_DISPATCH || defined(__AVX2__))
+#define ONNXMICRO_DETAIL_INTEGER_AVX2 1
+/// 4 x 16: each row's pair broadcast from memory, two 256-bit halves of B per depth pair, 8 accumulators.
+__attribute__((target("avx2"))) inline void tile_avx2(const std::int16_t* a, const std::int16_t* b, std::int64_t kp,
+                                                      std::int32_t acc[kRows][kColumns]) noexcept {
   __m256i c00 = _mm256_setzero_si256(), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00, c30 = c00, c31 = c00;
   for (std::int64_t p = 0; p < kp; p += 2) {
     const __m256i b0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b));
@@ -216,36 +232,49 @@ inline void tile(const std::int16_t* a, const std::int16_t* b, std::int64_t kp,
   _mm256_storeu_si256(reinterpret_cast<__m256i*>(acc[2] + 8), c21);
   _mm256_storeu_si256(reinterpret_cast<__m256i*>(acc[3]), c30);
   _mm256_storeu_si256(reinterpret_cast<__m256i*>(acc[3] + 8), c31);
-#elif defined(__SSE2__)
-  __m128i c00 = _mm_setzero_si128(), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00, c30 = c00, c31 = c00;
-  // Row by row, each pair vector loaded just before its two multiply-adds: 8 accumulators, 2 B vectors and 2
-  // temporaries fit the 16 SSE registers without spills.
-  for (std::int64_t p = 0; p < kp; p += 2) {
-    const __m128i b0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b));
-    const __m128i b1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + 8));
-    __m128i t = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a));
-    c00 = _mm_add_epi32(c00, _mm_madd_epi16(t, b0));
-    c01 = _mm_add_epi32(c01, _mm_madd_epi16(t, b1));
-    t = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a + 8));
-    c10 = _mm_add_epi32(c10, _mm_madd_epi16(t, b0));
-    c11 = _mm_add_epi32(c11, _mm_madd_epi16(t, b1));
-    t = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a + 16));
-    c20 = _mm_add_epi32(c20, _mm_madd_epi16(t, b0));
-    c21 = _mm_add_epi32(c21, _mm_madd_epi16(t, b1));
-    t = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a + 24));
-    c30 = _mm_add_epi32(c30, _mm_madd_epi16(t, b0));
-    c31 = _mm_add_epi32(c31, _mm_madd_epi16(t, b1));
-    a += 2 * kRows * kPairCopies;
-    b += 2 * kColumns;
+}
+#else
+#define ONNXMICRO_DETAIL_INTEGER_AVX2 0
+#endif
+
+/// The tile of the compile-time baseline: SSE2 (a 16-column panel as two 4 x 8 tiles), NEON 4 x 8, or scalar.
+inline void tile_baseline(const std::int16_t* a, const std::int16_t* b, std::int64_t kp,
+                          std::int32_t acc[kRows][kColumns]) noexcept {
+#if defined(__SSE2__)
+  for (std::int64_t half = 0; half < kColumns; half += 8) {
+    __m128i c00 = _mm_setzero_si128(), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00, c30 = c00, c31 = c00;
+    const std::int16_t* ap = a;
+    const std::int16_t* bp = b + 2 * half;
+    // Row by row, each pair broadcast just before its two multiply-adds: 8 accumulators, the 4 pairs, 2 B vectors
+    // and a temporary fit the 16 SSE registers without spills.
+    for (std::int64_t p = 0; p < kp; p += 2) {
+      const __m128i b0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(bp));
+      const __m128i b1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(bp + 8));
+      const __m128i pairs = _mm_loadu_si128(reinterpret_cast<const __m128i*>(ap));
+      __m128i t = _mm_shuffle_epi32(pairs, 0x00);
+      c00 = _mm_add_epi32(c00, _mm_madd_epi16(t, b0));
+      c01 = _mm_add_epi32(c01, _mm_madd_epi16(t, b1));
+      t = _mm_shuffle_epi32(pairs, 0x55);
+      c10 = _mm_add_epi32(c10, _mm_madd_epi16(t, b0));
+      c11 = _mm_add_epi32(c11, _mm_madd_epi16(t, b1));
+      t = _mm_shuffle_epi32(pairs, 0xAA);
+      c20 = _mm_add_epi32(c20, _mm_madd_epi16(t, b0));
+      c21 = _mm_add_epi32(c21, _mm_madd_epi16(t, b1));
+      t = _mm_shuffle_epi32(pairs, 0xFF);
+      c30 = _mm_add_epi32(c30, _mm_madd_epi16(t, b0));
+      c31 = _mm_add_epi32(c31, _mm_madd_epi16(t, b1));
+      ap += 2 * kRows;
+      bp += 2 * kColumns;
+    }
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(acc[0] + half), c00);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(acc[0] + half + 4), c01);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(acc[1] + half), c10);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(acc[1] + half + 4), c11);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(acc[2] + half), c20);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(acc[2] + half + 4), c21);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(acc[3] + half), c30);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(acc[3] + half + 4), c31);
   }
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(acc[0]), c00);
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(acc[0] + 4), c01);
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(acc[1]), c10);
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(acc[1] + 4), c11);
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(acc[2]), c20);
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(acc[2] + 4), c21);
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(acc[3]), c30);
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(acc[3] + 4), c31);
 #elif defined(__ARM_NEON)
   int32x4_t c00 = vdupq_n_s32(0), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00, c30 = c00, c31 = c00;
   for (std::int64_t p = 0; p < kp; p += 2) {
@@ -293,16 +322,26 @@ inline void tile(const std::int16_t* a, const std::int16_t* b, std::int64_t kp,
 #endif
 }
 
-/// C = A * B for packed A (m rows) and packed B (n columns) of packed depth kp (packed_depth(K)). For every
-/// register tile calls epilogue(row, column, rows, columns, acc): rows x columns (at most kRows x kColumns)
-/// valid values acc[r][c] = C(row + r, column + c).
+/// The tile for the session's instruction set `isa` (AVX2 and up: tile_avx2; the layouts are the same).
+inline TileFunction tile_for(Isa isa) noexcept {
+#if ONNXMICRO_DETAIL_INTEGER_AVX2
+  if (ONNXMICRO_BASELINE_ISA >= 2 || isa == Isa::avx2 || isa == Isa::avx512) return &tile_avx2;
+#endif
+  static_cast<void>(isa);
+  return &tile_baseline;
+}
+
+/// C = A * B for packed A (m rows) and packed B (n columns) of packed depth kp (packed_depth(K)), on the tiles of
+/// `isa`. For every register tile calls epilogue(row, column, rows, columns, acc): rows x columns (at most kRows x
+/// kColumns) valid values acc[r][c] = C(row + r, column + c).
 template <typename Epilogue>
-inline void multiply(const std::int16_t* a, std::int64_t m, const std::int16_t* b, std::int64_t n, std::int64_t kp,
-                     Epilogue&& epilogue) noexcept {
+inline void multiply(Isa isa, const std::int16_t* a, std::int64_t m, const std::int16_t* b, std::int64_t n,
+                     std::int64_t kp, Epilogue&& epilogue) noexcept {
   // One row panel of A stays in L1 while it passes over the B tile (kept in L2 by the callers' tile sizes).
+  const TileFunction tile = tile_for(isa);
   std::int32_t acc[kRows][kColumns];
   for (std::int64_t i0 = 0; i0 < m; i0 += kRows) {
-    const std::int16_t* a_panel = a + i0 * kp * kPairCopies;
+    const std::int16_t* a_panel = a + i0 * kp;
     const std::int64_t rows = m - i0 < kRows ? m - i0 : kRows;
     for (std::int64_t j0 = 0; j0 < n; j0 += kColumns) {
       tile(a_panel, b + j0 * kp, kp, acc);
@@ -336,14 +375,15 @@ inline void multiply_add_row(std::int32_t* acc, const std::int16_t* in, std::int
 /// j < columns. X is packed `tile` columns at a time into `packed` (packed_b_size(k, tile) elements); every
 /// register tile goes to epilogue(row, column, rows, columns, acc) with column counted from 0.
 template <typename T, typename Epilogue>
-inline void multiply_strided(const std::int16_t* weights, std::int64_t w_rows, const T* x, std::int64_t depth_stride,
-                             std::int64_t column_stride, std::int64_t k, std::int64_t columns, int x_zero,
-                             std::int64_t tile, std::int16_t* packed, Epilogue&& epilogue) noexcept {
+inline void multiply_strided(Isa isa, const std::int16_t* weights, std::int64_t w_rows, const T* x,
+                             std::int64_t depth_stride, std::int64_t column_stride, std::int64_t k,
+                             std::int64_t columns, int x_zero, std::int64_t tile, std::int16_t* packed,
+                             Epilogue&& epilogue) noexcept {
   const std::int64_t kp = packed_depth(k);
   for (std::int64_t first = 0; first < columns; first += tile) {
     const std::int64_t count = columns - first < tile ? columns - first : tile;
     pack_b_strided(x + first * column_stride, depth_stride, column_stride, k, count, x_zero, packed);
-    multiply(weights, w_rows, packed, count, kp,
+    multiply(isa, weights, w_rows, packed, count, kp,
              [&](std::int64_t row, std::int64_t column, std::int64_t rows, std::int64_t cols,
                  const std::int32_t(*acc)[kColumns]) { epilogue(row, first + column, rows, cols, acc); });
   }
@@ -452,13 +492,13 @@ inline void for_each_matrix(const quant_util::MatMulPlan& plan, F&& f) noexcept 
 /// register tile goes to store(batch, row, column, rows, columns, acc): `row` counts y's columns, `column` y's
 /// rows.
 template <typename T, typename Store>
-inline void multiply_matrices(const quant_util::MatMulPlan& plan, const std::int16_t* weights, const T* a, int a_zero,
-                              std::int64_t tile, std::int16_t* packed, Store&& store) noexcept {
+inline void multiply_matrices(Isa isa, const quant_util::MatMulPlan& plan, const std::int16_t* weights, const T* a,
+                              int a_zero, std::int64_t tile, std::int16_t* packed, Store&& store) noexcept {
   const std::int64_t m = plan.m, n = plan.n, k = plan.k;
   const std::int64_t matrix_size = packed_a_size(n, k);
   for_each_matrix(plan, [&](std::int64_t batch, std::int64_t a_offset, std::int64_t b_offset) {
     const std::int16_t* w = weights + (k * n == 0 ? 0 : b_offset / (k * n)) * matrix_size;
-    multiply_strided(w, n, a + a_offset, 1, k, k, m, a_zero, tile, packed,
+    multiply_strided(isa, w, n, a + a_offset, 1, k, k, m, a_zero, tile, packed,
                      [&](std::int64_t row, std::int64_t column, std::int64_t rows, std::int64_t cols,
                          const std::int32_t(*acc)[kColumns]) { store(batch, row, column, rows, cols, acc); });
   });

@@ -10,6 +10,7 @@
 #include <limits>
 
 #include "onnxmicro/kernels/common/compute_type.hpp"
+#include "onnxmicro/kernels/common/scratch.hpp"
 #include "onnxmicro/kernels/common/sliding_window.hpp"
 #include "onnxmicro/kernels/common/window_rows.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
@@ -33,8 +34,9 @@ struct MaxPoolImpl : kernels::KernelDefaults {
     std::int64_t planes;  ///< N * C
     std::int64_t in_spatial, out_spatial;
     bool write_indices;
-    bool column_major;  ///< storage_order = 1
-    Isa isa;            ///< the row loops' instruction set (float planes without Indices)
+    bool column_major;                ///< storage_order = 1
+    Isa isa;                          ///< the row loops' instruction set (float planes without Indices)
+    std::size_t float_planes_offset;  ///< 8-bit planes: per task, the input and output planes as floats
   };
 
   static Status prepare(kernels::PrepareContext& ctx, int /*since: every version accepts the same*/) noexcept {
@@ -77,10 +79,18 @@ struct MaxPoolImpl : kernels::KernelDefaults {
     state->write_indices = indices;
     state->column_major = storage_order == 1;
     // float 1-D/2-D planes without Indices: a row at a time (kernels/common/window_rows.hpp)
-    if (ONNXMICRO_ENABLE_FAST_PATHS && !ctx.size_optimized() && x.dtype == DataType::float32 && !indices &&
-        g.rank <= 2) {
+    if (ONNXMICRO_ENABLE_FAST_PATHS && !ctx.size_optimized() && !indices && g.rank <= 2) {
       state->isa = ctx.isa();
-      state->compute = &compute_rows;
+      if (x.dtype == DataType::float32) state->compute = &compute_rows;
+      // 8-bit planes (QDQ models' pools) through float rows: every 8-bit value and their maxima are exact in float.
+      if (x.dtype == DataType::uint8) state->compute = &compute_rows_8bit<std::uint8_t>;
+      if (x.dtype == DataType::int8) state->compute = &compute_rows_8bit<std::int8_t>;
+      if (x.dtype == DataType::uint8 || x.dtype == DataType::int8) {
+        scratch::ScratchLayout layout;
+        state->float_planes_offset =
+            layout.reserve_slices<float>(state->in_spatial + state->out_spatial, ctx.workers());
+        ctx.request_scratch(layout.bytes());
+      }
     }
     const Shape y = sliding_window::window_output_shape(x.shape, x.shape[1], g);
     ctx.set_output(kY, x.dtype, y);
@@ -109,6 +119,31 @@ struct MaxPoolImpl : kernels::KernelDefaults {
     };
     const double plane_work = static_cast<double>(s.out_spatial) * static_cast<double>(s.geometry.kernel_size());
     ctx.workers().for_each_range(s.planes, plane_work * kTapCost, planes_in);
+  }
+
+  /// 8-bit planes: each plane widened to float, pooled as compute_rows does, and narrowed back (a window entirely in
+  /// padding gives the type's lowest value, as the generic path does).
+  template <typename T>
+  static void compute_rows_8bit(const State& s, RunContext& ctx) noexcept {
+    const window_rows::PlaneGeometry plane = window_rows::plane_of(s.geometry);
+    const T* x = static_cast<const T*>(ctx.input(kX).data);
+    T* y = static_cast<T*>(ctx.output(kY).data);
+    const std::size_t stride = scratch::ScratchLayout::slice_stride<float>(s.in_spatial + s.out_spatial);
+    auto planes_in = [&](std::size_t task, std::int64_t first, std::int64_t end) noexcept {
+      float* in = scratch::scratch_at<float>(ctx.scratch(), s.float_planes_offset + task * stride);
+      float* out = in + s.in_spatial;
+      const float lowest = static_cast<float>(std::numeric_limits<T>::lowest());
+      for (std::int64_t p = first; p < end; ++p) {
+        const T* x_plane = x + p * s.in_spatial;
+        for (std::int64_t i = 0; i < s.in_spatial; ++i) in[i] = static_cast<float>(x_plane[i]);
+        window_rows::window_plane<window_rows::RowOp::max>(s.isa, plane, in, nullptr,
+                                                           std::numeric_limits<float>::lowest(), out);
+        T* y_plane = y + p * s.out_spatial;
+        for (std::int64_t i = 0; i < s.out_spatial; ++i) y_plane[i] = static_cast<T>(out[i] < lowest ? lowest : out[i]);
+      }
+    };
+    const double plane_work = static_cast<double>(s.out_spatial) * static_cast<double>(s.geometry.kernel_size());
+    ctx.workers().for_each_task_range(s.planes, plane_work * kTapCost, planes_in);
   }
 
   /// Work of one window tap, in the multiply-adds Workers::tasks_for counts: SqueezeNet's first MaxPool (64 planes,

@@ -33,6 +33,7 @@ struct ConvIntegerImpl : KernelDefaults {
   struct State {
     quant_util::ConvPlan plan;
     void (*compute)(const State&, RunContext&) noexcept;
+    Isa isa;  ///< the session's instruction set: the integer GEMM's tiles
     bool per_channel_w_zero;
     std::int64_t depth;           ///< GEMM depth: group_channels * kernel_size
     std::int64_t tile;            ///< output positions per GEMM tile
@@ -61,6 +62,7 @@ struct ConvIntegerImpl : KernelDefaults {
     s.depth = plan.group_channels * plan.kernel_size;
     const DataType x = ctx.input(kX).dtype, w = ctx.input(kW).dtype;
     s.compute = integer_gemm::pick_8bit(x, w, [](auto tx, auto tw) { return &compute<decltype(tx), decltype(tw)>; });
+    s.isa = ctx.isa();
     integer_gemm::ScratchLayout layout;
     const std::size_t weights_size =
         static_cast<std::size_t>(plan.group * integer_gemm::packed_a_size(plan.group_out_channels, s.depth));
@@ -139,7 +141,7 @@ struct ConvIntegerImpl : KernelDefaults {
           qlinear_conv_detail::im2col(p, s.depth, x_group, x_zero, first, count, col);
           integer_gemm::pack_b(col, count, s.depth, count, packed);
           std::int32_t* y_tile = y_group + first;
-          integer_gemm::multiply(weights + grp * group_size, mg, packed, count, kp,
+          integer_gemm::multiply(s.isa, weights + grp * group_size, mg, packed, count, kp,
                                  [&](std::int64_t row, std::int64_t column, std::int64_t rows, std::int64_t cols,
                                      const std::int32_t(*acc)[integer_gemm::kColumns]) {
                                    for (std::int64_t r = 0; r < rows; ++r) {

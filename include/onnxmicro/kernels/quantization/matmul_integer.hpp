@@ -36,6 +36,7 @@ struct MatMulIntegerImpl : KernelDefaults {
     quant_util::LoadElement load_a, load_b;
     // Integer path (compute != nullptr): see the file comment.
     void (*compute)(const State&, RunContext&) noexcept;
+    Isa isa;                      ///< the session's instruction set: the integer GEMM's tiles
     bool per_column;              ///< b_zero_point has N values
     std::int64_t b_matrices;      ///< distinct K x N matrices of B
     std::int64_t tile;            ///< columns (rows of A) per packed tile
@@ -100,6 +101,7 @@ struct MatMulIntegerImpl : KernelDefaults {
     s.per_column = ctx.has_input(kBZeroPoint) && ctx.input(kBZeroPoint).shape.element_count() > 1;
     const DataType a = ctx.input(kA).dtype, b = ctx.input(kB).dtype;
     s.compute = integer_gemm::pick_8bit(a, b, [](auto ta, auto tb) { return &compute<decltype(ta), decltype(tb)>; });
+    s.isa = ctx.isa();
     const std::int64_t k = plan.k, n = plan.n;
     s.b_matrices = k * n == 0 ? 1 : ctx.input(kB).shape.element_count() / (k * n);
     s.tile = integer_gemm::activation_tile(k, plan.m);
@@ -141,7 +143,7 @@ struct MatMulIntegerImpl : KernelDefaults {
     }
     std::int16_t* packed = scratch::scratch_at<std::int16_t>(scratch, s.packed_offset);
     const std::int64_t m = plan.m, n = plan.n;
-    integer_gemm::multiply_matrices(plan, weights, a, a_zero, s.tile, packed,
+    integer_gemm::multiply_matrices(s.isa, plan, weights, a, a_zero, s.tile, packed,
                                     [&](std::int64_t batch, std::int64_t row, std::int64_t column, std::int64_t rows,
                                         std::int64_t cols, const std::int32_t(*acc)[integer_gemm::kColumns]) {
                                       std::int32_t* y_batch = y + batch * m * n;

@@ -43,6 +43,7 @@ struct QGemmImpl : KernelDefaults {
 
   struct State {
     void (*compute)(const State&, RunContext&) noexcept;
+    Isa isa;  ///< the session's instruction set: the integer GEMM's tiles
     std::int64_t m, n, k;
     bool trans_a, trans_b, per_column;
     float alpha;
@@ -121,6 +122,7 @@ struct QGemmImpl : KernelDefaults {
     const DataType output =
         !quantized ? DataType::float32 : (ctx.has_input(kYZeroPoint) ? ctx.input(kYZeroPoint).dtype : a.dtype);
     s.compute = pick_compute(a.dtype, b.dtype, output);
+    s.isa = ctx.isa();
     s.clamp = ctx.fused_clamp();
 
     integer_gemm::ScratchLayout layout;
@@ -205,7 +207,7 @@ struct QGemmImpl : KernelDefaults {
     std::int16_t* packed = scratch::scratch_at<std::int16_t>(scratch, s.packed_offset);
     // A'(m, k) = transA ? A[k * M + m] : A[m * K + k]: depth stride and column (m) stride.
     integer_gemm::multiply_strided(
-        weights, s.n, a, s.trans_a ? s.m : 1, s.trans_a ? 1 : s.k, s.k, s.m, a_zero, s.tile, packed,
+        s.isa, weights, s.n, a, s.trans_a ? s.m : 1, s.trans_a ? 1 : s.k, s.k, s.m, a_zero, s.tile, packed,
         [&](std::int64_t row, std::int64_t column, std::int64_t rows, std::int64_t cols,
             const std::int32_t(*acc)[integer_gemm::kColumns]) {
           for (std::int64_t r = 0; r < rows; ++r) {

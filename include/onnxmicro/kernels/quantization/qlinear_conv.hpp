@@ -11,9 +11,10 @@
 // Method: integer arithmetic throughout. W - w_zero is packed once at prepare (when W and its zero point are
 // constants; otherwise into scratch at every run) for the integer GEMM core (common/integer_gemm.hpp); per (image,
 // group), a tile of output positions is gathered as int16 x - x_zero (0 in the padding, im2col), packed and
-// multiplied; each register tile is requantised with fixed-point multipliers precomputed at prepare (at run for
-// run-time scales). Depthwise convolutions (one input channel per group) use a direct loop over a zero-padded
-// int16 copy of each channel instead.
+// multiplied on the tiles of the session's instruction set; each register tile is requantised with multipliers
+// precomputed at prepare (at run for run-time scales). Depthwise convolutions (one input channel per group) use a
+// direct loop over a zero-padded int16 copy of each channel instead. Both split over the session's threads (column
+// tiles, else output channels; depthwise: channels), each task with scratch of its own, bit-identical to one thread.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -70,8 +71,7 @@ inline void im2col(const quant_util::ConvPlan& plan, std::int64_t depth, const T
         sliding_window::valid_taps(start, stride, run_length, 0, g.input[last], lo, hi);
         for (std::int64_t q = 0; q < lo; ++q) segment[q] = 0;
         if (stride == 1) {
-          const TX* src = line + start;
-          for (std::int64_t q = lo; q < hi; ++q) segment[q] = static_cast<std::int16_t>(src[q] - x_zero);
+          integer_gemm::widen_row(line + start + lo, hi - lo, x_zero, segment + lo);
         } else {
           for (std::int64_t q = lo; q < hi; ++q) {
             segment[q] = static_cast<std::int16_t>(line[start + q * stride] - x_zero);
@@ -116,6 +116,7 @@ struct QLinearConvImpl : KernelDefaults {
 
   struct State {
     void (*compute)(const State&, RunContext&) noexcept;
+    Isa isa;  ///< the session's instruction set: the integer GEMM's tiles
     quant_util::ConvPlan plan;
     bool depthwise;                         ///< one input channel per group: direct loop
     bool pointwise;                         ///< 1x1 kernel, unit strides, no pads: the input rows are the column matrix
@@ -167,6 +168,7 @@ struct QLinearConvImpl : KernelDefaults {
     const DataType w_type = ctx.input(kW).dtype;
     const DataType output = ctx.has_input(kYZeroPoint) ? ctx.input(kYZeroPoint).dtype : x_type;
     s.compute = pick_compute(x_type, w_type, output);
+    s.isa = ctx.isa();
     s.per_channel_scale = ctx.input(kWScale).shape.element_count() > 1;
     s.per_channel_zero = ctx.has_input(kWZeroPoint) && ctx.input(kWZeroPoint).shape.element_count() > 1;
     s.clamp = ctx.fused_clamp();
@@ -180,7 +182,7 @@ struct QLinearConvImpl : KernelDefaults {
     for (int d = 0; d < g.rank; ++d) s.pointwise = s.pointwise && g.stride[d] == 1;
 
     // Scratch: [packed weights][multipliers][im2col tile | padded plane][packed tile | accumulator row]
-    integer_gemm::ScratchLayout layout;
+    scratch::ScratchLayout layout;
     const TensorInfo& w = ctx.input(kW);
     const bool weights_constant = integer_gemm::constant_with_zero_point(ctx, kW, kWZeroPoint);
     const std::int64_t weights_size = weight_elements(s);
@@ -192,7 +194,7 @@ struct QLinearConvImpl : KernelDefaults {
                    packed.data());
       s.weights = packed.data();
     } else {
-      s.weights_offset = layout.reserve(static_cast<std::size_t>(weights_size) * sizeof(std::int16_t));
+      s.weights_offset = layout.reserve<std::int16_t>(weights_size);
     }
     const bool scales_constant = integer_gemm::all_constant(ctx, {kXScale, kWScale, kYScale});
     s.requant = nullptr;
@@ -206,13 +208,14 @@ struct QLinearConvImpl : KernelDefaults {
                       requant.data());
       s.requant = requant.data();
     } else {
-      s.requant_offset = layout.reserve(static_cast<std::size_t>(m) * sizeof(integer_gemm::Requant));
+      s.requant_offset = layout.reserve<integer_gemm::Requant>(m);
     }
+    const std::size_t slices = ctx.workers();  // one per task of a split (Workers::count())
     if (s.depthwise) {
       s.padded_rows = g.input[0] + g.pad_begin[0] + g.pad_end[0];
       s.padded_cols = g.input[1] + g.pad_begin[1] + g.pad_end[1];
-      s.column_offset = layout.reserve(static_cast<std::size_t>(s.padded_rows * s.padded_cols) * sizeof(std::int16_t));
-      s.accumulator_offset = layout.reserve(static_cast<std::size_t>(g.output[1]) * sizeof(std::int32_t));
+      s.column_offset = layout.reserve_slices<std::int16_t>(s.padded_rows * s.padded_cols, slices);
+      s.accumulator_offset = layout.reserve_slices<std::int32_t>(g.output[1], slices);
     } else {
       const std::int64_t kp = integer_gemm::packed_depth(s.depth);
       std::int64_t tile = kTileBytes / static_cast<std::int64_t>(sizeof(std::int16_t)) / kp;
@@ -220,11 +223,10 @@ struct QLinearConvImpl : KernelDefaults {
       if (tile < integer_gemm::kColumns) tile = integer_gemm::kColumns;
       const std::int64_t all = integer_gemm::round_up(plan.out_spatial, integer_gemm::kColumns);
       s.tile = tile < all ? tile : all;
-      s.column_offset = layout.reserve(static_cast<std::size_t>(s.depth * s.tile) * sizeof(std::int16_t));
-      s.packed_offset =
-          layout.reserve(static_cast<std::size_t>(integer_gemm::packed_b_size(s.depth, s.tile)) * sizeof(std::int16_t));
+      s.column_offset = layout.reserve_slices<std::int16_t>(s.pointwise ? 0 : s.depth * s.tile, slices);
+      s.packed_offset = layout.reserve_slices<std::int16_t>(integer_gemm::packed_b_size(s.depth, s.tile), slices);
     }
-    ctx.request_scratch(layout.bytes);
+    ctx.request_scratch(layout.bytes());
     ctx.set_output(kY, output, plan.output);
     return {};
   }
@@ -282,127 +284,193 @@ struct QLinearConvImpl : KernelDefaults {
     }
   }
 
+  /// What every task of a run reads: the inputs, the packed weights, the multipliers and the output bounds.
+  template <typename TX, typename TY>
+  struct Operands {
+    const TX* x;
+    int x_zero;
+    const std::int16_t* weights;
+    const integer_gemm::Requant* requant;
+    const std::int32_t* bias;
+    std::int32_t y_zero, low, high;
+    TY* y;
+  };
+
   template <typename TX, typename TW, typename TY>
   static void compute(const State& s, RunContext& ctx) noexcept {
-    const quant_util::ConvPlan& p = s.plan;
     void* scratch = ctx.scratch();
-    const TX* x = static_cast<const TX*>(ctx.input(kX).data);
-    const int x_zero =
+    Operands<TX, TY> o;
+    o.x = static_cast<const TX*>(ctx.input(kX).data);
+    o.x_zero =
         ctx.has_input(kXZeroPoint) ? static_cast<int>(static_cast<const TX*>(ctx.input(kXZeroPoint).data)[0]) : 0;
-    const std::int32_t y_zero = ctx.has_input(kYZeroPoint)
-                                    ? static_cast<std::int32_t>(static_cast<const TY*>(ctx.input(kYZeroPoint).data)[0])
-                                    : 0;
+    o.y_zero = ctx.has_input(kYZeroPoint)
+                   ? static_cast<std::int32_t>(static_cast<const TY*>(ctx.input(kYZeroPoint).data)[0])
+                   : 0;
     const float y_scale = static_cast<const float*>(ctx.input(kYScale).data)[0];
-    const std::int32_t* bias = ctx.has_input(kB) ? static_cast<const std::int32_t*>(ctx.input(kB).data) : nullptr;
-    TY* y = static_cast<TY*>(ctx.output(kY).data);
-    std::int32_t low = 0, high = 0;
-    integer_gemm::output_bounds<TY>(s.clamp, y_scale, y_zero, low, high);
+    o.bias = ctx.has_input(kB) ? static_cast<const std::int32_t*>(ctx.input(kB).data) : nullptr;
+    o.y = static_cast<TY*>(ctx.output(kY).data);
+    integer_gemm::output_bounds<TY>(s.clamp, y_scale, o.y_zero, o.low, o.high);
 
-    const std::int16_t* weights = s.weights;
-    if (weights == nullptr) {
+    o.weights = s.weights;
+    if (o.weights == nullptr) {
       std::int16_t* packed = scratch::scratch_at<std::int16_t>(scratch, s.weights_offset);
       pack_weights_as(s, static_cast<const TW*>(ctx.input(kW).data),
                       ctx.has_input(kWZeroPoint) ? static_cast<const TW*>(ctx.input(kWZeroPoint).data) : nullptr,
                       packed);
-      weights = packed;
+      o.weights = packed;
     }
-    const integer_gemm::Requant* requant = s.requant;
-    if (requant == nullptr) {
+    o.requant = s.requant;
+    if (o.requant == nullptr) {
       integer_gemm::Requant* computed = scratch::scratch_at<integer_gemm::Requant>(scratch, s.requant_offset);
       compute_requant(s, ctx.input(kXScale).data, ctx.input(kWScale).data, ctx.input(kYScale).data, computed);
-      requant = computed;
+      o.requant = computed;
     }
     if (s.depthwise) {
-      depthwise<TX, TY>(s, scratch, x, x_zero, weights, requant, bias, y_zero, low, high, y);
-      return;
-    }
-    std::int16_t* col = scratch::scratch_at<std::int16_t>(scratch, s.column_offset);
-    std::int16_t* packed = scratch::scratch_at<std::int16_t>(scratch, s.packed_offset);
-    const std::int64_t mg = p.group_out_channels;
-    const std::int64_t kp = integer_gemm::packed_depth(s.depth);
-    const std::int64_t group_size = integer_gemm::packed_a_size(mg, s.depth);
-    for (std::int64_t n = 0; n < p.batch; ++n) {
-      for (std::int64_t grp = 0; grp < p.group; ++grp) {
-        const TX* x_group = x + (n * p.channels + grp * p.group_channels) * p.in_spatial;
-        const std::int64_t first_channel = grp * mg;
-        TY* y_group = y + (n * p.out_channels + first_channel) * p.out_spatial;
-        for (std::int64_t first = 0; first < p.out_spatial; first += s.tile) {
-          const std::int64_t count = p.out_spatial - first < s.tile ? p.out_spatial - first : s.tile;
-          if (s.pointwise) {
-            integer_gemm::pack_b_rows(x_group + first, p.in_spatial, s.depth, count, x_zero, packed);
-          } else {
-            qlinear_conv_detail::im2col(p, s.depth, x_group, x_zero, first, count, col);
-            integer_gemm::pack_b(col, count, s.depth, count, packed);
-          }
-          TY* y_tile = y_group + first;
-          integer_gemm::multiply(weights + grp * group_size, mg, packed, count, kp,
-                                 [&](std::int64_t row, std::int64_t column, std::int64_t rows, std::int64_t cols,
-                                     const std::int32_t(*acc)[integer_gemm::kColumns]) {
-                                   for (std::int64_t r = 0; r < rows; ++r) {
-                                     const std::int64_t channel = first_channel + row + r;
-                                     const std::uint32_t b = bias ? static_cast<std::uint32_t>(bias[channel]) : 0u;
-                                     integer_gemm::requantize_row(acc[r], cols, b, requant[channel], y_zero, low, high,
-                                                                  y_tile + (row + r) * p.out_spatial + column);
-                                   }
-                                 });
-        }
-      }
+      depthwise(s, ctx, o);
+    } else {
+      gemm(s, ctx, o);
     }
   }
 
-  /// Depthwise 2-D: per channel, x - x_zero goes into a zero-padded int16 plane, then every output row sums its
-  /// taps without bounds checks.
+  /// The GEMM path split over the workers (bit-identical for any split: every output is one tile's sum). Its units
+  /// are the column tiles of every (image, group); each task claims units whole, with an im2col and a packed tile of
+  /// its own. Fewer units than could be shared evenly: the tasks split the output channels instead, and each
+  /// gathers every tile itself.
   template <typename TX, typename TY>
-  static void depthwise(const State& s, void* scratch, const TX* x, int x_zero, const std::int16_t* weights,
-                        const integer_gemm::Requant* requant, const std::int32_t* bias, std::int32_t y_zero,
-                        std::int32_t low, std::int32_t high, TY* y) noexcept {
+  static void gemm(const State& s, RunContext& ctx, const Operands<TX, TY>& o) noexcept {
+    const quant_util::ConvPlan& p = s.plan;
+    const std::int64_t tiles = (p.out_spatial + s.tile - 1) / s.tile;
+    const std::int64_t units = p.batch * p.group * tiles;
+    const std::int64_t mg = p.group_out_channels;
+    const Workers& workers = ctx.workers();
+    const double work = static_cast<double>(p.batch) * static_cast<double>(p.out_channels) *
+                        static_cast<double>(s.depth) * static_cast<double>(p.out_spatial);
+    const std::size_t tasks = workers.tasks_for(work, kMinTaskWork, static_cast<std::int64_t>(workers.count()));
+    const std::int64_t task_count = static_cast<std::int64_t>(tasks);
+    const std::size_t column_stride =
+        scratch::ScratchLayout::slice_stride<std::int16_t>(s.pointwise ? 0 : s.depth * s.tile);
+    const std::size_t packed_stride =
+        scratch::ScratchLayout::slice_stride<std::int16_t>(integer_gemm::packed_b_size(s.depth, s.tile));
+    auto column_of = [&](std::size_t task) noexcept {
+      return scratch::scratch_at<std::int16_t>(ctx.scratch(), s.column_offset + task * column_stride);
+    };
+    auto packed_of = [&](std::size_t task) noexcept {
+      return scratch::scratch_at<std::int16_t>(ctx.scratch(), s.packed_offset + task * packed_stride);
+    };
+    if (units % task_count == 0 || units >= 4 * task_count) {
+      auto units_in = [&](std::size_t task, std::int64_t first, std::int64_t end) noexcept {
+        for (std::int64_t unit = first; unit < end; ++unit) {
+          multiply_unit(s, o, unit, tiles, SplitRange{0, mg}, column_of(task), packed_of(task));
+        }
+      };
+      workers.claim_ranges(tasks, units, 1, units_in);
+      return;
+    }
+    auto rows_of_task = [&](std::size_t task) noexcept {
+      const SplitRange rows = split_range(mg, tasks, task, integer_gemm::kRows);
+      for (std::int64_t unit = 0; rows.size() > 0 && unit < units; ++unit) {
+        multiply_unit(s, o, unit, tiles, rows, column_of(task), packed_of(task));
+      }
+    };
+    workers.run(tasks, rows_of_task);
+  }
+
+  /// One unit of the GEMM path: output channels `rows` of its group (rows.begin a multiple of kRows) at the output
+  /// positions of column tile `unit % tiles`: gathers x - x_zero (im2col; pointwise: the input rows), packs it,
+  /// multiplies and requantises each register tile.
+  template <typename TX, typename TY>
+  static void multiply_unit(const State& s, const Operands<TX, TY>& o, std::int64_t unit, std::int64_t tiles,
+                            SplitRange rows, std::int16_t* col, std::int16_t* packed) noexcept {
+    const quant_util::ConvPlan& p = s.plan;
+    const std::int64_t image_group = unit / tiles;
+    const std::int64_t n = image_group / p.group, grp = image_group % p.group;
+    const std::int64_t first = (unit % tiles) * s.tile;
+    const std::int64_t count = p.out_spatial - first < s.tile ? p.out_spatial - first : s.tile;
+    const std::int64_t mg = p.group_out_channels;
+    const std::int64_t kp = integer_gemm::packed_depth(s.depth);
+    const TX* x_group = o.x + (n * p.channels + grp * p.group_channels) * p.in_spatial;
+    if (s.pointwise) {
+      integer_gemm::pack_b_rows(x_group + first, p.in_spatial, s.depth, count, o.x_zero, packed);
+    } else {
+      qlinear_conv_detail::im2col(p, s.depth, x_group, o.x_zero, first, count, col);
+      integer_gemm::pack_b(col, count, s.depth, count, packed);
+    }
+    const std::int64_t first_channel = grp * mg + rows.begin;
+    TY* y_tile = o.y + (n * p.out_channels + first_channel) * p.out_spatial + first;
+    const std::int16_t* weights = o.weights + grp * integer_gemm::packed_a_size(mg, s.depth) + rows.begin * kp;
+    integer_gemm::multiply(s.isa, weights, rows.size(), packed, count, kp,
+                           [&](std::int64_t row, std::int64_t column, std::int64_t tile_rows, std::int64_t cols,
+                               const std::int32_t(*acc)[integer_gemm::kColumns]) {
+                             for (std::int64_t r = 0; r < tile_rows; ++r) {
+                               const std::int64_t channel = first_channel + row + r;
+                               const std::uint32_t b = o.bias ? static_cast<std::uint32_t>(o.bias[channel]) : 0u;
+                               integer_gemm::requantize_row(acc[r], cols, b, o.requant[channel], o.y_zero, o.low,
+                                                            o.high, y_tile + (row + r) * p.out_spatial + column);
+                             }
+                           });
+  }
+
+  /// Depthwise 2-D: per channel, x - x_zero goes into a zero-padded int16 plane, then every output row sums its
+  /// taps without bounds checks. The channels are split over the workers, each task with a plane of its own.
+  template <typename TX, typename TY>
+  static void depthwise(const State& s, RunContext& ctx, const Operands<TX, TY>& o) noexcept {
+    const quant_util::ConvPlan& p = s.plan;
+    const std::size_t plane_stride = scratch::ScratchLayout::slice_stride<std::int16_t>(s.padded_rows * s.padded_cols);
+    const std::size_t acc_stride = scratch::ScratchLayout::slice_stride<std::int32_t>(p.geometry.output[1]);
+    auto channels_in = [&](std::size_t task, std::int64_t first, std::int64_t end) noexcept {
+      std::int16_t* plane = scratch::scratch_at<std::int16_t>(ctx.scratch(), s.column_offset + task * plane_stride);
+      std::int32_t* acc = scratch::scratch_at<std::int32_t>(ctx.scratch(), s.accumulator_offset + task * acc_stride);
+      for (std::int64_t image_channel = first; image_channel < end; ++image_channel) {
+        depthwise_channel(s, o, image_channel / p.channels, image_channel % p.channels, plane, acc);
+      }
+    };
+    // A tap costs about four GEMM multiply-adds here (widening multiplies, row by row), as in the float depthwise.
+    constexpr double kTapCost = 4.0;
+    const double channel_work = static_cast<double>(p.group_out_channels) * static_cast<double>(p.out_spatial) *
+                                static_cast<double>(p.kernel_size) * kTapCost;
+    ctx.workers().for_each_task_range(p.batch * p.channels, channel_work, channels_in);
+  }
+
+  /// Depthwise, one input channel `c` of image `n` and its group_out_channels outputs.
+  template <typename TX, typename TY>
+  static void depthwise_channel(const State& s, const Operands<TX, TY>& o, std::int64_t n, std::int64_t c,
+                                std::int16_t* plane, std::int32_t* acc) noexcept {
     const quant_util::ConvPlan& p = s.plan;
     const sliding_window::WindowGeometry& g = p.geometry;
-    std::int16_t* plane = scratch::scratch_at<std::int16_t>(scratch, s.column_offset);
-    std::int32_t* acc = scratch::scratch_at<std::int32_t>(scratch, s.accumulator_offset);
-    const std::int64_t multiplier = p.group_out_channels;  // output channels per input channel
     const std::int64_t out_h = g.output[0], out_w = g.output[1];
     const std::int64_t in_h = g.input[0], in_w = g.input[1];
     const std::int64_t kh = g.kernel[0], kw = g.kernel[1];
     const std::int64_t sh = g.stride[0], sw = g.stride[1], dh = g.dilation[0], dw = g.dilation[1];
     const std::int64_t pw = s.padded_cols;
-    for (std::int64_t n = 0; n < p.batch; ++n) {
-      for (std::int64_t c = 0; c < p.channels; ++c) {
-        const TX* src = x + (n * p.channels + c) * p.in_spatial;
-        for (std::int64_t i = 0; i < s.padded_rows * pw; ++i) plane[i] = 0;
-        for (std::int64_t r = 0; r < in_h; ++r) {
-          std::int16_t* dst = plane + (r + g.pad_begin[0]) * pw + g.pad_begin[1];
-          for (std::int64_t q = 0; q < in_w; ++q) dst[q] = static_cast<std::int16_t>(src[r * in_w + q] - x_zero);
-        }
-        for (std::int64_t mm = 0; mm < multiplier; ++mm) {
-          const std::int64_t m = c * multiplier + mm;
-          const std::int16_t* w = weights + m * p.kernel_size;
-          const integer_gemm::Requant& q = requant[m];
-          const std::uint32_t b = bias ? static_cast<std::uint32_t>(bias[m]) : 0u;
-          TY* out = y + (n * p.out_channels + m) * p.out_spatial;
-          for (std::int64_t oh = 0; oh < out_h; ++oh) {
-            for (std::int64_t ow = 0; ow < out_w; ++ow) acc[ow] = static_cast<std::int32_t>(b);
-            for (std::int64_t i = 0; i < kh; ++i) {
-              const std::int16_t* line = plane + (oh * sh + i * dh) * pw;
-              for (std::int64_t j = 0; j < kw; ++j) {
-                const std::int16_t wv = w[i * kw + j];
-                const std::int16_t* in = line + j * dw;
-                if (sw == 1) {
-                  integer_gemm::multiply_add_row(acc, in, out_w, wv);
-                } else {
-                  for (std::int64_t ow = 0; ow < out_w; ++ow) {
-                    acc[ow] = static_cast<std::int32_t>(static_cast<std::uint32_t>(acc[ow]) +
-                                                        static_cast<std::uint32_t>(in[ow * sw] * wv));
-                  }
-                }
+    const TX* src = o.x + (n * p.channels + c) * p.in_spatial;
+    for (std::int64_t i = 0; i < s.padded_rows * pw; ++i) plane[i] = 0;
+    for (std::int64_t r = 0; r < in_h; ++r) {
+      integer_gemm::widen_row(src + r * in_w, in_w, o.x_zero, plane + (r + g.pad_begin[0]) * pw + g.pad_begin[1]);
+    }
+    for (std::int64_t mm = 0; mm < p.group_out_channels; ++mm) {
+      const std::int64_t m = c * p.group_out_channels + mm;
+      const std::int16_t* w = o.weights + m * p.kernel_size;
+      const integer_gemm::Requant& q = o.requant[m];
+      const std::uint32_t b = o.bias ? static_cast<std::uint32_t>(o.bias[m]) : 0u;
+      TY* out = o.y + (n * p.out_channels + m) * p.out_spatial;
+      for (std::int64_t oh = 0; oh < out_h; ++oh) {
+        for (std::int64_t ow = 0; ow < out_w; ++ow) acc[ow] = static_cast<std::int32_t>(b);
+        for (std::int64_t i = 0; i < kh; ++i) {
+          const std::int16_t* line = plane + (oh * sh + i * dh) * pw;
+          for (std::int64_t j = 0; j < kw; ++j) {
+            const std::int16_t wv = w[i * kw + j];
+            const std::int16_t* in = line + j * dw;
+            if (sw == 1) {
+              integer_gemm::multiply_add_row(acc, in, out_w, wv);
+            } else {
+              for (std::int64_t ow = 0; ow < out_w; ++ow) {
+                acc[ow] = static_cast<std::int32_t>(static_cast<std::uint32_t>(acc[ow]) +
+                                                    static_cast<std::uint32_t>(in[ow * sw] * wv));
               }
-            }
-            for (std::int64_t ow = 0; ow < out_w; ow += integer_gemm::kColumns) {
-              const std::int64_t count = out_w - ow < integer_gemm::kColumns ? out_w - ow : integer_gemm::kColumns;
-              integer_gemm::requantize_row(acc + ow, count, 0u, q, y_zero, low, high, out + oh * out_w + ow);
             }
           }
         }
+        integer_gemm::requantize_row(acc, out_w, 0u, q, o.y_zero, o.low, o.high, out + oh * out_w);
       }
     }
   }

@@ -45,6 +45,7 @@ struct State {
   // Integer path (fast == true): see the file comment.
   bool fast;
   void (*compute)(const State&, RunContext&) noexcept;
+  Isa isa;                               ///< the session's instruction set: the integer GEMM's tiles
   bool per_column;                       ///< b_scale / b_zero_point have N values
   std::int64_t b_matrices;               ///< distinct K x N matrices of b
   std::int64_t tile;                     ///< columns (rows of a) per packed tile
@@ -139,7 +140,7 @@ void compute_integer(const State& s, RunContext& ctx) noexcept {
                  ctx.has_input(kBZeroPoint) ? static_cast<const TB*>(ctx.input(kBZeroPoint).data) : nullptr, packed);
     weights = packed;
   }
-  integer_gemm::multiply_matrices(plan, weights, a, a_zero, s.tile, packed,
+  integer_gemm::multiply_matrices(s.isa, plan, weights, a, a_zero, s.tile, packed,
                                   [&](std::int64_t batch, std::int64_t row, std::int64_t column, std::int64_t rows,
                                       std::int64_t cols, const std::int32_t(*acc)[integer_gemm::kColumns]) {
                                     TY* y_batch = y + batch * m * n;
@@ -180,6 +181,7 @@ inline Status prepare_integer(PrepareContext& ctx, State& s, DataType output) no
     return {};
   }
   s.compute = pick_compute(ctx.input(kA).dtype, ctx.input(kB).dtype, output);
+  s.isa = ctx.isa();
   s.clamp = ctx.fused_clamp();
   const std::int64_t k = plan.k, n = plan.n;
   s.b_matrices = k * n == 0 ? 1 : ctx.input(kB).shape.element_count() / (k * n);
