@@ -32014,6 +32014,35 @@ inline void pack_b(const std::int16_t* src, std::int64_t ld, std::int64_t k, std
   }
 }
 
+/// Packs B(p, j) = base[row_offsets[p] + j] for p < k and j < round_up(n, kColumns): rows read in place (a
+/// convolution's zero-padded input, each tap a shifted window of it). Whole panels are read, so `base` must be
+/// readable that far past the last row's n values; the columns past n are never stored by the callers.
+inline void pack_b_offsets(const std::int16_t* base, const std::int32_t* row_offsets, std::int64_t k, std::int64_t n,
+                           std::int16_t* dst) noexcept {
+  const std::int64_t kp = packed_depth(k);
+  for (std::int64_t p = 0; p < kp; p += 2) {
+    const std::int16_t* row0 = base + row_offsets[p];
+    const std::int16_t* row1 = p + 1 < k ? base + row_offsets[p + 1] : nullptr;
+    for (std::int64_t j0 = 0; j0 < n; j0 += kColumns) {
+      std::int16_t* out = dst + j0 * kp + p * kColumns;
+#if defined(__SSE2__)
+      for (std::int64_t h = 0; h < kColumns; h += 8) {  // 8 columns per 16-byte vector
+        const __m128i v0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(row0 + j0 + h));
+        const __m128i v1 =
+            row1 ? _mm_loadu_si128(reinterpret_cast<const __m128i*>(row1 + j0 + h)) : _mm_setzero_si128();
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 2 * h), _mm_unpacklo_epi16(v0, v1));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 2 * h + 8), _mm_unpackhi_epi16(v0, v1));
+      }
+#else
+      for (std::int64_t c = 0; c < kColumns; ++c) {
+        out[2 * c] = row0[j0 + c];
+        out[2 * c + 1] = row1 ? row1[j0 + c] : std::int16_t(0);
+      }
+#endif
+    }
+  }
+}
+
 /// Packs B from a dense row-major int8/uint8 matrix (k rows of n values, row stride ld), subtracting `zero`
 /// (pointwise convolutions read their input this way, without an im2col copy).
 template <typename T>
@@ -32078,6 +32107,15 @@ using TileFunction = void (*)(const std::int16_t* a, const std::int16_t* b, std:
 
 #if defined(__SSE2__) && (ONNXMICRO_ENABLE_ISA_DISPATCH || defined(__AVX2__))
 #define ONNXMICRO_DETAIL_INTEGER_AVX2 1
+/// A row's (k, k + 1) pair in every 32-bit lane, read one pair at a time so that it compiles to a broadcast from
+/// memory (reading the four pairs at once went through general registers: two extra vector operations per row,
+/// on the ports the multiply-adds need; 46 against 73 GMAC/s).
+__attribute__((target("avx2"), always_inline)) inline __m256i broadcast_pair_avx2(const std::int16_t* pair) noexcept {
+  std::int32_t bits;
+  std::memcpy(&bits, pair, sizeof(bits));
+  return _mm256_set1_epi32(bits);
+}
+
 /// 4 x 16: each row's pair broadcast from memory, two 256-bit halves of B per depth pair, 8 accumulators.
 __attribute__((target("avx2"))) inline void tile_avx2(const std::int16_t* a, const std::int16_t* b, std::int64_t kp,
                                                       std::int32_t acc[kRows][kColumns]) noexcept {
@@ -32085,18 +32123,16 @@ __attribute__((target("avx2"))) inline void tile_avx2(const std::int16_t* a, con
   for (std::int64_t p = 0; p < kp; p += 2) {
     const __m256i b0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b));
     const __m256i b1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + 16));
-    std::int32_t pair[kRows];
-    std::memcpy(pair, a, sizeof(pair));
-    __m256i t = _mm256_set1_epi32(pair[0]);
+    __m256i t = broadcast_pair_avx2(a);
     c00 = _mm256_add_epi32(c00, _mm256_madd_epi16(t, b0));
     c01 = _mm256_add_epi32(c01, _mm256_madd_epi16(t, b1));
-    t = _mm256_set1_epi32(pair[1]);
+    t = broadcast_pair_avx2(a + 2);
     c10 = _mm256_add_epi32(c10, _mm256_madd_epi16(t, b0));
     c11 = _mm256_add_epi32(c11, _mm256_madd_epi16(t, b1));
-    t = _mm256_set1_epi32(pair[2]);
+    t = broadcast_pair_avx2(a + 4);
     c20 = _mm256_add_epi32(c20, _mm256_madd_epi16(t, b0));
     c21 = _mm256_add_epi32(c21, _mm256_madd_epi16(t, b1));
-    t = _mm256_set1_epi32(pair[3]);
+    t = broadcast_pair_avx2(a + 6);
     c30 = _mm256_add_epi32(c30, _mm256_madd_epi16(t, b0));
     c31 = _mm256_add_epi32(c31, _mm256_madd_epi16(t, b1));
     a += 2 * kRows;
@@ -32429,14 +32465,52 @@ inline std::int32_t requantize(std::int32_t acc, const Requant& q, std::int32_t 
   return static_cast<std::int32_t>(quant_util::round_and_saturate(static_cast<double>(acc) * q.real, zero, low, high));
 }
 
-/// out[c] = requantize(acc[c] + bias) for c < count (T: int8_t or uint8_t; low/high inside T's range).
-/// With SSE2, every 8 values go 2 lanes at a time through float64: while |acc| < 2^29 the product
-/// with the float32 multiplier is exact, and cvtpd2dq rounds it half to even (the default rounding mode), which
-/// is what the fixed-point path computes, at a fraction of the cost.
+#if ONNXMICRO_DETAIL_INTEGER_AVX2
+/// requantize_row's vector loop on AVX2 (4 float64 lanes per conversion); returns how many values it wrote: it
+/// stops before the first block of 8 holding an accumulator beyond 2^29.
 template <typename T>
-inline void requantize_row(const std::int32_t* acc, std::int64_t count, std::uint32_t bias, const Requant& q,
+__attribute__((target("avx2"))) inline std::int64_t requantize_avx2(const std::int32_t* acc, std::int64_t count,
+                                                                    std::uint32_t bias, const Requant& q,
+                                                                    std::int32_t zero, std::int32_t low,
+                                                                    std::int32_t high, T* out) noexcept {
+  const __m256i b = _mm256_set1_epi32(static_cast<std::int32_t>(bias));
+  const __m256i half_range = _mm256_set1_epi32(std::int32_t(1) << 29);
+  const __m256d m = _mm256_set1_pd(q.real);
+  const __m128i z = _mm_set1_epi16(static_cast<std::int16_t>(zero));
+  const __m128i lowest = _mm_set1_epi16(static_cast<std::int16_t>(low));
+  const __m128i highest = _mm_set1_epi16(static_cast<std::int16_t>(high));
+  std::int64_t done = 0;
+  for (; done + 8 <= count; done += 8) {
+    const __m256i v = _mm256_add_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(acc + done)), b);
+    const __m256i top = _mm256_srli_epi32(_mm256_add_epi32(v, half_range), 30);  // 0 where |v| < 2^29
+    if (!_mm256_testz_si256(top, top)) break;
+    const __m128i r0 = _mm256_cvtpd_epi32(_mm256_mul_pd(_mm256_cvtepi32_pd(_mm256_castsi256_si128(v)), m));
+    const __m128i r1 = _mm256_cvtpd_epi32(_mm256_mul_pd(_mm256_cvtepi32_pd(_mm256_extracti128_si256(v, 1)), m));
+    __m128i r = _mm_adds_epi16(_mm_packs_epi32(r0, r1), z);
+    r = _mm_min_epi16(_mm_max_epi16(r, lowest), highest);
+    const __m128i bytes = std::numeric_limits<T>::is_signed ? _mm_packs_epi16(r, r) : _mm_packus_epi16(r, r);
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(out + done), bytes);
+  }
+  return done;
+}
+#endif
+
+/// out[c] = requantize(acc[c] + bias) for c < count (T: int8_t or uint8_t; low/high inside T's range), the vector
+/// loops those of `isa`. With SSE2, every 8 values go 2 lanes at a time through float64 (AVX2: 4): while |acc| < 2^29
+/// the product with the float32 multiplier is exact, and cvtpd2dq rounds it half to even (the default rounding
+/// mode), which is what the fixed-point path computes, at a fraction of the cost.
+template <typename T>
+inline void requantize_row(Isa isa, const std::int32_t* acc, std::int64_t count, std::uint32_t bias, const Requant& q,
                            std::int32_t zero, std::int32_t low, std::int32_t high, T* out) noexcept {
   std::int64_t done = 0;
+#if ONNXMICRO_DETAIL_INTEGER_AVX2
+  if (q.use_vector && (ONNXMICRO_BASELINE_ISA >= 2 || isa == Isa::avx2 || isa == Isa::avx512)) {
+    done = requantize_avx2(acc, count, bias, q, zero, low, high, out);
+    acc += done;
+    out += done;
+  }
+#endif
+  static_cast<void>(isa);
 #if defined(__SSE2__)
   for (; q.use_vector && done + 8 <= count; done += 8, acc += 8, out += 8) {
     const __m128i b = _mm_set1_epi32(static_cast<std::int32_t>(bias));
@@ -32608,8 +32682,15 @@ struct QLinearConvImpl : KernelDefaults {
     void (*compute)(const State&, RunContext&) noexcept;
     Isa isa;  ///< the session's instruction set: the integer GEMM's tiles
     quant_util::ConvPlan plan;
-    bool depthwise;                         ///< one input channel per group: direct loop
-    bool pointwise;                         ///< 1x1 kernel, unit strides, no pads: the input rows are the column matrix
+    bool depthwise;  ///< one input channel per group: direct loop
+    bool pointwise;  ///< 1x1 kernel, unit strides, no pads: the input rows are the column matrix
+    /// 2-D, unit strides, kernel above 1x1: the column matrix is read in place from a zero-padded int16 copy of the
+    /// input (the "grid", padded_rows x padded_cols per channel), each tap a shifted window of it, and the products
+    /// are computed at every grid column of the output rows (grid_columns), those past an output row discarded.
+    bool grid;
+    const std::int32_t* grid_offsets;       ///< per GEMM depth row (channel, tap): its window's offset in the grid
+    std::int64_t grid_columns;              ///< (out_h - 1) * padded_cols + out_w
+    std::size_t grid_offset;                ///< scratch: the grid of one image (shared by the tasks)
     bool per_channel_scale;                 ///< w_scale has M values
     bool per_channel_zero;                  ///< w_zero_point has M values
     std::int64_t depth;                     ///< GEMM depth: group_channels * kernel_size
@@ -32620,7 +32701,16 @@ struct QLinearConvImpl : KernelDefaults {
     const integer_gemm::Requant* requant;   ///< one per output channel, or nullptr: computed at run into scratch
     FusedClamp clamp;
     std::size_t weights_offset, requant_offset, column_offset, packed_offset, accumulator_offset;
+    /// Depthwise through the float plane loops (weights known at prepare, at most kMaxFloatTaps taps): w - w_zero as
+    /// floats, M x kernel; else nullptr. Per task: the input plane, the padded plane and the output plane as floats.
+    const float* float_weights;
+    std::size_t float_planes_offset;
+    std::int64_t padded_floats;
   };
+
+  /// Taps of a depthwise window whose integer sum float32 holds exactly: each product |(x - x_zero)(w - w_zero)| is
+  /// at most 255 * 255, so up to 258 of them stay below 2^24 whatever the order of the additions.
+  static constexpr std::int64_t kMaxFloatTaps = 256;
 
   static Status prepare(PrepareContext& ctx) noexcept {
     for (int i : {kX, kXScale, kW, kWScale, kYScale}) ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(i));
@@ -32670,6 +32760,8 @@ struct QLinearConvImpl : KernelDefaults {
     s.depthwise = plan.group_channels == 1 && plan.group > 1 && g.rank == 2 && non_negative_pads;
     s.pointwise = plan.kernel_size == 1 && !g.has_padding();
     for (int d = 0; d < g.rank; ++d) s.pointwise = s.pointwise && g.stride[d] == 1;
+    s.grid = !s.depthwise && !s.pointwise && g.rank == 2 && g.stride[0] == 1 && g.stride[1] == 1 && non_negative_pads &&
+             ONNXMICRO_ENABLE_FAST_PATHS && !ctx.size_optimized();
 
     // Scratch: [packed weights][multipliers][im2col tile | padded plane][packed tile | accumulator row]
     scratch::ScratchLayout layout;
@@ -32701,19 +32793,26 @@ struct QLinearConvImpl : KernelDefaults {
       s.requant_offset = layout.reserve<integer_gemm::Requant>(m);
     }
     const std::size_t slices = ctx.workers();  // one per task of a split (Workers::count())
+    s.float_weights = nullptr;
+    s.padded_rows = g.rank == 2 ? g.input[0] + g.pad_begin[0] + g.pad_end[0] : 0;
+    s.padded_cols = g.rank == 2 ? g.input[1] + g.pad_begin[1] + g.pad_end[1] : 0;
+    if (s.grid) ONNXMICRO_RETURN_IF_ERROR(plan_grid(ctx, s, layout));
     if (s.depthwise) {
-      s.padded_rows = g.input[0] + g.pad_begin[0] + g.pad_end[0];
-      s.padded_cols = g.input[1] + g.pad_begin[1] + g.pad_end[1];
-      s.column_offset = layout.reserve_slices<std::int16_t>(s.padded_rows * s.padded_cols, slices);
-      s.accumulator_offset = layout.reserve_slices<std::int32_t>(g.output[1], slices);
+      s.accumulator_offset = layout.reserve_slices<std::int32_t>(plan.out_spatial, slices);
+      if (s.weights != nullptr && ONNXMICRO_ENABLE_FAST_PATHS && !ctx.size_optimized() &&
+          plan.kernel_size <= kMaxFloatTaps) {
+        ONNXMICRO_RETURN_IF_ERROR(plan_float_depthwise(ctx, s, layout, slices));
+      } else {
+        s.column_offset = layout.reserve_slices<std::int16_t>(s.padded_rows * s.padded_cols, slices);
+      }
     } else {
       const std::int64_t kp = integer_gemm::packed_depth(s.depth);
       std::int64_t tile = kTileBytes / static_cast<std::int64_t>(sizeof(std::int16_t)) / kp;
       tile = tile / integer_gemm::kColumns * integer_gemm::kColumns;
       if (tile < integer_gemm::kColumns) tile = integer_gemm::kColumns;
-      const std::int64_t all = integer_gemm::round_up(plan.out_spatial, integer_gemm::kColumns);
+      const std::int64_t all = integer_gemm::round_up(gemm_columns(s), integer_gemm::kColumns);
       s.tile = tile < all ? tile : all;
-      s.column_offset = layout.reserve_slices<std::int16_t>(s.pointwise ? 0 : s.depth * s.tile, slices);
+      s.column_offset = layout.reserve_slices<std::int16_t>(s.pointwise || s.grid ? 0 : s.depth * s.tile, slices);
       s.packed_offset = layout.reserve_slices<std::int16_t>(integer_gemm::packed_b_size(s.depth, s.tile), slices);
     }
     ctx.request_scratch(layout.bytes());
@@ -32728,6 +32827,46 @@ struct QLinearConvImpl : KernelDefaults {
   }
 
  private:
+  /// The grid path: each depth row's window offset (persistent) and the grid of one image (scratch), with a panel's
+  /// width of slack past its end, which the last tile's packing reads.
+  static Status plan_grid(PrepareContext& ctx, State& s, scratch::ScratchLayout& layout) noexcept {
+    const sliding_window::WindowGeometry& g = s.plan.geometry;
+    const std::int64_t plane = s.padded_rows * s.padded_cols;
+    if (s.plan.group_channels * plane > std::int64_t(0x7FFFFFFF)) {  // offsets are int32: such inputs take im2col
+      s.grid = false;
+      return {};
+    }
+    Span<std::int32_t> offsets;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(s.depth), offsets));
+    for (std::int64_t row = 0; row < s.depth; ++row) {
+      const std::int64_t channel = row / s.plan.kernel_size, tap = row % s.plan.kernel_size;
+      const std::int64_t kh = tap / g.kernel[1], kw = tap % g.kernel[1];
+      offsets.data()[row] =
+          static_cast<std::int32_t>(channel * plane + kh * g.dilation[0] * s.padded_cols + kw * g.dilation[1]);
+    }
+    s.grid_offsets = offsets.data();
+    s.grid_columns = (g.output[0] - 1) * s.padded_cols + g.output[1];
+    s.grid_offset = layout.reserve<std::int16_t>(s.plan.channels * plane + integer_gemm::kColumns);
+    return {};
+  }
+
+  /// Columns of the GEMM path's product per (image, group): the grid's, or the output positions.
+  static std::int64_t gemm_columns(const State& s) noexcept { return s.grid ? s.grid_columns : s.plan.out_spatial; }
+
+  /// The float depthwise path: the packed int16 weights as floats, and each task's float planes.
+  static Status plan_float_depthwise(PrepareContext& ctx, State& s, scratch::ScratchLayout& layout,
+                                     std::size_t slices) noexcept {
+    const std::int64_t count = s.plan.out_channels * s.plan.kernel_size;
+    Span<float> weights;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(count), weights));
+    for (std::int64_t i = 0; i < count; ++i) weights.data()[i] = static_cast<float>(s.weights[i]);
+    s.float_weights = weights.data();
+    s.padded_floats = window_rows::padded_scratch_floats(window_rows::plane_of(s.plan.geometry));
+    s.float_planes_offset =
+        layout.reserve_slices<float>(s.plan.in_spatial + s.padded_floats + s.plan.out_spatial, slices);
+    return {};
+  }
+
   static std::int64_t weight_elements(const State& s) noexcept {
     if (s.depthwise) return s.plan.out_channels * s.plan.kernel_size;
     return s.plan.group * integer_gemm::packed_a_size(s.plan.group_out_channels, s.depth);
@@ -32823,22 +32962,38 @@ struct QLinearConvImpl : KernelDefaults {
   }
 
   /// The GEMM path split over the workers (bit-identical for any split: every output is one tile's sum). Its units
-  /// are the column tiles of every (image, group); each task claims units whole, with an im2col and a packed tile of
-  /// its own. Fewer units than could be shared evenly: the tasks split the output channels instead, and each
-  /// gathers every tile itself.
+  /// are the column tiles of every (image, group); each task claims units whole, with a packed tile (and im2col
+  /// tile) of its own. Fewer units than could be shared evenly: the tasks split the output channels instead, and
+  /// each packs every tile itself. The grid path fills an image's grid before its units.
   template <typename TX, typename TY>
   static void gemm(const State& s, RunContext& ctx, const Operands<TX, TY>& o) noexcept {
     const quant_util::ConvPlan& p = s.plan;
-    const std::int64_t tiles = (p.out_spatial + s.tile - 1) / s.tile;
-    const std::int64_t units = p.batch * p.group * tiles;
+    const std::int64_t tiles = (gemm_columns(s) + s.tile - 1) / s.tile;
+    if (!s.grid) {
+      gemm_units(s, ctx, o, tiles, 0, p.batch * p.group * tiles);
+      return;
+    }
+    for (std::int64_t n = 0; n < p.batch; ++n) {
+      fill_grid(s, o.x + n * p.channels * p.in_spatial, o.x_zero,
+                scratch::scratch_at<std::int16_t>(ctx.scratch(), s.grid_offset));
+      gemm_units(s, ctx, o, tiles, n * p.group * tiles, (n + 1) * p.group * tiles);
+    }
+  }
+
+  /// Units [first, end) of the GEMM path over the workers (see gemm()).
+  template <typename TX, typename TY>
+  static void gemm_units(const State& s, RunContext& ctx, const Operands<TX, TY>& o, std::int64_t tiles,
+                         std::int64_t first, std::int64_t end) noexcept {
+    const quant_util::ConvPlan& p = s.plan;
+    const std::int64_t units = end - first;
     const std::int64_t mg = p.group_out_channels;
     const Workers& workers = ctx.workers();
-    const double work = static_cast<double>(p.batch) * static_cast<double>(p.out_channels) *
-                        static_cast<double>(s.depth) * static_cast<double>(p.out_spatial);
+    const double work = static_cast<double>(units) * static_cast<double>(s.tile) * static_cast<double>(mg) *
+                        static_cast<double>(s.depth);
     const std::size_t tasks = workers.tasks_for(work, kMinTaskWork, static_cast<std::int64_t>(workers.count()));
     const std::int64_t task_count = static_cast<std::int64_t>(tasks);
     const std::size_t column_stride =
-        scratch::ScratchLayout::slice_stride<std::int16_t>(s.pointwise ? 0 : s.depth * s.tile);
+        scratch::ScratchLayout::slice_stride<std::int16_t>(s.pointwise || s.grid ? 0 : s.depth * s.tile);
     const std::size_t packed_stride =
         scratch::ScratchLayout::slice_stride<std::int16_t>(integer_gemm::packed_b_size(s.depth, s.tile));
     auto column_of = [&](std::size_t task) noexcept {
@@ -32847,10 +33002,11 @@ struct QLinearConvImpl : KernelDefaults {
     auto packed_of = [&](std::size_t task) noexcept {
       return scratch::scratch_at<std::int16_t>(ctx.scratch(), s.packed_offset + task * packed_stride);
     };
+    const std::int16_t* grid = s.grid ? scratch::scratch_at<std::int16_t>(ctx.scratch(), s.grid_offset) : nullptr;
     if (units % task_count == 0 || units >= 4 * task_count) {
-      auto units_in = [&](std::size_t task, std::int64_t first, std::int64_t end) noexcept {
-        for (std::int64_t unit = first; unit < end; ++unit) {
-          multiply_unit(s, o, unit, tiles, SplitRange{0, mg}, column_of(task), packed_of(task));
+      auto units_in = [&](std::size_t task, std::int64_t begin, std::int64_t stop) noexcept {
+        for (std::int64_t unit = first + begin; unit < first + stop; ++unit) {
+          multiply_unit(s, o, grid, unit, tiles, SplitRange{0, mg}, column_of(task), packed_of(task));
         }
       };
       workers.claim_ranges(tasks, units, 1, units_in);
@@ -32858,35 +33014,58 @@ struct QLinearConvImpl : KernelDefaults {
     }
     auto rows_of_task = [&](std::size_t task) noexcept {
       const SplitRange rows = split_range(mg, tasks, task, integer_gemm::kRows);
-      for (std::int64_t unit = 0; rows.size() > 0 && unit < units; ++unit) {
-        multiply_unit(s, o, unit, tiles, rows, column_of(task), packed_of(task));
+      for (std::int64_t unit = first; rows.size() > 0 && unit < end; ++unit) {
+        multiply_unit(s, o, grid, unit, tiles, rows, column_of(task), packed_of(task));
       }
     };
     workers.run(tasks, rows_of_task);
   }
 
-  /// One unit of the GEMM path: output channels `rows` of its group (rows.begin a multiple of kRows) at the output
-  /// positions of column tile `unit % tiles`: gathers x - x_zero (im2col; pointwise: the input rows), packs it,
-  /// multiplies and requantises each register tile.
+  /// The grid of one image: every channel's x - x_zero inside zeros of the padding, padded_cols to a row.
+  template <typename TX>
+  static void fill_grid(const State& s, const TX* x, int x_zero, std::int16_t* grid) noexcept {
+    const sliding_window::WindowGeometry& g = s.plan.geometry;
+    const std::int64_t pw = s.padded_cols, plane = s.padded_rows * pw;
+    const std::int64_t top = g.pad_begin[0] * pw, bottom = (s.padded_rows - g.pad_begin[0] - g.input[0]) * pw;
+    for (std::int64_t c = 0; c < s.plan.channels; ++c) {
+      std::int16_t* dst = grid + c * plane;
+      std::memset(dst, 0, static_cast<std::size_t>(top) * sizeof(std::int16_t));
+      for (std::int64_t r = 0; r < g.input[0]; ++r) {
+        std::int16_t* line = dst + top + r * pw;
+        for (std::int64_t q = 0; q < g.pad_begin[1]; ++q) line[q] = 0;
+        integer_gemm::widen_row(x + (c * g.input[0] + r) * g.input[1], g.input[1], x_zero, line + g.pad_begin[1]);
+        for (std::int64_t q = g.pad_begin[1] + g.input[1]; q < pw; ++q) line[q] = 0;
+      }
+      std::memset(dst + plane - bottom, 0, static_cast<std::size_t>(bottom) * sizeof(std::int16_t));
+    }
+    std::memset(grid + s.plan.channels * plane, 0, integer_gemm::kColumns * sizeof(std::int16_t));  // the slack
+  }
+
+  /// One unit of the GEMM path: output channels `rows` of its group (rows.begin a multiple of kRows) at the columns
+  /// of tile `unit % tiles`: packs them (from the grid, the input rows when pointwise, else an im2col tile),
+  /// multiplies and requantises each register tile into y.
   template <typename TX, typename TY>
-  static void multiply_unit(const State& s, const Operands<TX, TY>& o, std::int64_t unit, std::int64_t tiles,
-                            SplitRange rows, std::int16_t* col, std::int16_t* packed) noexcept {
+  static void multiply_unit(const State& s, const Operands<TX, TY>& o, const std::int16_t* grid, std::int64_t unit,
+                            std::int64_t tiles, SplitRange rows, std::int16_t* col, std::int16_t* packed) noexcept {
     const quant_util::ConvPlan& p = s.plan;
     const std::int64_t image_group = unit / tiles;
     const std::int64_t n = image_group / p.group, grp = image_group % p.group;
     const std::int64_t first = (unit % tiles) * s.tile;
-    const std::int64_t count = p.out_spatial - first < s.tile ? p.out_spatial - first : s.tile;
+    const std::int64_t count = gemm_columns(s) - first < s.tile ? gemm_columns(s) - first : s.tile;
     const std::int64_t mg = p.group_out_channels;
     const std::int64_t kp = integer_gemm::packed_depth(s.depth);
     const TX* x_group = o.x + (n * p.channels + grp * p.group_channels) * p.in_spatial;
-    if (s.pointwise) {
+    if (s.grid) {
+      const std::int16_t* group_grid = grid + grp * p.group_channels * s.padded_rows * s.padded_cols + first;
+      integer_gemm::pack_b_offsets(group_grid, s.grid_offsets, s.depth, count, packed);
+    } else if (s.pointwise) {
       integer_gemm::pack_b_rows(x_group + first, p.in_spatial, s.depth, count, o.x_zero, packed);
     } else {
       qlinear_conv_detail::im2col(p, s.depth, x_group, o.x_zero, first, count, col);
       integer_gemm::pack_b(col, count, s.depth, count, packed);
     }
     const std::int64_t first_channel = grp * mg + rows.begin;
-    TY* y_tile = o.y + (n * p.out_channels + first_channel) * p.out_spatial + first;
+    TY* y_first = o.y + (n * p.out_channels + first_channel) * p.out_spatial;
     const std::int16_t* weights = o.weights + grp * integer_gemm::packed_a_size(mg, s.depth) + rows.begin * kp;
     integer_gemm::multiply(s.isa, weights, rows.size(), packed, count, kp,
                            [&](std::int64_t row, std::int64_t column, std::int64_t tile_rows, std::int64_t cols,
@@ -32894,10 +33073,34 @@ struct QLinearConvImpl : KernelDefaults {
                              for (std::int64_t r = 0; r < tile_rows; ++r) {
                                const std::int64_t channel = first_channel + row + r;
                                const std::uint32_t b = o.bias ? static_cast<std::uint32_t>(o.bias[channel]) : 0u;
-                               integer_gemm::requantize_row(acc[r], cols, b, o.requant[channel], o.y_zero, o.low,
-                                                            o.high, y_tile + (row + r) * p.out_spatial + column);
+                               TY* y_row = y_first + (row + r) * p.out_spatial;
+                               if (!s.grid) {
+                                 integer_gemm::requantize_row(s.isa, acc[r], cols, b, o.requant[channel], o.y_zero,
+                                                              o.low, o.high, y_row + first + column);
+                                 continue;
+                               }
+                               TY values[integer_gemm::kColumns];
+                               integer_gemm::requantize_row(s.isa, acc[r], cols, b, o.requant[channel], o.y_zero, o.low,
+                                                            o.high, values);
+                               store_grid_columns(s, values, first + column, cols, y_row);
                              }
                            });
+  }
+
+  /// Stores `count` values of grid columns [column, column + count) of one output channel where they are output
+  /// positions (a grid row's last padded_cols - out_w columns are not).
+  template <typename TY>
+  static void store_grid_columns(const State& s, const TY* values, std::int64_t column, std::int64_t count,
+                                 TY* y) noexcept {
+    const std::int64_t pw = s.padded_cols, out_w = s.plan.geometry.output[1];
+    std::int64_t oh = column / pw, ow = column % pw;
+    for (std::int64_t done = 0; done < count;) {
+      const std::int64_t run = count - done < pw - ow ? count - done : pw - ow;
+      for (std::int64_t q = 0; q < run && ow + q < out_w; ++q) y[oh * out_w + ow + q] = values[done + q];
+      done += run;
+      ++oh;
+      ow = 0;
+    }
   }
 
   /// Depthwise 2-D: per channel, x - x_zero goes into a zero-padded int16 plane, then every output row sums its
@@ -32906,10 +33109,19 @@ struct QLinearConvImpl : KernelDefaults {
   static void depthwise(const State& s, RunContext& ctx, const Operands<TX, TY>& o) noexcept {
     const quant_util::ConvPlan& p = s.plan;
     const std::size_t plane_stride = scratch::ScratchLayout::slice_stride<std::int16_t>(s.padded_rows * s.padded_cols);
-    const std::size_t acc_stride = scratch::ScratchLayout::slice_stride<std::int32_t>(p.geometry.output[1]);
+    const std::size_t acc_stride = scratch::ScratchLayout::slice_stride<std::int32_t>(p.out_spatial);
+    const std::size_t float_stride =
+        scratch::ScratchLayout::slice_stride<float>(p.in_spatial + s.padded_floats + p.out_spatial);
     auto channels_in = [&](std::size_t task, std::int64_t first, std::int64_t end) noexcept {
-      std::int16_t* plane = scratch::scratch_at<std::int16_t>(ctx.scratch(), s.column_offset + task * plane_stride);
       std::int32_t* acc = scratch::scratch_at<std::int32_t>(ctx.scratch(), s.accumulator_offset + task * acc_stride);
+      if (s.float_weights != nullptr) {
+        float* planes = scratch::scratch_at<float>(ctx.scratch(), s.float_planes_offset + task * float_stride);
+        for (std::int64_t image_channel = first; image_channel < end; ++image_channel) {
+          depthwise_channel_float(s, o, image_channel / p.channels, image_channel % p.channels, planes, acc);
+        }
+        return;
+      }
+      std::int16_t* plane = scratch::scratch_at<std::int16_t>(ctx.scratch(), s.column_offset + task * plane_stride);
       for (std::int64_t image_channel = first; image_channel < end; ++image_channel) {
         depthwise_channel(s, o, image_channel / p.channels, image_channel % p.channels, plane, acc);
       }
@@ -32919,6 +33131,31 @@ struct QLinearConvImpl : KernelDefaults {
     const double channel_work = static_cast<double>(p.group_out_channels) * static_cast<double>(p.out_spatial) *
                                 static_cast<double>(p.kernel_size) * kTapCost;
     ctx.workers().for_each_task_range(p.batch * p.channels, channel_work, channels_in);
+  }
+
+  /// Depthwise through the float plane loops (kernels/common/window_rows.hpp, as the float Conv's depthwise), one
+  /// input channel `c` of image `n`: every product and partial sum is an integer below 2^24 (kMaxFloatTaps), so the
+  /// float sums are the exact integer sums, in any order; the bias is added in int32 as the integer path does.
+  template <typename TX, typename TY>
+  static void depthwise_channel_float(const State& s, const Operands<TX, TY>& o, std::int64_t n, std::int64_t c,
+                                      float* planes, std::int32_t* acc) noexcept {
+    const quant_util::ConvPlan& p = s.plan;
+    float* in = planes;
+    float* padded = in + p.in_spatial;
+    float* out = padded + s.padded_floats;
+    const TX* src = o.x + (n * p.channels + c) * p.in_spatial;
+    for (std::int64_t i = 0; i < p.in_spatial; ++i) in[i] = static_cast<float>(static_cast<int>(src[i]) - o.x_zero);
+    const window_rows::PlaneGeometry plane = window_rows::plane_of(p.geometry);
+    for (std::int64_t mm = 0; mm < p.group_out_channels; ++mm) {
+      const std::int64_t m = c * p.group_out_channels + mm;
+      window_rows::window_plane<window_rows::RowOp::multiply_add>(s.isa, plane, in, s.float_weights + m * p.kernel_size,
+                                                                  0.0f, out, s.padded_floats > 0 ? padded : nullptr);
+      const std::int32_t b = o.bias ? o.bias[m] : 0;
+      for (std::int64_t i = 0; i < p.out_spatial; ++i) acc[i] = static_cast<std::int32_t>(out[i]);
+      TY* y = o.y + (n * p.out_channels + m) * p.out_spatial;
+      integer_gemm::requantize_row(s.isa, acc, p.out_spatial, static_cast<std::uint32_t>(b), o.requant[m], o.y_zero,
+                                   o.low, o.high, y);
+    }
   }
 
   /// Depthwise, one input channel `c` of image `n` and its group_out_channels outputs.
@@ -32960,7 +33197,7 @@ struct QLinearConvImpl : KernelDefaults {
             }
           }
         }
-        integer_gemm::requantize_row(acc, out_w, 0u, q, o.y_zero, o.low, o.high, out + oh * out_w);
+        integer_gemm::requantize_row(s.isa, acc, out_w, 0u, q, o.y_zero, o.low, o.high, out + oh * out_w);
       }
     }
   }

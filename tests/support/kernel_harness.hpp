@@ -102,6 +102,8 @@ class KernelHarness {
     }
     output_info.present = true;
     clamp_ = clamp;
+    // The level a session would choose here (ONNXMICRO_MAX_ISA caps it), so the kernels run their dispatched paths.
+    EXPECT_TRUE(om::effective_isa(om::Isa::best, environment_.isa));
     prepare_ = std::make_unique<om::kernels::PrepareContext>(
         node_, om::Span<om::kernels::TensorInfo>(infos_.data(), infos_.size()),
         om::Span<om::kernels::TensorInfo>(&output_info, 1), allocator_, environment_, &clamp_);

@@ -343,9 +343,9 @@ std::vector<SplitCase> split_cases() {
                    {make_attribute_int("hidden_size", 32), make_attribute_string("direction", "bidirectional")}});
   const SplitCase quantized_conv{"", "QLinearConv", {}, {}, {}, om::DataType::float32, false, true};
   cases.push_back(quantized_conv);
-  cases.back().name = "qlinearconv 3x3, many tiles (units claimed)";
-  cases.back().x_dims = {2, 8, 40, 40};
-  cases.back().weights = {{"w", {16, 8, 3, 3}}, {"b", {16}}};
+  cases.back().name = "qlinearconv 3x3, many tiles (units claimed, image by image)";
+  cases.back().x_dims = {2, 16, 40, 40};
+  cases.back().weights = {{"w", {32, 16, 3, 3}}, {"b", {32}}};
   cases.back().attributes.push_back(make_attribute_ints("pads", A{1, 1, 1, 1}));
   // 4 column tiles of 16 at 7x7 (depth 2304): 2 and 4 tasks claim them, 3 tasks split the output channels.
   cases.push_back(quantized_conv);

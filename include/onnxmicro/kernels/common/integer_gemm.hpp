@@ -136,6 +136,35 @@ inline void pack_b(const std::int16_t* src, std::int64_t ld, std::int64_t k, std
   }
 }
 
+/// Packs B(p, j) = base[row_offsets[p] + j] for p < k and j < round_up(n, kColumns): rows read in place (a
+/// convolution's zero-padded input, each tap a shifted window of it). Whole panels are read, so `base` must be
+/// readable that far past the last row's n values; the columns past n are never stored by the callers.
+inline void pack_b_offsets(const std::int16_t* base, const std::int32_t* row_offsets, std::int64_t k, std::int64_t n,
+                           std::int16_t* dst) noexcept {
+  const std::int64_t kp = packed_depth(k);
+  for (std::int64_t p = 0; p < kp; p += 2) {
+    const std::int16_t* row0 = base + row_offsets[p];
+    const std::int16_t* row1 = p + 1 < k ? base + row_offsets[p + 1] : nullptr;
+    for (std::int64_t j0 = 0; j0 < n; j0 += kColumns) {
+      std::int16_t* out = dst + j0 * kp + p * kColumns;
+#if defined(__SSE2__)
+      for (std::int64_t h = 0; h < kColumns; h += 8) {  // 8 columns per 16-byte vector
+        const __m128i v0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(row0 + j0 + h));
+        const __m128i v1 =
+            row1 ? _mm_loadu_si128(reinterpret_cast<const __m128i*>(row1 + j0 + h)) : _mm_setzero_si128();
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 2 * h), _mm_unpacklo_epi16(v0, v1));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 2 * h + 8), _mm_unpackhi_epi16(v0, v1));
+      }
+#else
+      for (std::int64_t c = 0; c < kColumns; ++c) {
+        out[2 * c] = row0[j0 + c];
+        out[2 * c + 1] = row1 ? row1[j0 + c] : std::int16_t(0);
+      }
+#endif
+    }
+  }
+}
+
 /// Packs B from a dense row-major int8/uint8 matrix (k rows of n values, row stride ld), subtracting `zero`
 /// (pointwise convolutions read their input this way, without an im2col copy).
 template <typename T>
@@ -200,6 +229,15 @@ using TileFunction = void (*)(const std::int16_t* a, const std::int16_t* b, std:
 
 #if defined(__SSE2__) && (ONNXMICRO_ENABLE_ISA_DISPATCH || defined(__AVX2__))
 #define ONNXMICRO_DETAIL_INTEGER_AVX2 1
+/// A row's (k, k + 1) pair in every 32-bit lane, read one pair at a time so that it compiles to a broadcast from
+/// memory (reading the four pairs at once went through general registers: two extra vector operations per row,
+/// on the ports the multiply-adds need; 46 against 73 GMAC/s).
+__attribute__((target("avx2"), always_inline)) inline __m256i broadcast_pair_avx2(const std::int16_t* pair) noexcept {
+  std::int32_t bits;
+  std::memcpy(&bits, pair, sizeof(bits));
+  return _mm256_set1_epi32(bits);
+}
+
 /// 4 x 16: each row's pair broadcast from memory, two 256-bit halves of B per depth pair, 8 accumulators.
 __attribute__((target("avx2"))) inline void tile_avx2(const std::int16_t* a, const std::int16_t* b, std::int64_t kp,
                                                       std::int32_t acc[kRows][kColumns]) noexcept {
@@ -207,18 +245,16 @@ __attribute__((target("avx2"))) inline void tile_avx2(const std::int16_t* a, con
   for (std::int64_t p = 0; p < kp; p += 2) {
     const __m256i b0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b));
     const __m256i b1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + 16));
-    std::int32_t pair[kRows];
-    std::memcpy(pair, a, sizeof(pair));
-    __m256i t = _mm256_set1_epi32(pair[0]);
+    __m256i t = broadcast_pair_avx2(a);
     c00 = _mm256_add_epi32(c00, _mm256_madd_epi16(t, b0));
     c01 = _mm256_add_epi32(c01, _mm256_madd_epi16(t, b1));
-    t = _mm256_set1_epi32(pair[1]);
+    t = broadcast_pair_avx2(a + 2);
     c10 = _mm256_add_epi32(c10, _mm256_madd_epi16(t, b0));
     c11 = _mm256_add_epi32(c11, _mm256_madd_epi16(t, b1));
-    t = _mm256_set1_epi32(pair[2]);
+    t = broadcast_pair_avx2(a + 4);
     c20 = _mm256_add_epi32(c20, _mm256_madd_epi16(t, b0));
     c21 = _mm256_add_epi32(c21, _mm256_madd_epi16(t, b1));
-    t = _mm256_set1_epi32(pair[3]);
+    t = broadcast_pair_avx2(a + 6);
     c30 = _mm256_add_epi32(c30, _mm256_madd_epi16(t, b0));
     c31 = _mm256_add_epi32(c31, _mm256_madd_epi16(t, b1));
     a += 2 * kRows;
@@ -551,14 +587,52 @@ inline std::int32_t requantize(std::int32_t acc, const Requant& q, std::int32_t 
   return static_cast<std::int32_t>(quant_util::round_and_saturate(static_cast<double>(acc) * q.real, zero, low, high));
 }
 
-/// out[c] = requantize(acc[c] + bias) for c < count (T: int8_t or uint8_t; low/high inside T's range).
-/// With SSE2, every 8 values go 2 lanes at a time through float64: while |acc| < 2^29 the product
-/// with the float32 multiplier is exact, and cvtpd2dq rounds it half to even (the default rounding mode), which
-/// is what the fixed-point path computes, at a fraction of the cost.
+#if ONNXMICRO_DETAIL_INTEGER_AVX2
+/// requantize_row's vector loop on AVX2 (4 float64 lanes per conversion); returns how many values it wrote: it
+/// stops before the first block of 8 holding an accumulator beyond 2^29.
 template <typename T>
-inline void requantize_row(const std::int32_t* acc, std::int64_t count, std::uint32_t bias, const Requant& q,
+__attribute__((target("avx2"))) inline std::int64_t requantize_avx2(const std::int32_t* acc, std::int64_t count,
+                                                                    std::uint32_t bias, const Requant& q,
+                                                                    std::int32_t zero, std::int32_t low,
+                                                                    std::int32_t high, T* out) noexcept {
+  const __m256i b = _mm256_set1_epi32(static_cast<std::int32_t>(bias));
+  const __m256i half_range = _mm256_set1_epi32(std::int32_t(1) << 29);
+  const __m256d m = _mm256_set1_pd(q.real);
+  const __m128i z = _mm_set1_epi16(static_cast<std::int16_t>(zero));
+  const __m128i lowest = _mm_set1_epi16(static_cast<std::int16_t>(low));
+  const __m128i highest = _mm_set1_epi16(static_cast<std::int16_t>(high));
+  std::int64_t done = 0;
+  for (; done + 8 <= count; done += 8) {
+    const __m256i v = _mm256_add_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(acc + done)), b);
+    const __m256i top = _mm256_srli_epi32(_mm256_add_epi32(v, half_range), 30);  // 0 where |v| < 2^29
+    if (!_mm256_testz_si256(top, top)) break;
+    const __m128i r0 = _mm256_cvtpd_epi32(_mm256_mul_pd(_mm256_cvtepi32_pd(_mm256_castsi256_si128(v)), m));
+    const __m128i r1 = _mm256_cvtpd_epi32(_mm256_mul_pd(_mm256_cvtepi32_pd(_mm256_extracti128_si256(v, 1)), m));
+    __m128i r = _mm_adds_epi16(_mm_packs_epi32(r0, r1), z);
+    r = _mm_min_epi16(_mm_max_epi16(r, lowest), highest);
+    const __m128i bytes = std::numeric_limits<T>::is_signed ? _mm_packs_epi16(r, r) : _mm_packus_epi16(r, r);
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(out + done), bytes);
+  }
+  return done;
+}
+#endif
+
+/// out[c] = requantize(acc[c] + bias) for c < count (T: int8_t or uint8_t; low/high inside T's range), the vector
+/// loops those of `isa`. With SSE2, every 8 values go 2 lanes at a time through float64 (AVX2: 4): while |acc| < 2^29
+/// the product with the float32 multiplier is exact, and cvtpd2dq rounds it half to even (the default rounding
+/// mode), which is what the fixed-point path computes, at a fraction of the cost.
+template <typename T>
+inline void requantize_row(Isa isa, const std::int32_t* acc, std::int64_t count, std::uint32_t bias, const Requant& q,
                            std::int32_t zero, std::int32_t low, std::int32_t high, T* out) noexcept {
   std::int64_t done = 0;
+#if ONNXMICRO_DETAIL_INTEGER_AVX2
+  if (q.use_vector && (ONNXMICRO_BASELINE_ISA >= 2 || isa == Isa::avx2 || isa == Isa::avx512)) {
+    done = requantize_avx2(acc, count, bias, q, zero, low, high, out);
+    acc += done;
+    out += done;
+  }
+#endif
+  static_cast<void>(isa);
 #if defined(__SSE2__)
   for (; q.use_vector && done + 8 <= count; done += 8, acc += 8, out += 8) {
     const __m128i b = _mm_set1_epi32(static_cast<std::int32_t>(bias));

@@ -18,10 +18,12 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "onnxmicro/kernels/common/integer_gemm.hpp"
 #include "onnxmicro/kernels/common/scratch.hpp"
 #include "onnxmicro/kernels/common/sliding_window.hpp"
+#include "onnxmicro/kernels/common/window_rows.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
 #include "onnxmicro/kernels/quantization/quant_util.hpp"
 
@@ -118,8 +120,15 @@ struct QLinearConvImpl : KernelDefaults {
     void (*compute)(const State&, RunContext&) noexcept;
     Isa isa;  ///< the session's instruction set: the integer GEMM's tiles
     quant_util::ConvPlan plan;
-    bool depthwise;                         ///< one input channel per group: direct loop
-    bool pointwise;                         ///< 1x1 kernel, unit strides, no pads: the input rows are the column matrix
+    bool depthwise;  ///< one input channel per group: direct loop
+    bool pointwise;  ///< 1x1 kernel, unit strides, no pads: the input rows are the column matrix
+    /// 2-D, unit strides, kernel above 1x1: the column matrix is read in place from a zero-padded int16 copy of the
+    /// input (the "grid", padded_rows x padded_cols per channel), each tap a shifted window of it, and the products
+    /// are computed at every grid column of the output rows (grid_columns), those past an output row discarded.
+    bool grid;
+    const std::int32_t* grid_offsets;       ///< per GEMM depth row (channel, tap): its window's offset in the grid
+    std::int64_t grid_columns;              ///< (out_h - 1) * padded_cols + out_w
+    std::size_t grid_offset;                ///< scratch: the grid of one image (shared by the tasks)
     bool per_channel_scale;                 ///< w_scale has M values
     bool per_channel_zero;                  ///< w_zero_point has M values
     std::int64_t depth;                     ///< GEMM depth: group_channels * kernel_size
@@ -130,7 +139,16 @@ struct QLinearConvImpl : KernelDefaults {
     const integer_gemm::Requant* requant;   ///< one per output channel, or nullptr: computed at run into scratch
     FusedClamp clamp;
     std::size_t weights_offset, requant_offset, column_offset, packed_offset, accumulator_offset;
+    /// Depthwise through the float plane loops (weights known at prepare, at most kMaxFloatTaps taps): w - w_zero as
+    /// floats, M x kernel; else nullptr. Per task: the input plane, the padded plane and the output plane as floats.
+    const float* float_weights;
+    std::size_t float_planes_offset;
+    std::int64_t padded_floats;
   };
+
+  /// Taps of a depthwise window whose integer sum float32 holds exactly: each product |(x - x_zero)(w - w_zero)| is
+  /// at most 255 * 255, so up to 258 of them stay below 2^24 whatever the order of the additions.
+  static constexpr std::int64_t kMaxFloatTaps = 256;
 
   static Status prepare(PrepareContext& ctx) noexcept {
     for (int i : {kX, kXScale, kW, kWScale, kYScale}) ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(i));
@@ -180,6 +198,8 @@ struct QLinearConvImpl : KernelDefaults {
     s.depthwise = plan.group_channels == 1 && plan.group > 1 && g.rank == 2 && non_negative_pads;
     s.pointwise = plan.kernel_size == 1 && !g.has_padding();
     for (int d = 0; d < g.rank; ++d) s.pointwise = s.pointwise && g.stride[d] == 1;
+    s.grid = !s.depthwise && !s.pointwise && g.rank == 2 && g.stride[0] == 1 && g.stride[1] == 1 && non_negative_pads &&
+             ONNXMICRO_ENABLE_FAST_PATHS && !ctx.size_optimized();
 
     // Scratch: [packed weights][multipliers][im2col tile | padded plane][packed tile | accumulator row]
     scratch::ScratchLayout layout;
@@ -211,19 +231,26 @@ struct QLinearConvImpl : KernelDefaults {
       s.requant_offset = layout.reserve<integer_gemm::Requant>(m);
     }
     const std::size_t slices = ctx.workers();  // one per task of a split (Workers::count())
+    s.float_weights = nullptr;
+    s.padded_rows = g.rank == 2 ? g.input[0] + g.pad_begin[0] + g.pad_end[0] : 0;
+    s.padded_cols = g.rank == 2 ? g.input[1] + g.pad_begin[1] + g.pad_end[1] : 0;
+    if (s.grid) ONNXMICRO_RETURN_IF_ERROR(plan_grid(ctx, s, layout));
     if (s.depthwise) {
-      s.padded_rows = g.input[0] + g.pad_begin[0] + g.pad_end[0];
-      s.padded_cols = g.input[1] + g.pad_begin[1] + g.pad_end[1];
-      s.column_offset = layout.reserve_slices<std::int16_t>(s.padded_rows * s.padded_cols, slices);
-      s.accumulator_offset = layout.reserve_slices<std::int32_t>(g.output[1], slices);
+      s.accumulator_offset = layout.reserve_slices<std::int32_t>(plan.out_spatial, slices);
+      if (s.weights != nullptr && ONNXMICRO_ENABLE_FAST_PATHS && !ctx.size_optimized() &&
+          plan.kernel_size <= kMaxFloatTaps) {
+        ONNXMICRO_RETURN_IF_ERROR(plan_float_depthwise(ctx, s, layout, slices));
+      } else {
+        s.column_offset = layout.reserve_slices<std::int16_t>(s.padded_rows * s.padded_cols, slices);
+      }
     } else {
       const std::int64_t kp = integer_gemm::packed_depth(s.depth);
       std::int64_t tile = kTileBytes / static_cast<std::int64_t>(sizeof(std::int16_t)) / kp;
       tile = tile / integer_gemm::kColumns * integer_gemm::kColumns;
       if (tile < integer_gemm::kColumns) tile = integer_gemm::kColumns;
-      const std::int64_t all = integer_gemm::round_up(plan.out_spatial, integer_gemm::kColumns);
+      const std::int64_t all = integer_gemm::round_up(gemm_columns(s), integer_gemm::kColumns);
       s.tile = tile < all ? tile : all;
-      s.column_offset = layout.reserve_slices<std::int16_t>(s.pointwise ? 0 : s.depth * s.tile, slices);
+      s.column_offset = layout.reserve_slices<std::int16_t>(s.pointwise || s.grid ? 0 : s.depth * s.tile, slices);
       s.packed_offset = layout.reserve_slices<std::int16_t>(integer_gemm::packed_b_size(s.depth, s.tile), slices);
     }
     ctx.request_scratch(layout.bytes());
@@ -238,6 +265,46 @@ struct QLinearConvImpl : KernelDefaults {
   }
 
  private:
+  /// The grid path: each depth row's window offset (persistent) and the grid of one image (scratch), with a panel's
+  /// width of slack past its end, which the last tile's packing reads.
+  static Status plan_grid(PrepareContext& ctx, State& s, scratch::ScratchLayout& layout) noexcept {
+    const sliding_window::WindowGeometry& g = s.plan.geometry;
+    const std::int64_t plane = s.padded_rows * s.padded_cols;
+    if (s.plan.group_channels * plane > std::int64_t(0x7FFFFFFF)) {  // offsets are int32: such inputs take im2col
+      s.grid = false;
+      return {};
+    }
+    Span<std::int32_t> offsets;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(s.depth), offsets));
+    for (std::int64_t row = 0; row < s.depth; ++row) {
+      const std::int64_t channel = row / s.plan.kernel_size, tap = row % s.plan.kernel_size;
+      const std::int64_t kh = tap / g.kernel[1], kw = tap % g.kernel[1];
+      offsets.data()[row] =
+          static_cast<std::int32_t>(channel * plane + kh * g.dilation[0] * s.padded_cols + kw * g.dilation[1]);
+    }
+    s.grid_offsets = offsets.data();
+    s.grid_columns = (g.output[0] - 1) * s.padded_cols + g.output[1];
+    s.grid_offset = layout.reserve<std::int16_t>(s.plan.channels * plane + integer_gemm::kColumns);
+    return {};
+  }
+
+  /// Columns of the GEMM path's product per (image, group): the grid's, or the output positions.
+  static std::int64_t gemm_columns(const State& s) noexcept { return s.grid ? s.grid_columns : s.plan.out_spatial; }
+
+  /// The float depthwise path: the packed int16 weights as floats, and each task's float planes.
+  static Status plan_float_depthwise(PrepareContext& ctx, State& s, scratch::ScratchLayout& layout,
+                                     std::size_t slices) noexcept {
+    const std::int64_t count = s.plan.out_channels * s.plan.kernel_size;
+    Span<float> weights;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(count), weights));
+    for (std::int64_t i = 0; i < count; ++i) weights.data()[i] = static_cast<float>(s.weights[i]);
+    s.float_weights = weights.data();
+    s.padded_floats = window_rows::padded_scratch_floats(window_rows::plane_of(s.plan.geometry));
+    s.float_planes_offset =
+        layout.reserve_slices<float>(s.plan.in_spatial + s.padded_floats + s.plan.out_spatial, slices);
+    return {};
+  }
+
   static std::int64_t weight_elements(const State& s) noexcept {
     if (s.depthwise) return s.plan.out_channels * s.plan.kernel_size;
     return s.plan.group * integer_gemm::packed_a_size(s.plan.group_out_channels, s.depth);
@@ -333,22 +400,38 @@ struct QLinearConvImpl : KernelDefaults {
   }
 
   /// The GEMM path split over the workers (bit-identical for any split: every output is one tile's sum). Its units
-  /// are the column tiles of every (image, group); each task claims units whole, with an im2col and a packed tile of
-  /// its own. Fewer units than could be shared evenly: the tasks split the output channels instead, and each
-  /// gathers every tile itself.
+  /// are the column tiles of every (image, group); each task claims units whole, with a packed tile (and im2col
+  /// tile) of its own. Fewer units than could be shared evenly: the tasks split the output channels instead, and
+  /// each packs every tile itself. The grid path fills an image's grid before its units.
   template <typename TX, typename TY>
   static void gemm(const State& s, RunContext& ctx, const Operands<TX, TY>& o) noexcept {
     const quant_util::ConvPlan& p = s.plan;
-    const std::int64_t tiles = (p.out_spatial + s.tile - 1) / s.tile;
-    const std::int64_t units = p.batch * p.group * tiles;
+    const std::int64_t tiles = (gemm_columns(s) + s.tile - 1) / s.tile;
+    if (!s.grid) {
+      gemm_units(s, ctx, o, tiles, 0, p.batch * p.group * tiles);
+      return;
+    }
+    for (std::int64_t n = 0; n < p.batch; ++n) {
+      fill_grid(s, o.x + n * p.channels * p.in_spatial, o.x_zero,
+                scratch::scratch_at<std::int16_t>(ctx.scratch(), s.grid_offset));
+      gemm_units(s, ctx, o, tiles, n * p.group * tiles, (n + 1) * p.group * tiles);
+    }
+  }
+
+  /// Units [first, end) of the GEMM path over the workers (see gemm()).
+  template <typename TX, typename TY>
+  static void gemm_units(const State& s, RunContext& ctx, const Operands<TX, TY>& o, std::int64_t tiles,
+                         std::int64_t first, std::int64_t end) noexcept {
+    const quant_util::ConvPlan& p = s.plan;
+    const std::int64_t units = end - first;
     const std::int64_t mg = p.group_out_channels;
     const Workers& workers = ctx.workers();
-    const double work = static_cast<double>(p.batch) * static_cast<double>(p.out_channels) *
-                        static_cast<double>(s.depth) * static_cast<double>(p.out_spatial);
+    const double work = static_cast<double>(units) * static_cast<double>(s.tile) * static_cast<double>(mg) *
+                        static_cast<double>(s.depth);
     const std::size_t tasks = workers.tasks_for(work, kMinTaskWork, static_cast<std::int64_t>(workers.count()));
     const std::int64_t task_count = static_cast<std::int64_t>(tasks);
     const std::size_t column_stride =
-        scratch::ScratchLayout::slice_stride<std::int16_t>(s.pointwise ? 0 : s.depth * s.tile);
+        scratch::ScratchLayout::slice_stride<std::int16_t>(s.pointwise || s.grid ? 0 : s.depth * s.tile);
     const std::size_t packed_stride =
         scratch::ScratchLayout::slice_stride<std::int16_t>(integer_gemm::packed_b_size(s.depth, s.tile));
     auto column_of = [&](std::size_t task) noexcept {
@@ -357,10 +440,11 @@ struct QLinearConvImpl : KernelDefaults {
     auto packed_of = [&](std::size_t task) noexcept {
       return scratch::scratch_at<std::int16_t>(ctx.scratch(), s.packed_offset + task * packed_stride);
     };
+    const std::int16_t* grid = s.grid ? scratch::scratch_at<std::int16_t>(ctx.scratch(), s.grid_offset) : nullptr;
     if (units % task_count == 0 || units >= 4 * task_count) {
-      auto units_in = [&](std::size_t task, std::int64_t first, std::int64_t end) noexcept {
-        for (std::int64_t unit = first; unit < end; ++unit) {
-          multiply_unit(s, o, unit, tiles, SplitRange{0, mg}, column_of(task), packed_of(task));
+      auto units_in = [&](std::size_t task, std::int64_t begin, std::int64_t stop) noexcept {
+        for (std::int64_t unit = first + begin; unit < first + stop; ++unit) {
+          multiply_unit(s, o, grid, unit, tiles, SplitRange{0, mg}, column_of(task), packed_of(task));
         }
       };
       workers.claim_ranges(tasks, units, 1, units_in);
@@ -368,35 +452,58 @@ struct QLinearConvImpl : KernelDefaults {
     }
     auto rows_of_task = [&](std::size_t task) noexcept {
       const SplitRange rows = split_range(mg, tasks, task, integer_gemm::kRows);
-      for (std::int64_t unit = 0; rows.size() > 0 && unit < units; ++unit) {
-        multiply_unit(s, o, unit, tiles, rows, column_of(task), packed_of(task));
+      for (std::int64_t unit = first; rows.size() > 0 && unit < end; ++unit) {
+        multiply_unit(s, o, grid, unit, tiles, rows, column_of(task), packed_of(task));
       }
     };
     workers.run(tasks, rows_of_task);
   }
 
-  /// One unit of the GEMM path: output channels `rows` of its group (rows.begin a multiple of kRows) at the output
-  /// positions of column tile `unit % tiles`: gathers x - x_zero (im2col; pointwise: the input rows), packs it,
-  /// multiplies and requantises each register tile.
+  /// The grid of one image: every channel's x - x_zero inside zeros of the padding, padded_cols to a row.
+  template <typename TX>
+  static void fill_grid(const State& s, const TX* x, int x_zero, std::int16_t* grid) noexcept {
+    const sliding_window::WindowGeometry& g = s.plan.geometry;
+    const std::int64_t pw = s.padded_cols, plane = s.padded_rows * pw;
+    const std::int64_t top = g.pad_begin[0] * pw, bottom = (s.padded_rows - g.pad_begin[0] - g.input[0]) * pw;
+    for (std::int64_t c = 0; c < s.plan.channels; ++c) {
+      std::int16_t* dst = grid + c * plane;
+      std::memset(dst, 0, static_cast<std::size_t>(top) * sizeof(std::int16_t));
+      for (std::int64_t r = 0; r < g.input[0]; ++r) {
+        std::int16_t* line = dst + top + r * pw;
+        for (std::int64_t q = 0; q < g.pad_begin[1]; ++q) line[q] = 0;
+        integer_gemm::widen_row(x + (c * g.input[0] + r) * g.input[1], g.input[1], x_zero, line + g.pad_begin[1]);
+        for (std::int64_t q = g.pad_begin[1] + g.input[1]; q < pw; ++q) line[q] = 0;
+      }
+      std::memset(dst + plane - bottom, 0, static_cast<std::size_t>(bottom) * sizeof(std::int16_t));
+    }
+    std::memset(grid + s.plan.channels * plane, 0, integer_gemm::kColumns * sizeof(std::int16_t));  // the slack
+  }
+
+  /// One unit of the GEMM path: output channels `rows` of its group (rows.begin a multiple of kRows) at the columns
+  /// of tile `unit % tiles`: packs them (from the grid, the input rows when pointwise, else an im2col tile),
+  /// multiplies and requantises each register tile into y.
   template <typename TX, typename TY>
-  static void multiply_unit(const State& s, const Operands<TX, TY>& o, std::int64_t unit, std::int64_t tiles,
-                            SplitRange rows, std::int16_t* col, std::int16_t* packed) noexcept {
+  static void multiply_unit(const State& s, const Operands<TX, TY>& o, const std::int16_t* grid, std::int64_t unit,
+                            std::int64_t tiles, SplitRange rows, std::int16_t* col, std::int16_t* packed) noexcept {
     const quant_util::ConvPlan& p = s.plan;
     const std::int64_t image_group = unit / tiles;
     const std::int64_t n = image_group / p.group, grp = image_group % p.group;
     const std::int64_t first = (unit % tiles) * s.tile;
-    const std::int64_t count = p.out_spatial - first < s.tile ? p.out_spatial - first : s.tile;
+    const std::int64_t count = gemm_columns(s) - first < s.tile ? gemm_columns(s) - first : s.tile;
     const std::int64_t mg = p.group_out_channels;
     const std::int64_t kp = integer_gemm::packed_depth(s.depth);
     const TX* x_group = o.x + (n * p.channels + grp * p.group_channels) * p.in_spatial;
-    if (s.pointwise) {
+    if (s.grid) {
+      const std::int16_t* group_grid = grid + grp * p.group_channels * s.padded_rows * s.padded_cols + first;
+      integer_gemm::pack_b_offsets(group_grid, s.grid_offsets, s.depth, count, packed);
+    } else if (s.pointwise) {
       integer_gemm::pack_b_rows(x_group + first, p.in_spatial, s.depth, count, o.x_zero, packed);
     } else {
       qlinear_conv_detail::im2col(p, s.depth, x_group, o.x_zero, first, count, col);
       integer_gemm::pack_b(col, count, s.depth, count, packed);
     }
     const std::int64_t first_channel = grp * mg + rows.begin;
-    TY* y_tile = o.y + (n * p.out_channels + first_channel) * p.out_spatial + first;
+    TY* y_first = o.y + (n * p.out_channels + first_channel) * p.out_spatial;
     const std::int16_t* weights = o.weights + grp * integer_gemm::packed_a_size(mg, s.depth) + rows.begin * kp;
     integer_gemm::multiply(s.isa, weights, rows.size(), packed, count, kp,
                            [&](std::int64_t row, std::int64_t column, std::int64_t tile_rows, std::int64_t cols,
@@ -404,10 +511,34 @@ struct QLinearConvImpl : KernelDefaults {
                              for (std::int64_t r = 0; r < tile_rows; ++r) {
                                const std::int64_t channel = first_channel + row + r;
                                const std::uint32_t b = o.bias ? static_cast<std::uint32_t>(o.bias[channel]) : 0u;
-                               integer_gemm::requantize_row(acc[r], cols, b, o.requant[channel], o.y_zero, o.low,
-                                                            o.high, y_tile + (row + r) * p.out_spatial + column);
+                               TY* y_row = y_first + (row + r) * p.out_spatial;
+                               if (!s.grid) {
+                                 integer_gemm::requantize_row(s.isa, acc[r], cols, b, o.requant[channel], o.y_zero,
+                                                              o.low, o.high, y_row + first + column);
+                                 continue;
+                               }
+                               TY values[integer_gemm::kColumns];
+                               integer_gemm::requantize_row(s.isa, acc[r], cols, b, o.requant[channel], o.y_zero, o.low,
+                                                            o.high, values);
+                               store_grid_columns(s, values, first + column, cols, y_row);
                              }
                            });
+  }
+
+  /// Stores `count` values of grid columns [column, column + count) of one output channel where they are output
+  /// positions (a grid row's last padded_cols - out_w columns are not).
+  template <typename TY>
+  static void store_grid_columns(const State& s, const TY* values, std::int64_t column, std::int64_t count,
+                                 TY* y) noexcept {
+    const std::int64_t pw = s.padded_cols, out_w = s.plan.geometry.output[1];
+    std::int64_t oh = column / pw, ow = column % pw;
+    for (std::int64_t done = 0; done < count;) {
+      const std::int64_t run = count - done < pw - ow ? count - done : pw - ow;
+      for (std::int64_t q = 0; q < run && ow + q < out_w; ++q) y[oh * out_w + ow + q] = values[done + q];
+      done += run;
+      ++oh;
+      ow = 0;
+    }
   }
 
   /// Depthwise 2-D: per channel, x - x_zero goes into a zero-padded int16 plane, then every output row sums its
@@ -416,10 +547,19 @@ struct QLinearConvImpl : KernelDefaults {
   static void depthwise(const State& s, RunContext& ctx, const Operands<TX, TY>& o) noexcept {
     const quant_util::ConvPlan& p = s.plan;
     const std::size_t plane_stride = scratch::ScratchLayout::slice_stride<std::int16_t>(s.padded_rows * s.padded_cols);
-    const std::size_t acc_stride = scratch::ScratchLayout::slice_stride<std::int32_t>(p.geometry.output[1]);
+    const std::size_t acc_stride = scratch::ScratchLayout::slice_stride<std::int32_t>(p.out_spatial);
+    const std::size_t float_stride =
+        scratch::ScratchLayout::slice_stride<float>(p.in_spatial + s.padded_floats + p.out_spatial);
     auto channels_in = [&](std::size_t task, std::int64_t first, std::int64_t end) noexcept {
-      std::int16_t* plane = scratch::scratch_at<std::int16_t>(ctx.scratch(), s.column_offset + task * plane_stride);
       std::int32_t* acc = scratch::scratch_at<std::int32_t>(ctx.scratch(), s.accumulator_offset + task * acc_stride);
+      if (s.float_weights != nullptr) {
+        float* planes = scratch::scratch_at<float>(ctx.scratch(), s.float_planes_offset + task * float_stride);
+        for (std::int64_t image_channel = first; image_channel < end; ++image_channel) {
+          depthwise_channel_float(s, o, image_channel / p.channels, image_channel % p.channels, planes, acc);
+        }
+        return;
+      }
+      std::int16_t* plane = scratch::scratch_at<std::int16_t>(ctx.scratch(), s.column_offset + task * plane_stride);
       for (std::int64_t image_channel = first; image_channel < end; ++image_channel) {
         depthwise_channel(s, o, image_channel / p.channels, image_channel % p.channels, plane, acc);
       }
@@ -429,6 +569,31 @@ struct QLinearConvImpl : KernelDefaults {
     const double channel_work = static_cast<double>(p.group_out_channels) * static_cast<double>(p.out_spatial) *
                                 static_cast<double>(p.kernel_size) * kTapCost;
     ctx.workers().for_each_task_range(p.batch * p.channels, channel_work, channels_in);
+  }
+
+  /// Depthwise through the float plane loops (kernels/common/window_rows.hpp, as the float Conv's depthwise), one
+  /// input channel `c` of image `n`: every product and partial sum is an integer below 2^24 (kMaxFloatTaps), so the
+  /// float sums are the exact integer sums, in any order; the bias is added in int32 as the integer path does.
+  template <typename TX, typename TY>
+  static void depthwise_channel_float(const State& s, const Operands<TX, TY>& o, std::int64_t n, std::int64_t c,
+                                      float* planes, std::int32_t* acc) noexcept {
+    const quant_util::ConvPlan& p = s.plan;
+    float* in = planes;
+    float* padded = in + p.in_spatial;
+    float* out = padded + s.padded_floats;
+    const TX* src = o.x + (n * p.channels + c) * p.in_spatial;
+    for (std::int64_t i = 0; i < p.in_spatial; ++i) in[i] = static_cast<float>(static_cast<int>(src[i]) - o.x_zero);
+    const window_rows::PlaneGeometry plane = window_rows::plane_of(p.geometry);
+    for (std::int64_t mm = 0; mm < p.group_out_channels; ++mm) {
+      const std::int64_t m = c * p.group_out_channels + mm;
+      window_rows::window_plane<window_rows::RowOp::multiply_add>(s.isa, plane, in, s.float_weights + m * p.kernel_size,
+                                                                  0.0f, out, s.padded_floats > 0 ? padded : nullptr);
+      const std::int32_t b = o.bias ? o.bias[m] : 0;
+      for (std::int64_t i = 0; i < p.out_spatial; ++i) acc[i] = static_cast<std::int32_t>(out[i]);
+      TY* y = o.y + (n * p.out_channels + m) * p.out_spatial;
+      integer_gemm::requantize_row(s.isa, acc, p.out_spatial, static_cast<std::uint32_t>(b), o.requant[m], o.y_zero,
+                                   o.low, o.high, y);
+    }
   }
 
   /// Depthwise, one input channel `c` of image `n` and its group_out_channels outputs.
@@ -470,7 +635,7 @@ struct QLinearConvImpl : KernelDefaults {
             }
           }
         }
-        integer_gemm::requantize_row(acc, out_w, 0u, q, o.y_zero, o.low, o.high, out + oh * out_w);
+        integer_gemm::requantize_row(s.isa, acc, out_w, 0u, q, o.y_zero, o.low, o.high, out + oh * out_w);
       }
     }
   }
