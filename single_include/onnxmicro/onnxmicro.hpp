@@ -32101,9 +32101,10 @@ inline void pack_b_strided(const T* src, std::int64_t depth_stride, std::int64_t
   }
 }
 
-/// A register tile: acc[r][c] = sum over the packed depth kp of A panel row r times B panel column c.
-using TileFunction = void (*)(const std::int16_t* a, const std::int16_t* b, std::int64_t kp,
-                              std::int32_t acc[kRows][kColumns]) noexcept;
+/// A register tile: c[r * ldc + j] = sum over the packed depth kp of A panel row r times B panel column j, for
+/// r < kRows, j < kColumns.
+using TileFunction = void (*)(const std::int16_t* a, const std::int16_t* b, std::int64_t kp, std::int32_t* c,
+                              std::int64_t ldc) noexcept;
 
 #if defined(__SSE2__) && (ONNXMICRO_ENABLE_ISA_DISPATCH || defined(__AVX2__))
 #define ONNXMICRO_DETAIL_INTEGER_AVX2 1
@@ -32118,7 +32119,7 @@ __attribute__((target("avx2"), always_inline)) inline __m256i broadcast_pair_avx
 
 /// 4 x 16: each row's pair broadcast from memory, two 256-bit halves of B per depth pair, 8 accumulators.
 __attribute__((target("avx2"))) inline void tile_avx2(const std::int16_t* a, const std::int16_t* b, std::int64_t kp,
-                                                      std::int32_t acc[kRows][kColumns]) noexcept {
+                                                      std::int32_t* c, std::int64_t ldc) noexcept {
   __m256i c00 = _mm256_setzero_si256(), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00, c30 = c00, c31 = c00;
   for (std::int64_t p = 0; p < kp; p += 2) {
     const __m256i b0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b));
@@ -32138,22 +32139,22 @@ __attribute__((target("avx2"))) inline void tile_avx2(const std::int16_t* a, con
     a += 2 * kRows;
     b += 2 * kColumns;
   }
-  _mm256_storeu_si256(reinterpret_cast<__m256i*>(acc[0]), c00);
-  _mm256_storeu_si256(reinterpret_cast<__m256i*>(acc[0] + 8), c01);
-  _mm256_storeu_si256(reinterpret_cast<__m256i*>(acc[1]), c10);
-  _mm256_storeu_si256(reinterpret_cast<__m256i*>(acc[1] + 8), c11);
-  _mm256_storeu_si256(reinterpret_cast<__m256i*>(acc[2]), c20);
-  _mm256_storeu_si256(reinterpret_cast<__m256i*>(acc[2] + 8), c21);
-  _mm256_storeu_si256(reinterpret_cast<__m256i*>(acc[3]), c30);
-  _mm256_storeu_si256(reinterpret_cast<__m256i*>(acc[3] + 8), c31);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(c + 0 * ldc), c00);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(c + 0 * ldc + 8), c01);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(c + 1 * ldc), c10);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(c + 1 * ldc + 8), c11);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(c + 2 * ldc), c20);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(c + 2 * ldc + 8), c21);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(c + 3 * ldc), c30);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(c + 3 * ldc + 8), c31);
 }
 #else
 #define ONNXMICRO_DETAIL_INTEGER_AVX2 0
 #endif
 
 /// The tile of the compile-time baseline: SSE2 (a 16-column panel as two 4 x 8 tiles), NEON 4 x 8, or scalar.
-inline void tile_baseline(const std::int16_t* a, const std::int16_t* b, std::int64_t kp,
-                          std::int32_t acc[kRows][kColumns]) noexcept {
+inline void tile_baseline(const std::int16_t* a, const std::int16_t* b, std::int64_t kp, std::int32_t* c,
+                          std::int64_t ldc) noexcept {
 #if defined(__SSE2__)
   for (std::int64_t half = 0; half < kColumns; half += 8) {
     __m128i c00 = _mm_setzero_si128(), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00, c30 = c00, c31 = c00;
@@ -32180,14 +32181,14 @@ inline void tile_baseline(const std::int16_t* a, const std::int16_t* b, std::int
       ap += 2 * kRows;
       bp += 2 * kColumns;
     }
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(acc[0] + half), c00);
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(acc[0] + half + 4), c01);
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(acc[1] + half), c10);
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(acc[1] + half + 4), c11);
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(acc[2] + half), c20);
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(acc[2] + half + 4), c21);
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(acc[3] + half), c30);
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(acc[3] + half + 4), c31);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(c + 0 * ldc + half), c00);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(c + 0 * ldc + half + 4), c01);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(c + 1 * ldc + half), c10);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(c + 1 * ldc + half + 4), c11);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(c + 2 * ldc + half), c20);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(c + 2 * ldc + half + 4), c21);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(c + 3 * ldc + half), c30);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(c + 3 * ldc + half + 4), c31);
   }
 #elif defined(__ARM_NEON)
   int32x4_t c00 = vdupq_n_s32(0), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00, c30 = c00, c31 = c00;
@@ -32210,29 +32211,29 @@ inline void tile_baseline(const std::int16_t* a, const std::int16_t* b, std::int
     a += 2 * kRows;
     b += 2 * kColumns;
   }
-  vst1q_s32(acc[0], c00);
-  vst1q_s32(acc[0] + 4, c01);
-  vst1q_s32(acc[1], c10);
-  vst1q_s32(acc[1] + 4, c11);
-  vst1q_s32(acc[2], c20);
-  vst1q_s32(acc[2] + 4, c21);
-  vst1q_s32(acc[3], c30);
-  vst1q_s32(acc[3] + 4, c31);
+  vst1q_s32(c + 0 * ldc, c00);
+  vst1q_s32(c + 0 * ldc + 4, c01);
+  vst1q_s32(c + 1 * ldc, c10);
+  vst1q_s32(c + 1 * ldc + 4, c11);
+  vst1q_s32(c + 2 * ldc, c20);
+  vst1q_s32(c + 2 * ldc + 4, c21);
+  vst1q_s32(c + 3 * ldc, c30);
+  vst1q_s32(c + 3 * ldc + 4, c31);
 #else
   // Portable: unsigned accumulation wraps without undefined behaviour; each pair's sum fits in int32.
   std::uint32_t sum[kRows][kColumns] = {};
   for (std::int64_t p = 0; p < kp; p += 2) {
     for (int r = 0; r < kRows; ++r) {
       const std::int32_t a0 = a[2 * r], a1 = a[2 * r + 1];
-      for (int c = 0; c < kColumns; ++c) {
-        sum[r][c] += static_cast<std::uint32_t>(a0 * b[2 * c] + a1 * b[2 * c + 1]);
+      for (int j = 0; j < kColumns; ++j) {
+        sum[r][j] += static_cast<std::uint32_t>(a0 * b[2 * j] + a1 * b[2 * j + 1]);
       }
     }
     a += 2 * kRows;
     b += 2 * kColumns;
   }
   for (int r = 0; r < kRows; ++r)
-    for (int c = 0; c < kColumns; ++c) acc[r][c] = static_cast<std::int32_t>(sum[r][c]);
+    for (int j = 0; j < kColumns; ++j) c[r * ldc + j] = static_cast<std::int32_t>(sum[r][j]);
 #endif
 }
 
@@ -32258,9 +32259,24 @@ inline void multiply(Isa isa, const std::int16_t* a, std::int64_t m, const std::
     const std::int16_t* a_panel = a + i0 * kp;
     const std::int64_t rows = m - i0 < kRows ? m - i0 : kRows;
     for (std::int64_t j0 = 0; j0 < n; j0 += kColumns) {
-      tile(a_panel, b + j0 * kp, kp, acc);
+      tile(a_panel, b + j0 * kp, kp, &acc[0][0], kColumns);
       epilogue(i0, j0, rows, n - j0 < kColumns ? n - j0 : kColumns, acc);
     }
+  }
+}
+
+/// multiply() for epilogues that take whole rows: the register tiles of each row panel go into `rows` (kRows rows of
+/// round_up(n, kColumns) int32), then epilogue(row, count, rows, ldc) gets the panel's `count` (at most kRows) rows
+/// of n values, row r at rows + r * ldc. Costs per-tile work (a requantisation's setup) once per row of n values.
+template <typename Epilogue>
+inline void multiply_rows(Isa isa, const std::int16_t* a, std::int64_t m, const std::int16_t* b, std::int64_t n,
+                          std::int64_t kp, std::int32_t* rows, Epilogue&& epilogue) noexcept {
+  const TileFunction tile = tile_for(isa);
+  const std::int64_t ldc = round_up(n, kColumns);
+  for (std::int64_t i0 = 0; i0 < m; i0 += kRows) {
+    const std::int16_t* a_panel = a + i0 * kp;
+    for (std::int64_t j0 = 0; j0 < n; j0 += kColumns) tile(a_panel, b + j0 * kp, kp, rows + j0, ldc);
+    epilogue(i0, m - i0 < kRows ? m - i0 : kRows, static_cast<const std::int32_t*>(rows), ldc);
   }
 }
 
@@ -32691,6 +32707,7 @@ struct QLinearConvImpl : KernelDefaults {
     const std::int32_t* grid_offsets;       ///< per GEMM depth row (channel, tap): its window's offset in the grid
     std::int64_t grid_columns;              ///< (out_h - 1) * padded_cols + out_w
     std::size_t grid_offset;                ///< scratch: the grid of one image (shared by the tasks)
+    std::size_t rows_offset;                ///< scratch per task: a row panel's sums, then one row's outputs
     bool per_channel_scale;                 ///< w_scale has M values
     bool per_channel_zero;                  ///< w_zero_point has M values
     std::int64_t depth;                     ///< GEMM depth: group_channels * kernel_size
@@ -32814,6 +32831,7 @@ struct QLinearConvImpl : KernelDefaults {
       s.tile = tile < all ? tile : all;
       s.column_offset = layout.reserve_slices<std::int16_t>(s.pointwise || s.grid ? 0 : s.depth * s.tile, slices);
       s.packed_offset = layout.reserve_slices<std::int16_t>(integer_gemm::packed_b_size(s.depth, s.tile), slices);
+      s.rows_offset = layout.reserve_slices<std::int32_t>(rows_buffer_elements(s), slices);
     }
     ctx.request_scratch(layout.bytes());
     ctx.set_output(kY, output, plan.output);
@@ -32848,6 +32866,11 @@ struct QLinearConvImpl : KernelDefaults {
     s.grid_columns = (g.output[0] - 1) * s.padded_cols + g.output[1];
     s.grid_offset = layout.reserve<std::int16_t>(s.plan.channels * plane + integer_gemm::kColumns);
     return {};
+  }
+
+  /// int32 elements of a task's row buffer: kRows rows of a tile's sums, and a row of requantised outputs past them.
+  static std::int64_t rows_buffer_elements(const State& s) noexcept {
+    return (integer_gemm::kRows + 1) * integer_gemm::round_up(s.tile, integer_gemm::kColumns);
   }
 
   /// Columns of the GEMM path's product per (image, group): the grid's, or the output positions.
@@ -33002,11 +33025,16 @@ struct QLinearConvImpl : KernelDefaults {
     auto packed_of = [&](std::size_t task) noexcept {
       return scratch::scratch_at<std::int16_t>(ctx.scratch(), s.packed_offset + task * packed_stride);
     };
+    const std::size_t rows_stride = scratch::ScratchLayout::slice_stride<std::int32_t>(rows_buffer_elements(s));
+    auto buffers_of = [&](std::size_t task) noexcept {
+      return UnitBuffers{column_of(task), packed_of(task),
+                         scratch::scratch_at<std::int32_t>(ctx.scratch(), s.rows_offset + task * rows_stride)};
+    };
     const std::int16_t* grid = s.grid ? scratch::scratch_at<std::int16_t>(ctx.scratch(), s.grid_offset) : nullptr;
     if (units % task_count == 0 || units >= 4 * task_count) {
       auto units_in = [&](std::size_t task, std::int64_t begin, std::int64_t stop) noexcept {
         for (std::int64_t unit = first + begin; unit < first + stop; ++unit) {
-          multiply_unit(s, o, grid, unit, tiles, SplitRange{0, mg}, column_of(task), packed_of(task));
+          multiply_unit(s, o, grid, unit, tiles, SplitRange{0, mg}, buffers_of(task));
         }
       };
       workers.claim_ranges(tasks, units, 1, units_in);
@@ -33015,7 +33043,7 @@ struct QLinearConvImpl : KernelDefaults {
     auto rows_of_task = [&](std::size_t task) noexcept {
       const SplitRange rows = split_range(mg, tasks, task, integer_gemm::kRows);
       for (std::int64_t unit = first; rows.size() > 0 && unit < end; ++unit) {
-        multiply_unit(s, o, grid, unit, tiles, rows, column_of(task), packed_of(task));
+        multiply_unit(s, o, grid, unit, tiles, rows, buffers_of(task));
       }
     };
     workers.run(tasks, rows_of_task);
@@ -33041,12 +33069,19 @@ struct QLinearConvImpl : KernelDefaults {
     std::memset(grid + s.plan.channels * plane, 0, integer_gemm::kColumns * sizeof(std::int16_t));  // the slack
   }
 
+  /// A task's scratch for its units: the im2col tile, the packed tile, the row buffer (rows_buffer_elements).
+  struct UnitBuffers {
+    std::int16_t* col;
+    std::int16_t* packed;
+    std::int32_t* rows;
+  };
+
   /// One unit of the GEMM path: output channels `rows` of its group (rows.begin a multiple of kRows) at the columns
   /// of tile `unit % tiles`: packs them (from the grid, the input rows when pointwise, else an im2col tile),
-  /// multiplies and requantises each register tile into y.
+  /// multiplies a row panel at a time and requantises its rows into y (the grid's through a row of outputs).
   template <typename TX, typename TY>
   static void multiply_unit(const State& s, const Operands<TX, TY>& o, const std::int16_t* grid, std::int64_t unit,
-                            std::int64_t tiles, SplitRange rows, std::int16_t* col, std::int16_t* packed) noexcept {
+                            std::int64_t tiles, SplitRange rows, const UnitBuffers& buffers) noexcept {
     const quant_util::ConvPlan& p = s.plan;
     const std::int64_t image_group = unit / tiles;
     const std::int64_t n = image_group / p.group, grp = image_group % p.group;
@@ -33057,34 +33092,31 @@ struct QLinearConvImpl : KernelDefaults {
     const TX* x_group = o.x + (n * p.channels + grp * p.group_channels) * p.in_spatial;
     if (s.grid) {
       const std::int16_t* group_grid = grid + grp * p.group_channels * s.padded_rows * s.padded_cols + first;
-      integer_gemm::pack_b_offsets(group_grid, s.grid_offsets, s.depth, count, packed);
+      integer_gemm::pack_b_offsets(group_grid, s.grid_offsets, s.depth, count, buffers.packed);
     } else if (s.pointwise) {
-      integer_gemm::pack_b_rows(x_group + first, p.in_spatial, s.depth, count, o.x_zero, packed);
+      integer_gemm::pack_b_rows(x_group + first, p.in_spatial, s.depth, count, o.x_zero, buffers.packed);
     } else {
-      qlinear_conv_detail::im2col(p, s.depth, x_group, o.x_zero, first, count, col);
-      integer_gemm::pack_b(col, count, s.depth, count, packed);
+      qlinear_conv_detail::im2col(p, s.depth, x_group, o.x_zero, first, count, buffers.col);
+      integer_gemm::pack_b(buffers.col, count, s.depth, count, buffers.packed);
     }
     const std::int64_t first_channel = grp * mg + rows.begin;
     TY* y_first = o.y + (n * p.out_channels + first_channel) * p.out_spatial;
+    // (unsigned char storage past the sums: TY is int8_t or uint8_t, which may alias it)
+    TY* values = reinterpret_cast<TY*>(buffers.rows +
+                                       integer_gemm::kRows * integer_gemm::round_up(s.tile, integer_gemm::kColumns));
     const std::int16_t* weights = o.weights + grp * integer_gemm::packed_a_size(mg, s.depth) + rows.begin * kp;
-    integer_gemm::multiply(s.isa, weights, rows.size(), packed, count, kp,
-                           [&](std::int64_t row, std::int64_t column, std::int64_t tile_rows, std::int64_t cols,
-                               const std::int32_t(*acc)[integer_gemm::kColumns]) {
-                             for (std::int64_t r = 0; r < tile_rows; ++r) {
-                               const std::int64_t channel = first_channel + row + r;
-                               const std::uint32_t b = o.bias ? static_cast<std::uint32_t>(o.bias[channel]) : 0u;
-                               TY* y_row = y_first + (row + r) * p.out_spatial;
-                               if (!s.grid) {
-                                 integer_gemm::requantize_row(s.isa, acc[r], cols, b, o.requant[channel], o.y_zero,
-                                                              o.low, o.high, y_row + first + column);
-                                 continue;
-                               }
-                               TY values[integer_gemm::kColumns];
-                               integer_gemm::requantize_row(s.isa, acc[r], cols, b, o.requant[channel], o.y_zero, o.low,
-                                                            o.high, values);
-                               store_grid_columns(s, values, first + column, cols, y_row);
-                             }
-                           });
+    integer_gemm::multiply_rows(
+        s.isa, weights, rows.size(), buffers.packed, count, kp, buffers.rows,
+        [&](std::int64_t row, std::int64_t panel_rows, const std::int32_t* sums, std::int64_t ldc) {
+          for (std::int64_t r = 0; r < panel_rows; ++r) {
+            const std::int64_t channel = first_channel + row + r;
+            const std::uint32_t b = o.bias ? static_cast<std::uint32_t>(o.bias[channel]) : 0u;
+            TY* y_row = y_first + (row + r) * p.out_spatial;
+            integer_gemm::requantize_row(s.isa, sums + r * ldc, count, b, o.requant[channel], o.y_zero, o.low, o.high,
+                                         s.grid ? values : y_row + first);
+            if (s.grid) store_grid_columns(s, values, first, count, y_row);
+          }
+        });
   }
 
   /// Stores `count` values of grid columns [column, column + count) of one output channel where they are output

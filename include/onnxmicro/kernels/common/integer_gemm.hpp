@@ -223,9 +223,10 @@ inline void pack_b_strided(const T* src, std::int64_t depth_stride, std::int64_t
   }
 }
 
-/// A register tile: acc[r][c] = sum over the packed depth kp of A panel row r times B panel column c.
-using TileFunction = void (*)(const std::int16_t* a, const std::int16_t* b, std::int64_t kp,
-                              std::int32_t acc[kRows][kColumns]) noexcept;
+/// A register tile: c[r * ldc + j] = sum over the packed depth kp of A panel row r times B panel column j, for
+/// r < kRows, j < kColumns.
+using TileFunction = void (*)(const std::int16_t* a, const std::int16_t* b, std::int64_t kp, std::int32_t* c,
+                              std::int64_t ldc) noexcept;
 
 #if defined(__SSE2__) && (ONNXMICRO_ENABLE_ISA_DISPATCH || defined(__AVX2__))
 #define ONNXMICRO_DETAIL_INTEGER_AVX2 1
@@ -240,7 +241,7 @@ __attribute__((target("avx2"), always_inline)) inline __m256i broadcast_pair_avx
 
 /// 4 x 16: each row's pair broadcast from memory, two 256-bit halves of B per depth pair, 8 accumulators.
 __attribute__((target("avx2"))) inline void tile_avx2(const std::int16_t* a, const std::int16_t* b, std::int64_t kp,
-                                                      std::int32_t acc[kRows][kColumns]) noexcept {
+                                                      std::int32_t* c, std::int64_t ldc) noexcept {
   __m256i c00 = _mm256_setzero_si256(), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00, c30 = c00, c31 = c00;
   for (std::int64_t p = 0; p < kp; p += 2) {
     const __m256i b0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b));
@@ -260,22 +261,22 @@ __attribute__((target("avx2"))) inline void tile_avx2(const std::int16_t* a, con
     a += 2 * kRows;
     b += 2 * kColumns;
   }
-  _mm256_storeu_si256(reinterpret_cast<__m256i*>(acc[0]), c00);
-  _mm256_storeu_si256(reinterpret_cast<__m256i*>(acc[0] + 8), c01);
-  _mm256_storeu_si256(reinterpret_cast<__m256i*>(acc[1]), c10);
-  _mm256_storeu_si256(reinterpret_cast<__m256i*>(acc[1] + 8), c11);
-  _mm256_storeu_si256(reinterpret_cast<__m256i*>(acc[2]), c20);
-  _mm256_storeu_si256(reinterpret_cast<__m256i*>(acc[2] + 8), c21);
-  _mm256_storeu_si256(reinterpret_cast<__m256i*>(acc[3]), c30);
-  _mm256_storeu_si256(reinterpret_cast<__m256i*>(acc[3] + 8), c31);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(c + 0 * ldc), c00);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(c + 0 * ldc + 8), c01);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(c + 1 * ldc), c10);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(c + 1 * ldc + 8), c11);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(c + 2 * ldc), c20);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(c + 2 * ldc + 8), c21);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(c + 3 * ldc), c30);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(c + 3 * ldc + 8), c31);
 }
 #else
 #define ONNXMICRO_DETAIL_INTEGER_AVX2 0
 #endif
 
 /// The tile of the compile-time baseline: SSE2 (a 16-column panel as two 4 x 8 tiles), NEON 4 x 8, or scalar.
-inline void tile_baseline(const std::int16_t* a, const std::int16_t* b, std::int64_t kp,
-                          std::int32_t acc[kRows][kColumns]) noexcept {
+inline void tile_baseline(const std::int16_t* a, const std::int16_t* b, std::int64_t kp, std::int32_t* c,
+                          std::int64_t ldc) noexcept {
 #if defined(__SSE2__)
   for (std::int64_t half = 0; half < kColumns; half += 8) {
     __m128i c00 = _mm_setzero_si128(), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00, c30 = c00, c31 = c00;
@@ -302,14 +303,14 @@ inline void tile_baseline(const std::int16_t* a, const std::int16_t* b, std::int
       ap += 2 * kRows;
       bp += 2 * kColumns;
     }
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(acc[0] + half), c00);
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(acc[0] + half + 4), c01);
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(acc[1] + half), c10);
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(acc[1] + half + 4), c11);
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(acc[2] + half), c20);
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(acc[2] + half + 4), c21);
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(acc[3] + half), c30);
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(acc[3] + half + 4), c31);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(c + 0 * ldc + half), c00);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(c + 0 * ldc + half + 4), c01);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(c + 1 * ldc + half), c10);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(c + 1 * ldc + half + 4), c11);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(c + 2 * ldc + half), c20);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(c + 2 * ldc + half + 4), c21);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(c + 3 * ldc + half), c30);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(c + 3 * ldc + half + 4), c31);
   }
 #elif defined(__ARM_NEON)
   int32x4_t c00 = vdupq_n_s32(0), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00, c30 = c00, c31 = c00;
@@ -332,29 +333,29 @@ inline void tile_baseline(const std::int16_t* a, const std::int16_t* b, std::int
     a += 2 * kRows;
     b += 2 * kColumns;
   }
-  vst1q_s32(acc[0], c00);
-  vst1q_s32(acc[0] + 4, c01);
-  vst1q_s32(acc[1], c10);
-  vst1q_s32(acc[1] + 4, c11);
-  vst1q_s32(acc[2], c20);
-  vst1q_s32(acc[2] + 4, c21);
-  vst1q_s32(acc[3], c30);
-  vst1q_s32(acc[3] + 4, c31);
+  vst1q_s32(c + 0 * ldc, c00);
+  vst1q_s32(c + 0 * ldc + 4, c01);
+  vst1q_s32(c + 1 * ldc, c10);
+  vst1q_s32(c + 1 * ldc + 4, c11);
+  vst1q_s32(c + 2 * ldc, c20);
+  vst1q_s32(c + 2 * ldc + 4, c21);
+  vst1q_s32(c + 3 * ldc, c30);
+  vst1q_s32(c + 3 * ldc + 4, c31);
 #else
   // Portable: unsigned accumulation wraps without undefined behaviour; each pair's sum fits in int32.
   std::uint32_t sum[kRows][kColumns] = {};
   for (std::int64_t p = 0; p < kp; p += 2) {
     for (int r = 0; r < kRows; ++r) {
       const std::int32_t a0 = a[2 * r], a1 = a[2 * r + 1];
-      for (int c = 0; c < kColumns; ++c) {
-        sum[r][c] += static_cast<std::uint32_t>(a0 * b[2 * c] + a1 * b[2 * c + 1]);
+      for (int j = 0; j < kColumns; ++j) {
+        sum[r][j] += static_cast<std::uint32_t>(a0 * b[2 * j] + a1 * b[2 * j + 1]);
       }
     }
     a += 2 * kRows;
     b += 2 * kColumns;
   }
   for (int r = 0; r < kRows; ++r)
-    for (int c = 0; c < kColumns; ++c) acc[r][c] = static_cast<std::int32_t>(sum[r][c]);
+    for (int j = 0; j < kColumns; ++j) c[r * ldc + j] = static_cast<std::int32_t>(sum[r][j]);
 #endif
 }
 
@@ -380,9 +381,24 @@ inline void multiply(Isa isa, const std::int16_t* a, std::int64_t m, const std::
     const std::int16_t* a_panel = a + i0 * kp;
     const std::int64_t rows = m - i0 < kRows ? m - i0 : kRows;
     for (std::int64_t j0 = 0; j0 < n; j0 += kColumns) {
-      tile(a_panel, b + j0 * kp, kp, acc);
+      tile(a_panel, b + j0 * kp, kp, &acc[0][0], kColumns);
       epilogue(i0, j0, rows, n - j0 < kColumns ? n - j0 : kColumns, acc);
     }
+  }
+}
+
+/// multiply() for epilogues that take whole rows: the register tiles of each row panel go into `rows` (kRows rows of
+/// round_up(n, kColumns) int32), then epilogue(row, count, rows, ldc) gets the panel's `count` (at most kRows) rows
+/// of n values, row r at rows + r * ldc. Costs per-tile work (a requantisation's setup) once per row of n values.
+template <typename Epilogue>
+inline void multiply_rows(Isa isa, const std::int16_t* a, std::int64_t m, const std::int16_t* b, std::int64_t n,
+                          std::int64_t kp, std::int32_t* rows, Epilogue&& epilogue) noexcept {
+  const TileFunction tile = tile_for(isa);
+  const std::int64_t ldc = round_up(n, kColumns);
+  for (std::int64_t i0 = 0; i0 < m; i0 += kRows) {
+    const std::int16_t* a_panel = a + i0 * kp;
+    for (std::int64_t j0 = 0; j0 < n; j0 += kColumns) tile(a_panel, b + j0 * kp, kp, rows + j0, ldc);
+    epilogue(i0, m - i0 < kRows ? m - i0 : kRows, static_cast<const std::int32_t*>(rows), ldc);
   }
 }
 

@@ -129,6 +129,7 @@ struct QLinearConvImpl : KernelDefaults {
     const std::int32_t* grid_offsets;       ///< per GEMM depth row (channel, tap): its window's offset in the grid
     std::int64_t grid_columns;              ///< (out_h - 1) * padded_cols + out_w
     std::size_t grid_offset;                ///< scratch: the grid of one image (shared by the tasks)
+    std::size_t rows_offset;                ///< scratch per task: a row panel's sums, then one row's outputs
     bool per_channel_scale;                 ///< w_scale has M values
     bool per_channel_zero;                  ///< w_zero_point has M values
     std::int64_t depth;                     ///< GEMM depth: group_channels * kernel_size
@@ -252,6 +253,7 @@ struct QLinearConvImpl : KernelDefaults {
       s.tile = tile < all ? tile : all;
       s.column_offset = layout.reserve_slices<std::int16_t>(s.pointwise || s.grid ? 0 : s.depth * s.tile, slices);
       s.packed_offset = layout.reserve_slices<std::int16_t>(integer_gemm::packed_b_size(s.depth, s.tile), slices);
+      s.rows_offset = layout.reserve_slices<std::int32_t>(rows_buffer_elements(s), slices);
     }
     ctx.request_scratch(layout.bytes());
     ctx.set_output(kY, output, plan.output);
@@ -286,6 +288,11 @@ struct QLinearConvImpl : KernelDefaults {
     s.grid_columns = (g.output[0] - 1) * s.padded_cols + g.output[1];
     s.grid_offset = layout.reserve<std::int16_t>(s.plan.channels * plane + integer_gemm::kColumns);
     return {};
+  }
+
+  /// int32 elements of a task's row buffer: kRows rows of a tile's sums, and a row of requantised outputs past them.
+  static std::int64_t rows_buffer_elements(const State& s) noexcept {
+    return (integer_gemm::kRows + 1) * integer_gemm::round_up(s.tile, integer_gemm::kColumns);
   }
 
   /// Columns of the GEMM path's product per (image, group): the grid's, or the output positions.
@@ -440,11 +447,16 @@ struct QLinearConvImpl : KernelDefaults {
     auto packed_of = [&](std::size_t task) noexcept {
       return scratch::scratch_at<std::int16_t>(ctx.scratch(), s.packed_offset + task * packed_stride);
     };
+    const std::size_t rows_stride = scratch::ScratchLayout::slice_stride<std::int32_t>(rows_buffer_elements(s));
+    auto buffers_of = [&](std::size_t task) noexcept {
+      return UnitBuffers{column_of(task), packed_of(task),
+                         scratch::scratch_at<std::int32_t>(ctx.scratch(), s.rows_offset + task * rows_stride)};
+    };
     const std::int16_t* grid = s.grid ? scratch::scratch_at<std::int16_t>(ctx.scratch(), s.grid_offset) : nullptr;
     if (units % task_count == 0 || units >= 4 * task_count) {
       auto units_in = [&](std::size_t task, std::int64_t begin, std::int64_t stop) noexcept {
         for (std::int64_t unit = first + begin; unit < first + stop; ++unit) {
-          multiply_unit(s, o, grid, unit, tiles, SplitRange{0, mg}, column_of(task), packed_of(task));
+          multiply_unit(s, o, grid, unit, tiles, SplitRange{0, mg}, buffers_of(task));
         }
       };
       workers.claim_ranges(tasks, units, 1, units_in);
@@ -453,7 +465,7 @@ struct QLinearConvImpl : KernelDefaults {
     auto rows_of_task = [&](std::size_t task) noexcept {
       const SplitRange rows = split_range(mg, tasks, task, integer_gemm::kRows);
       for (std::int64_t unit = first; rows.size() > 0 && unit < end; ++unit) {
-        multiply_unit(s, o, grid, unit, tiles, rows, column_of(task), packed_of(task));
+        multiply_unit(s, o, grid, unit, tiles, rows, buffers_of(task));
       }
     };
     workers.run(tasks, rows_of_task);
@@ -479,12 +491,19 @@ struct QLinearConvImpl : KernelDefaults {
     std::memset(grid + s.plan.channels * plane, 0, integer_gemm::kColumns * sizeof(std::int16_t));  // the slack
   }
 
+  /// A task's scratch for its units: the im2col tile, the packed tile, the row buffer (rows_buffer_elements).
+  struct UnitBuffers {
+    std::int16_t* col;
+    std::int16_t* packed;
+    std::int32_t* rows;
+  };
+
   /// One unit of the GEMM path: output channels `rows` of its group (rows.begin a multiple of kRows) at the columns
   /// of tile `unit % tiles`: packs them (from the grid, the input rows when pointwise, else an im2col tile),
-  /// multiplies and requantises each register tile into y.
+  /// multiplies a row panel at a time and requantises its rows into y (the grid's through a row of outputs).
   template <typename TX, typename TY>
   static void multiply_unit(const State& s, const Operands<TX, TY>& o, const std::int16_t* grid, std::int64_t unit,
-                            std::int64_t tiles, SplitRange rows, std::int16_t* col, std::int16_t* packed) noexcept {
+                            std::int64_t tiles, SplitRange rows, const UnitBuffers& buffers) noexcept {
     const quant_util::ConvPlan& p = s.plan;
     const std::int64_t image_group = unit / tiles;
     const std::int64_t n = image_group / p.group, grp = image_group % p.group;
@@ -495,34 +514,31 @@ struct QLinearConvImpl : KernelDefaults {
     const TX* x_group = o.x + (n * p.channels + grp * p.group_channels) * p.in_spatial;
     if (s.grid) {
       const std::int16_t* group_grid = grid + grp * p.group_channels * s.padded_rows * s.padded_cols + first;
-      integer_gemm::pack_b_offsets(group_grid, s.grid_offsets, s.depth, count, packed);
+      integer_gemm::pack_b_offsets(group_grid, s.grid_offsets, s.depth, count, buffers.packed);
     } else if (s.pointwise) {
-      integer_gemm::pack_b_rows(x_group + first, p.in_spatial, s.depth, count, o.x_zero, packed);
+      integer_gemm::pack_b_rows(x_group + first, p.in_spatial, s.depth, count, o.x_zero, buffers.packed);
     } else {
-      qlinear_conv_detail::im2col(p, s.depth, x_group, o.x_zero, first, count, col);
-      integer_gemm::pack_b(col, count, s.depth, count, packed);
+      qlinear_conv_detail::im2col(p, s.depth, x_group, o.x_zero, first, count, buffers.col);
+      integer_gemm::pack_b(buffers.col, count, s.depth, count, buffers.packed);
     }
     const std::int64_t first_channel = grp * mg + rows.begin;
     TY* y_first = o.y + (n * p.out_channels + first_channel) * p.out_spatial;
+    // (unsigned char storage past the sums: TY is int8_t or uint8_t, which may alias it)
+    TY* values = reinterpret_cast<TY*>(buffers.rows +
+                                       integer_gemm::kRows * integer_gemm::round_up(s.tile, integer_gemm::kColumns));
     const std::int16_t* weights = o.weights + grp * integer_gemm::packed_a_size(mg, s.depth) + rows.begin * kp;
-    integer_gemm::multiply(s.isa, weights, rows.size(), packed, count, kp,
-                           [&](std::int64_t row, std::int64_t column, std::int64_t tile_rows, std::int64_t cols,
-                               const std::int32_t(*acc)[integer_gemm::kColumns]) {
-                             for (std::int64_t r = 0; r < tile_rows; ++r) {
-                               const std::int64_t channel = first_channel + row + r;
-                               const std::uint32_t b = o.bias ? static_cast<std::uint32_t>(o.bias[channel]) : 0u;
-                               TY* y_row = y_first + (row + r) * p.out_spatial;
-                               if (!s.grid) {
-                                 integer_gemm::requantize_row(s.isa, acc[r], cols, b, o.requant[channel], o.y_zero,
-                                                              o.low, o.high, y_row + first + column);
-                                 continue;
-                               }
-                               TY values[integer_gemm::kColumns];
-                               integer_gemm::requantize_row(s.isa, acc[r], cols, b, o.requant[channel], o.y_zero, o.low,
-                                                            o.high, values);
-                               store_grid_columns(s, values, first + column, cols, y_row);
-                             }
-                           });
+    integer_gemm::multiply_rows(
+        s.isa, weights, rows.size(), buffers.packed, count, kp, buffers.rows,
+        [&](std::int64_t row, std::int64_t panel_rows, const std::int32_t* sums, std::int64_t ldc) {
+          for (std::int64_t r = 0; r < panel_rows; ++r) {
+            const std::int64_t channel = first_channel + row + r;
+            const std::uint32_t b = o.bias ? static_cast<std::uint32_t>(o.bias[channel]) : 0u;
+            TY* y_row = y_first + (row + r) * p.out_spatial;
+            integer_gemm::requantize_row(s.isa, sums + r * ldc, count, b, o.requant[channel], o.y_zero, o.low, o.high,
+                                         s.grid ? values : y_row + first);
+            if (s.grid) store_grid_columns(s, values, first, count, y_row);
+          }
+        });
   }
 
   /// Stores `count` values of grid columns [column, column + count) of one output channel where they are output
