@@ -2,8 +2,8 @@
 // Kernels split over a thread pool (core/threads.hpp, runtime/std_thread_pool.hpp): the std::thread pool runs every
 // task exactly once, also when sessions share it; and every kernel that splits its work (Conv's item, row and
 // product and band splits, depthwise Conv, Gemm's row and column splits, MatMul's batch and product splits, MaxPool,
-// Concat, bidirectional LSTM and RNN, QLinearConv's unit, channel and depthwise splits, 8-bit MaxPool) gives
-// bit-identical outputs with 1, 2, 3 and 4 threads and with a pool that runs tasks in reverse order, at every
+// Concat, bidirectional LSTM and RNN, QLinearConv's unit, channel and depthwise splits, QLinearAdd, 8-bit MaxPool)
+// gives bit-identical outputs with 1, 2, 3 and 4 threads and with a pool that runs tasks in reverse order, at every
 // instruction-set level this CPU has; a counting pool proves each model really was split. Built twice: as a plain test
 // (threads_split) and under ThreadSanitizer (threads_split_tsan), which reports any race between tasks.
 #include <gtest/gtest.h>
@@ -23,6 +23,7 @@
 #include "onnxmicro/kernels/nn/lstm.hpp"
 #include "onnxmicro/kernels/nn/max_pool.hpp"
 #include "onnxmicro/kernels/nn/rnn.hpp"
+#include "onnxmicro/kernels/quantization/qlinear_add.hpp"
 #include "onnxmicro/kernels/quantization/qlinear_conv.hpp"
 #include "onnxmicro/kernels/quantization/quantize_linear.hpp"
 #include "onnxmicro/runtime.hpp"
@@ -36,7 +37,7 @@ namespace k = onnxmicro::kernels;
 using namespace onnxmicro_test;
 
 using SplitKernels = om::KernelSet<k::Conv_1, k::Gemm_11, k::MatMul_1, k::MaxPool_10, k::Relu_1, k::Concat_11,
-                                   k::LSTM_7, k::RNN_7, k::QuantizeLinear_13, k::QLinearConv_10>;
+                                   k::LSTM_7, k::RNN_7, k::QuantizeLinear_13, k::QLinearConv_10, k::QLinearAdd_1>;
 
 // ---- the pool itself ----
 
@@ -177,7 +178,8 @@ struct SplitCase {
   om::DataType dtype = om::DataType::float32;
   bool relu_after = false;  // followed by a Relu the session folds into a Conv
   // x is quantized to uint8 first (QuantizeLinear) and the op runs on uint8: QLinearConv with the int8 weights `w`
-  // (one scale per output channel) and an int32 bias "b" when listed, or an 8-bit MaxPool.
+  // (one scale per output channel) and an int32 bias "b" when listed, QLinearAdd with a constant uint8 operand,
+  // or an 8-bit MaxPool.
   bool quantized = false;
 
   std::vector<unsigned char> model() const { return quantized ? quantized_model() : float_model(); }
@@ -208,11 +210,19 @@ struct SplitCase {
         inputs.push_back("b");
       }
     }
+    if (op == "QLinearAdd") {  // com.microsoft: plus a constant uint8 operand of x's shape
+      std::vector<std::uint8_t> other(count_of(x_dims));
+      for (std::size_t i = 0; i < other.size(); ++i) other[i] = static_cast<std::uint8_t>((i * 29) % 256);
+      initializers.push_back(make_tensor_raw("other", om::DataType::uint8, x_dims, other));
+      initializers.push_back(make_float_tensor("os", {}, {0.03f}));
+      inputs.insert(inputs.end(), {"xs", "xz", "other", "os", "yz", "ys", "yz"});
+    }
+    const std::string domain = op == "QLinearAdd" ? "com.microsoft" : "";
     const std::vector<ProtoWriter> nodes = {make_node("QuantizeLinear", {"x", "xs", "xz"}, {"xq"}, {}, "quantize"),
-                                            make_node(op, inputs, {"y"}, attributes, "node")};
+                                            make_node(op, inputs, {"y"}, attributes, "node", domain)};
     return make_model(make_graph("g", nodes, {make_value_info("x", om::DataType::float32, x_dims)},
                                  {untyped_output("y", om::DataType::uint8)}, initializers),
-                      13)
+                      13, 8, {make_opset("", 13), make_opset("com.microsoft", 1)})
         .bytes();
   }
 
@@ -363,6 +373,14 @@ std::vector<SplitCase> split_cases() {
   cases.back().weights = {{"w", {96, 1, 3, 3}}, {"b", {96}}};
   cases.back().attributes = {make_attribute_int("group", 96), make_attribute_ints("pads", A{1, 1, 1, 1}),
                              make_attribute_ints("strides", A{2, 2})};
+  cases.push_back({"qlinearadd of same shapes (element ranges split)",
+                   "QLinearAdd",
+                   {1, 64, 56, 56},
+                   {},
+                   {},
+                   om::DataType::float32,
+                   false,
+                   true});
   cases.push_back({"maxpool 3x3 stride 2 on uint8 (planes split)",
                    "MaxPool",
                    {1, 96, 112, 112},
