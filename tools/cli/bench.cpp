@@ -48,8 +48,8 @@ constexpr const char kHelp[] =
     "Times MODEL with this build's kernels: loading, prepare, the first run, and R runs after W warm-up runs\n"
     "(median, p10, p90); prints the arena and session metadata bytes, the peak resident memory, the instruction\n"
     "set the kernels use and a per-node profile sorted by time (median ms per run, share of the sum of the node\n"
-    "medians, GFLOP/s for Conv, Gemm and MatMul), measured in further runs (R of them, at most 1000) so that\n"
-    "the per-node clock does not slow the headline runs.\n"
+    "medians, GFLOP/s for Conv, Gemm and MatMul, integer GOP/s for QLinearConv), measured in further runs (R of\n"
+    "them, at most 1000) so that the per-node clock does not slow the headline runs.\n"
     "Inputs without a file get random data (seed 42): floats uniform in [-1,1], integers in [0,3], bools\n"
     "false/true, of the declared shape; --shape gives dims the model leaves symbolic or unknown (a symbolic dim\n"
     "also takes its size from another input that has it).\n"
@@ -464,8 +464,14 @@ class NodeClock final : public onnxmicro::NodeObserver {
 
 std::int64_t element_count(const onnxmicro::Shape& shape) { return shape.is_static() ? shape.element_count() : 0; }
 
-// Multiply-adds x 2 of a Conv, Gemm or MatMul from its inferred shapes; 0 for other ops (or shapes it cannot use).
+// Multiply-adds x 2 of a Conv, Gemm or MatMul from its inferred shapes, and of a QLinearConv (integer operations,
+// counted alike: the QDQ models' convs); 0 for other ops (or shapes it cannot use).
 double node_flops(const onnxmicro::Session& session, const onnxmicro::model::Node& node) {
+  if (node.op_type == "QLinearConv" && node.domain.empty() && node.inputs.size() >= 4 && node.outputs.size() > 0) {
+    const onnxmicro::Shape w = session.value_shape(node.inputs[3]);
+    const double outputs = static_cast<double>(element_count(session.value_shape(node.outputs[0])));
+    return w.rank() >= 3 && w[0] > 0 ? 2.0 * outputs * static_cast<double>(element_count(w) / w[0]) : 0;
+  }
   if (!node.domain.empty() || node.inputs.size() < 2 || node.outputs.size() == 0) return 0;
   const onnxmicro::Shape a = session.value_shape(node.inputs[0]);
   const onnxmicro::Shape b = session.value_shape(node.inputs[1]);

@@ -408,8 +408,10 @@ struct QLinearConvImpl : KernelDefaults {
 
   /// The GEMM path split over the workers (bit-identical for any split: every output is one tile's sum). Its units
   /// are the column tiles of every (image, group); each task claims units whole, with a packed tile (and im2col
-  /// tile) of its own. Fewer units than could be shared evenly: the tasks split the output channels instead, and
-  /// each packs every tile itself. The grid path fills an image's grid before its units.
+  /// tile) of its own. Fewer than two units per task that do not divide among the tasks: the tasks split the output
+  /// channels instead, and each packs every tile itself (packing a 1x1 conv's tile costs about what multiplying it
+  /// does, so only a real shortage of units pays for packing twice). The grid path fills an image's grid before its
+  /// units.
   template <typename TX, typename TY>
   static void gemm(const State& s, RunContext& ctx, const Operands<TX, TY>& o) noexcept {
     const quant_util::ConvPlan& p = s.plan;
@@ -453,7 +455,7 @@ struct QLinearConvImpl : KernelDefaults {
                          scratch::scratch_at<std::int32_t>(ctx.scratch(), s.rows_offset + task * rows_stride)};
     };
     const std::int16_t* grid = s.grid ? scratch::scratch_at<std::int16_t>(ctx.scratch(), s.grid_offset) : nullptr;
-    if (units % task_count == 0 || units >= 4 * task_count) {
+    if (units % task_count == 0 || units >= 2 * task_count) {
       auto units_in = [&](std::size_t task, std::int64_t begin, std::int64_t stop) noexcept {
         for (std::int64_t unit = first + begin; unit < first + stop; ++unit) {
           multiply_unit(s, o, grid, unit, tiles, SplitRange{0, mg}, buffers_of(task));
