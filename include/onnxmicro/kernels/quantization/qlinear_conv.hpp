@@ -126,10 +126,13 @@ struct QLinearConvImpl : KernelDefaults {
     /// input (the "grid", padded_rows x padded_cols per channel), each tap a shifted window of it, and the products
     /// are computed at every grid column of the output rows (grid_columns), those past an output row discarded.
     bool grid;
-    const std::int32_t* grid_offsets;       ///< per GEMM depth row (channel, tap): its window's offset in the grid
-    std::int64_t grid_columns;              ///< (out_h - 1) * padded_cols + out_w
-    std::size_t grid_offset;                ///< scratch: the grid of one image (shared by the tasks)
-    std::size_t rows_offset;                ///< scratch per task: a row panel's sums, then one row's outputs
+    const std::int32_t* grid_offsets;  ///< per GEMM depth row (channel, tap): its window's offset in the grid
+    std::int64_t grid_columns;         ///< (out_h - 1) * padded_cols + out_w
+    std::size_t grid_offset;           ///< scratch: the grid of one image (shared by the tasks)
+    std::size_t rows_offset;           ///< scratch per task: a row panel's sums, then one row's outputs
+    /// Requantise whole rows of a tile (multiply_rows), not each register tile: fast paths only (firmware keeps the
+    /// smaller scratch; the grid needs it).
+    bool whole_rows;
     bool per_channel_scale;                 ///< w_scale has M values
     bool per_channel_zero;                  ///< w_zero_point has M values
     std::int64_t depth;                     ///< GEMM depth: group_channels * kernel_size
@@ -235,7 +238,7 @@ struct QLinearConvImpl : KernelDefaults {
     s.float_weights = nullptr;
     s.padded_rows = g.rank == 2 ? g.input[0] + g.pad_begin[0] + g.pad_end[0] : 0;
     s.padded_cols = g.rank == 2 ? g.input[1] + g.pad_begin[1] + g.pad_end[1] : 0;
-    if (s.grid) ONNXMICRO_RETURN_IF_ERROR(plan_grid(ctx, s, layout));
+    if (ONNXMICRO_ENABLE_FAST_PATHS && s.grid) ONNXMICRO_RETURN_IF_ERROR(plan_grid(ctx, s, layout));
     if (s.depthwise) {
       s.accumulator_offset = layout.reserve_slices<std::int32_t>(plan.out_spatial, slices);
       if (s.weights != nullptr && ONNXMICRO_ENABLE_FAST_PATHS && !ctx.size_optimized() &&
@@ -253,7 +256,8 @@ struct QLinearConvImpl : KernelDefaults {
       s.tile = tile < all ? tile : all;
       s.column_offset = layout.reserve_slices<std::int16_t>(s.pointwise || s.grid ? 0 : s.depth * s.tile, slices);
       s.packed_offset = layout.reserve_slices<std::int16_t>(integer_gemm::packed_b_size(s.depth, s.tile), slices);
-      s.rows_offset = layout.reserve_slices<std::int32_t>(rows_buffer_elements(s), slices);
+      s.whole_rows = ONNXMICRO_ENABLE_FAST_PATHS && !ctx.size_optimized();
+      s.rows_offset = layout.reserve_slices<std::int32_t>(s.whole_rows ? rows_buffer_elements(s) : 0, slices);
     }
     ctx.request_scratch(layout.bytes());
     ctx.set_output(kY, output, plan.output);
@@ -416,7 +420,7 @@ struct QLinearConvImpl : KernelDefaults {
   static void gemm(const State& s, RunContext& ctx, const Operands<TX, TY>& o) noexcept {
     const quant_util::ConvPlan& p = s.plan;
     const std::int64_t tiles = (gemm_columns(s) + s.tile - 1) / s.tile;
-    if (!s.grid) {
+    if (!ONNXMICRO_ENABLE_FAST_PATHS || !s.grid) {  // (the grid, whole rows and float depthwise compile out without)
       gemm_units(s, ctx, o, tiles, 0, p.batch * p.group * tiles);
       return;
     }
@@ -514,7 +518,7 @@ struct QLinearConvImpl : KernelDefaults {
     const std::int64_t mg = p.group_out_channels;
     const std::int64_t kp = integer_gemm::packed_depth(s.depth);
     const TX* x_group = o.x + (n * p.channels + grp * p.group_channels) * p.in_spatial;
-    if (s.grid) {
+    if (ONNXMICRO_ENABLE_FAST_PATHS && s.grid) {
       const std::int16_t* group_grid = grid + grp * p.group_channels * s.padded_rows * s.padded_cols + first;
       integer_gemm::pack_b_offsets(group_grid, s.grid_offsets, s.depth, count, buffers.packed);
     } else if (s.pointwise) {
@@ -529,6 +533,20 @@ struct QLinearConvImpl : KernelDefaults {
     TY* values = reinterpret_cast<TY*>(buffers.rows +
                                        integer_gemm::kRows * integer_gemm::round_up(s.tile, integer_gemm::kColumns));
     const std::int16_t* weights = o.weights + grp * integer_gemm::packed_a_size(mg, s.depth) + rows.begin * kp;
+    if (!ONNXMICRO_ENABLE_FAST_PATHS || !s.whole_rows) {
+      integer_gemm::multiply(s.isa, weights, rows.size(), buffers.packed, count, kp,
+                             [&](std::int64_t row, std::int64_t column, std::int64_t tile_rows, std::int64_t cols,
+                                 const std::int32_t(*acc)[integer_gemm::kColumns]) {
+                               for (std::int64_t r = 0; r < tile_rows; ++r) {
+                                 const std::int64_t channel = first_channel + row + r;
+                                 const std::uint32_t b = o.bias ? static_cast<std::uint32_t>(o.bias[channel]) : 0u;
+                                 integer_gemm::requantize_row(s.isa, acc[r], cols, b, o.requant[channel], o.y_zero,
+                                                              o.low, o.high,
+                                                              y_first + (row + r) * p.out_spatial + first + column);
+                               }
+                             });
+      return;
+    }
     integer_gemm::multiply_rows(
         s.isa, weights, rows.size(), buffers.packed, count, kp, buffers.rows,
         [&](std::int64_t row, std::int64_t panel_rows, const std::int32_t* sums, std::int64_t ldc) {
@@ -570,7 +588,7 @@ struct QLinearConvImpl : KernelDefaults {
         scratch::ScratchLayout::slice_stride<float>(p.in_spatial + s.padded_floats + p.out_spatial);
     auto channels_in = [&](std::size_t task, std::int64_t first, std::int64_t end) noexcept {
       std::int32_t* acc = scratch::scratch_at<std::int32_t>(ctx.scratch(), s.accumulator_offset + task * acc_stride);
-      if (s.float_weights != nullptr) {
+      if (ONNXMICRO_ENABLE_FAST_PATHS && s.float_weights != nullptr) {
         float* planes = scratch::scratch_at<float>(ctx.scratch(), s.float_planes_offset + task * float_stride);
         for (std::int64_t image_channel = first; image_channel < end; ++image_channel) {
           depthwise_channel_float(s, o, image_channel / p.channels, image_channel % p.channels, planes, acc);
