@@ -6627,6 +6627,7 @@ struct PrepareEnvironment {
   const Model* model = nullptr;      ///< the node's model (a subgraph's own Model inside If/Loop/Scan bodies)
   Span<const KernelEntry> registry;  ///< the registry the session resolves nodes with
   bool size_optimized = false;       ///< SessionOptions::size_optimized_kernels
+  bool winograd = false;             ///< SessionOptions::winograd_convolutions
   Isa isa = Isa::baseline;           ///< the session's instruction set (Session::isa())
   Workers workers;                   ///< the session's pool and thread count (Session::thread_count())
 };
@@ -6656,6 +6657,14 @@ class PrepareContext {
   /// Whether to take the size-optimised choices that change the plan (always, with ONNXMICRO_OPTIMIZE_FOR_SIZE=1):
   /// no scratch or packed copies that exist only for speed.
   bool size_optimized() const noexcept { return ONNXMICRO_OPTIMIZE_FOR_SIZE || environment_->size_optimized; }
+  /// Whether a Conv may run as Winograd F(2x2, 3x3), which rounds differently (SessionOptions::winograd_convolutions;
+  /// never in size-optimised sessions).
+  bool winograd_allowed() const noexcept { return environment_->winograd && !size_optimized(); }
+  /// Tells the session that this node's arithmetic departs from the op's plain order of operations, so its last
+  /// bits differ (`how`: a string literal, e.g. "winograd F(2x2,3x3)"); the session reports it (NodeReport::rounding).
+  void note_rounding(const char* how) noexcept { rounding_ = how; }
+  /// What note_rounding() said (null: nothing).
+  const char* rounding() const noexcept { return rounding_; }
   /// The instruction set the session chose (core/isa.hpp); a kernel with per-ISA code keeps it in its state.
   Isa isa() const noexcept {
 #if ONNXMICRO_ENABLE_ISA_DISPATCH
@@ -6935,6 +6944,7 @@ class PrepareContext {
   const FusedEpilogue* fused_epilogue_;
   void* state_ = nullptr;
   std::size_t scratch_bytes_ = 0;
+  const char* rounding_ = nullptr;
   int missing_constant_input_ = -1;
   int unnamed_output_ = -1;
 };
@@ -7810,6 +7820,14 @@ struct SessionOptions {
   /// so do sessions with size_optimized_kernels, and builds without ONNXMICRO_ENABLE_FAST_PATHS (bare-metal ARM,
   /// ONNXMICRO_OPTIMIZE_FOR_SIZE).
   bool fuse_activations = true;
+  /// Run stride-1 3x3 float32 Convs with constant weights (and 16 or more input and output channels) as Winograd
+  /// F(2x2, 3x3) (kernels/common/winograd.hpp) on CPUs with the packed GEMM (AVX2, AVX-512): 2.25x fewer
+  /// multiply-adds, and the packed filters take 16/9 of the weights' bytes. Unlike the fusions it changes the last
+  /// bits of the results (errors of a few float roundings of the sum of |products|, as a different summation order
+  /// would); each node that runs this way says so in NodeReport::rounding (`onnxmicro plan`). false: every Conv adds
+  /// its products in the plain order, the same bits on every instruction set. Never in size-optimised sessions or
+  /// builds without ONNXMICRO_ENABLE_FAST_PATHS. Subgraph sessions inherit it.
+  bool winograd_convolutions = true;
   /// Plan and run with the kernels' size-optimised choices, which a build with ONNXMICRO_OPTIMIZE_FOR_SIZE=1
   /// always makes (this option cannot turn them off there): Conv sums each window directly instead of gathering
   /// columns into scratch, Gemm reads a transposed B in place instead of packing a copy. The arena and metadata
@@ -7868,6 +7886,12 @@ struct NodeReport {
   /// With a device policy: the node was offered to the device, which cannot run it (Session::placement_reason()
   /// says why).
   bool fallback = false;
+#endif
+#if ONNXMICRO_ENABLE_FAST_PATHS  // (only fast paths round differently)
+  /// How the node's kernel departs from the op's plain order of operations, so that its results differ in the last
+  /// bits from a kernel that follows it (null: it does not), e.g. "winograd F(2x2,3x3)"
+  /// (SessionOptions::winograd_convolutions).
+  const char* rounding = nullptr;
 #endif
 };
 
@@ -8042,6 +8066,9 @@ struct NodeRuntime {
   Span<ConstTensorView> inputs;
   Span<TensorView> outputs;
   void* scratch = nullptr;
+#if ONNXMICRO_ENABLE_FAST_PATHS    // (only fast paths round differently)
+  const char* rounding = nullptr;  ///< PrepareContext::note_rounding()
+#endif
 };
 
 /// A failed kernel or planning status, prefixed with the node's identity.
@@ -8803,6 +8830,9 @@ inline ONNXMICRO_DETAIL_ALWAYS_INLINE Status prepare_node(const model::Graph& gr
   }
   nr.state = ctx.state();
   nr.scratch_bytes = ctx.scratch_bytes();
+#if ONNXMICRO_ENABLE_FAST_PATHS
+  nr.rounding = ctx.rounding();
+#endif
   return record_node_outputs(node, graph, nr, values);
 }
 
@@ -9781,6 +9811,7 @@ class Session {
     std::size_t string_pool_bytes = 0;
     bool inputs_outlive_run = false;
     bool size_optimized_kernels = false;
+    bool winograd_convolutions = false;
 #if ONNXMICRO_ENABLE_ISA_DISPATCH  // (builds without dispatch keep no byte for it)
     Isa isa = Isa::baseline;       ///< chosen once, at prepare
 #endif
@@ -9990,6 +10021,7 @@ inline Status Session::prepare(const Model& model, KernelRegistry registry, cons
   kept_.string_pool_bytes = options.string_pool_bytes;
   kept_.inputs_outlive_run = options.inputs_outlive_run;
   kept_.size_optimized_kernels = options.size_optimized_kernels;
+  kept_.winograd_convolutions = options.winograd_convolutions;
   kept_.node_observer = options.node_observer;
   ONNXMICRO_RETURN_IF_ERROR(choose_isa(options.max_isa));
   ONNXMICRO_RETURN_IF_ERROR(adopt_thread_pool(options.thread_pool));
@@ -10224,6 +10256,7 @@ inline Status Session::plan_for(Span<const InputShape> shapes, Span<const InputV
   options.string_pool_bytes = kept_.string_pool_bytes;
   options.inputs_outlive_run = kept_.inputs_outlive_run;
   options.size_optimized_kernels = kept_.size_optimized_kernels;
+  options.winograd_convolutions = kept_.winograd_convolutions;
   options.max_isa = isa();
   options.thread_pool = thread_workers().pool();
 #if ONNXMICRO_ENABLE_DEVICES
@@ -10440,6 +10473,7 @@ inline Status Session::prepare_nodes(const SessionOptions& options, Span<unsigne
   env.shared.model = model_;
   env.shared.registry = registry_;
   env.shared.size_optimized = options.size_optimized_kernels;
+  env.shared.winograd = options.winograd_convolutions;
   env.shared.isa = isa();
   env.shared.workers = thread_workers();
   env.fused_clamps = fused_clamps_;
@@ -10463,6 +10497,9 @@ inline Status Session::prepare_nodes(const SessionOptions& options, Span<unsigne
 #endif
       return st;
     }
+#if ONNXMICRO_ENABLE_FAST_PATHS
+    reports_[i].rounding = nr.rounding;
+#endif
     if (detail::foldable_now(nr, all_constant)) {
       ONNXMICRO_RETURN_IF_ERROR(detail::fold_node(graph.nodes[i], *metadata_, values_, nr));
       reports_[i].folded = true;
@@ -16601,6 +16638,16 @@ inline void pack_a(Isa isa, std::int64_t m, std::int64_t k, const float* a, std:
       }
     }
   }
+}
+
+/// Where pack_a puts A(i, p) of an m x k A for `isa` (packed_tile_rows(isa) > 0), for kernels that write their packed
+/// weights straight from a transform of their own (Conv's Winograd filters).
+constexpr std::int64_t packed_a_index(Isa isa, std::int64_t m, std::int64_t k, std::int64_t i,
+                                      std::int64_t p) noexcept {
+  const std::int64_t rows = packed_tile_rows(isa), panel = packed_panel_depth(isa);
+  const std::int64_t padded_m = (m + rows - 1) / rows * rows, p0 = p / panel * panel;
+  const std::int64_t depth = k - p0 < panel ? k - p0 : panel;
+  return p0 * padded_m + i / rows * rows * depth + (p - p0) * rows + i % rows;
 }
 
 /// Columns of one strip of a striped B for the micro-kernels of `isa` (0: none): Conv's im2col writes its column
@@ -23513,6 +23560,8 @@ ONNXMICRO_NAMESPACE_END
 // AVX2 read the GEMM's rows straight from a zero-padded copy of their input rows instead (compute_bands: an implicit
 // GEMM); a 1x1 stride-1 unpadded kernel uses the input as the column matrix directly; float depthwise convs (one input
 // channel per group, 1-D/2-D) skip the column matrix and run each plane directly (kernels/common/window_rows.hpp).
+// Stride-1 3x3 convs with packed weights run as Winograd F(2x2, 3x3) where the session allows it
+// (kernels/common/winograd.hpp: 2.25x fewer multiply-adds, other rounding; reported per node).
 // float16/bfloat16 are converted to float32 while gathering and rounded once when stored. The GEMM and depthwise loops
 // use the session's instruction set (State::isa).
 
@@ -24219,6 +24268,217 @@ inline void window_plane(Isa isa, const PlaneGeometry& g, const float* x, const 
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/common/window_rows.hpp
+// #include "onnxmicro/kernels/common/winograd.hpp"
+// begin of file onnxmicro/kernels/common/winograd.hpp
+// Winograd F(2x2, 3x3) for stride-1 3x3 convolutions (Lavin and Gray, "Fast Algorithms for Convolutional Neural
+// Networks", 2015). Each 2x2 block of outputs (a "tile") comes from a 4x4 block of input: in a transformed space
+// the 3x3 window becomes 16 element-wise products instead of 36 multiply-adds. Summed over the input channels, each
+// of the 16 points of that space is one GEMM,
+//   M_xi (out channels x tiles) = U_xi (out channels x in channels) * V_xi (in channels x tiles),
+// so a conv runs as 16 products of depth C (2.25x fewer multiply-adds than im2col's one product of depth 9C) between
+// two cheap transforms:
+//   U = G g Gᵀ (each 3x3 filter g, once at prepare), V = Bᵀ d B (each 4x4 input tile d), Y = Aᵀ M A (each 2x2 output).
+// The transforms add and subtract in an order of their own, so results differ from the direct sum in the last bits
+// (errors of a few units of float rounding of the sum of |products|). Conv uses this only where the session allows it
+// (SessionOptions::winograd_convolutions) and reports each node that does (NodeReport::rounding).
+//
+// Layouts: a padded input row is kept as its even columns, then its odd ones (half_row() floats each), so the four
+// columns of consecutive tiles are consecutive floats: tile t reads even[t], odd[t], even[t + 1], odd[t + 1]. V and M
+// are 16 matrices one after another (`point_stride` floats apart), rows of `ld` floats, one column per tile.
+// The transforms run on AVX2 (Conv uses Winograd only with the packed GEMM micro-kernels: AVX2 and AVX-512).
+
+
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+#include <immintrin.h>
+#endif
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+namespace winograd {
+
+/// Points of the transformed 4x4 tile: one GEMM each.
+constexpr std::int64_t kPoints = 16;
+
+/// A 3x3 stride-1 conv's planes cut into 2x2 output tiles (the last row and column of tiles partly outside an odd
+/// output).
+struct Tiling {
+  std::int64_t in_h, in_w, out_h, out_w, pad_top, pad_left;
+  std::int64_t tiles_h() const noexcept { return (out_h + 1) / 2; }
+  std::int64_t tiles_w() const noexcept { return (out_w + 1) / 2; }
+  /// Floats of one half (even or odd columns) of a padded input row.
+  std::int64_t half_row() const noexcept { return tiles_w() + 1; }
+  std::int64_t row_floats() const noexcept { return 2 * half_row(); }
+  /// Padded input rows a block of `tile_rows` tile rows reads.
+  static std::int64_t input_rows(std::int64_t tile_rows) noexcept { return 2 * tile_rows + 2; }
+};
+
+/// U = G g Gᵀ for one 3x3 filter `g` (row-major) into `u` (16 floats, row-major), with G = [1 0 0; 1/2 1/2 1/2;
+/// 1/2 -1/2 1/2; 0 0 1]: in double, rounded once.
+inline void transform_filter(const float* g, float* u) noexcept {
+  double t[4][3];
+  for (int j = 0; j < 3; ++j) {
+    const double a = g[j], b = g[3 + j], c = g[6 + j];
+    t[0][j] = a, t[1][j] = 0.5 * (a + b + c), t[2][j] = 0.5 * (a - b + c), t[3][j] = c;
+  }
+  for (int i = 0; i < 4; ++i) {
+    const double a = t[i][0], b = t[i][1], c = t[i][2];
+    u[4 * i] = static_cast<float>(a);
+    u[4 * i + 1] = static_cast<float>(0.5 * (a + b + c));
+    u[4 * i + 2] = static_cast<float>(0.5 * (a - b + c));
+    u[4 * i + 3] = static_cast<float>(c);
+  }
+}
+
+/// Padded input row `iy` of `plane` (zeros when outside) as its even columns, then its odd ones, into `out`
+/// (row_floats()): padded column q is input column q - pad_left.
+inline void fill_row(Isa isa, const Tiling& t, const float* plane, std::int64_t iy, float* out) noexcept {
+  const std::int64_t half = t.half_row();
+  for (std::int64_t phase = 0; phase < 2; ++phase, out += half) {
+    const std::int64_t shift = phase - t.pad_left;  // half's float q reads input column 2q + shift
+    std::int64_t lo = shift >= 0 ? 0 : (-shift + 1) / 2;
+    std::int64_t hi = t.in_w - shift <= 0 ? 0 : (t.in_w - shift - 1) / 2 + 1;
+    if (hi > half) hi = half;
+    if (iy < 0 || iy >= t.in_h) hi = 0;
+    if (lo > hi) lo = hi;
+    if (lo > 0) std::memset(out, 0, static_cast<std::size_t>(lo) * sizeof(float));
+    if (hi > lo) strided_copy::copy(isa, out + lo, plane + iy * t.in_w + 2 * lo + shift, hi - lo, 2);
+    if (half > hi) std::memset(out + hi, 0, static_cast<std::size_t>(half - hi) * sizeof(float));
+  }
+}
+
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+#define ONNXMICRO_DETAIL_WINOGRAD_AVX2 __attribute__((target("avx2,fma"), always_inline))
+
+/// V = Bᵀ d B for one 4x4 tile d (or 8 tiles side by side, V = __m256), with Bᵀ = [1 0 -1 0; 0 1 1 0; 0 -1 1 0;
+/// 0 1 0 -1]: rows first, then columns.
+template <typename V>
+ONNXMICRO_DETAIL_WINOGRAD_AVX2 inline void input_tile(const V (&d)[4][4], V (&v)[kPoints]) noexcept {
+  V r[4][4];
+  for (int j = 0; j < 4; ++j) {
+    r[0][j] = d[0][j] - d[2][j], r[1][j] = d[1][j] + d[2][j];
+    r[2][j] = d[2][j] - d[1][j], r[3][j] = d[1][j] - d[3][j];
+  }
+  for (int i = 0; i < 4; ++i) {
+    v[4 * i] = r[i][0] - r[i][2], v[4 * i + 1] = r[i][1] + r[i][2];
+    v[4 * i + 2] = r[i][2] - r[i][1], v[4 * i + 3] = r[i][1] - r[i][3];
+  }
+}
+
+/// Y = Aᵀ M A for one tile's 16 points (or 8 tiles'), with Aᵀ = [1 1 1 0; 0 1 -1 -1]: y = (y00, y01, y10, y11).
+template <typename V>
+ONNXMICRO_DETAIL_WINOGRAD_AVX2 inline void output_tile(const V (&m)[kPoints], V (&y)[4]) noexcept {
+  V s[2][4];
+  for (int j = 0; j < 4; ++j) {
+    s[0][j] = m[j] + m[4 + j] + m[8 + j];
+    s[1][j] = m[4 + j] - m[8 + j] - m[12 + j];
+  }
+  for (int a = 0; a < 2; ++a) {
+    y[2 * a] = s[a][0] + s[a][1] + s[a][2];
+    y[2 * a + 1] = s[a][1] - s[a][2] - s[a][3];
+  }
+}
+
+/// The 16 points of the `tiles` tiles of one tile row into v (point xi of tile t at v[xi * point_stride + t]), from
+/// its 4 padded input rows (`rows`, row_floats apart, each as fill_row leaves it).
+__attribute__((target("avx2,fma"))) inline void transform_input_row(const float* rows, std::int64_t row_floats,
+                                                                    std::int64_t half, std::int64_t tiles, float* v,
+                                                                    std::int64_t point_stride) noexcept {
+  std::int64_t t = 0;
+  for (; t + 8 <= tiles; t += 8) {
+    __m256 d[4][4], out[kPoints];
+    for (int k = 0; k < 4; ++k) {
+      const float* even = rows + k * row_floats + t;
+      d[k][0] = _mm256_loadu_ps(even), d[k][1] = _mm256_loadu_ps(even + half);
+      d[k][2] = _mm256_loadu_ps(even + 1), d[k][3] = _mm256_loadu_ps(even + half + 1);
+    }
+    input_tile(d, out);
+    for (int xi = 0; xi < kPoints; ++xi) _mm256_storeu_ps(v + xi * point_stride + t, out[xi]);
+  }
+  for (; t < tiles; ++t) {
+    float d[4][4], out[kPoints];
+    for (int k = 0; k < 4; ++k) {
+      const float* even = rows + k * row_floats + t;
+      d[k][0] = even[0], d[k][1] = even[half], d[k][2] = even[1], d[k][3] = even[half + 1];
+    }
+    input_tile(d, out);
+    for (int xi = 0; xi < kPoints; ++xi) v[xi * point_stride + t] = out[xi];
+  }
+}
+
+/// `value` plus `bias`, through `clamp` (8 lanes).
+__attribute__((target("avx2,fma"), always_inline)) inline __m256 finish(__m256 value, __m256 bias, __m256 low,
+                                                                        __m256 high, bool clamped) noexcept {
+  value = _mm256_add_ps(value, bias);
+  return clamped ? _mm256_min_ps(_mm256_max_ps(value, low), high) : value;
+}
+
+/// One output channel's tile row `tile_row` from its 16 points (`m`: point xi of tile t at m[xi * point_stride + t]):
+/// output rows 2 * tile_row and the next (when inside), plus `bias`, through `clamp`, into `plane` (out_h x out_w).
+__attribute__((target("avx2,fma"))) inline void transform_output_row(const Tiling& g, const float* m,
+                                                                     std::int64_t point_stride, std::int64_t tile_row,
+                                                                     float bias, const OutputClamp& clamp,
+                                                                     float* plane) noexcept {
+  float* top = plane + 2 * tile_row * g.out_w;
+  float* bottom = 2 * tile_row + 1 < g.out_h ? top + g.out_w : nullptr;
+  const __m256 bias8 = _mm256_set1_ps(bias), low = _mm256_set1_ps(clamp.low), high = _mm256_set1_ps(clamp.high);
+  const std::int64_t whole = g.out_w / 2;  // tiles with both columns inside
+  std::int64_t t = 0;
+  for (; t + 8 <= whole; t += 8) {
+    __m256 points[kPoints], y[4];
+    for (int xi = 0; xi < kPoints; ++xi) points[xi] = _mm256_loadu_ps(m + xi * point_stride + t);
+    output_tile(points, y);
+    for (int a = 0; a < 2; ++a) {
+      float* row = a == 0 ? top : bottom;
+      if (row == nullptr) break;
+      const __m256 left = finish(y[2 * a], bias8, low, high, clamp.enabled);
+      const __m256 right = finish(y[2 * a + 1], bias8, low, high, clamp.enabled);
+      const __m256 lo = _mm256_unpacklo_ps(left, right), hi = _mm256_unpackhi_ps(left, right);
+      _mm256_storeu_ps(row + 2 * t, _mm256_permute2f128_ps(lo, hi, 0x20));
+      _mm256_storeu_ps(row + 2 * t + 8, _mm256_permute2f128_ps(lo, hi, 0x31));
+    }
+  }
+  for (; t < g.tiles_w(); ++t) {
+    float points[kPoints], y[4];
+    for (int xi = 0; xi < kPoints; ++xi) points[xi] = m[xi * point_stride + t];
+    output_tile(points, y);
+    for (int a = 0; a < 2; ++a) {
+      float* row = a == 0 ? top : bottom;
+      if (row == nullptr) break;
+      for (int b = 0; b < 2 && 2 * t + b < g.out_w; ++b) {
+        const float value = y[2 * a + b] + bias;
+        row[2 * t + b] = clamp.enabled ? clamp.apply(value) : value;
+      }
+    }
+  }
+}
+#undef ONNXMICRO_DETAIL_WINOGRAD_AVX2
+
+/// One input channel's tile rows [first_row, first_row + tile_rows) into v (tile (row r, column t) at column
+/// r * tiles_w + t; point xi at xi * point_stride), through `rows` (Tiling::input_rows(tile_rows) x row_floats
+/// floats of scratch).
+inline void transform_input(Isa isa, const Tiling& g, const float* plane, std::int64_t first_row,
+                            std::int64_t tile_rows, float* rows, float* v, std::int64_t point_stride) noexcept {
+  const std::int64_t row_floats = g.row_floats();
+  for (std::int64_t r = 0; r < Tiling::input_rows(tile_rows); ++r)
+    fill_row(isa, g, plane, 2 * first_row + r - g.pad_top, rows + r * row_floats);
+  for (std::int64_t r = 0; r < tile_rows; ++r)
+    transform_input_row(rows + 2 * r * row_floats, row_floats, g.half_row(), g.tiles_w(), v + r * g.tiles_w(),
+                        point_stride);
+}
+
+/// One output channel's tile rows [first_row, first_row + tile_rows) from its points in m (laid out as
+/// transform_input writes v), plus `bias`, through `clamp`, into its output plane.
+inline void transform_output(const Tiling& g, const float* m, std::int64_t point_stride, std::int64_t first_row,
+                             std::int64_t tile_rows, float bias, const OutputClamp& clamp, float* plane) noexcept {
+  for (std::int64_t r = 0; r < tile_rows; ++r)
+    transform_output_row(g, m + r * g.tiles_w(), point_stride, first_row + r, bias, clamp, plane);
+}
+#endif  // ONNXMICRO_ENABLE_ISA_DISPATCH
+
+}  // namespace winograd
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/common/winograd.hpp
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
@@ -24262,6 +24522,7 @@ struct ConvImpl : kernels::KernelDefaults {
     kernels::OutputClamp clamp;  ///< a Relu/Clip fused into this node (PrepareContext::fused_clamp)
     std::int64_t band_rows;      ///< implicit GEMM: output rows per padded input band (else 0)
     const std::int32_t* band_offsets;  ///< implicit GEMM: each GEMM depth row's (channel, tap) offset in a band
+    std::int64_t winograd_rows;        ///< Winograd: tile rows per block of work (else 0)
 #endif
     /// W made at prepare, or null: in the compute type (half types, constant W), or packed for the GEMM's
     /// micro-kernels per group (float32, constant W: gemm::pack_a).
@@ -24432,6 +24693,9 @@ struct ConvImpl : kernels::KernelDefaults {
       }
     }
     if constexpr (std::is_same<T, float>::value) {
+#if ONNXMICRO_ENABLE_FAST_PATHS && ONNXMICRO_ENABLE_ISA_DISPATCH
+      if (runs_winograd(ctx, state)) return plan_winograd(ctx, state);
+#endif
       ONNXMICRO_RETURN_IF_ERROR(pack_weights(ctx, state));
 #if ONNXMICRO_ENABLE_FAST_PATHS
       if (reads_padded_bands(state)) return plan_bands(ctx, state);
@@ -24478,8 +24742,17 @@ struct ConvImpl : kernels::KernelDefaults {
     std::int64_t tile = row_bytes > 0 ? budget / row_bytes : state.out_spatial;
     if (tile < kMinTileColumns) tile = kMinTileColumns;
     if (tile > 16) tile -= tile % 16;  // whole register tiles of the GEMM
+    tile = without_lone_column(tile, 16, state.out_spatial);
     if (tile > state.out_spatial) tile = state.out_spatial;
     return tile < 1 ? 1 : tile;
+  }
+
+  /// `tile` widened by `step` until the last tile is not a lone column: the GEMM adds one column up as a
+  /// matrix-vector product, in another order than its tiles, so the constant- and run-time-weight paths (whose tiles
+  /// differ) would differ in their last bits there (64 -> 20 channels at 45x37: 1665 = 13 x 128 + 1).
+  static std::int64_t without_lone_column(std::int64_t tile, std::int64_t step, std::int64_t positions) noexcept {
+    while (tile > 0 && tile < positions && positions % tile == 1) tile += step;
+    return tile;
   }
 
   /// Output positions per im2col tile with packed weights (hosted micro-kernels): every tile streams all the weights
@@ -24496,7 +24769,8 @@ struct ConvImpl : kernels::KernelDefaults {
     if (tile >= state.out_spatial) return state.out_spatial < 1 ? 1 : state.out_spatial;
     const std::int64_t tiles = (state.out_spatial + tile - 1) / tile;
     const std::int64_t even = ((state.out_spatial + tiles - 1) / tiles + 31) / 32 * 32;
-    return even < tile ? even : tile;
+    tile = without_lone_column(even < tile ? even : tile, 32, state.out_spatial);
+    return tile < state.out_spatial ? tile : state.out_spatial;
   }
 
   /// Columns per strip of the column matrix when im2col writes it striped for the GEMM (gemm::multiply_packed_striped:
@@ -24718,6 +24992,147 @@ struct ConvImpl : kernels::KernelDefaults {
     workers.claim_ranges(tasks, items, 1, items_in);
   }
 #endif  // ONNXMICRO_ENABLE_FAST_PATHS
+
+#if ONNXMICRO_ENABLE_FAST_PATHS && ONNXMICRO_ENABLE_ISA_DISPATCH
+  // ---- Winograd F(2x2, 3x3) (kernels/common/winograd.hpp) ----
+  // Work comes in blocks of whole tile rows of one image: each channel's rows transformed into V, the 16 products
+  // M_xi = U_xi V_xi, then each output channel's rows transformed back. A block's V and M (16 x (C + M) floats a tile)
+  // stay within kWinogradBlockBytes, in L2; filters too large for the cache (kStreamedWeightsBytes) take blocks of up
+  // to kStreamedColumnTileBytes instead, so that they stream once or twice per run.
+  static constexpr std::int64_t kWinogradBlockBytes = 768 * 1024;
+  /// The fewest input and output channels: shallower products leave the transforms most of the time.
+  static constexpr std::int64_t kWinogradMinChannels = 16;
+
+  /// Whether a float32 conv runs as Winograd F(2x2, 3x3): the session allows it, constant weights, one group, a 2-D
+  /// 3x3 kernel of unit strides and dilations, the packed GEMM micro-kernels, and enough channels.
+  static bool runs_winograd(const kernels::PrepareContext& ctx, const State& s) noexcept {
+    const sliding_window::WindowGeometry& g = s.geometry;
+    const kernels::TensorInfo& w = ctx.input(kW);
+    bool unit = g.rank == 2;
+    for (int d = 0; unit && d < 2; ++d) unit = g.kernel[d] == 3 && g.stride[d] == 1 && g.dilation[d] == 1;
+    return unit && ctx.winograd_allowed() && s.group == 1 && w.is_constant && w.const_data != nullptr &&
+           gemm::packed_tile_rows(s.isa) > 0 && s.group_in_channels >= kWinogradMinChannels &&
+           s.group_out_channels >= kWinogradMinChannels && g.output[0] > 0 && g.output[1] > 0;
+  }
+
+  static winograd::Tiling winograd_tiling(const State& s) noexcept {
+    const sliding_window::WindowGeometry& g = s.geometry;
+    return winograd::Tiling{g.input[0], g.input[1], g.output[0], g.output[1], g.pad_begin[0], g.pad_begin[1]};
+  }
+  /// Floats of one point's packed filters U_xi (out x in channels).
+  static std::int64_t winograd_point_floats(const State& s) noexcept {
+    return gemm::packed_a_floats(s.isa, s.out_channels, s.in_channels);
+  }
+  /// Floats of one task's scratch for blocks of `rows` tile rows: the padded input rows, V and M.
+  static std::int64_t winograd_scratch_floats(const State& s, std::int64_t rows) noexcept {
+    const winograd::Tiling g = winograd_tiling(s);
+    const std::int64_t tiles = rows * g.tiles_w();
+    return winograd::Tiling::input_rows(rows) * g.row_floats() +
+           winograd::kPoints * (s.in_channels + s.out_channels) * tiles;
+  }
+
+  /// Tile rows per block: as many as kWinogradBlockBytes (streamed filters: kStreamedColumnTileBytes) hold; with
+  /// filters that stay in the cache and several workers, blocks in a multiple of the workers, so they share out.
+  static std::int64_t winograd_block_rows(const State& s, std::size_t workers) noexcept {
+    const winograd::Tiling g = winograd_tiling(s);
+    const std::int64_t filter_bytes = winograd::kPoints * s.out_channels * s.in_channels * std::int64_t{4};
+    const bool streamed = filter_bytes > kStreamedWeightsBytes;
+    const std::int64_t row_bytes = winograd::kPoints * (s.in_channels + s.out_channels) * g.tiles_w() * 4;
+    std::int64_t rows = (streamed ? kStreamedColumnTileBytes : kWinogradBlockBytes) / row_bytes;
+    if (rows < 1) rows = 1;
+    if (rows > g.tiles_h()) rows = g.tiles_h();
+    std::int64_t blocks = (g.tiles_h() + rows - 1) / rows;
+    const std::int64_t tasks = static_cast<std::int64_t>(workers);
+    if (!streamed && tasks > 1 && blocks % tasks != 0 && s.batch * blocks < 4 * tasks) {
+      blocks = (blocks + tasks - 1) / tasks * tasks;
+      if (blocks > g.tiles_h()) blocks = g.tiles_h();
+    }
+    return (g.tiles_h() + blocks - 1) / blocks;
+  }
+
+  /// The transformed filters packed for the GEMM (U_xi for xi = 0..15, then out_channels zeros: the products' bias),
+  /// the block height and one block of scratch per worker.
+  static Status plan_winograd(kernels::PrepareContext& ctx, State& state) noexcept {
+    const std::int64_t m = state.out_channels, c = state.in_channels, point = winograd_point_floats(state);
+    Span<float> packed;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(winograd::kPoints * point + m), packed));
+    std::memset(packed.data(), 0, packed.size() * sizeof(float));
+    const float* w = static_cast<const float*>(ctx.input(kW).const_data);
+    for (std::int64_t o = 0; o < m; ++o) {
+      for (std::int64_t i = 0; i < c; ++i) {
+        float u[winograd::kPoints];
+        winograd::transform_filter(w + (o * c + i) * 9, u);
+        const std::int64_t at = gemm::packed_a_index(state.isa, m, c, o, i);
+        for (std::int64_t xi = 0; xi < winograd::kPoints; ++xi) packed[xi * point + at] = u[xi];
+      }
+    }
+    state.prepared_weights = packed.data();
+    state.winograd_rows = winograd_block_rows(state, ctx.workers());
+    scratch::ScratchLayout layout;
+    state.column_offset =
+        layout.reserve_slices<float>(winograd_scratch_floats(state, state.winograd_rows), ctx.workers());
+    ctx.request_scratch(layout.bytes());
+    ctx.note_rounding("winograd F(2x2,3x3)");
+    state.compute = &compute_winograd;
+    return {};
+  }
+
+  /// The (image, block) items: claimed one by one by the workers when there are enough of them, else one after
+  /// another with their transforms split by channel and their products split over the workers.
+  static void compute_winograd(const State& s, RunContext& ctx) noexcept {
+    const winograd::Tiling g = winograd_tiling(s);
+    const float* x = static_cast<const float*>(ctx.input(kX).data);
+    const float* bias = s.has_bias ? static_cast<const float*>(ctx.input(kB).data) : nullptr;
+    float* y = static_cast<float*>(ctx.output(kY).data);
+    const std::int64_t rows = s.winograd_rows, blocks = (g.tiles_h() + rows - 1) / rows, items = s.batch * blocks;
+    const std::int64_t c_count = s.in_channels, m_count = s.out_channels, point = winograd_point_floats(s);
+    const float* u = static_cast<const float*>(s.prepared_weights);
+    const float* zeros = u + winograd::kPoints * point;
+    const std::size_t slice = scratch::ScratchLayout::slice_stride<float>(winograd_scratch_floats(s, rows));
+    const std::int64_t rows_floats = winograd::Tiling::input_rows(rows) * g.row_floats();
+    auto task_scratch = [&](std::size_t task) noexcept {
+      return scratch::scratch_at<float>(ctx.scratch(), s.column_offset + task * slice);
+    };
+    // Item `item` with task `task`'s V and M; `tasks` split its transforms by channel, `product` its products.
+    auto run_item = [&](std::int64_t item, std::size_t task, std::size_t tasks, const Workers& product) noexcept {
+      const std::int64_t n = item / blocks, first = item % blocks * rows;
+      const std::int64_t count = g.tiles_h() - first < rows ? g.tiles_h() - first : rows, tiles = count * g.tiles_w();
+      float* v = task_scratch(task) + rows_floats;
+      float* products = v + winograd::kPoints * c_count * tiles;
+      const float* x_n = x + n * c_count * s.in_spatial;
+      float* y_n = y + n * m_count * s.out_spatial;
+      auto inputs = [&](std::size_t t) noexcept {
+        const SplitRange channels = split_range(c_count, tasks, t);
+        for (std::int64_t i = channels.begin; i < channels.end; ++i)
+          winograd::transform_input(s.isa, g, x_n + i * s.in_spatial, first, count, task_scratch(task + t),
+                                    v + i * tiles, c_count * tiles);
+      };
+      ctx.workers().run(tasks, inputs);
+      for (std::int64_t xi = 0; xi < winograd::kPoints; ++xi)
+        gemm::multiply_packed(product, s.isa, m_count, tiles, c_count, u + xi * point, v + xi * c_count * tiles, tiles,
+                              products + xi * m_count * tiles, tiles, zeros);
+      auto outputs = [&](std::size_t t) noexcept {
+        const SplitRange channels = split_range(m_count, tasks, t);
+        for (std::int64_t o = channels.begin; o < channels.end; ++o)
+          winograd::transform_output(g, products + o * tiles, m_count * tiles, first, count,
+                                     bias != nullptr ? bias[o] : 0.0f, output_clamp(s), y_n + o * s.out_spatial);
+      };
+      ctx.workers().run(tasks, outputs);
+    };
+    const Workers& workers = ctx.workers();
+    const double work = static_cast<double>(s.batch * m_count) * s.out_spatial * s.column_rows;
+    const std::size_t tasks = workers.tasks_for(work, kMinTaskWork, static_cast<std::int64_t>(workers.count()));
+    const std::int64_t task_count = static_cast<std::int64_t>(tasks);
+    if (tasks > 1 && (items % task_count == 0 || items >= 4 * task_count)) {
+      auto items_in = [&](std::size_t t, std::int64_t first, std::int64_t end) noexcept {
+        for (std::int64_t item = first; item < end; ++item) run_item(item, t, 1, Workers());
+      };
+      workers.claim_ranges(tasks, items, 1, items_in);
+      return;
+    }
+    for (std::int64_t item = 0; item < items; ++item) run_item(item, 0, tasks, tasks > 1 ? workers : Workers());
+  }
+#endif  // ONNXMICRO_ENABLE_FAST_PATHS && ONNXMICRO_ENABLE_ISA_DISPATCH
 
   /// Depthwise scratch: one padded plane per worker where the instruction set takes the padded path (stride 1).
   static Status plan_depthwise_scratch(kernels::PrepareContext& ctx, State& state) noexcept {
@@ -44067,6 +44482,7 @@ class Subgraph {
     options.metadata_allocator = &allocator;
     options.inputs_outlive_run = true;  // the next iteration's inputs are written while outputs are read
     options.size_optimized_kernels = ctx.size_optimized();
+    options.winograd_convolutions = ctx.winograd_allowed();
     options.max_isa = ctx.isa();
     options.thread_pool = ctx.thread_workers().pool();
     options.input_shapes = shapes;

@@ -165,6 +165,15 @@ std::vector<double> reference_conv(const ConvSpec& s, const std::vector<double>&
     in_spatial *= s.x_dims[i + 2];
     kernel *= s.w_dims[i + 2];
   }
+  std::vector<std::vector<std::int64_t>> taps(static_cast<std::size_t>(kernel));  // each tap's index per axis
+  for (std::int64_t k = 0; k < kernel; ++k) {
+    std::vector<std::int64_t>& ki = taps[static_cast<std::size_t>(k)];
+    ki.resize(rank);
+    for (std::int64_t r = k, d = static_cast<std::int64_t>(rank) - 1; d >= 0; --d) {
+      ki[static_cast<std::size_t>(d)] = r % s.w_dims[static_cast<std::size_t>(d) + 2];
+      r /= s.w_dims[static_cast<std::size_t>(d) + 2];
+    }
+  }
   for (std::int64_t n = 0; n < s.x_dims[0]; ++n) {
     for (std::int64_t m = 0; m < out_channels; ++m) {
       const std::int64_t g = m / mg;
@@ -177,11 +186,7 @@ std::vector<double> reference_conv(const ConvSpec& s, const std::vector<double>&
         double sum = s.bias ? b[static_cast<std::size_t>(m)] : 0.0;
         for (std::int64_t c = 0; c < cg; ++c) {
           for (std::int64_t k = 0; k < kernel; ++k) {
-            std::vector<std::int64_t> ki(rank);
-            for (std::int64_t r = k, d = static_cast<std::int64_t>(rank) - 1; d >= 0; --d) {
-              ki[static_cast<std::size_t>(d)] = r % s.w_dims[static_cast<std::size_t>(d) + 2];
-              r /= s.w_dims[static_cast<std::size_t>(d) + 2];
-            }
+            const std::vector<std::int64_t>& ki = taps[static_cast<std::size_t>(k)];
             bool inside = true;
             std::int64_t offset = 0;
             for (std::size_t d = 0; d < rank; ++d) {
@@ -279,7 +284,14 @@ TEST(Conv, ManyIm2colTilesAndRaggedGemmEdgesMatchReference) {
 // the im2col's piece list takes at once, 3-D, and the transposed products of late 1x1 convs (few positions, many
 // channels), grouped ones included. (Each striped case has a GEMM depth of at least 64 rows, where the
 // column matrix is striped.)
-std::vector<float> conv_bits(const ConvSpec& spec, bool constant_weights, om::Isa cap, om::ThreadPool* pool) {
+// (`winograd`: SessionOptions::winograd_convolutions, off for the bit comparisons; `relu`: a Relu after the Conv, which
+// the session folds into it; `report`: where to put the Conv's NodeReport::rounding and the session's ISA.)
+struct BitsReport {
+  const char* rounding = "unset";
+  om::Isa isa = om::Isa::baseline;
+};
+std::vector<float> conv_bits(const ConvSpec& spec, bool constant_weights, om::Isa cap, om::ThreadPool* pool,
+                             bool winograd = false, bool relu = false, BitsReport* report = nullptr) {
   using namespace onnxmicro_test;
   const std::vector<float> x = pattern(static_cast<std::size_t>(count_of(spec.x_dims)), 1.0f, 1);
   const std::vector<float> w = pattern(static_cast<std::size_t>(count_of(spec.w_dims)), 0.5f, 2);
@@ -298,16 +310,18 @@ std::vector<float> conv_bits(const ConvSpec& spec, bool constant_weights, om::Is
   const std::vector<std::int64_t> y_dims = conv_output_dims(spec);
   const std::vector<std::string> node_inputs =
       spec.bias ? std::vector<std::string>{"x", "w", "b"} : std::vector<std::string>{"x", "w"};
-  ProtoWriter node = make_node("Conv", node_inputs, {"y"}, conv_attributes(spec));
+  std::vector<ProtoWriter> nodes = {make_node("Conv", node_inputs, {relu ? "c" : "y"}, conv_attributes(spec))};
+  if (relu) nodes.push_back(make_node("Relu", {"c"}, {"y"}));
   LoadedModel loaded;
   EXPECT_TRUE(
       loaded
           .load(make_model(
-              make_graph("g", {node}, inputs, {make_value_info("y", DataType::float32, y_dims)}, initializers), 11))
+              make_graph("g", nodes, inputs, {make_value_info("y", DataType::float32, y_dims)}, initializers), 11))
           .ok());
   om::SessionOptions options;
   options.max_isa = cap;
   options.thread_pool = pool;
+  options.winograd_convolutions = winograd;
   const Status prepared = loaded.prepare(options);
   EXPECT_TRUE(prepared.ok()) << prepared.message();
   if (!prepared.ok()) return {};
@@ -319,6 +333,7 @@ std::vector<float> conv_bits(const ConvSpec& spec, bool constant_weights, om::Is
     EXPECT_TRUE(loaded.session.set_input("w", om::ConstTensorView(DataType::float32, w_shape, w.data())).ok());
   }
   EXPECT_TRUE(loaded.session.run().ok());
+  if (report != nullptr) *report = BitsReport{loaded.session.node_reports()[0].rounding, loaded.session.isa()};
   return loaded.floats(0);
 }
 
@@ -334,6 +349,7 @@ TEST(Conv, StripedColumnMatrixGivesTheBitsOfTheRowMajorOneAtEveryLevelAndThreadC
       {{1, 1200, 7, 7}, {256, 1200, 1, 1}, 1, {}, {}, {}, false},          // transposed, result rows padded
       {{2, 2048, 6, 5}, {128, 1024, 1, 1}, 2, {}, {}, {}, false},          // pointwise, grouped, transposed
       {{1, 3, 30, 20}, {16, 3, 3, 3}, 1, {2, 2}, {}, {1, 1, 1, 1}, true},  // shallow (27 rows): not striped
+      {{1, 64, 45, 37}, {20, 64, 3, 3}, 1, {}, {}, {1, 1, 1, 1}, false},   // 1665 positions: no lone last column
       // Output rows 48 or more wide: padded bands on AVX2 (an implicit GEMM), with and without bias, last strips full
       // or of at most 8 columns, several bands, groups, dilations and uneven pads; horizontal stride 2 (the band
       // rows split into phases: the CNNs' first convs), vertical strides 2 and 3.
@@ -351,11 +367,67 @@ TEST(Conv, StripedColumnMatrixGivesTheBitsOfTheRowMajorOneAtEveryLevelAndThreadC
     for (om::Isa cap : {om::Isa::baseline, om::Isa::avx2, om::Isa::avx512}) {
       for (om::ThreadPool* threads : {static_cast<om::ThreadPool*>(nullptr), static_cast<om::ThreadPool*>(&pool)}) {
         const std::vector<float> reference = conv_bits(spec, false, cap, threads);
-        const std::vector<float> striped = conv_bits(spec, true, cap, threads);
+        const std::vector<float> striped = conv_bits(spec, true, cap, threads);  // (Winograd off: see below)
         ASSERT_EQ(striped.size(), reference.size());
         EXPECT_EQ(0, std::memcmp(striped.data(), reference.data(), striped.size() * sizeof(float)))
             << "x " << spec.x_dims.size() << "-D, " << spec.x_dims[1] << " channels, cap " << om::isa_name(cap)
             << (threads != nullptr ? ", two threads" : ", one thread");
+      }
+    }
+  }
+}
+
+// Winograd F(2x2, 3x3) (SessionOptions::winograd_convolutions) on stride-1 3x3 convs with constant weights and 16 or
+// more channels: odd output sizes (tiles partly outside), asymmetric and no pads, batches, output channels that leave
+// a partial GEMM row tile, several blocks of tile rows (claimed by two threads), filters too large for the cache (one
+// block, its products split over two threads), rows wide enough for the 8-tile vector loops and their tails, with and
+// without bias, with a fused Relu. It rounds differently from the direct sum: every output must lie within
+// 1e-5 x (the sum of its |products| and |bias|) of the exact result in double, about 170 float roundings of the
+// terms' magnitude (a wrong transform is off by the terms themselves). Its bits must not depend on the thread count.
+// Where it runs it is reported (NodeReport::rounding), and turning it off gives the direct path's bits.
+TEST(Conv, WinogradMatchesTheExactSumWithinItsRoundingAndIsReported) {
+  const ConvSpec specs[] = {
+      {{1, 16, 9, 11}, {16, 16, 3, 3}, 1, {}, {}, {1, 1, 1, 1}, true},
+      {{2, 32, 14, 14}, {40, 32, 3, 3}, 1, {}, {}, {1, 1, 1, 1}, false},
+      {{1, 24, 8, 21}, {17, 24, 3, 3}, 1, {}, {}, {0, 2, 1, 0}, true},
+      {{1, 16, 5, 5}, {16, 16, 3, 3}, 1, {}, {}, {}, true},
+      {{1, 32, 26, 26}, {24, 32, 3, 3}, 1, {}, {}, {1, 1, 1, 1}, true},
+      {{1, 16, 45, 37}, {20, 16, 3, 3}, 1, {}, {}, {1, 1, 1, 1}, false},
+      {{1, 160, 5, 6}, {128, 160, 3, 3}, 1, {}, {}, {1, 1, 1, 1}, true},
+  };
+  om::StdThreadPool pool(2);
+  auto doubles = [](const std::vector<float>& v, bool magnitude) {
+    std::vector<double> out;
+    for (float f : v) out.push_back(magnitude ? std::fabs(static_cast<double>(f)) : f);
+    return out;
+  };
+  for (const ConvSpec& spec : specs) {
+    const std::vector<float> x = pattern(static_cast<std::size_t>(count_of(spec.x_dims)), 1.0f, 1);
+    const std::vector<float> w = pattern(static_cast<std::size_t>(count_of(spec.w_dims)), 0.5f, 2);
+    const std::vector<float> b = pattern(static_cast<std::size_t>(spec.w_dims[0]), 1.0f, 3);
+    const std::vector<double> exact = reference_conv(spec, doubles(x, false), doubles(w, false), doubles(b, false));
+    const std::vector<double> terms = reference_conv(spec, doubles(x, true), doubles(w, true), doubles(b, true));
+    for (bool relu : {false, true}) {
+      BitsReport report, plain_report;
+      const std::vector<float> got = conv_bits(spec, true, om::Isa::best, nullptr, true, relu, &report);
+      const std::vector<float> two = conv_bits(spec, true, om::Isa::best, &pool, true, relu);
+      const std::vector<float> plain = conv_bits(spec, true, om::Isa::best, nullptr, false, relu, &plain_report);
+      const std::vector<float> direct = conv_bits(spec, false, om::Isa::best, nullptr, false, relu);
+      const std::string what = std::to_string(spec.x_dims[1]) + " -> " + std::to_string(spec.w_dims[0]) +
+                               " channels at " + std::to_string(spec.x_dims[2]) + "x" + std::to_string(spec.x_dims[3]) +
+                               (relu ? ", Relu" : "");
+      // (Only the packed GEMM's levels run Winograd: not the baseline, e.g. under ONNXMICRO_MAX_ISA=baseline.)
+      const bool packed = om::kernels::gemm::packed_tile_rows(report.isa) > 0;
+      EXPECT_STREQ(report.rounding, packed ? "winograd F(2x2,3x3)" : nullptr) << what;
+      EXPECT_EQ(plain_report.rounding, nullptr) << what;
+      ASSERT_EQ(got.size(), two.size());
+      EXPECT_EQ(0, std::memcmp(got.data(), two.data(), got.size() * sizeof(float))) << what << ": two threads";
+      ASSERT_EQ(plain.size(), direct.size());
+      EXPECT_EQ(0, std::memcmp(plain.data(), direct.data(), plain.size() * sizeof(float))) << what << ": turned off";
+      ASSERT_EQ(got.size(), exact.size()) << what;
+      for (std::size_t i = 0; i < got.size(); ++i) {
+        const double expected = relu && exact[i] < 0 ? 0.0 : exact[i];
+        ASSERT_NEAR(got[i], expected, 1e-5 * terms[i] + 1e-7) << what << ", element " << i;
       }
     }
   }

@@ -49,7 +49,9 @@ constexpr const char kHelp[] =
     "(median, p10, p90); prints the arena and session metadata bytes, the peak resident memory, the instruction\n"
     "set the kernels use and a per-node profile sorted by time (median ms per run, share of the sum of the node\n"
     "medians, GFLOP/s for Conv, Gemm and MatMul, integer GOP/s for QLinearConv), measured in further runs (R of\n"
-    "them, at most 1000) so that the per-node clock does not slow the headline runs.\n"
+    "them, at most 1000) so that the per-node clock does not slow the headline runs. A node whose kernel rounds\n"
+    "differently from the op's plain order says how after its name (Winograd convs: their GFLOP/s count the\n"
+    "direct conv's multiply-adds).\n"
     "Inputs without a file get random data (seed 42): floats uniform in [-1,1], integers in [0,3], bools\n"
     "false/true, of the declared shape; --shape gives dims the model leaves symbolic or unknown (a symbolic dim\n"
     "also takes its size from another input that has it).\n"
@@ -357,10 +359,11 @@ bool generate_inputs(const onnxmicro::Model& model, const BenchOptions& options,
 
 struct NodeTime {
   std::string op;
-  std::string name;  ///< "#index" when the model leaves it empty
-  double ms = 0;     ///< median per run
-  double share = 0;  ///< of the sum of the node medians
-  double flops = 0;  ///< per run; 0 when not computed
+  std::string name;      ///< "#index" when the model leaves it empty
+  double ms = 0;         ///< median per run
+  double share = 0;      ///< of the sum of the node medians
+  double flops = 0;      ///< per run; 0 when not computed
+  std::string rounding;  ///< NodeReport::rounding (empty: the op's plain order)
 };
 
 struct BenchResult {
@@ -510,7 +513,8 @@ bool profile_nodes(onnxmicro::Session& session, const BoundInputs& bound, const 
     std::vector<double> times(runs);
     for (std::size_t run = 0; run < runs; ++run) times[run] = clock.elapsed_ms(run, i);
     NodeTime t{std::string(node.op_type), node.name.empty() ? "#" + std::to_string(i) : std::string(node.name),
-               median(std::move(times)), 0, node_flops(session, node)};
+               median(std::move(times)),  0,
+               node_flops(session, node), reports[i].rounding != nullptr ? reports[i].rounding : ""};
     total_ms += t.ms;
     result.nodes.push_back(std::move(t));
   }
@@ -559,8 +563,9 @@ void print_profile(std::ostream& out, const BenchResult& b) {
     } else {
       out << '-';
     }
-    out << "  " << std::left << std::setw(op_column) << printable(t.op) << std::right << "  " << printable(t.name)
-        << '\n';
+    out << "  " << std::left << std::setw(op_column) << printable(t.op) << std::right << "  " << printable(t.name);
+    if (!t.rounding.empty()) out << "  (" << t.rounding << ')';
+    out << '\n';
   }
 }
 
@@ -613,6 +618,10 @@ void json_nodes(JsonWriter& json, std::ostream& out, const BenchResult& b) {
     if (t.flops > 0) {
       json.key("gflops");
       json_fixed(json, out, gflops(t), 3);
+    }
+    if (!t.rounding.empty()) {
+      json.key("rounding");
+      json.value(t.rounding);
     }
     json.end_object();
   }

@@ -516,6 +516,7 @@ bool compare_as_written(LoadedModel& loaded, const BoundInputs& bound, const Inp
   InputArgs as_written = inputs;
   as_written.fuse_activations = false;
   as_written.fuse_qdq = false;
+  as_written.winograd = false;
   as_written.device = "cpu";
   onnxmicro::Session written;
   Captured written_values;

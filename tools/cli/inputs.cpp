@@ -60,6 +60,10 @@ int parse_model_command_line(const Args& args, std::string_view command, std::st
       inputs.optimize_for_size = true;
       continue;
     }
+    if (args[i] == kNoWinogradOption) {
+      inputs.winograd = false;
+      continue;
+    }
     std::string error;
     OptionResult result = parse_device_option(args, i, inputs, error);
     if (result == OptionResult::not_mine) result = parse_input_option(args, i, inputs, error);
@@ -370,6 +374,7 @@ bool prepare_bound(LoadedModel& loaded, const BoundInputs& bound, const InputArg
   options.input_values = onnxmicro::Span<const onnxmicro::InputValue>(values.data(), values.size());
   options.size_optimized_kernels = inputs.optimize_for_size;
   options.fuse_activations = inputs.fuse_activations;
+  options.winograd_convolutions = inputs.winograd;
   options.fuse_qdq = inputs.fuse_qdq;
   options.thread_pool = thread_pool(inputs.threads);
   if (inputs.device == "opencl" && !use_opencl(inputs, options, error)) return false;

@@ -25,6 +25,8 @@ struct InputArgs {
   bool optimize_for_size = false;
   /// SessionOptions::fuse_activations (`kernels` turns it off: a firmware without fast paths runs every node).
   bool fuse_activations = true;
+  /// SessionOptions::winograd_convolutions (--no-winograd: false; `kernels` turns it off, as a firmware has none).
+  bool winograd = true;
   /// SessionOptions::fuse_qdq (`compare --layerwise` turns it off for its as-written run).
   bool fuse_qdq = true;
   /// --threads N: prepare with a std::thread pool of N threads (SessionOptions::thread_pool); 1: none.
@@ -41,10 +43,13 @@ enum class OptionResult { not_mine, consumed, error };
 
 /// The option that plans and runs with the size-optimised kernel choices, and its help line.
 inline constexpr const char kOptimizeForSizeOption[] = "--optimize-for-size";
+inline constexpr const char kNoWinogradOption[] = "--no-winograd";
 #define ONNXMICRO_CLI_OPTIMIZE_FOR_SIZE_HELP                                                                 \
   "  --optimize-for-size  plan (and run) as a build with ONNXMICRO_OPTIMIZE_FOR_SIZE=1 does: Conv without\n" \
   "                       im2col scratch, Gemm reading a transposed B in place (SessionOptions::\n"          \
-  "                       size_optimized_kernels)\n"
+  "                       size_optimized_kernels)\n"                                                         \
+  "  --no-winograd        run 3x3 Convs in the plain order of products, not as Winograd F(2x2,3x3), which\n" \
+  "                       rounds differently (SessionOptions::winograd_convolutions)\n"
 
 /// The option that runs the kernels on a pool of N threads, its limit, and its help line.
 inline constexpr const char kThreadsOption[] = "--threads";

@@ -312,6 +312,7 @@ int kernels_command(const Args& args) {
   // The header is for a build that may lack fast paths (bare-metal ARM): it runs every node, so list their kernels
   // and plan their tensors (a build that fuses activations needs less).
   inputs.fuse_activations = false;
+  inputs.winograd = false;
   std::string error;
   auto loaded = std::make_unique<LoadedModel>();
   BoundInputs bound;

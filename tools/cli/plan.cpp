@@ -29,7 +29,8 @@ constexpr const char kHelp[] =
     "its size, offset and lifetime (the first and last execution step that use it). Input files (as for\n"
     "'run') bind symbolic input dims; without them the declared\n"
     "input shapes are used.\n"
-    "It lists the Relu/Clip nodes folded into the Conv before them (fused_activations). For quantized (QDQ)\n"
+    "It lists the Relu/Clip nodes folded into the Conv before them (fused_activations), and the nodes whose\n"
+    "kernels round differently from the op's plain order (rounding_differs: Winograd convs). For quantized (QDQ)\n"
     "models it also lists every op that reads a DequantizeLinear output: whether it\n"
     "runs as an integer kernel (and which) or in float (and why).\n"
     "With --device opencl it prints where each node runs (opencl, cpu, folded) and why a node falls back,\n"
@@ -60,6 +61,19 @@ void print_fused_activations(std::ostream& out, const onnxmicro::Session& sessio
     for (const onnxmicro::model::Node* node : session.fused_nodes(i))
       out << " + " << node->op_type << " '" << printable(node->name) << "'";
     out << '\n';
+  }
+}
+
+// The nodes whose kernels round differently from the op's plain order (NodeReport::rounding), one a line.
+void print_rounding(std::ostream& out, const onnxmicro::Session& session) {
+  const onnxmicro::Span<const onnxmicro::NodeReport> reports = session.node_reports();
+  std::size_t count = 0;
+  for (const onnxmicro::NodeReport& r : reports) count += r.rounding != nullptr ? 1 : 0;
+  if (count == 0) return;
+  out << "rounding_differs: " << count << " (--no-winograd: plain order)\n";
+  for (const onnxmicro::NodeReport& r : reports) {
+    if (r.rounding == nullptr) continue;
+    out << "  " << r.node->op_type << " '" << printable(r.node->name) << "': " << r.rounding << '\n';
   }
 }
 
@@ -181,6 +195,7 @@ int plan_command(const Args& args) {
     }
   }
   print_fused_activations(out, session);
+  print_rounding(out, session);
   print_placement(out, session, inputs, /*per_node=*/true);
   const onnxmicro::Span<const onnxmicro::QuantizedNodeReport> quantized = session.quantized_nodes();
   if (!quantized.empty()) {

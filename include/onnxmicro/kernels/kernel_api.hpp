@@ -112,6 +112,7 @@ struct PrepareEnvironment {
   const Model* model = nullptr;      ///< the node's model (a subgraph's own Model inside If/Loop/Scan bodies)
   Span<const KernelEntry> registry;  ///< the registry the session resolves nodes with
   bool size_optimized = false;       ///< SessionOptions::size_optimized_kernels
+  bool winograd = false;             ///< SessionOptions::winograd_convolutions
   Isa isa = Isa::baseline;           ///< the session's instruction set (Session::isa())
   Workers workers;                   ///< the session's pool and thread count (Session::thread_count())
 };
@@ -141,6 +142,14 @@ class PrepareContext {
   /// Whether to take the size-optimised choices that change the plan (always, with ONNXMICRO_OPTIMIZE_FOR_SIZE=1):
   /// no scratch or packed copies that exist only for speed.
   bool size_optimized() const noexcept { return ONNXMICRO_OPTIMIZE_FOR_SIZE || environment_->size_optimized; }
+  /// Whether a Conv may run as Winograd F(2x2, 3x3), which rounds differently (SessionOptions::winograd_convolutions;
+  /// never in size-optimised sessions).
+  bool winograd_allowed() const noexcept { return environment_->winograd && !size_optimized(); }
+  /// Tells the session that this node's arithmetic departs from the op's plain order of operations, so its last
+  /// bits differ (`how`: a string literal, e.g. "winograd F(2x2,3x3)"); the session reports it (NodeReport::rounding).
+  void note_rounding(const char* how) noexcept { rounding_ = how; }
+  /// What note_rounding() said (null: nothing).
+  const char* rounding() const noexcept { return rounding_; }
   /// The instruction set the session chose (core/isa.hpp); a kernel with per-ISA code keeps it in its state.
   Isa isa() const noexcept {
 #if ONNXMICRO_ENABLE_ISA_DISPATCH
@@ -420,6 +429,7 @@ class PrepareContext {
   const FusedEpilogue* fused_epilogue_;
   void* state_ = nullptr;
   std::size_t scratch_bytes_ = 0;
+  const char* rounding_ = nullptr;
   int missing_constant_input_ = -1;
   int unnamed_output_ = -1;
 };

@@ -138,6 +138,9 @@ inline ONNXMICRO_DETAIL_ALWAYS_INLINE Status prepare_node(const model::Graph& gr
   }
   nr.state = ctx.state();
   nr.scratch_bytes = ctx.scratch_bytes();
+#if ONNXMICRO_ENABLE_FAST_PATHS
+  nr.rounding = ctx.rounding();
+#endif
   return record_node_outputs(node, graph, nr, values);
 }
 

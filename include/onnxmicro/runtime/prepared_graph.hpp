@@ -36,6 +36,9 @@ struct NodeRuntime {
   Span<ConstTensorView> inputs;
   Span<TensorView> outputs;
   void* scratch = nullptr;
+#if ONNXMICRO_ENABLE_FAST_PATHS    // (only fast paths round differently)
+  const char* rounding = nullptr;  ///< PrepareContext::note_rounding()
+#endif
 };
 
 /// A failed kernel or planning status, prefixed with the node's identity.

@@ -211,6 +211,7 @@ class Session {
     std::size_t string_pool_bytes = 0;
     bool inputs_outlive_run = false;
     bool size_optimized_kernels = false;
+    bool winograd_convolutions = false;
 #if ONNXMICRO_ENABLE_ISA_DISPATCH  // (builds without dispatch keep no byte for it)
     Isa isa = Isa::baseline;       ///< chosen once, at prepare
 #endif
@@ -420,6 +421,7 @@ inline Status Session::prepare(const Model& model, KernelRegistry registry, cons
   kept_.string_pool_bytes = options.string_pool_bytes;
   kept_.inputs_outlive_run = options.inputs_outlive_run;
   kept_.size_optimized_kernels = options.size_optimized_kernels;
+  kept_.winograd_convolutions = options.winograd_convolutions;
   kept_.node_observer = options.node_observer;
   ONNXMICRO_RETURN_IF_ERROR(choose_isa(options.max_isa));
   ONNXMICRO_RETURN_IF_ERROR(adopt_thread_pool(options.thread_pool));
@@ -654,6 +656,7 @@ inline Status Session::plan_for(Span<const InputShape> shapes, Span<const InputV
   options.string_pool_bytes = kept_.string_pool_bytes;
   options.inputs_outlive_run = kept_.inputs_outlive_run;
   options.size_optimized_kernels = kept_.size_optimized_kernels;
+  options.winograd_convolutions = kept_.winograd_convolutions;
   options.max_isa = isa();
   options.thread_pool = thread_workers().pool();
 #if ONNXMICRO_ENABLE_DEVICES
@@ -870,6 +873,7 @@ inline Status Session::prepare_nodes(const SessionOptions& options, Span<unsigne
   env.shared.model = model_;
   env.shared.registry = registry_;
   env.shared.size_optimized = options.size_optimized_kernels;
+  env.shared.winograd = options.winograd_convolutions;
   env.shared.isa = isa();
   env.shared.workers = thread_workers();
   env.fused_clamps = fused_clamps_;
@@ -893,6 +897,9 @@ inline Status Session::prepare_nodes(const SessionOptions& options, Span<unsigne
 #endif
       return st;
     }
+#if ONNXMICRO_ENABLE_FAST_PATHS
+    reports_[i].rounding = nr.rounding;
+#endif
     if (detail::foldable_now(nr, all_constant)) {
       ONNXMICRO_RETURN_IF_ERROR(detail::fold_node(graph.nodes[i], *metadata_, values_, nr));
       reports_[i].folded = true;

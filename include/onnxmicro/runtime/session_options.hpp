@@ -85,6 +85,14 @@ struct SessionOptions {
   /// so do sessions with size_optimized_kernels, and builds without ONNXMICRO_ENABLE_FAST_PATHS (bare-metal ARM,
   /// ONNXMICRO_OPTIMIZE_FOR_SIZE).
   bool fuse_activations = true;
+  /// Run stride-1 3x3 float32 Convs with constant weights (and 16 or more input and output channels) as Winograd
+  /// F(2x2, 3x3) (kernels/common/winograd.hpp) on CPUs with the packed GEMM (AVX2, AVX-512): 2.25x fewer
+  /// multiply-adds, and the packed filters take 16/9 of the weights' bytes. Unlike the fusions it changes the last
+  /// bits of the results (errors of a few float roundings of the sum of |products|, as a different summation order
+  /// would); each node that runs this way says so in NodeReport::rounding (`onnxmicro plan`). false: every Conv adds
+  /// its products in the plain order, the same bits on every instruction set. Never in size-optimised sessions or
+  /// builds without ONNXMICRO_ENABLE_FAST_PATHS. Subgraph sessions inherit it.
+  bool winograd_convolutions = true;
   /// Plan and run with the kernels' size-optimised choices, which a build with ONNXMICRO_OPTIMIZE_FOR_SIZE=1
   /// always makes (this option cannot turn them off there): Conv sums each window directly instead of gathering
   /// columns into scratch, Gemm reads a transposed B in place instead of packing a copy. The arena and metadata
@@ -143,6 +151,12 @@ struct NodeReport {
   /// With a device policy: the node was offered to the device, which cannot run it (Session::placement_reason()
   /// says why).
   bool fallback = false;
+#endif
+#if ONNXMICRO_ENABLE_FAST_PATHS  // (only fast paths round differently)
+  /// How the node's kernel departs from the op's plain order of operations, so that its results differ in the last
+  /// bits from a kernel that follows it (null: it does not), e.g. "winograd F(2x2,3x3)"
+  /// (SessionOptions::winograd_convolutions).
+  const char* rounding = nullptr;
 #endif
 };
 

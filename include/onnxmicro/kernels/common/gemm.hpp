@@ -363,6 +363,16 @@ inline void pack_a(Isa isa, std::int64_t m, std::int64_t k, const float* a, std:
   }
 }
 
+/// Where pack_a puts A(i, p) of an m x k A for `isa` (packed_tile_rows(isa) > 0), for kernels that write their packed
+/// weights straight from a transform of their own (Conv's Winograd filters).
+constexpr std::int64_t packed_a_index(Isa isa, std::int64_t m, std::int64_t k, std::int64_t i,
+                                      std::int64_t p) noexcept {
+  const std::int64_t rows = packed_tile_rows(isa), panel = packed_panel_depth(isa);
+  const std::int64_t padded_m = (m + rows - 1) / rows * rows, p0 = p / panel * panel;
+  const std::int64_t depth = k - p0 < panel ? k - p0 : panel;
+  return p0 * padded_m + i / rows * rows * depth + (p - p0) * rows + i % rows;
+}
+
 /// Columns of one strip of a striped B for the micro-kernels of `isa` (0: none): Conv's im2col writes its column
 /// matrix in strips of this width (x86::BColumns), each strip's k rows one after another.
 constexpr std::int64_t b_strip_columns(Isa isa) noexcept {

@@ -11,6 +11,8 @@
 // AVX2 read the GEMM's rows straight from a zero-padded copy of their input rows instead (compute_bands: an implicit
 // GEMM); a 1x1 stride-1 unpadded kernel uses the input as the column matrix directly; float depthwise convs (one input
 // channel per group, 1-D/2-D) skip the column matrix and run each plane directly (kernels/common/window_rows.hpp).
+// Stride-1 3x3 convs with packed weights run as Winograd F(2x2, 3x3) where the session allows it
+// (kernels/common/winograd.hpp: 2.25x fewer multiply-adds, other rounding; reported per node).
 // float16/bfloat16 are converted to float32 while gathering and rounded once when stored. The GEMM and depthwise loops
 // use the session's instruction set (State::isa).
 #pragma once
@@ -26,6 +28,7 @@
 #include "onnxmicro/kernels/common/sliding_window.hpp"
 #include "onnxmicro/kernels/common/strided_copy.hpp"
 #include "onnxmicro/kernels/common/window_rows.hpp"
+#include "onnxmicro/kernels/common/winograd.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
 
 ONNXMICRO_NAMESPACE_BEGIN
@@ -70,6 +73,7 @@ struct ConvImpl : kernels::KernelDefaults {
     kernels::OutputClamp clamp;  ///< a Relu/Clip fused into this node (PrepareContext::fused_clamp)
     std::int64_t band_rows;      ///< implicit GEMM: output rows per padded input band (else 0)
     const std::int32_t* band_offsets;  ///< implicit GEMM: each GEMM depth row's (channel, tap) offset in a band
+    std::int64_t winograd_rows;        ///< Winograd: tile rows per block of work (else 0)
 #endif
     /// W made at prepare, or null: in the compute type (half types, constant W), or packed for the GEMM's
     /// micro-kernels per group (float32, constant W: gemm::pack_a).
@@ -240,6 +244,9 @@ struct ConvImpl : kernels::KernelDefaults {
       }
     }
     if constexpr (std::is_same<T, float>::value) {
+#if ONNXMICRO_ENABLE_FAST_PATHS && ONNXMICRO_ENABLE_ISA_DISPATCH
+      if (runs_winograd(ctx, state)) return plan_winograd(ctx, state);
+#endif
       ONNXMICRO_RETURN_IF_ERROR(pack_weights(ctx, state));
 #if ONNXMICRO_ENABLE_FAST_PATHS
       if (reads_padded_bands(state)) return plan_bands(ctx, state);
@@ -286,8 +293,17 @@ struct ConvImpl : kernels::KernelDefaults {
     std::int64_t tile = row_bytes > 0 ? budget / row_bytes : state.out_spatial;
     if (tile < kMinTileColumns) tile = kMinTileColumns;
     if (tile > 16) tile -= tile % 16;  // whole register tiles of the GEMM
+    tile = without_lone_column(tile, 16, state.out_spatial);
     if (tile > state.out_spatial) tile = state.out_spatial;
     return tile < 1 ? 1 : tile;
+  }
+
+  /// `tile` widened by `step` until the last tile is not a lone column: the GEMM adds one column up as a
+  /// matrix-vector product, in another order than its tiles, so the constant- and run-time-weight paths (whose tiles
+  /// differ) would differ in their last bits there (64 -> 20 channels at 45x37: 1665 = 13 x 128 + 1).
+  static std::int64_t without_lone_column(std::int64_t tile, std::int64_t step, std::int64_t positions) noexcept {
+    while (tile > 0 && tile < positions && positions % tile == 1) tile += step;
+    return tile;
   }
 
   /// Output positions per im2col tile with packed weights (hosted micro-kernels): every tile streams all the weights
@@ -304,7 +320,8 @@ struct ConvImpl : kernels::KernelDefaults {
     if (tile >= state.out_spatial) return state.out_spatial < 1 ? 1 : state.out_spatial;
     const std::int64_t tiles = (state.out_spatial + tile - 1) / tile;
     const std::int64_t even = ((state.out_spatial + tiles - 1) / tiles + 31) / 32 * 32;
-    return even < tile ? even : tile;
+    tile = without_lone_column(even < tile ? even : tile, 32, state.out_spatial);
+    return tile < state.out_spatial ? tile : state.out_spatial;
   }
 
   /// Columns per strip of the column matrix when im2col writes it striped for the GEMM (gemm::multiply_packed_striped:
@@ -526,6 +543,147 @@ struct ConvImpl : kernels::KernelDefaults {
     workers.claim_ranges(tasks, items, 1, items_in);
   }
 #endif  // ONNXMICRO_ENABLE_FAST_PATHS
+
+#if ONNXMICRO_ENABLE_FAST_PATHS && ONNXMICRO_ENABLE_ISA_DISPATCH
+  // ---- Winograd F(2x2, 3x3) (kernels/common/winograd.hpp) ----
+  // Work comes in blocks of whole tile rows of one image: each channel's rows transformed into V, the 16 products
+  // M_xi = U_xi V_xi, then each output channel's rows transformed back. A block's V and M (16 x (C + M) floats a tile)
+  // stay within kWinogradBlockBytes, in L2; filters too large for the cache (kStreamedWeightsBytes) take blocks of up
+  // to kStreamedColumnTileBytes instead, so that they stream once or twice per run.
+  static constexpr std::int64_t kWinogradBlockBytes = 768 * 1024;
+  /// The fewest input and output channels: shallower products leave the transforms most of the time.
+  static constexpr std::int64_t kWinogradMinChannels = 16;
+
+  /// Whether a float32 conv runs as Winograd F(2x2, 3x3): the session allows it, constant weights, one group, a 2-D
+  /// 3x3 kernel of unit strides and dilations, the packed GEMM micro-kernels, and enough channels.
+  static bool runs_winograd(const kernels::PrepareContext& ctx, const State& s) noexcept {
+    const sliding_window::WindowGeometry& g = s.geometry;
+    const kernels::TensorInfo& w = ctx.input(kW);
+    bool unit = g.rank == 2;
+    for (int d = 0; unit && d < 2; ++d) unit = g.kernel[d] == 3 && g.stride[d] == 1 && g.dilation[d] == 1;
+    return unit && ctx.winograd_allowed() && s.group == 1 && w.is_constant && w.const_data != nullptr &&
+           gemm::packed_tile_rows(s.isa) > 0 && s.group_in_channels >= kWinogradMinChannels &&
+           s.group_out_channels >= kWinogradMinChannels && g.output[0] > 0 && g.output[1] > 0;
+  }
+
+  static winograd::Tiling winograd_tiling(const State& s) noexcept {
+    const sliding_window::WindowGeometry& g = s.geometry;
+    return winograd::Tiling{g.input[0], g.input[1], g.output[0], g.output[1], g.pad_begin[0], g.pad_begin[1]};
+  }
+  /// Floats of one point's packed filters U_xi (out x in channels).
+  static std::int64_t winograd_point_floats(const State& s) noexcept {
+    return gemm::packed_a_floats(s.isa, s.out_channels, s.in_channels);
+  }
+  /// Floats of one task's scratch for blocks of `rows` tile rows: the padded input rows, V and M.
+  static std::int64_t winograd_scratch_floats(const State& s, std::int64_t rows) noexcept {
+    const winograd::Tiling g = winograd_tiling(s);
+    const std::int64_t tiles = rows * g.tiles_w();
+    return winograd::Tiling::input_rows(rows) * g.row_floats() +
+           winograd::kPoints * (s.in_channels + s.out_channels) * tiles;
+  }
+
+  /// Tile rows per block: as many as kWinogradBlockBytes (streamed filters: kStreamedColumnTileBytes) hold; with
+  /// filters that stay in the cache and several workers, blocks in a multiple of the workers, so they share out.
+  static std::int64_t winograd_block_rows(const State& s, std::size_t workers) noexcept {
+    const winograd::Tiling g = winograd_tiling(s);
+    const std::int64_t filter_bytes = winograd::kPoints * s.out_channels * s.in_channels * std::int64_t{4};
+    const bool streamed = filter_bytes > kStreamedWeightsBytes;
+    const std::int64_t row_bytes = winograd::kPoints * (s.in_channels + s.out_channels) * g.tiles_w() * 4;
+    std::int64_t rows = (streamed ? kStreamedColumnTileBytes : kWinogradBlockBytes) / row_bytes;
+    if (rows < 1) rows = 1;
+    if (rows > g.tiles_h()) rows = g.tiles_h();
+    std::int64_t blocks = (g.tiles_h() + rows - 1) / rows;
+    const std::int64_t tasks = static_cast<std::int64_t>(workers);
+    if (!streamed && tasks > 1 && blocks % tasks != 0 && s.batch * blocks < 4 * tasks) {
+      blocks = (blocks + tasks - 1) / tasks * tasks;
+      if (blocks > g.tiles_h()) blocks = g.tiles_h();
+    }
+    return (g.tiles_h() + blocks - 1) / blocks;
+  }
+
+  /// The transformed filters packed for the GEMM (U_xi for xi = 0..15, then out_channels zeros: the products' bias),
+  /// the block height and one block of scratch per worker.
+  static Status plan_winograd(kernels::PrepareContext& ctx, State& state) noexcept {
+    const std::int64_t m = state.out_channels, c = state.in_channels, point = winograd_point_floats(state);
+    Span<float> packed;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(winograd::kPoints * point + m), packed));
+    std::memset(packed.data(), 0, packed.size() * sizeof(float));
+    const float* w = static_cast<const float*>(ctx.input(kW).const_data);
+    for (std::int64_t o = 0; o < m; ++o) {
+      for (std::int64_t i = 0; i < c; ++i) {
+        float u[winograd::kPoints];
+        winograd::transform_filter(w + (o * c + i) * 9, u);
+        const std::int64_t at = gemm::packed_a_index(state.isa, m, c, o, i);
+        for (std::int64_t xi = 0; xi < winograd::kPoints; ++xi) packed[xi * point + at] = u[xi];
+      }
+    }
+    state.prepared_weights = packed.data();
+    state.winograd_rows = winograd_block_rows(state, ctx.workers());
+    scratch::ScratchLayout layout;
+    state.column_offset =
+        layout.reserve_slices<float>(winograd_scratch_floats(state, state.winograd_rows), ctx.workers());
+    ctx.request_scratch(layout.bytes());
+    ctx.note_rounding("winograd F(2x2,3x3)");
+    state.compute = &compute_winograd;
+    return {};
+  }
+
+  /// The (image, block) items: claimed one by one by the workers when there are enough of them, else one after
+  /// another with their transforms split by channel and their products split over the workers.
+  static void compute_winograd(const State& s, RunContext& ctx) noexcept {
+    const winograd::Tiling g = winograd_tiling(s);
+    const float* x = static_cast<const float*>(ctx.input(kX).data);
+    const float* bias = s.has_bias ? static_cast<const float*>(ctx.input(kB).data) : nullptr;
+    float* y = static_cast<float*>(ctx.output(kY).data);
+    const std::int64_t rows = s.winograd_rows, blocks = (g.tiles_h() + rows - 1) / rows, items = s.batch * blocks;
+    const std::int64_t c_count = s.in_channels, m_count = s.out_channels, point = winograd_point_floats(s);
+    const float* u = static_cast<const float*>(s.prepared_weights);
+    const float* zeros = u + winograd::kPoints * point;
+    const std::size_t slice = scratch::ScratchLayout::slice_stride<float>(winograd_scratch_floats(s, rows));
+    const std::int64_t rows_floats = winograd::Tiling::input_rows(rows) * g.row_floats();
+    auto task_scratch = [&](std::size_t task) noexcept {
+      return scratch::scratch_at<float>(ctx.scratch(), s.column_offset + task * slice);
+    };
+    // Item `item` with task `task`'s V and M; `tasks` split its transforms by channel, `product` its products.
+    auto run_item = [&](std::int64_t item, std::size_t task, std::size_t tasks, const Workers& product) noexcept {
+      const std::int64_t n = item / blocks, first = item % blocks * rows;
+      const std::int64_t count = g.tiles_h() - first < rows ? g.tiles_h() - first : rows, tiles = count * g.tiles_w();
+      float* v = task_scratch(task) + rows_floats;
+      float* products = v + winograd::kPoints * c_count * tiles;
+      const float* x_n = x + n * c_count * s.in_spatial;
+      float* y_n = y + n * m_count * s.out_spatial;
+      auto inputs = [&](std::size_t t) noexcept {
+        const SplitRange channels = split_range(c_count, tasks, t);
+        for (std::int64_t i = channels.begin; i < channels.end; ++i)
+          winograd::transform_input(s.isa, g, x_n + i * s.in_spatial, first, count, task_scratch(task + t),
+                                    v + i * tiles, c_count * tiles);
+      };
+      ctx.workers().run(tasks, inputs);
+      for (std::int64_t xi = 0; xi < winograd::kPoints; ++xi)
+        gemm::multiply_packed(product, s.isa, m_count, tiles, c_count, u + xi * point, v + xi * c_count * tiles, tiles,
+                              products + xi * m_count * tiles, tiles, zeros);
+      auto outputs = [&](std::size_t t) noexcept {
+        const SplitRange channels = split_range(m_count, tasks, t);
+        for (std::int64_t o = channels.begin; o < channels.end; ++o)
+          winograd::transform_output(g, products + o * tiles, m_count * tiles, first, count,
+                                     bias != nullptr ? bias[o] : 0.0f, output_clamp(s), y_n + o * s.out_spatial);
+      };
+      ctx.workers().run(tasks, outputs);
+    };
+    const Workers& workers = ctx.workers();
+    const double work = static_cast<double>(s.batch * m_count) * s.out_spatial * s.column_rows;
+    const std::size_t tasks = workers.tasks_for(work, kMinTaskWork, static_cast<std::int64_t>(workers.count()));
+    const std::int64_t task_count = static_cast<std::int64_t>(tasks);
+    if (tasks > 1 && (items % task_count == 0 || items >= 4 * task_count)) {
+      auto items_in = [&](std::size_t t, std::int64_t first, std::int64_t end) noexcept {
+        for (std::int64_t item = first; item < end; ++item) run_item(item, t, 1, Workers());
+      };
+      workers.claim_ranges(tasks, items, 1, items_in);
+      return;
+    }
+    for (std::int64_t item = 0; item < items; ++item) run_item(item, 0, tasks, tasks > 1 ? workers : Workers());
+  }
+#endif  // ONNXMICRO_ENABLE_FAST_PATHS && ONNXMICRO_ENABLE_ISA_DISPATCH
 
   /// Depthwise scratch: one padded plane per worker where the instruction set takes the padded path (stride 1).
   static Status plan_depthwise_scratch(kernels::PrepareContext& ctx, State& state) noexcept {

@@ -120,6 +120,7 @@ class Subgraph {
     options.metadata_allocator = &allocator;
     options.inputs_outlive_run = true;  // the next iteration's inputs are written while outputs are read
     options.size_optimized_kernels = ctx.size_optimized();
+    options.winograd_convolutions = ctx.winograd_allowed();
     options.max_isa = ctx.isa();
     options.thread_pool = ctx.thread_workers().pool();
     options.input_shapes = shapes;
