@@ -548,10 +548,14 @@ struct ConvImpl : kernels::KernelDefaults {
   // ---- Winograd F(2x2, 3x3) (kernels/common/winograd.hpp) ----
   // Work comes in blocks of whole tile rows of one image: each channel's rows transformed into V, the 16 products
   // M_xi = U_xi V_xi, then each output channel's rows transformed back. A block's V and M (16 x (C + M) floats a tile)
-  // stay within kWinogradBlockBytes, in L2; filters too large for the cache (kStreamedWeightsBytes) take blocks of up
-  // to kStreamedColumnTileBytes instead, so that they stream once or twice per run.
+  // stay within kWinogradBlockBytes, in L2. Filters of more than half that (U: 16 x M x C floats) do not stay in L2
+  // beside a block, so every block streams them again: they take blocks of up to kWinogradStreamedBlockBytes instead
+  // (usually the whole image). Measured on AVX2, 1 thread, median ms: 64 channels at 56x56 (U 256 KiB) 2.12 / 1.70 /
+  // 1.77 / 1.84 with 256 KiB / 768 KiB / 1.5 MiB / 3 MiB blocks; 128 at 28x28 (U 1 MiB) 2.17 / 1.84 / 1.80 / 1.60.
   static constexpr std::int64_t kWinogradBlockBytes = 768 * 1024;
-  /// The fewest input and output channels: shallower products leave the transforms most of the time.
+  static constexpr std::int64_t kWinogradStreamedBlockBytes = 4 * 1024 * 1024;
+  /// The fewest input and output channels: shallower products leave the transforms most of the time. (SqueezeNet's
+  /// 16 -> 64 expand convs still gain: the whole model 9.3-9.8 ms with them, 9.8-10.3 without, 1 thread.)
   static constexpr std::int64_t kWinogradMinChannels = 16;
 
   /// Whether a float32 conv runs as Winograd F(2x2, 3x3): the session allows it, constant weights, one group, a 2-D
@@ -582,14 +586,14 @@ struct ConvImpl : kernels::KernelDefaults {
            winograd::kPoints * (s.in_channels + s.out_channels) * tiles;
   }
 
-  /// Tile rows per block: as many as kWinogradBlockBytes (streamed filters: kStreamedColumnTileBytes) hold; with
+  /// Tile rows per block: as many as kWinogradBlockBytes (streamed filters: kWinogradStreamedBlockBytes) hold; with
   /// filters that stay in the cache and several workers, blocks in a multiple of the workers, so they share out.
   static std::int64_t winograd_block_rows(const State& s, std::size_t workers) noexcept {
     const winograd::Tiling g = winograd_tiling(s);
     const std::int64_t filter_bytes = winograd::kPoints * s.out_channels * s.in_channels * std::int64_t{4};
-    const bool streamed = filter_bytes > kStreamedWeightsBytes;
+    const bool streamed = filter_bytes > kWinogradBlockBytes / 2;
     const std::int64_t row_bytes = winograd::kPoints * (s.in_channels + s.out_channels) * g.tiles_w() * 4;
-    std::int64_t rows = (streamed ? kStreamedColumnTileBytes : kWinogradBlockBytes) / row_bytes;
+    std::int64_t rows = (streamed ? kWinogradStreamedBlockBytes : kWinogradBlockBytes) / row_bytes;
     if (rows < 1) rows = 1;
     if (rows > g.tiles_h()) rows = g.tiles_h();
     std::int64_t blocks = (g.tiles_h() + rows - 1) / rows;
