@@ -25061,13 +25061,18 @@ struct ConvImpl : kernels::KernelDefaults {
     Span<float> packed;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(winograd::kPoints * point + m), packed));
     std::memset(packed.data(), 0, packed.size() * sizeof(float));
+    // Row tile by row tile, channel by channel: a tile's rows at one channel are consecutive in each point's packed
+    // filters, so the 16 points are written as 16 sequential streams, with one index computation per tile row.
     const float* w = static_cast<const float*>(ctx.input(kW).const_data);
-    for (std::int64_t o = 0; o < m; ++o) {
+    const std::int64_t tile_rows = gemm::packed_tile_rows(state.isa);
+    for (std::int64_t o0 = 0; o0 < m; o0 += tile_rows) {
       for (std::int64_t i = 0; i < c; ++i) {
-        float u[winograd::kPoints];
-        winograd::transform_filter(w + (o * c + i) * 9, u);
-        const std::int64_t at = gemm::packed_a_index(state.isa, m, c, o, i);
-        for (std::int64_t xi = 0; xi < winograd::kPoints; ++xi) packed[xi * point + at] = u[xi];
+        float* at = packed.data() + gemm::packed_a_index(state.isa, m, c, o0, i);
+        for (std::int64_t o = o0; o < m && o < o0 + tile_rows; ++o) {
+          float u[winograd::kPoints];
+          winograd::transform_filter(w + (o * c + i) * 9, u);
+          for (std::int64_t xi = 0; xi < winograd::kPoints; ++xi) at[xi * point + (o - o0)] = u[xi];
+        }
       }
     }
     state.prepared_weights = packed.data();
