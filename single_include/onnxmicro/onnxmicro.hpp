@@ -23612,6 +23612,29 @@ inline void copy(Isa isa, float* dst, const float* src, std::int64_t count, std:
   copy_portable(dst, src, count, stride);
 }
 
+/// One zero-padded row stored as its `stride` phases, `phase_floats` floats each (Conv's padded bands, Winograd's
+/// even and odd columns): float q of phase p is line[q * stride + p - pad_begin], zero where that is outside
+/// [0, width) and everywhere when `line` is null (a padding row).
+inline void fill_phases(Isa isa, const float* line, std::int64_t width, std::int64_t pad_begin, std::int64_t stride,
+                        std::int64_t phase_floats, float* out) noexcept {
+  for (std::int64_t phase = 0; phase < stride; ++phase, out += phase_floats) {
+    // Floats [lo, hi) of this phase read input columns lo * stride + shift onwards.
+    const std::int64_t shift = phase - pad_begin;
+    std::int64_t lo = shift >= 0 ? 0 : (-shift + stride - 1) / stride;
+    std::int64_t hi = width - shift <= 0 ? 0 : (width - shift - 1) / stride + 1;
+    if (hi > phase_floats) hi = phase_floats;
+    if (line == nullptr) hi = 0;
+    if (lo > hi) lo = hi;
+    if (lo > 0) std::memset(out, 0, static_cast<std::size_t>(lo) * sizeof(float));
+    if (hi > lo && stride == 1) {
+      std::memcpy(out + lo, line + lo + shift, static_cast<std::size_t>(hi - lo) * sizeof(float));
+    } else if (hi > lo) {
+      copy(isa, out + lo, line + lo * stride + shift, hi - lo, stride);
+    }
+    if (phase_floats > hi) std::memset(out + hi, 0, static_cast<std::size_t>(phase_floats - hi) * sizeof(float));
+  }
+}
+
 }  // namespace strided_copy
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
@@ -24332,18 +24355,8 @@ inline void transform_filter(const float* g, float* u) noexcept {
 /// Padded input row `iy` of `plane` (zeros when outside) as its even columns, then its odd ones, into `out`
 /// (row_floats()): padded column q is input column q - pad_left.
 inline void fill_row(Isa isa, const Tiling& t, const float* plane, std::int64_t iy, float* out) noexcept {
-  const std::int64_t half = t.half_row();
-  for (std::int64_t phase = 0; phase < 2; ++phase, out += half) {
-    const std::int64_t shift = phase - t.pad_left;  // half's float q reads input column 2q + shift
-    std::int64_t lo = shift >= 0 ? 0 : (-shift + 1) / 2;
-    std::int64_t hi = t.in_w - shift <= 0 ? 0 : (t.in_w - shift - 1) / 2 + 1;
-    if (hi > half) hi = half;
-    if (iy < 0 || iy >= t.in_h) hi = 0;
-    if (lo > hi) lo = hi;
-    if (lo > 0) std::memset(out, 0, static_cast<std::size_t>(lo) * sizeof(float));
-    if (hi > lo) strided_copy::copy(isa, out + lo, plane + iy * t.in_w + 2 * lo + shift, hi - lo, 2);
-    if (half > hi) std::memset(out + hi, 0, static_cast<std::size_t>(half - hi) * sizeof(float));
-  }
+  const float* line = iy >= 0 && iy < t.in_h ? plane + iy * t.in_w : nullptr;
+  strided_copy::fill_phases(isa, line, t.in_w, t.pad_left, 2, t.half_row(), out);
 }
 
 #if ONNXMICRO_ENABLE_ISA_DISPATCH
@@ -24922,23 +24935,7 @@ struct ConvImpl : kernels::KernelDefaults {
   /// row's column (phase + i * stride) is padding.
   static void fill_band_row(const State& s, const float* line, float* out) noexcept {
     const sliding_window::WindowGeometry& g = s.geometry;
-    const std::int64_t phase_floats = band_phase_floats(s), stride = g.stride[1], in_w = g.input[1];
-    for (std::int64_t phase = 0; phase < stride; ++phase, out += phase_floats) {
-      // Floats [lo, hi) of this phase read input columns lo * stride + phase - pad_begin onwards.
-      const std::int64_t shift = phase - g.pad_begin[1];
-      std::int64_t lo = shift >= 0 ? 0 : (-shift + stride - 1) / stride;
-      std::int64_t hi = in_w - shift <= 0 ? 0 : (in_w - shift - 1) / stride + 1;
-      if (hi > phase_floats) hi = phase_floats;
-      if (line == nullptr) hi = 0;
-      if (lo > hi) lo = hi;
-      if (lo > 0) std::memset(out, 0, static_cast<std::size_t>(lo) * sizeof(float));
-      if (hi > lo && stride == 1) {
-        std::memcpy(out + lo, line + lo + shift, static_cast<std::size_t>(hi - lo) * sizeof(float));
-      } else if (hi > lo) {
-        strided_copy::copy(s.isa, out + lo, line + lo * stride + shift, hi - lo, stride);
-      }
-      if (phase_floats > hi) std::memset(out + hi, 0, static_cast<std::size_t>(phase_floats - hi) * sizeof(float));
-    }
+    strided_copy::fill_phases(s.isa, line, g.input[1], g.pad_begin[1], g.stride[1], band_phase_floats(s), out);
   }
 
   /// Copies the input rows that output rows [first_row, first_row + rows) read into `band`, zero-padded: per channel,

@@ -4,6 +4,7 @@
 // conv's time. Stride 2 on AVX2 (also the AVX-512 level) de-interleaves 8 values from two loads instead.
 #pragma once
 #include <cstdint>
+#include <cstring>
 
 #include "onnxmicro/core/isa.hpp"
 
@@ -45,6 +46,29 @@ inline void copy(Isa isa, float* dst, const float* src, std::int64_t count, std:
 #endif
   static_cast<void>(isa);
   copy_portable(dst, src, count, stride);
+}
+
+/// One zero-padded row stored as its `stride` phases, `phase_floats` floats each (Conv's padded bands, Winograd's
+/// even and odd columns): float q of phase p is line[q * stride + p - pad_begin], zero where that is outside
+/// [0, width) and everywhere when `line` is null (a padding row).
+inline void fill_phases(Isa isa, const float* line, std::int64_t width, std::int64_t pad_begin, std::int64_t stride,
+                        std::int64_t phase_floats, float* out) noexcept {
+  for (std::int64_t phase = 0; phase < stride; ++phase, out += phase_floats) {
+    // Floats [lo, hi) of this phase read input columns lo * stride + shift onwards.
+    const std::int64_t shift = phase - pad_begin;
+    std::int64_t lo = shift >= 0 ? 0 : (-shift + stride - 1) / stride;
+    std::int64_t hi = width - shift <= 0 ? 0 : (width - shift - 1) / stride + 1;
+    if (hi > phase_floats) hi = phase_floats;
+    if (line == nullptr) hi = 0;
+    if (lo > hi) lo = hi;
+    if (lo > 0) std::memset(out, 0, static_cast<std::size_t>(lo) * sizeof(float));
+    if (hi > lo && stride == 1) {
+      std::memcpy(out + lo, line + lo + shift, static_cast<std::size_t>(hi - lo) * sizeof(float));
+    } else if (hi > lo) {
+      copy(isa, out + lo, line + lo * stride + shift, hi - lo, stride);
+    }
+    if (phase_floats > hi) std::memset(out + hi, 0, static_cast<std::size_t>(phase_floats - hi) * sizeof(float));
+  }
 }
 
 }  // namespace strided_copy

@@ -17,7 +17,6 @@
 // The transforms run on AVX2 (Conv uses Winograd only with the packed GEMM micro-kernels: AVX2 and AVX-512).
 #pragma once
 #include <cstdint>
-#include <cstring>
 
 #include "onnxmicro/core/isa.hpp"
 #include "onnxmicro/kernels/common/output_clamp.hpp"
@@ -67,18 +66,8 @@ inline void transform_filter(const float* g, float* u) noexcept {
 /// Padded input row `iy` of `plane` (zeros when outside) as its even columns, then its odd ones, into `out`
 /// (row_floats()): padded column q is input column q - pad_left.
 inline void fill_row(Isa isa, const Tiling& t, const float* plane, std::int64_t iy, float* out) noexcept {
-  const std::int64_t half = t.half_row();
-  for (std::int64_t phase = 0; phase < 2; ++phase, out += half) {
-    const std::int64_t shift = phase - t.pad_left;  // half's float q reads input column 2q + shift
-    std::int64_t lo = shift >= 0 ? 0 : (-shift + 1) / 2;
-    std::int64_t hi = t.in_w - shift <= 0 ? 0 : (t.in_w - shift - 1) / 2 + 1;
-    if (hi > half) hi = half;
-    if (iy < 0 || iy >= t.in_h) hi = 0;
-    if (lo > hi) lo = hi;
-    if (lo > 0) std::memset(out, 0, static_cast<std::size_t>(lo) * sizeof(float));
-    if (hi > lo) strided_copy::copy(isa, out + lo, plane + iy * t.in_w + 2 * lo + shift, hi - lo, 2);
-    if (half > hi) std::memset(out + hi, 0, static_cast<std::size_t>(half - hi) * sizeof(float));
-  }
+  const float* line = iy >= 0 && iy < t.in_h ? plane + iy * t.in_w : nullptr;
+  strided_copy::fill_phases(isa, line, t.in_w, t.pad_left, 2, t.half_row(), out);
 }
 
 #if ONNXMICRO_ENABLE_ISA_DISPATCH

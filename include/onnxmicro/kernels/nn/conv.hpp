@@ -473,23 +473,7 @@ struct ConvImpl : kernels::KernelDefaults {
   /// row's column (phase + i * stride) is padding.
   static void fill_band_row(const State& s, const float* line, float* out) noexcept {
     const sliding_window::WindowGeometry& g = s.geometry;
-    const std::int64_t phase_floats = band_phase_floats(s), stride = g.stride[1], in_w = g.input[1];
-    for (std::int64_t phase = 0; phase < stride; ++phase, out += phase_floats) {
-      // Floats [lo, hi) of this phase read input columns lo * stride + phase - pad_begin onwards.
-      const std::int64_t shift = phase - g.pad_begin[1];
-      std::int64_t lo = shift >= 0 ? 0 : (-shift + stride - 1) / stride;
-      std::int64_t hi = in_w - shift <= 0 ? 0 : (in_w - shift - 1) / stride + 1;
-      if (hi > phase_floats) hi = phase_floats;
-      if (line == nullptr) hi = 0;
-      if (lo > hi) lo = hi;
-      if (lo > 0) std::memset(out, 0, static_cast<std::size_t>(lo) * sizeof(float));
-      if (hi > lo && stride == 1) {
-        std::memcpy(out + lo, line + lo + shift, static_cast<std::size_t>(hi - lo) * sizeof(float));
-      } else if (hi > lo) {
-        strided_copy::copy(s.isa, out + lo, line + lo * stride + shift, hi - lo, stride);
-      }
-      if (phase_floats > hi) std::memset(out + hi, 0, static_cast<std::size_t>(phase_floats - hi) * sizeof(float));
-    }
+    strided_copy::fill_phases(s.isa, line, g.input[1], g.pad_begin[1], g.stride[1], band_phase_floats(s), out);
   }
 
   /// Copies the input rows that output rows [first_row, first_row + rows) read into `band`, zero-padded: per channel,
