@@ -7826,7 +7826,9 @@ struct SessionOptions {
   /// bits of the results (errors of a few float roundings of the sum of |products|, as a different summation order
   /// would); each node that runs this way says so in NodeReport::rounding (`onnxmicro plan`). false: every Conv adds
   /// its products in the plain order, the same bits on every instruction set. Never in size-optimised sessions or
-  /// builds without ONNXMICRO_ENABLE_FAST_PATHS. Subgraph sessions inherit it.
+  /// builds without ONNXMICRO_ENABLE_FAST_PATHS. Subgraph sessions inherit it. It also lets QLinearConv run such
+  /// convs as Winograd on integers (kernels/common/integer_winograd.hpp), which is exact: the direct path's bits,
+  /// nothing reported; false keeps them direct too (their packed filters take 16/9 of the direct path's).
   bool winograd_convolutions = true;
   /// Plan and run with the kernels' size-optimised choices, which a build with ONNXMICRO_OPTIMIZE_FOR_SIZE=1
   /// always makes (this option cannot turn them off there): Conv sums each window directly instead of gathering
@@ -24335,6 +24337,41 @@ struct Tiling {
   static std::int64_t input_rows(std::int64_t tile_rows) noexcept { return 2 * tile_rows + 2; }
 };
 
+/// Tile rows per block of work: as many as `budget` bytes hold at `row_bytes` a tile row (at least one, at most the
+/// image). With `share_out` (several tasks, filters that stay in the cache), blocks that would not share out over
+/// the tasks (too few for `batch` images, not a multiple) are made smaller, up to a multiple of the tasks.
+inline std::int64_t block_rows(const Tiling& g, std::int64_t row_bytes, std::int64_t budget, std::int64_t batch,
+                               std::int64_t tasks, bool share_out) noexcept {
+  std::int64_t rows = budget / row_bytes;
+  if (rows < 1) rows = 1;
+  if (rows > g.tiles_h()) rows = g.tiles_h();
+  std::int64_t blocks = (g.tiles_h() + rows - 1) / rows;
+  if (share_out && tasks > 1 && blocks % tasks != 0 && batch * blocks < 4 * tasks) {
+    blocks = (blocks + tasks - 1) / tasks * tasks;
+    if (blocks > g.tiles_h()) blocks = g.tiles_h();
+  }
+  return (g.tiles_h() + blocks - 1) / blocks;
+}
+
+/// Runs run_item(item, task, tasks, split) for every item in [0, items) (an image's block of tile rows): with enough
+/// items to share out, `tasks` tasks (for `work` multiply-adds, one per `work_per_task`) claim them one by one, each
+/// item on its own (tasks 1, split a single worker); else the items run one after another, each split over all the
+/// tasks (`split`: the workers to split it with, tasks numbered from `task` 0). Bits never depend on the split.
+template <typename RunItem>
+inline void run_items(const Workers& workers, double work, double work_per_task, std::int64_t items,
+                      RunItem& run_item) noexcept {
+  const std::size_t tasks = workers.tasks_for(work, work_per_task, static_cast<std::int64_t>(workers.count()));
+  const std::int64_t task_count = static_cast<std::int64_t>(tasks);
+  if (tasks > 1 && (items % task_count == 0 || items >= 4 * task_count)) {
+    auto items_in = [&](std::size_t t, std::int64_t first, std::int64_t end) noexcept {
+      for (std::int64_t item = first; item < end; ++item) run_item(item, t, 1, Workers());
+    };
+    workers.claim_ranges(tasks, items, 1, items_in);
+    return;
+  }
+  for (std::int64_t item = 0; item < items; ++item) run_item(item, 0, tasks, tasks > 1 ? workers : Workers());
+}
+
 /// U = G g Gᵀ for one 3x3 filter `g` (row-major) into `u` (16 floats, row-major), with G = [1 0 0; 1/2 1/2 1/2;
 /// 1/2 -1/2 1/2; 0 0 1]: in double, rounded once.
 inline void transform_filter(const float* g, float* u) noexcept {
@@ -25039,16 +25076,8 @@ struct ConvImpl : kernels::KernelDefaults {
     const std::int64_t filter_bytes = winograd::kPoints * s.out_channels * s.in_channels * std::int64_t{4};
     const bool streamed = filter_bytes > kWinogradBlockBytes / 2;
     const std::int64_t row_bytes = winograd::kPoints * (s.in_channels + s.out_channels) * g.tiles_w() * 4;
-    std::int64_t rows = (streamed ? kWinogradStreamedBlockBytes : kWinogradBlockBytes) / row_bytes;
-    if (rows < 1) rows = 1;
-    if (rows > g.tiles_h()) rows = g.tiles_h();
-    std::int64_t blocks = (g.tiles_h() + rows - 1) / rows;
-    const std::int64_t tasks = static_cast<std::int64_t>(workers);
-    if (!streamed && tasks > 1 && blocks % tasks != 0 && s.batch * blocks < 4 * tasks) {
-      blocks = (blocks + tasks - 1) / tasks * tasks;
-      if (blocks > g.tiles_h()) blocks = g.tiles_h();
-    }
-    return (g.tiles_h() + blocks - 1) / blocks;
+    return winograd::block_rows(g, row_bytes, streamed ? kWinogradStreamedBlockBytes : kWinogradBlockBytes, s.batch,
+                                static_cast<std::int64_t>(workers), !streamed);
   }
 
   /// The transformed filters packed for the GEMM (U_xi for xi = 0..15, then out_channels zeros: the products' bias),
@@ -25125,18 +25154,8 @@ struct ConvImpl : kernels::KernelDefaults {
       };
       ctx.workers().run(tasks, outputs);
     };
-    const Workers& workers = ctx.workers();
     const double work = static_cast<double>(s.batch * m_count) * s.out_spatial * s.column_rows;
-    const std::size_t tasks = workers.tasks_for(work, kMinTaskWork, static_cast<std::int64_t>(workers.count()));
-    const std::int64_t task_count = static_cast<std::int64_t>(tasks);
-    if (tasks > 1 && (items % task_count == 0 || items >= 4 * task_count)) {
-      auto items_in = [&](std::size_t t, std::int64_t first, std::int64_t end) noexcept {
-        for (std::int64_t item = first; item < end; ++item) run_item(item, t, 1, Workers());
-      };
-      workers.claim_ranges(tasks, items, 1, items_in);
-      return;
-    }
-    for (std::int64_t item = 0; item < items; ++item) run_item(item, 0, tasks, tasks > 1 ? workers : Workers());
+    winograd::run_items(ctx.workers(), work, kMinTaskWork, items, run_item);
   }
 #endif  // ONNXMICRO_ENABLE_FAST_PATHS && ONNXMICRO_ENABLE_ISA_DISPATCH
 
@@ -32361,6 +32380,11 @@ constexpr std::int64_t packed_b_size(std::int64_t k, std::int64_t n) noexcept {
   return packed_depth(k) * round_up(n, kColumns);
 }
 
+/// Where A(i, p) of an m x k matrix (kp = packed_depth(k)) lies in packed A: i's panel, then p's pair, then the row.
+constexpr std::int64_t packed_a_index(std::int64_t i, std::int64_t p, std::int64_t kp) noexcept {
+  return (i / kRows) * kRows * kp + ((p / 2) * kRows + i % kRows) * 2 + (p & 1);
+}
+
 /// Packs A(i, p) = src[i * row_stride + p * depth_stride] - zero(i) for i < m, p < k, where zero(i) is
 /// zero_point[i * zero_stride] (0 without a zero point). T is int8_t or uint8_t.
 template <typename T>
@@ -32405,33 +32429,46 @@ inline void widen_row(const T* src, std::int64_t count, int zero, std::int16_t* 
   for (; i < count; ++i) dst[i] = static_cast<std::int16_t>(static_cast<int>(src[i]) - zero);
 }
 
+/// One depth pair of a B panel: `cols` (at most kColumns) columns of rows row0 and row1 (nullptr: zeros) side by side
+/// into `out`, zeros past them.
+inline void pack_pair(const std::int16_t* row0, const std::int16_t* row1, std::int64_t cols,
+                      std::int16_t* out) noexcept {
+#if defined(__SSE2__)
+  if (cols == kColumns) {
+    for (std::int64_t h = 0; h < kColumns; h += 8) {  // 8 columns per 16-byte vector
+      const __m128i v0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(row0 + h));
+      const __m128i v1 = row1 ? _mm_loadu_si128(reinterpret_cast<const __m128i*>(row1 + h)) : _mm_setzero_si128();
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 2 * h), _mm_unpacklo_epi16(v0, v1));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 2 * h + 8), _mm_unpackhi_epi16(v0, v1));
+    }
+    return;
+  }
+#endif
+  for (std::int64_t c = 0; c < kColumns; ++c) {
+    out[2 * c] = c < cols ? row0[c] : std::int16_t(0);
+    out[2 * c + 1] = c < cols && row1 ? row1[c] : std::int16_t(0);
+  }
+}
+
 /// Packs B from a dense row-major int16 matrix (k rows of n values, row stride ld), already zero-point shifted.
 inline void pack_b(const std::int16_t* src, std::int64_t ld, std::int64_t k, std::int64_t n,
                    std::int16_t* dst) noexcept {
   const std::int64_t kp = packed_depth(k);
   for (std::int64_t j0 = 0; j0 < n; j0 += kColumns) {
-    std::int16_t* panel = dst + j0 * kp;
     const std::int64_t cols = n - j0 < kColumns ? n - j0 : kColumns;
     for (std::int64_t p = 0; p < kp; p += 2) {
-      std::int16_t* out = panel + p * kColumns;
       const std::int16_t* row0 = src + p * ld + j0;
-      const std::int16_t* row1 = p + 1 < k ? row0 + ld : nullptr;
-#if defined(__SSE2__)
-      if (cols == kColumns) {
-        for (std::int64_t h = 0; h < kColumns; h += 8) {  // 8 columns per 16-byte vector
-          const __m128i v0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(row0 + h));
-          const __m128i v1 = row1 ? _mm_loadu_si128(reinterpret_cast<const __m128i*>(row1 + h)) : _mm_setzero_si128();
-          _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 2 * h), _mm_unpacklo_epi16(v0, v1));
-          _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 2 * h + 8), _mm_unpackhi_epi16(v0, v1));
-        }
-        continue;
-      }
-#endif
-      for (std::int64_t c = 0; c < kColumns; ++c) {
-        out[2 * c] = c < cols ? row0[c] : std::int16_t(0);
-        out[2 * c + 1] = c < cols && row1 ? row1[c] : std::int16_t(0);
-      }
+      pack_pair(row0, p + 1 < k ? row0 + ld : nullptr, cols, dst + j0 * kp + p * kColumns);
     }
+  }
+}
+
+/// Packs depth rows p and p + 1 (p even; row1 nullptr: zeros) of B, n columns each, into B packed at depth kp
+/// (packed_depth(K)): `dst` points at pair p of the first panel (packed B + p * kColumns).
+inline void pack_b_pair(const std::int16_t* row0, const std::int16_t* row1, std::int64_t n, std::int64_t kp,
+                        std::int16_t* dst) noexcept {
+  for (std::int64_t j0 = 0; j0 < n; j0 += kColumns) {
+    pack_pair(row0 + j0, row1 ? row1 + j0 : nullptr, n - j0 < kColumns ? n - j0 : kColumns, dst + j0 * kp);
   }
 }
 
@@ -32445,21 +32482,7 @@ inline void pack_b_offsets(const std::int16_t* base, const std::int32_t* row_off
     const std::int16_t* row0 = base + row_offsets[p];
     const std::int16_t* row1 = p + 1 < k ? base + row_offsets[p + 1] : nullptr;
     for (std::int64_t j0 = 0; j0 < n; j0 += kColumns) {
-      std::int16_t* out = dst + j0 * kp + p * kColumns;
-#if defined(__SSE2__)
-      for (std::int64_t h = 0; h < kColumns; h += 8) {  // 8 columns per 16-byte vector
-        const __m128i v0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(row0 + j0 + h));
-        const __m128i v1 =
-            row1 ? _mm_loadu_si128(reinterpret_cast<const __m128i*>(row1 + j0 + h)) : _mm_setzero_si128();
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 2 * h), _mm_unpacklo_epi16(v0, v1));
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 2 * h + 8), _mm_unpackhi_epi16(v0, v1));
-      }
-#else
-      for (std::int64_t c = 0; c < kColumns; ++c) {
-        out[2 * c] = row0[j0 + c];
-        out[2 * c + 1] = row1 ? row1[j0 + c] : std::int16_t(0);
-      }
-#endif
+      pack_pair(row0 + j0, row1 ? row1 + j0 : nullptr, kColumns, dst + j0 * kp + p * kColumns);
     }
   }
 }
@@ -33024,7 +33047,339 @@ ONNXMICRO_NAMESPACE_END
 // precomputed at prepare (at run for run-time scales). Depthwise convolutions (one input channel per group) use a
 // direct loop over a zero-padded int16 copy of each channel instead. Both split over the session's threads (column
 // tiles, else output channels; depthwise: channels), each task with scratch of its own, bit-identical to one thread.
+// Stride-1 3x3 convs with constant weights and 16 or more channels run as Winograd F(2x2, 3x3) on integers where the
+// session allows it (kernels/common/integer_winograd.hpp): exact, 2.25x fewer multiply-adds, the same bits.
 
+// #include "onnxmicro/kernels/common/integer_winograd.hpp"
+// begin of file onnxmicro/kernels/common/integer_winograd.hpp
+// Winograd F(2x2, 3x3) on integers, for quantized stride-1 3x3 convolutions (QLinearConv): the float algorithm of
+// common/winograd.hpp with the filter transform scaled by 4 so that it stays in integers,
+//   U' = (2G) g (2G)ᵀ = 4 G g Gᵀ,   V = Bᵀ d B,   Y' = Aᵀ [sum over channels of U' ⊙ V] A = 4 Y,
+// on operands already shifted by their zero points (g = w - w_zero, d = x - x_zero: at most 255 in magnitude).
+// Every step is a ring operation that wraps modulo 2^32, so Y' is 4 x the direct sum modulo 2^32, and Y' / 4 is the
+// direct sum itself whenever that sum stays below 2^29 in magnitude, which fits_exactly() proves from the weights at
+// prepare. So, unlike the float version, it gives the direct path's bits, with 2.25x fewer multiply-adds.
+// The operands fit the integer GEMM core's int16 (common/integer_gemm.hpp): |U'| <= 9 x 255, |V| <= 4 x 255.
+//
+// A block of tile rows of one image goes through two steps, each of which the caller may split over threads:
+//  - transform_inputs(): per pair of channels, each channel's padded input rows (int16, even columns then odd, as
+//    the float version keeps them) become V rows of the block's tiles, then the pair is packed into the 16 GEMMs'
+//    B operands (one depth pair of each).
+//  - multiply_outputs(): per panel of kRows output channels, the 16 products (int32), then each channel's tile rows
+//    back through Aᵀ M A and / 4 into two rows of accumulators, handed to the caller (which requantises them).
+// The transforms run on AVX2 (QLinearConv uses this only where the integer GEMM's AVX2 tile runs).
+
+
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+#include <immintrin.h>
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+namespace integer_winograd {
+
+using winograd::kPoints;
+using winograd::Tiling;
+
+/// U' = (2G) g (2G)ᵀ for one 3x3 filter `g` (row-major), with 2G = [2 0 0; 1 1 1; 1 -1 1; 0 0 2], into `u` (row-major).
+inline void transform_filter(const int (&g)[9], int (&u)[kPoints]) noexcept {
+  int t[4][3];
+  for (int j = 0; j < 3; ++j) {
+    const int a = g[j], b = g[3 + j], c = g[6 + j];
+    t[0][j] = 2 * a, t[1][j] = a + b + c, t[2][j] = a - b + c, t[3][j] = 2 * c;
+  }
+  for (int i = 0; i < 4; ++i) {
+    const int a = t[i][0], b = t[i][1], c = t[i][2];
+    u[4 * i] = 2 * a, u[4 * i + 1] = a + b + c, u[4 * i + 2] = a - b + c, u[4 * i + 3] = 2 * c;
+  }
+}
+
+/// Whether every output channel's sum stays below 2^29 in magnitude for any input: 255 x the sum of its |w - w_zero|
+/// (`zero`: one value per channel `zero_stride` apart, or nullptr). Then Y' / 4 is exact (see the file comment).
+template <typename TW>
+inline bool fits_exactly(const TW* w, const TW* zero, std::int64_t zero_stride, std::int64_t out_channels,
+                         std::int64_t channels) noexcept {
+  constexpr std::int64_t kLimit = (std::int64_t(1) << 29) / 255;
+  for (std::int64_t m = 0; m < out_channels; ++m) {
+    const int z = zero != nullptr ? static_cast<int>(zero[m * zero_stride]) : 0;
+    std::int64_t sum = 0;
+    for (std::int64_t i = 0; i < channels * 9; ++i) {
+      const int v = static_cast<int>(w[m * channels * 9 + i]) - z;
+      sum += v < 0 ? -v : v;
+    }
+    if (sum >= kLimit) return false;
+  }
+  return true;
+}
+
+/// int16 elements of the packed filters (kPoints GEMM A operands of out_channels x channels).
+inline std::int64_t filter_elements(std::int64_t out_channels, std::int64_t channels) noexcept {
+  return kPoints * integer_gemm::packed_a_size(out_channels, channels);
+}
+/// Where the A panel of output channels [i0, i0 + kRows) of point xi starts in the packed filters: a panel's 16 points
+/// one after another, so that the products read the filters as one sequential stream (16 streams a page apart
+/// defeated the prefetcher on filters that come from memory).
+inline std::int64_t filter_panel(std::int64_t i0, std::int64_t xi, std::int64_t channels) noexcept {
+  const std::int64_t panel = integer_gemm::kRows * integer_gemm::packed_depth(channels);
+  return (i0 / integer_gemm::kRows * kPoints + xi) * panel;
+}
+
+/// The transformed filters U'_xi of w - w_zero (M x C x 3 x 3) packed for the integer GEMM (filter_elements()).
+template <typename TW>
+inline void pack_filters(const TW* w, const TW* zero, std::int64_t zero_stride, std::int64_t out_channels,
+                         std::int64_t channels, std::int16_t* dst) noexcept {
+  const std::int64_t kp = integer_gemm::packed_depth(channels);
+  std::memset(dst, 0, static_cast<std::size_t>(filter_elements(out_channels, channels)) * sizeof(std::int16_t));
+  for (std::int64_t m = 0; m < out_channels; ++m) {
+    const int z = zero != nullptr ? static_cast<int>(zero[m * zero_stride]) : 0;
+    for (std::int64_t c = 0; c < channels; ++c) {
+      int g[9], u[kPoints];
+      for (int i = 0; i < 9; ++i) g[i] = static_cast<int>(w[(m * channels + c) * 9 + i]) - z;
+      transform_filter(g, u);
+      const std::int64_t at = integer_gemm::packed_a_index(m % integer_gemm::kRows, c, kp);
+      for (int xi = 0; xi < kPoints; ++xi) dst[filter_panel(m, xi, channels) + at] = static_cast<std::int16_t>(u[xi]);
+    }
+  }
+}
+
+// ---- working memory ----------------------------------------------------------------------------------------------
+
+/// Columns of a block's GEMMs: its tiles, rounded up to whole B panels.
+inline std::int64_t block_columns(const Tiling& g, std::int64_t tile_rows) noexcept {
+  return integer_gemm::round_up(tile_rows * g.tiles_w(), integer_gemm::kColumns);
+}
+/// int16 elements of a block's packed V: the 16 GEMMs' B operands, packed_b_size(channels, tiles) each.
+inline std::int64_t packed_v_elements(const Tiling& g, std::int64_t channels, std::int64_t tile_rows) noexcept {
+  return kPoints * integer_gemm::packed_b_size(channels, tile_rows * g.tiles_w());
+}
+/// int16 elements of transform_inputs()'s working memory: the padded input rows and a channel pair's V rows.
+inline std::int64_t input_work_elements(const Tiling& g, std::int64_t tile_rows) noexcept {
+  return Tiling::input_rows(tile_rows) * g.row_floats() + 2 * kPoints * block_columns(g, tile_rows);
+}
+/// int32 elements of multiply_outputs()'s working memory: a panel's 16 products and two rows of accumulators.
+inline std::int64_t output_work_elements(const Tiling& g, std::int64_t tile_rows) noexcept {
+  return kPoints * integer_gemm::kRows * block_columns(g, tile_rows) + 4 * g.tiles_w();
+}
+
+// ---- input transform ---------------------------------------------------------------------------------------------
+
+/// dst[i] = src[2 * i] - zero for i < count (T: int8_t or uint8_t); reads nothing past src[2 * (count - 1)].
+template <typename T>
+inline void widen_even(const T* src, std::int64_t count, int zero, std::int16_t* dst) noexcept {
+  std::int64_t i = 0;
+  const __m128i z = _mm_set1_epi16(static_cast<std::int16_t>(zero));
+  for (; i + 9 <= count; i += 8) {  // 16 bytes from src + 2i: the last one, src[2i + 15], is before src[2 count - 2]
+    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 2 * i));
+    const __m128i even = std::numeric_limits<T>::is_signed ? _mm_srai_epi16(_mm_slli_epi16(bytes, 8), 8)
+                                                           : _mm_and_si128(bytes, _mm_set1_epi16(0x00FF));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + i), _mm_sub_epi16(even, z));
+  }
+  for (; i < count; ++i) dst[i] = static_cast<std::int16_t>(static_cast<int>(src[2 * i]) - zero);
+}
+
+/// Padded input row `iy` of `plane` (zeros outside), x - zero, as its even columns, then its odd ones (half_row()
+/// values each), into `out`: padded column q is input column q - pad_left.
+template <typename T>
+inline void fill_row(const Tiling& t, const T* plane, int zero, std::int64_t iy, std::int16_t* out) noexcept {
+  const T* line = iy >= 0 && iy < t.in_h ? plane + iy * t.in_w : nullptr;
+  const std::int64_t half = t.half_row();
+  for (std::int64_t phase = 0; phase < 2; ++phase, out += half) {
+    // Values [lo, hi) of this phase read input columns 2 * lo + shift onwards.
+    const std::int64_t shift = phase - t.pad_left;
+    std::int64_t lo = shift >= 0 ? 0 : (1 - shift) / 2;
+    std::int64_t hi = line == nullptr || t.in_w - shift <= 0 ? 0 : (t.in_w - shift - 1) / 2 + 1;
+    if (hi > half) hi = half;
+    if (lo > hi) lo = hi;
+    for (std::int64_t i = 0; i < lo; ++i) out[i] = 0;
+    if (hi > lo) widen_even(line + 2 * lo + shift, hi - lo, zero, out + lo);
+    for (std::int64_t i = hi; i < half; ++i) out[i] = 0;
+  }
+}
+
+#define ONNXMICRO_DETAIL_IWINOGRAD_AVX2 __attribute__((target("avx2"), always_inline))
+
+/// Lane-wise arithmetic of the transforms: 16 int16 tiles per AVX2 vector (no lane overflows: |V| <= 4 x 255), 8
+/// int32 per vector for the outputs (wrapping), and plain int (one tile) for the tails.
+struct Int16x16 {
+  using V = __m256i;
+  ONNXMICRO_DETAIL_IWINOGRAD_AVX2 static V add(V a, V b) noexcept { return _mm256_add_epi16(a, b); }
+  ONNXMICRO_DETAIL_IWINOGRAD_AVX2 static V sub(V a, V b) noexcept { return _mm256_sub_epi16(a, b); }
+};
+struct Int32x8 {
+  using V = __m256i;
+  ONNXMICRO_DETAIL_IWINOGRAD_AVX2 static V add(V a, V b) noexcept { return _mm256_add_epi32(a, b); }
+  ONNXMICRO_DETAIL_IWINOGRAD_AVX2 static V sub(V a, V b) noexcept { return _mm256_sub_epi32(a, b); }
+};
+struct Wrapping {  // one tile, wrapping as the vectors do
+  using V = std::uint32_t;
+  static V add(V a, V b) noexcept { return a + b; }
+  static V sub(V a, V b) noexcept { return a - b; }
+};
+
+/// V = Bᵀ d B for one 4x4 tile d (or a vector of tiles), Bᵀ = [1 0 -1 0; 0 1 1 0; 0 -1 1 0; 0 1 0 -1].
+template <typename Ops>
+ONNXMICRO_DETAIL_IWINOGRAD_AVX2 inline void input_tile(const typename Ops::V (&d)[4][4],
+                                                       typename Ops::V (&v)[kPoints]) noexcept {
+  typename Ops::V r[4][4];
+  for (int j = 0; j < 4; ++j) {
+    r[0][j] = Ops::sub(d[0][j], d[2][j]), r[1][j] = Ops::add(d[1][j], d[2][j]);
+    r[2][j] = Ops::sub(d[2][j], d[1][j]), r[3][j] = Ops::sub(d[1][j], d[3][j]);
+  }
+  for (int i = 0; i < 4; ++i) {
+    v[4 * i] = Ops::sub(r[i][0], r[i][2]), v[4 * i + 1] = Ops::add(r[i][1], r[i][2]);
+    v[4 * i + 2] = Ops::sub(r[i][2], r[i][1]), v[4 * i + 3] = Ops::sub(r[i][1], r[i][3]);
+  }
+}
+
+/// Y' = Aᵀ M A for one tile's 16 points (or a vector of tiles), Aᵀ = [1 1 1 0; 0 1 -1 -1]: y = (y00, y01, y10, y11).
+template <typename Ops>
+ONNXMICRO_DETAIL_IWINOGRAD_AVX2 inline void output_tile(const typename Ops::V (&m)[kPoints],
+                                                        typename Ops::V (&y)[4]) noexcept {
+  typename Ops::V s[2][4];
+  for (int j = 0; j < 4; ++j) {
+    s[0][j] = Ops::add(Ops::add(m[j], m[4 + j]), m[8 + j]);
+    s[1][j] = Ops::sub(Ops::sub(m[4 + j], m[8 + j]), m[12 + j]);
+  }
+  for (int a = 0; a < 2; ++a) {
+    y[2 * a] = Ops::add(Ops::add(s[a][0], s[a][1]), s[a][2]);
+    y[2 * a + 1] = Ops::sub(Ops::sub(s[a][1], s[a][2]), s[a][3]);
+  }
+}
+
+/// The 16 points of the `tiles` tiles of one tile row into v (point xi of tile t at v[xi * point_stride + t]), from
+/// its 4 padded input rows (`rows`, row_length apart, as fill_row leaves them).
+__attribute__((target("avx2"))) inline void transform_input_row(const std::int16_t* rows, std::int64_t row_length,
+                                                                std::int64_t half, std::int64_t tiles, std::int16_t* v,
+                                                                std::int64_t point_stride) noexcept {
+  std::int64_t t = 0;
+  for (; t + 16 <= tiles; t += 16) {
+    __m256i d[4][4], out[kPoints];
+    for (int k = 0; k < 4; ++k) {
+      const std::int16_t* even = rows + k * row_length + t;
+      d[k][0] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(even));
+      d[k][1] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(even + half));
+      d[k][2] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(even + 1));
+      d[k][3] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(even + half + 1));
+    }
+    input_tile<Int16x16>(d, out);
+    for (int xi = 0; xi < kPoints; ++xi)
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(v + xi * point_stride + t), out[xi]);
+  }
+  for (; t < tiles; ++t) {
+    std::uint32_t d[4][4], out[kPoints];
+    for (int k = 0; k < 4; ++k) {
+      const std::int16_t* even = rows + k * row_length + t;
+      const std::int16_t values[4] = {even[0], even[half], even[1], even[half + 1]};
+      for (int j = 0; j < 4; ++j) d[k][j] = static_cast<std::uint32_t>(static_cast<std::int32_t>(values[j]));
+    }
+    input_tile<Wrapping>(d, out);
+    for (int xi = 0; xi < kPoints; ++xi) v[xi * point_stride + t] = static_cast<std::int16_t>(out[xi]);
+  }
+}
+
+/// Channels [2 * first_pair, 2 * end_pair) (the last may be past `channels`: zeros) of `image` (channels planes of
+/// g.in_h x g.in_w, x - x_zero), tile rows [first_row, first_row + tile_rows), transformed and packed into
+/// `packed_v` (packed_v_elements(g, channels, tile_rows)), through `work` (input_work_elements()).
+template <typename T>
+inline void transform_inputs(const Tiling& g, const T* image, int x_zero, std::int64_t channels,
+                             std::int64_t first_pair, std::int64_t end_pair, std::int64_t first_row,
+                             std::int64_t tile_rows, std::int16_t* work, std::int16_t* packed_v) noexcept {
+  const std::int64_t row_length = g.row_floats(), tiles_w = g.tiles_w(), tiles = tile_rows * tiles_w;
+  const std::int64_t columns = block_columns(g, tile_rows), kp = integer_gemm::packed_depth(channels);
+  const std::int64_t point_packed = integer_gemm::packed_b_size(channels, tiles);
+  std::int16_t* rows = work;
+  std::int16_t* pair_v = rows + Tiling::input_rows(tile_rows) * row_length;  // [channel of the pair][point][tile]
+  const std::int64_t plane = g.in_h * g.in_w;
+  for (std::int64_t pair = first_pair; pair < end_pair; ++pair) {
+    const std::int64_t count = channels - 2 * pair < 2 ? channels - 2 * pair : 2;
+    for (std::int64_t k = 0; k < count; ++k) {
+      const T* channel_plane = image + (2 * pair + k) * plane;
+      for (std::int64_t r = 0; r < Tiling::input_rows(tile_rows); ++r)
+        fill_row(g, channel_plane, x_zero, 2 * first_row + r - g.pad_top, rows + r * row_length);
+      for (std::int64_t r = 0; r < tile_rows; ++r)
+        transform_input_row(rows + 2 * r * row_length, row_length, g.half_row(), tiles_w,
+                            pair_v + k * kPoints * columns + r * tiles_w, columns);
+    }
+    for (std::int64_t xi = 0; xi < kPoints; ++xi) {
+      const std::int16_t* row0 = pair_v + xi * columns;
+      integer_gemm::pack_b_pair(row0, count == 2 ? row0 + kPoints * columns : nullptr, tiles, kp,
+                                packed_v + xi * point_packed + 2 * pair * integer_gemm::kColumns);
+    }
+  }
+}
+
+// ---- products and output transform -------------------------------------------------------------------------------
+
+/// One output channel's tile row from its 16 points (`m`: point xi of tile t at m[xi * point_stride + t]), Y' / 4
+/// into `top` and `bottom` (2 * tiles_w values each; of an odd output width only out_w are meaningful).
+__attribute__((target("avx2"))) inline void transform_output_row(const std::int32_t* m, std::int64_t point_stride,
+                                                                 std::int64_t tiles_w, std::int32_t* top,
+                                                                 std::int32_t* bottom) noexcept {
+  std::int64_t t = 0;
+  for (; t + 8 <= tiles_w; t += 8) {
+    __m256i points[kPoints], y[4];
+    for (int xi = 0; xi < kPoints; ++xi)
+      points[xi] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(m + xi * point_stride + t));
+    output_tile<Int32x8>(points, y);
+    for (int a = 0; a < 2; ++a) {
+      std::int32_t* row = a == 0 ? top : bottom;
+      const __m256i left = _mm256_srai_epi32(y[2 * a], 2), right = _mm256_srai_epi32(y[2 * a + 1], 2);
+      const __m256i lo = _mm256_unpacklo_epi32(left, right), hi = _mm256_unpackhi_epi32(left, right);
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(row + 2 * t), _mm256_permute2x128_si256(lo, hi, 0x20));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(row + 2 * t + 8), _mm256_permute2x128_si256(lo, hi, 0x31));
+    }
+  }
+  for (; t < tiles_w; ++t) {
+    std::uint32_t points[kPoints], y[4];
+    for (int xi = 0; xi < kPoints; ++xi) points[xi] = static_cast<std::uint32_t>(m[xi * point_stride + t]);
+    output_tile<Wrapping>(points, y);
+    // (Y' is 4 x a sum below 2^29: an exact int32, so the shift divides exactly.)
+    top[2 * t] = static_cast<std::int32_t>(y[0]) >> 2, top[2 * t + 1] = static_cast<std::int32_t>(y[1]) >> 2;
+    bottom[2 * t] = static_cast<std::int32_t>(y[2]) >> 2, bottom[2 * t + 1] = static_cast<std::int32_t>(y[3]) >> 2;
+  }
+}
+
+/// Output channels [first_channel, end_channel) (first_channel a multiple of kRows) of a block of tile rows
+/// [first_row, first_row + tile_rows): the 16 products of `filters` (pack_filters) and `packed_v` (transform_inputs),
+/// a panel of kRows channels at a time, through `work` (output_work_elements()). For every channel and tile row calls
+/// rows(channel, output_row, top, bottom): output rows output_row and output_row + 1 (bottom nullptr when that one
+/// is past out_h) as out_w exact sums each.
+template <typename Rows>
+inline void multiply_outputs(Isa isa, const Tiling& g, const std::int16_t* filters, std::int64_t channels,
+                             const std::int16_t* packed_v, std::int64_t first_row, std::int64_t tile_rows,
+                             std::int64_t first_channel, std::int64_t end_channel, std::int32_t* work,
+                             Rows&& rows) noexcept {
+  const integer_gemm::TileFunction tile = integer_gemm::tile_for(isa);
+  const std::int64_t tiles_w = g.tiles_w(), tiles = tile_rows * tiles_w, columns = block_columns(g, tile_rows);
+  const std::int64_t kp = integer_gemm::packed_depth(channels);
+  const std::int64_t point_packed = integer_gemm::packed_b_size(channels, tiles);
+  const std::int64_t point_sums = integer_gemm::kRows * columns;  // a point's products: kRows rows of `columns`
+  std::int32_t* sums = work;
+  std::int32_t* top = sums + kPoints * point_sums;
+  std::int32_t* bottom = top + 2 * tiles_w;
+  for (std::int64_t i0 = first_channel; i0 < end_channel; i0 += integer_gemm::kRows) {
+    for (std::int64_t xi = 0; xi < kPoints; ++xi) {
+      const std::int16_t* a = filters + filter_panel(i0, xi, channels);
+      for (std::int64_t j0 = 0; j0 < tiles; j0 += integer_gemm::kColumns)
+        tile(a, packed_v + xi * point_packed + j0 * kp, kp, sums + xi * point_sums + j0, columns);
+    }
+    for (std::int64_t r = 0; r < integer_gemm::kRows && i0 + r < end_channel; ++r) {
+      for (std::int64_t tr = 0; tr < tile_rows; ++tr) {
+        const std::int64_t output_row = 2 * (first_row + tr);
+        transform_output_row(sums + r * columns + tr * tiles_w, point_sums, tiles_w, top, bottom);
+        rows(i0 + r, output_row, static_cast<const std::int32_t*>(top),
+             output_row + 1 < g.out_h ? static_cast<const std::int32_t*>(bottom) : nullptr);
+      }
+    }
+  }
+}
+
+#undef ONNXMICRO_DETAIL_IWINOGRAD_AVX2
+
+}  // namespace integer_winograd
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+#endif  // ONNXMICRO_ENABLE_ISA_DISPATCH
+// end of file onnxmicro/kernels/common/integer_winograd.hpp
 
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
@@ -33147,6 +33502,13 @@ struct QLinearConvImpl : KernelDefaults {
     const float* float_weights;
     std::size_t float_planes_offset;
     std::int64_t padded_floats;
+#if ONNXMICRO_ENABLE_FAST_PATHS
+    /// Winograd F(2x2, 3x3) (kernels/common/integer_winograd.hpp): the packed transformed filters (else nullptr) and
+    /// the tile rows per block; each task's packed V at packed_offset, its working memory at column_offset (int16)
+    /// and rows_offset (int32).
+    const std::int16_t* winograd_filters;
+    std::int64_t winograd_rows;
+#endif
   };
 
   /// Taps of a depthwise window whose integer sum float32 holds exactly: each product |(x - x_zero)(w - w_zero)| is
@@ -33204,8 +33566,57 @@ struct QLinearConvImpl : KernelDefaults {
     s.grid = !s.depthwise && !s.pointwise && g.rank == 2 && g.stride[0] == 1 && g.stride[1] == 1 && non_negative_pads &&
              ONNXMICRO_ENABLE_FAST_PATHS && !ctx.size_optimized();
 
-    // Scratch: [packed weights][multipliers][im2col tile | padded plane][packed tile | accumulator row]
+    // Scratch: [multipliers][packed weights][im2col tile | padded plane][packed tile | accumulator row], or
+    // [multipliers][Winograd blocks]
     scratch::ScratchLayout layout;
+    ONNXMICRO_RETURN_IF_ERROR(plan_requant(ctx, s, layout));
+#if ONNXMICRO_ENABLE_FAST_PATHS
+    s.winograd_filters = nullptr;
+#endif
+#if ONNXMICRO_ENABLE_FAST_PATHS && ONNXMICRO_ENABLE_ISA_DISPATCH
+    if (runs_winograd(ctx, s)) {
+      ONNXMICRO_RETURN_IF_ERROR(plan_winograd(ctx, s, layout));
+    } else
+#endif
+    {
+      ONNXMICRO_RETURN_IF_ERROR(plan_direct(ctx, s, layout));
+    }
+    ctx.request_scratch(layout.bytes());
+    ctx.set_output(kY, output, plan.output);
+    return {};
+  }
+
+  static Status run(RunContext& ctx) noexcept {
+    const State& s = ctx.state<State>();
+    s.compute(s, ctx);
+    return {};
+  }
+
+ private:
+  /// The requantisation multipliers: computed once here when the scales are constants, else scratch for them.
+  static Status plan_requant(PrepareContext& ctx, State& s, scratch::ScratchLayout& layout) noexcept {
+    const std::int64_t m = s.plan.out_channels;
+    s.requant = nullptr;
+    if (!integer_gemm::all_constant(ctx, {kXScale, kWScale, kYScale})) {
+      s.requant_offset = layout.reserve<integer_gemm::Requant>(m);
+      return {};
+    }
+    for (int i : {kXScale, kWScale, kYScale}) {
+      ONNXMICRO_RETURN_IF_ERROR(quant_util::check_constant_scale_positive(ctx, i, "scale"));
+    }
+    Span<integer_gemm::Requant> requant;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(m), requant));
+    compute_requant(s, ctx.input(kXScale).const_data, ctx.input(kWScale).const_data, ctx.input(kYScale).const_data,
+                    requant.data());
+    s.requant = requant.data();
+    return {};
+  }
+
+  /// The direct paths (GEMM over im2col / the grid / the input rows, or depthwise): weights packed once here when
+  /// constant (else scratch for them), and each task's scratch.
+  static Status plan_direct(PrepareContext& ctx, State& s, scratch::ScratchLayout& layout) noexcept {
+    const quant_util::ConvPlan& plan = s.plan;
+    const sliding_window::WindowGeometry& g = plan.geometry;
     const TensorInfo& w = ctx.input(kW);
     const bool weights_constant = integer_gemm::constant_with_zero_point(ctx, kW, kWZeroPoint);
     const std::int64_t weights_size = weight_elements(s);
@@ -33213,25 +33624,11 @@ struct QLinearConvImpl : KernelDefaults {
     if (weights_constant) {
       Span<std::int16_t> packed;
       ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(weights_size), packed));
-      pack_weights(s, w_type, w.const_data, ctx.has_input(kWZeroPoint) ? ctx.input(kWZeroPoint).const_data : nullptr,
+      pack_weights(s, w.dtype, w.const_data, ctx.has_input(kWZeroPoint) ? ctx.input(kWZeroPoint).const_data : nullptr,
                    packed.data());
       s.weights = packed.data();
     } else {
       s.weights_offset = layout.reserve<std::int16_t>(weights_size);
-    }
-    const bool scales_constant = integer_gemm::all_constant(ctx, {kXScale, kWScale, kYScale});
-    s.requant = nullptr;
-    if (scales_constant) {
-      for (int i : {kXScale, kWScale, kYScale}) {
-        ONNXMICRO_RETURN_IF_ERROR(quant_util::check_constant_scale_positive(ctx, i, "scale"));
-      }
-      Span<integer_gemm::Requant> requant;
-      ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(m), requant));
-      compute_requant(s, ctx.input(kXScale).const_data, ctx.input(kWScale).const_data, ctx.input(kYScale).const_data,
-                      requant.data());
-      s.requant = requant.data();
-    } else {
-      s.requant_offset = layout.reserve<integer_gemm::Requant>(m);
     }
     const std::size_t slices = ctx.workers();  // one per task of a split (Workers::count())
     s.float_weights = nullptr;
@@ -33258,18 +33655,9 @@ struct QLinearConvImpl : KernelDefaults {
       s.whole_rows = ONNXMICRO_ENABLE_FAST_PATHS && !ctx.size_optimized();
       s.rows_offset = layout.reserve_slices<std::int32_t>(s.whole_rows ? rows_buffer_elements(s) : 0, slices);
     }
-    ctx.request_scratch(layout.bytes());
-    ctx.set_output(kY, output, plan.output);
     return {};
   }
 
-  static Status run(RunContext& ctx) noexcept {
-    const State& s = ctx.state<State>();
-    s.compute(s, ctx);
-    return {};
-  }
-
- private:
   /// The grid path: each depth row's window offset (persistent) and the grid of one image (scratch), with a panel's
   /// width of slack past its end, which the last tile's packing reads.
   static Status plan_grid(PrepareContext& ctx, State& s, scratch::ScratchLayout& layout) noexcept {
@@ -33388,7 +33776,19 @@ struct QLinearConvImpl : KernelDefaults {
     o.y = static_cast<TY*>(ctx.output(kY).data);
     integer_gemm::output_bounds<TY>(s.clamp, y_scale, o.y_zero, o.low, o.high);
 
+    o.requant = s.requant;
+    if (o.requant == nullptr) {
+      integer_gemm::Requant* computed = scratch::scratch_at<integer_gemm::Requant>(scratch, s.requant_offset);
+      compute_requant(s, ctx.input(kXScale).data, ctx.input(kWScale).data, ctx.input(kYScale).data, computed);
+      o.requant = computed;
+    }
     o.weights = s.weights;
+#if ONNXMICRO_ENABLE_FAST_PATHS && ONNXMICRO_ENABLE_ISA_DISPATCH
+    if (s.winograd_filters != nullptr) {
+      winograd_blocks(s, ctx, o);
+      return;
+    }
+#endif
     if (o.weights == nullptr) {
       std::int16_t* packed = scratch::scratch_at<std::int16_t>(scratch, s.weights_offset);
       pack_weights_as(s, static_cast<const TW*>(ctx.input(kW).data),
@@ -33396,18 +33796,138 @@ struct QLinearConvImpl : KernelDefaults {
                       packed);
       o.weights = packed;
     }
-    o.requant = s.requant;
-    if (o.requant == nullptr) {
-      integer_gemm::Requant* computed = scratch::scratch_at<integer_gemm::Requant>(scratch, s.requant_offset);
-      compute_requant(s, ctx.input(kXScale).data, ctx.input(kWScale).data, ctx.input(kYScale).data, computed);
-      o.requant = computed;
-    }
     if (s.depthwise) {
       depthwise(s, ctx, o);
     } else {
       gemm(s, ctx, o);
     }
   }
+
+#if ONNXMICRO_ENABLE_FAST_PATHS && ONNXMICRO_ENABLE_ISA_DISPATCH
+  // ---- Winograd F(2x2, 3x3) (kernels/common/integer_winograd.hpp): exact, so the direct path's bits ----
+  // Work comes in blocks of whole tile rows of one image, each block's packed V (16 x C int16 a tile) within
+  // kWinogradBlockBytes, in L2, while the filters (U': 16 x M x C int16) stream past it once per block. Measured on
+  // ResNet-18's layers (AVX2, 1 thread, median ms): 128 channels at 28x28 1.61 / 1.48 with one block (852 KiB) / four;
+  // 256 at 14x14 1.47 / 1.56 with one block (401 KiB) / two; 64 at 56x56 the same with 256 KiB or 512 KiB blocks.
+  static constexpr std::int64_t kWinogradBlockBytes = 512 * 1024;
+  /// The fewest input and output channels (as the float Conv's).
+  static constexpr std::int64_t kWinogradMinChannels = 16;
+
+  /// f(w, zero, zero_stride) on the constant weights and their zero point (nullptr without one), typed.
+  template <typename F>
+  static auto with_constant_weights(const PrepareContext& ctx, const State& s, F&& f) noexcept {
+    const void* w = ctx.input(kW).const_data;
+    const void* zero = ctx.has_input(kWZeroPoint) ? ctx.input(kWZeroPoint).const_data : nullptr;
+    const std::int64_t zero_stride = s.per_channel_zero ? 1 : 0;
+    if (ctx.input(kW).dtype == DataType::int8) {
+      return f(static_cast<const std::int8_t*>(w), static_cast<const std::int8_t*>(zero), zero_stride);
+    }
+    return f(static_cast<const std::uint8_t*>(w), static_cast<const std::uint8_t*>(zero), zero_stride);
+  }
+
+  /// Whether the conv runs as Winograd: the session allows it, one group, a 2-D 3x3 kernel of unit strides and
+  /// dilations, the AVX2 integer tile, enough channels, and constant weights whose sums provably stay below 2^29.
+  static bool runs_winograd(const PrepareContext& ctx, const State& s) noexcept {
+    const quant_util::ConvPlan& p = s.plan;
+    const sliding_window::WindowGeometry& g = p.geometry;
+    bool unit = g.rank == 2 && p.group == 1;
+    for (int d = 0; unit && d < 2; ++d) {
+      unit = g.kernel[d] == 3 && g.stride[d] == 1 && g.dilation[d] == 1 && g.pad_begin[d] >= 0 && g.pad_end[d] >= 0;
+    }
+    if (!unit || !ctx.winograd_allowed() || (s.isa != Isa::avx2 && s.isa != Isa::avx512) ||
+        p.channels < kWinogradMinChannels || p.out_channels < kWinogradMinChannels || g.output[0] < 1 ||
+        g.output[1] < 1 || !integer_gemm::constant_with_zero_point(ctx, kW, kWZeroPoint)) {
+      return false;
+    }
+    return with_constant_weights(ctx, s, [&](const auto* w, const auto* zero, std::int64_t zero_stride) {
+      return integer_winograd::fits_exactly(w, zero, zero_stride, p.out_channels, p.channels);
+    });
+  }
+
+  static winograd::Tiling winograd_tiling(const State& s) noexcept {
+    const sliding_window::WindowGeometry& g = s.plan.geometry;
+    return winograd::Tiling{g.input[0], g.input[1], g.output[0], g.output[1], g.pad_begin[0], g.pad_begin[1]};
+  }
+
+  /// The packed transformed filters, the block height, and each task's packed V and working memory.
+  static Status plan_winograd(PrepareContext& ctx, State& s, scratch::ScratchLayout& layout) noexcept {
+    const std::int64_t m = s.plan.out_channels, c = s.plan.channels;
+    Span<std::int16_t> filters;
+    ONNXMICRO_RETURN_IF_ERROR(
+        ctx.allocate_persistent(static_cast<std::size_t>(integer_winograd::filter_elements(m, c)), filters));
+    with_constant_weights(ctx, s, [&](const auto* w, const auto* zero, std::int64_t zero_stride) {
+      integer_winograd::pack_filters(w, zero, zero_stride, m, c, filters.data());
+      return true;
+    });
+    s.winograd_filters = filters.data();
+    s.weights = nullptr;
+    // Filters that stay in L2 beside a block cost little to read again: smaller blocks may then share out.
+    const winograd::Tiling g = winograd_tiling(s);
+    const bool cached = integer_winograd::filter_elements(m, c) * std::int64_t{2} <= kWinogradBlockBytes / 2;
+    const std::int64_t row_bytes = winograd::kPoints * c * g.tiles_w() * std::int64_t{2};
+    s.winograd_rows = winograd::block_rows(g, row_bytes, kWinogradBlockBytes, s.plan.batch,
+                                           static_cast<std::int64_t>(ctx.workers()), cached);
+    const std::size_t slices = ctx.workers();
+    s.packed_offset =
+        layout.reserve_slices<std::int16_t>(integer_winograd::packed_v_elements(g, c, s.winograd_rows), slices);
+    s.column_offset =
+        layout.reserve_slices<std::int16_t>(integer_winograd::input_work_elements(g, s.winograd_rows), slices);
+    s.rows_offset =
+        layout.reserve_slices<std::int32_t>(integer_winograd::output_work_elements(g, s.winograd_rows), slices);
+    return {};
+  }
+
+  /// The (image, block) items over the workers (winograd::run_items); an item split over tasks divides its input
+  /// transforms by channel pairs and its products by output channels.
+  template <typename TX, typename TY>
+  static void winograd_blocks(const State& s, RunContext& ctx, const Operands<TX, TY>& o) noexcept {
+    const quant_util::ConvPlan& p = s.plan;
+    const winograd::Tiling g = winograd_tiling(s);
+    const std::int64_t rows = s.winograd_rows, blocks = (g.tiles_h() + rows - 1) / rows, items = p.batch * blocks;
+    const std::int64_t c = p.channels, m = p.out_channels;
+    using scratch::ScratchLayout;
+    const std::size_t v_stride =
+        ScratchLayout::slice_stride<std::int16_t>(integer_winograd::packed_v_elements(g, c, rows));
+    const std::size_t in_stride =
+        ScratchLayout::slice_stride<std::int16_t>(integer_winograd::input_work_elements(g, rows));
+    const std::size_t out_stride =
+        ScratchLayout::slice_stride<std::int32_t>(integer_winograd::output_work_elements(g, rows));
+    void* scratch_base = ctx.scratch();
+    auto run_item = [&](std::int64_t item, std::size_t task, std::size_t tasks, const Workers& split) noexcept {
+      const std::int64_t n = item / blocks, first = item % blocks * rows;
+      const std::int64_t count = g.tiles_h() - first < rows ? g.tiles_h() - first : rows;
+      std::int16_t* packed_v = scratch::scratch_at<std::int16_t>(scratch_base, s.packed_offset + task * v_stride);
+      const TX* x_n = o.x + n * c * p.in_spatial;
+      TY* y_n = o.y + n * m * p.out_spatial;
+      auto inputs = [&](std::size_t t) noexcept {
+        const SplitRange pairs = split_range((c + 1) / 2, tasks, t);
+        integer_winograd::transform_inputs(
+            g, x_n, o.x_zero, c, pairs.begin, pairs.end, first, count,
+            scratch::scratch_at<std::int16_t>(scratch_base, s.column_offset + (task + t) * in_stride), packed_v);
+      };
+      split.run(tasks, inputs);
+      auto store = [&](std::int64_t channel, std::int64_t row, const std::int32_t* top,
+                       const std::int32_t* bottom) noexcept {
+        const std::uint32_t b = o.bias ? static_cast<std::uint32_t>(o.bias[channel]) : 0u;
+        TY* out = y_n + channel * p.out_spatial + row * g.out_w;
+        integer_gemm::requantize_row(s.isa, top, g.out_w, b, o.requant[channel], o.y_zero, o.low, o.high, out);
+        if (bottom != nullptr) {
+          integer_gemm::requantize_row(s.isa, bottom, g.out_w, b, o.requant[channel], o.y_zero, o.low, o.high,
+                                       out + g.out_w);
+        }
+      };
+      auto outputs = [&](std::size_t t) noexcept {
+        const SplitRange channels = split_range(m, tasks, t, integer_gemm::kRows);
+        integer_winograd::multiply_outputs(
+            s.isa, g, s.winograd_filters, c, packed_v, first, count, channels.begin, channels.end,
+            scratch::scratch_at<std::int32_t>(scratch_base, s.rows_offset + (task + t) * out_stride), store);
+      };
+      split.run(tasks, outputs);
+    };
+    const double work = static_cast<double>(p.batch * m) * static_cast<double>(p.out_spatial) * s.depth;
+    winograd::run_items(ctx.workers(), work, kMinTaskWork, items, run_item);
+  }
+#endif  // ONNXMICRO_ENABLE_FAST_PATHS && ONNXMICRO_ENABLE_ISA_DISPATCH
 
   /// The GEMM path split over the workers (bit-identical for any split: every output is one tile's sum). Its units
   /// are the column tiles of every (image, group); each task claims units whole, with a packed tile (and im2col

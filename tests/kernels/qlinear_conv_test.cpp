@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "onnxmicro/onnxmicro.hpp"
+#include "onnxmicro/runtime/std_thread_pool.hpp"
 #include "quantized_kernel_driver.hpp"
 #include "support/kernel_harness.hpp"
 #include "support/proto_writer.hpp"
@@ -61,7 +62,9 @@ std::vector<int> random_ints(std::mt19937& rng, bool is_signed, std::size_t coun
   return v;
 }
 
-void check_case(const ConvCase& k, std::uint32_t seed) {
+/// Runs case `k` (inputs from `seed`) with `settings` and compares with the reference; returns the metadata bytes
+/// the kernel's prepare allocated.
+std::size_t check_case(const ConvCase& k, std::uint32_t seed, const onnxmicro_test::HarnessSettings& settings = {}) {
   std::mt19937 rng(seed);
   const std::int64_t cg = k.c / k.group, mg = k.m / k.group;
   const std::int64_t oh = (k.h + k.pt + k.pb - (k.dh * (k.kh - 1) + 1)) / k.sh + 1;
@@ -94,10 +97,11 @@ void check_case(const ConvCase& k, std::uint32_t seed) {
   std::vector<ProtoWriter> attributes = {
       make_attribute_int("group", k.group), make_attribute_ints("strides", {k.sh, k.sw}),
       make_attribute_ints("dilations", {k.dh, k.dw}), make_attribute_ints("pads", {k.pt, k.pl, k.pb, k.pr})};
-  onnxmicro_test::DriverResult r =
-      onnxmicro_test::run_quantized(om::all_kernels_registry(), "", "QLinearConv", 10, inputs, attributes, k.clamp);
-  ASSERT_TRUE(r.status.ok()) << r.status.message();
-  ASSERT_EQ(r.output.shape, (Shape{k.n, k.m, oh, ow}));
+  onnxmicro_test::DriverResult r = onnxmicro_test::run_quantized(om::all_kernels_registry(), "", "QLinearConv", 10,
+                                                                 inputs, attributes, k.clamp, settings);
+  EXPECT_TRUE(r.status.ok()) << r.status.message();
+  EXPECT_EQ(r.output.shape, (Shape{k.n, k.m, oh, ow}));
+  if (!r.status.ok() || r.output.shape != Shape{k.n, k.m, oh, ow}) return 0;
 
   std::int32_t low = k.y_signed ? -128 : 0, high = k.y_signed ? 127 : 255;
   onnxmicro_test::reference_clamp_bounds(k.clamp, y_scale, y_zero[0], low, high);
@@ -133,7 +137,8 @@ void check_case(const ConvCase& k, std::uint32_t seed) {
   } else {
     for (std::uint8_t v : values_of<std::uint8_t>(r.output)) actual.push_back(v);
   }
-  ASSERT_EQ(actual, expected) << "seed " << seed;
+  EXPECT_EQ(actual, expected) << "seed " << seed;
+  return r.metadata_bytes;
 }
 
 TEST(QLinearConvTest, RandomizedAgainstReference) {
@@ -307,6 +312,68 @@ TEST(QLinearConvTest, ConvIntegerSharesTheIntegerPath) {
     }
     ASSERT_EQ(values_of<std::int32_t>(r.output), expected) << "iteration " << iteration;
   }
+}
+
+// Winograd F(2x2, 3x3) on integers (kernels/common/integer_winograd.hpp) for stride-1 3x3 convs with constant weights
+// and 16 or more channels: exact, so every output must equal the reference's, on 1 and 2 threads and with it turned
+// off. The shapes cover odd output sizes (tiles partly outside), asymmetric and no pads, a batch, an odd channel
+// count (a lone last depth pair), output channels that leave a partial row panel, rows wide enough for the vector
+// loops and their tails, several blocks of tile rows (claimed by two threads), and filters too large for the cache
+// (one block, split over two threads); int8 and uint8 operands, per-channel zero points, bias, a fused Relu/Clip.
+// Where the AVX2 integer tile runs, the packed transformed filters (16 points of M x C) take more metadata than the
+// direct path's (9 taps): that is how the test knows Winograd ran.
+TEST(QLinearConvTest, WinogradGivesTheDirectSumsExactly) {
+  struct Shape4 {
+    std::int64_t n, c, h, w, m, pt, pl, pb, pr;
+  };
+  const Shape4 shapes[] = {
+      {1, 16, 9, 11, 16, 1, 1, 1, 1}, {2, 32, 14, 14, 42, 1, 1, 1, 1}, {1, 17, 8, 21, 17, 0, 2, 1, 0},
+      {1, 16, 5, 5, 16, 0, 0, 0, 0},  {1, 24, 75, 37, 20, 1, 1, 1, 1}, {1, 160, 5, 6, 128, 1, 1, 1, 1},
+  };
+  om::StdThreadPool pool(2);
+  om::Isa isa = om::Isa::baseline;
+  ASSERT_TRUE(om::effective_isa(om::Isa::best, isa));
+  const bool runs = isa == om::Isa::avx2 || isa == om::Isa::avx512;
+  int index = 0;
+  for (const Shape4& shape : shapes) {
+    ConvCase k;
+    k.n = shape.n, k.c = shape.c, k.h = shape.h, k.w = shape.w, k.m = shape.m;
+    k.pt = shape.pt, k.pl = shape.pl, k.pb = shape.pb, k.pr = shape.pr;
+    k.x_signed = index % 2 == 1;
+    k.w_signed = index % 3 != 1;
+    k.y_signed = index % 2 == 0;
+    k.per_channel = index % 2 == 0;
+    k.bias = index != 2;
+    k.clamp.has_min = index % 3 == 0;
+    k.clamp.has_max = index == 3;
+    k.clamp.max = 2.0f;
+    SCOPED_TRACE(::testing::Message() << "shape " << index);
+    const std::uint32_t seed = static_cast<std::uint32_t>(500 + index);
+    const std::size_t direct = check_case(k, seed);
+    const std::size_t winograd = check_case(k, seed, {true, nullptr});
+    check_case(k, seed, {true, &pool});
+    if (runs) {
+      EXPECT_GT(winograd, direct) << "Winograd did not run";
+    } else {
+      EXPECT_EQ(winograd, direct);
+    }
+    ++index;
+  }
+}
+
+// Weights whose sums could pass 2^29 (255 x the sum of |w - w_zero| over a channel's 9 C taps) would make Winograd's
+// 4 x sum wrap beyond what / 4 recovers: such convs keep the direct path, and give the reference's (wrapped) sums.
+TEST(QLinearConvTest, WinogradLeavesConvsWhoseSumsCouldWrap) {
+  ConvCase k;
+  k.c = 3000;
+  k.m = 16;
+  k.h = k.w = 4;
+  k.pt = k.pl = k.pb = k.pr = 1;
+  k.x_signed = false;
+  k.w_signed = false;
+  k.with_zero_points = false;  // w in [0, 255]: sums of |w| about 27000 x 127, past 2^29 / 255
+  const std::size_t direct = check_case(k, 12);
+  EXPECT_EQ(check_case(k, 12, {true, nullptr}), direct);
 }
 
 }  // namespace ONNXMICRO_TEST_FILE_SCOPE

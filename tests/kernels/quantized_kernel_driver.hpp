@@ -19,19 +19,21 @@ struct DriverResult {
   Status status;
   TestTensor output;
   std::size_t scratch_bytes = 0;
+  std::size_t metadata_bytes = 0;
 };
 
 inline DriverResult run_quantized(om::KernelRegistry registry, std::string_view domain, const std::string& op,
                                   int opset, const std::vector<TestTensor>& inputs,
                                   const std::vector<ProtoWriter>& attributes = {},
-                                  const om::kernels::FusedClamp& clamp = {}) {
-  KernelHarness harness(registry, domain, op, opset, inputs, attributes, clamp);
+                                  const om::kernels::FusedClamp& clamp = {}, const HarnessSettings& settings = {}) {
+  KernelHarness harness(registry, domain, op, opset, inputs, attributes, clamp, settings);
   // Poisoned, so a kernel that reads scratch it has not written shows up as a wrong output.
   harness.scratch_fill = 0xAB;
   DriverResult result;
   result.status = harness.prepare_status;
   if (!result.status.ok()) return result;
   result.scratch_bytes = harness.scratch_bytes();
+  result.metadata_bytes = harness.metadata_bytes();
   result.status = harness.run(result.output);
   return result;
 }

@@ -65,6 +65,12 @@ std::vector<T> values_of(const TestTensor& t) {
   return out;
 }
 
+/// Where the harness's environment differs from a default session's.
+struct HarnessSettings {
+  bool winograd = false;           ///< SessionOptions::winograd_convolutions
+  om::ThreadPool* pool = nullptr;  ///< SessionOptions::thread_pool (its concurrency() threads)
+};
+
 /// Resolves `op` at `opset` in `registry` and prepares it; run() may then be called repeatedly.
 class KernelHarness {
  public:
@@ -75,11 +81,14 @@ class KernelHarness {
   KernelHarness(om::KernelRegistry registry, const std::string& op, int opset, std::vector<TestTensor> node_inputs,
                 const std::vector<ProtoWriter>& attributes = {})
       : KernelHarness(registry, "", op, opset, std::move(node_inputs), attributes) {}
-  /// `op` in `domain`, prepared with `clamp` as the session's QDQ fusion hands over a fused Relu/Clip.
+  /// `op` in `domain`, prepared with `clamp` as the session's QDQ fusion hands over a fused Relu/Clip, and with
+  /// `settings`.
   KernelHarness(om::KernelRegistry registry, std::string_view domain, const std::string& op, int opset,
                 std::vector<TestTensor> node_inputs, const std::vector<ProtoWriter>& attributes,
-                const om::kernels::FusedClamp& clamp = {})
+                const om::kernels::FusedClamp& clamp = {}, const HarnessSettings& settings = {})
       : inputs(std::move(node_inputs)) {
+    environment_.winograd = settings.winograd;
+    if (settings.pool != nullptr) environment_.workers = om::Workers(settings.pool, settings.pool->concurrency());
     kernel = om::find_kernel(registry, domain, op, opset);
     if (kernel == nullptr) {
       prepare_status = Status(StatusCode::unsupported, "no kernel");
@@ -111,6 +120,8 @@ class KernelHarness {
   }
 
   std::size_t scratch_bytes() const { return prepare_ ? prepare_->scratch_bytes() : 0; }
+  /// Bytes prepare() allocated for its state (packed weights and the like).
+  std::size_t metadata_bytes() const { return allocator_.used_bytes(); }
   /// The input prepare() needed constant but got without data, or -1.
   int missing_constant_input() const { return prepare_ ? prepare_->missing_constant_input() : -1; }
 
@@ -142,7 +153,7 @@ class KernelHarness {
     std::vector<unsigned char> scratch(scratch_bytes() + kGuard, scratch_fill);
     om::kernels::RunContext run(om::Span<const om::ConstTensorView>(views.data(), views.size()),
                                 om::Span<const om::TensorView>(&out_view, 1), prepare_->state(), scratch.data(),
-                                scratch_bytes());
+                                scratch_bytes(), nullptr, environment_.workers);
     Status status = kernel->run(run);
     for (std::size_t i = scratch_bytes(); i < scratch.size(); ++i) {
       EXPECT_EQ(scratch[i], scratch_fill) << "write past the scratch";

@@ -91,7 +91,9 @@ struct SessionOptions {
   /// bits of the results (errors of a few float roundings of the sum of |products|, as a different summation order
   /// would); each node that runs this way says so in NodeReport::rounding (`onnxmicro plan`). false: every Conv adds
   /// its products in the plain order, the same bits on every instruction set. Never in size-optimised sessions or
-  /// builds without ONNXMICRO_ENABLE_FAST_PATHS. Subgraph sessions inherit it.
+  /// builds without ONNXMICRO_ENABLE_FAST_PATHS. Subgraph sessions inherit it. It also lets QLinearConv run such
+  /// convs as Winograd on integers (kernels/common/integer_winograd.hpp), which is exact: the direct path's bits,
+  /// nothing reported; false keeps them direct too (their packed filters take 16/9 of the direct path's).
   bool winograd_convolutions = true;
   /// Plan and run with the kernels' size-optimised choices, which a build with ONNXMICRO_OPTIMIZE_FOR_SIZE=1
   /// always makes (this option cannot turn them off there): Conv sums each window directly instead of gathering

@@ -62,6 +62,11 @@ constexpr std::int64_t packed_b_size(std::int64_t k, std::int64_t n) noexcept {
   return packed_depth(k) * round_up(n, kColumns);
 }
 
+/// Where A(i, p) of an m x k matrix (kp = packed_depth(k)) lies in packed A: i's panel, then p's pair, then the row.
+constexpr std::int64_t packed_a_index(std::int64_t i, std::int64_t p, std::int64_t kp) noexcept {
+  return (i / kRows) * kRows * kp + ((p / 2) * kRows + i % kRows) * 2 + (p & 1);
+}
+
 /// Packs A(i, p) = src[i * row_stride + p * depth_stride] - zero(i) for i < m, p < k, where zero(i) is
 /// zero_point[i * zero_stride] (0 without a zero point). T is int8_t or uint8_t.
 template <typename T>
@@ -106,33 +111,46 @@ inline void widen_row(const T* src, std::int64_t count, int zero, std::int16_t* 
   for (; i < count; ++i) dst[i] = static_cast<std::int16_t>(static_cast<int>(src[i]) - zero);
 }
 
+/// One depth pair of a B panel: `cols` (at most kColumns) columns of rows row0 and row1 (nullptr: zeros) side by side
+/// into `out`, zeros past them.
+inline void pack_pair(const std::int16_t* row0, const std::int16_t* row1, std::int64_t cols,
+                      std::int16_t* out) noexcept {
+#if defined(__SSE2__)
+  if (cols == kColumns) {
+    for (std::int64_t h = 0; h < kColumns; h += 8) {  // 8 columns per 16-byte vector
+      const __m128i v0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(row0 + h));
+      const __m128i v1 = row1 ? _mm_loadu_si128(reinterpret_cast<const __m128i*>(row1 + h)) : _mm_setzero_si128();
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 2 * h), _mm_unpacklo_epi16(v0, v1));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 2 * h + 8), _mm_unpackhi_epi16(v0, v1));
+    }
+    return;
+  }
+#endif
+  for (std::int64_t c = 0; c < kColumns; ++c) {
+    out[2 * c] = c < cols ? row0[c] : std::int16_t(0);
+    out[2 * c + 1] = c < cols && row1 ? row1[c] : std::int16_t(0);
+  }
+}
+
 /// Packs B from a dense row-major int16 matrix (k rows of n values, row stride ld), already zero-point shifted.
 inline void pack_b(const std::int16_t* src, std::int64_t ld, std::int64_t k, std::int64_t n,
                    std::int16_t* dst) noexcept {
   const std::int64_t kp = packed_depth(k);
   for (std::int64_t j0 = 0; j0 < n; j0 += kColumns) {
-    std::int16_t* panel = dst + j0 * kp;
     const std::int64_t cols = n - j0 < kColumns ? n - j0 : kColumns;
     for (std::int64_t p = 0; p < kp; p += 2) {
-      std::int16_t* out = panel + p * kColumns;
       const std::int16_t* row0 = src + p * ld + j0;
-      const std::int16_t* row1 = p + 1 < k ? row0 + ld : nullptr;
-#if defined(__SSE2__)
-      if (cols == kColumns) {
-        for (std::int64_t h = 0; h < kColumns; h += 8) {  // 8 columns per 16-byte vector
-          const __m128i v0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(row0 + h));
-          const __m128i v1 = row1 ? _mm_loadu_si128(reinterpret_cast<const __m128i*>(row1 + h)) : _mm_setzero_si128();
-          _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 2 * h), _mm_unpacklo_epi16(v0, v1));
-          _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 2 * h + 8), _mm_unpackhi_epi16(v0, v1));
-        }
-        continue;
-      }
-#endif
-      for (std::int64_t c = 0; c < kColumns; ++c) {
-        out[2 * c] = c < cols ? row0[c] : std::int16_t(0);
-        out[2 * c + 1] = c < cols && row1 ? row1[c] : std::int16_t(0);
-      }
+      pack_pair(row0, p + 1 < k ? row0 + ld : nullptr, cols, dst + j0 * kp + p * kColumns);
     }
+  }
+}
+
+/// Packs depth rows p and p + 1 (p even; row1 nullptr: zeros) of B, n columns each, into B packed at depth kp
+/// (packed_depth(K)): `dst` points at pair p of the first panel (packed B + p * kColumns).
+inline void pack_b_pair(const std::int16_t* row0, const std::int16_t* row1, std::int64_t n, std::int64_t kp,
+                        std::int16_t* dst) noexcept {
+  for (std::int64_t j0 = 0; j0 < n; j0 += kColumns) {
+    pack_pair(row0 + j0, row1 ? row1 + j0 : nullptr, n - j0 < kColumns ? n - j0 : kColumns, dst + j0 * kp);
   }
 }
 
@@ -146,21 +164,7 @@ inline void pack_b_offsets(const std::int16_t* base, const std::int32_t* row_off
     const std::int16_t* row0 = base + row_offsets[p];
     const std::int16_t* row1 = p + 1 < k ? base + row_offsets[p + 1] : nullptr;
     for (std::int64_t j0 = 0; j0 < n; j0 += kColumns) {
-      std::int16_t* out = dst + j0 * kp + p * kColumns;
-#if defined(__SSE2__)
-      for (std::int64_t h = 0; h < kColumns; h += 8) {  // 8 columns per 16-byte vector
-        const __m128i v0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(row0 + j0 + h));
-        const __m128i v1 =
-            row1 ? _mm_loadu_si128(reinterpret_cast<const __m128i*>(row1 + j0 + h)) : _mm_setzero_si128();
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 2 * h), _mm_unpacklo_epi16(v0, v1));
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 2 * h + 8), _mm_unpackhi_epi16(v0, v1));
-      }
-#else
-      for (std::int64_t c = 0; c < kColumns; ++c) {
-        out[2 * c] = row0[j0 + c];
-        out[2 * c + 1] = row1 ? row1[j0 + c] : std::int16_t(0);
-      }
-#endif
+      pack_pair(row0 + j0, row1 ? row1 + j0 : nullptr, kColumns, dst + j0 * kp + p * kColumns);
     }
   }
 }

@@ -19,6 +19,7 @@
 #include <cstdint>
 
 #include "onnxmicro/core/isa.hpp"
+#include "onnxmicro/core/threads.hpp"
 #include "onnxmicro/kernels/common/output_clamp.hpp"
 #include "onnxmicro/kernels/common/strided_copy.hpp"
 
@@ -45,6 +46,41 @@ struct Tiling {
   /// Padded input rows a block of `tile_rows` tile rows reads.
   static std::int64_t input_rows(std::int64_t tile_rows) noexcept { return 2 * tile_rows + 2; }
 };
+
+/// Tile rows per block of work: as many as `budget` bytes hold at `row_bytes` a tile row (at least one, at most the
+/// image). With `share_out` (several tasks, filters that stay in the cache), blocks that would not share out over
+/// the tasks (too few for `batch` images, not a multiple) are made smaller, up to a multiple of the tasks.
+inline std::int64_t block_rows(const Tiling& g, std::int64_t row_bytes, std::int64_t budget, std::int64_t batch,
+                               std::int64_t tasks, bool share_out) noexcept {
+  std::int64_t rows = budget / row_bytes;
+  if (rows < 1) rows = 1;
+  if (rows > g.tiles_h()) rows = g.tiles_h();
+  std::int64_t blocks = (g.tiles_h() + rows - 1) / rows;
+  if (share_out && tasks > 1 && blocks % tasks != 0 && batch * blocks < 4 * tasks) {
+    blocks = (blocks + tasks - 1) / tasks * tasks;
+    if (blocks > g.tiles_h()) blocks = g.tiles_h();
+  }
+  return (g.tiles_h() + blocks - 1) / blocks;
+}
+
+/// Runs run_item(item, task, tasks, split) for every item in [0, items) (an image's block of tile rows): with enough
+/// items to share out, `tasks` tasks (for `work` multiply-adds, one per `work_per_task`) claim them one by one, each
+/// item on its own (tasks 1, split a single worker); else the items run one after another, each split over all the
+/// tasks (`split`: the workers to split it with, tasks numbered from `task` 0). Bits never depend on the split.
+template <typename RunItem>
+inline void run_items(const Workers& workers, double work, double work_per_task, std::int64_t items,
+                      RunItem& run_item) noexcept {
+  const std::size_t tasks = workers.tasks_for(work, work_per_task, static_cast<std::int64_t>(workers.count()));
+  const std::int64_t task_count = static_cast<std::int64_t>(tasks);
+  if (tasks > 1 && (items % task_count == 0 || items >= 4 * task_count)) {
+    auto items_in = [&](std::size_t t, std::int64_t first, std::int64_t end) noexcept {
+      for (std::int64_t item = first; item < end; ++item) run_item(item, t, 1, Workers());
+    };
+    workers.claim_ranges(tasks, items, 1, items_in);
+    return;
+  }
+  for (std::int64_t item = 0; item < items; ++item) run_item(item, 0, tasks, tasks > 1 ? workers : Workers());
+}
 
 /// U = G g Gᵀ for one 3x3 filter `g` (row-major) into `u` (16 floats, row-major), with G = [1 0 0; 1/2 1/2 1/2;
 /// 1/2 -1/2 1/2; 0 0 1]: in double, rounded once.

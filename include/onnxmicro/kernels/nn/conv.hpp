@@ -577,16 +577,8 @@ struct ConvImpl : kernels::KernelDefaults {
     const std::int64_t filter_bytes = winograd::kPoints * s.out_channels * s.in_channels * std::int64_t{4};
     const bool streamed = filter_bytes > kWinogradBlockBytes / 2;
     const std::int64_t row_bytes = winograd::kPoints * (s.in_channels + s.out_channels) * g.tiles_w() * 4;
-    std::int64_t rows = (streamed ? kWinogradStreamedBlockBytes : kWinogradBlockBytes) / row_bytes;
-    if (rows < 1) rows = 1;
-    if (rows > g.tiles_h()) rows = g.tiles_h();
-    std::int64_t blocks = (g.tiles_h() + rows - 1) / rows;
-    const std::int64_t tasks = static_cast<std::int64_t>(workers);
-    if (!streamed && tasks > 1 && blocks % tasks != 0 && s.batch * blocks < 4 * tasks) {
-      blocks = (blocks + tasks - 1) / tasks * tasks;
-      if (blocks > g.tiles_h()) blocks = g.tiles_h();
-    }
-    return (g.tiles_h() + blocks - 1) / blocks;
+    return winograd::block_rows(g, row_bytes, streamed ? kWinogradStreamedBlockBytes : kWinogradBlockBytes, s.batch,
+                                static_cast<std::int64_t>(workers), !streamed);
   }
 
   /// The transformed filters packed for the GEMM (U_xi for xi = 0..15, then out_channels zeros: the products' bias),
@@ -663,18 +655,8 @@ struct ConvImpl : kernels::KernelDefaults {
       };
       ctx.workers().run(tasks, outputs);
     };
-    const Workers& workers = ctx.workers();
     const double work = static_cast<double>(s.batch * m_count) * s.out_spatial * s.column_rows;
-    const std::size_t tasks = workers.tasks_for(work, kMinTaskWork, static_cast<std::int64_t>(workers.count()));
-    const std::int64_t task_count = static_cast<std::int64_t>(tasks);
-    if (tasks > 1 && (items % task_count == 0 || items >= 4 * task_count)) {
-      auto items_in = [&](std::size_t t, std::int64_t first, std::int64_t end) noexcept {
-        for (std::int64_t item = first; item < end; ++item) run_item(item, t, 1, Workers());
-      };
-      workers.claim_ranges(tasks, items, 1, items_in);
-      return;
-    }
-    for (std::int64_t item = 0; item < items; ++item) run_item(item, 0, tasks, tasks > 1 ? workers : Workers());
+    winograd::run_items(ctx.workers(), work, kMinTaskWork, items, run_item);
   }
 #endif  // ONNXMICRO_ENABLE_FAST_PATHS && ONNXMICRO_ENABLE_ISA_DISPATCH
 
