@@ -32450,6 +32450,48 @@ inline void pack_pair(const std::int16_t* row0, const std::int16_t* row1, std::i
   }
 }
 
+/// dst[i] = src[2 * i] - zero for i < count (T: int8_t or uint8_t); reads nothing past src[2 * (count - 1)].
+template <typename T>
+inline void widen_even(const T* src, std::int64_t count, int zero, std::int16_t* dst) noexcept {
+  std::int64_t i = 0;
+#if defined(__SSE2__)
+  const __m128i z = _mm_set1_epi16(static_cast<std::int16_t>(zero));
+  for (; i + 9 <= count; i += 8) {  // 16 bytes from src + 2i: the last one, src[2i + 15], is before src[2 count - 2]
+    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 2 * i));
+    const __m128i even = std::numeric_limits<T>::is_signed ? _mm_srai_epi16(_mm_slli_epi16(bytes, 8), 8)
+                                                           : _mm_and_si128(bytes, _mm_set1_epi16(0x00FF));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + i), _mm_sub_epi16(even, z));
+  }
+#endif
+  for (; i < count; ++i) dst[i] = static_cast<std::int16_t>(static_cast<int>(src[2 * i]) - zero);
+}
+
+/// One phase of a zero-padded row: out[i] = line[i * stride + shift] - zero where that column is inside [0, width),
+/// else 0 (also everywhere when `line` is nullptr: a padding row), for i < count. A stride-s convolution reads its
+/// padded input as s phases of every s-th column, each tap a shifted window of one phase.
+template <typename T>
+inline void widen_phase(const T* line, std::int64_t width, std::int64_t shift, std::int64_t stride, int zero,
+                        std::int64_t count, std::int16_t* out) noexcept {
+  // Values [lo, hi) read input columns lo * stride + shift onwards.
+  std::int64_t lo = shift >= 0 ? 0 : (stride - 1 - shift) / stride;
+  std::int64_t hi = line == nullptr || width - shift <= 0 ? 0 : (width - shift - 1) / stride + 1;
+  if (hi > count) hi = count;
+  if (lo > hi) lo = hi;
+  for (std::int64_t i = 0; i < lo; ++i) out[i] = 0;
+  if (hi > lo) {
+    const T* first = line + lo * stride + shift;
+    if (stride == 1) {
+      widen_row(first, hi - lo, zero, out + lo);
+    } else if (stride == 2) {
+      widen_even(first, hi - lo, zero, out + lo);
+    } else {
+      for (std::int64_t i = lo; i < hi; ++i)
+        out[i] = static_cast<std::int16_t>(static_cast<int>(first[(i - lo) * stride]) - zero);
+    }
+  }
+  for (std::int64_t i = hi; i < count; ++i) out[i] = 0;
+}
+
 /// Packs B from a dense row-major int16 matrix (k rows of n values, row stride ld), already zero-point shifted.
 inline void pack_b(const std::int16_t* src, std::int64_t ld, std::int64_t k, std::int64_t n,
                    std::int16_t* dst) noexcept {
@@ -33142,6 +33184,14 @@ inline void pack_filters(const TW* w, const TW* zero, std::int64_t zero_stride, 
 }
 
 // ---- working memory ----------------------------------------------------------------------------------------------
+// The transforms run whole vectors (16 tiles in, 8 out) past the end of a row of tiles rather than finish it one tile
+// at a time (which took a third of a 64-channel 56x56 conv's time): the lanes past it read and write kSlack elements
+// of slack after each padded input row, each point's V rows and the output rows, and their values are never used.
+
+/// Elements of slack after each buffer a vector may run past.
+constexpr std::int64_t kSlack = 16;
+/// Elements from one padded input row to the next in transform_inputs()'s working memory.
+inline std::int64_t row_stride(const Tiling& g) noexcept { return g.row_floats() + kSlack; }
 
 /// Columns of a block's GEMMs: its tiles, rounded up to whole B panels.
 inline std::int64_t block_columns(const Tiling& g, std::int64_t tile_rows) noexcept {
@@ -33153,52 +33203,32 @@ inline std::int64_t packed_v_elements(const Tiling& g, std::int64_t channels, st
 }
 /// int16 elements of transform_inputs()'s working memory: the padded input rows and a channel pair's V rows.
 inline std::int64_t input_work_elements(const Tiling& g, std::int64_t tile_rows) noexcept {
-  return Tiling::input_rows(tile_rows) * g.row_floats() + 2 * kPoints * block_columns(g, tile_rows);
+  return Tiling::input_rows(tile_rows) * row_stride(g) + 2 * kPoints * (block_columns(g, tile_rows) + kSlack);
 }
+/// int32 elements of an output row of multiply_outputs() (two tiles' columns each, with slack).
+inline std::int64_t output_row_elements(const Tiling& g) noexcept { return 2 * g.tiles_w() + kSlack; }
 /// int32 elements of multiply_outputs()'s working memory: a panel's 16 products and two rows of accumulators.
 inline std::int64_t output_work_elements(const Tiling& g, std::int64_t tile_rows) noexcept {
-  return kPoints * integer_gemm::kRows * block_columns(g, tile_rows) + 4 * g.tiles_w();
+  return kPoints * integer_gemm::kRows * block_columns(g, tile_rows) + 2 * output_row_elements(g);
 }
 
 // ---- input transform ---------------------------------------------------------------------------------------------
 
-/// dst[i] = src[2 * i] - zero for i < count (T: int8_t or uint8_t); reads nothing past src[2 * (count - 1)].
-template <typename T>
-inline void widen_even(const T* src, std::int64_t count, int zero, std::int16_t* dst) noexcept {
-  std::int64_t i = 0;
-  const __m128i z = _mm_set1_epi16(static_cast<std::int16_t>(zero));
-  for (; i + 9 <= count; i += 8) {  // 16 bytes from src + 2i: the last one, src[2i + 15], is before src[2 count - 2]
-    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 2 * i));
-    const __m128i even = std::numeric_limits<T>::is_signed ? _mm_srai_epi16(_mm_slli_epi16(bytes, 8), 8)
-                                                           : _mm_and_si128(bytes, _mm_set1_epi16(0x00FF));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + i), _mm_sub_epi16(even, z));
-  }
-  for (; i < count; ++i) dst[i] = static_cast<std::int16_t>(static_cast<int>(src[2 * i]) - zero);
-}
-
 /// Padded input row `iy` of `plane` (zeros outside), x - zero, as its even columns, then its odd ones (half_row()
-/// values each), into `out`: padded column q is input column q - pad_left.
+/// values each), then kSlack zeros, into `out`: padded column q is input column q - pad_left.
 template <typename T>
 inline void fill_row(const Tiling& t, const T* plane, int zero, std::int64_t iy, std::int16_t* out) noexcept {
   const T* line = iy >= 0 && iy < t.in_h ? plane + iy * t.in_w : nullptr;
   const std::int64_t half = t.half_row();
-  for (std::int64_t phase = 0; phase < 2; ++phase, out += half) {
-    // Values [lo, hi) of this phase read input columns 2 * lo + shift onwards.
-    const std::int64_t shift = phase - t.pad_left;
-    std::int64_t lo = shift >= 0 ? 0 : (1 - shift) / 2;
-    std::int64_t hi = line == nullptr || t.in_w - shift <= 0 ? 0 : (t.in_w - shift - 1) / 2 + 1;
-    if (hi > half) hi = half;
-    if (lo > hi) lo = hi;
-    for (std::int64_t i = 0; i < lo; ++i) out[i] = 0;
-    if (hi > lo) widen_even(line + 2 * lo + shift, hi - lo, zero, out + lo);
-    for (std::int64_t i = hi; i < half; ++i) out[i] = 0;
-  }
+  for (std::int64_t phase = 0; phase < 2; ++phase, out += half)
+    integer_gemm::widen_phase(line, t.in_w, phase - t.pad_left, 2, zero, half, out);
+  for (std::int64_t i = 0; i < kSlack; ++i) out[i] = 0;
 }
 
 #define ONNXMICRO_DETAIL_IWINOGRAD_AVX2 __attribute__((target("avx2"), always_inline))
 
 /// Lane-wise arithmetic of the transforms: 16 int16 tiles per AVX2 vector (no lane overflows: |V| <= 4 x 255), 8
-/// int32 per vector for the outputs (wrapping), and plain int (one tile) for the tails.
+/// int32 per vector for the outputs (wrapping).
 struct Int16x16 {
   using V = __m256i;
   ONNXMICRO_DETAIL_IWINOGRAD_AVX2 static V add(V a, V b) noexcept { return _mm256_add_epi16(a, b); }
@@ -33209,13 +33239,8 @@ struct Int32x8 {
   ONNXMICRO_DETAIL_IWINOGRAD_AVX2 static V add(V a, V b) noexcept { return _mm256_add_epi32(a, b); }
   ONNXMICRO_DETAIL_IWINOGRAD_AVX2 static V sub(V a, V b) noexcept { return _mm256_sub_epi32(a, b); }
 };
-struct Wrapping {  // one tile, wrapping as the vectors do
-  using V = std::uint32_t;
-  static V add(V a, V b) noexcept { return a + b; }
-  static V sub(V a, V b) noexcept { return a - b; }
-};
 
-/// V = Bᵀ d B for one 4x4 tile d (or a vector of tiles), Bᵀ = [1 0 -1 0; 0 1 1 0; 0 -1 1 0; 0 1 0 -1].
+/// V = Bᵀ d B for a vector of 4x4 tiles d, Bᵀ = [1 0 -1 0; 0 1 1 0; 0 -1 1 0; 0 1 0 -1].
 template <typename Ops>
 ONNXMICRO_DETAIL_IWINOGRAD_AVX2 inline void input_tile(const typename Ops::V (&d)[4][4],
                                                        typename Ops::V (&v)[kPoints]) noexcept {
@@ -33230,7 +33255,7 @@ ONNXMICRO_DETAIL_IWINOGRAD_AVX2 inline void input_tile(const typename Ops::V (&d
   }
 }
 
-/// Y' = Aᵀ M A for one tile's 16 points (or a vector of tiles), Aᵀ = [1 1 1 0; 0 1 -1 -1]: y = (y00, y01, y10, y11).
+/// Y' = Aᵀ M A for a vector of tiles' 16 points, Aᵀ = [1 1 1 0; 0 1 -1 -1]: y = (y00, y01, y10, y11).
 template <typename Ops>
 ONNXMICRO_DETAIL_IWINOGRAD_AVX2 inline void output_tile(const typename Ops::V (&m)[kPoints],
                                                         typename Ops::V (&y)[4]) noexcept {
@@ -33245,16 +33270,16 @@ ONNXMICRO_DETAIL_IWINOGRAD_AVX2 inline void output_tile(const typename Ops::V (&
   }
 }
 
-/// The 16 points of the `tiles` tiles of one tile row into v (point xi of tile t at v[xi * point_stride + t]), from
-/// its 4 padded input rows (`rows`, row_length apart, as fill_row leaves them).
-__attribute__((target("avx2"))) inline void transform_input_row(const std::int16_t* rows, std::int64_t row_length,
+/// The 16 points of the `tiles` tiles of one tile row into v (point xi of tile t at v[xi * point_stride + t], up to
+/// 15 values of slack past the last tile), from its 4 padded input rows (`rows`, row_stride() apart, as fill_row leaves
+/// them).
+__attribute__((target("avx2"))) inline void transform_input_row(const std::int16_t* rows, std::int64_t stride,
                                                                 std::int64_t half, std::int64_t tiles, std::int16_t* v,
                                                                 std::int64_t point_stride) noexcept {
-  std::int64_t t = 0;
-  for (; t + 16 <= tiles; t += 16) {
+  for (std::int64_t t = 0; t < tiles; t += 16) {
     __m256i d[4][4], out[kPoints];
     for (int k = 0; k < 4; ++k) {
-      const std::int16_t* even = rows + k * row_length + t;
+      const std::int16_t* even = rows + k * stride + t;
       d[k][0] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(even));
       d[k][1] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(even + half));
       d[k][2] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(even + 1));
@@ -33263,16 +33288,6 @@ __attribute__((target("avx2"))) inline void transform_input_row(const std::int16
     input_tile<Int16x16>(d, out);
     for (int xi = 0; xi < kPoints; ++xi)
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(v + xi * point_stride + t), out[xi]);
-  }
-  for (; t < tiles; ++t) {
-    std::uint32_t d[4][4], out[kPoints];
-    for (int k = 0; k < 4; ++k) {
-      const std::int16_t* even = rows + k * row_length + t;
-      const std::int16_t values[4] = {even[0], even[half], even[1], even[half + 1]};
-      for (int j = 0; j < 4; ++j) d[k][j] = static_cast<std::uint32_t>(static_cast<std::int32_t>(values[j]));
-    }
-    input_tile<Wrapping>(d, out);
-    for (int xi = 0; xi < kPoints; ++xi) v[xi * point_stride + t] = static_cast<std::int16_t>(out[xi]);
   }
 }
 
@@ -33283,20 +33298,20 @@ template <typename T>
 inline void transform_inputs(const Tiling& g, const T* image, int x_zero, std::int64_t channels,
                              std::int64_t first_pair, std::int64_t end_pair, std::int64_t first_row,
                              std::int64_t tile_rows, std::int16_t* work, std::int16_t* packed_v) noexcept {
-  const std::int64_t row_length = g.row_floats(), tiles_w = g.tiles_w(), tiles = tile_rows * tiles_w;
-  const std::int64_t columns = block_columns(g, tile_rows), kp = integer_gemm::packed_depth(channels);
+  const std::int64_t stride = row_stride(g), tiles_w = g.tiles_w(), tiles = tile_rows * tiles_w;
+  const std::int64_t columns = block_columns(g, tile_rows) + kSlack, kp = integer_gemm::packed_depth(channels);
   const std::int64_t point_packed = integer_gemm::packed_b_size(channels, tiles);
   std::int16_t* rows = work;
-  std::int16_t* pair_v = rows + Tiling::input_rows(tile_rows) * row_length;  // [channel of the pair][point][tile]
+  std::int16_t* pair_v = rows + Tiling::input_rows(tile_rows) * stride;  // [channel of the pair][point][tile]
   const std::int64_t plane = g.in_h * g.in_w;
   for (std::int64_t pair = first_pair; pair < end_pair; ++pair) {
     const std::int64_t count = channels - 2 * pair < 2 ? channels - 2 * pair : 2;
     for (std::int64_t k = 0; k < count; ++k) {
       const T* channel_plane = image + (2 * pair + k) * plane;
       for (std::int64_t r = 0; r < Tiling::input_rows(tile_rows); ++r)
-        fill_row(g, channel_plane, x_zero, 2 * first_row + r - g.pad_top, rows + r * row_length);
+        fill_row(g, channel_plane, x_zero, 2 * first_row + r - g.pad_top, rows + r * stride);
       for (std::int64_t r = 0; r < tile_rows; ++r)
-        transform_input_row(rows + 2 * r * row_length, row_length, g.half_row(), tiles_w,
+        transform_input_row(rows + 2 * r * stride, stride, g.half_row(), tiles_w,
                             pair_v + k * kPoints * columns + r * tiles_w, columns);
     }
     for (std::int64_t xi = 0; xi < kPoints; ++xi) {
@@ -33309,13 +33324,13 @@ inline void transform_inputs(const Tiling& g, const T* image, int x_zero, std::i
 
 // ---- products and output transform -------------------------------------------------------------------------------
 
-/// One output channel's tile row from its 16 points (`m`: point xi of tile t at m[xi * point_stride + t]), Y' / 4
-/// into `top` and `bottom` (2 * tiles_w values each; of an odd output width only out_w are meaningful).
+/// One output channel's tile row from its 16 points (`m`: point xi of tile t at m[xi * point_stride + t], readable 7
+/// values past the last tile), Y' / 4 into `top` and `bottom` (output_row_elements(); of an odd output width only
+/// out_w are meaningful). Y' is 4 x a sum below 2^29 in magnitude: an exact int32, which the shift divides exactly.
 __attribute__((target("avx2"))) inline void transform_output_row(const std::int32_t* m, std::int64_t point_stride,
                                                                  std::int64_t tiles_w, std::int32_t* top,
                                                                  std::int32_t* bottom) noexcept {
-  std::int64_t t = 0;
-  for (; t + 8 <= tiles_w; t += 8) {
+  for (std::int64_t t = 0; t < tiles_w; t += 8) {
     __m256i points[kPoints], y[4];
     for (int xi = 0; xi < kPoints; ++xi)
       points[xi] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(m + xi * point_stride + t));
@@ -33327,14 +33342,6 @@ __attribute__((target("avx2"))) inline void transform_output_row(const std::int3
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(row + 2 * t), _mm256_permute2x128_si256(lo, hi, 0x20));
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(row + 2 * t + 8), _mm256_permute2x128_si256(lo, hi, 0x31));
     }
-  }
-  for (; t < tiles_w; ++t) {
-    std::uint32_t points[kPoints], y[4];
-    for (int xi = 0; xi < kPoints; ++xi) points[xi] = static_cast<std::uint32_t>(m[xi * point_stride + t]);
-    output_tile<Wrapping>(points, y);
-    // (Y' is 4 x a sum below 2^29: an exact int32, so the shift divides exactly.)
-    top[2 * t] = static_cast<std::int32_t>(y[0]) >> 2, top[2 * t + 1] = static_cast<std::int32_t>(y[1]) >> 2;
-    bottom[2 * t] = static_cast<std::int32_t>(y[2]) >> 2, bottom[2 * t + 1] = static_cast<std::int32_t>(y[3]) >> 2;
   }
 }
 
@@ -33355,7 +33362,7 @@ inline void multiply_outputs(Isa isa, const Tiling& g, const std::int16_t* filte
   const std::int64_t point_sums = integer_gemm::kRows * columns;  // a point's products: kRows rows of `columns`
   std::int32_t* sums = work;
   std::int32_t* top = sums + kPoints * point_sums;
-  std::int32_t* bottom = top + 2 * tiles_w;
+  std::int32_t* bottom = top + output_row_elements(g);
   for (std::int64_t i0 = first_channel; i0 < end_channel; i0 += integer_gemm::kRows) {
     for (std::int64_t xi = 0; xi < kPoints; ++xi) {
       const std::int16_t* a = filters + filter_panel(i0, xi, channels);
@@ -33476,14 +33483,17 @@ struct QLinearConvImpl : KernelDefaults {
     quant_util::ConvPlan plan;
     bool depthwise;  ///< one input channel per group: direct loop
     bool pointwise;  ///< 1x1 kernel, unit strides, no pads: the input rows are the column matrix
-    /// 2-D, unit strides, kernel above 1x1: the column matrix is read in place from a zero-padded int16 copy of the
-    /// input (the "grid", padded_rows x padded_cols per channel), each tap a shifted window of it, and the products
-    /// are computed at every grid column of the output rows (grid_columns), those past an output row discarded.
+    /// 2-D, strides of 1 or 2 (kernel above 1x1): the column matrix is read in place from a zero-padded int16 copy of
+    /// the input (the "grid"), each tap a shifted window of it, and the products are computed at every grid column of
+    /// the output rows (grid_columns), those past an output row discarded. With stride s along an axis the grid
+    /// holds s phases of the padded input along it (every s-th row or column), so each tap still reads one window
+    /// at unit stride: per channel, stride_h x stride_w phase planes of grid_rows x grid_cols.
     bool grid;
-    const std::int32_t* grid_offsets;  ///< per GEMM depth row (channel, tap): its window's offset in the grid
-    std::int64_t grid_columns;         ///< (out_h - 1) * padded_cols + out_w
-    std::size_t grid_offset;           ///< scratch: the grid of one image (shared by the tasks)
-    std::size_t rows_offset;           ///< scratch per task: a row panel's sums, then one row's outputs
+    const std::int32_t* grid_offsets;   ///< per GEMM depth row (channel, tap): its window's offset in the grid
+    std::int64_t grid_columns;          ///< (out_h - 1) * grid_cols + out_w
+    std::int64_t grid_rows, grid_cols;  ///< a phase plane: ceil(padded rows / stride_h) x ceil(padded cols / stride_w)
+    std::size_t grid_offset;            ///< scratch: the grid of one image (shared by the tasks)
+    std::size_t rows_offset;            ///< scratch per task: a row panel's sums, then one row's outputs
     /// Requantise whole rows of a tile (multiply_rows), not each register tile: fast paths only (firmware keeps the
     /// smaller scratch; the grid needs it).
     bool whole_rows;
@@ -33563,7 +33573,7 @@ struct QLinearConvImpl : KernelDefaults {
     s.depthwise = plan.group_channels == 1 && plan.group > 1 && g.rank == 2 && non_negative_pads;
     s.pointwise = plan.kernel_size == 1 && !g.has_padding();
     for (int d = 0; d < g.rank; ++d) s.pointwise = s.pointwise && g.stride[d] == 1;
-    s.grid = !s.depthwise && !s.pointwise && g.rank == 2 && g.stride[0] == 1 && g.stride[1] == 1 && non_negative_pads &&
+    s.grid = !s.depthwise && !s.pointwise && g.rank == 2 && grid_strides(g) && non_negative_pads &&
              ONNXMICRO_ENABLE_FAST_PATHS && !ctx.size_optimized();
 
     // Scratch: [multipliers][packed weights][im2col tile | padded plane][packed tile | accumulator row], or
@@ -33658,11 +33668,28 @@ struct QLinearConvImpl : KernelDefaults {
     return {};
   }
 
+  /// Whether the grid path takes these strides: 1, or 2 where every phase holds taps (dilation 1, kernel 2 or more;
+  /// a 1x1 stride-2 conv would fill four phases to read one).
+  static bool grid_strides(const sliding_window::WindowGeometry& g) noexcept {
+    bool ok = true;
+    for (int d = 0; d < 2; ++d) {
+      ok = ok && (g.stride[d] == 1 || (g.stride[d] == 2 && g.dilation[d] == 1 && g.kernel[d] >= 2));
+    }
+    return ok;
+  }
+  /// int16 elements of one channel's grid: its phase planes.
+  static std::int64_t grid_plane(const State& s) noexcept {
+    const sliding_window::WindowGeometry& g = s.plan.geometry;
+    return g.stride[0] * g.stride[1] * s.grid_rows * s.grid_cols;
+  }
+
   /// The grid path: each depth row's window offset (persistent) and the grid of one image (scratch), with a panel's
   /// width of slack past its end, which the last tile's packing reads.
   static Status plan_grid(PrepareContext& ctx, State& s, scratch::ScratchLayout& layout) noexcept {
     const sliding_window::WindowGeometry& g = s.plan.geometry;
-    const std::int64_t plane = s.padded_rows * s.padded_cols;
+    s.grid_rows = (s.padded_rows + g.stride[0] - 1) / g.stride[0];
+    s.grid_cols = (s.padded_cols + g.stride[1] - 1) / g.stride[1];
+    const std::int64_t plane = grid_plane(s), phase = s.grid_rows * s.grid_cols;
     if (s.plan.group_channels * plane > std::int64_t(0x7FFFFFFF)) {  // offsets are int32: such inputs take im2col
       s.grid = false;
       return {};
@@ -33671,12 +33698,14 @@ struct QLinearConvImpl : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(s.depth), offsets));
     for (std::int64_t row = 0; row < s.depth; ++row) {
       const std::int64_t channel = row / s.plan.kernel_size, tap = row % s.plan.kernel_size;
-      const std::int64_t kh = tap / g.kernel[1], kw = tap % g.kernel[1];
-      offsets.data()[row] =
-          static_cast<std::int32_t>(channel * plane + kh * g.dilation[0] * s.padded_cols + kw * g.dilation[1]);
+      // Padded row oh * stride + kh * dilation is row oh + (kh * dilation) / stride of phase (kh * dilation) % stride.
+      const std::int64_t dy = tap / g.kernel[1] * g.dilation[0], dx = tap % g.kernel[1] * g.dilation[1];
+      const std::int64_t phase_index = dy % g.stride[0] * g.stride[1] + dx % g.stride[1];
+      offsets.data()[row] = static_cast<std::int32_t>(channel * plane + phase_index * phase +
+                                                      dy / g.stride[0] * s.grid_cols + dx / g.stride[1]);
     }
     s.grid_offsets = offsets.data();
-    s.grid_columns = (g.output[0] - 1) * s.padded_cols + g.output[1];
+    s.grid_columns = (g.output[0] - 1) * s.grid_cols + g.output[1];
     s.grid_offset = layout.reserve<std::int16_t>(s.plan.channels * plane + integer_gemm::kColumns);
     return {};
   }
@@ -33996,22 +34025,23 @@ struct QLinearConvImpl : KernelDefaults {
     workers.run(tasks, rows_of_task);
   }
 
-  /// The grid of one image: every channel's x - x_zero inside zeros of the padding, padded_cols to a row.
+  /// The grid of one image: every channel's x - x_zero inside zeros of the padding, as its phase planes.
   template <typename TX>
   static void fill_grid(const State& s, const TX* x, int x_zero, std::int16_t* grid) noexcept {
     const sliding_window::WindowGeometry& g = s.plan.geometry;
-    const std::int64_t pw = s.padded_cols, plane = s.padded_rows * pw;
-    const std::int64_t top = g.pad_begin[0] * pw, bottom = (s.padded_rows - g.pad_begin[0] - g.input[0]) * pw;
+    const std::int64_t sh = g.stride[0], sw = g.stride[1], plane = grid_plane(s);
+    std::int16_t* dst = grid;
     for (std::int64_t c = 0; c < s.plan.channels; ++c) {
-      std::int16_t* dst = grid + c * plane;
-      std::memset(dst, 0, static_cast<std::size_t>(top) * sizeof(std::int16_t));
-      for (std::int64_t r = 0; r < g.input[0]; ++r) {
-        std::int16_t* line = dst + top + r * pw;
-        for (std::int64_t q = 0; q < g.pad_begin[1]; ++q) line[q] = 0;
-        integer_gemm::widen_row(x + (c * g.input[0] + r) * g.input[1], g.input[1], x_zero, line + g.pad_begin[1]);
-        for (std::int64_t q = g.pad_begin[1] + g.input[1]; q < pw; ++q) line[q] = 0;
+      const TX* channel = x + c * g.input[0] * g.input[1];
+      for (std::int64_t a = 0; a < sh; ++a) {  // phase (a, b): padded rows a, a + sh, ..., columns b, b + sw, ...
+        for (std::int64_t b = 0; b < sw; ++b) {
+          for (std::int64_t r = 0; r < s.grid_rows; ++r, dst += s.grid_cols) {
+            const std::int64_t iy = r * sh + a - g.pad_begin[0];
+            const TX* line = iy >= 0 && iy < g.input[0] ? channel + iy * g.input[1] : nullptr;
+            integer_gemm::widen_phase(line, g.input[1], b - g.pad_begin[1], sw, x_zero, s.grid_cols, dst);
+          }
+        }
       }
-      std::memset(dst + plane - bottom, 0, static_cast<std::size_t>(bottom) * sizeof(std::int16_t));
     }
     std::memset(grid + s.plan.channels * plane, 0, integer_gemm::kColumns * sizeof(std::int16_t));  // the slack
   }
@@ -34038,7 +34068,7 @@ struct QLinearConvImpl : KernelDefaults {
     const std::int64_t kp = integer_gemm::packed_depth(s.depth);
     const TX* x_group = o.x + (n * p.channels + grp * p.group_channels) * p.in_spatial;
     if (ONNXMICRO_ENABLE_FAST_PATHS && s.grid) {
-      const std::int16_t* group_grid = grid + grp * p.group_channels * s.padded_rows * s.padded_cols + first;
+      const std::int16_t* group_grid = grid + grp * p.group_channels * grid_plane(s) + first;
       integer_gemm::pack_b_offsets(group_grid, s.grid_offsets, s.depth, count, buffers.packed);
     } else if (s.pointwise) {
       integer_gemm::pack_b_rows(x_group + first, p.in_spatial, s.depth, count, o.x_zero, buffers.packed);
@@ -34081,11 +34111,11 @@ struct QLinearConvImpl : KernelDefaults {
   }
 
   /// Stores `count` values of grid columns [column, column + count) of one output channel where they are output
-  /// positions (a grid row's last padded_cols - out_w columns are not).
+  /// positions (a grid row's last grid_cols - out_w columns are not).
   template <typename TY>
   static void store_grid_columns(const State& s, const TY* values, std::int64_t column, std::int64_t count,
                                  TY* y) noexcept {
-    const std::int64_t pw = s.padded_cols, out_w = s.plan.geometry.output[1];
+    const std::int64_t pw = s.grid_cols, out_w = s.plan.geometry.output[1];
     std::int64_t oh = column / pw, ow = column % pw;
     for (std::int64_t done = 0; done < count;) {
       const std::int64_t run = count - done < pw - ow ? count - done : pw - ow;
@@ -35315,7 +35345,8 @@ ONNXMICRO_NAMESPACE_END
 // run time: prepare builds one 256-entry int64 table per operand holding its contribution to C in fixed point
 // (2^-24 quanta, C's zero point and the rounding half folded into A's), so an element is two lookups, an add
 // and a shift, ties to even (onnxruntime computes in float32: results at most one quantum apart). A Relu/Clip
-// fused by the QDQ pass narrows the output range.
+// fused by the QDQ pass narrows the output range. On AVX2, same-shape rows (residual Adds) take 8 elements at a
+// time: the table entries gathered in 64-bit lanes, the same shift and ties, the same bits.
 
 // #include "onnxmicro/kernels/quantization/qoperator_util.hpp"
 // begin of file onnxmicro/kernels/quantization/qoperator_util.hpp
@@ -35538,6 +35569,9 @@ struct LookupTableKernel : UnaryInputs {
 ///   struct Params;                                                       // precomputed at prepare
 ///   static void init(Params&, DataType, QuantParams a, QuantParams b, QuantParams c);
 ///   static std::int64_t apply(const Params&, std::int32_t a, std::int32_t b);  // round(real / C_scale) + C_zero
+///   static constexpr bool kVectorRows;  // and, when true, the vector loop of same-shape rows, which returns how
+///   template <typename T>               // many leading elements it wrote (the rest take apply()):
+///   static std::int64_t vector_rows(Isa, const Params&, QuantRange, const T* a, const T* b, T* c, std::int64_t n);
 /// A kernel is `using QLinearAdd_1 = VersionedKernel<QLinearBinaryKernel<Op>, 1>;` (version 1, the only one).
 template <typename Op>
 struct QLinearBinaryKernel : KernelDefaults {
@@ -35557,6 +35591,7 @@ struct QLinearBinaryKernel : KernelDefaults {
     BroadcastPlan<2> plan;
     typename Op::Params params;
     QuantRange range;
+    Isa isa;  ///< the session's instruction set (Op::vector_rows)
     void (*compute)(const State&, RunContext&) noexcept;
   };
 
@@ -35578,6 +35613,7 @@ struct QLinearBinaryKernel : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(make_broadcast_plan({&ctx.input(kA).shape, &ctx.input(kB).shape}, out, state->plan));
     Op::init(state->params, t, a, b, c);
     state->range = clamped_range(t, ctx.fused_clamp(), c);
+    state->isa = ctx.isa();
     state->compute = t == DataType::int8 ? &compute<std::int8_t> : &compute<std::uint8_t>;
     ctx.set_output(kC, t, out);
     return {};
@@ -35600,7 +35636,9 @@ struct QLinearBinaryKernel : KernelDefaults {
   template <typename T, int AStep, int BStep>
   static void row(const State& s, const T* a, const T* b, T* c, std::int64_t n) noexcept {
     const QuantRange r = s.range;
-    for (std::int64_t i = 0; i < n; ++i) {
+    std::int64_t i = 0;
+    if constexpr (Op::kVectorRows && AStep == 1 && BStep == 1) i = Op::vector_rows(s.isa, s.params, r, a, b, c, n);
+    for (; i < n; ++i) {
       const std::int64_t v = Op::apply(s.params, a[i * AStep], b[i * BStep]);
       c[i] = static_cast<T>(v < r.low ? r.low : (v > r.high ? r.high : v));
     }
@@ -35635,6 +35673,10 @@ struct QLinearBinaryKernel : KernelDefaults {
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/quantization/qoperator_util.hpp
 
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+#include <immintrin.h>
+#endif
+
 ONNXMICRO_NAMESPACE_BEGIN
 namespace kernels {
 namespace qlinear_add_detail {
@@ -35650,7 +35692,10 @@ struct QuantizedAdd {
     /// c_scale, both in units of 2^-kFraction: C = (a[A] + b[B]) >> kFraction, ties to even.
     std::int64_t a[256];
     std::int64_t b[256];
+    /// Every entry within 2^kVectorBits in magnitude: the vector rows' bias keeps every sum positive.
+    bool vectors;
   };
+  static constexpr int kVectorBits = 40;
   static void fill(std::int64_t* table, DataType t, qoperator_util::QuantParams p, double ratio,
                    double offset) noexcept {
     constexpr double kUnit = static_cast<double>(std::int64_t{1} << kFraction);
@@ -35666,11 +35711,70 @@ struct QuantizedAdd {
                    qoperator_util::QuantParams c) noexcept {
     fill(params.a, t, a, static_cast<double>(a.scale) / c.scale, c.zero_point + 0.5);
     fill(params.b, t, b, static_cast<double>(b.scale) / c.scale, 0.0);
+    constexpr std::int64_t kLimit = std::int64_t{1} << kVectorBits;
+    params.vectors = true;
+    for (int i = 0; i < 256; ++i) {
+      params.vectors = params.vectors && params.a[i] <= kLimit && params.a[i] >= -kLimit && params.b[i] <= kLimit &&
+                       params.b[i] >= -kLimit;
+    }
   }
   static std::int64_t apply(const Params& p, std::int32_t a, std::int32_t b) noexcept {
     return qoperator_util::RoundingMultiplier::round_shifted(
         p.a[static_cast<std::uint8_t>(a)] + p.b[static_cast<std::uint8_t>(b)], kFraction, kMask);
   }
+
+  static constexpr bool kVectorRows = ONNXMICRO_ENABLE_ISA_DISPATCH != 0;
+  /// apply() and the clamp to `r` for the leading multiple of 8 of n elements, on AVX2 (returns 0 elsewhere).
+  template <typename T>
+  static std::int64_t vector_rows(Isa isa, const Params& p, qoperator_util::QuantRange r, const T* a, const T* b, T* c,
+                                  std::int64_t n) noexcept {
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+    if (p.vectors && (isa == Isa::avx2 || isa == Isa::avx512)) return rows_avx2(p, r, a, b, c, n);
+#endif
+    static_cast<void>(isa), static_cast<void>(p), static_cast<void>(r), static_cast<void>(a), static_cast<void>(b);
+    static_cast<void>(c), static_cast<void>(n);
+    return 0;
+  }
+
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+  /// The sum of two gathered entries (4 lanes of 64 bits), shifted down with ties to even as round_shifted(): the
+  /// bias 2^48 (a multiple of 2^kFraction, beyond any sum of entries within 2^kVectorBits) makes the sum positive
+  /// for the logical shift and is taken off after it.
+  __attribute__((target("avx2"), always_inline)) static __m256i round_sum(const Params& p, __m128i ia,
+                                                                          __m128i ib) noexcept {
+    const __m256i t = _mm256_add_epi64(_mm256_i32gather_epi64(reinterpret_cast<const long long*>(p.a), ia, 8),
+                                       _mm256_i32gather_epi64(reinterpret_cast<const long long*>(p.b), ib, 8));
+    constexpr std::int64_t kBias = std::int64_t{1} << 48;
+    __m256i y = _mm256_srli_epi64(_mm256_add_epi64(t, _mm256_set1_epi64x(kBias)), kFraction);
+    y = _mm256_sub_epi64(y, _mm256_set1_epi64x(kBias >> kFraction));
+    const __m256i tie = _mm256_cmpeq_epi64(_mm256_and_si256(t, _mm256_set1_epi64x(kMask)), _mm256_setzero_si256());
+    return _mm256_sub_epi64(y, _mm256_and_si256(tie, _mm256_and_si256(y, _mm256_set1_epi64x(1))));
+  }
+
+  template <typename T>
+  __attribute__((target("avx2"))) static std::int64_t rows_avx2(const Params& p, qoperator_util::QuantRange r,
+                                                                const T* a, const T* b, T* c, std::int64_t n) noexcept {
+    const __m256i low = _mm256_set1_epi32(r.low), high = _mm256_set1_epi32(r.high);
+    const __m256i low_halves = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);  // each 64-bit lane's low 32 bits
+    std::int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+      // Table indices: the raw bytes (byte(q) for int8 too), zero-extended.
+      const __m256i ia = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(a + i)));
+      const __m256i ib = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(b + i)));
+      const __m256i lo =
+          _mm256_permutevar8x32_epi32(round_sum(p, _mm256_castsi256_si128(ia), _mm256_castsi256_si128(ib)), low_halves);
+      const __m256i hi = _mm256_permutevar8x32_epi32(
+          round_sum(p, _mm256_extracti128_si256(ia, 1), _mm256_extracti128_si256(ib, 1)), low_halves);
+      __m256i v = _mm256_blend_epi32(lo, hi, 0xF0);  // |values| < 2^18: their low 32 bits are the values
+      v = _mm256_min_epi32(_mm256_max_epi32(v, low), high);
+      const __m128i words = _mm_packs_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+      const __m128i bytes =
+          std::numeric_limits<T>::is_signed ? _mm_packs_epi16(words, words) : _mm_packus_epi16(words, words);
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(c + i), bytes);
+    }
+    return i;
+  }
+#endif
 };
 
 }  // namespace qlinear_add_detail
@@ -36448,6 +36552,7 @@ struct QuantizedMul {
   static std::int64_t apply(const Params& p, std::int32_t a, std::int32_t b) noexcept {
     return p.output.apply((a - p.a_zero) * (b - p.b_zero)) + p.c_zero;  // |product| <= 2^16
   }
+  static constexpr bool kVectorRows = false;
 };
 
 }  // namespace qlinear_mul_detail

@@ -202,6 +202,21 @@ TEST(QLinearConvTest, LargeLayersAgainstReference) {
   k.x_signed = true;
   k.y_signed = true;
   check_case(k, 8);
+  ConvCase s2;  // stride 2 (the grid's phase planes): 3x3 pad 1 at odd and even sizes, then a 7x7 pad 3 first layer
+  s2.c = 16;
+  s2.m = 24;
+  s2.h = 17;
+  s2.w = 20;
+  s2.sh = s2.sw = 2;
+  s2.pt = s2.pl = s2.pb = s2.pr = 1;
+  check_case(s2, 10);
+  s2.c = 3;
+  s2.m = 8;
+  s2.h = s2.w = 30;
+  s2.kh = s2.kw = 7;
+  s2.pt = s2.pl = s2.pb = s2.pr = 3;
+  s2.x_signed = true;
+  check_case(s2, 13);
   ConvCase d;  // depthwise 3x3 stride 2, Relu6-like clamp
   d.c = d.m = d.group = 16;
   d.h = d.w = 17;

@@ -5,6 +5,7 @@
 // y = round(f(dequantize(x)) / y_scale) + y_zero.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -56,6 +57,75 @@ TEST(QOperatorTest, QLinearAddWithoutFusedClamp) {
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.output.dtype, DataType::uint8);
   EXPECT_EQ(values_of<std::uint8_t>(r.output), (std::vector<std::uint8_t>{12, 20, 28, 60}));
+}
+
+// QLinearAdd's AVX2 rows (8 elements a step, entries gathered from the tables) against its scalar loop (the SSE2
+// level): every pair of operand values, int8 and uint8, with scales whose sums land exactly on ties (0.5, 0.25), with
+// scales that round, with a fused Clip, and rows whose length leaves a scalar tail. Bits must be equal; and every
+// output must lie within one quantum of round((A + B) / C_scale) + C_zero computed in double.
+TEST(QOperatorTest, QLinearAddVectorRowsMatchTheScalarLoop) {
+  struct Scales {
+    float a, b, c;
+    int a_zero, b_zero, c_zero;
+  };
+  const Scales cases[] = {{0.5f, 0.25f, 0.5f, 10, 0, 20},
+                          {0.0137f, 0.0291f, 0.0413f, 131, 97, 3},
+                          {0.02f, 0.02f, 0.01f, 0, 255, 128},
+                          {1.0f, 1.0f, 1.0f, 0, 0, 0}};
+  for (bool is_signed : {false, true}) {
+    for (const Scales& k : cases) {
+      for (bool clipped : {false, true}) {
+        // Every (a, b) pair once, plus 5 more: 65541 elements, a tail of 5 past the last vector.
+        std::vector<int> a_values, b_values;
+        for (int i = 0; i < 65536 + 5; ++i) {
+          a_values.push_back((i % 65536) / 256);
+          b_values.push_back(i % 256);
+        }
+        auto tensor = [&](const std::vector<int>& v, const char* name) {
+          const Shape shape{static_cast<std::int64_t>(v.size())};
+          if (is_signed) {
+            std::vector<std::int8_t> bytes;
+            for (int x : v) bytes.push_back(static_cast<std::int8_t>(x - 128));
+            return make(shape, bytes).named(name);
+          }
+          std::vector<std::uint8_t> bytes(v.begin(), v.end());
+          return make(shape, bytes).named(name);
+        };
+        auto zero = [&](int z, const char* name) {
+          return is_signed
+                     ? make(Shape{}, std::vector<std::int8_t>{static_cast<std::int8_t>(z - 128)})
+                           .named(name)
+                           .as_constant()
+                     : make(Shape{}, std::vector<std::uint8_t>{static_cast<std::uint8_t>(z)}).named(name).as_constant();
+        };
+        const std::vector<TestTensor> inputs = {tensor(a_values, "A"),          scale(k.a, "A_scale"),
+                                                zero(k.a_zero, "A_zero_point"), tensor(b_values, "B"),
+                                                scale(k.b, "B_scale"),          zero(k.b_zero, "B_zero_point"),
+                                                scale(k.c, "C_scale"),          zero(k.c_zero, "C_zero_point")};
+        FusedClamp clamp;
+        clamp.has_min = clamp.has_max = clipped;
+        clamp.min = -0.5f;
+        clamp.max = 1.0f;
+        const std::string op(om::kernels::QLinearAdd_1::kOpType);
+        DriverResult scalar = onnxmicro_test::run_quantized(om::all_kernels_registry(), "com.microsoft", op, 1, inputs,
+                                                            {}, clamp, {false, nullptr, om::Isa::baseline});
+        DriverResult vector =
+            onnxmicro_test::run_quantized(om::all_kernels_registry(), "com.microsoft", op, 1, inputs, {}, clamp, {});
+        ASSERT_TRUE(scalar.status.ok() && vector.status.ok());
+        EXPECT_EQ(vector.output.bytes, scalar.output.bytes) << "signed " << is_signed << ", scales " << k.a;
+        std::int32_t low = is_signed ? -128 : 0, high = is_signed ? 127 : 255;
+        onnxmicro_test::reference_clamp_bounds(clamp, k.c, k.c_zero - (is_signed ? 128 : 0), low, high);
+        for (std::size_t i = 0; i < a_values.size(); i += 97) {
+          const double real =
+              (a_values[i] - k.a_zero) * static_cast<double>(k.a) + (b_values[i] - k.b_zero) * static_cast<double>(k.b);
+          double expected = std::nearbyint(real / k.c) + k.c_zero - (is_signed ? 128 : 0);
+          expected = expected < low ? low : (expected > high ? high : expected);
+          const int got = is_signed ? static_cast<std::int8_t>(vector.output.bytes[i]) : vector.output.bytes[i];
+          ASSERT_NEAR(got, expected, 1.0) << "element " << i;
+        }
+      }
+    }
+  }
 }
 
 TEST(QOperatorTest, QLinearAddFusedReluClampsAtQuantizedZero) {

@@ -67,8 +67,9 @@ std::vector<T> values_of(const TestTensor& t) {
 
 /// Where the harness's environment differs from a default session's.
 struct HarnessSettings {
-  bool winograd = false;           ///< SessionOptions::winograd_convolutions
-  om::ThreadPool* pool = nullptr;  ///< SessionOptions::thread_pool (its concurrency() threads)
+  bool winograd = false;            ///< SessionOptions::winograd_convolutions
+  om::ThreadPool* pool = nullptr;   ///< SessionOptions::thread_pool (its concurrency() threads)
+  om::Isa max_isa = om::Isa::best;  ///< SessionOptions::max_isa
 };
 
 /// Resolves `op` at `opset` in `registry` and prepares it; run() may then be called repeatedly.
@@ -112,7 +113,7 @@ class KernelHarness {
     output_info.present = true;
     clamp_ = clamp;
     // The level a session would choose here (ONNXMICRO_MAX_ISA caps it), so the kernels run their dispatched paths.
-    EXPECT_TRUE(om::effective_isa(om::Isa::best, environment_.isa));
+    EXPECT_TRUE(om::effective_isa(settings.max_isa, environment_.isa));
     prepare_ = std::make_unique<om::kernels::PrepareContext>(
         node_, om::Span<om::kernels::TensorInfo>(infos_.data(), infos_.size()),
         om::Span<om::kernels::TensorInfo>(&output_info, 1), allocator_, environment_, &clamp_);

@@ -132,6 +132,48 @@ inline void pack_pair(const std::int16_t* row0, const std::int16_t* row1, std::i
   }
 }
 
+/// dst[i] = src[2 * i] - zero for i < count (T: int8_t or uint8_t); reads nothing past src[2 * (count - 1)].
+template <typename T>
+inline void widen_even(const T* src, std::int64_t count, int zero, std::int16_t* dst) noexcept {
+  std::int64_t i = 0;
+#if defined(__SSE2__)
+  const __m128i z = _mm_set1_epi16(static_cast<std::int16_t>(zero));
+  for (; i + 9 <= count; i += 8) {  // 16 bytes from src + 2i: the last one, src[2i + 15], is before src[2 count - 2]
+    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 2 * i));
+    const __m128i even = std::numeric_limits<T>::is_signed ? _mm_srai_epi16(_mm_slli_epi16(bytes, 8), 8)
+                                                           : _mm_and_si128(bytes, _mm_set1_epi16(0x00FF));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + i), _mm_sub_epi16(even, z));
+  }
+#endif
+  for (; i < count; ++i) dst[i] = static_cast<std::int16_t>(static_cast<int>(src[2 * i]) - zero);
+}
+
+/// One phase of a zero-padded row: out[i] = line[i * stride + shift] - zero where that column is inside [0, width),
+/// else 0 (also everywhere when `line` is nullptr: a padding row), for i < count. A stride-s convolution reads its
+/// padded input as s phases of every s-th column, each tap a shifted window of one phase.
+template <typename T>
+inline void widen_phase(const T* line, std::int64_t width, std::int64_t shift, std::int64_t stride, int zero,
+                        std::int64_t count, std::int16_t* out) noexcept {
+  // Values [lo, hi) read input columns lo * stride + shift onwards.
+  std::int64_t lo = shift >= 0 ? 0 : (stride - 1 - shift) / stride;
+  std::int64_t hi = line == nullptr || width - shift <= 0 ? 0 : (width - shift - 1) / stride + 1;
+  if (hi > count) hi = count;
+  if (lo > hi) lo = hi;
+  for (std::int64_t i = 0; i < lo; ++i) out[i] = 0;
+  if (hi > lo) {
+    const T* first = line + lo * stride + shift;
+    if (stride == 1) {
+      widen_row(first, hi - lo, zero, out + lo);
+    } else if (stride == 2) {
+      widen_even(first, hi - lo, zero, out + lo);
+    } else {
+      for (std::int64_t i = lo; i < hi; ++i)
+        out[i] = static_cast<std::int16_t>(static_cast<int>(first[(i - lo) * stride]) - zero);
+    }
+  }
+  for (std::int64_t i = hi; i < count; ++i) out[i] = 0;
+}
+
 /// Packs B from a dense row-major int16 matrix (k rows of n values, row stride ld), already zero-point shifted.
 inline void pack_b(const std::int16_t* src, std::int64_t ld, std::int64_t k, std::int64_t n,
                    std::int16_t* dst) noexcept {

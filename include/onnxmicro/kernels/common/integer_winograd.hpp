@@ -97,6 +97,14 @@ inline void pack_filters(const TW* w, const TW* zero, std::int64_t zero_stride, 
 }
 
 // ---- working memory ----------------------------------------------------------------------------------------------
+// The transforms run whole vectors (16 tiles in, 8 out) past the end of a row of tiles rather than finish it one tile
+// at a time (which took a third of a 64-channel 56x56 conv's time): the lanes past it read and write kSlack elements
+// of slack after each padded input row, each point's V rows and the output rows, and their values are never used.
+
+/// Elements of slack after each buffer a vector may run past.
+constexpr std::int64_t kSlack = 16;
+/// Elements from one padded input row to the next in transform_inputs()'s working memory.
+inline std::int64_t row_stride(const Tiling& g) noexcept { return g.row_floats() + kSlack; }
 
 /// Columns of a block's GEMMs: its tiles, rounded up to whole B panels.
 inline std::int64_t block_columns(const Tiling& g, std::int64_t tile_rows) noexcept {
@@ -108,52 +116,32 @@ inline std::int64_t packed_v_elements(const Tiling& g, std::int64_t channels, st
 }
 /// int16 elements of transform_inputs()'s working memory: the padded input rows and a channel pair's V rows.
 inline std::int64_t input_work_elements(const Tiling& g, std::int64_t tile_rows) noexcept {
-  return Tiling::input_rows(tile_rows) * g.row_floats() + 2 * kPoints * block_columns(g, tile_rows);
+  return Tiling::input_rows(tile_rows) * row_stride(g) + 2 * kPoints * (block_columns(g, tile_rows) + kSlack);
 }
+/// int32 elements of an output row of multiply_outputs() (two tiles' columns each, with slack).
+inline std::int64_t output_row_elements(const Tiling& g) noexcept { return 2 * g.tiles_w() + kSlack; }
 /// int32 elements of multiply_outputs()'s working memory: a panel's 16 products and two rows of accumulators.
 inline std::int64_t output_work_elements(const Tiling& g, std::int64_t tile_rows) noexcept {
-  return kPoints * integer_gemm::kRows * block_columns(g, tile_rows) + 4 * g.tiles_w();
+  return kPoints * integer_gemm::kRows * block_columns(g, tile_rows) + 2 * output_row_elements(g);
 }
 
 // ---- input transform ---------------------------------------------------------------------------------------------
 
-/// dst[i] = src[2 * i] - zero for i < count (T: int8_t or uint8_t); reads nothing past src[2 * (count - 1)].
-template <typename T>
-inline void widen_even(const T* src, std::int64_t count, int zero, std::int16_t* dst) noexcept {
-  std::int64_t i = 0;
-  const __m128i z = _mm_set1_epi16(static_cast<std::int16_t>(zero));
-  for (; i + 9 <= count; i += 8) {  // 16 bytes from src + 2i: the last one, src[2i + 15], is before src[2 count - 2]
-    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 2 * i));
-    const __m128i even = std::numeric_limits<T>::is_signed ? _mm_srai_epi16(_mm_slli_epi16(bytes, 8), 8)
-                                                           : _mm_and_si128(bytes, _mm_set1_epi16(0x00FF));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + i), _mm_sub_epi16(even, z));
-  }
-  for (; i < count; ++i) dst[i] = static_cast<std::int16_t>(static_cast<int>(src[2 * i]) - zero);
-}
-
 /// Padded input row `iy` of `plane` (zeros outside), x - zero, as its even columns, then its odd ones (half_row()
-/// values each), into `out`: padded column q is input column q - pad_left.
+/// values each), then kSlack zeros, into `out`: padded column q is input column q - pad_left.
 template <typename T>
 inline void fill_row(const Tiling& t, const T* plane, int zero, std::int64_t iy, std::int16_t* out) noexcept {
   const T* line = iy >= 0 && iy < t.in_h ? plane + iy * t.in_w : nullptr;
   const std::int64_t half = t.half_row();
-  for (std::int64_t phase = 0; phase < 2; ++phase, out += half) {
-    // Values [lo, hi) of this phase read input columns 2 * lo + shift onwards.
-    const std::int64_t shift = phase - t.pad_left;
-    std::int64_t lo = shift >= 0 ? 0 : (1 - shift) / 2;
-    std::int64_t hi = line == nullptr || t.in_w - shift <= 0 ? 0 : (t.in_w - shift - 1) / 2 + 1;
-    if (hi > half) hi = half;
-    if (lo > hi) lo = hi;
-    for (std::int64_t i = 0; i < lo; ++i) out[i] = 0;
-    if (hi > lo) widen_even(line + 2 * lo + shift, hi - lo, zero, out + lo);
-    for (std::int64_t i = hi; i < half; ++i) out[i] = 0;
-  }
+  for (std::int64_t phase = 0; phase < 2; ++phase, out += half)
+    integer_gemm::widen_phase(line, t.in_w, phase - t.pad_left, 2, zero, half, out);
+  for (std::int64_t i = 0; i < kSlack; ++i) out[i] = 0;
 }
 
 #define ONNXMICRO_DETAIL_IWINOGRAD_AVX2 __attribute__((target("avx2"), always_inline))
 
 /// Lane-wise arithmetic of the transforms: 16 int16 tiles per AVX2 vector (no lane overflows: |V| <= 4 x 255), 8
-/// int32 per vector for the outputs (wrapping), and plain int (one tile) for the tails.
+/// int32 per vector for the outputs (wrapping).
 struct Int16x16 {
   using V = __m256i;
   ONNXMICRO_DETAIL_IWINOGRAD_AVX2 static V add(V a, V b) noexcept { return _mm256_add_epi16(a, b); }
@@ -164,13 +152,8 @@ struct Int32x8 {
   ONNXMICRO_DETAIL_IWINOGRAD_AVX2 static V add(V a, V b) noexcept { return _mm256_add_epi32(a, b); }
   ONNXMICRO_DETAIL_IWINOGRAD_AVX2 static V sub(V a, V b) noexcept { return _mm256_sub_epi32(a, b); }
 };
-struct Wrapping {  // one tile, wrapping as the vectors do
-  using V = std::uint32_t;
-  static V add(V a, V b) noexcept { return a + b; }
-  static V sub(V a, V b) noexcept { return a - b; }
-};
 
-/// V = Bᵀ d B for one 4x4 tile d (or a vector of tiles), Bᵀ = [1 0 -1 0; 0 1 1 0; 0 -1 1 0; 0 1 0 -1].
+/// V = Bᵀ d B for a vector of 4x4 tiles d, Bᵀ = [1 0 -1 0; 0 1 1 0; 0 -1 1 0; 0 1 0 -1].
 template <typename Ops>
 ONNXMICRO_DETAIL_IWINOGRAD_AVX2 inline void input_tile(const typename Ops::V (&d)[4][4],
                                                        typename Ops::V (&v)[kPoints]) noexcept {
@@ -185,7 +168,7 @@ ONNXMICRO_DETAIL_IWINOGRAD_AVX2 inline void input_tile(const typename Ops::V (&d
   }
 }
 
-/// Y' = Aᵀ M A for one tile's 16 points (or a vector of tiles), Aᵀ = [1 1 1 0; 0 1 -1 -1]: y = (y00, y01, y10, y11).
+/// Y' = Aᵀ M A for a vector of tiles' 16 points, Aᵀ = [1 1 1 0; 0 1 -1 -1]: y = (y00, y01, y10, y11).
 template <typename Ops>
 ONNXMICRO_DETAIL_IWINOGRAD_AVX2 inline void output_tile(const typename Ops::V (&m)[kPoints],
                                                         typename Ops::V (&y)[4]) noexcept {
@@ -200,16 +183,16 @@ ONNXMICRO_DETAIL_IWINOGRAD_AVX2 inline void output_tile(const typename Ops::V (&
   }
 }
 
-/// The 16 points of the `tiles` tiles of one tile row into v (point xi of tile t at v[xi * point_stride + t]), from
-/// its 4 padded input rows (`rows`, row_length apart, as fill_row leaves them).
-__attribute__((target("avx2"))) inline void transform_input_row(const std::int16_t* rows, std::int64_t row_length,
+/// The 16 points of the `tiles` tiles of one tile row into v (point xi of tile t at v[xi * point_stride + t], up to
+/// 15 values of slack past the last tile), from its 4 padded input rows (`rows`, row_stride() apart, as fill_row leaves
+/// them).
+__attribute__((target("avx2"))) inline void transform_input_row(const std::int16_t* rows, std::int64_t stride,
                                                                 std::int64_t half, std::int64_t tiles, std::int16_t* v,
                                                                 std::int64_t point_stride) noexcept {
-  std::int64_t t = 0;
-  for (; t + 16 <= tiles; t += 16) {
+  for (std::int64_t t = 0; t < tiles; t += 16) {
     __m256i d[4][4], out[kPoints];
     for (int k = 0; k < 4; ++k) {
-      const std::int16_t* even = rows + k * row_length + t;
+      const std::int16_t* even = rows + k * stride + t;
       d[k][0] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(even));
       d[k][1] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(even + half));
       d[k][2] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(even + 1));
@@ -218,16 +201,6 @@ __attribute__((target("avx2"))) inline void transform_input_row(const std::int16
     input_tile<Int16x16>(d, out);
     for (int xi = 0; xi < kPoints; ++xi)
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(v + xi * point_stride + t), out[xi]);
-  }
-  for (; t < tiles; ++t) {
-    std::uint32_t d[4][4], out[kPoints];
-    for (int k = 0; k < 4; ++k) {
-      const std::int16_t* even = rows + k * row_length + t;
-      const std::int16_t values[4] = {even[0], even[half], even[1], even[half + 1]};
-      for (int j = 0; j < 4; ++j) d[k][j] = static_cast<std::uint32_t>(static_cast<std::int32_t>(values[j]));
-    }
-    input_tile<Wrapping>(d, out);
-    for (int xi = 0; xi < kPoints; ++xi) v[xi * point_stride + t] = static_cast<std::int16_t>(out[xi]);
   }
 }
 
@@ -238,20 +211,20 @@ template <typename T>
 inline void transform_inputs(const Tiling& g, const T* image, int x_zero, std::int64_t channels,
                              std::int64_t first_pair, std::int64_t end_pair, std::int64_t first_row,
                              std::int64_t tile_rows, std::int16_t* work, std::int16_t* packed_v) noexcept {
-  const std::int64_t row_length = g.row_floats(), tiles_w = g.tiles_w(), tiles = tile_rows * tiles_w;
-  const std::int64_t columns = block_columns(g, tile_rows), kp = integer_gemm::packed_depth(channels);
+  const std::int64_t stride = row_stride(g), tiles_w = g.tiles_w(), tiles = tile_rows * tiles_w;
+  const std::int64_t columns = block_columns(g, tile_rows) + kSlack, kp = integer_gemm::packed_depth(channels);
   const std::int64_t point_packed = integer_gemm::packed_b_size(channels, tiles);
   std::int16_t* rows = work;
-  std::int16_t* pair_v = rows + Tiling::input_rows(tile_rows) * row_length;  // [channel of the pair][point][tile]
+  std::int16_t* pair_v = rows + Tiling::input_rows(tile_rows) * stride;  // [channel of the pair][point][tile]
   const std::int64_t plane = g.in_h * g.in_w;
   for (std::int64_t pair = first_pair; pair < end_pair; ++pair) {
     const std::int64_t count = channels - 2 * pair < 2 ? channels - 2 * pair : 2;
     for (std::int64_t k = 0; k < count; ++k) {
       const T* channel_plane = image + (2 * pair + k) * plane;
       for (std::int64_t r = 0; r < Tiling::input_rows(tile_rows); ++r)
-        fill_row(g, channel_plane, x_zero, 2 * first_row + r - g.pad_top, rows + r * row_length);
+        fill_row(g, channel_plane, x_zero, 2 * first_row + r - g.pad_top, rows + r * stride);
       for (std::int64_t r = 0; r < tile_rows; ++r)
-        transform_input_row(rows + 2 * r * row_length, row_length, g.half_row(), tiles_w,
+        transform_input_row(rows + 2 * r * stride, stride, g.half_row(), tiles_w,
                             pair_v + k * kPoints * columns + r * tiles_w, columns);
     }
     for (std::int64_t xi = 0; xi < kPoints; ++xi) {
@@ -264,13 +237,13 @@ inline void transform_inputs(const Tiling& g, const T* image, int x_zero, std::i
 
 // ---- products and output transform -------------------------------------------------------------------------------
 
-/// One output channel's tile row from its 16 points (`m`: point xi of tile t at m[xi * point_stride + t]), Y' / 4
-/// into `top` and `bottom` (2 * tiles_w values each; of an odd output width only out_w are meaningful).
+/// One output channel's tile row from its 16 points (`m`: point xi of tile t at m[xi * point_stride + t], readable 7
+/// values past the last tile), Y' / 4 into `top` and `bottom` (output_row_elements(); of an odd output width only
+/// out_w are meaningful). Y' is 4 x a sum below 2^29 in magnitude: an exact int32, which the shift divides exactly.
 __attribute__((target("avx2"))) inline void transform_output_row(const std::int32_t* m, std::int64_t point_stride,
                                                                  std::int64_t tiles_w, std::int32_t* top,
                                                                  std::int32_t* bottom) noexcept {
-  std::int64_t t = 0;
-  for (; t + 8 <= tiles_w; t += 8) {
+  for (std::int64_t t = 0; t < tiles_w; t += 8) {
     __m256i points[kPoints], y[4];
     for (int xi = 0; xi < kPoints; ++xi)
       points[xi] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(m + xi * point_stride + t));
@@ -282,14 +255,6 @@ __attribute__((target("avx2"))) inline void transform_output_row(const std::int3
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(row + 2 * t), _mm256_permute2x128_si256(lo, hi, 0x20));
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(row + 2 * t + 8), _mm256_permute2x128_si256(lo, hi, 0x31));
     }
-  }
-  for (; t < tiles_w; ++t) {
-    std::uint32_t points[kPoints], y[4];
-    for (int xi = 0; xi < kPoints; ++xi) points[xi] = static_cast<std::uint32_t>(m[xi * point_stride + t]);
-    output_tile<Wrapping>(points, y);
-    // (Y' is 4 x a sum below 2^29: an exact int32, so the shift divides exactly.)
-    top[2 * t] = static_cast<std::int32_t>(y[0]) >> 2, top[2 * t + 1] = static_cast<std::int32_t>(y[1]) >> 2;
-    bottom[2 * t] = static_cast<std::int32_t>(y[2]) >> 2, bottom[2 * t + 1] = static_cast<std::int32_t>(y[3]) >> 2;
   }
 }
 
@@ -310,7 +275,7 @@ inline void multiply_outputs(Isa isa, const Tiling& g, const std::int16_t* filte
   const std::int64_t point_sums = integer_gemm::kRows * columns;  // a point's products: kRows rows of `columns`
   std::int32_t* sums = work;
   std::int32_t* top = sums + kPoints * point_sums;
-  std::int32_t* bottom = top + 2 * tiles_w;
+  std::int32_t* bottom = top + output_row_elements(g);
   for (std::int64_t i0 = first_channel; i0 < end_channel; i0 += integer_gemm::kRows) {
     for (std::int64_t xi = 0; xi < kPoints; ++xi) {
       const std::int16_t* a = filters + filter_panel(i0, xi, channels);

@@ -125,14 +125,17 @@ struct QLinearConvImpl : KernelDefaults {
     quant_util::ConvPlan plan;
     bool depthwise;  ///< one input channel per group: direct loop
     bool pointwise;  ///< 1x1 kernel, unit strides, no pads: the input rows are the column matrix
-    /// 2-D, unit strides, kernel above 1x1: the column matrix is read in place from a zero-padded int16 copy of the
-    /// input (the "grid", padded_rows x padded_cols per channel), each tap a shifted window of it, and the products
-    /// are computed at every grid column of the output rows (grid_columns), those past an output row discarded.
+    /// 2-D, strides of 1 or 2 (kernel above 1x1): the column matrix is read in place from a zero-padded int16 copy of
+    /// the input (the "grid"), each tap a shifted window of it, and the products are computed at every grid column of
+    /// the output rows (grid_columns), those past an output row discarded. With stride s along an axis the grid
+    /// holds s phases of the padded input along it (every s-th row or column), so each tap still reads one window
+    /// at unit stride: per channel, stride_h x stride_w phase planes of grid_rows x grid_cols.
     bool grid;
-    const std::int32_t* grid_offsets;  ///< per GEMM depth row (channel, tap): its window's offset in the grid
-    std::int64_t grid_columns;         ///< (out_h - 1) * padded_cols + out_w
-    std::size_t grid_offset;           ///< scratch: the grid of one image (shared by the tasks)
-    std::size_t rows_offset;           ///< scratch per task: a row panel's sums, then one row's outputs
+    const std::int32_t* grid_offsets;   ///< per GEMM depth row (channel, tap): its window's offset in the grid
+    std::int64_t grid_columns;          ///< (out_h - 1) * grid_cols + out_w
+    std::int64_t grid_rows, grid_cols;  ///< a phase plane: ceil(padded rows / stride_h) x ceil(padded cols / stride_w)
+    std::size_t grid_offset;            ///< scratch: the grid of one image (shared by the tasks)
+    std::size_t rows_offset;            ///< scratch per task: a row panel's sums, then one row's outputs
     /// Requantise whole rows of a tile (multiply_rows), not each register tile: fast paths only (firmware keeps the
     /// smaller scratch; the grid needs it).
     bool whole_rows;
@@ -212,7 +215,7 @@ struct QLinearConvImpl : KernelDefaults {
     s.depthwise = plan.group_channels == 1 && plan.group > 1 && g.rank == 2 && non_negative_pads;
     s.pointwise = plan.kernel_size == 1 && !g.has_padding();
     for (int d = 0; d < g.rank; ++d) s.pointwise = s.pointwise && g.stride[d] == 1;
-    s.grid = !s.depthwise && !s.pointwise && g.rank == 2 && g.stride[0] == 1 && g.stride[1] == 1 && non_negative_pads &&
+    s.grid = !s.depthwise && !s.pointwise && g.rank == 2 && grid_strides(g) && non_negative_pads &&
              ONNXMICRO_ENABLE_FAST_PATHS && !ctx.size_optimized();
 
     // Scratch: [multipliers][packed weights][im2col tile | padded plane][packed tile | accumulator row], or
@@ -307,11 +310,28 @@ struct QLinearConvImpl : KernelDefaults {
     return {};
   }
 
+  /// Whether the grid path takes these strides: 1, or 2 where every phase holds taps (dilation 1, kernel 2 or more;
+  /// a 1x1 stride-2 conv would fill four phases to read one).
+  static bool grid_strides(const sliding_window::WindowGeometry& g) noexcept {
+    bool ok = true;
+    for (int d = 0; d < 2; ++d) {
+      ok = ok && (g.stride[d] == 1 || (g.stride[d] == 2 && g.dilation[d] == 1 && g.kernel[d] >= 2));
+    }
+    return ok;
+  }
+  /// int16 elements of one channel's grid: its phase planes.
+  static std::int64_t grid_plane(const State& s) noexcept {
+    const sliding_window::WindowGeometry& g = s.plan.geometry;
+    return g.stride[0] * g.stride[1] * s.grid_rows * s.grid_cols;
+  }
+
   /// The grid path: each depth row's window offset (persistent) and the grid of one image (scratch), with a panel's
   /// width of slack past its end, which the last tile's packing reads.
   static Status plan_grid(PrepareContext& ctx, State& s, scratch::ScratchLayout& layout) noexcept {
     const sliding_window::WindowGeometry& g = s.plan.geometry;
-    const std::int64_t plane = s.padded_rows * s.padded_cols;
+    s.grid_rows = (s.padded_rows + g.stride[0] - 1) / g.stride[0];
+    s.grid_cols = (s.padded_cols + g.stride[1] - 1) / g.stride[1];
+    const std::int64_t plane = grid_plane(s), phase = s.grid_rows * s.grid_cols;
     if (s.plan.group_channels * plane > std::int64_t(0x7FFFFFFF)) {  // offsets are int32: such inputs take im2col
       s.grid = false;
       return {};
@@ -320,12 +340,14 @@ struct QLinearConvImpl : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(s.depth), offsets));
     for (std::int64_t row = 0; row < s.depth; ++row) {
       const std::int64_t channel = row / s.plan.kernel_size, tap = row % s.plan.kernel_size;
-      const std::int64_t kh = tap / g.kernel[1], kw = tap % g.kernel[1];
-      offsets.data()[row] =
-          static_cast<std::int32_t>(channel * plane + kh * g.dilation[0] * s.padded_cols + kw * g.dilation[1]);
+      // Padded row oh * stride + kh * dilation is row oh + (kh * dilation) / stride of phase (kh * dilation) % stride.
+      const std::int64_t dy = tap / g.kernel[1] * g.dilation[0], dx = tap % g.kernel[1] * g.dilation[1];
+      const std::int64_t phase_index = dy % g.stride[0] * g.stride[1] + dx % g.stride[1];
+      offsets.data()[row] = static_cast<std::int32_t>(channel * plane + phase_index * phase +
+                                                      dy / g.stride[0] * s.grid_cols + dx / g.stride[1]);
     }
     s.grid_offsets = offsets.data();
-    s.grid_columns = (g.output[0] - 1) * s.padded_cols + g.output[1];
+    s.grid_columns = (g.output[0] - 1) * s.grid_cols + g.output[1];
     s.grid_offset = layout.reserve<std::int16_t>(s.plan.channels * plane + integer_gemm::kColumns);
     return {};
   }
@@ -645,22 +667,23 @@ struct QLinearConvImpl : KernelDefaults {
     workers.run(tasks, rows_of_task);
   }
 
-  /// The grid of one image: every channel's x - x_zero inside zeros of the padding, padded_cols to a row.
+  /// The grid of one image: every channel's x - x_zero inside zeros of the padding, as its phase planes.
   template <typename TX>
   static void fill_grid(const State& s, const TX* x, int x_zero, std::int16_t* grid) noexcept {
     const sliding_window::WindowGeometry& g = s.plan.geometry;
-    const std::int64_t pw = s.padded_cols, plane = s.padded_rows * pw;
-    const std::int64_t top = g.pad_begin[0] * pw, bottom = (s.padded_rows - g.pad_begin[0] - g.input[0]) * pw;
+    const std::int64_t sh = g.stride[0], sw = g.stride[1], plane = grid_plane(s);
+    std::int16_t* dst = grid;
     for (std::int64_t c = 0; c < s.plan.channels; ++c) {
-      std::int16_t* dst = grid + c * plane;
-      std::memset(dst, 0, static_cast<std::size_t>(top) * sizeof(std::int16_t));
-      for (std::int64_t r = 0; r < g.input[0]; ++r) {
-        std::int16_t* line = dst + top + r * pw;
-        for (std::int64_t q = 0; q < g.pad_begin[1]; ++q) line[q] = 0;
-        integer_gemm::widen_row(x + (c * g.input[0] + r) * g.input[1], g.input[1], x_zero, line + g.pad_begin[1]);
-        for (std::int64_t q = g.pad_begin[1] + g.input[1]; q < pw; ++q) line[q] = 0;
+      const TX* channel = x + c * g.input[0] * g.input[1];
+      for (std::int64_t a = 0; a < sh; ++a) {  // phase (a, b): padded rows a, a + sh, ..., columns b, b + sw, ...
+        for (std::int64_t b = 0; b < sw; ++b) {
+          for (std::int64_t r = 0; r < s.grid_rows; ++r, dst += s.grid_cols) {
+            const std::int64_t iy = r * sh + a - g.pad_begin[0];
+            const TX* line = iy >= 0 && iy < g.input[0] ? channel + iy * g.input[1] : nullptr;
+            integer_gemm::widen_phase(line, g.input[1], b - g.pad_begin[1], sw, x_zero, s.grid_cols, dst);
+          }
+        }
       }
-      std::memset(dst + plane - bottom, 0, static_cast<std::size_t>(bottom) * sizeof(std::int16_t));
     }
     std::memset(grid + s.plan.channels * plane, 0, integer_gemm::kColumns * sizeof(std::int16_t));  // the slack
   }
@@ -687,7 +710,7 @@ struct QLinearConvImpl : KernelDefaults {
     const std::int64_t kp = integer_gemm::packed_depth(s.depth);
     const TX* x_group = o.x + (n * p.channels + grp * p.group_channels) * p.in_spatial;
     if (ONNXMICRO_ENABLE_FAST_PATHS && s.grid) {
-      const std::int16_t* group_grid = grid + grp * p.group_channels * s.padded_rows * s.padded_cols + first;
+      const std::int16_t* group_grid = grid + grp * p.group_channels * grid_plane(s) + first;
       integer_gemm::pack_b_offsets(group_grid, s.grid_offsets, s.depth, count, buffers.packed);
     } else if (s.pointwise) {
       integer_gemm::pack_b_rows(x_group + first, p.in_spatial, s.depth, count, o.x_zero, buffers.packed);
@@ -730,11 +753,11 @@ struct QLinearConvImpl : KernelDefaults {
   }
 
   /// Stores `count` values of grid columns [column, column + count) of one output channel where they are output
-  /// positions (a grid row's last padded_cols - out_w columns are not).
+  /// positions (a grid row's last grid_cols - out_w columns are not).
   template <typename TY>
   static void store_grid_columns(const State& s, const TY* values, std::int64_t column, std::int64_t count,
                                  TY* y) noexcept {
-    const std::int64_t pw = s.padded_cols, out_w = s.plan.geometry.output[1];
+    const std::int64_t pw = s.grid_cols, out_w = s.plan.geometry.output[1];
     std::int64_t oh = column / pw, ow = column % pw;
     for (std::int64_t done = 0; done < count;) {
       const std::int64_t run = count - done < pw - ow ? count - done : pw - ow;

@@ -32,6 +32,7 @@ struct QuantizedMul {
   static std::int64_t apply(const Params& p, std::int32_t a, std::int32_t b) noexcept {
     return p.output.apply((a - p.a_zero) * (b - p.b_zero)) + p.c_zero;  // |product| <= 2^16
   }
+  static constexpr bool kVectorRows = false;
 };
 
 }  // namespace qlinear_mul_detail

@@ -225,6 +225,9 @@ struct LookupTableKernel : UnaryInputs {
 ///   struct Params;                                                       // precomputed at prepare
 ///   static void init(Params&, DataType, QuantParams a, QuantParams b, QuantParams c);
 ///   static std::int64_t apply(const Params&, std::int32_t a, std::int32_t b);  // round(real / C_scale) + C_zero
+///   static constexpr bool kVectorRows;  // and, when true, the vector loop of same-shape rows, which returns how
+///   template <typename T>               // many leading elements it wrote (the rest take apply()):
+///   static std::int64_t vector_rows(Isa, const Params&, QuantRange, const T* a, const T* b, T* c, std::int64_t n);
 /// A kernel is `using QLinearAdd_1 = VersionedKernel<QLinearBinaryKernel<Op>, 1>;` (version 1, the only one).
 template <typename Op>
 struct QLinearBinaryKernel : KernelDefaults {
@@ -244,6 +247,7 @@ struct QLinearBinaryKernel : KernelDefaults {
     BroadcastPlan<2> plan;
     typename Op::Params params;
     QuantRange range;
+    Isa isa;  ///< the session's instruction set (Op::vector_rows)
     void (*compute)(const State&, RunContext&) noexcept;
   };
 
@@ -265,6 +269,7 @@ struct QLinearBinaryKernel : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(make_broadcast_plan({&ctx.input(kA).shape, &ctx.input(kB).shape}, out, state->plan));
     Op::init(state->params, t, a, b, c);
     state->range = clamped_range(t, ctx.fused_clamp(), c);
+    state->isa = ctx.isa();
     state->compute = t == DataType::int8 ? &compute<std::int8_t> : &compute<std::uint8_t>;
     ctx.set_output(kC, t, out);
     return {};
@@ -287,7 +292,9 @@ struct QLinearBinaryKernel : KernelDefaults {
   template <typename T, int AStep, int BStep>
   static void row(const State& s, const T* a, const T* b, T* c, std::int64_t n) noexcept {
     const QuantRange r = s.range;
-    for (std::int64_t i = 0; i < n; ++i) {
+    std::int64_t i = 0;
+    if constexpr (Op::kVectorRows && AStep == 1 && BStep == 1) i = Op::vector_rows(s.isa, s.params, r, a, b, c, n);
+    for (; i < n; ++i) {
       const std::int64_t v = Op::apply(s.params, a[i * AStep], b[i * BStep]);
       c[i] = static_cast<T>(v < r.low ? r.low : (v > r.high ? r.high : v));
     }
