@@ -18,10 +18,8 @@
 #pragma once
 #include <cstdint>
 #include <cstring>
-#include <limits>
 
 #include "onnxmicro/core/isa.hpp"
-#include "onnxmicro/core/threads.hpp"
 #include "onnxmicro/kernels/common/integer_gemm.hpp"
 #include "onnxmicro/kernels/common/winograd.hpp"
 
