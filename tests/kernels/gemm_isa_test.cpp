@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "onnxmicro/kernels/common/integer_gemm.hpp"
 #include "onnxmicro/onnxmicro.hpp"
 #include "onnxmicro/runtime/std_thread_pool.hpp"
 #include "support/proto_writer.hpp"
@@ -90,6 +91,56 @@ TEST(GemmIsa, EveryLevelOfThisCpuMatchesATripleLoopOnRaggedShapes) {
     std::printf("gemm level %s: %d cases\n", std::string(om::isa_name(isa)).c_str(), cases);
   }
   EXPECT_GE(levels_run, 1);
+}
+
+// The integer GEMM's tiles at every level of this CPU (with AVX-512 VNNI, the avx512 level's tile is
+// tile_avx512_vnni; the avx2 cap runs tile_avx2) give exactly the wrapping int32 sums of a scalar loop: Winograd's
+// operand ranges, and operands of up to +-32767 deep enough that the sums wrap several times.
+TEST(GemmIsa, IntegerTilesAtEveryLevelGiveTheWrappingSumsExactly) {
+  namespace ig = om::kernels::integer_gemm;
+  std::mt19937 rng(23);
+  for (Isa isa : kLevels) {
+    if (static_cast<int>(isa) > static_cast<int>(om::detected_isa())) continue;
+#if ONNXMICRO_DETAIL_INTEGER_AVX2
+    if (isa == Isa::avx512 && om::detected_avx512_vnni()) {
+      EXPECT_EQ(ig::tile_for(isa), &ig::tile_avx512_vnni);
+    } else if (isa != Isa::baseline) {
+      EXPECT_EQ(ig::tile_for(isa), &ig::tile_avx2);
+    }
+#endif
+    for (int range : {2295, 32767}) {
+      std::uniform_int_distribution<int> value(-range, range);
+      for (std::int64_t m : {1, 4, 5, 11})
+        for (std::int64_t n : {1, 16, 17, 40})
+          for (std::int64_t k : {1, 2, 3, 31, 300}) {
+            std::vector<std::int16_t> a(static_cast<std::size_t>(m * k)), b(static_cast<std::size_t>(k * n));
+            for (std::int16_t& v : a) v = static_cast<std::int16_t>(value(rng));
+            for (std::int16_t& v : b) v = static_cast<std::int16_t>(value(rng));
+            std::vector<std::int16_t> packed_a(static_cast<std::size_t>(ig::packed_a_size(m, k)));
+            std::vector<std::int16_t> packed_b(static_cast<std::size_t>(ig::packed_b_size(k, n)));
+            for (std::int64_t i = 0; i < m; ++i)
+              for (std::int64_t p = 0; p < ig::packed_depth(k); ++p)
+                packed_a[static_cast<std::size_t>(ig::packed_a_index(i, p, ig::packed_depth(k)))] =
+                    p < k ? a[static_cast<std::size_t>(i * k + p)] : std::int16_t(0);
+            ig::pack_b(b.data(), n, k, n, packed_b.data());
+            int wrong = 0;
+            ig::multiply(isa, packed_a.data(), m, packed_b.data(), n, ig::packed_depth(k),
+                         [&](std::int64_t row, std::int64_t column, std::int64_t rows, std::int64_t columns,
+                             const std::int32_t(&acc)[ig::kRows][ig::kColumns]) {
+                           for (std::int64_t r = 0; r < rows; ++r)
+                             for (std::int64_t c = 0; c < columns; ++c) {
+                               std::uint32_t sum = 0;
+                               for (std::int64_t p = 0; p < k; ++p)
+                                 sum += static_cast<std::uint32_t>(a[static_cast<std::size_t>((row + r) * k + p)] *
+                                                                   b[static_cast<std::size_t>(p * n + column + c)]);
+                               wrong += acc[r][c] != static_cast<std::int32_t>(sum);
+                             }
+                         });
+            EXPECT_EQ(wrong, 0) << "level " << om::isa_name(isa) << " range " << range << " m" << m << " n" << n << " k"
+                                << k;
+          }
+    }
+  }
 }
 
 // The clamp the bias-and-clamp tests fuse: [-0.5, 0.75].

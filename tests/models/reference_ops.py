@@ -158,6 +158,30 @@ class DequantizeLinear(OpRun):
         return (real.astype(scale.dtype),)
 
 
+class MatMul(OpRun):
+    """MatMul. Float operands: float64 products summed in depth order, one numpy elementwise add per depth index,
+    then rounded to the operands' type. numpy's own float matmul calls a BLAS whose kernel, and so its summation
+    order, depends on the CPU (OpenBLAS's AVX-512 and AVX2 kernels round the same product differently); elementwise
+    IEEE operations in a fixed order give the same bits everywhere. Integer operands: numpy's exact matmul."""
+    op_domain = ""
+
+    def _run(self, a, b):
+        if not np.issubdtype(a.dtype, np.floating):
+            return (np.matmul(a, b),)
+        left = a[None, :] if a.ndim == 1 else a
+        right = b[:, None] if b.ndim == 1 else b
+        left, right = left.astype(np.float64), right.astype(np.float64)
+        total = left[..., :, 0:1] * right[..., 0:1, :]
+        for k in range(1, left.shape[-1]):
+            total = total + left[..., :, k:k + 1] * right[..., k:k + 1, :]
+        total = total.astype(a.dtype)
+        if a.ndim == 1:
+            total = total[..., 0, :]
+        if b.ndim == 1:
+            total = total[..., 0]
+        return (total,)
+
+
 class QuantizeLinear(OpRun):
     """QuantizeLinear to int8/uint8, per tensor or per axis: x / scale in float32, as the spec's reference."""
     op_domain = ""
@@ -171,7 +195,7 @@ class QuantizeLinear(OpRun):
         return (np.clip(scaled.astype(np.int64) + zero.astype(np.int64), info.min, info.max).astype(zero.dtype),)
 
 
-CONTRIB_OPS = [DequantizeLinear, QuantizeLinear, DynamicQuantizeLSTM, QGemm, QLinearAdd, QLinearMul, QLinearGlobalAveragePool, QLinearSoftmax]
+CONTRIB_OPS = [DequantizeLinear, QuantizeLinear, MatMul, DynamicQuantizeLSTM, QGemm, QLinearAdd, QLinearMul, QLinearGlobalAveragePool, QLinearSoftmax]
 
 
 def reference(model: onnx.ModelProto, feeds: dict) -> list[np.ndarray]:

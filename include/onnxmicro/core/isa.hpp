@@ -76,6 +76,17 @@ inline Isa detected_isa() noexcept {
   return Isa::baseline;
 }
 
+/// Whether this CPU has AVX-512 VNNI (vpdpwssd: an int16 pair's multiply-add and its accumulation into int32 in
+/// one instruction). Not a level of its own: the avx512 level's integer tiles use it where
+/// present, with the same results, and the avx2 cap runs the tiles without it.
+inline bool detected_avx512_vnni() noexcept {
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vnni");
+#else
+  return false;
+#endif
+}
+
 /// The cap in the environment variable ONNXMICRO_MAX_ISA (for tests and benchmarks): Isa::best when it is unset
 /// (or the platform has no environment); false when it is set to something parse_isa() does not accept.
 inline bool isa_cap_from_environment(Isa& cap) noexcept {

@@ -13,8 +13,9 @@
 // The layouts depend only on the compile-time baseline (x86 or not), never on the instruction set chosen at run
 // time, so weights packed at prepare suit every tile. Register tiles: AVX2 _mm256_madd_epi16 4 x 16 (per-function
 // target attribute, chosen at run time: core/isa.hpp; vpmaddwd issues twice per cycle on this project's EPYC, so
-// int16 pairs multiply-add at twice the float FMA's rate), SSE2 _mm_madd_epi16 4 x 8 twice per panel, NEON
-// vmlal_lane_s16 4 x 8, and a portable scalar 4 x 8 (Cortex-M and anything else).
+// int16 pairs multiply-add at twice the float FMA's rate), the same with AVX-512 VNNI's vpdpwssd where the CPU has
+// it, SSE2 _mm_madd_epi16 4 x 8 twice per panel, NEON vmlal_lane_s16 4 x 8, and a portable scalar 4 x 8 (Cortex-M
+// and anything else).
 // Exact, unlike vpmaddubsw (u8 x s8 pairs saturate at 16 bits, as onnxruntime documents for its AVX2 path): the
 // operands are widened to int16 first.
 #pragma once
@@ -285,6 +286,18 @@ __attribute__((target("avx2"), always_inline)) inline __m256i broadcast_pair_avx
   return _mm256_set1_epi32(bits);
 }
 
+/// Stores a 4 x 16 tile's accumulators (row r: cr0 columns 0-7, cr1 columns 8-15) at c, rows ldc apart.
+__attribute__((target("avx2"), always_inline)) inline void store_tile_avx2(std::int32_t* c, std::int64_t ldc,
+                                                                           __m256i c00, __m256i c01, __m256i c10,
+                                                                           __m256i c11, __m256i c20, __m256i c21,
+                                                                           __m256i c30, __m256i c31) noexcept {
+  const __m256i rows[kRows][2] = {{c00, c01}, {c10, c11}, {c20, c21}, {c30, c31}};
+  for (int r = 0; r < kRows; ++r) {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(c + r * ldc), rows[r][0]);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(c + r * ldc + 8), rows[r][1]);
+  }
+}
+
 /// 4 x 16: each row's pair broadcast from memory, two 256-bit halves of B per depth pair, 8 accumulators.
 __attribute__((target("avx2"))) inline void tile_avx2(const std::int16_t* a, const std::int16_t* b, std::int64_t kp,
                                                       std::int32_t* c, std::int64_t ldc) noexcept {
@@ -307,14 +320,32 @@ __attribute__((target("avx2"))) inline void tile_avx2(const std::int16_t* a, con
     a += 2 * kRows;
     b += 2 * kColumns;
   }
-  _mm256_storeu_si256(reinterpret_cast<__m256i*>(c + 0 * ldc), c00);
-  _mm256_storeu_si256(reinterpret_cast<__m256i*>(c + 0 * ldc + 8), c01);
-  _mm256_storeu_si256(reinterpret_cast<__m256i*>(c + 1 * ldc), c10);
-  _mm256_storeu_si256(reinterpret_cast<__m256i*>(c + 1 * ldc + 8), c11);
-  _mm256_storeu_si256(reinterpret_cast<__m256i*>(c + 2 * ldc), c20);
-  _mm256_storeu_si256(reinterpret_cast<__m256i*>(c + 2 * ldc + 8), c21);
-  _mm256_storeu_si256(reinterpret_cast<__m256i*>(c + 3 * ldc), c30);
-  _mm256_storeu_si256(reinterpret_cast<__m256i*>(c + 3 * ldc + 8), c31);
+  store_tile_avx2(c, ldc, c00, c01, c10, c11, c20, c21, c30, c31);
+}
+
+/// Row r's accumulators of one depth pair on AVX-512 VNNI: vpdpwssd multiplies, adds the pair and accumulates.
+__attribute__((target("avx2,avx512f,avx512vl,avx512vnni"), always_inline)) inline void pair_row_vnni(
+    const std::int16_t* a_pair, __m256i b0, __m256i b1, __m256i& left, __m256i& right) noexcept {
+  const __m256i t = broadcast_pair_avx2(a_pair);
+  left = _mm256_dpwssd_epi32(left, t, b0);
+  right = _mm256_dpwssd_epi32(right, t, b1);
+}
+
+/// 4 x 16 on AVX-512 VNNI: tile_avx2's vpaddd beside every vpmaddwd competed for the vector ports (about 60% of the
+/// multiply-add peak); vpdpwssd does both. 256-bit vectors: CPUs that split 512-bit operations in two (AMD's) ran a
+/// 512-bit tile slower. Same layout and wrapping sums, so the bits are tile_avx2's.
+__attribute__((target("avx2,avx512f,avx512vl,avx512vnni"))) inline void tile_avx512_vnni(
+    const std::int16_t* a, const std::int16_t* b, std::int64_t kp, std::int32_t* c, std::int64_t ldc) noexcept {
+  __m256i c00 = _mm256_setzero_si256(), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00, c30 = c00, c31 = c00;
+  const __m256i* bv = reinterpret_cast<const __m256i*>(b);
+  for (std::int64_t p = 0; p < kp; p += 2, a += 2 * kRows, bv += 2) {
+    const __m256i b0 = _mm256_loadu_si256(bv), b1 = _mm256_loadu_si256(bv + 1);
+    pair_row_vnni(a, b0, b1, c00, c01);
+    pair_row_vnni(a + 2, b0, b1, c10, c11);
+    pair_row_vnni(a + 4, b0, b1, c20, c21);
+    pair_row_vnni(a + 6, b0, b1, c30, c31);
+  }
+  store_tile_avx2(c, ldc, c00, c01, c10, c11, c20, c21, c30, c31);
 }
 #else
 #define ONNXMICRO_DETAIL_INTEGER_AVX2 0
@@ -405,9 +436,11 @@ inline void tile_baseline(const std::int16_t* a, const std::int16_t* b, std::int
 #endif
 }
 
-/// The tile for the session's instruction set `isa` (AVX2 and up: tile_avx2; the layouts are the same).
+/// The tile for the session's instruction set `isa`: AVX-512 with VNNI tile_avx512_vnni, else AVX2 and up tile_avx2
+/// (the layouts are the same).
 inline TileFunction tile_for(Isa isa) noexcept {
 #if ONNXMICRO_DETAIL_INTEGER_AVX2
+  if (isa == Isa::avx512 && detected_avx512_vnni()) return &tile_avx512_vnni;
   if (ONNXMICRO_BASELINE_ISA >= 2 || isa == Isa::avx2 || isa == Isa::avx512) return &tile_avx2;
 #endif
   static_cast<void>(isa);
