@@ -32676,6 +32676,44 @@ __attribute__((target("avx2,avx512f,avx512vl,avx512vnni"))) inline void tile_avx
   }
   store_tile_avx2(c, ldc, c00, c01, c10, c11, c20, c21, c30, c31);
 }
+
+/// Column 0's depth pair (p, p + 1) of a packed B panel (p even), as one 32-bit word.
+inline std::int32_t column_pair(const std::int16_t* b, std::int64_t p) noexcept {
+  std::int32_t bits;
+  std::memcpy(&bits, b + p * kColumns, sizeof(bits));
+  return bits;
+}
+
+/// Column 0's pair p in the low four 32-bit lanes, its pair p + 2 in the high four.
+__attribute__((target("avx2"), always_inline)) inline __m256i column_pairs_avx2(const std::int16_t* b,
+                                                                                std::int64_t p) noexcept {
+  return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_set1_epi32(column_pair(b, p))),
+                                 _mm_set1_epi32(column_pair(b, p + 2)), 1);
+}
+
+/// Column 0 of a 4 x 16 tile only (c[r * ldc] for r < kRows): a matrix-vector product, such as a classifier's last
+/// layer at batch 1. A full tile spends 16 columns' multiply-adds on it; here one vpmaddwd takes two depth pairs of
+/// all four rows against the column's two pairs, so the time is that of reading A.
+__attribute__((target("avx2"))) inline void column_tile_avx2(const std::int16_t* a, const std::int16_t* b,
+                                                             std::int64_t kp, std::int32_t* c,
+                                                             std::int64_t ldc) noexcept {
+  __m256i even = _mm256_setzero_si256(), odd = even;  // two sums in flight
+  std::int64_t p = 0;
+  for (; p + 8 <= kp; p += 8) {  // A: [pair p rows 0-3][pair p + 2 rows 0-3] per vector
+    const __m256i* av = reinterpret_cast<const __m256i*>(a + p * kRows);
+    even = _mm256_add_epi32(even, _mm256_madd_epi16(_mm256_loadu_si256(av), column_pairs_avx2(b, p)));
+    odd = _mm256_add_epi32(odd, _mm256_madd_epi16(_mm256_loadu_si256(av + 1), column_pairs_avx2(b, p + 4)));
+  }
+  even = _mm256_add_epi32(even, odd);
+  __m128i sums = _mm_add_epi32(_mm256_castsi256_si128(even), _mm256_extracti128_si256(even, 1));
+  for (; p < kp; p += 2) {  // up to three pairs left, one at a time
+    const __m128i av = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a + p * kRows));
+    sums = _mm_add_epi32(sums, _mm_madd_epi16(av, _mm_set1_epi32(column_pair(b, p))));
+  }
+  alignas(16) std::int32_t rows[kRows];
+  _mm_store_si128(reinterpret_cast<__m128i*>(rows), sums);
+  for (int r = 0; r < kRows; ++r) c[r * ldc] = rows[r];
+}
 #else
 #define ONNXMICRO_DETAIL_INTEGER_AVX2 0
 #endif
@@ -32776,6 +32814,15 @@ inline TileFunction tile_for(Isa isa) noexcept {
   return &tile_baseline;
 }
 
+/// The tile for products of n columns: column_tile_avx2 for one column on AVX2 and up (it fills column 0 only),
+/// else tile_for(isa).
+inline TileFunction tile_for_columns(Isa isa, std::int64_t n) noexcept {
+#if ONNXMICRO_DETAIL_INTEGER_AVX2
+  if (n == 1 && (ONNXMICRO_BASELINE_ISA >= 2 || isa == Isa::avx2 || isa == Isa::avx512)) return &column_tile_avx2;
+#endif
+  return tile_for(isa);
+}
+
 /// C = A * B for packed A (m rows) and packed B (n columns) of packed depth kp (packed_depth(K)), on the tiles of
 /// `isa`. For every register tile calls epilogue(row, column, rows, columns, acc): rows x columns (at most kRows x
 /// kColumns) valid values acc[r][c] = C(row + r, column + c).
@@ -32783,7 +32830,7 @@ template <typename Epilogue>
 inline void multiply(Isa isa, const std::int16_t* a, std::int64_t m, const std::int16_t* b, std::int64_t n,
                      std::int64_t kp, Epilogue&& epilogue) noexcept {
   // One row panel of A stays in L1 while it passes over the B tile (kept in L2 by the callers' tile sizes).
-  const TileFunction tile = tile_for(isa);
+  const TileFunction tile = tile_for_columns(isa, n);
   std::int32_t acc[kRows][kColumns];
   for (std::int64_t i0 = 0; i0 < m; i0 += kRows) {
     const std::int16_t* a_panel = a + i0 * kp;
@@ -32801,7 +32848,7 @@ inline void multiply(Isa isa, const std::int16_t* a, std::int64_t m, const std::
 template <typename Epilogue>
 inline void multiply_rows(Isa isa, const std::int16_t* a, std::int64_t m, const std::int16_t* b, std::int64_t n,
                           std::int64_t kp, std::int32_t* rows, Epilogue&& epilogue) noexcept {
-  const TileFunction tile = tile_for(isa);
+  const TileFunction tile = tile_for_columns(isa, n);
   const std::int64_t ldc = round_up(n, kColumns);
   for (std::int64_t i0 = 0; i0 < m; i0 += kRows) {
     const std::int16_t* a_panel = a + i0 * kp;

@@ -94,8 +94,9 @@ TEST(GemmIsa, EveryLevelOfThisCpuMatchesATripleLoopOnRaggedShapes) {
 }
 
 // The integer GEMM's tiles at every level of this CPU (with AVX-512 VNNI, the avx512 level's tile is
-// tile_avx512_vnni; the avx2 cap runs tile_avx2) give exactly the wrapping int32 sums of a scalar loop: Winograd's
-// operand ranges, and operands of up to +-32767 deep enough that the sums wrap several times.
+// tile_avx512_vnni; the avx2 cap runs tile_avx2; one column, column_tile_avx2 at both) give exactly the wrapping int32
+// sums of a scalar loop: Winograd's operand ranges, and operands of up to +-32767 deep enough that the sums wrap
+// several times.
 TEST(GemmIsa, IntegerTilesAtEveryLevelGiveTheWrappingSumsExactly) {
   namespace ig = om::kernels::integer_gemm;
   std::mt19937 rng(23);
@@ -107,12 +108,15 @@ TEST(GemmIsa, IntegerTilesAtEveryLevelGiveTheWrappingSumsExactly) {
     } else if (isa != Isa::baseline) {
       EXPECT_EQ(ig::tile_for(isa), &ig::tile_avx2);
     }
+    if (isa != Isa::baseline) {
+      EXPECT_EQ(ig::tile_for_columns(isa, 1), &ig::column_tile_avx2);  // n = 1 below
+    }
 #endif
     for (int range : {2295, 32767}) {
       std::uniform_int_distribution<int> value(-range, range);
       for (std::int64_t m : {1, 4, 5, 11})
         for (std::int64_t n : {1, 16, 17, 40})
-          for (std::int64_t k : {1, 2, 3, 31, 300}) {
+          for (std::int64_t k : {1, 2, 3, 6, 31, 300}) {
             std::vector<std::int16_t> a(static_cast<std::size_t>(m * k)), b(static_cast<std::size_t>(k * n));
             for (std::int16_t& v : a) v = static_cast<std::int16_t>(value(rng));
             for (std::int16_t& v : b) v = static_cast<std::int16_t>(value(rng));
