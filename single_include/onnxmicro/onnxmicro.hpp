@@ -32820,6 +32820,7 @@ inline TileFunction tile_for_columns(Isa isa, std::int64_t n) noexcept {
 #if ONNXMICRO_DETAIL_INTEGER_AVX2
   if (n == 1 && (ONNXMICRO_BASELINE_ISA >= 2 || isa == Isa::avx2 || isa == Isa::avx512)) return &column_tile_avx2;
 #endif
+  static_cast<void>(n);
   return tile_for(isa);
 }
 
