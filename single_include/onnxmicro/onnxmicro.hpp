@@ -6366,8 +6366,8 @@ inline Isa detected_isa() noexcept {
 }
 
 /// Whether this CPU has AVX-512 VNNI (vpdpwssd: an int16 pair's multiply-add and its accumulation into int32 in
-/// one instruction). Not a level of its own: the avx512 level's integer tiles use it where
-/// present, with the same results, and the avx2 cap runs the tiles without it.
+/// one instruction). Not a level of its own: the avx512 level's integer tiles use it where present, with the same
+/// results, and the avx2 cap runs the tiles without it.
 inline bool detected_avx512_vnni() noexcept {
 #if ONNXMICRO_ENABLE_ISA_DISPATCH
   return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vnni");
