@@ -275,6 +275,11 @@ inline void pack_b_strided(const T* src, std::int64_t depth_stride, std::int64_t
 using TileFunction = void (*)(const std::int16_t* a, const std::int16_t* b, std::int64_t kp, std::int32_t* c,
                               std::int64_t ldc) noexcept;
 
+/// Whether code for `isa` may run the AVX2 loops: the session's level is AVX2 or above, or the compiler's baseline is.
+constexpr bool runs_avx2(Isa isa) noexcept {
+  return ONNXMICRO_BASELINE_ISA >= 2 || isa == Isa::avx2 || isa == Isa::avx512;
+}
+
 #if defined(__SSE2__) && (ONNXMICRO_ENABLE_ISA_DISPATCH || defined(__AVX2__))
 #define ONNXMICRO_DETAIL_INTEGER_AVX2 1
 /// A row's (k, k + 1) pair in every 32-bit lane, read one pair at a time so that it compiles to a broadcast from
@@ -479,7 +484,7 @@ inline void tile_baseline(const std::int16_t* a, const std::int16_t* b, std::int
 inline TileFunction tile_for(Isa isa) noexcept {
 #if ONNXMICRO_DETAIL_INTEGER_AVX2
   if (isa == Isa::avx512 && detected_avx512_vnni()) return &tile_avx512_vnni;
-  if (ONNXMICRO_BASELINE_ISA >= 2 || isa == Isa::avx2 || isa == Isa::avx512) return &tile_avx2;
+  if (runs_avx2(isa)) return &tile_avx2;
 #endif
   static_cast<void>(isa);
   return &tile_baseline;
@@ -489,7 +494,7 @@ inline TileFunction tile_for(Isa isa) noexcept {
 /// else tile_for(isa).
 inline TileFunction tile_for_columns(Isa isa, std::int64_t n) noexcept {
 #if ONNXMICRO_DETAIL_INTEGER_AVX2
-  if (n == 1 && (ONNXMICRO_BASELINE_ISA >= 2 || isa == Isa::avx2 || isa == Isa::avx512)) return &column_tile_avx2;
+  if (n == 1 && runs_avx2(isa)) return &column_tile_avx2;
 #endif
   static_cast<void>(n);
   return tile_for(isa);
@@ -769,7 +774,7 @@ inline void requantize_row(Isa isa, const std::int32_t* acc, std::int64_t count,
                            std::int32_t zero, std::int32_t low, std::int32_t high, T* out) noexcept {
   std::int64_t done = 0;
 #if ONNXMICRO_DETAIL_INTEGER_AVX2
-  if (q.use_vector && (ONNXMICRO_BASELINE_ISA >= 2 || isa == Isa::avx2 || isa == Isa::avx512)) {
+  if (q.use_vector && runs_avx2(isa)) {
     done = requantize_avx2(acc, count, bias, q, zero, low, high, out);
     acc += done;
     out += done;
