@@ -6299,6 +6299,9 @@ ONNXMICRO_NAMESPACE_END
 // ONNXMICRO_MAX_ISA cap it, so every level can be tested on one machine.
 #include <cstdlib>
 
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+#include <cpuid.h>
+#endif
 
 ONNXMICRO_NAMESPACE_BEGIN
 
@@ -6371,6 +6374,27 @@ inline Isa detected_isa() noexcept {
 inline bool detected_avx512_vnni() noexcept {
 #if ONNXMICRO_ENABLE_ISA_DISPATCH
   return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vnni");
+#else
+  return false;
+#endif
+}
+
+/// Whether this CPU executes each 512-bit vector operation as two 256-bit halves: AMD family 19h (Zen 4, the only
+/// one of that family with AVX-512). The environment variable ONNXMICRO_SPLIT_512 set to 0 or 1 overrides the answer,
+/// so that tests run both choices that depend on it on one AVX-512 machine.
+inline bool detected_split_512bit() noexcept {
+#if ONNXMICRO_HAS_FILESYSTEM
+  const char* forced = std::getenv("ONNXMICRO_SPLIT_512");
+  if (forced != nullptr && (forced[0] == '0' || forced[0] == '1') && forced[1] == '\0') return forced[0] == '1';
+#endif
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+  unsigned max_leaf = 0, ebx = 0, ecx = 0, edx = 0, eax = 0;
+  if (__get_cpuid(0, &max_leaf, &ebx, &ecx, &edx) == 0 || max_leaf < 1) return false;
+  const bool amd = ebx == 0x68747541u && edx == 0x69746e65u && ecx == 0x444d4163u;  // "AuthenticAMD"
+  if (!amd || __get_cpuid(1, &eax, &ebx, &ecx, &edx) == 0) return false;
+  const unsigned base_family = (eax >> 8) & 0xFu,
+                 family = base_family + (base_family == 0xFu ? (eax >> 20) & 0xFFu : 0u);
+  return family == 0x19u && __builtin_cpu_supports("avx512f");
 #else
   return false;
 #endif
@@ -16614,6 +16638,12 @@ inline void multiply(const Workers& workers, Isa isa, std::int64_t m, std::int64
 // `tile rows` strided rows instead, and tiles laid out whole would start a new page every few kilobytes, where the
 // prefetchers stop). The layout follows the instruction set the session chose. ----
 
+/// The level a convolution's float micro-kernels run at in a session of level `isa`: avx2 at the avx512 level on CPUs
+/// that split 512-bit operations (detected_split_512bit()), else `isa`. On AMD Zen 4 the 6 x 16 tiles ran ResNet-18's
+/// convolutions 10-30% faster than the 8 x 32 ones (the FMA rate per cycle is the same), while MatMul's products of
+/// few rows (BERT-tiny: 0.64 against 0.85 ms) and the LSTM gained from the wider tiles, so only Conv steps down.
+inline Isa convolution_isa(Isa isa) noexcept { return isa == Isa::avx512 && detected_split_512bit() ? Isa::avx2 : isa; }
+
 /// Rows of one packed tile for `isa` (0: no micro-kernels, nothing to pack).
 constexpr std::int64_t packed_tile_rows(Isa isa) noexcept {
 #if ONNXMICRO_ENABLE_ISA_DISPATCH
@@ -24578,7 +24608,7 @@ struct ConvImpl : kernels::KernelDefaults {
     bool pointwise;  ///< 1x1 kernel, unit strides, no pads: the input is the column matrix
     bool has_bias;
     bool weights_in_scratch;     ///< half types with a non-constant W: converted at run into scratch
-    Isa isa;                     ///< the GEMM micro-kernels to use (PrepareContext::isa)
+    Isa isa;                     ///< the GEMM micro-kernels to use (gemm::convolution_isa of the session's)
 #if ONNXMICRO_ENABLE_FAST_PATHS  // (activation fusion and bands exist only with fast paths: no state bytes without)
     kernels::OutputClamp clamp;  ///< a Relu/Clip fused into this node (PrepareContext::fused_clamp)
     std::int64_t band_rows;      ///< implicit GEMM: output rows per padded input band (else 0)
@@ -24667,7 +24697,7 @@ struct ConvImpl : kernels::KernelDefaults {
     state->kernel_size = g.kernel_size();
     state->column_rows = state->group_in_channels * state->kernel_size;
     state->has_bias = has_bias;
-    if (ONNXMICRO_ENABLE_ISA_DISPATCH) state->isa = ctx.isa();
+    if (ONNXMICRO_ENABLE_ISA_DISPATCH) state->isa = gemm::convolution_isa(ctx.isa());
 #if ONNXMICRO_ENABLE_FAST_PATHS
     state->clamp = kernels::OutputClamp::from(ctx.fused_clamp());
 #endif
@@ -32481,14 +32511,20 @@ inline void widen_even(const T* src, std::int64_t count, int zero, std::int16_t*
 /// One phase of a zero-padded row: out[i] = line[i * stride + shift] - zero where that column is inside [0, width),
 /// else 0 (also everywhere when `line` is nullptr: a padding row), for i < count. A stride-s convolution reads its
 /// padded input as s phases of every s-th column, each tap a shifted window of one phase.
+/// The values [lo, hi) of a phase of `count` values (widen_phase) that read input columns, lo * stride + shift onwards.
+inline void phase_inside(bool has_line, std::int64_t width, std::int64_t shift, std::int64_t stride, std::int64_t count,
+                         std::int64_t& lo, std::int64_t& hi) noexcept {
+  lo = shift >= 0 ? 0 : (stride - 1 - shift) / stride;
+  hi = !has_line || width - shift <= 0 ? 0 : (width - shift - 1) / stride + 1;
+  if (hi > count) hi = count;
+  if (lo > hi) lo = hi;
+}
+
 template <typename T>
 inline void widen_phase(const T* line, std::int64_t width, std::int64_t shift, std::int64_t stride, int zero,
                         std::int64_t count, std::int16_t* out) noexcept {
-  // Values [lo, hi) read input columns lo * stride + shift onwards.
-  std::int64_t lo = shift >= 0 ? 0 : (stride - 1 - shift) / stride;
-  std::int64_t hi = line == nullptr || width - shift <= 0 ? 0 : (width - shift - 1) / stride + 1;
-  if (hi > count) hi = count;
-  if (lo > hi) lo = hi;
+  std::int64_t lo = 0, hi = 0;
+  phase_inside(line != nullptr, width, shift, stride, count, lo, hi);
   for (std::int64_t i = 0; i < lo; ++i) out[i] = 0;
   if (hi > lo) {
     const T* first = line + lo * stride + shift;
@@ -32600,9 +32636,10 @@ inline void pack_b_strided(const T* src, std::int64_t depth_stride, std::int64_t
 }
 
 /// A register tile: c[r * ldc + j] = sum over the packed depth kp of A panel row r times B panel column j, for
-/// r < kRows, j < kColumns.
-using TileFunction = void (*)(const std::int16_t* a, const std::int16_t* b, std::int64_t kp, std::int32_t* c,
-                              std::int64_t ldc) noexcept;
+/// r < kRows, j < kColumns; TA and TB are the packed element types (int16 pairs, or the quad layout's bytes).
+template <typename TA, typename TB>
+using TileOf = void (*)(const TA* a, const TB* b, std::int64_t kp, std::int32_t* c, std::int64_t ldc) noexcept;
+using TileFunction = TileOf<std::int16_t, std::int16_t>;
 
 /// Whether code for `isa` may run the AVX2 loops: the session's level is AVX2 or above, or the compiler's baseline is.
 constexpr bool runs_avx2(Isa isa) noexcept {
@@ -32657,29 +32694,55 @@ __attribute__((target("avx2"))) inline void tile_avx2(const std::int16_t* a, con
   store_tile_avx2(c, ldc, c00, c01, c10, c11, c20, c21, c30, c31);
 }
 
-/// Row r's accumulators of one depth pair on AVX-512 VNNI: vpdpwssd multiplies, adds the pair and accumulates.
-__attribute__((target("avx2,avx512f,avx512vl,avx512vnni"), always_inline)) inline void pair_row_vnni(
-    const std::int16_t* a_pair, __m256i b0, __m256i b1, __m256i& left, __m256i& right) noexcept {
-  const __m256i t = broadcast_pair_avx2(a_pair);
-  left = _mm256_dpwssd_epi32(left, t, b0);
-  right = _mm256_dpwssd_epi32(right, t, b1);
+/// Row r's accumulators of one 32-bit depth step on AVX-512 VNNI: for int16 pairs vpdpwssd (multiply, add the pair,
+/// accumulate), for the quad layout's bytes vpdpbusd (B's four unsigned bytes times the row's four signed ones, added
+/// and accumulated without saturation).
+template <typename TA>
+__attribute__((target("avx2,avx512f,avx512vl,avx512vnni"), always_inline)) inline void step_row_vnni(
+    const TA* a_step, __m256i b0, __m256i b1, __m256i& left, __m256i& right) noexcept {
+  std::int32_t bits;
+  std::memcpy(&bits, a_step, sizeof(bits));  // (a broadcast from memory, as broadcast_pair_avx2)
+  const __m256i t = _mm256_set1_epi32(bits);
+  if constexpr (std::is_same<TA, std::int16_t>::value) {
+    left = _mm256_dpwssd_epi32(left, t, b0);
+    right = _mm256_dpwssd_epi32(right, t, b1);
+  } else {
+    left = _mm256_dpbusd_epi32(left, b0, t);
+    right = _mm256_dpbusd_epi32(right, b1, t);
+  }
 }
 
-/// 4 x 16 on AVX-512 VNNI: tile_avx2's vpaddd beside every vpmaddwd competed for the vector ports (about 60% of the
-/// multiply-add peak); vpdpwssd does both. 256-bit vectors: CPUs that split 512-bit operations in two (AMD's) ran a
-/// 512-bit tile slower. Same layout and wrapping sums, so the bits are tile_avx2's.
-__attribute__((target("avx2,avx512f,avx512vl,avx512vnni"))) inline void tile_avx512_vnni(
-    const std::int16_t* a, const std::int16_t* b, std::int64_t kp, std::int32_t* c, std::int64_t ldc) noexcept {
+/// The 4 x 16 VNNI tile over 32-bit depth steps (2 int16 pairs' values or 4 quad bytes per row): named accumulators
+/// (an array made GCC 12 copy them between registers every step) and 256-bit vectors (CPUs that split 512-bit
+/// operations in two, AMD's, ran a 512-bit tile slower).
+template <typename TA, typename TB>
+__attribute__((target("avx2,avx512f,avx512vl,avx512vnni"), always_inline)) inline void tile_vnni(
+    const TA* a, const TB* b, std::int64_t kp, std::int32_t* c, std::int64_t ldc) noexcept {
+  constexpr std::int64_t kStep = 4 / sizeof(TA);  // depth values per 32-bit word
   __m256i c00 = _mm256_setzero_si256(), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00, c30 = c00, c31 = c00;
   const __m256i* bv = reinterpret_cast<const __m256i*>(b);
-  for (std::int64_t p = 0; p < kp; p += 2, a += 2 * kRows, bv += 2) {
+  for (std::int64_t p = 0; p < kp; p += kStep, a += kStep * kRows, bv += 2) {
     const __m256i b0 = _mm256_loadu_si256(bv), b1 = _mm256_loadu_si256(bv + 1);
-    pair_row_vnni(a, b0, b1, c00, c01);
-    pair_row_vnni(a + 2, b0, b1, c10, c11);
-    pair_row_vnni(a + 4, b0, b1, c20, c21);
-    pair_row_vnni(a + 6, b0, b1, c30, c31);
+    step_row_vnni(a, b0, b1, c00, c01);
+    step_row_vnni(a + kStep, b0, b1, c10, c11);
+    step_row_vnni(a + 2 * kStep, b0, b1, c20, c21);
+    step_row_vnni(a + 3 * kStep, b0, b1, c30, c31);
   }
   store_tile_avx2(c, ldc, c00, c01, c10, c11, c20, c21, c30, c31);
+}
+
+/// 4 x 16 int16 pairs on AVX-512 VNNI: tile_avx2's vpaddd beside every vpmaddwd competed for the vector ports (about
+/// 60% of the multiply-add peak); vpdpwssd does both. Same layout and wrapping sums, so the bits are tile_avx2's.
+__attribute__((target("avx2,avx512f,avx512vl,avx512vnni"))) inline void tile_avx512_vnni(
+    const std::int16_t* a, const std::int16_t* b, std::int64_t kp, std::int32_t* c, std::int64_t ldc) noexcept {
+  tile_vnni(a, b, kp, c, ldc);
+}
+
+/// 4 x 16 on the quad layout (see pack_a_quads): twice tile_avx512_vnni's multiply-adds per instruction, and B
+/// packed as bytes, half the int16 pairs' traffic.
+__attribute__((target("avx2,avx512f,avx512vl,avx512vnni"))) inline void quad_tile_avx512_vnni(
+    const std::int8_t* a, const std::uint8_t* b, std::int64_t kq, std::int32_t* c, std::int64_t ldc) noexcept {
+  tile_vnni(a, b, kq, c, ldc);
 }
 
 /// Column 0's depth pair (p, p + 1) of a packed B panel (p even), as one 32-bit word.
@@ -32719,6 +32782,7 @@ __attribute__((target("avx2"))) inline void column_tile_avx2(const std::int16_t*
   _mm_store_si128(reinterpret_cast<__m128i*>(rows), sums);
   for (int r = 0; r < kRows; ++r) c[r * ldc] = rows[r];
 }
+
 #else
 #define ONNXMICRO_DETAIL_INTEGER_AVX2 0
 #endif
@@ -32848,19 +32912,189 @@ inline void multiply(Isa isa, const std::int16_t* a, std::int64_t m, const std::
   }
 }
 
+/// multiply_rows() on the register tile `tile`, for either packed layout (kp: its packed depth).
+template <typename TA, typename TB, typename Epilogue>
+inline void multiply_rows_on(TileOf<TA, TB> tile, const TA* a, std::int64_t m, const TB* b, std::int64_t n,
+                             std::int64_t kp, std::int32_t* rows, Epilogue&& epilogue) noexcept {
+  const std::int64_t ldc = round_up(n, kColumns);
+  for (std::int64_t i0 = 0; i0 < m; i0 += kRows) {
+    const TA* a_panel = a + i0 * kp;
+    for (std::int64_t j0 = 0; j0 < n; j0 += kColumns) tile(a_panel, b + j0 * kp, kp, rows + j0, ldc);
+    epilogue(i0, m - i0 < kRows ? m - i0 : kRows, static_cast<const std::int32_t*>(rows), ldc);
+  }
+}
+
 /// multiply() for epilogues that take whole rows: the register tiles of each row panel go into `rows` (kRows rows of
 /// round_up(n, kColumns) int32), then epilogue(row, count, rows, ldc) gets the panel's `count` (at most kRows) rows
 /// of n values, row r at rows + r * ldc. Costs per-tile work (a requantisation's setup) once per row of n values.
 template <typename Epilogue>
 inline void multiply_rows(Isa isa, const std::int16_t* a, std::int64_t m, const std::int16_t* b, std::int64_t n,
                           std::int64_t kp, std::int32_t* rows, Epilogue&& epilogue) noexcept {
-  const TileFunction tile = tile_for_columns(isa, n);
-  const std::int64_t ldc = round_up(n, kColumns);
+  multiply_rows_on(tile_for_columns(isa, n), a, m, b, n, kp, rows, epilogue);
+}
+
+// ---- the quad layout: 8-bit operands as they are, four depth values per 32-bit lane (AVX-512 VNNI's vpdpbusd) ----
+// For int8 weights whose zero point is 0 (what onnxruntime's quantizer writes for weights): A holds w itself and B
+// the activations as unsigned bytes (int8 ones with the sign bit flipped: x + 128, and x_zero + 128), so
+//   sum_k w (x - x_zero) = sum_k w x - x_zero * sum_k w,
+// the last term from row sums made when A is packed. Both sides are exact modulo 2^32, as the int16 pairs' sums
+// are, so the results are the same bits.
+//  - A in panels of kRows rows; for each depth quad (k, ..., k + 3), each row's four bytes: [r0k0..r0k3 r1k0 ... r3k3].
+//  - B in panels of kColumns columns; for each depth quad, [c0k0..c0k3 c1k0 ... c15k3] (64 bytes).
+// A is zero past K, so B's bytes there may be anything (the packers write zeros).
+
+/// Depth of the quad layout: K rounded up to a quad.
+constexpr std::int64_t packed_quad_depth(std::int64_t k) noexcept { return round_up(k, 4); }
+/// Bytes of an m x k A in the quad layout (and of B: packed_quad_depth(k) * round_up(n, kColumns)).
+constexpr std::int64_t packed_a_quads_size(std::int64_t m, std::int64_t k) noexcept {
+  return round_up(m, kRows) * packed_quad_depth(k);
+}
+
+/// Whether `isa` runs the quad tiles: the avx512 level on a CPU with AVX-512 VNNI (elsewhere the int16 pairs are
+/// faster than quad_tile_portable).
+inline bool quad_tiles_run(Isa isa) noexcept {
+#if ONNXMICRO_DETAIL_INTEGER_AVX2
+  return isa == Isa::avx512 && detected_avx512_vnni();
+#else
+  return static_cast<void>(isa), false;
+#endif
+}
+
+/// Packs A(i, p) = src[i * row_stride + p] (m x k, int8, zero point 0) in the quad layout; row_sums[i] = the sum of
+/// row i.
+inline void pack_a_quads(const std::int8_t* src, std::int64_t row_stride, std::int64_t m, std::int64_t k,
+                         std::int8_t* dst, std::int32_t* row_sums) noexcept {
+  const std::int64_t kq = packed_quad_depth(k);
   for (std::int64_t i0 = 0; i0 < m; i0 += kRows) {
-    const std::int16_t* a_panel = a + i0 * kp;
-    for (std::int64_t j0 = 0; j0 < n; j0 += kColumns) tile(a_panel, b + j0 * kp, kp, rows + j0, ldc);
-    epilogue(i0, m - i0 < kRows ? m - i0 : kRows, static_cast<const std::int32_t*>(rows), ldc);
+    std::int8_t* panel = dst + i0 * kq;
+    for (std::int64_t r = 0; r < kRows; ++r) {
+      const std::int64_t i = i0 + r;
+      std::int32_t sum = 0;  // |sum| <= 128 k
+      for (std::int64_t p = 0; p < kq; ++p) {
+        const std::int8_t v = i < m && p < k ? src[i * row_stride + p] : std::int8_t(0);
+        panel[((p / 4) * kRows + r) * 4 + (p & 3)] = v;
+        sum += v;
+      }
+      if (i < m) row_sums[i] = sum;
+    }
   }
+}
+
+/// Sign-bit flip that turns T's bytes into the quad layout's unsigned ones (x + 128 for int8).
+template <typename T>
+constexpr std::uint8_t quad_flip() noexcept {
+  return std::numeric_limits<T>::is_signed ? 0x80 : 0;
+}
+
+/// One depth quad of a B panel in the quad layout: `cols` (at most kColumns) bytes of rows[0..3] (nullptr: zeros), each
+/// xor `flip`, interleaved four by four into `out`, zeros past them.
+inline void pack_quad(const std::uint8_t* const rows[4], std::uint8_t flip, std::int64_t cols,
+                      std::uint8_t* out) noexcept {
+#if defined(__SSE2__)
+  if (cols == kColumns) {  // a 4 x 16 byte transpose: two rounds of interleaving
+    const __m128i f = _mm_set1_epi8(static_cast<char>(flip));
+    auto load = [&f](const std::uint8_t* row) {
+      return row ? _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(row)), f) : _mm_setzero_si128();
+    };
+    const __m128i r0 = load(rows[0]), r1 = load(rows[1]), r2 = load(rows[2]), r3 = load(rows[3]);
+    const __m128i low01 = _mm_unpacklo_epi8(r0, r1), high01 = _mm_unpackhi_epi8(r0, r1);
+    const __m128i low23 = _mm_unpacklo_epi8(r2, r3), high23 = _mm_unpackhi_epi8(r2, r3);
+    __m128i* o = reinterpret_cast<__m128i*>(out);
+    _mm_storeu_si128(o, _mm_unpacklo_epi16(low01, low23));
+    _mm_storeu_si128(o + 1, _mm_unpackhi_epi16(low01, low23));
+    _mm_storeu_si128(o + 2, _mm_unpacklo_epi16(high01, high23));
+    _mm_storeu_si128(o + 3, _mm_unpackhi_epi16(high01, high23));
+    return;
+  }
+#endif
+  for (std::int64_t c = 0; c < kColumns; ++c) {
+    for (std::int64_t q = 0; q < 4; ++q) {
+      out[c * 4 + q] = c < cols && rows[q] ? static_cast<std::uint8_t>(rows[q][c] ^ flip) : std::uint8_t(0);
+    }
+  }
+}
+
+/// Packs B from a dense row-major int8/uint8 matrix (k rows of n values, row stride ld) in the quad layout, int8
+/// values with their sign bit flipped (pointwise convolutions read their input this way).
+template <typename T>
+inline void pack_b_rows_quads(const T* src, std::int64_t ld, std::int64_t k, std::int64_t n,
+                              std::uint8_t* dst) noexcept {
+  const std::int64_t kq = packed_quad_depth(k);
+  const std::uint8_t* bytes = reinterpret_cast<const std::uint8_t*>(src);  // (int8's bits, flipped below)
+  for (std::int64_t j0 = 0; j0 < n; j0 += kColumns) {
+    const std::int64_t cols = n - j0 < kColumns ? n - j0 : kColumns;
+    for (std::int64_t p = 0; p < kq; p += 4) {
+      const std::uint8_t* rows[4];
+      for (std::int64_t q = 0; q < 4; ++q) rows[q] = p + q < k ? bytes + (p + q) * ld + j0 : nullptr;
+      pack_quad(rows, quad_flip<T>(), cols, dst + j0 * kq + p * kColumns);
+    }
+  }
+}
+
+/// Packs B(p, j) = base[row_offsets[p] + j] for p < k and j < round_up(n, kColumns) in the quad layout, bytes
+/// already in its form: the grid's windows (pack_b_offsets). Whole panels are read, as there.
+inline void pack_b_offsets_quads(const std::uint8_t* base, const std::int32_t* row_offsets, std::int64_t k,
+                                 std::int64_t n, std::uint8_t* dst) noexcept {
+  const std::int64_t kq = packed_quad_depth(k);
+  for (std::int64_t p = 0; p < kq; p += 4) {
+    const std::uint8_t* rows[4];
+    for (std::int64_t q = 0; q < 4; ++q) rows[q] = p + q < k ? base + row_offsets[p + q] : nullptr;
+    for (std::int64_t j0 = 0; j0 < n; j0 += kColumns) {
+      const std::uint8_t* shifted[4];
+      for (std::int64_t q = 0; q < 4; ++q) shifted[q] = rows[q] ? rows[q] + j0 : nullptr;
+      pack_quad(shifted, 0, kColumns, dst + j0 * kq + p * kColumns);
+    }
+  }
+}
+
+/// widen_phase for the quad layout: out[i] = line[i * stride + shift] as its unsigned byte (quad_flip) inside [0,
+/// width), else `pad` (the zero point's byte), for i < count.
+template <typename T>
+inline void copy_phase_bytes(const T* line, std::int64_t width, std::int64_t shift, std::int64_t stride,
+                             std::uint8_t pad, std::int64_t count, std::uint8_t* out) noexcept {
+  std::int64_t lo = 0, hi = 0;
+  phase_inside(line != nullptr, width, shift, stride, count, lo, hi);
+  for (std::int64_t i = 0; i < lo; ++i) out[i] = pad;
+  if (hi > lo) {
+    const std::uint8_t* first = reinterpret_cast<const std::uint8_t*>(line + lo * stride + shift);
+    for (std::int64_t i = lo; i < hi; ++i)
+      out[i] = static_cast<std::uint8_t>(first[(i - lo) * stride] ^ quad_flip<T>());
+  }
+  for (std::int64_t i = hi; i < count; ++i) out[i] = pad;
+}
+
+/// The quad layout's 4 x 16 tile in portable code (the reference the vector tile is tested against).
+inline void quad_tile_portable(const std::int8_t* a, const std::uint8_t* b, std::int64_t kq, std::int32_t* c,
+                               std::int64_t ldc) noexcept {
+  std::uint32_t sum[kRows][kColumns] = {};  // unsigned: wraps without undefined behaviour
+  for (std::int64_t p = 0; p < kq; p += 4, a += 4 * kRows, b += 4 * kColumns) {
+    for (int r = 0; r < kRows; ++r) {
+      for (int j = 0; j < kColumns; ++j) {
+        std::int32_t four = 0;
+        for (int q = 0; q < 4; ++q) four += a[4 * r + q] * b[4 * j + q];
+        sum[r][j] += static_cast<std::uint32_t>(four);
+      }
+    }
+  }
+  for (int r = 0; r < kRows; ++r)
+    for (int j = 0; j < kColumns; ++j) c[r * ldc + j] = static_cast<std::int32_t>(sum[r][j]);
+}
+
+/// The quad layout's tile for `isa`: quad_tile_avx512_vnni where quad_tiles_run(isa), else the portable one.
+inline TileOf<std::int8_t, std::uint8_t> quad_tile_for(Isa isa) noexcept {
+#if ONNXMICRO_DETAIL_INTEGER_AVX2
+  if (quad_tiles_run(isa)) return &quad_tile_avx512_vnni;
+#endif
+  static_cast<void>(isa);
+  return &quad_tile_portable;
+}
+
+/// multiply_rows() on the quad layout (kq = packed_quad_depth(K)): the raw sums sum_k w x, without the zero point's
+/// term.
+template <typename Epilogue>
+inline void multiply_rows_quads(Isa isa, const std::int8_t* a, std::int64_t m, const std::uint8_t* b, std::int64_t n,
+                                std::int64_t kq, std::int32_t* rows, Epilogue&& epilogue) noexcept {
+  multiply_rows_on(quad_tile_for(isa), a, m, b, n, kq, rows, epilogue);
 }
 
 /// acc[i] += in[i] * w for i < count (wrapping int32; the depthwise convolution's inner loop).
@@ -33188,6 +33422,8 @@ ONNXMICRO_NAMESPACE_END
 // tiles, else output channels; depthwise: channels), each task with scratch of its own, bit-identical to one thread.
 // Stride-1 3x3 convs with constant weights and 16 or more channels run as Winograd F(2x2, 3x3) on integers where the
 // session allows it (kernels/common/integer_winograd.hpp): exact, 2.25x fewer multiply-adds, the same bits.
+// Pointwise convs with int8 weights of zero point 0 run on integer_gemm's quad layout where the CPU has AVX-512 VNNI
+// (the input bytes as they are, vpdpbusd): exact too, the same bits.
 
 // #include "onnxmicro/kernels/common/integer_winograd.hpp"
 // begin of file onnxmicro/kernels/common/integer_winograd.hpp
@@ -33601,7 +33837,11 @@ struct QLinearConvImpl : KernelDefaults {
     std::int64_t padded_rows, padded_cols;  ///< depthwise: the zero-padded plane (2-D)
     std::int64_t group_weights;             ///< int16 elements of one group's packed weights
     const std::int16_t* weights;            ///< packed at prepare, or nullptr: packed at run into scratch
-    const integer_gemm::Requant* requant;   ///< one per output channel, or nullptr: computed at run into scratch
+    /// Pointwise convs on the quad layout (runs_quads): the int8 weights as integer_gemm::pack_a_quads packs them and
+    /// each output channel's weight sum; else nullptr.
+    const std::int8_t* quad_weights;
+    const std::int32_t* weight_sums;
+    const integer_gemm::Requant* requant;  ///< one per output channel, or nullptr: computed at run into scratch
     FusedClamp clamp;
     std::size_t weights_offset, requant_offset, column_offset, packed_offset, accumulator_offset;
     /// Depthwise through the float plane loops (weights known at prepare, at most kMaxFloatTaps taps): w - w_zero as
@@ -33727,8 +33967,14 @@ struct QLinearConvImpl : KernelDefaults {
     const TensorInfo& w = ctx.input(kW);
     const bool weights_constant = integer_gemm::constant_with_zero_point(ctx, kW, kWZeroPoint);
     const std::int64_t weights_size = weight_elements(s);
+    s.padded_rows = g.rank == 2 ? g.input[0] + g.pad_begin[0] + g.pad_end[0] : 0;
+    s.padded_cols = g.rank == 2 ? g.input[1] + g.pad_begin[1] + g.pad_end[1] : 0;
+    if (ONNXMICRO_ENABLE_FAST_PATHS && s.grid) ONNXMICRO_RETURN_IF_ERROR(plan_grid(ctx, s, layout));  // (may drop it)
     s.weights = nullptr;
-    if (weights_constant) {
+    s.quad_weights = nullptr;
+    if (runs_quads(ctx, s)) {
+      ONNXMICRO_RETURN_IF_ERROR(pack_quad_weights(ctx, s));
+    } else if (weights_constant) {
       Span<std::int16_t> packed;
       ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(weights_size), packed));
       pack_weights(s, w.dtype, w.const_data, ctx.has_input(kWZeroPoint) ? ctx.input(kWZeroPoint).const_data : nullptr,
@@ -33739,9 +33985,6 @@ struct QLinearConvImpl : KernelDefaults {
     }
     const std::size_t slices = ctx.workers();  // one per task of a split (Workers::count())
     s.float_weights = nullptr;
-    s.padded_rows = g.rank == 2 ? g.input[0] + g.pad_begin[0] + g.pad_end[0] : 0;
-    s.padded_cols = g.rank == 2 ? g.input[1] + g.pad_begin[1] + g.pad_end[1] : 0;
-    if (ONNXMICRO_ENABLE_FAST_PATHS && s.grid) ONNXMICRO_RETURN_IF_ERROR(plan_grid(ctx, s, layout));
     if (s.depthwise) {
       s.accumulator_offset = layout.reserve_slices<std::int32_t>(plan.out_spatial, slices);
       if (s.weights != nullptr && ONNXMICRO_ENABLE_FAST_PATHS && !ctx.size_optimized() &&
@@ -33762,6 +34005,41 @@ struct QLinearConvImpl : KernelDefaults {
       s.whole_rows = ONNXMICRO_ENABLE_FAST_PATHS && !ctx.size_optimized();
       s.rows_offset = layout.reserve_slices<std::int32_t>(s.whole_rows ? rows_buffer_elements(s) : 0, slices);
     }
+    return {};
+  }
+
+  /// Whether the GEMM runs on the quad layout (integer_gemm's vpdpbusd tiles, twice the int16 pairs' multiply-adds per
+  /// instruction): a pointwise or grid conv at a level with quad tiles, whose weights are int8 constants with zero
+  /// point 0.
+  static bool runs_quads(const PrepareContext& ctx, const State& s) noexcept {
+    if (!ONNXMICRO_ENABLE_FAST_PATHS || ctx.size_optimized() || !(s.pointwise || s.grid) ||
+        !integer_gemm::quad_tiles_run(s.isa) || ctx.input(kW).dtype != DataType::int8 ||
+        !integer_gemm::constant_with_zero_point(ctx, kW, kWZeroPoint)) {
+      return false;
+    }
+    if (!ctx.has_input(kWZeroPoint)) return true;
+    const TensorInfo& zero = ctx.input(kWZeroPoint);
+    const std::int8_t* z = static_cast<const std::int8_t*>(zero.const_data);
+    for (std::int64_t i = 0; i < zero.shape.element_count(); ++i) {
+      if (z[i] != 0) return false;
+    }
+    return true;
+  }
+
+  /// The quad layout's weights and weight sums, per group, into persistent memory.
+  static Status pack_quad_weights(PrepareContext& ctx, State& s) noexcept {
+    const std::int64_t mg = s.plan.group_out_channels, group_size = integer_gemm::packed_a_quads_size(mg, s.depth);
+    Span<std::int8_t> packed;
+    Span<std::int32_t> sums;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(s.plan.group * group_size), packed));
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(s.plan.out_channels), sums));
+    const std::int8_t* w = static_cast<const std::int8_t*>(ctx.input(kW).const_data);
+    for (std::int64_t grp = 0; grp < s.plan.group; ++grp) {
+      integer_gemm::pack_a_quads(w + grp * mg * s.depth, s.depth, mg, s.depth, packed.data() + grp * group_size,
+                                 sums.data() + grp * mg);
+    }
+    s.quad_weights = packed.data();
+    s.weight_sums = sums.data();
     return {};
   }
 
@@ -33915,7 +34193,7 @@ struct QLinearConvImpl : KernelDefaults {
       return;
     }
 #endif
-    if (o.weights == nullptr) {
+    if (o.weights == nullptr && s.quad_weights == nullptr) {
       std::int16_t* packed = scratch::scratch_at<std::int16_t>(scratch, s.weights_offset);
       pack_weights_as(s, static_cast<const TW*>(ctx.input(kW).data),
                       ctx.has_input(kWZeroPoint) ? static_cast<const TW*>(ctx.input(kWZeroPoint).data) : nullptr,
@@ -33938,6 +34216,11 @@ struct QLinearConvImpl : KernelDefaults {
   static constexpr std::int64_t kWinogradBlockBytes = 512 * 1024;
   /// The fewest input and output channels (as the float Conv's).
   static constexpr std::int64_t kWinogradMinChannels = 16;
+  /// Where the quad layout runs (runs_quads), Winograd only while its filters (16 x M x C int16) fit in this, about
+  /// one L2: beyond it they stream from L3 or memory, while the quad layout's (9 x M x C bytes) are 3.6x smaller.
+  /// Measured in ResNet-18 QDQ (1 thread, ms, Winograd / quads): 64 channels 0.79 / 0.90, 128 0.78 / 0.83 (512 KiB of
+  /// filters), 256 0.90 / 0.80 (2 MiB), 512 1.37 / 0.98.
+  static constexpr std::int64_t kWinogradMaxFilterBytesBesideQuads = 1024 * 1024;
 
   /// f(w, zero, zero_stride) on the constant weights and their zero point (nullptr without one), typed.
   template <typename F>
@@ -33965,6 +34248,8 @@ struct QLinearConvImpl : KernelDefaults {
         g.output[1] < 1 || !integer_gemm::constant_with_zero_point(ctx, kW, kWZeroPoint)) {
       return false;
     }
+    const std::int64_t filter_bytes = 16 * p.out_channels * p.channels * std::int64_t(sizeof(std::int16_t));
+    if (filter_bytes > kWinogradMaxFilterBytesBesideQuads && runs_quads(ctx, s)) return false;
     return with_constant_weights(ctx, s, [&](const auto* w, const auto* zero, std::int64_t zero_stride) {
       return integer_winograd::fits_exactly(w, zero, zero_stride, p.out_channels, p.channels);
     });
@@ -34070,8 +34355,13 @@ struct QLinearConvImpl : KernelDefaults {
       return;
     }
     for (std::int64_t n = 0; n < p.batch; ++n) {
-      fill_grid(s, o.x + n * p.channels * p.in_spatial, o.x_zero,
-                scratch::scratch_at<std::int16_t>(ctx.scratch(), s.grid_offset));
+      const TX* image = o.x + n * p.channels * p.in_spatial;
+      if (s.quad_weights != nullptr) {
+        fill_grid_bytes(s, image, static_cast<std::uint8_t>(quad_zero(o)),
+                        scratch::scratch_at<std::uint8_t>(ctx.scratch(), s.grid_offset));
+      } else {
+        fill_grid(s, image, o.x_zero, scratch::scratch_at<std::int16_t>(ctx.scratch(), s.grid_offset));
+      }
       gemm_units(s, ctx, o, tiles, n * p.group * tiles, (n + 1) * p.group * tiles);
     }
   }
@@ -34143,6 +34433,28 @@ struct QLinearConvImpl : KernelDefaults {
     std::memset(grid + s.plan.channels * plane, 0, integer_gemm::kColumns * sizeof(std::int16_t));  // the slack
   }
 
+  /// fill_grid for the quad layout: x as unsigned bytes (integer_gemm::quad_flip), `pad` (the zero point's byte) in
+  /// the padding.
+  template <typename TX>
+  static void fill_grid_bytes(const State& s, const TX* x, std::uint8_t pad, std::uint8_t* grid) noexcept {
+    const sliding_window::WindowGeometry& g = s.plan.geometry;
+    const std::int64_t sh = g.stride[0], sw = g.stride[1];
+    std::uint8_t* dst = grid;
+    for (std::int64_t c = 0; c < s.plan.channels; ++c) {
+      const TX* channel = x + c * g.input[0] * g.input[1];
+      for (std::int64_t a = 0; a < sh; ++a) {
+        for (std::int64_t b = 0; b < sw; ++b) {
+          for (std::int64_t r = 0; r < s.grid_rows; ++r, dst += s.grid_cols) {
+            const std::int64_t iy = r * sh + a - g.pad_begin[0];
+            const TX* line = iy >= 0 && iy < g.input[0] ? channel + iy * g.input[1] : nullptr;
+            integer_gemm::copy_phase_bytes(line, g.input[1], b - g.pad_begin[1], sw, pad, s.grid_cols, dst);
+          }
+        }
+      }
+    }
+    std::memset(dst, 0, integer_gemm::kColumns);  // the slack
+  }
+
   /// A task's scratch for its units: the im2col tile, the packed tile, the row buffer (rows_buffer_elements).
   struct UnitBuffers {
     std::int16_t* col;
@@ -34164,6 +34476,10 @@ struct QLinearConvImpl : KernelDefaults {
     const std::int64_t mg = p.group_out_channels;
     const std::int64_t kp = integer_gemm::packed_depth(s.depth);
     const TX* x_group = o.x + (n * p.channels + grp * p.group_channels) * p.in_spatial;
+    if (ONNXMICRO_ENABLE_FAST_PATHS && s.quad_weights != nullptr) {
+      multiply_quads(s, o, grid, x_group, n, grp, first, count, rows, buffers);
+      return;
+    }
     if (ONNXMICRO_ENABLE_FAST_PATHS && s.grid) {
       const std::int16_t* group_grid = grid + grp * p.group_channels * grid_plane(s) + first;
       integer_gemm::pack_b_offsets(group_grid, s.grid_offsets, s.depth, count, buffers.packed);
@@ -34175,9 +34491,7 @@ struct QLinearConvImpl : KernelDefaults {
     }
     const std::int64_t first_channel = grp * mg + rows.begin;
     TY* y_first = o.y + (n * p.out_channels + first_channel) * p.out_spatial;
-    // (unsigned char storage past the sums: TY is int8_t or uint8_t, which may alias it)
-    TY* values = reinterpret_cast<TY*>(buffers.rows +
-                                       integer_gemm::kRows * integer_gemm::round_up(s.tile, integer_gemm::kColumns));
+    TY* values = row_values<TY>(s, buffers);
     const std::int16_t* weights = o.weights + grp * integer_gemm::packed_a_size(mg, s.depth) + rows.begin * kp;
     if (!ONNXMICRO_ENABLE_FAST_PATHS || !s.whole_rows) {
       integer_gemm::multiply(s.isa, weights, rows.size(), buffers.packed, count, kp,
@@ -34193,18 +34507,83 @@ struct QLinearConvImpl : KernelDefaults {
                              });
       return;
     }
-    integer_gemm::multiply_rows(
-        s.isa, weights, rows.size(), buffers.packed, count, kp, buffers.rows,
+    const UnitOutput<TY> out{first_channel, first, count, y_first, values, 0u};
+    integer_gemm::multiply_rows(s.isa, weights, rows.size(), buffers.packed, count, kp, buffers.rows,
+                                [&](std::int64_t row, std::int64_t panel_rows, const std::int32_t* sums,
+                                    std::int64_t ldc) { requantize_panel(s, o, out, row, panel_rows, sums, ldc); });
+  }
+
+  /// Where a unit's whole rows go (multiply_rows): output channels from first_channel at positions [first, + count)
+  /// (grid columns on the grid path), channel first_channel's row at y_first; `values`: a row of outputs for the
+  /// grid path; `zero_term`: the quad layout's x_zero, whose product with each channel's weight sum comes off its
+  /// sums (0 on the int16 pairs).
+  template <typename TY>
+  struct UnitOutput {
+    std::int64_t first_channel, first, count;
+    TY* y_first;
+    TY* values;
+    std::uint32_t zero_term;
+  };
+
+  /// Requantises rows [row, row + panel_rows) of a unit (sums: row r at sums + r * ldc) into y.
+  template <typename TX, typename TY>
+  static void requantize_panel(const State& s, const Operands<TX, TY>& o, const UnitOutput<TY>& out, std::int64_t row,
+                               std::int64_t panel_rows, const std::int32_t* sums, std::int64_t ldc) noexcept {
+    for (std::int64_t r = 0; r < panel_rows; ++r) {
+      const std::int64_t channel = out.first_channel + row + r;
+      std::uint32_t b = o.bias ? static_cast<std::uint32_t>(o.bias[channel]) : 0u;
+      if (out.zero_term != 0u) b -= out.zero_term * static_cast<std::uint32_t>(s.weight_sums[channel]);
+      TY* y_row = out.y_first + (row + r) * s.plan.out_spatial;
+      integer_gemm::requantize_row(s.isa, sums + r * ldc, out.count, b, o.requant[channel], o.y_zero, o.low, o.high,
+                                   s.grid ? out.values : y_row + out.first);
+      if (s.grid) store_grid_columns(s, out.values, out.first, out.count, y_row);
+    }
+  }
+
+  /// multiply_unit on the quad layout (State::quad_weights): packs the unit's columns as bytes (from the byte grid,
+  /// or the input rows when pointwise) and requantises with the zero point's term taken off.
+  template <typename TX, typename TY>
+  static void multiply_quads(const State& s, const Operands<TX, TY>& o, const std::int16_t* grid, const TX* x_group,
+                             std::int64_t n, std::int64_t grp, std::int64_t first, std::int64_t count, SplitRange rows,
+                             const UnitBuffers& buffers) noexcept {
+    const quant_util::ConvPlan& p = s.plan;
+    const std::int64_t mg = p.group_out_channels, kq = integer_gemm::packed_quad_depth(s.depth);
+    std::uint8_t* packed = reinterpret_cast<std::uint8_t*>(buffers.packed);  // (fits: a quad's bytes, a pair's int16)
+    if (s.grid) {
+      const std::uint8_t* bytes = reinterpret_cast<const std::uint8_t*>(grid);  // (fill_grid_bytes wrote bytes)
+      integer_gemm::pack_b_offsets_quads(bytes + grp * p.group_channels * grid_plane(s) + first, s.grid_offsets,
+                                         s.depth, count, packed);
+    } else {
+      integer_gemm::pack_b_rows_quads(x_group + first, p.in_spatial, s.depth, count, packed);
+    }
+    const std::int64_t first_channel = grp * mg + rows.begin;
+    const UnitOutput<TY> out{first_channel,
+                             first,
+                             count,
+                             o.y + (n * p.out_channels + first_channel) * p.out_spatial,
+                             row_values<TY>(s, buffers),
+                             quad_zero(o)};
+    const std::int8_t* weights =
+        s.quad_weights + grp * integer_gemm::packed_a_quads_size(mg, s.depth) + rows.begin * kq;
+    integer_gemm::multiply_rows_quads(
+        s.isa, weights, rows.size(), packed, count, kq, buffers.rows,
         [&](std::int64_t row, std::int64_t panel_rows, const std::int32_t* sums, std::int64_t ldc) {
-          for (std::int64_t r = 0; r < panel_rows; ++r) {
-            const std::int64_t channel = first_channel + row + r;
-            const std::uint32_t b = o.bias ? static_cast<std::uint32_t>(o.bias[channel]) : 0u;
-            TY* y_row = y_first + (row + r) * p.out_spatial;
-            integer_gemm::requantize_row(s.isa, sums + r * ldc, count, b, o.requant[channel], o.y_zero, o.low, o.high,
-                                         s.grid ? values : y_row + first);
-            if (s.grid) store_grid_columns(s, values, first, count, y_row);
-          }
+          requantize_panel(s, o, out, row, panel_rows, sums, ldc);
         });
+  }
+
+  /// x's zero point as the quad layout's unsigned byte (integer_gemm::quad_flip).
+  template <typename TX, typename TY>
+  static std::uint32_t quad_zero(const Operands<TX, TY>& o) noexcept {
+    return static_cast<std::uint32_t>(static_cast<std::uint8_t>(o.x_zero) ^ integer_gemm::quad_flip<TX>());
+  }
+
+  /// A task's row of requantised outputs (the grid path's), past the row panel's sums in its row buffer.
+  template <typename TY>
+  static TY* row_values(const State& s, const UnitBuffers& buffers) noexcept {
+    // (unsigned char storage past the sums: TY is int8_t or uint8_t, which may alias it)
+    return reinterpret_cast<TY*>(buffers.rows +
+                                 integer_gemm::kRows * integer_gemm::round_up(s.tile, integer_gemm::kColumns));
   }
 
   /// Stores `count` values of grid columns [column, column + count) of one output channel where they are output

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <utility>
@@ -16,6 +17,7 @@
 #include "onnxmicro/runtime/std_thread_pool.hpp"
 #include "support/loaded_model.hpp"
 #include "support/proto_writer.hpp"
+#include "support/scoped_environment.hpp"
 
 namespace ONNXMICRO_TEST_FILE_SCOPE {
 
@@ -363,18 +365,54 @@ TEST(Conv, StripedColumnMatrixGivesTheBitsOfTheRowMajorOneAtEveryLevelAndThreadC
       {{1, 5, 20, 49}, {6, 5, 3, 3}, 1, {3, 1}, {}, {1, 1, 1, 1}, false},
   };
   om::StdThreadPool pool(2);
-  for (const ConvSpec& spec : specs) {
-    for (om::Isa cap : {om::Isa::baseline, om::Isa::avx2, om::Isa::avx512}) {
+  // The avx512 level twice: with its own tiles, and stepped down to avx2's as on CPUs that split 512-bit operations.
+  struct Level {
+    om::Isa cap;
+    const char* split_512;
+  };
+  const Level levels[] = {
+      {om::Isa::baseline, "0"}, {om::Isa::avx2, "0"}, {om::Isa::avx512, "0"}, {om::Isa::avx512, "1"}};
+  for (const Level& level : levels) {
+    const onnxmicro_test::ScopedEnvironment split("ONNXMICRO_SPLIT_512", level.split_512);
+    for (const ConvSpec& spec : specs) {
       for (om::ThreadPool* threads : {static_cast<om::ThreadPool*>(nullptr), static_cast<om::ThreadPool*>(&pool)}) {
-        const std::vector<float> reference = conv_bits(spec, false, cap, threads);
-        const std::vector<float> striped = conv_bits(spec, true, cap, threads);  // (Winograd off: see below)
+        const std::vector<float> reference = conv_bits(spec, false, level.cap, threads);
+        const std::vector<float> striped = conv_bits(spec, true, level.cap, threads);  // (Winograd off: see below)
         ASSERT_EQ(striped.size(), reference.size());
         EXPECT_EQ(0, std::memcmp(striped.data(), reference.data(), striped.size() * sizeof(float)))
-            << "x " << spec.x_dims.size() << "-D, " << spec.x_dims[1] << " channels, cap " << om::isa_name(cap)
-            << (threads != nullptr ? ", two threads" : ", one thread");
+            << "x " << spec.x_dims.size() << "-D, " << spec.x_dims[1] << " channels, cap " << om::isa_name(level.cap)
+            << ", ONNXMICRO_SPLIT_512=" << level.split_512 << (threads != nullptr ? ", two threads" : ", one thread");
       }
     }
   }
+}
+
+// On CPUs that split 512-bit operations (AMD Zen 4) float convolutions run the avx2 tiles at the avx512 level, where
+// they were measured faster; elsewhere, and at every other level, the session's own. The CPU's answer is what the
+// CLI reports; ONNXMICRO_SPLIT_512 overrides it both ways.
+TEST(Conv, StepsDownToAvx2TilesOnlyAtTheAvx512LevelOfCpusThatSplit512BitOperations) {
+  using om::kernels::gemm::convolution_isa;
+  {
+    const onnxmicro_test::ScopedEnvironment split("ONNXMICRO_SPLIT_512", "1");
+    EXPECT_TRUE(om::detected_split_512bit());
+    EXPECT_EQ(convolution_isa(om::Isa::avx512), om::Isa::avx2);
+    EXPECT_EQ(convolution_isa(om::Isa::avx2), om::Isa::avx2);
+    EXPECT_EQ(convolution_isa(om::Isa::baseline), om::Isa::baseline);
+  }
+  {
+    const onnxmicro_test::ScopedEnvironment split("ONNXMICRO_SPLIT_512", "0");
+    EXPECT_FALSE(om::detected_split_512bit());
+    EXPECT_EQ(convolution_isa(om::Isa::avx512), om::Isa::avx512);
+  }
+  bool split = false;
+  {
+    const onnxmicro_test::ScopedEnvironment empty("ONNXMICRO_SPLIT_512", "");  // the CPU decides
+    split = om::detected_split_512bit();
+    EXPECT_EQ(convolution_isa(om::Isa::avx512), split ? om::Isa::avx2 : om::Isa::avx512);
+    std::printf("this CPU %s 512-bit operations\n", split ? "splits" : "does not split");
+  }
+  const onnxmicro_test::ScopedEnvironment malformed("ONNXMICRO_SPLIT_512", "yes");  // ignored too
+  EXPECT_EQ(om::detected_split_512bit(), split);
 }
 
 // Winograd F(2x2, 3x3) (SessionOptions::winograd_convolutions) on stride-1 3x3 convs with constant weights and 16 or

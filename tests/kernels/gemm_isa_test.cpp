@@ -147,6 +147,78 @@ TEST(GemmIsa, IntegerTilesAtEveryLevelGiveTheWrappingSumsExactly) {
   }
 }
 
+// The quad layout (int8 weights, activation bytes, vpdpbusd where the CPU has AVX-512 VNNI): the tile of every level
+// this CPU has (the portable one below avx512) gives exactly the wrapping sums of a scalar loop, from uint8 and from
+// int8 activations (their sign bit flipped by the packer), with the row sums for the zero point's term; depths that
+// leave 1-3 values of a last quad, partial row panels and column panels; a depth of 70000 at the extremes, whose sums
+// wrap.
+TEST(GemmIsa, QuadTilesGiveTheWrappingSumsExactly) {
+  namespace ig = om::kernels::integer_gemm;
+  std::mt19937 rng(29);
+  struct Size {
+    std::int64_t m, n, k;
+  };
+  std::vector<Size> sizes;
+  for (std::int64_t m : {1, 4, 5, 11})
+    for (std::int64_t n : {1, 16, 17, 40})
+      for (std::int64_t k : {1, 3, 4, 5, 31, 300}) sizes.push_back({m, n, k});
+  sizes.push_back({4, 16, 70000});
+  for (Isa isa : kLevels) {
+    if (static_cast<int>(isa) > static_cast<int>(om::detected_isa())) continue;
+    const bool vnni = isa == Isa::avx512 && om::detected_avx512_vnni();
+    EXPECT_EQ(ig::quad_tiles_run(isa), vnni);
+    if (!vnni) {
+      EXPECT_EQ(ig::quad_tile_for(isa), &ig::quad_tile_portable);
+    }
+    for (bool signed_x : {false, true}) {
+      for (const Size& size : sizes) {
+        const std::int64_t m = size.m, n = size.n, k = size.k;
+        const bool extremes = k == 70000;
+        std::uniform_int_distribution<int> w_value(-128, 127), x_value(0, 255);
+        std::vector<std::int8_t> a(static_cast<std::size_t>(m * k));
+        std::vector<std::uint8_t> x(static_cast<std::size_t>(k * n));  // the bytes: uint8, or int8's bits
+        for (std::int8_t& v : a) v = static_cast<std::int8_t>(extremes ? -128 : w_value(rng));
+        for (std::uint8_t& v : x) v = static_cast<std::uint8_t>(extremes ? (signed_x ? 127 : 255) : x_value(rng));
+        std::vector<std::int8_t> packed_a(static_cast<std::size_t>(ig::packed_a_quads_size(m, k)));
+        std::vector<std::int32_t> row_sums(static_cast<std::size_t>(m));
+        std::vector<std::uint8_t> packed_b(static_cast<std::size_t>(ig::packed_quad_depth(k) * ig::round_up(n, 16)));
+        ig::pack_a_quads(a.data(), k, m, k, packed_a.data(), row_sums.data());
+        if (signed_x) {
+          ig::pack_b_rows_quads(reinterpret_cast<const std::int8_t*>(x.data()), n, k, n, packed_b.data());
+        } else {
+          ig::pack_b_rows_quads(x.data(), n, k, n, packed_b.data());
+        }
+        std::vector<std::int32_t> rows(static_cast<std::size_t>(ig::kRows * ig::round_up(n, ig::kColumns)));
+        int wrong = 0, wrong_sums = 0, panels = 0;
+        ig::multiply_rows_quads(
+            isa, packed_a.data(), m, packed_b.data(), n, ig::packed_quad_depth(k), rows.data(),
+            [&](std::int64_t row, std::int64_t count, const std::int32_t* sums, std::int64_t ldc) {
+              ++panels;
+              for (std::int64_t r = 0; r < count; ++r) {
+                std::uint32_t weight_sum = 0;
+                for (std::int64_t c = 0; c < n; ++c) {
+                  std::uint32_t sum = 0;
+                  for (std::int64_t p = 0; p < k; ++p) {
+                    const std::uint8_t bits = x[static_cast<std::size_t>(p * n + c)];
+                    const int xv = signed_x ? static_cast<int>(static_cast<std::int8_t>(bits)) + 128 : bits;
+                    sum += static_cast<std::uint32_t>(a[static_cast<std::size_t>((row + r) * k + p)] * xv);
+                  }
+                  wrong += sums[r * ldc + c] != static_cast<std::int32_t>(sum);
+                }
+                for (std::int64_t p = 0; p < k; ++p)
+                  weight_sum += static_cast<std::uint32_t>(a[static_cast<std::size_t>((row + r) * k + p)]);
+                wrong_sums += row_sums[static_cast<std::size_t>(row + r)] != static_cast<std::int32_t>(weight_sum);
+              }
+            });
+        EXPECT_EQ(panels, (m + ig::kRows - 1) / ig::kRows);
+        EXPECT_EQ(wrong, 0) << "level " << om::isa_name(isa) << (signed_x ? " int8" : " uint8") << " m" << m << " n"
+                            << n << " k" << k;
+        EXPECT_EQ(wrong_sums, 0) << "m" << m << " k" << k;
+      }
+    }
+  }
+}
+
 // The clamp the bias-and-clamp tests fuse: [-0.5, 0.75].
 om::kernels::OutputClamp test_clamp() {
   om::kernels::OutputClamp clamp;

@@ -35,6 +35,7 @@ struct ConvCase {
   std::int64_t sh = 1, sw = 1, dh = 1, dw = 1, pt = 0, pl = 0, pb = 0, pr = 0;
   bool x_signed = false, w_signed = true, y_signed = false;
   bool per_channel = false, bias = true, constant = true, with_zero_points = true;
+  bool zero_w_zero = false;  ///< w_zero_point all 0 (as onnxruntime's quantizer writes weights) even with the others
   om::kernels::FusedClamp clamp;
 };
 
@@ -73,7 +74,8 @@ std::size_t check_case(const ConvCase& k, std::uint32_t seed, const onnxmicro_te
   const std::vector<int> w = random_ints(rng, k.w_signed, static_cast<std::size_t>(k.m * cg * k.kh * k.kw));
   const std::size_t params = k.per_channel ? static_cast<std::size_t>(k.m) : 1;
   std::vector<int> x_zero = k.with_zero_points ? random_ints(rng, k.x_signed, 1) : std::vector<int>{0};
-  std::vector<int> w_zero = k.with_zero_points ? random_ints(rng, k.w_signed, params) : std::vector<int>(params, 0);
+  std::vector<int> w_zero =
+      k.with_zero_points && !k.zero_w_zero ? random_ints(rng, k.w_signed, params) : std::vector<int>(params, 0);
   std::vector<int> y_zero = k.with_zero_points ? random_ints(rng, k.y_signed, 1) : std::vector<int>{0};
   std::uniform_real_distribution<float> scale_d(0.001f, 0.05f);
   const float x_scale = scale_d(rng), y_scale = scale_d(rng) * 8.0f;
@@ -326,6 +328,75 @@ TEST(QLinearConvTest, ConvIntegerSharesTheIntegerPath) {
       }
     }
     ASSERT_EQ(values_of<std::int32_t>(r.output), expected) << "iteration " << iteration;
+  }
+}
+
+// Pointwise and grid convs (2-D, strides 1 and 2) with int8 weights of zero point 0 run on the integer GEMM's quad
+// layout (input bytes as they are, vpdpbusd) where the CPU has AVX-512 VNNI, and on the int16 pairs elsewhere and
+// under the avx2 cap: both must give the reference's outputs, on 1 and 2 threads. The cases cover depths that leave
+// 1-3 rows of a last quad, output channels that leave a partial row panel, column tails, pads on every side (the
+// zero point's byte in the grid), groups, uint8 and int8 inputs with their zero points, per-channel scales, bias and
+// a fused Relu/Clip (GemmIsa.QuadTilesGiveTheWrappingSumsExactly has sums that wrap). Where the quad tiles run, the
+// int8 weights take less metadata than the int16 pairs: that is how the test knows they ran.
+TEST(QLinearConvTest, Int8WeightsOnTheQuadLayoutGiveTheReferenceOutputs) {
+  struct Quads {
+    std::int64_t n, c, h, w, m, group, kh, kw, stride, pad;
+  };
+  const Quads cases[] = {
+      {1, 37, 7, 7, 19, 1, 1, 1, 1, 0},   {2, 64, 5, 13, 16, 1, 1, 1, 1, 0}, {1, 3, 9, 9, 5, 1, 1, 1, 1, 0},
+      {1, 300, 4, 4, 33, 1, 1, 1, 1, 0},  {1, 24, 6, 11, 12, 2, 1, 1, 1, 0}, {1, 5, 1, 1, 1, 1, 1, 1, 1, 0},
+      {1, 96, 14, 14, 24, 1, 1, 1, 1, 0}, {1, 16, 9, 11, 20, 1, 3, 3, 1, 1}, {2, 7, 8, 13, 6, 1, 3, 3, 2, 1},
+      {1, 32, 15, 14, 17, 1, 3, 3, 2, 1}, {1, 3, 30, 29, 8, 1, 7, 7, 2, 3},  {1, 12, 10, 9, 8, 2, 3, 2, 1, 2},
+      {1, 64, 7, 7, 64, 1, 3, 3, 1, 1},
+  };
+  om::StdThreadPool pool(2);
+  om::Isa isa = om::Isa::baseline;
+  ASSERT_TRUE(om::effective_isa(om::Isa::best, isa));
+  const bool quads = om::kernels::integer_gemm::quad_tiles_run(isa);
+  int index = 0;
+  for (const Quads& shape : cases) {
+    ConvCase k;
+    k.n = shape.n, k.c = shape.c, k.h = shape.h, k.w = shape.w, k.m = shape.m, k.group = shape.group;
+    k.kh = shape.kh, k.kw = shape.kw, k.sh = k.sw = shape.stride;
+    k.pt = k.pl = k.pb = k.pr = shape.pad;
+    k.pr = shape.pad > 0 ? shape.pad - 1 : 0;  // uneven pads
+    k.w_signed = true;
+    k.zero_w_zero = true;
+    k.x_signed = index % 2 == 1;
+    k.y_signed = index % 3 == 0;
+    k.per_channel = index % 2 == 0;
+    k.bias = index != 2;
+    k.clamp.has_min = index % 3 == 1;
+    k.clamp.max = 2.0f;
+    SCOPED_TRACE(::testing::Message() << "case " << index);
+    const std::uint32_t seed = static_cast<std::uint32_t>(700 + index);
+    const std::size_t best = check_case(k, seed);
+    check_case(k, seed, {false, &pool});
+    onnxmicro_test::HarnessSettings pairs;
+    pairs.max_isa = om::Isa::avx2;
+    const std::size_t int16_pairs = check_case(k, seed, pairs);
+    if (quads && k.c * k.kh * k.kw >= 16) {
+      EXPECT_LT(best, int16_pairs) << "the quad layout did not run";
+    } else if (!quads) {
+      EXPECT_EQ(best, int16_pairs);
+    }
+    ++index;
+  }
+  // With Winograd allowed, a 3x3 stride-1 conv whose transformed filters pass 1 MiB (16 x 256 x 256 int16) still takes
+  // the quad layout where it runs (smaller weights to stream); the int16 pairs take Winograd.
+  ConvCase big;
+  big.c = big.m = 256;
+  big.h = big.w = 6;
+  big.pt = big.pl = big.pb = big.pr = 1;
+  big.zero_w_zero = true;
+  big.w_signed = true;
+  big.per_channel = true;
+  const std::size_t direct = check_case(big, 790);
+  const std::size_t allowed = check_case(big, 790, {true, nullptr});
+  if (quads) {
+    EXPECT_EQ(allowed, direct) << "Winograd ran beside the quad layout";
+  } else if (isa == om::Isa::avx2 || isa == om::Isa::avx512) {
+    EXPECT_GT(allowed, direct) << "Winograd did not run";
   }
 }
 

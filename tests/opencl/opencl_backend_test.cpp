@@ -22,6 +22,7 @@
 #include "onnxmicro/backends/opencl.hpp"
 #include "onnxmicro/onnxmicro.hpp"
 #include "support/proto_writer.hpp"
+#include "support/scoped_environment.hpp"
 
 namespace {
 
@@ -705,28 +706,7 @@ TEST(OpenClProgramCache, BuildsOnceThenLoadsAndRebuildsWhatIsCorruptOrDifferent)
   std::system(("rm -rf '" + dir + "'").c_str());
 }
 
-/// Sets an environment variable for one scope, restoring what was there.
-class ScopedEnvironment {
- public:
-  ScopedEnvironment(const char* name, const char* value) : name_(name) {
-    const char* old = std::getenv(name);
-    had_ = old != nullptr;
-    if (had_) old_ = old;
-    ::setenv(name, value, 1);
-  }
-  ~ScopedEnvironment() {
-    if (had_) {
-      ::setenv(name_, old_.c_str(), 1);
-    } else {
-      ::unsetenv(name_);
-    }
-  }
-
- private:
-  const char* name_;
-  bool had_ = false;
-  std::string old_;
-};
+using onnxmicro_test::ScopedEnvironment;
 
 // PoCL without its kernel cache gives every program loaded from one binary the same build directory and deletes it
 // when any of them is released: the CI run of 7d21101 aborted in PoCL ("Can't get stat() on ...") while one test

@@ -574,6 +574,10 @@ void print_text(const Report& r) {
   const BenchResult& b = r.result;
   out << "model: " << printable(r.model_path) << '\n';
   out << "isa: " << onnxmicro::isa_name(r.session.isa()) << '\n';
+  const onnxmicro::Isa conv_isa = onnxmicro::kernels::gemm::convolution_isa(r.session.isa());
+  if (conv_isa != r.session.isa()) {
+    out << "float convolutions: " << onnxmicro::isa_name(conv_isa) << " tiles (this CPU splits 512-bit operations)\n";
+  }
   out << "threads: " << r.session.thread_count() << '\n';
   print_placement(out, r.session, r.options.inputs, /*per_node=*/false);
   out << "inputs: " << r.bound.shapes.size() << '\n';
@@ -657,6 +661,8 @@ void print_json(const Report& r) {
   json.value(r.model_path);
   json.key("isa");
   json.value(onnxmicro::isa_name(r.session.isa()));
+  json.key("conv_isa");  // float Conv's tiles: the session's level, or avx2 where the CPU splits 512-bit operations
+  json.value(onnxmicro::isa_name(onnxmicro::kernels::gemm::convolution_isa(r.session.isa())));
   json.key("threads");
   json.value(static_cast<std::int64_t>(r.session.thread_count()));
   json_inputs(json, r);

@@ -73,6 +73,11 @@ bool print_isa() {
   std::cout << "isa: " << onnxmicro::isa_name(isa) << " (this CPU: " << onnxmicro::isa_name(detected);
   if (cap != onnxmicro::Isa::best) std::cout << "; capped by ONNXMICRO_MAX_ISA=" << onnxmicro::isa_name(cap);
   std::cout << ")\n";
+  const onnxmicro::Isa conv_isa = onnxmicro::kernels::gemm::convolution_isa(isa);
+  if (conv_isa != isa) {
+    std::cout << "float convolutions: " << onnxmicro::isa_name(conv_isa)
+              << " tiles (this CPU splits 512-bit operations; ONNXMICRO_SPLIT_512=0 overrides)\n";
+  }
   return true;
 }
 

@@ -10,6 +10,9 @@
 #include <string_view>
 
 #include "onnxmicro/core/version.hpp"
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+#include <cpuid.h>
+#endif
 
 ONNXMICRO_NAMESPACE_BEGIN
 
@@ -82,6 +85,27 @@ inline Isa detected_isa() noexcept {
 inline bool detected_avx512_vnni() noexcept {
 #if ONNXMICRO_ENABLE_ISA_DISPATCH
   return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vnni");
+#else
+  return false;
+#endif
+}
+
+/// Whether this CPU executes each 512-bit vector operation as two 256-bit halves: AMD family 19h (Zen 4, the only
+/// one of that family with AVX-512). The environment variable ONNXMICRO_SPLIT_512 set to 0 or 1 overrides the answer,
+/// so that tests run both choices that depend on it on one AVX-512 machine.
+inline bool detected_split_512bit() noexcept {
+#if ONNXMICRO_HAS_FILESYSTEM
+  const char* forced = std::getenv("ONNXMICRO_SPLIT_512");
+  if (forced != nullptr && (forced[0] == '0' || forced[0] == '1') && forced[1] == '\0') return forced[0] == '1';
+#endif
+#if ONNXMICRO_ENABLE_ISA_DISPATCH
+  unsigned max_leaf = 0, ebx = 0, ecx = 0, edx = 0, eax = 0;
+  if (__get_cpuid(0, &max_leaf, &ebx, &ecx, &edx) == 0 || max_leaf < 1) return false;
+  const bool amd = ebx == 0x68747541u && edx == 0x69746e65u && ecx == 0x444d4163u;  // "AuthenticAMD"
+  if (!amd || __get_cpuid(1, &eax, &ebx, &ecx, &edx) == 0) return false;
+  const unsigned base_family = (eax >> 8) & 0xFu,
+                 family = base_family + (base_family == 0xFu ? (eax >> 20) & 0xFFu : 0u);
+  return family == 0x19u && __builtin_cpu_supports("avx512f");
 #else
   return false;
 #endif

@@ -24,6 +24,7 @@
 #include <cstring>
 #include <initializer_list>
 #include <limits>
+#include <type_traits>
 
 #include "onnxmicro/core/version.hpp"
 #include "onnxmicro/kernels/common/fixed_point.hpp"
@@ -152,14 +153,20 @@ inline void widen_even(const T* src, std::int64_t count, int zero, std::int16_t*
 /// One phase of a zero-padded row: out[i] = line[i * stride + shift] - zero where that column is inside [0, width),
 /// else 0 (also everywhere when `line` is nullptr: a padding row), for i < count. A stride-s convolution reads its
 /// padded input as s phases of every s-th column, each tap a shifted window of one phase.
+/// The values [lo, hi) of a phase of `count` values (widen_phase) that read input columns, lo * stride + shift onwards.
+inline void phase_inside(bool has_line, std::int64_t width, std::int64_t shift, std::int64_t stride, std::int64_t count,
+                         std::int64_t& lo, std::int64_t& hi) noexcept {
+  lo = shift >= 0 ? 0 : (stride - 1 - shift) / stride;
+  hi = !has_line || width - shift <= 0 ? 0 : (width - shift - 1) / stride + 1;
+  if (hi > count) hi = count;
+  if (lo > hi) lo = hi;
+}
+
 template <typename T>
 inline void widen_phase(const T* line, std::int64_t width, std::int64_t shift, std::int64_t stride, int zero,
                         std::int64_t count, std::int16_t* out) noexcept {
-  // Values [lo, hi) read input columns lo * stride + shift onwards.
-  std::int64_t lo = shift >= 0 ? 0 : (stride - 1 - shift) / stride;
-  std::int64_t hi = line == nullptr || width - shift <= 0 ? 0 : (width - shift - 1) / stride + 1;
-  if (hi > count) hi = count;
-  if (lo > hi) lo = hi;
+  std::int64_t lo = 0, hi = 0;
+  phase_inside(line != nullptr, width, shift, stride, count, lo, hi);
   for (std::int64_t i = 0; i < lo; ++i) out[i] = 0;
   if (hi > lo) {
     const T* first = line + lo * stride + shift;
@@ -271,9 +278,10 @@ inline void pack_b_strided(const T* src, std::int64_t depth_stride, std::int64_t
 }
 
 /// A register tile: c[r * ldc + j] = sum over the packed depth kp of A panel row r times B panel column j, for
-/// r < kRows, j < kColumns.
-using TileFunction = void (*)(const std::int16_t* a, const std::int16_t* b, std::int64_t kp, std::int32_t* c,
-                              std::int64_t ldc) noexcept;
+/// r < kRows, j < kColumns; TA and TB are the packed element types (int16 pairs, or the quad layout's bytes).
+template <typename TA, typename TB>
+using TileOf = void (*)(const TA* a, const TB* b, std::int64_t kp, std::int32_t* c, std::int64_t ldc) noexcept;
+using TileFunction = TileOf<std::int16_t, std::int16_t>;
 
 /// Whether code for `isa` may run the AVX2 loops: the session's level is AVX2 or above, or the compiler's baseline is.
 constexpr bool runs_avx2(Isa isa) noexcept {
@@ -328,29 +336,55 @@ __attribute__((target("avx2"))) inline void tile_avx2(const std::int16_t* a, con
   store_tile_avx2(c, ldc, c00, c01, c10, c11, c20, c21, c30, c31);
 }
 
-/// Row r's accumulators of one depth pair on AVX-512 VNNI: vpdpwssd multiplies, adds the pair and accumulates.
-__attribute__((target("avx2,avx512f,avx512vl,avx512vnni"), always_inline)) inline void pair_row_vnni(
-    const std::int16_t* a_pair, __m256i b0, __m256i b1, __m256i& left, __m256i& right) noexcept {
-  const __m256i t = broadcast_pair_avx2(a_pair);
-  left = _mm256_dpwssd_epi32(left, t, b0);
-  right = _mm256_dpwssd_epi32(right, t, b1);
+/// Row r's accumulators of one 32-bit depth step on AVX-512 VNNI: for int16 pairs vpdpwssd (multiply, add the pair,
+/// accumulate), for the quad layout's bytes vpdpbusd (B's four unsigned bytes times the row's four signed ones, added
+/// and accumulated without saturation).
+template <typename TA>
+__attribute__((target("avx2,avx512f,avx512vl,avx512vnni"), always_inline)) inline void step_row_vnni(
+    const TA* a_step, __m256i b0, __m256i b1, __m256i& left, __m256i& right) noexcept {
+  std::int32_t bits;
+  std::memcpy(&bits, a_step, sizeof(bits));  // (a broadcast from memory, as broadcast_pair_avx2)
+  const __m256i t = _mm256_set1_epi32(bits);
+  if constexpr (std::is_same<TA, std::int16_t>::value) {
+    left = _mm256_dpwssd_epi32(left, t, b0);
+    right = _mm256_dpwssd_epi32(right, t, b1);
+  } else {
+    left = _mm256_dpbusd_epi32(left, b0, t);
+    right = _mm256_dpbusd_epi32(right, b1, t);
+  }
 }
 
-/// 4 x 16 on AVX-512 VNNI: tile_avx2's vpaddd beside every vpmaddwd competed for the vector ports (about 60% of the
-/// multiply-add peak); vpdpwssd does both. 256-bit vectors: CPUs that split 512-bit operations in two (AMD's) ran a
-/// 512-bit tile slower. Same layout and wrapping sums, so the bits are tile_avx2's.
-__attribute__((target("avx2,avx512f,avx512vl,avx512vnni"))) inline void tile_avx512_vnni(
-    const std::int16_t* a, const std::int16_t* b, std::int64_t kp, std::int32_t* c, std::int64_t ldc) noexcept {
+/// The 4 x 16 VNNI tile over 32-bit depth steps (2 int16 pairs' values or 4 quad bytes per row): named accumulators
+/// (an array made GCC 12 copy them between registers every step) and 256-bit vectors (CPUs that split 512-bit
+/// operations in two, AMD's, ran a 512-bit tile slower).
+template <typename TA, typename TB>
+__attribute__((target("avx2,avx512f,avx512vl,avx512vnni"), always_inline)) inline void tile_vnni(
+    const TA* a, const TB* b, std::int64_t kp, std::int32_t* c, std::int64_t ldc) noexcept {
+  constexpr std::int64_t kStep = 4 / sizeof(TA);  // depth values per 32-bit word
   __m256i c00 = _mm256_setzero_si256(), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00, c30 = c00, c31 = c00;
   const __m256i* bv = reinterpret_cast<const __m256i*>(b);
-  for (std::int64_t p = 0; p < kp; p += 2, a += 2 * kRows, bv += 2) {
+  for (std::int64_t p = 0; p < kp; p += kStep, a += kStep * kRows, bv += 2) {
     const __m256i b0 = _mm256_loadu_si256(bv), b1 = _mm256_loadu_si256(bv + 1);
-    pair_row_vnni(a, b0, b1, c00, c01);
-    pair_row_vnni(a + 2, b0, b1, c10, c11);
-    pair_row_vnni(a + 4, b0, b1, c20, c21);
-    pair_row_vnni(a + 6, b0, b1, c30, c31);
+    step_row_vnni(a, b0, b1, c00, c01);
+    step_row_vnni(a + kStep, b0, b1, c10, c11);
+    step_row_vnni(a + 2 * kStep, b0, b1, c20, c21);
+    step_row_vnni(a + 3 * kStep, b0, b1, c30, c31);
   }
   store_tile_avx2(c, ldc, c00, c01, c10, c11, c20, c21, c30, c31);
+}
+
+/// 4 x 16 int16 pairs on AVX-512 VNNI: tile_avx2's vpaddd beside every vpmaddwd competed for the vector ports (about
+/// 60% of the multiply-add peak); vpdpwssd does both. Same layout and wrapping sums, so the bits are tile_avx2's.
+__attribute__((target("avx2,avx512f,avx512vl,avx512vnni"))) inline void tile_avx512_vnni(
+    const std::int16_t* a, const std::int16_t* b, std::int64_t kp, std::int32_t* c, std::int64_t ldc) noexcept {
+  tile_vnni(a, b, kp, c, ldc);
+}
+
+/// 4 x 16 on the quad layout (see pack_a_quads): twice tile_avx512_vnni's multiply-adds per instruction, and B
+/// packed as bytes, half the int16 pairs' traffic.
+__attribute__((target("avx2,avx512f,avx512vl,avx512vnni"))) inline void quad_tile_avx512_vnni(
+    const std::int8_t* a, const std::uint8_t* b, std::int64_t kq, std::int32_t* c, std::int64_t ldc) noexcept {
+  tile_vnni(a, b, kq, c, ldc);
 }
 
 /// Column 0's depth pair (p, p + 1) of a packed B panel (p even), as one 32-bit word.
@@ -390,6 +424,7 @@ __attribute__((target("avx2"))) inline void column_tile_avx2(const std::int16_t*
   _mm_store_si128(reinterpret_cast<__m128i*>(rows), sums);
   for (int r = 0; r < kRows; ++r) c[r * ldc] = rows[r];
 }
+
 #else
 #define ONNXMICRO_DETAIL_INTEGER_AVX2 0
 #endif
@@ -519,19 +554,189 @@ inline void multiply(Isa isa, const std::int16_t* a, std::int64_t m, const std::
   }
 }
 
+/// multiply_rows() on the register tile `tile`, for either packed layout (kp: its packed depth).
+template <typename TA, typename TB, typename Epilogue>
+inline void multiply_rows_on(TileOf<TA, TB> tile, const TA* a, std::int64_t m, const TB* b, std::int64_t n,
+                             std::int64_t kp, std::int32_t* rows, Epilogue&& epilogue) noexcept {
+  const std::int64_t ldc = round_up(n, kColumns);
+  for (std::int64_t i0 = 0; i0 < m; i0 += kRows) {
+    const TA* a_panel = a + i0 * kp;
+    for (std::int64_t j0 = 0; j0 < n; j0 += kColumns) tile(a_panel, b + j0 * kp, kp, rows + j0, ldc);
+    epilogue(i0, m - i0 < kRows ? m - i0 : kRows, static_cast<const std::int32_t*>(rows), ldc);
+  }
+}
+
 /// multiply() for epilogues that take whole rows: the register tiles of each row panel go into `rows` (kRows rows of
 /// round_up(n, kColumns) int32), then epilogue(row, count, rows, ldc) gets the panel's `count` (at most kRows) rows
 /// of n values, row r at rows + r * ldc. Costs per-tile work (a requantisation's setup) once per row of n values.
 template <typename Epilogue>
 inline void multiply_rows(Isa isa, const std::int16_t* a, std::int64_t m, const std::int16_t* b, std::int64_t n,
                           std::int64_t kp, std::int32_t* rows, Epilogue&& epilogue) noexcept {
-  const TileFunction tile = tile_for_columns(isa, n);
-  const std::int64_t ldc = round_up(n, kColumns);
+  multiply_rows_on(tile_for_columns(isa, n), a, m, b, n, kp, rows, epilogue);
+}
+
+// ---- the quad layout: 8-bit operands as they are, four depth values per 32-bit lane (AVX-512 VNNI's vpdpbusd) ----
+// For int8 weights whose zero point is 0 (what onnxruntime's quantizer writes for weights): A holds w itself and B
+// the activations as unsigned bytes (int8 ones with the sign bit flipped: x + 128, and x_zero + 128), so
+//   sum_k w (x - x_zero) = sum_k w x - x_zero * sum_k w,
+// the last term from row sums made when A is packed. Both sides are exact modulo 2^32, as the int16 pairs' sums
+// are, so the results are the same bits.
+//  - A in panels of kRows rows; for each depth quad (k, ..., k + 3), each row's four bytes: [r0k0..r0k3 r1k0 ... r3k3].
+//  - B in panels of kColumns columns; for each depth quad, [c0k0..c0k3 c1k0 ... c15k3] (64 bytes).
+// A is zero past K, so B's bytes there may be anything (the packers write zeros).
+
+/// Depth of the quad layout: K rounded up to a quad.
+constexpr std::int64_t packed_quad_depth(std::int64_t k) noexcept { return round_up(k, 4); }
+/// Bytes of an m x k A in the quad layout (and of B: packed_quad_depth(k) * round_up(n, kColumns)).
+constexpr std::int64_t packed_a_quads_size(std::int64_t m, std::int64_t k) noexcept {
+  return round_up(m, kRows) * packed_quad_depth(k);
+}
+
+/// Whether `isa` runs the quad tiles: the avx512 level on a CPU with AVX-512 VNNI (elsewhere the int16 pairs are
+/// faster than quad_tile_portable).
+inline bool quad_tiles_run(Isa isa) noexcept {
+#if ONNXMICRO_DETAIL_INTEGER_AVX2
+  return isa == Isa::avx512 && detected_avx512_vnni();
+#else
+  return static_cast<void>(isa), false;
+#endif
+}
+
+/// Packs A(i, p) = src[i * row_stride + p] (m x k, int8, zero point 0) in the quad layout; row_sums[i] = the sum of
+/// row i.
+inline void pack_a_quads(const std::int8_t* src, std::int64_t row_stride, std::int64_t m, std::int64_t k,
+                         std::int8_t* dst, std::int32_t* row_sums) noexcept {
+  const std::int64_t kq = packed_quad_depth(k);
   for (std::int64_t i0 = 0; i0 < m; i0 += kRows) {
-    const std::int16_t* a_panel = a + i0 * kp;
-    for (std::int64_t j0 = 0; j0 < n; j0 += kColumns) tile(a_panel, b + j0 * kp, kp, rows + j0, ldc);
-    epilogue(i0, m - i0 < kRows ? m - i0 : kRows, static_cast<const std::int32_t*>(rows), ldc);
+    std::int8_t* panel = dst + i0 * kq;
+    for (std::int64_t r = 0; r < kRows; ++r) {
+      const std::int64_t i = i0 + r;
+      std::int32_t sum = 0;  // |sum| <= 128 k
+      for (std::int64_t p = 0; p < kq; ++p) {
+        const std::int8_t v = i < m && p < k ? src[i * row_stride + p] : std::int8_t(0);
+        panel[((p / 4) * kRows + r) * 4 + (p & 3)] = v;
+        sum += v;
+      }
+      if (i < m) row_sums[i] = sum;
+    }
   }
+}
+
+/// Sign-bit flip that turns T's bytes into the quad layout's unsigned ones (x + 128 for int8).
+template <typename T>
+constexpr std::uint8_t quad_flip() noexcept {
+  return std::numeric_limits<T>::is_signed ? 0x80 : 0;
+}
+
+/// One depth quad of a B panel in the quad layout: `cols` (at most kColumns) bytes of rows[0..3] (nullptr: zeros), each
+/// xor `flip`, interleaved four by four into `out`, zeros past them.
+inline void pack_quad(const std::uint8_t* const rows[4], std::uint8_t flip, std::int64_t cols,
+                      std::uint8_t* out) noexcept {
+#if defined(__SSE2__)
+  if (cols == kColumns) {  // a 4 x 16 byte transpose: two rounds of interleaving
+    const __m128i f = _mm_set1_epi8(static_cast<char>(flip));
+    auto load = [&f](const std::uint8_t* row) {
+      return row ? _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(row)), f) : _mm_setzero_si128();
+    };
+    const __m128i r0 = load(rows[0]), r1 = load(rows[1]), r2 = load(rows[2]), r3 = load(rows[3]);
+    const __m128i low01 = _mm_unpacklo_epi8(r0, r1), high01 = _mm_unpackhi_epi8(r0, r1);
+    const __m128i low23 = _mm_unpacklo_epi8(r2, r3), high23 = _mm_unpackhi_epi8(r2, r3);
+    __m128i* o = reinterpret_cast<__m128i*>(out);
+    _mm_storeu_si128(o, _mm_unpacklo_epi16(low01, low23));
+    _mm_storeu_si128(o + 1, _mm_unpackhi_epi16(low01, low23));
+    _mm_storeu_si128(o + 2, _mm_unpacklo_epi16(high01, high23));
+    _mm_storeu_si128(o + 3, _mm_unpackhi_epi16(high01, high23));
+    return;
+  }
+#endif
+  for (std::int64_t c = 0; c < kColumns; ++c) {
+    for (std::int64_t q = 0; q < 4; ++q) {
+      out[c * 4 + q] = c < cols && rows[q] ? static_cast<std::uint8_t>(rows[q][c] ^ flip) : std::uint8_t(0);
+    }
+  }
+}
+
+/// Packs B from a dense row-major int8/uint8 matrix (k rows of n values, row stride ld) in the quad layout, int8
+/// values with their sign bit flipped (pointwise convolutions read their input this way).
+template <typename T>
+inline void pack_b_rows_quads(const T* src, std::int64_t ld, std::int64_t k, std::int64_t n,
+                              std::uint8_t* dst) noexcept {
+  const std::int64_t kq = packed_quad_depth(k);
+  const std::uint8_t* bytes = reinterpret_cast<const std::uint8_t*>(src);  // (int8's bits, flipped below)
+  for (std::int64_t j0 = 0; j0 < n; j0 += kColumns) {
+    const std::int64_t cols = n - j0 < kColumns ? n - j0 : kColumns;
+    for (std::int64_t p = 0; p < kq; p += 4) {
+      const std::uint8_t* rows[4];
+      for (std::int64_t q = 0; q < 4; ++q) rows[q] = p + q < k ? bytes + (p + q) * ld + j0 : nullptr;
+      pack_quad(rows, quad_flip<T>(), cols, dst + j0 * kq + p * kColumns);
+    }
+  }
+}
+
+/// Packs B(p, j) = base[row_offsets[p] + j] for p < k and j < round_up(n, kColumns) in the quad layout, bytes
+/// already in its form: the grid's windows (pack_b_offsets). Whole panels are read, as there.
+inline void pack_b_offsets_quads(const std::uint8_t* base, const std::int32_t* row_offsets, std::int64_t k,
+                                 std::int64_t n, std::uint8_t* dst) noexcept {
+  const std::int64_t kq = packed_quad_depth(k);
+  for (std::int64_t p = 0; p < kq; p += 4) {
+    const std::uint8_t* rows[4];
+    for (std::int64_t q = 0; q < 4; ++q) rows[q] = p + q < k ? base + row_offsets[p + q] : nullptr;
+    for (std::int64_t j0 = 0; j0 < n; j0 += kColumns) {
+      const std::uint8_t* shifted[4];
+      for (std::int64_t q = 0; q < 4; ++q) shifted[q] = rows[q] ? rows[q] + j0 : nullptr;
+      pack_quad(shifted, 0, kColumns, dst + j0 * kq + p * kColumns);
+    }
+  }
+}
+
+/// widen_phase for the quad layout: out[i] = line[i * stride + shift] as its unsigned byte (quad_flip) inside [0,
+/// width), else `pad` (the zero point's byte), for i < count.
+template <typename T>
+inline void copy_phase_bytes(const T* line, std::int64_t width, std::int64_t shift, std::int64_t stride,
+                             std::uint8_t pad, std::int64_t count, std::uint8_t* out) noexcept {
+  std::int64_t lo = 0, hi = 0;
+  phase_inside(line != nullptr, width, shift, stride, count, lo, hi);
+  for (std::int64_t i = 0; i < lo; ++i) out[i] = pad;
+  if (hi > lo) {
+    const std::uint8_t* first = reinterpret_cast<const std::uint8_t*>(line + lo * stride + shift);
+    for (std::int64_t i = lo; i < hi; ++i)
+      out[i] = static_cast<std::uint8_t>(first[(i - lo) * stride] ^ quad_flip<T>());
+  }
+  for (std::int64_t i = hi; i < count; ++i) out[i] = pad;
+}
+
+/// The quad layout's 4 x 16 tile in portable code (the reference the vector tile is tested against).
+inline void quad_tile_portable(const std::int8_t* a, const std::uint8_t* b, std::int64_t kq, std::int32_t* c,
+                               std::int64_t ldc) noexcept {
+  std::uint32_t sum[kRows][kColumns] = {};  // unsigned: wraps without undefined behaviour
+  for (std::int64_t p = 0; p < kq; p += 4, a += 4 * kRows, b += 4 * kColumns) {
+    for (int r = 0; r < kRows; ++r) {
+      for (int j = 0; j < kColumns; ++j) {
+        std::int32_t four = 0;
+        for (int q = 0; q < 4; ++q) four += a[4 * r + q] * b[4 * j + q];
+        sum[r][j] += static_cast<std::uint32_t>(four);
+      }
+    }
+  }
+  for (int r = 0; r < kRows; ++r)
+    for (int j = 0; j < kColumns; ++j) c[r * ldc + j] = static_cast<std::int32_t>(sum[r][j]);
+}
+
+/// The quad layout's tile for `isa`: quad_tile_avx512_vnni where quad_tiles_run(isa), else the portable one.
+inline TileOf<std::int8_t, std::uint8_t> quad_tile_for(Isa isa) noexcept {
+#if ONNXMICRO_DETAIL_INTEGER_AVX2
+  if (quad_tiles_run(isa)) return &quad_tile_avx512_vnni;
+#endif
+  static_cast<void>(isa);
+  return &quad_tile_portable;
+}
+
+/// multiply_rows() on the quad layout (kq = packed_quad_depth(K)): the raw sums sum_k w x, without the zero point's
+/// term.
+template <typename Epilogue>
+inline void multiply_rows_quads(Isa isa, const std::int8_t* a, std::int64_t m, const std::uint8_t* b, std::int64_t n,
+                                std::int64_t kq, std::int32_t* rows, Epilogue&& epilogue) noexcept {
+  multiply_rows_on(quad_tile_for(isa), a, m, b, n, kq, rows, epilogue);
 }
 
 /// acc[i] += in[i] * w for i < count (wrapping int32; the depthwise convolution's inner loop).

@@ -68,7 +68,7 @@ struct ConvImpl : kernels::KernelDefaults {
     bool pointwise;  ///< 1x1 kernel, unit strides, no pads: the input is the column matrix
     bool has_bias;
     bool weights_in_scratch;     ///< half types with a non-constant W: converted at run into scratch
-    Isa isa;                     ///< the GEMM micro-kernels to use (PrepareContext::isa)
+    Isa isa;                     ///< the GEMM micro-kernels to use (gemm::convolution_isa of the session's)
 #if ONNXMICRO_ENABLE_FAST_PATHS  // (activation fusion and bands exist only with fast paths: no state bytes without)
     kernels::OutputClamp clamp;  ///< a Relu/Clip fused into this node (PrepareContext::fused_clamp)
     std::int64_t band_rows;      ///< implicit GEMM: output rows per padded input band (else 0)
@@ -157,7 +157,7 @@ struct ConvImpl : kernels::KernelDefaults {
     state->kernel_size = g.kernel_size();
     state->column_rows = state->group_in_channels * state->kernel_size;
     state->has_bias = has_bias;
-    if (ONNXMICRO_ENABLE_ISA_DISPATCH) state->isa = ctx.isa();
+    if (ONNXMICRO_ENABLE_ISA_DISPATCH) state->isa = gemm::convolution_isa(ctx.isa());
 #if ONNXMICRO_ENABLE_FAST_PATHS
     state->clamp = kernels::OutputClamp::from(ctx.fused_clamp());
 #endif

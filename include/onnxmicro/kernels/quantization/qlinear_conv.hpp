@@ -17,10 +17,13 @@
 // tiles, else output channels; depthwise: channels), each task with scratch of its own, bit-identical to one thread.
 // Stride-1 3x3 convs with constant weights and 16 or more channels run as Winograd F(2x2, 3x3) on integers where the
 // session allows it (kernels/common/integer_winograd.hpp): exact, 2.25x fewer multiply-adds, the same bits.
+// Pointwise convs with int8 weights of zero point 0 run on integer_gemm's quad layout where the CPU has AVX-512 VNNI
+// (the input bytes as they are, vpdpbusd): exact too, the same bits.
 #pragma once
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 
 #include "onnxmicro/kernels/common/integer_gemm.hpp"
 #include "onnxmicro/kernels/common/integer_winograd.hpp"
@@ -146,7 +149,11 @@ struct QLinearConvImpl : KernelDefaults {
     std::int64_t padded_rows, padded_cols;  ///< depthwise: the zero-padded plane (2-D)
     std::int64_t group_weights;             ///< int16 elements of one group's packed weights
     const std::int16_t* weights;            ///< packed at prepare, or nullptr: packed at run into scratch
-    const integer_gemm::Requant* requant;   ///< one per output channel, or nullptr: computed at run into scratch
+    /// Pointwise convs on the quad layout (runs_quads): the int8 weights as integer_gemm::pack_a_quads packs them and
+    /// each output channel's weight sum; else nullptr.
+    const std::int8_t* quad_weights;
+    const std::int32_t* weight_sums;
+    const integer_gemm::Requant* requant;  ///< one per output channel, or nullptr: computed at run into scratch
     FusedClamp clamp;
     std::size_t weights_offset, requant_offset, column_offset, packed_offset, accumulator_offset;
     /// Depthwise through the float plane loops (weights known at prepare, at most kMaxFloatTaps taps): w - w_zero as
@@ -272,8 +279,14 @@ struct QLinearConvImpl : KernelDefaults {
     const TensorInfo& w = ctx.input(kW);
     const bool weights_constant = integer_gemm::constant_with_zero_point(ctx, kW, kWZeroPoint);
     const std::int64_t weights_size = weight_elements(s);
+    s.padded_rows = g.rank == 2 ? g.input[0] + g.pad_begin[0] + g.pad_end[0] : 0;
+    s.padded_cols = g.rank == 2 ? g.input[1] + g.pad_begin[1] + g.pad_end[1] : 0;
+    if (ONNXMICRO_ENABLE_FAST_PATHS && s.grid) ONNXMICRO_RETURN_IF_ERROR(plan_grid(ctx, s, layout));  // (may drop it)
     s.weights = nullptr;
-    if (weights_constant) {
+    s.quad_weights = nullptr;
+    if (runs_quads(ctx, s)) {
+      ONNXMICRO_RETURN_IF_ERROR(pack_quad_weights(ctx, s));
+    } else if (weights_constant) {
       Span<std::int16_t> packed;
       ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(weights_size), packed));
       pack_weights(s, w.dtype, w.const_data, ctx.has_input(kWZeroPoint) ? ctx.input(kWZeroPoint).const_data : nullptr,
@@ -284,9 +297,6 @@ struct QLinearConvImpl : KernelDefaults {
     }
     const std::size_t slices = ctx.workers();  // one per task of a split (Workers::count())
     s.float_weights = nullptr;
-    s.padded_rows = g.rank == 2 ? g.input[0] + g.pad_begin[0] + g.pad_end[0] : 0;
-    s.padded_cols = g.rank == 2 ? g.input[1] + g.pad_begin[1] + g.pad_end[1] : 0;
-    if (ONNXMICRO_ENABLE_FAST_PATHS && s.grid) ONNXMICRO_RETURN_IF_ERROR(plan_grid(ctx, s, layout));
     if (s.depthwise) {
       s.accumulator_offset = layout.reserve_slices<std::int32_t>(plan.out_spatial, slices);
       if (s.weights != nullptr && ONNXMICRO_ENABLE_FAST_PATHS && !ctx.size_optimized() &&
@@ -307,6 +317,41 @@ struct QLinearConvImpl : KernelDefaults {
       s.whole_rows = ONNXMICRO_ENABLE_FAST_PATHS && !ctx.size_optimized();
       s.rows_offset = layout.reserve_slices<std::int32_t>(s.whole_rows ? rows_buffer_elements(s) : 0, slices);
     }
+    return {};
+  }
+
+  /// Whether the GEMM runs on the quad layout (integer_gemm's vpdpbusd tiles, twice the int16 pairs' multiply-adds per
+  /// instruction): a pointwise or grid conv at a level with quad tiles, whose weights are int8 constants with zero
+  /// point 0.
+  static bool runs_quads(const PrepareContext& ctx, const State& s) noexcept {
+    if (!ONNXMICRO_ENABLE_FAST_PATHS || ctx.size_optimized() || !(s.pointwise || s.grid) ||
+        !integer_gemm::quad_tiles_run(s.isa) || ctx.input(kW).dtype != DataType::int8 ||
+        !integer_gemm::constant_with_zero_point(ctx, kW, kWZeroPoint)) {
+      return false;
+    }
+    if (!ctx.has_input(kWZeroPoint)) return true;
+    const TensorInfo& zero = ctx.input(kWZeroPoint);
+    const std::int8_t* z = static_cast<const std::int8_t*>(zero.const_data);
+    for (std::int64_t i = 0; i < zero.shape.element_count(); ++i) {
+      if (z[i] != 0) return false;
+    }
+    return true;
+  }
+
+  /// The quad layout's weights and weight sums, per group, into persistent memory.
+  static Status pack_quad_weights(PrepareContext& ctx, State& s) noexcept {
+    const std::int64_t mg = s.plan.group_out_channels, group_size = integer_gemm::packed_a_quads_size(mg, s.depth);
+    Span<std::int8_t> packed;
+    Span<std::int32_t> sums;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(s.plan.group * group_size), packed));
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(s.plan.out_channels), sums));
+    const std::int8_t* w = static_cast<const std::int8_t*>(ctx.input(kW).const_data);
+    for (std::int64_t grp = 0; grp < s.plan.group; ++grp) {
+      integer_gemm::pack_a_quads(w + grp * mg * s.depth, s.depth, mg, s.depth, packed.data() + grp * group_size,
+                                 sums.data() + grp * mg);
+    }
+    s.quad_weights = packed.data();
+    s.weight_sums = sums.data();
     return {};
   }
 
@@ -460,7 +505,7 @@ struct QLinearConvImpl : KernelDefaults {
       return;
     }
 #endif
-    if (o.weights == nullptr) {
+    if (o.weights == nullptr && s.quad_weights == nullptr) {
       std::int16_t* packed = scratch::scratch_at<std::int16_t>(scratch, s.weights_offset);
       pack_weights_as(s, static_cast<const TW*>(ctx.input(kW).data),
                       ctx.has_input(kWZeroPoint) ? static_cast<const TW*>(ctx.input(kWZeroPoint).data) : nullptr,
@@ -483,6 +528,11 @@ struct QLinearConvImpl : KernelDefaults {
   static constexpr std::int64_t kWinogradBlockBytes = 512 * 1024;
   /// The fewest input and output channels (as the float Conv's).
   static constexpr std::int64_t kWinogradMinChannels = 16;
+  /// Where the quad layout runs (runs_quads), Winograd only while its filters (16 x M x C int16) fit in this, about
+  /// one L2: beyond it they stream from L3 or memory, while the quad layout's (9 x M x C bytes) are 3.6x smaller.
+  /// Measured in ResNet-18 QDQ (1 thread, ms, Winograd / quads): 64 channels 0.79 / 0.90, 128 0.78 / 0.83 (512 KiB of
+  /// filters), 256 0.90 / 0.80 (2 MiB), 512 1.37 / 0.98.
+  static constexpr std::int64_t kWinogradMaxFilterBytesBesideQuads = 1024 * 1024;
 
   /// f(w, zero, zero_stride) on the constant weights and their zero point (nullptr without one), typed.
   template <typename F>
@@ -510,6 +560,8 @@ struct QLinearConvImpl : KernelDefaults {
         g.output[1] < 1 || !integer_gemm::constant_with_zero_point(ctx, kW, kWZeroPoint)) {
       return false;
     }
+    const std::int64_t filter_bytes = 16 * p.out_channels * p.channels * std::int64_t(sizeof(std::int16_t));
+    if (filter_bytes > kWinogradMaxFilterBytesBesideQuads && runs_quads(ctx, s)) return false;
     return with_constant_weights(ctx, s, [&](const auto* w, const auto* zero, std::int64_t zero_stride) {
       return integer_winograd::fits_exactly(w, zero, zero_stride, p.out_channels, p.channels);
     });
@@ -615,8 +667,13 @@ struct QLinearConvImpl : KernelDefaults {
       return;
     }
     for (std::int64_t n = 0; n < p.batch; ++n) {
-      fill_grid(s, o.x + n * p.channels * p.in_spatial, o.x_zero,
-                scratch::scratch_at<std::int16_t>(ctx.scratch(), s.grid_offset));
+      const TX* image = o.x + n * p.channels * p.in_spatial;
+      if (s.quad_weights != nullptr) {
+        fill_grid_bytes(s, image, static_cast<std::uint8_t>(quad_zero(o)),
+                        scratch::scratch_at<std::uint8_t>(ctx.scratch(), s.grid_offset));
+      } else {
+        fill_grid(s, image, o.x_zero, scratch::scratch_at<std::int16_t>(ctx.scratch(), s.grid_offset));
+      }
       gemm_units(s, ctx, o, tiles, n * p.group * tiles, (n + 1) * p.group * tiles);
     }
   }
@@ -688,6 +745,28 @@ struct QLinearConvImpl : KernelDefaults {
     std::memset(grid + s.plan.channels * plane, 0, integer_gemm::kColumns * sizeof(std::int16_t));  // the slack
   }
 
+  /// fill_grid for the quad layout: x as unsigned bytes (integer_gemm::quad_flip), `pad` (the zero point's byte) in
+  /// the padding.
+  template <typename TX>
+  static void fill_grid_bytes(const State& s, const TX* x, std::uint8_t pad, std::uint8_t* grid) noexcept {
+    const sliding_window::WindowGeometry& g = s.plan.geometry;
+    const std::int64_t sh = g.stride[0], sw = g.stride[1];
+    std::uint8_t* dst = grid;
+    for (std::int64_t c = 0; c < s.plan.channels; ++c) {
+      const TX* channel = x + c * g.input[0] * g.input[1];
+      for (std::int64_t a = 0; a < sh; ++a) {
+        for (std::int64_t b = 0; b < sw; ++b) {
+          for (std::int64_t r = 0; r < s.grid_rows; ++r, dst += s.grid_cols) {
+            const std::int64_t iy = r * sh + a - g.pad_begin[0];
+            const TX* line = iy >= 0 && iy < g.input[0] ? channel + iy * g.input[1] : nullptr;
+            integer_gemm::copy_phase_bytes(line, g.input[1], b - g.pad_begin[1], sw, pad, s.grid_cols, dst);
+          }
+        }
+      }
+    }
+    std::memset(dst, 0, integer_gemm::kColumns);  // the slack
+  }
+
   /// A task's scratch for its units: the im2col tile, the packed tile, the row buffer (rows_buffer_elements).
   struct UnitBuffers {
     std::int16_t* col;
@@ -709,6 +788,10 @@ struct QLinearConvImpl : KernelDefaults {
     const std::int64_t mg = p.group_out_channels;
     const std::int64_t kp = integer_gemm::packed_depth(s.depth);
     const TX* x_group = o.x + (n * p.channels + grp * p.group_channels) * p.in_spatial;
+    if (ONNXMICRO_ENABLE_FAST_PATHS && s.quad_weights != nullptr) {
+      multiply_quads(s, o, grid, x_group, n, grp, first, count, rows, buffers);
+      return;
+    }
     if (ONNXMICRO_ENABLE_FAST_PATHS && s.grid) {
       const std::int16_t* group_grid = grid + grp * p.group_channels * grid_plane(s) + first;
       integer_gemm::pack_b_offsets(group_grid, s.grid_offsets, s.depth, count, buffers.packed);
@@ -720,9 +803,7 @@ struct QLinearConvImpl : KernelDefaults {
     }
     const std::int64_t first_channel = grp * mg + rows.begin;
     TY* y_first = o.y + (n * p.out_channels + first_channel) * p.out_spatial;
-    // (unsigned char storage past the sums: TY is int8_t or uint8_t, which may alias it)
-    TY* values = reinterpret_cast<TY*>(buffers.rows +
-                                       integer_gemm::kRows * integer_gemm::round_up(s.tile, integer_gemm::kColumns));
+    TY* values = row_values<TY>(s, buffers);
     const std::int16_t* weights = o.weights + grp * integer_gemm::packed_a_size(mg, s.depth) + rows.begin * kp;
     if (!ONNXMICRO_ENABLE_FAST_PATHS || !s.whole_rows) {
       integer_gemm::multiply(s.isa, weights, rows.size(), buffers.packed, count, kp,
@@ -738,18 +819,83 @@ struct QLinearConvImpl : KernelDefaults {
                              });
       return;
     }
-    integer_gemm::multiply_rows(
-        s.isa, weights, rows.size(), buffers.packed, count, kp, buffers.rows,
+    const UnitOutput<TY> out{first_channel, first, count, y_first, values, 0u};
+    integer_gemm::multiply_rows(s.isa, weights, rows.size(), buffers.packed, count, kp, buffers.rows,
+                                [&](std::int64_t row, std::int64_t panel_rows, const std::int32_t* sums,
+                                    std::int64_t ldc) { requantize_panel(s, o, out, row, panel_rows, sums, ldc); });
+  }
+
+  /// Where a unit's whole rows go (multiply_rows): output channels from first_channel at positions [first, + count)
+  /// (grid columns on the grid path), channel first_channel's row at y_first; `values`: a row of outputs for the
+  /// grid path; `zero_term`: the quad layout's x_zero, whose product with each channel's weight sum comes off its
+  /// sums (0 on the int16 pairs).
+  template <typename TY>
+  struct UnitOutput {
+    std::int64_t first_channel, first, count;
+    TY* y_first;
+    TY* values;
+    std::uint32_t zero_term;
+  };
+
+  /// Requantises rows [row, row + panel_rows) of a unit (sums: row r at sums + r * ldc) into y.
+  template <typename TX, typename TY>
+  static void requantize_panel(const State& s, const Operands<TX, TY>& o, const UnitOutput<TY>& out, std::int64_t row,
+                               std::int64_t panel_rows, const std::int32_t* sums, std::int64_t ldc) noexcept {
+    for (std::int64_t r = 0; r < panel_rows; ++r) {
+      const std::int64_t channel = out.first_channel + row + r;
+      std::uint32_t b = o.bias ? static_cast<std::uint32_t>(o.bias[channel]) : 0u;
+      if (out.zero_term != 0u) b -= out.zero_term * static_cast<std::uint32_t>(s.weight_sums[channel]);
+      TY* y_row = out.y_first + (row + r) * s.plan.out_spatial;
+      integer_gemm::requantize_row(s.isa, sums + r * ldc, out.count, b, o.requant[channel], o.y_zero, o.low, o.high,
+                                   s.grid ? out.values : y_row + out.first);
+      if (s.grid) store_grid_columns(s, out.values, out.first, out.count, y_row);
+    }
+  }
+
+  /// multiply_unit on the quad layout (State::quad_weights): packs the unit's columns as bytes (from the byte grid,
+  /// or the input rows when pointwise) and requantises with the zero point's term taken off.
+  template <typename TX, typename TY>
+  static void multiply_quads(const State& s, const Operands<TX, TY>& o, const std::int16_t* grid, const TX* x_group,
+                             std::int64_t n, std::int64_t grp, std::int64_t first, std::int64_t count, SplitRange rows,
+                             const UnitBuffers& buffers) noexcept {
+    const quant_util::ConvPlan& p = s.plan;
+    const std::int64_t mg = p.group_out_channels, kq = integer_gemm::packed_quad_depth(s.depth);
+    std::uint8_t* packed = reinterpret_cast<std::uint8_t*>(buffers.packed);  // (fits: a quad's bytes, a pair's int16)
+    if (s.grid) {
+      const std::uint8_t* bytes = reinterpret_cast<const std::uint8_t*>(grid);  // (fill_grid_bytes wrote bytes)
+      integer_gemm::pack_b_offsets_quads(bytes + grp * p.group_channels * grid_plane(s) + first, s.grid_offsets,
+                                         s.depth, count, packed);
+    } else {
+      integer_gemm::pack_b_rows_quads(x_group + first, p.in_spatial, s.depth, count, packed);
+    }
+    const std::int64_t first_channel = grp * mg + rows.begin;
+    const UnitOutput<TY> out{first_channel,
+                             first,
+                             count,
+                             o.y + (n * p.out_channels + first_channel) * p.out_spatial,
+                             row_values<TY>(s, buffers),
+                             quad_zero(o)};
+    const std::int8_t* weights =
+        s.quad_weights + grp * integer_gemm::packed_a_quads_size(mg, s.depth) + rows.begin * kq;
+    integer_gemm::multiply_rows_quads(
+        s.isa, weights, rows.size(), packed, count, kq, buffers.rows,
         [&](std::int64_t row, std::int64_t panel_rows, const std::int32_t* sums, std::int64_t ldc) {
-          for (std::int64_t r = 0; r < panel_rows; ++r) {
-            const std::int64_t channel = first_channel + row + r;
-            const std::uint32_t b = o.bias ? static_cast<std::uint32_t>(o.bias[channel]) : 0u;
-            TY* y_row = y_first + (row + r) * p.out_spatial;
-            integer_gemm::requantize_row(s.isa, sums + r * ldc, count, b, o.requant[channel], o.y_zero, o.low, o.high,
-                                         s.grid ? values : y_row + first);
-            if (s.grid) store_grid_columns(s, values, first, count, y_row);
-          }
+          requantize_panel(s, o, out, row, panel_rows, sums, ldc);
         });
+  }
+
+  /// x's zero point as the quad layout's unsigned byte (integer_gemm::quad_flip).
+  template <typename TX, typename TY>
+  static std::uint32_t quad_zero(const Operands<TX, TY>& o) noexcept {
+    return static_cast<std::uint32_t>(static_cast<std::uint8_t>(o.x_zero) ^ integer_gemm::quad_flip<TX>());
+  }
+
+  /// A task's row of requantised outputs (the grid path's), past the row panel's sums in its row buffer.
+  template <typename TY>
+  static TY* row_values(const State& s, const UnitBuffers& buffers) noexcept {
+    // (unsigned char storage past the sums: TY is int8_t or uint8_t, which may alias it)
+    return reinterpret_cast<TY*>(buffers.rows +
+                                 integer_gemm::kRows * integer_gemm::round_up(s.tile, integer_gemm::kColumns));
   }
 
   /// Stores `count` values of grid columns [column, column + count) of one output channel where they are output
