@@ -24188,14 +24188,13 @@ __attribute__((target("avx512f"))) inline __m512 combine_avx512(__m512 w, __m512
   }
 }
 
-/// The output grid from the padded plane, 64 outputs (4 vectors) a step, each accumulating every tap in a register.
+/// grid[o] = Op over the taps t of (weights[t], plane[offsets[t] + o]) from `fill`, for o < round_up(outputs, 64),
+/// 64 outputs (4 vectors) a step, each accumulating every tap in a register: a window over a flat grid (the padded
+/// plane's, or a quantized depthwise conv's phase planes), reading up to a step past the last output's taps.
 template <RowOp Op>
-__attribute__((target("avx512f"))) inline void padded_grid_avx512(const PlaneGeometry& g, const PaddedLayout& l,
-                                                                  const float* plane, const float* weights, float fill,
-                                                                  float* grid) noexcept {
-  std::int64_t offsets[kMaxPaddedTaps];
-  const std::int64_t taps = padded_taps(g, l, offsets);
-  const std::int64_t outputs = g.out_h * l.columns;
+__attribute__((target("avx512f"))) inline void tap_grid_avx512(const float* plane, const std::int64_t* offsets,
+                                                               std::int64_t taps, const float* weights, float fill,
+                                                               std::int64_t outputs, float* grid) noexcept {
   for (std::int64_t o = 0; o < outputs; o += kPaddedGridStep) {
     __m512 acc[4];
 #pragma GCC unroll 4
@@ -24211,14 +24210,11 @@ __attribute__((target("avx512f"))) inline void padded_grid_avx512(const PlaneGeo
   }
 }
 
-/// padded_grid_avx512 with AVX2: 32 outputs (4 vectors) a step.
+/// tap_grid_avx512 with AVX2: 32 outputs (4 vectors) a step.
 template <RowOp Op>
-__attribute__((target("avx2,fma"))) inline void padded_grid_avx2(const PlaneGeometry& g, const PaddedLayout& l,
-                                                                 const float* plane, const float* weights, float fill,
-                                                                 float* grid) noexcept {
-  std::int64_t offsets[kMaxPaddedTaps];
-  const std::int64_t taps = padded_taps(g, l, offsets);
-  const std::int64_t outputs = g.out_h * l.columns;
+__attribute__((target("avx2,fma"))) inline void tap_grid_avx2(const float* plane, const std::int64_t* offsets,
+                                                              std::int64_t taps, const float* weights, float fill,
+                                                              std::int64_t outputs, float* grid) noexcept {
   for (std::int64_t o = 0; o < outputs; o += kPaddedGridStepAvx2) {
     __m256 acc[4];
 #pragma GCC unroll 4
@@ -24268,6 +24264,17 @@ __attribute__((target("avx2,fma"))) inline void clamp_avx2(float* values, std::i
   for (; i < count; ++i) values[i] = clamp.apply(values[i]);
 }
 
+/// tap_grid_avx512 at the avx512 level `isa`, else tap_grid_avx2 (an AVX2 level or above).
+template <RowOp Op>
+inline void tap_grid(Isa isa, const float* plane, const std::int64_t* offsets, std::int64_t taps, const float* weights,
+                     float fill, std::int64_t outputs, float* grid) noexcept {
+  if (isa == Isa::avx512) {
+    tap_grid_avx512<Op>(plane, offsets, taps, weights, fill, outputs, grid);
+  } else {
+    tap_grid_avx2<Op>(plane, offsets, taps, weights, fill, outputs, grid);
+  }
+}
+
 /// The whole plane through its padded copy in `scratch` (padded_scratch_floats(g) floats, non-zero).
 template <RowOp Op>
 inline void window_padded_plane(Isa isa, const PlaneGeometry& g, const float* x, const float* weights, float fill,
@@ -24275,13 +24282,14 @@ inline void window_padded_plane(Isa isa, const PlaneGeometry& g, const float* x,
   const PaddedLayout l = padded_layout(g);
   const float pad = Op == RowOp::multiply_add ? 0.0f : -__builtin_inff();
   float* grid = scratch + l.plane_floats;
+  std::int64_t offsets[kMaxPaddedTaps];
+  const std::int64_t taps = padded_taps(g, l, offsets);
   if (isa == Isa::avx512) {
     fill_padded_avx512(g, l, x, pad, scratch);
-    padded_grid_avx512<Op>(g, l, scratch, weights, fill, grid);
   } else {
     fill_padded_avx2(g, l, x, pad, scratch);
-    padded_grid_avx2<Op>(g, l, scratch, weights, fill, grid);
   }
+  tap_grid<Op>(isa, scratch, offsets, taps, weights, fill, g.out_h * l.columns, grid);
   if (clamp.enabled) {
     copy_grid_rows<true>(g, l, grid, y, clamp);
   } else {
@@ -32540,6 +32548,61 @@ inline void widen_phase(const T* line, std::int64_t width, std::int64_t shift, s
   for (std::int64_t i = hi; i < count; ++i) out[i] = 0;
 }
 
+#if defined(__SSE2__) && (ONNXMICRO_ENABLE_ISA_DISPATCH || defined(__AVX2__))  // (ONNXMICRO_DETAIL_INTEGER_AVX2)
+/// 8 values of T from p (stride 1) or its even elements p[0], p[2], ..., p[14] (stride 2), as int32 lanes.
+template <typename T>
+__attribute__((target("avx2"), always_inline)) inline __m256i load_phase_avx2(const T* p,
+                                                                              std::int64_t stride) noexcept {
+  const bool is_signed = std::numeric_limits<T>::is_signed;
+  if (stride == 1) {
+    const __m128i bytes = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p));
+    return is_signed ? _mm256_cvtepi8_epi32(bytes) : _mm256_cvtepu8_epi32(bytes);
+  }
+  const __m128i pairs = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));  // reads p[0..15]
+  const __m128i even =
+      is_signed ? _mm_srai_epi16(_mm_slli_epi16(pairs, 8), 8) : _mm_and_si128(pairs, _mm_set1_epi16(0xFF));
+  return _mm256_cvtepi16_epi32(even);
+}
+
+/// The odd elements p[1], p[3], ..., p[15] of T, as int32 lanes.
+template <typename T>
+__attribute__((target("avx2"), always_inline)) inline __m256i load_odd_avx2(const T* p) noexcept {
+  const __m128i pairs = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  return _mm256_cvtepi16_epi32(std::numeric_limits<T>::is_signed ? _mm_srai_epi16(pairs, 8) : _mm_srli_epi16(pairs, 8));
+}
+
+/// widen_phase into floats with AVX2 (the quantized depthwise conv's float phase planes: every value an integer,
+/// exact): out[i] = line[i * stride + shift] - zero inside [0, width), else 0, for i < count; stride 1 or 2.
+template <typename T>
+__attribute__((target("avx2"))) inline void float_phase_avx2(const T* line, std::int64_t width, std::int64_t shift,
+                                                             std::int64_t stride, int zero, std::int64_t count,
+                                                             float* out) noexcept {
+  std::int64_t lo = 0, hi = 0;
+  phase_inside(line != nullptr, width, shift, stride, count, lo, hi);
+  for (std::int64_t i = 0; i < lo; ++i) out[i] = 0.0f;
+  std::int64_t i = lo;
+  if (hi > lo) {
+    const T* first = line + lo * stride + shift;
+    const __m256 z = _mm256_set1_ps(static_cast<float>(zero));
+    // A stride-2 vector reads 16 elements from its first: stop while the last one, index 2 (i - lo) + 15, is inside
+    // the line (hi is at most the values whose element 2 (i - lo) lies inside).
+    const std::int64_t vector_end = stride == 1 ? hi - 7 : hi - 8;
+    for (; i < vector_end; i += 8) {
+      const __m256i v = load_phase_avx2(first + (i - lo) * stride, stride);
+      _mm256_storeu_ps(out + i, _mm256_sub_ps(_mm256_cvtepi32_ps(v), z));
+    }
+    if (i < hi && hi - lo > 8) {  // the last 8 values, overlapping the previous vector (no scalar tail)
+      const T* last = first + (hi - 8 - lo) * stride;
+      const __m256i v = stride == 1 ? load_phase_avx2(last, 1) : load_odd_avx2(last - 1);  // (ends at the last value)
+      _mm256_storeu_ps(out + hi - 8, _mm256_sub_ps(_mm256_cvtepi32_ps(v), z));
+      i = hi;
+    }
+    for (; i < hi; ++i) out[i] = static_cast<float>(static_cast<int>(first[(i - lo) * stride]) - zero);
+  }
+  for (; i < count; ++i) out[i] = 0.0f;
+}
+#endif
+
 /// Packs B from a dense row-major int16 matrix (k rows of n values, row stride ld), already zero-point shifted.
 inline void pack_b(const std::int16_t* src, std::int64_t ld, std::int64_t k, std::int64_t n,
                    std::int16_t* dst) noexcept {
@@ -33299,6 +33362,18 @@ inline std::int32_t requantize(std::int32_t acc, const Requant& q, std::int32_t 
 }
 
 #if ONNXMICRO_DETAIL_INTEGER_AVX2
+/// Stores 8 rounded products (r0: values 0-3, r1: 4-7; |r| < 2^30, so int16 saturation keeps every value the clamp
+/// keeps) plus `zero`, clamped to [lowest, highest], as T.
+template <typename T>
+__attribute__((target("avx2"), always_inline)) inline void store_requantized_avx2(__m128i r0, __m128i r1, __m128i zero,
+                                                                                  __m128i lowest, __m128i highest,
+                                                                                  T* out) noexcept {
+  __m128i r = _mm_adds_epi16(_mm_packs_epi32(r0, r1), zero);
+  r = _mm_min_epi16(_mm_max_epi16(r, lowest), highest);
+  const __m128i bytes = std::numeric_limits<T>::is_signed ? _mm_packs_epi16(r, r) : _mm_packus_epi16(r, r);
+  _mm_storel_epi64(reinterpret_cast<__m128i*>(out), bytes);
+}
+
 /// requantize_row's vector loop on AVX2 (4 float64 lanes per conversion); returns how many values it wrote: it
 /// stops before the first block of 8 holding an accumulator beyond 2^29.
 template <typename T>
@@ -33319,10 +33394,7 @@ __attribute__((target("avx2"))) inline std::int64_t requantize_avx2(const std::i
     if (!_mm256_testz_si256(top, top)) break;
     const __m128i r0 = _mm256_cvtpd_epi32(_mm256_mul_pd(_mm256_cvtepi32_pd(_mm256_castsi256_si128(v)), m));
     const __m128i r1 = _mm256_cvtpd_epi32(_mm256_mul_pd(_mm256_cvtepi32_pd(_mm256_extracti128_si256(v, 1)), m));
-    __m128i r = _mm_adds_epi16(_mm_packs_epi32(r0, r1), z);
-    r = _mm_min_epi16(_mm_max_epi16(r, lowest), highest);
-    const __m128i bytes = std::numeric_limits<T>::is_signed ? _mm_packs_epi16(r, r) : _mm_packus_epi16(r, r);
-    _mm_storel_epi64(reinterpret_cast<__m128i*>(out + done), bytes);
+    store_requantized_avx2(r0, r1, z, lowest, highest, out + done);
   }
   return done;
 }
@@ -33373,6 +33445,52 @@ inline void requantize_row(Isa isa, const std::int32_t* acc, std::int64_t count,
   for (std::int64_t c = 0; c < count - done; ++c) {
     const std::int32_t total = static_cast<std::int32_t>(static_cast<std::uint32_t>(acc[c]) + bias);
     out[c] = static_cast<T>(requantize(total, q, zero, low, high));
+  }
+}
+
+#if ONNXMICRO_DETAIL_INTEGER_AVX2
+/// requantize_float_row's vector loop on AVX2: returns how many values it wrote, stopping before the first block of
+/// 8 whose sum with the bias reaches 2^29.
+template <typename T>
+__attribute__((target("avx2"))) inline std::int64_t requantize_floats_avx2(const float* sums, std::int64_t count,
+                                                                           std::int32_t bias, const Requant& q,
+                                                                           std::int32_t zero, std::int32_t low,
+                                                                           std::int32_t high, T* out) noexcept {
+  const __m256d b = _mm256_set1_pd(static_cast<double>(bias)), m = _mm256_set1_pd(q.real);
+  const __m256d limit = _mm256_set1_pd(536870912.0),
+                magnitude = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7FFFFFFFFFFFFFFF));
+  const __m128i z = _mm_set1_epi16(static_cast<std::int16_t>(zero));
+  const __m128i lowest = _mm_set1_epi16(static_cast<std::int16_t>(low));
+  const __m128i highest = _mm_set1_epi16(static_cast<std::int16_t>(high));
+  std::int64_t done = 0;
+  for (; done + 8 <= count; done += 8) {
+    const __m256 v = _mm256_loadu_ps(sums + done);
+    const __m256d lo = _mm256_add_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(v)), b);  // exact: integers below 2^53
+    const __m256d hi = _mm256_add_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(v, 1)), b);
+    const __m256d big = _mm256_or_pd(_mm256_cmp_pd(_mm256_and_pd(lo, magnitude), limit, _CMP_GE_OQ),
+                                     _mm256_cmp_pd(_mm256_and_pd(hi, magnitude), limit, _CMP_GE_OQ));
+    if (_mm256_movemask_pd(big) != 0) break;
+    store_requantized_avx2(_mm256_cvtpd_epi32(_mm256_mul_pd(lo, m)), _mm256_cvtpd_epi32(_mm256_mul_pd(hi, m)), z,
+                           lowest, highest, out + done);
+  }
+  return done;
+}
+#endif
+
+/// requantize_row for sums held as floats (exact integers below 2^24 in magnitude: the quantized depthwise conv's):
+/// out[c] = requantize(int32(sums[c]) + bias), the same bits, without a pass converting them to int32 first.
+template <typename T>
+inline void requantize_float_row(Isa isa, const float* sums, std::int64_t count, std::int32_t bias, const Requant& q,
+                                 std::int32_t zero, std::int32_t low, std::int32_t high, T* out) noexcept {
+  std::int64_t done = 0;
+#if ONNXMICRO_DETAIL_INTEGER_AVX2
+  if (q.use_vector && runs_avx2(isa)) done = requantize_floats_avx2(sums, count, bias, q, zero, low, high, out);
+#endif
+  static_cast<void>(isa);
+  for (; done < count; ++done) {
+    const std::uint32_t acc =
+        static_cast<std::uint32_t>(static_cast<std::int32_t>(sums[done])) + static_cast<std::uint32_t>(bias);
+    out[done] = static_cast<T>(requantize(static_cast<std::int32_t>(acc), q, zero, low, high));
   }
 }
 
@@ -33849,6 +33967,11 @@ struct QLinearConvImpl : KernelDefaults {
     const float* float_weights;
     std::size_t float_planes_offset;
     std::int64_t padded_floats;
+    /// Depthwise float loops over phase planes (2-D, strides 1 and 2 as the grid; AVX2 and up): each tap's offset in
+    /// them (grid_rows, grid_cols and grid_columns as the grid's), else nullptr; per task, the planes at
+    /// float_planes_offset and the sums of grid_columns outputs past them.
+    const std::int64_t* tap_offsets;
+    Isa float_isa;  ///< the float loops' instruction set (gemm::convolution_isa)
 #if ONNXMICRO_ENABLE_FAST_PATHS
     /// Winograd F(2x2, 3x3) (kernels/common/integer_winograd.hpp): the packed transformed filters (else nullptr) and
     /// the tile rows per block; each task's packed V at packed_offset, its working memory at column_offset (int16)
@@ -34052,6 +34175,29 @@ struct QLinearConvImpl : KernelDefaults {
     }
     return ok;
   }
+  /// The grid's phase planes and output columns (State::grid) from the padded plane's size.
+  static void set_grid_geometry(State& s) noexcept {
+    const sliding_window::WindowGeometry& g = s.plan.geometry;
+    s.grid_rows = (s.padded_rows + g.stride[0] - 1) / g.stride[0];
+    s.grid_cols = (s.padded_cols + g.stride[1] - 1) / g.stride[1];
+    s.grid_columns = (g.output[0] - 1) * s.grid_cols + g.output[1];
+  }
+  /// Where tap `tap` of output grid column 0 reads one channel's phase planes: padded row oh * stride + kh *
+  /// dilation is row oh + (kh * dilation) / stride of phase (kh * dilation) % stride, and likewise for columns.
+  static std::int64_t grid_tap_offset(const State& s, std::int64_t tap) noexcept {
+    const sliding_window::WindowGeometry& g = s.plan.geometry;
+    const std::int64_t dy = tap / g.kernel[1] * g.dilation[0], dx = tap % g.kernel[1] * g.dilation[1];
+    const std::int64_t phase_index = dy % g.stride[0] * g.stride[1] + dx % g.stride[1];
+    return phase_index * s.grid_rows * s.grid_cols + dy / g.stride[0] * s.grid_cols + dx / g.stride[1];
+  }
+  /// Floats of a task's depthwise phase planes, with a step of slack past them (window_rows::tap_grid reads whole
+  /// steps), and of its sums (whole steps too).
+  static std::int64_t phase_floats(const State& s) noexcept { return grid_plane(s) + window_rows::kPaddedGridStep; }
+  /// (and the bytes of their requantised values, the grid's junk columns included, in floats' room)
+  static std::int64_t phase_sums_floats(const State& s) noexcept {
+    return integer_gemm::round_up(s.grid_columns, window_rows::kPaddedGridStep) + (s.grid_columns + 3) / 4;
+  }
+
   /// int16 elements of one channel's grid: its phase planes.
   static std::int64_t grid_plane(const State& s) noexcept {
     const sliding_window::WindowGeometry& g = s.plan.geometry;
@@ -34061,10 +34207,8 @@ struct QLinearConvImpl : KernelDefaults {
   /// The grid path: each depth row's window offset (persistent) and the grid of one image (scratch), with a panel's
   /// width of slack past its end, which the last tile's packing reads.
   static Status plan_grid(PrepareContext& ctx, State& s, scratch::ScratchLayout& layout) noexcept {
-    const sliding_window::WindowGeometry& g = s.plan.geometry;
-    s.grid_rows = (s.padded_rows + g.stride[0] - 1) / g.stride[0];
-    s.grid_cols = (s.padded_cols + g.stride[1] - 1) / g.stride[1];
-    const std::int64_t plane = grid_plane(s), phase = s.grid_rows * s.grid_cols;
+    set_grid_geometry(s);
+    const std::int64_t plane = grid_plane(s);
     if (s.plan.group_channels * plane > std::int64_t(0x7FFFFFFF)) {  // offsets are int32: such inputs take im2col
       s.grid = false;
       return {};
@@ -34073,14 +34217,9 @@ struct QLinearConvImpl : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(s.depth), offsets));
     for (std::int64_t row = 0; row < s.depth; ++row) {
       const std::int64_t channel = row / s.plan.kernel_size, tap = row % s.plan.kernel_size;
-      // Padded row oh * stride + kh * dilation is row oh + (kh * dilation) / stride of phase (kh * dilation) % stride.
-      const std::int64_t dy = tap / g.kernel[1] * g.dilation[0], dx = tap % g.kernel[1] * g.dilation[1];
-      const std::int64_t phase_index = dy % g.stride[0] * g.stride[1] + dx % g.stride[1];
-      offsets.data()[row] = static_cast<std::int32_t>(channel * plane + phase_index * phase +
-                                                      dy / g.stride[0] * s.grid_cols + dx / g.stride[1]);
+      offsets.data()[row] = static_cast<std::int32_t>(channel * plane + grid_tap_offset(s, tap));
     }
     s.grid_offsets = offsets.data();
-    s.grid_columns = (g.output[0] - 1) * s.grid_cols + g.output[1];
     s.grid_offset = layout.reserve<std::int16_t>(s.plan.channels * plane + integer_gemm::kColumns);
     return {};
   }
@@ -34094,6 +34233,12 @@ struct QLinearConvImpl : KernelDefaults {
   static std::int64_t gemm_columns(const State& s) noexcept { return s.grid ? s.grid_columns : s.plan.out_spatial; }
 
   /// The float depthwise path: the packed int16 weights as floats, and each task's float planes.
+  /// Input rows at least this wide take the depthwise phase planes (State::tap_offsets). Measured in MobileNetV2 QDQ
+  /// (1 thread, ms, plane loops / phase planes): 112 wide, stride 1 0.36 / 0.31 and stride 2 0.58 / 0.44; 56 wide
+  /// 0.40 / 0.39 and 0.26 / 0.23; 28 wide 0.14 / 0.17 and 0.13 / 0.12; 14 wide, stride 2 0.09 / 0.23 (per-row setup:
+  /// a narrow plane's rows convert a few values each).
+  static constexpr std::int64_t kMinPhaseRow = 48;
+
   static Status plan_float_depthwise(PrepareContext& ctx, State& s, scratch::ScratchLayout& layout,
                                      std::size_t slices) noexcept {
     const std::int64_t count = s.plan.out_channels * s.plan.kernel_size;
@@ -34101,6 +34246,18 @@ struct QLinearConvImpl : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(count), weights));
     for (std::int64_t i = 0; i < count; ++i) weights.data()[i] = static_cast<float>(s.weights[i]);
     s.float_weights = weights.data();
+    s.tap_offsets = nullptr;
+    s.float_isa = gemm::convolution_isa(s.isa);
+    if (ONNXMICRO_ENABLE_ISA_DISPATCH && s.float_isa != Isa::baseline && grid_strides(s.plan.geometry) &&
+        s.plan.geometry.input[1] >= kMinPhaseRow && s.plan.kernel_size <= window_rows::kMaxPaddedTaps) {
+      set_grid_geometry(s);
+      Span<std::int64_t> offsets;
+      ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(s.plan.kernel_size), offsets));
+      for (std::int64_t tap = 0; tap < s.plan.kernel_size; ++tap) offsets.data()[tap] = grid_tap_offset(s, tap);
+      s.tap_offsets = offsets.data();
+      s.float_planes_offset = layout.reserve_slices<float>(phase_floats(s) + phase_sums_floats(s), slices);
+      return {};
+    }
     s.padded_floats = window_rows::padded_scratch_floats(window_rows::plane_of(s.plan.geometry));
     s.float_planes_offset =
         layout.reserve_slices<float>(s.plan.in_spatial + s.padded_floats + s.plan.out_spatial, slices);
@@ -34609,8 +34766,9 @@ struct QLinearConvImpl : KernelDefaults {
     const quant_util::ConvPlan& p = s.plan;
     const std::size_t plane_stride = scratch::ScratchLayout::slice_stride<std::int16_t>(s.padded_rows * s.padded_cols);
     const std::size_t acc_stride = scratch::ScratchLayout::slice_stride<std::int32_t>(p.out_spatial);
-    const std::size_t float_stride =
-        scratch::ScratchLayout::slice_stride<float>(p.in_spatial + s.padded_floats + p.out_spatial);
+    const std::size_t float_stride = scratch::ScratchLayout::slice_stride<float>(
+        s.tap_offsets != nullptr ? phase_floats(s) + phase_sums_floats(s)
+                                 : p.in_spatial + s.padded_floats + p.out_spatial);
     auto channels_in = [&](std::size_t task, std::int64_t first, std::int64_t end) noexcept {
       std::int32_t* acc = scratch::scratch_at<std::int32_t>(ctx.scratch(), s.accumulator_offset + task * acc_stride);
       if (ONNXMICRO_ENABLE_FAST_PATHS && s.float_weights != nullptr) {
@@ -34639,6 +34797,7 @@ struct QLinearConvImpl : KernelDefaults {
   static void depthwise_channel_float(const State& s, const Operands<TX, TY>& o, std::int64_t n, std::int64_t c,
                                       float* planes, std::int32_t* acc) noexcept {
     const quant_util::ConvPlan& p = s.plan;
+    if (ONNXMICRO_ENABLE_ISA_DISPATCH && s.tap_offsets != nullptr) return depthwise_channel_phases(s, o, n, c, planes);
     float* in = planes;
     float* padded = in + p.in_spatial;
     float* out = padded + s.padded_floats;
@@ -34655,6 +34814,50 @@ struct QLinearConvImpl : KernelDefaults {
       integer_gemm::requantize_row(s.isa, acc, p.out_spatial, static_cast<std::uint32_t>(b), o.requant[m], o.y_zero,
                                    o.low, o.high, y);
     }
+  }
+
+  /// depthwise_channel_float over phase planes (State::tap_offsets): x - x_zero as floats in the grid's phase planes
+  /// (0 in the padding), every output grid column's taps summed at unit stride (a stride-2 conv's too), each output
+  /// row's sums requantised straight from floats.
+  template <typename TX, typename TY>
+  static void depthwise_channel_phases(const State& s, const Operands<TX, TY>& o, std::int64_t n, std::int64_t c,
+                                       float* planes) noexcept {
+#if ONNXMICRO_ENABLE_ISA_DISPATCH  // (State::tap_offsets stays null without it)
+    const quant_util::ConvPlan& p = s.plan;
+    const sliding_window::WindowGeometry& g = p.geometry;
+    float* sums = planes + phase_floats(s);
+    // (unsigned char storage past the sums: TY is int8_t or uint8_t, which may alias it)
+    TY* values = reinterpret_cast<TY*>(sums + integer_gemm::round_up(s.grid_columns, window_rows::kPaddedGridStep));
+    const TX* channel = o.x + (n * p.channels + c) * p.in_spatial;
+    float* dst = planes;
+    for (std::int64_t a = 0; a < g.stride[0]; ++a) {
+      for (std::int64_t b = 0; b < g.stride[1]; ++b) {
+        for (std::int64_t r = 0; r < s.grid_rows; ++r, dst += s.grid_cols) {
+          const std::int64_t iy = r * g.stride[0] + a - g.pad_begin[0];
+          const TX* line = iy >= 0 && iy < g.input[0] ? channel + iy * g.input[1] : nullptr;
+          integer_gemm::float_phase_avx2(line, g.input[1], b - g.pad_begin[1], g.stride[1], o.x_zero, s.grid_cols, dst);
+        }
+      }
+    }
+    for (std::int64_t i = 0; i < window_rows::kPaddedGridStep; ++i) dst[i] = 0.0f;  // the slack
+    for (std::int64_t mm = 0; mm < p.group_out_channels; ++mm) {
+      const std::int64_t m = c * p.group_out_channels + mm;
+      window_rows::tap_grid<window_rows::RowOp::multiply_add>(s.float_isa, planes, s.tap_offsets, p.kernel_size,
+                                                              s.float_weights + m * p.kernel_size, 0.0f, s.grid_columns,
+                                                              sums);
+      // The grid's columns requantised as one row (rows of 7 or 14 outputs would leave the vector loops little),
+      // then each output row's values copied out.
+      const std::int32_t bias = o.bias ? o.bias[m] : 0;
+      integer_gemm::requantize_float_row(s.isa, sums, s.grid_columns, bias, o.requant[m], o.y_zero, o.low, o.high,
+                                         values);
+      TY* y = o.y + (n * p.out_channels + m) * p.out_spatial;
+      for (std::int64_t oy = 0; oy < g.output[0]; ++oy) {
+        std::memcpy(y + oy * g.output[1], values + oy * s.grid_cols, static_cast<std::size_t>(g.output[1]));
+      }
+    }
+#else
+    static_cast<void>(s), static_cast<void>(o), static_cast<void>(n), static_cast<void>(c), static_cast<void>(planes);
+#endif
   }
 
   /// Depthwise, one input channel `c` of image `n` and its group_out_channels outputs.

@@ -219,6 +219,41 @@ TEST(GemmIsa, QuadTilesGiveTheWrappingSumsExactly) {
   }
 }
 
+// requantize_float_row (the depthwise conv's sums as floats) gives requantize_row's bits at every level this CPU has:
+// sums up to 2^24 in magnitude, biases that take them past 2^29 (the vector loops' limit) and past int32 (wrapping),
+// multipliers above and below 1, every row length's tail, uint8 and int8 outputs with a clamp.
+TEST(GemmIsa, RequantizingFloatSumsGivesTheIntegerRowsBits) {
+  namespace ig = om::kernels::integer_gemm;
+  std::mt19937 rng(31);
+  std::uniform_int_distribution<int> sum_value(-(1 << 24), 1 << 24), small(-3000, 3000);
+  const std::int32_t biases[] = {0, 1234, -(1 << 29) + 5000, (1 << 29) - 100, 2147480000, -2147480000};
+  for (Isa isa : kLevels) {
+    if (static_cast<int>(isa) > static_cast<int>(om::detected_isa())) continue;
+    for (double multiplier : {0.000731, 0.0213, 1.37}) {
+      const ig::Requant q = ig::make_requant(multiplier);
+      for (std::int32_t bias : biases) {
+        for (std::int64_t count : {1, 7, 8, 29, 64}) {
+          std::vector<float> sums(static_cast<std::size_t>(count));
+          std::vector<std::int32_t> ints(sums.size());
+          for (std::size_t i = 0; i < sums.size(); ++i) {
+            ints[i] = i % 3 == 0 ? sum_value(rng) : small(rng);
+            sums[i] = static_cast<float>(ints[i]);
+          }
+          std::vector<std::uint8_t> want(sums.size()), got(sums.size());
+          ig::requantize_row(isa, ints.data(), count, static_cast<std::uint32_t>(bias), q, 3, 0, 255, want.data());
+          ig::requantize_float_row(isa, sums.data(), count, bias, q, 3, 0, 255, got.data());
+          EXPECT_EQ(got, want) << "level " << om::isa_name(isa) << " multiplier " << multiplier << " bias " << bias
+                               << " count " << count;
+          std::vector<std::int8_t> want8(sums.size()), got8(sums.size());
+          ig::requantize_row(isa, ints.data(), count, static_cast<std::uint32_t>(bias), q, -7, -100, 90, want8.data());
+          ig::requantize_float_row(isa, sums.data(), count, bias, q, -7, -100, 90, got8.data());
+          EXPECT_EQ(got8, want8) << "level " << om::isa_name(isa) << " int8, bias " << bias << " count " << count;
+        }
+      }
+    }
+  }
+}
+
 // The clamp the bias-and-clamp tests fuse: [-0.5, 0.75].
 om::kernels::OutputClamp test_clamp() {
   om::kernels::OutputClamp clamp;

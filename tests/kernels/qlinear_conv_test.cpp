@@ -400,6 +400,52 @@ TEST(QLinearConvTest, Int8WeightsOnTheQuadLayoutGiveTheReferenceOutputs) {
   }
 }
 
+// Depthwise convs with constant weights sum their taps as floats over phase planes (strides 1 and 2, AVX2 and up:
+// every tap a unit-stride read, a stride-2 conv's too) and requantise the float sums: the reference's outputs at every
+// level, 3x3 and 5x5 kernels, channel multipliers, uneven pads, dilation at stride 1, outputs a step long and not,
+// on 1 and 2 threads, for input rows of 48 or more (narrower ones keep the plane loops). The tap table takes metadata
+// the baseline's loops do not: that is how the test knows it ran.
+TEST(QLinearConvTest, DepthwisePhasePlanesGiveTheReferenceOutputs) {
+  struct Depthwise {
+    std::int64_t c, multiplier, h, w, k, stride, dilation, pad;
+  };
+  const Depthwise cases[] = {{16, 1, 9, 50, 3, 2, 1, 1}, {8, 1, 12, 56, 3, 1, 1, 1}, {6, 2, 13, 49, 3, 2, 1, 1},
+                             {5, 1, 10, 52, 5, 1, 1, 2}, {4, 1, 11, 55, 5, 2, 1, 2}, {3, 1, 12, 60, 3, 1, 2, 2},
+                             {9, 1, 4, 48, 3, 2, 1, 0},  {7, 1, 7, 7, 3, 1, 1, 1}};
+  om::StdThreadPool pool(2);
+  om::Isa isa = om::Isa::baseline;
+  ASSERT_TRUE(om::effective_isa(om::Isa::best, isa));
+  int index = 0;
+  for (const Depthwise& d : cases) {
+    ConvCase k;
+    k.c = k.group = d.c;
+    k.m = d.c * d.multiplier;
+    k.h = d.h, k.w = d.w, k.kh = k.kw = d.k, k.sh = k.sw = d.stride, k.dh = k.dw = d.dilation;
+    k.pt = k.pl = d.pad;
+    k.pb = k.pr = d.pad > 0 ? d.pad - 1 : 0;
+    k.x_signed = index % 2 == 1;
+    k.w_signed = index % 3 != 2;
+    k.y_signed = index % 2 == 0;
+    k.per_channel = index % 2 == 0;
+    k.clamp.has_min = index % 3 == 0;
+    k.clamp.has_max = index % 4 == 1;
+    k.clamp.max = 3.0f;
+    SCOPED_TRACE(::testing::Message() << "case " << index);
+    const std::uint32_t seed = static_cast<std::uint32_t>(900 + index);
+    const std::size_t best = check_case(k, seed);
+    check_case(k, seed, {false, &pool});
+    onnxmicro_test::HarnessSettings baseline;
+    baseline.max_isa = om::Isa::baseline;
+    const std::size_t loops = check_case(k, seed, baseline);
+    if (isa != om::Isa::baseline && d.w >= 48) {
+      EXPECT_GT(best, loops) << "the phase planes did not run";
+    } else {
+      EXPECT_EQ(best, loops) << "rows narrower than 48 keep the plane loops";
+    }
+    ++index;
+  }
+}
+
 // Winograd F(2x2, 3x3) on integers (kernels/common/integer_winograd.hpp) for stride-1 3x3 convs with constant weights
 // and 16 or more channels: exact, so every output must equal the reference's, on 1 and 2 threads and with it turned
 // off. The shapes cover odd output sizes (tiles partly outside), asymmetric and no pads, a batch, an odd channel

@@ -182,6 +182,61 @@ inline void widen_phase(const T* line, std::int64_t width, std::int64_t shift, s
   for (std::int64_t i = hi; i < count; ++i) out[i] = 0;
 }
 
+#if defined(__SSE2__) && (ONNXMICRO_ENABLE_ISA_DISPATCH || defined(__AVX2__))  // (ONNXMICRO_DETAIL_INTEGER_AVX2)
+/// 8 values of T from p (stride 1) or its even elements p[0], p[2], ..., p[14] (stride 2), as int32 lanes.
+template <typename T>
+__attribute__((target("avx2"), always_inline)) inline __m256i load_phase_avx2(const T* p,
+                                                                              std::int64_t stride) noexcept {
+  const bool is_signed = std::numeric_limits<T>::is_signed;
+  if (stride == 1) {
+    const __m128i bytes = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p));
+    return is_signed ? _mm256_cvtepi8_epi32(bytes) : _mm256_cvtepu8_epi32(bytes);
+  }
+  const __m128i pairs = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));  // reads p[0..15]
+  const __m128i even =
+      is_signed ? _mm_srai_epi16(_mm_slli_epi16(pairs, 8), 8) : _mm_and_si128(pairs, _mm_set1_epi16(0xFF));
+  return _mm256_cvtepi16_epi32(even);
+}
+
+/// The odd elements p[1], p[3], ..., p[15] of T, as int32 lanes.
+template <typename T>
+__attribute__((target("avx2"), always_inline)) inline __m256i load_odd_avx2(const T* p) noexcept {
+  const __m128i pairs = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  return _mm256_cvtepi16_epi32(std::numeric_limits<T>::is_signed ? _mm_srai_epi16(pairs, 8) : _mm_srli_epi16(pairs, 8));
+}
+
+/// widen_phase into floats with AVX2 (the quantized depthwise conv's float phase planes: every value an integer,
+/// exact): out[i] = line[i * stride + shift] - zero inside [0, width), else 0, for i < count; stride 1 or 2.
+template <typename T>
+__attribute__((target("avx2"))) inline void float_phase_avx2(const T* line, std::int64_t width, std::int64_t shift,
+                                                             std::int64_t stride, int zero, std::int64_t count,
+                                                             float* out) noexcept {
+  std::int64_t lo = 0, hi = 0;
+  phase_inside(line != nullptr, width, shift, stride, count, lo, hi);
+  for (std::int64_t i = 0; i < lo; ++i) out[i] = 0.0f;
+  std::int64_t i = lo;
+  if (hi > lo) {
+    const T* first = line + lo * stride + shift;
+    const __m256 z = _mm256_set1_ps(static_cast<float>(zero));
+    // A stride-2 vector reads 16 elements from its first: stop while the last one, index 2 (i - lo) + 15, is inside
+    // the line (hi is at most the values whose element 2 (i - lo) lies inside).
+    const std::int64_t vector_end = stride == 1 ? hi - 7 : hi - 8;
+    for (; i < vector_end; i += 8) {
+      const __m256i v = load_phase_avx2(first + (i - lo) * stride, stride);
+      _mm256_storeu_ps(out + i, _mm256_sub_ps(_mm256_cvtepi32_ps(v), z));
+    }
+    if (i < hi && hi - lo > 8) {  // the last 8 values, overlapping the previous vector (no scalar tail)
+      const T* last = first + (hi - 8 - lo) * stride;
+      const __m256i v = stride == 1 ? load_phase_avx2(last, 1) : load_odd_avx2(last - 1);  // (ends at the last value)
+      _mm256_storeu_ps(out + hi - 8, _mm256_sub_ps(_mm256_cvtepi32_ps(v), z));
+      i = hi;
+    }
+    for (; i < hi; ++i) out[i] = static_cast<float>(static_cast<int>(first[(i - lo) * stride]) - zero);
+  }
+  for (; i < count; ++i) out[i] = 0.0f;
+}
+#endif
+
 /// Packs B from a dense row-major int16 matrix (k rows of n values, row stride ld), already zero-point shifted.
 inline void pack_b(const std::int16_t* src, std::int64_t ld, std::int64_t k, std::int64_t n,
                    std::int16_t* dst) noexcept {
@@ -941,6 +996,18 @@ inline std::int32_t requantize(std::int32_t acc, const Requant& q, std::int32_t 
 }
 
 #if ONNXMICRO_DETAIL_INTEGER_AVX2
+/// Stores 8 rounded products (r0: values 0-3, r1: 4-7; |r| < 2^30, so int16 saturation keeps every value the clamp
+/// keeps) plus `zero`, clamped to [lowest, highest], as T.
+template <typename T>
+__attribute__((target("avx2"), always_inline)) inline void store_requantized_avx2(__m128i r0, __m128i r1, __m128i zero,
+                                                                                  __m128i lowest, __m128i highest,
+                                                                                  T* out) noexcept {
+  __m128i r = _mm_adds_epi16(_mm_packs_epi32(r0, r1), zero);
+  r = _mm_min_epi16(_mm_max_epi16(r, lowest), highest);
+  const __m128i bytes = std::numeric_limits<T>::is_signed ? _mm_packs_epi16(r, r) : _mm_packus_epi16(r, r);
+  _mm_storel_epi64(reinterpret_cast<__m128i*>(out), bytes);
+}
+
 /// requantize_row's vector loop on AVX2 (4 float64 lanes per conversion); returns how many values it wrote: it
 /// stops before the first block of 8 holding an accumulator beyond 2^29.
 template <typename T>
@@ -961,10 +1028,7 @@ __attribute__((target("avx2"))) inline std::int64_t requantize_avx2(const std::i
     if (!_mm256_testz_si256(top, top)) break;
     const __m128i r0 = _mm256_cvtpd_epi32(_mm256_mul_pd(_mm256_cvtepi32_pd(_mm256_castsi256_si128(v)), m));
     const __m128i r1 = _mm256_cvtpd_epi32(_mm256_mul_pd(_mm256_cvtepi32_pd(_mm256_extracti128_si256(v, 1)), m));
-    __m128i r = _mm_adds_epi16(_mm_packs_epi32(r0, r1), z);
-    r = _mm_min_epi16(_mm_max_epi16(r, lowest), highest);
-    const __m128i bytes = std::numeric_limits<T>::is_signed ? _mm_packs_epi16(r, r) : _mm_packus_epi16(r, r);
-    _mm_storel_epi64(reinterpret_cast<__m128i*>(out + done), bytes);
+    store_requantized_avx2(r0, r1, z, lowest, highest, out + done);
   }
   return done;
 }
@@ -1015,6 +1079,52 @@ inline void requantize_row(Isa isa, const std::int32_t* acc, std::int64_t count,
   for (std::int64_t c = 0; c < count - done; ++c) {
     const std::int32_t total = static_cast<std::int32_t>(static_cast<std::uint32_t>(acc[c]) + bias);
     out[c] = static_cast<T>(requantize(total, q, zero, low, high));
+  }
+}
+
+#if ONNXMICRO_DETAIL_INTEGER_AVX2
+/// requantize_float_row's vector loop on AVX2: returns how many values it wrote, stopping before the first block of
+/// 8 whose sum with the bias reaches 2^29.
+template <typename T>
+__attribute__((target("avx2"))) inline std::int64_t requantize_floats_avx2(const float* sums, std::int64_t count,
+                                                                           std::int32_t bias, const Requant& q,
+                                                                           std::int32_t zero, std::int32_t low,
+                                                                           std::int32_t high, T* out) noexcept {
+  const __m256d b = _mm256_set1_pd(static_cast<double>(bias)), m = _mm256_set1_pd(q.real);
+  const __m256d limit = _mm256_set1_pd(536870912.0),
+                magnitude = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7FFFFFFFFFFFFFFF));
+  const __m128i z = _mm_set1_epi16(static_cast<std::int16_t>(zero));
+  const __m128i lowest = _mm_set1_epi16(static_cast<std::int16_t>(low));
+  const __m128i highest = _mm_set1_epi16(static_cast<std::int16_t>(high));
+  std::int64_t done = 0;
+  for (; done + 8 <= count; done += 8) {
+    const __m256 v = _mm256_loadu_ps(sums + done);
+    const __m256d lo = _mm256_add_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(v)), b);  // exact: integers below 2^53
+    const __m256d hi = _mm256_add_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(v, 1)), b);
+    const __m256d big = _mm256_or_pd(_mm256_cmp_pd(_mm256_and_pd(lo, magnitude), limit, _CMP_GE_OQ),
+                                     _mm256_cmp_pd(_mm256_and_pd(hi, magnitude), limit, _CMP_GE_OQ));
+    if (_mm256_movemask_pd(big) != 0) break;
+    store_requantized_avx2(_mm256_cvtpd_epi32(_mm256_mul_pd(lo, m)), _mm256_cvtpd_epi32(_mm256_mul_pd(hi, m)), z,
+                           lowest, highest, out + done);
+  }
+  return done;
+}
+#endif
+
+/// requantize_row for sums held as floats (exact integers below 2^24 in magnitude: the quantized depthwise conv's):
+/// out[c] = requantize(int32(sums[c]) + bias), the same bits, without a pass converting them to int32 first.
+template <typename T>
+inline void requantize_float_row(Isa isa, const float* sums, std::int64_t count, std::int32_t bias, const Requant& q,
+                                 std::int32_t zero, std::int32_t low, std::int32_t high, T* out) noexcept {
+  std::int64_t done = 0;
+#if ONNXMICRO_DETAIL_INTEGER_AVX2
+  if (q.use_vector && runs_avx2(isa)) done = requantize_floats_avx2(sums, count, bias, q, zero, low, high, out);
+#endif
+  static_cast<void>(isa);
+  for (; done < count; ++done) {
+    const std::uint32_t acc =
+        static_cast<std::uint32_t>(static_cast<std::int32_t>(sums[done])) + static_cast<std::uint32_t>(bias);
+    out[done] = static_cast<T>(requantize(static_cast<std::int32_t>(acc), q, zero, low, high));
   }
 }
 

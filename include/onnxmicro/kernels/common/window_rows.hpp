@@ -467,14 +467,13 @@ __attribute__((target("avx512f"))) inline __m512 combine_avx512(__m512 w, __m512
   }
 }
 
-/// The output grid from the padded plane, 64 outputs (4 vectors) a step, each accumulating every tap in a register.
+/// grid[o] = Op over the taps t of (weights[t], plane[offsets[t] + o]) from `fill`, for o < round_up(outputs, 64),
+/// 64 outputs (4 vectors) a step, each accumulating every tap in a register: a window over a flat grid (the padded
+/// plane's, or a quantized depthwise conv's phase planes), reading up to a step past the last output's taps.
 template <RowOp Op>
-__attribute__((target("avx512f"))) inline void padded_grid_avx512(const PlaneGeometry& g, const PaddedLayout& l,
-                                                                  const float* plane, const float* weights, float fill,
-                                                                  float* grid) noexcept {
-  std::int64_t offsets[kMaxPaddedTaps];
-  const std::int64_t taps = padded_taps(g, l, offsets);
-  const std::int64_t outputs = g.out_h * l.columns;
+__attribute__((target("avx512f"))) inline void tap_grid_avx512(const float* plane, const std::int64_t* offsets,
+                                                               std::int64_t taps, const float* weights, float fill,
+                                                               std::int64_t outputs, float* grid) noexcept {
   for (std::int64_t o = 0; o < outputs; o += kPaddedGridStep) {
     __m512 acc[4];
 #pragma GCC unroll 4
@@ -490,14 +489,11 @@ __attribute__((target("avx512f"))) inline void padded_grid_avx512(const PlaneGeo
   }
 }
 
-/// padded_grid_avx512 with AVX2: 32 outputs (4 vectors) a step.
+/// tap_grid_avx512 with AVX2: 32 outputs (4 vectors) a step.
 template <RowOp Op>
-__attribute__((target("avx2,fma"))) inline void padded_grid_avx2(const PlaneGeometry& g, const PaddedLayout& l,
-                                                                 const float* plane, const float* weights, float fill,
-                                                                 float* grid) noexcept {
-  std::int64_t offsets[kMaxPaddedTaps];
-  const std::int64_t taps = padded_taps(g, l, offsets);
-  const std::int64_t outputs = g.out_h * l.columns;
+__attribute__((target("avx2,fma"))) inline void tap_grid_avx2(const float* plane, const std::int64_t* offsets,
+                                                              std::int64_t taps, const float* weights, float fill,
+                                                              std::int64_t outputs, float* grid) noexcept {
   for (std::int64_t o = 0; o < outputs; o += kPaddedGridStepAvx2) {
     __m256 acc[4];
 #pragma GCC unroll 4
@@ -547,6 +543,17 @@ __attribute__((target("avx2,fma"))) inline void clamp_avx2(float* values, std::i
   for (; i < count; ++i) values[i] = clamp.apply(values[i]);
 }
 
+/// tap_grid_avx512 at the avx512 level `isa`, else tap_grid_avx2 (an AVX2 level or above).
+template <RowOp Op>
+inline void tap_grid(Isa isa, const float* plane, const std::int64_t* offsets, std::int64_t taps, const float* weights,
+                     float fill, std::int64_t outputs, float* grid) noexcept {
+  if (isa == Isa::avx512) {
+    tap_grid_avx512<Op>(plane, offsets, taps, weights, fill, outputs, grid);
+  } else {
+    tap_grid_avx2<Op>(plane, offsets, taps, weights, fill, outputs, grid);
+  }
+}
+
 /// The whole plane through its padded copy in `scratch` (padded_scratch_floats(g) floats, non-zero).
 template <RowOp Op>
 inline void window_padded_plane(Isa isa, const PlaneGeometry& g, const float* x, const float* weights, float fill,
@@ -554,13 +561,14 @@ inline void window_padded_plane(Isa isa, const PlaneGeometry& g, const float* x,
   const PaddedLayout l = padded_layout(g);
   const float pad = Op == RowOp::multiply_add ? 0.0f : -__builtin_inff();
   float* grid = scratch + l.plane_floats;
+  std::int64_t offsets[kMaxPaddedTaps];
+  const std::int64_t taps = padded_taps(g, l, offsets);
   if (isa == Isa::avx512) {
     fill_padded_avx512(g, l, x, pad, scratch);
-    padded_grid_avx512<Op>(g, l, scratch, weights, fill, grid);
   } else {
     fill_padded_avx2(g, l, x, pad, scratch);
-    padded_grid_avx2<Op>(g, l, scratch, weights, fill, grid);
   }
+  tap_grid<Op>(isa, scratch, offsets, taps, weights, fill, g.out_h * l.columns, grid);
   if (clamp.enabled) {
     copy_grid_rows<true>(g, l, grid, y, clamp);
   } else {

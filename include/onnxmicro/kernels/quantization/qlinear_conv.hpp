@@ -25,6 +25,7 @@
 #include <cstring>
 #include <limits>
 
+#include "onnxmicro/kernels/common/gemm.hpp"
 #include "onnxmicro/kernels/common/integer_gemm.hpp"
 #include "onnxmicro/kernels/common/integer_winograd.hpp"
 #include "onnxmicro/kernels/common/scratch.hpp"
@@ -161,6 +162,11 @@ struct QLinearConvImpl : KernelDefaults {
     const float* float_weights;
     std::size_t float_planes_offset;
     std::int64_t padded_floats;
+    /// Depthwise float loops over phase planes (2-D, strides 1 and 2 as the grid; AVX2 and up): each tap's offset in
+    /// them (grid_rows, grid_cols and grid_columns as the grid's), else nullptr; per task, the planes at
+    /// float_planes_offset and the sums of grid_columns outputs past them.
+    const std::int64_t* tap_offsets;
+    Isa float_isa;  ///< the float loops' instruction set (gemm::convolution_isa)
 #if ONNXMICRO_ENABLE_FAST_PATHS
     /// Winograd F(2x2, 3x3) (kernels/common/integer_winograd.hpp): the packed transformed filters (else nullptr) and
     /// the tile rows per block; each task's packed V at packed_offset, its working memory at column_offset (int16)
@@ -364,6 +370,29 @@ struct QLinearConvImpl : KernelDefaults {
     }
     return ok;
   }
+  /// The grid's phase planes and output columns (State::grid) from the padded plane's size.
+  static void set_grid_geometry(State& s) noexcept {
+    const sliding_window::WindowGeometry& g = s.plan.geometry;
+    s.grid_rows = (s.padded_rows + g.stride[0] - 1) / g.stride[0];
+    s.grid_cols = (s.padded_cols + g.stride[1] - 1) / g.stride[1];
+    s.grid_columns = (g.output[0] - 1) * s.grid_cols + g.output[1];
+  }
+  /// Where tap `tap` of output grid column 0 reads one channel's phase planes: padded row oh * stride + kh *
+  /// dilation is row oh + (kh * dilation) / stride of phase (kh * dilation) % stride, and likewise for columns.
+  static std::int64_t grid_tap_offset(const State& s, std::int64_t tap) noexcept {
+    const sliding_window::WindowGeometry& g = s.plan.geometry;
+    const std::int64_t dy = tap / g.kernel[1] * g.dilation[0], dx = tap % g.kernel[1] * g.dilation[1];
+    const std::int64_t phase_index = dy % g.stride[0] * g.stride[1] + dx % g.stride[1];
+    return phase_index * s.grid_rows * s.grid_cols + dy / g.stride[0] * s.grid_cols + dx / g.stride[1];
+  }
+  /// Floats of a task's depthwise phase planes, with a step of slack past them (window_rows::tap_grid reads whole
+  /// steps), and of its sums (whole steps too).
+  static std::int64_t phase_floats(const State& s) noexcept { return grid_plane(s) + window_rows::kPaddedGridStep; }
+  /// (and the bytes of their requantised values, the grid's junk columns included, in floats' room)
+  static std::int64_t phase_sums_floats(const State& s) noexcept {
+    return integer_gemm::round_up(s.grid_columns, window_rows::kPaddedGridStep) + (s.grid_columns + 3) / 4;
+  }
+
   /// int16 elements of one channel's grid: its phase planes.
   static std::int64_t grid_plane(const State& s) noexcept {
     const sliding_window::WindowGeometry& g = s.plan.geometry;
@@ -373,10 +402,8 @@ struct QLinearConvImpl : KernelDefaults {
   /// The grid path: each depth row's window offset (persistent) and the grid of one image (scratch), with a panel's
   /// width of slack past its end, which the last tile's packing reads.
   static Status plan_grid(PrepareContext& ctx, State& s, scratch::ScratchLayout& layout) noexcept {
-    const sliding_window::WindowGeometry& g = s.plan.geometry;
-    s.grid_rows = (s.padded_rows + g.stride[0] - 1) / g.stride[0];
-    s.grid_cols = (s.padded_cols + g.stride[1] - 1) / g.stride[1];
-    const std::int64_t plane = grid_plane(s), phase = s.grid_rows * s.grid_cols;
+    set_grid_geometry(s);
+    const std::int64_t plane = grid_plane(s);
     if (s.plan.group_channels * plane > std::int64_t(0x7FFFFFFF)) {  // offsets are int32: such inputs take im2col
       s.grid = false;
       return {};
@@ -385,14 +412,9 @@ struct QLinearConvImpl : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(s.depth), offsets));
     for (std::int64_t row = 0; row < s.depth; ++row) {
       const std::int64_t channel = row / s.plan.kernel_size, tap = row % s.plan.kernel_size;
-      // Padded row oh * stride + kh * dilation is row oh + (kh * dilation) / stride of phase (kh * dilation) % stride.
-      const std::int64_t dy = tap / g.kernel[1] * g.dilation[0], dx = tap % g.kernel[1] * g.dilation[1];
-      const std::int64_t phase_index = dy % g.stride[0] * g.stride[1] + dx % g.stride[1];
-      offsets.data()[row] = static_cast<std::int32_t>(channel * plane + phase_index * phase +
-                                                      dy / g.stride[0] * s.grid_cols + dx / g.stride[1]);
+      offsets.data()[row] = static_cast<std::int32_t>(channel * plane + grid_tap_offset(s, tap));
     }
     s.grid_offsets = offsets.data();
-    s.grid_columns = (g.output[0] - 1) * s.grid_cols + g.output[1];
     s.grid_offset = layout.reserve<std::int16_t>(s.plan.channels * plane + integer_gemm::kColumns);
     return {};
   }
@@ -406,6 +428,12 @@ struct QLinearConvImpl : KernelDefaults {
   static std::int64_t gemm_columns(const State& s) noexcept { return s.grid ? s.grid_columns : s.plan.out_spatial; }
 
   /// The float depthwise path: the packed int16 weights as floats, and each task's float planes.
+  /// Input rows at least this wide take the depthwise phase planes (State::tap_offsets). Measured in MobileNetV2 QDQ
+  /// (1 thread, ms, plane loops / phase planes): 112 wide, stride 1 0.36 / 0.31 and stride 2 0.58 / 0.44; 56 wide
+  /// 0.40 / 0.39 and 0.26 / 0.23; 28 wide 0.14 / 0.17 and 0.13 / 0.12; 14 wide, stride 2 0.09 / 0.23 (per-row setup:
+  /// a narrow plane's rows convert a few values each).
+  static constexpr std::int64_t kMinPhaseRow = 48;
+
   static Status plan_float_depthwise(PrepareContext& ctx, State& s, scratch::ScratchLayout& layout,
                                      std::size_t slices) noexcept {
     const std::int64_t count = s.plan.out_channels * s.plan.kernel_size;
@@ -413,6 +441,18 @@ struct QLinearConvImpl : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(count), weights));
     for (std::int64_t i = 0; i < count; ++i) weights.data()[i] = static_cast<float>(s.weights[i]);
     s.float_weights = weights.data();
+    s.tap_offsets = nullptr;
+    s.float_isa = gemm::convolution_isa(s.isa);
+    if (ONNXMICRO_ENABLE_ISA_DISPATCH && s.float_isa != Isa::baseline && grid_strides(s.plan.geometry) &&
+        s.plan.geometry.input[1] >= kMinPhaseRow && s.plan.kernel_size <= window_rows::kMaxPaddedTaps) {
+      set_grid_geometry(s);
+      Span<std::int64_t> offsets;
+      ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(s.plan.kernel_size), offsets));
+      for (std::int64_t tap = 0; tap < s.plan.kernel_size; ++tap) offsets.data()[tap] = grid_tap_offset(s, tap);
+      s.tap_offsets = offsets.data();
+      s.float_planes_offset = layout.reserve_slices<float>(phase_floats(s) + phase_sums_floats(s), slices);
+      return {};
+    }
     s.padded_floats = window_rows::padded_scratch_floats(window_rows::plane_of(s.plan.geometry));
     s.float_planes_offset =
         layout.reserve_slices<float>(s.plan.in_spatial + s.padded_floats + s.plan.out_spatial, slices);
@@ -921,8 +961,9 @@ struct QLinearConvImpl : KernelDefaults {
     const quant_util::ConvPlan& p = s.plan;
     const std::size_t plane_stride = scratch::ScratchLayout::slice_stride<std::int16_t>(s.padded_rows * s.padded_cols);
     const std::size_t acc_stride = scratch::ScratchLayout::slice_stride<std::int32_t>(p.out_spatial);
-    const std::size_t float_stride =
-        scratch::ScratchLayout::slice_stride<float>(p.in_spatial + s.padded_floats + p.out_spatial);
+    const std::size_t float_stride = scratch::ScratchLayout::slice_stride<float>(
+        s.tap_offsets != nullptr ? phase_floats(s) + phase_sums_floats(s)
+                                 : p.in_spatial + s.padded_floats + p.out_spatial);
     auto channels_in = [&](std::size_t task, std::int64_t first, std::int64_t end) noexcept {
       std::int32_t* acc = scratch::scratch_at<std::int32_t>(ctx.scratch(), s.accumulator_offset + task * acc_stride);
       if (ONNXMICRO_ENABLE_FAST_PATHS && s.float_weights != nullptr) {
@@ -951,6 +992,7 @@ struct QLinearConvImpl : KernelDefaults {
   static void depthwise_channel_float(const State& s, const Operands<TX, TY>& o, std::int64_t n, std::int64_t c,
                                       float* planes, std::int32_t* acc) noexcept {
     const quant_util::ConvPlan& p = s.plan;
+    if (ONNXMICRO_ENABLE_ISA_DISPATCH && s.tap_offsets != nullptr) return depthwise_channel_phases(s, o, n, c, planes);
     float* in = planes;
     float* padded = in + p.in_spatial;
     float* out = padded + s.padded_floats;
@@ -967,6 +1009,50 @@ struct QLinearConvImpl : KernelDefaults {
       integer_gemm::requantize_row(s.isa, acc, p.out_spatial, static_cast<std::uint32_t>(b), o.requant[m], o.y_zero,
                                    o.low, o.high, y);
     }
+  }
+
+  /// depthwise_channel_float over phase planes (State::tap_offsets): x - x_zero as floats in the grid's phase planes
+  /// (0 in the padding), every output grid column's taps summed at unit stride (a stride-2 conv's too), each output
+  /// row's sums requantised straight from floats.
+  template <typename TX, typename TY>
+  static void depthwise_channel_phases(const State& s, const Operands<TX, TY>& o, std::int64_t n, std::int64_t c,
+                                       float* planes) noexcept {
+#if ONNXMICRO_ENABLE_ISA_DISPATCH  // (State::tap_offsets stays null without it)
+    const quant_util::ConvPlan& p = s.plan;
+    const sliding_window::WindowGeometry& g = p.geometry;
+    float* sums = planes + phase_floats(s);
+    // (unsigned char storage past the sums: TY is int8_t or uint8_t, which may alias it)
+    TY* values = reinterpret_cast<TY*>(sums + integer_gemm::round_up(s.grid_columns, window_rows::kPaddedGridStep));
+    const TX* channel = o.x + (n * p.channels + c) * p.in_spatial;
+    float* dst = planes;
+    for (std::int64_t a = 0; a < g.stride[0]; ++a) {
+      for (std::int64_t b = 0; b < g.stride[1]; ++b) {
+        for (std::int64_t r = 0; r < s.grid_rows; ++r, dst += s.grid_cols) {
+          const std::int64_t iy = r * g.stride[0] + a - g.pad_begin[0];
+          const TX* line = iy >= 0 && iy < g.input[0] ? channel + iy * g.input[1] : nullptr;
+          integer_gemm::float_phase_avx2(line, g.input[1], b - g.pad_begin[1], g.stride[1], o.x_zero, s.grid_cols, dst);
+        }
+      }
+    }
+    for (std::int64_t i = 0; i < window_rows::kPaddedGridStep; ++i) dst[i] = 0.0f;  // the slack
+    for (std::int64_t mm = 0; mm < p.group_out_channels; ++mm) {
+      const std::int64_t m = c * p.group_out_channels + mm;
+      window_rows::tap_grid<window_rows::RowOp::multiply_add>(s.float_isa, planes, s.tap_offsets, p.kernel_size,
+                                                              s.float_weights + m * p.kernel_size, 0.0f, s.grid_columns,
+                                                              sums);
+      // The grid's columns requantised as one row (rows of 7 or 14 outputs would leave the vector loops little),
+      // then each output row's values copied out.
+      const std::int32_t bias = o.bias ? o.bias[m] : 0;
+      integer_gemm::requantize_float_row(s.isa, sums, s.grid_columns, bias, o.requant[m], o.y_zero, o.low, o.high,
+                                         values);
+      TY* y = o.y + (n * p.out_channels + m) * p.out_spatial;
+      for (std::int64_t oy = 0; oy < g.output[0]; ++oy) {
+        std::memcpy(y + oy * g.output[1], values + oy * s.grid_cols, static_cast<std::size_t>(g.output[1]));
+      }
+    }
+#else
+    static_cast<void>(s), static_cast<void>(o), static_cast<void>(n), static_cast<void>(c), static_cast<void>(planes);
+#endif
   }
 
   /// Depthwise, one input channel `c` of image `n` and its group_out_channels outputs.
