@@ -425,11 +425,34 @@ const char kReluOutputHex[] =
 
 // ---- cases -----------------------------------------------------------------------------------------------------
 
+// The line --version and bench add where float Conv steps down to the avx2 tiles at the session's level `isa` (CPUs
+// that split 512-bit operations), else "".
+std::string conv_tiles_line(onnxmicro::Isa isa, const std::string& hint) {
+  const onnxmicro::Isa conv = onnxmicro::kernels::gemm::convolution_isa(isa);
+  if (conv == isa) return "";
+  return "float convolutions: " + std::string(onnxmicro::isa_name(conv)) +
+         " tiles (this CPU splits 512-bit operations" + hint + ")\n";
+}
+
 void case_version(Context& ctx) {
   // The second line names the instruction set this CPU gives the kernels (the test runs without ONNXMICRO_MAX_ISA).
   const std::string detected(onnxmicro::isa_name(onnxmicro::detected_isa()));
+  const std::string conv = conv_tiles_line(onnxmicro::detected_isa(), "; ONNXMICRO_SPLIT_512=0 overrides");
+  expect_success(
+      ctx, run_cli(ctx, {"--version"}),
+      "onnxmicro " ONNXMICRO_EXPECTED_VERSION "\nisa: " + detected + " (this CPU: " + detected + ")\n" + conv);
+  // Forced both ways, on any CPU: the line appears exactly at the avx512 level.
+  setenv("ONNXMICRO_SPLIT_512", "1", 1);
+  const std::string forced = conv_tiles_line(onnxmicro::detected_isa(), "; ONNXMICRO_SPLIT_512=0 overrides");
+  expect_success(
+      ctx, run_cli(ctx, {"--version"}),
+      "onnxmicro " ONNXMICRO_EXPECTED_VERSION "\nisa: " + detected + " (this CPU: " + detected + ")\n" + forced);
+  expect_true(ctx, "ONNXMICRO_SPLIT_512=1 steps Conv down at the avx512 level only",
+              forced.empty() == (onnxmicro::detected_isa() != onnxmicro::Isa::avx512));
+  setenv("ONNXMICRO_SPLIT_512", "0", 1);
   expect_success(ctx, run_cli(ctx, {"--version"}),
                  "onnxmicro " ONNXMICRO_EXPECTED_VERSION "\nisa: " + detected + " (this CPU: " + detected + ")\n");
+  unsetenv("ONNXMICRO_SPLIT_512");
 }
 
 void case_help(Context& ctx) {
@@ -1347,11 +1370,12 @@ std::map<std::string, std::string> text_fields(const std::string& out) {
 }
 
 // The instruction set bench reports: this CPU's best, capped by ONNXMICRO_MAX_ISA when the environment sets it.
-std::string expected_isa() {
+onnxmicro::Isa expected_isa_level() {
   onnxmicro::Isa isa = onnxmicro::Isa::baseline;
   onnxmicro::effective_isa(onnxmicro::Isa::best, isa);
-  return std::string(onnxmicro::isa_name(isa));
+  return isa;
 }
+std::string expected_isa() { return std::string(onnxmicro::isa_name(expected_isa_level())); }
 
 const char* const kBenchTimes[] = {"load_ms", "prepare_ms", "first_run_ms", "median_ms", "p10_ms", "p90_ms"};
 
@@ -1364,9 +1388,10 @@ void case_bench(Context& ctx) {
     return;
   }
   const std::string isa = expected_isa();
-  expect_true(
-      ctx, "bench names the model, ISA, threads and inputs: " + r.out,
-      r.out.rfind("model: " + relu + "\nisa: " + isa + "\nthreads: 1\ninputs: 1\n  x: float [2,3] (file)\n", 0) == 0);
+  expect_true(ctx, "bench names the model, ISA, threads and inputs: " + r.out,
+              r.out.rfind("model: " + relu + "\nisa: " + isa + "\n" + conv_tiles_line(expected_isa_level(), "") +
+                              "threads: 1\ninputs: 1\n  x: float [2,3] (file)\n",
+                          0) == 0);
   std::map<std::string, std::string> f = text_fields(r.out);
   for (const char* key : kBenchTimes) {
     expect_true(ctx, std::string("bench prints ") + key + " >= 0: " + r.out,
@@ -1412,6 +1437,10 @@ void case_bench_json(Context& ctx) {
   expect_true(ctx, "runs, warmup, threads: " + r.out,
               json.at("runs").number == 3 && json.at("warmup").number == 1 && json.at("threads").number == 1);
   expect_true(ctx, "isa: " + r.out, json.at("isa").text == expected_isa());
+  expect_true(
+      ctx, "conv_isa: " + r.out,
+      json.has("conv_isa") && json.at("conv_isa").text ==
+                                  onnxmicro::isa_name(onnxmicro::kernels::gemm::convolution_isa(expected_isa_level())));
   expect_true(ctx, "arena_bytes > 0: " + r.out, json.at("arena_bytes").number > 0);
   const Json& inputs = json.at("inputs");
   expect_true(ctx, "the input is random, of the --shape: " + r.out,
