@@ -768,21 +768,13 @@ struct QLinearConvImpl : KernelDefaults {
   template <typename TX>
   static void fill_grid(const State& s, const TX* x, int x_zero, std::int16_t* grid) noexcept {
     const sliding_window::WindowGeometry& g = s.plan.geometry;
-    const std::int64_t sh = g.stride[0], sw = g.stride[1], plane = grid_plane(s);
-    std::int16_t* dst = grid;
     for (std::int64_t c = 0; c < s.plan.channels; ++c) {
-      const TX* channel = x + c * g.input[0] * g.input[1];
-      for (std::int64_t a = 0; a < sh; ++a) {  // phase (a, b): padded rows a, a + sh, ..., columns b, b + sw, ...
-        for (std::int64_t b = 0; b < sw; ++b) {
-          for (std::int64_t r = 0; r < s.grid_rows; ++r, dst += s.grid_cols) {
-            const std::int64_t iy = r * sh + a - g.pad_begin[0];
-            const TX* line = iy >= 0 && iy < g.input[0] ? channel + iy * g.input[1] : nullptr;
-            integer_gemm::widen_phase(line, g.input[1], b - g.pad_begin[1], sw, x_zero, s.grid_cols, dst);
-          }
-        }
-      }
+      for_each_phase_row(s, x + c * g.input[0] * g.input[1], [&](const TX* line, std::int64_t shift, std::int64_t row) {
+        integer_gemm::widen_phase(line, g.input[1], shift, g.stride[1], x_zero, s.grid_cols,
+                                  grid + c * grid_plane(s) + row * s.grid_cols);
+      });
     }
-    std::memset(grid + s.plan.channels * plane, 0, integer_gemm::kColumns * sizeof(std::int16_t));  // the slack
+    std::memset(grid + s.plan.channels * grid_plane(s), 0, integer_gemm::kColumns * sizeof(std::int16_t));  // slack
   }
 
   /// fill_grid for the quad layout: x as unsigned bytes (integer_gemm::quad_flip), `pad` (the zero point's byte) in
@@ -790,21 +782,31 @@ struct QLinearConvImpl : KernelDefaults {
   template <typename TX>
   static void fill_grid_bytes(const State& s, const TX* x, std::uint8_t pad, std::uint8_t* grid) noexcept {
     const sliding_window::WindowGeometry& g = s.plan.geometry;
-    const std::int64_t sh = g.stride[0], sw = g.stride[1];
-    std::uint8_t* dst = grid;
     for (std::int64_t c = 0; c < s.plan.channels; ++c) {
-      const TX* channel = x + c * g.input[0] * g.input[1];
-      for (std::int64_t a = 0; a < sh; ++a) {
-        for (std::int64_t b = 0; b < sw; ++b) {
-          for (std::int64_t r = 0; r < s.grid_rows; ++r, dst += s.grid_cols) {
-            const std::int64_t iy = r * sh + a - g.pad_begin[0];
-            const TX* line = iy >= 0 && iy < g.input[0] ? channel + iy * g.input[1] : nullptr;
-            integer_gemm::copy_phase_bytes(line, g.input[1], b - g.pad_begin[1], sw, pad, s.grid_cols, dst);
-          }
+      for_each_phase_row(s, x + c * g.input[0] * g.input[1], [&](const TX* line, std::int64_t shift, std::int64_t row) {
+        integer_gemm::copy_phase_bytes(line, g.input[1], shift, g.stride[1], pad, s.grid_cols,
+                                       grid + c * grid_plane(s) + row * s.grid_cols);
+      });
+    }
+    std::memset(grid + s.plan.channels * grid_plane(s), 0, integer_gemm::kColumns);  // the slack
+  }
+
+  /// Calls row(line, shift, index) for every row of one channel's phase planes, in order (row `index` of them, each
+  /// grid_cols values): phase (a, b) holds padded rows a, a + stride_h, ... and columns b, b + stride_w, ...; `line`
+  /// is the input row a phase row reads (nullptr in the padding), `shift` the input column of its value 0
+  /// (integer_gemm::widen_phase).
+  template <typename TX, typename Row>
+  static void for_each_phase_row(const State& s, const TX* channel, Row&& row) noexcept {
+    const sliding_window::WindowGeometry& g = s.plan.geometry;
+    std::int64_t index = 0;
+    for (std::int64_t a = 0; a < g.stride[0]; ++a) {
+      for (std::int64_t b = 0; b < g.stride[1]; ++b) {
+        for (std::int64_t r = 0; r < s.grid_rows; ++r, ++index) {
+          const std::int64_t iy = r * g.stride[0] + a - g.pad_begin[0];
+          row(iy >= 0 && iy < g.input[0] ? channel + iy * g.input[1] : nullptr, b - g.pad_begin[1], index);
         }
       }
     }
-    std::memset(dst, 0, integer_gemm::kColumns);  // the slack
   }
 
   /// A task's scratch for its units: the im2col tile, the packed tile, the row buffer (rows_buffer_elements).
@@ -1023,18 +1025,13 @@ struct QLinearConvImpl : KernelDefaults {
     float* sums = planes + phase_floats(s);
     // (unsigned char storage past the sums: TY is int8_t or uint8_t, which may alias it)
     TY* values = reinterpret_cast<TY*>(sums + integer_gemm::round_up(s.grid_columns, window_rows::kPaddedGridStep));
-    const TX* channel = o.x + (n * p.channels + c) * p.in_spatial;
-    float* dst = planes;
-    for (std::int64_t a = 0; a < g.stride[0]; ++a) {
-      for (std::int64_t b = 0; b < g.stride[1]; ++b) {
-        for (std::int64_t r = 0; r < s.grid_rows; ++r, dst += s.grid_cols) {
-          const std::int64_t iy = r * g.stride[0] + a - g.pad_begin[0];
-          const TX* line = iy >= 0 && iy < g.input[0] ? channel + iy * g.input[1] : nullptr;
-          integer_gemm::float_phase_avx2(line, g.input[1], b - g.pad_begin[1], g.stride[1], o.x_zero, s.grid_cols, dst);
-        }
-      }
-    }
-    for (std::int64_t i = 0; i < window_rows::kPaddedGridStep; ++i) dst[i] = 0.0f;  // the slack
+    for_each_phase_row(s, o.x + (n * p.channels + c) * p.in_spatial,
+                       [&](const TX* line, std::int64_t shift, std::int64_t row) {
+                         integer_gemm::float_phase_avx2(line, g.input[1], shift, g.stride[1], o.x_zero, s.grid_cols,
+                                                        planes + row * s.grid_cols);
+                       });
+    float* slack = planes + grid_plane(s);
+    for (std::int64_t i = 0; i < window_rows::kPaddedGridStep; ++i) slack[i] = 0.0f;
     for (std::int64_t mm = 0; mm < p.group_out_channels; ++mm) {
       const std::int64_t m = c * p.group_out_channels + mm;
       window_rows::tap_grid<window_rows::RowOp::multiply_add>(s.float_isa, planes, s.tap_offsets, p.kernel_size,
