@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The row-wise window engine (kernels/common/window_rows.hpp) behind depthwise Conv and MaxPool, at every
-// instruction-set level this CPU has, with and without the padded planes' scratch: kernel sizes 1-5, strides 1-3,
-// pads, dilation, planes from 1 to 56 wide (the narrow-plane, interior-vector, border and padded paths) and MaxPool's
+// instruction-set level this CPU has, with and without the padded planes' scratch: kernel sizes 1-5, strides 1-4,
+// pads, dilation, planes from 1 to 56 wide (the narrow-plane, interior-vector, border and padded paths, the latter
+// with its stride-2 phases), the padded path planned once for many planes, and MaxPool's
 // separable planes up to 2100 wide, against a loop written here. Multiply-add is compared with a
 // double-precision sum (levels differ by FMA rounding only); max must match bit for bit, NaN never winning and a
 // window inside the padding giving the fill value.
@@ -105,6 +106,60 @@ TEST(WindowRows, DepthwiseMultiplyAddMatchesTheLoopAtEveryLevel) {
             }
   EXPECT_EQ(wrong, 0);
   EXPECT_GT(cases, 1000);
+}
+
+TEST(WindowRows, PlannedPaddedPlanesGiveThePerPlaneBitsAndStride2TakesThePhases) {
+  // Depthwise Conv plans the padded path once (plan_padded) and runs every plane of the node through it in one
+  // scratch: each plane must give the bits of a call of its own with fresh scratch (nothing of the plane before it
+  // may leak through the phases' spare rows), stride 2 must take the phases, and a 1x1 or dilated stride-2 window
+  // must not (four phases copied to read one).
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  struct Geometry {
+    std::int64_t in, k, s, pad_begin, out;  // square planes; the end's padding is what `out` leaves
+  };
+  const Geometry geometries[] = {{112, 3, 2, 1, 56}, {56, 3, 2, 1, 28}, {28, 3, 2, 0, 13}, {14, 3, 2, 1, 7},
+                                 {9, 5, 2, 2, 5},    {7, 3, 1, 1, 7},   {20, 4, 2, 1, 10}, {33, 3, 2, 1, 16}};
+  int planes = 0, wrong = 0;
+  for (const Geometry& e : geometries) {
+    const wr::PlaneGeometry g{e.in, e.in, e.out, e.out, e.k, e.k, e.s, e.s, e.pad_begin, e.pad_begin, 1, 1};
+    std::vector<float> x(static_cast<std::size_t>(3 * e.in * e.in)), weights(static_cast<std::size_t>(3 * e.k * e.k));
+    for (float& v : x) v = uniform(rng) * 4.0f;
+    for (float& v : weights) v = uniform(rng);
+    const om::kernels::OutputClamp clamp{true, -1.0f, 2.5f};
+    for (om::Isa isa : {om::Isa::avx2, om::Isa::avx512}) {
+      if (!level_available(isa)) continue;
+      const wr::PaddedPlan plan = wr::plan_padded(isa, g);
+      EXPECT_TRUE(plan.taken()) << e.in << " stride " << e.s;
+      std::vector<float> shared(static_cast<std::size_t>(wr::padded_scratch_floats(g)),
+                                std::numeric_limits<float>::quiet_NaN());
+      const std::size_t outputs = static_cast<std::size_t>(e.out * e.out);
+      for (std::int64_t p = 0; p < 3; ++p) {
+        const float* plane = x.data() + p * e.in * e.in;
+        const float* w = weights.data() + p * e.k * e.k;
+        std::vector<float> planned(outputs + 8, 77.0f), alone(outputs + 8, 77.0f);
+        std::vector<float> fresh(shared.size(), std::numeric_limits<float>::quiet_NaN());
+        wr::window_plane<wr::RowOp::multiply_add>(plan, isa, g, plane, w, 0.25f, planned.data(), shared.data(), clamp);
+        wr::window_plane<wr::RowOp::multiply_add>(isa, g, plane, w, 0.25f, alone.data(), fresh.data(), clamp);
+        ++planes;
+        wrong += std::memcmp(planned.data(), alone.data(), planned.size() * sizeof(float)) != 0;
+        for (std::int64_t i = 0; i < e.out * e.out; ++i) {
+          double sum = 0.25;
+          for_each_tap(g, i / e.out, i % e.out,
+                       [&](std::int64_t at, std::int64_t tap) { sum += static_cast<double>(w[tap]) * plane[at]; });
+          sum = sum < -1.0 ? -1.0 : sum > 2.5 ? 2.5 : sum;
+          wrong += std::fabs(planned[static_cast<std::size_t>(i)] - sum) > 1e-5;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(wrong, 0);
+  EXPECT_EQ(planes > 0, om::detected_isa() != om::Isa::baseline);
+  const wr::PlaneGeometry pointwise_stride2{8, 8, 4, 4, 1, 1, 2, 2, 0, 0, 1, 1};
+  const wr::PlaneGeometry dilated_stride2{16, 16, 6, 6, 3, 3, 2, 2, 0, 0, 2, 2};
+  EXPECT_FALSE(wr::plan_padded(om::Isa::avx2, pointwise_stride2).taken());
+  EXPECT_FALSE(wr::plan_padded(om::Isa::avx2, dilated_stride2).taken());
+  EXPECT_FALSE(wr::plan_padded(om::Isa::baseline, wr::PlaneGeometry{14, 14, 7, 7, 3, 3, 2, 2, 1, 1, 1, 1}).taken());
 }
 
 TEST(WindowRows, MaxMatchesTheLoopBitForBitWithNaNAndInfinity) {

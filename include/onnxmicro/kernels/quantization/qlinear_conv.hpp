@@ -970,8 +970,12 @@ struct QLinearConvImpl : KernelDefaults {
       std::int32_t* acc = scratch::scratch_at<std::int32_t>(ctx.scratch(), s.accumulator_offset + task * acc_stride);
       if (ONNXMICRO_ENABLE_FAST_PATHS && s.float_weights != nullptr) {
         float* planes = scratch::scratch_at<float>(ctx.scratch(), s.float_planes_offset + task * float_stride);
+        const window_rows::PaddedPlan padded_plan =
+            s.padded_floats > 0 ? window_rows::plan_padded(s.isa, window_rows::plane_of(p.geometry))
+                                : window_rows::PaddedPlan{};
         for (std::int64_t image_channel = first; image_channel < end; ++image_channel) {
-          depthwise_channel_float(s, o, image_channel / p.channels, image_channel % p.channels, planes, acc);
+          depthwise_channel_float(s, o, image_channel / p.channels, image_channel % p.channels, padded_plan, planes,
+                                  acc);
         }
         return;
       }
@@ -992,7 +996,8 @@ struct QLinearConvImpl : KernelDefaults {
   /// float sums are the exact integer sums, in any order; the bias is added in int32 as the integer path does.
   template <typename TX, typename TY>
   static void depthwise_channel_float(const State& s, const Operands<TX, TY>& o, std::int64_t n, std::int64_t c,
-                                      float* planes, std::int32_t* acc) noexcept {
+                                      const window_rows::PaddedPlan& padded_plan, float* planes,
+                                      std::int32_t* acc) noexcept {
     const quant_util::ConvPlan& p = s.plan;
     if (ONNXMICRO_ENABLE_ISA_DISPATCH && s.tap_offsets != nullptr) return depthwise_channel_phases(s, o, n, c, planes);
     float* in = planes;
@@ -1003,8 +1008,9 @@ struct QLinearConvImpl : KernelDefaults {
     const window_rows::PlaneGeometry plane = window_rows::plane_of(p.geometry);
     for (std::int64_t mm = 0; mm < p.group_out_channels; ++mm) {
       const std::int64_t m = c * p.group_out_channels + mm;
-      window_rows::window_plane<window_rows::RowOp::multiply_add>(s.isa, plane, in, s.float_weights + m * p.kernel_size,
-                                                                  0.0f, out, s.padded_floats > 0 ? padded : nullptr);
+      window_rows::window_plane<window_rows::RowOp::multiply_add>(
+          padded_plan, s.isa, plane, in, s.float_weights + m * p.kernel_size, 0.0f, out,
+          s.padded_floats > 0 ? padded : nullptr, kernels::OutputClamp{});
       const std::int32_t b = o.bias ? o.bias[m] : 0;
       for (std::int64_t i = 0; i < p.out_spatial; ++i) acc[i] = static_cast<std::int32_t>(out[i]);
       TY* y = o.y + (n * p.out_channels + m) * p.out_spatial;
