@@ -1128,6 +1128,17 @@ inline void requantize_float_row(Isa isa, const float* sums, std::int64_t count,
   }
 }
 
+/// out[i] = x[i] - zero as floats for i < count (exact: every value an integer), with float_phase_avx2's vectors
+/// where `isa` runs AVX2 (the quantized depthwise conv's narrow planes, a whole plane as one row).
+template <typename T>
+inline void widen_floats(Isa isa, const T* x, std::int64_t count, int zero, float* out) noexcept {
+#if ONNXMICRO_DETAIL_INTEGER_AVX2
+  if (runs_avx2(isa)) return float_phase_avx2(x, count, 0, 1, zero, count, out);
+#endif
+  static_cast<void>(isa);
+  for (std::int64_t i = 0; i < count; ++i) out[i] = static_cast<float>(static_cast<int>(x[i]) - zero);
+}
+
 /// Output bounds of an integer output type T with a fused Relu/Clip: the type's range narrowed to
 /// [quantize(min), quantize(max)], quantize(v) = saturate(round(v / y_scale) + y_zero) in float32 as
 /// QuantizeLinear computes it.
