@@ -258,7 +258,7 @@ std::vector<SplitCase> split_cases() {
                    {2, 8, 40, 40},
                    {{"w", {16, 8, 3, 3}}, {"b", {16}}},
                    {make_attribute_ints("pads", A{1, 1, 1, 1})}});
-  cases.push_back({"conv 3x3, three tiles (rows split)",
+  cases.push_back({"conv 3x3, three tiles (products claimed by point)",
                    "Conv",
                    {1, 64, 9, 9},
                    {{"w", {96, 64, 3, 3}}, {"b", {96}}},
