@@ -24204,16 +24204,15 @@ __attribute__((target("avx512f"), always_inline)) inline __m512 load_padded_avx5
   return _mm512_mask_loadu_ps(pad, in_row, line + column);
 }
 
-/// Copies rows [first, end) of every phase of the padded plane into scratch, 16 floats a step (a stride-2 row's 32
-/// input columns de-interleaved into phases (a, 0) and (a, 1)). A step may spill past its row: into the next row
-/// (rewritten when it is copied), the spare row or the slack.
+/// Copies every phase of the padded plane into scratch, row r of each phase in turn, 16 floats a step (a stride-2
+/// row's 32 input columns de-interleaved into phases (a, 0) and (a, 1)). A step may spill past its row: into the
+/// next row (rewritten when it is copied), the spare row or the slack.
 __attribute__((target("avx512f"))) inline void fill_padded_avx512(const PlaneGeometry& g, const PaddedLayout& l,
-                                                                  const float* x, float pad, std::int64_t first,
-                                                                  std::int64_t end, float* plane) noexcept {
+                                                                  const float* x, float pad, float* plane) noexcept {
   const __m512 pad_v = _mm512_set1_ps(pad);
   const __m512i lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
   const __m512i evens = _mm512_add_epi32(lane, lane), odds = _mm512_add_epi32(evens, _mm512_set1_epi32(1));
-  for (std::int64_t r = first; r < end; ++r) {
+  for (std::int64_t r = 0; r < l.rows; ++r) {
     for (std::int64_t a = 0; a < g.stride_h; ++a) {
       const float* line = padded_row_source(g, x, a, r);
       float* row = plane + a * g.stride_w * l.phase_floats + r * l.columns;
@@ -24247,10 +24246,9 @@ __attribute__((target("avx2,fma"), always_inline)) inline __m256 load_padded_avx
 
 /// fill_padded_avx512 with AVX2, 8 floats a step.
 __attribute__((target("avx2,fma"))) inline void fill_padded_avx2(const PlaneGeometry& g, const PaddedLayout& l,
-                                                                 const float* x, float pad, std::int64_t first,
-                                                                 std::int64_t end, float* plane) noexcept {
+                                                                 const float* x, float pad, float* plane) noexcept {
   const __m256 pad_v = _mm256_set1_ps(pad);
-  for (std::int64_t r = first; r < end; ++r) {
+  for (std::int64_t r = 0; r < l.rows; ++r) {
     for (std::int64_t a = 0; a < g.stride_h; ++a) {
       const float* line = padded_row_source(g, x, a, r);
       float* row = plane + a * g.stride_w * l.phase_floats + r * l.columns;
@@ -24329,16 +24327,16 @@ __attribute__((target("avx2,fma"))) inline __m256 clamped_if(__m256 v, __m256 lo
   return Clamped ? clamp_lanes_avx2(v, lowest, highest) : v;
 }
 
-/// Rows [first, end) of the plane from the output grid (rows `columns` wide), 8 floats a step, each row's last ones
+/// The plane's rows from the output grid (rows `columns` wide), 8 floats a step, each row's last ones
 /// masked, clamped on the way when `clamp` is enabled (Conv's fused Relu/Clip costs no pass of its own).
 template <bool Clamped>
 __attribute__((target("avx2,fma"))) inline void copy_grid_rows(const PlaneGeometry& g, const PaddedLayout& l,
-                                                               const float* grid, std::int64_t first, std::int64_t end,
-                                                               float* y, const OutputClamp& clamp) noexcept {
+                                                               const float* grid, float* y,
+                                                               const OutputClamp& clamp) noexcept {
   const std::int64_t tail = g.out_w % 8 == 0 ? 8 : g.out_w % 8;
   const std::int64_t body = g.out_w - tail;
   const __m256 lowest = _mm256_set1_ps(clamp.low), highest = _mm256_set1_ps(clamp.high);
-  for (std::int64_t r = first; r < end; ++r) {
+  for (std::int64_t r = 0; r < g.out_h; ++r) {
     const float* from = grid + r * l.columns;
     float* to = y + r * g.out_w;
     for (std::int64_t j = 0; j < body; j += 8)
@@ -24379,17 +24377,17 @@ inline void window_padded_plane(const PaddedPlan& plan, const float* x, const fl
   const PaddedLayout& l = plan.l;
   const float pad = Op == RowOp::multiply_add ? 0.0f : -__builtin_inff();
   if (plan.isa == Isa::avx512) {
-    fill_padded_avx512(g, l, x, pad, 0, l.rows, scratch);
+    fill_padded_avx512(g, l, x, pad, scratch);
   } else {
-    fill_padded_avx2(g, l, x, pad, 0, l.rows, scratch);
+    fill_padded_avx2(g, l, x, pad, scratch);
   }
   for (std::int64_t j = plan.rows_end; j < plan.reads_end; ++j) scratch[j] = pad;
   float* grid = scratch + l.plane_floats;
   tap_grid<Op>(plan.isa, scratch, plan.offsets, plan.taps, weights, fill, g.out_h * l.columns, grid);
   if (clamp.enabled) {
-    copy_grid_rows<true>(g, l, grid, 0, g.out_h, y, clamp);
+    copy_grid_rows<true>(g, l, grid, y, clamp);
   } else {
-    copy_grid_rows<false>(g, l, grid, 0, g.out_h, y, clamp);
+    copy_grid_rows<false>(g, l, grid, y, clamp);
   }
 }
 #endif
