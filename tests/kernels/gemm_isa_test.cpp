@@ -111,10 +111,13 @@ TEST(GemmIsa, IntegerTilesAtEveryLevelGiveTheWrappingSumsExactly) {
     if (isa != Isa::baseline) {
       EXPECT_EQ(ig::tile_for_columns(isa, 1), &ig::column_tile_avx2);  // n = 1 below
     }
+    const bool vnni = isa == Isa::avx512 && om::detected_avx512_vnni();
+    EXPECT_EQ(ig::tall_tile_for(isa), vnni ? &ig::tall_tile_avx512_vnni : nullptr);
+    EXPECT_EQ(ig::tiles_for_columns(isa, 1).tall, nullptr);
 #endif
     for (int range : {2295, 32767}) {
       std::uniform_int_distribution<int> value(-range, range);
-      for (std::int64_t m : {1, 4, 5, 11})
+      for (std::int64_t m : {1, 4, 5, 11, 13})
         for (std::int64_t n : {1, 16, 17, 40})
           for (std::int64_t k : {1, 2, 3, 6, 31, 300}) {
             std::vector<std::int16_t> a(static_cast<std::size_t>(m * k)), b(static_cast<std::size_t>(k * n));
@@ -140,6 +143,22 @@ TEST(GemmIsa, IntegerTilesAtEveryLevelGiveTheWrappingSumsExactly) {
                                wrong += acc[r][c] != static_cast<std::int32_t>(sum);
                              }
                          });
+            std::vector<std::int32_t> rows(static_cast<std::size_t>(ig::kTallRows * ig::round_up(n, ig::kColumns)));
+            std::int64_t rows_done = 0;
+            ig::multiply_rows(isa, packed_a.data(), m, packed_b.data(), n, ig::packed_depth(k), rows.data(),
+                              [&](std::int64_t row, std::int64_t count, const std::int32_t* sums, std::int64_t ldc) {
+                                EXPECT_EQ(row, rows_done);
+                                rows_done += count;
+                                for (std::int64_t r = 0; r < count; ++r)
+                                  for (std::int64_t c = 0; c < n; ++c) {
+                                    std::uint32_t sum = 0;
+                                    for (std::int64_t p = 0; p < k; ++p)
+                                      sum += static_cast<std::uint32_t>(a[static_cast<std::size_t>((row + r) * k + p)] *
+                                                                        b[static_cast<std::size_t>(p * n + c)]);
+                                    wrong += sums[r * ldc + c] != static_cast<std::int32_t>(sum);
+                                  }
+                              });
+            EXPECT_EQ(rows_done, m);
             EXPECT_EQ(wrong, 0) << "level " << om::isa_name(isa) << " range " << range << " m" << m << " n" << n << " k"
                                 << k;
           }
@@ -159,7 +178,7 @@ TEST(GemmIsa, QuadTilesGiveTheWrappingSumsExactly) {
     std::int64_t m, n, k;
   };
   std::vector<Size> sizes;
-  for (std::int64_t m : {1, 4, 5, 11})
+  for (std::int64_t m : {1, 4, 5, 11, 12, 13})  // (the tall tiles: 8 rows and 4, 8 and 5, 8 and 4 and 1)
     for (std::int64_t n : {1, 16, 17, 40})
       for (std::int64_t k : {1, 3, 4, 5, 31, 300}) sizes.push_back({m, n, k});
   sizes.push_back({4, 16, 70000});
@@ -168,8 +187,14 @@ TEST(GemmIsa, QuadTilesGiveTheWrappingSumsExactly) {
     const bool vnni = isa == Isa::avx512 && om::detected_avx512_vnni();
     EXPECT_EQ(ig::quad_tiles_run(isa), vnni);
     if (!vnni) {
-      EXPECT_EQ(ig::quad_tile_for(isa), &ig::quad_tile_portable);
+      EXPECT_EQ(ig::quad_tiles_for_columns(isa, 16).tile, &ig::quad_tile_portable);
+      EXPECT_EQ(ig::quad_tiles_for_columns(isa, 16).tall, nullptr);
     }
+#if ONNXMICRO_DETAIL_INTEGER_AVX2
+    if (vnni) {
+      EXPECT_EQ(ig::quad_tiles_for_columns(isa, 16).tall, &ig::quad_tall_tile_avx512_vnni);
+    }
+#endif
     for (bool signed_x : {false, true}) {
       for (const Size& size : sizes) {
         const std::int64_t m = size.m, n = size.n, k = size.k;
@@ -182,18 +207,21 @@ TEST(GemmIsa, QuadTilesGiveTheWrappingSumsExactly) {
         std::vector<std::int8_t> packed_a(static_cast<std::size_t>(ig::packed_a_quads_size(m, k)));
         std::vector<std::int32_t> row_sums(static_cast<std::size_t>(m));
         std::vector<std::uint8_t> packed_b(static_cast<std::size_t>(ig::packed_quad_depth(k) * ig::round_up(n, 16)));
-        ig::pack_a_quads(a.data(), k, m, k, packed_a.data(), row_sums.data());
+        ig::pack_a_quads(a.data(), k, 1, m, k, packed_a.data(), row_sums.data());
         if (signed_x) {
           ig::pack_b_rows_quads(reinterpret_cast<const std::int8_t*>(x.data()), n, k, n, packed_b.data());
         } else {
           ig::pack_b_rows_quads(x.data(), n, k, n, packed_b.data());
         }
-        std::vector<std::int32_t> rows(static_cast<std::size_t>(ig::kRows * ig::round_up(n, ig::kColumns)));
-        int wrong = 0, wrong_sums = 0, panels = 0;
+        std::vector<std::int32_t> rows(static_cast<std::size_t>(ig::kTallRows * ig::round_up(n, ig::kColumns)));
+        int wrong = 0, wrong_sums = 0;
+        std::int64_t rows_done = 0;  // the epilogues' rows, in order
         ig::multiply_rows_quads(
             isa, packed_a.data(), m, packed_b.data(), n, ig::packed_quad_depth(k), rows.data(),
             [&](std::int64_t row, std::int64_t count, const std::int32_t* sums, std::int64_t ldc) {
-              ++panels;
+              EXPECT_EQ(row, rows_done);
+              EXPECT_LE(count, vnni ? ig::kTallRows : ig::kRows);
+              rows_done += count;
               for (std::int64_t r = 0; r < count; ++r) {
                 std::uint32_t weight_sum = 0;
                 for (std::int64_t c = 0; c < n; ++c) {
@@ -210,13 +238,34 @@ TEST(GemmIsa, QuadTilesGiveTheWrappingSumsExactly) {
                 wrong_sums += row_sums[static_cast<std::size_t>(row + r)] != static_cast<std::int32_t>(weight_sum);
               }
             });
-        EXPECT_EQ(panels, (m + ig::kRows - 1) / ig::kRows);
+        EXPECT_EQ(rows_done, m);
         EXPECT_EQ(wrong, 0) << "level " << om::isa_name(isa) << (signed_x ? " int8" : " uint8") << " m" << m << " n"
                             << n << " k" << k;
         EXPECT_EQ(wrong_sums, 0) << "m" << m << " k" << k;
       }
     }
   }
+}
+
+// copy_bytes_flipped (the quad grid's rows): every count from 0 to 40 at strides 1, 2 and 3, with and without the sign
+// flip, gives the scalar loop's bytes and writes no byte past out[count - 1] (a guard byte stays); the source is a
+// vector of exactly src[0 .. (count - 1) * stride], so the ASan build catches a read past the row.
+TEST(GemmIsa, CopyingFlippedBytesGivesTheScalarBytesAndReadsOnlyTheRow) {
+  namespace ig = om::kernels::integer_gemm;
+  std::mt19937 rng(37);
+  for (std::int64_t stride : {1, 2, 3})
+    for (std::uint8_t flip : {std::uint8_t(0), std::uint8_t(0x80)})
+      for (std::int64_t count = 0; count <= 40; ++count) {
+        const std::size_t size = count > 0 ? static_cast<std::size_t>((count - 1) * stride + 1) : 1;
+        std::vector<std::uint8_t> src(size);
+        for (std::uint8_t& v : src) v = static_cast<std::uint8_t>(rng());
+        std::vector<std::uint8_t> out(static_cast<std::size_t>(count) + 1, 0xA5), expected(out);
+        for (std::int64_t i = 0; i < count; ++i)
+          expected[static_cast<std::size_t>(i)] =
+              static_cast<std::uint8_t>(src[static_cast<std::size_t>(i * stride)] ^ flip);
+        ig::copy_bytes_flipped(src.data(), count, stride, flip, out.data());
+        EXPECT_EQ(out, expected) << "stride " << stride << " flip " << int(flip) << " count " << count;
+      }
 }
 
 // requantize_float_row (the depthwise conv's sums as floats) gives requantize_row's bits at every level this CPU has:

@@ -141,6 +141,72 @@ TEST(QGemmTest, RandomizedAgainstReference) {
   }
 }
 
+// Constant int8 B with zero point 0 (absent, per tensor or per column) and A read by rows run on the quad layout
+// where it runs (AVX-512 VNNI): the reference's outputs and the int16 pairs' bits (the avx2 level) for A of either
+// sign, one row (the matrix-vector tile) and several tiles of rows, depths that leave 1-3 values of a last quad,
+// partial row panels and both transB; the quad weights take less metadata than the int16 pairs' (that is how the
+// test knows they ran). Elsewhere both runs take the int16 pairs.
+TEST(QGemmTest, QuadLayoutGivesTheReferenceAndTheInt16PairsBits) {
+  std::mt19937 rng(4242);
+  om::Isa isa = om::Isa::baseline;
+  ASSERT_TRUE(om::effective_isa(om::Isa::best, isa));
+  const bool quads = om::kernels::integer_gemm::quad_tiles_run(isa);
+  int index = 0;
+  for (std::int64_t m : {1, 2, 17, 70})
+    for (std::int64_t k : {1, 5, 31, 300})
+      for (std::int64_t n : {1, 13}) {
+        const bool trans_b = index % 2 == 0, a_signed = index % 3 == 0;
+        const int zero_kind = index % 3;  // 0 absent, 1 per tensor, 2 per column
+        ++index;
+        const std::vector<int> a = random_ints(rng, a_signed, static_cast<std::size_t>(m * k));
+        const std::vector<int> b = random_ints(rng, true, static_cast<std::size_t>(k * n));
+        const std::vector<int> a_zero = random_ints(rng, a_signed, 1);
+        const std::size_t params = zero_kind == 2 ? static_cast<std::size_t>(n) : 1;
+        const Shape param_shape = zero_kind == 2 ? Shape{n} : Shape{};
+        std::vector<float> b_scale(params, 0.004f);
+        std::vector<std::int32_t> c(static_cast<std::size_t>(n));
+        for (std::int32_t& v : c) v = static_cast<std::int32_t>(rng() % 20001) - 10000;
+        const float a_scale = 0.02f, y_scale = 0.5f;
+        std::vector<TestTensor> inputs = {quantized(a_signed, Shape{m, k}, a),
+                                          make(Shape{}, std::vector<float>{a_scale}),
+                                          quantized(a_signed, Shape{}, a_zero),
+                                          quantized(true, trans_b ? Shape{n, k} : Shape{k, n}, b).as_constant(),
+                                          make(param_shape, b_scale).as_constant(),
+                                          zero_kind == 0
+                                              ? onnxmicro_test::kOmitted
+                                              : quantized(true, param_shape, std::vector<int>(params, 0)).as_constant(),
+                                          make(Shape{n}, c),
+                                          make(Shape{}, std::vector<float>{y_scale}),
+                                          make(Shape{}, std::vector<std::uint8_t>{128})};
+        const std::vector<ProtoWriter> attributes = {make_attribute_int("transB", trans_b)};
+        onnxmicro_test::DriverResult best =
+            onnxmicro_test::run_quantized(om::all_kernels_registry(), "com.microsoft", "QGemm", 1, inputs, attributes);
+        onnxmicro_test::HarnessSettings pairs_settings;
+        pairs_settings.max_isa = om::Isa::avx2;
+        onnxmicro_test::DriverResult pairs = onnxmicro_test::run_quantized(
+            om::all_kernels_registry(), "com.microsoft", "QGemm", 1, inputs, attributes, {}, pairs_settings);
+        ASSERT_TRUE(best.status.ok() && pairs.status.ok()) << best.status.message();
+        SCOPED_TRACE(::testing::Message() << "m" << m << " k" << k << " n" << n << " transB " << trans_b);
+        EXPECT_EQ(best.output.bytes, pairs.output.bytes);
+        if (quads && k >= 4) {
+          EXPECT_LT(best.metadata_bytes, pairs.metadata_bytes) << "the quad layout did not run";
+        } else if (!quads) {
+          EXPECT_EQ(best.metadata_bytes, pairs.metadata_bytes);
+        }
+        std::vector<std::uint8_t> expected;
+        for (std::int64_t i = 0; i < m; ++i)
+          for (std::int64_t j = 0; j < n; ++j) {
+            std::int64_t sum = c[static_cast<std::size_t>(j)];
+            for (std::int64_t p = 0; p < k; ++p)
+              sum += static_cast<std::int64_t>(a[static_cast<std::size_t>(i * k + p)] - a_zero[0]) *
+                     b[static_cast<std::size_t>(trans_b ? j * k + p : p * n + j)];
+            expected.push_back(static_cast<std::uint8_t>(onnxmicro_test::reference_requantize(
+                onnxmicro_test::wrap32(sum), a_scale * 0.004f, 1.0f, y_scale, 128, 0, 255)));
+          }
+        EXPECT_EQ(values_of<std::uint8_t>(best.output), expected);
+      }
+}
+
 TEST(QGemmTest, HandWorkedQuantizedAndFloatOutputs) {
   // A - 1 = [[1, 2], [3, 4]], B - 0 = identity * 2, C = [10, 20]: acc = [[12, 24], [16, 28]].
   const std::vector<TestTensor> base = {make(Shape{2, 2}, std::vector<std::uint8_t>{2, 3, 4, 5}),

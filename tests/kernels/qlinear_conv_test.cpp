@@ -382,8 +382,8 @@ TEST(QLinearConvTest, Int8WeightsOnTheQuadLayoutGiveTheReferenceOutputs) {
     }
     ++index;
   }
-  // With Winograd allowed, a 3x3 stride-1 conv whose transformed filters pass 1 MiB (16 x 256 x 256 int16) still takes
-  // the quad layout where it runs (smaller weights to stream); the int16 pairs take Winograd.
+  // With Winograd allowed, a 3x3 stride-1 conv still takes the quad layout where it runs (its tall tiles beat
+  // Winograd's int16 products); the int16 pairs take Winograd.
   ConvCase big;
   big.c = big.m = 256;
   big.h = big.w = 6;

@@ -45,6 +45,9 @@ namespace kernels {
 namespace integer_gemm {
 
 constexpr std::int64_t kRows = 4;  ///< rows of a register tile (A panel height)
+/// Rows of the tallest register tile: two A panels (the AVX-512 VNNI tall tiles). Buffers that take a tile's rows
+/// whole (multiply_rows' `rows`) hold this many.
+constexpr std::int64_t kTallRows = 2 * kRows;
 #if defined(__SSE2__)
 constexpr std::int64_t kColumns = 16;  ///< columns of a B panel: one AVX2 tile, or two SSE2 tiles of 8
 #else
@@ -156,8 +159,10 @@ inline void widen_even(const T* src, std::int64_t count, int zero, std::int16_t*
 /// The values [lo, hi) of a phase of `count` values (widen_phase) that read input columns, lo * stride + shift onwards.
 inline void phase_inside(bool has_line, std::int64_t width, std::int64_t shift, std::int64_t stride, std::int64_t count,
                          std::int64_t& lo, std::int64_t& hi) noexcept {
-  lo = shift >= 0 ? 0 : (stride - 1 - shift) / stride;
-  hi = !has_line || width - shift <= 0 ? 0 : (width - shift - 1) / stride + 1;
+  // (v / stride for v >= 0, without a division at strides 1 and 2: this runs for every row of a grid)
+  auto over_stride = [stride](std::int64_t v) { return stride == 1 ? v : stride == 2 ? v >> 1 : v / stride; };
+  lo = shift >= 0 ? 0 : over_stride(stride - 1 - shift);
+  hi = !has_line || width - shift <= 0 ? 0 : over_stride(width - shift - 1) + 1;
   if (hi > count) hi = count;
   if (lo > hi) lo = hi;
 }
@@ -337,6 +342,18 @@ inline void pack_b_strided(const T* src, std::int64_t depth_stride, std::int64_t
 template <typename TA, typename TB>
 using TileOf = void (*)(const TA* a, const TB* b, std::int64_t kp, std::int32_t* c, std::int64_t ldc) noexcept;
 using TileFunction = TileOf<std::int16_t, std::int16_t>;
+/// A tall register tile: two A panels over one B panel, kTallRows x kColumns. The second panel's rows start at
+/// a + a_step and go to c's rows kRows and up.
+template <typename TA, typename TB>
+using TallTileOf = void (*)(const TA* a, std::int64_t a_step, const TB* b, std::int64_t kp, std::int32_t* c,
+                            std::int64_t ldc) noexcept;
+/// A layout's tiles for one instruction set: `tile` always, `tall` where the CPU has one (else nullptr).
+template <typename TA, typename TB>
+struct TilesOf {
+  TileOf<TA, TB> tile;
+  TallTileOf<TA, TB> tall;
+};
+using Tiles = TilesOf<std::int16_t, std::int16_t>;
 
 /// Whether code for `isa` may run the AVX2 loops: the session's level is AVX2 or above, or the compiler's baseline is.
 constexpr bool runs_avx2(Isa isa) noexcept {
@@ -428,6 +445,39 @@ __attribute__((target("avx2,avx512f,avx512vl,avx512vnni"), always_inline)) inlin
   store_tile_avx2(c, ldc, c00, c01, c10, c11, c20, c21, c30, c31);
 }
 
+/// The tall VNNI tile (TallTileOf): two A panels over one B panel, 16 accumulators. B is read half as often per
+/// multiply-add as in tile_vnni, and 16 independent sums hide vpdpbusd's latency, where tile_vnni's 8 left the
+/// multiply-add ports idle. Quad layout, one core, B from L2: 170 -> 215 GMAC/s.
+template <typename TA, typename TB>
+__attribute__((target("avx2,avx512f,avx512vl,avx512vnni"), always_inline)) inline void tall_tile_vnni(
+    const TA* a, std::int64_t a_step, const TB* b, std::int64_t kp, std::int32_t* c, std::int64_t ldc) noexcept {
+  constexpr std::int64_t kStep = 4 / sizeof(TA);
+  __m256i c00 = _mm256_setzero_si256(), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00, c30 = c00, c31 = c00;
+  __m256i c40 = c00, c41 = c00, c50 = c00, c51 = c00, c60 = c00, c61 = c00, c70 = c00, c71 = c00;
+  const __m256i* bv = reinterpret_cast<const __m256i*>(b);
+  const TA* a2 = a + a_step;
+  for (std::int64_t p = 0; p < kp; p += kStep, a += kStep * kRows, a2 += kStep * kRows, bv += 2) {
+    const __m256i b0 = _mm256_loadu_si256(bv), b1 = _mm256_loadu_si256(bv + 1);
+    step_row_vnni(a, b0, b1, c00, c01);
+    step_row_vnni(a + kStep, b0, b1, c10, c11);
+    step_row_vnni(a + 2 * kStep, b0, b1, c20, c21);
+    step_row_vnni(a + 3 * kStep, b0, b1, c30, c31);
+    step_row_vnni(a2, b0, b1, c40, c41);
+    step_row_vnni(a2 + kStep, b0, b1, c50, c51);
+    step_row_vnni(a2 + 2 * kStep, b0, b1, c60, c61);
+    step_row_vnni(a2 + 3 * kStep, b0, b1, c70, c71);
+  }
+  store_tile_avx2(c, ldc, c00, c01, c10, c11, c20, c21, c30, c31);
+  store_tile_avx2(c + kRows * ldc, ldc, c40, c41, c50, c51, c60, c61, c70, c71);
+}
+
+/// tall_tile_vnni on int16 pairs (vpdpwssd).
+__attribute__((target("avx2,avx512f,avx512vl,avx512vnni"))) inline void tall_tile_avx512_vnni(
+    const std::int16_t* a, std::int64_t a_step, const std::int16_t* b, std::int64_t kp, std::int32_t* c,
+    std::int64_t ldc) noexcept {
+  tall_tile_vnni(a, a_step, b, kp, c, ldc);
+}
+
 /// 4 x 16 int16 pairs on AVX-512 VNNI: tile_avx2's vpaddd beside every vpmaddwd competed for the vector ports (about
 /// 60% of the multiply-add peak); vpdpwssd does both. Same layout and wrapping sums, so the bits are tile_avx2's.
 __attribute__((target("avx2,avx512f,avx512vl,avx512vnni"))) inline void tile_avx512_vnni(
@@ -440,6 +490,47 @@ __attribute__((target("avx2,avx512f,avx512vl,avx512vnni"))) inline void tile_avx
 __attribute__((target("avx2,avx512f,avx512vl,avx512vnni"))) inline void quad_tile_avx512_vnni(
     const std::int8_t* a, const std::uint8_t* b, std::int64_t kq, std::int32_t* c, std::int64_t ldc) noexcept {
   tile_vnni(a, b, kq, c, ldc);
+}
+
+/// tall_tile_vnni on the quad layout (vpdpbusd).
+__attribute__((target("avx2,avx512f,avx512vl,avx512vnni"))) inline void quad_tall_tile_avx512_vnni(
+    const std::int8_t* a, std::int64_t a_step, const std::uint8_t* b, std::int64_t kq, std::int32_t* c,
+    std::int64_t ldc) noexcept {
+  tall_tile_vnni(a, a_step, b, kq, c, ldc);
+}
+
+/// Column 0's depth quads p and p + 4 of a quad-layout B panel, in the low and high four 32-bit lanes.
+__attribute__((target("avx2"), always_inline)) inline __m256i column_quads_avx2(const std::uint8_t* b,
+                                                                                std::int64_t p) noexcept {
+  std::int32_t low, high;
+  std::memcpy(&low, b + p * kColumns, 4);
+  std::memcpy(&high, b + (p + 4) * kColumns, 4);
+  return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_set1_epi32(low)), _mm_set1_epi32(high), 1);
+}
+
+/// Column 0 of the quad layout's 4 x 16 tile only (c[r * ldc] for r < kRows), a matrix-vector product (a
+/// classifier at batch 1): one vpdpbusd takes two depth quads of all four rows against the column's two quads, so
+/// the time is that of reading A, half the int16 pairs' bytes.
+__attribute__((target("avx2,avx512f,avx512vl,avx512vnni"))) inline void quad_column_tile_avx512_vnni(
+    const std::int8_t* a, const std::uint8_t* b, std::int64_t kq, std::int32_t* c, std::int64_t ldc) noexcept {
+  __m256i even = _mm256_setzero_si256(), odd = even;  // two sums in flight
+  std::int64_t p = 0;
+  for (; p + 16 <= kq; p += 16) {  // A: [quad p rows 0-3][quad p + 4 rows 0-3] per vector
+    const __m256i* av = reinterpret_cast<const __m256i*>(a + p * kRows);
+    even = _mm256_dpbusd_epi32(even, column_quads_avx2(b, p), _mm256_loadu_si256(av));
+    odd = _mm256_dpbusd_epi32(odd, column_quads_avx2(b, p + 8), _mm256_loadu_si256(av + 1));
+  }
+  even = _mm256_add_epi32(even, odd);
+  __m128i sums = _mm_add_epi32(_mm256_castsi256_si128(even), _mm256_extracti128_si256(even, 1));
+  for (; p < kq; p += 4) {  // up to three quads left, one at a time
+    std::int32_t quad;
+    std::memcpy(&quad, b + p * kColumns, 4);
+    sums =
+        _mm_dpbusd_epi32(sums, _mm_set1_epi32(quad), _mm_loadu_si128(reinterpret_cast<const __m128i*>(a + p * kRows)));
+  }
+  alignas(16) std::int32_t rows[kRows];
+  _mm_store_si128(reinterpret_cast<__m128i*>(rows), sums);
+  for (int r = 0; r < kRows; ++r) c[r * ldc] = rows[r];
 }
 
 /// Column 0's depth pair (p, p + 1) of a packed B panel (p even), as one 32-bit word.
@@ -590,6 +681,21 @@ inline TileFunction tile_for_columns(Isa isa, std::int64_t n) noexcept {
   return tile_for(isa);
 }
 
+/// The tall tile for `isa`: tall_tile_avx512_vnni at the avx512 level on a CPU with AVX-512 VNNI, else nullptr (AVX2
+/// has 16 vector registers, too few for 16 sums).
+inline TallTileOf<std::int16_t, std::int16_t> tall_tile_for(Isa isa) noexcept {
+#if ONNXMICRO_DETAIL_INTEGER_AVX2
+  if (isa == Isa::avx512 && detected_avx512_vnni()) return &tall_tile_avx512_vnni;
+#endif
+  static_cast<void>(isa);
+  return nullptr;
+}
+
+/// The tiles for products of n columns on `isa`: tile_for_columns, and the tall tile unless n is one column.
+inline Tiles tiles_for_columns(Isa isa, std::int64_t n) noexcept {
+  return Tiles{tile_for_columns(isa, n), n == 1 ? nullptr : tall_tile_for(isa)};
+}
+
 /// C = A * B for packed A (m rows) and packed B (n columns) of packed depth kp (packed_depth(K)), on the tiles of
 /// `isa`. For every register tile calls epilogue(row, column, rows, columns, acc): rows x columns (at most kRows x
 /// kColumns) valid values acc[r][c] = C(row + r, column + c).
@@ -609,25 +715,36 @@ inline void multiply(Isa isa, const std::int16_t* a, std::int64_t m, const std::
   }
 }
 
-/// multiply_rows() on the register tile `tile`, for either packed layout (kp: its packed depth).
+/// multiply_rows() on the register tiles `tiles`, for either packed layout (kp: its packed depth): two panels at a
+/// time on the tall tile where there is one and more than a panel of rows is left.
 template <typename TA, typename TB, typename Epilogue>
-inline void multiply_rows_on(TileOf<TA, TB> tile, const TA* a, std::int64_t m, const TB* b, std::int64_t n,
+inline void multiply_rows_on(TilesOf<TA, TB> tiles, const TA* a, std::int64_t m, const TB* b, std::int64_t n,
                              std::int64_t kp, std::int32_t* rows, Epilogue&& epilogue) noexcept {
   const std::int64_t ldc = round_up(n, kColumns);
-  for (std::int64_t i0 = 0; i0 < m; i0 += kRows) {
+  for (std::int64_t i0 = 0; i0 < m;) {
     const TA* a_panel = a + i0 * kp;
-    for (std::int64_t j0 = 0; j0 < n; j0 += kColumns) tile(a_panel, b + j0 * kp, kp, rows + j0, ldc);
-    epilogue(i0, m - i0 < kRows ? m - i0 : kRows, static_cast<const std::int32_t*>(rows), ldc);
+    const bool tall = tiles.tall != nullptr && m - i0 > kRows;
+    for (std::int64_t j0 = 0; j0 < n; j0 += kColumns) {
+      if (tall) {
+        tiles.tall(a_panel, kRows * kp, b + j0 * kp, kp, rows + j0, ldc);
+      } else {
+        tiles.tile(a_panel, b + j0 * kp, kp, rows + j0, ldc);
+      }
+    }
+    const std::int64_t panel_rows = tall ? kTallRows : kRows;
+    epilogue(i0, m - i0 < panel_rows ? m - i0 : panel_rows, static_cast<const std::int32_t*>(rows), ldc);
+    i0 += panel_rows;
   }
 }
 
-/// multiply() for epilogues that take whole rows: the register tiles of each row panel go into `rows` (kRows rows of
-/// round_up(n, kColumns) int32), then epilogue(row, count, rows, ldc) gets the panel's `count` (at most kRows) rows
-/// of n values, row r at rows + r * ldc. Costs per-tile work (a requantisation's setup) once per row of n values.
+/// multiply() for epilogues that take whole rows: the register tiles of one or two row panels go into `rows`
+/// (kTallRows rows of round_up(n, kColumns) int32), then epilogue(row, count, rows, ldc) gets their `count` (at most
+/// kTallRows) rows of n values, row r at rows + r * ldc. Costs per-tile work (a requantisation's setup) once per row
+/// of n values.
 template <typename Epilogue>
 inline void multiply_rows(Isa isa, const std::int16_t* a, std::int64_t m, const std::int16_t* b, std::int64_t n,
                           std::int64_t kp, std::int32_t* rows, Epilogue&& epilogue) noexcept {
-  multiply_rows_on(tile_for_columns(isa, n), a, m, b, n, kp, rows, epilogue);
+  multiply_rows_on(tiles_for_columns(isa, n), a, m, b, n, kp, rows, epilogue);
 }
 
 // ---- the quad layout: 8-bit operands as they are, four depth values per 32-bit lane (AVX-512 VNNI's vpdpbusd) ----
@@ -657,10 +774,10 @@ inline bool quad_tiles_run(Isa isa) noexcept {
 #endif
 }
 
-/// Packs A(i, p) = src[i * row_stride + p] (m x k, int8, zero point 0) in the quad layout; row_sums[i] = the sum of
-/// row i.
-inline void pack_a_quads(const std::int8_t* src, std::int64_t row_stride, std::int64_t m, std::int64_t k,
-                         std::int8_t* dst, std::int32_t* row_sums) noexcept {
+/// Packs A(i, p) = src[i * row_stride + p * depth_stride] (m x k, int8, zero point 0) in the quad layout;
+/// row_sums[i] = the sum of row i.
+inline void pack_a_quads(const std::int8_t* src, std::int64_t row_stride, std::int64_t depth_stride, std::int64_t m,
+                         std::int64_t k, std::int8_t* dst, std::int32_t* row_sums) noexcept {
   const std::int64_t kq = packed_quad_depth(k);
   for (std::int64_t i0 = 0; i0 < m; i0 += kRows) {
     std::int8_t* panel = dst + i0 * kq;
@@ -668,7 +785,7 @@ inline void pack_a_quads(const std::int8_t* src, std::int64_t row_stride, std::i
       const std::int64_t i = i0 + r;
       std::int32_t sum = 0;  // |sum| <= 128 k
       for (std::int64_t p = 0; p < kq; ++p) {
-        const std::int8_t v = i < m && p < k ? src[i * row_stride + p] : std::int8_t(0);
+        const std::int8_t v = i < m && p < k ? src[i * row_stride + p * depth_stride] : std::int8_t(0);
         panel[((p / 4) * kRows + r) * 4 + (p & 3)] = v;
         sum += v;
       }
@@ -728,6 +845,34 @@ inline void pack_b_rows_quads(const T* src, std::int64_t ld, std::int64_t k, std
   }
 }
 
+/// Packs B(p, j) = src[j * column_stride + p] (each column's depth contiguous: the rows of a row-major activation
+/// matrix, as QGemm reads them) in the quad layout, int8 values with their sign bit flipped.
+template <typename T>
+inline void pack_b_columns_quads(const T* src, std::int64_t column_stride, std::int64_t k, std::int64_t n,
+                                 std::uint8_t* dst) noexcept {
+  const std::int64_t kq = packed_quad_depth(k);
+  const std::uint32_t flip = quad_flip<T>() * 0x01010101u;
+  const std::uint8_t* bytes = reinterpret_cast<const std::uint8_t*>(src);  // (int8's bits, flipped below)
+  for (std::int64_t j0 = 0; j0 < n; j0 += kColumns) {
+    std::uint8_t* panel = dst + j0 * kq;
+    for (std::int64_t c = 0; c < kColumns; ++c) {
+      const std::uint8_t* column = j0 + c < n ? bytes + (j0 + c) * column_stride : nullptr;
+      for (std::int64_t p = 0; p < kq; p += 4) {
+        std::uint32_t quad = 0;  // zeros past the depth and past the last column
+        if (column != nullptr && p + 4 <= k) {
+          std::memcpy(&quad, column + p, 4);
+          quad ^= flip;
+        } else if (column != nullptr) {
+          std::uint8_t part[4] = {0, 0, 0, 0};
+          for (std::int64_t q = 0; p + q < k; ++q) part[q] = static_cast<std::uint8_t>(column[p + q] ^ quad_flip<T>());
+          std::memcpy(&quad, part, 4);
+        }
+        std::memcpy(panel + p * kColumns + c * 4, &quad, 4);
+      }
+    }
+  }
+}
+
 /// Packs B(p, j) = base[row_offsets[p] + j] for p < k and j < round_up(n, kColumns) in the quad layout, bytes
 /// already in its form: the grid's windows (pack_b_offsets). Whole panels are read, as there.
 inline void pack_b_offsets_quads(const std::uint8_t* base, const std::int32_t* row_offsets, std::int64_t k,
@@ -744,6 +889,38 @@ inline void pack_b_offsets_quads(const std::uint8_t* base, const std::int32_t* r
   }
 }
 
+/// out[i] = src[i * stride] ^ flip for i < count (the grid's rows of bytes: vectors at strides 1 and 2, which read
+/// no byte outside src[0 .. (count - 1) * stride]).
+inline void copy_bytes_flipped(const std::uint8_t* src, std::int64_t count, std::int64_t stride, std::uint8_t flip,
+                               std::uint8_t* out) noexcept {
+  std::int64_t i = 0;
+#if defined(__SSE2__)
+  // Rows as short as a 7 x 7 plane's: 8 values a vector, and the last 8 overlapping the previous vector.
+  const __m128i f = _mm_set1_epi8(static_cast<char>(flip));
+  if (stride == 1 && count >= 8) {
+    for (; i + 8 <= count; i += 8) {
+      const __m128i v = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(src + i));
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(out + i), _mm_xor_si128(v, f));
+    }
+    const __m128i v = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(src + count - 8));
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(out + count - 8), _mm_xor_si128(v, f));
+    return;
+  }
+  if (stride == 2 && count >= 9) {
+    for (; i + 9 <= count; i += 8) {  // 16 bytes from src + 2i: the last, src[2i + 15], is before src[2 count - 2]
+      const __m128i even =
+          _mm_and_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 2 * i)), _mm_set1_epi16(0x00FF));
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(out + i), _mm_xor_si128(_mm_packus_epi16(even, even), f));
+    }
+    // The last 8 values: the odd bytes of the 16 that end at src[2 count - 2].
+    const __m128i odd = _mm_srli_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 2 * count - 17)), 8);
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(out + count - 8), _mm_xor_si128(_mm_packus_epi16(odd, odd), f));
+    return;
+  }
+#endif
+  for (; i < count; ++i) out[i] = static_cast<std::uint8_t>(src[i * stride] ^ flip);
+}
+
 /// widen_phase for the quad layout: out[i] = line[i * stride + shift] as its unsigned byte (quad_flip) inside [0,
 /// width), else `pad` (the zero point's byte), for i < count.
 template <typename T>
@@ -751,13 +928,12 @@ inline void copy_phase_bytes(const T* line, std::int64_t width, std::int64_t shi
                              std::uint8_t pad, std::int64_t count, std::uint8_t* out) noexcept {
   std::int64_t lo = 0, hi = 0;
   phase_inside(line != nullptr, width, shift, stride, count, lo, hi);
-  for (std::int64_t i = 0; i < lo; ++i) out[i] = pad;
+  std::memset(out, pad, static_cast<std::size_t>(lo));
   if (hi > lo) {
     const std::uint8_t* first = reinterpret_cast<const std::uint8_t*>(line + lo * stride + shift);
-    for (std::int64_t i = lo; i < hi; ++i)
-      out[i] = static_cast<std::uint8_t>(first[(i - lo) * stride] ^ quad_flip<T>());
+    copy_bytes_flipped(first, hi - lo, stride, quad_flip<T>(), out + lo);
   }
-  for (std::int64_t i = hi; i < count; ++i) out[i] = pad;
+  std::memset(out + hi, pad, static_cast<std::size_t>(count - hi));
 }
 
 /// The quad layout's 4 x 16 tile in portable code (the reference the vector tile is tested against).
@@ -777,13 +953,15 @@ inline void quad_tile_portable(const std::int8_t* a, const std::uint8_t* b, std:
     for (int j = 0; j < kColumns; ++j) c[r * ldc + j] = static_cast<std::int32_t>(sum[r][j]);
 }
 
-/// The quad layout's tile for `isa`: quad_tile_avx512_vnni where quad_tiles_run(isa), else the portable one.
-inline TileOf<std::int8_t, std::uint8_t> quad_tile_for(Isa isa) noexcept {
+/// The quad layout's tiles for products of n columns on `isa`: where quad_tiles_run(isa), quad_tile_avx512_vnni and
+/// its tall twin, or quad_column_tile_avx512_vnni alone for one column; else the portable tile alone.
+inline TilesOf<std::int8_t, std::uint8_t> quad_tiles_for_columns(Isa isa, std::int64_t n) noexcept {
 #if ONNXMICRO_DETAIL_INTEGER_AVX2
-  if (quad_tiles_run(isa)) return &quad_tile_avx512_vnni;
+  if (quad_tiles_run(isa) && n == 1) return {&quad_column_tile_avx512_vnni, nullptr};
+  if (quad_tiles_run(isa)) return {&quad_tile_avx512_vnni, &quad_tall_tile_avx512_vnni};
 #endif
-  static_cast<void>(isa);
-  return &quad_tile_portable;
+  static_cast<void>(isa), static_cast<void>(n);
+  return {&quad_tile_portable, nullptr};
 }
 
 /// multiply_rows() on the quad layout (kq = packed_quad_depth(K)): the raw sums sum_k w x, without the zero point's
@@ -791,7 +969,7 @@ inline TileOf<std::int8_t, std::uint8_t> quad_tile_for(Isa isa) noexcept {
 template <typename Epilogue>
 inline void multiply_rows_quads(Isa isa, const std::int8_t* a, std::int64_t m, const std::uint8_t* b, std::int64_t n,
                                 std::int64_t kq, std::int32_t* rows, Epilogue&& epilogue) noexcept {
-  multiply_rows_on(quad_tile_for(isa), a, m, b, n, kq, rows, epilogue);
+  multiply_rows_on(quad_tiles_for_columns(isa, n), a, m, b, n, kq, rows, epilogue);
 }
 
 /// acc[i] += in[i] * w for i < count (wrapping int32; the depthwise convolution's inner loop).
@@ -879,6 +1057,21 @@ inline bool constant_with_zero_point(const PrepareContext& ctx, int data, int ze
   const TensorInfo& d = ctx.input(data);
   return d.is_constant && d.const_data != nullptr &&
          (!ctx.has_input(zero) || (ctx.input(zero).is_constant && ctx.input(zero).const_data != nullptr));
+}
+
+/// Whether input `w` can be packed in the quad layout for `isa`: the level runs quad tiles, and w is an int8
+/// constant whose zero point (input `zero`) is absent or constant zeros.
+inline bool quad_weights_fit(const PrepareContext& ctx, Isa isa, int w, int zero) noexcept {
+  if (!quad_tiles_run(isa) || ctx.input(w).dtype != DataType::int8 || !constant_with_zero_point(ctx, w, zero)) {
+    return false;
+  }
+  if (!ctx.has_input(zero)) return true;
+  const TensorInfo& z = ctx.input(zero);
+  const std::int8_t* values = static_cast<const std::int8_t*>(z.const_data);
+  for (std::int64_t i = 0; i < z.shape.element_count(); ++i) {
+    if (values[i] != 0) return false;
+  }
+  return true;
 }
 
 /// Packs `matrices` row-major K x N matrices of B, one after another, as core rows (B's columns: the products

@@ -118,9 +118,10 @@ inline std::int64_t input_work_elements(const Tiling& g, std::int64_t tile_rows)
 }
 /// int32 elements of an output row of multiply_outputs() (two tiles' columns each, with slack).
 inline std::int64_t output_row_elements(const Tiling& g) noexcept { return 2 * g.tiles_w() + kSlack; }
-/// int32 elements of multiply_outputs()'s working memory: a panel's 16 products and two rows of accumulators.
+/// int32 elements of multiply_outputs()'s working memory: the 16 products of a tall tile's rows (two panels) and two
+/// rows of accumulators.
 inline std::int64_t output_work_elements(const Tiling& g, std::int64_t tile_rows) noexcept {
-  return kPoints * integer_gemm::kRows * block_columns(g, tile_rows) + 2 * output_row_elements(g);
+  return kPoints * integer_gemm::kTallRows * block_columns(g, tile_rows) + 2 * output_row_elements(g);
 }
 
 // ---- input transform ---------------------------------------------------------------------------------------------
@@ -258,7 +259,8 @@ __attribute__((target("avx2"))) inline void transform_output_row(const std::int3
 
 /// Output channels [first_channel, end_channel) (first_channel a multiple of kRows) of a block of tile rows
 /// [first_row, first_row + tile_rows): the 16 products of `filters` (pack_filters) and `packed_v` (transform_inputs),
-/// a panel of kRows channels at a time, through `work` (output_work_elements()). For every channel and tile row calls
+/// a panel of kRows channels at a time, or two on the tall tile where there is one (integer_gemm::tall_tile_for),
+/// through `work` (output_work_elements()). For every channel and tile row calls
 /// rows(channel, output_row, top, bottom): output rows output_row and output_row + 1 (bottom nullptr when that one
 /// is past out_h) as out_w exact sums each.
 template <typename Rows>
@@ -266,21 +268,30 @@ inline void multiply_outputs(Isa isa, const Tiling& g, const std::int16_t* filte
                              const std::int16_t* packed_v, std::int64_t first_row, std::int64_t tile_rows,
                              std::int64_t first_channel, std::int64_t end_channel, std::int32_t* work,
                              Rows&& rows) noexcept {
-  const integer_gemm::TileFunction tile = integer_gemm::tile_for(isa);
+  const integer_gemm::Tiles kernels = integer_gemm::tiles_for_columns(isa, integer_gemm::kColumns);
   const std::int64_t tiles_w = g.tiles_w(), tiles = tile_rows * tiles_w, columns = block_columns(g, tile_rows);
   const std::int64_t kp = integer_gemm::packed_depth(channels);
   const std::int64_t point_packed = integer_gemm::packed_b_size(channels, tiles);
-  const std::int64_t point_sums = integer_gemm::kRows * columns;  // a point's products: kRows rows of `columns`
+  const std::int64_t point_sums = integer_gemm::kTallRows * columns;  // a point's products: rows of `columns`
+  const std::int64_t next_panel = filter_panel(integer_gemm::kRows, 0, channels);  // (the tall tile's second)
   std::int32_t* sums = work;
   std::int32_t* top = sums + kPoints * point_sums;
   std::int32_t* bottom = top + output_row_elements(g);
-  for (std::int64_t i0 = first_channel; i0 < end_channel; i0 += integer_gemm::kRows) {
+  for (std::int64_t i0 = first_channel; i0 < end_channel;) {
+    const bool tall = kernels.tall != nullptr && end_channel - i0 > integer_gemm::kRows;
     for (std::int64_t xi = 0; xi < kPoints; ++xi) {
       const std::int16_t* a = filters + filter_panel(i0, xi, channels);
-      for (std::int64_t j0 = 0; j0 < tiles; j0 += integer_gemm::kColumns)
-        tile(a, packed_v + xi * point_packed + j0 * kp, kp, sums + xi * point_sums + j0, columns);
+      for (std::int64_t j0 = 0; j0 < tiles; j0 += integer_gemm::kColumns) {
+        const std::int16_t* b = packed_v + xi * point_packed + j0 * kp;
+        if (tall) {
+          kernels.tall(a, next_panel, b, kp, sums + xi * point_sums + j0, columns);
+        } else {
+          kernels.tile(a, b, kp, sums + xi * point_sums + j0, columns);
+        }
+      }
     }
-    for (std::int64_t r = 0; r < integer_gemm::kRows && i0 + r < end_channel; ++r) {
+    const std::int64_t panel_rows = tall ? integer_gemm::kTallRows : integer_gemm::kRows;
+    for (std::int64_t r = 0; r < panel_rows && i0 + r < end_channel; ++r) {
       for (std::int64_t tr = 0; tr < tile_rows; ++tr) {
         const std::int64_t output_row = 2 * (first_row + tr);
         transform_output_row(sums + r * columns + tr * tiles_w, point_sums, tiles_w, top, bottom);
@@ -288,6 +299,7 @@ inline void multiply_outputs(Isa isa, const Tiling& g, const std::int16_t* filte
              output_row + 1 < g.out_h ? static_cast<const std::int32_t*>(bottom) : nullptr);
       }
     }
+    i0 += panel_rows;
   }
 }
 

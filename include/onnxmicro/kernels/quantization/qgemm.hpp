@@ -10,7 +10,9 @@
 // y has A's dtype. A Relu/Clip fused by the session (PrepareContext::fused_clamp) clamps the output to
 // [quantize(min), quantize(max)] (float output: to [min, max]).
 // Method: the integer GEMM core (common/integer_gemm.hpp) on y^T = B'^T A'^T: B packed once at prepare when constant,
-// A packed per tile into scratch.
+// A packed per tile into scratch. Constant int8 B with zero point 0 (onnxruntime's quantizer's weights) and A read
+// by rows take the quad layout where it runs (AVX-512 VNNI): half the bytes of B to read, which is all a batch-1
+// classifier's time.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -50,8 +52,11 @@ struct QGemmImpl : KernelDefaults {
     std::int64_t c_row_stride, c_col_stride;  ///< C(m, n) = C[m * row + n * col] (0 on broadcast axes)
     std::int64_t tile;
     const std::int16_t* weights;  ///< packed B'^T, or nullptr: packed at run into scratch
+    /// B'^T in the quad layout (runs_quads), with its row sums (for A's zero point's term), or nullptr.
+    const std::int8_t* quad_weights;
+    const std::int32_t* weight_sums;
     FusedClamp clamp;
-    std::size_t weights_offset, requant_offset, packed_offset;
+    std::size_t weights_offset, requant_offset, packed_offset, rows_offset;
   };
 
   static Status prepare(PrepareContext& ctx) noexcept {
@@ -129,6 +134,15 @@ struct QGemmImpl : KernelDefaults {
     const std::size_t weights_size = static_cast<std::size_t>(integer_gemm::packed_a_size(s.n, s.k));
     const bool weights_constant = integer_gemm::constant_with_zero_point(ctx, kB, kBZeroPoint);
     s.weights = nullptr;
+    s.quad_weights = nullptr;
+    s.tile = integer_gemm::activation_tile(s.k, s.m);
+    if (runs_quads(ctx, s)) {
+      ONNXMICRO_RETURN_IF_ERROR(pack_quad_weights(ctx, s));
+      s.requant_offset = layout.reserve(static_cast<std::size_t>(s.n) * sizeof(integer_gemm::Requant));
+      s.packed_offset = layout.reserve(static_cast<std::size_t>(integer_gemm::packed_quad_depth(s.k) * s.tile));
+      s.rows_offset = layout.reserve(static_cast<std::size_t>(integer_gemm::kTallRows * s.tile) * sizeof(std::int32_t));
+      return finish_prepare(ctx, s, layout, output);
+    }
     if (weights_constant) {
       Span<std::int16_t> packed;
       ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(weights_size, packed));
@@ -140,15 +154,9 @@ struct QGemmImpl : KernelDefaults {
     }
     // Multipliers are computed at every run (N values, negligible next to the product).
     s.requant_offset = layout.reserve(static_cast<std::size_t>(s.n) * sizeof(integer_gemm::Requant));
-    s.tile = integer_gemm::activation_tile(s.k, s.m);
     s.packed_offset =
         layout.reserve(static_cast<std::size_t>(integer_gemm::packed_b_size(s.k, s.tile)) * sizeof(std::int16_t));
-    ctx.request_scratch(layout.bytes);
-    Shape y_shape;
-    const std::int64_t dims[2] = {s.m, s.n};
-    ONNXMICRO_RETURN_IF_ERROR(y_shape.assign(dims, 2));
-    ctx.set_output(kY, output, y_shape);
-    return {};
+    return finish_prepare(ctx, s, layout, output);
   }
 
   static Status run(RunContext& ctx) noexcept {
@@ -158,6 +166,37 @@ struct QGemmImpl : KernelDefaults {
   }
 
  private:
+  static Status finish_prepare(PrepareContext& ctx, const State& s, const integer_gemm::ScratchLayout& layout,
+                               DataType output) noexcept {
+    ctx.request_scratch(layout.bytes);
+    Shape y_shape;
+    const std::int64_t dims[2] = {s.m, s.n};
+    ONNXMICRO_RETURN_IF_ERROR(y_shape.assign(dims, 2));
+    ctx.set_output(kY, output, y_shape);
+    return {};
+  }
+
+  /// Whether B'^T runs on the quad layout: a level with quad tiles, constant int8 B whose zero point is 0 (or
+  /// absent), and A read by rows (not transA), each row of A a column of the product.
+  static bool runs_quads(const PrepareContext& ctx, const State& s) noexcept {
+    return !s.trans_a && !ctx.size_optimized() && integer_gemm::quad_weights_fit(ctx, s.isa, kB, kBZeroPoint);
+  }
+
+  /// B'^T in the quad layout and its row sums, into persistent memory: row j is B's column j (depth k).
+  static Status pack_quad_weights(PrepareContext& ctx, State& s) noexcept {
+    Span<std::int8_t> packed;
+    ONNXMICRO_RETURN_IF_ERROR(
+        ctx.allocate_persistent(static_cast<std::size_t>(integer_gemm::packed_a_quads_size(s.n, s.k)), packed));
+    Span<std::int32_t> sums;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(s.n), sums));
+    const std::int8_t* b = static_cast<const std::int8_t*>(ctx.input(kB).const_data);
+    // B'(k, n) = transB ? B[n * K + k] : B[k * N + n].
+    integer_gemm::pack_a_quads(b, s.trans_b ? s.k : 1, s.trans_b ? 1 : s.n, s.n, s.k, packed.data(), sums.data());
+    s.quad_weights = packed.data();
+    s.weight_sums = sums.data();
+    return {};
+  }
+
   template <typename TB>
   static void pack_weights_as(const State& s, const TB* b, const TB* zero, std::int16_t* dst) noexcept {
     // Core rows are B's columns n, depth k: B'(k, n) = transB ? B[n * K + k] : B[k * N + n].
@@ -182,7 +221,7 @@ struct QGemmImpl : KernelDefaults {
     const std::int32_t* c = ctx.has_input(kC) ? static_cast<const std::int32_t*>(ctx.input(kC).data) : nullptr;
     TY* y = static_cast<TY*>(ctx.output(kY).data);
     const std::int16_t* weights = s.weights;
-    if (weights == nullptr) {
+    if (weights == nullptr && s.quad_weights == nullptr) {
       std::int16_t* packed = scratch::scratch_at<std::int16_t>(scratch, s.weights_offset);
       pack_weights_as(s, static_cast<const TB*>(ctx.input(kB).data),
                       ctx.has_input(kBZeroPoint) ? static_cast<const TB*>(ctx.input(kBZeroPoint).data) : nullptr,
@@ -204,31 +243,57 @@ struct QGemmImpl : KernelDefaults {
     } else {
       for (std::int64_t j = 0; j < s.n; ++j) requant[j].real = (a_scale * b_scale[s.per_column ? j : 0]) * s.alpha;
     }
+    // y[i, j] from the product's sum at row j (B's column), column i (A's row).
+    auto store = [&](std::int64_t i, std::int64_t j, std::uint32_t total) {
+      if (c) total += static_cast<std::uint32_t>(c[i * s.c_row_stride + j * s.c_col_stride]);
+      const integer_gemm::Requant& q = requant[j];
+      if constexpr (kFloat) {
+        float v = static_cast<float>(static_cast<std::int32_t>(total)) * static_cast<float>(q.real);
+        if (s.clamp.has_min && v < s.clamp.min) v = s.clamp.min;
+        if (s.clamp.has_max && v > s.clamp.max) v = s.clamp.max;
+        y[i * s.n + j] = v;
+      } else {
+        y[i * s.n + j] =
+            static_cast<TY>(integer_gemm::requantize(static_cast<std::int32_t>(total), q, y_zero, low, high));
+      }
+    };
+    if (s.quad_weights != nullptr) {
+      multiply_quads(s, scratch, a, a_zero, store);
+      return;
+    }
     std::int16_t* packed = scratch::scratch_at<std::int16_t>(scratch, s.packed_offset);
     // A'(m, k) = transA ? A[k * M + m] : A[m * K + k]: depth stride and column (m) stride.
-    integer_gemm::multiply_strided(
-        s.isa, weights, s.n, a, s.trans_a ? s.m : 1, s.trans_a ? 1 : s.k, s.k, s.m, a_zero, s.tile, packed,
-        [&](std::int64_t row, std::int64_t column, std::int64_t rows, std::int64_t cols,
-            const std::int32_t(*acc)[integer_gemm::kColumns]) {
-          for (std::int64_t r = 0; r < rows; ++r) {
-            const std::int64_t j = row + r;
-            const integer_gemm::Requant& q = requant[j];
-            for (std::int64_t col = 0; col < cols; ++col) {
-              const std::int64_t i = column + col;
-              std::uint32_t total = static_cast<std::uint32_t>(acc[r][col]);
-              if (c) total += static_cast<std::uint32_t>(c[i * s.c_row_stride + j * s.c_col_stride]);
-              if constexpr (kFloat) {
-                float v = static_cast<float>(static_cast<std::int32_t>(total)) * static_cast<float>(q.real);
-                if (s.clamp.has_min && v < s.clamp.min) v = s.clamp.min;
-                if (s.clamp.has_max && v > s.clamp.max) v = s.clamp.max;
-                y[i * s.n + j] = v;
-              } else {
-                y[i * s.n + j] =
-                    static_cast<TY>(integer_gemm::requantize(static_cast<std::int32_t>(total), q, y_zero, low, high));
-              }
+    integer_gemm::multiply_strided(s.isa, weights, s.n, a, s.trans_a ? s.m : 1, s.trans_a ? 1 : s.k, s.k, s.m, a_zero,
+                                   s.tile, packed,
+                                   [&](std::int64_t row, std::int64_t column, std::int64_t rows, std::int64_t cols,
+                                       const std::int32_t(*acc)[integer_gemm::kColumns]) {
+                                     for (std::int64_t r = 0; r < rows; ++r)
+                                       for (std::int64_t col = 0; col < cols; ++col)
+                                         store(column + col, row + r, static_cast<std::uint32_t>(acc[r][col]));
+                                   });
+  }
+
+  /// The product on the quad layout: A's rows packed `tile` at a time as the quad layout's bytes, each row panel's
+  /// sums to store(i, j, total) with A's zero point's term taken off.
+  template <typename TA, typename Store>
+  static void multiply_quads(const State& s, void* scratch, const TA* a, int a_zero, Store&& store) noexcept {
+    std::uint8_t* packed = scratch::scratch_at<std::uint8_t>(scratch, s.packed_offset);
+    std::int32_t* rows = scratch::scratch_at<std::int32_t>(scratch, s.rows_offset);
+    const std::uint32_t zero = static_cast<std::uint8_t>(a_zero) ^ integer_gemm::quad_flip<TA>();
+    const std::int64_t kq = integer_gemm::packed_quad_depth(s.k);
+    for (std::int64_t first = 0; first < s.m; first += s.tile) {
+      const std::int64_t count = s.m - first < s.tile ? s.m - first : s.tile;
+      integer_gemm::pack_b_columns_quads(a + first * s.k, s.k, s.k, count, packed);
+      integer_gemm::multiply_rows_quads(
+          s.isa, s.quad_weights, s.n, packed, count, kq, rows,
+          [&](std::int64_t row, std::int64_t panel_rows, const std::int32_t* sums, std::int64_t ldc) {
+            for (std::int64_t r = 0; r < panel_rows; ++r) {
+              const std::uint32_t term = zero * static_cast<std::uint32_t>(s.weight_sums[row + r]);
+              for (std::int64_t col = 0; col < count; ++col)
+                store(first + col, row + r, static_cast<std::uint32_t>(sums[r * ldc + col]) - term);
             }
-          }
-        });
+          });
+    }
   }
 
   using Compute = void (*)(const State&, RunContext&) noexcept;

@@ -122,6 +122,10 @@ struct QLinearConvImpl : KernelDefaults {
 
   /// Bytes of packed activations per GEMM tile (the im2col tile and its packed copy take about twice this).
   static constexpr std::int64_t kTileBytes = 48 * 1024;
+  /// The same on the quad layout, whose tall tiles read B from L2 half as often: wider tiles pass the weights by
+  /// fewer times. ResNet-18's 3x3 layers, 1 thread, ms, 48 / 96 KiB: 64 channels 0.79 / 0.70, 128 0.76 / 0.68,
+  /// 256 0.75 / 0.68; 96, 160 and 320 KiB within the host's noise of each other.
+  static constexpr std::int64_t kQuadTileBytes = 160 * 1024;
 
   struct State {
     void (*compute)(const State&, RunContext&) noexcept;
@@ -313,7 +317,8 @@ struct QLinearConvImpl : KernelDefaults {
       }
     } else {
       const std::int64_t kp = integer_gemm::packed_depth(s.depth);
-      std::int64_t tile = kTileBytes / static_cast<std::int64_t>(sizeof(std::int16_t)) / kp;
+      std::int64_t tile = s.quad_weights != nullptr ? kQuadTileBytes / integer_gemm::packed_quad_depth(s.depth)
+                                                    : kTileBytes / static_cast<std::int64_t>(sizeof(std::int16_t)) / kp;
       tile = tile / integer_gemm::kColumns * integer_gemm::kColumns;
       if (tile < integer_gemm::kColumns) tile = integer_gemm::kColumns;
       const std::int64_t all = integer_gemm::round_up(gemm_columns(s), integer_gemm::kColumns);
@@ -330,18 +335,8 @@ struct QLinearConvImpl : KernelDefaults {
   /// instruction): a pointwise or grid conv at a level with quad tiles, whose weights are int8 constants with zero
   /// point 0.
   static bool runs_quads(const PrepareContext& ctx, const State& s) noexcept {
-    if (!ONNXMICRO_ENABLE_FAST_PATHS || ctx.size_optimized() || !(s.pointwise || s.grid) ||
-        !integer_gemm::quad_tiles_run(s.isa) || ctx.input(kW).dtype != DataType::int8 ||
-        !integer_gemm::constant_with_zero_point(ctx, kW, kWZeroPoint)) {
-      return false;
-    }
-    if (!ctx.has_input(kWZeroPoint)) return true;
-    const TensorInfo& zero = ctx.input(kWZeroPoint);
-    const std::int8_t* z = static_cast<const std::int8_t*>(zero.const_data);
-    for (std::int64_t i = 0; i < zero.shape.element_count(); ++i) {
-      if (z[i] != 0) return false;
-    }
-    return true;
+    return ONNXMICRO_ENABLE_FAST_PATHS && !ctx.size_optimized() && (s.pointwise || s.grid) &&
+           integer_gemm::quad_weights_fit(ctx, s.isa, kW, kWZeroPoint);
   }
 
   /// The quad layout's weights and weight sums, per group, into persistent memory.
@@ -353,7 +348,7 @@ struct QLinearConvImpl : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(s.plan.out_channels), sums));
     const std::int8_t* w = static_cast<const std::int8_t*>(ctx.input(kW).const_data);
     for (std::int64_t grp = 0; grp < s.plan.group; ++grp) {
-      integer_gemm::pack_a_quads(w + grp * mg * s.depth, s.depth, mg, s.depth, packed.data() + grp * group_size,
+      integer_gemm::pack_a_quads(w + grp * mg * s.depth, s.depth, 1, mg, s.depth, packed.data() + grp * group_size,
                                  sums.data() + grp * mg);
     }
     s.quad_weights = packed.data();
@@ -419,9 +414,10 @@ struct QLinearConvImpl : KernelDefaults {
     return {};
   }
 
-  /// int32 elements of a task's row buffer: kRows rows of a tile's sums, and a row of requantised outputs past them.
+  /// int32 elements of a task's row buffer: kTallRows rows of a tile's sums, and a row of requantised outputs past
+  /// them.
   static std::int64_t rows_buffer_elements(const State& s) noexcept {
-    return (integer_gemm::kRows + 1) * integer_gemm::round_up(s.tile, integer_gemm::kColumns);
+    return (integer_gemm::kTallRows + 1) * integer_gemm::round_up(s.tile, integer_gemm::kColumns);
   }
 
   /// Columns of the GEMM path's product per (image, group): the grid's, or the output positions.
@@ -568,11 +564,6 @@ struct QLinearConvImpl : KernelDefaults {
   static constexpr std::int64_t kWinogradBlockBytes = 512 * 1024;
   /// The fewest input and output channels (as the float Conv's).
   static constexpr std::int64_t kWinogradMinChannels = 16;
-  /// Where the quad layout runs (runs_quads), Winograd only while its filters (16 x M x C int16) fit in this, about
-  /// one L2: beyond it they stream from L3 or memory, while the quad layout's (9 x M x C bytes) are 3.6x smaller.
-  /// Measured in ResNet-18 QDQ (1 thread, ms, Winograd / quads): 64 channels 0.79 / 0.90, 128 0.78 / 0.83 (512 KiB of
-  /// filters), 256 0.90 / 0.80 (2 MiB), 512 1.37 / 0.98.
-  static constexpr std::int64_t kWinogradMaxFilterBytesBesideQuads = 1024 * 1024;
 
   /// f(w, zero, zero_stride) on the constant weights and their zero point (nullptr without one), typed.
   template <typename F>
@@ -600,8 +591,9 @@ struct QLinearConvImpl : KernelDefaults {
         g.output[1] < 1 || !integer_gemm::constant_with_zero_point(ctx, kW, kWZeroPoint)) {
       return false;
     }
-    const std::int64_t filter_bytes = 16 * p.out_channels * p.channels * std::int64_t(sizeof(std::int16_t));
-    if (filter_bytes > kWinogradMaxFilterBytesBesideQuads && runs_quads(ctx, s)) return false;
+    // The quad layout's tall tiles beat it wherever they run: ResNet-18's 3x3 layers, 1 thread, ms, Winograd / quads:
+    // 64 channels at 56 x 56 0.86 / 0.70, 128 at 28 x 28 0.81 / 0.68.
+    if (runs_quads(ctx, s)) return false;
     return with_constant_weights(ctx, s, [&](const auto* w, const auto* zero, std::int64_t zero_stride) {
       return integer_winograd::fits_exactly(w, zero, zero_stride, p.out_channels, p.channels);
     });
@@ -937,7 +929,7 @@ struct QLinearConvImpl : KernelDefaults {
   static TY* row_values(const State& s, const UnitBuffers& buffers) noexcept {
     // (unsigned char storage past the sums: TY is int8_t or uint8_t, which may alias it)
     return reinterpret_cast<TY*>(buffers.rows +
-                                 integer_gemm::kRows * integer_gemm::round_up(s.tile, integer_gemm::kColumns));
+                                 integer_gemm::kTallRows * integer_gemm::round_up(s.tile, integer_gemm::kColumns));
   }
 
   /// Stores `count` values of grid columns [column, column + count) of one output channel where they are output
@@ -949,7 +941,10 @@ struct QLinearConvImpl : KernelDefaults {
     std::int64_t oh = column / pw, ow = column % pw;
     for (std::int64_t done = 0; done < count;) {
       const std::int64_t run = count - done < pw - ow ? count - done : pw - ow;
-      for (std::int64_t q = 0; q < run && ow + q < out_w; ++q) y[oh * out_w + ow + q] = values[done + q];
+      if (ow < out_w) {
+        const std::int64_t stored = ow + run < out_w ? run : out_w - ow;
+        std::memcpy(y + oh * out_w + ow, values + done, static_cast<std::size_t>(stored) * sizeof(TY));
+      }
       done += run;
       ++oh;
       ow = 0;
