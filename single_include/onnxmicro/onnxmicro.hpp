@@ -23742,6 +23742,8 @@ ONNXMICRO_NAMESPACE_END
 
 #if ONNXMICRO_ENABLE_ISA_DISPATCH
 #include <immintrin.h>
+#elif defined(__SSE2__)
+#include <emmintrin.h>
 #endif
 
 ONNXMICRO_NAMESPACE_BEGIN
@@ -24443,6 +24445,139 @@ inline void window_plane(const PaddedPlan& plan, Isa isa, const PlaneGeometry& g
 #endif
   static_cast<void>(plan);
   window_plane<Op>(isa, g, x, weights, fill, y, scratch, clamp);
+}
+
+// ---- 8-bit max pools: bytes as they are ------------------------------------------------------------------------
+// A max needs no widening: the plane is pooled as bytes in their unsigned form (int8 with the sign bit flipped, an
+// order-keeping map), separably: the window's rows are max-ed into a row padded with zeros (the lowest byte, so a
+// window's padding never wins and a window entirely in it gives the type's lowest), then each output takes the max
+// of its columns; at stride 2 the padded row is first split into its even and odd bytes, so every tap is a
+// unit-stride read. 16 bytes a step with SSE2.
+
+/// max_plane_bytes()'s row buffers: the padded row (its columns, zero slack past them), its even and odd bytes, and
+/// two output rows, each with a vector of slack.
+struct MaxBytesRows {
+  std::int64_t padded_w, half, out_w;
+  explicit MaxBytesRows(const PlaneGeometry& g) noexcept {
+    const std::int64_t span = (g.out_w - 1) * g.stride_w + g.kernel_w;  // padded columns the windows read
+    padded_w = (span > g.pad_left + g.in_w ? span : g.pad_left + g.in_w) + 32;
+    half = padded_w / 2 + 32;
+    out_w = g.out_w + 16;
+  }
+  std::int64_t bytes() const noexcept { return 2 * padded_w + 2 * half + 2 * out_w; }
+};
+
+/// Bytes of max_plane_bytes()'s scratch for `g`.
+inline std::int64_t max_bytes_scratch(const PlaneGeometry& g) noexcept { return MaxBytesRows(g).bytes(); }
+
+/// Whether max_plane_bytes() pools `g`: strides 1 or 2 along the row, no dilation.
+inline bool max_bytes_fit(const PlaneGeometry& g) noexcept {
+  return (g.stride_w == 1 || g.stride_w == 2) && g.dilation_h == 1 && g.dilation_w == 1;
+}
+
+/// dst[i] = max(dst[i], src[i] ^ flip) for i < count.
+inline void max_into_bytes(std::uint8_t* dst, const std::uint8_t* src, std::int64_t count, std::uint8_t flip) noexcept {
+  std::int64_t i = 0;
+#if defined(__SSE2__)
+  const __m128i f = _mm_set1_epi8(static_cast<char>(flip));
+  for (; i + 16 <= count; i += 16) {
+    const __m128i v = _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i)), f);
+    __m128i* d = reinterpret_cast<__m128i*>(dst + i);
+    _mm_storeu_si128(d, _mm_max_epu8(_mm_loadu_si128(d), v));
+  }
+#endif
+  for (; i < count; ++i) {
+    const std::uint8_t v = static_cast<std::uint8_t>(src[i] ^ flip);
+    dst[i] = v > dst[i] ? v : dst[i];
+  }
+}
+
+/// dst[i] = src[i] ^ flip for i < count.
+inline void copy_flipped_row(const std::uint8_t* src, std::int64_t count, std::uint8_t flip,
+                             std::uint8_t* dst) noexcept {
+  std::int64_t i = 0;
+#if defined(__SSE2__)
+  const __m128i f = _mm_set1_epi8(static_cast<char>(flip));
+  for (; i + 16 <= count; i += 16) {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + i),
+                     _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i)), f));
+  }
+#endif
+  for (; i < count; ++i) dst[i] = static_cast<std::uint8_t>(src[i] ^ flip);
+}
+
+/// out[o] = max over k < taps of row[o + k] for o < count (row readable to count + taps - 1 + 15).
+inline void max_taps_bytes(const std::uint8_t* row, std::int64_t taps, std::int64_t count, std::uint8_t* out) noexcept {
+  std::int64_t o = 0;
+#if defined(__SSE2__)
+  for (; o < count; o += 16) {  // (out has a vector of slack)
+    __m128i m = _mm_loadu_si128(reinterpret_cast<const __m128i*>(row + o));
+    for (std::int64_t k = 1; k < taps; ++k)
+      m = _mm_max_epu8(m, _mm_loadu_si128(reinterpret_cast<const __m128i*>(row + o + k)));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + o), m);
+  }
+#endif
+  for (; o < count; ++o) {
+    std::uint8_t m = row[o];
+    for (std::int64_t k = 1; k < taps; ++k) m = row[o + k] > m ? row[o + k] : m;
+    out[o] = m;
+  }
+}
+
+/// MaxPool of one plane of T (int8_t or uint8_t) with geometry g (max_bytes_fit), y = out_h x out_w; `scratch`:
+/// max_bytes_scratch(g) bytes.
+/// even[i] = row[2 i], odd[i] = row[2 i + 1] for i < count (row readable to 2 count + 31).
+inline void split_bytes(const std::uint8_t* row, std::int64_t count, std::uint8_t* even, std::uint8_t* odd) noexcept {
+  std::int64_t i = 0;
+#if defined(__SSE2__)
+  const __m128i low = _mm_set1_epi16(0x00FF);
+  for (; i < count; i += 16) {  // (even and odd have a vector of slack)
+    const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(row + 2 * i));
+    const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(row + 2 * i + 16));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(even + i),
+                     _mm_packus_epi16(_mm_and_si128(a, low), _mm_and_si128(b, low)));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(odd + i), _mm_packus_epi16(_mm_srli_epi16(a, 8), _mm_srli_epi16(b, 8)));
+  }
+#endif
+  for (; i < count; ++i) {
+    even[i] = row[2 * i];
+    odd[i] = row[2 * i + 1];
+  }
+}
+
+/// MaxPool of one plane of T (int8_t or uint8_t) with geometry g (max_bytes_fit), y = out_h x out_w; `scratch`:
+/// max_bytes_scratch(g) bytes.
+template <typename T>
+inline void max_plane_bytes(const PlaneGeometry& g, const T* x, T* y, std::uint8_t* scratch) noexcept {
+  const std::uint8_t flip = std::numeric_limits<T>::is_signed ? 0x80 : 0;
+  const MaxBytesRows rows(g);
+  std::uint8_t* padded = scratch;
+  std::uint8_t* even = padded + 2 * rows.padded_w;
+  std::uint8_t* odd = even + rows.half;
+  std::uint8_t* out = odd + rows.half;
+  std::uint8_t* odd_out = out + rows.out_w;
+  std::memset(scratch, 0, static_cast<std::size_t>(rows.bytes()));  // (the slack stays zero: read, never used)
+  const std::uint8_t* bytes = reinterpret_cast<const std::uint8_t*>(x);
+  for (std::int64_t oy = 0; oy < g.out_h; ++oy) {
+    std::memset(padded, 0, static_cast<std::size_t>(rows.padded_w));
+    for (std::int64_t ky = 0; ky < g.kernel_h; ++ky) {
+      const std::int64_t iy = oy * g.stride_h - g.pad_top + ky;
+      if (iy >= 0 && iy < g.in_h) max_into_bytes(padded + g.pad_left, bytes + iy * g.in_w, g.in_w, flip);
+    }
+    if (g.stride_w == 1) {
+      max_taps_bytes(padded, g.kernel_w, g.out_w, out);
+    } else {
+      // Tap k reads padded[2 o + k]: even[o + k / 2] for even k, odd[o + k / 2] for odd k.
+      split_bytes(padded, rows.padded_w / 2, even, odd);
+      max_taps_bytes(even, (g.kernel_w + 1) / 2, g.out_w, out);
+      if (g.kernel_w > 1) {
+        max_taps_bytes(odd, g.kernel_w / 2, g.out_w, odd_out);
+        max_into_bytes(out, odd_out, g.out_w, 0);
+      }
+    }
+    std::uint8_t* y_row = reinterpret_cast<std::uint8_t*>(y + oy * g.out_w);
+    copy_flipped_row(out, g.out_w, flip, y_row);
+  }
 }
 
 }  // namespace window_rows
@@ -29777,1942 +29912,6 @@ ONNXMICRO_NAMESPACE_END
 // window order wins ties (without Indices, float planes on AVX2 may return the other zero of a +0/-0 tie); NaN
 // inputs are skipped. A window lying entirely in padding yields the lowest value of the type and index -1.
 
-
-ONNXMICRO_NAMESPACE_BEGIN
-namespace kernels {
-namespace max_pool_detail {
-
-/// Implementation shared by every MaxPool version; the version-specific attributes are gated on the node's
-/// opset (storage_order and Indices: 8, ceil_mode and dilations: 10).
-struct MaxPoolImpl : kernels::KernelDefaults {
-  static constexpr std::string_view kOpType = "MaxPool";
-  using RunContext = kernels::RunContext;
-  static constexpr int kX = 0;
-  static constexpr int kY = 0;
-  static constexpr int kIndices = 1;
-
-  struct State {
-    void (*compute)(const State&, RunContext&) noexcept;
-    sliding_window::WindowGeometry geometry;
-    std::int64_t planes;  ///< N * C
-    std::int64_t in_spatial, out_spatial;
-    bool write_indices;
-    bool column_major;                ///< storage_order = 1
-    Isa isa;                          ///< the row loops' instruction set (float planes without Indices)
-    std::size_t float_planes_offset;  ///< 8-bit planes: per task, the input and output planes as floats
-  };
-
-  static Status prepare(kernels::PrepareContext& ctx, int /*since: every version accepts the same*/) noexcept {
-    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kX));
-    const kernels::TensorInfo& x = ctx.input(kX);
-    State* state = nullptr;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    switch (compiled_dtype(x.dtype)) {
-      case DataType::float32: state->compute = &compute<float>; break;
-      case DataType::float64: state->compute = &compute<double>; break;
-      case DataType::float16: state->compute = &compute<float16_t>; break;
-      case DataType::bfloat16: state->compute = &compute<bfloat16_t>; break;  // opset 22
-      case DataType::int8: state->compute = &compute<std::int8_t>; break;     // opset 12
-      case DataType::uint8: state->compute = &compute<std::uint8_t>; break;   // opset 12
-      default: return ctx.unsupported_input_dtype(kX);
-    }
-    sliding_window::WindowRules rules;
-    rules.dilations_since = 10;
-    rules.ceil_mode_since = 10;
-    ONNXMICRO_RETURN_IF_ERROR(sliding_window::parse_window(ctx, x.shape, rules, state->geometry));
-
-    std::int64_t storage_order = 0;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("storage_order", storage_order, 0));
-    if (storage_order != 0 && storage_order != 1) {
-      return Status(StatusCode::invalid_model)
-             << "attribute 'storage_order' is " << storage_order << ", expected 0 or 1";
-    }
-    if (storage_order != 0 && ctx.opset_version() < 8) {
-      return Status(StatusCode::invalid_model) << "attribute 'storage_order' is only defined from opset 8";
-    }
-    const bool indices = ctx.has_output(kIndices);
-    if (indices && ctx.opset_version() < 8) {
-      return ctx.output_error(kIndices, "Indices") << " is only defined from opset 8";
-    }
-
-    const sliding_window::WindowGeometry& g = state->geometry;
-    state->planes = x.shape[0] * x.shape[1];
-    state->in_spatial = g.input_size();
-    state->out_spatial = g.output_size();
-    state->write_indices = indices;
-    state->column_major = storage_order == 1;
-    // float 1-D/2-D planes without Indices: a row at a time (kernels/common/window_rows.hpp)
-    if (ONNXMICRO_ENABLE_FAST_PATHS && !ctx.size_optimized() && !indices && g.rank <= 2) {
-      state->isa = ctx.isa();
-      if (x.dtype == DataType::float32) state->compute = &compute_rows;
-      // 8-bit planes (QDQ models' pools) through float rows: every 8-bit value and their maxima are exact in float.
-      if (x.dtype == DataType::uint8) state->compute = &compute_rows_8bit<std::uint8_t>;
-      if (x.dtype == DataType::int8) state->compute = &compute_rows_8bit<std::int8_t>;
-      if (x.dtype == DataType::uint8 || x.dtype == DataType::int8) {
-        scratch::ScratchLayout layout;
-        state->float_planes_offset =
-            layout.reserve_slices<float>(state->in_spatial + state->out_spatial, ctx.workers());
-        ctx.request_scratch(layout.bytes());
-      }
-    }
-    const Shape y = sliding_window::window_output_shape(x.shape, x.shape[1], g);
-    ctx.set_output(kY, x.dtype, y);
-    if (indices) ctx.set_output(kIndices, DataType::int64, y);
-    return {};
-  }
-
-  static Status run(RunContext& ctx) noexcept {
-    const State& state = ctx.state<State>();
-    state.compute(state, ctx);
-    return {};
-  }
-
- private:
-  /// Each plane a row at a time (window_rows: separably on AVX2 and up), vectorised over columns. The planes are
-  /// split over the workers.
-  static void compute_rows(const State& s, RunContext& ctx) noexcept {
-    const window_rows::PlaneGeometry plane = window_rows::plane_of(s.geometry);
-    const float* x = static_cast<const float*>(ctx.input(kX).data);
-    float* y = static_cast<float*>(ctx.output(kY).data);
-    auto planes_in = [&](std::int64_t first, std::int64_t end) noexcept {
-      for (std::int64_t p = first; p < end; ++p) {
-        window_rows::window_plane<window_rows::RowOp::max>(s.isa, plane, x + p * s.in_spatial, nullptr,
-                                                           std::numeric_limits<float>::lowest(), y + p * s.out_spatial);
-      }
-    };
-    const double plane_work = static_cast<double>(s.out_spatial) * static_cast<double>(s.geometry.kernel_size());
-    ctx.workers().for_each_range(s.planes, plane_work * kTapCost, planes_in);
-  }
-
-  /// 8-bit planes: each plane widened to float, pooled as compute_rows does, and narrowed back (a window entirely in
-  /// padding gives the type's lowest value, as the generic path does).
-  template <typename T>
-  static void compute_rows_8bit(const State& s, RunContext& ctx) noexcept {
-    const window_rows::PlaneGeometry plane = window_rows::plane_of(s.geometry);
-    const T* x = static_cast<const T*>(ctx.input(kX).data);
-    T* y = static_cast<T*>(ctx.output(kY).data);
-    const std::size_t stride = scratch::ScratchLayout::slice_stride<float>(s.in_spatial + s.out_spatial);
-    auto planes_in = [&](std::size_t task, std::int64_t first, std::int64_t end) noexcept {
-      float* in = scratch::scratch_at<float>(ctx.scratch(), s.float_planes_offset + task * stride);
-      float* out = in + s.in_spatial;
-      const float lowest = static_cast<float>(std::numeric_limits<T>::lowest());
-      for (std::int64_t p = first; p < end; ++p) {
-        const T* x_plane = x + p * s.in_spatial;
-        for (std::int64_t i = 0; i < s.in_spatial; ++i) in[i] = static_cast<float>(x_plane[i]);
-        window_rows::window_plane<window_rows::RowOp::max>(s.isa, plane, in, nullptr,
-                                                           std::numeric_limits<float>::lowest(), out);
-        T* y_plane = y + p * s.out_spatial;
-        for (std::int64_t i = 0; i < s.out_spatial; ++i) y_plane[i] = static_cast<T>(out[i] < lowest ? lowest : out[i]);
-      }
-    };
-    const double plane_work = static_cast<double>(s.out_spatial) * static_cast<double>(s.geometry.kernel_size());
-    ctx.workers().for_each_task_range(s.planes, plane_work * kTapCost, planes_in);
-  }
-
-  /// Work of one window tap, in the multiply-adds Workers::tasks_for counts: SqueezeNet's first MaxPool (64 planes,
-  /// 3x3 windows, 55x55 outputs) takes ~0.2 ms for its 1.7 M taps on this host's cores, where the GEMM does ~40 M
-  /// multiply-adds in that time. So that pool splits (it did not at a cost of 1: under two tasks' worth).
-  static constexpr double kTapCost = 4.0;
-
-  /// Spatial row-major offset -> column-major offset (storage_order 1).
-  static std::int64_t column_major_offset(const sliding_window::WindowGeometry& g, std::int64_t offset) noexcept {
-    std::int64_t coordinates[sliding_window::kMaxSpatialRank];
-    for (int d = g.rank - 1; d >= 0; --d) {
-      coordinates[d] = offset % g.input[d];
-      offset /= g.input[d];
-    }
-    std::int64_t result = 0;
-    for (int d = g.rank - 1; d >= 0; --d) result = result * g.input[d] + coordinates[d];
-    return result;
-  }
-
-  template <typename T>
-  static void compute(const State& s, RunContext& ctx) noexcept {
-    using C = compute_type::ComputeType<T>;
-    const sliding_window::WindowGeometry& g = s.geometry;
-    const T* x = static_cast<const T*>(ctx.input(kX).data);
-    T* y = static_cast<T*>(ctx.output(kY).data);
-    std::int64_t* indices = s.write_indices ? static_cast<std::int64_t*>(ctx.output(kIndices).data) : nullptr;
-    for (std::int64_t plane = 0; plane < s.planes; ++plane) {
-      const T* x_plane = x + plane * s.in_spatial;
-      T* y_plane = y + plane * s.out_spatial;
-      // Without Indices, a walk that skips the index bookkeeping is faster; the size-optimised build keeps one.
-      if (!ONNXMICRO_OPTIMIZE_FOR_SIZE && indices == nullptr) {
-        sliding_window::for_each_window(g, [&](std::int64_t o, const sliding_window::WindowPlacement& w) {
-          C best = std::numeric_limits<C>::lowest();
-          if (w.inside > 0) {
-            sliding_window::visit_window(g, w, [&](std::int64_t offset) {
-              const C v = compute_type::widen(x_plane[offset]);
-              best = v > best ? v : best;  // NaN compares false and never wins
-            });
-          }
-          y_plane[o] = compute_type::narrow<T>(best);
-        });
-        continue;
-      }
-      std::int64_t* i_plane = indices != nullptr ? indices + plane * s.out_spatial : nullptr;
-      sliding_window::for_each_window(g, [&](std::int64_t o, const sliding_window::WindowPlacement& w) {
-        C best = std::numeric_limits<C>::lowest();
-        std::int64_t best_offset = -1;
-        if (w.inside > 0) {
-          sliding_window::visit_window(g, w, [&](std::int64_t offset) {
-            const C v = compute_type::widen(x_plane[offset]);
-            if ((v > best || best_offset < 0) && v == v) {  // first maximum wins; NaN never does
-              best = v;
-              best_offset = offset;
-            }
-          });
-        }
-        y_plane[o] = compute_type::narrow<T>(best);
-        if (i_plane == nullptr) return;
-        i_plane[o] = best_offset < 0
-                         ? -1
-                         : plane * s.in_spatial + (s.column_major ? column_major_offset(g, best_offset) : best_offset);
-      });
-    }
-  }
-};
-
-}  // namespace max_pool_detail
-
-// MaxPool-1: kernel_shape, strides, pads, auto_pad; output Y only.
-using MaxPool_1 = VersionedKernel<max_pool_detail::MaxPoolImpl, 1, 8>;
-// MaxPool-8: adds the optional Indices output and storage_order.
-using MaxPool_8 = VersionedKernel<max_pool_detail::MaxPoolImpl, 8, 10>;
-// MaxPool-10: adds ceil_mode and dilations. 11 only re-documented SAME padding as out = ceil(in / stride)
-// (what every version computes here), 12 added int8/uint8, 22 bfloat16.
-using MaxPool_10 = VersionedKernel<max_pool_detail::MaxPoolImpl, 10>;
-
-}  // namespace kernels
-ONNXMICRO_NAMESPACE_END
-// end of file onnxmicro/kernels/nn/max_pool.hpp
-// #include "onnxmicro/kernels/nn/max_roi_pool.hpp"
-// begin of file onnxmicro/kernels/nn/max_roi_pool.hpp
-// MaxRoiPool: max-pools each region of interest (batch_id, x1, y1, x2, y2) of X (N, C, H, W), scaled by
-// spatial_scale and rounded to whole pixels, into a pooled_shape (h, w) grid of bins; an empty bin gives 0.
-// The Caffe/Fast R-CNN ROIPooling that onnxruntime implements (the ONNX reference has no MaxRoiPool).
-// Versions: 1; 22 added bfloat16 (same semantics, so one kernel checks the opset for bfloat16).
-
-
-ONNXMICRO_NAMESPACE_BEGIN
-namespace kernels {
-
-namespace max_roi_pool_detail {
-
-/// The implementation of MaxRoiPool (see the file comment).
-struct MaxRoiPoolImpl : KernelDefaults {
-  static constexpr std::string_view kOpType = "MaxRoiPool";
-  static constexpr int kX = 0;
-  static constexpr int kRois = 1;
-
-  struct State {
-    Status (*compute)(const State& s, const void* x, const void* rois, void* y) noexcept;
-    std::int64_t batch, channels, height, width, rois, pooled_height, pooled_width;
-    float spatial_scale;
-  };
-
-  static Status prepare(PrepareContext& ctx) noexcept {
-    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kX));
-    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kRois));
-    const TensorInfo& x = ctx.input(kX);
-    const TensorInfo& rois = ctx.input(kRois);
-    State* state = nullptr;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    switch (compiled_dtype(x.dtype)) {
-      case DataType::float32: state->compute = &compute<float>; break;
-      case DataType::float64: state->compute = &compute<double>; break;
-      case DataType::float16: state->compute = &compute<float16_t>; break;
-      case DataType::bfloat16:
-        if (ctx.opset_version() < 22) return ctx.unsupported_input_dtype(kX);  // bfloat16: added in opset 22
-        state->compute = &compute<bfloat16_t>;
-        break;
-      default: return ctx.unsupported_input_dtype(kX);
-    }
-    ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kRois));
-    if (x.shape.rank() != 4) {
-      return ctx.input_error(kX) << " has shape " << x.shape << ", expected rank 4 (N, C, H, W)";
-    }
-    if (rois.shape.rank() != 2 || rois.shape[1] != 5) {
-      return ctx.input_error(kRois) << " has shape " << rois.shape
-                                    << ", expected [num_rois, 5] (batch_id, x1, y1, x2, y2)";
-    }
-    std::int64_t pooled[2];
-    std::size_t count = 0;
-    bool present = false;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute_ints("pooled_shape", pooled, 2, count, present));
-    if (!present || count != 2 || pooled[0] < 1 || pooled[1] < 1) {
-      return Status(StatusCode::invalid_model) << "attribute 'pooled_shape' must be two positive ints (height, width)";
-    }
-    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("spatial_scale", state->spatial_scale, 1.0f));
-    state->batch = x.shape[0];
-    state->channels = x.shape[1];
-    state->height = x.shape[2];
-    state->width = x.shape[3];
-    state->rois = rois.shape[0];
-    state->pooled_height = pooled[0];
-    state->pooled_width = pooled[1];
-    ctx.set_output(0, x.dtype, Shape{rois.shape[0], x.shape[1], pooled[0], pooled[1]});
-    return {};
-  }
-
-  static Status run(RunContext& ctx) noexcept {
-    const State& s = ctx.state<State>();
-    return s.compute(s, ctx.input(kX).data, ctx.input(kRois).data, ctx.output(0).data);
-  }
-
- private:
-  static std::int64_t clamp(std::int64_t v, std::int64_t hi) noexcept { return v < 0 ? 0 : (v > hi ? hi : v); }
-
-  template <typename T>
-  static Status compute(const State& s, const void* x_data, const void* roi_data, void* y_data) noexcept {
-    using resize_util::load;
-    const T* x = static_cast<const T*>(x_data);
-    const T* rois = static_cast<const T*>(roi_data);
-    T* y = static_cast<T*>(y_data);
-    const float scale = s.spatial_scale;
-    for (std::int64_t n = 0; n < s.rois; ++n) {
-      const T* roi = rois + n * 5;
-      const std::int64_t b = static_cast<std::int64_t>(load(roi[0]));
-      if (b < 0 || b >= s.batch) {
-        return Status(StatusCode::out_of_range)
-               << "input 1 (rois): batch id " << b << " of roi " << n << " is outside [0, " << s.batch << ")";
-      }
-      const std::int64_t start_w = static_cast<std::int64_t>(std::round(static_cast<float>(load(roi[1])) * scale));
-      const std::int64_t start_h = static_cast<std::int64_t>(std::round(static_cast<float>(load(roi[2])) * scale));
-      const std::int64_t end_w = static_cast<std::int64_t>(std::round(static_cast<float>(load(roi[3])) * scale));
-      const std::int64_t end_h = static_cast<std::int64_t>(std::round(static_cast<float>(load(roi[4])) * scale));
-      const std::int64_t roi_height = end_h - start_h + 1 > 1 ? end_h - start_h + 1 : 1;  // malformed: 1x1
-      const std::int64_t roi_width = end_w - start_w + 1 > 1 ? end_w - start_w + 1 : 1;
-      const float bin_h = static_cast<float>(roi_height) / static_cast<float>(s.pooled_height);
-      const float bin_w = static_cast<float>(roi_width) / static_cast<float>(s.pooled_width);
-      for (std::int64_t c = 0; c < s.channels; ++c) {
-        const T* plane = x + (b * s.channels + c) * s.height * s.width;
-        T* out = y + (n * s.channels + c) * s.pooled_height * s.pooled_width;
-        for (std::int64_t ph = 0; ph < s.pooled_height; ++ph) {
-          const std::int64_t h0 =
-              clamp(static_cast<std::int64_t>(std::floor(static_cast<float>(ph) * bin_h)) + start_h, s.height);
-          const std::int64_t h1 =
-              clamp(static_cast<std::int64_t>(std::ceil(static_cast<float>(ph + 1) * bin_h)) + start_h, s.height);
-          for (std::int64_t pw = 0; pw < s.pooled_width; ++pw) {
-            const std::int64_t w0 =
-                clamp(static_cast<std::int64_t>(std::floor(static_cast<float>(pw) * bin_w)) + start_w, s.width);
-            const std::int64_t w1 =
-                clamp(static_cast<std::int64_t>(std::ceil(static_cast<float>(pw + 1) * bin_w)) + start_w, s.width);
-            double best = 0.0;  // an empty bin gives 0
-            bool first = true;
-            for (std::int64_t h = h0; h < h1; ++h) {
-              for (std::int64_t w = w0; w < w1; ++w) {
-                const double v = load(plane[h * s.width + w]);
-                if (first || v > best) best = v;
-                first = false;
-              }
-            }
-            out[ph * s.pooled_width + pw] = resize_util::store<T>(best);
-          }
-        }
-      }
-    }
-    return {};
-  }
-};
-
-}  // namespace max_roi_pool_detail
-
-// MaxRoiPool-1 (also 22, which added bfloat16).
-using MaxRoiPool_1 = VersionedKernel<max_roi_pool_detail::MaxRoiPoolImpl, 1>;
-
-}  // namespace kernels
-ONNXMICRO_NAMESPACE_END
-// end of file onnxmicro/kernels/nn/max_roi_pool.hpp
-// #include "onnxmicro/kernels/nn/max_unpool.hpp"
-// begin of file onnxmicro/kernels/nn/max_unpool.hpp
-// MaxUnpool: the partial inverse of MaxPool. Y starts at zero and each X element is written to the position
-// its index I names. Indices count over (N, C, D1..Dn) flattened with the inferred spatial size
-//   (in - 1) * stride + kernel - pad_begin - pad_end
-// per axis. When the optional output_shape input asks for another shape, that inferred image is placed at
-// the start of every axis of the requested one (cropped where smaller), as onnx's reference does and its
-// expected outputs need. output_shape decides the output shape, so it must be known at prepare time.
-
-
-ONNXMICRO_NAMESPACE_BEGIN
-namespace kernels {
-namespace max_unpool_detail {
-
-struct MaxUnpoolImpl : kernels::KernelDefaults {
-  static constexpr std::string_view kOpType = "MaxUnpool";
-  static constexpr int kX = 0;
-  static constexpr int kI = 1;
-  static constexpr int kOutputShape = 2;
-  static constexpr int kY = 0;
-
-  struct State {
-    int rank;  ///< full rank of X
-    std::int64_t inferred[kMaxRank];
-    std::int64_t output[kMaxRank];
-    std::int64_t inferred_count, output_count, count;
-    std::size_t element_bytes;
-  };
-
-  static Status prepare(kernels::PrepareContext& ctx, int /*since: every version accepts the same*/) noexcept {
-    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kX));
-    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kI));
-    const kernels::TensorInfo& x = ctx.input(kX);
-    if (!compute_type::is_loadable_floating(x.dtype)) return ctx.unsupported_input_dtype(kX);
-    const kernels::TensorInfo& indices = ctx.input(kI);
-    if (indices.dtype != DataType::int64) {
-      return ctx.input_error(kI, "I") << " has dtype " << dtype_name(indices.dtype) << ", expected int64";
-    }
-    if (indices.shape != x.shape) {
-      return ctx.input_error(kI, "I") << " has shape " << indices.shape << ", expected X's shape " << x.shape;
-    }
-    ONNXMICRO_RETURN_IF_ERROR(spatial_util::require_spatial_input(ctx, kX));
-    const int spatial_rank = x.shape.rank() - 2;
-    std::int64_t kernel[sliding_window::kMaxSpatialRank] = {}, strides[sliding_window::kMaxSpatialRank] = {};
-    std::int64_t pads[2 * sliding_window::kMaxSpatialRank] = {};
-    bool present = false;
-    ONNXMICRO_RETURN_IF_ERROR(
-        spatial_util::read_axis_attribute(ctx, "kernel_shape", spatial_rank, 1, 1, kernel, present));
-    if (!present) return Status(StatusCode::invalid_model) << "required attribute 'kernel_shape' (INTS) is missing";
-    ONNXMICRO_RETURN_IF_ERROR(spatial_util::read_axis_attribute(ctx, "strides", spatial_rank, 1, 1, strides, present));
-    ONNXMICRO_RETURN_IF_ERROR(spatial_util::read_axis_attribute(ctx, "pads", 2 * spatial_rank, 0, 0, pads, present));
-
-    State* state = nullptr;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    const int rank = x.shape.rank();
-    state->rank = rank;
-    Shape inferred = x.shape;
-    for (int i = 0; i < spatial_rank; ++i) {
-      inferred[i + 2] = (x.shape[i + 2] - 1) * strides[i] + kernel[i] - pads[i] - pads[i + spatial_rank];
-      if (inferred[i + 2] < 0) {
-        return Status(StatusCode::invalid_model) << "spatial axis " << i << " of the unpooled output would have size "
-                                                 << inferred[i + 2] << " (pads too large)";
-      }
-    }
-    Shape y = inferred;
-    if (ctx.has_input(kOutputShape)) {
-      std::int64_t values[kMaxRank] = {};
-      std::size_t count = 0;
-      ONNXMICRO_RETURN_IF_ERROR(
-          kernels::shape_util::read_constant_ints(ctx, kOutputShape, "output_shape", values, kMaxRank, count));
-      if (count != static_cast<std::size_t>(rank) || values[0] != x.shape[0] || values[1] != x.shape[1]) {
-        Status status = ctx.input_error(kOutputShape, "output_shape");
-        status << " is ";
-        kernels::shape_util::append_int_list(status, values, count);
-        return status << ", expected " << rank << " values starting with X's N and C " << x.shape;
-      }
-      for (int i = 2; i < rank; ++i) {
-        if (values[i] < 0) {
-          return ctx.input_error(kOutputShape, "output_shape") << " has a negative dim";
-        }
-        y[i] = values[i];
-      }
-    }
-    for (int i = 0; i < rank; ++i) {
-      state->inferred[i] = inferred[i];
-      state->output[i] = y[i];
-    }
-    ONNXMICRO_RETURN_IF_ERROR(inferred.checked_element_count(state->inferred_count));
-    ONNXMICRO_RETURN_IF_ERROR(y.checked_element_count(state->output_count));
-    state->count = x.shape.element_count();
-    state->element_bytes = dtype_size(x.dtype);
-    ctx.set_output(kY, x.dtype, y);
-    return {};
-  }
-
-  static Status run(kernels::RunContext& ctx) noexcept {
-    const State& s = ctx.state<State>();
-    const unsigned char* x = static_cast<const unsigned char*>(ctx.input(kX).data);
-    const std::int64_t* indices = static_cast<const std::int64_t*>(ctx.input(kI).data);
-    unsigned char* y = static_cast<unsigned char*>(ctx.output(kY).data);
-    // All-zero bytes are 0.0 in every float dtype.
-    if (s.output_count > 0) std::memset(y, 0, static_cast<std::size_t>(s.output_count) * s.element_bytes);
-    for (std::int64_t k = 0; k < s.count; ++k) {
-      std::int64_t index = indices[k];
-      if (index < 0 || index >= s.inferred_count) {
-        return Status(StatusCode::invalid_argument) << "input 1 (I) element " << k << " is " << index
-                                                    << ", expected a value in [0, " << s.inferred_count << ")";
-      }
-      // Coordinates in the inferred shape -> offset in the output (skipped when cropped away).
-      std::int64_t coordinates[kMaxRank];
-      for (int d = s.rank - 1; d >= 0; --d) {
-        coordinates[d] = index % s.inferred[d];
-        index /= s.inferred[d];
-      }
-      std::int64_t offset = 0;
-      bool inside = true;
-      for (int d = 0; d < s.rank && inside; ++d) {
-        inside = coordinates[d] < s.output[d];
-        offset = offset * s.output[d] + coordinates[d];
-      }
-      if (inside) {
-        std::memcpy(y + static_cast<std::size_t>(offset) * s.element_bytes,
-                    x + static_cast<std::size_t>(k) * s.element_bytes, s.element_bytes);
-      }
-    }
-    return {};
-  }
-};
-
-}  // namespace max_unpool_detail
-
-// MaxUnpool-9 (also 11, which only clarified how output_shape relates to the indices, and 22, which added
-// bfloat16).
-using MaxUnpool_9 = VersionedKernel<max_unpool_detail::MaxUnpoolImpl, 9>;
-
-}  // namespace kernels
-ONNXMICRO_NAMESPACE_END
-// end of file onnxmicro/kernels/nn/max_unpool.hpp
-// #include "onnxmicro/kernels/nn/mean_variance_normalization.hpp"
-// begin of file onnxmicro/kernels/nn/mean_variance_normalization.hpp
-// MeanVarianceNormalization: y = (x - E[x]) / (sqrt(E[x^2] - E[x]^2) + 1e-9), the expectations taken over
-// `axes` (default [0, 2, 3]), exactly as the op's ONNX function body computes it. Sums are accumulated in
-// double per slot of the kept (non-reduced) axes, in scratch.
-
-
-ONNXMICRO_NAMESPACE_BEGIN
-namespace kernels {
-namespace mean_variance_normalization_detail {
-
-struct MeanVarianceNormalizationImpl : kernels::KernelDefaults {
-  static constexpr std::string_view kOpType = "MeanVarianceNormalization";
-  static constexpr int kInPlaceInput = 0;  // each element is read before it is written
-  static constexpr int kX = 0;
-  static constexpr int kY = 0;
-  /// The function body adds this to the standard deviation.
-  static constexpr double kEpsilon = 1e-9;
-
-  struct State {
-    void (*compute)(const State&, const void* x, void* y, void* scratch) noexcept;
-    int rank;
-    std::int64_t dims[kMaxRank];
-    std::int64_t kept_stride[kMaxRank];  ///< stride of each axis in the kept-slot array (0 for reduced axes)
-    std::int64_t slots, count, per_slot;
-    std::size_t sum_offset, square_offset;
-  };
-
-  static Status prepare(kernels::PrepareContext& ctx, int /*since: every version accepts the same*/) noexcept {
-    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kX));
-    const kernels::TensorInfo& x = ctx.input(kX);
-    State* state = nullptr;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    const bool is_float = spatial_util::visit_float_dtype(
-        x.dtype, [&](auto tag) { state->compute = &compute<typename decltype(tag)::type>; });
-    if (!is_float) return ctx.unsupported_input_dtype(kX);
-    const int rank = x.shape.rank();
-    std::int64_t axes[kMaxRank + 1] = {};
-    std::size_t count = 0;
-    bool present = false;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute_ints("axes", axes, kMaxRank + 1, count, present));
-    if (!present) {
-      axes[0] = 0;
-      axes[1] = 2;
-      axes[2] = 3;
-      count = 3;
-    }
-    bool reduced[kMaxRank] = {};
-    for (std::size_t i = 0; i < count; ++i) {
-      int axis = 0;
-      ONNXMICRO_RETURN_IF_ERROR(kernels::shape_util::normalize_axis(axes[i], rank, "attribute 'axes'", true, axis));
-      if (reduced[axis]) {
-        return Status(StatusCode::invalid_model)
-               << "attribute 'axes' names axis " << axis << " twice (input 0 has shape " << x.shape << ")";
-      }
-      reduced[axis] = true;
-    }
-    state->rank = rank;
-    std::int64_t stride = 1;
-    state->per_slot = 1;
-    for (int d = rank - 1; d >= 0; --d) {
-      state->dims[d] = x.shape[d];
-      if (reduced[d]) {
-        state->kept_stride[d] = 0;
-        state->per_slot *= x.shape[d];
-      } else {
-        state->kept_stride[d] = stride;
-        stride *= x.shape[d];
-      }
-    }
-    state->slots = stride;
-    state->count = x.shape.element_count();
-    scratch::ScratchLayout layout;
-    state->sum_offset = layout.reserve<double>(state->slots);
-    state->square_offset = layout.reserve<double>(state->slots);
-    ctx.request_scratch(layout.bytes());
-    ctx.set_output(kY, x.dtype, x.shape);
-    return {};
-  }
-
-  static Status run(kernels::RunContext& ctx) noexcept {
-    const State& s = ctx.state<State>();
-    s.compute(s, ctx.input(kX).data, ctx.output(kY).data, ctx.scratch());
-    return {};
-  }
-
- private:
-  /// Calls f(element, slot) for every element of X in row-major order.
-  template <typename F>
-  static void for_each_element(const State& s, F&& f) noexcept {
-    std::int64_t index[kMaxRank] = {};
-    std::int64_t slot = 0;
-    for (std::int64_t e = 0; e < s.count; ++e) {
-      f(e, slot);
-      for (int d = s.rank - 1; d >= 0; --d) {
-        slot += s.kept_stride[d];
-        if (++index[d] < s.dims[d]) break;
-        slot -= s.kept_stride[d] * s.dims[d];
-        index[d] = 0;
-      }
-    }
-  }
-
-  template <typename T>
-  static void compute(const State& s, const void* x_data, void* y_data, void* scratch) noexcept {
-    using C = compute_type::ComputeType<T>;
-    const T* x = static_cast<const T*>(x_data);
-    T* y = static_cast<T*>(y_data);
-    double* sum = scratch::scratch_at<double>(scratch, s.sum_offset);
-    double* square = scratch::scratch_at<double>(scratch, s.square_offset);
-    for (std::int64_t i = 0; i < s.slots; ++i) sum[i] = square[i] = 0.0;
-    for_each_element(s, [&](std::int64_t e, std::int64_t slot) {
-      const double v = static_cast<double>(compute_type::widen(x[e]));
-      sum[slot] += v;
-      square[slot] += v * v;
-    });
-    const double n = static_cast<double>(s.per_slot);
-    for (std::int64_t i = 0; i < s.slots; ++i) {
-      const double mean = sum[i] / n;
-      const double variance = square[i] / n - mean * mean;
-      sum[i] = mean;
-      square[i] = 1.0 / (std::sqrt(variance > 0.0 ? variance : 0.0) + kEpsilon);  // now 1 / (std + eps)
-    }
-    for_each_element(s, [&](std::int64_t e, std::int64_t slot) {
-      const double v = static_cast<double>(compute_type::widen(x[e]));
-      y[e] = compute_type::narrow<T>(static_cast<C>((v - sum[slot]) * square[slot]));
-    });
-  }
-};
-
-}  // namespace mean_variance_normalization_detail
-
-// MeanVarianceNormalization-9 (also 13, which added bfloat16).
-using MeanVarianceNormalization_9 =
-    VersionedKernel<mean_variance_normalization_detail::MeanVarianceNormalizationImpl, 9>;
-
-}  // namespace kernels
-ONNXMICRO_NAMESPACE_END
-// end of file onnxmicro/kernels/nn/mean_variance_normalization.hpp
-// #include "onnxmicro/kernels/nn/non_max_suppression.hpp"
-// begin of file onnxmicro/kernels/nn/non_max_suppression.hpp
-// NonMaxSuppression: per batch and class, visits boxes by descending score (ties: lower index first), skips those
-// at or below score_threshold (when given), and keeps a box unless its IoU with a box already kept for that class
-// is strictly above iou_threshold, up to max_output_boxes_per_class boxes. Output: int64 [selected, 3] rows of
-// (batch, class, box). Follows onnx/reference/ops/op_non_max_suppression.py (float32 box arithmetic).
-// Versions 10 and 11 share the same semantics (11 changed no behaviour), so one kernel serves both.
-// The output size depends on the input values, so every input must be known at prepare time: prepare() runs the
-// selection and run() copies it (the session folds the node). A later version may size such outputs at run time.
-
-
-ONNXMICRO_NAMESPACE_BEGIN
-namespace kernels {
-
-namespace non_max_suppression_detail {
-
-/// The implementation of NonMaxSuppression (see the file comment).
-struct NonMaxSuppressionImpl : KernelDefaults {
-  static constexpr std::string_view kOpType = "NonMaxSuppression";
-  static constexpr int kBoxes = 0;
-  static constexpr int kScores = 1;
-  static constexpr int kMaxOutput = 2;
-  static constexpr int kIouThreshold = 3;
-  static constexpr int kScoreThreshold = 4;
-
-  struct State {
-    Span<std::int64_t> selected;  ///< rows of (batch, class, box)
-  };
-
-  static Status prepare(PrepareContext& ctx) noexcept {
-    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kBoxes));
-    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kScores));
-    const TensorInfo& boxes = ctx.input(kBoxes);
-    const TensorInfo& scores = ctx.input(kScores);
-    if (boxes.dtype != DataType::float32) return ctx.unsupported_input_dtype(kBoxes);
-    if (scores.dtype != DataType::float32) return ctx.unsupported_input_dtype(kScores);
-    if (boxes.shape.rank() != 3 || boxes.shape[2] != 4) {
-      return ctx.input_error(kBoxes) << " has shape " << boxes.shape
-                                     << ", expected [num_batches, spatial_dimension, 4]";
-    }
-    if (scores.shape.rank() != 3 || scores.shape[0] != boxes.shape[0] || scores.shape[2] != boxes.shape[1]) {
-      return ctx.input_error(kScores) << " has shape " << scores.shape << ", expected [" << boxes.shape[0]
-                                      << ", num_classes, " << boxes.shape[1] << "] for boxes of shape " << boxes.shape;
-    }
-    std::int64_t center_point_box = 0;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("center_point_box", center_point_box, 0));
-    if (center_point_box != 0 && center_point_box != 1) {
-      return Status(StatusCode::invalid_model)
-             << "attribute 'center_point_box' is " << center_point_box << ", expected 0 or 1";
-    }
-
-    // Optional scalars (an omitted or empty input takes the default: 0 boxes, IoU 0, no score filter).
-    std::int64_t max_output = 0;
-    float iou_threshold = 0.0f;
-    float score_threshold = 0.0f;
-    bool has_score_threshold = false;
-    bool present = false;
-    ONNXMICRO_RETURN_IF_ERROR(read_scalar(ctx, kMaxOutput, DataType::int64, &max_output, present));
-    if (max_output < 0) max_output = 0;
-    ONNXMICRO_RETURN_IF_ERROR(read_scalar(ctx, kIouThreshold, DataType::float32, &iou_threshold, present));
-    ONNXMICRO_RETURN_IF_ERROR(
-        read_scalar(ctx, kScoreThreshold, DataType::float32, &score_threshold, has_score_threshold));
-
-    ONNXMICRO_RETURN_IF_ERROR(ctx.require_constant_input(kBoxes));
-    ONNXMICRO_RETURN_IF_ERROR(ctx.require_constant_input(kScores));
-    const std::int64_t batches = boxes.shape[0];
-    const std::int64_t classes = scores.shape[1];
-    const std::int64_t count = boxes.shape[1];
-    const float* box_data = static_cast<const float*>(boxes.const_data);
-    const float* score_data = static_cast<const float*>(scores.const_data);
-
-    Span<std::int64_t> order;  // candidate box indices, sorted per class
-    Span<std::int64_t> kept;   // boxes kept for the current class
-    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(count), order));
-    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(count), kept));
-
-    // Two passes: count the selection, then store it in an exactly sized array.
-    State* state = nullptr;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    std::int64_t total = 0;
-    for (int pass = 0; pass < 2; ++pass) {
-      std::int64_t row = 0;
-      for (std::int64_t b = 0; b < batches && max_output > 0; ++b) {
-        const float* batch_boxes = box_data + b * count * 4;
-        for (std::int64_t c = 0; c < classes; ++c) {
-          const float* class_scores = score_data + (b * classes + c) * count;
-          std::size_t candidates = 0;
-          for (std::int64_t i = 0; i < count; ++i) {
-            // Scalar float copies: the constant data may be unaligned.
-            float s;
-            std::memcpy(&s, class_scores + i, sizeof(float));
-            if (!has_score_threshold || s > score_threshold) order[candidates++] = i;
-          }
-          auto score_at = [&](std::int64_t i) {
-            float s;
-            std::memcpy(&s, class_scores + i, sizeof(float));
-            return s;
-          };
-          // Descending score, ties by ascending index; NaN sorts last.
-          std::sort(order.data(), order.data() + candidates, [&](std::int64_t a, std::int64_t z) {
-            const float sa = score_at(a);
-            const float sz = score_at(z);
-            const bool na = sa != sa;
-            const bool nz = sz != sz;
-            if (na || nz) return !na && nz ? true : (na == nz && a < z);
-            return sa > sz || (sa == sz && a < z);
-          });
-          std::int64_t kept_count = 0;
-          for (std::size_t k = 0; k < candidates && kept_count < max_output; ++k) {
-            const std::int64_t candidate = order[k];
-            bool keep = true;
-            for (std::int64_t j = 0; j < kept_count && keep; ++j) {
-              keep = !suppressed(batch_boxes, candidate, kept[static_cast<std::size_t>(j)], center_point_box != 0,
-                                 iou_threshold);
-            }
-            if (!keep) continue;
-            kept[static_cast<std::size_t>(kept_count++)] = candidate;
-            if (pass == 1) {
-              state->selected[static_cast<std::size_t>(row * 3)] = b;
-              state->selected[static_cast<std::size_t>(row * 3 + 1)] = c;
-              state->selected[static_cast<std::size_t>(row * 3 + 2)] = candidate;
-            }
-            ++row;
-          }
-        }
-      }
-      total = row;
-      if (pass == 0)
-        ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(total * 3), state->selected));
-    }
-    ctx.set_output(0, DataType::int64, Shape{total, 3});
-    return {};
-  }
-
-  static Status run(RunContext& ctx) noexcept {
-    const State& state = ctx.state<State>();
-    if (!state.selected.empty())
-      std::memcpy(ctx.output(0).data, state.selected.data(), state.selected.size() * sizeof(std::int64_t));
-    return {};
-  }
-
- private:
-  /// Reads optional 1-element input `index` of `dtype` into `value`; `present` = given and non-empty.
-  static Status read_scalar(PrepareContext& ctx, int index, DataType dtype, void* value, bool& present) noexcept {
-    present = false;
-    if (!ctx.has_input(index)) return {};
-    ONNXMICRO_RETURN_IF_ERROR(ctx.require_constant_input(index));
-    const TensorInfo& info = ctx.input(index);
-    if (info.dtype != dtype) {
-      return ctx.input_error(index) << " has dtype " << dtype_name(info.dtype) << ", expected " << dtype_name(dtype);
-    }
-    const std::int64_t n = info.shape.element_count();
-    if (n == 0) return {};
-    if (n != 1) {
-      return ctx.input_error(index) << " has shape " << info.shape << ", expected a scalar";
-    }
-    std::memcpy(value, info.const_data, dtype_size(dtype));
-    present = true;
-    return {};
-  }
-
-  static float at(const float* boxes, std::int64_t box, int k) noexcept {
-    float v;
-    std::memcpy(&v, boxes + box * 4 + k, sizeof(float));
-    return v;
-  }
-
-  /// suppress_by_iou of the reference: true when IoU(a, b) > threshold.
-  static bool suppressed(const float* boxes, std::int64_t a, std::int64_t b, bool center, float threshold) noexcept {
-    float ax0, ax1, ay0, ay1, bx0, bx1, by0, by1;
-    if (!center) {  // [y1, x1, y2, x2], corners in any order
-      ax0 = std::min(at(boxes, a, 1), at(boxes, a, 3));
-      ax1 = std::max(at(boxes, a, 1), at(boxes, a, 3));
-      bx0 = std::min(at(boxes, b, 1), at(boxes, b, 3));
-      bx1 = std::max(at(boxes, b, 1), at(boxes, b, 3));
-      ay0 = std::min(at(boxes, a, 0), at(boxes, a, 2));
-      ay1 = std::max(at(boxes, a, 0), at(boxes, a, 2));
-      by0 = std::min(at(boxes, b, 0), at(boxes, b, 2));
-      by1 = std::max(at(boxes, b, 0), at(boxes, b, 2));
-    } else {  // [x_center, y_center, width, height]
-      const float aw = at(boxes, a, 2) / 2, ah = at(boxes, a, 3) / 2;
-      const float bw = at(boxes, b, 2) / 2, bh = at(boxes, b, 3) / 2;
-      ax0 = at(boxes, a, 0) - aw;
-      ax1 = at(boxes, a, 0) + aw;
-      bx0 = at(boxes, b, 0) - bw;
-      bx1 = at(boxes, b, 0) + bw;
-      ay0 = at(boxes, a, 1) - ah;
-      ay1 = at(boxes, a, 1) + ah;
-      by0 = at(boxes, b, 1) - bh;
-      by1 = at(boxes, b, 1) + bh;
-    }
-    const float ix0 = std::max(ax0, bx0), ix1 = std::min(ax1, bx1);
-    if (ix1 <= ix0) return false;
-    const float iy0 = std::max(ay0, by0), iy1 = std::min(ay1, by1);
-    if (iy1 <= iy0) return false;
-    const float intersection = (ix1 - ix0) * (iy1 - iy0);
-    if (intersection <= 0.0f) return false;
-    const float area_a = (ax1 - ax0) * (ay1 - ay0);
-    const float area_b = (bx1 - bx0) * (by1 - by0);
-    const float union_area = area_a + area_b - intersection;
-    if (area_a <= 0.0f || area_b <= 0.0f || union_area <= 0.0f) return false;
-    return intersection / union_area > threshold;
-  }
-};
-
-}  // namespace non_max_suppression_detail
-
-// NonMaxSuppression-10 (also 11, which changed no behaviour).
-using NonMaxSuppression_10 = VersionedKernel<non_max_suppression_detail::NonMaxSuppressionImpl, 10>;
-
-}  // namespace kernels
-ONNXMICRO_NAMESPACE_END
-// end of file onnxmicro/kernels/nn/non_max_suppression.hpp
-// #include "onnxmicro/kernels/nn/resize.hpp"
-// begin of file onnxmicro/kernels/nn/resize.hpp
-// Resize: nearest / (multi)linear / (multi)cubic resampling of an N-D tensor to sizes given by `scales` or
-// `sizes`. The taps are computed in prepare (nn/resize_util.hpp), so the scales/sizes/roi inputs must be known
-// then (a new shape re-plans). Versions:
-//   10: inputs (X, scales); asymmetric coordinates; nearest picks floor when upsampling, ceil when downsampling.
-//   11: inputs (X, roi, scales[, sizes]); coordinate_transformation_mode, nearest_mode, cubic, exclude_outside,
-//       extrapolation_value; tf_half_pixel_for_nn (removed in 13).
-//   13: roi and scales optional; bfloat16.
-//   18: axes, keep_aspect_ratio_policy, antialias.
-//   19: coordinate_transformation_mode half_pixel_symmetric.
-// Where the reference (onnx/reference/ops/op_resize.py) and the spec differ: the output size from scales is
-// floor(input_dimension * scale), ignoring roi, as the reference and onnxruntime compute it (the spec multiplies
-// by roi_end - roi_start); pytorch_half_pixel maps to 0 for a length-1 output, as the spec and onnxruntime say
-// (the reference uses -0.5; nearest and linear give the same result either way).
-
-
-ONNXMICRO_NAMESPACE_BEGIN
-namespace kernels {
-namespace resize_detail {
-
-/// The prepare() of every Resize version; `version` is the kernel's since-version.
-struct ResizeCommon : KernelDefaults {
-  static constexpr std::string_view kOpType = "Resize";
-
-  struct State {
-    resize_util::Plan plan;
-  };
-
-  static Status prepare(PrepareContext& ctx, int version) noexcept {
-    const int x_index = 0;
-    const int roi_index = version >= 11 ? 1 : -1;
-    const int scales_index = version >= 11 ? 2 : 1;
-    const int sizes_index = version >= 11 ? 3 : -1;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(x_index));
-    if (version < 13) ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(scales_index));
-    const TensorInfo& x = ctx.input(x_index);
-    if (x.dtype == DataType::bfloat16 && version < 13) return ctx.unsupported_input_dtype(x_index);
-    const int rank = x.shape.rank();
-
-    resize_util::Params params;
-    double extrapolation_value = 0.0;
-    ONNXMICRO_RETURN_IF_ERROR(parse_attributes(ctx, version, params, extrapolation_value));
-
-    // axes (18+): which axes scales/sizes/roi refer to.
-    int axes[kMaxRank];
-    std::size_t axis_count = static_cast<std::size_t>(rank);
-    for (int d = 0; d < rank; ++d) axes[d] = d;
-    if (version >= 18) {
-      std::int64_t raw[kMaxRank];
-      bool present = false;
-      ONNXMICRO_RETURN_IF_ERROR(ctx.attribute_ints("axes", raw, kMaxRank, axis_count, present));
-      if (!present) {
-        axis_count = static_cast<std::size_t>(rank);
-      } else {
-        bool seen[kMaxRank] = {};
-        for (std::size_t i = 0; i < axis_count; ++i) {
-          ONNXMICRO_RETURN_IF_ERROR(shape_util::normalize_axis(raw[i], rank, "attribute 'axes'", true, axes[i]));
-          if (seen[axes[i]]) {
-            return Status(StatusCode::invalid_model) << "attribute 'axes' names axis " << axes[i] << " twice";
-          }
-          seen[axes[i]] = true;
-        }
-      }
-    }
-
-    resize_util::AxisRequest requests[kMaxRank];
-    std::int64_t strides[kMaxRank];
-    resize_util::row_major_strides(x.shape, strides);
-    for (int d = 0; d < rank; ++d) {
-      requests[d].input_size = x.shape[d];
-      requests[d].output_size = x.shape[d];
-      requests[d].input_stride = strides[d];
-    }
-
-    // scales or sizes: exactly one of them (an empty tensor counts as absent).
-    float scales[kMaxRank];
-    std::size_t scale_count = 0;
-    if (ctx.has_input(scales_index)) {
-      ONNXMICRO_RETURN_IF_ERROR(read_floats(ctx, scales_index, "scales", scales, scale_count));
-    }
-    std::int64_t sizes[kMaxRank];
-    std::size_t size_count = 0;
-    if (sizes_index >= 0 && ctx.has_input(sizes_index)) {
-      ONNXMICRO_RETURN_IF_ERROR(shape_util::read_constant_ints(ctx, sizes_index, "sizes", sizes, kMaxRank, size_count));
-    }
-    if ((scale_count == 0) == (size_count == 0)) {
-      return Status(StatusCode::invalid_model) << "exactly one of 'scales' and 'sizes' must be given (non-empty), got "
-                                               << (scale_count ? "both" : "none");
-    }
-    if (scale_count != 0) {
-      if (scale_count != axis_count) return length_error(ctx, scales_index, "scales", scale_count, axis_count);
-      for (std::size_t i = 0; i < axis_count; ++i) {
-        if (!(scales[i] > 0.0f)) {
-          return ctx.input_error(scales_index, "scales") << ": value " << i << " is not positive";
-        }
-        resize_util::AxisRequest& r = requests[axes[i]];
-        r.scale = static_cast<double>(scales[i]);
-        ONNXMICRO_RETURN_IF_ERROR(to_output_size(r.scale * static_cast<double>(r.input_size), axes[i], r.output_size));
-      }
-    } else {
-      if (size_count != axis_count) return length_error(ctx, sizes_index, "sizes", size_count, axis_count);
-      for (std::size_t i = 0; i < axis_count; ++i) {
-        if (sizes[i] < 0) {
-          return ctx.input_error(sizes_index, "sizes") << ": value " << i << " is " << sizes[i] << ", expected >= 0";
-        }
-        resize_util::AxisRequest& r = requests[axes[i]];
-        if (r.input_size == 0 && sizes[i] != 0) {
-          return Status(StatusCode::invalid_model)
-                 << "cannot resize axis " << axes[i] << " of size 0 to size " << sizes[i];
-        }
-        r.output_size = sizes[i];
-        r.scale = r.input_size == 0 ? 1.0 : static_cast<double>(sizes[i]) / static_cast<double>(r.input_size);
-      }
-      if (version >= 18) ONNXMICRO_RETURN_IF_ERROR(keep_aspect_ratio(ctx, axes, axis_count, requests));
-    }
-
-    // roi matters only for tf_crop_and_resize; other modes ignore it (and need not know it).
-    if (params.coordinates == resize_util::CoordinateMode::tf_crop_and_resize) {
-      if (roi_index < 0 || !ctx.has_input(roi_index)) {
-        return Status(StatusCode::invalid_model)
-               << "coordinate_transformation_mode 'tf_crop_and_resize' needs input 1 'roi'";
-      }
-      ONNXMICRO_RETURN_IF_ERROR(read_roi(ctx, roi_index, axes, axis_count, requests));
-    }
-
-    State* state = nullptr;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    state->plan.extrapolation_value = extrapolation_value;
-    ONNXMICRO_RETURN_IF_ERROR(resize_util::select_compute(ctx, x_index, params.mode, state->plan));
-    ONNXMICRO_RETURN_IF_ERROR(resize_util::build_plan(ctx, params, requests, rank, state->plan));
-    ctx.set_output(0, x.dtype, state->plan.output_shape);
-    return {};
-  }
-
-  static Status run(RunContext& ctx) noexcept {
-    const resize_util::Plan& plan = ctx.state<State>().plan;
-    plan.compute(plan, ctx.input(0).data, ctx.output(0).data);
-    return {};
-  }
-
- private:
-  static Status parse_attributes(PrepareContext& ctx, int version, resize_util::Params& p,
-                                 double& extrapolation) noexcept {
-    static constexpr std::string_view kModeNames[] = {"nearest", "linear", "cubic"};
-    static constexpr resize_util::Mode kModes[] = {resize_util::Mode::nearest, resize_util::Mode::linear,
-                                                   resize_util::Mode::cubic};
-    ONNXMICRO_RETURN_IF_ERROR(resize_util::parse_choice(ctx, "mode", "nearest", kModeNames, kModes, p.mode));
-    if (version < 11) {
-      if (p.mode == resize_util::Mode::cubic) {
-        return Status(StatusCode::invalid_model) << "attribute 'mode' is 'cubic', which Resize-10 does not have";
-      }
-      p.coordinates = resize_util::CoordinateMode::asymmetric;
-      p.nearest = resize_util::NearestMode::legacy;
-      return {};
-    }
-    static constexpr std::string_view kCoordinateNames[] = {
-        "half_pixel",         "pytorch_half_pixel",   "align_corners",       "asymmetric",
-        "tf_crop_and_resize", "tf_half_pixel_for_nn", "half_pixel_symmetric"};
-    static constexpr resize_util::CoordinateMode kCoordinates[] = {
-        resize_util::CoordinateMode::half_pixel,          resize_util::CoordinateMode::pytorch_half_pixel,
-        resize_util::CoordinateMode::align_corners,       resize_util::CoordinateMode::asymmetric,
-        resize_util::CoordinateMode::tf_crop_and_resize,  resize_util::CoordinateMode::tf_half_pixel_for_nn,
-        resize_util::CoordinateMode::half_pixel_symmetric};
-    ONNXMICRO_RETURN_IF_ERROR(resize_util::parse_choice(ctx, "coordinate_transformation_mode", "half_pixel",
-                                                        kCoordinateNames, kCoordinates, p.coordinates));
-    // tf_half_pixel_for_nn: only in Resize-11; half_pixel_symmetric: added in 19.
-    if ((p.coordinates == resize_util::CoordinateMode::tf_half_pixel_for_nn && version != 11) ||
-        (p.coordinates == resize_util::CoordinateMode::half_pixel_symmetric && version < 19)) {
-      std::string_view text;
-      ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("coordinate_transformation_mode", text, ""));
-      return Status(StatusCode::invalid_model) << "attribute 'coordinate_transformation_mode' is '" << text
-                                               << "', which Resize-" << version << " does not have";
-    }
-    static constexpr std::string_view kNearestNames[] = {"round_prefer_floor", "round_prefer_ceil", "floor", "ceil"};
-    static constexpr resize_util::NearestMode kNearest[] = {
-        resize_util::NearestMode::round_prefer_floor, resize_util::NearestMode::round_prefer_ceil,
-        resize_util::NearestMode::floor, resize_util::NearestMode::ceil};
-    ONNXMICRO_RETURN_IF_ERROR(
-        resize_util::parse_choice(ctx, "nearest_mode", "round_prefer_floor", kNearestNames, kNearest, p.nearest));
-    float a = -0.75f;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("cubic_coeff_a", a, -0.75f));
-    p.cubic_coeff_a = static_cast<double>(a);
-    std::int64_t exclude = 0;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("exclude_outside", exclude, 0));
-    p.exclude_outside = exclude != 0;
-    float extrapolation_value = 0.0f;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("extrapolation_value", extrapolation_value, 0.0f));
-    extrapolation = static_cast<double>(extrapolation_value);
-    if (version >= 18) {
-      std::int64_t antialias = 0;
-      ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("antialias", antialias, 0));
-      // The spec applies antialias to linear and cubic only; nearest ignores it.
-      p.antialias = antialias != 0 && p.mode != resize_util::Mode::nearest;
-    }
-    return {};
-  }
-
-  static Status length_error(const PrepareContext& ctx, int index, const char* role, std::size_t got,
-                             std::size_t expected) noexcept {
-    return ctx.input_error(index, role) << " has " << got << " values, expected " << expected
-                                        << " (one per resized axis)";
-  }
-
-  /// Reads the constant float32 `scales` input (1-D).
-  static Status read_floats(PrepareContext& ctx, int index, const char* role, float* values,
-                            std::size_t& count) noexcept {
-    ONNXMICRO_RETURN_IF_ERROR(ctx.require_constant_input(index));
-    const TensorInfo& info = ctx.input(index);
-    if (info.dtype != DataType::float32) {
-      return ctx.input_error(index, role) << " has dtype " << dtype_name(info.dtype) << ", expected float";
-    }
-    const std::int64_t n = info.shape.element_count();
-    if (info.shape.rank() > 1 || n > kMaxRank) {
-      return ctx.input_error(index, role) << " must be 1-D with at most one value per axis, got shape " << info.shape;
-    }
-    if (n > 0) std::memcpy(values, info.const_data, static_cast<std::size_t>(n) * sizeof(float));
-    count = static_cast<std::size_t>(n);
-    return {};
-  }
-
-  static double round_to_float(double v) noexcept { return static_cast<double>(static_cast<float>(v)); }
-  static double round_to_half(double v) noexcept {
-    return static_cast<double>(float16_t::from_float(static_cast<float>(v)).to_float());
-  }
-  static double keep_double(double v) noexcept { return v; }
-
-  /// Reads roi (starts then ends, one pair per axis in `axes`) into the requests.
-  static Status read_roi(PrepareContext& ctx, int index, const int* axes, std::size_t axis_count,
-                         resize_util::AxisRequest* requests) noexcept {
-    ONNXMICRO_RETURN_IF_ERROR(ctx.require_constant_input(index));
-    const TensorInfo& info = ctx.input(index);
-    const std::int64_t n = info.shape.element_count();
-    if (info.shape.rank() != 1 || n != static_cast<std::int64_t>(2 * axis_count)) {
-      return ctx.input_error(index, "roi") << " has shape " << info.shape << ", expected [" << (2 * axis_count)
-                                           << "] (starts then ends of the resized axes)";
-    }
-    double (*round)(double) noexcept = nullptr;
-    std::size_t size = 0;
-    switch (compiled_dtype(info.dtype)) {
-      case DataType::float32:
-        round = &round_to_float;
-        size = 4;
-        break;
-      case DataType::float16:
-        round = &round_to_half;
-        size = 2;
-        break;
-      case DataType::float64:
-        round = &keep_double;
-        size = 8;
-        break;
-      default:
-        return ctx.input_error(index, "roi")
-               << " has dtype " << dtype_name(info.dtype) << ", expected float16, float or double";
-    }
-    const unsigned char* bytes = static_cast<const unsigned char*>(info.const_data);
-    auto value = [&](std::size_t i) {
-      if (size == 4) {
-        float f;
-        std::memcpy(&f, bytes + i * 4, 4);
-        return static_cast<double>(f);
-      }
-      if (size == 2) {
-        std::uint16_t h;
-        std::memcpy(&h, bytes + i * 2, 2);
-        return static_cast<double>(float16_t::from_bits(h).to_float());
-      }
-      double d;
-      std::memcpy(&d, bytes + i * 8, 8);
-      return d;
-    };
-    for (std::size_t i = 0; i < axis_count; ++i) {
-      resize_util::AxisRequest& r = requests[axes[i]];
-      r.has_roi = true;
-      r.roi_start = value(i);
-      r.roi_end = value(axis_count + i);
-      r.round_roi = round;
-    }
-    for (int d = 0; d < kMaxRank; ++d) {
-      if (!requests[d].has_roi) {
-        requests[d].roi_start = 0.0;
-        requests[d].roi_end = 1.0;
-        requests[d].round_roi = round;
-      }
-    }
-    return {};
-  }
-
-  /// `size` (scale x input size, >= 0) truncated to an output size; limit_exceeded when it does not fit an
-  /// int64 (infinite included), where the conversion would be undefined behaviour.
-  static Status to_output_size(double size, int axis, std::int64_t& out) noexcept {
-    if (!(size < 9.0e18)) {
-      return Status(StatusCode::limit_exceeded)
-             << "the output size of axis " << axis << " (scale x input size) does not fit a 64-bit size";
-    }
-    out = static_cast<std::int64_t>(size);
-    return {};
-  }
-
-  /// keep_aspect_ratio_policy (18+, sizes only): one scale for every resized axis.
-  static Status keep_aspect_ratio(PrepareContext& ctx, const int* axes, std::size_t axis_count,
-                                  resize_util::AxisRequest* requests) noexcept {
-    std::string_view policy;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("keep_aspect_ratio_policy", policy, "stretch"));
-    if (policy == "stretch") return {};
-    const bool not_larger = policy == "not_larger";
-    if (!not_larger && policy != "not_smaller") {
-      return Status(StatusCode::invalid_model) << "attribute 'keep_aspect_ratio_policy' is '" << policy
-                                               << "', expected one of 'stretch', 'not_larger', 'not_smaller'";
-    }
-    double scale = 0.0;
-    for (std::size_t i = 0; i < axis_count; ++i) {
-      const double s = requests[axes[i]].scale;
-      if (i == 0 || (not_larger ? s < scale : s > scale)) scale = s;
-    }
-    for (std::size_t i = 0; i < axis_count; ++i) {
-      resize_util::AxisRequest& r = requests[axes[i]];
-      r.scale = scale;
-      ONNXMICRO_RETURN_IF_ERROR(
-          to_output_size(scale * static_cast<double>(r.input_size) + 0.5, axes[i], r.output_size));  // half up
-    }
-    return {};
-  }
-};
-
-}  // namespace resize_detail
-
-// Resize-10: (X, scales); asymmetric coordinates, nearest or linear.
-using Resize_10 = VersionedKernel<resize_detail::ResizeCommon, 10, 11>;
-// Resize-11: (X, roi, scales[, sizes]) with coordinate_transformation_mode, nearest_mode, cubic, exclude_outside.
-using Resize_11 = VersionedKernel<resize_detail::ResizeCommon, 11, 13>;
-// Resize-13: roi and scales optional, bfloat16, tf_half_pixel_for_nn removed.
-using Resize_13 = VersionedKernel<resize_detail::ResizeCommon, 13, 18>;
-// Resize-18: axes, keep_aspect_ratio_policy and antialias attributes.
-using Resize_18 = VersionedKernel<resize_detail::ResizeCommon, 18, 19>;
-// Resize-19: coordinate_transformation_mode half_pixel_symmetric.
-using Resize_19 = VersionedKernel<resize_detail::ResizeCommon, 19>;
-
-}  // namespace kernels
-ONNXMICRO_NAMESPACE_END
-// end of file onnxmicro/kernels/nn/resize.hpp
-// #include "onnxmicro/kernels/nn/rms_normalization.hpp"
-// begin of file onnxmicro/kernels/nn/rms_normalization.hpp
-// RMSNormalization: X is split at `axis` into rows and normalised blocks; Y = x / sqrt(mean(x^2) + epsilon)
-// * scale, with scale broadcast onto X (numpy rules). scale (and Y) may have another float dtype than X (V);
-// the sum of squares is accumulated in double and applied in float (double for double X).
-
-
-ONNXMICRO_NAMESPACE_BEGIN
-namespace kernels {
-namespace rms_normalization_detail {
-
-/// Shared by every RMSNormalization version. When Y's dtype (V, scale's) differs from X's (T), Y is first
-/// computed in T into scratch and then converted (so e.g. float16 X with float scale is rounded to float16 once).
-struct RmsNormalizationImpl : kernels::KernelDefaults {
-  static constexpr std::string_view kOpType = "RMSNormalization";
-  static constexpr int kX = 0;
-  static constexpr int kScale = 1;
-  static constexpr int kY = 0;
-
-  struct State {
-    normalization_util::BlockNormalizer normalizer;
-    bool convert;                  ///< Y's dtype (V) differs from X's (T): normalise into scratch, then convert
-    std::size_t converted_offset;  ///< scratch for Y in X's dtype when `convert`
-    DataType y_dtype;
-  };
-
-  static Status prepare(kernels::PrepareContext& ctx, int /*since: every version accepts the same*/) noexcept {
-    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kX));
-    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kScale));
-    const kernels::TensorInfo& x = ctx.input(kX);
-    const kernels::TensorInfo& scale = ctx.input(kScale);
-    if (!normalization_util::is_normalizable(x.dtype)) return ctx.unsupported_input_dtype(kX);
-    if (!normalization_util::is_normalizable(scale.dtype)) return ctx.unsupported_input_dtype(kScale);
-    const int rank = x.shape.rank();
-    if (rank < 1) {
-      return ctx.input_error(kX, "X") << " is a scalar, expected rank >= 1";
-    }
-    std::int64_t axis_value = -1;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("axis", axis_value, -1));
-    int axis = 0;
-    ONNXMICRO_RETURN_IF_ERROR(kernels::shape_util::normalize_axis(axis_value, rank, "attribute 'axis'", true, axis));
-    std::int64_t stash_type = 1;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("stash_type", stash_type, 1));
-    if (!normalization_util::is_normalizable(static_cast<DataType>(stash_type)) || stash_type < 0 || stash_type > 16) {
-      return Status(StatusCode::invalid_model)
-             << "attribute 'stash_type' is " << stash_type
-             << ", expected a float dtype number (1 float, 10 float16, 11 double, 16 bfloat16)";
-    }
-
-    State* state = nullptr;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-    normalization_util::BlockNormalizer& n = state->normalizer;
-    n.subtract_mean = false;
-    ONNXMICRO_RETURN_IF_ERROR(normalization_util::read_epsilon(ctx, 1e-5f, n.epsilon));
-    ONNXMICRO_RETURN_IF_ERROR(normalization_util::check_param_shape(
-        ctx, kScale, scale.shape, x.shape, "a shape that broadcasts onto X's normalised dims (numpy rules)"));
-    const std::int64_t rows = kernels::shape_util::dims_product(x.shape, 0, axis);
-    const std::int64_t block = kernels::shape_util::dims_product(x.shape, axis, rank);
-    scratch::ScratchLayout layout;
-    ONNXMICRO_RETURN_IF_ERROR(
-        normalization_util::plan_blocks(x.dtype, rows, block, x.shape, &scale.shape, nullptr, scale.dtype, layout, n));
-    state->y_dtype = scale.dtype;
-    state->convert = scale.dtype != x.dtype;
-    if (state->convert) state->converted_offset = layout.reserve<double>(x.shape.element_count());
-    ctx.request_scratch(layout.bytes());
-    ctx.set_output(kY, scale.dtype, x.shape);
-    return {};
-  }
-
-  static Status run(kernels::RunContext& ctx) noexcept {
-    const State& state = ctx.state<State>();
-    const std::int64_t count = ctx.input(kX).element_count();
-    if (!state.convert) {
-      normalization_util::run_blocks(state.normalizer, ctx.input(kX).data, ctx.input(kScale).data, nullptr,
-                                     ctx.output(kY).data, ctx.scratch());
-      return {};
-    }
-    // Y in X's dtype first (scratch sized for double, enough for any float dtype), then converted to V.
-    void* staged = scratch::scratch_at<unsigned char>(ctx.scratch(), state.converted_offset);
-    normalization_util::run_blocks(state.normalizer, ctx.input(kX).data, ctx.input(kScale).data, nullptr, staged,
-                                   ctx.scratch());
-    double* wide = static_cast<double*>(staged);
-    // Widen in place from the back so no element is overwritten before it is read.
-    const DataType t = ctx.input(kX).dtype;
-    for (std::int64_t i = count - 1; i >= 0; --i) {
-      double v = 0.0;
-      compute_type::load_floating(
-          t, static_cast<const unsigned char*>(staged) + i * static_cast<std::int64_t>(dtype_size(t)), &v, 1);
-      wide[i] = v;
-    }
-    compute_type::store_floating(state.y_dtype, wide, ctx.output(kY).data, count);
-    return {};
-  }
-};
-
-}  // namespace rms_normalization_detail
-
-// RMSNormalization-23: the first version.
-using RMSNormalization_23 = VersionedKernel<rms_normalization_detail::RmsNormalizationImpl, 23>;
-
-}  // namespace kernels
-ONNXMICRO_NAMESPACE_END
-// end of file onnxmicro/kernels/nn/rms_normalization.hpp
-// #include "onnxmicro/kernels/nn/rnn.hpp"
-// begin of file onnxmicro/kernels/nn/rnn.hpp
-// RNN: Ht = f(clip(Xt*W^T + Ht-1*R^T + Wb + Rb)), f = Tanh by default. The time loop, attributes and shapes
-// are shared with GRU and LSTM (recurrent_util.hpp).
-
-
-ONNXMICRO_NAMESPACE_BEGIN
-namespace kernels {
-
-/// The gate math of one RNN time step.
-struct RnnCell {
-  static constexpr int kGates = 1;
-  static constexpr int kActivations = 1;
-  static constexpr bool kHasCell = false;
-  static constexpr std::string_view kDefaultActivations[kActivations] = {"Tanh"};
-  static constexpr int kScratchVectors = 1;
-  static constexpr bool kGemmPath = true;
-
-  template <int kSince>
-  static Status parse(PrepareContext&, recurrent_util::Config&) noexcept {
-    return {};
-  }
-
-  /// The gemm path's activation vectorises for Tanh without clip.
-  static bool vector_gates(const recurrent_util::Config& cfg, bool) noexcept {
-    for (int d = 0; d < cfg.directions; ++d)
-      if (cfg.activations[d].kind != recurrent_util::ActivationKind::tanh) return false;
-    return !cfg.has_clip;
-  }
-
-  /// One batch row's step on the gemm path from its pre-activations `pre`.
-  static void apply_row(const recurrent_util::GemmPath& path, const recurrent_util::Config& cfg,
-                        const recurrent_util::Activation* activations, const float*, float* pre, float* h, float*,
-                        float*) noexcept {
-    if (path.vector_gates) return vector_math::tanh(path.isa, pre, h, cfg.hidden);
-    for (std::int64_t j = 0; j < cfg.hidden; ++j) h[j] = activations[0](recurrent_util::clip_value(cfg, pre[j]));
-  }
-
-  template <typename A, typename T>
-  static void step(const recurrent_util::Config& cfg, const recurrent_util::Weights<T>& wt, const T* x, A* h, A*,
-                   A* scratch) noexcept {
-    recurrent_util::gate_inputs(cfg, wt, kGates, x, h, 0, 1, scratch);
-    for (std::int64_t j = 0; j < cfg.hidden; ++j) h[j] = wt.activations[0](recurrent_util::clip_value(cfg, scratch[j]));
-  }
-};
-
-/// RNN's versions (VersionedKernel): RecurrentOp supplies run() and prepare_version<kSince>(),
-/// which takes the version as a template argument.
-struct RnnImpl : KernelDefaults, recurrent_util::RecurrentOp<RnnCell> {
-  static constexpr std::string_view kOpType = "RNN";
-  template <int kSince>
-  static Status prepare(PrepareContext& ctx, std::integral_constant<int, kSince>) noexcept {
-    return prepare_version<kSince>(ctx);
-  }
-};
-
-/// RNN-1: the first version; its `output_sequence` attribute is implied by whether the node names Y.
-using RNN_1 = VersionedKernel<RnnImpl, 1, 7>;
-/// RNN-7: output_sequence removed (no change in what is computed).
-using RNN_7 = VersionedKernel<RnnImpl, 7, 14>;
-/// RNN-14: attribute `layout` (1: batch-major X, initial_h, Y, Y_h).
-using RNN_14 = VersionedKernel<RnnImpl, 14, 22>;
-/// RNN-22: bfloat16.
-using RNN_22 = VersionedKernel<RnnImpl, 22>;
-
-}  // namespace kernels
-ONNXMICRO_NAMESPACE_END
-// end of file onnxmicro/kernels/nn/rnn.hpp
-// #include "onnxmicro/kernels/nn/roi_align.hpp"
-// begin of file onnxmicro/kernels/nn/roi_align.hpp
-// RoiAlign: pools each region of interest (x1, y1, x2, y2, scaled by spatial_scale) of image batch_indices[r] of
-// X (N, C, H, W) into an output_height x output_width grid; each bin averages (or, in 'max' mode, takes the
-// largest weighted corner of) sampling_ratio^2 bilinear samples (adaptive ceil(roi/bins) when 0). Follows
-// onnx/reference/ops/op_roi_align.py, which mirrors onnxruntime: float32 arithmetic for float32 (double for
-// double), samples outside [-1, size] contribute 0, 'max' takes the max of the four weighted corner values.
-// Versions:
-//   10: coordinates scaled without a half-pixel shift (what 16 calls 'output_half_pixel').
-//   16: coordinate_transformation_mode ('half_pixel' default: shift by -0.5, no 1x1 minimum roi size).
-//   22: bfloat16.
-
-
-ONNXMICRO_NAMESPACE_BEGIN
-namespace kernels {
-namespace roi_align_detail {
-
-struct State {
-  Status (*compute)(const State& s, const void* x, const void* rois, const std::int64_t* batch, void* y) noexcept;
-  bool max_mode;
-  bool half_pixel;
-  std::int64_t batch;
-  std::int64_t channels;
-  std::int64_t height;
-  std::int64_t width;
-  std::int64_t rois;
-  std::int64_t pooled_height;
-  std::int64_t pooled_width;
-  std::int64_t sampling_ratio;
-  float spatial_scale;
-};
-
-template <typename C>
-struct Sample {
-  std::int64_t pos[4];
-  C w[4];
-};
-
-/// pre_calc_for_bilinear_interpolate of the reference, for one sampling point.
-template <typename C>
-inline Sample<C> bilinear(const State& s, C y, C x) noexcept {
-  Sample<C> p{};
-  const C height = static_cast<C>(s.height);
-  const C width = static_cast<C>(s.width);
-  if (y < C(-1) || y > height || x < C(-1) || x > width) return p;  // outside: zero weights
-  if (y < C(0)) y = C(0);
-  if (x < C(0)) x = C(0);
-  std::int64_t y_low = static_cast<std::int64_t>(y);
-  std::int64_t x_low = static_cast<std::int64_t>(x);
-  std::int64_t y_high, x_high;
-  if (y_low >= s.height - 1) {
-    y_high = y_low = s.height - 1;
-    y = static_cast<C>(y_low);
-  } else {
-    y_high = y_low + 1;
-  }
-  if (x_low >= s.width - 1) {
-    x_high = x_low = s.width - 1;
-    x = static_cast<C>(x_low);
-  } else {
-    x_high = x_low + 1;
-  }
-  const C ly = y - static_cast<C>(y_low);
-  const C lx = x - static_cast<C>(x_low);
-  const C hy = C(1) - ly;
-  const C hx = C(1) - lx;
-  p.pos[0] = y_low * s.width + x_low;
-  p.pos[1] = y_low * s.width + x_high;
-  p.pos[2] = y_high * s.width + x_low;
-  p.pos[3] = y_high * s.width + x_high;
-  p.w[0] = hy * hx;
-  p.w[1] = hy * lx;
-  p.w[2] = ly * hx;
-  p.w[3] = ly * lx;
-  return p;
-}
-
-template <typename T>
-inline Status compute(const State& s, const void* x_data, const void* roi_data, const std::int64_t* batch,
-                      void* y_data) noexcept {
-  using C = std::conditional_t<std::is_same<T, double>::value, double, float>;
-  const T* x = static_cast<const T*>(x_data);
-  const T* rois = static_cast<const T*>(roi_data);
-  T* y = static_cast<T*>(y_data);
-  const C scale = static_cast<C>(s.spatial_scale);
-  const C offset = s.half_pixel ? C(0.5) : C(0);
-  for (std::int64_t n = 0; n < s.rois; ++n) {
-    const std::int64_t b = batch[n];
-    if (b < 0 || b >= s.batch) {
-      return Status(StatusCode::out_of_range)
-             << "input 2 (batch_indices): value " << b << " at " << n << " is outside [0, " << s.batch << ")";
-    }
-    const T* roi = rois + n * 4;
-    const C start_w = static_cast<C>(resize_util::load(roi[0])) * scale - offset;
-    const C start_h = static_cast<C>(resize_util::load(roi[1])) * scale - offset;
-    const C end_w = static_cast<C>(resize_util::load(roi[2])) * scale - offset;
-    const C end_h = static_cast<C>(resize_util::load(roi[3])) * scale - offset;
-    C roi_width = end_w - start_w;
-    C roi_height = end_h - start_h;
-    if (!s.half_pixel) {  // force malformed rois to 1x1
-      if (roi_width < C(1)) roi_width = C(1);
-      if (roi_height < C(1)) roi_height = C(1);
-    }
-    const C bin_h = roi_height / static_cast<C>(s.pooled_height);
-    const C bin_w = roi_width / static_cast<C>(s.pooled_width);
-    const std::int64_t grid_h =
-        s.sampling_ratio > 0 ? s.sampling_ratio
-                             : static_cast<std::int64_t>(std::ceil(roi_height / static_cast<C>(s.pooled_height)));
-    const std::int64_t grid_w = s.sampling_ratio > 0
-                                    ? s.sampling_ratio
-                                    : static_cast<std::int64_t>(std::ceil(roi_width / static_cast<C>(s.pooled_width)));
-    const std::int64_t count = grid_h * grid_w > 1 ? grid_h * grid_w : 1;
-    for (std::int64_t c = 0; c < s.channels; ++c) {
-      const T* plane = x + (b * s.channels + c) * s.height * s.width;
-      T* out = y + (n * s.channels + c) * s.pooled_height * s.pooled_width;
-      for (std::int64_t ph = 0; ph < s.pooled_height; ++ph) {
-        for (std::int64_t pw = 0; pw < s.pooled_width; ++pw) {
-          C value = C(0);
-          bool first = true;
-          for (std::int64_t iy = 0; iy < grid_h; ++iy) {
-            const C yy =
-                start_h + static_cast<C>(ph) * bin_h + (static_cast<C>(iy) + C(0.5)) * bin_h / static_cast<C>(grid_h);
-            for (std::int64_t ix = 0; ix < grid_w; ++ix) {
-              const C xx =
-                  start_w + static_cast<C>(pw) * bin_w + (static_cast<C>(ix) + C(0.5)) * bin_w / static_cast<C>(grid_w);
-              const Sample<C> p = bilinear<C>(s, yy, xx);
-              C v[4];
-              for (int k = 0; k < 4; ++k) v[k] = p.w[k] * static_cast<C>(resize_util::load(plane[p.pos[k]]));
-              if (!s.max_mode) {
-                value += v[0] + v[1] + v[2] + v[3];
-              } else {
-                C m = v[0];
-                for (int k = 1; k < 4; ++k) m = v[k] > m ? v[k] : m;
-                value = first || m > value ? m : value;
-                first = false;
-              }
-            }
-          }
-          if (!s.max_mode) value /= static_cast<C>(count);
-          out[ph * s.pooled_width + pw] = resize_util::store<T>(static_cast<double>(value));
-        }
-      }
-    }
-  }
-  return {};
-}
-
-inline Status prepare(PrepareContext& ctx, int version) noexcept {
-  for (int i = 0; i < 3; ++i) ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(i));
-  const TensorInfo& x = ctx.input(0);
-  const TensorInfo& rois = ctx.input(1);
-  const TensorInfo& batch = ctx.input(2);
-  State* state = nullptr;
-  ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-  switch (compiled_dtype(x.dtype)) {
-    case DataType::float32: state->compute = &compute<float>; break;
-    case DataType::float64: state->compute = &compute<double>; break;
-    case DataType::float16: state->compute = &compute<float16_t>; break;
-    case DataType::bfloat16:
-      if (version < 22) return ctx.unsupported_input_dtype(0);
-      state->compute = &compute<bfloat16_t>;
-      break;
-    default: return ctx.unsupported_input_dtype(0);
-  }
-  ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(0, 1));
-  if (batch.dtype != DataType::int64) return ctx.unsupported_input_dtype(2);
-  if (x.shape.rank() != 4) {
-    return ctx.input_error(0) << " has shape " << x.shape << ", expected rank 4 (N, C, H, W)";
-  }
-  if (rois.shape.rank() != 2 || rois.shape[1] != 4) {
-    return ctx.input_error(1) << " has shape " << rois.shape << ", expected [num_rois, 4]";
-  }
-  if (batch.shape.rank() != 1 || batch.shape[0] != rois.shape[0]) {
-    return ctx.input_error(2) << " has shape " << batch.shape << ", expected [" << rois.shape[0] << "]";
-  }
-  std::string_view mode;
-  ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("mode", mode, "avg"));
-  if (mode != "avg" && mode != "max") {
-    return Status(StatusCode::invalid_model) << "attribute 'mode' is '" << mode << "', expected 'avg' or 'max'";
-  }
-  state->max_mode = mode == "max";
-  state->half_pixel = false;
-  if (version >= 16) {  // coordinate_transformation_mode: added in opset 16
-    std::string_view transform;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("coordinate_transformation_mode", transform, "half_pixel"));
-    if (transform != "half_pixel" && transform != "output_half_pixel") {
-      return Status(StatusCode::invalid_model) << "attribute 'coordinate_transformation_mode' is '" << transform
-                                               << "', expected 'half_pixel' or 'output_half_pixel'";
-    }
-    state->half_pixel = transform == "half_pixel";
-  }
-  ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("output_height", state->pooled_height, 1));
-  ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("output_width", state->pooled_width, 1));
-  ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("sampling_ratio", state->sampling_ratio, 0));
-  ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("spatial_scale", state->spatial_scale, 1.0f));
-  if (state->pooled_height < 1 || state->pooled_width < 1 || state->sampling_ratio < 0) {
-    return Status(StatusCode::invalid_model)
-           << "attributes output_height/output_width must be >= 1 and sampling_ratio >= 0, got " << state->pooled_height
-           << "/" << state->pooled_width << " and " << state->sampling_ratio;
-  }
-  state->batch = x.shape[0];
-  state->channels = x.shape[1];
-  state->height = x.shape[2];
-  state->width = x.shape[3];
-  state->rois = rois.shape[0];
-  if ((state->height == 0 || state->width == 0) && state->rois > 0 && state->channels > 0) {
-    return ctx.input_error(0) << " has an empty image " << x.shape;
-  }
-  ctx.set_output(0, x.dtype, Shape{rois.shape[0], x.shape[1], state->pooled_height, state->pooled_width});
-  return {};
-}
-
-inline Status run(RunContext& ctx) noexcept {
-  const State& s = ctx.state<State>();
-  return s.compute(s, ctx.input(0).data, ctx.input(1).data, ctx.input(2).data_as<std::int64_t>(), ctx.output(0).data);
-}
-
-struct Impl : KernelDefaults {
-  static constexpr std::string_view kOpType = "RoiAlign";
-  static Status prepare(PrepareContext& ctx, int version) noexcept { return roi_align_detail::prepare(ctx, version); }
-  static Status run(RunContext& ctx) noexcept { return roi_align_detail::run(ctx); }
-};
-
-}  // namespace roi_align_detail
-
-// RoiAlign-10: no half-pixel shift; rois at least 1x1.
-using RoiAlign_10 = VersionedKernel<roi_align_detail::Impl, 10, 16>;
-// RoiAlign-16: coordinate_transformation_mode, default 'half_pixel'.
-using RoiAlign_16 = VersionedKernel<roi_align_detail::Impl, 16, 22>;
-// RoiAlign-22: bfloat16.
-using RoiAlign_22 = VersionedKernel<roi_align_detail::Impl, 22>;
-
-}  // namespace kernels
-ONNXMICRO_NAMESPACE_END
-// end of file onnxmicro/kernels/nn/roi_align.hpp
-// #include "onnxmicro/kernels/nn/rotary_embedding.hpp"
-// begin of file onnxmicro/kernels/nn/rotary_embedding.hpp
-// RotaryEmbedding (RoPE): rotates the first rotary_embedding_dim features of every head by position-dependent
-// angles: for each pair (x1, x2), y1 = cos*x1 - sin*x2 and y2 = sin*x1 + cos*x2. Pairs are the two halves of
-// the rotated features, or neighbours (x[2i], x[2i+1]) when `interleaved`. The input is (batch, heads, seq,
-// head_size), or (batch, seq, heads * head_size) with the `num_heads` attribute. cos/sin come from
-// cos_cache[position_ids[b, s]] (caches (max_position, rotary_dim / 2)) or, without position_ids, from
-// cos_cache[b, s] (caches (batch, seq, rotary_dim / 2)). Features past rotary_dim pass through unchanged.
-// float16/bfloat16 compute in float and round after each product and sum, as the reference does.
-
-
-ONNXMICRO_NAMESPACE_BEGIN
-namespace kernels {
-
-namespace rotary_embedding_detail {
-
-/// The implementation of RotaryEmbedding (see the file comment).
-struct RotaryEmbeddingImpl : KernelDefaults {
-  static constexpr std::string_view kOpType = "RotaryEmbedding";
-  static constexpr int kInPlaceInput = 0;
-  static constexpr int kInput = 0;
-  static constexpr int kCos = 1;
-  static constexpr int kSin = 2;
-  static constexpr int kPositionIds = 3;
-  static constexpr int kOutput = 0;
-
-  using RotaryTypes = TypeList<float, float16_t, bfloat16_t>;
-
-  struct State;
-  using Function = Status (*)(const RunContext& ctx, const State& state) noexcept;
-  struct State {
-    Function compute;
-    std::int64_t batch, heads, seq, head_size, rotary_half;
-    // Element strides of the input (and output) seen as (batch, head, seq, feature).
-    std::int64_t batch_stride, head_stride, seq_stride;
-    bool interleaved;
-    bool has_position_ids;
-    std::int64_t max_position;  // rows of the caches when position_ids index them
-  };
-
-  static Status prepare(PrepareContext& ctx) noexcept {
-    using attention_util::require_rank;
-    ONNXMICRO_RETURN_IF_ERROR(require_rank(ctx, kInput, 3, 4));
-    ONNXMICRO_RETURN_IF_ERROR(attention_util::require_dtype(ctx, kInput, RotaryTypes{}));
-    ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kInput, kCos));
-    ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kInput, kSin));
-    State* st = nullptr;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(st));
-    const Shape& x = ctx.input(kInput).shape;
-    st->batch = x[0];
-    if (x.rank() == 4) {
-      st->heads = x[1];
-      st->seq = x[2];
-      st->head_size = x[3];
-      st->batch_stride = x[1] * x[2] * x[3];
-      st->head_stride = x[2] * x[3];
-      st->seq_stride = x[3];
-    } else {
-      ONNXMICRO_RETURN_IF_ERROR(attention_util::positive_attribute(ctx, "num_heads", st->heads, true));
-      if (x[2] % st->heads != 0) {
-        return ctx.input_error(kInput) << " of shape " << x << ": hidden size " << x[2]
-                                       << " is not divisible by attribute 'num_heads' (" << st->heads << ")";
-      }
-      st->seq = x[1];
-      st->head_size = x[2] / st->heads;
-      st->batch_stride = x[1] * x[2];
-      st->head_stride = st->head_size;
-      st->seq_stride = x[2];
-    }
-    std::int64_t rotary_dim = 0;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("rotary_embedding_dim", rotary_dim, 0));
-    if (rotary_dim == 0) rotary_dim = st->head_size;
-    if (rotary_dim < 0 || rotary_dim > st->head_size || rotary_dim % 2 != 0) {
-      return Status(StatusCode::invalid_model)
-             << "attribute 'rotary_embedding_dim' is " << rotary_dim
-             << ", expected an even value in [0, head_size = " << st->head_size << "]";
-    }
-    st->rotary_half = rotary_dim / 2;
-    std::int64_t interleaved = 0;
-    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("interleaved", interleaved, 0));
-    st->interleaved = interleaved != 0;
-
-    st->has_position_ids = ctx.has_input(kPositionIds);
-    const int cache_rank = st->has_position_ids ? 2 : 3;
-    ONNXMICRO_RETURN_IF_ERROR(require_rank(ctx, kCos, cache_rank, cache_rank));
-    ONNXMICRO_RETURN_IF_ERROR(require_rank(ctx, kSin, cache_rank, cache_rank));
-    if (ctx.input(kCos).shape != ctx.input(kSin).shape) {
-      return ctx.input_error(kSin, "sin_cache")
-             << " has shape " << ctx.input(kSin).shape << ", expected cos_cache's shape " << ctx.input(kCos).shape;
-    }
-    ONNXMICRO_RETURN_IF_ERROR(
-        attention_util::require_dim(ctx, kCos, cache_rank - 1, st->rotary_half, "rotary_embedding_dim / 2"));
-    if (st->has_position_ids) {
-      ONNXMICRO_RETURN_IF_ERROR(require_rank(ctx, kPositionIds, 2, 2));
-      if (ctx.input(kPositionIds).dtype != DataType::int64) return ctx.unsupported_input_dtype(kPositionIds);
-      ONNXMICRO_RETURN_IF_ERROR(attention_util::require_dim(ctx, kPositionIds, 0, st->batch, "batch size"));
-      ONNXMICRO_RETURN_IF_ERROR(attention_util::require_dim(ctx, kPositionIds, 1, st->seq, "sequence length"));
-      st->max_position = ctx.input(kCos).shape[0];
-    } else {
-      ONNXMICRO_RETURN_IF_ERROR(attention_util::require_dim(ctx, kCos, 0, st->batch, "batch size"));
-      ONNXMICRO_RETURN_IF_ERROR(attention_util::require_dim(ctx, kCos, 1, st->seq, "sequence length"));
-      st->max_position = 0;
-    }
-    visit_dtype(ctx.input(kInput).dtype, RotaryTypes{},
-                [&](auto tag) noexcept { st->compute = &compute<typename decltype(tag)::type>; });
-    ctx.set_output(kOutput, ctx.input(kInput).dtype, x);
-    return {};
-  }
-
-  static Status run(RunContext& ctx) noexcept {
-    const State& st = ctx.state<State>();
-    return st.compute(ctx, st);
-  }
-
- private:
-  // Safe in place: each pair is read before it is written and nothing else reads it afterwards.
-  template <typename T>
-  static Status compute(const RunContext& ctx, const State& st) noexcept {
-    using attention_util::round_to;
-    using C = compute_t<T>;
-    const T* x = static_cast<const T*>(ctx.input(kInput).data);
-    const T* cos_cache = static_cast<const T*>(ctx.input(kCos).data);
-    const T* sin_cache = static_cast<const T*>(ctx.input(kSin).data);
-    const std::int64_t* positions =
-        st.has_position_ids ? static_cast<const std::int64_t*>(ctx.input(kPositionIds).data) : nullptr;
-    T* y = static_cast<T*>(ctx.output(kOutput).data);
-    const std::int64_t half = st.rotary_half;
-    for (std::int64_t b = 0; b < st.batch; ++b) {
-      for (std::int64_t s = 0; s < st.seq; ++s) {
-        std::int64_t row = b * st.seq + s;
-        if (positions != nullptr) {
-          row = positions[row];
-          if (row < 0 || row >= st.max_position) {
-            return Status(StatusCode::out_of_range) << "input 3 'position_ids' holds " << row << ", outside [0, "
-                                                    << st.max_position << ") (the rows of cos_cache)";
-          }
-        }
-        const T* cos_row = cos_cache + row * half;
-        const T* sin_row = sin_cache + row * half;
-        for (std::int64_t h = 0; h < st.heads; ++h) {
-          const std::int64_t base = b * st.batch_stride + h * st.head_stride + s * st.seq_stride;
-          const T* in = x + base;
-          T* out = y + base;
-          for (std::int64_t i = 0; i < half; ++i) {
-            const std::int64_t i1 = st.interleaved ? 2 * i : i;
-            const std::int64_t i2 = st.interleaved ? 2 * i + 1 : i + half;
-            const C x1 = load_element(in[i1]);
-            const C x2 = load_element(in[i2]);
-            const C c = load_element(cos_row[i]);
-            const C sn = load_element(sin_row[i]);
-            out[i1] = store_element<T>(round_to<T>(c * x1) - round_to<T>(sn * x2));
-            out[i2] = store_element<T>(round_to<T>(sn * x1) + round_to<T>(c * x2));
-          }
-          if (out != in) {
-            for (std::int64_t d = 2 * half; d < st.head_size; ++d) out[d] = in[d];
-          }
-        }
-      }
-    }
-    return {};
-  }
-};
-
-}  // namespace rotary_embedding_detail
-
-// Opset 23: first version.
-using RotaryEmbedding_23 = VersionedKernel<rotary_embedding_detail::RotaryEmbeddingImpl, 23>;
-
-}  // namespace kernels
-ONNXMICRO_NAMESPACE_END
-// end of file onnxmicro/kernels/nn/rotary_embedding.hpp
-// #include "onnxmicro/kernels/nn/upsample.hpp"
-// begin of file onnxmicro/kernels/nn/upsample.hpp
-// Upsample: resizes every axis by a scale >= 1 (output_dimension = floor(input_dimension * scale)), nearest or
-// (multi)linear, with asymmetric coordinates (x_original = x_resized / scale): the Resize-10 behaviour, shared
-// through nn/resize_util.hpp. nearest takes the floor of the source coordinate, which equals the reference's
-// np.repeat for integer scales. Versions:
-//   1 (experimental): 4-D only, attributes height_scale and width_scale, modes 'nearest' and 'bilinear'.
-//   7: attribute scales (one per axis), any rank, modes 'nearest' and 'linear'.
-//   9: scales moved to input 1 (must be known when planning).
-//   10: deprecated in favour of Resize with the same signature; models stamped with a newer opset still resolve
-//       to the version-9 kernel.
-
-
-ONNXMICRO_NAMESPACE_BEGIN
-namespace kernels {
-namespace upsample_detail {
-
-struct State {
-  resize_util::Plan plan;
-};
-
-/// Shared prepare once the scales are known (`scales[0..rank)`).
-inline Status prepare_with_scales(PrepareContext& ctx, const float* scales, std::size_t count) noexcept {
-  const TensorInfo& x = ctx.input(0);
-  const int rank = x.shape.rank();
-  if (count != static_cast<std::size_t>(rank)) {
-    return Status(StatusCode::invalid_model)
-           << "scales has " << count << " values, expected " << rank << " (one per axis of " << x.shape << ")";
-  }
-  resize_util::Params params;
-  std::string_view mode;
-  ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("mode", mode, "nearest"));
-  if (mode == "nearest") {
-    params.mode = resize_util::Mode::nearest;
-  } else if (mode == "linear" || mode == "bilinear") {
-    params.mode = resize_util::Mode::linear;
-  } else {
-    return Status(StatusCode::invalid_model) << "attribute 'mode' is '" << mode << "', expected 'nearest' or 'linear'";
-  }
-  params.coordinates = resize_util::CoordinateMode::asymmetric;
-  params.nearest = resize_util::NearestMode::legacy;
-  resize_util::AxisRequest requests[kMaxRank];
-  std::int64_t strides[kMaxRank];
-  resize_util::row_major_strides(x.shape, strides);
-  for (int d = 0; d < rank; ++d) {
-    if (!(scales[d] >= 1.0f)) {
-      return Status(StatusCode::invalid_model) << "scale " << d << " is below 1 (Upsample only enlarges)";
-    }
-    requests[d].input_size = x.shape[d];
-    requests[d].scale = static_cast<double>(scales[d]);
-    requests[d].output_size = static_cast<std::int64_t>(requests[d].scale * static_cast<double>(x.shape[d]));
-    requests[d].input_stride = strides[d];
-  }
-  State* state = nullptr;
-  ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
-  ONNXMICRO_RETURN_IF_ERROR(resize_util::select_compute(ctx, 0, params.mode, state->plan));
-  ONNXMICRO_RETURN_IF_ERROR(resize_util::build_plan(ctx, params, requests, rank, state->plan));
-  ctx.set_output(0, x.dtype, state->plan.output_shape);
-  return {};
-}
-
-/// Upsample-1's scales (`scales` holds 4): 4-D input, attributes height_scale and width_scale.
-inline Status read_height_width_scales(PrepareContext& ctx, float* scales, std::size_t& count) noexcept {
-  const TensorInfo& x = ctx.input(0);
-  switch (compiled_dtype(x.dtype)) {
-    case DataType::boolean:
-    case DataType::int32:
-    case DataType::int64:
-    case DataType::float16:
-    case DataType::float32:
-    case DataType::float64: break;
-    default: return ctx.unsupported_input_dtype(0);
-  }
-  if (x.shape.rank() != 4) {
-    return ctx.input_error(0) << " has shape " << x.shape << ", expected rank 4 (N, C, H, W)";
-  }
-  scales[0] = scales[1] = 1.0f;
-  ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("height_scale", scales[2]));
-  ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("width_scale", scales[3]));
-  count = 4;
-  return {};
-}
-
-/// Upsample-9's scales: constant input 1.
-inline Status read_scales_input(PrepareContext& ctx, float* scales, std::size_t& count) noexcept {
-  ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(1));
-  ONNXMICRO_RETURN_IF_ERROR(ctx.require_constant_input(1));
-  const TensorInfo& s = ctx.input(1);
-  const std::int64_t n = s.shape.element_count();
-  if (s.dtype != DataType::float32 || s.shape.rank() != 1 || n > kMaxRank) {
-    return ctx.input_error(1, "scales") << " has dtype " << dtype_name(s.dtype) << " and shape " << s.shape
-                                        << ", expected a 1-D float tensor with one value per axis";
-  }
-  if (n > 0) std::memcpy(scales, s.const_data, static_cast<std::size_t>(n) * sizeof(float));
-  count = static_cast<std::size_t>(n);
-  return {};
-}
-
-/// Every Upsample version: they differ in where the scales come from.
-struct UpsampleImpl : KernelDefaults {
-  static constexpr std::string_view kOpType = "Upsample";
-
-  static Status prepare(PrepareContext& ctx, int since) noexcept {
-    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(0));
-    float scales[kMaxRank < 4 ? 4 : kMaxRank];  // one per axis; Upsample-1 writes 4
-    std::size_t count = 0;
-    if (since < 7) {
-      ONNXMICRO_RETURN_IF_ERROR(read_height_width_scales(ctx, scales, count));
-    } else if (since < 9) {
-      ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute_floats("scales", scales, kMaxRank, count));
-    } else {
-      ONNXMICRO_RETURN_IF_ERROR(read_scales_input(ctx, scales, count));
-    }
-    return prepare_with_scales(ctx, scales, count);
-  }
-
-  static Status run(RunContext& ctx) noexcept {
-    const resize_util::Plan& plan = ctx.state<State>().plan;
-    plan.compute(plan, ctx.input(0).data, ctx.output(0).data);
-    return {};
-  }
-};
-
-}  // namespace upsample_detail
-
-// Upsample-1 (experimental): 4-D input scaled by attributes height_scale and width_scale.
-using Upsample_1 = VersionedKernel<upsample_detail::UpsampleImpl, 1, 7>;
-
-// Upsample-7: any rank, scales as an attribute.
-using Upsample_7 = VersionedKernel<upsample_detail::UpsampleImpl, 7, 9>;
-
-// Upsample-9: scales moved to input 1 (also serves the deprecated version 10 and later).
-using Upsample_9 = VersionedKernel<upsample_detail::UpsampleImpl, 9>;
-
-}  // namespace kernels
-ONNXMICRO_NAMESPACE_END
-// end of file onnxmicro/kernels/nn/upsample.hpp
-
-ONNXMICRO_NAMESPACE_BEGIN
-namespace kernels {
-
-using NnKernels = KernelSet<                                                                         //
-    Conv_1, ConvTranspose_1, DeformConv_19, Col2Im_18,                                               //
-    MaxPool_1, MaxPool_8, MaxPool_10, AveragePool_1, AveragePool_7, AveragePool_10, AveragePool_19,  //
-    LpPool_1, LpPool_2, MaxUnpool_9, MaxRoiPool_1,                                                   //
-    GlobalAveragePool_1, GlobalMaxPool_1, GlobalLpPool_1, GlobalLpPool_2,                            //
-    BatchNormalization_1, BatchNormalization_9, BatchNormalization_14, BatchNormalization_15,        //
-    InstanceNormalization_1, LayerNormalization_17, GroupNormalization_18, GroupNormalization_21,    //
-    RMSNormalization_23, MeanVarianceNormalization_9, LpNormalization_1, LRN_1,                      //
-    Flatten_1, Flatten_11, Dropout_1, Dropout_10, Dropout_12,                                        //
-    Resize_10, Resize_11, Resize_13, Resize_18, Resize_19, Upsample_1, Upsample_7, Upsample_9,       //
-    GridSample_16, GridSample_20, GridSample_22, AffineGrid_20,                                      //
-    RoiAlign_10, RoiAlign_16, RoiAlign_22, NonMaxSuppression_10,                                     //
-    RNN_1, RNN_7, RNN_14, RNN_22, GRU_1, GRU_3, GRU_7, GRU_14, GRU_22,                               //
-    LSTM_1, LSTM_7, LSTM_14, LSTM_22,                                                                //
-    Attention_23, Attention_24, Attention_25, RotaryEmbedding_23, LinearAttention_27,                //
-    CausalConvWithState_27, FlexAttention_1>;
-
-}  // namespace kernels
-ONNXMICRO_NAMESPACE_END
-// end of file onnxmicro/kernels/nn/nn_kernels.hpp
-// #include "onnxmicro/kernels/quantization/quantization_kernels.hpp"
-// begin of file onnxmicro/kernels/quantization/quantization_kernels.hpp
-// Every kernel of the quantization family, as one KernelSet: the ai.onnx ops (QuantizeLinear, DequantizeLinear,
-// DynamicQuantizeLinear, QLinearMatMul, QLinearConv, ConvInteger, MatMulInteger) and onnxruntime's com.microsoft
-// ones (QGemm, the QOperator QLinear* ops of CNNs, DynamicQuantizeLSTM). One list, not one per domain: each kernel
-// carries its domain and lookup matches it, so a separate list buys nothing, and onnxruntime's quantizers emit
-// both domains in one model (QLinearConv next to QLinearAdd; QDQ graphs next to QGemm), so neither half is
-// useful alone. A build that wants fewer kernels takes `onnxmicro kernels`' per-model set. Add a new kernel here
-// after writing its file.
-// #include "onnxmicro/kernels/quantization/conv_integer.hpp"
-// begin of file onnxmicro/kernels/quantization/conv_integer.hpp
-// ConvInteger (opset 10, the only version): N-D convolution of int8/uint8 x and w after subtracting their zero
-// points (x_zero_point per tensor; w_zero_point per tensor or per output channel), into int32 (the accumulation
-// wraps around in 32 bits, the only overflow the spec allows). Pads contribute zero after the shift. Attributes
-// and output shape as Conv (group, kernel_shape, strides, dilations, pads, auto_pad).
-// Method: QLinearConv's integer path without requantisation: W - w_zero packed once at prepare (constant W and
-// zero point; else into scratch at every run), im2col tiles of x - x_zero packed for the integer GEMM core
-// (common/integer_gemm.hpp), whose int32 register tiles are stored as they are.
-
 // #include "onnxmicro/kernels/common/integer_gemm.hpp"
 // begin of file onnxmicro/kernels/common/integer_gemm.hpp
 // Integer matrix-multiply core of the quantized kernels (QLinearConv, QLinearMatMul, QGemm, MatMulInteger):
@@ -33673,6 +31872,15 @@ inline std::int32_t requantize(std::int32_t acc, const Requant& q, std::int32_t 
 }
 
 #if ONNXMICRO_DETAIL_INTEGER_AVX2
+/// Stores 8 int32 lanes as T (int8_t or uint8_t), saturated to T's range, at out.
+template <typename T>
+__attribute__((target("avx2"), always_inline)) inline void store_saturated_avx2(__m256i v, T* out) noexcept {
+  const __m128i words = _mm_packs_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+  const __m128i bytes =
+      std::numeric_limits<T>::is_signed ? _mm_packs_epi16(words, words) : _mm_packus_epi16(words, words);
+  _mm_storel_epi64(reinterpret_cast<__m128i*>(out), bytes);
+}
+
 /// Stores 8 rounded products (r0: values 0-3, r1: 4-7; |r| < 2^30, so int16 saturation keeps every value the clamp
 /// keeps) plus `zero`, clamped to [lowest, highest], as T.
 template <typename T>
@@ -33816,6 +32024,33 @@ inline void widen_floats(Isa isa, const T* x, std::int64_t count, int zero, floa
   for (std::int64_t i = 0; i < count; ++i) out[i] = static_cast<float>(static_cast<int>(x[i]) - zero);
 }
 
+#if ONNXMICRO_DETAIL_INTEGER_AVX2
+template <typename T>
+__attribute__((target("avx2"))) inline std::int64_t narrow_floats_avx2(const float* in, std::int64_t count,
+                                                                       T* out) noexcept {
+  std::int64_t i = 0;
+  for (; i + 8 <= count; i += 8) {
+    // Below T's range only float's lowest, which converts to INT_MIN and saturates to T's lowest.
+    store_saturated_avx2(_mm256_cvtps_epi32(_mm256_loadu_ps(in + i)), out + i);
+  }
+  return i;
+}
+#endif
+
+/// out[i] = in[i] as T for i < count, where every in[i] is a value of T or below T's range (a window in the padding):
+/// those give T's lowest. The inverse of widen_floats at zero 0 (the 8-bit pools' planes), vectors where `isa` runs
+/// AVX2.
+template <typename T>
+inline void narrow_floats(Isa isa, const float* in, std::int64_t count, T* out) noexcept {
+  std::int64_t i = 0;
+#if ONNXMICRO_DETAIL_INTEGER_AVX2
+  if (runs_avx2(isa)) i = narrow_floats_avx2(in, count, out);
+#endif
+  static_cast<void>(isa);
+  const float lowest = static_cast<float>(std::numeric_limits<T>::lowest());
+  for (; i < count; ++i) out[i] = static_cast<T>(in[i] < lowest ? lowest : in[i]);
+}
+
 /// Output bounds of an integer output type T with a fused Relu/Clip: the type's range narrowed to
 /// [quantize(min), quantize(max)], quantize(v) = saturate(round(v / y_scale) + y_zero) in float32 as
 /// QuantizeLinear computes it.
@@ -33842,6 +32077,1964 @@ inline void output_bounds(const FusedClamp& clamp, float y_scale, std::int32_t y
 }  // namespace kernels
 ONNXMICRO_NAMESPACE_END
 // end of file onnxmicro/kernels/common/integer_gemm.hpp
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+namespace max_pool_detail {
+
+/// Implementation shared by every MaxPool version; the version-specific attributes are gated on the node's
+/// opset (storage_order and Indices: 8, ceil_mode and dilations: 10).
+struct MaxPoolImpl : kernels::KernelDefaults {
+  static constexpr std::string_view kOpType = "MaxPool";
+  using RunContext = kernels::RunContext;
+  static constexpr int kX = 0;
+  static constexpr int kY = 0;
+  static constexpr int kIndices = 1;
+
+  struct State {
+    void (*compute)(const State&, RunContext&) noexcept;
+    sliding_window::WindowGeometry geometry;
+    std::int64_t planes;  ///< N * C
+    std::int64_t in_spatial, out_spatial;
+    bool write_indices;
+    bool column_major;                 ///< storage_order = 1
+    Isa isa;                           ///< the row loops' instruction set (float planes without Indices)
+    std::size_t plane_scratch_offset;  ///< 8-bit planes: per task, the byte rows, or the planes as floats
+  };
+
+  static Status prepare(kernels::PrepareContext& ctx, int /*since: every version accepts the same*/) noexcept {
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kX));
+    const kernels::TensorInfo& x = ctx.input(kX);
+    State* state = nullptr;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
+    switch (compiled_dtype(x.dtype)) {
+      case DataType::float32: state->compute = &compute<float>; break;
+      case DataType::float64: state->compute = &compute<double>; break;
+      case DataType::float16: state->compute = &compute<float16_t>; break;
+      case DataType::bfloat16: state->compute = &compute<bfloat16_t>; break;  // opset 22
+      case DataType::int8: state->compute = &compute<std::int8_t>; break;     // opset 12
+      case DataType::uint8: state->compute = &compute<std::uint8_t>; break;   // opset 12
+      default: return ctx.unsupported_input_dtype(kX);
+    }
+    sliding_window::WindowRules rules;
+    rules.dilations_since = 10;
+    rules.ceil_mode_since = 10;
+    ONNXMICRO_RETURN_IF_ERROR(sliding_window::parse_window(ctx, x.shape, rules, state->geometry));
+
+    std::int64_t storage_order = 0;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("storage_order", storage_order, 0));
+    if (storage_order != 0 && storage_order != 1) {
+      return Status(StatusCode::invalid_model)
+             << "attribute 'storage_order' is " << storage_order << ", expected 0 or 1";
+    }
+    if (storage_order != 0 && ctx.opset_version() < 8) {
+      return Status(StatusCode::invalid_model) << "attribute 'storage_order' is only defined from opset 8";
+    }
+    const bool indices = ctx.has_output(kIndices);
+    if (indices && ctx.opset_version() < 8) {
+      return ctx.output_error(kIndices, "Indices") << " is only defined from opset 8";
+    }
+
+    const sliding_window::WindowGeometry& g = state->geometry;
+    state->planes = x.shape[0] * x.shape[1];
+    state->in_spatial = g.input_size();
+    state->out_spatial = g.output_size();
+    state->write_indices = indices;
+    state->column_major = storage_order == 1;
+    // float 1-D/2-D planes without Indices: a row at a time (kernels/common/window_rows.hpp)
+    if (ONNXMICRO_ENABLE_FAST_PATHS && !ctx.size_optimized() && !indices && g.rank <= 2) {
+      state->isa = ctx.isa();
+      if (x.dtype == DataType::float32) state->compute = &compute_rows;
+      // 8-bit planes (QDQ models' pools) as bytes (window_rows::max_plane_bytes), or else through float rows: every
+      // 8-bit value and their maxima are exact in float.
+      const bool bytes = window_rows::max_bytes_fit(window_rows::plane_of(g));
+      if (x.dtype == DataType::uint8)
+        state->compute = bytes ? &compute_bytes<std::uint8_t> : &compute_rows_8bit<std::uint8_t>;
+      if (x.dtype == DataType::int8)
+        state->compute = bytes ? &compute_bytes<std::int8_t> : &compute_rows_8bit<std::int8_t>;
+      if (x.dtype == DataType::uint8 || x.dtype == DataType::int8) {
+        scratch::ScratchLayout layout;
+        const std::int64_t slice_bytes =
+            bytes ? window_rows::max_bytes_scratch(window_rows::plane_of(g))
+                  : (state->in_spatial + state->out_spatial) * static_cast<std::int64_t>(sizeof(float));
+        state->plane_scratch_offset = layout.reserve_slices<std::uint8_t>(slice_bytes, ctx.workers());
+        ctx.request_scratch(layout.bytes());
+      }
+    }
+    const Shape y = sliding_window::window_output_shape(x.shape, x.shape[1], g);
+    ctx.set_output(kY, x.dtype, y);
+    if (indices) ctx.set_output(kIndices, DataType::int64, y);
+    return {};
+  }
+
+  static Status run(RunContext& ctx) noexcept {
+    const State& state = ctx.state<State>();
+    state.compute(state, ctx);
+    return {};
+  }
+
+ private:
+  /// Each plane a row at a time (window_rows: separably on AVX2 and up), vectorised over columns. The planes are
+  /// split over the workers.
+  static void compute_rows(const State& s, RunContext& ctx) noexcept {
+    const window_rows::PlaneGeometry plane = window_rows::plane_of(s.geometry);
+    const float* x = static_cast<const float*>(ctx.input(kX).data);
+    float* y = static_cast<float*>(ctx.output(kY).data);
+    auto planes_in = [&](std::int64_t first, std::int64_t end) noexcept {
+      for (std::int64_t p = first; p < end; ++p) {
+        window_rows::window_plane<window_rows::RowOp::max>(s.isa, plane, x + p * s.in_spatial, nullptr,
+                                                           std::numeric_limits<float>::lowest(), y + p * s.out_spatial);
+      }
+    };
+    const double plane_work = static_cast<double>(s.out_spatial) * static_cast<double>(s.geometry.kernel_size());
+    ctx.workers().for_each_range(s.planes, plane_work * kTapCost, planes_in);
+  }
+
+  /// pool(x_plane, y_plane, scratch) for every plane of an 8-bit input, split over the workers, each task with
+  /// `slice_bytes` of scratch of its own.
+  template <typename T, typename Pool>
+  static void for_each_8bit_plane(const State& s, RunContext& ctx, std::size_t slice_bytes, Pool&& pool) noexcept {
+    const T* x = static_cast<const T*>(ctx.input(kX).data);
+    T* y = static_cast<T*>(ctx.output(kY).data);
+    const std::size_t stride = scratch::ScratchLayout::slice_stride<std::uint8_t>(slice_bytes);
+    auto planes_in = [&](std::size_t task, std::int64_t first, std::int64_t end) noexcept {
+      void* task_scratch = scratch::scratch_at<std::uint8_t>(ctx.scratch(), s.plane_scratch_offset + task * stride);
+      for (std::int64_t p = first; p < end; ++p) pool(x + p * s.in_spatial, y + p * s.out_spatial, task_scratch);
+    };
+    const double plane_work = static_cast<double>(s.out_spatial) * static_cast<double>(s.geometry.kernel_size());
+    ctx.workers().for_each_task_range(s.planes, plane_work * kTapCost, planes_in);
+  }
+
+  /// 8-bit planes: each plane widened to float, pooled as compute_rows does, and narrowed back (a window entirely in
+  /// padding gives the type's lowest value, as the generic path does).
+  template <typename T>
+  static void compute_rows_8bit(const State& s, RunContext& ctx) noexcept {
+    const window_rows::PlaneGeometry plane = window_rows::plane_of(s.geometry);
+    const std::size_t bytes = static_cast<std::size_t>(s.in_spatial + s.out_spatial) * sizeof(float);
+    for_each_8bit_plane<T>(s, ctx, bytes, [&](const T* x, T* y, void* task_scratch) {
+      float* in = static_cast<float*>(task_scratch);
+      float* out = in + s.in_spatial;
+      integer_gemm::widen_floats(s.isa, x, s.in_spatial, 0, in);
+      window_rows::window_plane<window_rows::RowOp::max>(s.isa, plane, in, nullptr,
+                                                         std::numeric_limits<float>::lowest(), out);
+      integer_gemm::narrow_floats(s.isa, out, s.out_spatial, y);
+    });
+  }
+
+  /// 8-bit planes pooled as bytes (window_rows::max_plane_bytes).
+  template <typename T>
+  static void compute_bytes(const State& s, RunContext& ctx) noexcept {
+    const window_rows::PlaneGeometry plane = window_rows::plane_of(s.geometry);
+    const std::size_t bytes = static_cast<std::size_t>(window_rows::max_bytes_scratch(plane));
+    for_each_8bit_plane<T>(s, ctx, bytes, [&](const T* x, T* y, void* task_scratch) {
+      window_rows::max_plane_bytes(plane, x, y, static_cast<std::uint8_t*>(task_scratch));
+    });
+  }
+
+  /// Work of one window tap, in the multiply-adds Workers::tasks_for counts: SqueezeNet's first MaxPool (64 planes,
+  /// 3x3 windows, 55x55 outputs) takes ~0.2 ms for its 1.7 M taps on this host's cores, where the GEMM does ~40 M
+  /// multiply-adds in that time. So that pool splits (it did not at a cost of 1: under two tasks' worth).
+  static constexpr double kTapCost = 4.0;
+
+  /// Spatial row-major offset -> column-major offset (storage_order 1).
+  static std::int64_t column_major_offset(const sliding_window::WindowGeometry& g, std::int64_t offset) noexcept {
+    std::int64_t coordinates[sliding_window::kMaxSpatialRank];
+    for (int d = g.rank - 1; d >= 0; --d) {
+      coordinates[d] = offset % g.input[d];
+      offset /= g.input[d];
+    }
+    std::int64_t result = 0;
+    for (int d = g.rank - 1; d >= 0; --d) result = result * g.input[d] + coordinates[d];
+    return result;
+  }
+
+  template <typename T>
+  static void compute(const State& s, RunContext& ctx) noexcept {
+    using C = compute_type::ComputeType<T>;
+    const sliding_window::WindowGeometry& g = s.geometry;
+    const T* x = static_cast<const T*>(ctx.input(kX).data);
+    T* y = static_cast<T*>(ctx.output(kY).data);
+    std::int64_t* indices = s.write_indices ? static_cast<std::int64_t*>(ctx.output(kIndices).data) : nullptr;
+    for (std::int64_t plane = 0; plane < s.planes; ++plane) {
+      const T* x_plane = x + plane * s.in_spatial;
+      T* y_plane = y + plane * s.out_spatial;
+      // Without Indices, a walk that skips the index bookkeeping is faster; the size-optimised build keeps one.
+      if (!ONNXMICRO_OPTIMIZE_FOR_SIZE && indices == nullptr) {
+        sliding_window::for_each_window(g, [&](std::int64_t o, const sliding_window::WindowPlacement& w) {
+          C best = std::numeric_limits<C>::lowest();
+          if (w.inside > 0) {
+            sliding_window::visit_window(g, w, [&](std::int64_t offset) {
+              const C v = compute_type::widen(x_plane[offset]);
+              best = v > best ? v : best;  // NaN compares false and never wins
+            });
+          }
+          y_plane[o] = compute_type::narrow<T>(best);
+        });
+        continue;
+      }
+      std::int64_t* i_plane = indices != nullptr ? indices + plane * s.out_spatial : nullptr;
+      sliding_window::for_each_window(g, [&](std::int64_t o, const sliding_window::WindowPlacement& w) {
+        C best = std::numeric_limits<C>::lowest();
+        std::int64_t best_offset = -1;
+        if (w.inside > 0) {
+          sliding_window::visit_window(g, w, [&](std::int64_t offset) {
+            const C v = compute_type::widen(x_plane[offset]);
+            if ((v > best || best_offset < 0) && v == v) {  // first maximum wins; NaN never does
+              best = v;
+              best_offset = offset;
+            }
+          });
+        }
+        y_plane[o] = compute_type::narrow<T>(best);
+        if (i_plane == nullptr) return;
+        i_plane[o] = best_offset < 0
+                         ? -1
+                         : plane * s.in_spatial + (s.column_major ? column_major_offset(g, best_offset) : best_offset);
+      });
+    }
+  }
+};
+
+}  // namespace max_pool_detail
+
+// MaxPool-1: kernel_shape, strides, pads, auto_pad; output Y only.
+using MaxPool_1 = VersionedKernel<max_pool_detail::MaxPoolImpl, 1, 8>;
+// MaxPool-8: adds the optional Indices output and storage_order.
+using MaxPool_8 = VersionedKernel<max_pool_detail::MaxPoolImpl, 8, 10>;
+// MaxPool-10: adds ceil_mode and dilations. 11 only re-documented SAME padding as out = ceil(in / stride)
+// (what every version computes here), 12 added int8/uint8, 22 bfloat16.
+using MaxPool_10 = VersionedKernel<max_pool_detail::MaxPoolImpl, 10>;
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/nn/max_pool.hpp
+// #include "onnxmicro/kernels/nn/max_roi_pool.hpp"
+// begin of file onnxmicro/kernels/nn/max_roi_pool.hpp
+// MaxRoiPool: max-pools each region of interest (batch_id, x1, y1, x2, y2) of X (N, C, H, W), scaled by
+// spatial_scale and rounded to whole pixels, into a pooled_shape (h, w) grid of bins; an empty bin gives 0.
+// The Caffe/Fast R-CNN ROIPooling that onnxruntime implements (the ONNX reference has no MaxRoiPool).
+// Versions: 1; 22 added bfloat16 (same semantics, so one kernel checks the opset for bfloat16).
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+namespace max_roi_pool_detail {
+
+/// The implementation of MaxRoiPool (see the file comment).
+struct MaxRoiPoolImpl : KernelDefaults {
+  static constexpr std::string_view kOpType = "MaxRoiPool";
+  static constexpr int kX = 0;
+  static constexpr int kRois = 1;
+
+  struct State {
+    Status (*compute)(const State& s, const void* x, const void* rois, void* y) noexcept;
+    std::int64_t batch, channels, height, width, rois, pooled_height, pooled_width;
+    float spatial_scale;
+  };
+
+  static Status prepare(PrepareContext& ctx) noexcept {
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kX));
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kRois));
+    const TensorInfo& x = ctx.input(kX);
+    const TensorInfo& rois = ctx.input(kRois);
+    State* state = nullptr;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
+    switch (compiled_dtype(x.dtype)) {
+      case DataType::float32: state->compute = &compute<float>; break;
+      case DataType::float64: state->compute = &compute<double>; break;
+      case DataType::float16: state->compute = &compute<float16_t>; break;
+      case DataType::bfloat16:
+        if (ctx.opset_version() < 22) return ctx.unsupported_input_dtype(kX);  // bfloat16: added in opset 22
+        state->compute = &compute<bfloat16_t>;
+        break;
+      default: return ctx.unsupported_input_dtype(kX);
+    }
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kX, kRois));
+    if (x.shape.rank() != 4) {
+      return ctx.input_error(kX) << " has shape " << x.shape << ", expected rank 4 (N, C, H, W)";
+    }
+    if (rois.shape.rank() != 2 || rois.shape[1] != 5) {
+      return ctx.input_error(kRois) << " has shape " << rois.shape
+                                    << ", expected [num_rois, 5] (batch_id, x1, y1, x2, y2)";
+    }
+    std::int64_t pooled[2];
+    std::size_t count = 0;
+    bool present = false;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute_ints("pooled_shape", pooled, 2, count, present));
+    if (!present || count != 2 || pooled[0] < 1 || pooled[1] < 1) {
+      return Status(StatusCode::invalid_model) << "attribute 'pooled_shape' must be two positive ints (height, width)";
+    }
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("spatial_scale", state->spatial_scale, 1.0f));
+    state->batch = x.shape[0];
+    state->channels = x.shape[1];
+    state->height = x.shape[2];
+    state->width = x.shape[3];
+    state->rois = rois.shape[0];
+    state->pooled_height = pooled[0];
+    state->pooled_width = pooled[1];
+    ctx.set_output(0, x.dtype, Shape{rois.shape[0], x.shape[1], pooled[0], pooled[1]});
+    return {};
+  }
+
+  static Status run(RunContext& ctx) noexcept {
+    const State& s = ctx.state<State>();
+    return s.compute(s, ctx.input(kX).data, ctx.input(kRois).data, ctx.output(0).data);
+  }
+
+ private:
+  static std::int64_t clamp(std::int64_t v, std::int64_t hi) noexcept { return v < 0 ? 0 : (v > hi ? hi : v); }
+
+  template <typename T>
+  static Status compute(const State& s, const void* x_data, const void* roi_data, void* y_data) noexcept {
+    using resize_util::load;
+    const T* x = static_cast<const T*>(x_data);
+    const T* rois = static_cast<const T*>(roi_data);
+    T* y = static_cast<T*>(y_data);
+    const float scale = s.spatial_scale;
+    for (std::int64_t n = 0; n < s.rois; ++n) {
+      const T* roi = rois + n * 5;
+      const std::int64_t b = static_cast<std::int64_t>(load(roi[0]));
+      if (b < 0 || b >= s.batch) {
+        return Status(StatusCode::out_of_range)
+               << "input 1 (rois): batch id " << b << " of roi " << n << " is outside [0, " << s.batch << ")";
+      }
+      const std::int64_t start_w = static_cast<std::int64_t>(std::round(static_cast<float>(load(roi[1])) * scale));
+      const std::int64_t start_h = static_cast<std::int64_t>(std::round(static_cast<float>(load(roi[2])) * scale));
+      const std::int64_t end_w = static_cast<std::int64_t>(std::round(static_cast<float>(load(roi[3])) * scale));
+      const std::int64_t end_h = static_cast<std::int64_t>(std::round(static_cast<float>(load(roi[4])) * scale));
+      const std::int64_t roi_height = end_h - start_h + 1 > 1 ? end_h - start_h + 1 : 1;  // malformed: 1x1
+      const std::int64_t roi_width = end_w - start_w + 1 > 1 ? end_w - start_w + 1 : 1;
+      const float bin_h = static_cast<float>(roi_height) / static_cast<float>(s.pooled_height);
+      const float bin_w = static_cast<float>(roi_width) / static_cast<float>(s.pooled_width);
+      for (std::int64_t c = 0; c < s.channels; ++c) {
+        const T* plane = x + (b * s.channels + c) * s.height * s.width;
+        T* out = y + (n * s.channels + c) * s.pooled_height * s.pooled_width;
+        for (std::int64_t ph = 0; ph < s.pooled_height; ++ph) {
+          const std::int64_t h0 =
+              clamp(static_cast<std::int64_t>(std::floor(static_cast<float>(ph) * bin_h)) + start_h, s.height);
+          const std::int64_t h1 =
+              clamp(static_cast<std::int64_t>(std::ceil(static_cast<float>(ph + 1) * bin_h)) + start_h, s.height);
+          for (std::int64_t pw = 0; pw < s.pooled_width; ++pw) {
+            const std::int64_t w0 =
+                clamp(static_cast<std::int64_t>(std::floor(static_cast<float>(pw) * bin_w)) + start_w, s.width);
+            const std::int64_t w1 =
+                clamp(static_cast<std::int64_t>(std::ceil(static_cast<float>(pw + 1) * bin_w)) + start_w, s.width);
+            double best = 0.0;  // an empty bin gives 0
+            bool first = true;
+            for (std::int64_t h = h0; h < h1; ++h) {
+              for (std::int64_t w = w0; w < w1; ++w) {
+                const double v = load(plane[h * s.width + w]);
+                if (first || v > best) best = v;
+                first = false;
+              }
+            }
+            out[ph * s.pooled_width + pw] = resize_util::store<T>(best);
+          }
+        }
+      }
+    }
+    return {};
+  }
+};
+
+}  // namespace max_roi_pool_detail
+
+// MaxRoiPool-1 (also 22, which added bfloat16).
+using MaxRoiPool_1 = VersionedKernel<max_roi_pool_detail::MaxRoiPoolImpl, 1>;
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/nn/max_roi_pool.hpp
+// #include "onnxmicro/kernels/nn/max_unpool.hpp"
+// begin of file onnxmicro/kernels/nn/max_unpool.hpp
+// MaxUnpool: the partial inverse of MaxPool. Y starts at zero and each X element is written to the position
+// its index I names. Indices count over (N, C, D1..Dn) flattened with the inferred spatial size
+//   (in - 1) * stride + kernel - pad_begin - pad_end
+// per axis. When the optional output_shape input asks for another shape, that inferred image is placed at
+// the start of every axis of the requested one (cropped where smaller), as onnx's reference does and its
+// expected outputs need. output_shape decides the output shape, so it must be known at prepare time.
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+namespace max_unpool_detail {
+
+struct MaxUnpoolImpl : kernels::KernelDefaults {
+  static constexpr std::string_view kOpType = "MaxUnpool";
+  static constexpr int kX = 0;
+  static constexpr int kI = 1;
+  static constexpr int kOutputShape = 2;
+  static constexpr int kY = 0;
+
+  struct State {
+    int rank;  ///< full rank of X
+    std::int64_t inferred[kMaxRank];
+    std::int64_t output[kMaxRank];
+    std::int64_t inferred_count, output_count, count;
+    std::size_t element_bytes;
+  };
+
+  static Status prepare(kernels::PrepareContext& ctx, int /*since: every version accepts the same*/) noexcept {
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kX));
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kI));
+    const kernels::TensorInfo& x = ctx.input(kX);
+    if (!compute_type::is_loadable_floating(x.dtype)) return ctx.unsupported_input_dtype(kX);
+    const kernels::TensorInfo& indices = ctx.input(kI);
+    if (indices.dtype != DataType::int64) {
+      return ctx.input_error(kI, "I") << " has dtype " << dtype_name(indices.dtype) << ", expected int64";
+    }
+    if (indices.shape != x.shape) {
+      return ctx.input_error(kI, "I") << " has shape " << indices.shape << ", expected X's shape " << x.shape;
+    }
+    ONNXMICRO_RETURN_IF_ERROR(spatial_util::require_spatial_input(ctx, kX));
+    const int spatial_rank = x.shape.rank() - 2;
+    std::int64_t kernel[sliding_window::kMaxSpatialRank] = {}, strides[sliding_window::kMaxSpatialRank] = {};
+    std::int64_t pads[2 * sliding_window::kMaxSpatialRank] = {};
+    bool present = false;
+    ONNXMICRO_RETURN_IF_ERROR(
+        spatial_util::read_axis_attribute(ctx, "kernel_shape", spatial_rank, 1, 1, kernel, present));
+    if (!present) return Status(StatusCode::invalid_model) << "required attribute 'kernel_shape' (INTS) is missing";
+    ONNXMICRO_RETURN_IF_ERROR(spatial_util::read_axis_attribute(ctx, "strides", spatial_rank, 1, 1, strides, present));
+    ONNXMICRO_RETURN_IF_ERROR(spatial_util::read_axis_attribute(ctx, "pads", 2 * spatial_rank, 0, 0, pads, present));
+
+    State* state = nullptr;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
+    const int rank = x.shape.rank();
+    state->rank = rank;
+    Shape inferred = x.shape;
+    for (int i = 0; i < spatial_rank; ++i) {
+      inferred[i + 2] = (x.shape[i + 2] - 1) * strides[i] + kernel[i] - pads[i] - pads[i + spatial_rank];
+      if (inferred[i + 2] < 0) {
+        return Status(StatusCode::invalid_model) << "spatial axis " << i << " of the unpooled output would have size "
+                                                 << inferred[i + 2] << " (pads too large)";
+      }
+    }
+    Shape y = inferred;
+    if (ctx.has_input(kOutputShape)) {
+      std::int64_t values[kMaxRank] = {};
+      std::size_t count = 0;
+      ONNXMICRO_RETURN_IF_ERROR(
+          kernels::shape_util::read_constant_ints(ctx, kOutputShape, "output_shape", values, kMaxRank, count));
+      if (count != static_cast<std::size_t>(rank) || values[0] != x.shape[0] || values[1] != x.shape[1]) {
+        Status status = ctx.input_error(kOutputShape, "output_shape");
+        status << " is ";
+        kernels::shape_util::append_int_list(status, values, count);
+        return status << ", expected " << rank << " values starting with X's N and C " << x.shape;
+      }
+      for (int i = 2; i < rank; ++i) {
+        if (values[i] < 0) {
+          return ctx.input_error(kOutputShape, "output_shape") << " has a negative dim";
+        }
+        y[i] = values[i];
+      }
+    }
+    for (int i = 0; i < rank; ++i) {
+      state->inferred[i] = inferred[i];
+      state->output[i] = y[i];
+    }
+    ONNXMICRO_RETURN_IF_ERROR(inferred.checked_element_count(state->inferred_count));
+    ONNXMICRO_RETURN_IF_ERROR(y.checked_element_count(state->output_count));
+    state->count = x.shape.element_count();
+    state->element_bytes = dtype_size(x.dtype);
+    ctx.set_output(kY, x.dtype, y);
+    return {};
+  }
+
+  static Status run(kernels::RunContext& ctx) noexcept {
+    const State& s = ctx.state<State>();
+    const unsigned char* x = static_cast<const unsigned char*>(ctx.input(kX).data);
+    const std::int64_t* indices = static_cast<const std::int64_t*>(ctx.input(kI).data);
+    unsigned char* y = static_cast<unsigned char*>(ctx.output(kY).data);
+    // All-zero bytes are 0.0 in every float dtype.
+    if (s.output_count > 0) std::memset(y, 0, static_cast<std::size_t>(s.output_count) * s.element_bytes);
+    for (std::int64_t k = 0; k < s.count; ++k) {
+      std::int64_t index = indices[k];
+      if (index < 0 || index >= s.inferred_count) {
+        return Status(StatusCode::invalid_argument) << "input 1 (I) element " << k << " is " << index
+                                                    << ", expected a value in [0, " << s.inferred_count << ")";
+      }
+      // Coordinates in the inferred shape -> offset in the output (skipped when cropped away).
+      std::int64_t coordinates[kMaxRank];
+      for (int d = s.rank - 1; d >= 0; --d) {
+        coordinates[d] = index % s.inferred[d];
+        index /= s.inferred[d];
+      }
+      std::int64_t offset = 0;
+      bool inside = true;
+      for (int d = 0; d < s.rank && inside; ++d) {
+        inside = coordinates[d] < s.output[d];
+        offset = offset * s.output[d] + coordinates[d];
+      }
+      if (inside) {
+        std::memcpy(y + static_cast<std::size_t>(offset) * s.element_bytes,
+                    x + static_cast<std::size_t>(k) * s.element_bytes, s.element_bytes);
+      }
+    }
+    return {};
+  }
+};
+
+}  // namespace max_unpool_detail
+
+// MaxUnpool-9 (also 11, which only clarified how output_shape relates to the indices, and 22, which added
+// bfloat16).
+using MaxUnpool_9 = VersionedKernel<max_unpool_detail::MaxUnpoolImpl, 9>;
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/nn/max_unpool.hpp
+// #include "onnxmicro/kernels/nn/mean_variance_normalization.hpp"
+// begin of file onnxmicro/kernels/nn/mean_variance_normalization.hpp
+// MeanVarianceNormalization: y = (x - E[x]) / (sqrt(E[x^2] - E[x]^2) + 1e-9), the expectations taken over
+// `axes` (default [0, 2, 3]), exactly as the op's ONNX function body computes it. Sums are accumulated in
+// double per slot of the kept (non-reduced) axes, in scratch.
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+namespace mean_variance_normalization_detail {
+
+struct MeanVarianceNormalizationImpl : kernels::KernelDefaults {
+  static constexpr std::string_view kOpType = "MeanVarianceNormalization";
+  static constexpr int kInPlaceInput = 0;  // each element is read before it is written
+  static constexpr int kX = 0;
+  static constexpr int kY = 0;
+  /// The function body adds this to the standard deviation.
+  static constexpr double kEpsilon = 1e-9;
+
+  struct State {
+    void (*compute)(const State&, const void* x, void* y, void* scratch) noexcept;
+    int rank;
+    std::int64_t dims[kMaxRank];
+    std::int64_t kept_stride[kMaxRank];  ///< stride of each axis in the kept-slot array (0 for reduced axes)
+    std::int64_t slots, count, per_slot;
+    std::size_t sum_offset, square_offset;
+  };
+
+  static Status prepare(kernels::PrepareContext& ctx, int /*since: every version accepts the same*/) noexcept {
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kX));
+    const kernels::TensorInfo& x = ctx.input(kX);
+    State* state = nullptr;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
+    const bool is_float = spatial_util::visit_float_dtype(
+        x.dtype, [&](auto tag) { state->compute = &compute<typename decltype(tag)::type>; });
+    if (!is_float) return ctx.unsupported_input_dtype(kX);
+    const int rank = x.shape.rank();
+    std::int64_t axes[kMaxRank + 1] = {};
+    std::size_t count = 0;
+    bool present = false;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute_ints("axes", axes, kMaxRank + 1, count, present));
+    if (!present) {
+      axes[0] = 0;
+      axes[1] = 2;
+      axes[2] = 3;
+      count = 3;
+    }
+    bool reduced[kMaxRank] = {};
+    for (std::size_t i = 0; i < count; ++i) {
+      int axis = 0;
+      ONNXMICRO_RETURN_IF_ERROR(kernels::shape_util::normalize_axis(axes[i], rank, "attribute 'axes'", true, axis));
+      if (reduced[axis]) {
+        return Status(StatusCode::invalid_model)
+               << "attribute 'axes' names axis " << axis << " twice (input 0 has shape " << x.shape << ")";
+      }
+      reduced[axis] = true;
+    }
+    state->rank = rank;
+    std::int64_t stride = 1;
+    state->per_slot = 1;
+    for (int d = rank - 1; d >= 0; --d) {
+      state->dims[d] = x.shape[d];
+      if (reduced[d]) {
+        state->kept_stride[d] = 0;
+        state->per_slot *= x.shape[d];
+      } else {
+        state->kept_stride[d] = stride;
+        stride *= x.shape[d];
+      }
+    }
+    state->slots = stride;
+    state->count = x.shape.element_count();
+    scratch::ScratchLayout layout;
+    state->sum_offset = layout.reserve<double>(state->slots);
+    state->square_offset = layout.reserve<double>(state->slots);
+    ctx.request_scratch(layout.bytes());
+    ctx.set_output(kY, x.dtype, x.shape);
+    return {};
+  }
+
+  static Status run(kernels::RunContext& ctx) noexcept {
+    const State& s = ctx.state<State>();
+    s.compute(s, ctx.input(kX).data, ctx.output(kY).data, ctx.scratch());
+    return {};
+  }
+
+ private:
+  /// Calls f(element, slot) for every element of X in row-major order.
+  template <typename F>
+  static void for_each_element(const State& s, F&& f) noexcept {
+    std::int64_t index[kMaxRank] = {};
+    std::int64_t slot = 0;
+    for (std::int64_t e = 0; e < s.count; ++e) {
+      f(e, slot);
+      for (int d = s.rank - 1; d >= 0; --d) {
+        slot += s.kept_stride[d];
+        if (++index[d] < s.dims[d]) break;
+        slot -= s.kept_stride[d] * s.dims[d];
+        index[d] = 0;
+      }
+    }
+  }
+
+  template <typename T>
+  static void compute(const State& s, const void* x_data, void* y_data, void* scratch) noexcept {
+    using C = compute_type::ComputeType<T>;
+    const T* x = static_cast<const T*>(x_data);
+    T* y = static_cast<T*>(y_data);
+    double* sum = scratch::scratch_at<double>(scratch, s.sum_offset);
+    double* square = scratch::scratch_at<double>(scratch, s.square_offset);
+    for (std::int64_t i = 0; i < s.slots; ++i) sum[i] = square[i] = 0.0;
+    for_each_element(s, [&](std::int64_t e, std::int64_t slot) {
+      const double v = static_cast<double>(compute_type::widen(x[e]));
+      sum[slot] += v;
+      square[slot] += v * v;
+    });
+    const double n = static_cast<double>(s.per_slot);
+    for (std::int64_t i = 0; i < s.slots; ++i) {
+      const double mean = sum[i] / n;
+      const double variance = square[i] / n - mean * mean;
+      sum[i] = mean;
+      square[i] = 1.0 / (std::sqrt(variance > 0.0 ? variance : 0.0) + kEpsilon);  // now 1 / (std + eps)
+    }
+    for_each_element(s, [&](std::int64_t e, std::int64_t slot) {
+      const double v = static_cast<double>(compute_type::widen(x[e]));
+      y[e] = compute_type::narrow<T>(static_cast<C>((v - sum[slot]) * square[slot]));
+    });
+  }
+};
+
+}  // namespace mean_variance_normalization_detail
+
+// MeanVarianceNormalization-9 (also 13, which added bfloat16).
+using MeanVarianceNormalization_9 =
+    VersionedKernel<mean_variance_normalization_detail::MeanVarianceNormalizationImpl, 9>;
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/nn/mean_variance_normalization.hpp
+// #include "onnxmicro/kernels/nn/non_max_suppression.hpp"
+// begin of file onnxmicro/kernels/nn/non_max_suppression.hpp
+// NonMaxSuppression: per batch and class, visits boxes by descending score (ties: lower index first), skips those
+// at or below score_threshold (when given), and keeps a box unless its IoU with a box already kept for that class
+// is strictly above iou_threshold, up to max_output_boxes_per_class boxes. Output: int64 [selected, 3] rows of
+// (batch, class, box). Follows onnx/reference/ops/op_non_max_suppression.py (float32 box arithmetic).
+// Versions 10 and 11 share the same semantics (11 changed no behaviour), so one kernel serves both.
+// The output size depends on the input values, so every input must be known at prepare time: prepare() runs the
+// selection and run() copies it (the session folds the node). A later version may size such outputs at run time.
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+namespace non_max_suppression_detail {
+
+/// The implementation of NonMaxSuppression (see the file comment).
+struct NonMaxSuppressionImpl : KernelDefaults {
+  static constexpr std::string_view kOpType = "NonMaxSuppression";
+  static constexpr int kBoxes = 0;
+  static constexpr int kScores = 1;
+  static constexpr int kMaxOutput = 2;
+  static constexpr int kIouThreshold = 3;
+  static constexpr int kScoreThreshold = 4;
+
+  struct State {
+    Span<std::int64_t> selected;  ///< rows of (batch, class, box)
+  };
+
+  static Status prepare(PrepareContext& ctx) noexcept {
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kBoxes));
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kScores));
+    const TensorInfo& boxes = ctx.input(kBoxes);
+    const TensorInfo& scores = ctx.input(kScores);
+    if (boxes.dtype != DataType::float32) return ctx.unsupported_input_dtype(kBoxes);
+    if (scores.dtype != DataType::float32) return ctx.unsupported_input_dtype(kScores);
+    if (boxes.shape.rank() != 3 || boxes.shape[2] != 4) {
+      return ctx.input_error(kBoxes) << " has shape " << boxes.shape
+                                     << ", expected [num_batches, spatial_dimension, 4]";
+    }
+    if (scores.shape.rank() != 3 || scores.shape[0] != boxes.shape[0] || scores.shape[2] != boxes.shape[1]) {
+      return ctx.input_error(kScores) << " has shape " << scores.shape << ", expected [" << boxes.shape[0]
+                                      << ", num_classes, " << boxes.shape[1] << "] for boxes of shape " << boxes.shape;
+    }
+    std::int64_t center_point_box = 0;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("center_point_box", center_point_box, 0));
+    if (center_point_box != 0 && center_point_box != 1) {
+      return Status(StatusCode::invalid_model)
+             << "attribute 'center_point_box' is " << center_point_box << ", expected 0 or 1";
+    }
+
+    // Optional scalars (an omitted or empty input takes the default: 0 boxes, IoU 0, no score filter).
+    std::int64_t max_output = 0;
+    float iou_threshold = 0.0f;
+    float score_threshold = 0.0f;
+    bool has_score_threshold = false;
+    bool present = false;
+    ONNXMICRO_RETURN_IF_ERROR(read_scalar(ctx, kMaxOutput, DataType::int64, &max_output, present));
+    if (max_output < 0) max_output = 0;
+    ONNXMICRO_RETURN_IF_ERROR(read_scalar(ctx, kIouThreshold, DataType::float32, &iou_threshold, present));
+    ONNXMICRO_RETURN_IF_ERROR(
+        read_scalar(ctx, kScoreThreshold, DataType::float32, &score_threshold, has_score_threshold));
+
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_constant_input(kBoxes));
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_constant_input(kScores));
+    const std::int64_t batches = boxes.shape[0];
+    const std::int64_t classes = scores.shape[1];
+    const std::int64_t count = boxes.shape[1];
+    const float* box_data = static_cast<const float*>(boxes.const_data);
+    const float* score_data = static_cast<const float*>(scores.const_data);
+
+    Span<std::int64_t> order;  // candidate box indices, sorted per class
+    Span<std::int64_t> kept;   // boxes kept for the current class
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(count), order));
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(count), kept));
+
+    // Two passes: count the selection, then store it in an exactly sized array.
+    State* state = nullptr;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
+    std::int64_t total = 0;
+    for (int pass = 0; pass < 2; ++pass) {
+      std::int64_t row = 0;
+      for (std::int64_t b = 0; b < batches && max_output > 0; ++b) {
+        const float* batch_boxes = box_data + b * count * 4;
+        for (std::int64_t c = 0; c < classes; ++c) {
+          const float* class_scores = score_data + (b * classes + c) * count;
+          std::size_t candidates = 0;
+          for (std::int64_t i = 0; i < count; ++i) {
+            // Scalar float copies: the constant data may be unaligned.
+            float s;
+            std::memcpy(&s, class_scores + i, sizeof(float));
+            if (!has_score_threshold || s > score_threshold) order[candidates++] = i;
+          }
+          auto score_at = [&](std::int64_t i) {
+            float s;
+            std::memcpy(&s, class_scores + i, sizeof(float));
+            return s;
+          };
+          // Descending score, ties by ascending index; NaN sorts last.
+          std::sort(order.data(), order.data() + candidates, [&](std::int64_t a, std::int64_t z) {
+            const float sa = score_at(a);
+            const float sz = score_at(z);
+            const bool na = sa != sa;
+            const bool nz = sz != sz;
+            if (na || nz) return !na && nz ? true : (na == nz && a < z);
+            return sa > sz || (sa == sz && a < z);
+          });
+          std::int64_t kept_count = 0;
+          for (std::size_t k = 0; k < candidates && kept_count < max_output; ++k) {
+            const std::int64_t candidate = order[k];
+            bool keep = true;
+            for (std::int64_t j = 0; j < kept_count && keep; ++j) {
+              keep = !suppressed(batch_boxes, candidate, kept[static_cast<std::size_t>(j)], center_point_box != 0,
+                                 iou_threshold);
+            }
+            if (!keep) continue;
+            kept[static_cast<std::size_t>(kept_count++)] = candidate;
+            if (pass == 1) {
+              state->selected[static_cast<std::size_t>(row * 3)] = b;
+              state->selected[static_cast<std::size_t>(row * 3 + 1)] = c;
+              state->selected[static_cast<std::size_t>(row * 3 + 2)] = candidate;
+            }
+            ++row;
+          }
+        }
+      }
+      total = row;
+      if (pass == 0)
+        ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(total * 3), state->selected));
+    }
+    ctx.set_output(0, DataType::int64, Shape{total, 3});
+    return {};
+  }
+
+  static Status run(RunContext& ctx) noexcept {
+    const State& state = ctx.state<State>();
+    if (!state.selected.empty())
+      std::memcpy(ctx.output(0).data, state.selected.data(), state.selected.size() * sizeof(std::int64_t));
+    return {};
+  }
+
+ private:
+  /// Reads optional 1-element input `index` of `dtype` into `value`; `present` = given and non-empty.
+  static Status read_scalar(PrepareContext& ctx, int index, DataType dtype, void* value, bool& present) noexcept {
+    present = false;
+    if (!ctx.has_input(index)) return {};
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_constant_input(index));
+    const TensorInfo& info = ctx.input(index);
+    if (info.dtype != dtype) {
+      return ctx.input_error(index) << " has dtype " << dtype_name(info.dtype) << ", expected " << dtype_name(dtype);
+    }
+    const std::int64_t n = info.shape.element_count();
+    if (n == 0) return {};
+    if (n != 1) {
+      return ctx.input_error(index) << " has shape " << info.shape << ", expected a scalar";
+    }
+    std::memcpy(value, info.const_data, dtype_size(dtype));
+    present = true;
+    return {};
+  }
+
+  static float at(const float* boxes, std::int64_t box, int k) noexcept {
+    float v;
+    std::memcpy(&v, boxes + box * 4 + k, sizeof(float));
+    return v;
+  }
+
+  /// suppress_by_iou of the reference: true when IoU(a, b) > threshold.
+  static bool suppressed(const float* boxes, std::int64_t a, std::int64_t b, bool center, float threshold) noexcept {
+    float ax0, ax1, ay0, ay1, bx0, bx1, by0, by1;
+    if (!center) {  // [y1, x1, y2, x2], corners in any order
+      ax0 = std::min(at(boxes, a, 1), at(boxes, a, 3));
+      ax1 = std::max(at(boxes, a, 1), at(boxes, a, 3));
+      bx0 = std::min(at(boxes, b, 1), at(boxes, b, 3));
+      bx1 = std::max(at(boxes, b, 1), at(boxes, b, 3));
+      ay0 = std::min(at(boxes, a, 0), at(boxes, a, 2));
+      ay1 = std::max(at(boxes, a, 0), at(boxes, a, 2));
+      by0 = std::min(at(boxes, b, 0), at(boxes, b, 2));
+      by1 = std::max(at(boxes, b, 0), at(boxes, b, 2));
+    } else {  // [x_center, y_center, width, height]
+      const float aw = at(boxes, a, 2) / 2, ah = at(boxes, a, 3) / 2;
+      const float bw = at(boxes, b, 2) / 2, bh = at(boxes, b, 3) / 2;
+      ax0 = at(boxes, a, 0) - aw;
+      ax1 = at(boxes, a, 0) + aw;
+      bx0 = at(boxes, b, 0) - bw;
+      bx1 = at(boxes, b, 0) + bw;
+      ay0 = at(boxes, a, 1) - ah;
+      ay1 = at(boxes, a, 1) + ah;
+      by0 = at(boxes, b, 1) - bh;
+      by1 = at(boxes, b, 1) + bh;
+    }
+    const float ix0 = std::max(ax0, bx0), ix1 = std::min(ax1, bx1);
+    if (ix1 <= ix0) return false;
+    const float iy0 = std::max(ay0, by0), iy1 = std::min(ay1, by1);
+    if (iy1 <= iy0) return false;
+    const float intersection = (ix1 - ix0) * (iy1 - iy0);
+    if (intersection <= 0.0f) return false;
+    const float area_a = (ax1 - ax0) * (ay1 - ay0);
+    const float area_b = (bx1 - bx0) * (by1 - by0);
+    const float union_area = area_a + area_b - intersection;
+    if (area_a <= 0.0f || area_b <= 0.0f || union_area <= 0.0f) return false;
+    return intersection / union_area > threshold;
+  }
+};
+
+}  // namespace non_max_suppression_detail
+
+// NonMaxSuppression-10 (also 11, which changed no behaviour).
+using NonMaxSuppression_10 = VersionedKernel<non_max_suppression_detail::NonMaxSuppressionImpl, 10>;
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/nn/non_max_suppression.hpp
+// #include "onnxmicro/kernels/nn/resize.hpp"
+// begin of file onnxmicro/kernels/nn/resize.hpp
+// Resize: nearest / (multi)linear / (multi)cubic resampling of an N-D tensor to sizes given by `scales` or
+// `sizes`. The taps are computed in prepare (nn/resize_util.hpp), so the scales/sizes/roi inputs must be known
+// then (a new shape re-plans). Versions:
+//   10: inputs (X, scales); asymmetric coordinates; nearest picks floor when upsampling, ceil when downsampling.
+//   11: inputs (X, roi, scales[, sizes]); coordinate_transformation_mode, nearest_mode, cubic, exclude_outside,
+//       extrapolation_value; tf_half_pixel_for_nn (removed in 13).
+//   13: roi and scales optional; bfloat16.
+//   18: axes, keep_aspect_ratio_policy, antialias.
+//   19: coordinate_transformation_mode half_pixel_symmetric.
+// Where the reference (onnx/reference/ops/op_resize.py) and the spec differ: the output size from scales is
+// floor(input_dimension * scale), ignoring roi, as the reference and onnxruntime compute it (the spec multiplies
+// by roi_end - roi_start); pytorch_half_pixel maps to 0 for a length-1 output, as the spec and onnxruntime say
+// (the reference uses -0.5; nearest and linear give the same result either way).
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+namespace resize_detail {
+
+/// The prepare() of every Resize version; `version` is the kernel's since-version.
+struct ResizeCommon : KernelDefaults {
+  static constexpr std::string_view kOpType = "Resize";
+
+  struct State {
+    resize_util::Plan plan;
+  };
+
+  static Status prepare(PrepareContext& ctx, int version) noexcept {
+    const int x_index = 0;
+    const int roi_index = version >= 11 ? 1 : -1;
+    const int scales_index = version >= 11 ? 2 : 1;
+    const int sizes_index = version >= 11 ? 3 : -1;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(x_index));
+    if (version < 13) ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(scales_index));
+    const TensorInfo& x = ctx.input(x_index);
+    if (x.dtype == DataType::bfloat16 && version < 13) return ctx.unsupported_input_dtype(x_index);
+    const int rank = x.shape.rank();
+
+    resize_util::Params params;
+    double extrapolation_value = 0.0;
+    ONNXMICRO_RETURN_IF_ERROR(parse_attributes(ctx, version, params, extrapolation_value));
+
+    // axes (18+): which axes scales/sizes/roi refer to.
+    int axes[kMaxRank];
+    std::size_t axis_count = static_cast<std::size_t>(rank);
+    for (int d = 0; d < rank; ++d) axes[d] = d;
+    if (version >= 18) {
+      std::int64_t raw[kMaxRank];
+      bool present = false;
+      ONNXMICRO_RETURN_IF_ERROR(ctx.attribute_ints("axes", raw, kMaxRank, axis_count, present));
+      if (!present) {
+        axis_count = static_cast<std::size_t>(rank);
+      } else {
+        bool seen[kMaxRank] = {};
+        for (std::size_t i = 0; i < axis_count; ++i) {
+          ONNXMICRO_RETURN_IF_ERROR(shape_util::normalize_axis(raw[i], rank, "attribute 'axes'", true, axes[i]));
+          if (seen[axes[i]]) {
+            return Status(StatusCode::invalid_model) << "attribute 'axes' names axis " << axes[i] << " twice";
+          }
+          seen[axes[i]] = true;
+        }
+      }
+    }
+
+    resize_util::AxisRequest requests[kMaxRank];
+    std::int64_t strides[kMaxRank];
+    resize_util::row_major_strides(x.shape, strides);
+    for (int d = 0; d < rank; ++d) {
+      requests[d].input_size = x.shape[d];
+      requests[d].output_size = x.shape[d];
+      requests[d].input_stride = strides[d];
+    }
+
+    // scales or sizes: exactly one of them (an empty tensor counts as absent).
+    float scales[kMaxRank];
+    std::size_t scale_count = 0;
+    if (ctx.has_input(scales_index)) {
+      ONNXMICRO_RETURN_IF_ERROR(read_floats(ctx, scales_index, "scales", scales, scale_count));
+    }
+    std::int64_t sizes[kMaxRank];
+    std::size_t size_count = 0;
+    if (sizes_index >= 0 && ctx.has_input(sizes_index)) {
+      ONNXMICRO_RETURN_IF_ERROR(shape_util::read_constant_ints(ctx, sizes_index, "sizes", sizes, kMaxRank, size_count));
+    }
+    if ((scale_count == 0) == (size_count == 0)) {
+      return Status(StatusCode::invalid_model) << "exactly one of 'scales' and 'sizes' must be given (non-empty), got "
+                                               << (scale_count ? "both" : "none");
+    }
+    if (scale_count != 0) {
+      if (scale_count != axis_count) return length_error(ctx, scales_index, "scales", scale_count, axis_count);
+      for (std::size_t i = 0; i < axis_count; ++i) {
+        if (!(scales[i] > 0.0f)) {
+          return ctx.input_error(scales_index, "scales") << ": value " << i << " is not positive";
+        }
+        resize_util::AxisRequest& r = requests[axes[i]];
+        r.scale = static_cast<double>(scales[i]);
+        ONNXMICRO_RETURN_IF_ERROR(to_output_size(r.scale * static_cast<double>(r.input_size), axes[i], r.output_size));
+      }
+    } else {
+      if (size_count != axis_count) return length_error(ctx, sizes_index, "sizes", size_count, axis_count);
+      for (std::size_t i = 0; i < axis_count; ++i) {
+        if (sizes[i] < 0) {
+          return ctx.input_error(sizes_index, "sizes") << ": value " << i << " is " << sizes[i] << ", expected >= 0";
+        }
+        resize_util::AxisRequest& r = requests[axes[i]];
+        if (r.input_size == 0 && sizes[i] != 0) {
+          return Status(StatusCode::invalid_model)
+                 << "cannot resize axis " << axes[i] << " of size 0 to size " << sizes[i];
+        }
+        r.output_size = sizes[i];
+        r.scale = r.input_size == 0 ? 1.0 : static_cast<double>(sizes[i]) / static_cast<double>(r.input_size);
+      }
+      if (version >= 18) ONNXMICRO_RETURN_IF_ERROR(keep_aspect_ratio(ctx, axes, axis_count, requests));
+    }
+
+    // roi matters only for tf_crop_and_resize; other modes ignore it (and need not know it).
+    if (params.coordinates == resize_util::CoordinateMode::tf_crop_and_resize) {
+      if (roi_index < 0 || !ctx.has_input(roi_index)) {
+        return Status(StatusCode::invalid_model)
+               << "coordinate_transformation_mode 'tf_crop_and_resize' needs input 1 'roi'";
+      }
+      ONNXMICRO_RETURN_IF_ERROR(read_roi(ctx, roi_index, axes, axis_count, requests));
+    }
+
+    State* state = nullptr;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
+    state->plan.extrapolation_value = extrapolation_value;
+    ONNXMICRO_RETURN_IF_ERROR(resize_util::select_compute(ctx, x_index, params.mode, state->plan));
+    ONNXMICRO_RETURN_IF_ERROR(resize_util::build_plan(ctx, params, requests, rank, state->plan));
+    ctx.set_output(0, x.dtype, state->plan.output_shape);
+    return {};
+  }
+
+  static Status run(RunContext& ctx) noexcept {
+    const resize_util::Plan& plan = ctx.state<State>().plan;
+    plan.compute(plan, ctx.input(0).data, ctx.output(0).data);
+    return {};
+  }
+
+ private:
+  static Status parse_attributes(PrepareContext& ctx, int version, resize_util::Params& p,
+                                 double& extrapolation) noexcept {
+    static constexpr std::string_view kModeNames[] = {"nearest", "linear", "cubic"};
+    static constexpr resize_util::Mode kModes[] = {resize_util::Mode::nearest, resize_util::Mode::linear,
+                                                   resize_util::Mode::cubic};
+    ONNXMICRO_RETURN_IF_ERROR(resize_util::parse_choice(ctx, "mode", "nearest", kModeNames, kModes, p.mode));
+    if (version < 11) {
+      if (p.mode == resize_util::Mode::cubic) {
+        return Status(StatusCode::invalid_model) << "attribute 'mode' is 'cubic', which Resize-10 does not have";
+      }
+      p.coordinates = resize_util::CoordinateMode::asymmetric;
+      p.nearest = resize_util::NearestMode::legacy;
+      return {};
+    }
+    static constexpr std::string_view kCoordinateNames[] = {
+        "half_pixel",         "pytorch_half_pixel",   "align_corners",       "asymmetric",
+        "tf_crop_and_resize", "tf_half_pixel_for_nn", "half_pixel_symmetric"};
+    static constexpr resize_util::CoordinateMode kCoordinates[] = {
+        resize_util::CoordinateMode::half_pixel,          resize_util::CoordinateMode::pytorch_half_pixel,
+        resize_util::CoordinateMode::align_corners,       resize_util::CoordinateMode::asymmetric,
+        resize_util::CoordinateMode::tf_crop_and_resize,  resize_util::CoordinateMode::tf_half_pixel_for_nn,
+        resize_util::CoordinateMode::half_pixel_symmetric};
+    ONNXMICRO_RETURN_IF_ERROR(resize_util::parse_choice(ctx, "coordinate_transformation_mode", "half_pixel",
+                                                        kCoordinateNames, kCoordinates, p.coordinates));
+    // tf_half_pixel_for_nn: only in Resize-11; half_pixel_symmetric: added in 19.
+    if ((p.coordinates == resize_util::CoordinateMode::tf_half_pixel_for_nn && version != 11) ||
+        (p.coordinates == resize_util::CoordinateMode::half_pixel_symmetric && version < 19)) {
+      std::string_view text;
+      ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("coordinate_transformation_mode", text, ""));
+      return Status(StatusCode::invalid_model) << "attribute 'coordinate_transformation_mode' is '" << text
+                                               << "', which Resize-" << version << " does not have";
+    }
+    static constexpr std::string_view kNearestNames[] = {"round_prefer_floor", "round_prefer_ceil", "floor", "ceil"};
+    static constexpr resize_util::NearestMode kNearest[] = {
+        resize_util::NearestMode::round_prefer_floor, resize_util::NearestMode::round_prefer_ceil,
+        resize_util::NearestMode::floor, resize_util::NearestMode::ceil};
+    ONNXMICRO_RETURN_IF_ERROR(
+        resize_util::parse_choice(ctx, "nearest_mode", "round_prefer_floor", kNearestNames, kNearest, p.nearest));
+    float a = -0.75f;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("cubic_coeff_a", a, -0.75f));
+    p.cubic_coeff_a = static_cast<double>(a);
+    std::int64_t exclude = 0;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("exclude_outside", exclude, 0));
+    p.exclude_outside = exclude != 0;
+    float extrapolation_value = 0.0f;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("extrapolation_value", extrapolation_value, 0.0f));
+    extrapolation = static_cast<double>(extrapolation_value);
+    if (version >= 18) {
+      std::int64_t antialias = 0;
+      ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("antialias", antialias, 0));
+      // The spec applies antialias to linear and cubic only; nearest ignores it.
+      p.antialias = antialias != 0 && p.mode != resize_util::Mode::nearest;
+    }
+    return {};
+  }
+
+  static Status length_error(const PrepareContext& ctx, int index, const char* role, std::size_t got,
+                             std::size_t expected) noexcept {
+    return ctx.input_error(index, role) << " has " << got << " values, expected " << expected
+                                        << " (one per resized axis)";
+  }
+
+  /// Reads the constant float32 `scales` input (1-D).
+  static Status read_floats(PrepareContext& ctx, int index, const char* role, float* values,
+                            std::size_t& count) noexcept {
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_constant_input(index));
+    const TensorInfo& info = ctx.input(index);
+    if (info.dtype != DataType::float32) {
+      return ctx.input_error(index, role) << " has dtype " << dtype_name(info.dtype) << ", expected float";
+    }
+    const std::int64_t n = info.shape.element_count();
+    if (info.shape.rank() > 1 || n > kMaxRank) {
+      return ctx.input_error(index, role) << " must be 1-D with at most one value per axis, got shape " << info.shape;
+    }
+    if (n > 0) std::memcpy(values, info.const_data, static_cast<std::size_t>(n) * sizeof(float));
+    count = static_cast<std::size_t>(n);
+    return {};
+  }
+
+  static double round_to_float(double v) noexcept { return static_cast<double>(static_cast<float>(v)); }
+  static double round_to_half(double v) noexcept {
+    return static_cast<double>(float16_t::from_float(static_cast<float>(v)).to_float());
+  }
+  static double keep_double(double v) noexcept { return v; }
+
+  /// Reads roi (starts then ends, one pair per axis in `axes`) into the requests.
+  static Status read_roi(PrepareContext& ctx, int index, const int* axes, std::size_t axis_count,
+                         resize_util::AxisRequest* requests) noexcept {
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_constant_input(index));
+    const TensorInfo& info = ctx.input(index);
+    const std::int64_t n = info.shape.element_count();
+    if (info.shape.rank() != 1 || n != static_cast<std::int64_t>(2 * axis_count)) {
+      return ctx.input_error(index, "roi") << " has shape " << info.shape << ", expected [" << (2 * axis_count)
+                                           << "] (starts then ends of the resized axes)";
+    }
+    double (*round)(double) noexcept = nullptr;
+    std::size_t size = 0;
+    switch (compiled_dtype(info.dtype)) {
+      case DataType::float32:
+        round = &round_to_float;
+        size = 4;
+        break;
+      case DataType::float16:
+        round = &round_to_half;
+        size = 2;
+        break;
+      case DataType::float64:
+        round = &keep_double;
+        size = 8;
+        break;
+      default:
+        return ctx.input_error(index, "roi")
+               << " has dtype " << dtype_name(info.dtype) << ", expected float16, float or double";
+    }
+    const unsigned char* bytes = static_cast<const unsigned char*>(info.const_data);
+    auto value = [&](std::size_t i) {
+      if (size == 4) {
+        float f;
+        std::memcpy(&f, bytes + i * 4, 4);
+        return static_cast<double>(f);
+      }
+      if (size == 2) {
+        std::uint16_t h;
+        std::memcpy(&h, bytes + i * 2, 2);
+        return static_cast<double>(float16_t::from_bits(h).to_float());
+      }
+      double d;
+      std::memcpy(&d, bytes + i * 8, 8);
+      return d;
+    };
+    for (std::size_t i = 0; i < axis_count; ++i) {
+      resize_util::AxisRequest& r = requests[axes[i]];
+      r.has_roi = true;
+      r.roi_start = value(i);
+      r.roi_end = value(axis_count + i);
+      r.round_roi = round;
+    }
+    for (int d = 0; d < kMaxRank; ++d) {
+      if (!requests[d].has_roi) {
+        requests[d].roi_start = 0.0;
+        requests[d].roi_end = 1.0;
+        requests[d].round_roi = round;
+      }
+    }
+    return {};
+  }
+
+  /// `size` (scale x input size, >= 0) truncated to an output size; limit_exceeded when it does not fit an
+  /// int64 (infinite included), where the conversion would be undefined behaviour.
+  static Status to_output_size(double size, int axis, std::int64_t& out) noexcept {
+    if (!(size < 9.0e18)) {
+      return Status(StatusCode::limit_exceeded)
+             << "the output size of axis " << axis << " (scale x input size) does not fit a 64-bit size";
+    }
+    out = static_cast<std::int64_t>(size);
+    return {};
+  }
+
+  /// keep_aspect_ratio_policy (18+, sizes only): one scale for every resized axis.
+  static Status keep_aspect_ratio(PrepareContext& ctx, const int* axes, std::size_t axis_count,
+                                  resize_util::AxisRequest* requests) noexcept {
+    std::string_view policy;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("keep_aspect_ratio_policy", policy, "stretch"));
+    if (policy == "stretch") return {};
+    const bool not_larger = policy == "not_larger";
+    if (!not_larger && policy != "not_smaller") {
+      return Status(StatusCode::invalid_model) << "attribute 'keep_aspect_ratio_policy' is '" << policy
+                                               << "', expected one of 'stretch', 'not_larger', 'not_smaller'";
+    }
+    double scale = 0.0;
+    for (std::size_t i = 0; i < axis_count; ++i) {
+      const double s = requests[axes[i]].scale;
+      if (i == 0 || (not_larger ? s < scale : s > scale)) scale = s;
+    }
+    for (std::size_t i = 0; i < axis_count; ++i) {
+      resize_util::AxisRequest& r = requests[axes[i]];
+      r.scale = scale;
+      ONNXMICRO_RETURN_IF_ERROR(
+          to_output_size(scale * static_cast<double>(r.input_size) + 0.5, axes[i], r.output_size));  // half up
+    }
+    return {};
+  }
+};
+
+}  // namespace resize_detail
+
+// Resize-10: (X, scales); asymmetric coordinates, nearest or linear.
+using Resize_10 = VersionedKernel<resize_detail::ResizeCommon, 10, 11>;
+// Resize-11: (X, roi, scales[, sizes]) with coordinate_transformation_mode, nearest_mode, cubic, exclude_outside.
+using Resize_11 = VersionedKernel<resize_detail::ResizeCommon, 11, 13>;
+// Resize-13: roi and scales optional, bfloat16, tf_half_pixel_for_nn removed.
+using Resize_13 = VersionedKernel<resize_detail::ResizeCommon, 13, 18>;
+// Resize-18: axes, keep_aspect_ratio_policy and antialias attributes.
+using Resize_18 = VersionedKernel<resize_detail::ResizeCommon, 18, 19>;
+// Resize-19: coordinate_transformation_mode half_pixel_symmetric.
+using Resize_19 = VersionedKernel<resize_detail::ResizeCommon, 19>;
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/nn/resize.hpp
+// #include "onnxmicro/kernels/nn/rms_normalization.hpp"
+// begin of file onnxmicro/kernels/nn/rms_normalization.hpp
+// RMSNormalization: X is split at `axis` into rows and normalised blocks; Y = x / sqrt(mean(x^2) + epsilon)
+// * scale, with scale broadcast onto X (numpy rules). scale (and Y) may have another float dtype than X (V);
+// the sum of squares is accumulated in double and applied in float (double for double X).
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+namespace rms_normalization_detail {
+
+/// Shared by every RMSNormalization version. When Y's dtype (V, scale's) differs from X's (T), Y is first
+/// computed in T into scratch and then converted (so e.g. float16 X with float scale is rounded to float16 once).
+struct RmsNormalizationImpl : kernels::KernelDefaults {
+  static constexpr std::string_view kOpType = "RMSNormalization";
+  static constexpr int kX = 0;
+  static constexpr int kScale = 1;
+  static constexpr int kY = 0;
+
+  struct State {
+    normalization_util::BlockNormalizer normalizer;
+    bool convert;                  ///< Y's dtype (V) differs from X's (T): normalise into scratch, then convert
+    std::size_t converted_offset;  ///< scratch for Y in X's dtype when `convert`
+    DataType y_dtype;
+  };
+
+  static Status prepare(kernels::PrepareContext& ctx, int /*since: every version accepts the same*/) noexcept {
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kX));
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(kScale));
+    const kernels::TensorInfo& x = ctx.input(kX);
+    const kernels::TensorInfo& scale = ctx.input(kScale);
+    if (!normalization_util::is_normalizable(x.dtype)) return ctx.unsupported_input_dtype(kX);
+    if (!normalization_util::is_normalizable(scale.dtype)) return ctx.unsupported_input_dtype(kScale);
+    const int rank = x.shape.rank();
+    if (rank < 1) {
+      return ctx.input_error(kX, "X") << " is a scalar, expected rank >= 1";
+    }
+    std::int64_t axis_value = -1;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("axis", axis_value, -1));
+    int axis = 0;
+    ONNXMICRO_RETURN_IF_ERROR(kernels::shape_util::normalize_axis(axis_value, rank, "attribute 'axis'", true, axis));
+    std::int64_t stash_type = 1;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("stash_type", stash_type, 1));
+    if (!normalization_util::is_normalizable(static_cast<DataType>(stash_type)) || stash_type < 0 || stash_type > 16) {
+      return Status(StatusCode::invalid_model)
+             << "attribute 'stash_type' is " << stash_type
+             << ", expected a float dtype number (1 float, 10 float16, 11 double, 16 bfloat16)";
+    }
+
+    State* state = nullptr;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
+    normalization_util::BlockNormalizer& n = state->normalizer;
+    n.subtract_mean = false;
+    ONNXMICRO_RETURN_IF_ERROR(normalization_util::read_epsilon(ctx, 1e-5f, n.epsilon));
+    ONNXMICRO_RETURN_IF_ERROR(normalization_util::check_param_shape(
+        ctx, kScale, scale.shape, x.shape, "a shape that broadcasts onto X's normalised dims (numpy rules)"));
+    const std::int64_t rows = kernels::shape_util::dims_product(x.shape, 0, axis);
+    const std::int64_t block = kernels::shape_util::dims_product(x.shape, axis, rank);
+    scratch::ScratchLayout layout;
+    ONNXMICRO_RETURN_IF_ERROR(
+        normalization_util::plan_blocks(x.dtype, rows, block, x.shape, &scale.shape, nullptr, scale.dtype, layout, n));
+    state->y_dtype = scale.dtype;
+    state->convert = scale.dtype != x.dtype;
+    if (state->convert) state->converted_offset = layout.reserve<double>(x.shape.element_count());
+    ctx.request_scratch(layout.bytes());
+    ctx.set_output(kY, scale.dtype, x.shape);
+    return {};
+  }
+
+  static Status run(kernels::RunContext& ctx) noexcept {
+    const State& state = ctx.state<State>();
+    const std::int64_t count = ctx.input(kX).element_count();
+    if (!state.convert) {
+      normalization_util::run_blocks(state.normalizer, ctx.input(kX).data, ctx.input(kScale).data, nullptr,
+                                     ctx.output(kY).data, ctx.scratch());
+      return {};
+    }
+    // Y in X's dtype first (scratch sized for double, enough for any float dtype), then converted to V.
+    void* staged = scratch::scratch_at<unsigned char>(ctx.scratch(), state.converted_offset);
+    normalization_util::run_blocks(state.normalizer, ctx.input(kX).data, ctx.input(kScale).data, nullptr, staged,
+                                   ctx.scratch());
+    double* wide = static_cast<double*>(staged);
+    // Widen in place from the back so no element is overwritten before it is read.
+    const DataType t = ctx.input(kX).dtype;
+    for (std::int64_t i = count - 1; i >= 0; --i) {
+      double v = 0.0;
+      compute_type::load_floating(
+          t, static_cast<const unsigned char*>(staged) + i * static_cast<std::int64_t>(dtype_size(t)), &v, 1);
+      wide[i] = v;
+    }
+    compute_type::store_floating(state.y_dtype, wide, ctx.output(kY).data, count);
+    return {};
+  }
+};
+
+}  // namespace rms_normalization_detail
+
+// RMSNormalization-23: the first version.
+using RMSNormalization_23 = VersionedKernel<rms_normalization_detail::RmsNormalizationImpl, 23>;
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/nn/rms_normalization.hpp
+// #include "onnxmicro/kernels/nn/rnn.hpp"
+// begin of file onnxmicro/kernels/nn/rnn.hpp
+// RNN: Ht = f(clip(Xt*W^T + Ht-1*R^T + Wb + Rb)), f = Tanh by default. The time loop, attributes and shapes
+// are shared with GRU and LSTM (recurrent_util.hpp).
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+/// The gate math of one RNN time step.
+struct RnnCell {
+  static constexpr int kGates = 1;
+  static constexpr int kActivations = 1;
+  static constexpr bool kHasCell = false;
+  static constexpr std::string_view kDefaultActivations[kActivations] = {"Tanh"};
+  static constexpr int kScratchVectors = 1;
+  static constexpr bool kGemmPath = true;
+
+  template <int kSince>
+  static Status parse(PrepareContext&, recurrent_util::Config&) noexcept {
+    return {};
+  }
+
+  /// The gemm path's activation vectorises for Tanh without clip.
+  static bool vector_gates(const recurrent_util::Config& cfg, bool) noexcept {
+    for (int d = 0; d < cfg.directions; ++d)
+      if (cfg.activations[d].kind != recurrent_util::ActivationKind::tanh) return false;
+    return !cfg.has_clip;
+  }
+
+  /// One batch row's step on the gemm path from its pre-activations `pre`.
+  static void apply_row(const recurrent_util::GemmPath& path, const recurrent_util::Config& cfg,
+                        const recurrent_util::Activation* activations, const float*, float* pre, float* h, float*,
+                        float*) noexcept {
+    if (path.vector_gates) return vector_math::tanh(path.isa, pre, h, cfg.hidden);
+    for (std::int64_t j = 0; j < cfg.hidden; ++j) h[j] = activations[0](recurrent_util::clip_value(cfg, pre[j]));
+  }
+
+  template <typename A, typename T>
+  static void step(const recurrent_util::Config& cfg, const recurrent_util::Weights<T>& wt, const T* x, A* h, A*,
+                   A* scratch) noexcept {
+    recurrent_util::gate_inputs(cfg, wt, kGates, x, h, 0, 1, scratch);
+    for (std::int64_t j = 0; j < cfg.hidden; ++j) h[j] = wt.activations[0](recurrent_util::clip_value(cfg, scratch[j]));
+  }
+};
+
+/// RNN's versions (VersionedKernel): RecurrentOp supplies run() and prepare_version<kSince>(),
+/// which takes the version as a template argument.
+struct RnnImpl : KernelDefaults, recurrent_util::RecurrentOp<RnnCell> {
+  static constexpr std::string_view kOpType = "RNN";
+  template <int kSince>
+  static Status prepare(PrepareContext& ctx, std::integral_constant<int, kSince>) noexcept {
+    return prepare_version<kSince>(ctx);
+  }
+};
+
+/// RNN-1: the first version; its `output_sequence` attribute is implied by whether the node names Y.
+using RNN_1 = VersionedKernel<RnnImpl, 1, 7>;
+/// RNN-7: output_sequence removed (no change in what is computed).
+using RNN_7 = VersionedKernel<RnnImpl, 7, 14>;
+/// RNN-14: attribute `layout` (1: batch-major X, initial_h, Y, Y_h).
+using RNN_14 = VersionedKernel<RnnImpl, 14, 22>;
+/// RNN-22: bfloat16.
+using RNN_22 = VersionedKernel<RnnImpl, 22>;
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/nn/rnn.hpp
+// #include "onnxmicro/kernels/nn/roi_align.hpp"
+// begin of file onnxmicro/kernels/nn/roi_align.hpp
+// RoiAlign: pools each region of interest (x1, y1, x2, y2, scaled by spatial_scale) of image batch_indices[r] of
+// X (N, C, H, W) into an output_height x output_width grid; each bin averages (or, in 'max' mode, takes the
+// largest weighted corner of) sampling_ratio^2 bilinear samples (adaptive ceil(roi/bins) when 0). Follows
+// onnx/reference/ops/op_roi_align.py, which mirrors onnxruntime: float32 arithmetic for float32 (double for
+// double), samples outside [-1, size] contribute 0, 'max' takes the max of the four weighted corner values.
+// Versions:
+//   10: coordinates scaled without a half-pixel shift (what 16 calls 'output_half_pixel').
+//   16: coordinate_transformation_mode ('half_pixel' default: shift by -0.5, no 1x1 minimum roi size).
+//   22: bfloat16.
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+namespace roi_align_detail {
+
+struct State {
+  Status (*compute)(const State& s, const void* x, const void* rois, const std::int64_t* batch, void* y) noexcept;
+  bool max_mode;
+  bool half_pixel;
+  std::int64_t batch;
+  std::int64_t channels;
+  std::int64_t height;
+  std::int64_t width;
+  std::int64_t rois;
+  std::int64_t pooled_height;
+  std::int64_t pooled_width;
+  std::int64_t sampling_ratio;
+  float spatial_scale;
+};
+
+template <typename C>
+struct Sample {
+  std::int64_t pos[4];
+  C w[4];
+};
+
+/// pre_calc_for_bilinear_interpolate of the reference, for one sampling point.
+template <typename C>
+inline Sample<C> bilinear(const State& s, C y, C x) noexcept {
+  Sample<C> p{};
+  const C height = static_cast<C>(s.height);
+  const C width = static_cast<C>(s.width);
+  if (y < C(-1) || y > height || x < C(-1) || x > width) return p;  // outside: zero weights
+  if (y < C(0)) y = C(0);
+  if (x < C(0)) x = C(0);
+  std::int64_t y_low = static_cast<std::int64_t>(y);
+  std::int64_t x_low = static_cast<std::int64_t>(x);
+  std::int64_t y_high, x_high;
+  if (y_low >= s.height - 1) {
+    y_high = y_low = s.height - 1;
+    y = static_cast<C>(y_low);
+  } else {
+    y_high = y_low + 1;
+  }
+  if (x_low >= s.width - 1) {
+    x_high = x_low = s.width - 1;
+    x = static_cast<C>(x_low);
+  } else {
+    x_high = x_low + 1;
+  }
+  const C ly = y - static_cast<C>(y_low);
+  const C lx = x - static_cast<C>(x_low);
+  const C hy = C(1) - ly;
+  const C hx = C(1) - lx;
+  p.pos[0] = y_low * s.width + x_low;
+  p.pos[1] = y_low * s.width + x_high;
+  p.pos[2] = y_high * s.width + x_low;
+  p.pos[3] = y_high * s.width + x_high;
+  p.w[0] = hy * hx;
+  p.w[1] = hy * lx;
+  p.w[2] = ly * hx;
+  p.w[3] = ly * lx;
+  return p;
+}
+
+template <typename T>
+inline Status compute(const State& s, const void* x_data, const void* roi_data, const std::int64_t* batch,
+                      void* y_data) noexcept {
+  using C = std::conditional_t<std::is_same<T, double>::value, double, float>;
+  const T* x = static_cast<const T*>(x_data);
+  const T* rois = static_cast<const T*>(roi_data);
+  T* y = static_cast<T*>(y_data);
+  const C scale = static_cast<C>(s.spatial_scale);
+  const C offset = s.half_pixel ? C(0.5) : C(0);
+  for (std::int64_t n = 0; n < s.rois; ++n) {
+    const std::int64_t b = batch[n];
+    if (b < 0 || b >= s.batch) {
+      return Status(StatusCode::out_of_range)
+             << "input 2 (batch_indices): value " << b << " at " << n << " is outside [0, " << s.batch << ")";
+    }
+    const T* roi = rois + n * 4;
+    const C start_w = static_cast<C>(resize_util::load(roi[0])) * scale - offset;
+    const C start_h = static_cast<C>(resize_util::load(roi[1])) * scale - offset;
+    const C end_w = static_cast<C>(resize_util::load(roi[2])) * scale - offset;
+    const C end_h = static_cast<C>(resize_util::load(roi[3])) * scale - offset;
+    C roi_width = end_w - start_w;
+    C roi_height = end_h - start_h;
+    if (!s.half_pixel) {  // force malformed rois to 1x1
+      if (roi_width < C(1)) roi_width = C(1);
+      if (roi_height < C(1)) roi_height = C(1);
+    }
+    const C bin_h = roi_height / static_cast<C>(s.pooled_height);
+    const C bin_w = roi_width / static_cast<C>(s.pooled_width);
+    const std::int64_t grid_h =
+        s.sampling_ratio > 0 ? s.sampling_ratio
+                             : static_cast<std::int64_t>(std::ceil(roi_height / static_cast<C>(s.pooled_height)));
+    const std::int64_t grid_w = s.sampling_ratio > 0
+                                    ? s.sampling_ratio
+                                    : static_cast<std::int64_t>(std::ceil(roi_width / static_cast<C>(s.pooled_width)));
+    const std::int64_t count = grid_h * grid_w > 1 ? grid_h * grid_w : 1;
+    for (std::int64_t c = 0; c < s.channels; ++c) {
+      const T* plane = x + (b * s.channels + c) * s.height * s.width;
+      T* out = y + (n * s.channels + c) * s.pooled_height * s.pooled_width;
+      for (std::int64_t ph = 0; ph < s.pooled_height; ++ph) {
+        for (std::int64_t pw = 0; pw < s.pooled_width; ++pw) {
+          C value = C(0);
+          bool first = true;
+          for (std::int64_t iy = 0; iy < grid_h; ++iy) {
+            const C yy =
+                start_h + static_cast<C>(ph) * bin_h + (static_cast<C>(iy) + C(0.5)) * bin_h / static_cast<C>(grid_h);
+            for (std::int64_t ix = 0; ix < grid_w; ++ix) {
+              const C xx =
+                  start_w + static_cast<C>(pw) * bin_w + (static_cast<C>(ix) + C(0.5)) * bin_w / static_cast<C>(grid_w);
+              const Sample<C> p = bilinear<C>(s, yy, xx);
+              C v[4];
+              for (int k = 0; k < 4; ++k) v[k] = p.w[k] * static_cast<C>(resize_util::load(plane[p.pos[k]]));
+              if (!s.max_mode) {
+                value += v[0] + v[1] + v[2] + v[3];
+              } else {
+                C m = v[0];
+                for (int k = 1; k < 4; ++k) m = v[k] > m ? v[k] : m;
+                value = first || m > value ? m : value;
+                first = false;
+              }
+            }
+          }
+          if (!s.max_mode) value /= static_cast<C>(count);
+          out[ph * s.pooled_width + pw] = resize_util::store<T>(static_cast<double>(value));
+        }
+      }
+    }
+  }
+  return {};
+}
+
+inline Status prepare(PrepareContext& ctx, int version) noexcept {
+  for (int i = 0; i < 3; ++i) ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(i));
+  const TensorInfo& x = ctx.input(0);
+  const TensorInfo& rois = ctx.input(1);
+  const TensorInfo& batch = ctx.input(2);
+  State* state = nullptr;
+  ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
+  switch (compiled_dtype(x.dtype)) {
+    case DataType::float32: state->compute = &compute<float>; break;
+    case DataType::float64: state->compute = &compute<double>; break;
+    case DataType::float16: state->compute = &compute<float16_t>; break;
+    case DataType::bfloat16:
+      if (version < 22) return ctx.unsupported_input_dtype(0);
+      state->compute = &compute<bfloat16_t>;
+      break;
+    default: return ctx.unsupported_input_dtype(0);
+  }
+  ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(0, 1));
+  if (batch.dtype != DataType::int64) return ctx.unsupported_input_dtype(2);
+  if (x.shape.rank() != 4) {
+    return ctx.input_error(0) << " has shape " << x.shape << ", expected rank 4 (N, C, H, W)";
+  }
+  if (rois.shape.rank() != 2 || rois.shape[1] != 4) {
+    return ctx.input_error(1) << " has shape " << rois.shape << ", expected [num_rois, 4]";
+  }
+  if (batch.shape.rank() != 1 || batch.shape[0] != rois.shape[0]) {
+    return ctx.input_error(2) << " has shape " << batch.shape << ", expected [" << rois.shape[0] << "]";
+  }
+  std::string_view mode;
+  ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("mode", mode, "avg"));
+  if (mode != "avg" && mode != "max") {
+    return Status(StatusCode::invalid_model) << "attribute 'mode' is '" << mode << "', expected 'avg' or 'max'";
+  }
+  state->max_mode = mode == "max";
+  state->half_pixel = false;
+  if (version >= 16) {  // coordinate_transformation_mode: added in opset 16
+    std::string_view transform;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("coordinate_transformation_mode", transform, "half_pixel"));
+    if (transform != "half_pixel" && transform != "output_half_pixel") {
+      return Status(StatusCode::invalid_model) << "attribute 'coordinate_transformation_mode' is '" << transform
+                                               << "', expected 'half_pixel' or 'output_half_pixel'";
+    }
+    state->half_pixel = transform == "half_pixel";
+  }
+  ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("output_height", state->pooled_height, 1));
+  ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("output_width", state->pooled_width, 1));
+  ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("sampling_ratio", state->sampling_ratio, 0));
+  ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("spatial_scale", state->spatial_scale, 1.0f));
+  if (state->pooled_height < 1 || state->pooled_width < 1 || state->sampling_ratio < 0) {
+    return Status(StatusCode::invalid_model)
+           << "attributes output_height/output_width must be >= 1 and sampling_ratio >= 0, got " << state->pooled_height
+           << "/" << state->pooled_width << " and " << state->sampling_ratio;
+  }
+  state->batch = x.shape[0];
+  state->channels = x.shape[1];
+  state->height = x.shape[2];
+  state->width = x.shape[3];
+  state->rois = rois.shape[0];
+  if ((state->height == 0 || state->width == 0) && state->rois > 0 && state->channels > 0) {
+    return ctx.input_error(0) << " has an empty image " << x.shape;
+  }
+  ctx.set_output(0, x.dtype, Shape{rois.shape[0], x.shape[1], state->pooled_height, state->pooled_width});
+  return {};
+}
+
+inline Status run(RunContext& ctx) noexcept {
+  const State& s = ctx.state<State>();
+  return s.compute(s, ctx.input(0).data, ctx.input(1).data, ctx.input(2).data_as<std::int64_t>(), ctx.output(0).data);
+}
+
+struct Impl : KernelDefaults {
+  static constexpr std::string_view kOpType = "RoiAlign";
+  static Status prepare(PrepareContext& ctx, int version) noexcept { return roi_align_detail::prepare(ctx, version); }
+  static Status run(RunContext& ctx) noexcept { return roi_align_detail::run(ctx); }
+};
+
+}  // namespace roi_align_detail
+
+// RoiAlign-10: no half-pixel shift; rois at least 1x1.
+using RoiAlign_10 = VersionedKernel<roi_align_detail::Impl, 10, 16>;
+// RoiAlign-16: coordinate_transformation_mode, default 'half_pixel'.
+using RoiAlign_16 = VersionedKernel<roi_align_detail::Impl, 16, 22>;
+// RoiAlign-22: bfloat16.
+using RoiAlign_22 = VersionedKernel<roi_align_detail::Impl, 22>;
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/nn/roi_align.hpp
+// #include "onnxmicro/kernels/nn/rotary_embedding.hpp"
+// begin of file onnxmicro/kernels/nn/rotary_embedding.hpp
+// RotaryEmbedding (RoPE): rotates the first rotary_embedding_dim features of every head by position-dependent
+// angles: for each pair (x1, x2), y1 = cos*x1 - sin*x2 and y2 = sin*x1 + cos*x2. Pairs are the two halves of
+// the rotated features, or neighbours (x[2i], x[2i+1]) when `interleaved`. The input is (batch, heads, seq,
+// head_size), or (batch, seq, heads * head_size) with the `num_heads` attribute. cos/sin come from
+// cos_cache[position_ids[b, s]] (caches (max_position, rotary_dim / 2)) or, without position_ids, from
+// cos_cache[b, s] (caches (batch, seq, rotary_dim / 2)). Features past rotary_dim pass through unchanged.
+// float16/bfloat16 compute in float and round after each product and sum, as the reference does.
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+namespace rotary_embedding_detail {
+
+/// The implementation of RotaryEmbedding (see the file comment).
+struct RotaryEmbeddingImpl : KernelDefaults {
+  static constexpr std::string_view kOpType = "RotaryEmbedding";
+  static constexpr int kInPlaceInput = 0;
+  static constexpr int kInput = 0;
+  static constexpr int kCos = 1;
+  static constexpr int kSin = 2;
+  static constexpr int kPositionIds = 3;
+  static constexpr int kOutput = 0;
+
+  using RotaryTypes = TypeList<float, float16_t, bfloat16_t>;
+
+  struct State;
+  using Function = Status (*)(const RunContext& ctx, const State& state) noexcept;
+  struct State {
+    Function compute;
+    std::int64_t batch, heads, seq, head_size, rotary_half;
+    // Element strides of the input (and output) seen as (batch, head, seq, feature).
+    std::int64_t batch_stride, head_stride, seq_stride;
+    bool interleaved;
+    bool has_position_ids;
+    std::int64_t max_position;  // rows of the caches when position_ids index them
+  };
+
+  static Status prepare(PrepareContext& ctx) noexcept {
+    using attention_util::require_rank;
+    ONNXMICRO_RETURN_IF_ERROR(require_rank(ctx, kInput, 3, 4));
+    ONNXMICRO_RETURN_IF_ERROR(attention_util::require_dtype(ctx, kInput, RotaryTypes{}));
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kInput, kCos));
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_same_dtype(kInput, kSin));
+    State* st = nullptr;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(st));
+    const Shape& x = ctx.input(kInput).shape;
+    st->batch = x[0];
+    if (x.rank() == 4) {
+      st->heads = x[1];
+      st->seq = x[2];
+      st->head_size = x[3];
+      st->batch_stride = x[1] * x[2] * x[3];
+      st->head_stride = x[2] * x[3];
+      st->seq_stride = x[3];
+    } else {
+      ONNXMICRO_RETURN_IF_ERROR(attention_util::positive_attribute(ctx, "num_heads", st->heads, true));
+      if (x[2] % st->heads != 0) {
+        return ctx.input_error(kInput) << " of shape " << x << ": hidden size " << x[2]
+                                       << " is not divisible by attribute 'num_heads' (" << st->heads << ")";
+      }
+      st->seq = x[1];
+      st->head_size = x[2] / st->heads;
+      st->batch_stride = x[1] * x[2];
+      st->head_stride = st->head_size;
+      st->seq_stride = x[2];
+    }
+    std::int64_t rotary_dim = 0;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("rotary_embedding_dim", rotary_dim, 0));
+    if (rotary_dim == 0) rotary_dim = st->head_size;
+    if (rotary_dim < 0 || rotary_dim > st->head_size || rotary_dim % 2 != 0) {
+      return Status(StatusCode::invalid_model)
+             << "attribute 'rotary_embedding_dim' is " << rotary_dim
+             << ", expected an even value in [0, head_size = " << st->head_size << "]";
+    }
+    st->rotary_half = rotary_dim / 2;
+    std::int64_t interleaved = 0;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("interleaved", interleaved, 0));
+    st->interleaved = interleaved != 0;
+
+    st->has_position_ids = ctx.has_input(kPositionIds);
+    const int cache_rank = st->has_position_ids ? 2 : 3;
+    ONNXMICRO_RETURN_IF_ERROR(require_rank(ctx, kCos, cache_rank, cache_rank));
+    ONNXMICRO_RETURN_IF_ERROR(require_rank(ctx, kSin, cache_rank, cache_rank));
+    if (ctx.input(kCos).shape != ctx.input(kSin).shape) {
+      return ctx.input_error(kSin, "sin_cache")
+             << " has shape " << ctx.input(kSin).shape << ", expected cos_cache's shape " << ctx.input(kCos).shape;
+    }
+    ONNXMICRO_RETURN_IF_ERROR(
+        attention_util::require_dim(ctx, kCos, cache_rank - 1, st->rotary_half, "rotary_embedding_dim / 2"));
+    if (st->has_position_ids) {
+      ONNXMICRO_RETURN_IF_ERROR(require_rank(ctx, kPositionIds, 2, 2));
+      if (ctx.input(kPositionIds).dtype != DataType::int64) return ctx.unsupported_input_dtype(kPositionIds);
+      ONNXMICRO_RETURN_IF_ERROR(attention_util::require_dim(ctx, kPositionIds, 0, st->batch, "batch size"));
+      ONNXMICRO_RETURN_IF_ERROR(attention_util::require_dim(ctx, kPositionIds, 1, st->seq, "sequence length"));
+      st->max_position = ctx.input(kCos).shape[0];
+    } else {
+      ONNXMICRO_RETURN_IF_ERROR(attention_util::require_dim(ctx, kCos, 0, st->batch, "batch size"));
+      ONNXMICRO_RETURN_IF_ERROR(attention_util::require_dim(ctx, kCos, 1, st->seq, "sequence length"));
+      st->max_position = 0;
+    }
+    visit_dtype(ctx.input(kInput).dtype, RotaryTypes{},
+                [&](auto tag) noexcept { st->compute = &compute<typename decltype(tag)::type>; });
+    ctx.set_output(kOutput, ctx.input(kInput).dtype, x);
+    return {};
+  }
+
+  static Status run(RunContext& ctx) noexcept {
+    const State& st = ctx.state<State>();
+    return st.compute(ctx, st);
+  }
+
+ private:
+  // Safe in place: each pair is read before it is written and nothing else reads it afterwards.
+  template <typename T>
+  static Status compute(const RunContext& ctx, const State& st) noexcept {
+    using attention_util::round_to;
+    using C = compute_t<T>;
+    const T* x = static_cast<const T*>(ctx.input(kInput).data);
+    const T* cos_cache = static_cast<const T*>(ctx.input(kCos).data);
+    const T* sin_cache = static_cast<const T*>(ctx.input(kSin).data);
+    const std::int64_t* positions =
+        st.has_position_ids ? static_cast<const std::int64_t*>(ctx.input(kPositionIds).data) : nullptr;
+    T* y = static_cast<T*>(ctx.output(kOutput).data);
+    const std::int64_t half = st.rotary_half;
+    for (std::int64_t b = 0; b < st.batch; ++b) {
+      for (std::int64_t s = 0; s < st.seq; ++s) {
+        std::int64_t row = b * st.seq + s;
+        if (positions != nullptr) {
+          row = positions[row];
+          if (row < 0 || row >= st.max_position) {
+            return Status(StatusCode::out_of_range) << "input 3 'position_ids' holds " << row << ", outside [0, "
+                                                    << st.max_position << ") (the rows of cos_cache)";
+          }
+        }
+        const T* cos_row = cos_cache + row * half;
+        const T* sin_row = sin_cache + row * half;
+        for (std::int64_t h = 0; h < st.heads; ++h) {
+          const std::int64_t base = b * st.batch_stride + h * st.head_stride + s * st.seq_stride;
+          const T* in = x + base;
+          T* out = y + base;
+          for (std::int64_t i = 0; i < half; ++i) {
+            const std::int64_t i1 = st.interleaved ? 2 * i : i;
+            const std::int64_t i2 = st.interleaved ? 2 * i + 1 : i + half;
+            const C x1 = load_element(in[i1]);
+            const C x2 = load_element(in[i2]);
+            const C c = load_element(cos_row[i]);
+            const C sn = load_element(sin_row[i]);
+            out[i1] = store_element<T>(round_to<T>(c * x1) - round_to<T>(sn * x2));
+            out[i2] = store_element<T>(round_to<T>(sn * x1) + round_to<T>(c * x2));
+          }
+          if (out != in) {
+            for (std::int64_t d = 2 * half; d < st.head_size; ++d) out[d] = in[d];
+          }
+        }
+      }
+    }
+    return {};
+  }
+};
+
+}  // namespace rotary_embedding_detail
+
+// Opset 23: first version.
+using RotaryEmbedding_23 = VersionedKernel<rotary_embedding_detail::RotaryEmbeddingImpl, 23>;
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/nn/rotary_embedding.hpp
+// #include "onnxmicro/kernels/nn/upsample.hpp"
+// begin of file onnxmicro/kernels/nn/upsample.hpp
+// Upsample: resizes every axis by a scale >= 1 (output_dimension = floor(input_dimension * scale)), nearest or
+// (multi)linear, with asymmetric coordinates (x_original = x_resized / scale): the Resize-10 behaviour, shared
+// through nn/resize_util.hpp. nearest takes the floor of the source coordinate, which equals the reference's
+// np.repeat for integer scales. Versions:
+//   1 (experimental): 4-D only, attributes height_scale and width_scale, modes 'nearest' and 'bilinear'.
+//   7: attribute scales (one per axis), any rank, modes 'nearest' and 'linear'.
+//   9: scales moved to input 1 (must be known when planning).
+//   10: deprecated in favour of Resize with the same signature; models stamped with a newer opset still resolve
+//       to the version-9 kernel.
+
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+namespace upsample_detail {
+
+struct State {
+  resize_util::Plan plan;
+};
+
+/// Shared prepare once the scales are known (`scales[0..rank)`).
+inline Status prepare_with_scales(PrepareContext& ctx, const float* scales, std::size_t count) noexcept {
+  const TensorInfo& x = ctx.input(0);
+  const int rank = x.shape.rank();
+  if (count != static_cast<std::size_t>(rank)) {
+    return Status(StatusCode::invalid_model)
+           << "scales has " << count << " values, expected " << rank << " (one per axis of " << x.shape << ")";
+  }
+  resize_util::Params params;
+  std::string_view mode;
+  ONNXMICRO_RETURN_IF_ERROR(ctx.attribute("mode", mode, "nearest"));
+  if (mode == "nearest") {
+    params.mode = resize_util::Mode::nearest;
+  } else if (mode == "linear" || mode == "bilinear") {
+    params.mode = resize_util::Mode::linear;
+  } else {
+    return Status(StatusCode::invalid_model) << "attribute 'mode' is '" << mode << "', expected 'nearest' or 'linear'";
+  }
+  params.coordinates = resize_util::CoordinateMode::asymmetric;
+  params.nearest = resize_util::NearestMode::legacy;
+  resize_util::AxisRequest requests[kMaxRank];
+  std::int64_t strides[kMaxRank];
+  resize_util::row_major_strides(x.shape, strides);
+  for (int d = 0; d < rank; ++d) {
+    if (!(scales[d] >= 1.0f)) {
+      return Status(StatusCode::invalid_model) << "scale " << d << " is below 1 (Upsample only enlarges)";
+    }
+    requests[d].input_size = x.shape[d];
+    requests[d].scale = static_cast<double>(scales[d]);
+    requests[d].output_size = static_cast<std::int64_t>(requests[d].scale * static_cast<double>(x.shape[d]));
+    requests[d].input_stride = strides[d];
+  }
+  State* state = nullptr;
+  ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_state(state));
+  ONNXMICRO_RETURN_IF_ERROR(resize_util::select_compute(ctx, 0, params.mode, state->plan));
+  ONNXMICRO_RETURN_IF_ERROR(resize_util::build_plan(ctx, params, requests, rank, state->plan));
+  ctx.set_output(0, x.dtype, state->plan.output_shape);
+  return {};
+}
+
+/// Upsample-1's scales (`scales` holds 4): 4-D input, attributes height_scale and width_scale.
+inline Status read_height_width_scales(PrepareContext& ctx, float* scales, std::size_t& count) noexcept {
+  const TensorInfo& x = ctx.input(0);
+  switch (compiled_dtype(x.dtype)) {
+    case DataType::boolean:
+    case DataType::int32:
+    case DataType::int64:
+    case DataType::float16:
+    case DataType::float32:
+    case DataType::float64: break;
+    default: return ctx.unsupported_input_dtype(0);
+  }
+  if (x.shape.rank() != 4) {
+    return ctx.input_error(0) << " has shape " << x.shape << ", expected rank 4 (N, C, H, W)";
+  }
+  scales[0] = scales[1] = 1.0f;
+  ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("height_scale", scales[2]));
+  ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute("width_scale", scales[3]));
+  count = 4;
+  return {};
+}
+
+/// Upsample-9's scales: constant input 1.
+inline Status read_scales_input(PrepareContext& ctx, float* scales, std::size_t& count) noexcept {
+  ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(1));
+  ONNXMICRO_RETURN_IF_ERROR(ctx.require_constant_input(1));
+  const TensorInfo& s = ctx.input(1);
+  const std::int64_t n = s.shape.element_count();
+  if (s.dtype != DataType::float32 || s.shape.rank() != 1 || n > kMaxRank) {
+    return ctx.input_error(1, "scales") << " has dtype " << dtype_name(s.dtype) << " and shape " << s.shape
+                                        << ", expected a 1-D float tensor with one value per axis";
+  }
+  if (n > 0) std::memcpy(scales, s.const_data, static_cast<std::size_t>(n) * sizeof(float));
+  count = static_cast<std::size_t>(n);
+  return {};
+}
+
+/// Every Upsample version: they differ in where the scales come from.
+struct UpsampleImpl : KernelDefaults {
+  static constexpr std::string_view kOpType = "Upsample";
+
+  static Status prepare(PrepareContext& ctx, int since) noexcept {
+    ONNXMICRO_RETURN_IF_ERROR(ctx.require_input(0));
+    float scales[kMaxRank < 4 ? 4 : kMaxRank];  // one per axis; Upsample-1 writes 4
+    std::size_t count = 0;
+    if (since < 7) {
+      ONNXMICRO_RETURN_IF_ERROR(read_height_width_scales(ctx, scales, count));
+    } else if (since < 9) {
+      ONNXMICRO_RETURN_IF_ERROR(ctx.required_attribute_floats("scales", scales, kMaxRank, count));
+    } else {
+      ONNXMICRO_RETURN_IF_ERROR(read_scales_input(ctx, scales, count));
+    }
+    return prepare_with_scales(ctx, scales, count);
+  }
+
+  static Status run(RunContext& ctx) noexcept {
+    const resize_util::Plan& plan = ctx.state<State>().plan;
+    plan.compute(plan, ctx.input(0).data, ctx.output(0).data);
+    return {};
+  }
+};
+
+}  // namespace upsample_detail
+
+// Upsample-1 (experimental): 4-D input scaled by attributes height_scale and width_scale.
+using Upsample_1 = VersionedKernel<upsample_detail::UpsampleImpl, 1, 7>;
+
+// Upsample-7: any rank, scales as an attribute.
+using Upsample_7 = VersionedKernel<upsample_detail::UpsampleImpl, 7, 9>;
+
+// Upsample-9: scales moved to input 1 (also serves the deprecated version 10 and later).
+using Upsample_9 = VersionedKernel<upsample_detail::UpsampleImpl, 9>;
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/nn/upsample.hpp
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+
+using NnKernels = KernelSet<                                                                         //
+    Conv_1, ConvTranspose_1, DeformConv_19, Col2Im_18,                                               //
+    MaxPool_1, MaxPool_8, MaxPool_10, AveragePool_1, AveragePool_7, AveragePool_10, AveragePool_19,  //
+    LpPool_1, LpPool_2, MaxUnpool_9, MaxRoiPool_1,                                                   //
+    GlobalAveragePool_1, GlobalMaxPool_1, GlobalLpPool_1, GlobalLpPool_2,                            //
+    BatchNormalization_1, BatchNormalization_9, BatchNormalization_14, BatchNormalization_15,        //
+    InstanceNormalization_1, LayerNormalization_17, GroupNormalization_18, GroupNormalization_21,    //
+    RMSNormalization_23, MeanVarianceNormalization_9, LpNormalization_1, LRN_1,                      //
+    Flatten_1, Flatten_11, Dropout_1, Dropout_10, Dropout_12,                                        //
+    Resize_10, Resize_11, Resize_13, Resize_18, Resize_19, Upsample_1, Upsample_7, Upsample_9,       //
+    GridSample_16, GridSample_20, GridSample_22, AffineGrid_20,                                      //
+    RoiAlign_10, RoiAlign_16, RoiAlign_22, NonMaxSuppression_10,                                     //
+    RNN_1, RNN_7, RNN_14, RNN_22, GRU_1, GRU_3, GRU_7, GRU_14, GRU_22,                               //
+    LSTM_1, LSTM_7, LSTM_14, LSTM_22,                                                                //
+    Attention_23, Attention_24, Attention_25, RotaryEmbedding_23, LinearAttention_27,                //
+    CausalConvWithState_27, FlexAttention_1>;
+
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/nn/nn_kernels.hpp
+// #include "onnxmicro/kernels/quantization/quantization_kernels.hpp"
+// begin of file onnxmicro/kernels/quantization/quantization_kernels.hpp
+// Every kernel of the quantization family, as one KernelSet: the ai.onnx ops (QuantizeLinear, DequantizeLinear,
+// DynamicQuantizeLinear, QLinearMatMul, QLinearConv, ConvInteger, MatMulInteger) and onnxruntime's com.microsoft
+// ones (QGemm, the QOperator QLinear* ops of CNNs, DynamicQuantizeLSTM). One list, not one per domain: each kernel
+// carries its domain and lookup matches it, so a separate list buys nothing, and onnxruntime's quantizers emit
+// both domains in one model (QLinearConv next to QLinearAdd; QDQ graphs next to QGemm), so neither half is
+// useful alone. A build that wants fewer kernels takes `onnxmicro kernels`' per-model set. Add a new kernel here
+// after writing its file.
+// #include "onnxmicro/kernels/quantization/conv_integer.hpp"
+// begin of file onnxmicro/kernels/quantization/conv_integer.hpp
+// ConvInteger (opset 10, the only version): N-D convolution of int8/uint8 x and w after subtracting their zero
+// points (x_zero_point per tensor; w_zero_point per tensor or per output channel), into int32 (the accumulation
+// wraps around in 32 bits, the only overflow the spec allows). Pads contribute zero after the shift. Attributes
+// and output shape as Conv (group, kernel_shape, strides, dilations, pads, auto_pad).
+// Method: QLinearConv's integer path without requantisation: W - w_zero packed once at prepare (constant W and
+// zero point; else into scratch at every run), im2col tiles of x - x_zero packed for the integer GEMM core
+// (common/integer_gemm.hpp), whose int32 register tiles are stored as they are.
+
 // #include "onnxmicro/kernels/quantization/qlinear_conv.hpp"
 // begin of file onnxmicro/kernels/quantization/qlinear_conv.hpp
 // QLinearConv (opset 10, the only version): N-D convolution of quantized x and w, plus an optional int32 bias,
@@ -34309,7 +34502,6 @@ struct QLinearConvImpl : KernelDefaults {
     /// them (grid_rows, grid_cols and grid_columns as the grid's), else nullptr; per task, the planes at
     /// float_planes_offset and the sums of grid_columns outputs past them.
     const std::int64_t* tap_offsets;
-    Isa float_isa;  ///< the float loops' instruction set (gemm::convolution_isa)
 #if ONNXMICRO_ENABLE_FAST_PATHS
     /// Winograd F(2x2, 3x3) (kernels/common/integer_winograd.hpp): the packed transformed filters (else nullptr) and
     /// the tile rows per block; each task's packed V at packed_offset, its working memory at column_offset (int16)
@@ -34563,10 +34755,11 @@ struct QLinearConvImpl : KernelDefaults {
   static std::int64_t gemm_columns(const State& s) noexcept { return s.grid ? s.grid_columns : s.plan.out_spatial; }
 
   /// The float depthwise path: the packed int16 weights as floats, and each task's float planes.
-  /// Input rows at least this wide take the depthwise phase planes (State::tap_offsets). Measured in MobileNetV2 QDQ
-  /// (1 thread, ms, plane loops / phase planes): 112 wide, stride 1 0.36 / 0.31 and stride 2 0.58 / 0.44; 56 wide
-  /// 0.40 / 0.39 and 0.26 / 0.23; 28 wide 0.14 / 0.17 and 0.13 / 0.12; 14 wide, stride 2 0.09 / 0.23 (per-row setup:
-  /// a narrow plane's rows convert a few values each).
+  /// Stride-1 input rows at least this wide take the depthwise phase planes (State::tap_offsets): each grid row is
+  /// read straight from the input. Measured in MobileNetV2 QDQ (1 thread, ms, padded planes / phase planes): 112
+  /// wide 0.33 / 0.31, 56 wide 0.38 / 0.38; 28 wide 0.14 / 0.17 (per-row setup: a narrow plane's rows convert a few
+  /// values each). Stride 2 keeps the padded planes, whose copy splits the phases with whole vectors, where the phase
+  /// planes' rows read half-vectors twice: 112 -> 56 0.42 / 0.42, 56 -> 28 0.16-0.20 / 0.23.
   static constexpr std::int64_t kMinPhaseRow = 48;
 
   static Status plan_float_depthwise(PrepareContext& ctx, State& s, scratch::ScratchLayout& layout,
@@ -34577,9 +34770,9 @@ struct QLinearConvImpl : KernelDefaults {
     for (std::int64_t i = 0; i < count; ++i) weights.data()[i] = static_cast<float>(s.weights[i]);
     s.float_weights = weights.data();
     s.tap_offsets = nullptr;
-    s.float_isa = gemm::convolution_isa(s.isa);
-    if (ONNXMICRO_ENABLE_ISA_DISPATCH && s.float_isa != Isa::baseline && grid_strides(s.plan.geometry) &&
-        s.plan.geometry.input[1] >= kMinPhaseRow && s.plan.kernel_size <= window_rows::kMaxPaddedTaps) {
+    const sliding_window::WindowGeometry& g = s.plan.geometry;
+    if (ONNXMICRO_ENABLE_ISA_DISPATCH && s.isa != Isa::baseline && g.rank == 2 && g.stride[0] == 1 &&
+        g.stride[1] == 1 && g.input[1] >= kMinPhaseRow && s.plan.kernel_size <= window_rows::kMaxPaddedTaps) {
       set_grid_geometry(s);
       Span<std::int64_t> offsets;
       ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(s.plan.kernel_size), offsets));
@@ -35172,9 +35365,8 @@ struct QLinearConvImpl : KernelDefaults {
     for (std::int64_t i = 0; i < window_rows::kPaddedGridStep; ++i) slack[i] = 0.0f;
     for (std::int64_t mm = 0; mm < p.group_out_channels; ++mm) {
       const std::int64_t m = c * p.group_out_channels + mm;
-      window_rows::tap_grid<window_rows::RowOp::multiply_add>(s.float_isa, planes, s.tap_offsets, p.kernel_size,
-                                                              s.float_weights + m * p.kernel_size, 0.0f, s.grid_columns,
-                                                              sums);
+      window_rows::tap_grid<window_rows::RowOp::multiply_add>(
+          s.isa, planes, s.tap_offsets, p.kernel_size, s.float_weights + m * p.kernel_size, 0.0f, s.grid_columns, sums);
       // The grid's columns requantised as one row (rows of 7 or 14 outputs would leave the vector loops little),
       // then each output row's values copied out.
       const std::int32_t bias = o.bias ? o.bias[m] : 0;
@@ -36865,11 +37057,7 @@ struct QuantizedAdd {
           round_biased_sums(biased_sums(_mm_srli_si128(ua, 4), _mm_srli_si128(ub, 4), a_step, b_step, base)),
           low_halves);
       __m256i v = _mm256_blend_epi32(lo, hi, 0xF0);  // |values| < 2^18: their low 32 bits are the values
-      v = _mm256_min_epi32(_mm256_max_epi32(v, low), high);
-      const __m128i words = _mm_packs_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
-      const __m128i bytes =
-          std::numeric_limits<T>::is_signed ? _mm_packs_epi16(words, words) : _mm_packus_epi16(words, words);
-      _mm_storel_epi64(reinterpret_cast<__m128i*>(c + i), bytes);
+      integer_gemm::store_saturated_avx2(_mm256_min_epi32(_mm256_max_epi32(v, low), high), c + i);
     }
     return i;
   }

@@ -6,6 +6,7 @@
 // a direct loop over every kernel tap written here.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "onnxmicro/onnxmicro.hpp"
+#include "support/kernel_harness.hpp"
 #include "support/proto_writer.hpp"
 
 namespace ONNXMICRO_TEST_FILE_SCOPE {
@@ -324,6 +326,63 @@ TEST(MaxPool, IntegerAndHalfTypesKeepExactValues) {
   EXPECT_EQ(yh[0].bits, xh[0].bits);
   EXPECT_EQ(yh[1].bits, xh[2].bits);
   EXPECT_EQ(yh[2].bits, xh[2].bits);
+}
+
+// 8-bit planes (QDQ models' pools): as bytes at strides 1 and 2 (window_rows::max_plane_bytes), else widened to
+// floats, pooled and narrowed back with vectors. Every ISA level this CPU has gives a scalar max over each window
+// (windows cut by the pads, ceil_mode's partial last windows, strides 1, 2 and 3, rows whose length leaves vector
+// tails), uint8 and int8 with values at both ends of the range.
+template <typename T>
+void check_8bit_max_pool(std::int64_t h, std::int64_t w, std::int64_t k, std::int64_t stride, std::int64_t pad,
+                         bool ceil_mode) {
+  const std::int64_t channels = 3;
+  std::vector<T> x(static_cast<std::size_t>(channels * h * w));
+  std::uint32_t seed = 17;
+  for (T& v : x) {
+    seed = seed * 1664525u + 1013904223u;
+    v = static_cast<T>(seed >> 24);  // every byte, the type's lowest and highest included
+  }
+  const std::vector<ProtoWriter> attributes = {
+      make_attribute_ints("kernel_shape", {k, k}), make_attribute_ints("strides", {stride, stride}),
+      make_attribute_ints("pads", {pad, pad, pad, pad}), make_attribute_int("ceil_mode", ceil_mode ? 1 : 0)};
+  for (om::Isa isa : {om::Isa::best, om::Isa::avx2, om::Isa::baseline}) {
+    onnxmicro_test::HarnessSettings settings;
+    settings.max_isa = isa;
+    onnxmicro_test::KernelHarness harness(om::all_kernels_registry(), "", "MaxPool", 12,
+                                          {onnxmicro_test::make(om::Shape{1, channels, h, w}, x)}, attributes, {},
+                                          settings);
+    ASSERT_TRUE(harness.prepare_status.ok()) << harness.prepare_status.message();
+    onnxmicro_test::TestTensor y;
+    ASSERT_TRUE(harness.run(y).ok());
+    ASSERT_EQ(y.shape.rank(), 4);
+    const std::int64_t oh = y.shape[2], ow = y.shape[3];
+    std::vector<T> expected;
+    for (std::int64_t c = 0; c < channels; ++c)
+      for (std::int64_t oy = 0; oy < oh; ++oy)
+        for (std::int64_t ox = 0; ox < ow; ++ox) {
+          T best = std::numeric_limits<T>::lowest();
+          for (std::int64_t ky = 0; ky < k; ++ky)
+            for (std::int64_t kx = 0; kx < k; ++kx) {
+              const std::int64_t iy = oy * stride - pad + ky, ix = ox * stride - pad + kx;
+              if (iy >= 0 && iy < h && ix >= 0 && ix < w) {
+                best = std::max(best, x[static_cast<std::size_t>((c * h + iy) * w + ix)]);
+              }
+            }
+          expected.push_back(best);
+        }
+    EXPECT_EQ(onnxmicro_test::values_of<T>(y), expected)
+        << "level " << om::isa_name(isa) << " " << h << "x" << w << " k" << k << " s" << stride << " pad " << pad
+        << (ceil_mode ? " ceil" : "");
+  }
+}
+
+TEST(MaxPool, EightBitPlanesGiveTheScalarMaximaAtEveryLevel) {
+  check_8bit_max_pool<std::uint8_t>(23, 45, 3, 2, 1, true);
+  check_8bit_max_pool<std::uint8_t>(16, 40, 2, 1, 0, false);
+  check_8bit_max_pool<std::int8_t>(21, 37, 3, 2, 0, true);
+  check_8bit_max_pool<std::int8_t>(9, 19, 3, 1, 1, false);
+  check_8bit_max_pool<std::uint8_t>(20, 41, 3, 3, 1, true);  // (through floats)
+  check_8bit_max_pool<std::int8_t>(5, 7, 2, 2, 1, true);     // (rows shorter than a vector)
 }
 
 TEST(MaxPool, OpsetGatesIndicesStorageOrderCeilModeAndDilations) {

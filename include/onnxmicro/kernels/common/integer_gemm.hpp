@@ -1189,6 +1189,15 @@ inline std::int32_t requantize(std::int32_t acc, const Requant& q, std::int32_t 
 }
 
 #if ONNXMICRO_DETAIL_INTEGER_AVX2
+/// Stores 8 int32 lanes as T (int8_t or uint8_t), saturated to T's range, at out.
+template <typename T>
+__attribute__((target("avx2"), always_inline)) inline void store_saturated_avx2(__m256i v, T* out) noexcept {
+  const __m128i words = _mm_packs_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+  const __m128i bytes =
+      std::numeric_limits<T>::is_signed ? _mm_packs_epi16(words, words) : _mm_packus_epi16(words, words);
+  _mm_storel_epi64(reinterpret_cast<__m128i*>(out), bytes);
+}
+
 /// Stores 8 rounded products (r0: values 0-3, r1: 4-7; |r| < 2^30, so int16 saturation keeps every value the clamp
 /// keeps) plus `zero`, clamped to [lowest, highest], as T.
 template <typename T>
@@ -1330,6 +1339,33 @@ inline void widen_floats(Isa isa, const T* x, std::int64_t count, int zero, floa
 #endif
   static_cast<void>(isa);
   for (std::int64_t i = 0; i < count; ++i) out[i] = static_cast<float>(static_cast<int>(x[i]) - zero);
+}
+
+#if ONNXMICRO_DETAIL_INTEGER_AVX2
+template <typename T>
+__attribute__((target("avx2"))) inline std::int64_t narrow_floats_avx2(const float* in, std::int64_t count,
+                                                                       T* out) noexcept {
+  std::int64_t i = 0;
+  for (; i + 8 <= count; i += 8) {
+    // Below T's range only float's lowest, which converts to INT_MIN and saturates to T's lowest.
+    store_saturated_avx2(_mm256_cvtps_epi32(_mm256_loadu_ps(in + i)), out + i);
+  }
+  return i;
+}
+#endif
+
+/// out[i] = in[i] as T for i < count, where every in[i] is a value of T or below T's range (a window in the padding):
+/// those give T's lowest. The inverse of widen_floats at zero 0 (the 8-bit pools' planes), vectors where `isa` runs
+/// AVX2.
+template <typename T>
+inline void narrow_floats(Isa isa, const float* in, std::int64_t count, T* out) noexcept {
+  std::int64_t i = 0;
+#if ONNXMICRO_DETAIL_INTEGER_AVX2
+  if (runs_avx2(isa)) i = narrow_floats_avx2(in, count, out);
+#endif
+  static_cast<void>(isa);
+  const float lowest = static_cast<float>(std::numeric_limits<T>::lowest());
+  for (; i < count; ++i) out[i] = static_cast<T>(in[i] < lowest ? lowest : in[i]);
 }
 
 /// Output bounds of an integer output type T with a fused Relu/Clip: the type's range narrowed to

@@ -12,6 +12,7 @@
 //  - max (MaxPool) on AVX2 and AVX-512: separably, each window's column maxima first, then their maxima along the row.
 #pragma once
 #include <cstdint>
+#include <cstring>
 #include <limits>
 
 #include "onnxmicro/core/isa.hpp"
@@ -21,6 +22,8 @@
 
 #if ONNXMICRO_ENABLE_ISA_DISPATCH
 #include <immintrin.h>
+#elif defined(__SSE2__)
+#include <emmintrin.h>
 #endif
 
 ONNXMICRO_NAMESPACE_BEGIN
@@ -722,6 +725,139 @@ inline void window_plane(const PaddedPlan& plan, Isa isa, const PlaneGeometry& g
 #endif
   static_cast<void>(plan);
   window_plane<Op>(isa, g, x, weights, fill, y, scratch, clamp);
+}
+
+// ---- 8-bit max pools: bytes as they are ------------------------------------------------------------------------
+// A max needs no widening: the plane is pooled as bytes in their unsigned form (int8 with the sign bit flipped, an
+// order-keeping map), separably: the window's rows are max-ed into a row padded with zeros (the lowest byte, so a
+// window's padding never wins and a window entirely in it gives the type's lowest), then each output takes the max
+// of its columns; at stride 2 the padded row is first split into its even and odd bytes, so every tap is a
+// unit-stride read. 16 bytes a step with SSE2.
+
+/// max_plane_bytes()'s row buffers: the padded row (its columns, zero slack past them), its even and odd bytes, and
+/// two output rows, each with a vector of slack.
+struct MaxBytesRows {
+  std::int64_t padded_w, half, out_w;
+  explicit MaxBytesRows(const PlaneGeometry& g) noexcept {
+    const std::int64_t span = (g.out_w - 1) * g.stride_w + g.kernel_w;  // padded columns the windows read
+    padded_w = (span > g.pad_left + g.in_w ? span : g.pad_left + g.in_w) + 32;
+    half = padded_w / 2 + 32;
+    out_w = g.out_w + 16;
+  }
+  std::int64_t bytes() const noexcept { return 2 * padded_w + 2 * half + 2 * out_w; }
+};
+
+/// Bytes of max_plane_bytes()'s scratch for `g`.
+inline std::int64_t max_bytes_scratch(const PlaneGeometry& g) noexcept { return MaxBytesRows(g).bytes(); }
+
+/// Whether max_plane_bytes() pools `g`: strides 1 or 2 along the row, no dilation.
+inline bool max_bytes_fit(const PlaneGeometry& g) noexcept {
+  return (g.stride_w == 1 || g.stride_w == 2) && g.dilation_h == 1 && g.dilation_w == 1;
+}
+
+/// dst[i] = max(dst[i], src[i] ^ flip) for i < count.
+inline void max_into_bytes(std::uint8_t* dst, const std::uint8_t* src, std::int64_t count, std::uint8_t flip) noexcept {
+  std::int64_t i = 0;
+#if defined(__SSE2__)
+  const __m128i f = _mm_set1_epi8(static_cast<char>(flip));
+  for (; i + 16 <= count; i += 16) {
+    const __m128i v = _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i)), f);
+    __m128i* d = reinterpret_cast<__m128i*>(dst + i);
+    _mm_storeu_si128(d, _mm_max_epu8(_mm_loadu_si128(d), v));
+  }
+#endif
+  for (; i < count; ++i) {
+    const std::uint8_t v = static_cast<std::uint8_t>(src[i] ^ flip);
+    dst[i] = v > dst[i] ? v : dst[i];
+  }
+}
+
+/// dst[i] = src[i] ^ flip for i < count.
+inline void copy_flipped_row(const std::uint8_t* src, std::int64_t count, std::uint8_t flip,
+                             std::uint8_t* dst) noexcept {
+  std::int64_t i = 0;
+#if defined(__SSE2__)
+  const __m128i f = _mm_set1_epi8(static_cast<char>(flip));
+  for (; i + 16 <= count; i += 16) {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + i),
+                     _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i)), f));
+  }
+#endif
+  for (; i < count; ++i) dst[i] = static_cast<std::uint8_t>(src[i] ^ flip);
+}
+
+/// out[o] = max over k < taps of row[o + k] for o < count (row readable to count + taps - 1 + 15).
+inline void max_taps_bytes(const std::uint8_t* row, std::int64_t taps, std::int64_t count, std::uint8_t* out) noexcept {
+  std::int64_t o = 0;
+#if defined(__SSE2__)
+  for (; o < count; o += 16) {  // (out has a vector of slack)
+    __m128i m = _mm_loadu_si128(reinterpret_cast<const __m128i*>(row + o));
+    for (std::int64_t k = 1; k < taps; ++k)
+      m = _mm_max_epu8(m, _mm_loadu_si128(reinterpret_cast<const __m128i*>(row + o + k)));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + o), m);
+  }
+#endif
+  for (; o < count; ++o) {
+    std::uint8_t m = row[o];
+    for (std::int64_t k = 1; k < taps; ++k) m = row[o + k] > m ? row[o + k] : m;
+    out[o] = m;
+  }
+}
+
+/// MaxPool of one plane of T (int8_t or uint8_t) with geometry g (max_bytes_fit), y = out_h x out_w; `scratch`:
+/// max_bytes_scratch(g) bytes.
+/// even[i] = row[2 i], odd[i] = row[2 i + 1] for i < count (row readable to 2 count + 31).
+inline void split_bytes(const std::uint8_t* row, std::int64_t count, std::uint8_t* even, std::uint8_t* odd) noexcept {
+  std::int64_t i = 0;
+#if defined(__SSE2__)
+  const __m128i low = _mm_set1_epi16(0x00FF);
+  for (; i < count; i += 16) {  // (even and odd have a vector of slack)
+    const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(row + 2 * i));
+    const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(row + 2 * i + 16));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(even + i),
+                     _mm_packus_epi16(_mm_and_si128(a, low), _mm_and_si128(b, low)));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(odd + i), _mm_packus_epi16(_mm_srli_epi16(a, 8), _mm_srli_epi16(b, 8)));
+  }
+#endif
+  for (; i < count; ++i) {
+    even[i] = row[2 * i];
+    odd[i] = row[2 * i + 1];
+  }
+}
+
+/// MaxPool of one plane of T (int8_t or uint8_t) with geometry g (max_bytes_fit), y = out_h x out_w; `scratch`:
+/// max_bytes_scratch(g) bytes.
+template <typename T>
+inline void max_plane_bytes(const PlaneGeometry& g, const T* x, T* y, std::uint8_t* scratch) noexcept {
+  const std::uint8_t flip = std::numeric_limits<T>::is_signed ? 0x80 : 0;
+  const MaxBytesRows rows(g);
+  std::uint8_t* padded = scratch;
+  std::uint8_t* even = padded + 2 * rows.padded_w;
+  std::uint8_t* odd = even + rows.half;
+  std::uint8_t* out = odd + rows.half;
+  std::uint8_t* odd_out = out + rows.out_w;
+  std::memset(scratch, 0, static_cast<std::size_t>(rows.bytes()));  // (the slack stays zero: read, never used)
+  const std::uint8_t* bytes = reinterpret_cast<const std::uint8_t*>(x);
+  for (std::int64_t oy = 0; oy < g.out_h; ++oy) {
+    std::memset(padded, 0, static_cast<std::size_t>(rows.padded_w));
+    for (std::int64_t ky = 0; ky < g.kernel_h; ++ky) {
+      const std::int64_t iy = oy * g.stride_h - g.pad_top + ky;
+      if (iy >= 0 && iy < g.in_h) max_into_bytes(padded + g.pad_left, bytes + iy * g.in_w, g.in_w, flip);
+    }
+    if (g.stride_w == 1) {
+      max_taps_bytes(padded, g.kernel_w, g.out_w, out);
+    } else {
+      // Tap k reads padded[2 o + k]: even[o + k / 2] for even k, odd[o + k / 2] for odd k.
+      split_bytes(padded, rows.padded_w / 2, even, odd);
+      max_taps_bytes(even, (g.kernel_w + 1) / 2, g.out_w, out);
+      if (g.kernel_w > 1) {
+        max_taps_bytes(odd, g.kernel_w / 2, g.out_w, odd_out);
+        max_into_bytes(out, odd_out, g.out_w, 0);
+      }
+    }
+    std::uint8_t* y_row = reinterpret_cast<std::uint8_t*>(y + oy * g.out_w);
+    copy_flipped_row(out, g.out_w, flip, y_row);
+  }
 }
 
 }  // namespace window_rows

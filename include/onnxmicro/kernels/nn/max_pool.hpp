@@ -10,6 +10,7 @@
 #include <limits>
 
 #include "onnxmicro/kernels/common/compute_type.hpp"
+#include "onnxmicro/kernels/common/integer_gemm.hpp"
 #include "onnxmicro/kernels/common/scratch.hpp"
 #include "onnxmicro/kernels/common/sliding_window.hpp"
 #include "onnxmicro/kernels/common/window_rows.hpp"
@@ -34,9 +35,9 @@ struct MaxPoolImpl : kernels::KernelDefaults {
     std::int64_t planes;  ///< N * C
     std::int64_t in_spatial, out_spatial;
     bool write_indices;
-    bool column_major;                ///< storage_order = 1
-    Isa isa;                          ///< the row loops' instruction set (float planes without Indices)
-    std::size_t float_planes_offset;  ///< 8-bit planes: per task, the input and output planes as floats
+    bool column_major;                 ///< storage_order = 1
+    Isa isa;                           ///< the row loops' instruction set (float planes without Indices)
+    std::size_t plane_scratch_offset;  ///< 8-bit planes: per task, the byte rows, or the planes as floats
   };
 
   static Status prepare(kernels::PrepareContext& ctx, int /*since: every version accepts the same*/) noexcept {
@@ -82,13 +83,19 @@ struct MaxPoolImpl : kernels::KernelDefaults {
     if (ONNXMICRO_ENABLE_FAST_PATHS && !ctx.size_optimized() && !indices && g.rank <= 2) {
       state->isa = ctx.isa();
       if (x.dtype == DataType::float32) state->compute = &compute_rows;
-      // 8-bit planes (QDQ models' pools) through float rows: every 8-bit value and their maxima are exact in float.
-      if (x.dtype == DataType::uint8) state->compute = &compute_rows_8bit<std::uint8_t>;
-      if (x.dtype == DataType::int8) state->compute = &compute_rows_8bit<std::int8_t>;
+      // 8-bit planes (QDQ models' pools) as bytes (window_rows::max_plane_bytes), or else through float rows: every
+      // 8-bit value and their maxima are exact in float.
+      const bool bytes = window_rows::max_bytes_fit(window_rows::plane_of(g));
+      if (x.dtype == DataType::uint8)
+        state->compute = bytes ? &compute_bytes<std::uint8_t> : &compute_rows_8bit<std::uint8_t>;
+      if (x.dtype == DataType::int8)
+        state->compute = bytes ? &compute_bytes<std::int8_t> : &compute_rows_8bit<std::int8_t>;
       if (x.dtype == DataType::uint8 || x.dtype == DataType::int8) {
         scratch::ScratchLayout layout;
-        state->float_planes_offset =
-            layout.reserve_slices<float>(state->in_spatial + state->out_spatial, ctx.workers());
+        const std::int64_t slice_bytes =
+            bytes ? window_rows::max_bytes_scratch(window_rows::plane_of(g))
+                  : (state->in_spatial + state->out_spatial) * static_cast<std::int64_t>(sizeof(float));
+        state->plane_scratch_offset = layout.reserve_slices<std::uint8_t>(slice_bytes, ctx.workers());
         ctx.request_scratch(layout.bytes());
       }
     }
@@ -121,29 +128,45 @@ struct MaxPoolImpl : kernels::KernelDefaults {
     ctx.workers().for_each_range(s.planes, plane_work * kTapCost, planes_in);
   }
 
+  /// pool(x_plane, y_plane, scratch) for every plane of an 8-bit input, split over the workers, each task with
+  /// `slice_bytes` of scratch of its own.
+  template <typename T, typename Pool>
+  static void for_each_8bit_plane(const State& s, RunContext& ctx, std::size_t slice_bytes, Pool&& pool) noexcept {
+    const T* x = static_cast<const T*>(ctx.input(kX).data);
+    T* y = static_cast<T*>(ctx.output(kY).data);
+    const std::size_t stride = scratch::ScratchLayout::slice_stride<std::uint8_t>(slice_bytes);
+    auto planes_in = [&](std::size_t task, std::int64_t first, std::int64_t end) noexcept {
+      void* task_scratch = scratch::scratch_at<std::uint8_t>(ctx.scratch(), s.plane_scratch_offset + task * stride);
+      for (std::int64_t p = first; p < end; ++p) pool(x + p * s.in_spatial, y + p * s.out_spatial, task_scratch);
+    };
+    const double plane_work = static_cast<double>(s.out_spatial) * static_cast<double>(s.geometry.kernel_size());
+    ctx.workers().for_each_task_range(s.planes, plane_work * kTapCost, planes_in);
+  }
+
   /// 8-bit planes: each plane widened to float, pooled as compute_rows does, and narrowed back (a window entirely in
   /// padding gives the type's lowest value, as the generic path does).
   template <typename T>
   static void compute_rows_8bit(const State& s, RunContext& ctx) noexcept {
     const window_rows::PlaneGeometry plane = window_rows::plane_of(s.geometry);
-    const T* x = static_cast<const T*>(ctx.input(kX).data);
-    T* y = static_cast<T*>(ctx.output(kY).data);
-    const std::size_t stride = scratch::ScratchLayout::slice_stride<float>(s.in_spatial + s.out_spatial);
-    auto planes_in = [&](std::size_t task, std::int64_t first, std::int64_t end) noexcept {
-      float* in = scratch::scratch_at<float>(ctx.scratch(), s.float_planes_offset + task * stride);
+    const std::size_t bytes = static_cast<std::size_t>(s.in_spatial + s.out_spatial) * sizeof(float);
+    for_each_8bit_plane<T>(s, ctx, bytes, [&](const T* x, T* y, void* task_scratch) {
+      float* in = static_cast<float*>(task_scratch);
       float* out = in + s.in_spatial;
-      const float lowest = static_cast<float>(std::numeric_limits<T>::lowest());
-      for (std::int64_t p = first; p < end; ++p) {
-        const T* x_plane = x + p * s.in_spatial;
-        for (std::int64_t i = 0; i < s.in_spatial; ++i) in[i] = static_cast<float>(x_plane[i]);
-        window_rows::window_plane<window_rows::RowOp::max>(s.isa, plane, in, nullptr,
-                                                           std::numeric_limits<float>::lowest(), out);
-        T* y_plane = y + p * s.out_spatial;
-        for (std::int64_t i = 0; i < s.out_spatial; ++i) y_plane[i] = static_cast<T>(out[i] < lowest ? lowest : out[i]);
-      }
-    };
-    const double plane_work = static_cast<double>(s.out_spatial) * static_cast<double>(s.geometry.kernel_size());
-    ctx.workers().for_each_task_range(s.planes, plane_work * kTapCost, planes_in);
+      integer_gemm::widen_floats(s.isa, x, s.in_spatial, 0, in);
+      window_rows::window_plane<window_rows::RowOp::max>(s.isa, plane, in, nullptr,
+                                                         std::numeric_limits<float>::lowest(), out);
+      integer_gemm::narrow_floats(s.isa, out, s.out_spatial, y);
+    });
+  }
+
+  /// 8-bit planes pooled as bytes (window_rows::max_plane_bytes).
+  template <typename T>
+  static void compute_bytes(const State& s, RunContext& ctx) noexcept {
+    const window_rows::PlaneGeometry plane = window_rows::plane_of(s.geometry);
+    const std::size_t bytes = static_cast<std::size_t>(window_rows::max_bytes_scratch(plane));
+    for_each_8bit_plane<T>(s, ctx, bytes, [&](const T* x, T* y, void* task_scratch) {
+      window_rows::max_plane_bytes(plane, x, y, static_cast<std::uint8_t*>(task_scratch));
+    });
   }
 
   /// Work of one window tap, in the multiply-adds Workers::tasks_for counts: SqueezeNet's first MaxPool (64 planes,

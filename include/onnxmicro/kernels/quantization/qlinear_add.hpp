@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "onnxmicro/kernels/common/integer_gemm.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
 #include "onnxmicro/kernels/quantization/qoperator_util.hpp"
 
@@ -132,11 +133,7 @@ struct QuantizedAdd {
           round_biased_sums(biased_sums(_mm_srli_si128(ua, 4), _mm_srli_si128(ub, 4), a_step, b_step, base)),
           low_halves);
       __m256i v = _mm256_blend_epi32(lo, hi, 0xF0);  // |values| < 2^18: their low 32 bits are the values
-      v = _mm256_min_epi32(_mm256_max_epi32(v, low), high);
-      const __m128i words = _mm_packs_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
-      const __m128i bytes =
-          std::numeric_limits<T>::is_signed ? _mm_packs_epi16(words, words) : _mm_packus_epi16(words, words);
-      _mm_storel_epi64(reinterpret_cast<__m128i*>(c + i), bytes);
+      integer_gemm::store_saturated_avx2(_mm256_min_epi32(_mm256_max_epi32(v, low), high), c + i);
     }
     return i;
   }

@@ -170,7 +170,6 @@ struct QLinearConvImpl : KernelDefaults {
     /// them (grid_rows, grid_cols and grid_columns as the grid's), else nullptr; per task, the planes at
     /// float_planes_offset and the sums of grid_columns outputs past them.
     const std::int64_t* tap_offsets;
-    Isa float_isa;  ///< the float loops' instruction set (gemm::convolution_isa)
 #if ONNXMICRO_ENABLE_FAST_PATHS
     /// Winograd F(2x2, 3x3) (kernels/common/integer_winograd.hpp): the packed transformed filters (else nullptr) and
     /// the tile rows per block; each task's packed V at packed_offset, its working memory at column_offset (int16)
@@ -424,10 +423,11 @@ struct QLinearConvImpl : KernelDefaults {
   static std::int64_t gemm_columns(const State& s) noexcept { return s.grid ? s.grid_columns : s.plan.out_spatial; }
 
   /// The float depthwise path: the packed int16 weights as floats, and each task's float planes.
-  /// Input rows at least this wide take the depthwise phase planes (State::tap_offsets). Measured in MobileNetV2 QDQ
-  /// (1 thread, ms, plane loops / phase planes): 112 wide, stride 1 0.36 / 0.31 and stride 2 0.58 / 0.44; 56 wide
-  /// 0.40 / 0.39 and 0.26 / 0.23; 28 wide 0.14 / 0.17 and 0.13 / 0.12; 14 wide, stride 2 0.09 / 0.23 (per-row setup:
-  /// a narrow plane's rows convert a few values each).
+  /// Stride-1 input rows at least this wide take the depthwise phase planes (State::tap_offsets): each grid row is
+  /// read straight from the input. Measured in MobileNetV2 QDQ (1 thread, ms, padded planes / phase planes): 112
+  /// wide 0.33 / 0.31, 56 wide 0.38 / 0.38; 28 wide 0.14 / 0.17 (per-row setup: a narrow plane's rows convert a few
+  /// values each). Stride 2 keeps the padded planes, whose copy splits the phases with whole vectors, where the phase
+  /// planes' rows read half-vectors twice: 112 -> 56 0.42 / 0.42, 56 -> 28 0.16-0.20 / 0.23.
   static constexpr std::int64_t kMinPhaseRow = 48;
 
   static Status plan_float_depthwise(PrepareContext& ctx, State& s, scratch::ScratchLayout& layout,
@@ -438,9 +438,9 @@ struct QLinearConvImpl : KernelDefaults {
     for (std::int64_t i = 0; i < count; ++i) weights.data()[i] = static_cast<float>(s.weights[i]);
     s.float_weights = weights.data();
     s.tap_offsets = nullptr;
-    s.float_isa = gemm::convolution_isa(s.isa);
-    if (ONNXMICRO_ENABLE_ISA_DISPATCH && s.float_isa != Isa::baseline && grid_strides(s.plan.geometry) &&
-        s.plan.geometry.input[1] >= kMinPhaseRow && s.plan.kernel_size <= window_rows::kMaxPaddedTaps) {
+    const sliding_window::WindowGeometry& g = s.plan.geometry;
+    if (ONNXMICRO_ENABLE_ISA_DISPATCH && s.isa != Isa::baseline && g.rank == 2 && g.stride[0] == 1 &&
+        g.stride[1] == 1 && g.input[1] >= kMinPhaseRow && s.plan.kernel_size <= window_rows::kMaxPaddedTaps) {
       set_grid_geometry(s);
       Span<std::int64_t> offsets;
       ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(s.plan.kernel_size), offsets));
@@ -1033,9 +1033,8 @@ struct QLinearConvImpl : KernelDefaults {
     for (std::int64_t i = 0; i < window_rows::kPaddedGridStep; ++i) slack[i] = 0.0f;
     for (std::int64_t mm = 0; mm < p.group_out_channels; ++mm) {
       const std::int64_t m = c * p.group_out_channels + mm;
-      window_rows::tap_grid<window_rows::RowOp::multiply_add>(s.float_isa, planes, s.tap_offsets, p.kernel_size,
-                                                              s.float_weights + m * p.kernel_size, 0.0f, s.grid_columns,
-                                                              sums);
+      window_rows::tap_grid<window_rows::RowOp::multiply_add>(
+          s.isa, planes, s.tap_offsets, p.kernel_size, s.float_weights + m * p.kernel_size, 0.0f, s.grid_columns, sums);
       // The grid's columns requantised as one row (rows of 7 or 14 outputs would leave the vector loops little),
       // then each output row's values copied out.
       const std::int32_t bias = o.bias ? o.bias[m] : 0;
