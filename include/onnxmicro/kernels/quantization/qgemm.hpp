@@ -179,7 +179,8 @@ struct QGemmImpl : KernelDefaults {
   /// Whether B'^T runs on the quad layout: a level with quad tiles, constant int8 B whose zero point is 0 (or
   /// absent), and A read by rows (not transA), each row of A a column of the product.
   static bool runs_quads(const PrepareContext& ctx, const State& s) noexcept {
-    return !s.trans_a && !ctx.size_optimized() && integer_gemm::quad_weights_fit(ctx, s.isa, kB, kBZeroPoint);
+    return ONNXMICRO_ENABLE_FAST_PATHS && !s.trans_a && !ctx.size_optimized() &&
+           integer_gemm::quad_weights_fit(ctx, s.isa, kB, kBZeroPoint);
   }
 
   /// B'^T in the quad layout and its row sums, into persistent memory: row j is B's column j (depth k).
@@ -257,7 +258,7 @@ struct QGemmImpl : KernelDefaults {
             static_cast<TY>(integer_gemm::requantize(static_cast<std::int32_t>(total), q, y_zero, low, high));
       }
     };
-    if (s.quad_weights != nullptr) {
+    if (ONNXMICRO_ENABLE_FAST_PATHS && s.quad_weights != nullptr) {  // (compiled out of firmware)
       multiply_quads(s, scratch, a, a_zero, store);
       return;
     }
