@@ -283,9 +283,9 @@ TEST(Conv, ManyIm2colTilesAndRaggedGemmEdgesMatchReference) {
 // given at run time take the plain row-major path. The two must give the same bits (the same tiles add the same
 // products in the same order) at every level this CPU has, on one thread and split over two, for runs of positions
 // that cross strips, image rows and tiles, padding on every side, strides, dilations, groups, 1-D runs longer than
-// the im2col's piece list takes at once, 3-D, and the transposed products of late 1x1 convs (few positions, many
-// channels), grouped ones included. (Each striped case has a GEMM depth of at least 64 rows, where the
-// column matrix is striped.)
+// the im2col's piece list takes at once, 3-D, and the 1x1 convs that gather their input striped (few positions, or many
+// channels over a deep input), grouped ones included. (Each striped case has a GEMM depth of at least 64 rows, where
+// the column matrix is striped.)
 // (`winograd`: SessionOptions::winograd_convolutions, off for the bit comparisons; `relu`: a Relu after the Conv, which
 // the session folds into it; `report`: where to put the Conv's NodeReport::rounding and the session's ISA.)
 struct BitsReport {
@@ -347,9 +347,11 @@ TEST(Conv, StripedColumnMatrixGivesTheBitsOfTheRowMajorOneAtEveryLevelAndThreadC
       {{1, 16, 700}, {5, 16, 5}, 1, {}, {}, {2, 2}, true},                     // a run of 700 positions
       {{1, 6, 5, 6, 7}, {3, 6, 2, 3, 2}, 1, {1, 2, 1}, {2, 1, 1}, {1, 0, 1, 0, 1, 1}, true},  // 3-D
       {{1, 128, 7, 7}, {64, 128, 3, 3}, 1, {}, {}, {1, 1, 1, 1}, true},                       // 49 positions: one tile
-      {{1, 960, 7, 7}, {320, 960, 1, 1}, 1, {}, {}, {}, true},                                // pointwise, transposed
-      {{1, 1200, 7, 7}, {256, 1200, 1, 1}, 1, {}, {}, {}, false},          // transposed, result rows padded
-      {{2, 2048, 6, 5}, {128, 1024, 1, 1}, 2, {}, {}, {}, false},          // pointwise, grouped, transposed
+      {{1, 960, 7, 7}, {320, 960, 1, 1}, 1, {}, {}, {}, true},                                // 1x1, 7x7: striped
+      {{1, 1200, 7, 7}, {256, 1200, 1, 1}, 1, {}, {}, {}, false},                             // 1x1, 7x7: striped
+      {{2, 2048, 6, 5}, {128, 1024, 1, 1}, 2, {}, {}, {}, false},                             // 1x1, grouped: striped
+      {{1, 256, 13, 13}, {512, 256, 1, 1}, 1, {}, {}, {}, true},           // 1x1, tall and deep: striped
+      {{1, 96, 14, 14}, {64, 96, 1, 1}, 1, {}, {}, {}, true},              // 1x1 read in place
       {{1, 3, 30, 20}, {16, 3, 3, 3}, 1, {2, 2}, {}, {1, 1, 1, 1}, true},  // shallow (27 rows): not striped
       {{1, 64, 45, 37}, {20, 64, 3, 3}, 1, {}, {}, {1, 1, 1, 1}, false},   // 1665 positions: no lone last column
       // Output rows 48 or more wide: padded bands on AVX2 (an implicit GEMM), with and without bias, last strips full
@@ -471,9 +473,6 @@ TEST(Conv, WinogradMatchesTheExactSumWithinItsRoundingAndIsReported) {
   }
 }
 
-// The shapes above run transposed on AVX2 (and the rule's measured shapes decide as measured): the lanes a 7x7 map's
-// last strip wastes are worth a transpose only for deep products; shallow ones (a 32 -> 16 conv at 112x112 ran 2.1x
-// slower transposed) keep the plain product.
 // Padded bands only where each output row fills its lanes (ResNet-18's 56x56 layers, SqueezeNet's 55x55 ones, the first
 // convs' 112-wide rows), on the one level whose micro-kernels read rows through offsets.
 TEST(Conv, OnlyWideRowsOnAvx2ReadPaddedBands) {
@@ -487,16 +486,19 @@ TEST(Conv, OnlyWideRowsOnAvx2ReadPaddedBands) {
   EXPECT_FALSE(ConvImpl::bands_pay(om::Isa::avx512, 56));
 }
 
-TEST(Conv, OnlyDeepPointwiseProductsRunTransposed) {
+// 1x1 convs gather their input striped on small maps and for tall, deep products (the shapes above take both
+// routes); mid-sized maps with few channels read it in place (MobileNetV2's 14x14 layers ran 3-14% slower striped).
+TEST(Conv, PointwiseConvsStripeOnlySmallMapsAndTallDeepProducts) {
   using om::kernels::conv_detail::ConvImpl;
   const om::Isa avx2 = om::Isa::avx2;
-  EXPECT_TRUE(ConvImpl::transposed_pays(avx2, 960, 49, 320));
-  EXPECT_TRUE(ConvImpl::transposed_pays(avx2, 1200, 49, 256));
-  EXPECT_TRUE(ConvImpl::transposed_pays(avx2, 1024, 30, 64));
-  EXPECT_FALSE(ConvImpl::transposed_pays(avx2, 256, 27 * 27, 32));
-  EXPECT_FALSE(ConvImpl::transposed_pays(avx2, 160, 49, 960));
-  EXPECT_FALSE(ConvImpl::transposed_pays(avx2, 32, 112 * 112, 16));
-  EXPECT_FALSE(ConvImpl::transposed_pays(om::Isa::baseline, 960, 49, 320));  // no striped B to pack W into
+  EXPECT_TRUE(ConvImpl::stripes_pointwise(avx2, 960, 49, 320));
+  EXPECT_TRUE(ConvImpl::stripes_pointwise(avx2, 160, 49, 960));
+  EXPECT_TRUE(ConvImpl::stripes_pointwise(avx2, 512, 169, 1000));
+  EXPECT_FALSE(ConvImpl::stripes_pointwise(avx2, 576, 196, 96));
+  EXPECT_FALSE(ConvImpl::stripes_pointwise(avx2, 96, 196, 576));
+  EXPECT_FALSE(ConvImpl::stripes_pointwise(avx2, 32, 112 * 112, 16));
+  EXPECT_FALSE(ConvImpl::stripes_pointwise(avx2, 32, 49, 320));                // shallow: no strips
+  EXPECT_FALSE(ConvImpl::stripes_pointwise(om::Isa::baseline, 960, 49, 320));  // no micro-kernels
 }
 
 TEST(Conv, AutoPadSameUpperAndLowerSplitTheOddPixel) {

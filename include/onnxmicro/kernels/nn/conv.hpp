@@ -9,7 +9,8 @@
 // by the group's weights with the blocked GEMM (with packed float32 weights, the column matrix is written in the
 // micro-kernels' column strips, so each depth panel the GEMM reads is one block in L1); wide 2-D convs on
 // AVX2 read the GEMM's rows straight from a zero-padded copy of their input rows instead (compute_bands: an implicit
-// GEMM); a 1x1 stride-1 unpadded kernel uses the input as the column matrix directly; float depthwise convs (one input
+// GEMM); a 1x1 stride-1 unpadded kernel uses the input as the column matrix directly (except on small maps and for
+// tall, deep products: stripes_pointwise); float depthwise convs (one input
 // channel per group, 1-D/2-D) skip the column matrix and run each plane directly (kernels/common/window_rows.hpp).
 // Stride-1 3x3 convs with packed weights run as Winograd F(2x2, 3x3) where the session allows it
 // (kernels/common/winograd.hpp: 2.25x fewer multiply-adds, other rounding; reported per node).
@@ -65,7 +66,7 @@ struct ConvImpl : kernels::KernelDefaults {
     std::int64_t column_rows;  ///< group_in_channels * kernel_size: the GEMM depth
     std::int64_t tile;         ///< output positions per im2col tile (depthwise: floats of a padded-plane slice, or 0)
     // (The flags and the clamp sit together: no padding between them, so the state is no larger than before them.)
-    bool pointwise;  ///< 1x1 kernel, unit strides, no pads: the input is the column matrix
+    bool pointwise;  ///< 1x1 kernel, unit strides, no pads, read in place as the column matrix (stripes_pointwise)
     bool has_bias;
     bool weights_in_scratch;     ///< half types with a non-constant W: converted at run into scratch
     Isa isa;                     ///< the GEMM micro-kernels to use (gemm::convolution_isa of the session's)
@@ -78,8 +79,7 @@ struct ConvImpl : kernels::KernelDefaults {
     /// W made at prepare, or null: in the compute type (half types, constant W), or packed for the GEMM's
     /// micro-kernels per group (float32, constant W: gemm::pack_a).
     const void* prepared_weights;
-    /// Column buffers (one per worker, float/double); the accumulator: half types' float product, or a transposed
-    /// product's (output positions x channels) result, one per worker.
+    /// Column buffers (one per worker, float/double); the accumulator: half types' float product.
     std::size_t column_offset, weights_offset, accumulator_offset;
   };
 
@@ -213,17 +213,19 @@ struct ConvImpl : kernels::KernelDefaults {
            (edge == 0 || gemm::computed_columns(isa, edge) < strip);
   }
 
-  /// Whether a 1x1 conv of `depth` input channels, `n` output positions and `m` output channels (per group) runs
-  /// transposed on `isa` (prefers_transposed below says why and when).
-  static bool transposed_pays(Isa isa, std::int64_t depth, std::int64_t n, std::int64_t m) noexcept {
-    const std::int64_t strip = gemm::b_strip_columns(isa), rows = gemm::packed_tile_rows(isa);
-    if (strip == 0 || n < rows || m < strip) return false;
-    const double plain = static_cast<double>(n) / static_cast<double>(gemm::computed_columns(isa, n)) *
-                         static_cast<double>(m) / static_cast<double>((m + rows - 1) / rows * rows);
-    const double transposed = static_cast<double>(n) / static_cast<double>((n + rows - 1) / rows * rows) *
-                              static_cast<double>(m) / static_cast<double>(gemm::computed_columns(isa, m));
-    return static_cast<double>(depth) * (1.0 / plain - 1.0 / transposed) > kTransposeCost;
+  /// Whether a 1x1 unit-stride float32 conv with packed weights, `depth` input channels, `n` output positions and `m`
+  /// output channels (per group), gathers its input into a striped column matrix on `isa` rather than reading it in
+  /// place. In place, B's rows lie a map apart and a depth panel of one strip spans `depth` rows of one or two cache
+  /// lines each, which the first-level cache does not keep while the row tiles pass over them; the striped panel is
+  /// one contiguous block. The gather copies the input once, 1/m of the product's work. Measured on AVX2 (Zen 4, node
+  /// minima in the models): 7x7 maps 10-17% faster (MobileNetV2's 960 -> 320 and 320 -> 1280, ShuffleNetV2's last
+  /// conv), SqueezeNet's 512 -> 1000 conv at 13x13 5-14%; at 14x14 with 96-576 channels the copy cost 3-14%.
+  static bool stripes_pointwise(Isa isa, std::int64_t depth, std::int64_t n, std::int64_t m) noexcept {
+    if (gemm::b_strip_columns(isa) == 0 || depth < kMinStripedDepth) return false;
+    return n <= kStripedMapColumns || (m >= kStripedTallRows && depth >= kStripedTallDepth);
   }
+  static constexpr std::int64_t kStripedMapColumns = 64;  ///< output positions of a small map (7x7, 8x8)
+  static constexpr std::int64_t kStripedTallRows = 512, kStripedTallDepth = 256;
 
  private:
   template <typename T>
@@ -254,6 +256,9 @@ struct ConvImpl : kernels::KernelDefaults {
       ONNXMICRO_RETURN_IF_ERROR(pack_weights(ctx, state));
 #if ONNXMICRO_ENABLE_FAST_PATHS
       if (reads_padded_bands(state)) return plan_bands(ctx, state);
+      if (state.pointwise && state.prepared_weights != nullptr &&
+          stripes_pointwise(state.isa, state.column_rows, state.out_spatial, state.group_out_channels))
+        state.pointwise = false;
 #endif
     }
     scratch::ScratchLayout layout;
@@ -266,8 +271,6 @@ struct ConvImpl : kernels::KernelDefaults {
       const std::size_t slices = kHalf ? 1 : ctx.workers();  // (half types run on one thread)
       state.column_offset = layout.reserve_slices<Acc>(column_floats<T>(state), slices);
     }
-    if (transposed_product<T>(state))
-      state.accumulator_offset = layout.reserve_slices<float>(state.out_spatial * transposed_row(state), ctx.workers());
     if constexpr (kHalf) {
       state.accumulator_offset = layout.reserve<Acc>(state.group_out_channels * state.tile);
       const kernels::TensorInfo& w = ctx.input(kW);
@@ -341,36 +344,9 @@ struct ConvImpl : kernels::KernelDefaults {
   /// the GEMM cheap and the gather dear, and striping splits the gather's runs.
   static constexpr std::int64_t kMinStripedDepth = 64;
 
-  /// True when the product runs transposed: (output positions x channels) = inputᵀ * Wᵀ, the weights packed as a
-  /// striped B (gemm::pack_b_striped), then transposed into Y. For 1x1 convs with few output positions (7x7 = 49: a
-  /// last strip for one position) and many channels (whole strips), where the transposed tiles waste fewer lanes, and
-  /// deep enough that the lanes saved outweigh the transpose: depth x (1 / plain - 1 / transposed lane use) above
-  /// kTransposeCost. ResNet-18's 7x7 3x3 convs, tried through their column matrix the same way, ran 1-2% slower:
-  /// im2col convs keep the plain product. Same products, same order: the same bits.
-  static bool prefers_transposed(const State& s) noexcept {
-    return s.pointwise && transposed_pays(s.isa, s.column_rows, s.out_spatial, s.group_out_channels);
-  }
-  /// What transposing one result element costs, in multiply-adds of the product. Measured on AVX2 (median ms, plain /
-  /// transposed): 960 -> 320 channels at 7x7 0.458 / 0.440 (52.6 by the formula: transposed), 256 -> 32 at 27x27
-  /// 0.168 / 0.183 (33.8), 160 -> 960 at 7x7 0.205 / 0.237 (6.6), 32 -> 16 at 112x112 0.26 / 0.55 (4).
-  static constexpr double kTransposeCost = 48.0;
-
-  /// prefers_transposed, for a float32 state whose weights were packed for it.
-  template <typename T>
-  static bool transposed_product(const State& s) noexcept {
-    return std::is_same<T, float>::value && s.prepared_weights != nullptr && prefers_transposed(s);
-  }
-
-  /// Row stride of a transposed product's result: its channels, plus one cache line when rows a multiple of 1 KiB
-  /// apart would put a tile's rows at the same address modulo 4 KiB (loads then wait on unrelated stores).
-  static std::int64_t transposed_row(const State& s) noexcept {
-    return s.group_out_channels % 256 == 0 ? s.group_out_channels + 16 : s.group_out_channels;
-  }
-
   /// Floats of one group's packed weights.
   static std::int64_t packed_group_floats(const State& s) noexcept {
-    return prefers_transposed(s) ? gemm::striped_b_floats(s.isa, s.column_rows, s.group_out_channels)
-                                 : gemm::packed_a_floats(s.isa, s.group_out_channels, s.column_rows);
+    return gemm::packed_a_floats(s.isa, s.group_out_channels, s.column_rows);
   }
 
   /// Elements of one column buffer: a tile's rows, the last strip padded to whole strips.
@@ -385,7 +361,6 @@ struct ConvImpl : kernels::KernelDefaults {
   static Status pack_weights(kernels::PrepareContext& ctx, State& state) noexcept {
     const kernels::TensorInfo& w = ctx.input(kW);
     const std::int64_t mg = state.group_out_channels, depth = state.column_rows;
-    const bool transposed = prefers_transposed(state);
     const std::int64_t group_floats = packed_group_floats(state);
     if (!w.is_constant || w.const_data == nullptr || group_floats == 0) return {};
     Span<float> packed;
@@ -393,11 +368,7 @@ struct ConvImpl : kernels::KernelDefaults {
     const float* weights = static_cast<const float*>(w.const_data);
     for (std::int64_t grp = 0; grp < state.group; ++grp) {
       const float* w_group = weights + grp * mg * depth;
-      if (transposed) {  // B(p, j) = W(j, p)
-        gemm::pack_b_striped(state.isa, depth, mg, w_group, 1, depth, packed.data() + grp * group_floats);
-      } else {
-        gemm::pack_a(state.isa, mg, depth, w_group, depth, 1, packed.data() + grp * group_floats);
-      }
+      gemm::pack_a(state.isa, mg, depth, w_group, depth, 1, packed.data() + grp * group_floats);
     }
     state.prepared_weights = packed.data();
     return {};
@@ -911,11 +882,6 @@ struct ConvImpl : kernels::KernelDefaults {
       const std::size_t stride = scratch::ScratchLayout::slice_stride<T>(column_floats<T>(s));
       return s.pointwise ? nullptr : scratch::scratch_at<T>(ctx.scratch(), s.column_offset + task * stride);
     };
-    auto transposed_buffer = [&](std::size_t task) noexcept -> float* {
-      if (!transposed_product<T>(s)) return nullptr;
-      const std::size_t stride = scratch::ScratchLayout::slice_stride<float>(s.out_spatial * transposed_row(s));
-      return scratch::scratch_at<float>(ctx.scratch(), s.accumulator_offset + task * stride);
-    };
     // Item `item` with the buffers of task `task`: gathers its rows [row_begin, row_end) when `gather`, multiplies
     // when `product` (split over `product_workers`).
     auto run_item = [&](std::int64_t item, std::size_t task, std::int64_t row_begin, std::int64_t row_end, bool product,
@@ -931,7 +897,7 @@ struct ConvImpl : kernels::KernelDefaults {
       if (s.pointwise) {
         if (product)
           multiply_group<T>(s, product_workers, w_group, packed_group, b_group, s.group_in_channels, x_group,
-                            s.in_spatial, s.out_spatial, y_group, s.out_spatial, false, transposed_buffer(task));
+                            s.in_spatial, s.out_spatial, y_group, s.out_spatial);
         return;
       }
       const std::int64_t first = tile * s.tile;
@@ -941,7 +907,7 @@ struct ConvImpl : kernels::KernelDefaults {
       if (row_end > row_begin) im2col(s, x_group, first, count, row_begin, row_end, layout, col);
       if (product)
         multiply_group<T>(s, product_workers, w_group, packed_group, b_group, s.column_rows, col, layout.strip, count,
-                          y_group + first, s.out_spatial, strip > 0, transposed_buffer(task));
+                          y_group + first, s.out_spatial, strip > 0);
     };
     if (tasks <= 1) {  // (always, without ONNXMICRO_ENABLE_THREADS: the rest compiles out)
       for (std::int64_t item = 0; item < items; ++item) run_item(item, 0, 0, s.column_rows, true, Workers());
@@ -1011,21 +977,15 @@ struct ConvImpl : kernels::KernelDefaults {
   /// packed, or null) * b (depth x count, row stride ld_b; `striped`: in strips ld_b wide, column_strip), then the
   /// fused clamp; the product split over `workers`. The float GEMM starts its tiles at the bias and clamps before
   /// storing; the other types fill, multiply and clamp in passes (half types clamp the float accumulator).
-  /// `transposed_out`: the product runs transposed (transposed_product) through this buffer.
   template <typename T>
   static void multiply_group(const State& s, const Workers& workers, const compute_type::ComputeType<T>* w,
                              const float* packed_w, const T* bias, std::int64_t depth,
                              const compute_type::ComputeType<T>* b, std::int64_t ld_b, std::int64_t count,
-                             compute_type::ComputeType<T>* y, std::int64_t ld_y, bool striped = false,
-                             float* transposed_out = nullptr) noexcept {
+                             compute_type::ComputeType<T>* y, std::int64_t ld_y, bool striped = false) noexcept {
     using Acc = compute_type::ComputeType<T>;
     const std::int64_t rows = s.group_out_channels;
     // (Builds without fast paths never fuse activations: their float product stays fill + accumulate.)
     if constexpr (std::is_same<T, float>::value && ONNXMICRO_ENABLE_FAST_PATHS) {
-      if (transposed_out != nullptr) {
-        multiply_transposed(s, workers, packed_w, bias, depth, b, ld_b, count, y, ld_y, transposed_out);
-        return;
-      }
       if (bias == nullptr) fill_bias<T>(nullptr, rows, count, y, ld_y);
       if (packed_w != nullptr && count > 1) {  // (one column: the matrix-vector path, as unpacked)
         if (striped) {
@@ -1044,22 +1004,6 @@ struct ConvImpl : kernels::KernelDefaults {
       for (std::int64_t r = 0; r < rows; ++r)
         for (std::int64_t q = 0; q < count; ++q) y[r * ld_y + q] = clamped(s, y[r * ld_y + q]);
     }
-  }
-
-  /// The transposed product (transposed_product): out (count x channels, row stride transposed_row) starts at each
-  /// channel's bias (or 0), gets bᵀ (b: depth x count, row stride ld_b, read in place as A) times the striped Wᵀ,
-  /// clamped; then y = outᵀ. Each output is the same bias-first chain of fused multiply-adds as in the plain product
-  /// (a*b = b*a), so the bits agree.
-  static void multiply_transposed(const State& s, const Workers& workers, const float* striped_w, const float* bias,
-                                  std::int64_t depth, const float* b, std::int64_t ld_b, std::int64_t count, float* y,
-                                  std::int64_t ld_y, float* out) noexcept {
-    const std::int64_t channels = s.group_out_channels, ld_out = transposed_row(s);
-    for (std::int64_t q = 0; q < count; ++q)
-      for (std::int64_t r = 0; r < channels; ++r) out[q * ld_out + r] = bias != nullptr ? bias[r] : 0.0f;
-    gemm::multiply_striped(workers, s.isa, count, channels, depth, b, 1, ld_b, striped_w, out, ld_out, nullptr,
-                           output_clamp(s));
-    for (std::int64_t r = 0; r < channels; ++r)
-      for (std::int64_t q = 0; q < count; ++q) y[r * ld_y + q] = out[q * ld_out + r];
   }
 
   /// Starts each of `rows` output rows (`cols` wide, row stride ld) at its channel's bias, or 0.
