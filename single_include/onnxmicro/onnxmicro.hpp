@@ -23601,7 +23601,8 @@ ONNXMICRO_NAMESPACE_END
 // by the group's weights with the blocked GEMM (with packed float32 weights, the column matrix is written in the
 // micro-kernels' column strips, so each depth panel the GEMM reads is one block in L1); wide 2-D convs on
 // AVX2 read the GEMM's rows straight from a zero-padded copy of their input rows instead (compute_bands: an implicit
-// GEMM); a 1x1 stride-1 unpadded kernel uses the input as the column matrix directly; float depthwise convs (one input
+// GEMM); a 1x1 stride-1 unpadded kernel uses the input as the column matrix directly (except on small maps and for
+// tall, deep products: stripes_pointwise); float depthwise convs (one input
 // channel per group, 1-D/2-D) skip the column matrix and run each plane directly (kernels/common/window_rows.hpp).
 // Stride-1 3x3 convs with packed weights run as Winograd F(2x2, 3x3) where the session allows it
 // (kernels/common/winograd.hpp: 2.25x fewer multiply-adds, other rounding; reported per node).
@@ -23696,6 +23697,88 @@ ONNXMICRO_NAMESPACE_END
 //    border, tail or de-interleaving;
 //  - max (MaxPool) on AVX2 and AVX-512: separably, each window's column maxima first, then their maxima along the row.
 
+// #include "onnxmicro/kernels/common/byte_rows.hpp"
+// begin of file onnxmicro/kernels/common/byte_rows.hpp
+// Rows of bytes, 8 or 16 at a time with SSE2 (a scalar loop elsewhere), shared by the 8-bit kernels: copies that flip
+// the sign bit (int8 as its order-keeping unsigned byte, the form the quad tiles and the byte pools take) and
+// even/odd splits (a stride-2 row's taps as unit-stride reads).
+
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+ONNXMICRO_NAMESPACE_BEGIN
+namespace kernels {
+namespace byte_rows {
+
+#if defined(__SSE2__)
+/// The even bytes of a (lanes 0-7) and of b (lanes 8-15).
+inline __m128i even_bytes(__m128i a, __m128i b) noexcept {
+  const __m128i low = _mm_set1_epi16(0x00FF);
+  return _mm_packus_epi16(_mm_and_si128(a, low), _mm_and_si128(b, low));
+}
+/// The odd bytes of a (lanes 0-7) and of b (lanes 8-15).
+inline __m128i odd_bytes(__m128i a, __m128i b) noexcept {
+  return _mm_packus_epi16(_mm_srli_epi16(a, 8), _mm_srli_epi16(b, 8));
+}
+inline __m128i load_bytes(const std::uint8_t* p) noexcept {
+  return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+}
+#endif
+
+/// out[i] = src[i * stride] ^ flip for i < count: vectors at strides 1 and 2, which read no byte outside
+/// src[0 .. (count - 1) * stride].
+inline void copy_flipped(const std::uint8_t* src, std::int64_t count, std::int64_t stride, std::uint8_t flip,
+                         std::uint8_t* out) noexcept {
+  std::int64_t i = 0;
+#if defined(__SSE2__)
+  // Rows as short as a 7 x 7 plane's: 8 values a vector, and the last 8 overlapping the previous vector.
+  const __m128i f = _mm_set1_epi8(static_cast<char>(flip));
+  if (stride == 1 && count >= 8) {
+    for (; i + 8 <= count; i += 8) {
+      const __m128i v = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(src + i));
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(out + i), _mm_xor_si128(v, f));
+    }
+    const __m128i v = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(src + count - 8));
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(out + count - 8), _mm_xor_si128(v, f));
+    return;
+  }
+  if (stride == 2 && count >= 9) {
+    for (; i + 9 <= count; i += 8) {  // 16 bytes from src + 2i: the last, src[2i + 15], is before src[2 count - 2]
+      const __m128i v = load_bytes(src + 2 * i);
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(out + i), _mm_xor_si128(even_bytes(v, v), f));
+    }
+    // The last 8 values: the odd bytes of the 16 that end at src[2 count - 2].
+    const __m128i v = load_bytes(src + 2 * count - 17);
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(out + count - 8), _mm_xor_si128(odd_bytes(v, v), f));
+    return;
+  }
+#endif
+  for (; i < count; ++i) out[i] = static_cast<std::uint8_t>(src[i * stride] ^ flip);
+}
+
+/// even[i] = row[2 i], odd[i] = row[2 i + 1] for i < count (row readable to 2 count + 31; even and odd with a vector
+/// of slack).
+inline void split(const std::uint8_t* row, std::int64_t count, std::uint8_t* even, std::uint8_t* odd) noexcept {
+  std::int64_t i = 0;
+#if defined(__SSE2__)
+  for (; i < count; i += 16) {
+    const __m128i a = load_bytes(row + 2 * i), b = load_bytes(row + 2 * i + 16);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(even + i), even_bytes(a, b));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(odd + i), odd_bytes(a, b));
+  }
+#endif
+  for (; i < count; ++i) {
+    even[i] = row[2 * i];
+    odd[i] = row[2 * i + 1];
+  }
+}
+
+}  // namespace byte_rows
+}  // namespace kernels
+ONNXMICRO_NAMESPACE_END
+// end of file onnxmicro/kernels/common/byte_rows.hpp
 // #include "onnxmicro/kernels/common/lanes_x86.hpp"
 // begin of file onnxmicro/kernels/common/lanes_x86.hpp
 // Partial-vector stores for the AVX2 kernels. A masked store (vmaskmovps to memory) costs far more than a plain
@@ -24492,20 +24575,6 @@ inline void max_into_bytes(std::uint8_t* dst, const std::uint8_t* src, std::int6
   }
 }
 
-/// dst[i] = src[i] ^ flip for i < count.
-inline void copy_flipped_row(const std::uint8_t* src, std::int64_t count, std::uint8_t flip,
-                             std::uint8_t* dst) noexcept {
-  std::int64_t i = 0;
-#if defined(__SSE2__)
-  const __m128i f = _mm_set1_epi8(static_cast<char>(flip));
-  for (; i + 16 <= count; i += 16) {
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + i),
-                     _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i)), f));
-  }
-#endif
-  for (; i < count; ++i) dst[i] = static_cast<std::uint8_t>(src[i] ^ flip);
-}
-
 /// out[o] = max over k < taps of row[o + k] for o < count (row readable to count + taps - 1 + 15).
 inline void max_taps_bytes(const std::uint8_t* row, std::int64_t taps, std::int64_t count, std::uint8_t* out) noexcept {
   std::int64_t o = 0;
@@ -24521,27 +24590,6 @@ inline void max_taps_bytes(const std::uint8_t* row, std::int64_t taps, std::int6
     std::uint8_t m = row[o];
     for (std::int64_t k = 1; k < taps; ++k) m = row[o + k] > m ? row[o + k] : m;
     out[o] = m;
-  }
-}
-
-/// MaxPool of one plane of T (int8_t or uint8_t) with geometry g (max_bytes_fit), y = out_h x out_w; `scratch`:
-/// max_bytes_scratch(g) bytes.
-/// even[i] = row[2 i], odd[i] = row[2 i + 1] for i < count (row readable to 2 count + 31).
-inline void split_bytes(const std::uint8_t* row, std::int64_t count, std::uint8_t* even, std::uint8_t* odd) noexcept {
-  std::int64_t i = 0;
-#if defined(__SSE2__)
-  const __m128i low = _mm_set1_epi16(0x00FF);
-  for (; i < count; i += 16) {  // (even and odd have a vector of slack)
-    const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(row + 2 * i));
-    const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(row + 2 * i + 16));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(even + i),
-                     _mm_packus_epi16(_mm_and_si128(a, low), _mm_and_si128(b, low)));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(odd + i), _mm_packus_epi16(_mm_srli_epi16(a, 8), _mm_srli_epi16(b, 8)));
-  }
-#endif
-  for (; i < count; ++i) {
-    even[i] = row[2 * i];
-    odd[i] = row[2 * i + 1];
   }
 }
 
@@ -24568,7 +24616,7 @@ inline void max_plane_bytes(const PlaneGeometry& g, const T* x, T* y, std::uint8
       max_taps_bytes(padded, g.kernel_w, g.out_w, out);
     } else {
       // Tap k reads padded[2 o + k]: even[o + k / 2] for even k, odd[o + k / 2] for odd k.
-      split_bytes(padded, rows.padded_w / 2, even, odd);
+      byte_rows::split(padded, rows.padded_w / 2, even, odd);
       max_taps_bytes(even, (g.kernel_w + 1) / 2, g.out_w, out);
       if (g.kernel_w > 1) {
         max_taps_bytes(odd, g.kernel_w / 2, g.out_w, odd_out);
@@ -24576,7 +24624,7 @@ inline void max_plane_bytes(const PlaneGeometry& g, const T* x, T* y, std::uint8
       }
     }
     std::uint8_t* y_row = reinterpret_cast<std::uint8_t*>(y + oy * g.out_w);
-    copy_flipped_row(out, g.out_w, flip, y_row);
+    byte_rows::copy_flipped(out, g.out_w, 1, flip, y_row);
   }
 }
 
@@ -24855,7 +24903,7 @@ struct ConvImpl : kernels::KernelDefaults {
     std::int64_t column_rows;  ///< group_in_channels * kernel_size: the GEMM depth
     std::int64_t tile;         ///< output positions per im2col tile (depthwise: floats of a padded-plane slice, or 0)
     // (The flags and the clamp sit together: no padding between them, so the state is no larger than before them.)
-    bool pointwise;  ///< 1x1 kernel, unit strides, no pads: the input is the column matrix
+    bool pointwise;  ///< 1x1 kernel, unit strides, no pads, read in place as the column matrix (stripes_pointwise)
     bool has_bias;
     bool weights_in_scratch;     ///< half types with a non-constant W: converted at run into scratch
     Isa isa;                     ///< the GEMM micro-kernels to use (gemm::convolution_isa of the session's)
@@ -24868,8 +24916,7 @@ struct ConvImpl : kernels::KernelDefaults {
     /// W made at prepare, or null: in the compute type (half types, constant W), or packed for the GEMM's
     /// micro-kernels per group (float32, constant W: gemm::pack_a).
     const void* prepared_weights;
-    /// Column buffers (one per worker, float/double); the accumulator: half types' float product, or a transposed
-    /// product's (output positions x channels) result, one per worker.
+    /// Column buffers (one per worker, float/double); the accumulator: half types' float product.
     std::size_t column_offset, weights_offset, accumulator_offset;
   };
 
@@ -25003,17 +25050,19 @@ struct ConvImpl : kernels::KernelDefaults {
            (edge == 0 || gemm::computed_columns(isa, edge) < strip);
   }
 
-  /// Whether a 1x1 conv of `depth` input channels, `n` output positions and `m` output channels (per group) runs
-  /// transposed on `isa` (prefers_transposed below says why and when).
-  static bool transposed_pays(Isa isa, std::int64_t depth, std::int64_t n, std::int64_t m) noexcept {
-    const std::int64_t strip = gemm::b_strip_columns(isa), rows = gemm::packed_tile_rows(isa);
-    if (strip == 0 || n < rows || m < strip) return false;
-    const double plain = static_cast<double>(n) / static_cast<double>(gemm::computed_columns(isa, n)) *
-                         static_cast<double>(m) / static_cast<double>((m + rows - 1) / rows * rows);
-    const double transposed = static_cast<double>(n) / static_cast<double>((n + rows - 1) / rows * rows) *
-                              static_cast<double>(m) / static_cast<double>(gemm::computed_columns(isa, m));
-    return static_cast<double>(depth) * (1.0 / plain - 1.0 / transposed) > kTransposeCost;
+  /// Whether a 1x1 unit-stride float32 conv with packed weights, `depth` input channels, `n` output positions and `m`
+  /// output channels (per group), gathers its input into a striped column matrix on `isa` rather than reading it in
+  /// place. In place, B's rows lie a map apart and a depth panel of one strip spans `depth` rows of one or two cache
+  /// lines each, which the first-level cache does not keep while the row tiles pass over them; the striped panel is
+  /// one contiguous block. The gather copies the input once, 1/m of the product's work. Measured on AVX2 (Zen 4, node
+  /// minima in the models): 7x7 maps 10-17% faster (MobileNetV2's 960 -> 320 and 320 -> 1280, ShuffleNetV2's last
+  /// conv), SqueezeNet's 512 -> 1000 conv at 13x13 5-14%; at 14x14 with 96-576 channels the copy cost 3-14%.
+  static bool stripes_pointwise(Isa isa, std::int64_t depth, std::int64_t n, std::int64_t m) noexcept {
+    if (gemm::b_strip_columns(isa) == 0 || depth < kMinStripedDepth) return false;
+    return n <= kStripedMapColumns || (m >= kStripedTallRows && depth >= kStripedTallDepth);
   }
+  static constexpr std::int64_t kStripedMapColumns = 64;  ///< output positions of a small map (7x7, 8x8)
+  static constexpr std::int64_t kStripedTallRows = 512, kStripedTallDepth = 256;
 
  private:
   template <typename T>
@@ -25044,6 +25093,9 @@ struct ConvImpl : kernels::KernelDefaults {
       ONNXMICRO_RETURN_IF_ERROR(pack_weights(ctx, state));
 #if ONNXMICRO_ENABLE_FAST_PATHS
       if (reads_padded_bands(state)) return plan_bands(ctx, state);
+      if (state.pointwise && state.prepared_weights != nullptr &&
+          stripes_pointwise(state.isa, state.column_rows, state.out_spatial, state.group_out_channels))
+        state.pointwise = false;
 #endif
     }
     scratch::ScratchLayout layout;
@@ -25056,8 +25108,6 @@ struct ConvImpl : kernels::KernelDefaults {
       const std::size_t slices = kHalf ? 1 : ctx.workers();  // (half types run on one thread)
       state.column_offset = layout.reserve_slices<Acc>(column_floats<T>(state), slices);
     }
-    if (transposed_product<T>(state))
-      state.accumulator_offset = layout.reserve_slices<float>(state.out_spatial * transposed_row(state), ctx.workers());
     if constexpr (kHalf) {
       state.accumulator_offset = layout.reserve<Acc>(state.group_out_channels * state.tile);
       const kernels::TensorInfo& w = ctx.input(kW);
@@ -25131,36 +25181,9 @@ struct ConvImpl : kernels::KernelDefaults {
   /// the GEMM cheap and the gather dear, and striping splits the gather's runs.
   static constexpr std::int64_t kMinStripedDepth = 64;
 
-  /// True when the product runs transposed: (output positions x channels) = inputᵀ * Wᵀ, the weights packed as a
-  /// striped B (gemm::pack_b_striped), then transposed into Y. For 1x1 convs with few output positions (7x7 = 49: a
-  /// last strip for one position) and many channels (whole strips), where the transposed tiles waste fewer lanes, and
-  /// deep enough that the lanes saved outweigh the transpose: depth x (1 / plain - 1 / transposed lane use) above
-  /// kTransposeCost. ResNet-18's 7x7 3x3 convs, tried through their column matrix the same way, ran 1-2% slower:
-  /// im2col convs keep the plain product. Same products, same order: the same bits.
-  static bool prefers_transposed(const State& s) noexcept {
-    return s.pointwise && transposed_pays(s.isa, s.column_rows, s.out_spatial, s.group_out_channels);
-  }
-  /// What transposing one result element costs, in multiply-adds of the product. Measured on AVX2 (median ms, plain /
-  /// transposed): 960 -> 320 channels at 7x7 0.458 / 0.440 (52.6 by the formula: transposed), 256 -> 32 at 27x27
-  /// 0.168 / 0.183 (33.8), 160 -> 960 at 7x7 0.205 / 0.237 (6.6), 32 -> 16 at 112x112 0.26 / 0.55 (4).
-  static constexpr double kTransposeCost = 48.0;
-
-  /// prefers_transposed, for a float32 state whose weights were packed for it.
-  template <typename T>
-  static bool transposed_product(const State& s) noexcept {
-    return std::is_same<T, float>::value && s.prepared_weights != nullptr && prefers_transposed(s);
-  }
-
-  /// Row stride of a transposed product's result: its channels, plus one cache line when rows a multiple of 1 KiB
-  /// apart would put a tile's rows at the same address modulo 4 KiB (loads then wait on unrelated stores).
-  static std::int64_t transposed_row(const State& s) noexcept {
-    return s.group_out_channels % 256 == 0 ? s.group_out_channels + 16 : s.group_out_channels;
-  }
-
   /// Floats of one group's packed weights.
   static std::int64_t packed_group_floats(const State& s) noexcept {
-    return prefers_transposed(s) ? gemm::striped_b_floats(s.isa, s.column_rows, s.group_out_channels)
-                                 : gemm::packed_a_floats(s.isa, s.group_out_channels, s.column_rows);
+    return gemm::packed_a_floats(s.isa, s.group_out_channels, s.column_rows);
   }
 
   /// Elements of one column buffer: a tile's rows, the last strip padded to whole strips.
@@ -25175,7 +25198,6 @@ struct ConvImpl : kernels::KernelDefaults {
   static Status pack_weights(kernels::PrepareContext& ctx, State& state) noexcept {
     const kernels::TensorInfo& w = ctx.input(kW);
     const std::int64_t mg = state.group_out_channels, depth = state.column_rows;
-    const bool transposed = prefers_transposed(state);
     const std::int64_t group_floats = packed_group_floats(state);
     if (!w.is_constant || w.const_data == nullptr || group_floats == 0) return {};
     Span<float> packed;
@@ -25183,11 +25205,7 @@ struct ConvImpl : kernels::KernelDefaults {
     const float* weights = static_cast<const float*>(w.const_data);
     for (std::int64_t grp = 0; grp < state.group; ++grp) {
       const float* w_group = weights + grp * mg * depth;
-      if (transposed) {  // B(p, j) = W(j, p)
-        gemm::pack_b_striped(state.isa, depth, mg, w_group, 1, depth, packed.data() + grp * group_floats);
-      } else {
-        gemm::pack_a(state.isa, mg, depth, w_group, depth, 1, packed.data() + grp * group_floats);
-      }
+      gemm::pack_a(state.isa, mg, depth, w_group, depth, 1, packed.data() + grp * group_floats);
     }
     state.prepared_weights = packed.data();
     return {};
@@ -25701,11 +25719,6 @@ struct ConvImpl : kernels::KernelDefaults {
       const std::size_t stride = scratch::ScratchLayout::slice_stride<T>(column_floats<T>(s));
       return s.pointwise ? nullptr : scratch::scratch_at<T>(ctx.scratch(), s.column_offset + task * stride);
     };
-    auto transposed_buffer = [&](std::size_t task) noexcept -> float* {
-      if (!transposed_product<T>(s)) return nullptr;
-      const std::size_t stride = scratch::ScratchLayout::slice_stride<float>(s.out_spatial * transposed_row(s));
-      return scratch::scratch_at<float>(ctx.scratch(), s.accumulator_offset + task * stride);
-    };
     // Item `item` with the buffers of task `task`: gathers its rows [row_begin, row_end) when `gather`, multiplies
     // when `product` (split over `product_workers`).
     auto run_item = [&](std::int64_t item, std::size_t task, std::int64_t row_begin, std::int64_t row_end, bool product,
@@ -25721,7 +25734,7 @@ struct ConvImpl : kernels::KernelDefaults {
       if (s.pointwise) {
         if (product)
           multiply_group<T>(s, product_workers, w_group, packed_group, b_group, s.group_in_channels, x_group,
-                            s.in_spatial, s.out_spatial, y_group, s.out_spatial, false, transposed_buffer(task));
+                            s.in_spatial, s.out_spatial, y_group, s.out_spatial);
         return;
       }
       const std::int64_t first = tile * s.tile;
@@ -25731,7 +25744,7 @@ struct ConvImpl : kernels::KernelDefaults {
       if (row_end > row_begin) im2col(s, x_group, first, count, row_begin, row_end, layout, col);
       if (product)
         multiply_group<T>(s, product_workers, w_group, packed_group, b_group, s.column_rows, col, layout.strip, count,
-                          y_group + first, s.out_spatial, strip > 0, transposed_buffer(task));
+                          y_group + first, s.out_spatial, strip > 0);
     };
     if (tasks <= 1) {  // (always, without ONNXMICRO_ENABLE_THREADS: the rest compiles out)
       for (std::int64_t item = 0; item < items; ++item) run_item(item, 0, 0, s.column_rows, true, Workers());
@@ -25801,21 +25814,15 @@ struct ConvImpl : kernels::KernelDefaults {
   /// packed, or null) * b (depth x count, row stride ld_b; `striped`: in strips ld_b wide, column_strip), then the
   /// fused clamp; the product split over `workers`. The float GEMM starts its tiles at the bias and clamps before
   /// storing; the other types fill, multiply and clamp in passes (half types clamp the float accumulator).
-  /// `transposed_out`: the product runs transposed (transposed_product) through this buffer.
   template <typename T>
   static void multiply_group(const State& s, const Workers& workers, const compute_type::ComputeType<T>* w,
                              const float* packed_w, const T* bias, std::int64_t depth,
                              const compute_type::ComputeType<T>* b, std::int64_t ld_b, std::int64_t count,
-                             compute_type::ComputeType<T>* y, std::int64_t ld_y, bool striped = false,
-                             float* transposed_out = nullptr) noexcept {
+                             compute_type::ComputeType<T>* y, std::int64_t ld_y, bool striped = false) noexcept {
     using Acc = compute_type::ComputeType<T>;
     const std::int64_t rows = s.group_out_channels;
     // (Builds without fast paths never fuse activations: their float product stays fill + accumulate.)
     if constexpr (std::is_same<T, float>::value && ONNXMICRO_ENABLE_FAST_PATHS) {
-      if (transposed_out != nullptr) {
-        multiply_transposed(s, workers, packed_w, bias, depth, b, ld_b, count, y, ld_y, transposed_out);
-        return;
-      }
       if (bias == nullptr) fill_bias<T>(nullptr, rows, count, y, ld_y);
       if (packed_w != nullptr && count > 1) {  // (one column: the matrix-vector path, as unpacked)
         if (striped) {
@@ -25834,22 +25841,6 @@ struct ConvImpl : kernels::KernelDefaults {
       for (std::int64_t r = 0; r < rows; ++r)
         for (std::int64_t q = 0; q < count; ++q) y[r * ld_y + q] = clamped(s, y[r * ld_y + q]);
     }
-  }
-
-  /// The transposed product (transposed_product): out (count x channels, row stride transposed_row) starts at each
-  /// channel's bias (or 0), gets bᵀ (b: depth x count, row stride ld_b, read in place as A) times the striped Wᵀ,
-  /// clamped; then y = outᵀ. Each output is the same bias-first chain of fused multiply-adds as in the plain product
-  /// (a*b = b*a), so the bits agree.
-  static void multiply_transposed(const State& s, const Workers& workers, const float* striped_w, const float* bias,
-                                  std::int64_t depth, const float* b, std::int64_t ld_b, std::int64_t count, float* y,
-                                  std::int64_t ld_y, float* out) noexcept {
-    const std::int64_t channels = s.group_out_channels, ld_out = transposed_row(s);
-    for (std::int64_t q = 0; q < count; ++q)
-      for (std::int64_t r = 0; r < channels; ++r) out[q * ld_out + r] = bias != nullptr ? bias[r] : 0.0f;
-    gemm::multiply_striped(workers, s.isa, count, channels, depth, b, 1, ld_b, striped_w, out, ld_out, nullptr,
-                           output_clamp(s));
-    for (std::int64_t r = 0; r < channels; ++r)
-      for (std::int64_t q = 0; q < count; ++q) y[r * ld_y + q] = out[q * ld_out + r];
   }
 
   /// Starts each of `rows` output rows (`cols` wide, row stride ld) at its channel's bias, or 0.
@@ -31030,11 +31021,25 @@ using TileFunction = TileOf<std::int16_t, std::int16_t>;
 template <typename TA, typename TB>
 using TallTileOf = void (*)(const TA* a, std::int64_t a_step, const TB* b, std::int64_t kp, std::int32_t* c,
                             std::int64_t ldc) noexcept;
-/// A layout's tiles for one instruction set: `tile` always, `tall` where the CPU has one (else nullptr).
+/// A layout's tiles for one instruction set: `tile` always, `tall` where the CPU has one (else nullptr). A pass over
+/// the rows steps a panel at a time, or two (the tall tile) while more than a panel is left.
 template <typename TA, typename TB>
 struct TilesOf {
   TileOf<TA, TB> tile;
   TallTileOf<TA, TB> tall;
+  /// Whether the step over `rows_left` rows takes two panels.
+  bool takes_two(std::int64_t rows_left) const noexcept { return tall != nullptr && rows_left > kRows; }
+  /// Rows of that step.
+  static std::int64_t step_rows(bool two) noexcept { return two ? kTallRows : kRows; }
+  /// One step's kColumns columns: the panel at a (and, with `two`, the one at a + a_step) over the B panel at b.
+  void run(bool two, const TA* a, std::int64_t a_step, const TB* b, std::int64_t kp, std::int32_t* c,
+           std::int64_t ldc) const noexcept {
+    if (two) {
+      tall(a, a_step, b, kp, c, ldc);
+    } else {
+      tile(a, b, kp, c, ldc);
+    }
+  }
 };
 using Tiles = TilesOf<std::int16_t, std::int16_t>;
 
@@ -31406,15 +31411,10 @@ inline void multiply_rows_on(TilesOf<TA, TB> tiles, const TA* a, std::int64_t m,
   const std::int64_t ldc = round_up(n, kColumns);
   for (std::int64_t i0 = 0; i0 < m;) {
     const TA* a_panel = a + i0 * kp;
-    const bool tall = tiles.tall != nullptr && m - i0 > kRows;
-    for (std::int64_t j0 = 0; j0 < n; j0 += kColumns) {
-      if (tall) {
-        tiles.tall(a_panel, kRows * kp, b + j0 * kp, kp, rows + j0, ldc);
-      } else {
-        tiles.tile(a_panel, b + j0 * kp, kp, rows + j0, ldc);
-      }
-    }
-    const std::int64_t panel_rows = tall ? kTallRows : kRows;
+    const bool two = tiles.takes_two(m - i0);
+    for (std::int64_t j0 = 0; j0 < n; j0 += kColumns)
+      tiles.run(two, a_panel, kRows * kp, b + j0 * kp, kp, rows + j0, ldc);
+    const std::int64_t panel_rows = tiles.step_rows(two);
     epilogue(i0, m - i0 < panel_rows ? m - i0 : panel_rows, static_cast<const std::int32_t*>(rows), ldc);
     i0 += panel_rows;
   }
@@ -31572,38 +31572,6 @@ inline void pack_b_offsets_quads(const std::uint8_t* base, const std::int32_t* r
   }
 }
 
-/// out[i] = src[i * stride] ^ flip for i < count (the grid's rows of bytes: vectors at strides 1 and 2, which read
-/// no byte outside src[0 .. (count - 1) * stride]).
-inline void copy_bytes_flipped(const std::uint8_t* src, std::int64_t count, std::int64_t stride, std::uint8_t flip,
-                               std::uint8_t* out) noexcept {
-  std::int64_t i = 0;
-#if defined(__SSE2__)
-  // Rows as short as a 7 x 7 plane's: 8 values a vector, and the last 8 overlapping the previous vector.
-  const __m128i f = _mm_set1_epi8(static_cast<char>(flip));
-  if (stride == 1 && count >= 8) {
-    for (; i + 8 <= count; i += 8) {
-      const __m128i v = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(src + i));
-      _mm_storel_epi64(reinterpret_cast<__m128i*>(out + i), _mm_xor_si128(v, f));
-    }
-    const __m128i v = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(src + count - 8));
-    _mm_storel_epi64(reinterpret_cast<__m128i*>(out + count - 8), _mm_xor_si128(v, f));
-    return;
-  }
-  if (stride == 2 && count >= 9) {
-    for (; i + 9 <= count; i += 8) {  // 16 bytes from src + 2i: the last, src[2i + 15], is before src[2 count - 2]
-      const __m128i even =
-          _mm_and_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 2 * i)), _mm_set1_epi16(0x00FF));
-      _mm_storel_epi64(reinterpret_cast<__m128i*>(out + i), _mm_xor_si128(_mm_packus_epi16(even, even), f));
-    }
-    // The last 8 values: the odd bytes of the 16 that end at src[2 count - 2].
-    const __m128i odd = _mm_srli_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 2 * count - 17)), 8);
-    _mm_storel_epi64(reinterpret_cast<__m128i*>(out + count - 8), _mm_xor_si128(_mm_packus_epi16(odd, odd), f));
-    return;
-  }
-#endif
-  for (; i < count; ++i) out[i] = static_cast<std::uint8_t>(src[i * stride] ^ flip);
-}
-
 /// widen_phase for the quad layout: out[i] = line[i * stride + shift] as its unsigned byte (quad_flip) inside [0,
 /// width), else `pad` (the zero point's byte), for i < count.
 template <typename T>
@@ -31614,7 +31582,7 @@ inline void copy_phase_bytes(const T* line, std::int64_t width, std::int64_t shi
   std::memset(out, pad, static_cast<std::size_t>(lo));
   if (hi > lo) {
     const std::uint8_t* first = reinterpret_cast<const std::uint8_t*>(line + lo * stride + shift);
-    copy_bytes_flipped(first, hi - lo, stride, quad_flip<T>(), out + lo);
+    byte_rows::copy_flipped(first, hi - lo, stride, quad_flip<T>(), out + lo);
   }
   std::memset(out + hi, pad, static_cast<std::size_t>(count - hi));
 }
@@ -34333,19 +34301,14 @@ inline void multiply_outputs(Isa isa, const Tiling& g, const std::int16_t* filte
   std::int32_t* top = sums + kPoints * point_sums;
   std::int32_t* bottom = top + output_row_elements(g);
   for (std::int64_t i0 = first_channel; i0 < end_channel;) {
-    const bool tall = kernels.tall != nullptr && end_channel - i0 > integer_gemm::kRows;
+    const bool two = kernels.takes_two(end_channel - i0);
     for (std::int64_t xi = 0; xi < kPoints; ++xi) {
       const std::int16_t* a = filters + filter_panel(i0, xi, channels);
-      for (std::int64_t j0 = 0; j0 < tiles; j0 += integer_gemm::kColumns) {
-        const std::int16_t* b = packed_v + xi * point_packed + j0 * kp;
-        if (tall) {
-          kernels.tall(a, next_panel, b, kp, sums + xi * point_sums + j0, columns);
-        } else {
-          kernels.tile(a, b, kp, sums + xi * point_sums + j0, columns);
-        }
-      }
+      for (std::int64_t j0 = 0; j0 < tiles; j0 += integer_gemm::kColumns)
+        kernels.run(two, a, next_panel, packed_v + xi * point_packed + j0 * kp, kp, sums + xi * point_sums + j0,
+                    columns);
     }
-    const std::int64_t panel_rows = tall ? integer_gemm::kTallRows : integer_gemm::kRows;
+    const std::int64_t panel_rows = kernels.step_rows(two);
     for (std::int64_t r = 0; r < panel_rows && i0 + r < end_channel; ++r) {
       for (std::int64_t tr = 0; tr < tile_rows; ++tr) {
         const std::int64_t output_row = 2 * (first_row + tr);
@@ -36343,6 +36306,8 @@ struct QGemmImpl : KernelDefaults {
     /// B'^T in the quad layout (runs_quads), with its row sums (for A's zero point's term), or nullptr.
     const std::int8_t* quad_weights;
     const std::int32_t* weight_sums;
+    /// The multipliers, made at prepare when the scales are constants, or nullptr: made at every run into scratch.
+    const integer_gemm::Requant* requant;
     FusedClamp clamp;
     std::size_t weights_offset, requant_offset, packed_offset, rows_offset;
   };
@@ -36424,9 +36389,9 @@ struct QGemmImpl : KernelDefaults {
     s.weights = nullptr;
     s.quad_weights = nullptr;
     s.tile = integer_gemm::activation_tile(s.k, s.m);
+    ONNXMICRO_RETURN_IF_ERROR(plan_requant(ctx, s, layout));
     if (runs_quads(ctx, s)) {
       ONNXMICRO_RETURN_IF_ERROR(pack_quad_weights(ctx, s));
-      s.requant_offset = layout.reserve(static_cast<std::size_t>(s.n) * sizeof(integer_gemm::Requant));
       s.packed_offset = layout.reserve(static_cast<std::size_t>(integer_gemm::packed_quad_depth(s.k) * s.tile));
       s.rows_offset = layout.reserve(static_cast<std::size_t>(integer_gemm::kTallRows * s.tile) * sizeof(std::int32_t));
       return finish_prepare(ctx, s, layout, output);
@@ -36440,8 +36405,6 @@ struct QGemmImpl : KernelDefaults {
     } else {
       s.weights_offset = layout.reserve(weights_size * sizeof(std::int16_t));
     }
-    // Multipliers are computed at every run (N values, negligible next to the product).
-    s.requant_offset = layout.reserve(static_cast<std::size_t>(s.n) * sizeof(integer_gemm::Requant));
     s.packed_offset =
         layout.reserve(static_cast<std::size_t>(integer_gemm::packed_b_size(s.k, s.tile)) * sizeof(std::int16_t));
     return finish_prepare(ctx, s, layout, output);
@@ -36462,6 +36425,38 @@ struct QGemmImpl : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(y_shape.assign(dims, 2));
     ctx.set_output(kY, output, y_shape);
     return {};
+  }
+
+  /// The multipliers: made once here when the scales are constants, else scratch for them.
+  static Status plan_requant(PrepareContext& ctx, State& s, integer_gemm::ScratchLayout& layout) noexcept {
+    s.requant = nullptr;
+    const bool quantized = ctx.has_input(kYScale);
+    if (!integer_gemm::all_constant(ctx, {kAScale, kBScale}) ||
+        (quantized && !integer_gemm::all_constant(ctx, {kYScale}))) {
+      s.requant_offset = layout.reserve(static_cast<std::size_t>(s.n) * sizeof(integer_gemm::Requant));
+      return {};
+    }
+    Span<integer_gemm::Requant> requant;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(s.n), requant));
+    make_requant(s, static_cast<const float*>(ctx.input(kAScale).const_data)[0],
+                 static_cast<const float*>(ctx.input(kBScale).const_data),
+                 quantized ? static_cast<const float*>(ctx.input(kYScale).const_data) : nullptr, requant.data());
+    s.requant = requant.data();
+    return {};
+  }
+
+  /// requant[j] for each column j: (a_scale * b_scale[j]) * alpha in float32, divided by y_scale[0] when the output is
+  /// quantized (y_scale not null; else only `real` is set).
+  static void make_requant(const State& s, float a_scale, const float* b_scale, const float* y_scale,
+                           integer_gemm::Requant* requant) noexcept {
+    for (std::int64_t j = 0; j < s.n; ++j) {
+      const float scale = (a_scale * b_scale[s.per_column ? j : 0]) * s.alpha;
+      if (y_scale != nullptr) {
+        requant[j] = integer_gemm::make_requant(static_cast<double>(scale / y_scale[0]));
+      } else {
+        requant[j].real = scale;
+      }
+    }
   }
 
   /// Whether B'^T runs on the quad layout: a level with quad tiles, constant int8 B whose zero point is 0 (or
@@ -36505,8 +36500,6 @@ struct QGemmImpl : KernelDefaults {
     void* scratch = ctx.scratch();
     const TA* a = static_cast<const TA*>(ctx.input(kA).data);
     const int a_zero = static_cast<int>(static_cast<const TA*>(ctx.input(kAZeroPoint).data)[0]);
-    const float a_scale = static_cast<const float*>(ctx.input(kAScale).data)[0];
-    const float* b_scale = static_cast<const float*>(ctx.input(kBScale).data);
     const std::int32_t* c = ctx.has_input(kC) ? static_cast<const std::int32_t*>(ctx.input(kC).data) : nullptr;
     TY* y = static_cast<TY*>(ctx.output(kY).data);
     const std::int16_t* weights = s.weights;
@@ -36517,20 +36510,20 @@ struct QGemmImpl : KernelDefaults {
                       packed);
       weights = packed;
     }
-    integer_gemm::Requant* requant = scratch::scratch_at<integer_gemm::Requant>(scratch, s.requant_offset);
+    const float* y_scale = kFloat ? nullptr : static_cast<const float*>(ctx.input(kYScale).data);
+    const integer_gemm::Requant* requant = s.requant;
+    if (requant == nullptr) {
+      integer_gemm::Requant* made = scratch::scratch_at<integer_gemm::Requant>(scratch, s.requant_offset);
+      make_requant(s, static_cast<const float*>(ctx.input(kAScale).data)[0],
+                   static_cast<const float*>(ctx.input(kBScale).data), y_scale, made);
+      requant = made;
+    }
     std::int32_t y_zero = 0, low = 0, high = 0;
     if constexpr (!kFloat) {
-      const float y_scale = static_cast<const float*>(ctx.input(kYScale).data)[0];
       y_zero = ctx.has_input(kYZeroPoint)
                    ? static_cast<std::int32_t>(static_cast<const TY*>(ctx.input(kYZeroPoint).data)[0])
                    : 0;
-      integer_gemm::output_bounds<TY>(s.clamp, y_scale, y_zero, low, high);
-      for (std::int64_t j = 0; j < s.n; ++j) {
-        const float scale = (a_scale * b_scale[s.per_column ? j : 0]) * s.alpha;
-        requant[j] = integer_gemm::make_requant(static_cast<double>(scale / y_scale));
-      }
-    } else {
-      for (std::int64_t j = 0; j < s.n; ++j) requant[j].real = (a_scale * b_scale[s.per_column ? j : 0]) * s.alpha;
+      integer_gemm::output_bounds<TY>(s.clamp, y_scale[0], y_zero, low, high);
     }
     // y[i, j] from the product's sum at row j (B's column), column i (A's row).
     auto store = [&](std::int64_t i, std::int64_t j, std::uint32_t total) {

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "onnxmicro/kernels/common/byte_rows.hpp"
 #include "onnxmicro/kernels/common/integer_gemm.hpp"
 #include "onnxmicro/onnxmicro.hpp"
 #include "onnxmicro/runtime/std_thread_pool.hpp"
@@ -247,11 +248,12 @@ TEST(GemmIsa, QuadTilesGiveTheWrappingSumsExactly) {
   }
 }
 
-// copy_bytes_flipped (the quad grid's rows): every count from 0 to 40 at strides 1, 2 and 3, with and without the sign
-// flip, gives the scalar loop's bytes and writes no byte past out[count - 1] (a guard byte stays); the source is a
-// vector of exactly src[0 .. (count - 1) * stride], so the ASan build catches a read past the row.
+// byte_rows::copy_flipped (the quad grid's rows, the byte pools' output rows): every count from 0 to 40 at strides 1,
+// 2 and 3, with and without the sign flip, gives the scalar loop's bytes and writes no byte past out[count - 1] (a
+// guard byte stays); the source is a vector of exactly src[0 .. (count - 1) * stride], so the ASan build catches a
+// read past the row.
 TEST(GemmIsa, CopyingFlippedBytesGivesTheScalarBytesAndReadsOnlyTheRow) {
-  namespace ig = om::kernels::integer_gemm;
+  namespace br = om::kernels::byte_rows;
   std::mt19937 rng(37);
   for (std::int64_t stride : {1, 2, 3})
     for (std::uint8_t flip : {std::uint8_t(0), std::uint8_t(0x80)})
@@ -263,9 +265,26 @@ TEST(GemmIsa, CopyingFlippedBytesGivesTheScalarBytesAndReadsOnlyTheRow) {
         for (std::int64_t i = 0; i < count; ++i)
           expected[static_cast<std::size_t>(i)] =
               static_cast<std::uint8_t>(src[static_cast<std::size_t>(i * stride)] ^ flip);
-        ig::copy_bytes_flipped(src.data(), count, stride, flip, out.data());
+        br::copy_flipped(src.data(), count, stride, flip, out.data());
         EXPECT_EQ(out, expected) << "stride " << stride << " flip " << int(flip) << " count " << count;
       }
+}
+
+// byte_rows::split (a stride-2 pool row's even and odd bytes): every count from 0 to 40 gives the scalar split, each
+// half's first `count` bytes (the rest is slack).
+TEST(GemmIsa, SplittingBytesGivesTheEvenAndOddBytes) {
+  namespace br = om::kernels::byte_rows;
+  std::mt19937 rng(41);
+  for (std::int64_t count = 0; count <= 40; ++count) {
+    std::vector<std::uint8_t> row(static_cast<std::size_t>(2 * count + 32));
+    for (std::uint8_t& v : row) v = static_cast<std::uint8_t>(rng());
+    std::vector<std::uint8_t> even(static_cast<std::size_t>(count + 16)), odd(even.size());
+    br::split(row.data(), count, even.data(), odd.data());
+    for (std::int64_t i = 0; i < count; ++i) {
+      ASSERT_EQ(even[static_cast<std::size_t>(i)], row[static_cast<std::size_t>(2 * i)]) << count << " " << i;
+      ASSERT_EQ(odd[static_cast<std::size_t>(i)], row[static_cast<std::size_t>(2 * i + 1)]) << count << " " << i;
+    }
+  }
 }
 
 // requantize_float_row (the depthwise conv's sums as floats) gives requantize_row's bits at every level this CPU has:

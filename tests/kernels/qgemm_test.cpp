@@ -2,7 +2,8 @@
 // com.microsoft QGemm against a straightforward reference written here (exact sums wrapped to int32 plus the
 // int32 bias C, the float32 multiplier (a_scale * b_scale) * alpha / y_scale, the product in float64 rounded
 // half to even; float output acc * (a_scale * b_scale * alpha) in float32), randomized over transA/transB,
-// alpha, per-tensor/per-column b, int8/uint8 mixes, C broadcasts, fused clamps and constant vs run-time B.
+// alpha, per-tensor/per-column b, int8/uint8 mixes, C broadcasts, fused clamps, constant vs run-time B and constant
+// vs run-time scales.
 // Plus hand-worked values that onnxruntime's QGemm gives too.
 #include <gtest/gtest.h>
 
@@ -53,8 +54,9 @@ TEST(QGemmTest, RandomizedAgainstReference) {
     const bool trans_a = pick(0, 1) == 1, trans_b = pick(0, 1) == 1;
     const bool a_signed = pick(0, 1) == 1, b_signed = pick(0, 1) == 1, y_signed = pick(0, 1) == 1;
     const bool per_column = pick(0, 1) == 1, constant = pick(0, 2) != 0;
-    const int output_kind = pick(0, 2);  // 0 float, 1 quantized with y_zero_point, 2 quantized without
-    const int c_kind = pick(0, 4);       // 0 none, 1 [N], 2 [M, N], 3 [M, 1], 4 scalar
+    const bool constant_scales = pick(0, 1) == 1;  // all three: the multipliers made at prepare
+    const int output_kind = pick(0, 2);            // 0 float, 1 quantized with y_zero_point, 2 quantized without
+    const int c_kind = pick(0, 4);                 // 0 none, 1 [N], 2 [M, N], 3 [M, 1], 4 scalar
     const float alpha = pick(0, 1) == 1 ? 1.0f : 0.75f;
     const std::vector<int> a = random_ints(rng, a_signed, static_cast<std::size_t>(m * k));
     const std::vector<int> b = random_ints(rng, b_signed, static_cast<std::size_t>(k * n));
@@ -80,15 +82,16 @@ TEST(QGemmTest, RandomizedAgainstReference) {
 
     const Shape param_shape = per_column ? Shape{n} : Shape{};
     auto maybe_constant = [&](TestTensor t) { return constant ? t.as_constant() : t; };
+    auto scale = [&](TestTensor t) { return constant_scales ? t.as_constant() : t; };
     std::vector<TestTensor> inputs = {
         quantized(a_signed, trans_a ? Shape{k, m} : Shape{m, k}, a),
-        make(Shape{}, std::vector<float>{a_scale}),
+        scale(make(Shape{}, std::vector<float>{a_scale})),
         quantized(a_signed, Shape{}, a_zero),
         maybe_constant(quantized(b_signed, trans_b ? Shape{n, k} : Shape{k, n}, b)),
-        maybe_constant(make(param_shape, b_scale)),
+        constant_scales ? make(param_shape, b_scale).as_constant() : maybe_constant(make(param_shape, b_scale)),
         maybe_constant(quantized(b_signed, param_shape, b_zero)),
         c_kind == 0 ? onnxmicro_test::kOmitted : make(c_shape, c),
-        output_kind == 0 ? onnxmicro_test::kOmitted : make(Shape{}, std::vector<float>{y_scale}),
+        output_kind == 0 ? onnxmicro_test::kOmitted : scale(make(Shape{}, std::vector<float>{y_scale})),
         output_kind == 1 ? quantized(y_signed, Shape{}, y_zero) : onnxmicro_test::kOmitted};
     onnxmicro_test::DriverResult r =
         qgemm(inputs,

@@ -27,6 +27,7 @@
 #include <type_traits>
 
 #include "onnxmicro/core/version.hpp"
+#include "onnxmicro/kernels/common/byte_rows.hpp"
 #include "onnxmicro/kernels/common/fixed_point.hpp"
 #include "onnxmicro/kernels/kernel_api.hpp"
 #include "onnxmicro/kernels/quantization/quant_util.hpp"
@@ -347,11 +348,25 @@ using TileFunction = TileOf<std::int16_t, std::int16_t>;
 template <typename TA, typename TB>
 using TallTileOf = void (*)(const TA* a, std::int64_t a_step, const TB* b, std::int64_t kp, std::int32_t* c,
                             std::int64_t ldc) noexcept;
-/// A layout's tiles for one instruction set: `tile` always, `tall` where the CPU has one (else nullptr).
+/// A layout's tiles for one instruction set: `tile` always, `tall` where the CPU has one (else nullptr). A pass over
+/// the rows steps a panel at a time, or two (the tall tile) while more than a panel is left.
 template <typename TA, typename TB>
 struct TilesOf {
   TileOf<TA, TB> tile;
   TallTileOf<TA, TB> tall;
+  /// Whether the step over `rows_left` rows takes two panels.
+  bool takes_two(std::int64_t rows_left) const noexcept { return tall != nullptr && rows_left > kRows; }
+  /// Rows of that step.
+  static std::int64_t step_rows(bool two) noexcept { return two ? kTallRows : kRows; }
+  /// One step's kColumns columns: the panel at a (and, with `two`, the one at a + a_step) over the B panel at b.
+  void run(bool two, const TA* a, std::int64_t a_step, const TB* b, std::int64_t kp, std::int32_t* c,
+           std::int64_t ldc) const noexcept {
+    if (two) {
+      tall(a, a_step, b, kp, c, ldc);
+    } else {
+      tile(a, b, kp, c, ldc);
+    }
+  }
 };
 using Tiles = TilesOf<std::int16_t, std::int16_t>;
 
@@ -723,15 +738,10 @@ inline void multiply_rows_on(TilesOf<TA, TB> tiles, const TA* a, std::int64_t m,
   const std::int64_t ldc = round_up(n, kColumns);
   for (std::int64_t i0 = 0; i0 < m;) {
     const TA* a_panel = a + i0 * kp;
-    const bool tall = tiles.tall != nullptr && m - i0 > kRows;
-    for (std::int64_t j0 = 0; j0 < n; j0 += kColumns) {
-      if (tall) {
-        tiles.tall(a_panel, kRows * kp, b + j0 * kp, kp, rows + j0, ldc);
-      } else {
-        tiles.tile(a_panel, b + j0 * kp, kp, rows + j0, ldc);
-      }
-    }
-    const std::int64_t panel_rows = tall ? kTallRows : kRows;
+    const bool two = tiles.takes_two(m - i0);
+    for (std::int64_t j0 = 0; j0 < n; j0 += kColumns)
+      tiles.run(two, a_panel, kRows * kp, b + j0 * kp, kp, rows + j0, ldc);
+    const std::int64_t panel_rows = tiles.step_rows(two);
     epilogue(i0, m - i0 < panel_rows ? m - i0 : panel_rows, static_cast<const std::int32_t*>(rows), ldc);
     i0 += panel_rows;
   }
@@ -889,38 +899,6 @@ inline void pack_b_offsets_quads(const std::uint8_t* base, const std::int32_t* r
   }
 }
 
-/// out[i] = src[i * stride] ^ flip for i < count (the grid's rows of bytes: vectors at strides 1 and 2, which read
-/// no byte outside src[0 .. (count - 1) * stride]).
-inline void copy_bytes_flipped(const std::uint8_t* src, std::int64_t count, std::int64_t stride, std::uint8_t flip,
-                               std::uint8_t* out) noexcept {
-  std::int64_t i = 0;
-#if defined(__SSE2__)
-  // Rows as short as a 7 x 7 plane's: 8 values a vector, and the last 8 overlapping the previous vector.
-  const __m128i f = _mm_set1_epi8(static_cast<char>(flip));
-  if (stride == 1 && count >= 8) {
-    for (; i + 8 <= count; i += 8) {
-      const __m128i v = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(src + i));
-      _mm_storel_epi64(reinterpret_cast<__m128i*>(out + i), _mm_xor_si128(v, f));
-    }
-    const __m128i v = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(src + count - 8));
-    _mm_storel_epi64(reinterpret_cast<__m128i*>(out + count - 8), _mm_xor_si128(v, f));
-    return;
-  }
-  if (stride == 2 && count >= 9) {
-    for (; i + 9 <= count; i += 8) {  // 16 bytes from src + 2i: the last, src[2i + 15], is before src[2 count - 2]
-      const __m128i even =
-          _mm_and_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 2 * i)), _mm_set1_epi16(0x00FF));
-      _mm_storel_epi64(reinterpret_cast<__m128i*>(out + i), _mm_xor_si128(_mm_packus_epi16(even, even), f));
-    }
-    // The last 8 values: the odd bytes of the 16 that end at src[2 count - 2].
-    const __m128i odd = _mm_srli_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 2 * count - 17)), 8);
-    _mm_storel_epi64(reinterpret_cast<__m128i*>(out + count - 8), _mm_xor_si128(_mm_packus_epi16(odd, odd), f));
-    return;
-  }
-#endif
-  for (; i < count; ++i) out[i] = static_cast<std::uint8_t>(src[i * stride] ^ flip);
-}
-
 /// widen_phase for the quad layout: out[i] = line[i * stride + shift] as its unsigned byte (quad_flip) inside [0,
 /// width), else `pad` (the zero point's byte), for i < count.
 template <typename T>
@@ -931,7 +909,7 @@ inline void copy_phase_bytes(const T* line, std::int64_t width, std::int64_t shi
   std::memset(out, pad, static_cast<std::size_t>(lo));
   if (hi > lo) {
     const std::uint8_t* first = reinterpret_cast<const std::uint8_t*>(line + lo * stride + shift);
-    copy_bytes_flipped(first, hi - lo, stride, quad_flip<T>(), out + lo);
+    byte_rows::copy_flipped(first, hi - lo, stride, quad_flip<T>(), out + lo);
   }
   std::memset(out + hi, pad, static_cast<std::size_t>(count - hi));
 }

@@ -278,19 +278,14 @@ inline void multiply_outputs(Isa isa, const Tiling& g, const std::int16_t* filte
   std::int32_t* top = sums + kPoints * point_sums;
   std::int32_t* bottom = top + output_row_elements(g);
   for (std::int64_t i0 = first_channel; i0 < end_channel;) {
-    const bool tall = kernels.tall != nullptr && end_channel - i0 > integer_gemm::kRows;
+    const bool two = kernels.takes_two(end_channel - i0);
     for (std::int64_t xi = 0; xi < kPoints; ++xi) {
       const std::int16_t* a = filters + filter_panel(i0, xi, channels);
-      for (std::int64_t j0 = 0; j0 < tiles; j0 += integer_gemm::kColumns) {
-        const std::int16_t* b = packed_v + xi * point_packed + j0 * kp;
-        if (tall) {
-          kernels.tall(a, next_panel, b, kp, sums + xi * point_sums + j0, columns);
-        } else {
-          kernels.tile(a, b, kp, sums + xi * point_sums + j0, columns);
-        }
-      }
+      for (std::int64_t j0 = 0; j0 < tiles; j0 += integer_gemm::kColumns)
+        kernels.run(two, a, next_panel, packed_v + xi * point_packed + j0 * kp, kp, sums + xi * point_sums + j0,
+                    columns);
     }
-    const std::int64_t panel_rows = tall ? integer_gemm::kTallRows : integer_gemm::kRows;
+    const std::int64_t panel_rows = kernels.step_rows(two);
     for (std::int64_t r = 0; r < panel_rows && i0 + r < end_channel; ++r) {
       for (std::int64_t tr = 0; tr < tile_rows; ++tr) {
         const std::int64_t output_row = 2 * (first_row + tr);

@@ -16,6 +16,7 @@
 #include <limits>
 
 #include "onnxmicro/core/isa.hpp"
+#include "onnxmicro/kernels/common/byte_rows.hpp"
 #include "onnxmicro/kernels/common/lanes_x86.hpp"
 #include "onnxmicro/kernels/common/output_clamp.hpp"
 #include "onnxmicro/kernels/common/sliding_window.hpp"
@@ -772,20 +773,6 @@ inline void max_into_bytes(std::uint8_t* dst, const std::uint8_t* src, std::int6
   }
 }
 
-/// dst[i] = src[i] ^ flip for i < count.
-inline void copy_flipped_row(const std::uint8_t* src, std::int64_t count, std::uint8_t flip,
-                             std::uint8_t* dst) noexcept {
-  std::int64_t i = 0;
-#if defined(__SSE2__)
-  const __m128i f = _mm_set1_epi8(static_cast<char>(flip));
-  for (; i + 16 <= count; i += 16) {
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + i),
-                     _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i)), f));
-  }
-#endif
-  for (; i < count; ++i) dst[i] = static_cast<std::uint8_t>(src[i] ^ flip);
-}
-
 /// out[o] = max over k < taps of row[o + k] for o < count (row readable to count + taps - 1 + 15).
 inline void max_taps_bytes(const std::uint8_t* row, std::int64_t taps, std::int64_t count, std::uint8_t* out) noexcept {
   std::int64_t o = 0;
@@ -801,27 +788,6 @@ inline void max_taps_bytes(const std::uint8_t* row, std::int64_t taps, std::int6
     std::uint8_t m = row[o];
     for (std::int64_t k = 1; k < taps; ++k) m = row[o + k] > m ? row[o + k] : m;
     out[o] = m;
-  }
-}
-
-/// MaxPool of one plane of T (int8_t or uint8_t) with geometry g (max_bytes_fit), y = out_h x out_w; `scratch`:
-/// max_bytes_scratch(g) bytes.
-/// even[i] = row[2 i], odd[i] = row[2 i + 1] for i < count (row readable to 2 count + 31).
-inline void split_bytes(const std::uint8_t* row, std::int64_t count, std::uint8_t* even, std::uint8_t* odd) noexcept {
-  std::int64_t i = 0;
-#if defined(__SSE2__)
-  const __m128i low = _mm_set1_epi16(0x00FF);
-  for (; i < count; i += 16) {  // (even and odd have a vector of slack)
-    const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(row + 2 * i));
-    const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(row + 2 * i + 16));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(even + i),
-                     _mm_packus_epi16(_mm_and_si128(a, low), _mm_and_si128(b, low)));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(odd + i), _mm_packus_epi16(_mm_srli_epi16(a, 8), _mm_srli_epi16(b, 8)));
-  }
-#endif
-  for (; i < count; ++i) {
-    even[i] = row[2 * i];
-    odd[i] = row[2 * i + 1];
   }
 }
 
@@ -848,7 +814,7 @@ inline void max_plane_bytes(const PlaneGeometry& g, const T* x, T* y, std::uint8
       max_taps_bytes(padded, g.kernel_w, g.out_w, out);
     } else {
       // Tap k reads padded[2 o + k]: even[o + k / 2] for even k, odd[o + k / 2] for odd k.
-      split_bytes(padded, rows.padded_w / 2, even, odd);
+      byte_rows::split(padded, rows.padded_w / 2, even, odd);
       max_taps_bytes(even, (g.kernel_w + 1) / 2, g.out_w, out);
       if (g.kernel_w > 1) {
         max_taps_bytes(odd, g.kernel_w / 2, g.out_w, odd_out);
@@ -856,7 +822,7 @@ inline void max_plane_bytes(const PlaneGeometry& g, const T* x, T* y, std::uint8
       }
     }
     std::uint8_t* y_row = reinterpret_cast<std::uint8_t*>(y + oy * g.out_w);
-    copy_flipped_row(out, g.out_w, flip, y_row);
+    byte_rows::copy_flipped(out, g.out_w, 1, flip, y_row);
   }
 }
 

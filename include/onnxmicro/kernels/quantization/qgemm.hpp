@@ -55,6 +55,8 @@ struct QGemmImpl : KernelDefaults {
     /// B'^T in the quad layout (runs_quads), with its row sums (for A's zero point's term), or nullptr.
     const std::int8_t* quad_weights;
     const std::int32_t* weight_sums;
+    /// The multipliers, made at prepare when the scales are constants, or nullptr: made at every run into scratch.
+    const integer_gemm::Requant* requant;
     FusedClamp clamp;
     std::size_t weights_offset, requant_offset, packed_offset, rows_offset;
   };
@@ -136,9 +138,9 @@ struct QGemmImpl : KernelDefaults {
     s.weights = nullptr;
     s.quad_weights = nullptr;
     s.tile = integer_gemm::activation_tile(s.k, s.m);
+    ONNXMICRO_RETURN_IF_ERROR(plan_requant(ctx, s, layout));
     if (runs_quads(ctx, s)) {
       ONNXMICRO_RETURN_IF_ERROR(pack_quad_weights(ctx, s));
-      s.requant_offset = layout.reserve(static_cast<std::size_t>(s.n) * sizeof(integer_gemm::Requant));
       s.packed_offset = layout.reserve(static_cast<std::size_t>(integer_gemm::packed_quad_depth(s.k) * s.tile));
       s.rows_offset = layout.reserve(static_cast<std::size_t>(integer_gemm::kTallRows * s.tile) * sizeof(std::int32_t));
       return finish_prepare(ctx, s, layout, output);
@@ -152,8 +154,6 @@ struct QGemmImpl : KernelDefaults {
     } else {
       s.weights_offset = layout.reserve(weights_size * sizeof(std::int16_t));
     }
-    // Multipliers are computed at every run (N values, negligible next to the product).
-    s.requant_offset = layout.reserve(static_cast<std::size_t>(s.n) * sizeof(integer_gemm::Requant));
     s.packed_offset =
         layout.reserve(static_cast<std::size_t>(integer_gemm::packed_b_size(s.k, s.tile)) * sizeof(std::int16_t));
     return finish_prepare(ctx, s, layout, output);
@@ -174,6 +174,38 @@ struct QGemmImpl : KernelDefaults {
     ONNXMICRO_RETURN_IF_ERROR(y_shape.assign(dims, 2));
     ctx.set_output(kY, output, y_shape);
     return {};
+  }
+
+  /// The multipliers: made once here when the scales are constants, else scratch for them.
+  static Status plan_requant(PrepareContext& ctx, State& s, integer_gemm::ScratchLayout& layout) noexcept {
+    s.requant = nullptr;
+    const bool quantized = ctx.has_input(kYScale);
+    if (!integer_gemm::all_constant(ctx, {kAScale, kBScale}) ||
+        (quantized && !integer_gemm::all_constant(ctx, {kYScale}))) {
+      s.requant_offset = layout.reserve(static_cast<std::size_t>(s.n) * sizeof(integer_gemm::Requant));
+      return {};
+    }
+    Span<integer_gemm::Requant> requant;
+    ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(s.n), requant));
+    make_requant(s, static_cast<const float*>(ctx.input(kAScale).const_data)[0],
+                 static_cast<const float*>(ctx.input(kBScale).const_data),
+                 quantized ? static_cast<const float*>(ctx.input(kYScale).const_data) : nullptr, requant.data());
+    s.requant = requant.data();
+    return {};
+  }
+
+  /// requant[j] for each column j: (a_scale * b_scale[j]) * alpha in float32, divided by y_scale[0] when the output is
+  /// quantized (y_scale not null; else only `real` is set).
+  static void make_requant(const State& s, float a_scale, const float* b_scale, const float* y_scale,
+                           integer_gemm::Requant* requant) noexcept {
+    for (std::int64_t j = 0; j < s.n; ++j) {
+      const float scale = (a_scale * b_scale[s.per_column ? j : 0]) * s.alpha;
+      if (y_scale != nullptr) {
+        requant[j] = integer_gemm::make_requant(static_cast<double>(scale / y_scale[0]));
+      } else {
+        requant[j].real = scale;
+      }
+    }
   }
 
   /// Whether B'^T runs on the quad layout: a level with quad tiles, constant int8 B whose zero point is 0 (or
@@ -217,8 +249,6 @@ struct QGemmImpl : KernelDefaults {
     void* scratch = ctx.scratch();
     const TA* a = static_cast<const TA*>(ctx.input(kA).data);
     const int a_zero = static_cast<int>(static_cast<const TA*>(ctx.input(kAZeroPoint).data)[0]);
-    const float a_scale = static_cast<const float*>(ctx.input(kAScale).data)[0];
-    const float* b_scale = static_cast<const float*>(ctx.input(kBScale).data);
     const std::int32_t* c = ctx.has_input(kC) ? static_cast<const std::int32_t*>(ctx.input(kC).data) : nullptr;
     TY* y = static_cast<TY*>(ctx.output(kY).data);
     const std::int16_t* weights = s.weights;
@@ -229,20 +259,20 @@ struct QGemmImpl : KernelDefaults {
                       packed);
       weights = packed;
     }
-    integer_gemm::Requant* requant = scratch::scratch_at<integer_gemm::Requant>(scratch, s.requant_offset);
+    const float* y_scale = kFloat ? nullptr : static_cast<const float*>(ctx.input(kYScale).data);
+    const integer_gemm::Requant* requant = s.requant;
+    if (requant == nullptr) {
+      integer_gemm::Requant* made = scratch::scratch_at<integer_gemm::Requant>(scratch, s.requant_offset);
+      make_requant(s, static_cast<const float*>(ctx.input(kAScale).data)[0],
+                   static_cast<const float*>(ctx.input(kBScale).data), y_scale, made);
+      requant = made;
+    }
     std::int32_t y_zero = 0, low = 0, high = 0;
     if constexpr (!kFloat) {
-      const float y_scale = static_cast<const float*>(ctx.input(kYScale).data)[0];
       y_zero = ctx.has_input(kYZeroPoint)
                    ? static_cast<std::int32_t>(static_cast<const TY*>(ctx.input(kYZeroPoint).data)[0])
                    : 0;
-      integer_gemm::output_bounds<TY>(s.clamp, y_scale, y_zero, low, high);
-      for (std::int64_t j = 0; j < s.n; ++j) {
-        const float scale = (a_scale * b_scale[s.per_column ? j : 0]) * s.alpha;
-        requant[j] = integer_gemm::make_requant(static_cast<double>(scale / y_scale));
-      }
-    } else {
-      for (std::int64_t j = 0; j < s.n; ++j) requant[j].real = (a_scale * b_scale[s.per_column ? j : 0]) * s.alpha;
+      integer_gemm::output_bounds<TY>(s.clamp, y_scale[0], y_zero, low, high);
     }
     // y[i, j] from the product's sum at row j (B's column), column i (A's row).
     auto store = [&](std::int64_t i, std::int64_t j, std::uint32_t total) {
