@@ -27,7 +27,7 @@ inline constexpr std::size_t kArenaLowerBoundBytes = 2752;
 /// Metadata bytes of Model::load (LoadOptions::metadata_allocator) and Session::prepare
 /// (SessionOptions::metadata_allocator), measured by a 64-bit build; targets with smaller pointers need less.
 inline constexpr std::size_t kModelMetadataBytes = 18336;
-inline constexpr std::size_t kSessionMetadataBytes = 33136;
+inline constexpr std::size_t kSessionMetadataBytes = 32896;
 /// The plan above is for builds with this ONNXMICRO_OPTIMIZE_FOR_SIZE (Conv's scratch and Gemm's packed
 /// weights differ); `onnxmicro kernels --optimize-for-size` plans for 1.
 inline constexpr bool kOptimizeForSize = true;

@@ -176,11 +176,13 @@ struct QGemmImpl : KernelDefaults {
     return {};
   }
 
-  /// The multipliers: made once here when the scales are constants, else scratch for them.
+  /// The multipliers: made once here when the scales are constants, else scratch for them. Size-optimised builds
+  /// make them at every run (N values, negligible next to the product): scratch is shared by the nodes, session
+  /// metadata is not (a Cortex-M4's 10-class classifier: 248 bytes more of it).
   static Status plan_requant(PrepareContext& ctx, State& s, integer_gemm::ScratchLayout& layout) noexcept {
     s.requant = nullptr;
     const bool quantized = ctx.has_input(kYScale);
-    if (!integer_gemm::all_constant(ctx, {kAScale, kBScale}) ||
+    if (ctx.size_optimized() || !integer_gemm::all_constant(ctx, {kAScale, kBScale}) ||
         (quantized && !integer_gemm::all_constant(ctx, {kYScale}))) {
       s.requant_offset = layout.reserve(static_cast<std::size_t>(s.n) * sizeof(integer_gemm::Requant));
       return {};
