@@ -24532,13 +24532,14 @@ inline void window_plane(const PaddedPlan& plan, Isa isa, const PlaneGeometry& g
 
 // ---- 8-bit max pools: bytes as they are ------------------------------------------------------------------------
 // A max needs no widening: the plane is pooled as bytes in their unsigned form (int8 with the sign bit flipped, an
-// order-keeping map), separably: the window's rows are max-ed into a row padded with zeros (the lowest byte, so a
-// window's padding never wins and a window entirely in it gives the type's lowest), then each output takes the max
-// of its columns; at stride 2 the padded row is first split into its even and odd bytes, so every tap is a
-// unit-stride read. 16 bytes a step with SSE2.
+// order-keeping map), separably: the maxima of each output row's window rows go into a row padded with zeros (the
+// lowest byte, so a window's padding never wins and a window entirely in it gives the type's lowest), then each output
+// takes the max of its columns; at stride 2 the padded row is first split into its even and odd bytes, so every tap
+// is a unit-stride read. 16 bytes a step with SSE2; a row's last 16 overlap the vector before them (stores only: a
+// max taken twice is the same max), so no byte goes through a scalar tail.
 
 /// max_plane_bytes()'s row buffers: the padded row (its columns, zero slack past them), its even and odd bytes, and
-/// two output rows, each with a vector of slack.
+/// the output row, each with a vector of slack.
 struct MaxBytesRows {
   std::int64_t padded_w, half, out_w;
   explicit MaxBytesRows(const PlaneGeometry& g) noexcept {
@@ -24547,7 +24548,7 @@ struct MaxBytesRows {
     half = padded_w / 2 + 32;
     out_w = g.out_w + 16;
   }
-  std::int64_t bytes() const noexcept { return 2 * padded_w + 2 * half + 2 * out_w; }
+  std::int64_t bytes() const noexcept { return 2 * padded_w + 2 * half + out_w; }
 };
 
 /// Bytes of max_plane_bytes()'s scratch for `g`.
@@ -24558,37 +24559,50 @@ inline bool max_bytes_fit(const PlaneGeometry& g) noexcept {
   return (g.stride_w == 1 || g.stride_w == 2) && g.dilation_h == 1 && g.dilation_w == 1;
 }
 
-/// dst[i] = max(dst[i], src[i] ^ flip) for i < count.
-inline void max_into_bytes(std::uint8_t* dst, const std::uint8_t* src, std::int64_t count, std::uint8_t flip) noexcept {
+/// dst[i] = the max over rows r < count (at row + r * row_stride, count >= 1) of row[i] ^ flip, for i < width.
+inline void max_rows_bytes(const std::uint8_t* row, std::int64_t row_stride, std::int64_t count, std::int64_t width,
+                           std::uint8_t flip, std::uint8_t* dst) noexcept {
   std::int64_t i = 0;
 #if defined(__SSE2__)
-  const __m128i f = _mm_set1_epi8(static_cast<char>(flip));
-  for (; i + 16 <= count; i += 16) {
-    const __m128i v = _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i)), f);
-    __m128i* d = reinterpret_cast<__m128i*>(dst + i);
-    _mm_storeu_si128(d, _mm_max_epu8(_mm_loadu_si128(d), v));
+  if (width >= 16) {
+    const __m128i f = _mm_set1_epi8(static_cast<char>(flip));
+    for (;; i += 16) {
+      if (i + 16 > width) i = width - 16;
+      __m128i m = _mm_xor_si128(byte_rows::load_bytes(row + i), f);
+      for (std::int64_t r = 1; r < count; ++r)
+        m = _mm_max_epu8(m, _mm_xor_si128(byte_rows::load_bytes(row + r * row_stride + i), f));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + i), m);
+      if (i + 16 == width) return;
+    }
   }
 #endif
-  for (; i < count; ++i) {
-    const std::uint8_t v = static_cast<std::uint8_t>(src[i] ^ flip);
-    dst[i] = v > dst[i] ? v : dst[i];
+  for (; i < width; ++i) {
+    std::uint8_t m = static_cast<std::uint8_t>(row[i] ^ flip);
+    for (std::int64_t r = 1; r < count; ++r) {
+      const std::uint8_t v = static_cast<std::uint8_t>(row[r * row_stride + i] ^ flip);
+      m = v > m ? v : m;
+    }
+    dst[i] = m;
   }
 }
 
-/// out[o] = max over k < taps of row[o + k] for o < count (row readable to count + taps - 1 + 15).
-inline void max_taps_bytes(const std::uint8_t* row, std::int64_t taps, std::int64_t count, std::uint8_t* out) noexcept {
+/// out[o] = the max over taps k of a window's columns, for o < count: at stride 1 column o + k of `even` (the padded
+/// row itself), at stride 2 column o + k / 2 of `even` (k even) or `odd`. out has a vector of slack; the rows are
+/// readable to the last output's taps plus 15.
+inline void max_window_bytes(const std::uint8_t* even, const std::uint8_t* odd, std::int64_t stride, std::int64_t taps,
+                             std::int64_t count, std::uint8_t* out) noexcept {
+  auto tap_row = [&](std::int64_t k) noexcept { return stride == 1 ? even + k : ((k & 1) ? odd : even) + k / 2; };
   std::int64_t o = 0;
 #if defined(__SSE2__)
-  for (; o < count; o += 16) {  // (out has a vector of slack)
-    __m128i m = _mm_loadu_si128(reinterpret_cast<const __m128i*>(row + o));
-    for (std::int64_t k = 1; k < taps; ++k)
-      m = _mm_max_epu8(m, _mm_loadu_si128(reinterpret_cast<const __m128i*>(row + o + k)));
+  for (; o < count; o += 16) {
+    __m128i m = byte_rows::load_bytes(even + o);
+    for (std::int64_t k = 1; k < taps; ++k) m = _mm_max_epu8(m, byte_rows::load_bytes(tap_row(k) + o));
     _mm_storeu_si128(reinterpret_cast<__m128i*>(out + o), m);
   }
 #endif
   for (; o < count; ++o) {
-    std::uint8_t m = row[o];
-    for (std::int64_t k = 1; k < taps; ++k) m = row[o + k] > m ? row[o + k] : m;
+    std::uint8_t m = even[o];
+    for (std::int64_t k = 1; k < taps; ++k) m = tap_row(k)[o] > m ? tap_row(k)[o] : m;
     out[o] = m;
   }
 }
@@ -24603,28 +24617,20 @@ inline void max_plane_bytes(const PlaneGeometry& g, const T* x, T* y, std::uint8
   std::uint8_t* even = padded + 2 * rows.padded_w;
   std::uint8_t* odd = even + rows.half;
   std::uint8_t* out = odd + rows.half;
-  std::uint8_t* odd_out = out + rows.out_w;
-  std::memset(scratch, 0, static_cast<std::size_t>(rows.bytes()));  // (the slack stays zero: read, never used)
+  std::memset(scratch, 0, static_cast<std::size_t>(rows.bytes()));  // (padding and slack stay zero)
   const std::uint8_t* bytes = reinterpret_cast<const std::uint8_t*>(x);
   for (std::int64_t oy = 0; oy < g.out_h; ++oy) {
-    std::memset(padded, 0, static_cast<std::size_t>(rows.padded_w));
-    for (std::int64_t ky = 0; ky < g.kernel_h; ++ky) {
-      const std::int64_t iy = oy * g.stride_h - g.pad_top + ky;
-      if (iy >= 0 && iy < g.in_h) max_into_bytes(padded + g.pad_left, bytes + iy * g.in_w, g.in_w, flip);
-    }
-    if (g.stride_w == 1) {
-      max_taps_bytes(padded, g.kernel_w, g.out_w, out);
+    const std::int64_t top = oy * g.stride_h - g.pad_top;  // the window's rows [top, top + kernel_h), clipped
+    const std::int64_t first = top > 0 ? top : 0;
+    const std::int64_t end = top + g.kernel_h < g.in_h ? top + g.kernel_h : g.in_h;
+    if (end > first) {
+      max_rows_bytes(bytes + first * g.in_w, g.in_w, end - first, g.in_w, flip, padded + g.pad_left);
     } else {
-      // Tap k reads padded[2 o + k]: even[o + k / 2] for even k, odd[o + k / 2] for odd k.
-      byte_rows::split(padded, rows.padded_w / 2, even, odd);
-      max_taps_bytes(even, (g.kernel_w + 1) / 2, g.out_w, out);
-      if (g.kernel_w > 1) {
-        max_taps_bytes(odd, g.kernel_w / 2, g.out_w, odd_out);
-        max_into_bytes(out, odd_out, g.out_w, 0);
-      }
+      std::memset(padded + g.pad_left, 0, static_cast<std::size_t>(g.in_w));
     }
-    std::uint8_t* y_row = reinterpret_cast<std::uint8_t*>(y + oy * g.out_w);
-    byte_rows::copy_flipped(out, g.out_w, 1, flip, y_row);
+    if (g.stride_w == 2) byte_rows::split(padded, rows.padded_w / 2, even, odd);
+    max_window_bytes(g.stride_w == 2 ? even : padded, odd, g.stride_w, g.kernel_w, g.out_w, out);
+    byte_rows::copy_flipped(out, g.out_w, 1, flip, reinterpret_cast<std::uint8_t*>(y + oy * g.out_w));
   }
 }
 

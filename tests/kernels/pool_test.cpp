@@ -383,6 +383,10 @@ TEST(MaxPool, EightBitPlanesGiveTheScalarMaximaAtEveryLevel) {
   check_8bit_max_pool<std::int8_t>(9, 19, 3, 1, 1, false);
   check_8bit_max_pool<std::uint8_t>(20, 41, 3, 3, 1, true);  // (through floats)
   check_8bit_max_pool<std::int8_t>(5, 7, 2, 2, 1, true);     // (rows shorter than a vector)
+  check_8bit_max_pool<std::uint8_t>(7, 16, 3, 1, 1, false);  // (one whole vector a row)
+  check_8bit_max_pool<std::int8_t>(6, 17, 3, 2, 1, true);    // (the last vector overlapping by 15)
+  check_8bit_max_pool<std::int8_t>(11, 111, 3, 2, 0, true);  // (SqueezeNet's first pool's rows)
+  check_8bit_max_pool<std::uint8_t>(4, 33, 5, 1, 2, false);  // (window rows cut at both ends)
 }
 
 TEST(MaxPool, OpsetGatesIndicesStorageOrderCeilModeAndDilations) {
