@@ -31968,29 +31968,32 @@ __attribute__((target("avx2"))) inline std::int64_t requantize_floats_avx2(const
   }
   return done;
 }
-/// requantize_floats_avx2 at the avx512 level: 16 values a step (two float64 halves of 8, the same exact products),
-/// clamped in int32 and narrowed by vpmovdb (the AVX2 loop's int16 saturation changes nothing the clamp keeps). The
-/// quantized depthwise conv spent as long requantising its sums as summing them.
+/// requantize_floats_avx2 at the avx512 level: 16 values a step, each half of 8 through float64 at once (the same exact
+/// products), stored as the AVX2 loop stores them. The quantized depthwise conv spent as long requantising its sums
+/// as summing them. (The masked conversions: GCC 12's unmasked ones start from an "undefined" vector that
+/// -Wmaybe-uninitialized reports.)
 template <typename T>
 __attribute__((target("avx2,avx512f"))) inline std::int64_t requantize_floats_avx512(
     const float* sums, std::int64_t count, std::int32_t bias, const Requant& q, std::int32_t zero, std::int32_t low,
     std::int32_t high, T* out) noexcept {
   const __m512d b = _mm512_set1_pd(static_cast<double>(bias)), m = _mm512_set1_pd(q.real);
   const __m512d limit = _mm512_set1_pd(536870912.0);
-  const __m512i z = _mm512_set1_epi32(zero), lowest = _mm512_set1_epi32(low), highest = _mm512_set1_epi32(high);
+  const __m128i z = _mm_set1_epi16(static_cast<std::int16_t>(zero));
+  const __m128i lowest = _mm_set1_epi16(static_cast<std::int16_t>(low));
+  const __m128i highest = _mm_set1_epi16(static_cast<std::int16_t>(high));
   std::int64_t done = 0;
   for (; done + 16 <= count; done += 16) {
-    const __m512 v = _mm512_loadu_ps(sums + done);
-    const __m256 upper = _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), 1));
-    const __m512d lo = _mm512_add_pd(_mm512_cvtps_pd(_mm512_castps512_ps256(v)), b);  // exact: integers below 2^53
-    const __m512d hi = _mm512_add_pd(_mm512_cvtps_pd(upper), b);
+    // exact: integers below 2^53
+    const __m512d lo = _mm512_add_pd(_mm512_maskz_cvtps_pd(0xff, _mm256_loadu_ps(sums + done)), b);
+    const __m512d hi = _mm512_add_pd(_mm512_maskz_cvtps_pd(0xff, _mm256_loadu_ps(sums + done + 8)), b);
     if ((_mm512_cmp_pd_mask(_mm512_abs_pd(lo), limit, _CMP_GE_OQ) |
          _mm512_cmp_pd_mask(_mm512_abs_pd(hi), limit, _CMP_GE_OQ)) != 0)
       break;
-    const __m256i r0 = _mm512_cvtpd_epi32(_mm512_mul_pd(lo, m)), r1 = _mm512_cvtpd_epi32(_mm512_mul_pd(hi, m));
-    __m512i r = _mm512_add_epi32(_mm512_inserti64x4(_mm512_castsi256_si512(r0), r1, 1), z);
-    r = _mm512_min_epi32(_mm512_max_epi32(r, lowest), highest);
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + done), _mm512_cvtepi32_epi8(r));
+    const __m256i r0 = _mm512_maskz_cvtpd_epi32(0xff, _mm512_mul_pd(lo, m));
+    const __m256i r1 = _mm512_maskz_cvtpd_epi32(0xff, _mm512_mul_pd(hi, m));
+    store_requantized_avx2(_mm256_castsi256_si128(r0), _mm256_extracti128_si256(r0, 1), z, lowest, highest, out + done);
+    store_requantized_avx2(_mm256_castsi256_si128(r1), _mm256_extracti128_si256(r1, 1), z, lowest, highest,
+                           out + done + 8);
   }
   return done;
 }
