@@ -189,17 +189,17 @@ struct QGemmImpl : KernelDefaults {
     }
     Span<integer_gemm::Requant> requant;
     ONNXMICRO_RETURN_IF_ERROR(ctx.allocate_persistent(static_cast<std::size_t>(s.n), requant));
-    make_requant(s, static_cast<const float*>(ctx.input(kAScale).const_data)[0],
-                 static_cast<const float*>(ctx.input(kBScale).const_data),
-                 quantized ? static_cast<const float*>(ctx.input(kYScale).const_data) : nullptr, requant.data());
+    make_multipliers(s, static_cast<const float*>(ctx.input(kAScale).const_data)[0],
+                     static_cast<const float*>(ctx.input(kBScale).const_data),
+                     quantized ? static_cast<const float*>(ctx.input(kYScale).const_data) : nullptr, requant.data());
     s.requant = requant.data();
     return {};
   }
 
   /// requant[j] for each column j: (a_scale * b_scale[j]) * alpha in float32, divided by y_scale[0] when the output is
   /// quantized (y_scale not null; else only `real` is set).
-  static void make_requant(const State& s, float a_scale, const float* b_scale, const float* y_scale,
-                           integer_gemm::Requant* requant) noexcept {
+  static void make_multipliers(const State& s, float a_scale, const float* b_scale, const float* y_scale,
+                               integer_gemm::Requant* requant) noexcept {
     for (std::int64_t j = 0; j < s.n; ++j) {
       const float scale = (a_scale * b_scale[s.per_column ? j : 0]) * s.alpha;
       if (y_scale != nullptr) {
@@ -265,8 +265,8 @@ struct QGemmImpl : KernelDefaults {
     const integer_gemm::Requant* requant = s.requant;
     if (requant == nullptr) {
       integer_gemm::Requant* made = scratch::scratch_at<integer_gemm::Requant>(scratch, s.requant_offset);
-      make_requant(s, static_cast<const float*>(ctx.input(kAScale).data)[0],
-                   static_cast<const float*>(ctx.input(kBScale).data), y_scale, made);
+      make_multipliers(s, static_cast<const float*>(ctx.input(kAScale).data)[0],
+                       static_cast<const float*>(ctx.input(kBScale).data), y_scale, made);
       requant = made;
     }
     std::int32_t y_zero = 0, low = 0, high = 0;
